@@ -1,0 +1,1 @@
+"""Benchmarks and data-set readers (`memql bench ...`)."""

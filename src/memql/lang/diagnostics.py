@@ -1,0 +1,141 @@
+"""Diagnostics: what validation says about an input, addressed by JSON pointer and a stable rule id.
+
+Rule ids are part of memql's public contract: tools and tests match on them, so an id is never
+reused for a different meaning. Every id that the language layer can emit is listed in RULES.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict
+
+Severity = Literal["error", "warning"]
+
+# rule id -> one-line meaning (used by docs and by tests that every emitted rule is catalogued)
+RULES: dict[str, str] = {
+    # input hygiene
+    "json.malformed": "the input is not well-formed JSON",
+    "json.encoding": "the input bytes are not UTF-8",
+    "json.duplicate_key": "an object has the same key twice; which value is meant is ambiguous",
+    "json.non_finite": "NaN and Infinity are not JSON numbers",
+    "json.type": "a value has a type JSON cannot carry",
+    "json.too_large": "the input exceeds the size limit",
+    "json.too_deep": "the input nests deeper than the limit",
+    "json.too_long": "a string or list exceeds its length limit",
+    "json.bad_key": "an object key is not a plain, trimmed string",
+    # structure
+    "ir.not_object": "an IR must be a JSON object",
+    "field.required": "a required field is missing",
+    "field.unknown": "a field is not part of the language",
+    "field.type": "a field has the wrong type",
+    "field.enum": "a field's value is not one of the allowed values",
+    "field.range": "a number is outside its allowed range",
+    "field.empty": "a string or list that must have content is empty",
+    "field.invalid": "a field's value is malformed",
+    "field.size": "a list or string is too long or too short",
+    "op.missing": "the IR has no op",
+    "op.unknown": "the op is not one of the twelve verbs",
+    "stage.mismatch": "the stage contradicts the op",
+    "time.invalid": "an instant is not a valid ISO-8601 date-time",
+    "time.assumed_utc": "an instant without an offset was read as UTC",
+    "time.natural_resolved": "a natural-language time was resolved against the reference time",
+    "time.needs_now": "a relative time cannot be resolved without a reference time",
+    "time.empty_range": "a time range ends before it starts",
+    "duration.invalid": "a duration is not an ISO-8601 duration",
+    "rrule.invalid": "a reminder rule is not a valid RFC 5545 RRULE",
+    "url.invalid": "a URL is not an absolute http(s) URL",
+    # targets
+    "target.required": "this op needs a target",
+    "target.forbidden": "this op takes no target",
+    "target.missing_selector": "a target needs one of ids, filter, search, all, from_step",
+    "target.conflict": "a target combines selectors that cannot be combined",
+    "filter.empty_range": "a filter's lower bound is above its upper bound",
+    "write.default_limit": "a write through filter/search has no limit; the default cap applies",
+    "confirm.all_write": "a write on all records needs meta.confirmation or meta.dry_run",
+    "confirm.all_read": "a read of all records needs meta.confirmation",
+    "confirm.hard_delete": "a hard delete needs meta.confirmation",
+    # verb invariants
+    "encode.payload": "Encode needs exactly one of payload.text, payload.url, payload.structured",
+    "label.empty": "Label needs tags or facets",
+    "update.empty": "Update needs a non-empty set",
+    "update.embedding": "embeddings cannot be set directly; they are derived from the text",
+    "weight.exclusive": "give exactly one of weight, weight_delta (and for Demote, archive)",
+    "weight.missing": "Promote needs weight, weight_delta or remind; Demote needs weight, weight_delta or archive",
+    "weight.direction": "the weight change points the other way than the verb",
+    "expire.horizon": "Expire needs exactly one finite horizon: ttl or until",
+    "expire.on_expire": "Expire needs an explicit on_expire action",
+    "expire.in_past": "the expiry time is already past",
+    "lock.policy_conflict": "an op is both allowed and denied by the lock policy",
+    "merge.too_few": "Merge needs at least two records",
+    "merge.primary_not_in_target": "the primary record is not among the merged ids",
+    "split.params": "Split parameters do not fit the strategy",
+    "delete.time_conflict": "give older_than or time_range, not both",
+    # workflows
+    "workflow.empty": "a workflow needs at least one step",
+    "workflow.too_long": "a workflow has more steps than the limit",
+    "workflow.ref_forward": "a step refers to itself or a later step",
+    "workflow.ref_missing": "a step refers to a step that does not exist",
+    "workflow.ref_outside": "from_step is only meaningful inside a workflow",
+    # compatibility rewrites (warnings; errors in strict mode)
+    "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
+    "compat.ignored": "a field with no effect in memql was dropped",
+    "compat.moved_to_facets": "an unknown scalar field was kept as a free facet",
+    "compat.clamped": "a value below its minimum was raised to the minimum",
+}
+
+
+class Diagnostic(BaseModel):
+    """One finding: where (JSON pointer into the input), which rule, how bad, and what to do."""
+
+    model_config = ConfigDict(frozen=True)
+
+    path: str
+    rule: str
+    severity: Severity
+    message: str
+
+    def __str__(self) -> str:
+        where = self.path or "/"
+        return f"{self.severity}: {where}: {self.message} [{self.rule}]"
+
+
+def pointer(parts: Iterable[str | int]) -> str:
+    """RFC 6901 JSON pointer from path parts ('' is the whole document)."""
+    out = []
+    for p in parts:
+        out.append("/" + str(p).replace("~", "~0").replace("/", "~1"))
+    return "".join(out)
+
+
+def join(base: str, *parts: str | int) -> str:
+    return base + pointer(parts)
+
+
+class Diagnostics:
+    """An append-only collector used by the validation passes."""
+
+    def __init__(self) -> None:
+        self.items: list[Diagnostic] = []
+
+    def error(self, path: str, rule: str, message: str) -> None:
+        self._add(path, rule, "error", message)
+
+    def warning(self, path: str, rule: str, message: str) -> None:
+        self._add(path, rule, "warning", message)
+
+    def _add(self, path: str, rule: str, severity: Severity, message: str) -> None:
+        if rule not in RULES:  # a programming error: every rule must be catalogued
+            raise KeyError(f"uncatalogued diagnostic rule {rule!r}")
+        self.items.append(Diagnostic(path=path, rule=rule, severity=severity, message=message))
+
+    def extend(self, items: Sequence[Diagnostic]) -> None:
+        self.items.extend(items)
+
+    @property
+    def has_errors(self) -> bool:
+        return any(d.severity == "error" for d in self.items)
+
+    def errors_since(self, mark: int) -> bool:
+        return any(d.severity == "error" for d in self.items[mark:])

@@ -1,0 +1,105 @@
+"""Turn pydantic validation errors into memql diagnostics: JSON pointer, stable rule id, plain message."""
+
+from __future__ import annotations
+
+import difflib
+from functools import cache
+
+from pydantic import BaseModel, ValidationError
+
+from memql.lang.diagnostics import RULES, Diagnostics, join
+
+_BY_TYPE = {
+    "missing": "field.required",
+    "extra_forbidden": "field.unknown",
+    "literal_error": "field.enum",
+    "enum": "field.enum",
+    "greater_than": "field.range",
+    "greater_than_equal": "field.range",
+    "less_than": "field.range",
+    "less_than_equal": "field.range",
+    "finite_number": "json.non_finite",
+    "string_pattern_mismatch": "field.invalid",
+    "too_short": "field.size",
+    "too_long": "field.size",
+    "string_too_long": "field.size",
+    "union_tag_invalid": "op.unknown",
+    "union_tag_not_found": "op.missing",
+}
+
+
+def _rule_for(error_type: str, ctx: dict) -> str:
+    if error_type in RULES:
+        return error_type  # a PydanticCustomError raised by a memql validator
+    if error_type == "string_too_short" or (error_type == "too_short" and ctx.get("min_length") == 1):
+        return "field.empty"
+    if error_type in _BY_TYPE:
+        return _BY_TYPE[error_type]
+    if error_type.endswith(("_type", "_parsing")) or error_type in ("model_attributes_type", "is_instance_of"):
+        return "field.type"
+    return "field.invalid"
+
+
+@cache
+def vocabulary() -> tuple[str, ...]:
+    """Every field name of the language, for "did you mean" suggestions."""
+    from memql.lang.ops import OP_MODELS
+
+    names: set[str] = set()
+    seen: set[type] = set()
+
+    def visit(model: type[BaseModel]) -> None:
+        if model in seen:
+            return
+        seen.add(model)
+        for name, field in model.model_fields.items():
+            names.add(field.alias or name)
+            for sub in _models_in(field.annotation):
+                visit(sub)
+
+    for model in OP_MODELS.values():
+        visit(model)
+    return tuple(sorted(names))
+
+
+def _models_in(annotation: object) -> list[type[BaseModel]]:
+    found = []
+    stack = [annotation]
+    while stack:
+        a = stack.pop()
+        if isinstance(a, type) and issubclass(a, BaseModel):
+            found.append(a)
+        stack.extend(getattr(a, "__args__", ()) or ())
+        origin = getattr(a, "__origin__", None)
+        if origin is not None and origin is not a:
+            stack.append(origin)
+    return found
+
+
+def _message(error: dict, rule: str) -> str:
+    loc = error.get("loc") or ()
+    if rule == "field.unknown" and loc:
+        name = str(loc[-1])
+        hint = difflib.get_close_matches(name, vocabulary(), n=1, cutoff=0.75)
+        return f"unknown field {name!r}" + (f"; did you mean {hint[0]!r}?" if hint else "")
+    if rule == "field.required" and loc:
+        return f"{loc[-1]!s} is required"
+    return str(error.get("msg", "invalid value"))
+
+
+def report(exc: ValidationError, base: str, diags: Diagnostics) -> None:
+    """Add one diagnostic per pydantic error, located under `base` (a JSON pointer)."""
+    seen = set()
+    for error in exc.errors(include_url=False):
+        ctx = error.get("ctx") or {}
+        rule = _rule_for(error["type"], ctx)
+        parts = [p for p in error.get("loc", ()) if not (isinstance(p, str) and p.startswith("function-"))]
+        field = ctx.get("field")
+        if isinstance(field, str):
+            parts.extend(field.split("/"))
+        path = join(base, *parts)
+        key = (path, rule)
+        if key in seen:
+            continue
+        seen.add(key)
+        diags.error(path, rule, _message(error, rule))

@@ -1,0 +1,65 @@
+"""The program types: one IR (a discriminated union over the twelve ops) or a workflow of IRs."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Union
+
+from pydantic import Field
+
+from memql.lang.fields import StrictModel
+from memql.lang.ops import (
+    DeleteIR,
+    DemoteIR,
+    EncodeIR,
+    ExpireIR,
+    LabelIR,
+    LockIR,
+    MergeIR,
+    Meta,
+    PromoteIR,
+    RetrieveIR,
+    SplitIR,
+    SummarizeIR,
+    UpdateIR,
+)
+
+IR = Annotated[
+    Union[  # noqa: UP007 - a discriminated union needs the explicit Union form for pydantic's schema
+        EncodeIR, UpdateIR, LabelIR, PromoteIR, DemoteIR, MergeIR,
+        DeleteIR, SplitIR, LockIR, ExpireIR, RetrieveIR, SummarizeIR,
+    ],
+    Field(discriminator="op"),
+]
+
+MAX_STEPS = 100
+
+
+class Workflow(StrictModel):
+    """Steps run in order inside one transaction; one failure rolls all of them back.
+
+    A step may target the records affected by an earlier step with target.from_step (0-based).
+    Workflow-level meta (actor, dry_run, confirmation, trace_id ...) applies to every step;
+    a step's own meta overrides it field by field.
+    """
+
+    workflow: Annotated[list[IR], Field(min_length=1, max_length=MAX_STEPS)]
+    name: Annotated[str, Field(max_length=512)] | None = None
+    meta: Meta | None = None
+
+    def canonical(self) -> dict[str, Any]:
+        out: dict[str, Any] = {}
+        if self.name is not None:
+            out["name"] = self.name
+        out["workflow"] = [step.canonical() for step in self.workflow]
+        meta = self.meta.model_dump(mode="json", exclude_none=True) if self.meta else None
+        if meta:
+            out["meta"] = meta
+        return out
+
+    def effective_meta(self, index: int) -> Meta:
+        """The meta a step runs with: workflow meta overlaid by the step's own."""
+        merged = self.meta.model_dump(exclude_none=True) if self.meta else {}
+        step = self.workflow[index]
+        if step.meta is not None:
+            merged.update(step.meta.model_dump(exclude_none=True))
+        return Meta.model_validate(merged, strict=False)

@@ -1,0 +1,112 @@
+"""Update and Label (stage STO): change a record's fields, or its tags and facets."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from memql.lang.fields import (
+    Category,
+    Confidence,
+    DurationText,
+    Facets,
+    FrequencyText,
+    IdList,
+    Instant,
+    MemoryType,
+    Name,
+    ReadPerm,
+    Sensitivity,
+    StrictModel,
+    Tags,
+    Weight,
+    WritePerm,
+)
+from memql.lang.ops.base import OpBase
+from memql.lang.ops.encode import MAX_TEXT
+
+
+class UpdateSet(StrictModel):
+    """The fields to change. Facets given here are merged key by key into the record's facets."""
+
+    text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
+    time: Instant | None = None
+    type: Name | None = None
+    ttl: DurationText | None = None
+    weight: Weight | None = None
+    subject: Name | None = None
+    location: Name | None = None
+    topic: Name | None = None
+    facets: Facets | None = None
+    auto_frequency: FrequencyText | None = None
+    expire_at: Instant | None = None
+    next_auto_update_at: Instant | None = None
+    read_perm_level: ReadPerm | None = None
+    write_perm_level: WritePerm | None = None
+    read_whitelist: IdList | None = None
+    read_blacklist: IdList | None = None
+    write_whitelist: IdList | None = None
+    write_blacklist: IdList | None = None
+    # memql extensions
+    tags: Tags | None = Field(None, description="replace the record's tags (memql extension)")
+    memory_type: MemoryType | None = None
+    category: Category | None = None
+    sensitivity: Sensitivity | None = None
+    confidence: Confidence | None = None
+
+    @model_validator(mode="before")
+    @classmethod
+    def _no_embedding(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "embedding" in data:
+            raise PydanticCustomError(
+                "update.embedding",
+                "embeddings cannot be set directly; update the text and memql re-embeds it",
+            )
+        return data
+
+    @model_validator(mode="after")
+    def _non_empty(self) -> UpdateSet:
+        if not self.model_dump(exclude_none=True):
+            raise PydanticCustomError("update.empty", "Update needs at least one field in set")
+        return self
+
+
+class UpdateArgs(StrictModel):
+    set: UpdateSet
+
+    @model_validator(mode="before")
+    @classmethod
+    def _set_present(cls, data: Any) -> Any:
+        if isinstance(data, dict) and "set" not in data:
+            raise PydanticCustomError("update.empty", "Update needs args.set with at least one field")
+        return data
+
+
+class UpdateIR(OpBase):
+    """Change fields in place; the id stays, old values stay in the audit log."""
+
+    op: Literal["Update"]
+    stage: Literal["STO"] = "STO"
+    args: UpdateArgs
+
+
+class LabelArgs(StrictModel):
+    tags: Tags | None = None
+    facets: Facets | None = None
+    mode: Literal["add", "replace", "remove"] = Field(
+        "add", description="add: union; replace: overwrite; remove: take these tags/facet keys away"
+    )
+
+    @model_validator(mode="after")
+    def _something(self) -> LabelArgs:
+        if not self.tags and (self.facets is None or self.facets.is_empty()):
+            raise PydanticCustomError("label.empty", "Label needs at least one tag or facet")
+        return self
+
+
+class LabelIR(OpBase):
+    op: Literal["Label"]
+    stage: Literal["STO"] = "STO"
+    args: LabelArgs

@@ -1,0 +1,46 @@
+"""Retrieve and Summarize (stage RET): ranked rows, or a summary stored as a derived record."""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import AfterValidator, Field
+
+from memql.lang.fields import Instant, StrictModel, dedupe
+from memql.lang.ops.base import OpBase
+
+IncludeField = Literal[
+    # official
+    "id", "text", "type", "tags", "facets", "time", "subject", "location", "topic", "source", "weight",
+    "read_perm_level", "write_perm_level", "read_whitelist", "read_blacklist", "write_whitelist",
+    "write_blacklist",
+    # memql record fields
+    "status", "structured", "keywords", "created_at", "updated_at", "expire_at", "on_expire", "lock",
+    "memory_type", "category", "sensitivity", "confidence", "valid_from", "valid_to", "score", "explain",
+]
+
+
+class RetrieveArgs(StrictModel):
+    include: Annotated[list[IncludeField], Field(min_length=1), AfterValidator(dedupe)] | None = Field(
+        None, description="the fields to return (default: all readable fields)"
+    )
+    as_of: Instant | None = Field(
+        None, description="read the store as it was at this instant (memql extension)"
+    )
+
+
+class RetrieveIR(OpBase):
+    op: Literal["Retrieve"]
+    stage: Literal["RET"] = "RET"
+    args: RetrieveArgs = Field(default_factory=RetrieveArgs)
+
+
+class SummarizeArgs(StrictModel):
+    focus: Annotated[str, Field(max_length=2_000)] | None = Field(None, description="what the summary is for")
+    max_tokens: Annotated[int, Field(ge=1, le=32_768)] = 256
+
+
+class SummarizeIR(OpBase):
+    op: Literal["Summarize"]
+    stage: Literal["RET"] = "RET"
+    args: SummarizeArgs = Field(default_factory=SummarizeArgs)

@@ -1,0 +1,142 @@
+"""Target: which records an op acts on — ids, a filter, a search, all, or the result of an earlier step.
+
+The official schema lets a filter accompany a search (the search is narrowed by the filter); memql
+extends that to `from_step`. Every other combination is a conflict.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import Field, JsonValue, model_validator
+from pydantic_core import PydanticCustomError
+
+from memql.lang.fields import (
+    Category,
+    IdList,
+    Instant,
+    MemoryType,
+    Name,
+    Sensitivity,
+    StrictModel,
+    Tags,
+    TimeRange,
+    Weight,
+)
+
+Limit = Annotated[int, Field(ge=1, le=100_000)]
+StatusFilter = Literal["active", "archived", "deleted", "expired", "pending", "rejected", "any"]
+OrderBy = Literal["relevance", "time_desc", "time_asc", "weight_desc"]
+
+
+class Filter(StrictModel):
+    """Conditions a record must meet. All given conditions must hold (AND)."""
+
+    time_range: TimeRange | None = None
+    has_tags: Tags | None = Field(None, description="the record carries every one of these tags")
+    not_tags: Tags | None = Field(None, description="the record carries none of these tags")
+    type: Name | None = None
+    subject: Name | None = None
+    location: Name | None = None
+    topic: Name | None = None
+    weight_gte: Weight | None = None
+    weight_lte: Weight | None = None
+    expire_before: Instant | None = None
+    expire_after: Instant | None = None
+    limit: Limit | None = None
+    # memql extensions
+    status: StatusFilter | None = Field(
+        None, description="record status to match; default active (memql extension)"
+    )
+    facets: dict[str, JsonValue] | None = Field(
+        None, description="free facets that must equal these values (memql extension)"
+    )
+    memory_type: MemoryType | None = None
+    category: Category | None = None
+    sensitivity: Sensitivity | None = None
+
+    @model_validator(mode="after")
+    def _bounds(self) -> Filter:
+        if self.weight_gte is not None and self.weight_lte is not None and self.weight_gte > self.weight_lte:
+            raise PydanticCustomError("filter.empty_range", "weight_gte is above weight_lte: nothing can match")
+        if (
+            self.expire_after is not None
+            and self.expire_before is not None
+            and self.expire_after > self.expire_before
+        ):
+            raise PydanticCustomError(
+                "filter.empty_range", "expire_after is after expire_before: nothing can match"
+            )
+        return self
+
+
+class SearchIntent(StrictModel):
+    query: Annotated[str, Field(min_length=1, max_length=10_000)] | None = None
+    vector: Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(min_length=1, max_length=8192)] | None = None
+    context: Annotated[str, Field(max_length=10_000)] | None = Field(
+        None, description="optional context that steers the search"
+    )
+
+    @model_validator(mode="after")
+    def _one_intent(self) -> SearchIntent:
+        if (self.query is None) == (self.vector is None):
+            raise PydanticCustomError("field.required", "a search intent needs exactly one of query or vector")
+        if self.query is not None and not self.query.strip():
+            raise PydanticCustomError("field.empty", "the search query is blank")
+        return self
+
+
+class SearchOverrides(StrictModel):
+    k: Annotated[int, Field(ge=1, le=10_000)] | None = Field(None, description="candidates to rank (default 10)")
+    alpha: Weight | None = Field(None, description="dense vs lexical balance: 1 = dense only, 0 = lexical only")
+    order_by: OrderBy | None = None
+
+
+class Search(StrictModel):
+    intent: SearchIntent
+    overrides: SearchOverrides | None = None
+    limit: Limit | None = Field(None, description="most records to act on (writes get a default cap)")
+
+
+class Target(StrictModel):
+    """Exactly one selector: ids | filter | search | all | from_step; a filter may narrow search/from_step."""
+
+    ids: IdList | None = None
+    filter: Filter | None = None
+    search: Search | None = None
+    all: Literal[True] | None = Field(None, description="every record in scope (needs confirmation)")
+    from_step: Annotated[int, Field(ge=0, le=999)] | None = Field(
+        None, description="the records affected by an earlier workflow step (0-based index; memql extension)"
+    )
+
+    @model_validator(mode="after")
+    def _selectors(self) -> Target:
+        primary = [
+            name for name in ("ids", "search", "all", "from_step") if getattr(self, name) is not None
+        ]
+        if not primary and self.filter is None:
+            raise PydanticCustomError(
+                "target.missing_selector", "a target needs one of ids, filter, search, all, from_step"
+            )
+        if len(primary) > 1:
+            raise PydanticCustomError(
+                "target.conflict",
+                "{names} cannot be combined; choose one selector",
+                {"names": " and ".join(primary)},
+            )
+        if self.filter is not None and primary and primary[0] in ("ids", "all"):
+            raise PydanticCustomError(
+                "target.conflict",
+                "{name} cannot be combined with a filter (a filter may only narrow search or from_step)",
+                {"name": primary[0]},
+            )
+        if self.ids is not None and not self.ids:
+            raise PydanticCustomError("field.empty", "ids must name at least one record")
+        return self
+
+    @property
+    def selector(self) -> str:
+        for name in ("ids", "search", "all", "from_step"):
+            if getattr(self, name) is not None:
+                return name
+        return "filter"

@@ -1,0 +1,86 @@
+"""`memql validate` and `memql schema`: JSON output, exit codes 0 (valid) / 1 (invalid) / 2 (unreadable)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from memql.interfaces.cli import main
+
+ROOT = Path(__file__).resolve().parents[2]
+QUICKSTART = ROOT / "examples" / "quickstart.json"
+
+
+def run(*args: str, stdin: str | None = None):
+    return CliRunner().invoke(main, list(args), input=stdin)
+
+
+def test_validate_quickstart_example():
+    result = run("validate", str(QUICKSTART), "--json")
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["valid"] is True and out["kind"] == "workflow"
+    assert [s["op"] for s in out["canonical"]["workflow"]] == ["Encode", "Promote", "Retrieve"]
+    assert out["canonical"]["workflow"][0]["args"]["time"] == "2026-05-02T07:30:00Z"
+
+
+def test_validate_from_stdin_invalid_exits_1():
+    result = run("validate", "-", "--json", stdin='{"op": "Label", "target": {"ids": ["1"]}, "args": {}}')
+    assert result.exit_code == 1
+    out = json.loads(result.output)
+    assert out["valid"] is False and out["canonical"] is None
+    assert out["diagnostics"] == [{"path": "/args", "rule": "label.empty", "severity": "error",
+                                   "message": "Label needs at least one tag or facet"}]
+
+
+def test_malformed_json_is_invalid_not_unreadable():
+    result = run("validate", "-", stdin="{nope")
+    assert result.exit_code == 1
+    assert json.loads(result.output)["diagnostics"][0]["rule"] == "json.malformed"
+
+
+def test_missing_file_exits_2(tmp_path):
+    result = run("validate", str(tmp_path / "absent.json"))
+    assert result.exit_code == 2
+    assert "cannot read" in result.output
+
+
+def test_now_pins_relative_times():
+    ir = '{"op": "Expire", "target": {"ids": ["1"]}, "args": {"until": "下周五", "on_expire": "archive"}}'
+    result = run("validate", "-", "--now", "2026-03-31T12:00:00+08:00", stdin=ir)
+    assert result.exit_code == 0, result.output
+    # 下周五 = Friday of next week (2026-04-10 in +08:00); until takes the end of that day
+    assert json.loads(result.output)["canonical"]["args"]["until"] == "2026-04-10T16:00:00Z"
+
+
+def test_bad_now_is_a_usage_error():
+    assert run("validate", "-", "--now", "someday", stdin="{}").exit_code == 2
+
+
+def test_strict_flag():
+    ir = '{"op": "Delete", "target": {"filter": {"has_tags": ["x"]}}}'
+    assert run("validate", "-", stdin=ir).exit_code == 0
+    assert run("validate", "-", "--strict", stdin=ir).exit_code == 1
+
+
+def test_schema_prints_draft_2020_12():
+    result = run("schema")
+    assert result.exit_code == 0
+    schema = json.loads(result.output)
+    assert schema["$schema"].endswith("2020-12/schema")
+    assert json.loads(run("schema", "--kind", "ir").output)["title"].startswith("memql IR")
+
+
+@pytest.mark.skipif(shutil.which("memql") is None, reason="memql entry point not installed")
+def test_installed_entry_point_runs():
+    proc = subprocess.run(["memql", "validate", str(QUICKSTART)], capture_output=True, text=True, timeout=60)
+    assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout)["valid"] is True
+    proc = subprocess.run([sys.executable, "-m", "memql.interfaces.cli", "--version"], capture_output=True, text=True)
+    assert "memql" in proc.stdout

@@ -1,0 +1,107 @@
+"""Finding time expressions inside longer sentences."""
+
+import itertools
+from datetime import UTC, datetime, timedelta, timezone
+
+import pytest
+
+from memql.lang.time import find_natural, parse_natural
+
+WED = datetime(2025, 10, 22, 10, 0, tzinfo=UTC)
+CST_WED = datetime(2025, 10, 22, 10, 0, tzinfo=timezone(timedelta(hours=8)))
+
+
+def phrases(text: str, now: datetime = WED, lang: str = "auto") -> list[str]:
+    return [text[start:end] for start, end, _ in find_natural(text, now, lang)]  # type: ignore[arg-type]
+
+
+def test_one_match_inside_a_sentence() -> None:
+    text = "remind me next Friday about the deck"
+    found = find_natural(text, WED)
+    assert len(found) == 1
+    start, end, span = found[0]
+    assert text[start:end] == "next Friday"
+    assert span == parse_natural("next Friday", WED)
+
+
+def test_chinese_sentence() -> None:
+    text = "提醒我下周五交报告"
+    found = find_natural(text, CST_WED)
+    assert [text[s:e] for s, e, _ in found] == ["下周五"]
+    assert found[0][2] == parse_natural("下周五", CST_WED)
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("call on Monday and again in 3 days", ["on Monday", "in 3 days"]),
+        ("see you the day after tomorrow!", ["the day after tomorrow"]),
+        ("meet tomorrow at 3pm in room 4", ["tomorrow at 3pm"]),
+        ("at 9am on friday we ship", ["at 9am on friday"]),
+        ("what did I do over the last 3 weeks?", ["over the last 3 weeks"]),
+        ("finish by the end of next month, ok", ["the end of next month"]),
+        ("born on July 15th, 1990 in Oslo", ["July 15th, 1990"]),
+        ("the deadline is 2026-07-15.", ["2026-07-15"]),
+        ("tomorrow morning, then next week", ["tomorrow morning", "next week"]),
+        ("this is a sentence with no time", []),
+        ("money monday", ["monday"]),
+        ("I sat in the sun", []),
+        ("a 13 day trip", []),
+        ("version 2025-10-21x", []),
+        ("", []),
+    ],
+)
+def test_english_phrases(text: str, expected: list[str]) -> None:
+    assert phrases(text) == expected
+
+
+@pytest.mark.parametrize(
+    ("text", "expected"),
+    [
+        ("明天下午3点开会", ["明天下午3点"]),
+        ("13天后提醒我", ["13天后"]),
+        ("7月15日之前交", ["7月15日"]),
+        ("最近三天内的笔记和下个月底的计划", ["最近三天内", "下个月底"]),
+        ("七月底出发", ["七月底"]),
+        ("周末去爬山，大后天回来", ["周末", "大后天"]),
+        ("快一点", []),
+        ("有三点需要注意", []),
+        ("３天后见", ["３天后"]),
+    ],
+)
+def test_chinese_phrases(text: str, expected: list[str]) -> None:
+    assert phrases(text, CST_WED) == expected
+
+
+def test_mixed_languages_with_auto() -> None:
+    assert phrases("明天 and next week", CST_WED) == ["明天", "next week"]
+    assert phrases("明天 and next week", CST_WED, "zh") == ["明天"]
+    assert phrases("明天 and next week", CST_WED, "en") == ["next week"]
+
+
+def test_matches_are_ordered_and_disjoint() -> None:
+    text = "yesterday, today, tomorrow; last week and next month; in 2 hours or 5 minutes ago"
+    found = find_natural(text, WED)
+    assert [text[s:e] for s, e, _ in found] == [
+        "yesterday", "today", "tomorrow", "last week", "next month", "in 2 hours", "5 minutes ago",
+    ]
+    for (_, end, _), (start, _, _) in itertools.pairwise(found):
+        assert end <= start
+
+
+def test_offsets_refer_to_the_original_text() -> None:
+    text = "ÇA — İstanbul trip Next  FRIDAY"  # non-ASCII before the match, odd spacing and case
+    (start, end, span), = find_natural(text, WED)
+    assert text[start:end] == "Next  FRIDAY"
+    assert span == parse_natural("next friday", WED)
+
+
+def test_long_text_is_fast_enough() -> None:
+    text = "blah tomorrow blah 3 days ago " * 300
+    found = find_natural(text, WED)
+    assert len(found) == 600
+
+
+def test_bad_now_is_a_value_error() -> None:
+    with pytest.raises(ValueError):
+        find_natural("tomorrow", datetime(2025, 1, 1))
