@@ -35,8 +35,14 @@ def test_validate_from_stdin_invalid_exits_1():
     assert result.exit_code == 1
     out = json.loads(result.output)
     assert out["valid"] is False and out["canonical"] is None
-    assert out["diagnostics"] == [{"path": "/args", "rule": "label.empty", "severity": "error",
-                                   "message": "Label needs at least one tag or facet"}]
+    assert out["diagnostics"] == [
+        {
+            "path": "/args",
+            "rule": "label.empty",
+            "severity": "error",
+            "message": "Label needs at least one tag or facet",
+        }
+    ]
 
 
 def test_malformed_json_is_invalid_not_unreadable():
@@ -82,5 +88,7 @@ def test_installed_entry_point_runs():
     proc = subprocess.run(["memql", "validate", str(QUICKSTART)], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout)["valid"] is True
-    proc = subprocess.run([sys.executable, "-m", "memql.interfaces.cli", "--version"], capture_output=True, text=True)
+    proc = subprocess.run(
+        [sys.executable, "-m", "memql.interfaces.cli", "--version"], capture_output=True, text=True
+    )
     assert "memql" in proc.stdout

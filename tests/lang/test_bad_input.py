@@ -96,7 +96,9 @@ def test_no_silent_coercion_of_strings_to_numbers():
     assert ("field.type", "/target/filter/limit") in rules_at(result)
 
 
-@pytest.mark.parametrize("bad", ["2025-02-30T00:00:00Z", "2025-10-21T25:00:00Z", "yesterday-ish", "10/21/2025"])
+@pytest.mark.parametrize(
+    "bad", ["2025-02-30T00:00:00Z", "2025-10-21T25:00:00Z", "yesterday-ish", "10/21/2025"]
+)
 def test_bad_dates_are_time_invalid(bad):
     result = validate({"op": "Encode", "args": {"payload": {"text": "x"}, "time": bad}})
     assert ("time.invalid", "/args/time") in rules_at(result)

@@ -19,8 +19,11 @@ def warning_rules(ir: dict, **kw) -> list[str]:
 
 
 def test_official_equivalents_are_rewritten_silently():
-    ir = {"op": "Expire", "target": {"ids": "3", "all": False},
-          "args": {"expire_at": "2026-05-01T08:00:00+08:00", "on_expire": "soft_delete"}}
+    ir = {
+        "op": "Expire",
+        "target": {"ids": "3", "all": False},
+        "args": {"expire_at": "2026-05-01T08:00:00+08:00", "on_expire": "soft_delete"},
+    }
     result = validate(ir)
     assert result.diagnostics == []
     assert result.canonical["target"] == {"ids": ["3"]}
@@ -41,8 +44,16 @@ def test_demote_archive_false_means_not_archived():
 
 @pytest.mark.parametrize(
     ("on_expire", "canonical"),
-    [("soft_delete", "soft_delete"), ("hard_delete", "hard_delete"), ("demote", "demote"), ("archive", "archive"),
-     ("anonymize", "anonymize"), ("none", "none"), ("delete", "soft_delete"), ("purge", "hard_delete")],
+    [
+        ("soft_delete", "soft_delete"),
+        ("hard_delete", "hard_delete"),
+        ("demote", "demote"),
+        ("archive", "archive"),
+        ("anonymize", "anonymize"),
+        ("none", "none"),
+        ("delete", "soft_delete"),
+        ("purge", "hard_delete"),
+    ],
 )
 def test_on_expire_accepts_the_union_of_both_official_enums(on_expire, canonical):
     out = canon({"op": "Expire", "target": {"ids": ["1"]}, "args": {"ttl": "P1D", "on_expire": on_expire}})
@@ -51,11 +62,19 @@ def test_on_expire_accepts_the_union_of_both_official_enums(on_expire, canonical
 
 @pytest.mark.parametrize(
     ("mode", "canonical"),
-    [("read_only", "read_only"), ("append_only", "append_only"), ("read-only", "read_only"),
-     ("unlock", "unlock"), ("none", "unlock"), ("release", "unlock")],
+    [
+        ("read_only", "read_only"),
+        ("append_only", "append_only"),
+        ("read-only", "read_only"),
+        ("unlock", "unlock"),
+        ("none", "unlock"),
+        ("release", "unlock"),
+    ],
 )
 def test_lock_modes_including_lifting(mode, canonical):
-    assert canon({"op": "Lock", "target": {"ids": ["1"]}, "args": {"mode": mode}})["args"]["mode"] == canonical
+    assert (
+        canon({"op": "Lock", "target": {"ids": ["1"]}, "args": {"mode": mode}})["args"]["mode"] == canonical
+    )
 
 
 def test_unlock_flag_lifts_the_lock():
@@ -63,11 +82,24 @@ def test_unlock_flag_lifts_the_lock():
     assert out["args"]["mode"] == "unlock"
 
 
-@pytest.mark.parametrize(("mode", "canonical"), [("add", "add"), ("replace", "replace"), ("remove", "remove"),
-                                                 ("append", "add"), ("overwrite", "replace"), ("delete", "remove")])
+@pytest.mark.parametrize(
+    ("mode", "canonical"),
+    [
+        ("add", "add"),
+        ("replace", "replace"),
+        ("remove", "remove"),
+        ("append", "add"),
+        ("overwrite", "replace"),
+        ("delete", "remove"),
+    ],
+)
 def test_label_modes(mode, canonical):
-    assert canon({"op": "Label", "target": {"ids": ["1"]}, "args": {"tags": ["a"], "mode": mode}})["args"]["mode"] \
+    assert (
+        canon({"op": "Label", "target": {"ids": ["1"]}, "args": {"tags": ["a"], "mode": mode}})["args"][
+            "mode"
+        ]
         == canonical
+    )
 
 
 def test_label_mode_defaults_to_add_in_canonical_form():
@@ -75,43 +107,80 @@ def test_label_mode_defaults_to_add_in_canonical_form():
 
 
 def test_facet_filter_aliases():
-    ir = {"op": "Retrieve", "target": {"filter": {"facet_subject": "Mira", "facet_topic": "travel",
-                                                  "facet_location": "Lisbon", "facet_certainty": "high"}}}
+    ir = {
+        "op": "Retrieve",
+        "target": {
+            "filter": {
+                "facet_subject": "Mira",
+                "facet_topic": "travel",
+                "facet_location": "Lisbon",
+                "facet_certainty": "high",
+            }
+        },
+    }
     f = canon(ir)["target"]["filter"]
     assert f == {"subject": "Mira", "topic": "travel", "location": "Lisbon", "facets": {"certainty": "high"}}
 
 
 def test_search_variants():
-    ir = {"op": "Update", "target": {"search": {"intent": {"query": "okr"},
-                                                "overrides": {"k": 5, "hydration": "ids", "limit": 3}}},
-          "args": {"set": {"topic": "planning"}}}
+    ir = {
+        "op": "Update",
+        "target": {
+            "search": {"intent": {"query": "okr"}, "overrides": {"k": 5, "hydration": "ids", "limit": 3}}
+        },
+        "args": {"set": {"topic": "planning"}},
+    }
     result = validate(ir)
-    assert result.canonical["target"]["search"] == {"intent": {"query": "okr"}, "overrides": {"k": 5}, "limit": 3}
+    assert result.canonical["target"]["search"] == {
+        "intent": {"query": "okr"},
+        "overrides": {"k": 5},
+        "limit": 3,
+    }
     assert sorted(d.rule for d in result.warnings) == ["compat.alias", "compat.ignored"]
 
 
 def test_split_flat_params_move_under_their_strategy():
-    ir = {"op": "Split", "target": {"ids": ["1"]},
-          "args": {"strategy": "by_chunks", "params": {"chunk_size": 500, "num_chunks": 3}, "inherit_all": True}}
+    ir = {
+        "op": "Split",
+        "target": {"ids": ["1"]},
+        "args": {
+            "strategy": "by_chunks",
+            "params": {"chunk_size": 500, "num_chunks": 3},
+            "inherit_all": True,
+        },
+    }
     assert canon(ir)["args"]["params"] == {"by_chunks": {"chunk_size": 500, "num_chunks": 3}}
 
 
 def test_split_tiny_chunk_size_defers_to_num_chunks():
-    ir = {"op": "Split", "target": {"ids": ["1"]}, "args": {"strategy": "by_chunks",
-                                                             "params": {"chunk_size": 1, "num_chunks": 3}}}
+    ir = {
+        "op": "Split",
+        "target": {"ids": ["1"]},
+        "args": {"strategy": "by_chunks", "params": {"chunk_size": 1, "num_chunks": 3}},
+    }
     assert canon(ir)["args"]["params"] == {"by_chunks": {"num_chunks": 3}}
 
 
 @pytest.mark.parametrize(("strategy", "key"), [("by_topics", "topics"), ("by_sections", "sections")])
 def test_named_part_strategies_become_custom_topics(strategy, key):
-    ir = {"op": "Split", "target": {"ids": ["1"]}, "args": {"strategy": strategy, "params": {key: ["a", "b"]}}}
-    assert canon(ir)["args"] == {"strategy": "custom", "params": {"custom": {"max_splits": 10, "topics": ["a", "b"]}},
-                                 "inherit_all": True}
+    ir = {
+        "op": "Split",
+        "target": {"ids": ["1"]},
+        "args": {"strategy": strategy, "params": {key: ["a", "b"]}},
+    }
+    assert canon(ir)["args"] == {
+        "strategy": "custom",
+        "params": {"custom": {"max_splits": 10, "topics": ["a", "b"]}},
+        "inherit_all": True,
+    }
 
 
 def test_split_delimiters_are_unescaped_and_link_back_dropped():
-    ir = {"op": "Split", "target": {"ids": ["1"]},
-          "args": {"strategy": "custom", "params": {"delimiters": ["\\n", "结论："]}, "link_back": "bi"}}
+    ir = {
+        "op": "Split",
+        "target": {"ids": ["1"]},
+        "args": {"strategy": "custom", "params": {"delimiters": ["\\n", "结论："]}, "link_back": "bi"},
+    }
     assert canon(ir)["args"]["params"]["custom"]["delimiters"] == ["\n", "结论："]
 
 
@@ -135,12 +204,14 @@ def test_near_miss_of_a_real_field_is_not_moved_but_refused():
 
 
 def test_update_set_tags_is_an_extension():
-    assert canon({"op": "Update", "target": {"ids": ["1"]}, "args": {"set": {"tags": ["done"]}}})["args"]["set"] \
-        == {"tags": ["done"]}
+    assert canon({"op": "Update", "target": {"ids": ["1"]}, "args": {"set": {"tags": ["done"]}}})["args"][
+        "set"
+    ] == {"tags": ["done"]}
 
 
-@pytest.mark.parametrize(("word", "weight"), [("low", 0.2), ("normal", 0.5), ("high", 0.8), ("urgent", 1.0),
-                                              ("紧急", 1.0)])
+@pytest.mark.parametrize(
+    ("word", "weight"), [("low", 0.2), ("normal", 0.5), ("high", 0.8), ("urgent", 1.0), ("紧急", 1.0)]
+)
 def test_priority_words_become_weights(word, weight):
     out = canon({"op": "Promote", "target": {"ids": ["1"]}, "args": {"priority": word}})
     assert out["args"] == {"weight": weight}
@@ -170,7 +241,10 @@ def test_natural_times_resolve_against_now():
 
 
 def test_time_range_unit_spellings():
-    ir = {"op": "Retrieve", "target": {"filter": {"time_range": {"relative": "past", "amount": 2, "unit": "week"}}}}
+    ir = {
+        "op": "Retrieve",
+        "target": {"filter": {"time_range": {"relative": "past", "amount": 2, "unit": "week"}}},
+    }
     assert canon(ir)["target"]["filter"]["time_range"] == {"relative": "last", "amount": 2, "unit": "weeks"}
 
 
@@ -184,7 +258,11 @@ def test_numeric_ids_become_strings():
 
 
 def test_strict_mode_refuses_every_variant_spelling():
-    ir = {"op": "Split", "target": {"ids": ["1"]}, "args": {"strategy": "by_topics", "params": {"topics": ["a"]}}}
+    ir = {
+        "op": "Split",
+        "target": {"ids": ["1"]},
+        "args": {"strategy": "by_topics", "params": {"topics": ["a"]}},
+    }
     assert validate(ir).valid
     assert not validate(ir, strict=True).valid
 
@@ -195,5 +273,9 @@ def test_tags_are_trimmed_and_deduplicated():
 
 
 def test_rrule_prefix_and_case_are_canonical():
-    ir = {"op": "Promote", "target": {"ids": ["1"]}, "args": {"remind": {"rrule": "RRULE:freq=daily;count=7"}}}
+    ir = {
+        "op": "Promote",
+        "target": {"ids": ["1"]},
+        "args": {"remind": {"rrule": "RRULE:freq=daily;count=7"}},
+    }
     assert canon(ir)["args"]["remind"] == {"rrule": "FREQ=DAILY;COUNT=7"}

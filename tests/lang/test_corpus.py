@@ -15,8 +15,9 @@ DATA = sorted((SHARED / "data").glob("*.jsonl")) if (SHARED / "data").is_dir() e
 
 pytestmark = pytest.mark.shared_data
 
-# The one dev-bench gold IR memql refuses on purpose: a hard delete without meta.confirmation (DESIGN §3).
-KNOWN_REFUSALS = {"confirm.hard_delete"}
+# Dev-bench gold IRs memql refuses on purpose (DESIGN §3): a hard delete without meta.confirmation, and a
+# Demote that gives neither weight, weight_delta nor archive: true (only "archive": false).
+KNOWN_REFUSALS = {"confirm.hard_delete", "weight.missing"}
 
 
 @pytest.mark.skipif(not REFERENCE.is_dir(), reason="../shared/reference not present")
@@ -35,7 +36,7 @@ def test_every_bench_ir_is_accepted_except_deliberate_refusals():
     for failure in report.failures:
         rules = {line.rsplit("[", 1)[1].rstrip("]") for line in failure["errors"]}
         assert rules <= KNOWN_REFUSALS, failure
-    assert len(report.failures) <= 3
+    assert len(report.failures) <= 4
 
 
 @pytest.mark.skipif(not REFERENCE.is_dir() or not DATA, reason="../shared not present")

@@ -7,12 +7,19 @@ import json
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from ir_strategies import json_values, mutated_ir, valid_ir
 from ir_samples import NOW
+from ir_strategies import json_values, mutated_ir, valid_ir
 
 from memql.lang import RULES, validate
 
-FAST = settings(deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+
+def budget(n: int) -> settings:
+    return settings(
+        max_examples=n,
+        deadline=None,
+        database=None,
+        suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+    )
 
 
 def _assert_well_formed(result) -> None:
@@ -24,8 +31,7 @@ def _assert_well_formed(result) -> None:
         assert result.canonical is None and result.errors
 
 
-@FAST
-@settings(max_examples=3500)
+@budget(3500)
 @given(valid_ir())
 def test_generated_irs_are_valid_and_canonical_is_a_fixed_point(ir):
     result = validate(ir, now=NOW)
@@ -36,8 +42,7 @@ def test_generated_irs_are_valid_and_canonical_is_a_fixed_point(ir):
     assert validate(json.dumps(result.canonical), now=NOW).canonical == result.canonical
 
 
-@FAST
-@settings(max_examples=4000)
+@budget(4000)
 @given(mutated_ir())
 def test_mutated_irs_never_raise(doc):
     result = validate(doc, now=NOW)
@@ -46,15 +51,13 @@ def test_mutated_irs_never_raise(doc):
         assert validate(result.canonical, now=NOW).canonical == result.canonical
 
 
-@FAST
-@settings(max_examples=1500)
+@budget(1500)
 @given(json_values)
 def test_arbitrary_json_values_never_raise(value):
     _assert_well_formed(validate(value))
 
 
-@FAST
-@settings(max_examples=1000)
+@budget(1000)
 @given(st.one_of(st.text(max_size=200), st.binary(max_size=200)))
 def test_arbitrary_text_and_bytes_never_raise(data):
     _assert_well_formed(validate(data, strict=True))

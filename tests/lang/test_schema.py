@@ -1,4 +1,4 @@
-"""The JSON Schema is generated from the models, is valid Draft 2020-12, and accepts every canonical output."""
+"""The JSON Schema, generated from the models, is valid Draft 2020-12 and accepts every canonical output."""
 
 from __future__ import annotations
 
@@ -44,6 +44,9 @@ def test_canonical_workflow_validates_against_the_schema(program_validator):
 
 
 def test_schema_rejects_what_the_language_rejects(program_validator):
-    assert list(program_validator.iter_errors({"op": "Encode", "stage": "ENC", "args": {"payload": {"text": "x"},
-                                                                                        "bogus": 1}}))
+    assert list(
+        program_validator.iter_errors(
+            {"op": "Encode", "stage": "ENC", "args": {"payload": {"text": "x"}, "bogus": 1}}
+        )
+    )
     assert list(program_validator.iter_errors({"op": "Teleport", "stage": "STO"}))

@@ -14,7 +14,9 @@ def test_three_spellings_of_a_workflow_share_one_canonical_form():
     steps = WORKFLOW["workflow"]
     as_list = validate(copy.deepcopy(steps))
     as_object = validate({"workflow": copy.deepcopy(steps)})
-    as_official = validate({"steps": [{"name": f"step {i}", "ir": copy.deepcopy(s)} for i, s in enumerate(steps)]})
+    as_official = validate(
+        {"steps": [{"name": f"step {i}", "ir": copy.deepcopy(s)} for i, s in enumerate(steps)]}
+    )
     assert as_list.valid and as_object.valid and as_official.valid
     assert as_list.canonical == as_object.canonical == as_official.canonical
     assert as_list.kind == "workflow"
@@ -43,8 +45,9 @@ def test_step_errors_carry_the_step_path():
     assert [d.path for d in official.errors] == ["/steps/1/ir/args/mode"]
 
 
-@pytest.mark.parametrize(("ref", "rule"), [(1, "workflow.ref_forward"), (2, "workflow.ref_forward"),
-                                           (7, "workflow.ref_missing")])
+@pytest.mark.parametrize(
+    ("ref", "rule"), [(1, "workflow.ref_forward"), (2, "workflow.ref_forward"), (7, "workflow.ref_missing")]
+)
 def test_references_must_point_backwards(ref, rule):
     steps = copy.deepcopy(WORKFLOW["workflow"])
     steps[1]["target"]["from_step"] = ref
@@ -65,7 +68,9 @@ def test_every_failing_step_is_reported():
 
 
 def test_unknown_workflow_fields_and_bad_shapes():
-    assert [d.rule for d in validate({"workflow": [VALID["encode_text"]], "color": "red"}).errors] == ["field.unknown"]
+    assert [d.rule for d in validate({"workflow": [VALID["encode_text"]], "color": "red"}).errors] == [
+        "field.unknown"
+    ]
     assert [d.rule for d in validate({"workflow": {"op": "Encode"}}).errors] == ["field.type"]
     assert [d.rule for d in validate({"workflow": []}).errors] == ["workflow.empty"]
     assert [d.rule for d in validate({"steps": [{"name": "x"}]}).errors] == ["field.required"]

@@ -40,10 +40,13 @@ def run(items: Iterable[CorpusItem], strict: bool = False) -> CompatReport:
         if result.valid:
             report.valid[key] += 1
         else:
-            report.failures.append({
-                "source": item.source, "where": item.where,
-                "errors": [f"{d.path or '/'}: {d.message} [{d.rule}]" for d in result.errors],
-            })
+            report.failures.append(
+                {
+                    "source": item.source,
+                    "where": item.where,
+                    "errors": [f"{d.path or '/'}: {d.message} [{d.rule}]" for d in result.errors],
+                }
+            )
     return report
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
@@ -20,13 +20,19 @@ from memql.lang.time import TimeParseError, parse_instant
 
 
 def _now_option(value: str | None) -> datetime:
-    """--now pins the clock (ISO-8601); default is the system clock, read here in the shell only."""
+    """--now pins the clock (ISO-8601 with an offset); default is the system clock, read here in the shell.
+
+    The offset is kept: calendar words ("tomorrow", "下周五") are read in the caller's timezone.
+    """
     if value is None:
-        return datetime.now(timezone.utc)
+        return datetime.now(UTC).astimezone()
     try:
-        instant, _ = parse_instant(value)
-    except TimeParseError as exc:
+        parse_instant(value)  # the language's own check, for a consistent message
+        instant = datetime.fromisoformat(value.strip())
+    except (TimeParseError, ValueError) as exc:
         raise click.BadParameter(str(exc), param_hint="--now") from None
+    if instant.tzinfo is None:
+        raise click.BadParameter("give a UTC offset, e.g. 2026-03-31T12:00:00+08:00", param_hint="--now")
     return instant
 
 
@@ -46,7 +52,9 @@ def main() -> None:
 
 @main.command("validate")
 @click.argument("file", required=False, default="-")
-@click.option("--now", "now_text", metavar="ISO", help="Reference time for relative expressions (default: now).")
+@click.option(
+    "--now", "now_text", metavar="ISO", help="Reference time for relative expressions (default: now)."
+)
 @click.option("--strict", is_flag=True, help="Treat warnings (defaults, legacy spellings) as errors.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def validate_command(file: str, now_text: str | None, strict: bool, as_json: bool) -> None:
@@ -100,8 +108,13 @@ def _print_result(result, source: str) -> None:
 
 
 @main.command("schema")
-@click.option("--kind", type=click.Choice(["program", "ir", "workflow"]), default="program", show_default=True,
-              help="Schema of one IR, a workflow, or either.")
+@click.option(
+    "--kind",
+    type=click.Choice(["program", "ir", "workflow"]),
+    default="program",
+    show_default=True,
+    help="Schema of one IR, a workflow, or either.",
+)
 def schema_command(kind: str) -> None:
     """Print the JSON Schema (Draft 2020-12) generated from the typed models."""
     _emit_json(json_schema(kind))  # type: ignore[arg-type]
@@ -113,10 +126,18 @@ def bench_group() -> None:
 
 
 @bench_group.command("compat")
-@click.option("--reference", type=click.Path(exists=True, file_okay=False, path_type=Path),
-              help="Folder of official Text2Mem example IRs (default: ../shared/reference/...).")
-@click.option("--data", "data", multiple=True, type=click.Path(exists=True, dir_okay=False, path_type=Path),
-              help="Text2Mem Bench JSONL file; repeatable (default: every *.jsonl in ../shared/data).")
+@click.option(
+    "--reference",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of official Text2Mem example IRs (default: ../shared/reference/...).",
+)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Text2Mem Bench JSONL file; repeatable (default: every *.jsonl in ../shared/data).",
+)
 @click.option("--strict", is_flag=True, help="Count IRs that need a compatibility rewrite as failures.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_compat_command(reference: Path | None, data: tuple[Path, ...], strict: bool, as_json: bool) -> None:
@@ -144,12 +165,18 @@ def bench_compat_command(reference: Path | None, data: tuple[Path, ...], strict:
         table.add_column(column, justify="left" if column.startswith("source") else "right")
     for group, row in report["groups"].items():
         table.add_row(group, str(row["total"]), str(row["valid"]), f"{row['valid'] / row['total']:.1%}")
-    table.add_row("[bold]all[/bold]", str(report["total"]), str(report["valid"]),
-                  f"{report['valid'] / max(report['total'], 1):.1%}")
+    table.add_row(
+        "[bold]all[/bold]",
+        str(report["total"]),
+        str(report["valid"]),
+        f"{report['valid'] / max(report['total'], 1):.1%}",
+    )
     console = Console()
     console.print(table)
     if report["warnings_by_rule"]:
-        console.print("warnings by rule: " + ", ".join(f"{k} {v}" for k, v in report["warnings_by_rule"].items()))
+        console.print(
+            "warnings by rule: " + ", ".join(f"{k} {v}" for k, v in report["warnings_by_rule"].items())
+        )
     for failure in report["failures"]:
         console.print(f"[red]refused[/red] {failure['source']} {failure['where']}")
         for line in failure["errors"]:

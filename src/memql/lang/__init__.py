@@ -8,6 +8,17 @@ from memql.lang.schema import json_schema
 from memql.lang.validate import ValidationResult, validate
 
 __all__ = [
-    "IR", "OPS", "OP_MODELS", "RULES", "STAGE_OF", "Diagnostic", "Limits", "Meta", "OpBase",
-    "ValidationResult", "Workflow", "json_schema", "validate",
+    "IR",
+    "OPS",
+    "OP_MODELS",
+    "RULES",
+    "STAGE_OF",
+    "Diagnostic",
+    "Limits",
+    "Meta",
+    "OpBase",
+    "ValidationResult",
+    "Workflow",
+    "json_schema",
+    "validate",
 ]

@@ -62,7 +62,7 @@ RULES: dict[str, str] = {
     "update.empty": "Update needs a non-empty set",
     "update.embedding": "embeddings cannot be set directly; they are derived from the text",
     "weight.exclusive": "give exactly one of weight, weight_delta (and for Demote, archive)",
-    "weight.missing": "Promote needs weight, weight_delta or remind; Demote needs weight, weight_delta or archive",
+    "weight.missing": "Promote needs weight, weight_delta or remind; Demote weight, weight_delta or archive",
     "weight.direction": "the weight change points the other way than the verb",
     "expire.horizon": "Expire needs exactly one finite horizon: ttl or until",
     "expire.on_expire": "Expire needs an explicit on_expire action",

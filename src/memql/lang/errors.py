@@ -35,7 +35,10 @@ def _rule_for(error_type: str, ctx: dict) -> str:
         return "field.empty"
     if error_type in _BY_TYPE:
         return _BY_TYPE[error_type]
-    if error_type.endswith(("_type", "_parsing")) or error_type in ("model_attributes_type", "is_instance_of"):
+    if error_type.endswith(("_type", "_parsing")) or error_type in (
+        "model_attributes_type",
+        "is_instance_of",
+    ):
         return "field.type"
     return "field.invalid"
 
@@ -87,8 +90,11 @@ def _message(error: dict, rule: str) -> str:
     return str(error.get("msg", "invalid value"))
 
 
-def report(exc: ValidationError, base: str, diags: Diagnostics) -> None:
-    """Add one diagnostic per pydantic error, located under `base` (a JSON pointer)."""
+def report(exc: ValidationError, base: str, diags: Diagnostics, skip: set[str] = frozenset()) -> None:
+    """Add one diagnostic per pydantic error, located under `base` (a JSON pointer).
+
+    Paths in `skip` already carry an error from an earlier pass; a second one there would only echo it.
+    """
     seen = set()
     for error in exc.errors(include_url=False):
         ctx = error.get("ctx") or {}
@@ -99,7 +105,7 @@ def report(exc: ValidationError, base: str, diags: Diagnostics) -> None:
             parts.extend(field.split("/"))
         path = join(base, *parts)
         key = (path, rule)
-        if key in seen:
+        if key in seen or path in skip:
             continue
         seen.add(key)
         diags.error(path, rule, _message(error, rule))

@@ -6,7 +6,7 @@ Validation errors are raised as PydanticCustomError whose type is a memql rule i
 
 from __future__ import annotations
 
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from dateutil.rrule import rrulestr
@@ -39,7 +39,7 @@ def _instant(value: Any) -> datetime:
     if isinstance(value, datetime):
         if value.tzinfo is None:
             raise PydanticCustomError("time.invalid", "a date-time needs a UTC offset")
-        return value.astimezone(timezone.utc)
+        return value.astimezone(UTC)
     if not isinstance(value, str):
         raise PydanticCustomError("field.type", "expected an ISO-8601 date-time string")
     try:
@@ -59,9 +59,7 @@ Instant = Annotated[
 
 # --- durations and recurrence ---------------------------------------------------------------------
 
-DURATION_PATTERN = (
-    r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$"
-)
+DURATION_PATTERN = r"^P(?!$)(\d+Y)?(\d+M)?(\d+W)?(\d+D)?(T(?=\d)(\d+H)?(\d+M)?(\d+(\.\d+)?S)?)?$"
 
 
 def _duration(value: Any) -> str:
@@ -79,7 +77,7 @@ DurationText = Annotated[
     WithJsonSchema({"type": "string", "pattern": DURATION_PATTERN, "description": "ISO-8601 duration"}),
 ]
 
-_RRULE_ANCHOR = datetime(2000, 1, 1, tzinfo=timezone.utc)
+_RRULE_ANCHOR = datetime(2000, 1, 1, tzinfo=UTC)
 
 
 def canonical_rrule(value: str) -> str:
@@ -227,7 +225,9 @@ class TimeRange(StrictModel):
                 "field.required", "a relative time range needs relative, amount and unit"
             )
         if not has_abs and not has_rel:
-            raise PydanticCustomError("field.required", "a time range needs start+end or relative+amount+unit")
+            raise PydanticCustomError(
+                "field.required", "a time range needs start+end or relative+amount+unit"
+            )
         if self.start is not None and self.end is not None and self.end < self.start:
             raise PydanticCustomError("time.empty_range", "the time range ends before it starts")
         return self

@@ -56,7 +56,9 @@ def decode(source: Any, diags: Diagnostics, limits: Limits) -> Any:
             return MISSING
     if isinstance(source, str):
         if len(source) > limits.max_bytes:
-            diags.error("", "json.too_large", f"input is {len(source)} characters; the limit is {limits.max_bytes}")
+            diags.error(
+                "", "json.too_large", f"input is {len(source)} characters; the limit is {limits.max_bytes}"
+            )
             return MISSING
         source = _loads(source.lstrip("\ufeff"), diags, duplicates)
         if source is MISSING:
@@ -79,7 +81,9 @@ def _loads(text: str, diags: Diagnostics, duplicates: dict[int, list[str]]) -> A
     try:
         return json.loads(text, object_pairs_hook=pairs, parse_constant=_NonFinite)
     except json.JSONDecodeError as exc:
-        diags.error("", "json.malformed", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}")
+        diags.error(
+            "", "json.malformed", f"malformed JSON at line {exc.lineno} column {exc.colno}: {exc.msg}"
+        )
     except RecursionError:
         diags.error("", "json.too_deep", "input nests too deeply to parse")
     except ValueError as exc:  # e.g. an integer literal with thousands of digits
@@ -107,7 +111,7 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
         if nodes > limits.max_nodes:
             report([], "json.too_large", f"input has more than {limits.max_nodes} values")
             break
-        if isinstance(value, dict) or isinstance(value, list | tuple):
+        if isinstance(value, dict | list | tuple):
             if depth >= limits.max_depth:
                 report(parts, "json.too_deep", f"nesting deeper than {limits.max_depth} levels")
                 parent[key] = None
@@ -133,7 +137,11 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 stack.append((v, items, i, [*parts, i], depth + 1))
         elif isinstance(value, str):
             if len(value) > limits.max_string:
-                report(parts, "json.too_long", f"string of {len(value)} characters; the limit is {limits.max_string}")
+                report(
+                    parts,
+                    "json.too_long",
+                    f"string of {len(value)} characters; the limit is {limits.max_string}",
+                )
                 parent[key] = ""
                 continue
             try:

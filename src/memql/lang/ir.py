@@ -25,8 +25,18 @@ from memql.lang.ops import (
 
 IR = Annotated[
     Union[  # noqa: UP007 - a discriminated union needs the explicit Union form for pydantic's schema
-        EncodeIR, UpdateIR, LabelIR, PromoteIR, DemoteIR, MergeIR,
-        DeleteIR, SplitIR, LockIR, ExpireIR, RetrieveIR, SummarizeIR,
+        EncodeIR,
+        UpdateIR,
+        LabelIR,
+        PromoteIR,
+        DemoteIR,
+        MergeIR,
+        DeleteIR,
+        SplitIR,
+        LockIR,
+        ExpireIR,
+        RetrieveIR,
+        SummarizeIR,
     ],
     Field(discriminator="op"),
 ]

@@ -15,7 +15,7 @@ Nothing here raises: anything of an unexpected type is left for the typed parse 
 from __future__ import annotations
 
 import difflib
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from typing import Any
 
 from memql.lang.diagnostics import Diagnostics, join
@@ -36,27 +36,79 @@ END_INSTANTS = frozenset({"until", "expire_at", "expire_before", "expires", "end
 START_INSTANTS = frozenset({"time", "start", "expire_after", "timestamp", "next_auto_update_at"})
 
 _UNIT_ALIASES = {
-    "minute": "minutes", "min": "minutes", "mins": "minutes", "hour": "hours", "hr": "hours", "hrs": "hours",
-    "day": "days", "d": "days", "week": "weeks", "w": "weeks", "month": "months", "mon": "months",
-    "year": "years", "yr": "years", "yrs": "years", "y": "years",
+    "minute": "minutes",
+    "min": "minutes",
+    "mins": "minutes",
+    "hour": "hours",
+    "hr": "hours",
+    "hrs": "hours",
+    "day": "days",
+    "d": "days",
+    "week": "weeks",
+    "w": "weeks",
+    "month": "months",
+    "mon": "months",
+    "year": "years",
+    "yr": "years",
+    "yrs": "years",
+    "y": "years",
 }
 _RELATIVE_ALIASES = {"past": "last", "previous": "last", "prev": "last", "future": "next", "coming": "next"}
-_LABEL_MODES = {"append": "add", "union": "add", "set": "replace", "overwrite": "replace",
-                "delete": "remove", "del": "remove", "subtract": "remove"}
-_LOCK_MODES = {"readonly": "read_only", "read-only": "read_only", "ro": "read_only",
-               "appendonly": "append_only", "append-only": "append_only",
-               "none": "unlock", "unlocked": "unlock", "release": "unlock", "lift": "unlock", "off": "unlock"}
-_ON_EXPIRE = {"delete": "soft_delete", "soft": "soft_delete", "soft-delete": "soft_delete",
-              "hard": "hard_delete", "hard-delete": "hard_delete", "purge": "hard_delete",
-              "keep": "none", "nothing": "none"}
-_ORDER_BY = {"priority_desc": "weight_desc", "newest": "time_desc", "oldest": "time_asc", "recent": "time_desc"}
-_SPLIT_STRATEGIES = {"sentences": "by_sentences", "by_sentence": "by_sentences", "chunks": "by_chunks",
-                     "by_chunk": "by_chunks"}
+_LABEL_MODES = {
+    "append": "add",
+    "union": "add",
+    "set": "replace",
+    "overwrite": "replace",
+    "delete": "remove",
+    "del": "remove",
+    "subtract": "remove",
+}
+_LOCK_MODES = {
+    "readonly": "read_only",
+    "read-only": "read_only",
+    "ro": "read_only",
+    "appendonly": "append_only",
+    "append-only": "append_only",
+    "none": "unlock",
+    "unlocked": "unlock",
+    "release": "unlock",
+    "lift": "unlock",
+    "off": "unlock",
+}
+_ON_EXPIRE = {
+    "delete": "soft_delete",
+    "soft": "soft_delete",
+    "soft-delete": "soft_delete",
+    "hard": "hard_delete",
+    "hard-delete": "hard_delete",
+    "purge": "hard_delete",
+    "keep": "none",
+    "nothing": "none",
+}
+_ORDER_BY = {
+    "priority_desc": "weight_desc",
+    "newest": "time_desc",
+    "oldest": "time_asc",
+    "recent": "time_desc",
+}
+_SPLIT_STRATEGIES = {
+    "sentences": "by_sentences",
+    "by_sentence": "by_sentences",
+    "chunks": "by_chunks",
+    "by_chunk": "by_chunks",
+}
 _SPLIT_NAMED_PARTS = ("by_sections", "by_topics", "sections", "topics", "by_section", "by_topic")
-_SPLIT_PARAM_HOME = {"lang": "by_sentences", "max_sentences": "by_sentences",
-                     "chunk_size": "by_chunks", "num_chunks": "by_chunks",
-                     "instruction": "custom", "max_splits": "custom", "delimiters": "custom",
-                     "topics": "custom", "sections": "custom"}
+_SPLIT_PARAM_HOME = {
+    "lang": "by_sentences",
+    "max_sentences": "by_sentences",
+    "chunk_size": "by_chunks",
+    "num_chunks": "by_chunks",
+    "instruction": "custom",
+    "max_splits": "custom",
+    "delimiters": "custom",
+    "topics": "custom",
+    "sections": "custom",
+}
 _FACET_FILTERS = {"facet_subject": "subject", "facet_location": "location", "facet_topic": "topic"}
 
 
@@ -112,10 +164,12 @@ class _Pass:
     def natural_instant(self, obj: dict, key: str, value: str, here: str) -> None:
         if self.now is None:
             try:
-                parse_natural(value, datetime(2000, 1, 1, tzinfo=timezone.utc))
+                parse_natural(value, datetime(2000, 1, 1, tzinfo=UTC))
             except TimeParseError:
                 return  # not a time at all: the typed parse reports time.invalid
-            self.d.error(here, "time.needs_now", f"{value!r} is relative; give an ISO-8601 instant or a reference time")
+            self.d.error(
+                here, "time.needs_now", f"{value!r} is relative; give an ISO-8601 instant or a reference time"
+            )
             return
         try:
             span = parse_natural(value, self.now)
@@ -159,7 +213,9 @@ class _Pass:
             if not isinstance(facets, dict) or key in facets:
                 continue
             facets[key] = obj.pop(key)
-            self.d.warning(join(path, key), "compat.moved_to_facets", f"unknown field {key!r} kept as facet {key!r}")
+            self.d.warning(
+                join(path, key), "compat.moved_to_facets", f"unknown field {key!r} kept as facet {key!r}"
+            )
 
     # --- the IR ----------------------------------------------------------------------------------
 
@@ -274,12 +330,18 @@ class _Pass:
         if isinstance(search, dict):
             if "limit" not in search:
                 search["limit"] = self.write_limit
-                self.d.warning(join(path, "search", "limit"), "write.default_limit",
-                               f"a write through search without limit is capped at {self.write_limit}")
+                self.d.warning(
+                    join(path, "search", "limit"),
+                    "write.default_limit",
+                    f"a write through search without limit is capped at {self.write_limit}",
+                )
         elif isinstance(flt, dict) and "limit" not in flt:
             flt["limit"] = self.write_limit
-            self.d.warning(join(path, "filter", "limit"), "write.default_limit",
-                           f"a write through filter without limit is capped at {self.write_limit}")
+            self.d.warning(
+                join(path, "filter", "limit"),
+                "write.default_limit",
+                f"a write through filter without limit is capped at {self.write_limit}",
+            )
 
     # --- per-op args -----------------------------------------------------------------------------
 
@@ -326,7 +388,9 @@ class _Pass:
         elif strategy == "link_and_keep":
             a["strategy"] = "merge_into_primary"
             a.setdefault("soft_delete_children", False)
-            self.alias(join(path, "strategy"), "link_and_keep is merge_into_primary with soft_delete_children false")
+            self.alias(
+                join(path, "strategy"), "link_and_keep is merge_into_primary with soft_delete_children false"
+            )
 
     def args_delete(self, a: dict, path: str) -> None:
         self.rename(a, "expire_reason", "reason", path)
@@ -388,7 +452,9 @@ class _Pass:
             if isinstance(delims, list):
                 custom["delimiters"] = [_unescape(x) if isinstance(x, str) else x for x in delims]
                 if custom["delimiters"] != delims:
-                    self.alias(join(path, "custom", "delimiters"), "escaped \\n and \\t read as newline and tab")
+                    self.alias(
+                        join(path, "custom", "delimiters"), "escaped \\n and \\t read as newline and tab"
+                    )
         chunks = params.get("by_chunks")
         if isinstance(chunks, dict):
             size = chunks.get("chunk_size")
@@ -412,8 +478,9 @@ def _unescape(text: str) -> str:
     return text.replace("\\n", "\n").replace("\\t", "\t") if "\\" in text else text
 
 
-def normalize_ir(ir: dict, path: str, diags: Diagnostics, now: datetime | None,
-                 write_limit: int = DEFAULT_WRITE_LIMIT) -> dict:
+def normalize_ir(
+    ir: dict, path: str, diags: Diagnostics, now: datetime | None, write_limit: int = DEFAULT_WRITE_LIMIT
+) -> dict:
     """Rewrite one raw IR (already a private copy) in place into canonical spelling; returns it."""
     _Pass(diags, now, write_limit).ir(ir, path)
     return ir

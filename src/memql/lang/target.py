@@ -58,7 +58,9 @@ class Filter(StrictModel):
     @model_validator(mode="after")
     def _bounds(self) -> Filter:
         if self.weight_gte is not None and self.weight_lte is not None and self.weight_gte > self.weight_lte:
-            raise PydanticCustomError("filter.empty_range", "weight_gte is above weight_lte: nothing can match")
+            raise PydanticCustomError(
+                "filter.empty_range", "weight_gte is above weight_lte: nothing can match"
+            )
         if (
             self.expire_after is not None
             and self.expire_before is not None
@@ -72,7 +74,10 @@ class Filter(StrictModel):
 
 class SearchIntent(StrictModel):
     query: Annotated[str, Field(min_length=1, max_length=10_000)] | None = None
-    vector: Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(min_length=1, max_length=8192)] | None = None
+    vector: (
+        Annotated[list[Annotated[float, Field(allow_inf_nan=False)]], Field(min_length=1, max_length=8192)]
+        | None
+    ) = None
     context: Annotated[str, Field(max_length=10_000)] | None = Field(
         None, description="optional context that steers the search"
     )
@@ -80,15 +85,21 @@ class SearchIntent(StrictModel):
     @model_validator(mode="after")
     def _one_intent(self) -> SearchIntent:
         if (self.query is None) == (self.vector is None):
-            raise PydanticCustomError("field.required", "a search intent needs exactly one of query or vector")
+            raise PydanticCustomError(
+                "field.required", "a search intent needs exactly one of query or vector"
+            )
         if self.query is not None and not self.query.strip():
             raise PydanticCustomError("field.empty", "the search query is blank")
         return self
 
 
 class SearchOverrides(StrictModel):
-    k: Annotated[int, Field(ge=1, le=10_000)] | None = Field(None, description="candidates to rank (default 10)")
-    alpha: Weight | None = Field(None, description="dense vs lexical balance: 1 = dense only, 0 = lexical only")
+    k: Annotated[int, Field(ge=1, le=10_000)] | None = Field(
+        None, description="candidates to rank (default 10)"
+    )
+    alpha: Weight | None = Field(
+        None, description="dense vs lexical balance: 1 = dense only, 0 = lexical only"
+    )
     order_by: OrderBy | None = None
 
 
@@ -111,9 +122,7 @@ class Target(StrictModel):
 
     @model_validator(mode="after")
     def _selectors(self) -> Target:
-        primary = [
-            name for name in ("ids", "search", "all", "from_step") if getattr(self, name) is not None
-        ]
+        primary = [name for name in ("ids", "search", "all", "from_step") if getattr(self, name) is not None]
         if not primary and self.filter is None:
             raise PydanticCustomError(
                 "target.missing_selector", "a target needs one of ids, filter, search, all, from_step"

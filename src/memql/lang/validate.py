@@ -52,8 +52,9 @@ class ValidationResult(BaseModel):
         }
 
 
-def validate(source: Any, *, now: datetime | None = None, strict: bool = False,
-             limits: Limits | None = None) -> ValidationResult:
+def validate(
+    source: Any, *, now: datetime | None = None, strict: bool = False, limits: Limits | None = None
+) -> ValidationResult:
     """Validate an IR or workflow given as JSON text, bytes, or already-decoded JSON values.
 
     `now` (timezone-aware) resolves natural-language times and enables checks against the present;
@@ -66,7 +67,9 @@ def validate(source: Any, *, now: datetime | None = None, strict: bool = False,
     try:
         kind, program = _validate(source, diags, now, limits)
     except Exception as exc:  # pragma: no cover - a defect must surface as a diagnostic, never a traceback
-        diags.error("", "field.invalid", f"internal validation error ({type(exc).__name__}: {exc}); please report")
+        diags.error(
+            "", "field.invalid", f"internal validation error ({type(exc).__name__}: {exc}); please report"
+        )
         kind, program = None, None
     items = diags.items
     if strict:
@@ -155,25 +158,34 @@ def _parse_ir(raw: Any, path: str, diags: Diagnostics, now: datetime | None, lim
         return None
     mark = len(diags.items)
     normalize_ir(raw, path, diags, now, limits.write_limit)
+    raw.setdefault("args", {})  # absent args: let each verb's own rule say what is missing
     op = raw.get("op")
     if op is None:
         diags.error(join(path, "op"), "op.missing", "an IR needs an op: one of " + ", ".join(OPS))
         return None
     if not isinstance(op, str) or op not in OP_MODELS:
         hint = difflib.get_close_matches(str(op), OPS, n=1, cutoff=0.6)
-        diags.error(join(path, "op"), "op.unknown",
-                    f"{op!r} is not a verb" + (f"; did you mean {hint[0]!r}?" if hint else "")
-                    + " (verbs: " + ", ".join(OPS) + ")")
+        diags.error(
+            join(path, "op"),
+            "op.unknown",
+            f"{op!r} is not a verb"
+            + (f"; did you mean {hint[0]!r}?" if hint else "")
+            + " (verbs: "
+            + ", ".join(OPS)
+            + ")",
+        )
         return None
     stage = raw.get("stage")
     if stage != STAGE_OF[op]:
-        diags.error(join(path, "stage"), "stage.mismatch",
-                    f"{op} runs in stage {STAGE_OF[op]}, not {stage!r}")
+        diags.error(
+            join(path, "stage"), "stage.mismatch", f"{op} runs in stage {STAGE_OF[op]}, not {stage!r}"
+        )
         raw["stage"] = STAGE_OF[op]  # keep parsing so every other problem is reported too
     try:
         model = OP_MODELS[op].model_validate(raw)
     except ValidationError as exc:
-        errors.report(exc, path, diags)
+        already = {d.path for d in diags.items[mark:] if d.severity == "error"}
+        errors.report(exc, path, diags, skip=already)
         return None
     return None if diags.errors_since(mark) else model
 
@@ -183,7 +195,9 @@ def _workflow(parsed: list[OpBase | None], fields: dict, diags: Diagnostics) -> 
     mark = len(diags.items)
     for key in fields:
         if key not in ("name", "meta"):
-            diags.error(join("", key), "field.unknown", f"unknown workflow field {key!r} (name, meta, workflow)")
+            diags.error(
+                join("", key), "field.unknown", f"unknown workflow field {key!r} (name, meta, workflow)"
+            )
     meta = None
     if "meta" in fields:
         try:
@@ -202,5 +216,11 @@ def _workflow(parsed: list[OpBase | None], fields: dict, diags: Diagnostics) -> 
 def _json_type(value: Any) -> str:
     if value is None:
         return "null"
-    return {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list",
-            dict: "an object"}.get(type(value), type(value).__name__)
+    return {
+        bool: "a boolean",
+        int: "a number",
+        float: "a number",
+        str: "a string",
+        list: "a list",
+        dict: "an object",
+    }.get(type(value), type(value).__name__)

@@ -83,7 +83,13 @@ def test_matches_are_ordered_and_disjoint() -> None:
     text = "yesterday, today, tomorrow; last week and next month; in 2 hours or 5 minutes ago"
     found = find_natural(text, WED)
     assert [text[s:e] for s, e, _ in found] == [
-        "yesterday", "today", "tomorrow", "last week", "next month", "in 2 hours", "5 minutes ago",
+        "yesterday",
+        "today",
+        "tomorrow",
+        "last week",
+        "next month",
+        "in 2 hours",
+        "5 minutes ago",
     ]
     for (_, end, _), (start, _, _) in itertools.pairwise(found):
         assert end <= start
@@ -91,7 +97,7 @@ def test_matches_are_ordered_and_disjoint() -> None:
 
 def test_offsets_refer_to_the_original_text() -> None:
     text = "ÇA — İstanbul trip Next  FRIDAY"  # non-ASCII before the match, odd spacing and case
-    (start, end, span), = find_natural(text, WED)
+    ((start, end, span),) = find_natural(text, WED)
     assert text[start:end] == "Next  FRIDAY"
     assert span == parse_natural("next friday", WED)
 

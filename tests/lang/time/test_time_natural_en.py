@@ -97,17 +97,17 @@ def test_tomorrow_in_a_non_utc_zone() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("this Friday", date(2025, 10, 24)),    # current ISO week
-        ("this Monday", date(2025, 10, 20)),    # current ISO week, already past
-        ("next Friday", date(2025, 10, 31)),    # next ISO week
+        ("this Friday", date(2025, 10, 24)),  # current ISO week
+        ("this Monday", date(2025, 10, 20)),  # current ISO week, already past
+        ("next Friday", date(2025, 10, 31)),  # next ISO week
         ("next Monday", date(2025, 10, 27)),
-        ("last Friday", date(2025, 10, 17)),    # previous ISO week
+        ("last Friday", date(2025, 10, 17)),  # previous ISO week
         ("previous Wednesday", date(2025, 10, 15)),
-        ("Friday", date(2025, 10, 24)),         # bare: first Friday strictly after today
+        ("Friday", date(2025, 10, 24)),  # bare: first Friday strictly after today
         ("on Friday", date(2025, 10, 24)),
         ("coming Friday", date(2025, 10, 24)),
         ("this coming Monday", date(2025, 10, 27)),
-        ("Wednesday", date(2025, 10, 29)),      # today is Wednesday: strictly after -> next week
+        ("Wednesday", date(2025, 10, 29)),  # today is Wednesday: strictly after -> next week
         ("Monday", date(2025, 10, 27)),
         ("Fri", date(2025, 10, 24)),
         ("on fri.", date(2025, 10, 24)),
@@ -313,8 +313,8 @@ def test_end_of_next_month_in_december() -> None:
 @pytest.mark.parametrize(
     ("text", "expected"),
     [
-        ("July 15", date(2026, 7, 15)),          # already past this year: next year's
-        ("October 22", date(2025, 10, 22)),      # today counts
+        ("July 15", date(2026, 7, 15)),  # already past this year: next year's
+        ("October 22", date(2025, 10, 22)),  # today counts
         ("October 23", date(2025, 10, 23)),
         ("October 21", date(2026, 10, 21)),
         ("15 July", date(2026, 7, 15)),
@@ -324,7 +324,7 @@ def test_end_of_next_month_in_december() -> None:
         ("jul. 4, 2024", date(2024, 7, 4)),
         ("Dec 1st", date(2025, 12, 1)),
         ("Sept 3", date(2026, 9, 3)),
-        ("February 29", date(2028, 2, 29)),      # waits for the next leap year
+        ("February 29", date(2028, 2, 29)),  # waits for the next leap year
         ("2026-07-15", date(2026, 7, 15)),
         ("2026/7/15", date(2026, 7, 15)),
     ],
@@ -412,8 +412,21 @@ def test_case_whitespace_and_filler(text: str, same_as: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["", "   ", "blah", "the deck", "in 3 bananas", "next", "3", "money", "x" * 500, "tomorrow tomorrow",
-     "in -3 days", "3 days", "last"],
+    [
+        "",
+        "   ",
+        "blah",
+        "the deck",
+        "in 3 bananas",
+        "next",
+        "3",
+        "money",
+        "x" * 500,
+        "tomorrow tomorrow",
+        "in -3 days",
+        "3 days",
+        "last",
+    ],
 )
 def test_unrecognised(text: str) -> None:
     with pytest.raises(TimeParseError):

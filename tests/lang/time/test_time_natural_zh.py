@@ -98,10 +98,10 @@ def test_tomorrow_on_new_years_eve() -> None:
         ("上周五", date(2025, 10, 17)),
         ("上个星期天", date(2025, 10, 19)),
         ("下下周一", date(2025, 11, 3)),
-        ("周五", date(2025, 10, 24)),        # bare: strictly after today
+        ("周五", date(2025, 10, 24)),  # bare: strictly after today
         ("星期五", date(2025, 10, 24)),
         ("礼拜五", date(2025, 10, 24)),
-        ("周三", date(2025, 10, 29)),        # today is Wednesday
+        ("周三", date(2025, 10, 29)),  # today is Wednesday
         ("周日", date(2025, 10, 26)),
         ("星期天", date(2025, 10, 26)),
         ("礼拜天", date(2025, 10, 26)),
@@ -343,8 +343,23 @@ def test_filler(text: str, same_as: str) -> None:
 
 @pytest.mark.parametrize(
     "text",
-    ["你好", "明", "周", "下", "三天", "3月后", "月", "2月30日", "2025年2月29日", "13月1日", "后天天",
-     "明天明天", "25点", "明天下午25点", "三天后下午3点"],
+    [
+        "你好",
+        "明",
+        "周",
+        "下",
+        "三天",
+        "3月后",
+        "月",
+        "2月30日",
+        "2025年2月29日",
+        "13月1日",
+        "后天天",
+        "明天明天",
+        "25点",
+        "明天下午25点",
+        "三天后下午3点",
+    ],
 )
 def test_rejected(text: str) -> None:
     with pytest.raises(TimeParseError):

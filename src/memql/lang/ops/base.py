@@ -11,13 +11,24 @@ from memql.lang.fields import Instant, Name, StrictModel
 from memql.lang.target import Target
 
 OpName = Literal[
-    "Encode", "Update", "Label", "Promote", "Demote", "Merge",
-    "Delete", "Split", "Lock", "Expire", "Retrieve", "Summarize",
+    "Encode",
+    "Update",
+    "Label",
+    "Promote",
+    "Demote",
+    "Merge",
+    "Delete",
+    "Split",
+    "Lock",
+    "Expire",
+    "Retrieve",
+    "Summarize",
 ]
 OPS: tuple[str, ...] = OpName.__args__  # type: ignore[attr-defined]
 Stage = Literal["ENC", "STO", "RET"]
-STAGE_OF: dict[str, str] = {op: "ENC" if op == "Encode" else "RET" if op in ("Retrieve", "Summarize") else "STO"
-                            for op in OPS}
+STAGE_OF: dict[str, str] = {
+    op: "ENC" if op == "Encode" else "RET" if op in ("Retrieve", "Summarize") else "STO" for op in OPS
+}
 WRITE_OPS = frozenset(op for op, stage in STAGE_OF.items() if stage == "STO")
 
 ShortText = Annotated[str, Field(max_length=2_000)]
@@ -27,7 +38,9 @@ class Meta(StrictModel):
     """Who asks, in which language, and how carefully (dry run, explicit confirmation)."""
 
     actor: Name | None = Field(None, description="who issues the op (audited; governance is by session)")
-    lang: Annotated[str, Field(max_length=16)] | None = Field(None, description="language preference, e.g. en, zh")
+    lang: Annotated[str, Field(max_length=16)] | None = Field(
+        None, description="language preference, e.g. en, zh"
+    )
     trace_id: Annotated[str, Field(max_length=256)] | None = None
     timestamp: Instant | None = None
     dry_run: bool | None = Field(None, description="show every effect, commit nothing")
@@ -52,9 +65,13 @@ class OpBase(StrictModel):
     @model_validator(mode="after")
     def _target_presence(self) -> OpBase:
         if self.needs_target and self.target is None:
-            raise PydanticCustomError("target.required", "{op} needs a target", {"op": self.op, "field": "target"})
+            raise PydanticCustomError(
+                "target.required", "{op} needs a target", {"op": self.op, "field": "target"}
+            )
         if not self.needs_target and self.target is not None:
-            raise PydanticCustomError("target.forbidden", "{op} takes no target", {"op": self.op, "field": "target"})
+            raise PydanticCustomError(
+                "target.forbidden", "{op} takes no target", {"op": self.op, "field": "target"}
+            )
         return self
 
     @property

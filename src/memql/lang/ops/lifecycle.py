@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Any, Literal
 
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
@@ -34,7 +34,9 @@ class DeleteIR(OpBase):
 class LockPolicy(StrictModel):
     allow: list[OpName] | None = Field(None, description="ops still permitted on the locked records")
     deny: list[OpName] | None = Field(None, description="ops refused on the locked records")
-    reviewers: IdList | None = Field(None, description="actors (besides the locker and admins) who may change it")
+    reviewers: IdList | None = Field(
+        None, description="actors (besides the locker and admins) who may change it"
+    )
     expires: Instant | None = Field(None, description="the lock lifts itself at this instant")
 
     @model_validator(mode="after")
@@ -75,7 +77,8 @@ class ExpireArgs(StrictModel):
         if isinstance(data, dict) and "on_expire" not in data:
             raise PydanticCustomError(
                 "expire.on_expire",
-                "Expire needs an explicit on_expire: soft_delete, hard_delete, demote, archive, anonymize or none",
+                "Expire needs an explicit on_expire: "
+                "soft_delete, hard_delete, demote, archive, anonymize or none",
             )
         return data
 
@@ -92,5 +95,3 @@ class ExpireIR(OpBase):
     op: Literal["Expire"]
     stage: Literal["STO"] = "STO"
     args: ExpireArgs
-
-

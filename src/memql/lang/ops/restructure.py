@@ -13,8 +13,12 @@ from memql.lang.ops.base import OpBase
 
 class MergeArgs(StrictModel):
     strategy: Literal["merge_into_primary"] = "merge_into_primary"
-    primary_id: Id | None = Field(None, description="the surviving record; default: highest weight, then oldest")
-    soft_delete_children: bool = Field(True, description="false keeps the children active, linked merged_into")
+    primary_id: Id | None = Field(
+        None, description="the surviving record; default: highest weight, then oldest"
+    )
+    soft_delete_children: bool = Field(
+        True, description="false keeps the children active, linked merged_into"
+    )
     skip_reembedding: bool = False
 
 
@@ -42,14 +46,18 @@ class MergeIR(OpBase):
 
 class BySentences(StrictModel):
     lang: Literal["zh", "en", "auto"] = "auto"
-    max_sentences: Annotated[int, Field(ge=1, le=10_000)] | None = Field(None, description="sentences per part")
+    max_sentences: Annotated[int, Field(ge=1, le=10_000)] | None = Field(
+        None, description="sentences per part"
+    )
 
 
 class ByChunks(StrictModel):
     chunk_size: Annotated[int, Field(ge=50, le=1_000_000)] | None = Field(
         None, description="most characters per part"
     )
-    num_chunks: Annotated[int, Field(ge=1, le=10_000)] | None = Field(None, description="exactly this many parts")
+    num_chunks: Annotated[int, Field(ge=1, le=10_000)] | None = Field(
+        None, description="exactly this many parts"
+    )
 
 
 Phrase = Annotated[str, Field(min_length=1, max_length=1_000)]

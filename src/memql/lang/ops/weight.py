@@ -54,7 +54,8 @@ class DemoteArgs(StrictModel):
         given = [k for k in ("archive", "weight", "weight_delta") if getattr(self, k) is not None]
         if len(given) > 1:
             raise PydanticCustomError(
-                "weight.exclusive", "give exactly one of archive, weight, weight_delta (got {got})",
+                "weight.exclusive",
+                "give exactly one of archive, weight, weight_delta (got {got})",
                 {"got": ", ".join(given)},
             )
         if not given:

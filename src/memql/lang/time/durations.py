@@ -65,8 +65,9 @@ class Duration:
         object.__setattr__(self, "seconds", round(seconds, 9) + 0.0)
 
     def is_zero(self) -> bool:
-        return not (self.years or self.months or self.weeks or self.days
-                    or self.hours or self.minutes or self.seconds)
+        return not (
+            self.years or self.months or self.weeks or self.days or self.hours or self.minutes or self.seconds
+        )
 
     def iso(self) -> str:
         """The canonical ISO-8601 text, e.g. ``P1W2D``, ``PT0.5S``, ``PT0S``."""
@@ -101,8 +102,15 @@ _DURATION_RE = re.compile(
     rf"P(?:{_NUM}Y)?(?:{_NUM}M)?(?:{_NUM}W)?(?:{_NUM}D)?(T(?:{_NUM}H)?(?:{_NUM}M)?(?:{_NUM}S)?)?"
 )
 # Group index -> (designator for messages, Duration field).
-_COMPONENTS = ((1, "Y", "years"), (2, "M", "months"), (3, "W", "weeks"), (4, "D", "days"),
-               (6, "H", "hours"), (7, "M", "minutes"), (8, "S", "seconds"))
+_COMPONENTS = (
+    (1, "Y", "years"),
+    (2, "M", "months"),
+    (3, "W", "weeks"),
+    (4, "D", "days"),
+    (6, "H", "hours"),
+    (7, "M", "minutes"),
+    (8, "S", "seconds"),
+)
 _LIMITS = {  # 10,000 years' worth of each unit
     "years": Decimal(10_000),
     "months": Decimal(120_000),
@@ -158,8 +166,11 @@ def _split_fraction(values: dict[str, Decimal], text: str) -> tuple[dict[str, in
     """Integer components and seconds, the fraction of a non-second component moved into smaller units."""
     parts = {name: int(value) for name, value in values.items() if name != "seconds"}
     seconds = values.get("seconds", Decimal(0))
-    fractional = [(name, value) for name, value in values.items()
-                  if name != "seconds" and value != value.to_integral_value()]
+    fractional = [
+        (name, value)
+        for name, value in values.items()
+        if name != "seconds" and value != value.to_integral_value()
+    ]
     if not fractional:
         return parts, seconds
     name, value = fractional[0]

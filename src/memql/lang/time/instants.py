@@ -51,8 +51,13 @@ def parse_instant(text: str) -> tuple[datetime, bool]:
     fraction = (m["f"] or "")[:6].ljust(6, "0")
     try:
         local = datetime(
-            int(m["y"]), int(m["mo"]), int(m["d"]),
-            int(m["h"] or 0), int(m["mi"] or 0), int(m["s"] or 0), int(fraction),
+            int(m["y"]),
+            int(m["mo"]),
+            int(m["d"]),
+            int(m["h"] or 0),
+            int(m["mi"] or 0),
+            int(m["s"] or 0),
+            int(fraction),
             tzinfo=timezone(offset) if offset else UTC,
         )
         instant = local.astimezone(UTC)

@@ -96,11 +96,17 @@ def _slash_date(m: re.Match[str], now: datetime) -> TimeSpan:
 
 
 _COMMON_RULES: tuple[Rule, ...] = (
-    Rule(re.compile(r"(?<![0-9a-z])(?P<iso>[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}"
-                    r"(?::[0-9]{2}(?:[.,][0-9]{1,30})?)?(?:z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?)"
-                    r"(?![0-9a-z])"), _iso),
-    Rule(re.compile(r"(?<![0-9/])(?P<y>[0-9]{4})/(?P<m>[0-9]{1,2})/(?P<d>[0-9]{1,2})(?![0-9/])"),
-         _slash_date),
+    Rule(
+        re.compile(
+            r"(?<![0-9a-z])(?P<iso>[0-9]{4}-[0-9]{2}-[0-9]{2}(?:[t ][0-9]{2}:[0-9]{2}"
+            r"(?::[0-9]{2}(?:[.,][0-9]{1,30})?)?(?:z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?)"
+            r"(?![0-9a-z])"
+        ),
+        _iso,
+    ),
+    Rule(
+        re.compile(r"(?<![0-9/])(?P<y>[0-9]{4})/(?P<m>[0-9]{1,2})/(?P<d>[0-9]{1,2})(?![0-9/])"), _slash_date
+    ),
 )
 
 # --- text normalisation -----------------------------------------------------------------------
@@ -215,7 +221,7 @@ def _variants(s: str, g: Grammar) -> list[str]:
     out = [s]
     lead = g.lead.match(s)
     if lead and lead.end() < len(s):
-        out.append(s[lead.end():])
+        out.append(s[lead.end() :])
     if g.trail is not None:
         for text in list(out):
             trail = g.trail.search(text)
@@ -333,8 +339,9 @@ def find_natural(text: str, now: datetime, lang: Lang = "auto") -> list[tuple[in
     _check_now(now)
     s = _fold(text)
     if lang == "auto":
-        grammars: tuple[Grammar, ...] = (natural_en.GRAMMAR, natural_zh.GRAMMAR) if _CJK_RE.search(s) \
-            else (natural_en.GRAMMAR,)
+        grammars: tuple[Grammar, ...] = (
+            (natural_en.GRAMMAR, natural_zh.GRAMMAR) if _CJK_RE.search(s) else (natural_en.GRAMMAR,)
+        )
     else:
         grammars = _grammars(s, lang)
     candidates: list[_Candidate] = []

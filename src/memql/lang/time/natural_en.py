@@ -32,20 +32,46 @@ from .spans import (
 )
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
-_WEEKDAY_ABBR = {"mon": 0, "tue": 1, "tues": 1, "wed": 2, "thu": 3, "thur": 3, "thurs": 3, "fri": 4,
-                 "sat": 5, "sun": 6}
+_WEEKDAY_ABBR = {
+    "mon": 0,
+    "tue": 1,
+    "tues": 1,
+    "wed": 2,
+    "thu": 3,
+    "thur": 3,
+    "thurs": 3,
+    "fri": 4,
+    "sat": 5,
+    "sun": 6,
+}
 _WD_FULL = "|".join(_WEEKDAYS)
 _WD_ABBR = r"(?:tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?"
 _WD = rf"(?:{_WD_FULL}|{_WD_ABBR})"
 
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
-_MONTH = r"(?:january|february|march|april|may|june|july|august|september|october|november|december" \
-         r"|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\.?"
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_MONTH = (
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december"
+    r"|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\.?"
+)
 _ORD = r"(?:st|nd|rd|th)?"
 
-_UNIT = r"(?:minutes|minute|mins|min|hours|hour|hrs|hr|days|day|weeks|week|wks|wk|months|month|mos|mo" \
-        r"|years|year|yrs|yr)"
+_UNIT = (
+    r"(?:minutes|minute|mins|min|hours|hour|hrs|hr|days|day|weeks|week|wks|wk|months|month|mos|mo"
+    r"|years|year|yrs|yr)"
+)
 _NUM = EN_NUMBER_RE
 _AMOUNT = (
     rf"(?:(?P<n>{_NUM})(?:\s+|(?<=[0-9]))(?P<u>{_UNIT})(?P<h>\s+and\s+a\s+half)?"
@@ -54,8 +80,17 @@ _AMOUNT = (
 )
 _PREP = r"(?:(?:in|over|within|during|for|from)\s+)?"
 
-_DAY_WORDS = {"today": 0, "tomorrow": 1, "tmrw": 1, "tmr": 1, "tmw": 1, "yesterday": -1, "overmorrow": 2,
-              "day after tomorrow": 2, "day before yesterday": -2}
+_DAY_WORDS = {
+    "today": 0,
+    "tomorrow": 1,
+    "tmrw": 1,
+    "tmr": 1,
+    "tmw": 1,
+    "yesterday": -1,
+    "overmorrow": 2,
+    "day after tomorrow": 2,
+    "day before yesterday": -2,
+}
 _PARTS = {"morning": (6, 12), "afternoon": (12, 18), "evening": (18, 24), "night": (18, 24)}
 
 
@@ -123,8 +158,17 @@ def _relative_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
     return day_span(weekday_in_week(today, wd, weeks), now.tzinfo)
 
 
-_PERIOD_OFFSET = {"this": 0, "current": 0, "the current": 0, "next": 1, "last": -1, "previous": -1,
-                  "the previous": -1, "after next": 2, "before last": -2}
+_PERIOD_OFFSET = {
+    "this": 0,
+    "current": 0,
+    "the current": 0,
+    "next": 1,
+    "last": -1,
+    "previous": -1,
+    "the previous": -1,
+    "after next": 2,
+    "before last": -2,
+}
 
 
 def _period(m: re.Match[str], now: datetime) -> TimeSpan:
@@ -157,11 +201,24 @@ def _rolling(sign: int) -> Callable[[re.Match[str], datetime], TimeSpan]:
     def handler(m: re.Match[str], now: datetime) -> TimeSpan:
         unit = m["u1"] + "s"
         return window(now, amount_duration(unit, 1), sign, UNIT_GRANULARITY[unit])
+
     return handler
 
 
-_BOUNDARY_OFFSET = {None: 0, "the": 0, "this": 0, "current": 0, "the current": 0, "next": 1, "the next": 1,
-                    "the following": 1, "last": -1, "the last": -1, "previous": -1, "the previous": -1}
+_BOUNDARY_OFFSET = {
+    None: 0,
+    "the": 0,
+    "this": 0,
+    "current": 0,
+    "the current": 0,
+    "next": 1,
+    "the next": 1,
+    "the following": 1,
+    "last": -1,
+    "the last": -1,
+    "previous": -1,
+    "the previous": -1,
+}
 
 
 def _boundary(m: re.Match[str], now: datetime) -> TimeSpan:
@@ -193,16 +250,28 @@ def _month_year(m: re.Match[str], now: datetime) -> TimeSpan:
 
 
 RULES: tuple[Rule, ...] = (
-    Rule(_w(r"(?P<w>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday|overmorrow"
-            r"|today|tomorrow|tmrw|tmr|tmw|yesterday)"), _day_word),
+    Rule(
+        _w(
+            r"(?P<w>(?:the\s+)?day\s+after\s+tomorrow|(?:the\s+)?day\s+before\s+yesterday|overmorrow"
+            r"|today|tomorrow|tmrw|tmr|tmw|yesterday)"
+        ),
+        _day_word,
+    ),
     Rule(_w(r"tonight|last\s+night|this\s+(?:morning|afternoon|evening)"), _part_today),
-    Rule(_w(rf"(?P<rel>this\s+coming|the\s+coming|coming|this\s+past|past|on|this|next|last|previous)"
-            rf"\s+(?P<wd>{_WD})"), _relative_weekday),
+    Rule(
+        _w(
+            rf"(?P<rel>this\s+coming|the\s+coming|coming|this\s+past|past|on|this|next|last|previous)"
+            rf"\s+(?P<wd>{_WD})"
+        ),
+        _relative_weekday,
+    ),
     Rule(_w(rf"(?P<wd>{_WD})\s+(?P<rel>this|next|last)\s+week"), _relative_weekday),
     Rule(_w(rf"(?P<wd>{_WD_FULL})"), _bare_weekday),
     Rule(_w(rf"(?P<wd>{_WD_ABBR})"), _bare_weekday, find=False),
-    Rule(_w(r"(?P<rel>this|current|the\s+current|next|last|previous|the\s+previous)\s+(?P<u>week|month|year)"),
-         _period),
+    Rule(
+        _w(r"(?P<rel>this|current|the\s+current|next|last|previous|the\s+previous)\s+(?P<u>week|month|year)"),
+        _period,
+    ),
     Rule(_w(r"the\s+(?P<u>week|month|year)\s+(?P<rel>after\s+next|before\s+last)"), _period),
     Rule(_w(r"(?:(?P<rel>this|next|last|the)\s+)?weekend"), _weekend),
     Rule(_w(rf"in\s+{_AMOUNT}"), _future_instant),
@@ -213,21 +282,31 @@ RULES: tuple[Rule, ...] = (
     Rule(_w(rf"within\s+{_AMOUNT}"), _future_window),
     Rule(_w(rf"{_PREP}(?:the\s+(?:last|past)|past)\s+(?P<u1>minute|hour|day|week|month|year)"), _rolling(-1)),
     Rule(_w(rf"{_PREP}the\s+(?:next|coming)\s+(?P<u1>minute|hour|day|week|month|year)"), _rolling(1)),
-    Rule(_w(r"(?:the\s+)?(?P<edge>end|beginning|start)\s+of\s+(?:(?P<rel>the\s+current|the\s+next|the\s+following"
-            r"|the\s+last|the\s+previous|the|this|current|next|last|previous)\s+)?(?P<u>day|week|month|year)"),
-         _boundary),
+    Rule(
+        _w(
+            r"(?:the\s+)?(?P<edge>end|beginning|start)\s+of\s+(?:(?P<rel>the\s+current|the\s+next|the\s+following"
+            r"|the\s+last|the\s+previous|the|this|current|next|last|previous)\s+)?(?P<u>day|week|month|year)"
+        ),
+        _boundary,
+    ),
     Rule(_w(r"eod|eow|eom|eoy"), _boundary_abbr),
     Rule(_w(r"mid-?\s*month|(?:the\s+)?middle\s+of\s+(?:(?P<rel>the|this|next|last)\s+)?month"), _mid_month),
     Rule(_w(rf"(?P<mon>{_MONTH})\s+(?P<day>[0-9]{{1,2}}){_ORD}(?:,?\s+(?P<year>[0-9]{{4}}))?"), _date),
-    Rule(_w(rf"(?:the\s+)?(?P<day>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+(?P<mon>{_MONTH})(?:,?\s+(?P<year>[0-9]{{4}}))?"),
-         _date),
+    Rule(
+        _w(
+            rf"(?:the\s+)?(?P<day>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+(?P<mon>{_MONTH})(?:,?\s+(?P<year>[0-9]{{4}}))?"
+        ),
+        _date,
+    ),
     Rule(_w(rf"(?P<mon>{_MONTH}),?\s+(?P<year>[0-9]{{4}})"), _month_year),
 )
 
 # --- clock times ------------------------------------------------------------------------------
 
-_TOD = (r"(?:(?P<th>[0-9]{1,2})(?::(?P<tm>[0-9]{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)"
-        r"|(?P<hh>[0-9]{1,2}):(?P<mm>[0-9]{2})|(?P<noon>noon|midday))")
+_TOD = (
+    r"(?:(?P<th>[0-9]{1,2})(?::(?P<tm>[0-9]{2}))?\s*(?P<ap>a\.?m\.?|p\.?m\.?)"
+    r"|(?P<hh>[0-9]{1,2}):(?P<mm>[0-9]{2})|(?P<noon>noon|midday))"
+)
 
 
 def _tod_value(m: re.Match[str]) -> tuple[int, int, bool]:
@@ -254,8 +333,10 @@ GRAMMAR = Grammar(
     tod_strong=lambda m: True,
     part_suffix=re.compile(r"\s+(?:in\s+the\s+)?(?P<part>morning|afternoon|evening|night)(?![a-z0-9])"),
     part_hours=_PARTS,
-    lead=re.compile(r"(?:by|until|till|til|before|after|on|at|due(?:\s+(?:by|on|at))?|from|since"
-                    r"|starting(?:\s+(?:on|from))?|as\s+of)\s+"),
+    lead=re.compile(
+        r"(?:by|until|till|til|before|after|on|at|due(?:\s+(?:by|on|at))?|from|since"
+        r"|starting(?:\s+(?:on|from))?|as\s+of)\s+"
+    ),
     trail=None,
 )
 

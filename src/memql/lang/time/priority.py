@@ -24,11 +24,34 @@ PRIORITY_WEIGHTS: dict[str, float] = {"low": 0.2, "normal": 0.5, "high": 0.8, "u
 
 PRIORITY_WORDS: dict[str, tuple[str, ...]] = {
     "low": ("low", "minor", "trivial", "low priority", "低", "低优先级", "不重要"),
-    "normal": ("normal", "medium", "moderate", "default", "normal priority", "medium priority",
-               "普通", "一般", "中", "正常", "中优先级"),
+    "normal": (
+        "normal",
+        "medium",
+        "moderate",
+        "default",
+        "normal priority",
+        "medium priority",
+        "普通",
+        "一般",
+        "中",
+        "正常",
+        "中优先级",
+    ),
     "high": ("high", "important", "high priority", "高", "重要", "高优先级"),
-    "urgent": ("urgent", "critical", "highest", "top", "asap", "top priority", "highest priority",
-               "紧急", "最高", "非常重要", "加急", "最高优先级"),
+    "urgent": (
+        "urgent",
+        "critical",
+        "highest",
+        "top",
+        "asap",
+        "top priority",
+        "highest priority",
+        "紧急",
+        "最高",
+        "非常重要",
+        "加急",
+        "最高优先级",
+    ),
 }
 
 

@@ -20,7 +20,12 @@ Granularity = Literal["instant", "minute", "hour", "day", "week", "month", "year
 GRANULARITIES: tuple[str, ...] = get_args(Granularity)
 
 UNIT_GRANULARITY: dict[str, Granularity] = {
-    "minutes": "minute", "hours": "hour", "days": "day", "weeks": "week", "months": "month", "years": "year",
+    "minutes": "minute",
+    "hours": "hour",
+    "days": "day",
+    "weeks": "week",
+    "months": "month",
+    "years": "year",
 }
 
 
@@ -66,15 +71,15 @@ class Grammar:
 
     name: str
     rules: tuple[Rule, ...]
-    tod: re.Pattern[str]                 # a clock time, e.g. "3pm" / "下午3点"
-    tod_suffix: re.Pattern[str]          # separator + clock time, after a day: "tomorrow at 3pm"
-    tod_prefix: re.Pattern[str] | None   # clock time + separator, before a day: "3pm on friday"
+    tod: re.Pattern[str]  # a clock time, e.g. "3pm" / "下午3点"
+    tod_suffix: re.Pattern[str]  # separator + clock time, after a day: "tomorrow at 3pm"
+    tod_prefix: re.Pattern[str] | None  # clock time + separator, before a day: "3pm on friday"
     tod_value: Callable[[re.Match[str]], tuple[int, int, bool]]  # hour (0..24), minute, explicit am/pm
     tod_strong: Callable[[re.Match[str]], bool]  # may a clock time stand alone in running text?
-    part_suffix: re.Pattern[str]         # part of day after a day: "tomorrow morning" / "明天下午"
+    part_suffix: re.Pattern[str]  # part of day after a day: "tomorrow morning" / "明天下午"
     part_hours: dict[str, tuple[int, int]]
-    lead: re.Pattern[str]                # filler before a phrase: "by", "until" / "在", "到"
-    trail: re.Pattern[str] | None        # filler after a phrase: "之前", "为止"
+    lead: re.Pattern[str]  # filler before a phrase: "by", "until" / "在", "到"
+    trail: re.Pattern[str] | None  # filler after a phrase: "之前", "为止"
 
 
 # --- dates and spans in the time zone of `now` -------------------------------------------------
@@ -191,8 +196,12 @@ def amount_duration(unit: str, whole: int, half: bool = False) -> Duration:
     parts: dict[str, int | float] = {unit: whole}
     if half:
         extra: dict[str, dict[str, int | float]] = {
-            "minutes": {"seconds": 30.0}, "hours": {"minutes": 30}, "days": {"hours": 12},
-            "weeks": {"days": 3, "hours": 12}, "months": {"days": 15}, "years": {"months": 6},
+            "minutes": {"seconds": 30.0},
+            "hours": {"minutes": 30},
+            "days": {"hours": 12},
+            "weeks": {"days": 3, "hours": 12},
+            "months": {"days": 15},
+            "years": {"months": 6},
         }
         parts.update(extra[unit])
     return Duration(**parts)  # type: ignore[arg-type]
