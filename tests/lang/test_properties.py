@@ -31,7 +31,7 @@ def _assert_well_formed(result) -> None:
         assert result.canonical is None and result.errors
 
 
-@budget(3500)
+@budget(4000)
 @given(valid_ir())
 def test_generated_irs_are_valid_and_canonical_is_a_fixed_point(ir):
     result = validate(ir, now=NOW)
@@ -42,7 +42,7 @@ def test_generated_irs_are_valid_and_canonical_is_a_fixed_point(ir):
     assert validate(json.dumps(result.canonical), now=NOW).canonical == result.canonical
 
 
-@budget(4000)
+@budget(5000)
 @given(mutated_ir())
 def test_mutated_irs_never_raise(doc):
     result = validate(doc, now=NOW)
@@ -51,7 +51,7 @@ def test_mutated_irs_never_raise(doc):
         assert validate(result.canonical, now=NOW).canonical == result.canonical
 
 
-@budget(1500)
+@budget(2000)
 @given(json_values)
 def test_arbitrary_json_values_never_raise(value):
     _assert_well_formed(validate(value))

@@ -104,7 +104,7 @@ def _print_result(result, source: str) -> None:
         console.print(table)
     if result.canonical is not None:
         text = json.dumps(result.canonical, ensure_ascii=False, indent=2)
-        console.print(Syntax(text, "json", word_wrap=True))
+        console.print(Syntax(text, "json", word_wrap=True, background_color="default"))
 
 
 @main.command("schema")
