@@ -279,3 +279,34 @@ def test_rrule_prefix_and_case_are_canonical():
         "args": {"remind": {"rrule": "RRULE:freq=daily;count=7"}},
     }
     assert canon(ir)["args"]["remind"] == {"rrule": "FREQ=DAILY;COUNT=7"}
+
+
+@pytest.mark.parametrize(
+    ("ir", "pointer", "expected"),
+    [
+        ({"op": "Encode", "args": {"payload": "a note"}}, ("args", "payload"), {"text": "a note"}),
+        ({"op": "Encode", "args": {"text": "a note"}}, ("args", "payload"), {"text": "a note"}),
+        (
+            {"op": "Retrieve", "target": {"search": {"intent": "okr"}}},
+            ("target", "search", "intent"),
+            {"query": "okr"},
+        ),
+        (
+            {"op": "Retrieve", "target": {"search": {"query": "okr"}}},
+            ("target", "search", "intent"),
+            {"query": "okr"},
+        ),
+        (
+            {"op": "Promote", "target": {"ids": ["1"]}, "args": {"remind": "FREQ=DAILY"}},
+            ("args", "remind"),
+            {"rrule": "FREQ=DAILY"},
+        ),
+    ],
+)
+def test_bare_strings_are_boxed_and_loose_fields_lifted(ir, pointer, expected):
+    result = validate(ir)
+    node = result.canonical
+    for key in pointer:
+        node = node[key]
+    assert node == expected
+    assert [d.rule for d in result.warnings] == ["compat.alias"]

@@ -204,6 +204,18 @@ class _Pass:
                 obj[key] = canon
                 self.alias(join(path, key), f"{key} {value!r} is spelled {canon!r}")
 
+    def box(self, obj: dict, key: str, inner: str, path: str) -> None:
+        """A bare string where an object belongs: {key: "x"} becomes {key: {inner: "x"}}."""
+        if isinstance(obj.get(key), str):
+            obj[key] = {inner: obj[key]}
+            self.alias(join(path, key), f"{key} is an object: {{{inner}: ...}}")
+
+    def lift(self, obj: dict, loose: str, key: str, path: str) -> None:
+        """A field given beside its object: {loose: "x"} becomes {key: {loose: "x"}} when key is absent."""
+        if key not in obj and isinstance(obj.get(loose), str):
+            obj[key] = {loose: obj.pop(loose)}
+            self.alias(join(path, loose), f"{loose} belongs in {key}.{loose}")
+
     def to_facets(self, obj: dict, known: set[str], path: str) -> None:
         """Unknown keys that are not near-misses of a known field are kept as free facets."""
         for key in [k for k in obj if isinstance(k, str) and k not in known]:
@@ -277,12 +289,8 @@ class _Pass:
 
     def search(self, s: dict, path: str) -> None:
         self.trim_keys(s, path)
-        if isinstance(s.get("intent"), str):
-            s["intent"] = {"query": s["intent"]}
-            self.alias(join(path, "intent"), "intent is an object: {query: ...}")
-        if "intent" not in s and isinstance(s.get("query"), str):
-            s["intent"] = {"query": s.pop("query")}
-            self.alias(join(path, "query"), "query belongs in intent.query")
+        self.box(s, "intent", "query", path)
+        self.lift(s, "query", "intent", path)
         over = s.get("overrides")
         if isinstance(over, dict):
             opath = join(path, "overrides")
@@ -346,12 +354,8 @@ class _Pass:
     # --- per-op args -----------------------------------------------------------------------------
 
     def args_encode(self, a: dict, path: str) -> None:
-        if isinstance(a.get("payload"), str):
-            a["payload"] = {"text": a["payload"]}
-            self.alias(join(path, "payload"), "payload is an object: {text: ...}")
-        if "payload" not in a and isinstance(a.get("text"), str):
-            a["payload"] = {"text": a.pop("text")}
-            self.alias(join(path, "text"), "text belongs in payload.text")
+        self.box(a, "payload", "text", path)
+        self.lift(a, "text", "payload", path)
         self.priority(a, path)
         self.to_facets(a, set(EncodeArgs.model_fields), path)
 
@@ -369,9 +373,7 @@ class _Pass:
 
     def args_promote(self, a: dict, path: str) -> None:
         self.priority(a, path)
-        if isinstance(a.get("remind"), str):
-            a["remind"] = {"rrule": a["remind"]}
-            self.alias(join(path, "remind"), "remind is an object: {rrule: ...}")
+        self.box(a, "remind", "rrule", path)
 
     def args_demote(self, a: dict, path: str) -> None:
         self.priority(a, path)

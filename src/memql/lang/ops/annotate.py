@@ -7,54 +7,19 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.lang.fields import (
-    Category,
-    Confidence,
-    DurationText,
-    Facets,
-    FrequencyText,
-    IdList,
-    Instant,
-    MemoryType,
-    Name,
-    ReadPerm,
-    Sensitivity,
-    StrictModel,
-    Tags,
-    Weight,
-    WritePerm,
-)
+from memql.lang.fields import DurationText, Facets, StrictModel, Tags
 from memql.lang.ops.base import OpBase
 from memql.lang.ops.encode import MAX_TEXT
+from memql.lang.ops.record import RecordFields
 
 
-class UpdateSet(StrictModel):
-    """The fields to change. Facets given here are merged key by key into the record's facets."""
-
+class UpdateContent(StrictModel):
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
-    time: Instant | None = None
-    type: Name | None = None
     ttl: DurationText | None = None
-    weight: Weight | None = None
-    subject: Name | None = None
-    location: Name | None = None
-    topic: Name | None = None
-    facets: Facets | None = None
-    auto_frequency: FrequencyText | None = None
-    expire_at: Instant | None = None
-    next_auto_update_at: Instant | None = None
-    read_perm_level: ReadPerm | None = None
-    write_perm_level: WritePerm | None = None
-    read_whitelist: IdList | None = None
-    read_blacklist: IdList | None = None
-    write_whitelist: IdList | None = None
-    write_blacklist: IdList | None = None
-    # memql extensions
-    tags: Tags | None = Field(None, description="replace the record's tags (memql extension)")
-    memory_type: MemoryType | None = None
-    category: Category | None = None
-    sensitivity: Sensitivity | None = None
-    confidence: Confidence | None = None
+
+
+class UpdateSet(RecordFields, UpdateContent):
+    """The fields to change (at least one). Facets merge key by key; tags replace the record's tags."""
 
     @model_validator(mode="before")
     @classmethod

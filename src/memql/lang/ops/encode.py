@@ -8,23 +8,9 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, ConfigDict, Field, JsonValue, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.lang.fields import (
-    Category,
-    Confidence,
-    Facets,
-    FrequencyText,
-    IdList,
-    Instant,
-    MemoryType,
-    Name,
-    ReadPerm,
-    Sensitivity,
-    StrictModel,
-    Tags,
-    Weight,
-    WritePerm,
-)
+from memql.lang.fields import StrictModel
 from memql.lang.ops.base import OpBase
+from memql.lang.ops.record import RecordFields
 
 MAX_TEXT = 1_000_000
 
@@ -63,32 +49,14 @@ class Payload(StrictModel):
         return self
 
 
-class EncodeArgs(StrictModel):
+class EncodeContent(StrictModel):
     payload: Payload
-    type: Name | None = Field(None, description="free-form kind: note, task, event, reference, ...")
-    tags: Tags | None = None
-    facets: Facets | None = None
-    time: Instant | None = Field(None, description="when the remembered thing happened")
-    subject: Name | None = None
-    location: Name | None = None
-    topic: Name | None = None
+
+
+# RecordFields before EncodeContent: pydantic collects later bases first, so payload leads the canonical form
+class EncodeArgs(RecordFields, EncodeContent):
     skip_embedding: bool | None = Field(None, description="store now, embed later")
     source: Annotated[str, Field(max_length=2048)] | None = None
-    auto_frequency: FrequencyText | None = None
-    expire_at: Instant | None = None
-    next_auto_update_at: Instant | None = None
-    read_perm_level: ReadPerm | None = None
-    write_perm_level: WritePerm | None = None
-    read_whitelist: IdList | None = None
-    read_blacklist: IdList | None = None
-    write_whitelist: IdList | None = None
-    write_blacklist: IdList | None = None
-    # memql extensions
-    weight: Weight | None = Field(None, description="initial priority in [0, 1] (memql extension)")
-    memory_type: MemoryType | None = None
-    category: Category | None = None
-    sensitivity: Sensitivity | None = None
-    confidence: Confidence | None = None
     dedupe: bool | None = Field(None, description="false: store even if identical content exists")
 
     @model_validator(mode="before")

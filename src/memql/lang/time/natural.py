@@ -179,29 +179,30 @@ def _match_rules(s: str, g: Grammar, now: datetime) -> TimeSpan | None:
     return None
 
 
-def _parse_day_part(s: str, g: Grammar, now: datetime) -> TimeSpan | None:
-    span = _match_rules(s, g, now)
+def _base_then_suffix(s: str, g: Grammar, now: datetime, parse_base, suffix: re.Pattern[str], refine):
+    """`s` read whole by parse_base, else as "<base><suffix>", the base refined by the suffix."""
+    span = parse_base(s, g, now)
     if span is not None:
         return span
     for i in range(1, len(s)):
-        pm = g.part_suffix.fullmatch(s, i)
-        if pm:
-            base = _match_rules(s[:i].strip(), g, now)
+        m = suffix.fullmatch(s, i)
+        if m:
+            base = parse_base(s[:i].strip(), g, now)
             if base is not None:
-                return _with_part(base, pm["part"], g, now)
+                return refine(base, m, g, now)
     return None
 
 
+def _parse_day_part(s: str, g: Grammar, now: datetime) -> TimeSpan | None:
+    return _base_then_suffix(
+        s, g, now, _match_rules, g.part_suffix, lambda base, m, g, now: _with_part(base, m["part"], g, now)
+    )
+
+
 def _parse_phrase(s: str, g: Grammar, now: datetime) -> TimeSpan | None:
-    span = _parse_day_part(s, g, now)
+    span = _base_then_suffix(s, g, now, _parse_day_part, g.tod_suffix, _with_clock)
     if span is not None:
         return span
-    for i in range(1, len(s)):
-        tm = g.tod_suffix.fullmatch(s, i)
-        if tm:
-            base = _parse_day_part(s[:i].strip(), g, now)
-            if base is not None:
-                return _with_clock(base, tm, g, now)
     if g.tod_prefix is not None:
         for i in range(len(s) - 1, 0, -1):
             tm = g.tod_prefix.fullmatch(s, 0, i)

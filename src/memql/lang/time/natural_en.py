@@ -15,6 +15,7 @@ from .spans import (
     Rule,
     TimeSpan,
     amount_duration,
+    amount_handlers,
     boundary_span,
     checked_date,
     day_span,
@@ -22,7 +23,6 @@ from .spans import (
     mid_month,
     month_span,
     nearest_date,
-    offset_instant,
     period_span,
     weekday_after,
     weekday_before,
@@ -179,22 +179,7 @@ def _weekend(m: re.Match[str], now: datetime) -> TimeSpan:
     return weekend_span(now, {None: 0, "this": 0, "the": 0, "next": 1, "last": -1}[m["rel"]])
 
 
-def _future_instant(m: re.Match[str], now: datetime) -> TimeSpan:
-    return offset_instant(now, _amount(m)[1], 1)
-
-
-def _past_instant(m: re.Match[str], now: datetime) -> TimeSpan:
-    return offset_instant(now, _amount(m)[1], -1)
-
-
-def _past_window(m: re.Match[str], now: datetime) -> TimeSpan:
-    unit, amount = _amount(m)
-    return window(now, amount, -1, UNIT_GRANULARITY[unit])
-
-
-def _future_window(m: re.Match[str], now: datetime) -> TimeSpan:
-    unit, amount = _amount(m)
-    return window(now, amount, 1, UNIT_GRANULARITY[unit])
+_future_instant, _past_instant, _past_window, _future_window = amount_handlers(_amount)
 
 
 def _rolling(sign: int) -> Callable[[re.Match[str], datetime], TimeSpan]:

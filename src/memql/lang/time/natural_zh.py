@@ -9,12 +9,12 @@ from .durations import Duration
 from .errors import TimeParseError
 from .numbers import ZH_NUMBER_RE, parse_zh_number
 from .spans import (
-    UNIT_GRANULARITY,
     Grammar,
     Rule,
     TimeSpan,
     add_months,
     amount_duration,
+    amount_handlers,
     boundary_span,
     checked_date,
     day_span,
@@ -24,12 +24,10 @@ from .spans import (
     month_span,
     nearest_date,
     nearest_day_of_month,
-    offset_instant,
     period_span,
     weekday_after,
     weekday_in_week,
     weekend_span,
-    window,
     year_span,
 )
 
@@ -215,22 +213,7 @@ def _weekend(m: re.Match[str], now: datetime) -> TimeSpan:
     return weekend_span(now, _REL[m["rel"]] if m["rel"] else 0)
 
 
-def _future_instant(m: re.Match[str], now: datetime) -> TimeSpan:
-    return offset_instant(now, _amount(m)[1], 1)
-
-
-def _past_instant(m: re.Match[str], now: datetime) -> TimeSpan:
-    return offset_instant(now, _amount(m)[1], -1)
-
-
-def _past_window(m: re.Match[str], now: datetime) -> TimeSpan:
-    unit, amount = _amount(m)
-    return window(now, amount, -1, UNIT_GRANULARITY[unit])
-
-
-def _future_window(m: re.Match[str], now: datetime) -> TimeSpan:
-    unit, amount = _amount(m)
-    return window(now, amount, 1, UNIT_GRANULARITY[unit])
+_future_instant, _past_instant, _past_window, _future_window = amount_handlers(_amount)
 
 
 def _month_edge(m: re.Match[str], now: datetime) -> TimeSpan:

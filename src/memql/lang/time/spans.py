@@ -257,3 +257,26 @@ def mid_month(now: datetime, offset: int) -> TimeSpan:
 def weekend_span(now: datetime, weeks: int) -> TimeSpan:
     """Saturday and Sunday of the ISO week containing now, moved by `weeks`."""
     return days_span(weekday_in_week(now.date(), 5, weeks), 2, now.tzinfo)
+
+
+def amount_handlers(
+    read: Callable[[re.Match[str]], tuple[str, Duration]],
+) -> tuple[Handler, Handler, Handler, Handler]:
+    """The four amount rules every language shares, given its way of reading "N units" from a match:
+    in N units (future instant), N units ago (past instant), the last N units, the next N units."""
+
+    def future_instant(m: re.Match[str], now: datetime) -> TimeSpan:
+        return offset_instant(now, read(m)[1], 1)
+
+    def past_instant(m: re.Match[str], now: datetime) -> TimeSpan:
+        return offset_instant(now, read(m)[1], -1)
+
+    def past_window(m: re.Match[str], now: datetime) -> TimeSpan:
+        unit, amount = read(m)
+        return window(now, amount, -1, UNIT_GRANULARITY[unit])
+
+    def future_window(m: re.Match[str], now: datetime) -> TimeSpan:
+        unit, amount = read(m)
+        return window(now, amount, 1, UNIT_GRANULARITY[unit])
+
+    return future_instant, past_instant, past_window, future_window
