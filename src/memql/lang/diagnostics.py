@@ -78,6 +78,16 @@ RULES: dict[str, str] = {
     "workflow.ref_forward": "a step refers to itself or a later step",
     "workflow.ref_missing": "a step refers to a step that does not exist",
     "workflow.ref_outside": "from_step is only meaningful inside a workflow",
+    # execution and governance (engine)
+    "target.not_found": "a targeted id does not exist in this tenant",
+    "target.hidden": "a targeted record is deleted, archived or expired and was left out",
+    "target.empty": "the target matched no records",
+    "governance.locked": "a lock on the record refuses this op",
+    "governance.lock_owner": "only the locker, a listed reviewer or an admin may change this lock",
+    "governance.target_state": "the op cannot act on a deleted or expired record",
+    "restore.window": "the record can no longer be restored",
+    "split.nothing": "the record's text yields a single part; nothing to split",
+    "exec.internal": "an unexpected error; nothing was changed",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

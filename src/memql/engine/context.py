@@ -1,0 +1,98 @@
+"""The execution context of one op: the store session, who and when, and the change log it builds."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+from typing import Any
+
+from memql.lang.diagnostics import Diagnostic, join
+from memql.lang.ops import Meta
+from memql.ports.models import LLM, Embedder
+from memql.ports.store import RECORD_FIELDS, Event, Link, Record, StoreSession
+
+
+@dataclass(frozen=True)
+class EngineConfig:
+    """Engine policy; every constant is configurable."""
+
+    default_weight: float = 0.5
+    recovery_window: timedelta = timedelta(days=30)  # soft-deleted records can be restored this long
+    default_read_limit: int = 100  # reads through a filter with no limit
+    default_k: int = 10  # search candidates when overrides.k is absent
+    demote_on_expire_delta: float = -0.3  # on_expire "demote" lowers the weight by this much
+    default_on_expire: str = "soft_delete"  # when a record gets expire_at without an explicit action
+
+
+class Refusal(Exception):
+    """Raised by a verb to refuse the op; the executor rolls back and reports it."""
+
+    def __init__(self, rule: str, message: str, path: str = "") -> None:
+        super().__init__(message)
+        self.rule = rule
+        self.message = message
+        self.path = path
+
+
+def snapshot(record: Record) -> dict[str, Any]:
+    """All fields but the id and the raw embedding: what an insert event keeps."""
+    return {name: getattr(record, name) for name in RECORD_FIELDS if name not in ("id", "embedding")}
+
+
+@dataclass
+class Context:
+    session: StoreSession
+    tenant: str
+    actor: str | None
+    admin: bool
+    now: datetime
+    meta: Meta
+    config: EngineConfig
+    llm: LLM | None = None
+    embedder: Embedder | None = None
+    path: str = ""  # JSON pointer of the IR being run (for diagnostics)
+    step_ids: list[list[str]] = field(default_factory=list)  # affected ids of earlier workflow steps
+    events: list[Event] = field(default_factory=list)
+    warnings: list[Diagnostic] = field(default_factory=list)
+
+    # --- diagnostics -----------------------------------------------------------------------------
+
+    def warn(self, rule: str, message: str, *parts: str | int) -> None:
+        self.warnings.append(
+            Diagnostic(path=join(self.path, *parts), rule=rule, severity="warning", message=message)
+        )
+
+    def refuse(self, rule: str, message: str, *parts: str | int) -> Refusal:
+        return Refusal(rule, message, join(self.path, *parts))
+
+    # --- mutations (each one recorded as an event) -----------------------------------------------
+
+    def insert(self, record: Record) -> Record:
+        record = record.copy(tenant=self.tenant, created_at=self.now, updated_at=self.now)
+        record_id = self.session.insert(record)
+        record = record.copy(id=record_id)
+        self.events.append(Event(record_id=record_id, kind="insert", before={}, after=snapshot(record)))
+        return record
+
+    def update(self, record: Record, **changes: Any) -> Record:
+        """Apply the changes that differ from the record; returns the updated record."""
+        diff = {k: v for k, v in changes.items() if getattr(record, k) != v}
+        if not diff:
+            return record
+        diff["updated_at"] = self.now
+        self.session.update(self.tenant, record.id, diff)  # type: ignore[arg-type]
+        before = {k: getattr(record, k) for k in diff if k != "embedding"}
+        after = {k: v for k, v in diff.items() if k != "embedding"}
+        self.events.append(Event(record_id=record.id, kind="update", before=before, after=after))  # type: ignore[arg-type]
+        return record.copy(**diff)
+
+    def hard_delete(self, records: list[Record]) -> None:
+        self.session.hard_delete(self.tenant, [r.id for r in records])  # type: ignore[misc]
+        for r in records:
+            self.events.append(Event(record_id=r.id, kind="delete", before=snapshot(r), after={}))  # type: ignore[arg-type]
+
+    def link(self, src: str, dst: str, relation: str) -> None:
+        self.session.add_link(self.tenant, Link(src, dst, relation, self.now))
+        self.events.append(
+            Event(record_id=src, kind="link", before={}, after={"dst": dst, "relation": relation})
+        )

@@ -1,0 +1,268 @@
+"""The executor: validate, then run an IR or a workflow in one transaction, audited, or as a dry run."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from memql.engine.context import Context, EngineConfig, Refusal
+from memql.engine.result import Change, ExecutionResult, Stats
+from memql.engine.verbs import Outcome
+from memql.engine.verbs.annotate import run_label, run_update
+from memql.engine.verbs.encode import run_encode
+from memql.engine.verbs.lifecycle import run_delete, run_expire, run_lock
+from memql.engine.verbs.read import run_retrieve, run_summarize
+from memql.engine.verbs.restructure import run_merge, run_split
+from memql.engine.verbs.weight import run_demote, run_promote
+from memql.lang import Workflow, validate
+from memql.lang.diagnostics import Diagnostic
+from memql.lang.ops import Meta, OpBase
+from memql.ports.clock import Clock
+from memql.ports.models import LLM, Embedder
+from memql.ports.store import Operation, Store, StoreSession
+
+VERBS: dict[str, Callable[[Context, Any], Outcome]] = {
+    "Encode": run_encode,
+    "Update": run_update,
+    "Label": run_label,
+    "Promote": run_promote,
+    "Demote": run_demote,
+    "Merge": run_merge,
+    "Delete": run_delete,
+    "Split": run_split,
+    "Lock": run_lock,
+    "Expire": run_expire,
+    "Retrieve": run_retrieve,
+    "Summarize": run_summarize,
+}
+
+StepObserver = Callable[[int, ExecutionResult], None]
+
+
+class Executor:
+    """Runs programs for one tenant and actor against one store."""
+
+    def __init__(
+        self,
+        store: Store,
+        *,
+        tenant: str,
+        actor: str | None,
+        clock: Clock,
+        admin: bool = False,
+        config: EngineConfig | None = None,
+        llm: LLM | None = None,
+        embedder: Embedder | None = None,
+        strict: bool = False,
+    ) -> None:
+        self.store, self.tenant, self.actor, self.clock = store, tenant, actor, clock
+        self.admin, self.config, self.llm, self.embedder = admin, config or EngineConfig(), llm, embedder
+        self.strict = strict
+
+    def execute(
+        self, source: Any, *, dry_run: bool = False, on_step: StepObserver | None = None
+    ) -> ExecutionResult:
+        """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program)."""
+        started = time.perf_counter()
+        calls_before = self.llm.usage.calls if self.llm else 0
+        now = self.clock.now()
+        if isinstance(source, OpBase | Workflow):
+            source = source.canonical()
+        checked = validate(source, now=now, strict=self.strict)
+        if not checked.valid:
+            result = ExecutionResult(
+                success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
+            )
+        else:
+            result = self._run(checked.program, now, dry_run, on_step)
+            result.warnings = checked.warnings + result.warnings
+        result.stats = Stats(
+            elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
+            llm_calls=(self.llm.usage.calls - calls_before) if self.llm else 0,
+            llm_tokens=(self.llm.usage.prompt_tokens + self.llm.usage.completion_tokens) if self.llm else 0,
+        )
+        return result
+
+    def _run(
+        self, program: OpBase | Workflow, now: datetime, dry_run: bool, on_step: StepObserver | None
+    ) -> ExecutionResult:
+        is_workflow = isinstance(program, Workflow)
+        steps: list[OpBase] = program.workflow if is_workflow else [program]  # type: ignore[union-attr]
+        metas = (
+            [program.effective_meta(i) for i in range(len(steps))]
+            if is_workflow
+            else [program.meta or Meta()]
+        )  # type: ignore[union-attr]
+        whole_dry = dry_run or (bool(program.meta and program.meta.dry_run))
+        workflow_id = uuid.uuid4().hex if is_workflow else None
+        results: list[ExecutionResult] = []
+        failed: tuple[int, Diagnostic] | None = None
+        try:
+            with self.store.dry_run() if whole_dry else self.store.transaction() as session:
+                step_ids: list[list[str]] = []
+                for i, ir in enumerate(steps):
+                    path = f"/workflow/{i}" if is_workflow else ""
+                    try:
+                        result = self._step(
+                            session,
+                            ir,
+                            metas[i],
+                            now,
+                            path,
+                            step_ids,
+                            whole_dry,
+                            workflow_id,
+                            i if is_workflow else None,
+                        )
+                    except Refusal as refusal:
+                        failed = (
+                            i,
+                            Diagnostic(
+                                path=refusal.path,
+                                rule=refusal.rule,
+                                severity="error",
+                                message=refusal.message,
+                            ),
+                        )
+                        results.append(ExecutionResult(success=False, op=ir.op, diagnostics=[failed[1]]))
+                        raise
+                    results.append(result)
+                    step_ids.append(result.affected_ids)
+                    if on_step is not None:
+                        on_step(i, result)
+        except Refusal:
+            pass  # rolled back; reported below
+        except (
+            Exception
+        ) as exc:  # a defect: roll back (done by the transaction) and report, never a traceback
+            index = len(results) - (1 if results and not results[-1].success else 0)
+            failed = (
+                index,
+                Diagnostic(
+                    path=f"/workflow/{index}" if is_workflow else "",
+                    rule="exec.internal",
+                    severity="error",
+                    message=f"{type(exc).__name__}: {exc}",
+                ),
+            )
+        if not is_workflow:
+            if failed is not None:
+                return ExecutionResult(
+                    success=False,
+                    op=steps[0].op,
+                    diagnostics=[failed[1]],
+                    warnings=results[0].warnings if results else [],
+                )
+            return results[0]
+        return self._workflow_result(results, failed, whole_dry, workflow_id)
+
+    def _step(
+        self,
+        session: StoreSession,
+        ir: OpBase,
+        meta: Meta,
+        now: datetime,
+        path: str,
+        step_ids: list[list[str]],
+        whole_dry: bool,
+        workflow_id: str | None,
+        step: int | None,
+    ) -> ExecutionResult:
+        # who acts is the session's actor; an IR's meta.actor is only a claim, kept in the audited IR
+        ctx = Context(
+            session=session,
+            tenant=self.tenant,
+            actor=self.actor,
+            admin=self.admin,
+            now=now,
+            meta=meta,
+            config=self.config,
+            llm=self.llm,
+            embedder=self.embedder,
+            path=path,
+            step_ids=step_ids,
+        )
+        step_dry = not whole_dry and bool(meta.dry_run)
+        if step_dry:  # a previewed step inside a committed workflow: run it, then undo it
+            with session.scratch():
+                outcome = VERBS[ir.op](ctx, ir)
+        else:
+            outcome = VERBS[ir.op](ctx, ir)
+            if not whole_dry:
+                session.log(
+                    Operation(
+                        time=now,
+                        tenant=self.tenant,
+                        actor=ctx.actor,
+                        op=ir.op,
+                        ir=ir.canonical(),
+                        affected_ids=outcome.affected_ids,
+                        trace_id=meta.trace_id,
+                        workflow_id=workflow_id,
+                        step=step,
+                    ),
+                    ctx.events,
+                )
+        dry = whole_dry or step_dry
+        return ExecutionResult(
+            success=True,
+            op=ir.op,
+            affected_ids=outcome.affected_ids,
+            data=outcome.data,
+            warnings=ctx.warnings,
+            dry_run=dry,
+            preview=[
+                Change(record_id=e.record_id, kind=e.kind, before=e.before, after=e.after) for e in ctx.events
+            ]
+            if dry
+            else None,
+        )
+
+    @staticmethod
+    def _workflow_result(
+        results: list[ExecutionResult],
+        failed: tuple[int, Diagnostic] | None,
+        dry: bool,
+        workflow_id: str | None,
+    ) -> ExecutionResult:
+        affected: list[str] = []
+        for r in results:
+            affected += [i for i in r.affected_ids if i not in affected]
+        if failed is not None:
+            for r in results[: failed[0]]:
+                r.data["rolled_back"] = True
+            return ExecutionResult(
+                success=False,
+                op="Workflow",
+                steps=results,
+                failed_step=failed[0],
+                diagnostics=[failed[1]],
+                dry_run=dry,
+                data={"workflow_id": workflow_id},
+            )
+        warnings = [w for r in results for w in r.warnings]
+        preview = [c for r in results for c in (r.preview or [])] if dry else None
+        return ExecutionResult(
+            success=True,
+            op="Workflow",
+            affected_ids=affected,
+            steps=results,
+            warnings=warnings,
+            dry_run=dry,
+            preview=preview,
+            data={"workflow_id": workflow_id},
+        )
+
+
+def _op_name(source: Any) -> str:
+    if isinstance(source, dict):
+        if isinstance(source.get("op"), str):
+            return source["op"]
+        if "workflow" in source or "steps" in source:
+            return "Workflow"
+    if isinstance(source, list):
+        return "Workflow"
+    return "unknown"

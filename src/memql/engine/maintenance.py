@@ -1,0 +1,173 @@
+"""Housekeeping that runs outside a user's IR: the expiry sweeper, due reminders, restoring deletions.
+
+Each run is one transaction and one audited operation ("Sweep", "Remind", "Restore").
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memql.engine.context import Context, Meta
+from memql.engine.executor import Executor
+from memql.engine.result import ExecutionResult
+from memql.engine.targets import canonical_id
+from memql.engine.verbs import clamp
+from memql.engine.verbs.weight import next_occurrence
+from memql.lang.diagnostics import Diagnostic
+from memql.ports.store import Operation, Record, RecordQuery
+
+_TICK = timedelta(microseconds=1)
+
+
+def _run(executor: Executor, op: str, body) -> ExecutionResult:
+    now = executor.clock.now()
+    with executor.store.transaction() as session:
+        ctx = Context(
+            session=session,
+            tenant=executor.tenant,
+            actor=executor.actor,
+            admin=executor.admin,
+            now=now,
+            meta=Meta(),
+            config=executor.config,
+        )
+        try:
+            affected, data = body(ctx)
+        except _Refused as refused:
+            return ExecutionResult(success=False, op=op, diagnostics=[refused.diagnostic])
+        if ctx.events:
+            session.log(
+                Operation(
+                    time=now,
+                    tenant=executor.tenant,
+                    actor=executor.actor,
+                    op=op,
+                    ir={"op": op, "data": data},
+                    affected_ids=affected,
+                ),
+                ctx.events,
+            )
+    return ExecutionResult(success=True, op=op, affected_ids=affected, data=data)
+
+
+class _Refused(Exception):
+    def __init__(self, diagnostic: Diagnostic) -> None:
+        self.diagnostic = diagnostic
+
+
+def sweep(executor: Executor) -> ExecutionResult:
+    """Apply on_expire to every record whose expire_at has passed, and purge soft-deleted records
+    whose recovery window has closed."""
+
+    def body(ctx: Context):
+        due = ctx.session.find(
+            ctx.tenant, RecordQuery(statuses=("active",), expire_before=ctx.now + _TICK, order="created_asc")
+        )
+        actions: dict[str, list[str]] = {}
+        to_purge: list[Record] = []
+        for record, _ in due:
+            action = record.on_expire or ctx.config.default_on_expire
+            actions.setdefault(action, []).append(record.id)  # type: ignore[arg-type]
+            if action == "soft_delete":
+                ctx.update(record, status="deleted", deleted_at=ctx.now)
+            elif action == "hard_delete":
+                to_purge.append(record)
+            elif action == "demote":
+                ctx.update(
+                    record,
+                    weight=clamp(record.weight + ctx.config.demote_on_expire_delta),
+                    expire_at=None,
+                    on_expire=None,
+                )
+            elif action == "archive":
+                ctx.update(record, status="archived")
+            elif action == "anonymize":
+                ctx.update(
+                    record,
+                    text="[anonymized]",
+                    url=None,
+                    structured=None,
+                    payload_meta={},
+                    facets={},
+                    keywords=[],
+                    content_hash=None,
+                    source=None,
+                    expire_at=None,
+                    on_expire=None,
+                )
+            else:  # none: it simply is expired
+                ctx.update(record, status="expired")
+        closed = ctx.now - ctx.config.recovery_window
+        stale = [
+            r
+            for r, _ in ctx.session.find(ctx.tenant, RecordQuery(statuses=("deleted",), order="created_asc"))
+            if r.deleted_at is not None and r.deleted_at <= closed
+        ]
+        to_purge += stale
+        if to_purge:
+            ctx.hard_delete(to_purge)
+        affected = [r.id for r, _ in due] + [r.id for r in stale]
+        return affected, {"expired": actions, "purged": [r.id for r in stale]}
+
+    return _run(executor, "Sweep", body)
+
+
+def due_reminders(executor: Executor, *, advance: bool = False) -> ExecutionResult:
+    """Records whose reminder is due; with advance, schedule each one's next occurrence."""
+
+    def body(ctx: Context):
+        hits = ctx.session.find(
+            ctx.tenant, RecordQuery(statuses=("active",), not_expired_at=ctx.now, order="time_asc")
+        )
+        due = [r for r, _ in hits if r.next_remind_at is not None and r.next_remind_at <= ctx.now]
+        rows = [{"id": r.id, "text": r.text, "due": r.next_remind_at, "rrule": r.remind_rrule} for r in due]
+        if advance:
+            for r in due:
+                ctx.update(
+                    r,
+                    next_remind_at=next_occurrence(r.remind_rrule, ctx.now, r.remind_until)
+                    if r.remind_rrule
+                    else None,
+                )
+        return [r.id for r in due], {"due": rows}
+
+    return _run(executor, "Remind", body)
+
+
+def restore(executor: Executor, record_id: str) -> ExecutionResult:
+    """Bring back a soft-deleted record within the recovery window."""
+
+    def body(ctx: Context):
+        rid = canonical_id(record_id)
+        record = ctx.session.get(ctx.tenant, [rid]).get(rid)
+        if record is None:
+            raise _Refused(
+                Diagnostic(
+                    path="",
+                    rule="target.not_found",
+                    severity="error",
+                    message=f"no record {record_id} in this tenant",
+                )
+            )
+        if record.status != "deleted":
+            raise _Refused(
+                Diagnostic(
+                    path="",
+                    rule="governance.target_state",
+                    severity="error",
+                    message=f"record {rid} is {record.status}, not deleted",
+                )
+            )
+        if record.deleted_at is not None and record.deleted_at + ctx.config.recovery_window <= ctx.now:
+            raise _Refused(
+                Diagnostic(
+                    path="",
+                    rule="restore.window",
+                    severity="error",
+                    message=f"record {rid} was deleted more than {ctx.config.recovery_window.days} days ago",
+                )
+            )
+        ctx.update(record, status="active", deleted_at=None)
+        return [rid], {"restored": rid}
+
+    return _run(executor, "Restore", body)

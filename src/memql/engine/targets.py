@@ -1,0 +1,132 @@
+"""Resolve a Target to records: ids, filter, search, all, or an earlier step's records — always in the
+session's tenant, with the status and lazy-expiry rules applied inside the store query."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from datetime import datetime
+
+from memql.engine.context import Context
+from memql.lang.fields import TimeRange
+from memql.lang.target import Filter, Target
+from memql.lang.time import relative_window
+from memql.ports.store import Record, RecordQuery
+
+VISIBLE = ("active",)
+
+
+def window(tr: TimeRange, ctx: Context):
+    if tr.relative is not None:
+        return relative_window(tr.relative, tr.amount, tr.unit, ctx.now)  # type: ignore[arg-type]
+    return tr.start, tr.end
+
+
+def query_from_filter(f: Filter | None, ctx: Context) -> RecordQuery:
+    """The store query for a filter (default: active, unexpired records)."""
+    q = RecordQuery(statuses=VISIBLE, not_expired_at=ctx.now)
+    if f is None:
+        return q
+    if f.status is not None:
+        q.statuses = None if f.status == "any" else (f.status,)
+        if f.status in ("any", "expired"):
+            q.not_expired_at = None
+    if f.time_range is not None:
+        q.time_from, q.time_to = window(f.time_range, ctx)
+    q.has_tags = list(f.has_tags or ())
+    q.not_tags = list(f.not_tags or ())
+    q.kind = f.type
+    facets = dict(f.facets or {})
+    for key in ("subject", "location", "topic"):
+        if getattr(f, key) is not None:
+            facets[key] = getattr(f, key)
+    q.facet_equals = facets
+    q.weight_gte, q.weight_lte = f.weight_gte, f.weight_lte
+    q.expire_before, q.expire_after = f.expire_before, f.expire_after
+    q.memory_type, q.category, q.sensitivity = f.memory_type, f.category, f.sensitivity
+    q.limit = f.limit
+    return q
+
+
+def canonical_id(value: str) -> str:
+    """memql ids are decimal record numbers: '001' names record '1'."""
+    return str(int(value)) if value.isdigit() else value
+
+
+def resolve(
+    ctx: Context,
+    target: Target,
+    *,
+    write: bool,
+    narrow: RecordQuery | None = None,
+    as_of: datetime | None = None,
+) -> list[tuple[Record, float | None]]:
+    """The records a target selects, in ranking order, with their lexical score when searched.
+
+    `narrow` adds verb-specific conditions (Delete's older_than/time_range). Writes use the capped
+    limit the language wrote into the IR; reads through a bare filter default to the read limit.
+    `as_of` (reads) selects from the records as the audit log says they were at that instant.
+    """
+    if target.all:
+        q = query_from_filter(None, ctx)
+        return _find(ctx, _narrowed(q, narrow), as_of)
+    if target.ids is not None or target.from_step is not None:
+        return _by_ids(ctx, target, write=write, narrow=narrow, as_of=as_of)
+    q = query_from_filter(target.filter, ctx)
+    if target.search is not None:
+        search = target.search
+        q.text_query = search.intent.query or ""
+        overrides = search.overrides
+        q.order = overrides.order_by if overrides and overrides.order_by else "relevance"
+        k = overrides.k if overrides and overrides.k else ctx.config.default_k
+        q.limit = min(k, search.limit) if search.limit is not None else k  # top-k candidates, at most limit
+    elif q.limit is None and not write:
+        q.limit = ctx.config.default_read_limit
+    return _find(ctx, _narrowed(q, narrow), as_of)
+
+
+def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | None, as_of: datetime | None):
+    if target.from_step is not None:
+        ids = ctx.step_ids[target.from_step]
+    else:
+        ids = [canonical_id(i) for i in target.ids or ()]
+    if as_of is not None or target.filter is not None or narrow is not None:
+        q = _narrowed(query_from_filter(target.filter, ctx), narrow)
+        q.ids = ids
+        q.limit = None
+        return _find(ctx, q, as_of)
+    found = ctx.session.get(ctx.tenant, ids)
+    for missing in [i for i in ids if i not in found]:
+        ctx.warn("target.not_found", f"no record {missing} in this tenant", "target")
+    rows = []
+    for record_id in ids:
+        record = found.get(record_id)
+        if record is None:
+            continue
+        if not write and (record.status not in VISIBLE or record.expired(ctx.now)):
+            ctx.warn("target.hidden", f"record {record_id} is {_state(record, ctx)}; not returned", "target")
+            continue
+        rows.append((record, None))
+    return rows
+
+
+def _state(record: Record, ctx: Context) -> str:
+    return "expired" if record.status == "active" and record.expired(ctx.now) else record.status
+
+
+def _narrowed(q: RecordQuery, narrow: RecordQuery | None) -> RecordQuery:
+    if narrow is None:
+        return q
+    changes = {}
+    if narrow.created_before is not None:
+        changes["created_before"] = narrow.created_before
+    if narrow.time_from is not None:
+        changes["time_from"] = max(filter(None, (q.time_from, narrow.time_from)))
+    if narrow.time_to is not None:
+        changes["time_to"] = min(filter(None, (q.time_to, narrow.time_to)))
+    return replace(q, **changes)
+
+
+def _find(ctx: Context, q: RecordQuery, as_of: datetime | None = None) -> list[tuple[Record, float | None]]:
+    if as_of is not None:
+        q = replace(q, as_of=as_of, not_expired_at=as_of if q.not_expired_at is not None else None)
+    return ctx.session.find(ctx.tenant, q)

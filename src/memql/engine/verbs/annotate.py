@@ -1,0 +1,93 @@
+"""Update and Label: change fields in place; change tags and facets."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memql.engine.context import Context
+from memql.engine.governance import check_lock, check_writable
+from memql.engine.targets import resolve
+from memql.engine.verbs import Outcome
+from memql.engine.verbs.encode import content_hash
+from memql.lang.ops import LabelIR, UpdateIR
+from memql.lang.time import add_duration, parse_duration
+from memql.services import keywords
+
+# Update.set fields copied onto the record as they are (language name -> record field)
+_DIRECT = {
+    "time": "time",
+    "type": "kind",
+    "weight": "weight",
+    "auto_frequency": "auto_frequency",
+    "expire_at": "expire_at",
+    "next_auto_update_at": "next_auto_update_at",
+    "read_perm_level": "read_perm_level",
+    "write_perm_level": "write_perm_level",
+    "read_whitelist": "read_whitelist",
+    "read_blacklist": "read_blacklist",
+    "write_whitelist": "write_whitelist",
+    "write_blacklist": "write_blacklist",
+    "tags": "tags",
+    "memory_type": "memory_type",
+    "category": "category",
+    "sensitivity": "sensitivity",
+    "confidence": "confidence",
+}
+
+
+def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
+    given = ir.args.set
+    fields = given.model_fields_set
+    affected = []
+    for record, _ in resolve(ctx, ir.target, write=True):  # type: ignore[arg-type]
+        check_writable(ctx, "Update", record)
+        appending = fields == {"text"} and record.text is not None and given.text.startswith(record.text)
+        check_lock(ctx, "Update", record, appending=appending)
+        changes: dict[str, Any] = {_DIRECT[k]: getattr(given, k) for k in fields if k in _DIRECT}
+        facets = dict(record.facets)
+        if given.facets is not None:
+            facets.update(given.facets.model_dump(mode="json", exclude_none=True))
+        for key in ("subject", "location", "topic"):
+            if key in fields:
+                facets[key] = getattr(given, key)
+        changes["facets"] = facets
+        if given.text is not None:
+            changes.update(
+                text=given.text,
+                keywords=keywords(given.text),
+                embedding_status="pending",
+                content_hash=content_hash(given.text, record.url, record.structured),
+            )
+        if given.ttl is not None:
+            changes["expire_at"] = add_duration(ctx.now, parse_duration(given.ttl))
+        if changes.get("expire_at") is not None and record.on_expire is None:
+            changes["on_expire"] = ctx.config.default_on_expire
+        ctx.update(record, **changes)
+        affected.append(record.id)
+    return Outcome(affected, {"updated": len(affected)})
+
+
+def run_label(ctx: Context, ir: LabelIR) -> Outcome:
+    args = ir.args
+    new_facets = args.facets.model_dump(mode="json", exclude_none=True) if args.facets else {}
+    affected = []
+    for record, _ in resolve(ctx, ir.target, write=True):  # type: ignore[arg-type]
+        check_writable(ctx, "Label", record)
+        check_lock(ctx, "Label", record, appending=args.mode == "add")
+        tags, facets = list(record.tags), dict(record.facets)
+        if args.mode == "add":
+            known = {t.casefold() for t in tags}
+            tags += [t for t in args.tags or () if t.casefold() not in known]
+            facets.update(new_facets)
+        elif args.mode == "replace":
+            if args.tags is not None:
+                tags = list(args.tags)
+            if args.facets is not None:
+                facets = new_facets
+        else:  # remove: the given tags, and the given facet keys
+            gone = {t.casefold() for t in args.tags or ()}
+            tags = [t for t in tags if t.casefold() not in gone]
+            facets = {k: v for k, v in facets.items() if k not in new_facets}
+        ctx.update(record, tags=tags, facets=facets)
+        affected.append(record.id)
+    return Outcome(affected, {"labelled": len(affected)})

@@ -1,0 +1,138 @@
+"""Retrieve and Summarize: ranked rows with explained scores; a summary stored as a derived record."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memql.engine.context import Context
+from memql.engine.targets import resolve
+from memql.engine.verbs import Outcome
+from memql.engine.verbs.encode import content_hash
+from memql.lang.ops import RetrieveIR, SummarizeIR
+from memql.ports.models import ChatMessage, ChatRequest
+from memql.ports.store import Record
+from memql.services import estimate_tokens, keywords, summarize
+
+DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
+
+
+def row(record: Record, score: float | None, include: tuple[str, ...] | list[str]) -> dict[str, Any]:
+    """A record as a result row with the requested fields (record field names as the language spells them)."""
+    values: dict[str, Any] = {
+        "id": record.id,
+        "text": record.text,
+        "type": record.kind,
+        "tags": record.tags,
+        "facets": record.facets,
+        "time": record.time or record.created_at,
+        "subject": record.facets.get("subject"),
+        "location": record.facets.get("location"),
+        "topic": record.facets.get("topic"),
+        "source": record.source,
+        "weight": record.weight,
+        "status": record.status,
+        "structured": record.structured,
+        "keywords": record.keywords,
+        "created_at": record.created_at,
+        "updated_at": record.updated_at,
+        "expire_at": record.expire_at,
+        "on_expire": record.on_expire,
+        "memory_type": record.memory_type,
+        "category": record.category,
+        "sensitivity": record.sensitivity,
+        "confidence": record.confidence,
+        "lock": None
+        if record.lock_mode is None
+        else {
+            "mode": record.lock_mode,
+            "reason": record.lock_reason,
+            "by": record.lock_by,
+            "until": record.lock_until,
+            "policy": record.lock_policy,
+        },
+        "score": score,
+        "explain": None if score is None else {"bm25": round(score, 6), "weight": record.weight},
+    }
+    for name in (
+        "read_perm_level",
+        "write_perm_level",
+        "read_whitelist",
+        "read_blacklist",
+        "write_whitelist",
+        "write_blacklist",
+        "valid_from",
+        "valid_to",
+    ):
+        values[name] = getattr(record, name, None)
+    return {name: values.get(name) for name in include}
+
+
+def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
+    include = ir.args.include or list(DEFAULT_INCLUDE)
+    as_of = ir.args.as_of
+    hits = resolve(ctx, ir.target, write=False, as_of=as_of)  # type: ignore[arg-type]
+    rows = [row(r, s, include) for r, s in hits]
+    if as_of is None:  # heat: a read is a visit (bookkeeping, not an audited change)
+        for record, _ in hits:
+            ctx.session.update(
+                ctx.tenant, record.id, {"visits": record.visits + 1, "last_access_at": ctx.now}
+            )  # type: ignore[arg-type]
+    data: dict[str, Any] = {"rows": rows, "count": len(rows)}
+    if as_of is not None:
+        data["as_of"] = as_of
+    return Outcome([r.id for r, _ in hits], data)  # type: ignore[misc]
+
+
+def run_summarize(ctx: Context, ir: SummarizeIR) -> Outcome:
+    args = ir.args
+    sources = [r for r, _ in resolve(ctx, ir.target, write=False)]  # type: ignore[arg-type]
+    sources.sort(key=lambda r: (r.time or r.created_at, int(r.id)))  # type: ignore[arg-type, return-value]
+    texts = [r.text for r in sources if r.text]
+    if not texts:
+        ctx.warn("target.empty", "nothing to summarize: the target matched no record with text", "target")
+        return Outcome([], {"summary": "", "source_ids": []})
+    summary = _llm_summary(ctx, texts, args.max_tokens, args.focus) or summarize(
+        texts, args.max_tokens, args.focus
+    )
+    tags = []
+    for r in sources:
+        tags += [t for t in r.tags if t not in tags]
+    derived = ctx.insert(
+        Record(
+            text=summary,
+            kind="summary",
+            tags=tags,
+            owner=ctx.actor,
+            keywords=keywords(summary),
+            content_hash=content_hash(summary, None, None),
+            facets={"focus": args.focus} if args.focus else {},
+            embedding_status="pending",
+            weight=ctx.config.default_weight,
+        )
+    )
+    for r in sources:
+        ctx.link(derived.id, r.id, "summarizes")  # type: ignore[arg-type]
+    return Outcome(
+        [derived.id],
+        {
+            "id": derived.id,
+            "summary": summary,
+            "source_ids": [r.id for r in sources],  # type: ignore[list-item]
+            "tokens": estimate_tokens(summary),
+        },
+    )
+
+
+def _llm_summary(ctx: Context, texts: list[str], max_tokens: int, focus: str | None) -> str | None:
+    if ctx.llm is None:
+        return None
+    instruction = f"Summarize the notes in at most {max_tokens} tokens, in the language of the notes." + (
+        f" Focus: {focus}." if focus else ""
+    )
+    reply = ctx.llm.chat(
+        ChatRequest(
+            messages=[ChatMessage("system", instruction), ChatMessage("user", "\n\n".join(texts))],
+            max_tokens=max_tokens,
+        )
+    )
+    return reply.strip() or None

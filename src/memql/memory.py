@@ -1,0 +1,279 @@
+"""Memory: the Python API. Every method builds an IR and runs it through the same validated,
+transactional, audited path as `execute` — the convenience methods hold no logic of their own."""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime
+from typing import Any
+
+from memql.engine import maintenance
+from memql.engine.context import EngineConfig
+from memql.engine.executor import Executor, StepObserver
+from memql.engine.result import ExecutionResult
+from memql.engine.targets import canonical_id
+from memql.lang import ValidationResult, validate
+from memql.ports.clock import Clock, FixedClock, SystemClock
+from memql.ports.models import LLM, Embedder
+from memql.ports.store import Store
+from memql.store import default_db_path, open_store
+
+Ids = str | list[str]
+
+
+class Memory:
+    """A tenant's memory in a store.
+
+    >>> m = Memory(":memory:", tenant="acme", actor="mira")
+    >>> m.encode("Standup moves to 9:30", tags=["team"]).id
+    '1'
+    """
+
+    def __init__(
+        self,
+        location: str | os.PathLike[str] | Store | None = None,
+        *,
+        tenant: str = "default",
+        actor: str | None = None,
+        admin: bool = False,
+        clock: Clock | datetime | None = None,
+        llm: LLM | None = None,
+        embedder: Embedder | None = None,
+        strict: bool = False,
+        config: EngineConfig | None = None,
+    ) -> None:
+        if isinstance(location, str | os.PathLike) or location is None:
+            self.store = open_store(location if location is not None else default_db_path())
+            self._owns_store = True
+        else:
+            self.store, self._owns_store = location, False
+        if isinstance(clock, datetime):
+            clock = FixedClock(clock)
+        self.clock: Clock = clock or SystemClock()
+        self.executor = Executor(
+            self.store,
+            tenant=tenant,
+            actor=actor,
+            clock=self.clock,
+            admin=admin,
+            config=config,
+            llm=llm,
+            embedder=embedder,
+            strict=strict,
+        )
+        self.tenant, self.actor = tenant, actor
+
+    # --- the language ----------------------------------------------------------------------------
+
+    def execute(
+        self, program: Any, *, dry_run: bool = False, on_step: StepObserver | None = None
+    ) -> ExecutionResult:
+        """Run an IR or a workflow (JSON text, a dict/list, or a typed model)."""
+        return self.executor.execute(program, dry_run=dry_run, on_step=on_step)
+
+    def validate(self, program: Any) -> ValidationResult:
+        return validate(program, now=self.clock.now(), strict=self.executor.strict)
+
+    # --- convenience: each builds one IR ---------------------------------------------------------
+
+    def encode(
+        self,
+        text: str | None = None,
+        *,
+        url: str | None = None,
+        structured: dict | None = None,
+        type: str | None = None,
+        tags: list[str] | None = None,
+        facets: dict | None = None,
+        time: str | None = None,
+        weight: float | None = None,
+        **args: Any,
+    ) -> ExecutionResult:
+        payload = {
+            k: v for k, v in (("text", text), ("url", url), ("structured", structured)) if v is not None
+        }
+        return self._op(
+            "Encode",
+            None,
+            {
+                "payload": payload,
+                "type": type,
+                "tags": tags,
+                "facets": facets,
+                "time": time,
+                "weight": weight,
+                **args,
+            },
+        )
+
+    def retrieve(
+        self,
+        query: str | None = None,
+        *,
+        ids: Ids | None = None,
+        filter: dict | None = None,
+        k: int | None = None,
+        include: list[str] | None = None,
+        as_of: str | None = None,
+        order_by: str | None = None,
+        **meta: Any,
+    ) -> ExecutionResult:
+        return self._op(
+            "Retrieve", _target(ids, query, filter, k, order_by), {"include": include, "as_of": as_of}, meta
+        )
+
+    def summarize(
+        self,
+        query: str | None = None,
+        *,
+        ids: Ids | None = None,
+        filter: dict | None = None,
+        focus: str | None = None,
+        max_tokens: int | None = None,
+        **meta: Any,
+    ) -> ExecutionResult:
+        return self._op(
+            "Summarize", _target(ids, query, filter), {"focus": focus, "max_tokens": max_tokens}, meta
+        )
+
+    def update(self, ids: Ids, **fields: Any) -> ExecutionResult:
+        return self._op("Update", {"ids": _ids(ids)}, {"set": fields})
+
+    def label(
+        self, ids: Ids, tags: list[str] | None = None, *, facets: dict | None = None, mode: str = "add"
+    ) -> ExecutionResult:
+        return self._op("Label", {"ids": _ids(ids)}, {"tags": tags, "facets": facets, "mode": mode})
+
+    def promote(
+        self,
+        ids: Ids,
+        *,
+        weight: float | None = None,
+        delta: float | None = None,
+        remind: str | None = None,
+        until: str | None = None,
+    ) -> ExecutionResult:
+        reminder = {"rrule": remind, "until": until} if remind else None
+        return self._op(
+            "Promote", {"ids": _ids(ids)}, {"weight": weight, "weight_delta": delta, "remind": reminder}
+        )
+
+    def demote(
+        self, ids: Ids, *, weight: float | None = None, delta: float | None = None, archive: bool = False
+    ) -> ExecutionResult:
+        return self._op(
+            "Demote",
+            {"ids": _ids(ids)},
+            {"weight": weight, "weight_delta": delta, "archive": True if archive else None},
+        )
+
+    def merge(self, ids: Ids, *, primary: str | None = None, keep_children: bool = False) -> ExecutionResult:
+        return self._op(
+            "Merge", {"ids": _ids(ids)}, {"primary_id": primary, "soft_delete_children": not keep_children}
+        )
+
+    def delete(
+        self, ids: Ids, *, hard: bool = False, confirm: bool = False, reason: str | None = None
+    ) -> ExecutionResult:
+        return self._op(
+            "Delete",
+            {"ids": _ids(ids)},
+            {"soft": not hard, "reason": reason},
+            {"confirmation": True} if confirm else {},
+        )
+
+    def split(self, ids: Ids, *, strategy: str = "by_sentences", **params: Any) -> ExecutionResult:
+        return self._op(
+            "Split",
+            {"ids": _ids(ids)},
+            {"strategy": strategy, "params": {strategy: params} if params else None},
+        )
+
+    def lock(
+        self, ids: Ids, *, mode: str = "read_only", reason: str | None = None, policy: dict | None = None
+    ) -> ExecutionResult:
+        return self._op("Lock", {"ids": _ids(ids)}, {"mode": mode, "reason": reason, "policy": policy})
+
+    def unlock(self, ids: Ids) -> ExecutionResult:
+        return self._op("Lock", {"ids": _ids(ids)}, {"mode": "unlock"})
+
+    def expire(
+        self, ids: Ids, *, ttl: str | None = None, until: str | None = None, on_expire: str = "soft_delete"
+    ) -> ExecutionResult:
+        return self._op("Expire", {"ids": _ids(ids)}, {"ttl": ttl, "until": until, "on_expire": on_expire})
+
+    # --- housekeeping and history ----------------------------------------------------------------
+
+    def sweep(self) -> ExecutionResult:
+        """Apply on_expire to expired records; purge soft deletions past the recovery window."""
+        return maintenance.sweep(self.executor)
+
+    def due(self, *, advance: bool = False) -> ExecutionResult:
+        """Reminders that are due now (advance=True schedules each one's next occurrence)."""
+        return maintenance.due_reminders(self.executor, advance=advance)
+
+    def restore(self, record_id: str) -> ExecutionResult:
+        return maintenance.restore(self.executor, record_id)
+
+    def history(self, record_id: str) -> list[dict[str, Any]]:
+        """Every change to a record, oldest first: when, who, which op, and each field before and after."""
+        with self.store.transaction() as session:
+            events = session.history(self.tenant, canonical_id(record_id))
+        return [
+            {
+                "seq": e.seq,
+                "time": e.operation.time,
+                "actor": e.operation.actor,
+                "op": e.operation.op,  # type: ignore[union-attr]
+                "change": e.kind,
+                "before": e.before,
+                "after": e.after,
+                "workflow_id": e.operation.workflow_id,
+                "trace_id": e.operation.trace_id,  # type: ignore[union-attr]
+            }
+            for e in events
+        ]
+
+    def close(self) -> None:
+        if self._owns_store:
+            self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _op(self, op: str, target: dict | None, args: dict, meta: dict | None = None) -> ExecutionResult:
+        ir: dict[str, Any] = {"op": op, "args": _clean(args)}
+        if target is not None:
+            ir["target"] = target
+        if meta:
+            ir["meta"] = meta
+        return self.execute(ir)
+
+
+def _ids(ids: Ids) -> list[str]:
+    return [ids] if isinstance(ids, str) else [str(i) for i in ids]
+
+
+def _target(
+    ids: Ids | None, query: str | None, filter: dict | None, k: int | None = None, order_by: str | None = None
+) -> dict:
+    if ids is not None:
+        return {"ids": _ids(ids)}
+    target: dict[str, Any] = {}
+    if query is not None:
+        overrides = _clean({"k": k, "order_by": order_by})
+        target["search"] = {"intent": {"query": query}, **({"overrides": overrides} if overrides else {})}
+    if filter is not None:
+        target["filter"] = filter
+    if not target:
+        target["filter"] = {}
+    return target
+
+
+def _clean(values: dict) -> dict:
+    return {k: v for k, v in values.items() if v is not None}

@@ -1,0 +1,250 @@
+"""The Store port: records, lineage links and the audit log, behind one transactional interface.
+
+The engine never writes SQL. It asks a StoreSession (one transaction) for records by id or by a
+RecordQuery, and tells it what changed. A backend translates RecordQuery into its own query language and
+must pass the shared conformance suite.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from contextlib import AbstractContextManager
+from dataclasses import dataclass, field, fields, replace
+from datetime import datetime
+from typing import Any, Literal, Protocol
+
+Status = Literal["active", "archived", "deleted", "expired", "pending", "rejected"]
+Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_asc"]
+SCHEMA_VERSION = 1
+
+
+@dataclass
+class Record:
+    """One memory. Instants are timezone-aware UTC datetimes; JSON-valued fields are plain Python values."""
+
+    id: str | None = None
+    tenant: str = "default"
+    owner: str | None = None
+    agent: str | None = None
+    session: str | None = None
+    # content
+    text: str | None = None
+    url: str | None = None
+    structured: dict[str, Any] | None = None
+    payload_meta: dict[str, Any] = field(default_factory=dict)
+    kind: str | None = None  # the Text2Mem `type`
+    tags: list[str] = field(default_factory=list)
+    facets: dict[str, Any] = field(default_factory=dict)
+    keywords: list[str] = field(default_factory=list)
+    source: str | None = None
+    content_hash: str | None = None
+    # a2p
+    memory_type: str | None = None
+    category: str | None = None
+    sensitivity: str = "standard"
+    confidence: float | None = None
+    # governance
+    weight: float = 0.5
+    status: Status = "active"
+    lock_mode: str | None = None
+    lock_reason: str | None = None
+    lock_policy: dict[str, Any] | None = None
+    lock_until: datetime | None = None
+    lock_by: str | None = None
+    expire_at: datetime | None = None
+    on_expire: str | None = None
+    remind_rrule: str | None = None
+    remind_until: datetime | None = None
+    next_remind_at: datetime | None = None
+    auto_frequency: str | None = None
+    next_auto_update_at: datetime | None = None
+    read_perm_level: str | None = None
+    write_perm_level: str | None = None
+    read_whitelist: list[str] | None = None
+    read_blacklist: list[str] | None = None
+    write_whitelist: list[str] | None = None
+    write_blacklist: list[str] | None = None
+    # heat
+    visits: int = 0
+    last_access_at: datetime | None = None
+    interactions: int = 0
+    tier: str | None = None
+    # embedding (filled by the retrieval layer)
+    embedding: bytes | None = None
+    embedding_model: str | None = None
+    embedding_dim: int | None = None
+    embedding_status: str = "none"  # none | pending | ready
+    # time
+    time: datetime | None = None  # when the remembered thing happened
+    created_at: datetime | None = None
+    updated_at: datetime | None = None
+    deleted_at: datetime | None = None
+    schema_version: int = SCHEMA_VERSION
+
+    def copy(self, **changes: Any) -> Record:
+        return replace(self, **changes)
+
+    def locked(self, now: datetime) -> bool:
+        return self.lock_mode is not None and (self.lock_until is None or self.lock_until > now)
+
+    def expired(self, now: datetime) -> bool:
+        return self.expire_at is not None and self.expire_at <= now
+
+
+RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
+INSTANT_FIELDS = frozenset(
+    {
+        "lock_until",
+        "expire_at",
+        "remind_until",
+        "next_remind_at",
+        "next_auto_update_at",
+        "last_access_at",
+        "time",
+        "created_at",
+        "updated_at",
+        "deleted_at",
+    }
+)
+JSON_FIELDS = frozenset(
+    {
+        "structured",
+        "payload_meta",
+        "tags",
+        "facets",
+        "keywords",
+        "lock_policy",
+        "read_whitelist",
+        "read_blacklist",
+        "write_whitelist",
+        "write_blacklist",
+    }
+)
+# fields the engine never changes through `update` (identity and bookkeeping)
+IMMUTABLE_FIELDS = frozenset({"id", "tenant", "created_at", "schema_version"})
+
+
+def lexical_text(record: Record) -> str:
+    """What the lexical index covers: the text, URL, tags, facet values and structured values."""
+    parts: list[str] = [record.text or "", record.url or "", " ".join(record.tags)]
+    stack: list[Any] = [record.facets, record.structured or {}]
+    while stack:
+        value = stack.pop()
+        if isinstance(value, dict):
+            stack.extend(value.values())
+        elif isinstance(value, list):
+            stack.extend(value)
+        elif isinstance(value, str):
+            parts.append(value)
+    return "\n".join(p for p in parts if p)
+
+
+@dataclass
+class RecordQuery:
+    """A backend-neutral selection of one tenant's records. Every condition given must hold."""
+
+    ids: Sequence[str] | None = None
+    statuses: Sequence[str] | None = ("active",)  # None: any status
+    not_expired_at: datetime | None = None  # lazy expiry: hide records whose expire_at <= this instant
+    time_from: datetime | None = None  # event time (created_at when the record has none), inclusive
+    time_to: datetime | None = None
+    created_before: datetime | None = None
+    has_tags: Sequence[str] = ()
+    not_tags: Sequence[str] = ()
+    kind: str | None = None
+    facet_equals: dict[str, Any] = field(default_factory=dict)
+    weight_gte: float | None = None
+    weight_lte: float | None = None
+    expire_before: datetime | None = None
+    expire_after: datetime | None = None
+    memory_type: str | None = None
+    category: str | None = None
+    sensitivity: str | None = None
+    text_query: str | None = None  # lexical (BM25) relevance; only matching records are returned
+    order: Order = "time_desc"
+    limit: int | None = None
+    as_of: datetime | None = None  # read the records as the audit log says they were at this instant
+
+
+@dataclass(frozen=True)
+class Link:
+    src: str
+    dst: str
+    relation: str  # merged_into, split_from, summarizes, supersedes, derived_from ...
+    created_at: datetime | None = None
+
+
+@dataclass
+class Operation:
+    """One executed IR in the audit log."""
+
+    time: datetime
+    tenant: str
+    actor: str | None
+    op: str
+    ir: dict[str, Any]
+    affected_ids: list[str]
+    trace_id: str | None = None
+    workflow_id: str | None = None
+    step: int | None = None
+    seq: int | None = None
+
+
+@dataclass
+class Event:
+    """One record's change within an operation: the fields that changed, before and after."""
+
+    record_id: str
+    kind: Literal["insert", "update", "delete", "link"]
+    before: dict[str, Any]
+    after: dict[str, Any]
+    seq: int | None = None
+    operation: Operation | None = None
+
+
+class StoreSession(Protocol):
+    """One transaction on one store. Every method is scoped to the tenant it is given."""
+
+    def insert(self, record: Record) -> str:
+        """Store a new record; assigns and returns its id ("1", "2", ... on a fresh store)."""
+        ...
+
+    def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]: ...
+
+    def find(self, tenant: str, query: RecordQuery) -> list[tuple[Record, float | None]]:
+        """Matching records, ordered; the float is the lexical score when query.text_query is set."""
+        ...
+
+    def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None: ...
+
+    def hard_delete(self, tenant: str, ids: Sequence[str]) -> None:
+        """Remove the records, their index entries and every link that touches them."""
+        ...
+
+    def find_duplicate(self, tenant: str, content_hash: str) -> str | None: ...
+
+    def add_link(self, tenant: str, link: Link) -> None: ...
+
+    def links(self, tenant: str, ids: Sequence[str]) -> list[Link]: ...
+
+    def log(self, operation: Operation, events: Sequence[Event]) -> int:
+        """Append an operation and its per-record events to the audit log; returns its sequence number."""
+        ...
+
+    def history(self, tenant: str, record_id: str) -> list[Event]: ...
+
+    def scratch(self) -> AbstractContextManager[None]:
+        """Run a part of the transaction and undo it afterwards (a dry-run step inside a workflow)."""
+        ...
+
+
+class Store(Protocol):
+    def transaction(self) -> AbstractContextManager[StoreSession]:
+        """A write transaction: commits on normal exit, rolls back on an exception."""
+        ...
+
+    def dry_run(self) -> AbstractContextManager[StoreSession]:
+        """A transaction that is always rolled back."""
+        ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,54 @@
+"""Merging texts as a de-duplicated union of their sentences.
+
+The result holds text 1's sentences, then each sentence of text 2 not already present, and so on.
+A sentence is "already present" when its normalised form (NFKC, casefold, whitespace collapsed,
+trailing punctuation stripped) was seen, or when its token set and a kept sentence's token set are
+nested with Jaccard >= 0.9 (the same sentence up to a word or some punctuation). In the nested case
+the longer of the two wins, in the earlier one's place, so no word is lost.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Literal
+
+from memql.services.keywords import jaccard
+from memql.services.sentences import join_sentences, split_sentences
+from memql.services.tokenize import normalize_text, tokens
+
+NEAR_DUPLICATE_JACCARD = 0.9
+
+
+def _key(sentence: str) -> str:
+    key = re.sub(r"\s+", " ", normalize_text(sentence)).strip()
+    end = len(key)
+    while end > 0 and (unicodedata.category(key[end - 1])[0] in "PS" or key[end - 1].isspace()):
+        end -= 1
+    return key[:end]
+
+
+def merge_texts(texts: list[str], lang: Literal["auto", "en", "zh"] = "auto") -> str:
+    """The de-duplicated union of the sentences of ``texts``, in first-seen order."""
+    kept: list[str] = []
+    kept_tokens: list[frozenset[str]] = []
+    seen: set[str] = set()
+    for text in texts:
+        for sentence in split_sentences(text, lang):
+            key = _key(sentence)
+            if key in seen:
+                continue
+            seen.add(key)
+            words = frozenset(tokens(sentence))
+            for i, other in enumerate(kept_tokens):
+                if not words or jaccard(words, other) < NEAR_DUPLICATE_JACCARD:
+                    continue
+                if words <= other and len(sentence) <= len(kept[i]):
+                    break  # contained in a longer kept sentence: nothing new
+                if other <= words and len(sentence) > len(kept[i]):
+                    kept[i], kept_tokens[i] = sentence, words  # the longer version replaces it in place
+                    break
+            else:
+                kept.append(sentence)
+                kept_tokens.append(words)
+    return join_sentences(kept)

@@ -1,0 +1,135 @@
+"""The lexical analyzer shared by the full-text index, keyword extraction and the text services.
+
+Text is normalised (NFKC, casefold) and cut into tokens: runs of letters/digits outside CJK scripts are
+words; runs of CJK characters (Han, kana, Hangul) become overlapping character bigrams, which is the
+standard dictionary-free way to index Chinese/Japanese/Korean for full-text search. Punctuation,
+symbols, apostrophes and hyphens separate tokens and are never tokens themselves.
+
+The same analyzer feeds both sides of the index: ``index_text`` is what is stored in an FTS5 table with
+``tokenize='unicode61'`` (each word or bigram is then one FTS token) and ``fts_match_expression`` turns
+arbitrary user text into a MATCH expression that can never be an FTS5 syntax error.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+MAX_WORD = 64  # longer words are truncated: nothing useful is that long, and it bounds index size
+
+# (start, end) inclusive code point ranges treated as CJK
+CJK_RANGES: tuple[tuple[int, int], ...] = (
+    (0x3005, 0x3007),  # 々 〆 〇
+    (0x3040, 0x309F),  # Hiragana
+    (0x30A0, 0x30FF),  # Katakana
+    (0x31F0, 0x31FF),  # Katakana phonetic extensions
+    (0x3400, 0x4DBF),  # CJK Unified Ideographs Extension A
+    (0x4E00, 0x9FFF),  # CJK Unified Ideographs
+    (0xAC00, 0xD7AF),  # Hangul syllables
+    (0xF900, 0xFAFF),  # CJK Compatibility Ideographs
+    (0x20000, 0x2FA1F),  # Extensions B-F and the compatibility supplement
+    (0x30000, 0x323AF),  # Extensions G-H
+)
+
+_ENGLISH_STOP_LIST = """
+    a an the of to in on at for and or nor but is are was were be been being am it its this that
+    these those there here what when where who whom whose how why which do does did done doing i me my
+    mine myself we our ours you your yours he him his she her hers they them their theirs with about
+    from by as into onto than then so if not no yes can could would should shall might must
+    has have had having up down out over under again also just only very too any all some such each
+    both few more most other own same s t ll ve re d m don didn doesn isn aren wasn weren won
+"""
+ENGLISH_STOP_WORDS: frozenset[str] = frozenset(_ENGLISH_STOP_LIST.split())
+
+# Chinese function characters: dropped from queries when they stand alone (a one-character CJK run)
+CHINESE_STOP_CHARS: frozenset[str] = frozenset("的了和是在我你他她它们吗呢吧啊也就都而及与或把被着过这那个之")
+
+STOP_WORDS: frozenset[str] = ENGLISH_STOP_WORDS | CHINESE_STOP_CHARS
+
+
+def normalize_text(text: str) -> str:
+    """NFKC-normalise and casefold (the NFKC re-application keeps the result stable under repetition)."""
+    return unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
+
+
+def _in_cjk_block(cp: int) -> bool:
+    return any(lo <= cp <= hi for lo, hi in CJK_RANGES)
+
+
+def is_cjk(ch: str) -> bool:
+    """True for a CJK ideograph, kana or Hangul syllable (letters and numerals only, not CJK punctuation)."""
+    if len(ch) != 1:
+        return False
+    return _in_cjk_block(ord(ch)) and unicodedata.category(ch)[0] in "LN"
+
+
+def _is_word_char(ch: str) -> bool:
+    # letters, digits and combining marks; underscore, apostrophes and hyphens are separators
+    return unicodedata.category(ch)[0] in "LNM"
+
+
+def _bigrams(run: str) -> list[str]:
+    if len(run) == 1:
+        return [run]
+    return [run[i : i + 2] for i in range(len(run) - 1)]
+
+
+def _flush_word(word: list[str], out: list[str]) -> None:
+    if word and any(unicodedata.category(c)[0] in "LN" for c in word):
+        out.append("".join(word[:MAX_WORD]))
+    word.clear()
+
+
+def tokens(text: str) -> list[str]:
+    """Normalised tokens in order, duplicates kept: words, and overlapping bigrams of CJK runs.
+
+    >>> tokens("机器学习 is fun")
+    ['机器', '器学', '学习', 'is', 'fun']
+    """
+    out: list[str] = []
+    word: list[str] = []
+    run: list[str] = []
+    for ch in normalize_text(text):
+        if is_cjk(ch):
+            _flush_word(word, out)
+            run.append(ch)
+            continue
+        if run:
+            out.extend(_bigrams("".join(run)))
+            run.clear()
+        if _is_word_char(ch):
+            word.append(ch)
+        else:
+            _flush_word(word, out)
+    _flush_word(word, out)
+    if run:
+        out.extend(_bigrams("".join(run)))
+    return out
+
+
+def index_text(text: str) -> str:
+    """The text to store in an FTS5 ``unicode61`` column: tokens separated by spaces."""
+    return " ".join(tokens(text))
+
+
+def dedupe(items: list[str]) -> list[str]:
+    """Items without repeats, first occurrence order."""
+    return list(dict.fromkeys(items))
+
+
+def query_tokens(text: str) -> list[str]:
+    """Distinct tokens, in order, without stop words (unless nothing else is left)."""
+    distinct = dedupe(tokens(text))
+    content = [t for t in distinct if t not in STOP_WORDS]
+    return content or distinct
+
+
+def fts_match_expression(text: str) -> str | None:
+    """An FTS5 MATCH expression OR-ing the query tokens, each a quoted string; None without tokens.
+
+    Every token is double-quoted (internal quotes doubled), so operators, parentheses, ``*``, ``NEAR``
+    or column filters in user text are searched for as plain words and never raise a syntax error.
+    """
+    terms = query_tokens(text)
+    if not terms:
+        return None
+    return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

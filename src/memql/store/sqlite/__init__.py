@@ -1,0 +1,285 @@
+"""The embedded SQLite backend: one file (or :memory:), WAL, a busy timeout, versioned migrations."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+from memql.ports.store import (
+    Event,
+    Link,
+    Operation,
+    Record,
+    RecordQuery,
+    lexical_text,
+)
+from memql.services.tokenize import index_text
+from memql.store.sqlite import codec, query
+from memql.store.sqlite.schema import migrate
+
+BUSY_TIMEOUT_MS = 30_000
+_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured"})
+
+
+class SQLiteSession:
+    """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    # --- records ---------------------------------------------------------------------------------
+
+    def insert(self, record: Record) -> str:
+        row = codec.encode(record)
+        names = ", ".join(row)
+        cur = self.conn.execute(
+            f"INSERT INTO records ({names}) VALUES ({', '.join('?' * len(row))})", list(row.values())
+        )
+        num = cur.lastrowid
+        self.conn.execute(
+            "INSERT INTO records_fts (rowid, body) VALUES (?, ?)", (num, index_text(lexical_text(record)))
+        )
+        return str(num)
+
+    def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
+        return {r.id: r for r, _ in self.find(tenant, RecordQuery(ids=list(ids), statuses=None))}  # type: ignore[misc]
+
+    def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
+        if q.as_of is not None:
+            return self._find_as_of(tenant, q)
+        sql, params = query.build(tenant, q)
+        return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+
+    def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None:
+        if not changes:
+            return
+        sets = ", ".join(f"{name} = ?" for name in changes)
+        values = [codec.encode_field(name, value) for name, value in changes.items()]
+        self.conn.execute(
+            f"UPDATE records SET {sets} WHERE tenant = ? AND num = ?", [*values, tenant, int(record_id)]
+        )
+        if _LEXICAL_FIELDS & changes.keys():
+            (record,) = self.get(tenant, [record_id]).values()
+            self.conn.execute(
+                "UPDATE records_fts SET body = ? WHERE rowid = ?",
+                (index_text(lexical_text(record)), int(record_id)),
+            )
+
+    def hard_delete(self, tenant: str, ids: Sequence[str]) -> None:
+        nums = [int(i) for i in ids]
+        if not nums:
+            return
+        marks = ",".join("?" * len(nums))
+        # only this tenant's rows: the FTS rows go by the nums that the tenant-scoped select finds
+        owned = [
+            r[0]
+            for r in self.conn.execute(
+                f"SELECT num FROM records WHERE tenant = ? AND num IN ({marks})", [tenant, *nums]
+            )
+        ]
+        if not owned:
+            return
+        marks = ",".join("?" * len(owned))
+        self.conn.execute(f"DELETE FROM records WHERE num IN ({marks})", owned)
+        self.conn.execute(f"DELETE FROM records_fts WHERE rowid IN ({marks})", owned)
+        texts = [str(n) for n in owned]
+        self.conn.execute(
+            f"DELETE FROM links WHERE tenant = ? AND (src IN ({marks}) OR dst IN ({marks}))",
+            [tenant, *texts, *texts],
+        )
+
+    def find_duplicate(self, tenant: str, content_hash: str) -> str | None:
+        row = self.conn.execute(
+            "SELECT num FROM records WHERE tenant = ? AND content_hash = ? AND status = 'active' "
+            "ORDER BY num LIMIT 1",
+            (tenant, content_hash),
+        ).fetchone()
+        return None if row is None else str(row[0])
+
+    # --- lineage ---------------------------------------------------------------------------------
+
+    def add_link(self, tenant: str, link: Link) -> None:
+        self.conn.execute(
+            "INSERT OR IGNORE INTO links (tenant, src, dst, relation, created_at) VALUES (?, ?, ?, ?, ?)",
+            (tenant, link.src, link.dst, link.relation, codec.to_us(link.created_at)),
+        )
+
+    def links(self, tenant: str, ids: Sequence[str]) -> list[Link]:
+        ids = list(ids)
+        if not ids:
+            return []
+        marks = ",".join("?" * len(ids))
+        rows = self.conn.execute(
+            f"SELECT src, dst, relation, created_at FROM links WHERE tenant = ? "
+            f"AND (src IN ({marks}) OR dst IN ({marks})) ORDER BY created_at, src, dst",
+            [tenant, *ids, *ids],
+        )
+        return [Link(r[0], r[1], r[2], codec.from_us(r[3])) for r in rows]
+
+    # --- audit log -------------------------------------------------------------------------------
+
+    def log(self, operation: Operation, events: Sequence[Event]) -> int:
+        cur = self.conn.execute(
+            "INSERT INTO operations (time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                codec.to_us(operation.time),
+                operation.tenant,
+                operation.actor,
+                operation.op,
+                codec.dumps(operation.ir),
+                codec.dumps(operation.affected_ids),
+                operation.trace_id,
+                operation.workflow_id,
+                operation.step,
+            ),
+        )
+        seq = cur.lastrowid
+        self.conn.executemany(
+            "INSERT INTO events (op_seq, tenant, record_id, kind, before, after) VALUES (?, ?, ?, ?, ?, ?)",
+            [
+                (seq, operation.tenant, e.record_id, e.kind, codec.dumps(e.before), codec.dumps(e.after))
+                for e in events
+            ],
+        )
+        return seq
+
+    def history(self, tenant: str, record_id: str) -> list[Event]:
+        rows = self.conn.execute(
+            "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, "
+            "o.ir, o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e "
+            "JOIN operations o ON o.seq = e.op_seq WHERE e.tenant = ? AND e.record_id = ? ORDER BY e.seq",
+            (tenant, str(record_id)),
+        )
+        return [self._event(tenant, row) for row in rows]
+
+    def _events_until(self, tenant: str, until: datetime) -> Iterator[Event]:
+        rows = self.conn.execute(
+            "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, "
+            "o.ir, o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e "
+            "JOIN operations o ON o.seq = e.op_seq WHERE e.tenant = ? AND o.time <= ? ORDER BY e.seq",
+            (tenant, codec.to_us(until)),
+        )
+        for row in rows:
+            yield self._event(tenant, row)
+
+    @staticmethod
+    def _event(tenant: str, row: sqlite3.Row) -> Event:
+        op = Operation(
+            time=codec.from_us(row["time"]),
+            tenant=tenant,
+            actor=row["actor"],
+            op=row["op"],
+            ir=json.loads(row["ir"]),
+            affected_ids=json.loads(row["affected_ids"]),
+            trace_id=row["trace_id"],
+            workflow_id=row["workflow_id"],
+            step=row["step"],
+            seq=row["op_seq"],
+        )
+        return Event(
+            record_id=row["record_id"],
+            kind=row["kind"],
+            before=json.loads(row["before"]),
+            after=json.loads(row["after"]),
+            seq=row["seq"],
+            operation=op,
+        )
+
+    @contextmanager
+    def scratch(self) -> Iterator[None]:
+        self.conn.execute("SAVEPOINT scratch")
+        try:
+            yield
+        finally:
+            self.conn.execute("ROLLBACK TO scratch")
+            self.conn.execute("RELEASE scratch")
+
+    # --- point-in-time reads ---------------------------------------------------------------------
+
+    def _find_as_of(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
+        """Rebuild the tenant's records from the audit log up to q.as_of, then run the same query on them."""
+        states: dict[str, dict[str, Any]] = {}
+        for event in self._events_until(tenant, q.as_of):
+            if event.kind == "insert":
+                states[event.record_id] = dict(event.after)
+            elif event.kind == "update" and event.record_id in states:
+                states[event.record_id].update(event.after)
+            elif event.kind == "delete":
+                states.pop(event.record_id, None)
+        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS asof_records AS SELECT * FROM records WHERE 0")
+        self.conn.execute(
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.asof_fts USING fts5(body, "
+            "tokenize = 'unicode61 remove_diacritics 2')"
+        )
+        self.conn.execute("DELETE FROM asof_records")
+        self.conn.execute("DELETE FROM asof_fts")
+        for record_id, snapshot in states.items():
+            record = codec.from_snapshot({**snapshot, "id": record_id})
+            row = {"num": int(record_id), **codec.encode(record)}
+            self.conn.execute(
+                f"INSERT INTO asof_records ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
+                list(row.values()),
+            )
+            self.conn.execute(
+                "INSERT INTO asof_fts (rowid, body) VALUES (?, ?)",
+                (int(record_id), index_text(lexical_text(record))),
+            )
+        plain = RecordQuery(**{**q.__dict__, "as_of": None})
+        sql, params = query.build(tenant, plain, table="asof_records", fts="asof_fts")
+        return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+
+
+class SQLiteStore:
+    """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
+
+    def __init__(self, path: str) -> None:
+        self.path = path
+        if path != ":memory:":
+            Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        self.conn = sqlite3.connect(
+            path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+        )
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        if path != ":memory:":
+            self.conn.execute("PRAGMA journal_mode = WAL")
+            self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
+        self.conn.execute("PRAGMA foreign_keys = ON")
+        self._lock = threading.RLock()
+        migrate(self.conn)
+
+    @contextmanager
+    def transaction(self) -> Iterator[SQLiteSession]:
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield SQLiteSession(self.conn)
+            except BaseException:
+                self.conn.execute("ROLLBACK")
+                raise
+            self.conn.execute("COMMIT")
+
+    @contextmanager
+    def dry_run(self) -> Iterator[SQLiteSession]:
+        with self._lock:
+            self.conn.execute("BEGIN IMMEDIATE")
+            try:
+                yield SQLiteSession(self.conn)
+            finally:
+                self.conn.execute("ROLLBACK")
+
+    def execute_sql(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
+        """Read-only SQL for tools such as the bench's assertions (run against the `memory` view)."""
+        with self._lock:
+            return list(self.conn.execute(sql, params))
+
+    def close(self) -> None:
+        with self._lock:
+            self.conn.close()

@@ -1,0 +1,73 @@
+"""Rows <-> Records: instants as INTEGER microseconds (UTC), JSON-valued fields as JSON text."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from memql.lang.time import format_instant, parse_instant
+from memql.ports.store import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
+
+
+def to_us(value: datetime | None) -> int | None:
+    if value is None:
+        return None
+    delta = value.astimezone(UTC) - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
+
+
+def from_us(value: int | None) -> datetime | None:
+    if value is None:
+        return None
+    return _EPOCH + timedelta(microseconds=value)
+
+
+def json_default(value: Any) -> Any:
+    if isinstance(value, datetime):
+        return format_instant(value)
+    if isinstance(value, bytes):
+        return None  # embeddings are never copied into JSON (audit log, snapshots)
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def dumps(value: Any) -> str:
+    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=json_default)
+
+
+def encode_field(name: str, value: Any) -> Any:
+    if name in INSTANT_FIELDS:
+        return to_us(value)
+    if name in JSON_FIELDS:
+        return None if value is None else dumps(value)
+    return value
+
+
+def encode(record: Record) -> dict[str, Any]:
+    return {name: encode_field(name, getattr(record, name)) for name in COLUMNS}
+
+
+def decode(row: sqlite3.Row) -> Record:
+    values: dict[str, Any] = {"id": str(row["num"])}
+    for name in COLUMNS:
+        raw = row[name]
+        if name in INSTANT_FIELDS:
+            values[name] = from_us(raw)
+        elif name in JSON_FIELDS:
+            values[name] = None if raw is None else json.loads(raw)
+        else:
+            values[name] = raw
+    return Record(**values)
+
+
+def from_snapshot(snapshot: dict[str, Any]) -> Record:
+    """A Record from the JSON form the audit log keeps (instants as ISO strings)."""
+    values = {k: v for k, v in snapshot.items() if k in RECORD_FIELDS}
+    for name in INSTANT_FIELDS & values.keys():
+        if isinstance(values[name], str):
+            values[name] = parse_instant(values[name])[0]
+    return Record(**values)

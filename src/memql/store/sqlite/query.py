@@ -1,0 +1,95 @@
+"""RecordQuery -> SQLite SQL. Filters and tenant scope are part of the query, never applied afterwards."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memql.ports.store import RecordQuery
+from memql.services.tokenize import fts_match_expression
+from memql.store.sqlite.codec import dumps, to_us
+
+_ORDER = {
+    "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",
+    "time_asc": "COALESCE(r.time, r.created_at) ASC, r.num ASC",
+    "weight_desc": "r.weight DESC, COALESCE(r.time, r.created_at) DESC, r.num DESC",
+    "created_asc": "r.num ASC",
+}
+
+
+def build(
+    tenant: str, q: RecordQuery, table: str = "records", fts: str = "records_fts"
+) -> tuple[str, list[Any]]:
+    """SELECT r.*, <score> for the query; the score is -bm25 (higher is better) or NULL."""
+    where = ["r.tenant = ?"]
+    params: list[Any] = [tenant]
+    join = ""
+    score = "NULL"
+    if q.text_query is not None:
+        match = fts_match_expression(q.text_query)
+        if match is None:
+            return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
+        join = f" JOIN {fts} f ON f.rowid = r.num"
+        where.append(f"{fts} MATCH ?")
+        params.append(match)
+        score = f"-bm25({fts})"
+    if q.ids is not None:
+        nums = [int(i) for i in q.ids if i.isdigit()]
+        if not nums:
+            return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
+        where.append(f"r.num IN ({','.join('?' * len(nums))})")
+        params.extend(nums)
+    if q.statuses is not None:
+        where.append(f"r.status IN ({','.join('?' * len(q.statuses))})")
+        params.extend(q.statuses)
+    if q.not_expired_at is not None:
+        where.append("(r.expire_at IS NULL OR r.expire_at > ?)")
+        params.append(to_us(q.not_expired_at))
+    for bound, op in ((q.time_from, ">="), (q.time_to, "<=")):
+        if bound is not None:
+            where.append(f"COALESCE(r.time, r.created_at) {op} ?")
+            params.append(to_us(bound))
+    if q.created_before is not None:
+        where.append("COALESCE(r.time, r.created_at) < ?")
+        params.append(to_us(q.created_before))
+    for tag in q.has_tags:
+        where.append("EXISTS (SELECT 1 FROM json_each(r.tags) WHERE lower(value) = lower(?))")
+        params.append(tag)
+    for tag in q.not_tags:
+        where.append("NOT EXISTS (SELECT 1 FROM json_each(r.tags) WHERE lower(value) = lower(?))")
+        params.append(tag)
+    for column, value in (
+        ("kind", q.kind),
+        ("memory_type", q.memory_type),
+        ("category", q.category),
+        ("sensitivity", q.sensitivity),
+    ):
+        if value is not None:
+            where.append(f"r.{column} = ?")
+            params.append(value)
+    for key, value in q.facet_equals.items():
+        path = '$."' + key.replace('"', '""') + '"'
+        if isinstance(value, dict | list):
+            where.append("json_extract(r.facets, ?) = json(?)")
+            params.extend([path, dumps(value)])
+        else:
+            where.append("json_extract(r.facets, ?) = ?")
+            params.extend([path, int(value) if isinstance(value, bool) else value])
+    for column, op, value in (("weight", ">=", q.weight_gte), ("weight", "<=", q.weight_lte)):
+        if value is not None:
+            where.append(f"r.{column} {op} ?")
+            params.append(value)
+    if q.expire_before is not None:
+        where.append("r.expire_at IS NOT NULL AND r.expire_at < ?")
+        params.append(to_us(q.expire_before))
+    if q.expire_after is not None:
+        where.append("r.expire_at IS NOT NULL AND r.expire_at > ?")
+        params.append(to_us(q.expire_after))
+    if q.order == "relevance":
+        order = "score DESC, r.weight DESC, r.num DESC" if q.text_query is not None else _ORDER["weight_desc"]
+    else:
+        order = _ORDER[q.order]
+    sql = f"SELECT r.*, {score} AS score FROM {table} r{join} WHERE {' AND '.join(where)} ORDER BY {order}"
+    if q.limit is not None:
+        sql += " LIMIT ?"
+        params.append(q.limit)
+    return sql, params

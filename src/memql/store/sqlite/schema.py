@@ -1,0 +1,121 @@
+"""SQLite schema and its versioned migrations (PRAGMA user_version holds the applied version)."""
+
+from __future__ import annotations
+
+import sqlite3
+
+# instants are INTEGER microseconds since the Unix epoch, UTC; the view renders the reference's ISO strings
+_ISO = "strftime('%Y-%m-%dT%H:%M:%SZ', {col} / 1000000, 'unixepoch')"
+
+MIGRATIONS: list[tuple[int, str]] = [
+    (
+        1,
+        f"""
+CREATE TABLE records (
+    num INTEGER PRIMARY KEY AUTOINCREMENT,
+    tenant TEXT NOT NULL,
+    owner TEXT, agent TEXT, session TEXT,
+    text TEXT, url TEXT, structured TEXT, payload_meta TEXT NOT NULL DEFAULT '{{}}',
+    kind TEXT, tags TEXT NOT NULL DEFAULT '[]', facets TEXT NOT NULL DEFAULT '{{}}',
+    keywords TEXT NOT NULL DEFAULT '[]', source TEXT, content_hash TEXT,
+    memory_type TEXT, category TEXT, sensitivity TEXT NOT NULL DEFAULT 'standard', confidence REAL,
+    weight REAL NOT NULL DEFAULT 0.5, status TEXT NOT NULL DEFAULT 'active',
+    lock_mode TEXT, lock_reason TEXT, lock_policy TEXT, lock_until INTEGER, lock_by TEXT,
+    expire_at INTEGER, on_expire TEXT,
+    remind_rrule TEXT, remind_until INTEGER, next_remind_at INTEGER,
+    auto_frequency TEXT, next_auto_update_at INTEGER,
+    read_perm_level TEXT, write_perm_level TEXT,
+    read_whitelist TEXT, read_blacklist TEXT, write_whitelist TEXT, write_blacklist TEXT,
+    visits INTEGER NOT NULL DEFAULT 0, last_access_at INTEGER, interactions INTEGER NOT NULL DEFAULT 0,
+    tier TEXT,
+    embedding BLOB, embedding_model TEXT, embedding_dim INTEGER, embedding_status TEXT NOT NULL DEFAULT 'none',
+    time INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER,
+    schema_version INTEGER NOT NULL DEFAULT 1
+);
+CREATE INDEX records_by_tenant_status ON records (tenant, status, time);
+CREATE INDEX records_by_hash ON records (tenant, content_hash);
+CREATE INDEX records_by_expiry ON records (tenant, expire_at) WHERE expire_at IS NOT NULL;
+CREATE INDEX records_by_reminder ON records (tenant, next_remind_at) WHERE next_remind_at IS NOT NULL;
+
+-- the lexical index: rowid = records.num, body = memql.services.index_text(...) (CJK as bigrams)
+CREATE VIRTUAL TABLE records_fts USING fts5(body, tokenize = 'unicode61 remove_diacritics 2');
+
+CREATE TABLE links (
+    tenant TEXT NOT NULL, src TEXT NOT NULL, dst TEXT NOT NULL, relation TEXT NOT NULL,
+    created_at INTEGER,
+    PRIMARY KEY (tenant, src, dst, relation)
+);
+CREATE INDEX links_by_dst ON links (tenant, dst);
+
+CREATE TABLE operations (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    time INTEGER NOT NULL, tenant TEXT NOT NULL, actor TEXT, op TEXT NOT NULL, ir TEXT NOT NULL,
+    affected_ids TEXT NOT NULL, trace_id TEXT, workflow_id TEXT, step INTEGER
+);
+CREATE TABLE events (
+    seq INTEGER PRIMARY KEY AUTOINCREMENT,
+    op_seq INTEGER NOT NULL REFERENCES operations (seq),
+    tenant TEXT NOT NULL, record_id TEXT NOT NULL, kind TEXT NOT NULL,
+    before TEXT NOT NULL, after TEXT NOT NULL
+);
+CREATE INDEX events_by_record ON events (tenant, record_id, seq);
+CREATE INDEX operations_by_tenant_time ON operations (tenant, time);
+
+-- the Text2Mem reference's view of a memory, for the bench's SQL assertions. `deleted` maps memql's
+-- statuses onto the reference's flag: soft-deleted records, and split parents (which memql archives
+-- but the reference deletes), read as deleted; archived records otherwise read as kept.
+CREATE VIEW memory AS
+SELECT CAST(r.num AS TEXT) AS id, r.tenant, r.text, r.kind AS type, r.tags, r.facets, r.weight,
+       CASE WHEN r.status = 'deleted'
+             OR (r.status = 'archived' AND EXISTS (SELECT 1 FROM links l WHERE l.tenant = r.tenant
+                 AND l.dst = CAST(r.num AS TEXT) AND l.relation = 'split_from'))
+            THEN 1 ELSE 0 END AS deleted,
+       {_ISO.format(col="r.expire_at")} AS expire_at, r.on_expire, r.lock_mode, r.lock_reason,
+       {_ISO.format(col="COALESCE(r.time, r.created_at)")} AS time,
+       json_extract(r.facets, '$.subject') AS subject, json_extract(r.facets, '$.location') AS location,
+       json_extract(r.facets, '$.topic') AS topic, r.source, r.status, r.memory_type, r.category,
+       r.sensitivity, r.url, r.structured, r.keywords,
+       {_ISO.format(col="r.created_at")} AS created_at, {_ISO.format(col="r.updated_at")} AS updated_at,
+       r.read_perm_level, r.write_perm_level, r.auto_frequency, r.remind_rrule AS remind,
+       {_ISO.format(col="r.next_remind_at")} AS next_remind_at
+FROM records r;
+""",
+    ),
+]
+
+LATEST = MIGRATIONS[-1][0]
+
+
+def migrate(conn: sqlite3.Connection) -> int:
+    """Apply every migration newer than the file's user_version, each in its own transaction."""
+    current = conn.execute("PRAGMA user_version").fetchone()[0]
+    if current > LATEST:
+        raise RuntimeError(f"this store was written by a newer memql (schema {current} > {LATEST})")
+    for version, script in MIGRATIONS:
+        if version <= current:
+            continue
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            for statement in _statements(script):
+                conn.execute(statement)
+            conn.execute(f"PRAGMA user_version = {version}")
+            conn.execute("COMMIT")
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+    return LATEST
+
+
+def _statements(script: str) -> list[str]:
+    """Split a migration into statements (sqlite3.complete_statement knows where each one ends)."""
+    out, buf = [], ""
+    for line in script.splitlines(keepends=True):
+        if line.lstrip().startswith("--") and not buf.strip():
+            continue
+        buf += line
+        if sqlite3.complete_statement(buf):
+            out.append(buf.strip())
+            buf = ""
+    if buf.strip():
+        out.append(buf.strip())
+    return out
