@@ -25,9 +25,16 @@ def _squash(text: str) -> str:
 
 
 def test_chunk_by_size_packs_whole_sentences():
-    assert chunk_by_size(EN, 40) == ["The cat sat. The dog ran far away.", "Birds sing in the morning. Fish swim."]
+    assert chunk_by_size(EN, 40) == [
+        "The cat sat. The dog ran far away.",
+        "Birds sing in the morning. Fish swim.",
+    ]
     assert chunk_by_size(EN, 1000) == [EN]
-    assert chunk_by_size(ZH, 16) == ["今天天气很好。我们去公园散步。", "公园里有很多人，大家都很开心。", "晚上我们回家了。"]
+    assert chunk_by_size(ZH, 16) == [
+        "今天天气很好。我们去公园散步。",
+        "公园里有很多人，大家都很开心。",
+        "晚上我们回家了。",
+    ]
 
 
 def test_chunk_by_size_cuts_long_sentences():
@@ -57,8 +64,14 @@ def test_chunk_by_size_invariants(text, max_chars):
 
 
 def test_chunk_by_count_sentence_boundaries():
-    assert chunk_by_count(EN, 2) == ["The cat sat. The dog ran far away.", "Birds sing in the morning. Fish swim."]
-    assert chunk_by_count(ZH, 2) == ["今天天气很好。我们去公园散步。", "公园里有很多人，大家都很开心。晚上我们回家了。"]
+    assert chunk_by_count(EN, 2) == [
+        "The cat sat. The dog ran far away.",
+        "Birds sing in the morning. Fish swim.",
+    ]
+    assert chunk_by_count(ZH, 2) == [
+        "今天天气很好。我们去公园散步。",
+        "公园里有很多人，大家都很开心。晚上我们回家了。",
+    ]
     assert chunk_by_count(EN, 1) == [EN]
 
 
@@ -115,7 +128,10 @@ def test_split_by_topics_english():
     )
     parts = split_by_topics(text, ["travel flight hotel", "health doctor knee"])
     assert parts == [
-        ("travel flight hotel", "I booked a flight to Tokyo. The hotel is near the station. The flight leaves at nine."),
+        (
+            "travel flight hotel",
+            "I booked a flight to Tokyo. The hotel is near the station. The flight leaves at nine.",
+        ),
         ("health doctor knee", "My knee hurts after running. The doctor prescribed rest."),
     ]
 

@@ -66,7 +66,10 @@ def test_english_quotes_brackets_and_ellipsis():
 
 
 def test_english_lines_lists_and_headings():
-    text = "# Plan\nSteps to take:\n1. Open the door\n2) Walk in\n- bullet one\n* bullet two\nwraps here\n\nNew para."
+    text = (
+        "# Plan\nSteps to take:\n1. Open the door\n2) Walk in\n- bullet one\n* bullet two\nwraps here"
+        "\n\nNew para."
+    )
     assert split_sentences(text, "en") == [
         "# Plan",
         "Steps to take:",
@@ -139,7 +142,10 @@ def test_sentences_preserve_content(text, lang):
 
 
 def test_paragraphs():
-    text = "# Title\nintro line\n## Part\nbody one\nbody two\n\n\nlast para\n```\n# not a heading\n\nstill code\n```"
+    text = (
+        "# Title\nintro line\n## Part\nbody one\nbody two\n\n\n"
+        "last para\n```\n# not a heading\n\nstill code\n```"
+    )
     assert split_paragraphs(text) == [
         "# Title\nintro line",
         "## Part\nbody one\nbody two",

@@ -8,8 +8,9 @@ Scoring, per sentence (document = sentence):
   sentence about the focus beats any sentence that is merely central;
 * position: +0.1 for the first sentence of each input text.
 
-Sentences are taken best first, skipping near-duplicates (token-set Jaccard >= 0.7 with a chosen one)
-and any that would push the summary over the budget, and are output in their original order.
+Sentences are taken best first, skipping near-duplicates (token-set Jaccard >= 0.7 with a chosen one),
+until the next one would push the summary over the budget (a lower-ranked sentence that would still
+fit is not taken: filler is worse than a shorter summary); they are output in their original order.
 """
 
 from __future__ import annotations
@@ -49,7 +50,7 @@ def _unit_cost(unit: str) -> int:
 
 def estimate_tokens(text: str) -> int:
     """Approximate LLM token count: 1 per CJK character, ceil(len/4) (at least 1) per latin word,
-    1 per run of punctuation/symbols; whitespace is free. Deterministic and monotone under appending."""
+    1 per run of punctuation/symbols; whitespace is free. Deterministic."""
     return sum(_unit_cost(m.group()) for m in _UNIT.finditer(text))
 
 
@@ -124,11 +125,11 @@ def summarize(
     chosen: list[int] = []
     used = 0
     for i in ranked:
-        if used + costs[i] > max_tokens:
-            continue  # joining never merges words, so the sum of costs bounds the summary's cost
         words = set(docs[i])
         if any(jaccard(words, docs[j]) >= DUPLICATE_JACCARD for j in chosen):
             continue
+        if used + costs[i] > max_tokens:
+            break  # joining never merges words, so the sum of costs bounds the summary's cost
         chosen.append(i)
         used += costs[i]
     return join_sentences([sentences[i] for i in sorted(chosen)])

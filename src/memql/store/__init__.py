@@ -9,7 +9,7 @@ from memql.ports.store import Store
 
 
 def default_db_path() -> Path:
-    """$MEMQL_DB, else memql.db in the per-user data directory ($XDG_DATA_HOME/memql or ~/.local/share/memql)."""
+    """$MEMQL_DB, else memql.db in the per-user data directory ($XDG_DATA_HOME or ~/.local/share)/memql."""
     env = os.environ.get("MEMQL_DB")
     if env:
         return Path(env)

@@ -28,7 +28,8 @@ CREATE TABLE records (
     read_whitelist TEXT, read_blacklist TEXT, write_whitelist TEXT, write_blacklist TEXT,
     visits INTEGER NOT NULL DEFAULT 0, last_access_at INTEGER, interactions INTEGER NOT NULL DEFAULT 0,
     tier TEXT,
-    embedding BLOB, embedding_model TEXT, embedding_dim INTEGER, embedding_status TEXT NOT NULL DEFAULT 'none',
+    embedding BLOB, embedding_model TEXT, embedding_dim INTEGER,
+    embedding_status TEXT NOT NULL DEFAULT 'none',
     time INTEGER, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, deleted_at INTEGER,
     schema_version INTEGER NOT NULL DEFAULT 1
 );

@@ -1,0 +1,10 @@
+"""The `memql` command line: a thin shell over the Python API.
+
+Human output (rich) when stdout is a terminal, JSON otherwise or with --json.
+Exit codes: 0 success/valid, 1 invalid or refused, 2 unreadable input or a usage error.
+"""
+
+from memql.interfaces.cli import bench_cmds, lang_cmds, store_cmds  # noqa: F401  (they register commands)
+from memql.interfaces.cli.common import main
+
+__all__ = ["main"]

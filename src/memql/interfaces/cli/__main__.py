@@ -1,0 +1,5 @@
+"""python -m memql.interfaces.cli"""
+
+from memql.interfaces.cli import main
+
+main()

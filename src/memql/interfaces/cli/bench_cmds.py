@@ -1,0 +1,73 @@
+"""`memql bench ...`: benchmarks over the Text2Mem and LoCoMo data."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from memql.interfaces.cli.common import emit_json, main, wants_json
+
+
+@main.group("bench")
+def bench_group() -> None:
+    """Benchmarks over the Text2Mem and LoCoMo data."""
+
+
+@bench_group.command("compat")
+@click.option(
+    "--reference",
+    type=click.Path(exists=True, file_okay=False, path_type=Path),
+    help="Folder of official Text2Mem example IRs (default: ../shared/reference/...).",
+)
+@click.option(
+    "--data",
+    "data",
+    multiple=True,
+    type=click.Path(exists=True, dir_okay=False, path_type=Path),
+    help="Text2Mem Bench JSONL file; repeatable (default: every *.jsonl in ../shared/data).",
+)
+@click.option("--strict", is_flag=True, help="Count IRs that need a compatibility rewrite as failures.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+def bench_compat_command(reference: Path | None, data: tuple[Path, ...], strict: bool, as_json: bool) -> None:
+    """Count how many official example IRs and bench IRs validate, and say why the others do not."""
+    from memql.bench import compat
+    from memql.bench.corpus import default_shared_dir
+
+    shared = default_shared_dir()
+    if reference is None and not data:
+        candidate = shared / "reference" / "text2mem-official-examples"
+        reference = candidate if candidate.is_dir() else None
+        data = tuple(sorted((shared / "data").glob("*.jsonl")))
+    if reference is None and not data:
+        click.echo("memql: no data found; pass --reference and/or --data", err=True)
+        sys.exit(2)
+    report = compat.run(compat.collect(reference, list(data)), strict=strict).to_json()
+    if wants_json(as_json):
+        emit_json(report)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="Text2Mem IRs accepted by memql" + (" (strict)" if strict else ""))
+    for column in ("source: group", "IRs", "valid", "share"):
+        table.add_column(column, justify="left" if column.startswith("source") else "right")
+    for group, row in report["groups"].items():
+        table.add_row(group, str(row["total"]), str(row["valid"]), f"{row['valid'] / row['total']:.1%}")
+    table.add_row(
+        "[bold]all[/bold]",
+        str(report["total"]),
+        str(report["valid"]),
+        f"{report['valid'] / max(report['total'], 1):.1%}",
+    )
+    console = Console()
+    console.print(table)
+    if report["warnings_by_rule"]:
+        console.print(
+            "warnings by rule: " + ", ".join(f"{k} {v}" for k, v in report["warnings_by_rule"].items())
+        )
+    for failure in report["failures"]:
+        console.print(f"[red]refused[/red] {failure['source']} {failure['where']}")
+        for line in failure["errors"]:
+            console.print(f"    {line}")

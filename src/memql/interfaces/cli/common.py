@@ -1,0 +1,89 @@
+"""Shared pieces of the CLI: the `memql` group with its global options, clock and JSON helpers."""
+
+from __future__ import annotations
+
+import json
+import sys
+from datetime import datetime
+from typing import Any
+
+import click
+
+from memql import __version__
+from memql.lang.time import TimeParseError, parse_instant
+from memql.ports.clock import Clock, FixedClock, SystemClock
+
+
+def parse_now(value: str | None) -> Clock:
+    """--now pins the clock (ISO-8601 with an offset, which is kept: calendar words are read in it)."""
+    if value is None:
+        return SystemClock()
+    try:
+        parse_instant(value)  # the language's own check, for a consistent message
+        instant = datetime.fromisoformat(value.strip())
+    except (TimeParseError, ValueError) as exc:
+        raise click.BadParameter(str(exc), param_hint="--now") from None
+    if instant.tzinfo is None:
+        raise click.BadParameter("give a UTC offset, e.g. 2026-03-31T12:00:00+08:00", param_hint="--now")
+    return FixedClock(instant)
+
+
+def emit_json(data: Any) -> None:
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+
+
+def wants_json(flag: bool) -> bool:
+    return flag or not sys.stdout.isatty()
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="memql")
+@click.option(
+    "--db",
+    envvar="MEMQL_DB",
+    metavar="PATH",
+    help="Store location (default: $MEMQL_DB, else memql.db in the per-user data directory).",
+)
+@click.option(
+    "--tenant", default="default", show_default=True, envvar="MEMQL_TENANT", help="Tenant to act in."
+)
+@click.option("--actor", default=None, envvar="MEMQL_ACTOR", help="Who is acting (audited; owns locks).")
+@click.option("--admin", is_flag=True, help="Act as an administrator (may change anyone's locks).")
+@click.option("--now", "now_text", metavar="ISO", help="Pin the clock (ISO-8601 with offset).")
+@click.pass_context
+def main(
+    ctx: click.Context, db: str | None, tenant: str, actor: str | None, admin: bool, now_text: str | None
+) -> None:
+    """memql: one typed, validated memory operation language for LLM agents."""
+    ctx.obj = {
+        "db": db,
+        "tenant": tenant,
+        "actor": actor,
+        "admin": admin,
+        "clock": parse_now(now_text),
+        "now_text": now_text,
+    }
+
+
+def open_memory(ctx: click.Context):
+    """The Memory the global options describe (opened lazily: `validate` and `schema` need no store)."""
+    from memql import Memory
+
+    o = ctx.obj
+    try:
+        return Memory(o["db"], tenant=o["tenant"], actor=o["actor"], admin=o["admin"], clock=o["clock"])
+    except (OSError, ValueError) as exc:  # an unusable location is a usage problem, not a traceback
+        click.echo(f"memql: cannot open the store: {exc}", err=True)
+        sys.exit(2)
+
+
+def read_input(source: str) -> bytes:
+    """The bytes of FILE or of standard input ('-'); exit 2 when unreadable."""
+    try:
+        if source == "-":
+            return sys.stdin.buffer.read()
+        with open(source, "rb") as handle:
+            return handle.read()
+    except OSError as exc:
+        click.echo(f"memql: cannot read {source}: {exc.strerror or exc}", err=True)
+        sys.exit(2)

@@ -1,0 +1,109 @@
+"""`memql exec`, `history`, `sweep`, `due`, `restore`: running the language against a store."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from memql.interfaces.cli.common import emit_json, main, open_memory, read_input, wants_json
+
+
+def _finish(result, as_json: bool) -> None:
+    if wants_json(as_json):
+        emit_json(result.to_json())
+    else:
+        _print(result)
+    sys.exit(0 if result.success else 1)
+
+
+def _print(result) -> None:
+    from rich.console import Console
+
+    console = Console()
+    state = "[green]ok[/green]" if result.success else "[red]refused[/red]"
+    dry = " (dry run: nothing committed)" if result.dry_run else ""
+    console.print(f"{state} {result.op}{dry} affected: {', '.join(result.affected_ids) or '-'}")
+    for d in result.diagnostics + result.warnings:
+        colour = "red" if d.severity == "error" else "yellow"
+        console.print(f"  [{colour}]{d.severity}[/{colour}] {d.path or '/'} {d.message} [{d.rule}]")
+    for step in result.steps or []:
+        console.print(f"  step {step.op}: {', '.join(step.affected_ids) or '-'}")
+    if result.data:
+        console.print_json(data=result.to_json().get("data"))
+
+
+@main.command("exec")
+@click.argument("file", required=False, default="-")
+@click.option("--dry-run", is_flag=True, help="Show every change; commit nothing.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.pass_context
+def exec_command(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None:
+    """Run an IR or workflow from FILE (or - for standard input); print the ExecutionResult.
+
+    Exits 0 on success, 1 when refused or failed, 2 when the input cannot be read.
+    """
+    data = read_input(file)
+    with open_memory(ctx) as memory:
+        result = memory.execute(data, dry_run=dry_run)
+    _finish(result, as_json)
+
+
+@main.command("history")
+@click.argument("record_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.pass_context
+def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
+    """Every change to a record, from the audit log."""
+    with open_memory(ctx) as memory:
+        rows = memory.history(record_id)
+    if wants_json(as_json):
+        emit_json(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"history of record {record_id}")
+    for column in ("seq", "time", "actor", "op", "change", "fields"):
+        table.add_column(column, overflow="fold")
+    for r in rows:
+        fields = (
+            ", ".join(
+                f"{k}: {r['before'].get(k)!r} → {v!r}" for k, v in r["after"].items() if k != "updated_at"
+            )
+            if r["change"] == "update"
+            else r["change"]
+        )
+        table.add_row(str(r["seq"]), str(r["time"]), r["actor"] or "-", r["op"], r["change"], fields)
+    Console().print(table)
+    if not rows:
+        sys.exit(1)
+
+
+@main.command("sweep")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def sweep_command(ctx: click.Context, as_json: bool) -> None:
+    """Apply on_expire to expired records; purge soft deletions past the recovery window."""
+    with open_memory(ctx) as memory:
+        _finish(memory.sweep(), as_json)
+
+
+@main.command("due")
+@click.option("--advance", is_flag=True, help="Schedule each due reminder's next occurrence.")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def due_command(ctx: click.Context, advance: bool, as_json: bool) -> None:
+    """Reminders that are due now."""
+    with open_memory(ctx) as memory:
+        _finish(memory.due(advance=advance), as_json)
+
+
+@main.command("restore")
+@click.argument("record_id")
+@click.option("--json", "as_json", is_flag=True)
+@click.pass_context
+def restore_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
+    """Bring back a soft-deleted record within the recovery window."""
+    with open_memory(ctx) as memory:
+        _finish(memory.restore(record_id), as_json)
