@@ -135,7 +135,7 @@ def _no_control(value: str) -> str:
     return value
 
 
-def _trimmed_nonempty(value: str) -> str:
+def trimmed_nonempty(value: str) -> str:
     value = value.strip()
     if not value:
         raise PydanticCustomError("field.empty", "must not be empty or blank")
@@ -143,8 +143,8 @@ def _trimmed_nonempty(value: str) -> str:
 
 
 Id = Annotated[str, Field(min_length=1, max_length=256), AfterValidator(_no_control)]
-Name = Annotated[str, Field(max_length=512), AfterValidator(_trimmed_nonempty)]
-Tag = Annotated[str, Field(max_length=256), AfterValidator(_trimmed_nonempty), AfterValidator(_no_control)]
+Name = Annotated[str, Field(max_length=512), AfterValidator(trimmed_nonempty)]
+Tag = Annotated[str, Field(max_length=256), AfterValidator(trimmed_nonempty), AfterValidator(_no_control)]
 
 
 def dedupe(values: list[Any]) -> list[Any]:

@@ -4,7 +4,13 @@ Human output (rich) when stdout is a terminal, JSON otherwise or with --json.
 Exit codes: 0 success/valid, 1 invalid or refused, 2 unreadable input or a usage error.
 """
 
-from memql.interfaces.cli import bench_cmds, lang_cmds, store_cmds  # noqa: F401  (they register commands)
+from memql.interfaces.cli import (  # noqa: F401  (importing a module registers its commands)
+    bench_cmds,
+    bench_perf,
+    bench_text2mem,
+    lang_cmds,
+    store_cmds,
+)
 from memql.interfaces.cli.common import main
 
 __all__ = ["main"]

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, model_validator
+from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.lang.fields import Id, StrictModel
+from memql.lang.fields import Id, StrictModel, trimmed_nonempty
 from memql.lang.ops.base import OpBase
 
 
@@ -60,7 +60,8 @@ class ByChunks(StrictModel):
     )
 
 
-Phrase = Annotated[str, Field(min_length=1, max_length=1_000)]
+Phrase = Annotated[str, Field(min_length=1, max_length=1_000)]  # a delimiter may be whitespace ("\n\n")
+Topic = Annotated[str, Field(max_length=1_000), AfterValidator(trimmed_nonempty)]
 
 
 class CustomSplit(StrictModel):
@@ -71,7 +72,7 @@ class CustomSplit(StrictModel):
     delimiters: Annotated[list[Phrase], Field(min_length=1, max_length=100)] | None = Field(
         None, description="cut at these strings, deterministically (memql extension)"
     )
-    topics: Annotated[list[Phrase], Field(min_length=1, max_length=100)] | None = Field(
+    topics: Annotated[list[Topic], Field(min_length=1, max_length=100)] | None = Field(
         None, description="one part per named topic or section (memql extension)"
     )
 

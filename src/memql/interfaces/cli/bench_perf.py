@@ -1,0 +1,1 @@
+"""`memql bench perf`: throughput and latency beside raw SQLite."""

@@ -1,0 +1,1 @@
+"""`memql bench text2mem`: the Text2Mem Bench runner (gold IRs, later planners)."""
