@@ -74,7 +74,8 @@ def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
             if r["change"] == "update"
             else r["change"]
         )
-        table.add_row(str(r["seq"]), str(r["time"]), r["actor"] or "-", r["op"], r["change"], fields)
+        when = r["time"].strftime("%Y-%m-%d %H:%M:%S") if r["time"] else "-"
+        table.add_row(str(r["seq"]), when, r["actor"] or "-", r["op"], r["change"], fields)
     Console().print(table)
     if not rows:
         sys.exit(1)
