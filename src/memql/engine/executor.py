@@ -185,6 +185,7 @@ class Executor:
             path=path,
             step_ids=step_ids,
         )
+        started = time.perf_counter()
         step_dry = not whole_dry and bool(meta.dry_run)
         if step_dry:  # a previewed step inside a committed workflow: run it, then undo it
             with session.scratch():
@@ -219,6 +220,7 @@ class Executor:
             ]
             if dry
             else None,
+            stats=Stats(elapsed_ms=round((time.perf_counter() - started) * 1000, 3)),
         )
 
     @staticmethod
