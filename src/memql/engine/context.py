@@ -21,6 +21,7 @@ class EngineConfig:
     default_read_limit: int = 100  # reads through a filter with no limit
     default_k: int = 10  # search candidates when overrides.k is absent
     demote_on_expire_delta: float = -0.3  # on_expire "demote" lowers the weight by this much
+    archive_weight: float = 0.0  # Demote archive: kept, out of default reads, and at the lowest priority
     default_on_expire: str = "soft_delete"  # when a record gets expire_at without an explicit action
 
 

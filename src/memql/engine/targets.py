@@ -12,7 +12,8 @@ from memql.lang.target import Filter, Target
 from memql.lang.time import relative_window
 from memql.ports.store import Record, RecordQuery
 
-VISIBLE = ("active",)
+VISIBLE = ("active",)  # what reads see by default
+LIVE = ("active", "archived")  # what writes by filter, search or all act on by default
 
 
 def window(tr: TimeRange, ctx: Context):
@@ -21,9 +22,10 @@ def window(tr: TimeRange, ctx: Context):
     return tr.start, tr.end
 
 
-def query_from_filter(f: Filter | None, ctx: Context) -> RecordQuery:
-    """The store query for a filter (default: active, unexpired records)."""
-    q = RecordQuery(statuses=VISIBLE, not_expired_at=ctx.now)
+def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> RecordQuery:
+    """The store query for a filter: by default unexpired records, active ones for reads and active or
+    archived ones for writes (archiving hides a record from reads; it stays governable)."""
+    q = RecordQuery(statuses=LIVE if write else VISIBLE, not_expired_at=ctx.now)
     if f is None:
         return q
     if f.status is not None:
@@ -67,11 +69,11 @@ def resolve(
     `as_of` (reads) selects from the records as the audit log says they were at that instant.
     """
     if target.all:
-        q = query_from_filter(None, ctx)
+        q = query_from_filter(None, ctx, write)
         return _find(ctx, _narrowed(q, narrow), as_of)
     if target.ids is not None or target.from_step is not None:
         return _by_ids(ctx, target, write=write, narrow=narrow, as_of=as_of)
-    q = query_from_filter(target.filter, ctx)
+    q = query_from_filter(target.filter, ctx, write)
     if target.search is not None:
         search = target.search
         q.text_query = search.intent.query or ""
@@ -90,7 +92,7 @@ def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | 
     else:
         ids = [canonical_id(i) for i in target.ids or ()]
     if as_of is not None or target.filter is not None or narrow is not None:
-        q = _narrowed(query_from_filter(target.filter, ctx), narrow)
+        q = _narrowed(query_from_filter(target.filter, ctx, write), narrow)
         q.ids = ids
         q.limit = None
         return _find(ctx, q, as_of)

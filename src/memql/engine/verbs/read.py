@@ -94,14 +94,12 @@ def run_summarize(ctx: Context, ir: SummarizeIR) -> Outcome:
     summary = _llm_summary(ctx, texts, args.max_tokens, args.focus) or summarize(
         texts, args.max_tokens, args.focus
     )
-    tags = []
-    for r in sources:
-        tags += [t for t in r.tags if t not in tags]
+    # a derived record: lineage lives in the `summarizes` links, not in copied tags (which would make
+    # later tag-filtered writes touch the summary as if it were one of its sources)
     derived = ctx.insert(
         Record(
             text=summary,
             kind="summary",
-            tags=tags,
             owner=ctx.actor,
             keywords=keywords(summary),
             content_hash=content_hash(summary, None, None),

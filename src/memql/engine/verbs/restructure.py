@@ -122,10 +122,9 @@ def run_split(ctx: Context, ir: SplitIR) -> Outcome:
     for parent, _ in resolve(ctx, ir.target, write=True):  # type: ignore[arg-type]
         check_writable(ctx, "Split", parent)
         check_lock(ctx, "Split", parent)
-        parts = _parts(ctx, ir, parent.text or "")
-        if len(parts) < 2:
-            ctx.warn("split.nothing", f"record {parent.id} yields a single part; left as it is", "target")
-            continue
+        parts = _parts(ctx, ir, parent.text or "") or [(None, parent.text or "")]
+        if len(parts) < 2:  # DESIGN §5: parent -> at least one child, so the split still happens
+            ctx.warn("split.nothing", f"record {parent.id} yields a single part", "target")
         ids = []
         for topic, text in parts:
             child = Record(

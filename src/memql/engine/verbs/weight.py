@@ -42,8 +42,8 @@ def run_promote(ctx: Context, ir: PromoteIR) -> Outcome:
                 ) from None
             changes.update(remind_rrule=args.remind.rrule, remind_until=args.remind.until, next_remind_at=nxt)
             reminders[record.id] = nxt
-        if record.status == "archived":
-            changes["status"] = "active"  # promoting an archived record brings it back
+        if record.status == "archived" and changes.get("weight", record.weight) >= record.weight:
+            changes["status"] = "active"  # raising an archived record's priority brings it back
         ctx.update(record, **changes)
         affected.append(record.id)
     data = {"promoted": len(affected)}
@@ -59,7 +59,7 @@ def run_demote(ctx: Context, ir: DemoteIR) -> Outcome:
         check_writable(ctx, "Demote", record)
         check_lock(ctx, "Demote", record)
         if args.archive:
-            ctx.update(record, status="archived")
+            ctx.update(record, status="archived", weight=min(record.weight, ctx.config.archive_weight))
         elif args.weight is not None:
             ctx.update(record, weight=clamp(args.weight))
         else:
