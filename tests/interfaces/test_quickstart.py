@@ -24,7 +24,9 @@ def _documents(text: str) -> list:
     return docs
 
 
-@pytest.mark.skipif(shutil.which("memql") is None or shutil.which("bash") is None, reason="needs memql and bash")
+@pytest.mark.skipif(
+    shutil.which("memql") is None or shutil.which("bash") is None, reason="needs memql and bash"
+)
 def test_readme_quickstart_runs_as_described(tmp_path):
     section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1]
     script = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
@@ -36,7 +38,11 @@ def test_readme_quickstart_runs_as_described(tmp_path):
     assert not delete["success"] and delete["diagnostics"][0]["rule"] == "governance.locked"
     assert expire["success"] and expire["affected_ids"] == ["2"]
     assert [w["rule"] for w in expire["warnings"]] == ["write.default_limit"]
-    assert retrieve["data"]["rows"][0] == {"id": "1", "text": "Passport renewal is due 2026-07-15.", "weight": 0.9}
+    assert retrieve["data"]["rows"][0] == {
+        "id": "1",
+        "text": "Passport renewal is due 2026-07-15.",
+        "weight": 0.9,
+    }
     assert [(h["op"], h["change"]) for h in history] == [("Encode", "insert"), ("Promote", "update")]
     assert history[1]["after"]["weight"] == 0.9 and history[1]["actor"] == "mira"
     assert (tmp_path / "quickstart.db").exists()

@@ -244,6 +244,20 @@ def test_write_through_filter_without_limit_gets_default_cap():
     ]
 
 
+def test_a_null_limit_is_no_limit():  # found by the property test: null used to slip past the cap
+    result = validate({"op": "Delete", "args": {}, "target": {"filter": {"limit": None}}})
+    assert result.canonical["target"]["filter"] == {"limit": 100}
+    assert validate(result.canonical).canonical == result.canonical
+    searched = validate(
+        {
+            "op": "Label",
+            "target": {"search": {"intent": {"query": "x"}, "limit": None}},
+            "args": {"tags": ["a"]},
+        }
+    )
+    assert searched.canonical["target"]["search"]["limit"] == 100
+
+
 def test_write_through_search_without_limit_is_capped_on_the_search():
     ir = {
         "op": "Label",

@@ -9,7 +9,7 @@ from typing import Any
 from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
-from memql.ports.store import RECORD_FIELDS, Event, Link, Record, StoreSession
+from memql.ports.store import RECORD_FIELDS, Event, Link, Record, StoreSession, redacted
 
 
 @dataclass(frozen=True)
@@ -35,9 +35,17 @@ class Refusal(Exception):
         self.path = path
 
 
+CONTENT_FIELDS = ("text", "url", "structured", "payload_meta", "facets", "keywords", "source")
+
+
 def snapshot(record: Record) -> dict[str, Any]:
-    """All fields but the id and the raw embedding: what an insert event keeps."""
-    return {name: getattr(record, name) for name in RECORD_FIELDS if name not in ("id", "embedding")}
+    """What an insert event keeps: every field with a value (nulls and empty lists/objects are left out
+    and restored as defaults on replay), but never the id or the raw embedding."""
+    return {
+        name: value
+        for name in RECORD_FIELDS
+        if name not in ("id", "embedding") and (value := getattr(record, name)) not in (None, [], {})
+    }
 
 
 @dataclass
@@ -55,6 +63,7 @@ class Context:
     step_ids: list[list[str]] = field(default_factory=list)  # affected ids of earlier workflow steps
     events: list[Event] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
+    redacted: set[str] = field(default_factory=set)
 
     # --- diagnostics -----------------------------------------------------------------------------
 
@@ -88,12 +97,40 @@ class Context:
         return record.copy(**diff)
 
     def hard_delete(self, records: list[Record]) -> None:
+        """Remove the records; their content is also redacted from the audit log."""
         self.session.hard_delete(self.tenant, [r.id for r in records])  # type: ignore[misc]
         for r in records:
             self.events.append(Event(record_id=r.id, kind="delete", before=snapshot(r), after={}))  # type: ignore[arg-type]
+            self.redact_history(r.id)  # type: ignore[arg-type]
+
+    def redact_history(self, record_id: str) -> None:
+        """Blank the record's content fields in its logged audit events, and in this op's events when
+        they are logged (a dry-run preview still shows what would go)."""
+        self.session.redact(self.tenant, record_id, CONTENT_FIELDS)
+        self.redacted.add(record_id)
+
+    def loggable_events(self) -> list[Event]:
+        """This op's events as the audit log keeps them: content of redacted records blanked."""
+        if not self.redacted:
+            return self.events
+        out = []
+        for event in self.events:
+            if event.record_id in self.redacted:
+                event = Event(
+                    record_id=event.record_id,
+                    kind=event.kind,
+                    before=_blank(event.before),
+                    after=_blank(event.after),
+                )
+            out.append(event)
+        return out
 
     def link(self, src: str, dst: str, relation: str) -> None:
         self.session.add_link(self.tenant, Link(src, dst, relation, self.now))
         self.events.append(
             Event(record_id=src, kind="link", before={}, after={"dst": dst, "relation": relation})
         )
+
+
+def _blank(image: dict[str, Any]) -> dict[str, Any]:
+    return {k: (redacted(v) if k in CONTENT_FIELDS else v) for k, v in image.items()}

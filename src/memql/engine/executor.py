@@ -130,7 +130,8 @@ class Executor:
                         results.append(ExecutionResult(success=False, op=ir.op, diagnostics=[failed[1]]))
                         raise
                     results.append(result)
-                    step_ids.append(result.affected_ids)
+                    # a previewed (undone) step's ids name nothing: later steps must not reuse them
+                    step_ids.append([] if result.dry_run and not whole_dry else result.affected_ids)
                     if on_step is not None:
                         on_step(i, result)
         except Refusal:
@@ -205,7 +206,7 @@ class Executor:
                         workflow_id=workflow_id,
                         step=step,
                     ),
-                    ctx.events,
+                    ctx.loggable_events(),
                 )
         dry = whole_dry or step_dry
         return ExecutionResult(

@@ -45,7 +45,7 @@ def _run(executor: Executor, op: str, body) -> ExecutionResult:
                     ir={"op": op, "data": data},
                     affected_ids=affected,
                 ),
-                ctx.events,
+                ctx.loggable_events(),
             )
     return ExecutionResult(success=True, op=op, affected_ids=affected, data=data)
 
@@ -57,30 +57,30 @@ class _Refused(Exception):
 
 def sweep(executor: Executor) -> ExecutionResult:
     """Apply on_expire to every record whose expire_at has passed, and purge soft-deleted records
-    whose recovery window has closed."""
+    whose recovery window has closed. A locked record keeps its expiry until the lock lifts."""
 
     def body(ctx: Context):
         due = ctx.session.find(
             ctx.tenant, RecordQuery(statuses=("active",), expire_before=ctx.now + _TICK, order="created_asc")
         )
         actions: dict[str, list[str]] = {}
+        held: list[str] = []
         to_purge: list[Record] = []
         for record, _ in due:
+            if record.locked(ctx.now):
+                held.append(record.id)  # type: ignore[arg-type]
+                continue
             action = record.on_expire or ctx.config.default_on_expire
             actions.setdefault(action, []).append(record.id)  # type: ignore[arg-type]
+            done = {"expire_at": None, "on_expire": None}  # applied: the record is visible in its new state
             if action == "soft_delete":
-                ctx.update(record, status="deleted", deleted_at=ctx.now)
+                ctx.update(record, status="deleted", deleted_at=ctx.now, **done)
             elif action == "hard_delete":
                 to_purge.append(record)
             elif action == "demote":
-                ctx.update(
-                    record,
-                    weight=clamp(record.weight + ctx.config.demote_on_expire_delta),
-                    expire_at=None,
-                    on_expire=None,
-                )
+                ctx.update(record, weight=clamp(record.weight + ctx.config.demote_on_expire_delta), **done)
             elif action == "archive":
-                ctx.update(record, status="archived")
+                ctx.update(record, status="archived", **done)
             elif action == "anonymize":
                 ctx.update(
                     record,
@@ -92,22 +92,19 @@ def sweep(executor: Executor) -> ExecutionResult:
                     keywords=[],
                     content_hash=None,
                     source=None,
-                    expire_at=None,
-                    on_expire=None,
+                    **done,
                 )
+                ctx.redact_history(record.id)  # type: ignore[arg-type]
             else:  # none: it simply is expired
-                ctx.update(record, status="expired")
+                ctx.update(record, status="expired", **done)
         closed = ctx.now - ctx.config.recovery_window
-        stale = [
-            r
-            for r, _ in ctx.session.find(ctx.tenant, RecordQuery(statuses=("deleted",), order="created_asc"))
-            if r.deleted_at is not None and r.deleted_at <= closed
-        ]
+        deleted = ctx.session.find(ctx.tenant, RecordQuery(statuses=("deleted",), order="created_asc"))
+        stale = [r for r, _ in deleted if r.deleted_at is not None and r.deleted_at <= closed]
         to_purge += stale
         if to_purge:
             ctx.hard_delete(to_purge)
-        affected = [r.id for r, _ in due] + [r.id for r in stale]
-        return affected, {"expired": actions, "purged": [r.id for r in stale]}
+        affected = [r.id for r, _ in due if r.id not in held] + [r.id for r in stale]
+        return affected, {"expired": actions, "purged": [r.id for r in stale], "held_by_lock": held}
 
     return _run(executor, "Sweep", body)
 

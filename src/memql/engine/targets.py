@@ -32,6 +32,8 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
         q.statuses = None if f.status == "any" else (f.status,)
         if f.status in ("any", "expired"):
             q.not_expired_at = None
+        if f.status == "expired":
+            q.lapsed_at = ctx.now
     if f.time_range is not None:
         q.time_from, q.time_to = window(f.time_range, ctx)
     q.has_tags = list(f.has_tags or ())
@@ -79,7 +81,7 @@ def resolve(
         q.text_query = search.intent.query or ""
         overrides = search.overrides
         q.order = overrides.order_by if overrides and overrides.order_by else "relevance"
-        k = overrides.k if overrides and overrides.k else ctx.config.default_k
+        k = overrides.k if overrides and overrides.k else search.limit or ctx.config.default_k
         q.limit = min(k, search.limit) if search.limit is not None else k  # top-k candidates, at most limit
     elif q.limit is None and not write:
         q.limit = ctx.config.default_read_limit
@@ -90,7 +92,7 @@ def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | 
     if target.from_step is not None:
         ids = ctx.step_ids[target.from_step]
     else:
-        ids = [canonical_id(i) for i in target.ids or ()]
+        ids = list(dict.fromkeys(canonical_id(i) for i in target.ids or ()))  # "1" and "001" are one record
     if as_of is not None or target.filter is not None or narrow is not None:
         q = _narrowed(query_from_filter(target.filter, ctx, write), narrow)
         q.ids = ids

@@ -86,7 +86,8 @@ RULES: dict[str, str] = {
     "governance.lock_owner": "only the locker, a listed reviewer or an admin may change this lock",
     "governance.target_state": "the op cannot act on a deleted or expired record",
     "restore.window": "the record can no longer be restored",
-    "split.nothing": "the record's text yields a single part; nothing to split",
+    "split.nothing": "the record's text yields a single part",
+    "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",

@@ -336,14 +336,14 @@ class _Pass:
             return
         search, flt = t.get("search"), t.get("filter")
         if isinstance(search, dict):
-            if "limit" not in search:
+            if search.get("limit") is None:  # absent or null: either way the write is unbounded
                 search["limit"] = self.write_limit
                 self.d.warning(
                     join(path, "search", "limit"),
                     "write.default_limit",
                     f"a write through search without limit is capped at {self.write_limit}",
                 )
-        elif isinstance(flt, dict) and "limit" not in flt:
+        elif isinstance(flt, dict) and flt.get("limit") is None:
             flt["limit"] = self.write_limit
             self.d.warning(
                 join(path, "filter", "limit"),

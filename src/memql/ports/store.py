@@ -124,6 +124,20 @@ JSON_FIELDS = frozenset(
 IMMUTABLE_FIELDS = frozenset({"id", "tenant", "created_at", "schema_version"})
 
 
+REDACTED = "[redacted]"
+
+
+def redacted(value: Any) -> Any:
+    """A value blanked for the audit log, keeping its JSON type (text -> marker, object -> {}, list -> [])."""
+    if isinstance(value, str):
+        return REDACTED if value else value
+    if isinstance(value, dict):
+        return {}
+    if isinstance(value, list):
+        return []
+    return None
+
+
 def lexical_text(record: Record) -> str:
     """What the lexical index covers: the text, URL, tags, facet values and structured values."""
     parts: list[str] = [record.text or "", record.url or "", " ".join(record.tags)]
@@ -146,6 +160,7 @@ class RecordQuery:
     ids: Sequence[str] | None = None
     statuses: Sequence[str] | None = ("active",)  # None: any status
     not_expired_at: datetime | None = None  # lazy expiry: hide records whose expire_at <= this instant
+    lapsed_at: datetime | None = None  # also match active records whose expire_at <= this (status "expired")
     time_from: datetime | None = None  # event time (created_at when the record has none), inclusive
     time_to: datetime | None = None
     created_before: datetime | None = None
@@ -221,7 +236,13 @@ class StoreSession(Protocol):
         """Remove the records, their index entries and every link that touches them."""
         ...
 
-    def find_duplicate(self, tenant: str, content_hash: str) -> str | None: ...
+    def find_duplicate(self, tenant: str, content_hash: str, now: datetime) -> str | None:
+        """An active, unexpired record of the tenant with this content hash."""
+        ...
+
+    def redact(self, tenant: str, record_id: str, fields: Sequence[str]) -> None:
+        """Blank these fields (see `redacted`) in the record's audit events (anonymize, hard delete)."""
+        ...
 
     def add_link(self, tenant: str, link: Link) -> None: ...
 

@@ -67,21 +67,28 @@ def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
     return Outcome(affected, {"updated": len(affected)})
 
 
+def _unique(tags: list[str]) -> list[str]:
+    """Tags without case variants (the first spelling wins)."""
+    seen: set[str] = set()
+    return [t for t in tags if not (t.casefold() in seen or seen.add(t.casefold()))]  # type: ignore[func-returns-value]
+
+
 def run_label(ctx: Context, ir: LabelIR) -> Outcome:
     args = ir.args
     new_facets = args.facets.model_dump(mode="json", exclude_none=True) if args.facets else {}
     affected = []
     for record, _ in resolve(ctx, ir.target, write=True):  # type: ignore[arg-type]
         check_writable(ctx, "Label", record)
-        check_lock(ctx, "Label", record, appending=args.mode == "add")
+        # under append_only an "add" may only add: not overwrite a facet that has a different value
+        adds_only = args.mode == "add" and all(record.facets.get(k, v) == v for k, v in new_facets.items())
+        check_lock(ctx, "Label", record, appending=adds_only)
         tags, facets = list(record.tags), dict(record.facets)
         if args.mode == "add":
-            known = {t.casefold() for t in tags}
-            tags += [t for t in args.tags or () if t.casefold() not in known]
+            tags = _unique(tags + list(args.tags or ()))
             facets.update(new_facets)
         elif args.mode == "replace":
             if args.tags is not None:
-                tags = list(args.tags)
+                tags = _unique(list(args.tags))
             if args.facets is not None:
                 facets = new_facets
         else:  # remove: the given tags, and the given facet keys

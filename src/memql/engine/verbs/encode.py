@@ -44,7 +44,7 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     extras = dict(payload.__pydantic_extra__ or {})
     digest = content_hash(payload.text, payload.url, payload.structured)
     if args.dedupe is not False:
-        existing = ctx.session.find_duplicate(ctx.tenant, digest)
+        existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
         if existing is not None:
             return Outcome([existing], {"id": existing, "deduplicated": True})
     text = payload.text

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from datetime import datetime
 from typing import Any
 
 from memql.engine.context import Context
@@ -16,7 +17,9 @@ from memql.services import estimate_tokens, keywords, summarize
 DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
 
 
-def row(record: Record, score: float | None, include: tuple[str, ...] | list[str]) -> dict[str, Any]:
+def row(
+    record: Record, score: float | None, include: tuple[str, ...] | list[str], now: datetime
+) -> dict[str, Any]:
     """A record as a result row with the requested fields (record field names as the language spells them)."""
     values: dict[str, Any] = {
         "id": record.id,
@@ -42,7 +45,7 @@ def row(record: Record, score: float | None, include: tuple[str, ...] | list[str
         "sensitivity": record.sensitivity,
         "confidence": record.confidence,
         "lock": None
-        if record.lock_mode is None
+        if not record.locked(now)
         else {
             "mode": record.lock_mode,
             "reason": record.lock_reason,
@@ -71,7 +74,7 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     include = ir.args.include or list(DEFAULT_INCLUDE)
     as_of = ir.args.as_of
     hits = resolve(ctx, ir.target, write=False, as_of=as_of)  # type: ignore[arg-type]
-    rows = [row(r, s, include) for r, s in hits]
+    rows = [row(r, s, include, ctx.now) for r, s in hits]
     if as_of is None:  # heat: a read is a visit (bookkeeping, not an audited change)
         for record, _ in hits:
             ctx.session.update(

@@ -121,6 +121,14 @@ def run_split(ctx: Context, ir: SplitIR) -> Outcome:
     children_of: dict[str, list[str]] = {}
     for parent, _ in resolve(ctx, ir.target, write=True):  # type: ignore[arg-type]
         check_writable(ctx, "Split", parent)
+        if any(
+            link.relation == "split_from" and link.dst == parent.id
+            for link in ctx.session.links(ctx.tenant, [parent.id])
+        ):  # type: ignore[list-item]
+            ctx.warn(
+                "split.already", f"record {parent.id} was split before; split its parts instead", "target"
+            )
+            continue
         check_lock(ctx, "Split", parent)
         parts = _parts(ctx, ir, parent.text or "") or [(None, parent.text or "")]
         if len(parts) < 2:  # DESIGN §5: parent -> at least one child, so the split still happens

@@ -18,6 +18,7 @@ from memql.ports.store import (
     Record,
     RecordQuery,
     lexical_text,
+    redacted,
 )
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
@@ -94,13 +95,29 @@ class SQLiteSession:
             [tenant, *texts, *texts],
         )
 
-    def find_duplicate(self, tenant: str, content_hash: str) -> str | None:
+    def find_duplicate(self, tenant: str, content_hash: str, now: datetime) -> str | None:
         row = self.conn.execute(
             "SELECT num FROM records WHERE tenant = ? AND content_hash = ? AND status = 'active' "
-            "ORDER BY num LIMIT 1",
-            (tenant, content_hash),
+            "AND (expire_at IS NULL OR expire_at > ?) ORDER BY num LIMIT 1",
+            (tenant, content_hash, codec.to_us(now)),
         ).fetchone()
         return None if row is None else str(row[0])
+
+    def redact(self, tenant: str, record_id: str, fields: Sequence[str]) -> None:
+        rows = self.conn.execute(
+            "SELECT seq, before, after FROM events WHERE tenant = ? AND record_id = ?",
+            (tenant, str(record_id)),
+        ).fetchall()
+        for row in rows:
+            images = [json.loads(row["before"]), json.loads(row["after"])]
+            for image in images:
+                for name in fields:
+                    if name in image:
+                        image[name] = redacted(image[name])
+            self.conn.execute(
+                "UPDATE events SET before = ?, after = ? WHERE seq = ?",
+                (codec.dumps(images[0]), codec.dumps(images[1]), row["seq"]),
+            )
 
     # --- lineage ---------------------------------------------------------------------------------
 

@@ -39,8 +39,12 @@ def build(
         where.append(f"r.num IN ({','.join('?' * len(nums))})")
         params.extend(nums)
     if q.statuses is not None:
-        where.append(f"r.status IN ({','.join('?' * len(q.statuses))})")
+        status = f"r.status IN ({','.join('?' * len(q.statuses))})"
         params.extend(q.statuses)
+        if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
+            status = f"({status} OR (r.status = 'active' AND r.expire_at IS NOT NULL AND r.expire_at <= ?))"
+            params.append(to_us(q.lapsed_at))
+        where.append(status)
     if q.not_expired_at is not None:
         where.append("(r.expire_at IS NULL OR r.expire_at > ?)")
         params.append(to_us(q.not_expired_at))

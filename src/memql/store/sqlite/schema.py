@@ -88,18 +88,23 @@ LATEST = MIGRATIONS[-1][0]
 
 
 def migrate(conn: sqlite3.Connection) -> int:
-    """Apply every migration newer than the file's user_version, each in its own transaction."""
-    current = conn.execute("PRAGMA user_version").fetchone()[0]
-    if current > LATEST:
-        raise RuntimeError(f"this store was written by a newer memql (schema {current} > {LATEST})")
+    """Apply every migration newer than the file's user_version, each in its own transaction.
+
+    The version is read again under the write lock, so processes opening a fresh file at the same
+    moment apply each migration exactly once.
+    """
+    if conn.execute("PRAGMA user_version").fetchone()[0] == LATEST:
+        return LATEST  # up to date: no lock needed
     for version, script in MIGRATIONS:
-        if version <= current:
-            continue
         conn.execute("BEGIN IMMEDIATE")
         try:
-            for statement in _statements(script):
-                conn.execute(statement)
-            conn.execute(f"PRAGMA user_version = {version}")
+            current = conn.execute("PRAGMA user_version").fetchone()[0]
+            if current > LATEST:
+                raise RuntimeError(f"this store was written by a newer memql (schema {current} > {LATEST})")
+            if version > current:
+                for statement in _statements(script):
+                    conn.execute(statement)
+                conn.execute(f"PRAGMA user_version = {version}")
             conn.execute("COMMIT")
         except BaseException:
             conn.execute("ROLLBACK")

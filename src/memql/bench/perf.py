@@ -1,0 +1,368 @@
+"""`memql bench perf`: Encode throughput and Retrieve latency, each beside raw SQLite in the same run.
+
+The corpus is synthetic and deterministic (seeded): short English and Chinese notes (about 80/20) drawn
+from word lists with a Zipf-like word frequency, one to three tags from a small vocabulary, a topic facet
+and an event time spread over a year.
+
+The baseline is plain ``sqlite3`` on a second file with the same settings (WAL, synchronous NORMAL) and
+the same ``records`` / ``records_fts`` DDL as memql's store, holding the same rows and the same
+pre-tokenised FTS body. Its inputs (JSON text, FTS body, MATCH expression) are prepared outside the timed
+region, so it measures SQLite alone: the ratio is memql's whole overhead (validation, dedupe hashing,
+keywords, tokenising, the audit log, row decoding, visit bookkeeping). Its SELECTs return the same rows
+as memql's reads (same ORDER BY), so ``same_top`` reports how often the two top-10 lists agree.
+"""
+
+from __future__ import annotations
+
+import os
+import platform
+import random
+import sqlite3
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+from typing import Any
+
+from memql import Memory
+from memql.ports.store import Record, lexical_text
+from memql.services.tokenize import STOP_WORDS, fts_match_expression, index_text
+from memql.store.sqlite.codec import dumps, to_us
+from memql.store.sqlite.schema import MIGRATIONS, _statements
+
+TENANT = "bench"
+NOW = datetime(2026, 6, 1, tzinfo=UTC)  # the pinned clock: created_at of every record
+_START = datetime(2025, 6, 1, tzinfo=UTC)  # event times spread over the year before NOW
+
+
+def _words(block: str) -> list[str]:
+    return block.split()
+
+
+EN_WORDS = _words(
+    """
+    meeting project budget review deadline client report design launch team manager schedule call email
+    invoice contract release server database backup deploy customer feedback roadmap sprint ticket
+    bug feature test coffee lunch dinner flight hotel train passport visa doctor dentist gym run
+    yoga recipe garden birthday gift party wedding school homework exam lecture library book article
+    paper draft slide demo interview hiring salary tax bank loan rent insurance car repair garage
+    phone laptop password account subscription renewal vacation beach mountain museum concert movie
+    music guitar piano weather rain snow morning evening weekend monday friday office remote kitchen
+    grocery milk bread apple medicine allergy appointment reminder plan idea goal habit note summary
+    the a of to and in for with on about after before next this
+"""
+)
+ZH_WORDS = _words(
+    """
+    会议 项目 预算 报告 客户 设计 发布 团队 经理 日程 电话 邮件 合同 服务器 数据库 备份 部署 反馈
+    计划 任务 测试 咖啡 午饭 晚饭 航班 酒店 火车 护照 医生 牙医 健身 跑步 生日 礼物 聚会 学校 作业
+    考试 图书馆 论文 演示 面试 工资 银行 房租 保险 汽车 手机 电脑 密码 假期 海边 博物馆 音乐会 电影
+    天气 下雨 周末 办公室 厨房 牛奶 面包 药品 提醒 目标 习惯 笔记 明天 下周 已经 需要 记得
+"""
+)
+TAGS = [f"t{i}" for i in range(20)]
+TOPICS = ["work", "family", "health", "travel", "finance", "study", "home", "hobby"]
+KINDS = ["note", "note", "note", "task", "event"]
+
+
+@dataclass(frozen=True)
+class Note:
+    text: str
+    tags: list[str]
+    topic: str
+    kind: str
+    time: datetime
+
+    @property
+    def iso_time(self) -> str:
+        return self.time.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+    def ir(self) -> dict[str, Any]:
+        args = {"payload": {"text": self.text}, "tags": self.tags, "type": self.kind}
+        return {"op": "Encode", "args": {**args, "facets": {"topic": self.topic}, "time": self.iso_time}}
+
+
+def _zipf(n: int) -> list[float]:
+    weights, total = [], 0.0
+    for rank in range(n):
+        total += 1.0 / (rank + 1) ** 0.9
+        weights.append(total)
+    return weights
+
+
+def corpus(n: int, seed: int) -> list[Note]:
+    """n distinct notes (memql would de-duplicate identical texts, which would desynchronise the ids)."""
+    rng = random.Random(seed)
+    en_cum, zh_cum = _zipf(len(EN_WORDS)), _zipf(len(ZH_WORDS))
+    notes: list[Note] = []
+    seen: set[str] = set()
+    while len(notes) < n:
+        if rng.random() < 0.8:
+            words = rng.choices(EN_WORDS, cum_weights=en_cum, k=rng.randint(6, 14))
+            text = " ".join(words).capitalize() + "."
+        else:
+            text = "".join(rng.choices(ZH_WORDS, cum_weights=zh_cum, k=rng.randint(4, 8))) + "。"
+        if text in seen:
+            continue
+        seen.add(text)
+        tags = sorted(rng.sample(TAGS, rng.randint(1, 3)))
+        when = _START + timedelta(seconds=rng.randrange(365 * 86_400))
+        notes.append(Note(text, tags, rng.choice(TOPICS), rng.choice(KINDS), when))
+    return notes
+
+
+def search_queries(n: int, seed: int) -> list[str]:
+    """2-3 content words each: English joined by spaces, Chinese (one in five) written without spaces."""
+    rng = random.Random(seed + 1)
+    content = [w for w in EN_WORDS if w not in STOP_WORDS]
+    return [
+        " ".join(rng.sample(content, rng.randint(2, 3)))
+        if rng.random() < 0.8
+        else "".join(rng.sample(ZH_WORDS, rng.randint(2, 3)))
+        for _ in range(n)
+    ]
+
+
+# --- raw SQLite baseline ---------------------------------------------------------------------------
+
+_RAW_INSERT = (
+    "INSERT INTO records (tenant, owner, text, kind, tags, facets, weight, status, time, created_at, "
+    "updated_at) VALUES (?, ?, ?, ?, ?, ?, 0.5, 'active', ?, ?, ?)"
+)
+_RAW_FTS = "INSERT INTO records_fts (rowid, body) VALUES (?, ?)"
+_RAW_COLUMNS = "r.num, r.text, r.kind, r.tags, r.facets, r.time, r.weight, r.status"
+RAW_SEARCH = (
+    f"SELECT {_RAW_COLUMNS}, -bm25(records_fts) AS score FROM records_fts "
+    "JOIN records r ON r.num = records_fts.rowid WHERE records_fts MATCH ? "
+    "ORDER BY bm25(records_fts), r.num DESC LIMIT 10"
+)
+RAW_FILTER = (
+    f"SELECT {_RAW_COLUMNS} FROM records r WHERE EXISTS (SELECT 1 FROM json_each(r.tags) WHERE value = ?) "
+    "ORDER BY COALESCE(r.time, r.created_at) DESC, r.num DESC LIMIT 10"
+)
+
+
+def raw_open(path: Path) -> sqlite3.Connection:
+    """A plain connection with memql's file settings and memql's records + records_fts DDL."""
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("PRAGMA busy_timeout = 30000")
+    conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = NORMAL")
+    wanted = ("CREATE TABLE records ", "CREATE INDEX records_", "CREATE VIRTUAL TABLE records_fts ")
+    for statement in _statements(MIGRATIONS[0][1]):
+        if statement.startswith(wanted):
+            conn.execute(statement)
+    return conn
+
+
+def raw_rows(notes: Sequence[Note]) -> list[tuple[tuple[Any, ...], str]]:
+    """The values an application would insert, and the same FTS body memql indexes (untimed)."""
+    now = to_us(NOW)
+    out = []
+    for n in notes:
+        facets = {"topic": n.topic}
+        body = index_text(lexical_text(Record(text=n.text, tags=n.tags, facets=facets)))
+        values = (TENANT, TENANT, n.text, n.kind, dumps(n.tags), dumps(facets), to_us(n.time), now, now)
+        out.append((values, body))
+    return out
+
+
+def raw_insert(conn: sqlite3.Connection, rows: Sequence[tuple[tuple[Any, ...], str]], batch: int) -> None:
+    for start in range(0, len(rows), batch):
+        conn.execute("BEGIN IMMEDIATE")
+        for values, body in rows[start : start + batch]:
+            num = conn.execute(_RAW_INSERT, values).lastrowid
+            conn.execute(_RAW_FTS, (num, body))
+        conn.execute("COMMIT")
+
+
+# --- memql ---------------------------------------------------------------------------------------
+
+
+def memql_open(path: Path) -> Memory:
+    return Memory(str(path), tenant=TENANT, actor=TENANT, clock=NOW)
+
+
+def memql_load(m: Memory, notes: Sequence[Note], batch: int) -> None:
+    for start in range(0, len(notes), batch):
+        result = m.execute([n.ir() for n in notes[start : start + batch]])
+        if not result.success:
+            raise RuntimeError(f"memql refused a load batch: {result.diagnostics}")
+
+
+def memql_per_op(m: Memory, notes: Sequence[Note]) -> None:
+    for n in notes:
+        result = m.encode(n.text, tags=n.tags, type=n.kind, facets={"topic": n.topic}, time=n.iso_time)
+        if not result.success:
+            raise RuntimeError(f"memql refused an Encode: {result.diagnostics}")
+
+
+# --- measuring -----------------------------------------------------------------------------------
+
+
+def percentile(values: Sequence[float], p: float) -> float:
+    """Linear interpolation between closest ranks (numpy's default)."""
+    ordered = sorted(values)
+    pos = (len(ordered) - 1) * p / 100
+    lo = int(pos)
+    hi = min(lo + 1, len(ordered) - 1)
+    return ordered[lo] + (ordered[hi] - ordered[lo]) * (pos - lo)
+
+
+def _timed(fn: Callable[[], Any]) -> float:
+    started = time.perf_counter()
+    fn()
+    return time.perf_counter() - started
+
+
+def _latency(fn: Callable[[Any], list[str]], inputs: Sequence[Any]) -> tuple[list[float], list[list[str]]]:
+    for item in inputs[:5]:  # warm-up
+        fn(item)
+    millis, answers = [], []
+    for item in inputs:
+        started = time.perf_counter()
+        answer = fn(item)
+        millis.append((time.perf_counter() - started) * 1000)
+        answers.append(answer)
+    return millis, answers
+
+
+def _compare(memql: tuple[list[float], list[list[str]]], raw: tuple[list[float], list[list[str]]]) -> dict:
+    (mq, mq_ids), (rq, rq_ids) = memql, raw
+    out = {
+        "memql_p50_ms": percentile(mq, 50),
+        "memql_p95_ms": percentile(mq, 95),
+        "raw_p50_ms": percentile(rq, 50),
+        "raw_p95_ms": percentile(rq, 95),
+    }
+    out["ratio_p50"] = out["memql_p50_ms"] / out["raw_p50_ms"]
+    out["ratio_p95"] = out["memql_p95_ms"] / out["raw_p95_ms"]
+    out["same_top"] = sum(a == b for a, b in zip(mq_ids, rq_ids, strict=True)) / len(mq_ids)
+    out["mean_hits"] = sum(len(a) for a in mq_ids) / len(mq_ids)
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def _retrieve(m: Memory, raw: sqlite3.Connection, queries: list[str], tags: list[str]) -> dict[str, Any]:
+    def memql_search(q: str) -> list[str]:
+        return [r["id"] for r in m.retrieve(query=q, k=10).data["rows"]]
+
+    def memql_filter(tag: str) -> list[str]:
+        return [r["id"] for r in m.retrieve(filter={"has_tags": [tag], "limit": 10}).data["rows"]]
+
+    def raw_search(match: str) -> list[str]:
+        return [str(r[0]) for r in raw.execute(RAW_SEARCH, (match,)).fetchall()]
+
+    def raw_filter(tag: str) -> list[str]:
+        return [str(r[0]) for r in raw.execute(RAW_FILTER, (tag,)).fetchall()]
+
+    matches = [fts_match_expression(q) for q in queries]
+    return {
+        "search": _compare(_latency(memql_search, queries), _latency(raw_search, matches)),
+        "filter": _compare(_latency(memql_filter, tags), _latency(raw_filter, tags)),
+    }
+
+
+def machine() -> dict[str, Any]:
+    return {
+        "python": platform.python_version(),
+        "sqlite": sqlite3.sqlite_version,
+        "cpus": os.cpu_count(),
+        "platform": platform.platform(),
+    }
+
+
+def run(
+    sizes: Sequence[int] = (10_000, 100_000),
+    *,
+    queries: int = 200,
+    seed: int = 7,
+    directory: str | os.PathLike[str] | None = None,
+    encode_ops: int = 2_000,
+    batch: int = 100,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run the benchmark; stores go in `directory` (kept) or a temporary directory (removed)."""
+    sizes = sorted(set(sizes))
+    if not sizes or sizes[0] <= 0 or queries <= 0 or encode_ops <= 0 or batch <= 0:
+        raise ValueError("sizes, queries, encode_ops and batch must be positive")
+    say = progress or (lambda _message: None)
+    started = time.perf_counter()
+    if directory is None:
+        with tempfile.TemporaryDirectory(prefix="memql-perf-") as tmp:
+            report = _run(Path(tmp), sizes, queries, seed, encode_ops, batch, say)
+    else:
+        folder = Path(directory)
+        folder.mkdir(parents=True, exist_ok=True)
+        report = _run(folder, sizes, queries, seed, encode_ops, batch, say)
+    report["elapsed_s"] = round(time.perf_counter() - started, 2)
+    return report
+
+
+def _run(
+    folder: Path,
+    sizes: list[int],
+    queries: int,
+    seed: int,
+    encode_ops: int,
+    batch: int,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    names = ("encode-memql.db", "encode-raw.db", "memql.db", "raw.db")
+    taken = [n for n in names if (folder / n).exists()]
+    if taken:
+        raise FileExistsError(f"{folder} already holds {', '.join(taken)}; use an empty directory")
+    notes = corpus(max(sizes[-1], encode_ops), seed)
+    rows = raw_rows(notes)
+    say(f"corpus: {len(notes)} notes (seed {seed})")
+
+    say(f"encode, one transaction per op: {encode_ops} ops")
+    m = memql_open(folder / "encode-memql.db")
+    memql_s = _timed(lambda: memql_per_op(m, notes[:encode_ops]))
+    m.close()
+    conn = raw_open(folder / "encode-raw.db")
+    raw_s = _timed(lambda: raw_insert(conn, rows[:encode_ops], 1))
+    conn.close()
+    encode: dict[str, Any] = {"per_op": _throughput(encode_ops, 1, memql_s, raw_s)}
+
+    m, conn = memql_open(folder / "memql.db"), raw_open(folder / "raw.db")
+    rng = random.Random(seed + 2)
+    search = search_queries(queries, seed)
+    tags = [rng.choice(TAGS) for _ in range(queries)]
+    retrieve: dict[str, Any] = {}
+    loaded, memql_total, raw_total = 0, 0.0, 0.0
+    try:
+        for size in sizes:
+            say(f"load {loaded} -> {size} records, batches of {batch}")
+            memql_s = _timed(lambda lo=loaded, hi=size: memql_load(m, notes[lo:hi], batch))
+            raw_s = _timed(lambda lo=loaded, hi=size: raw_insert(conn, rows[lo:hi], batch))
+            if loaded == 0:
+                encode["batched"] = _throughput(size, batch, memql_s, raw_s)
+            memql_total, raw_total, loaded = memql_total + memql_s, raw_total + raw_s, size
+            say(f"retrieve at {size} records: {queries} searches, {queries} tag filters")
+            retrieve[str(size)] = {
+                "records": size,
+                "load_s": {"memql": round(memql_total, 3), "raw": round(raw_total, 3)},
+                **_retrieve(m, conn, search, tags),
+            }
+    finally:
+        m.close()
+        conn.close()
+    return {
+        "encode": encode,
+        "retrieve": retrieve,
+        "machine": machine(),
+        "settings": {"seed": seed, "queries": queries, "encode_ops": encode_ops, "batch": batch},
+    }
+
+
+def _throughput(n: int, batch: int, memql_s: float, raw_s: float) -> dict[str, Any]:
+    memql_ops, raw_ops = n / memql_s, n / raw_s
+    return {
+        "ops": n,
+        "per_transaction": batch,
+        "memql_ops_s": round(memql_ops, 1),
+        "raw_ops_s": round(raw_ops, 1),
+        "ratio": round(memql_ops / raw_ops, 4),
+    }

@@ -1,0 +1,106 @@
+"""Concurrency: several processes writing one SQLite file — no error reaches a caller, no lost update.
+
+Four spawned processes run 500 mixed operations each (helpers_durability.concurrency_worker), one
+Memory per process: Encode, Update, Promote (a read-modify-write of the weight) and soft Delete of
+their own records, Retrieve with read-your-writes checks, and Label add of a unique tag to ONE shared
+record — the classic lost-update case, since every Label reads the tag list and writes it back.
+"""
+
+from __future__ import annotations
+
+import json
+import multiprocessing
+import time
+from pathlib import Path
+
+from helpers_durability import OP_WEIGHTS, concurrency_worker, fresh_file_opener
+
+from memql import Memory
+
+WORKERS = 4
+OPS_PER_WORKER = 500
+SEED = 20240611
+
+
+def run_processes(target, args_for, n: int, timeout: float = 120) -> list:
+    """Start n spawned processes target(*args_for(i), barrier, queue); return what each one puts."""
+    ctx = multiprocessing.get_context("spawn")
+    barrier, queue = ctx.Barrier(n), ctx.Queue()
+    procs = [ctx.Process(target=target, args=(*args_for(i), barrier, queue)) for i in range(n)]
+    for p in procs:
+        p.start()
+    try:
+        out = [queue.get(timeout=timeout) for _ in procs]  # drain before join (large payloads)
+    finally:
+        for p in procs:
+            p.join(timeout=30)
+            if p.is_alive():
+                p.kill()
+    assert [p.exitcode for p in procs] == [0] * n
+    return out
+
+
+def test_four_processes_mixed_writes_lose_nothing(tmp_path: Path) -> None:
+    db = str(tmp_path / "concurrent.db")
+    with Memory(db, tenant="T", actor="setup") as m:
+        shared = m.encode("the shared record everybody labels", tags=["shared"])
+        assert shared.success
+        shared_id = shared.id
+
+    started = time.monotonic()
+    reports = run_processes(
+        concurrency_worker, lambda w: (db, w, OPS_PER_WORKER, shared_id, SEED), WORKERS, timeout=150
+    )
+    elapsed = time.monotonic() - started
+    print(f"\n{WORKERS} processes x {OPS_PER_WORKER} ops: {elapsed:.1f} s")
+
+    failures = [f for r in reports for f in r["failures"]]
+    assert failures == [], "\n".join(failures[:20])
+    counts = {k: sum(r["counts"][k] for r in reports) for k in OP_WEIGHTS}
+    assert sum(counts.values()) == WORKERS * OPS_PER_WORKER
+    assert all(n > 0 for n in counts.values()), counts
+    # the workers really overlapped (otherwise this would test nothing)
+    assert max(r["started"] for r in reports) < min(r["finished"] for r in reports)
+
+    with Memory(db, tenant="T", actor="checker") as m:
+
+        def sql(query: str, *params: object) -> list:
+            return m.store.execute_sql(query, params)
+
+        # no lost update on the shared record: every Label's tag is there, once
+        labels = [label for r in reports for label in r["labels"]]
+        assert len(labels) == len(set(labels)) == counts["label_shared"]
+        tags = json.loads(sql("SELECT tags FROM records WHERE num = ?", int(shared_id))[0][0])
+        assert len(tags) == len(set(tags)) == len(labels) + 1
+        assert set(tags) == {"shared", *labels}
+        label_events = "SELECT COUNT(*) FROM events WHERE record_id = ? AND kind = 'update'"
+        assert sql(label_events, shared_id)[0][0] == len(labels)
+
+        # each worker's records are in the state its own operations imply
+        owned = [set(r["own"]) for r in reports]
+        assert sum(len(o) for o in owned) == len(set().union(*owned)) == counts["encode"]
+        for report in reports:
+            for rid, want in report["own"].items():
+                (row,) = sql("SELECT text, weight, status, tags, tenant FROM records WHERE num = ?", int(rid))
+                got = {"text": row[0], "weight": row[1], "status": row[2], "tags": json.loads(row[3])}
+                assert got == want, (report["worker"], rid)
+                assert row[4] == "T"
+        assert sql("SELECT COUNT(*) FROM records")[0][0] == 1 + counts["encode"]
+
+        # the audit log has every operation once (Retrieve included), and the store is intact
+        assert sql("SELECT COUNT(*) FROM operations")[0][0] == 1 + WORKERS * OPS_PER_WORKER
+        assert sql("SELECT COUNT(*) FROM records_fts")[0][0] == 1 + counts["encode"]
+        assert [tuple(r) for r in sql("PRAGMA integrity_check")] == [("ok",)]
+        hits = m.retrieve("shared record everybody").data["rows"]
+        assert [h["id"] for h in hits] == [shared_id]
+
+
+def test_processes_opening_a_fresh_file_at_once_all_succeed(tmp_path: Path) -> None:
+    """Several processes open a store file that does not exist yet, at the same moment: each must get a
+    working store (the first-run migration must not fail in the processes that lose the race)."""
+    for attempt in range(4):
+        db = str(tmp_path / f"fresh{attempt}.db")
+        reports = run_processes(fresh_file_opener, lambda w, db=db: (db, w), WORKERS, timeout=60)
+        assert [problem for _, problem in sorted(reports) if problem] == []
+        with Memory(db, tenant="T") as m:
+            assert m.store.execute_sql("SELECT COUNT(*) FROM records")[0][0] == WORKERS
