@@ -232,6 +232,10 @@ class StoreSession(Protocol):
 
     def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None: ...
 
+    def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+        """A read's heat bookkeeping: one more visit and the last access time, for each record."""
+        ...
+
     def hard_delete(self, tenant: str, ids: Sequence[str]) -> None:
         """Remove the records, their index entries and every link that touches them."""
         ...

@@ -57,7 +57,7 @@ def _in_cjk_block(cp: int) -> bool:
 
 def is_cjk(ch: str) -> bool:
     """True for a CJK ideograph, kana or Hangul syllable (letters and numerals only, not CJK punctuation)."""
-    if len(ch) != 1:
+    if len(ch) != 1 or ch < "\u3005":  # fast path: everything below the first CJK block (latin text)
         return False
     return _in_cjk_block(ord(ch)) and unicodedata.category(ch)[0] in "LN"
 

@@ -76,10 +76,7 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     hits = resolve(ctx, ir.target, write=False, as_of=as_of)  # type: ignore[arg-type]
     rows = [row(r, s, include, ctx.now) for r, s in hits]
     if as_of is None:  # heat: a read is a visit (bookkeeping, not an audited change)
-        for record, _ in hits:
-            ctx.session.update(
-                ctx.tenant, record.id, {"visits": record.visits + 1, "last_access_at": ctx.now}
-            )  # type: ignore[arg-type]
+        ctx.session.touch(ctx.tenant, [r.id for r, _ in hits], ctx.now)  # type: ignore[misc]
     data: dict[str, Any] = {"rows": rows, "count": len(rows)}
     if as_of is not None:
         data["as_of"] = as_of

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import sqlite3
 import sys
 from datetime import datetime
 from typing import Any
@@ -72,7 +73,7 @@ def open_memory(ctx: click.Context):
     o = ctx.obj
     try:
         return Memory(o["db"], tenant=o["tenant"], actor=o["actor"], admin=o["admin"], clock=o["clock"])
-    except (OSError, ValueError) as exc:  # an unusable location is a usage problem, not a traceback
+    except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:  # unusable: not a traceback
         click.echo(f"memql: cannot open the store: {exc}", err=True)
         sys.exit(2)
 

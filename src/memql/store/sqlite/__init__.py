@@ -72,6 +72,15 @@ class SQLiteSession:
                 (index_text(lexical_text(record)), int(record_id)),
             )
 
+    def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+        nums = [int(i) for i in ids]
+        if nums:
+            self.conn.execute(
+                f"UPDATE records SET visits = visits + 1, last_access_at = ? WHERE tenant = ? "
+                f"AND num IN ({','.join('?' * len(nums))})",
+                [codec.to_us(now), tenant, *nums],
+            )
+
     def hard_delete(self, tenant: str, ids: Sequence[str]) -> None:
         nums = [int(i) for i in ids]
         if not nums:
