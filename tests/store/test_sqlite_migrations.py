@@ -18,7 +18,8 @@ def _write_version_1(path) -> None:
     for statement in schema._statements(script):
         conn.execute(statement)
     conn.execute(
-        "INSERT INTO records (tenant, text, tags, created_at, updated_at) VALUES ('t', 'kept', '[\"a\"]', 0, 0)"
+        "INSERT INTO records (tenant, text, tags, created_at, updated_at) "
+        "VALUES ('t', 'kept', '[\"a\"]', 0, 0)"
     )
     conn.execute("INSERT INTO records_fts (rowid, body) VALUES (1, 'kept a')")
     conn.execute("PRAGMA user_version = 1")
