@@ -133,13 +133,16 @@ _RAW_INSERT = (
 )
 _RAW_FTS = "INSERT INTO records_fts (rowid, body) VALUES (?, ?)"
 _RAW_COLUMNS = "r.num, r.text, r.kind, r.tags, r.facets, r.time, r.weight, r.status"
+# the same scope memql applies (one tenant, live records), so both can use the same indexes
+_RAW_SCOPE = f"r.tenant = '{TENANT}' AND r.status = 'active'"
 RAW_SEARCH = (
     f"SELECT {_RAW_COLUMNS}, -bm25(records_fts) AS score FROM records_fts "
-    "JOIN records r ON r.num = records_fts.rowid WHERE records_fts MATCH ? "
+    f"JOIN records r ON r.num = records_fts.rowid WHERE records_fts MATCH ? AND {_RAW_SCOPE} "
     "ORDER BY bm25(records_fts), r.num DESC LIMIT 10"
 )
 RAW_FILTER = (
-    f"SELECT {_RAW_COLUMNS} FROM records r WHERE EXISTS (SELECT 1 FROM json_each(r.tags) WHERE value = ?) "
+    f"SELECT {_RAW_COLUMNS} FROM records r WHERE {_RAW_SCOPE} "
+    "AND EXISTS (SELECT 1 FROM json_each(r.tags) WHERE value = ?) "
     "ORDER BY COALESCE(r.time, r.created_at) DESC, r.num DESC LIMIT 10"
 )
 
@@ -151,9 +154,10 @@ def raw_open(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
     wanted = ("CREATE TABLE records ", "CREATE INDEX records_", "CREATE VIRTUAL TABLE records_fts ")
-    for statement in _statements(MIGRATIONS[0][1]):
-        if statement.startswith(wanted):
-            conn.execute(statement)
+    for _version, script in MIGRATIONS:  # every migration: the baseline has the same indexes as memql
+        for statement in _statements(script):
+            if statement.startswith(wanted):
+                conn.execute(statement)
     return conn
 
 

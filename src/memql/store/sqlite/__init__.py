@@ -76,9 +76,10 @@ class SQLiteSession:
         nums = [int(i) for i in ids]
         if nums:
             self.conn.execute(
-                f"UPDATE records SET visits = visits + 1, last_access_at = ? WHERE tenant = ? "
-                f"AND num IN ({','.join('?' * len(nums))})",
-                [codec.to_us(now), tenant, *nums],
+                # `+tenant`: look records up by rowid; a plain `tenant = ?` lets SQLite scan the tenant index
+                f"UPDATE records SET visits = visits + 1, last_access_at = ? "
+                f"WHERE num IN ({','.join('?' * len(nums))}) AND +tenant = ?",
+                [codec.to_us(now), *nums, tenant],
             )
 
     def hard_delete(self, tenant: str, ids: Sequence[str]) -> None:
@@ -90,7 +91,7 @@ class SQLiteSession:
         owned = [
             r[0]
             for r in self.conn.execute(
-                f"SELECT num FROM records WHERE tenant = ? AND num IN ({marks})", [tenant, *nums]
+                f"SELECT num FROM records WHERE num IN ({marks}) AND +tenant = ?", [*nums, tenant]
             )
         ]
         if not owned:
