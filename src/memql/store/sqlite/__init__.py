@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import random
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -263,6 +265,22 @@ class SQLiteSession:
         return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
 
 
+def _enable_wal(conn: sqlite3.Connection) -> None:
+    """Switch the file to WAL (a persistent setting). The switch needs an exclusive lock and SQLite may
+    report "locked" at once, without its busy handler, while another process opens the same fresh
+    file: retry within the busy timeout."""
+    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005 + random.random() * 0.02)
+
+
 class SQLiteStore:
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
@@ -276,7 +294,7 @@ class SQLiteStore:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if path != ":memory:":
-            self.conn.execute("PRAGMA journal_mode = WAL")
+            _enable_wal(self.conn)
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
