@@ -62,6 +62,31 @@ class Executor:
         self.admin, self.config, self.llm, self.embedder = admin, config or EngineConfig(), llm, embedder
         self.strict = strict
 
+    def context(
+        self,
+        session: StoreSession,
+        now: datetime,
+        meta: Meta | None = None,
+        *,
+        path: str = "",
+        step_ids: list[list[str]] | None = None,
+    ) -> Context:
+        """The context an op runs in. Who acts is the session's actor: an IR's meta.actor is only a
+        claim, kept in the audited IR."""
+        return Context(
+            session=session,
+            tenant=self.tenant,
+            actor=self.actor,
+            admin=self.admin,
+            now=now,
+            meta=meta or Meta(),
+            config=self.config,
+            llm=self.llm,
+            embedder=self.embedder,
+            path=path,
+            step_ids=step_ids if step_ids is not None else [],
+        )
+
     def execute(
         self, source: Any, *, dry_run: bool = False, on_step: StepObserver | None = None
     ) -> ExecutionResult:
@@ -172,20 +197,7 @@ class Executor:
         workflow_id: str | None,
         step: int | None,
     ) -> ExecutionResult:
-        # who acts is the session's actor; an IR's meta.actor is only a claim, kept in the audited IR
-        ctx = Context(
-            session=session,
-            tenant=self.tenant,
-            actor=self.actor,
-            admin=self.admin,
-            now=now,
-            meta=meta,
-            config=self.config,
-            llm=self.llm,
-            embedder=self.embedder,
-            path=path,
-            step_ids=step_ids,
-        )
+        ctx = self.context(session, now, meta, path=path, step_ids=step_ids)
         started = time.perf_counter()
         step_dry = not whole_dry and bool(meta.dry_run)
         if step_dry:  # a previewed step inside a committed workflow: run it, then undo it

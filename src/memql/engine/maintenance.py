@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memql.engine.context import Context, Meta
+from memql.engine.context import Context
 from memql.engine.executor import Executor
 from memql.engine.result import ExecutionResult
 from memql.engine.targets import canonical_id
@@ -22,15 +22,7 @@ _TICK = timedelta(microseconds=1)
 def _run(executor: Executor, op: str, body) -> ExecutionResult:
     now = executor.clock.now()
     with executor.store.transaction() as session:
-        ctx = Context(
-            session=session,
-            tenant=executor.tenant,
-            actor=executor.actor,
-            admin=executor.admin,
-            now=now,
-            meta=Meta(),
-            config=executor.config,
-        )
+        ctx = executor.context(session, now)
         try:
             affected, data = body(ctx)
         except _Refused as refused:

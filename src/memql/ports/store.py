@@ -92,6 +92,14 @@ class Record:
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
+PERMISSION_FIELDS = (
+    "read_perm_level",
+    "write_perm_level",
+    "read_whitelist",
+    "read_blacklist",
+    "write_whitelist",
+    "write_blacklist",
+)
 INSTANT_FIELDS = frozenset(
     {
         "lock_until",

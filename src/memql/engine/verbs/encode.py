@@ -11,7 +11,7 @@ from memql.engine.context import Context
 from memql.engine.verbs import Outcome
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
-from memql.ports.store import Record
+from memql.ports.store import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
 _SPACE = re.compile(r"\s+")
@@ -70,12 +70,7 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
         on_expire=ctx.config.default_on_expire if expire_at is not None else None,
         auto_frequency=args.auto_frequency,
         next_auto_update_at=args.next_auto_update_at or _next_refresh(ctx, args.auto_frequency),
-        read_perm_level=args.read_perm_level,
-        write_perm_level=args.write_perm_level,
-        read_whitelist=args.read_whitelist,
-        read_blacklist=args.read_blacklist,
-        write_whitelist=args.write_whitelist,
-        write_blacklist=args.write_blacklist,
+        **{name: getattr(args, name) for name in PERMISSION_FIELDS},
         embedding_status="pending",
         time=args.time,
     )

@@ -11,7 +11,7 @@ from memql.engine.verbs import Outcome
 from memql.engine.verbs.encode import content_hash
 from memql.lang.ops import RetrieveIR, SummarizeIR
 from memql.ports.models import ChatMessage, ChatRequest
-from memql.ports.store import Record
+from memql.ports.store import PERMISSION_FIELDS, Record
 from memql.services import estimate_tokens, keywords, summarize
 
 DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
@@ -56,16 +56,7 @@ def row(
         "score": score,
         "explain": None if score is None else {"bm25": round(score, 6), "weight": record.weight},
     }
-    for name in (
-        "read_perm_level",
-        "write_perm_level",
-        "read_whitelist",
-        "read_blacklist",
-        "write_whitelist",
-        "write_blacklist",
-        "valid_from",
-        "valid_to",
-    ):
+    for name in (*PERMISSION_FIELDS, "valid_from", "valid_to"):
         values[name] = getattr(record, name, None)
     return {name: values.get(name) for name in include}
 

@@ -11,7 +11,7 @@ from memql.engine.verbs import Outcome
 from memql.engine.verbs.encode import content_hash
 from memql.lang.ops import MergeIR, SplitIR
 from memql.ports.models import ChatMessage, ChatRequest
-from memql.ports.store import Record
+from memql.ports.store import PERMISSION_FIELDS, Record
 from memql.services import (
     chunk_by_count,
     chunk_by_size,
@@ -154,12 +154,7 @@ def run_split(ctx: Context, ir: SplitIR) -> Outcome:
                     memory_type=parent.memory_type,
                     category=parent.category,
                     sensitivity=parent.sensitivity,
-                    read_perm_level=parent.read_perm_level,
-                    write_perm_level=parent.write_perm_level,
-                    read_whitelist=parent.read_whitelist,
-                    read_blacklist=parent.read_blacklist,
-                    write_whitelist=parent.write_whitelist,
-                    write_blacklist=parent.write_blacklist,
+                    **{name: getattr(parent, name) for name in PERMISSION_FIELDS},
                 )
             if topic is not None:
                 child = child.copy(facets={**child.facets, "topic": topic})

@@ -17,12 +17,11 @@ from .spans import (
     amount_duration,
     amount_handlers,
     boundary_span,
-    checked_date,
+    calendar_day,
     day_span,
     hours_span,
     mid_month,
     month_span,
-    nearest_date,
     period_span,
     weekday_after,
     weekday_before,
@@ -221,10 +220,8 @@ def _mid_month(m: re.Match[str], now: datetime) -> TimeSpan:
 
 
 def _date(m: re.Match[str], now: datetime) -> TimeSpan:
-    month, day = _month(m["mon"]), int(m["day"])
-    if m["year"]:
-        return day_span(checked_date(int(m["year"]), month, day, m.group(0)), now.tzinfo)
-    return day_span(nearest_date(now.date(), month, day, m.group(0)), now.tzinfo)
+    year = int(m["year"]) if m["year"] else None
+    return calendar_day(now, year, _month(m["mon"]), int(m["day"]), m.group(0))
 
 
 def _month_year(m: re.Match[str], now: datetime) -> TimeSpan:

@@ -16,13 +16,13 @@ from .spans import (
     amount_duration,
     amount_handlers,
     boundary_span,
+    calendar_day,
     checked_date,
     day_span,
     hours_span,
     mid_month,
     month_days,
     month_span,
-    nearest_date,
     nearest_day_of_month,
     period_span,
     weekday_after,
@@ -241,10 +241,8 @@ def _year_edge(m: re.Match[str], now: datetime) -> TimeSpan:
 
 
 def _date(m: re.Match[str], now: datetime) -> TimeSpan:
-    month, day = _number(m["m"]), _number(m["d"])
-    if m["y"]:
-        return day_span(checked_date(_number(m["y"]), month, day, m.group(0)), now.tzinfo)
-    return day_span(nearest_date(now.date(), month, day, m.group(0)), now.tzinfo)
+    year = _number(m["y"]) if m["y"] else None
+    return calendar_day(now, year, _number(m["m"]), _number(m["d"]), m.group(0))
 
 
 def _year_month(m: re.Match[str], now: datetime) -> TimeSpan:

@@ -280,3 +280,10 @@ def amount_handlers(
         return window(now, amount, 1, UNIT_GRANULARITY[unit])
 
     return future_instant, past_instant, past_window, future_window
+
+
+def calendar_day(now: datetime, year: int | None, month: int, day: int, text: str) -> TimeSpan:
+    """A written date as a day in now's timezone; without a year, the nearest such date from today on."""
+    if year is not None:
+        return day_span(checked_date(year, month, day, text), now.tzinfo)
+    return day_span(nearest_date(now.date(), month, day, text), now.tzinfo)
