@@ -341,3 +341,9 @@ def test_chunk_size_below_minimum_is_clamped_with_a_warning_and_refused_in_stric
     ]
     strict = validate(ir, strict=True)
     assert not strict.valid and [d.rule for d in strict.errors] == ["compat.clamped"]
+
+
+def test_a_null_selector_beside_a_filter_leaves_the_write_capped():  # found by the property test
+    result = validate({"op": "Delete", "target": {"ids": None, "all": None, "filter": {"has_tags": ["a"]}}})
+    assert result.canonical["target"] == {"filter": {"has_tags": ["a"], "limit": 100}}
+    assert validate(result.canonical).canonical == result.canonical

@@ -332,7 +332,7 @@ class _Pass:
         self.instants(tr, path, frozenset({"start", "end"}))
 
     def write_cap(self, t: dict, path: str) -> None:
-        if "from_step" in t or "ids" in t or "all" in t:
+        if any(t.get(key) is not None for key in ("from_step", "ids", "all")):  # null is no selector
             return
         search, flt = t.get("search"), t.get("filter")
         if isinstance(search, dict):
