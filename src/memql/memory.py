@@ -38,7 +38,7 @@ class Memory:
         admin: bool = False,
         clock: Clock | datetime | None = None,
         llm: LLM | None = None,
-        embedder: Embedder | None = None,
+        embedder: Embedder | str | None = "auto",
         strict: bool = False,
         config: EngineConfig | None = None,
     ) -> None:
@@ -50,6 +50,8 @@ class Memory:
         if isinstance(clock, datetime):
             clock = FixedClock(clock)
         self.clock: Clock = clock or SystemClock()
+        if isinstance(embedder, str):
+            embedder = default_embedder(embedder)
         self.executor = Executor(
             self.store,
             tenant=tenant,
@@ -234,6 +236,10 @@ class Memory:
             for e in events
         ]
 
+    def embed_pending(self, *, batch: int = 64, limit: int | None = None) -> int:
+        """Embed records stored with skip_embedding or before an embedder was set; returns how many."""
+        return maintenance.embed_pending(self.executor, batch=batch, limit=limit)
+
     def close(self) -> None:
         if self._owns_store:
             self.store.close()
@@ -277,3 +283,21 @@ def _target(
 
 def _clean(values: dict) -> dict:
     return {k: v for k, v in values.items() if v is not None}
+
+
+def default_embedder(choice: str = "auto") -> Embedder | None:
+    """The embedder `choice` names: "none"; "minilm" (the packaged all-MiniLM-L6-v2, required); "auto"
+    (MiniLM when its weights are installed, else none: search is then lexical). $MEMQL_EMBEDDER overrides
+    "auto". The model is loaded once per process."""
+    choice = os.environ.get("MEMQL_EMBEDDER", choice) if choice == "auto" else choice
+    if choice == "none":
+        return None
+    try:
+        from memql.services.embedding import MiniLMEmbedder, shared
+    except ImportError:
+        if choice == "minilm":
+            raise
+        return None
+    if choice == "minilm" or MiniLMEmbedder.available():
+        return shared()
+    return None

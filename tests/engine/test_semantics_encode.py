@@ -239,9 +239,6 @@ class _FakeEmbedder:
         return [[1.0, 0.0, 0.0] for _ in texts]
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine gap: Encode never calls the configured Embedder (every record stays pending)"
-)
 def test_encode_embeds_now_with_an_embedder_and_defers_with_skip_embedding(memory, db):
     embedder = _FakeEmbedder()
     m = memory(embedder=embedder)

@@ -153,7 +153,12 @@ def raw_open(path: Path) -> sqlite3.Connection:
     conn.execute("PRAGMA busy_timeout = 30000")
     conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = NORMAL")
-    wanted = ("CREATE TABLE records ", "CREATE INDEX records_", "CREATE VIRTUAL TABLE records_fts ")
+    wanted = (
+        "CREATE TABLE records ",
+        "ALTER TABLE records ",
+        "CREATE INDEX records_",
+        "CREATE VIRTUAL TABLE records_fts ",
+    )
     for _version, script in MIGRATIONS:  # every migration: the baseline has the same indexes as memql
         for statement in _statements(script):
             if statement.startswith(wanted):

@@ -6,6 +6,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+import numpy as np
+
 from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
@@ -64,6 +66,9 @@ class Context:
     events: list[Event] = field(default_factory=list)
     warnings: list[Diagnostic] = field(default_factory=list)
     redacted: set[str] = field(default_factory=set)
+    defer_embedding: bool = False  # Encode skip_embedding: store now, `memql embed --pending` later
+    to_embed: dict[str, Record] = field(default_factory=dict)  # pending embeddings of this op
+    explanations: dict[str, dict[str, Any]] = field(default_factory=dict)  # score components per record
 
     # --- diagnostics -----------------------------------------------------------------------------
 
@@ -81,6 +86,8 @@ class Context:
         record = record.copy(tenant=self.tenant, created_at=self.now, updated_at=self.now)
         record_id = self.session.insert(record)
         record = record.copy(id=record_id)
+        if record.embedding_status == "pending" and self.embedder is not None and not self.defer_embedding:
+            self.to_embed[record_id] = record
         self.events.append(Event(record_id=record_id, kind="insert", before={}, after=snapshot(record)))
         return record
 
@@ -90,11 +97,50 @@ class Context:
         if not diff:
             return record
         diff["updated_at"] = self.now
+        if diff.get("embedding_status") == "pending":  # the text changed: its old vector no longer applies
+            diff["embedding"] = None
         self.session.update(self.tenant, record.id, diff)  # type: ignore[arg-type]
         before = {k: getattr(record, k) for k in diff if k != "embedding"}
         after = {k: v for k, v in diff.items() if k != "embedding"}
         self.events.append(Event(record_id=record.id, kind="update", before=before, after=after))  # type: ignore[arg-type]
-        return record.copy(**diff)
+        updated = record.copy(**diff)
+        if diff.get("embedding_status") == "pending" and self.embedder is not None:
+            self.to_embed[updated.id] = updated  # type: ignore[index]
+        return updated
+
+    def embed_queued(self) -> None:
+        """Embed this op's pending records in one batch (identical content reuses a stored vector).
+        Embeddings are derived data: stored on the record, not in the audit log."""
+        if not self.to_embed or self.embedder is None:
+            return
+        model = self.embedder.model
+        vectors: dict[str, bytes] = {}
+        todo: list[Record] = []
+        for record in self.to_embed.values():
+            cached = (
+                self.session.embedding_for_hash(self.tenant, record.content_hash, model)
+                if record.content_hash
+                else None
+            )
+            if cached is not None:
+                vectors[record.id] = cached  # type: ignore[index]
+            elif record.text:
+                todo.append(record)
+        if todo:
+            for record, vector in zip(todo, self.embedder.embed([r.text for r in todo]), strict=True):
+                vectors[record.id] = np.asarray(vector, dtype="<f4").tobytes()  # type: ignore[index]
+        for record_id, blob in vectors.items():
+            self.session.update(
+                self.tenant,
+                record_id,
+                {
+                    "embedding": blob,
+                    "embedding_model": model,
+                    "embedding_dim": len(blob) // 4,
+                    "embedding_status": "ready",
+                },
+            )
+        self.to_embed.clear()
 
     def hard_delete(self, records: list[Record]) -> None:
         """Remove the records; their content is also redacted from the audit log."""

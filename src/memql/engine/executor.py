@@ -205,6 +205,7 @@ class Executor:
                 outcome = VERBS[ir.op](ctx, ir)
         else:
             outcome = VERBS[ir.op](ctx, ir)
+            ctx.embed_queued()  # before the next step, so it can already find these records by meaning
             if not whole_dry:
                 session.log(
                     Operation(

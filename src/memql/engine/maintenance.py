@@ -160,3 +160,21 @@ def restore(executor: Executor, record_id: str) -> ExecutionResult:
         return [rid], {"restored": rid}
 
     return _run(executor, "Restore", body)
+
+
+def embed_pending(executor: Executor, *, batch: int = 64, limit: int | None = None) -> int:
+    """Embed the tenant's pending records in batches, one transaction each; returns how many were embedded."""
+    if executor.embedder is None:
+        return 0
+    done = 0
+    while limit is None or done < limit:
+        size = batch if limit is None else min(batch, limit - done)
+        with executor.store.transaction() as session:
+            ctx = executor.context(session, executor.clock.now())
+            pending = session.pending_embeddings(executor.tenant, size)
+            if not pending:
+                break
+            ctx.to_embed = {r.id: r for r in pending}  # type: ignore[misc]
+            ctx.embed_queued()
+        done += len(pending)
+    return done

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from datetime import datetime
 
+from memql.engine import ranking
 from memql.engine.context import Context
 from memql.lang.fields import TimeRange
 from memql.lang.target import Filter, Target
@@ -77,13 +78,12 @@ def resolve(
         return _by_ids(ctx, target, write=write, narrow=narrow, as_of=as_of)
     q = query_from_filter(target.filter, ctx, write)
     if target.search is not None:
-        search = target.search
-        q.text_query = search.intent.query or ""
-        overrides = search.overrides
-        q.order = overrides.order_by if overrides and overrides.order_by else "relevance"
-        k = overrides.k if overrides and overrides.k else search.limit or ctx.config.default_k
-        q.limit = min(k, search.limit) if search.limit is not None else k  # top-k candidates, at most limit
-    elif q.limit is None and not write:
+        spec = target.search
+        overrides = spec.overrides
+        k = overrides.k if overrides and overrides.k else spec.limit or ctx.config.default_k
+        count = min(k, spec.limit) if spec.limit is not None else k  # top-k candidates, at most limit
+        return ranking.search(ctx, spec, _narrowed(q, narrow), count, as_of)
+    if q.limit is None and not write:
         q.limit = ctx.config.default_read_limit
     return _find(ctx, _narrowed(q, narrow), as_of)
 

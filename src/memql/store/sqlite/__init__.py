@@ -25,6 +25,7 @@ from memql.ports.store import (
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.schema import migrate
+from memql.store.sqlite.vectors import VectorIndex
 
 BUSY_TIMEOUT_MS = 30_000
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured"})
@@ -33,8 +34,9 @@ _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured"})
 class SQLiteSession:
     """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
 
-    def __init__(self, conn: sqlite3.Connection) -> None:
+    def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex) -> None:
         self.conn = conn
+        self.vectors = vectors
 
     # --- records ---------------------------------------------------------------------------------
 
@@ -64,6 +66,9 @@ class SQLiteSession:
             return
         sets = ", ".join(f"{name} = ?" for name in changes)
         values = [codec.encode_field(name, value) for name, value in changes.items()]
+        if "embedding" in changes:  # a stored or cleared vector: vector caches catch up by this sequence
+            sets += ", embedding_seq = ?"
+            values.append(self._next_embedding_seq())
         self.conn.execute(
             f"UPDATE records SET {sets} WHERE tenant = ? AND num = ?", [*values, tenant, int(record_id)]
         )
@@ -73,6 +78,26 @@ class SQLiteSession:
                 "UPDATE records_fts SET body = ? WHERE rowid = ?",
                 (index_text(lexical_text(record)), int(record_id)),
             )
+
+    def _next_embedding_seq(self) -> int:
+        self.conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'embedding_seq'")
+        return self.conn.execute("SELECT value FROM counters WHERE name = 'embedding_seq'").fetchone()[0]
+
+    def pending_embeddings(self, tenant: str, limit: int) -> list[Record]:
+        sql, params = query.build(tenant, RecordQuery(statuses=("active", "archived"), order="created_asc"))
+        sql = sql.replace(" ORDER BY", " AND r.embedding_status = 'pending' AND r.text IS NOT NULL ORDER BY")
+        return [codec.decode(row) for row in self.conn.execute(sql + " LIMIT ?", [*params, limit])]
+
+    def embedding_for_hash(self, tenant: str, content_hash: str, model: str) -> bytes | None:
+        row = self.conn.execute(
+            "SELECT embedding FROM records WHERE tenant = ? AND content_hash = ? AND embedding_model = ? "
+            "AND embedding IS NOT NULL LIMIT 1",
+            (tenant, content_hash, model),
+        ).fetchone()
+        return None if row is None else row[0]
+
+    def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
+        return self.vectors.search(self.conn, tenant, model, vector, q, k)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]
@@ -298,6 +323,7 @@ class SQLiteStore:
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
+        self.vectors = VectorIndex()
         migrate(self.conn)
 
     @contextmanager
@@ -305,7 +331,7 @@ class SQLiteStore:
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield SQLiteSession(self.conn)
+                yield SQLiteSession(self.conn, self.vectors)
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
@@ -316,7 +342,7 @@ class SQLiteStore:
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield SQLiteSession(self.conn)
+                yield SQLiteSession(self.conn, self.vectors)
             finally:
                 self.conn.execute("ROLLBACK")
 

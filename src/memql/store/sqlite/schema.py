@@ -95,6 +95,20 @@ CREATE INDEX records_by_tenant_status_when ON records (tenant, status, COALESCE(
     )
 )
 
+MIGRATIONS.append(
+    (
+        3,
+        """
+-- dense retrieval: each stored embedding gets the next value of one store-wide sequence, so a process's
+-- vector cache catches up by reading only rows with a higher embedding_seq (writes by any process)
+ALTER TABLE records ADD COLUMN embedding_seq INTEGER;
+CREATE INDEX records_by_embedding_seq ON records (tenant, embedding_seq) WHERE embedding_seq IS NOT NULL;
+CREATE TABLE counters (name TEXT PRIMARY KEY, value INTEGER NOT NULL);
+INSERT INTO counters (name, value) VALUES ('embedding_seq', 0);
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 
