@@ -292,12 +292,8 @@ def default_embedder(choice: str = "auto") -> Embedder | None:
     choice = os.environ.get("MEMQL_EMBEDDER", choice) if choice == "auto" else choice
     if choice == "none":
         return None
-    try:
-        from memql.services.embedding import MiniLMEmbedder, shared
-    except ImportError:
-        if choice == "minilm":
-            raise
-        return None
-    if choice == "minilm" or MiniLMEmbedder.available():
-        return shared()
+    from memql.services.embedding import MiniLMEmbedder, available
+
+    if choice == "minilm" or available():
+        return MiniLMEmbedder.shared()  # raises EmbedderUnavailable, with the install command, if absent
     return None

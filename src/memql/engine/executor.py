@@ -22,7 +22,7 @@ from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import Meta, OpBase
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
-from memql.ports.store import Operation, Store, StoreSession
+from memql.ports.store import Operation, Record, Store, StoreSession
 
 VERBS: dict[str, Callable[[Context, Any], Outcome]] = {
     "Encode": run_encode,
@@ -70,6 +70,7 @@ class Executor:
         *,
         path: str = "",
         step_ids: list[list[str]] | None = None,
+        to_embed: dict[str, Record] | None = None,
     ) -> Context:
         """The context an op runs in. Who acts is the session's actor: an IR's meta.actor is only a
         claim, kept in the audited IR."""
@@ -85,6 +86,7 @@ class Executor:
             embedder=self.embedder,
             path=path,
             step_ids=step_ids if step_ids is not None else [],
+            to_embed=to_embed if to_embed is not None else {},
         )
 
     def execute(
@@ -128,6 +130,7 @@ class Executor:
         try:
             with self.store.dry_run() if whole_dry else self.store.transaction() as session:
                 step_ids: list[list[str]] = []
+                queue: dict[str, Record] = {}  # records awaiting their embedding, batched across steps
                 for i, ir in enumerate(steps):
                     path = f"/workflow/{i}" if is_workflow else ""
                     try:
@@ -141,6 +144,7 @@ class Executor:
                             whole_dry,
                             workflow_id,
                             i if is_workflow else None,
+                            queue,
                         )
                     except Refusal as refusal:
                         failed = (
@@ -159,6 +163,8 @@ class Executor:
                     step_ids.append([] if result.dry_run and not whole_dry else result.affected_ids)
                     if on_step is not None:
                         on_step(i, result)
+                if queue and not whole_dry:
+                    self.context(session, now, to_embed=queue).embed_queued()
         except Refusal:
             pass  # rolled back; reported below
         except (
@@ -196,16 +202,21 @@ class Executor:
         whole_dry: bool,
         workflow_id: str | None,
         step: int | None,
+        queue: dict[str, Record],
     ) -> ExecutionResult:
-        ctx = self.context(session, now, meta, path=path, step_ids=step_ids)
-        started = time.perf_counter()
         step_dry = not whole_dry and bool(meta.dry_run)
+        # a previewed step's records are undone, so it keeps a queue of its own that is never flushed
+        ctx = self.context(
+            session, now, meta, path=path, step_ids=step_ids, to_embed={} if step_dry else queue
+        )
+        if ir.target is not None and ir.target.search is not None:
+            ctx.embed_queued()  # a search sees every record written before it, by meaning too
+        started = time.perf_counter()
         if step_dry:  # a previewed step inside a committed workflow: run it, then undo it
             with session.scratch():
                 outcome = VERBS[ir.op](ctx, ir)
         else:
             outcome = VERBS[ir.op](ctx, ir)
-            ctx.embed_queued()  # before the next step, so it can already find these records by meaning
             if not whole_dry:
                 session.log(
                     Operation(
