@@ -86,7 +86,8 @@ def test_ingest_carries_dia_ids_dates_speakers_and_captions():
     assert turns[1].time == datetime(2024, 3, 3, 14, 5, 1, tzinfo=UTC)  # order kept: one second per turn
     assert turns[4].time == datetime(2024, 4, 21, 0, 10, tzinfo=UTC)  # 12:10 am
     assert locomo.turn_text(turns, 2) == (
-        "Ada: Pretty well, she sleeps most of the day. [shares a photo: a photo of a grey dog lying on a couch]"
+        "Ada: Pretty well, she sleeps most of the day. "
+        "[shares a photo: a photo of a grey dog lying on a couch]"
     )  # the turn's memory says who spoke
     with Memory(":memory:", tenant="t", actor="a", clock=datetime(2024, 6, 1, tzinfo=UTC)) as m:
         result = m.execute([locomo.encode_ir(t, locomo.turn_text(turns, i)) for i, t in enumerate(turns)])
