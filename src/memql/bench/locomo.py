@@ -16,6 +16,7 @@ recall; it is counted (``no_evidence``) and left out of the means.
 
 from __future__ import annotations
 
+import calendar
 import json
 import re
 import time
@@ -37,25 +38,7 @@ BATCH = 100  # Encodes per transaction (the workflow limit)
 TENANT = "locomo"
 
 _SESSION = re.compile(r"session_(\d+)")
-_MONTHS = {
-    m: i + 1
-    for i, m in enumerate(
-        [
-            "january",
-            "february",
-            "march",
-            "april",
-            "may",
-            "june",
-            "july",
-            "august",
-            "september",
-            "october",
-            "november",
-            "december",
-        ]
-    )
-}
+_MONTHS = {name.lower(): number for number, name in enumerate(calendar.month_name) if name}
 _DATE = re.compile(
     r"(\d{1,2})[:.](\d{2})\s*([ap])\.?\s*m\.?\s*(?:on\s+)?(\d{1,2})\s+([a-z]+)\.?,?\s*(\d{4})", re.I
 )
