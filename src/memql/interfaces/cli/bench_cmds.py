@@ -71,3 +71,23 @@ def bench_compat_command(reference: Path | None, data: tuple[Path, ...], strict:
         console.print(f"[red]refused[/red] {failure['source']} {failure['where']}")
         for line in failure["errors"]:
             console.print(f"    {line}")
+
+
+@bench_group.command("embed")
+@click.option("-n", "count", default=1000, show_default=True, help="Synthetic sentences to embed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+def bench_embed_command(count: int, as_json: bool) -> None:
+    """Load time and sentences/s of the local embedder (all-MiniLM-L6-v2 in numpy)."""
+    from memql.bench.embed_speed import measure
+    from memql.services.embedding import EmbedderUnavailable
+
+    try:
+        report = measure(n=count)
+    except EmbedderUnavailable as exc:
+        click.echo(f"memql: {exc}", err=True)
+        sys.exit(2)
+    if wants_json(as_json):
+        emit_json(report)
+    else:
+        for key, value in report.items():
+            click.echo(f"{key}: {value}")
