@@ -220,11 +220,21 @@ def turn_text(turns: Sequence[Turn], i: int) -> str:
     return f"{turn.speaker}: {text or '(empty turn)'}" if turn.speaker else (text or "(empty turn)")
 
 
-def encode_ir(turn: Turn, text: str) -> dict[str, Any]:
+def turn_context(turns: Sequence[Turn], i: int) -> str | None:
+    """The turn before turn i in the same session: what a reply answers (indexed as payload.context)."""
+    if i == 0 or turns[i - 1].session != turns[i].session:
+        return None
+    return turn_text(turns, i - 1)
+
+
+def encode_ir(turn: Turn, text: str, context: str | None = None) -> dict[str, Any]:
+    payload: dict[str, Any] = {"text": text}
+    if context:
+        payload["context"] = context
     return {
         "op": "Encode",
         "args": {
-            "payload": {"text": text},
+            "payload": payload,
             "type": "turn",
             "time": turn.time.strftime("%Y-%m-%dT%H:%M:%SZ"),
             "facets": {"dia_id": turn.dia_id, "speaker": turn.speaker, "session": turn.session},
@@ -279,7 +289,10 @@ def evaluate(
             **(memory_options or {}),
         )
         try:
-            irs = [encode_ir(t, text_of(conv.turns, i)) for i, t in enumerate(conv.turns)]
+            irs = [
+                encode_ir(t, text_of(conv.turns, i), turn_context(conv.turns, i))
+                for i, t in enumerate(conv.turns)
+            ]
             started = time.perf_counter()
             for at in range(0, len(irs), BATCH):
                 result = memory.execute(irs[at : at + BATCH])

@@ -158,6 +158,7 @@ def raw_open(path: Path) -> sqlite3.Connection:
         "ALTER TABLE records ",
         "CREATE INDEX records_",
         "CREATE VIRTUAL TABLE records_fts ",
+        "DROP TABLE records_fts",
     )
     for _version, script in MIGRATIONS:  # every migration: the baseline has the same indexes as memql
         for statement in _statements(script):

@@ -161,6 +161,13 @@ def lexical_text(record: Record) -> str:
     return "\n".join(p for p in parts if p)
 
 
+def context_text(record: Record) -> str:
+    """Text that situates a memory without being part of it (payload.context, e.g. the turn before a
+    conversation turn): searchable at a lower weight than the memory's own text."""
+    context = record.payload_meta.get("context")
+    return context if isinstance(context, str) else ""
+
+
 @dataclass
 class RecordQuery:
     """A backend-neutral selection of one tenant's records. Every condition given must hold."""

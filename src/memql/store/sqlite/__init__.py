@@ -19,6 +19,7 @@ from memql.ports.store import (
     Operation,
     Record,
     RecordQuery,
+    context_text,
     lexical_text,
     redacted,
 )
@@ -28,7 +29,7 @@ from memql.store.sqlite.schema import migrate
 from memql.store.sqlite.vectors import VectorIndex
 
 BUSY_TIMEOUT_MS = 30_000
-_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured"})
+_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
 
 
 class SQLiteSession:
@@ -48,7 +49,8 @@ class SQLiteSession:
         )
         num = cur.lastrowid
         self.conn.execute(
-            "INSERT INTO records_fts (rowid, body) VALUES (?, ?)", (num, index_text(lexical_text(record)))
+            "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
+            (num, index_text(lexical_text(record)), index_text(context_text(record))),
         )
         return str(num)
 
@@ -75,8 +77,8 @@ class SQLiteSession:
         if _LEXICAL_FIELDS & changes.keys():
             (record,) = self.get(tenant, [record_id]).values()
             self.conn.execute(
-                "UPDATE records_fts SET body = ? WHERE rowid = ?",
-                (index_text(lexical_text(record)), int(record_id)),
+                "UPDATE records_fts SET body = ?, context = ? WHERE rowid = ?",
+                (index_text(lexical_text(record)), index_text(context_text(record)), int(record_id)),
             )
 
     def _next_embedding_seq(self) -> int:
@@ -269,7 +271,7 @@ class SQLiteSession:
                 states.pop(event.record_id, None)
         self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS asof_records AS SELECT * FROM records WHERE 0")
         self.conn.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.asof_fts USING fts5(body, "
+            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.asof_fts USING fts5(body, context, "
             "tokenize = 'unicode61 remove_diacritics 2')"
         )
         self.conn.execute("DELETE FROM asof_records")
@@ -282,8 +284,8 @@ class SQLiteSession:
                 list(row.values()),
             )
             self.conn.execute(
-                "INSERT INTO asof_fts (rowid, body) VALUES (?, ?)",
-                (int(record_id), index_text(lexical_text(record))),
+                "INSERT INTO asof_fts (rowid, body, context) VALUES (?, ?, ?)",
+                (int(record_id), index_text(lexical_text(record)), index_text(context_text(record))),
             )
         plain = RecordQuery(**{**q.__dict__, "as_of": None})
         sql, params = query.build(tenant, plain, table="asof_records", fts="asof_fts")
@@ -325,6 +327,25 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self.vectors = VectorIndex()
         migrate(self.conn)
+        self._rebuild_lexical_index()
+
+    def _rebuild_lexical_index(self) -> None:
+        """Refill the lexical index from the records when a migration asked for it (its analyzer or its
+        columns changed); once, under the write lock, whichever process gets there first."""
+        if not self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_rebuild'").fetchone():
+            return
+        with self.transaction():
+            flag = self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_rebuild'").fetchone()
+            if not flag or not flag[0]:
+                return
+            self.conn.execute("DELETE FROM records_fts")
+            for row in self.conn.execute("SELECT * FROM records").fetchall():
+                record = codec.decode(row)
+                self.conn.execute(
+                    "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
+                    (row["num"], index_text(lexical_text(record)), index_text(context_text(record))),
+                )
+            self.conn.execute("DELETE FROM counters WHERE name = 'lexical_rebuild'")
 
     @contextmanager
     def transaction(self) -> Iterator[SQLiteSession]:

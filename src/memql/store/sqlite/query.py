@@ -8,6 +8,8 @@ from memql.ports.store import RecordQuery
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
+CONTEXT_WEIGHT = 0.5  # a match in payload.context counts half a match in the memory's own text
+
 _ORDER = {
     "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",
     "time_asc": "COALESCE(r.time, r.created_at) ASC, r.num ASC",
@@ -31,7 +33,7 @@ def build(
         join = f" JOIN {fts} f ON f.rowid = r.num"
         where.append(f"{fts} MATCH ?")
         params.append(match)
-        score = f"-bm25({fts})"
+        score = f"-bm25({fts}, 1.0, {CONTEXT_WEIGHT})"
     if q.ids is not None:
         nums = [int(i) for i in q.ids if i.isdigit()]
         if not nums:

@@ -109,6 +109,19 @@ INSERT INTO counters (name, value) VALUES ('embedding_seq', 0);
     )
 )
 
+MIGRATIONS.append(
+    (
+        4,
+        """
+-- the lexical index gains a second column, `context` (payload.context: what situates a memory, ranked at
+-- a lower weight than its own text); the store refills the new table from the records when it opens
+DROP TABLE records_fts;
+CREATE VIRTUAL TABLE records_fts USING fts5(body, context, tokenize = 'unicode61 remove_diacritics 2');
+INSERT INTO counters (name, value) VALUES ('lexical_rebuild', 1);
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 
