@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.time import format_instant
+from memql.ports.store import json_default
 
 
 class Change(BaseModel):
@@ -42,7 +42,7 @@ class ExecutionResult(BaseModel):
     def to_json(self) -> dict[str, Any]:
         """JSON-ready form (instants as ISO-8601 UTC)."""
         return json.loads(
-            json.dumps(self.model_dump(exclude_none=True), default=_default, ensure_ascii=False)
+            json.dumps(self.model_dump(exclude_none=True), default=json_default, ensure_ascii=False)
         )
 
     @property
@@ -50,13 +50,3 @@ class ExecutionResult(BaseModel):
         """The inserted or primary id, when the op produced one (Encode, Merge, Summarize)."""
         value = self.data.get("id")
         return value if isinstance(value, str) else None
-
-
-def _default(value: Any) -> Any:
-    from datetime import datetime
-
-    if isinstance(value, datetime):
-        return format_instant(value)
-    if isinstance(value, bytes):
-        return None
-    raise TypeError(f"{type(value).__name__} is not JSON")

@@ -13,6 +13,8 @@ from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
+from memql.lang.time import format_instant
+
 Status = Literal["active", "archived", "deleted", "expired", "pending", "rejected"]
 Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_asc"]
 SCHEMA_VERSION = 1
@@ -130,6 +132,15 @@ JSON_FIELDS = frozenset(
 )
 # fields the engine never changes through `update` (identity and bookkeeping)
 IMMUTABLE_FIELDS = frozenset({"id", "tenant", "created_at", "schema_version"})
+
+
+def json_default(value: Any) -> Any:
+    """How memql writes non-JSON values: instants as canonical UTC strings; raw embeddings never."""
+    if isinstance(value, datetime):
+        return format_instant(value)
+    if isinstance(value, bytes):
+        return None  # embeddings are never copied into JSON (audit log, snapshots, results)
+    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 REDACTED = "[redacted]"

@@ -13,6 +13,7 @@ import click
 from memql import __version__
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.clock import Clock, FixedClock, SystemClock
+from memql.ports.store import json_default
 
 
 def parse_now(value: str | None) -> Clock:
@@ -30,7 +31,7 @@ def parse_now(value: str | None) -> Clock:
 
 
 def emit_json(data: Any) -> None:
-    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=str))
+    click.echo(json.dumps(data, ensure_ascii=False, indent=2, default=json_default))
 
 
 def wants_json(flag: bool) -> bool:

@@ -7,8 +7,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memql.lang.time import format_instant, parse_instant
-from memql.ports.store import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
+from memql.lang.time import parse_instant
+from memql.ports.store import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record, json_default
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
@@ -25,14 +25,6 @@ def from_us(value: int | None) -> datetime | None:
     if value is None:
         return None
     return _EPOCH + timedelta(microseconds=value)
-
-
-def json_default(value: Any) -> Any:
-    if isinstance(value, datetime):
-        return format_instant(value)
-    if isinstance(value, bytes):
-        return None  # embeddings are never copied into JSON (audit log, snapshots)
-    raise TypeError(f"{type(value).__name__} is not JSON")
 
 
 def dumps(value: Any) -> str:
