@@ -8,8 +8,17 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memql.services import fts_match_expression, index_text, is_cjk, normalize_text, query_tokens, tokens
-from memql.services.tokenize import MAX_WORD
+from memql.services import (
+    fts_match_expression,
+    index_terms,
+    index_text,
+    is_cjk,
+    normalize_text,
+    query_terms,
+    query_tokens,
+    tokens,
+)
+from memql.services.tokenize import MAX_WORD, STOP_WORDS, index_term
 
 
 def test_normalize_text_nfkc_and_casefold():
@@ -51,6 +60,27 @@ def test_long_words_truncated():
 
 def test_index_text():
     assert index_text("机器学习 is FUN!") == "机器 器学 学习 is fun"
+    assert index_text("Running races, she runs") == "run race she run"
+
+
+def test_index_terms_stem_latin_words_only():
+    assert index_terms("running runs run") == ["run", "run", "run"]
+    assert index_terms("Hiking paintings adopted") == ["hike", "paint", "adopt"]
+    # CJK bigrams, numbers, letters mixed with digits and other scripts are their own terms
+    assert index_terms("我喜欢跑步") == tokens("我喜欢跑步") == ["我喜", "喜欢", "欢跑", "跑步"]
+    assert index_terms("mp3 2024 covid19 3rd") == ["mp3", "2024", "covid19", "3rd"]
+    assert index_terms("Москва 한국어") == ["москва", "한국", "국어"]
+    # diacritics are set aside for the stem, as FTS5's remove_diacritics does for matching
+    assert index_terms("naïve naive cafés") == ["naiv", "naiv", "cafe"]
+    # the surface tokens stay readable words: stemming is only for the index
+    assert tokens("Running paintings") == ["running", "paintings"]
+
+
+def test_index_term_is_cached_and_stable():
+    index_term.cache_clear()
+    assert [index_term("generously") for _ in range(3)] == ["generous"] * 3
+    info = index_term.cache_info()
+    assert (info.misses, info.hits) == (1, 2)
 
 
 def test_query_tokens_remove_stop_words_and_duplicates():
@@ -62,8 +92,21 @@ def test_query_tokens_remove_stop_words_and_duplicates():
     assert query_tokens("the of") == ["the", "of"]
 
 
+def test_query_terms_drop_stop_words_by_surface_then_stem():
+    assert query_terms("Who is running? Runs!") == ["run"]  # stemmed, then distinct
+    assert query_terms("What are her paintings about?") == ["paint"]
+    # stop words go by the word as written: "does" is one, although its stem "doe" is not
+    assert query_terms("being does hiking") == ["hike"]
+    assert "does" in STOP_WORDS and index_term("does") == "doe" and "doe" not in STOP_WORDS
+    # nothing but stop words: kept, and stemmed exactly as the index stems them
+    assert query_terms("being does") == ["be", "doe"] == index_terms("being does")
+    assert query_terms("我 和 你") == ["我", "和", "你"]
+    assert query_terms("我的护照") == query_tokens("我的护照")
+
+
 def test_fts_match_expression_shapes():
-    assert fts_match_expression("passport deadline") == '"passport" OR "deadline"'
+    assert fts_match_expression("passport deadline") == '"passport" OR "deadlin"'  # the index's stems
+    assert fts_match_expression("running deadlines") == '"run" OR "deadlin"'
     assert fts_match_expression("学习") == '"学习"'
     assert fts_match_expression("") is None
     assert fts_match_expression('"*()"') is None
@@ -114,6 +157,9 @@ def _search(db: sqlite3.Connection, text: str) -> list[int]:
 
 def test_fts_finds_english_and_chinese(fts):
     assert _search(fts, "When is the passport deadline?") == [0]
+    assert _search(fts, "deadlines for passports") == [0]  # stems on both sides
+    assert _search(fts, "stations near bakeries") == [2]
+    assert _search(fts, "operator") == [4]
     assert _search(fts, "学习") == [1]
     assert _search(fts, "机器学习有什么用") == [1]
     assert _search(fts, "香蕉") == [3]
@@ -164,3 +210,6 @@ def test_tokens_are_normalised_and_nonempty(text):
     assert all(not any(c.isspace() for c in t) for t in toks)
     assert query_tokens(text) == list(dict.fromkeys(query_tokens(text)))
     assert set(query_tokens(text)) <= set(toks)
+    terms = index_terms(text)
+    assert len(terms) == len(toks) and all(t and not any(c.isspace() for c in t) for t in terms)
+    assert set(query_terms(text)) <= set(terms)

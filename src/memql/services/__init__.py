@@ -15,9 +15,11 @@ from memql.services.sentences import split_paragraphs, split_sentences
 from memql.services.summarize import estimate_tokens, summarize
 from memql.services.tokenize import (
     fts_match_expression,
+    index_terms,
     index_text,
     is_cjk,
     normalize_text,
+    query_terms,
     query_tokens,
     tokens,
 )
@@ -27,12 +29,14 @@ __all__ = [
     "chunk_by_size",
     "estimate_tokens",
     "fts_match_expression",
+    "index_terms",
     "index_text",
     "is_cjk",
     "jaccard",
     "keywords",
     "merge_texts",
     "normalize_text",
+    "query_terms",
     "query_tokens",
     "split_by_delimiters",
     "split_by_topics",

@@ -5,14 +5,37 @@ words; runs of CJK characters (Han, kana, Hangul) become overlapping character b
 standard dictionary-free way to index Chinese/Japanese/Korean for full-text search. Punctuation,
 symbols, apostrophes and hyphens separate tokens and are never tokens themselves.
 
+Two kinds of output, named for what they are:
+
+* **tokens** (``tokens``, ``query_tokens``): surface words as written (normalised) and CJK bigrams. Keyword
+  extraction, sentence merging, summaries and topic splitting use these, so what they show or compare
+  stays a readable word ("running", not "run").
+* **index terms** (``index_term``, ``index_terms``, ``query_terms``): what the full-text index stores and
+  matches. A token whose letters are latin (a-z once diacritics are set aside) is reduced to its English
+  Snowball stem ("running", "runs" -> "run"; "naïve" -> "naiv"); CJK bigrams, numbers, mixed letter/digit
+  tokens ("mp3", "2024") and words of other scripts are their own term. Stems are cached.
+
 The same analyzer feeds both sides of the index: ``index_text`` is what is stored in an FTS5 table with
-``tokenize='unicode61'`` (each word or bigram is then one FTS token) and ``fts_match_expression`` turns
-arbitrary user text into a MATCH expression that can never be an FTS5 syntax error.
+``tokenize='unicode61'`` (each term is then one FTS token) and ``fts_match_expression`` turns arbitrary
+user text into a MATCH expression over the same terms that can never be an FTS5 syntax error. Stop words
+are recognised on the surface word, before stemming ("being" is a stop word; its stem "be" is never
+looked at), and only on the query side: the index keeps every term.
+
+``ANALYZER_VERSION`` names the analyzer's output. Any change to what ``index_terms`` produces for some text
+must increase it: a store whose index was written by another version refills its index when it opens.
 """
 
 from __future__ import annotations
 
+import functools
+import threading
 import unicodedata
+
+import snowballstemmer
+
+# the version of index_terms' output: bump on any change to it (stores re-index when it differs)
+# 1: words and CJK bigrams; 2: latin words as their English Snowball stems
+ANALYZER_VERSION = 2
 
 MAX_WORD = 64  # longer words are truncated: nothing useful is that long, and it bounds index size
 
@@ -106,9 +129,40 @@ def tokens(text: str) -> list[str]:
     return out
 
 
+_stemmers = threading.local()  # a Snowball stemmer keeps its state on the instance: one per thread
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def index_term(token: str) -> str:
+    """The index term of one token (an item of ``tokens``): the English Snowball stem of a latin word,
+    matched with diacritics set aside as FTS5's ``remove_diacritics`` does; any other token unchanged.
+
+    >>> [index_term(t) for t in ("running", "runs", "naïve", "mp3", "2024", "学习", "москва")]
+    ['run', 'run', 'naiv', 'mp3', '2024', '学习', 'москва']
+    """
+    bare = token
+    if not token.isascii():
+        bare = "".join(c for c in unicodedata.normalize("NFD", token) if not unicodedata.combining(c))
+    if not (bare.isascii() and bare.isalpha()):
+        return token  # CJK, digits, letters mixed with digits, other scripts
+    stemmer = getattr(_stemmers, "english", None)
+    if stemmer is None:
+        stemmer = _stemmers.english = snowballstemmer.stemmer("english")
+    return stemmer.stemWord(bare)
+
+
+def index_terms(text: str) -> list[str]:
+    """The index terms of ``text`` in order, duplicates and stop words kept (what the index stores).
+
+    >>> index_terms("Running 机器学习")
+    ['run', '机器', '器学', '学习']
+    """
+    return [index_term(t) for t in tokens(text)]
+
+
 def index_text(text: str) -> str:
-    """The text to store in an FTS5 ``unicode61`` column: tokens separated by spaces."""
-    return " ".join(tokens(text))
+    """The text to store in an FTS5 ``unicode61`` column: index terms separated by spaces."""
+    return " ".join(index_terms(text))
 
 
 def dedupe(items: list[str]) -> list[str]:
@@ -123,13 +177,19 @@ def query_tokens(text: str) -> list[str]:
     return content or distinct
 
 
+def query_terms(text: str) -> list[str]:
+    """Distinct index terms of the query tokens, in order: stop words go by the surface word, then the
+    rest is stemmed exactly as the index is ("Who is running?" -> ["run"])."""
+    return dedupe([index_term(t) for t in query_tokens(text)])
+
+
 def fts_match_expression(text: str) -> str | None:
-    """An FTS5 MATCH expression OR-ing the query tokens, each a quoted string; None without tokens.
+    """An FTS5 MATCH expression OR-ing the query terms, each a quoted string; None without terms.
 
     Every token is double-quoted (internal quotes doubled), so operators, parentheses, ``*``, ``NEAR``
     or column filters in user text are searched for as plain words and never raise a syntax error.
     """
-    terms = query_tokens(text)
+    terms = query_terms(text)
     if not terms:
         return None
     return " OR ".join('"' + t.replace('"', '""') + '"' for t in terms)

@@ -122,6 +122,21 @@ INSERT INTO counters (name, value) VALUES ('lexical_rebuild', 1);
     )
 )
 
+MIGRATIONS.append(
+    (
+        5,
+        """
+-- the lexical index records which analyzer wrote it (memql.services.tokenize.ANALYZER_VERSION) and the
+-- store refills it when it opens under a different one. An index written before this migration was
+-- written by analyzer 1, unless migration 4 has just asked for a refill: 0 (no analyzer) then.
+INSERT INTO counters (name, value)
+SELECT 'lexical_analyzer',
+       CASE WHEN EXISTS (SELECT 1 FROM counters WHERE name = 'lexical_rebuild') THEN 0 ELSE 1 END;
+DELETE FROM counters WHERE name = 'lexical_rebuild';
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 
