@@ -38,11 +38,14 @@ def put(session, tenant: str, text: str, vector: np.ndarray | None, **fields) ->
     return record_id
 
 
-@pytest.fixture(scope="module")
-def corpus(tmp_path_factory):
+MODES = ["exact", "hnsw"]  # both index paths answer every test
+
+
+@pytest.fixture(scope="module", params=MODES)
+def corpus(tmp_path_factory, request):
     """300 records of tenant A with random unit vectors and tags t0..t4, plus tenant B's own records."""
     rng = np.random.default_rng(7)
-    store = SQLiteStore(str(tmp_path_factory.mktemp("vec") / "v.db"))
+    store = SQLiteStore(str(tmp_path_factory.mktemp("vec") / "v.db"), vector_index=request.param)
     vectors: dict[str, np.ndarray] = {}
     tags: dict[str, str] = {}
     with store.transaction() as s:
@@ -88,9 +91,10 @@ def test_a_selective_filter_never_loses_matches_to_the_cut(corpus):
         assert [r.id for r, _ in s.dense("A", q, RecordQuery(has_tags=["rare"]), 5, MODEL)] == [rare]
 
 
-def test_index_follows_updates_clears_deletes_expiry_and_status(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_index_follows_updates_clears_deletes_expiry_and_status(tmp_path, mode):
     rng = np.random.default_rng(3)
-    store = SQLiteStore(str(tmp_path / "c.db"))
+    store = SQLiteStore(str(tmp_path / "c.db"), vector_index=mode)
     a, b = unit(rng), unit(rng)
     with store.transaction() as s:
         one = put(s, "A", "one", a)
@@ -117,10 +121,11 @@ def test_index_follows_updates_clears_deletes_expiry_and_status(tmp_path):
         assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
 
 
-def test_a_second_connection_sees_vectors_written_by_the_first(tmp_path):
+@pytest.mark.parametrize("mode", MODES)
+def test_a_second_connection_sees_vectors_written_by_the_first(tmp_path, mode):
     rng = np.random.default_rng(5)
     path = str(tmp_path / "shared.db")
-    writer, reader = SQLiteStore(path), SQLiteStore(path)
+    writer, reader = SQLiteStore(path, vector_index=mode), SQLiteStore(path, vector_index=mode)
     v = unit(rng)
     with reader.transaction() as s:
         assert s.dense("A", v, RecordQuery(), 3, MODEL) == []  # builds the reader's cache (empty)
@@ -134,3 +139,121 @@ def test_a_second_connection_sees_vectors_written_by_the_first(tmp_path):
     with reader.transaction() as s:
         ((record, score),) = s.dense("A", w, RecordQuery(), 3, MODEL)
         assert record.id == rid and score == pytest.approx(1.0, abs=1e-5)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_vectors_of_a_rolled_back_transaction_never_reach_the_shared_index(tmp_path, mode):
+    """A search inside a transaction sees its own vectors; after the rollback, the next committed vectors
+    (which reuse the same sequence values) are still found."""
+    rng = np.random.default_rng(9)
+    store = SQLiteStore(str(tmp_path / "r.db"), vector_index=mode)
+    a, b = unit(rng), unit(rng)
+    with store.transaction() as s:
+        base = put(s, "A", "committed", a)
+    with store.dry_run() as s:  # rolled back at the end
+        ghost = put(s, "A", "never committed", b)
+        s.update("A", base, {"embedding": b.astype("<f4").tobytes(), "embedding_model": MODEL})
+        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)][:1] in ([ghost], [base])
+        assert {r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)} == {ghost, base}
+    with store.transaction() as s:
+        ((record, score),) = s.dense("A", a, RecordQuery(), 5, MODEL)
+        assert record.id == base and score == pytest.approx(1.0, abs=1e-5)  # its committed vector
+    with store.transaction() as s:
+        real = put(s, "A", "committed later", b)  # takes the sequence values the rollback gave back
+    with store.transaction() as s:
+        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 1, MODEL)] == [real]
+
+
+def test_a_savepoint_rollback_inside_a_transaction_is_not_remembered(tmp_path):
+    rng = np.random.default_rng(10)
+    store = SQLiteStore(str(tmp_path / "s.db"), vector_index="hnsw")
+    a = unit(rng)
+    with store.transaction() as s:
+        with s.scratch():
+            put(s, "A", "previewed only", a)
+            assert len(s.dense("A", a, RecordQuery(), 3, MODEL)) == 1
+        assert s.dense("A", a, RecordQuery(), 3, MODEL) == []
+        kept = put(s, "A", "kept", a)
+        assert [r.id for r, _ in s.dense("A", a, RecordQuery(), 3, MODEL)] == [kept]
+
+
+def test_auto_switches_to_hnsw_at_the_threshold(tmp_path, monkeypatch):
+    from memql.store.sqlite import vectors
+
+    monkeypatch.setattr(vectors, "ANN_MIN_VECTORS", 40)
+    rng = np.random.default_rng(12)
+    store = SQLiteStore(str(tmp_path / "a.db"))  # "auto"
+    with store.transaction() as s:
+        ids = [put(s, "A", f"r{i}", unit(rng)) for i in range(39)]
+    q = unit(rng)
+    with store.transaction() as s:
+        before = [r.id for r, _ in s.dense("A", q, RecordQuery(), 5, MODEL)]
+    cache = store.vectors.caches[("A", MODEL)]
+    assert cache.hnsw is None and len(cache) == 39
+    with store.transaction() as s:
+        ids.append(put(s, "A", "the fortieth", unit(rng)))
+    with store.transaction() as s:
+        after = s.dense("A", q, RecordQuery(), 40, MODEL)
+    assert cache.hnsw is not None and cache.exact is None and len(cache) == 40
+    assert [r.id for r, _ in after][:5] == before or ids[-1] in [r.id for r, _ in after][:5]
+
+
+def test_the_hnsw_graph_is_saved_and_reopened_without_a_rebuild(tmp_path):
+    rng = np.random.default_rng(13)
+    path = tmp_path / "p.db"
+    store = SQLiteStore(str(path), vector_index="hnsw")
+    vectors = {}
+    with store.transaction() as s:
+        for i in range(50):
+            v = unit(rng)
+            vectors[put(s, "A", f"r{i}", v)] = v
+    q = unit(rng)
+    with store.transaction() as s:
+        first = [r.id for r, _ in s.dense("A", q, RecordQuery(), 5, MODEL)]
+    store.close()  # saves the graph beside the file
+    (snapshot,) = (tmp_path / "p.db.vectors").glob("*.usearch")
+    reopened = SQLiteStore(str(path), vector_index="hnsw")
+    with reopened.transaction() as s:
+        late = put(s, "A", "written after the snapshot", q)
+    with reopened.transaction() as s:
+        hits = [r.id for r, _ in s.dense("A", q, RecordQuery(), 6, MODEL)]
+    cache = reopened.vectors.caches[("A", MODEL)]
+    assert cache.seq > int(snapshot.name.rsplit(".", 2)[-2])  # loaded, then caught up
+    assert hits == [late, *first]
+    reopened.close()
+
+
+def test_a_snapshot_of_another_store_at_the_same_path_is_ignored(tmp_path):
+    rng = np.random.default_rng(14)
+    path = tmp_path / "x.db"
+    old = SQLiteStore(str(path), vector_index="hnsw")
+    with old.transaction() as s:
+        for i in range(20):
+            put(s, "A", f"old{i}", unit(rng))
+    with old.transaction() as s:
+        s.dense("A", unit(rng), RecordQuery(), 1, MODEL)
+    old.close()
+    for suffix in ("", "-wal", "-shm"):
+        (tmp_path / f"x.db{suffix}").unlink(missing_ok=True)
+    fresh = SQLiteStore(str(path), vector_index="hnsw")  # a new store where the old one was
+    v = unit(rng)
+    with fresh.transaction() as s:
+        rid = put(s, "A", "new", v)
+    with fresh.transaction() as s:
+        assert [r.id for r, _ in s.dense("A", v, RecordQuery(), 5, MODEL)] == [rid]
+    assert len(fresh.vectors.caches[("A", MODEL)]) == 1
+
+
+def test_a_filter_few_neighbours_pass_is_ranked_exactly(corpus, monkeypatch):
+    """With the widening capped at the first window, the HNSW path falls back to exact ranking of the
+    records that match: still every match, in the exact order."""
+    from memql.store.sqlite import vectors as module
+
+    store, vectors, tags = corpus
+    monkeypatch.setattr(module, "ANN_MAX_WINDOW", module.FIRST_WINDOW)
+    q = unit(np.random.default_rng(99))
+    matching = [rid for rid in vectors if tags[rid] == "t4"]
+    expected = [rid for rid in sorted(matching, key=lambda r: -float(vectors[r] @ q)) if vectors[rid] @ q > 0]
+    with store.transaction() as s:
+        hits = s.dense("A", q, RecordQuery(has_tags=["t4"]), 25, MODEL)
+    assert [r.id for r, _ in hits] == expected[:25]

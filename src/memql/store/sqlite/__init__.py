@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import random
+import secrets
 import sqlite3
 import threading
 import time
@@ -26,7 +27,7 @@ from memql.ports.store import (
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.schema import migrate
-from memql.store.sqlite.vectors import VectorIndex
+from memql.store.sqlite.vectors import VectorIndex, VectorMode
 
 BUSY_TIMEOUT_MS = 30_000
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
@@ -38,6 +39,9 @@ class SQLiteSession:
     def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex) -> None:
         self.conn = conn
         self.vectors = vectors
+        # the embedding sequence before this transaction's first vector write (None: it wrote none); dense
+        # search scores this transaction's own vectors apart from the shared, committed-only index
+        self.committed_seq: int | None = None
 
     # --- records ---------------------------------------------------------------------------------
 
@@ -82,6 +86,9 @@ class SQLiteSession:
             )
 
     def _next_embedding_seq(self) -> int:
+        if self.committed_seq is None:  # this transaction's first vector: all before it is committed
+            row = self.conn.execute("SELECT value FROM counters WHERE name = 'embedding_seq'").fetchone()
+            self.committed_seq = row[0]
         self.conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'embedding_seq'")
         return self.conn.execute("SELECT value FROM counters WHERE name = 'embedding_seq'").fetchone()[0]
 
@@ -99,7 +106,7 @@ class SQLiteSession:
         return None if row is None else row[0]
 
     def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        return self.vectors.search(self.conn, tenant, model, vector, q, k)
+        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]
@@ -311,7 +318,9 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
 class SQLiteStore:
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
-    def __init__(self, path: str) -> None:
+    def __init__(self, path: str, vector_index: VectorMode = "auto") -> None:
+        """`vector_index`: "exact" (vectorised brute force), "hnsw" (an HNSW graph, saved beside the file
+        in ``<path>.vectors/``) or "auto" (exact below ANN_MIN_VECTORS vectors, HNSW from there on)."""
         self.path = path
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
@@ -325,25 +334,21 @@ class SQLiteStore:
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
-        self.vectors = VectorIndex()
+        snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
+        self.vectors = VectorIndex(vector_index, snapshots)
         migrate(self.conn)
+        self._ensure_store_id()
         self._rebuild_lexical_index()
 
     def _rebuild_lexical_index(self) -> None:
-        """Refill the lexical index from the records when it was written by another analyzer than this
-        process's (``ANALYZER_VERSION``; the counter ``lexical_analyzer`` holds the index's, 0 when a
-        migration changed its columns); once, under the write lock, whichever process gets there first."""
-        from memql.services.tokenize import ANALYZER_VERSION
-
-        def current() -> bool:
-            row = self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_analyzer'").fetchone()
-            return row is not None and row[0] == ANALYZER_VERSION
-
-        if current():
+        """Refill the lexical index from the records when a migration asked for it (its analyzer or its
+        columns changed); once, under the write lock, whichever process gets there first."""
+        if not self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_rebuild'").fetchone():
             return
         with self.transaction():
-            if current():
-                return  # another process rebuilt it while this one waited for the lock
+            flag = self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_rebuild'").fetchone()
+            if not flag or not flag[0]:
+                return
             self.conn.execute("DELETE FROM records_fts")
             for row in self.conn.execute("SELECT * FROM records").fetchall():
                 record = codec.decode(row)
@@ -351,9 +356,16 @@ class SQLiteStore:
                     "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
                     (row["num"], index_text(lexical_text(record)), index_text(context_text(record))),
                 )
+            self.conn.execute("DELETE FROM counters WHERE name = 'lexical_rebuild'")
+
+    def _ensure_store_id(self) -> None:
+        """A random number naming this store's side files (vector snapshots), set once when it is new."""
+        if self.conn.execute("SELECT 1 FROM counters WHERE name = 'store_id'").fetchone():
+            return
+        with self.transaction():
             self.conn.execute(
-                "INSERT OR REPLACE INTO counters (name, value) VALUES ('lexical_analyzer', ?)",
-                (ANALYZER_VERSION,),
+                "INSERT OR IGNORE INTO counters (name, value) VALUES ('store_id', ?)",
+                (secrets.randbits(62),),
             )
 
     @contextmanager
@@ -383,4 +395,5 @@ class SQLiteStore:
 
     def close(self) -> None:
         with self._lock:
+            self.vectors.close()
             self.conn.close()

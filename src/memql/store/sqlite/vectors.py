@@ -1,98 +1,171 @@
-"""Dense retrieval for the SQLite backend: exact, vectorised search over an in-process cache.
+"""Dense retrieval for the SQLite backend: an in-process index per (tenant, model), filtered in SQL.
 
-The cache holds one tenant's embeddings of one model as a float32 matrix. Every stored or cleared
-embedding takes the next value of a store-wide sequence (records.embedding_seq), so the cache catches up
-by reading only newer rows — whichever process wrote them. Ranking is exact (one matrix-vector product);
-the query's filters, tenant, status and expiry are then checked in SQL on the best candidates, widening
-the window until k records match or every vector has been considered, so a matching record is never lost
-to a top-k cut made before filtering.
+Every stored or cleared embedding takes the next value of a store-wide sequence (records.embedding_seq),
+so an index catches up by reading only newer rows — whichever process wrote them. Small sets are ranked
+exactly (memql.index.vectors.ExactVectors); from ANN_MIN_VECTORS on ("auto") an HNSW graph takes over,
+saved beside the database file so that reopening a large store does not rebuild it.
+
+Filters, tenant, status and expiry are never applied after a top-k cut. The index ranks candidates; SQL
+checks the query's conditions on them, and the window widens until k records match. When an HNSW window
+grows past ANN_MAX_WINDOW (a filter that few neighbours satisfy) the records matching the filter are
+selected in SQL and ranked exactly instead — a matching record is never lost to the cut.
+
+Inside a write transaction, rows written by that transaction are not yet committed: the shared index only
+catches up to the sequence value the transaction started from, and the transaction's own rows are read
+and scored as an overlay. A rollback (or a rolled-back savepoint) therefore never leaves the shared index
+holding vectors that were never committed.
 """
 
 from __future__ import annotations
 
+import hashlib
 import sqlite3
 import threading
 from dataclasses import replace
+from pathlib import Path
+from typing import Literal
 
 import numpy as np
 
+from memql.index.vectors import ExactVectors, HNSWVectors
 from memql.ports.store import Record, RecordQuery
 from memql.store.sqlite import codec, query
 
+VectorMode = Literal["auto", "exact", "hnsw"]
+VECTOR_MODES: tuple[str, ...] = ("auto", "exact", "hnsw")
+ANN_MIN_VECTORS = 20_000  # "auto" switches to HNSW here: exact search over 20k vectors takes ~1 ms
 FIRST_WINDOW = 64
+ANN_MAX_WINDOW = 4_096  # wider than this, a selective filter is better served by exact ranking
+_CATCH_UP_BATCH = 10_000
 
 
 class VectorCache:
-    """One (tenant, model) matrix of unit vectors, rows addressed by record number."""
+    """The vectors of one (tenant, model): exact until large (mode "auto"), then an HNSW graph."""
 
-    def __init__(self, tenant: str, model: str) -> None:
-        self.tenant, self.model = tenant, model
-        self.nums = np.zeros(0, dtype=np.int64)
-        self.matrix = np.zeros((0, 0), dtype=np.float32)
-        self.size = 0
-        self.pos: dict[int, int] = {}
+    def __init__(self, tenant: str, model: str, mode: VectorMode, snapshots: Path | None) -> None:
+        self.tenant, self.model, self.mode = tenant, model, mode
+        self.exact: ExactVectors | None = ExactVectors()
+        self.hnsw: HNSWVectors | None = None
         self.seq = 0
-        self.lock = threading.Lock()
+        self.unsaved = 0
+        self.snapshots = snapshots  # where HNSW snapshots go (None: in memory only)
+        self.store_id: int | None = None  # names the snapshots, so a recreated file never reads old ones
+        self.lock = threading.RLock()
 
-    def catch_up(self, conn: sqlite3.Connection) -> None:
-        rows = conn.execute(
-            "SELECT num, embedding, embedding_model, embedding_seq FROM records "
-            "WHERE tenant = ? AND embedding_seq > ? ORDER BY embedding_seq",
-            (self.tenant, self.seq),
-        ).fetchall()
-        if not rows:
-            return
+    def __len__(self) -> int:
+        return len(self.hnsw) if self.hnsw is not None else len(self.exact or ())
+
+    def catch_up(self, conn: sqlite3.Connection, upto: int | None) -> None:
+        """Absorb rows whose embedding changed since the last catch-up (up to `upto`, when given)."""
         with self.lock:
-            for num, blob, model, seq in rows:
-                vector = (
-                    np.frombuffer(blob, dtype="<f4") if blob is not None and model == self.model else None
-                )
-                self._put(num, vector)
-                self.seq = max(self.seq, seq)
+            if self.seq == 0 and self.mode != "exact":
+                self._load_snapshot(conn)
+            sql = (
+                "SELECT num, embedding, embedding_model, embedding_seq FROM records "
+                "WHERE tenant = ? AND embedding_seq > ?"
+            )
+            params: list[object] = [self.tenant, self.seq]
+            if upto is not None:
+                sql += " AND embedding_seq <= ?"
+                params.append(upto)
+            cursor = conn.execute(sql + " ORDER BY embedding_seq", params)
+            while rows := cursor.fetchmany(_CATCH_UP_BATCH):
+                self._absorb([(num, self._vector(blob, model)) for num, blob, model, _ in rows])
+                self.seq = max(self.seq, rows[-1][3])
+            if self.hnsw is not None and self.unsaved >= max(1_000, len(self.hnsw) // 10):
+                self.save()
 
-    def _put(self, num: int, vector: np.ndarray | None) -> None:
-        index = self.pos.get(num)
-        if vector is None:  # cleared (re-embedding pending, or another model): the row scores nothing
-            if index is not None:
-                self.matrix[index] = 0.0
+    def _vector(self, blob: bytes | None, model: str | None) -> np.ndarray | None:
+        return np.frombuffer(blob, dtype="<f4") if blob is not None and model == self.model else None
+
+    def _absorb(self, rows: list[tuple[int, np.ndarray | None]]) -> None:
+        if self.hnsw is None and self.exact is not None:
+            for num, vector in rows:
+                self.exact.put(num, vector)
+            wanted = self.mode == "hnsw" or (self.mode == "auto" and len(self.exact) >= ANN_MIN_VECTORS)
+            if wanted and len(self.exact):
+                self._to_hnsw()
             return
-        if self.matrix.shape[1] != vector.shape[0]:
-            if self.size:  # a different dimension replaces the old vectors
-                self.pos.clear()
-                self.size = 0
-            self.matrix = np.zeros((max(1024, self.size), vector.shape[0]), dtype=np.float32)
-            self.nums = np.zeros(self.matrix.shape[0], dtype=np.int64)
-        if index is None:
-            if self.size == self.matrix.shape[0]:
-                grow = max(1024, self.size)
-                self.matrix = np.vstack([self.matrix, np.zeros((grow, self.matrix.shape[1]), np.float32)])
-                self.nums = np.concatenate([self.nums, np.zeros(grow, np.int64)])
-            index = self.size
-            self.size += 1
-            self.pos[num] = index
-            self.nums[index] = num
-        self.matrix[index] = vector
+        if self.hnsw is None:
+            return
+        keep = [(n, v) for n, v in rows if v is not None and v.shape[0] == self.hnsw.dimension]
+        kept = {n for n, _ in keep}
+        self.hnsw.clear([n for n, _ in rows if n not in kept])
+        if keep:
+            self.hnsw.put_many([n for n, _ in keep], np.stack([v for _, v in keep]))
+        self.unsaved += len(rows)
 
-    def scores(self, vector: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        with self.lock:
-            if self.size == 0 or self.matrix.shape[1] != vector.shape[0]:
-                return np.zeros(0, np.int64), np.zeros(0, np.float32)  # nothing embedded (in this dimension)
-            return self.nums[: self.size].copy(), self.matrix[: self.size] @ vector
+    def _to_hnsw(self) -> None:
+        assert self.exact is not None
+        live = list(self.exact.items())
+        self.hnsw = HNSWVectors(self.exact.dimension)
+        self.hnsw.put_many([k for k, _ in live], np.stack([v for _, v in live]))
+        self.exact = None  # one copy of the vectors: the graph keeps them (and gives them back)
+        self.unsaved = len(live)
+
+    # --- snapshots ----------------------------------------------------------------------------------
+
+    def _snapshot_name(self, store_id: int) -> str:
+        digest = hashlib.sha256(f"{self.tenant}\0{self.model}".encode()).hexdigest()[:16]
+        return f"{store_id:x}-{digest}"
+
+    def _load_snapshot(self, conn: sqlite3.Connection) -> None:
+        """Start from the newest saved graph of this store, if it is not ahead of the store itself."""
+        if self.snapshots is None or self.store_id is None or not self.snapshots.is_dir():
+            return
+        newest: tuple[int, Path] | None = None
+        for path in self.snapshots.glob(f"{self._snapshot_name(self.store_id)}.*.usearch"):
+            seq = path.name.rsplit(".", 2)[-2]
+            if seq.isdigit() and (newest is None or int(seq) > newest[0]):
+                newest = (int(seq), path)
+        current = conn.execute("SELECT value FROM counters WHERE name = 'embedding_seq'").fetchone()
+        if newest is None or current is None or newest[0] > current[0]:
+            return  # none, or written for a different history of this file (restored from a backup)
+        try:
+            self.hnsw = HNSWVectors.load(newest[1])
+        except (OSError, RuntimeError, ValueError):
+            return  # unreadable: rebuilt from the records
+        self.exact, self.seq, self.unsaved = None, newest[0], 0
+
+    def save(self) -> None:
+        """Write the graph as of self.seq beside the database, replacing older snapshots."""
+        if self.hnsw is None or self.snapshots is None or self.store_id is None:
+            return
+        name = self._snapshot_name(self.store_id)
+        target = self.snapshots / f"{name}.{self.seq}.usearch"
+        self.hnsw.save(target)
+        for old in self.snapshots.glob(f"{name}.*.usearch"):
+            if old != target:
+                old.unlink(missing_ok=True)
+        self.unsaved = 0
 
 
 class VectorIndex:
-    """The per-process caches of one SQLite store."""
+    """The per-process vector caches of one SQLite store."""
 
-    def __init__(self) -> None:
+    def __init__(self, mode: VectorMode = "auto", snapshots: Path | None = None) -> None:
+        if mode not in VECTOR_MODES:
+            raise ValueError(f"vector_index must be one of {', '.join(VECTOR_MODES)}, not {mode!r}")
+        self.mode: VectorMode = mode
+        self.snapshots = snapshots
         self.caches: dict[tuple[str, str], VectorCache] = {}
         self.lock = threading.Lock()
 
-    def cache(self, tenant: str, model: str) -> VectorCache:
+    def cache(self, conn: sqlite3.Connection, tenant: str, model: str) -> VectorCache:
         with self.lock:
             key = (tenant, model)
             if key not in self.caches:
-                self.caches[key] = VectorCache(tenant, model)
+                cache = VectorCache(tenant, model, self.mode, self.snapshots)
+                cache.store_id = _store_id(conn)
+                self.caches[key] = cache
             return self.caches[key]
+
+    def close(self) -> None:
+        """Save the graphs that changed since their last snapshot."""
+        for cache in self.caches.values():
+            with cache.lock:
+                if cache.unsaved:
+                    cache.save()
 
     def search(
         self,
@@ -102,31 +175,133 @@ class VectorIndex:
         vector: list[float] | np.ndarray,
         q: RecordQuery,
         k: int,
+        upto: int | None = None,
     ) -> list[tuple[Record, float]]:
-        """The k records matching q whose embeddings are closest to `vector` (cosine, best first)."""
-        cache = self.cache(tenant, model)
-        cache.catch_up(conn)
-        nums, scores = cache.scores(np.asarray(vector, dtype=np.float32))
-        if not len(nums):
-            return []
-        window = max(FIRST_WINDOW, 4 * k)
-        order = _ranked(scores, min(len(scores), window))
-        seen = np.zeros(len(scores), dtype=bool)
-        hits: list[tuple[Record, float]] = []
-        while len(hits) < k:
-            fresh = order[~seen[order]][:window]
-            if not len(fresh):
-                if len(order) == len(scores):
-                    break  # every vector has been considered
-                order = np.argsort(-scores, kind="stable")  # the first window was not enough: rank them all
-                continue
-            seen[fresh] = True
-            fresh = fresh[scores[fresh] > 0.0]  # cleared rows and opposite directions are no evidence
-            if len(fresh):
-                matched = _matching(conn, tenant, q, [int(n) for n in nums[fresh]])
-                hits += [(matched[int(nums[i])], float(scores[i])) for i in fresh if int(nums[i]) in matched]
-            window *= 4
-        return hits[:k]
+        """The k records matching q whose embeddings are closest to `vector` (cosine, best first).
+
+        `upto`: inside a transaction that wrote embeddings, the sequence value it started from; its own
+        rows (above it) are scored from the database, not absorbed into the shared cache."""
+        cache = self.cache(conn, tenant, model)
+        cache.catch_up(conn, upto)
+        query_vector = np.asarray(vector, dtype=np.float32)
+        overlay = _overlay(conn, cache, upto)
+        with cache.lock:
+            if cache.hnsw is not None:
+                scored = _search_hnsw(conn, tenant, q, k, cache.hnsw, query_vector, overlay)
+            else:
+                scored = _search_exact(conn, tenant, q, k, cache.exact, query_vector, overlay)
+        return _decoded(conn, tenant, scored)
+
+
+def _search_exact(
+    conn: sqlite3.Connection,
+    tenant: str,
+    q: RecordQuery,
+    k: int,
+    exact: ExactVectors | None,
+    query_vector: np.ndarray,
+    overlay: dict[int, np.ndarray | None],
+) -> list[tuple[int, float]]:
+    nums, scores = exact.scores(query_vector) if exact is not None else (np.zeros(0, np.int64), None)
+    if scores is None:
+        scores = np.zeros(0, np.float32)
+    nums, scores = _with_overlay(nums, scores, overlay, query_vector)
+    return _filtered_top(conn, tenant, q, k, nums, scores)
+
+
+def _search_hnsw(
+    conn: sqlite3.Connection,
+    tenant: str,
+    q: RecordQuery,
+    k: int,
+    hnsw: HNSWVectors,
+    query_vector: np.ndarray,
+    overlay: dict[int, np.ndarray | None],
+) -> list[tuple[int, float]]:
+    window = max(FIRST_WINDOW, 4 * k)
+    seen: set[int] = set()
+    hits: list[tuple[int, float]] = []
+    over_nums, over_scores = _with_overlay(
+        np.zeros(0, np.int64), np.zeros(0, np.float32), overlay, query_vector
+    )
+    pending = list(
+        zip(over_nums.tolist(), over_scores.tolist(), strict=True)
+    )  # checked with the first window
+    while True:
+        nums, scores = hnsw.nearest(query_vector, min(window, len(hnsw)))
+        fresh = [
+            (n, s)
+            for n, s in zip(nums.tolist(), scores.tolist(), strict=True)
+            if n not in seen and n not in overlay and s > 0.0
+        ] + pending
+        pending = []
+        seen.update(n for n, _ in fresh)
+        matched = _matching_nums(conn, tenant, q, [n for n, _ in fresh])
+        hits += [(n, s) for n, s in fresh if n in matched]
+        if len(hits) >= k or window >= len(hnsw):
+            break
+        if window >= ANN_MAX_WINDOW:
+            # few neighbours pass the filter: rank every record that does, exactly
+            subset = _matching_nums(conn, tenant, q, None)
+            keys, matrix = hnsw.vectors([n for n in subset if n not in overlay])
+            exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
+            hits = [(n, s) for n, s in zip(keys.tolist(), exact_scores.tolist(), strict=True) if s > 0.0] + [
+                (n, s) for n, s in zip(over_nums.tolist(), over_scores.tolist(), strict=True) if n in subset
+            ]
+            break
+        window *= 4
+    hits.sort(key=lambda h: (-h[1], h[0]))
+    return hits[:k]
+
+
+def _filtered_top(
+    conn: sqlite3.Connection, tenant: str, q: RecordQuery, k: int, nums: np.ndarray, scores: np.ndarray
+) -> list[tuple[int, float]]:
+    """The k best-scoring nums that satisfy q, widening the window of candidates checked in SQL."""
+    if not len(nums):
+        return []
+    window = max(FIRST_WINDOW, 4 * k)
+    order = _ranked(scores, min(len(scores), window))
+    seen = np.zeros(len(scores), dtype=bool)
+    hits: list[tuple[int, float]] = []
+    while len(hits) < k:
+        fresh = order[~seen[order]][:window]
+        if not len(fresh):
+            if len(order) == len(scores):
+                break  # every vector has been considered
+            order = np.argsort(-scores, kind="stable")  # the first window was not enough: rank them all
+            continue
+        seen[fresh] = True
+        fresh = fresh[scores[fresh] > 0.0]  # cleared rows and opposite directions are no evidence
+        if len(fresh):
+            matched = _matching_nums(conn, tenant, q, [int(n) for n in nums[fresh]])
+            hits += [(int(nums[i]), float(scores[i])) for i in fresh if int(nums[i]) in matched]
+        window *= 4
+    return hits[:k]
+
+
+def _with_overlay(
+    nums: np.ndarray, scores: np.ndarray, overlay: dict[int, np.ndarray | None], query_vector: np.ndarray
+) -> tuple[np.ndarray, np.ndarray]:
+    """Scores with the transaction's own rows taking the place of (or added to) the shared ones."""
+    if not overlay:
+        return nums, scores
+    keep = ~np.isin(nums, np.fromiter(overlay, dtype=np.int64, count=len(overlay)))
+    own = [(n, v) for n, v in overlay.items() if v is not None and v.shape[0] == query_vector.shape[0]]
+    own_nums = np.array([n for n, _ in own], dtype=np.int64)
+    own_scores = np.array([float(v @ query_vector) for _, v in own], dtype=np.float32)
+    return np.concatenate([nums[keep], own_nums]), np.concatenate([scores[keep], own_scores])
+
+
+def _overlay(conn: sqlite3.Connection, cache: VectorCache, upto: int | None) -> dict[int, np.ndarray | None]:
+    """The vectors this transaction stored or cleared (rows above `upto`), by record number."""
+    if upto is None:
+        return {}
+    rows = conn.execute(
+        "SELECT num, embedding, embedding_model FROM records WHERE tenant = ? AND embedding_seq > ?",
+        (cache.tenant, upto),
+    ).fetchall()
+    return {num: cache._vector(blob, model) for num, blob, model in rows}
 
 
 def _ranked(scores: np.ndarray, top: int) -> np.ndarray:
@@ -137,8 +312,27 @@ def _ranked(scores: np.ndarray, top: int) -> np.ndarray:
     return best[np.argsort(-scores[best], kind="stable")]
 
 
-def _matching(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int]) -> dict[int, Record]:
-    """Which candidates satisfy the query's conditions (its own ranking, text match and limit aside)."""
-    checked = replace(q, ids=[str(n) for n in nums], text_query=None, limit=None, order="created_asc")
+def _matching_nums(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int] | None) -> set[int]:
+    """Which candidates (every record, when None) satisfy the query's conditions; nothing is decoded."""
+    if nums is not None and not nums:
+        return set()
+    ids = None if nums is None else [str(n) for n in nums]
+    checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
     sql, params = query.build(tenant, checked)
-    return {row["num"]: codec.decode(row) for row in conn.execute(sql, params)}
+    return {row[0] for row in conn.execute(f"SELECT num FROM ({sql})", params)}
+
+
+def _decoded(
+    conn: sqlite3.Connection, tenant: str, scored: list[tuple[int, float]]
+) -> list[tuple[Record, float]]:
+    """The records of the final hits, in score order: only these are decoded."""
+    if not scored:
+        return []
+    sql, params = query.build(tenant, RecordQuery(ids=[str(n) for n, _ in scored], statuses=None))
+    records = {row["num"]: codec.decode(row) for row in conn.execute(sql, params)}
+    return [(records[n], s) for n, s in scored if n in records]
+
+
+def _store_id(conn: sqlite3.Connection) -> int | None:
+    row = conn.execute("SELECT value FROM counters WHERE name = 'store_id'").fetchone()
+    return None if row is None else int(row[0])

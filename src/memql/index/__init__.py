@@ -1,0 +1,1 @@
+"""In-process indexes the backends build on (vector search)."""
