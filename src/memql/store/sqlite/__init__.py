@@ -341,14 +341,20 @@ class SQLiteStore:
         self._rebuild_lexical_index()
 
     def _rebuild_lexical_index(self) -> None:
-        """Refill the lexical index from the records when a migration asked for it (its analyzer or its
-        columns changed); once, under the write lock, whichever process gets there first."""
-        if not self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_rebuild'").fetchone():
+        """Refill the lexical index from the records when it was written by another analyzer than this
+        process's (``ANALYZER_VERSION``; the counter ``lexical_analyzer`` holds the index's, 0 when a
+        migration changed its columns); once, under the write lock, whichever process gets there first."""
+        from memql.services.tokenize import ANALYZER_VERSION
+
+        def current() -> bool:
+            row = self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_analyzer'").fetchone()
+            return row is not None and row[0] == ANALYZER_VERSION
+
+        if current():
             return
         with self.transaction():
-            flag = self.conn.execute("SELECT value FROM counters WHERE name = 'lexical_rebuild'").fetchone()
-            if not flag or not flag[0]:
-                return
+            if current():
+                return  # another process rebuilt it while this one waited for the lock
             self.conn.execute("DELETE FROM records_fts")
             for row in self.conn.execute("SELECT * FROM records").fetchall():
                 record = codec.decode(row)
@@ -356,7 +362,10 @@ class SQLiteStore:
                     "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
                     (row["num"], index_text(lexical_text(record)), index_text(context_text(record))),
                 )
-            self.conn.execute("DELETE FROM counters WHERE name = 'lexical_rebuild'")
+            self.conn.execute(
+                "INSERT OR REPLACE INTO counters (name, value) VALUES ('lexical_analyzer', ?)",
+                (ANALYZER_VERSION,),
+            )
 
     def _ensure_store_id(self) -> None:
         """A random number naming this store's side files (vector snapshots), set once when it is new."""
