@@ -98,9 +98,8 @@ def test_retrieve_returns_only_live_matching_records_and_never_too_few(mode, gen
     got = [row["id"] for row in result.data["rows"]]
 
     matching = {rid for rid, (_, t) in live.items() if tag is None or t == tag}
-    assert (
-        set(got) <= matching
-    )  # never another tenant's, a deleted or expired record, or one outside the filter
+    # never another tenant's, a deleted or an expired record, nor one outside the filter
+    assert set(got) <= matching
     assert len(got) == len(set(got))
     terms = set(query_terms(text))
     lexical = {rid for rid in matching if terms & set(index_terms(live[rid][0]))}
