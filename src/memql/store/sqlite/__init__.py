@@ -356,12 +356,17 @@ class SQLiteStore:
             if current():
                 return  # another process rebuilt it while this one waited for the lock
             self.conn.execute("DELETE FROM records_fts")
-            for row in self.conn.execute("SELECT * FROM records").fetchall():
-                record = codec.decode(row)
-                self.conn.execute(
-                    "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
-                    (row["num"], index_text(lexical_text(record)), index_text(context_text(record))),
-                )
+            last = 0
+            while rows := self.conn.execute(  # in slices: a large store never sits in memory at once
+                "SELECT * FROM records WHERE num > ? ORDER BY num LIMIT 5000", (last,)
+            ).fetchall():
+                for row in rows:
+                    record = codec.decode(row)
+                    self.conn.execute(
+                        "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
+                        (row["num"], index_text(lexical_text(record)), index_text(context_text(record))),
+                    )
+                last = rows[-1]["num"]
             self.conn.execute(
                 "INSERT OR REPLACE INTO counters (name, value) VALUES ('lexical_analyzer', ?)",
                 (ANALYZER_VERSION,),
