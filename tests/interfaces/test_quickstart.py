@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import subprocess
 from pathlib import Path
 
 import pytest
+
+from memql.services.embedding import available
 
 README = Path(__file__).resolve().parents[2] / "README.md"
 
@@ -30,8 +33,12 @@ def _documents(text: str) -> list:
 def test_readme_quickstart_runs_as_described(tmp_path):
     section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1]
     script = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
-    proc = subprocess.run(["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120)
-    workflow, promote, lock, delete, expire, retrieve, history = _documents(proc.stdout)
+    # as a user runs it: the default embedder (the packaged MiniLM the README's install command adds)
+    env = {k: v for k, v in os.environ.items() if k != "MEMQL_EMBEDDER"}
+    proc = subprocess.run(
+        ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env
+    )
+    workflow, promote, lock, delete, expire, retrieve, semantic, history = _documents(proc.stdout)
     assert workflow["success"] and workflow["affected_ids"] == ["1", "2", "3"]
     assert promote["success"] and promote["data"]["next_remind_at"]["1"]
     assert lock["success"]
@@ -43,6 +50,8 @@ def test_readme_quickstart_runs_as_described(tmp_path):
         "text": "Passport renewal is due 2026-07-15.",
         "weight": 0.9,
     }
+    assert available(), "the README's install command installs the packaged embedding model"
+    assert semantic["data"]["rows"] == [{"id": "3", "text": "Insurance policy number 4471-22."}]
     assert [(h["op"], h["change"]) for h in history] == [("Encode", "insert"), ("Promote", "update")]
     assert history[1]["after"]["weight"] == 0.9 and history[1]["actor"] == "mira"
     assert (tmp_path / "quickstart.db").exists()
