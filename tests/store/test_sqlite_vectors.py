@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
 import numpy as np
@@ -257,3 +258,21 @@ def test_a_filter_few_neighbours_pass_is_ranked_exactly(corpus, monkeypatch):
     with store.transaction() as s:
         hits = s.dense("A", q, RecordQuery(has_tags=["t4"]), 25, MODEL)
     assert [r.id for r, _ in hits] == expected[:25]
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_a_readers_clearance_applies_inside_both_searches(tmp_path, mode):
+    rng = np.random.default_rng(15)
+    store = SQLiteStore(str(tmp_path / "c.db"), vector_index=mode)
+    v = unit(rng)
+    with store.transaction() as s:
+        levels = {
+            put(s, "A", f"note {level}", v, sensitivity=level): level
+            for level in ("standard", "sensitive", "restricted")
+        }
+    with store.transaction() as s:
+        for allowed in (("standard",), ("standard", "sensitive"), ()):
+            q = RecordQuery(sensitivities=allowed)
+            dense = {levels[r.id] for r, _ in s.dense("A", v, q, 5, MODEL)}
+            lexical = {levels[r.id] for r, _ in s.find("A", replace(q, text_query="note"))}
+            assert dense == lexical == set(allowed)

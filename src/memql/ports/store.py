@@ -201,6 +201,7 @@ class RecordQuery:
     memory_type: str | None = None
     category: str | None = None
     sensitivity: str | None = None
+    sensitivities: Sequence[str] | None = None  # the levels the reader may see (its clearance); None: any
     text_query: str | None = None  # lexical (BM25) relevance; only matching records are returned
     order: Order = "time_desc"
     limit: int | None = None

@@ -72,6 +72,11 @@ def build(
         if value is not None:
             where.append(f"r.{column} = ?")
             params.append(value)
+    if q.sensitivities is not None:
+        if not q.sensitivities:
+            return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
+        where.append(f"r.sensitivity IN ({','.join('?' * len(q.sensitivities))})")
+        params.extend(q.sensitivities)
     for key, value in q.facet_equals.items():
         path = '$."' + key.replace('"', '""') + '"'
         if isinstance(value, dict | list):
