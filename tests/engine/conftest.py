@@ -19,13 +19,17 @@ from memql.engine.result import ExecutionResult
 from memql.ports.clock import FixedClock
 from memql.ports.store import Record, RecordQuery
 
-BACKENDS = ["sqlite"]
+BACKENDS = ["sqlite", "postgres"]
 T0 = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday, 10:00 UTC
 
 
 def _location(backend: str) -> Any:
     if backend == "sqlite":
         return ":memory:"
+    if backend == "postgres":
+        from pgtest import fresh_location  # one server per test session, a new schema per store
+
+        return fresh_location()
     pytest.skip(f"no test location for backend {backend}")
 
 
@@ -116,13 +120,16 @@ class Inspector:
 
     def operations(self, m: Memory) -> list[dict[str, Any]]:
         """The audit log's operations for m's tenant, in order."""
-        if self.backend != "sqlite":
-            raise NotImplementedError(self.backend)
-        rows = m.store.execute_sql(  # type: ignore[attr-defined]
+        sql = (
             "SELECT seq, actor, op, ir, affected_ids, trace_id, workflow_id, step FROM operations "
-            "WHERE tenant = ? ORDER BY seq",
-            (m.tenant,),
+            "WHERE tenant = ? ORDER BY seq"
         )
+        if self.backend == "postgres":
+            sql = sql.replace("ir, affected_ids", "ir::text AS ir, affected_ids::text AS affected_ids")
+            sql = sql.replace("?", "%s")
+        elif self.backend != "sqlite":
+            raise NotImplementedError(self.backend)
+        rows = m.store.execute_sql(sql, (m.tenant,))  # type: ignore[attr-defined]
         return [
             {**dict(r), "ir": json.loads(r["ir"]), "affected_ids": json.loads(r["affected_ids"])}
             for r in rows

@@ -1,0 +1,559 @@
+"""The PostgreSQL backend (psycopg 3, a connection pool, server-side transactions, pgvector).
+
+Select it with a URL: ``Memory("postgresql://user@host/db")``, ``memql --db postgresql://…`` or
+``MEMQL_DB``. The optional URL parameter ``schema`` names the PostgreSQL schema that holds the store
+(default ``memql``); every other parameter goes to libpq.
+
+Concurrency. A write transaction takes a transaction-scoped advisory lock on its tenant before its first
+read, so the engine's read-modify-write steps (a Promote reading a weight, a Label reading the tags, a
+Merge reading its children, Encode's de-duplication) never interleave with another writer of the same
+tenant: no lost update, no broken lineage, and -- as a transaction only ever holds its own tenant's lock
+and rows plus, when it inserts, the record counter -- no deadlock. Writers of different tenants run in
+parallel. Reads of a write transaction by id also lock the rows (SELECT … FOR UPDATE), which guards them
+against writers outside memql. Dry runs take no lock: they are always rolled back.
+
+Record numbers are gapless as in SQLite ("1", "2", … on a fresh store; a rolled-back transaction or a
+dry run takes none): the counter row stays locked by an inserting transaction until it ends, which
+orders inserting transactions store-wide. Audit sequence numbers come from PostgreSQL sequences.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager, suppress
+from datetime import datetime
+from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+import psycopg
+from psycopg import sql
+from psycopg.rows import dict_row
+from psycopg.types.json import Json, set_json_loads
+from psycopg_pool import ConnectionPool
+
+from memql.ports.store import Event, Link, Operation, Record, RecordQuery, redacted
+from memql.store.postgres import codec, lexical, query, vectors
+from memql.store.postgres.codec import escape, unescape
+from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
+
+DEFAULT_SCHEMA = "memql"
+_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
+_COLUMNS = ", ".join(("num", *codec.COLUMNS, "vec"))
+_INSERT = (
+    f"INSERT INTO records ({_COLUMNS}) VALUES ({', '.join(['%s'] * (len(codec.COLUMNS) + 1))}, %s::vector)"
+)
+_EVENT_SELECT = (
+    "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, o.ir, "
+    "o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq "
+)
+
+
+class StoreUnavailable(RuntimeError):
+    """The PostgreSQL store cannot be opened (the server, the URL or the role's rights)."""
+
+
+def parts_for_message(url: str) -> str:
+    """The URL without its password."""
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    user = f"{parts.username}@" if parts.username else ""
+    port = f":{parts.port}" if parts.port else ""
+    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
+
+
+def split_url(url: str) -> tuple[str, str]:
+    """(libpq connection string, schema) from a memql PostgreSQL URL."""
+    parts = urlsplit(url)
+    params = parse_qsl(parts.query, keep_blank_values=True)
+    schema = next((v for k, v in params if k == "schema"), DEFAULT_SCHEMA)
+    rest = urlencode([(k, v) for k, v in params if k != "schema"])
+    return urlunsplit(parts._replace(query=rest)), schema
+
+
+class PostgresSession:
+    """One transaction on a PostgreSQL store (see memql.ports.store.StoreSession)."""
+
+    def __init__(self, store: PostgresStore, conn: psycopg.Connection, write: bool) -> None:
+        self.store = store
+        self.conn = conn
+        self.write = write
+        self.locked: set[str] = set()
+
+    def _enter(self, tenant: str) -> None:
+        """Serialise this tenant's writers: the lock is held until the transaction ends."""
+        if self.write and tenant not in self.locked:
+            self.conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{self.store.schema}/{tenant}",)
+            )
+            self.locked.add(tenant)
+
+    def _rows(self, statement: str, params: Any = None) -> list[dict[str, Any]]:
+        return self.conn.execute(statement, params).fetchall()  # type: ignore[arg-type]
+
+    # --- records ---------------------------------------------------------------------------------
+
+    def insert(self, record: Record) -> str:
+        self._enter(record.tenant)
+        (num,) = (
+            self.conn.execute(
+                "UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value"
+            )
+            .fetchone()
+            .values()
+        )
+        self._insert_row(num, record)
+        return str(num)
+
+    def _insert_row(self, num: int, record: Record) -> None:
+        row = codec.encode(record)
+        self.conn.execute(_INSERT, [num, *row.values(), vectors.column_value(record.embedding)])
+        postings, length = lexical.document(record)
+        self.conn.execute(*lexical.add_sql(record.tenant, num, postings, length))
+
+    def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
+        self._enter(tenant)
+        statement, params = query.build(
+            tenant, RecordQuery(ids=list(ids), statuses=None, order="created_asc"), lock=self.write
+        )
+        return {str(row["num"]): codec.decode(row) for row in self._rows(statement, params)}
+
+    def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
+        self._enter(tenant)
+        if q.as_of is not None:
+            from memql.store.postgres.history import find_as_of
+
+            return find_as_of(self, tenant, q)
+        statement, params = query.build(tenant, q)
+        return [(codec.decode(row), row["score"]) for row in self._rows(statement, params)]
+
+    def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None:
+        self._enter(tenant)
+        (num,) = query.record_nums([record_id]) or (None,)
+        if not changes or num is None:
+            return
+        sets = [sql.SQL("{} = %s").format(sql.Identifier(name)) for name in changes]
+        values = [codec.encode_field(name, value) for name, value in changes.items()]
+        if "embedding" in changes:
+            sets.append(sql.SQL("vec = %s::vector"))
+            values.append(vectors.column_value(changes["embedding"]))
+        self.conn.execute(
+            sql.SQL("UPDATE records SET {} WHERE tenant = %s AND num = %s").format(sql.SQL(", ").join(sets)),
+            [*values, tenant, num],
+        )
+        if _LEXICAL_FIELDS & changes.keys():
+            record = self.get(tenant, [str(num)]).get(str(num))
+            if record is not None:
+                self.conn.execute(*lexical.remove_sql(tenant, [num]))
+                postings, length = lexical.document(record)
+                self.conn.execute(*lexical.add_sql(tenant, num, postings, length))
+
+    def pending_embeddings(self, tenant: str, limit: int) -> list[Record]:
+        self._enter(tenant)
+        statement, params = query.build(
+            tenant, RecordQuery(statuses=("active", "archived"), order="created_asc")
+        )
+        statement = statement.replace(
+            " ORDER BY", " AND r.embedding_status = 'pending' AND r.text IS NOT NULL ORDER BY"
+        )
+        return [codec.decode(row) for row in self._rows(statement + " LIMIT %(n)s", {**params, "n": limit})]
+
+    def embedding_for_hash(self, tenant: str, content_hash: str, model: str) -> bytes | None:
+        self._enter(tenant)
+        row = self.conn.execute(
+            "SELECT embedding FROM records WHERE tenant = %s AND content_hash = %s AND embedding_model = %s "
+            "AND embedding IS NOT NULL LIMIT 1",
+            (tenant, escape(content_hash), escape(model)),
+        ).fetchone()
+        return None if row is None else bytes(row["embedding"])
+
+    def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
+        self._enter(tenant)
+        indexed = len(vector) in self.store.indexed_dimensions
+        return vectors.search(self.conn, tenant, vector, q, k, model, indexed)
+
+    def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
+        self._enter(tenant)
+        nums = query.record_nums(ids)
+        if nums:
+            self.conn.execute(
+                "UPDATE records SET visits = visits + 1, last_access_at = %s "
+                "WHERE tenant = %s AND num = ANY(%s::bigint[])",
+                (codec.to_utc(now), tenant, nums),
+            )
+
+    def hard_delete(self, tenant: str, ids: Sequence[str]) -> None:
+        self._enter(tenant)
+        nums = query.record_nums(ids)
+        if not nums:
+            return
+        owned = [
+            r["num"]
+            for r in self._rows(
+                "DELETE FROM records WHERE tenant = %s AND num = ANY(%s::bigint[]) RETURNING num",
+                (tenant, nums),
+            )
+        ]
+        if not owned:
+            return
+        self.conn.execute(*lexical.remove_sql(tenant, owned))
+        texts = [str(n) for n in owned]
+        self.conn.execute(
+            "DELETE FROM links WHERE tenant = %s AND (src = ANY(%s::text[]) OR dst = ANY(%s::text[]))",
+            (tenant, texts, texts),
+        )
+
+    def find_duplicate(self, tenant: str, content_hash: str, now: datetime) -> str | None:
+        self._enter(tenant)
+        row = self.conn.execute(
+            "SELECT num FROM records WHERE tenant = %s AND content_hash = %s AND status = 'active' "
+            "AND (expire_at IS NULL OR expire_at > %s) ORDER BY num LIMIT 1",
+            (tenant, escape(content_hash), codec.to_utc(now)),
+        ).fetchone()
+        return None if row is None else str(row["num"])
+
+    def redact(self, tenant: str, record_id: str, fields: Sequence[str]) -> None:
+        self._enter(tenant)
+        rows = self._rows(
+            "SELECT seq, before, after FROM events WHERE tenant = %s AND record_id = %s",
+            (tenant, escape(str(record_id))),
+        )
+        for row in rows:
+            images = [row["before"], row["after"]]
+            for image in images:
+                for name in fields:
+                    if name in image:
+                        image[name] = redacted(image[name])
+            self.conn.execute(
+                "UPDATE events SET before = %s, after = %s WHERE seq = %s",
+                (Json(images[0], dumps=codec.dumps), Json(images[1], dumps=codec.dumps), row["seq"]),
+            )
+
+    # --- lineage ---------------------------------------------------------------------------------
+
+    def add_link(self, tenant: str, link: Link) -> None:
+        self._enter(tenant)
+        self.conn.execute(
+            "INSERT INTO links (tenant, src, dst, relation, created_at) VALUES (%s, %s, %s, %s, %s) "
+            "ON CONFLICT DO NOTHING",
+            (
+                tenant,
+                escape(link.src),
+                escape(link.dst),
+                escape(link.relation),
+                codec.to_utc(link.created_at),
+            ),
+        )
+
+    def links(self, tenant: str, ids: Sequence[str]) -> list[Link]:
+        self._enter(tenant)
+        ids = [escape(i) for i in ids]
+        if not ids:
+            return []
+        rows = self._rows(
+            "SELECT src, dst, relation, created_at FROM links WHERE tenant = %s "
+            "AND (src = ANY(%s::text[]) OR dst = ANY(%s::text[])) "
+            'ORDER BY created_at, src COLLATE "C", dst COLLATE "C"',
+            (tenant, ids, ids),
+        )
+        return [_link(r) for r in rows]
+
+    # --- audit log -------------------------------------------------------------------------------
+
+    def log(self, operation: Operation, events: Sequence[Event]) -> int:
+        self._enter(operation.tenant)
+        return self._log(operation, events)
+
+    def _log(self, operation: Operation, events: Sequence[Event], keep_seq: bool = False) -> int:
+        columns = "time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step"
+        values = [
+            codec.to_utc(operation.time),
+            operation.tenant,
+            _esc(operation.actor),
+            escape(operation.op),
+            Json(operation.ir, dumps=codec.dumps),
+            Json(operation.affected_ids, dumps=codec.dumps),
+            _esc(operation.trace_id),
+            _esc(operation.workflow_id),
+            operation.step,
+        ]
+        if keep_seq:
+            columns, values = "seq, " + columns, [operation.seq, *values]
+        marks = ", ".join(["%s"] * len(values))
+        (seq,) = (
+            self.conn.execute(f"INSERT INTO operations ({columns}) VALUES ({marks}) RETURNING seq", values)
+            .fetchone()
+            .values()
+        )
+        rows = [
+            [
+                *([e.seq] if keep_seq else []),
+                seq,
+                operation.tenant,
+                escape(e.record_id),
+                escape(e.kind),
+                Json(e.before, dumps=codec.dumps),
+                Json(e.after, dumps=codec.dumps),
+            ]
+            for e in events
+        ]
+        if rows:
+            names = ("seq, " if keep_seq else "") + "op_seq, tenant, record_id, kind, before, after"
+            with self.conn.cursor() as cur:
+                cur.executemany(
+                    f"INSERT INTO events ({names}) VALUES ({', '.join(['%s'] * len(rows[0]))})", rows
+                )
+        return seq
+
+    def history(self, tenant: str, record_id: str) -> list[Event]:
+        self._enter(tenant)
+        rows = self._rows(
+            _EVENT_SELECT + "WHERE e.tenant = %s AND e.record_id = %s ORDER BY e.seq",
+            (tenant, escape(str(record_id))),
+        )
+        return [_event(tenant, row) for row in rows]
+
+    def events_until(self, tenant: str, until: datetime) -> Iterator[Event]:
+        with self.conn.cursor() as cur:
+            cur.execute(
+                _EVENT_SELECT + "WHERE e.tenant = %s AND o.time <= %s ORDER BY e.seq",
+                (tenant, codec.to_utc(until)),
+            )
+            for row in cur:
+                yield _event(tenant, row)
+
+    @contextmanager
+    def scratch(self) -> Iterator[None]:
+        self.conn.execute("SAVEPOINT scratch")
+        try:
+            yield
+        finally:
+            self.conn.execute("ROLLBACK TO SAVEPOINT scratch")
+            self.conn.execute("RELEASE SAVEPOINT scratch")
+
+    # --- moving whole stores (memql copy) --------------------------------------------------------
+
+    def export_records(self, after: int, limit: int) -> list[Record]:
+        rows = self._rows(
+            f"SELECT {_COLUMNS} FROM records WHERE num > %s ORDER BY num LIMIT %s", (after, limit)
+        )
+        return [codec.decode(row) for row in rows]
+
+    def export_links(self) -> list[tuple[str, Link]]:
+        rows = self._rows(
+            "SELECT tenant, src, dst, relation, created_at FROM links "
+            'ORDER BY tenant COLLATE "C", created_at, src COLLATE "C", dst COLLATE "C", relation COLLATE "C"'
+        )
+        return [(r["tenant"], _link(r)) for r in rows]
+
+    def export_log(self, after: int, limit: int) -> list[tuple[Operation, list[Event]]]:
+        ops = self._rows("SELECT seq FROM operations WHERE seq > %s ORDER BY seq LIMIT %s", (after, limit))
+        if not ops:
+            return []
+        seqs = [r["seq"] for r in ops]
+        out: dict[int, tuple[Operation, list[Event]]] = {}
+        rows = self._rows(
+            "SELECT o.seq AS op_seq, o.tenant, o.time, o.actor, o.op, o.ir, o.affected_ids, o.trace_id, "
+            "o.workflow_id, o.step, e.seq, e.record_id, e.kind, e.before, e.after FROM operations o "
+            "LEFT JOIN events e ON e.op_seq = o.seq WHERE o.seq = ANY(%s::bigint[]) ORDER BY o.seq, e.seq",
+            (seqs,),
+        )
+        for row in rows:
+            if row["op_seq"] not in out:
+                out[row["op_seq"]] = (_event(row["tenant"], {**row, "before": {}, "after": {}}).operation, [])  # type: ignore[assignment]
+            if row["seq"] is not None:
+                event = _event(row["tenant"], row)
+                event.operation = None
+                out[row["op_seq"]][1].append(event)
+        return list(out.values())
+
+    def last_record_number(self) -> int:
+        return self.conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()["value"]
+
+    def is_empty(self) -> bool:
+        return self.conn.execute(
+            "SELECT NOT EXISTS (SELECT 1 FROM records) AND NOT EXISTS (SELECT 1 FROM operations) AS e"
+        ).fetchone()["e"]
+
+    def import_records(self, records: Sequence[Record]) -> None:
+        for record in records:
+            self._insert_row(int(record.id), record)  # type: ignore[arg-type]
+        if records:
+            self.set_last_record_number(max(int(r.id) for r in records))  # type: ignore[arg-type]
+
+    def import_links(self, links: Sequence[tuple[str, Link]]) -> None:
+        for tenant, link in links:
+            self.add_link(tenant, link)
+
+    def import_log(self, entries: Sequence[tuple[Operation, Sequence[Event]]]) -> None:
+        for operation, events in entries:
+            self._log(operation, events, keep_seq=True)
+        # the sequences continue after the imported numbers
+        for table in ("operations", "events"):
+            self.conn.execute(
+                f"SELECT setval(pg_get_serial_sequence('{table}', 'seq'), "
+                f"GREATEST((SELECT COALESCE(max(seq), 0) FROM {table}), 1), "
+                f"(SELECT max(seq) IS NOT NULL FROM {table}))"
+            )
+
+    def set_last_record_number(self, number: int) -> None:
+        self.conn.execute(
+            "UPDATE counters SET value = GREATEST(value, %s) WHERE name = 'record_num'", (number,)
+        )
+
+
+def _esc(value: str | None) -> str | None:
+    return None if value is None else escape(value)
+
+
+def _unesc(value: str | None) -> str | None:
+    return None if value is None else unescape(value)
+
+
+def _link(row: dict[str, Any]) -> Link:
+    return Link(
+        unescape(row["src"]), unescape(row["dst"]), unescape(row["relation"]), codec.to_utc(row["created_at"])
+    )
+
+
+def _event(tenant: str, row: dict[str, Any]) -> Event:
+    op = Operation(
+        time=codec.to_utc(row["time"]),  # type: ignore[arg-type]
+        tenant=tenant,
+        actor=_unesc(row["actor"]),
+        op=unescape(row["op"]),
+        ir=row["ir"],
+        affected_ids=row["affected_ids"],
+        trace_id=_unesc(row["trace_id"]),
+        workflow_id=_unesc(row["workflow_id"]),
+        step=row["step"],
+        seq=row["op_seq"],
+    )
+    return Event(
+        record_id=unescape(row["record_id"]) if row.get("record_id") is not None else "",
+        kind=unescape(row["kind"]) if row.get("kind") is not None else "insert",  # type: ignore[arg-type]
+        before=row["before"],
+        after=row["after"],
+        seq=row.get("seq"),
+        operation=op,
+    )
+
+
+class PostgresStore:
+    """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
+
+    def __init__(self, url: str, *, min_connections: int = 1, max_connections: int = 10) -> None:
+        self.url = url
+        self.dsn, self.schema = split_url(url)
+        try:
+            with psycopg.connect(self.dsn, autocommit=True) as conn:
+                self.extension_schema = _vector_schema(conn)
+                migrate(conn, self.schema, self.extension_schema)
+        except psycopg.Error as exc:  # unreachable server, bad URL, missing rights: a message, not a trace
+            raise StoreUnavailable(f"PostgreSQL at {parts_for_message(url)}: {exc}") from exc
+        self.pool = ConnectionPool(
+            self.dsn,
+            min_size=min_connections,
+            max_size=max_connections,
+            configure=self._configure,
+            kwargs={"row_factory": dict_row},
+            open=True,
+        )
+        self._lock = threading.Lock()
+        self.indexed_dimensions = self._indexed_dimensions()
+        self._rebuild_lexical_index()
+
+    def _configure(self, conn: psycopg.Connection) -> None:
+        conn.execute(
+            sql.SQL("SET search_path = {}, {}").format(
+                sql.Identifier(self.schema), sql.Identifier(self.extension_schema)
+            )
+        )
+        conn.execute("SET TimeZone = 'UTC'")
+        set_json_loads(codec.loads, conn)
+        conn.commit()
+
+    def _indexed_dimensions(self) -> set[int]:
+        with self.pool.connection() as conn:
+            rows = conn.execute(
+                "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND indexname LIKE 'records_vec_%%'",
+                (self.schema,),
+            ).fetchall()
+        return {int(r["indexname"].rsplit("_", 1)[1]) for r in rows}
+
+    def ensure_vector_index(self, dim: int) -> None:
+        """An HNSW index for vectors of this dimension (built now, for the vectors already stored)."""
+        if not 0 < dim <= MAX_INDEXED_DIMENSION:
+            raise ValueError(f"pgvector indexes 1 to {MAX_INDEXED_DIMENSION} dimensions, not {dim}")
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            conn.execute(vector_index_sql(self.schema, dim))
+        self.indexed_dimensions.add(dim)
+
+    def _rebuild_lexical_index(self) -> None:
+        """Refill the lexical index when another analyzer wrote it (see the SQLite backend)."""
+        from memql.services.tokenize import ANALYZER_VERSION
+
+        def current(conn) -> bool:
+            row = conn.execute("SELECT value FROM counters WHERE name = 'lexical_analyzer'").fetchone()
+            return row is not None and row["value"] == ANALYZER_VERSION
+
+        with self.pool.connection() as conn:
+            if current(conn):
+                return
+            conn.execute("LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE")
+            if current(conn):
+                return
+            conn.execute("TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats")
+            last = 0
+            while rows := conn.execute(
+                "SELECT * FROM records WHERE num > %s ORDER BY num LIMIT 5000", (last,)
+            ).fetchall():
+                for row in rows:
+                    record = codec.decode(row)
+                    postings, length = lexical.document(record)
+                    conn.execute(*lexical.add_sql(record.tenant, row["num"], postings, length))
+                last = rows[-1]["num"]
+            conn.execute(
+                "UPDATE counters SET value = %s WHERE name = 'lexical_analyzer'", (ANALYZER_VERSION,)
+            )
+
+    @contextmanager
+    def transaction(self) -> Iterator[PostgresSession]:
+        with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
+            yield PostgresSession(self, conn, write=True)
+
+    @contextmanager
+    def dry_run(self) -> Iterator[PostgresSession]:
+        with self.pool.connection() as conn:
+            try:
+                yield PostgresSession(self, conn, write=False)
+            finally:
+                conn.rollback()
+
+    def execute_sql(self, statement: str, params: Any = ()) -> list[dict[str, Any]]:
+        """Read-only SQL for tools and tests (rows as dicts)."""
+        with self.pool.connection() as conn:
+            try:
+                return conn.execute(statement, params or None).fetchall()
+            finally:
+                conn.rollback()
+
+    def close(self) -> None:
+        self.pool.close()
+
+
+def _vector_schema(conn: psycopg.Connection) -> str:
+    """The schema of the pgvector extension, created (in `public`) when missing."""
+    find = (
+        "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+        "WHERE e.extname = 'vector'"
+    )
+    row = conn.execute(find).fetchone()
+    if row is None:
+        with suppress(psycopg.errors.UniqueViolation):  # created by another process at the same moment
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+        row = conn.execute(find).fetchone()
+    return row[0]
+
+
+__all__ = ["PostgresSession", "PostgresStore", "StoreUnavailable", "split_url"]

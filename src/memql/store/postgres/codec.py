@@ -1,0 +1,115 @@
+"""Rows <-> Records for PostgreSQL: instants as timestamptz, JSON-valued fields as `json` (kept exactly as
+written, key order included), embeddings as the same little-endian float32 bytes the SQLite backend keeps.
+
+PostgreSQL text cannot hold NUL characters, which memql text may contain. Every text value is therefore
+stored through a reversible escape (NUL -> ESC "0", ESC -> ESC ESC, with ESC a private-use character),
+and so is every string inside a JSON value (so that JSON operators never meet a \\u0000 escape). Values
+without NUL or ESC -- all real text -- are stored unchanged.
+"""
+
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime
+from typing import Any
+
+from psycopg.types.json import Json
+
+from memql.ports.store import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record, json_default
+
+ESC = "\U0010fffd"
+COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
+TEXT_FIELDS = frozenset(
+    name
+    for name in COLUMNS
+    if name not in INSTANT_FIELDS | JSON_FIELDS
+    and name not in {"confidence", "weight", "visits", "interactions", "embedding", "embedding_dim"}
+    and name != "schema_version"
+)
+
+
+def escape(text: str) -> str:
+    if "\x00" not in text and ESC not in text:
+        return text
+    return text.replace(ESC, ESC + ESC).replace("\x00", ESC + "0")
+
+
+def unescape(text: str) -> str:
+    if ESC not in text:
+        return text
+    out, i = [], 0
+    while i < len(text):
+        ch = text[i]
+        if ch == ESC and i + 1 < len(text):
+            out.append("\x00" if text[i + 1] == "0" else text[i + 1])
+            i += 2
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+def _walk(value: Any, fix) -> Any:
+    if isinstance(value, str):
+        return fix(value)
+    if isinstance(value, dict):
+        return {fix(k): _walk(v, fix) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_walk(v, fix) for v in value]
+    return value
+
+
+def dumps(value: Any) -> str:
+    """JSON text, as the SQLite backend writes it, with strings escaped when they hold NUL or ESC."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=json_default)
+    if "\\u0000" in text or ESC in text:
+        text = json.dumps(
+            _walk(json.loads(text), escape), ensure_ascii=False, separators=(",", ":"), default=json_default
+        )
+    return text
+
+
+def loads(text: str | bytes) -> Any:
+    if isinstance(text, bytes):
+        text = text.decode()
+    value = json.loads(text)
+    return _walk(value, unescape) if ESC in text else value
+
+
+def to_utc(value: datetime | None) -> datetime | None:
+    return None if value is None else value.astimezone(UTC)
+
+
+def encode_field(name: str, value: Any) -> Any:
+    if value is None:
+        return None
+    if name in INSTANT_FIELDS:
+        return value.astimezone(UTC)
+    if name in JSON_FIELDS:
+        return Json(value, dumps=dumps)
+    if name in TEXT_FIELDS and isinstance(value, str):
+        return escape(value)
+    return value
+
+
+def encode(record: Record) -> dict[str, Any]:
+    return {name: encode_field(name, getattr(record, name)) for name in COLUMNS}
+
+
+def decode(row: dict[str, Any]) -> Record:
+    values: dict[str, Any] = {"id": str(row["num"])}
+    for name in COLUMNS:
+        raw = row[name]
+        if raw is None:
+            values[name] = None
+        elif name in INSTANT_FIELDS:
+            values[name] = raw.astimezone(UTC)
+        elif name in JSON_FIELDS:
+            values[name] = raw  # parsed by the connection's JSON loader (`loads`)
+        elif name == "embedding":
+            values[name] = bytes(raw)
+        elif name in TEXT_FIELDS:
+            values[name] = unescape(raw)
+        else:
+            values[name] = raw
+    return Record(**values)

@@ -1,0 +1,76 @@
+"""Point-in-time reads on PostgreSQL: the tenant's records rebuilt from the audit log up to `as_of` into
+temporary tables (dropped when the transaction ends), then the ordinary query on them -- BM25 included,
+with statistics over the rebuilt records only, as the SQLite backend's temporary FTS table has."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from typing import TYPE_CHECKING, Any
+
+from memql.ports.store import Record, RecordQuery
+from memql.store.postgres import codec, lexical, query, vectors
+
+if TYPE_CHECKING:
+    from memql.store.postgres import PostgresSession
+
+_TABLES = """
+CREATE TEMP TABLE IF NOT EXISTS asof_records (LIKE records INCLUDING DEFAULTS) ON COMMIT DROP;
+CREATE TEMP TABLE IF NOT EXISTS asof_postings (LIKE lexical_postings) ON COMMIT DROP;
+CREATE TEMP TABLE IF NOT EXISTS asof_docs (num BIGINT, len INTEGER) ON COMMIT DROP;
+TRUNCATE pg_temp.asof_records, pg_temp.asof_postings, pg_temp.asof_docs
+"""
+_STATS = "SELECT count(*)::float8 AS n, sum(len)::float8 AS tok FROM pg_temp.asof_docs"
+_DF = (
+    "SELECT term, count(*)::float8 AS df FROM pg_temp.asof_postings WHERE term = ANY(%(terms)s) GROUP BY term"
+)
+
+
+def find_as_of(session: PostgresSession, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
+    states: dict[str, dict[str, Any]] = {}
+    for event in list(session.events_until(tenant, q.as_of)):  # type: ignore[arg-type]
+        if event.kind == "insert":
+            states[event.record_id] = dict(event.after)
+        elif event.kind == "update" and event.record_id in states:
+            states[event.record_id].update(event.after)
+        elif event.kind == "delete":
+            states.pop(event.record_id, None)
+    conn = session.conn
+    for statement in _TABLES.split(";"):
+        conn.execute(statement)
+    columns = ", ".join(("num", *codec.COLUMNS, "vec"))
+    marks = ", ".join(["%s"] * (len(codec.COLUMNS) + 1))
+    for record_id, snapshot in states.items():
+        (num,) = query.record_nums([record_id]) or (None,)
+        if num is None:
+            continue
+        record = _from_snapshot({**snapshot, "id": record_id})
+        conn.execute(
+            f"INSERT INTO pg_temp.asof_records ({columns}) VALUES ({marks}, %s::vector)",
+            [num, *codec.encode(record).values(), vectors.column_value(record.embedding)],
+        )
+        postings, length = lexical.document(record)
+        conn.execute("INSERT INTO pg_temp.asof_docs (num, len) VALUES (%s, %s)", (num, length))
+        if postings:
+            conn.execute(
+                "INSERT INTO pg_temp.asof_postings (tenant, term, num, body, context, len) "
+                "SELECT %s, t, %s, b, c, %s FROM unnest(%s::text[], %s::int[], %s::int[]) AS u(t, b, c)",
+                (
+                    tenant,
+                    num,
+                    length,
+                    list(postings),
+                    [v[0] for v in postings.values()],
+                    [v[1] for v in postings.values()],
+                ),
+            )
+    plain = replace(q, as_of=None)
+    statement, params = query.build(
+        tenant, plain, table="pg_temp.asof_records", postings="pg_temp.asof_postings", stats=_STATS, df=_DF
+    )
+    return [(codec.decode(row), row["score"]) for row in conn.execute(statement, params)]
+
+
+def _from_snapshot(snapshot: dict[str, Any]) -> Record:
+    from memql.store.sqlite.codec import from_snapshot  # the audit log's JSON form is backend-neutral
+
+    return from_snapshot(snapshot)

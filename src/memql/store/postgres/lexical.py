@@ -1,0 +1,159 @@
+"""The lexical index of the PostgreSQL backend: postings kept from memql's analyzer, ranked by BM25 exactly
+as SQLite's FTS5 ranks the same text (same terms, same statistics, same formula).
+
+Documents are what the SQLite backend stores in its FTS5 table: ``index_text`` of the record's lexical text
+(column `body`) and of its context (column `context`). FTS5 re-tokenises that text with
+``unicode61 remove_diacritics 2``; ``fts_tokens`` does the same here (ASCII terms are single tokens;
+other terms are lower-cased, Latin diacritics are dropped, characters outside letters, numbers and the
+private-use area separate tokens -- e.g. Devanagari vowel signs).
+
+FTS5's bm25 (k1 = 1.2, b = 0.75), reproduced operation for operation in float8:
+
+    idf(t)  = ln((N - n(t) + 0.5) / (n(t) + 0.5)), or 1e-6 when that is <= 0
+    f(t, d) = count in body + 0.5 * count in context          (column weights 1.0 and 0.5)
+    score   = sum over query terms  idf(t) * (f * (k1 + 1)) / (f + k1 * (1 - b + b * |d| / avgdl))
+
+where N is the number of documents and avgdl the mean length in tokens over both columns, both over the
+whole store (every tenant and status, as FTS5 counts its whole table), and n(t) the number of documents
+containing t in either column. Per-tenant document frequencies and totals are kept transactionally
+(lexical_df, lexical_stats: a tenant's writers are serialised, so these rows never contend across
+tenants) and summed over tenants when a query runs.
+
+A query term that FTS5 would split into several tokens (a phrase) is searched as its tokens OR-ed.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from memql.ports.store import Record, context_text, lexical_text
+from memql.services.tokenize import index_text, query_terms
+
+K1 = 1.2
+B = 0.75
+CONTEXT_WEIGHT = 0.5  # as memql.store.sqlite.query.CONTEXT_WEIGHT
+IDF_FLOOR = 1e-6
+
+
+def _fold(ch: str) -> str:
+    """unicode61 remove_diacritics 2 on one character: lower-cased, Latin letters without diacritics."""
+    ch = ch.lower()
+    cp = ord(ch)
+    if 0xC0 <= cp <= 0x24F or 0x1E00 <= cp <= 0x1EFF:
+        base = unicodedata.normalize("NFD", ch)[0]
+        if base.isascii():
+            return base
+    return ch
+
+
+def _token_char(ch: str) -> bool:
+    return unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) == "Co"
+
+
+def fts_tokens(text: str) -> list[str]:
+    """The tokens FTS5 (unicode61, remove_diacritics 2) makes of analyzer output (`index_text`)."""
+    out: list[str] = []
+    for term in text.split():
+        if term.isascii():
+            out.append(term)
+            continue
+        token: list[str] = []
+        for ch in term:
+            if 0x300 <= ord(ch) <= 0x36F:
+                continue  # a combining diacritic: part of the token, then removed
+            if _token_char(ch):
+                token.append(_fold(ch))
+            elif token:
+                out.append("".join(token))
+                token = []
+        if token:
+            out.append("".join(token))
+    return out
+
+
+def document(record: Record) -> tuple[dict[str, tuple[int, int]], int]:
+    """A record's postings {token: (count in body, count in context)} and its length in tokens."""
+    body = fts_tokens(index_text(lexical_text(record)))
+    context = fts_tokens(index_text(context_text(record)))
+    b, c = Counter(body), Counter(context)
+    return {t: (b[t], c[t]) for t in b.keys() | c.keys()}, len(body) + len(context)
+
+
+def search_terms(text: str) -> list[str]:
+    """The distinct tokens of a query, in order (FTS5's phrases, one token each)."""
+    out: list[str] = []
+    for term in query_terms(text):
+        out.extend(fts_tokens(term))
+    return list(dict.fromkeys(out))
+
+
+# --- index maintenance (one statement each; every row is the tenant's own) -----------------------------
+
+
+def add_sql(tenant: str, num: int, postings: dict[str, tuple[int, int]], length: int) -> tuple[str, list]:
+    terms = list(postings)
+    sql = """
+WITH d AS (INSERT INTO lexical_docs (num, tenant, len) VALUES (%(num)s, %(tenant)s, %(len)s)),
+p AS (INSERT INTO lexical_postings (tenant, term, num, body, context, len)
+      SELECT %(tenant)s, t, %(num)s, b, c, %(len)s
+      FROM unnest(%(terms)s::text[], %(body)s::int[], %(context)s::int[]) AS u(t, b, c)),
+f AS (INSERT INTO lexical_df (term, tenant, docs) SELECT t, %(tenant)s, 1 FROM unnest(%(terms)s::text[]) t
+      ON CONFLICT (term, tenant) DO UPDATE SET docs = lexical_df.docs + 1)
+INSERT INTO lexical_stats (tenant, docs, tokens) VALUES (%(tenant)s, 1, %(len)s)
+ON CONFLICT (tenant) DO UPDATE SET docs = lexical_stats.docs + 1, tokens = lexical_stats.tokens + %(len)s
+"""
+    params: Any = {
+        "tenant": tenant,
+        "num": num,
+        "len": length,
+        "terms": terms,
+        "body": [postings[t][0] for t in terms],
+        "context": [postings[t][1] for t in terms],
+    }
+    return sql, params
+
+
+REMOVE_SQL = """
+WITH old AS (DELETE FROM lexical_postings WHERE num = ANY(%(nums)s) AND tenant = %(tenant)s RETURNING term),
+f AS (UPDATE lexical_df x SET docs = x.docs - o.n
+      FROM (SELECT term, count(*) AS n FROM old GROUP BY term) o
+      WHERE x.term = o.term AND x.tenant = %(tenant)s),
+d AS (DELETE FROM lexical_docs WHERE num = ANY(%(nums)s) AND tenant = %(tenant)s RETURNING len)
+UPDATE lexical_stats
+SET docs = docs - (SELECT count(*) FROM d), tokens = tokens - (SELECT COALESCE(sum(len), 0) FROM d)
+WHERE tenant = %(tenant)s
+"""
+
+
+def remove_sql(tenant: str, nums: Sequence[int]) -> tuple[str, dict]:
+    return REMOVE_SQL, {"tenant": tenant, "nums": list(nums)}
+
+
+# --- BM25 --------------------------------------------------------------------------------------------
+
+
+def scores_cte(postings: str = "lexical_postings", stats: str | None = None, df: str | None = None) -> str:
+    """A CTE `hits(num, score)`: the tenant's documents containing a query term (%(terms)s) with their
+    BM25 score. `stats`/`df` default to the kept whole-store statistics; a point-in-time read passes
+    subqueries over its own rebuilt tables."""
+    stats = stats or "SELECT sum(docs)::float8 AS n, sum(tokens)::float8 AS tok FROM lexical_stats"
+    df = df or (
+        "SELECT term, sum(docs)::float8 AS df FROM lexical_df WHERE term = ANY(%(terms)s) GROUP BY term"
+    )
+    return f"""
+st AS ({stats}),
+idf AS (SELECT d.term, ln((st.n - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS raw FROM ({df}) d, st),
+hits AS (
+    SELECT p.num, sum(
+        (CASE WHEN i.raw <= 0 THEN {IDF_FLOOR}::float8 ELSE i.raw END)
+        * (((p.body + {CONTEXT_WEIGHT}::float8 * p.context) * ({K1}::float8 + 1.0::float8))
+           / ((p.body + {CONTEXT_WEIGHT}::float8 * p.context)
+              + {K1}::float8 * ((1::float8 - {B}::float8) + ({B}::float8 * p.len) / (st.tok / st.n))))
+    ) AS score
+    FROM {postings} p JOIN idf i ON i.term = p.term CROSS JOIN st
+    WHERE p.tenant = %(tenant)s AND p.term = ANY(%(terms)s)
+    GROUP BY p.num
+)"""

@@ -1,0 +1,149 @@
+"""RecordQuery -> PostgreSQL SQL, with the same semantics as memql.store.sqlite.query (filters and tenant
+scope inside the query; lexical relevance is BM25 computed as FTS5 computes it, see lexical.py)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from memql.ports.store import RecordQuery
+from memql.store.postgres import lexical
+from memql.store.postgres.codec import dumps, escape
+
+_WHEN = "COALESCE(r.time, r.created_at)"
+_ORDER = {
+    "time_desc": f"{_WHEN} DESC, r.num DESC",
+    "time_asc": f"{_WHEN} ASC, r.num ASC",
+    "weight_desc": f"r.weight DESC, {_WHEN} DESC, r.num DESC",
+    "created_asc": "r.num ASC",
+}
+NOTHING = ("SELECT r.*, NULL::float8 AS score FROM records r WHERE false", {})
+INT64_MAX = (1 << 63) - 1
+
+
+def record_nums(ids) -> list[int]:
+    """The record numbers among ids (memql ids are decimal numbers; anything else names no record)."""
+    return [int(i) for i in ids if i.isascii() and i.isdigit() and int(i) <= INT64_MAX]
+
+
+def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | None:
+    """The conditions of q on `records r` (None: nothing can match)."""
+    conds = ["r.tenant = %(tenant)s"]
+    params: dict[str, Any] = {"tenant": tenant}
+    n = 0
+
+    def param(value: Any) -> str:
+        nonlocal n
+        n += 1
+        params[f"p{n}"] = value
+        return f"%(p{n})s"
+
+    if q.ids is not None:
+        nums = record_nums(q.ids)
+        if not nums:
+            return None
+        conds.append(f"r.num = ANY({param(nums)}::bigint[])")
+    if q.statuses is not None:
+        status = f"r.status = ANY({param(list(q.statuses))}::text[])"
+        if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
+            status = (
+                f"({status} OR (r.status = 'active' AND r.expire_at IS NOT NULL "
+                f"AND r.expire_at <= {param(q.lapsed_at)}))"
+            )
+        conds.append(status)
+    if q.not_expired_at is not None:
+        conds.append(f"(r.expire_at IS NULL OR r.expire_at > {param(q.not_expired_at)})")
+    for bound, op in ((q.time_from, ">="), (q.time_to, "<=")):
+        if bound is not None:
+            conds.append(f"{_WHEN} {op} {param(bound)}")
+    if q.created_before is not None:
+        conds.append(f"{_WHEN} < {param(q.created_before)}")
+    # tags compare as SQLite's json_each + lower() does: ASCII case folding only
+    for tag in q.has_tags:
+        conds.append(
+            "EXISTS (SELECT 1 FROM json_array_elements_text(r.tags) v "
+            f'WHERE lower(v COLLATE "C") = lower({param(escape(tag))} COLLATE "C"))'
+        )
+    for tag in q.not_tags:
+        conds.append(
+            "NOT EXISTS (SELECT 1 FROM json_array_elements_text(r.tags) v "
+            f'WHERE lower(v COLLATE "C") = lower({param(escape(tag))} COLLATE "C"))'
+        )
+    for column, value in (
+        ("kind", q.kind),
+        ("memory_type", q.memory_type),
+        ("category", q.category),
+        ("sensitivity", q.sensitivity),
+    ):
+        if value is not None:
+            conds.append(f"r.{column} = {param(escape(value))}")
+    for key, value in q.facet_equals.items():
+        conds.append(_facet(param, escape(key), value))
+    if q.weight_gte is not None:
+        conds.append(f"r.weight >= {param(q.weight_gte)}")
+    if q.weight_lte is not None:
+        conds.append(f"r.weight <= {param(q.weight_lte)}")
+    if q.expire_before is not None:
+        conds.append(f"r.expire_at IS NOT NULL AND r.expire_at < {param(q.expire_before)}")
+    if q.expire_after is not None:
+        conds.append(f"r.expire_at IS NOT NULL AND r.expire_at > {param(q.expire_after)}")
+    return conds, params
+
+
+def _facet(param, key: str, value: Any) -> str:
+    """A top-level facet equal to value, as SQLite's json_extract(...) = ? compares: JSON true/false are
+    1/0, numbers compare by value, text by text, objects and arrays by their JSON."""
+    v = f"(r.facets::jsonb -> {param(key)})"
+    if isinstance(value, dict | list):
+        return f"{v} = {param(dumps(value))}::jsonb"
+    if isinstance(value, bool):
+        value = int(value)
+    if isinstance(value, int | float):
+        number = f"{param(float(value))}::float8"
+        alias = {1: "true", 0: "false"}.get(value) if value in (0, 1) else None
+        cond = f"(jsonb_typeof({v}) = 'number' AND ({v})::float8 = {number})"
+        if alias:
+            cond = f"({cond} OR {v} = '{alias}'::jsonb)"
+        return cond
+    if value is None:
+        return "false"  # json_extract(...) = NULL is never true
+    return f"(jsonb_typeof({v}) = 'string' AND ({v} #>> '{{}}') = {param(escape(str(value)))})"
+
+
+def build(
+    tenant: str,
+    q: RecordQuery,
+    *,
+    table: str = "records",
+    postings: str = "lexical_postings",
+    stats: str | None = None,
+    df: str | None = None,
+    lock: bool = False,
+) -> tuple[str, dict[str, Any]]:
+    """SELECT r.*, score for the query; the score is BM25 (higher is better) or NULL."""
+    conditions = where(tenant, q)
+    if conditions is None:
+        return NOTHING
+    conds, params = conditions
+    ctes, join, score = "", "", "NULL::float8"
+    if q.text_query is not None:
+        terms = lexical.search_terms(q.text_query)
+        if not terms:
+            return NOTHING
+        params["terms"] = terms
+        ctes = "WITH " + lexical.scores_cte(postings, stats, df) + " "
+        join = " JOIN hits ON hits.num = r.num"
+        score = "hits.score"
+    if q.order == "relevance":
+        order = "score DESC, r.weight DESC, r.num DESC" if q.text_query is not None else _ORDER["weight_desc"]
+    else:
+        order = _ORDER[q.order]
+    sql = (
+        f"{ctes}SELECT r.*, {score} AS score FROM {table} r{join} "
+        f"WHERE {' AND '.join(conds)} ORDER BY {order}"
+    )
+    if q.limit is not None:
+        sql += " LIMIT %(limit)s"
+        params["limit"] = q.limit
+    if lock:
+        sql += " FOR UPDATE OF r"
+    return sql, params

@@ -1,0 +1,75 @@
+"""Dense retrieval on PostgreSQL with pgvector: tenant, filters, model and dimension inside one query.
+
+Vectors of every dimension share one `vector` column; each indexed dimension has a partial HNSW index on
+the expression ``vec::vector(dim)`` (WHERE embedding_dim = dim), so models of different sizes live side by
+side (schema.INDEXED_DIMENSIONS, plus PostgresStore.ensure_vector_index). Stored vectors are unit length,
+so the inner product is the cosine.
+
+An HNSW scan runs with pgvector's iterative scan (``hnsw.iterative_scan = strict_order``): the index keeps
+yielding neighbours until k rows pass the filters, so a filter never loses matches to a top-k cut. When
+the scan stops short (``hnsw.max_scan_tuples``: a filter few neighbours satisfy) the matching records are
+ranked exactly instead, as the SQLite backend does. A dimension without an index is always ranked
+exactly. As in SQLite, only vectors pointing the query's way (cosine > 0) count as evidence.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from memql.ports.store import Record, RecordQuery
+from memql.store.postgres import codec, query
+
+MAX_DIMENSION = 16_000  # pgvector's limit for the `vector` type
+EF_SEARCH = 100
+
+
+def vector_text(values: Sequence[float] | np.ndarray) -> str:
+    """pgvector's text form; float32 values print exactly (shortest round-trip repr)."""
+    return "[" + ",".join(repr(float(v)) for v in np.asarray(values, dtype=np.float32)) + "]"
+
+
+def column_value(blob: bytes | None) -> str | None:
+    """The `vec` column for an embedding's bytes (None when absent or beyond pgvector's dimensions)."""
+    if blob is None or len(blob) % 4 or not 0 < len(blob) // 4 <= MAX_DIMENSION:
+        return None
+    return vector_text(np.frombuffer(blob, dtype="<f4"))
+
+
+def search(
+    conn: Any,
+    tenant: str,
+    vector: Sequence[float],
+    q: RecordQuery,
+    k: int,
+    model: str,
+    indexed: bool,
+) -> list[tuple[Record, float]]:
+    dim = len(vector)
+    conditions = query.where(tenant, q)
+    if conditions is None or k <= 0 or not 0 < dim <= MAX_DIMENSION:
+        return []
+    conds, params = conditions
+    conds += ["r.vec IS NOT NULL", f"r.embedding_dim = {int(dim)}", "r.embedding_model = %(model)s"]
+    params.update(model=codec.escape(model), q=vector_text(vector), k=k)
+    filters = " AND ".join(conds)
+    if indexed:
+        # the index's own expression, so that the planner can walk the HNSW graph
+        distance = f"(r.vec::vector({int(dim)}) <#> %(q)s::vector({int(dim)}))"
+        conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(max(EF_SEARCH, k)),))
+        rows = _ranked(conn, distance, filters, params)
+        if len(rows) == k:
+            return rows
+    distance = "(r.vec <#> %(q)s::vector)"  # not the index's expression: an exact ranking
+    return _ranked(conn, distance, filters, params)
+
+
+def _ranked(conn: Any, distance: str, filters: str, params: dict) -> list[tuple[Record, float]]:
+    sql = (
+        f"SELECT * FROM (SELECT r.*, -{distance} AS score FROM records r WHERE {filters} AND {distance} < 0 "
+        f"ORDER BY {distance} LIMIT %(k)s) hits ORDER BY score DESC, num ASC"
+    )
+    return [(codec.decode(row), float(row["score"])) for row in conn.execute(sql, params)]
