@@ -1,4 +1,5 @@
-"""Retrieve's guarantees, checked over generated stores on both vector index paths (exact and HNSW).
+"""Retrieve's guarantees, checked over generated stores on both backends (SQLite, PostgreSQL) and both
+vector index paths (exact and HNSW).
 
 A search never returns a record of another tenant, a deleted (soft or hard) or expired record, nor one
 outside the filter; and it never returns fewer than k records while more records match — filtering
@@ -59,7 +60,21 @@ records = st.lists(
 )
 
 
-@pytest.mark.parametrize("mode", ["exact", "hnsw"])
+def open_store(path: str):
+    """A fresh store on one backend and vector index path ("sqlite-exact", "postgres-hnsw", ...)."""
+    backend, mode = path.split("-")
+    if backend == "sqlite":
+        return SQLiteStore(":memory:", vector_index=mode)
+    from memql.store.postgres import PostgresStore
+    from pgtest import fresh_location
+
+    store = PostgresStore(fresh_location())
+    if mode == "hnsw":
+        store.ensure_vector_index(HashedBagOfWords.dimension)
+    return store
+
+
+@pytest.mark.parametrize("mode", ["sqlite-exact", "sqlite-hnsw", "postgres-exact", "postgres-hnsw"])
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(
     generated=records,
@@ -71,7 +86,7 @@ records = st.lists(
 def test_retrieve_returns_only_live_matching_records_and_never_too_few(mode, generated, query, alpha, k, tag):
     embedder = HashedBagOfWords()
     clock = FixedClock(NOW)
-    store = SQLiteStore(":memory:", vector_index=mode)
+    store = open_store(mode)
     memories = {t: Memory(store, tenant=t, actor=t, clock=clock, embedder=embedder) for t in ("A", "B")}
     live: dict[str, tuple[str, str]] = {}  # tenant A's live records: id -> (text, tag)
     for i, (words, record_tag, tenant, fate) in enumerate(generated):
@@ -109,7 +124,10 @@ def test_retrieve_returns_only_live_matching_records_and_never_too_few(mode, gen
     assert len(got) == min(k, len(findable))  # nothing that matches is lost to a cut before filtering
     if alpha == 0.0:
         assert set(got) <= lexical
-    if alpha == 1.0 and mode == "exact":  # exact ranking: the k best cosines among the matching records
+    if alpha == 1.0 and mode.endswith(
+        "exact"
+    ):  # exact ranking: the k best cosines among the matching records
         best = sorted((float(embedder.vector(live[rid][0]) @ q) for rid in dense), reverse=True)[:k]
         scores = [float(embedder.vector(live[rid][0]) @ q) for rid in got]
         assert scores == pytest.approx(best, abs=1e-5)
+    store.close()

@@ -76,6 +76,10 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
     ):
         if value is not None:
             conds.append(f"r.{column} = {param(escape(value))}")
+    if q.sensitivities is not None:
+        if not q.sensitivities:
+            return None
+        conds.append(f"r.sensitivity = ANY({param([escape(s) for s in q.sensitivities])}::text[])")
     for key, value in q.facet_equals.items():
         conds.append(_facet(param, escape(key), value))
     if q.weight_gte is not None:

@@ -1,0 +1,283 @@
+"""The Store port's contract, checked on every backend and vector index path: dense search within filters
+(never losing matches to a top-k cut), vectors following updates, clears, deletes and rollbacks, one
+store's writes seen by another connection, a reader's clearance, and lexical scores identical on both
+backends (PostgreSQL's BM25 is FTS5's, to 1e-6)."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import replace
+from datetime import UTC, datetime, timedelta
+
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memql.ports.store import Record, RecordQuery
+from memql.services.tokenize import index_text
+from memql.store.postgres import PostgresStore
+from memql.store.postgres.lexical import fts_tokens
+from memql.store.sqlite import SQLiteStore
+from pgtest import fresh_location
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+DIM = 16
+MODEL = "test-vectors"
+PATHS = ["sqlite-exact", "sqlite-hnsw", "postgres-exact", "postgres-hnsw"]
+
+
+def open_store(path: str, tmp_path, name: str = "s.db", location: str | None = None):
+    backend, mode = path.split("-")
+    if backend == "sqlite":
+        return SQLiteStore(location or str(tmp_path / name), vector_index=mode)
+    store = PostgresStore(location or fresh_location())
+    if mode == "hnsw":
+        store.ensure_vector_index(DIM)
+    return store
+
+
+@pytest.fixture(params=PATHS)
+def store(request, tmp_path):
+    s = open_store(request.param, tmp_path)
+    yield s
+    s.close()
+
+
+def unit(rng: np.random.Generator) -> np.ndarray:
+    v = rng.normal(size=DIM).astype(np.float32)
+    return v / np.linalg.norm(v)
+
+
+def put(session, tenant: str, text: str, vector: np.ndarray | None, **fields) -> str:
+    record_id = session.insert(Record(tenant=tenant, text=text, created_at=NOW, updated_at=NOW, **fields))
+    if vector is not None:
+        session.update(
+            tenant,
+            record_id,
+            {
+                "embedding": vector.astype("<f4").tobytes(),
+                "embedding_model": MODEL,
+                "embedding_dim": DIM,
+                "embedding_status": "ready",
+            },
+        )
+    return record_id
+
+
+@pytest.fixture(scope="module", params=PATHS)
+def corpus(tmp_path_factory, request):
+    """300 records of tenant A with random unit vectors and tags t0..t4, plus tenant B's own records."""
+    rng = np.random.default_rng(7)
+    store = open_store(request.param, tmp_path_factory.mktemp("vec"))
+    vectors: dict[str, np.ndarray] = {}
+    tags: dict[str, str] = {}
+    with store.transaction() as s:
+        for i in range(300):
+            tag = f"t{i % 5}"
+            v = unit(rng)
+            vectors[put(s, "A", f"a{i}", v, tags=[tag])] = v
+            tags[str(i + 1)] = tag
+        for _ in range(50):
+            put(s, "B", "b", unit(rng), tags=["t0"])
+    yield store, vectors, tags
+    store.close()
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(seed=st.integers(0, 10_000), k=st.integers(1, 40), tag=st.sampled_from([None, "t0", "t3"]))
+def test_dense_top_k_is_the_best_k_within_the_filter(corpus, seed, k, tag):
+    store, vectors, tags = corpus
+    q = unit(np.random.default_rng(seed))
+    with store.dry_run() as s:
+        hits = s.dense("A", q, RecordQuery(has_tags=[tag] if tag else ()), k, MODEL)
+    ids = [r.id for r, _ in hits]
+    allowed = [rid for rid in vectors if tag is None or tags[rid] == tag]
+    expected = sorted(
+        ((float(vectors[rid] @ q), rid) for rid in allowed if float(vectors[rid] @ q) > 0), reverse=True
+    )
+    assert len(ids) == min(k, len(expected))  # never fewer than k while more match
+    assert all(tag is None or tags[rid] == tag for rid in ids)
+    assert [round(s, 4) for _, s in hits] == sorted((round(s, 4) for _, s in hits), reverse=True)
+    best = [s for s, _ in expected[: len(ids)]]
+    assert sum(score for _, score in hits) == pytest.approx(sum(best), abs=1e-3 * max(1, len(ids)))
+
+
+def test_a_selective_filter_never_loses_matches(store):
+    rng = np.random.default_rng(1)
+    q = unit(rng)
+    rare: list[tuple[str, float]] = []
+    with store.transaction() as s:
+        for i in range(400):
+            v = unit(rng)
+            rid = put(s, "A", f"r{i}", v, tags=["rare" if i % 97 == 5 else "common"])
+            if i % 97 == 5 and float(v @ q) > 0:
+                rare.append((rid, float(v @ q)))
+    with store.dry_run() as s:
+        hits = s.dense("A", q, RecordQuery(has_tags=["rare"]), 10, MODEL)
+    assert [r.id for r, _ in hits] == [rid for rid, _ in sorted(rare, key=lambda h: -h[1])]
+
+
+def test_vectors_follow_updates_clears_deletes_expiry_and_status(store):
+    rng = np.random.default_rng(3)
+    a, b = unit(rng), unit(rng)
+    with store.transaction() as s:
+        one = put(s, "A", "one", a)
+        two = put(s, "A", "two", b)
+        assert [r.id for r, _ in s.dense("A", a, RecordQuery(), 1, MODEL)] == [one]
+        s.update("A", one, {"embedding": b.astype("<f4").tobytes(), "embedding_model": MODEL})
+        assert {r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)} == {one, two}
+        s.update("A", one, {"embedding": None, "embedding_status": "pending"})
+        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 5, MODEL)] == [two]
+        s.update("A", two, {"status": "deleted"})
+        assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
+        assert [r.id for r, _ in s.dense("A", b, RecordQuery(statuses=None), 5, MODEL)] == [two]
+        three = put(s, "A", "three", b, expire_at=NOW - timedelta(seconds=1))
+        assert s.dense("A", b, RecordQuery(not_expired_at=NOW), 5, MODEL) == []
+        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 5, MODEL)] == [three]
+        s.hard_delete("A", [three])
+        assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
+        put(s, "B", "other", b)
+        assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
+        assert s.dense("A", b, RecordQuery(statuses=None), 5, "another-model") == []
+
+
+@pytest.mark.parametrize("path", PATHS)
+def test_a_second_store_sees_what_the_first_wrote(path, tmp_path):
+    rng = np.random.default_rng(5)
+    writer = open_store(path, tmp_path, "shared.db")
+    reader = open_store(path, tmp_path, "shared.db", location=getattr(writer, "url", None))
+    try:
+        v = unit(rng)
+        with reader.transaction() as s:
+            assert s.dense("A", v, RecordQuery(), 3, MODEL) == []
+        with writer.transaction() as s:
+            rid = put(s, "A", "written elsewhere", v)
+        with reader.transaction() as s:
+            assert [r.id for r, _ in s.dense("A", v, RecordQuery(), 3, MODEL)] == [rid]
+            assert [r.id for r, _ in s.find("A", RecordQuery(text_query="elsewhere"))] == [rid]
+    finally:
+        writer.close()
+        reader.close()
+
+
+def test_a_rolled_back_transaction_leaves_nothing(store):
+    rng = np.random.default_rng(9)
+    a, b = unit(rng), unit(rng)
+    with store.transaction() as s:
+        base = put(s, "A", "committed", a)
+    with store.dry_run() as s:
+        ghost = put(s, "A", "never committed", b)
+        s.update("A", base, {"embedding": b.astype("<f4").tobytes(), "embedding_model": MODEL})
+        assert {r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)} == {ghost, base}
+    with store.transaction() as s:
+        ((record, score),) = s.dense("A", a, RecordQuery(), 5, MODEL)
+        assert record.id == base and score == pytest.approx(1.0, abs=1e-5)
+        assert s.find("A", RecordQuery(text_query="never")) == []
+    with store.transaction() as s:
+        real = put(s, "A", "committed later", b)
+    assert real == ghost  # the rolled-back insert took no id
+    with store.transaction() as s:
+        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 1, MODEL)] == [real]
+
+
+def test_a_savepoint_rollback_is_undone(store):
+    a = unit(np.random.default_rng(10))
+    with store.transaction() as s:
+        with s.scratch():
+            put(s, "A", "previewed only", a)
+            assert len(s.dense("A", a, RecordQuery(), 3, MODEL)) == 1
+        assert s.dense("A", a, RecordQuery(), 3, MODEL) == []
+        kept = put(s, "A", "kept", a)
+        assert [r.id for r, _ in s.dense("A", a, RecordQuery(), 3, MODEL)] == [kept]
+
+
+def test_a_readers_clearance_applies_inside_both_searches(store):
+    v = unit(np.random.default_rng(15))
+    with store.transaction() as s:
+        levels = {
+            put(s, "A", f"note {level}", v, sensitivity=level): level
+            for level in ("standard", "sensitive", "restricted")
+        }
+    with store.transaction() as s:
+        for allowed in (("standard",), ("standard", "sensitive"), ()):
+            q = RecordQuery(sensitivities=allowed)
+            dense = {levels[r.id] for r, _ in s.dense("A", v, q, 5, MODEL)}
+            lexical = {levels[r.id] for r, _ in s.find("A", replace(q, text_query="note"))}
+            assert dense == lexical == set(allowed)
+
+
+# --- lexical scores: the same on both backends ------------------------------------------------------
+
+WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "of", "running", "ran", "café", "naïve"]
+WORDS += ["机器学习", "学习", "東京", "Москва", "καλημέρα", "mp3", "2024"]
+docs = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(WORDS), min_size=0, max_size=12),  # text
+        st.lists(st.sampled_from(WORDS), max_size=4),  # payload.context
+        st.sampled_from(["A", "A", "B"]),
+        st.sampled_from(["active", "active", "deleted", "archived"]),
+    ),
+    min_size=1,
+    max_size=25,
+)
+
+
+@pytest.fixture(scope="module")
+def pg_store():
+    store = PostgresStore(fresh_location())
+    yield store
+    store.close()
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(generated=docs, query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
+def test_bm25_scores_equal_fts5_scores(pg_store, generated, query):
+    lite = SQLiteStore(":memory:")
+    with pg_store.transaction() as s:  # start each example from an empty store
+        s.conn.execute(
+            "TRUNCATE records, lexical_postings, lexical_docs, lexical_df, lexical_stats, links, "
+            "events, operations"
+        )
+        s.conn.execute("UPDATE counters SET value = 0 WHERE name = 'record_num'")
+    for store in (lite, pg_store):
+        with store.transaction() as s:
+            for words, context, tenant, status in generated:
+                record = Record(
+                    tenant=tenant,
+                    text=" ".join(words),
+                    payload_meta={"context": " ".join(context)} if context else {},
+                    status=status,
+                    created_at=NOW,
+                    updated_at=NOW,
+                )
+                s.insert(record)
+    text = " ".join(query)
+    q = RecordQuery(statuses=None, text_query=text, order="relevance")
+    with lite.dry_run() as s:
+        want = [(r.id, score) for r, score in s.find("A", q)]
+    with pg_store.dry_run() as s:
+        got = [(r.id, score) for r, score in s.find("A", q)]
+    assert dict(got) == pytest.approx(dict(want), abs=1e-6)
+    assert [i for i, _ in got] == [i for i, _ in want]
+    lite.close()
+
+
+SAMPLES = [
+    "hello world",
+    "café2 łódź2 İstanbul",
+    "Straße ǅemal",
+    "机器学习 東京",
+    "हिन्दी भाषा",
+    "Москва 2024",
+]
+
+
+@pytest.mark.parametrize("text", SAMPLES)
+def test_postgres_tokens_are_the_tokens_fts5_makes(text):
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(f, 'instance')")
+    conn.execute("INSERT INTO f (body) VALUES (?)", (index_text(text),))
+    want = [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
+    assert fts_tokens(index_text(text)) == want
