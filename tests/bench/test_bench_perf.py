@@ -57,12 +57,14 @@ def test_run_reports_positive_numbers(tmp_path):
 def test_cli_json_and_temp_dir_cleanup(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     result = CliRunner().invoke(
-        main, ["bench", "perf", "--sizes", "150", "--queries", "5", "--encode-ops", "20", "--json"]
+        main,
+        ["bench", "perf", "--sizes", "150", "--queries", "5", "--encode-ops", "20", "--no-dense", "--json"],
     )
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert list(out["retrieve"]) == ["150"]
     assert out["encode"]["per_op"]["ops"] == 20
+    assert "retrieve_hybrid" not in out
     assert list(tmp_path.iterdir()) == []  # the temporary stores are gone
 
 

@@ -192,7 +192,10 @@ def raw_insert(conn: sqlite3.Connection, rows: Sequence[tuple[tuple[Any, ...], s
 
 
 def memql_open(path: Path) -> Memory:
-    return Memory(str(path), tenant=TENANT, actor=TENANT, clock=NOW)
+    """Without an embedder, whatever the environment says: this part measures lexical search against
+    SQLite's own FTS, and embedding each Encode would charge memql for work the baseline does not do
+    (hybrid search is measured by perf_dense)."""
+    return Memory(str(path), tenant=TENANT, actor=TENANT, clock=NOW, embedder=None)
 
 
 def memql_load(m: Memory, notes: Sequence[Note], batch: int) -> None:

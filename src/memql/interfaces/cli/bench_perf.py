@@ -44,13 +44,38 @@ def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int
     type=click.Path(file_okay=False, path_type=Path),
     help="Keep the bench stores in this directory (default: a temporary one, removed afterwards).",
 )
+@click.option(
+    "--dense-sizes",
+    default="10000,100000,1000000",
+    show_default=True,
+    callback=_sizes,
+    help="Store sizes (records) at which hybrid Retrieve is measured, HNSW index beside exact search.",
+)
+@click.option("--no-dense", is_flag=True, help="Skip the hybrid (BM25 + dense) part.")
+@click.option(
+    "--word-vectors",
+    type=click.Choice(["minilm", "random"]),
+    default="minilm",
+    show_default=True,
+    help="Word vectors of the hybrid part's embedder: MiniLM's (random ones if its weights are missing), "
+    "or seeded random ones (quick checks).",
+)
 @click.option("--seed", default=7, show_default=True, type=int, help="Corpus and query seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_perf_command(
-    sizes: list[int], queries: int, encode_ops: int, directory: Path | None, seed: int, as_json: bool
+    sizes: list[int],
+    queries: int,
+    encode_ops: int,
+    directory: Path | None,
+    dense_sizes: list[int],
+    no_dense: bool,
+    word_vectors: str,
+    seed: int,
+    as_json: bool,
 ) -> None:
-    """Encode ops/s and Retrieve p50/p95 latency, each beside raw SQLite doing the same in the same run."""
-    from memql.bench import perf
+    """Encode ops/s and Retrieve p50/p95 latency, each beside raw SQLite doing the same in the same run;
+    then hybrid Retrieve with the HNSW vector index beside exact vector search, and the index's recall."""
+    from memql.bench import perf, perf_dense
 
     def progress(message: str) -> None:
         if sys.stderr.isatty():
@@ -60,6 +85,16 @@ def bench_perf_command(
         report = perf.run(
             sizes, queries=queries, seed=seed, directory=directory, encode_ops=encode_ops, progress=progress
         )
+        if not no_dense:
+            report["dense"] = perf_dense.run(
+                dense_sizes,
+                queries=queries,
+                seed=seed,
+                directory=directory,
+                word_vectors=word_vectors,
+                progress=progress,
+            )
+            report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
     except (FileExistsError, OSError) as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
@@ -125,12 +160,77 @@ def _print(report: dict[str, Any]) -> None:
                 f"{r['same_top']:.0%}",
             )
     console.print(table)
+    if "retrieve_hybrid" in report:
+        _print_dense(console, report)
     m = report["machine"]
+    total = report["elapsed_s"] + report.get("dense", {}).get("elapsed_s", 0.0)
     console.print(
         f"Python {m['python']}, SQLite {m['sqlite']}, {m['cpus']} CPUs; "
-        f"{report['settings']['queries']} queries per read; total {report['elapsed_s']:.0f} s"
+        f"{report['settings']['queries']} queries per read; total {total:.0f} s"
     )
 
 
 def _x(ratio: float) -> str:
     return f"{ratio:.2f}×"
+
+
+def _ms(block: dict[str, Any], prefix: str) -> str:
+    """p50 / p95, or n/a when the figure was not measured (no query embedder installed)."""
+    p50, p95 = block.get(f"{prefix}_p50_ms"), block.get(f"{prefix}_p95_ms")
+    return "n/a" if p50 is None or p95 is None else f"{p50:.2f} / {p95:.2f}"
+
+
+def _print_dense(console: Any, report: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    dense, blocks = report["dense"], report["retrieve_hybrid"]
+    ann = dense["settings"]["ann_index"]
+    load = Table(title=f"Hybrid part: load with embeddings ({dense['embedder']['model']}), index warm-up")
+    for column in ("records", "load s", "of which embedding s", f"{ann} warm-up s", "exact warm-up s"):
+        load.add_column(column, justify="right")
+    for size, b in blocks.items():
+        load.add_row(
+            f"{int(size):,}",
+            f"{b['load_s']:.1f}",
+            f"{b['embed_s']:.1f}",
+            f"{b['hnsw_warmup_s']:.2f}",
+            f"{b['exact_warmup_s']:.2f}",
+        )
+    console.print(load)
+    words = dense["embedder"]
+    console.print(f"{words['vocabulary']:,} distinct words embedded first, in {words['vocabulary_s']:.1f} s")
+    if dense["embedder"]["fallback"]:
+        console.print(f"[yellow]{dense['embedder']['fallback']}[/yellow]")
+
+    table = Table(
+        title=f"Hybrid Retrieve (BM25 + dense), k = 10, p50 / p95 ms, query embedding excluded; "
+        f"× = {ann}/exact",
+        caption="recall@10: the index's dense top 10 against exact search's; lexical side: Retrieve with "
+        f"alpha = 0; {ann} dense: the store's dense search alone (top 10)",
+    )
+    for column in ("records", ann, "exact", "× p50", "× p95", "recall@10", "lexical side", f"{ann} dense"):
+        table.add_column(column, justify="right")
+    for size, b in blocks.items():
+        table.add_row(
+            f"{int(size):,}",
+            _ms(b, "hnsw"),
+            _ms(b, "exact"),
+            _x(b["ratio_p50"]),
+            _x(b["ratio_p95"]),
+            f"{b['recall_at_10']:.3f}",
+            _ms(b, "lexical"),
+            _ms(b, "hnsw_dense"),
+        )
+    console.print(table)
+
+    embed = Table(
+        title="With the query embedded by MiniLM, p50 / p95 ms",
+        caption="each query's Retrieve time plus its embedding time, then percentiles of the sums",
+    )
+    for column in ("records", "embedding alone", f"{ann} + embedding", "exact + embedding"):
+        embed.add_column(column, justify="right")
+    for size, b in blocks.items():
+        embed.add_row(
+            f"{int(size):,}", _ms(b, "embed"), _ms(b, "hnsw_with_embed"), _ms(b, "exact_with_embed")
+        )
+    console.print(embed)

@@ -1,0 +1,412 @@
+"""`memql bench perf`, dense part: hybrid Retrieve latency with the HNSW vector index beside exact search in
+the same run, the index's recall against exact search, and what a real query embedding adds.
+
+The corpus and queries are perf's (same seed, same notes). Records are embedded by ``WordMeanEmbedder``:
+all-MiniLM-L6-v2 runs ~240 sentences/s here, days for a million notes, so each distinct word is embedded
+once by MiniLM and a note's vector is built from its words' vectors (see the class).
+
+One file is loaded incrementally to each size; at each size two fresh stores are opened on it, one with
+``vector_index="exact"`` (brute force) and one with ``vector_index="hnsw"``, and their queries alternate
+so that the machine's load drifts alike for both. Per query, in milliseconds, p50/p95 over the queries:
+
+* ``hnsw`` / ``exact``: ``Memory.retrieve(query=q, k=10)``, hybrid (BM25 + dense, default alpha). The
+  query's vector is computed before the timed region (``PrecomputedQueries``), so this excludes query
+  embedding; everything else (validation, both searches, fusion, row decoding, the visit update) is in.
+* ``embed``: ``MiniLMEmbedder.shared().embed([q])`` alone, what a real query embedding costs here.
+* ``*_with_embed``: per query, its retrieve time plus its embedding time; percentiles of those sums.
+* ``*_dense``: the store's dense search alone for the top 10 (no Retrieve, no lexical side).
+* ``lexical``: Retrieve with alpha = 0 (BM25 only), the lexical side of hybrid.
+* ``recall_at_10``: the HNSW store's dense top 10 against the exact store's, averaged over the queries.
+  A hit counts when exact search also returned it, or when its cosine ties the exact 10th's (within
+  1e-6). Taken from the store's dense search with k = 10, which is stricter than Retrieve (it asks each
+  side for 50 candidates) and independent of the score shaping applied after fusion.
+* ``*_warmup_s``: the first query on a freshly opened store, which builds its process-local index from
+  the SQLite rows; it is not part of p50/p95.
+"""
+
+from __future__ import annotations
+
+import gc
+import hashlib
+import inspect
+import os
+import resource
+import tempfile
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from memql import Memory
+from memql.bench.perf import NOW, TENANT, corpus, machine, memql_load, percentile, search_queries
+from memql.ports.models import Embedder
+from memql.ports.store import RecordQuery
+from memql.services.tokenize import tokens
+
+DIMENSION = 384  # all-MiniLM-L6-v2's; the random fallback uses the same
+NOISE = 0.2  # per-text random part, relative to the unit word mean: cosine ~0.98 to the noiseless vector
+NOISE_ROWS = 4096  # noise vectors to combine; 4 of them per text (4096^4 combinations)
+RECALL_TOLERANCE = 1e-6
+K = 10
+
+
+# --- the bench embedder ----------------------------------------------------------------------------
+
+
+class WordMeanEmbedder:
+    """Unit vectors for the bench corpus: the normalised sum of the text's word vectors plus a small
+    per-text random part.
+
+    Words are memql's tokens (``memql.services.tokenize.tokens``: English words, Chinese as overlapping
+    character bigrams, since the corpus writes Chinese without spaces). Each distinct token is embedded
+    once, by all-MiniLM-L6-v2 (``word_vectors="minilm"``) or as a seeded random unit vector ("random",
+    for tests and machines without the weights). The random part is a fixed combination of four rows of
+    a seeded table, picked by a hash of the text: real embeddings of distinct texts are distinct, but
+    notes with the same words in another order would otherwise get identical vectors, which no real
+    model produces and which would make ties the norm at a million records. A pure function of the text,
+    so the store's content-hash cache and repeated runs agree.
+    """
+
+    dimension: int = DIMENSION
+
+    def __init__(self, word_vectors: str = "minilm", *, noise: float = NOISE, seed: int = 0) -> None:
+        if word_vectors == "minilm":
+            from memql.services.embedding import MiniLMEmbedder
+
+            self._words: Callable[[list[str]], np.ndarray] = MiniLMEmbedder.shared().embed_array
+        elif word_vectors == "random":
+            self._words = _random_word_vectors
+        else:
+            raise ValueError(f"word_vectors must be 'minilm' or 'random', not {word_vectors!r}")
+        self.word_vectors = word_vectors
+        # the vector cache is keyed by model name: never mistake these vectors for MiniLM's own
+        self.model = f"bench-word-mean/{'all-MiniLM-L6-v2' if word_vectors == 'minilm' else 'random'}"
+        self.noise = noise
+        table = np.random.default_rng(seed).standard_normal((NOISE_ROWS, DIMENSION)).astype(np.float32)
+        self._noise_table = table / np.linalg.norm(table, axis=1, keepdims=True)
+        self._index: dict[str, int] = {}
+        self._vectors = np.zeros((0, DIMENSION), dtype=np.float32)
+        self.seconds = 0.0  # time spent embedding (words included), reported beside the load time
+
+    @property
+    def vocabulary(self) -> int:
+        return len(self._index)
+
+    def learn(self, texts: Sequence[str]) -> None:
+        """Embed every new word of `texts` at once: MiniLM spends ~10 ms a call whatever its size, so
+        words met a few at a time while loading would cost minutes over a large corpus."""
+        self._learn([tokens(t) for t in texts])
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        return self.embed_array(texts).tolist()
+
+    def embed_array(self, texts: Sequence[str]) -> np.ndarray:
+        started = time.perf_counter()
+        toks = [tokens(t) for t in texts]
+        self._learn(toks)
+        lengths = np.fromiter((len(t) for t in toks), dtype=np.int64, count=len(toks))
+        index = self._index
+        ids = np.fromiter((index[w] for t in toks for w in t), dtype=np.int64, count=int(lengths.sum()))
+        out = np.zeros((len(texts), DIMENSION), dtype=np.float32)
+        filled = lengths > 0
+        if ids.size:  # one segment sum per text that has words (a text without any keeps only noise)
+            starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
+            out[filled] = np.add.reduceat(self._vectors[ids], starts[filled], axis=0)
+        _normalise(out)
+        out += self.noise * self._noise_for(texts)
+        _normalise(out)
+        self.seconds += time.perf_counter() - started
+        return out
+
+    def _learn(self, toks: list[list[str]]) -> None:
+        new = sorted({w for t in toks for w in t if w not in self._index})
+        if not new:
+            return
+        vectors = np.asarray(self._words(new), dtype=np.float32)
+        for word in new:
+            self._index[word] = len(self._index)
+        self._vectors = np.vstack([self._vectors, vectors])
+
+    def _noise_for(self, texts: Sequence[str]) -> np.ndarray:
+        keys = np.fromiter(
+            (int.from_bytes(hashlib.blake2b(t.encode(), digest_size=6).digest(), "little") for t in texts),
+            dtype=np.uint64,
+            count=len(texts),
+        )
+        rows = (keys[:, None] >> np.array([0, 12, 24, 36], dtype=np.uint64)) & np.uint64(NOISE_ROWS - 1)
+        return self._noise_table[rows.astype(np.int64)].sum(axis=1) * np.float32(0.5)  # ~unit length
+
+
+def _normalise(matrix: np.ndarray) -> None:
+    matrix /= np.maximum(np.linalg.norm(matrix, axis=1, keepdims=True), 1e-12)
+
+
+def _random_word_vectors(words: list[str]) -> np.ndarray:
+    """Seeded by the word itself, so a word has the same vector in every run and process."""
+    out = np.empty((len(words), DIMENSION), dtype=np.float32)
+    for i, word in enumerate(words):
+        seed = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
+        out[i] = np.random.default_rng(seed).standard_normal(DIMENSION)
+    _normalise(out)
+    return out
+
+
+class PrecomputedQueries:
+    """The bench embedder, answering the known query texts from vectors computed before timing: a timed
+    hybrid Retrieve then runs unchanged but pays nothing for embedding its query."""
+
+    def __init__(self, inner: WordMeanEmbedder, queries: Sequence[str]) -> None:
+        self.inner, self.model, self.dimension = inner, inner.model, inner.dimension
+        self.vectors = dict(zip(queries, inner.embed(list(queries)), strict=True))
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        if all(t in self.vectors for t in texts):
+            return [self.vectors[t] for t in texts]
+        return self.inner.embed(texts)
+
+
+def bench_embedder(word_vectors: str = "minilm") -> tuple[WordMeanEmbedder, str | None]:
+    """The embedder and, when MiniLM's weights are missing, why random word vectors stand in."""
+    if word_vectors == "minilm":
+        from memql.services.embedding import EmbedderUnavailable
+
+        try:
+            return WordMeanEmbedder("minilm"), None
+        except EmbedderUnavailable as exc:
+            return WordMeanEmbedder("random"), f"random word vectors: {exc}"
+    return WordMeanEmbedder(word_vectors), None
+
+
+# --- stores --------------------------------------------------------------------------------------
+
+
+def open_memory(path: Path, index: str, embedder: Embedder) -> Memory:
+    from memql.store.sqlite import SQLiteStore
+
+    if "vector_index" in inspect.signature(SQLiteStore).parameters:
+        store = SQLiteStore(str(path), vector_index=index)  # type: ignore[call-arg]
+    elif index == "exact":  # a memql from before the ANN index: exact search was the only kind
+        store = SQLiteStore(str(path))
+    else:
+        raise RuntimeError(f"this memql's SQLiteStore has no vector_index option (asked for {index!r})")
+    return Memory(store, tenant=TENANT, actor=TENANT, clock=NOW, embedder=embedder)
+
+
+def _close(*memories: Memory) -> None:
+    for m in memories:
+        m.store.close()
+    gc.collect()  # the vector indexes are large: free them before the next size's stores open
+
+
+# --- measuring -----------------------------------------------------------------------------------
+
+
+def _hybrid(m: Memory, query: str) -> list[str]:
+    return [r["id"] for r in m.retrieve(query=query, k=K).data["rows"]]
+
+
+def _lexical(m: Memory, query: str) -> list[str]:
+    search = {"intent": {"query": query}, "overrides": {"k": K, "alpha": 0.0}}
+    result = m.execute({"op": "Retrieve", "target": {"search": search}, "args": {}})
+    return [r["id"] for r in result.data["rows"]]
+
+
+def _dense(m: Memory, vector: list[float]) -> list[tuple[str, float]]:
+    q = RecordQuery(statuses=("active",), not_expired_at=NOW)  # what a Retrieve asks of the store
+    with m.store.transaction() as session:
+        hits = session.dense(TENANT, vector, q, K, m.executor.embedder.model)  # type: ignore[union-attr]
+    return [(str(r.id), float(score)) for r, score in hits]
+
+
+def recall(ann: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float]]) -> float:
+    """|ann ∩ exact| / |exact|, an ANN hit with a cosine tying exact search's last one counting as found."""
+    if not exact:
+        return 1.0
+    found, floor = {rid for rid, _ in exact}, exact[-1][1] - RECALL_TOLERANCE
+    return min(len(exact), sum(rid in found or cos >= floor for rid, cos in ann)) / len(exact)
+
+
+def _alternating(
+    fns: tuple[Callable[[Any], Any], Callable[[Any], Any]], inputs: Sequence[Any]
+) -> tuple[list[float], list[float], list[Any], list[Any]]:
+    """Runs both functions on each input, first one first on even inputs and second first on odd ones, so
+    that neither always follows the other (caches, background load); milliseconds and answers of each."""
+    millis: tuple[list[float], list[float]] = ([], [])
+    answers: tuple[list[Any], list[Any]] = ([], [])
+    for i, item in enumerate(inputs):
+        for side in (0, 1) if i % 2 == 0 else (1, 0):
+            started = time.perf_counter()
+            answer = fns[side](item)
+            millis[side].append((time.perf_counter() - started) * 1000)
+            answers[side].append(answer)
+    return millis[0], millis[1], answers[0], answers[1]
+
+
+def _timed_ms(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> list[float]:
+    out = []
+    for item in inputs:
+        started = time.perf_counter()
+        fn(item)
+        out.append((time.perf_counter() - started) * 1000)
+    return out
+
+
+def query_embedding_ms(queries: Sequence[str]) -> list[float] | None:
+    """A real query embedding per query (MiniLM, one text per call as a search does); None without it."""
+    from memql.services.embedding import EmbedderUnavailable, MiniLMEmbedder
+
+    try:
+        model = MiniLMEmbedder.shared()
+    except EmbedderUnavailable:
+        return None
+    model.embed([queries[0]])  # warm-up
+    return _timed_ms(lambda q: model.embed([q]), queries)
+
+
+def _p(values: Sequence[float], prefix: str) -> dict[str, float]:
+    return {f"{prefix}_p50_ms": percentile(values, 50), f"{prefix}_p95_ms": percentile(values, 95)}
+
+
+def _measure(
+    exact_m: Memory,
+    ann_m: Memory,
+    queries: list[str],
+    vectors: list[list[float]],
+    embed_ms: list[float] | None,
+) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for name, m in (("exact", exact_m), ("hnsw", ann_m)):
+        out[f"{name}_warmup_s"] = time.perf_counter()
+        _hybrid(m, queries[0])  # builds or catches up the store's index
+        out[f"{name}_warmup_s"] = time.perf_counter() - out[f"{name}_warmup_s"]
+        for q in queries[1:4]:
+            _hybrid(m, q)
+    exact_ms, ann_ms, _, _ = _alternating(
+        (lambda q: _hybrid(exact_m, q), lambda q: _hybrid(ann_m, q)), queries
+    )
+    out |= _p(ann_ms, "hnsw") | _p(exact_ms, "exact")
+    out["ratio_p50"] = out["hnsw_p50_ms"] / out["exact_p50_ms"]
+    out["ratio_p95"] = out["hnsw_p95_ms"] / out["exact_p95_ms"]
+    exact_dense_ms, ann_dense_ms, exact_top, ann_top = _alternating(
+        (lambda v: _dense(exact_m, v), lambda v: _dense(ann_m, v)), vectors
+    )
+    out["recall_at_10"] = sum(map(recall, ann_top, exact_top)) / len(queries)
+    out["min_recall_at_10"] = min(map(recall, ann_top, exact_top))
+    out |= _p(ann_dense_ms, "hnsw_dense") | _p(exact_dense_ms, "exact_dense")
+    out |= _p(_timed_ms(lambda q: _lexical(exact_m, q), queries), "lexical")
+    if embed_ms is not None:
+        out |= _p(embed_ms, "embed")
+        out |= _p([a + e for a, e in zip(ann_ms, embed_ms, strict=True)], "hnsw_with_embed")
+        out |= _p([a + e for a, e in zip(exact_ms, embed_ms, strict=True)], "exact_with_embed")
+    return {k: round(v, 4) for k, v in out.items()}
+
+
+def _rss_mib() -> float:
+    """Peak resident memory of this process so far (Linux reports KiB)."""
+    return round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)
+
+
+def run(
+    sizes: Sequence[int] = (10_000, 100_000, 1_000_000),
+    *,
+    queries: int = 200,
+    seed: int = 7,
+    directory: str | os.PathLike[str] | None = None,
+    batch: int = 100,
+    word_vectors: str = "minilm",
+    ann_index: str = "hnsw",
+    embed_queries: bool = True,
+    progress: Callable[[str], None] | None = None,
+) -> dict[str, Any]:
+    """Run the dense part; its store goes in `directory` (kept) or a temporary directory (removed).
+    `ann_index` is the vector index compared with exact search ("exact" checks the bench itself);
+    `embed_queries` False leaves out the MiniLM query-embedding columns."""
+    sizes = sorted(set(sizes))
+    if not sizes or sizes[0] <= 0 or queries <= 0 or batch <= 0:
+        raise ValueError("sizes, queries and batch must be positive")
+    say = progress or (lambda _message: None)
+    started = time.perf_counter()
+    if directory is None:
+        with tempfile.TemporaryDirectory(prefix="memql-perf-dense-") as tmp:
+            report = _run(Path(tmp), sizes, queries, seed, batch, word_vectors, ann_index, embed_queries, say)
+    else:
+        folder = Path(directory)
+        folder.mkdir(parents=True, exist_ok=True)
+        report = _run(folder, sizes, queries, seed, batch, word_vectors, ann_index, embed_queries, say)
+    report["elapsed_s"] = round(time.perf_counter() - started, 2)
+    return report
+
+
+def _run(
+    folder: Path,
+    sizes: list[int],
+    queries: int,
+    seed: int,
+    batch: int,
+    word_vectors: str,
+    ann_index: str,
+    embed_queries: bool,
+    say: Callable[[str], None],
+) -> dict[str, Any]:
+    path = folder / "dense.db"
+    if path.exists():
+        raise FileExistsError(f"{folder} already holds dense.db; use an empty directory")
+    embedder, fallback = bench_embedder(word_vectors)
+    if fallback:
+        say(fallback)
+    notes = corpus(sizes[-1], seed)
+    texts = search_queries(queries, seed)
+    say(f"dense corpus: {len(notes)} notes (seed {seed}); embedding their words ({embedder.model})")
+    began = time.perf_counter()
+    embedder.learn([n.text for n in notes] + texts)
+    vocabulary_s = time.perf_counter() - began
+    embed_ms = query_embedding_ms(texts) if embed_queries else None
+    timed_embedder = PrecomputedQueries(embedder, texts)
+    vectors = [timed_embedder.vectors[q] for q in texts]
+    loader = open_memory(path, "exact", embedder)  # never searches, so it never builds an index
+    blocks: dict[str, Any] = {}
+    loaded, load_s = 0, 0.0
+    try:
+        for size in sizes:
+            say(f"dense: load {loaded} -> {size} records with embeddings, batches of {batch}")
+            began = time.perf_counter()
+            memql_load(loader, notes[loaded:size], batch)
+            load_s, loaded = load_s + time.perf_counter() - began, size
+            say(f"dense: {queries} hybrid Retrieves at {size} records, {ann_index} vs exact")
+            exact_m = open_memory(path, "exact", timed_embedder)
+            ann_m = open_memory(path, ann_index, timed_embedder)
+            try:
+                measured = _measure(exact_m, ann_m, texts, vectors, embed_ms)
+            finally:
+                _close(exact_m, ann_m)
+            blocks[str(size)] = {
+                "records": size,
+                "load_s": round(load_s, 3),
+                "embed_s": round(embedder.seconds, 3),
+                **measured,
+                "rss_peak_mib": _rss_mib(),
+            }
+    finally:
+        _close(loader)
+    return {
+        "retrieve_hybrid": blocks,
+        "embedder": {
+            "model": embedder.model,
+            "word_vectors": embedder.word_vectors,
+            "fallback": fallback,
+            "vocabulary": embedder.vocabulary,
+            "vocabulary_s": round(vocabulary_s, 3),
+            "noise": embedder.noise,
+        },
+        "settings": {
+            "seed": seed,
+            "queries": queries,
+            "batch": batch,
+            "k": K,
+            "ann_index": ann_index,
+            "query_embedder": None if embed_ms is None else "all-MiniLM-L6-v2",
+        },
+        "machine": machine(),
+    }
