@@ -304,6 +304,46 @@ class StoreSession(Protocol):
         ...
 
 
+class PortableSession(Protocol):
+    """Moving a whole store between backends (`memql copy`): every tenant, record ids, audit sequence
+    numbers and embeddings kept. A session of either store: the source's exports, the destination's
+    imports (into an empty store; imports bypass the engine and write exactly what they are given)."""
+
+    def export_begin(self) -> None:
+        """Make the rest of this transaction read one consistent state of the store (call first)."""
+        ...
+
+    def export_records(self, after: int, limit: int) -> list[Record]:
+        """Up to `limit` records numbered above `after`, in number order, of every tenant and status."""
+        ...
+
+    def export_links(self) -> list[tuple[str, Link]]:
+        """Every link, with its tenant."""
+        ...
+
+    def export_log(self, after: int, limit: int) -> list[tuple[Operation, list[Event]]]:
+        """Up to `limit` operations with a sequence number above `after`, in order, with their events."""
+        ...
+
+    def last_record_number(self) -> int:
+        """The highest record number ever given (new records are numbered after it)."""
+        ...
+
+    def is_empty(self) -> bool:
+        """No records and no audit log."""
+        ...
+
+    def import_records(self, records: Sequence[Record]) -> None: ...
+
+    def import_links(self, links: Sequence[tuple[str, Link]]) -> None: ...
+
+    def import_log(self, entries: Sequence[tuple[Operation, Sequence[Event]]]) -> None: ...
+
+    def set_last_record_number(self, number: int) -> None:
+        """New records are numbered after `number` (never lowers what the store has given)."""
+        ...
+
+
 class Store(Protocol):
     def transaction(self) -> AbstractContextManager[StoreSession]:
         """A write transaction: commits on normal exit, rolls back on an exception."""

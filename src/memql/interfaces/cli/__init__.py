@@ -11,6 +11,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_text2mem,
     lang_cmds,
     store_cmds,
+    store_copy,
 )
 from memql.interfaces.cli.common import main
 

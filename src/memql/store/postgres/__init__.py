@@ -333,6 +333,9 @@ class PostgresSession:
 
     # --- moving whole stores (memql copy) --------------------------------------------------------
 
+    def export_begin(self) -> None:
+        self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+
     def export_records(self, after: int, limit: int) -> list[Record]:
         rows = self._rows(
             f"SELECT {_COLUMNS} FROM records WHERE num > %s ORDER BY num LIMIT %s", (after, limit)
