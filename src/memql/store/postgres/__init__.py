@@ -38,6 +38,7 @@ from memql.store.postgres.codec import escape, unescape
 from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
 
 DEFAULT_SCHEMA = "memql"
+ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
 _COLUMNS = ", ".join(("num", *codec.COLUMNS, "vec"))
 _INSERT = (
@@ -79,6 +80,7 @@ class PostgresSession:
         self.conn = conn
         self.write = write
         self.locked: set[str] = set()
+        self.inserted = 0  # records this transaction added (statistics are refreshed as the store grows)
 
     def _enter(self, tenant: str) -> None:
         """Serialise this tenant's writers: the lock is held until the transaction ends."""
@@ -103,6 +105,7 @@ class PostgresSession:
             .values()
         )
         self._insert_row(num, record)
+        self.inserted += 1
         return str(num)
 
     def _insert_row(self, num: int, record: Record) -> None:
@@ -463,6 +466,7 @@ class PostgresStore:
             open=True,
         )
         self._lock = threading.Lock()
+        self._inserted, self._analyze_at = 0, ANALYZE_FIRST
         self.indexed_dimensions = self._indexed_dimensions()
         self._rebuild_lexical_index()
 
@@ -523,7 +527,28 @@ class PostgresStore:
     @contextmanager
     def transaction(self) -> Iterator[PostgresSession]:
         with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
-            yield PostgresSession(self, conn, write=True)
+            session = PostgresSession(self, conn, write=True)
+            yield session
+        if session.inserted:
+            self._grown(session.inserted)
+
+    def _grown(self, inserted: int) -> None:
+        """Refresh the planner's statistics each time the store has doubled since this process last did.
+        A fresh table has none, and without them PostgreSQL may walk a whole tenant to find one record;
+        autovacuum catches up only a minute later (and only after 10% growth)."""
+        with self._lock:
+            self._inserted += inserted
+            if self._inserted < self._analyze_at:
+                return
+            self._analyze_at = max(2 * self._analyze_at, self._inserted)
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("ANALYZE {}").format(
+                    sql.SQL(", ").join(
+                        sql.Identifier(self.schema, t) for t in ("records", "lexical_postings", "lexical_df")
+                    )
+                )
+            )
 
     @contextmanager
     def dry_run(self) -> Iterator[PostgresSession]:

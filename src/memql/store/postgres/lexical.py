@@ -146,7 +146,7 @@ def scores_cte(postings: str = "lexical_postings", stats: str | None = None, df:
     return f"""
 st AS ({stats}),
 idf AS (SELECT d.term, ln((st.n - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS raw FROM ({df}) d, st),
-hits AS (
+hits AS MATERIALIZED (
     SELECT p.num, sum(
         (CASE WHEN i.raw <= 0 THEN {IDF_FLOOR}::float8 ELSE i.raw END)
         * (((p.body + {CONTEXT_WEIGHT}::float8 * p.context) * ({K1}::float8 + 1.0::float8))

@@ -128,23 +128,31 @@ def build(
     if conditions is None:
         return NOTHING
     conds, params = conditions
-    ctes, join, score = "", "", "NULL::float8"
+    source, score = f"{table} r WHERE {' AND '.join(conds)}", "NULL::float8"
     if q.text_query is not None:
         terms = lexical.search_terms(q.text_query)
         if not terms:
             return NOTHING
         params["terms"] = terms
-        ctes = "WITH " + lexical.scores_cte(postings, stats, df) + " "
-        join = " JOIN hits ON hits.num = r.num"
-        score = "hits.score"
+        # scored documents first, then each one's record by its primary key (OFFSET 0 keeps that join
+        # order and index, the right ones whatever the planner's statistics say: fresh tables have none)
+        source = (
+            f"hits CROSS JOIN LATERAL (SELECT * FROM {table} r WHERE r.num = hits.num OFFSET 0) r "
+            f"WHERE {' AND '.join(conds)}"
+        )
+        source = (
+            "WITH "
+            + lexical.scores_cte(postings, stats, df)
+            + " SELECT r.*, hits.score AS score FROM "
+            + source
+        )
+        score = None
     if q.order == "relevance":
         order = "score DESC, r.weight DESC, r.num DESC" if q.text_query is not None else _ORDER["weight_desc"]
     else:
         order = _ORDER[q.order]
-    sql = (
-        f"{ctes}SELECT r.*, {score} AS score FROM {table} r{join} "
-        f"WHERE {' AND '.join(conds)} ORDER BY {order}"
-    )
+    select = source if score is None else f"SELECT r.*, {score} AS score FROM {source}"
+    sql = f"{select} ORDER BY {order}"
     if q.limit is not None:
         sql += " LIMIT %(limit)s"
         params["limit"] = q.limit

@@ -20,7 +20,7 @@ MIGRATIONS: list[tuple[int, str]] = [
         1,
         """
 CREATE TABLE records (
-    num BIGINT PRIMARY KEY,
+    num BIGINT NOT NULL UNIQUE,
     tenant TEXT NOT NULL,
     owner TEXT, agent TEXT, session TEXT,
     text TEXT, url TEXT, structured JSON, payload_meta JSON NOT NULL DEFAULT '{}',
@@ -43,7 +43,10 @@ CREATE TABLE records (
     vec vector,
     time TIMESTAMPTZ, created_at TIMESTAMPTZ NOT NULL, updated_at TIMESTAMPTZ NOT NULL,
     deleted_at TIMESTAMPTZ,
-    schema_version INTEGER NOT NULL DEFAULT 1
+    schema_version INTEGER NOT NULL DEFAULT 1,
+    -- tenant first: every lookup names its tenant, so this key answers it even before the planner has
+    -- statistics (and it is the key Citus needs when records are distributed by tenant)
+    PRIMARY KEY (tenant, num)
 );
 CREATE INDEX records_by_tenant_status_when ON records (tenant, status, (COALESCE(time, created_at)));
 CREATE INDEX records_by_hash ON records (tenant, content_hash);
