@@ -1,5 +1,5 @@
-"""Tenant isolation: random operations as tenants A and B on ONE store file never read or change the
-other tenant's records; a scoped bulk write never escapes its tenant.
+"""Tenant isolation: random operations as tenants A and B on ONE store (a SQLite file, or a PostgreSQL
+schema) never read or change the other tenant's records; a scoped bulk write never escapes its tenant.
 
 Two Memory objects (two connections) share a file; ids are numbered across both tenants, so the ids
 an operation names are a mix of the caller's own, the other tenant's and missing ones. Every text a
@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 
 from memql import Memory
 from memql.ports.clock import FixedClock
+from pgtest import fresh_location
 
 MARK = {"A": "alphamark", "B": "betamark"}
 ACTOR = {"A": "alice", "B": "bob"}
@@ -144,23 +145,47 @@ def run(m: Memory, tenant: str, clock: FixedClock, op: tuple) -> Any:
 # --- what the store holds --------------------------------------------------------------------------
 
 
+SQLITE_SNAPSHOT = [
+    "SELECT * FROM records WHERE tenant = ? ORDER BY num",
+    "SELECT * FROM memory WHERE tenant = ? ORDER BY CAST(id AS INTEGER)",
+    "SELECT f.rowid, f.body FROM records_fts f JOIN records r ON r.num = f.rowid "
+    "WHERE r.tenant = ? ORDER BY f.rowid",
+    "SELECT * FROM links WHERE tenant = ? ORDER BY src, dst, relation",
+    "SELECT * FROM operations WHERE tenant = ? ORDER BY seq",
+    "SELECT * FROM events WHERE tenant = ? ORDER BY seq",
+]
+POSTGRES_SNAPSHOT = [
+    "SELECT * FROM records WHERE tenant = %s ORDER BY num",
+    "SELECT * FROM memory WHERE tenant = %s ORDER BY id::bigint",
+    "SELECT * FROM lexical_postings WHERE tenant = %s ORDER BY num, term",
+    "SELECT * FROM lexical_df WHERE tenant = %s ORDER BY term",
+    "SELECT * FROM lexical_stats WHERE tenant = %s",
+    "SELECT * FROM links WHERE tenant = %s ORDER BY src, dst, relation",
+    "SELECT * FROM operations WHERE tenant = %s ORDER BY seq",
+    "SELECT * FROM events WHERE tenant = %s ORDER BY seq",
+]
+
+
+def is_postgres(m: Memory) -> bool:
+    return type(m.store).__name__ == "PostgresStore"
+
+
+def rows(m: Memory, sql: str, params: tuple = ()) -> list[tuple]:
+    """Rows as tuples on either backend (PostgreSQL's come as dicts)."""
+    if is_postgres(m):
+        return [tuple(r.values()) for r in m.store.execute_sql(sql.replace("?", "%s"), params)]
+    return [tuple(r) for r in m.store.execute_sql(sql, params)]
+
+
 def snapshot(m: Memory, tenant: str) -> list[list[tuple]]:
     """Everything the store keeps for one tenant: rows (all columns), the reference view, the index
     entries of its rows, lineage links and the audit log."""
-    queries = [
-        "SELECT * FROM records WHERE tenant = ? ORDER BY num",
-        "SELECT * FROM memory WHERE tenant = ? ORDER BY CAST(id AS INTEGER)",
-        "SELECT f.rowid, f.body FROM records_fts f JOIN records r ON r.num = f.rowid "
-        "WHERE r.tenant = ? ORDER BY f.rowid",
-        "SELECT * FROM links WHERE tenant = ? ORDER BY src, dst, relation",
-        "SELECT * FROM operations WHERE tenant = ? ORDER BY seq",
-        "SELECT * FROM events WHERE tenant = ? ORDER BY seq",
-    ]
-    return [[tuple(r) for r in m.store.execute_sql(q, (tenant,))] for q in queries]
+    queries = POSTGRES_SNAPSHOT if is_postgres(m) else SQLITE_SNAPSHOT
+    return [rows(m, q, (tenant,)) for q in queries]
 
 
 def owners(m: Memory) -> dict[str, str]:
-    return {str(num): tenant for num, tenant in m.store.execute_sql("SELECT num, tenant FROM records")}
+    return {str(num): tenant for num, tenant in rows(m, "SELECT num, tenant FROM records")}
 
 
 def ids_in(result: Any) -> list[str]:
@@ -195,15 +220,20 @@ def check_result(tenant: str, op: tuple, result: Any, ever: dict[str, str]) -> N
 
 def check_store(m: Memory, ever: dict[str, str]) -> None:
     """Whole-store invariants: texts and lineage never cross tenants; the index matches the rows."""
-    for tenant, text in m.store.execute_sql("SELECT tenant, text FROM records"):
+    for tenant, text in rows(m, "SELECT tenant, text FROM records"):
         assert MARK[OTHER[tenant]] not in (text or ""), f"a record of {tenant} holds {OTHER[tenant]}'s text"
-    for tenant, src, dst in m.store.execute_sql("SELECT tenant, src, dst FROM links"):
+    for tenant, src, dst in rows(m, "SELECT tenant, src, dst FROM links"):
         assert ever.get(src) == tenant and ever.get(dst) == tenant, (tenant, src, dst)
-    for tenant, record_id in m.store.execute_sql("SELECT tenant, record_id FROM events"):
+    for tenant, record_id in rows(m, "SELECT tenant, record_id FROM events"):
         assert ever.get(record_id) == tenant, (tenant, record_id)
-    n_records = m.store.execute_sql("SELECT COUNT(*) FROM records")[0][0]
-    n_fts = m.store.execute_sql("SELECT COUNT(*) FROM records_fts")[0][0]
-    n_joined = m.store.execute_sql("SELECT COUNT(*) FROM records_fts f JOIN records r ON r.num = f.rowid")
+    n_records = rows(m, "SELECT COUNT(*) FROM records")[0][0]
+    if is_postgres(m):
+        n_docs = rows(m, "SELECT COUNT(*) FROM lexical_docs")[0][0]
+        joined = "SELECT COUNT(*) FROM lexical_docs d JOIN records r ON r.num = d.num AND r.tenant = d.tenant"
+        assert n_docs == rows(m, joined)[0][0] == n_records
+        return
+    n_fts = rows(m, "SELECT COUNT(*) FROM records_fts")[0][0]
+    n_joined = rows(m, "SELECT COUNT(*) FROM records_fts f JOIN records r ON r.num = f.rowid")
     assert n_fts == n_joined[0][0] == n_records
 
 
@@ -214,11 +244,12 @@ def outcome(result: Any) -> str:
 
 
 def live_count(m: Memory, tenant: str, now: datetime) -> int:
-    now_us = int(now.timestamp() * 1_000_000)
-    return m.store.execute_sql(
+    when: Any = now if is_postgres(m) else int(now.timestamp() * 1_000_000)
+    return rows(
+        m,
         "SELECT COUNT(*) FROM records WHERE tenant = ? AND status = 'active' "
         "AND (expire_at IS NULL OR expire_at > ?)",
-        (tenant, now_us),
+        (tenant, when),
     )[0][0]
 
 
@@ -232,8 +263,24 @@ def live_count(m: Memory, tenant: str, now: datetime) -> int:
 )
 @given(program=programs)
 def test_tenants_never_read_or_change_each_others_records(program: list[tuple[str, tuple]]) -> None:
+    check_isolation(program, "sqlite")
+
+
+@settings(
+    max_examples=100,  # a fresh PostgreSQL schema per example costs more than a SQLite file
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+@given(program=programs)
+def test_tenants_never_read_or_change_each_others_records_on_postgres(
+    program: list[tuple[str, tuple]],
+) -> None:
+    check_isolation(program, "postgres")
+
+
+def check_isolation(program: list[tuple[str, tuple]], backend: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db = Path(tmp) / "shared.db"
+        db: Any = Path(tmp) / "shared.db" if backend == "sqlite" else fresh_location()
         clock = FixedClock(START)
         mems = {
             "A": Memory(db, tenant="A", actor=ACTOR["A"], clock=clock),
