@@ -173,7 +173,7 @@ class PostgresSession:
     def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
         self._enter(tenant)
         indexed = len(vector) in self.store.indexed_dimensions
-        return vectors.search(self.conn, tenant, vector, q, k, model, indexed)
+        return vectors.search(self.conn, tenant, vector, q, k, model, indexed, self.store.iterative_scans)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self._enter(tenant)
@@ -454,6 +454,10 @@ class PostgresStore:
         try:
             with psycopg.connect(self.dsn, autocommit=True) as conn:
                 self.extension_schema = _vector_schema(conn)
+                (version,) = conn.execute(
+                    "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
+                ).fetchone()
+                self.iterative_scans = _version(version) >= (0, 8)
                 migrate(conn, self.schema, self.extension_schema)
         except psycopg.Error as exc:  # unreachable server, bad URL, missing rights: a message, not a trace
             raise StoreUnavailable(f"PostgreSQL at {parts_for_message(url)}: {exc}") from exc
@@ -568,6 +572,10 @@ class PostgresStore:
 
     def close(self) -> None:
         self.pool.close()
+
+
+def _version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(".") if part.isdigit())
 
 
 def _vector_schema(conn: psycopg.Connection) -> str:

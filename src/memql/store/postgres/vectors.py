@@ -46,6 +46,7 @@ def search(
     k: int,
     model: str,
     indexed: bool,
+    iterative: bool = True,
 ) -> list[tuple[Record, float]]:
     dim = len(vector)
     conditions = query.where(tenant, q)
@@ -58,7 +59,8 @@ def search(
     if indexed:
         # the index's own expression, so that the planner can walk the HNSW graph
         distance = f"(r.vec::vector({int(dim)}) <#> %(q)s::vector({int(dim)}))"
-        conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
+        if iterative:  # pgvector >= 0.8; before it, a scan that stops short is ranked exactly below
+            conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
         conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(max(EF_SEARCH, k)),))
         rows = _ranked(conn, distance, filters, params)
         if len(rows) == k:
