@@ -118,10 +118,15 @@ class Memory:
         include: list[str] | None = None,
         as_of: str | None = None,
         order_by: str | None = None,
+        overrides: dict | None = None,
         **meta: Any,
     ) -> ExecutionResult:
+        """`overrides`: further search overrides (alpha, recency, heat, mmr; docs/engine.md)."""
         return self._op(
-            "Retrieve", _target(ids, query, filter, k, order_by), {"include": include, "as_of": as_of}, meta
+            "Retrieve",
+            _target(ids, query, filter, k, order_by, overrides),
+            {"include": include, "as_of": as_of},
+            meta,
         )
 
     def summarize(
@@ -266,13 +271,18 @@ def _ids(ids: Ids) -> list[str]:
 
 
 def _target(
-    ids: Ids | None, query: str | None, filter: dict | None, k: int | None = None, order_by: str | None = None
+    ids: Ids | None,
+    query: str | None,
+    filter: dict | None,
+    k: int | None = None,
+    order_by: str | None = None,
+    more: dict | None = None,
 ) -> dict:
     if ids is not None:
         return {"ids": _ids(ids)}
     target: dict[str, Any] = {}
     if query is not None:
-        overrides = _clean({"k": k, "order_by": order_by})
+        overrides = {**(more or {}), **_clean({"k": k, "order_by": order_by})}
         target["search"] = {"intent": {"query": query}, **({"overrides": overrides} if overrides else {})}
     if filter is not None:
         target["filter"] = filter

@@ -172,6 +172,16 @@ def test_cli_json_shape():
     assert bad.exit_code == 2
 
 
+def test_cli_passes_ranking_overrides_to_every_retrieve():
+    args = ["bench", "locomo", "--data", str(MINI), "--k", "1,10", "--limit-conversations", "1", "--json"]
+    result = CliRunner().invoke(main, [*args, "--recency", "0", "--heat", "0", "--mmr", "0.7"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.output)["overrides"] == {"recency": 0.0, "heat": 0.0, "mmr": 0.7}
+    assert "overrides" not in json.loads(CliRunner().invoke(main, args).output)
+    bad = CliRunner().invoke(main, [*args, "--mmr", "1.5"])
+    assert bad.exit_code == 2
+
+
 @pytest.mark.shared_data
 @pytest.mark.skipif(not SHARED.is_file(), reason="../shared/data/locomo-dev.json is absent")
 def test_shared_data_runs_with_sane_numbers():

@@ -25,6 +25,16 @@ class EngineConfig:
     demote_on_expire_delta: float = -0.3  # on_expire "demote" lowers the weight by this much
     archive_weight: float = 0.0  # Demote archive: kept, out of default reads, and at the lowest priority
     default_on_expire: str = "soft_delete"  # when a record gets expire_at without an explicit action
+    # search shaping (engine/ranking.py): mild multiplicative factors on the fused score; they reorder
+    # near-ties and cannot bury a clearly stronger match. Recency and heat are small on purpose: on LoCoMo
+    # (hybrid) 0.1 and 0.05 cost 0.0065 recall@10, these defaults are neutral
+    weight_shaping: float = 0.2  # a weight of 1.0 lifts a score by 10%, 0.0 lowers it by 10%; 0.5 is neutral
+    recency_shaping: float = 0.03  # a memory from just now gains up to 3% (overrides.recency)
+    recency_half_life: timedelta = timedelta(days=30)  # the recency gain halves with each of these of age
+    heat_shaping: float = 0.02  # a memory visited often and lately gains up to 2% (overrides.heat)
+    heat_visits: float = 5.0  # visits that give half the full heat (saturating: v / (v + heat_visits))
+    heat_half_life: timedelta = timedelta(days=7)  # heat halves with each of these since the last visit
+    mmr_window: int = 50  # overrides.mmr picks from at least this many of the best candidates
 
 
 class Refusal(Exception):

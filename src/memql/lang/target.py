@@ -100,7 +100,26 @@ class SearchOverrides(StrictModel):
     alpha: Weight | None = Field(
         None, description="dense vs lexical balance: 1 = dense only, 0 = lexical only"
     )
-    order_by: OrderBy | None = None
+    order_by: OrderBy | None = Field(
+        None, description="the order of the chosen results: relevance (default), or the k best sorted by this"
+    )
+    # memql extensions: result shaping (docs/engine.md, "Search ranking")
+    recency: Weight | None = Field(
+        None,
+        description="recency shaping strength: a memory from just now scores up to (1 + recency) times "
+        "higher, the gain halving with each half-life of age; 0 turns it off "
+        "(engine default 0.03; memql extension)",
+    )
+    heat: Weight | None = Field(
+        None,
+        description="heat shaping strength: a memory visited often and lately scores up to (1 + heat) "
+        "times higher; 0 turns it off (engine default 0.02; memql extension)",
+    )
+    mmr: Weight | None = Field(
+        None,
+        description="diversify by maximal marginal relevance with this lambda: 1 = plain relevance order, "
+        "lower values trade relevance for results unlike those above them; absent = off (memql extension)",
+    )
 
 
 class Search(StrictModel):

@@ -18,9 +18,14 @@ DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "st
 
 
 def row(
-    record: Record, score: float | None, include: tuple[str, ...] | list[str], now: datetime
+    record: Record,
+    score: float | None,
+    include: tuple[str, ...] | list[str],
+    now: datetime,
+    explain: dict[str, Any] | None = None,
 ) -> dict[str, Any]:
-    """A record as a result row with the requested fields (record field names as the language spells them)."""
+    """A record as a result row with the requested fields (record field names as the language spells them).
+    `explain` is the ranking's account of the score (see engine/ranking.py)."""
     values: dict[str, Any] = {
         "id": record.id,
         "text": record.text,
@@ -54,7 +59,9 @@ def row(
             "policy": record.lock_policy,
         },
         "score": score,
-        "explain": None if score is None else {"bm25": round(score, 6), "weight": record.weight},
+        "explain": explain
+        if explain is not None
+        else (None if score is None else {"bm25": round(score, 6), "weight": record.weight}),
     }
     for name in (*PERMISSION_FIELDS, "valid_from", "valid_to"):
         values[name] = getattr(record, name, None)
@@ -65,7 +72,7 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     include = ir.args.include or list(DEFAULT_INCLUDE)
     as_of = ir.args.as_of
     hits = resolve(ctx, ir.target, write=False, as_of=as_of)  # type: ignore[arg-type]
-    rows = [row(r, s, include, ctx.now) for r, s in hits]
+    rows = [row(r, s, include, ctx.now, ctx.explanations.get(r.id)) for r, s in hits]  # type: ignore[arg-type]
     if as_of is None:  # heat: a read is a visit (bookkeeping, not an audited change)
         ctx.session.touch(ctx.tenant, [r.id for r, _ in hits], ctx.now)  # type: ignore[misc]
     data: dict[str, Any] = {"rows": rows, "count": len(rows)}

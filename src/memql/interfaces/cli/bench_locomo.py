@@ -45,6 +45,24 @@ def _ks(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
     help="Dense vs lexical balance passed to every Retrieve (overrides.alpha; default: the engine's).",
 )
 @click.option(
+    "--recency",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="Recency shaping strength for every Retrieve (overrides.recency; 0: off; default: the engine's).",
+)
+@click.option(
+    "--heat",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="Heat shaping strength for every Retrieve (overrides.heat; 0: off; default: the engine's).",
+)
+@click.option(
+    "--mmr",
+    type=click.FloatRange(0, 1),
+    default=None,
+    help="MMR diversity lambda for every Retrieve (overrides.mmr; default: off).",
+)
+@click.option(
     "--limit-conversations", type=click.IntRange(1), default=None, help="Use only the first N conversations."
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
@@ -53,6 +71,9 @@ def bench_locomo_command(
     ks: list[int],
     mode: str,
     alpha: float | None,
+    recency: float | None,
+    heat: float | None,
+    mmr: float | None,
     limit_conversations: int | None,
     as_json: bool,
 ) -> None:
@@ -76,7 +97,7 @@ def bench_locomo_command(
             ks,
             mode=mode,
             limit_conversations=limit_conversations,
-            overrides={"alpha": alpha} if alpha is not None else None,
+            overrides=_overrides(alpha=alpha, recency=recency, heat=heat, mmr=mmr),
             progress=progress,
         )
     except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
@@ -86,6 +107,11 @@ def bench_locomo_command(
         emit_json(report)
         return
     _print(report, ks)
+
+
+def _overrides(**values: float | None) -> dict[str, float] | None:
+    given = {name: value for name, value in values.items() if value is not None}
+    return given or None
 
 
 def _print(report: dict[str, Any], ks: list[int]) -> None:
