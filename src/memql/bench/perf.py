@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 
 from memql import Memory
+from memql.engine.context import EngineConfig
 from memql.ports.store import Record, lexical_text
 from memql.services.tokenize import STOP_WORDS, fts_match_expression, index_text
 from memql.store.sqlite.codec import dumps, to_us
@@ -194,8 +195,16 @@ def raw_insert(conn: sqlite3.Connection, rows: Sequence[tuple[tuple[Any, ...], s
 def memql_open(path: Path) -> Memory:
     """Without an embedder, whatever the environment says: this part measures lexical search against
     SQLite's own FTS, and embedding each Encode would charge memql for work the baseline does not do
-    (hybrid search is measured by perf_dense)."""
-    return Memory(str(path), tenant=TENANT, actor=TENANT, clock=NOW, embedder=None)
+    (hybrid search is measured by perf_dense). Recency and heat shaping are off: raw SQLite ranks by BM25
+    alone, and `same_top` compares the two orders."""
+    return Memory(
+        str(path),
+        tenant=TENANT,
+        actor=TENANT,
+        clock=NOW,
+        embedder=None,
+        config=EngineConfig(recency_shaping=0.0, heat_shaping=0.0),
+    )
 
 
 def memql_load(m: Memory, notes: Sequence[Note], batch: int) -> None:
