@@ -108,3 +108,5 @@ def test_copy_refuses_a_destination_that_is_not_empty(tmp_path):
     assert result.exit_code == 1 and "not empty" in result.output
     result = runner.invoke(main, ["copy", first, "postgresql://nobody@/nowhere?host=/nonexistent"])
     assert result.exit_code == 2 and "cannot open" in result.output and "Traceback" not in result.output
+    result = runner.invoke(main, ["copy", str(tmp_path / "typo.db"), fresh_location()])
+    assert result.exit_code == 2 and "no store at" in result.output and not (tmp_path / "typo.db").exists()

@@ -103,6 +103,19 @@ def test_dense_top_k_is_the_best_k_within_the_filter(corpus, seed, k, tag):
     assert sum(score for _, score in hits) == pytest.approx(sum(best), abs=1e-3 * max(1, len(ids)))
 
 
+def test_a_deep_search_returns_every_positive_match(store):
+    rng = np.random.default_rng(2)
+    q = unit(rng)
+    positives = 0
+    with store.transaction() as s:
+        for _ in range(1500):
+            v = unit(rng)
+            put(s, "A", "x", v)
+            positives += float(v @ q) > 0
+    with store.dry_run() as s:
+        assert len(s.dense("A", q, RecordQuery(), 2000, MODEL)) == positives
+
+
 def test_a_selective_filter_never_loses_matches(store):
     rng = np.random.default_rng(1)
     q = unit(rng)

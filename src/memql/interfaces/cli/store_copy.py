@@ -5,6 +5,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from dataclasses import asdict
+from pathlib import Path
 
 import click
 
@@ -21,9 +22,12 @@ def copy_command(source: str, destination: str, as_json: bool) -> None:
 
     Exits 0 when copied, 1 when DESTINATION is not empty, 2 when a store cannot be opened.
     """
-    from memql.store import open_store
+    from memql.store import is_postgres_url, open_store
     from memql.store.copy import CopyRefused, copy_store
 
+    if not is_postgres_url(source) and source != ":memory:" and not Path(source).expanduser().exists():
+        click.echo(f"memql: no store at {source}", err=True)  # opening it would create an empty one
+        sys.exit(2)
     stores = []
     try:
         for location in (source, destination):

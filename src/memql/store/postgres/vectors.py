@@ -61,7 +61,8 @@ def search(
         distance = f"(r.vec::vector({int(dim)}) <#> %(q)s::vector({int(dim)}))"
         if iterative:  # pgvector >= 0.8; before it, a scan that stops short is ranked exactly below
             conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
-        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(max(EF_SEARCH, k)),))
+        # pgvector allows 1..1000; an iterative scan goes on past ef_search when more rows are needed
+        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH, k))),))
         rows = _ranked(conn, distance, filters, params)
         if len(rows) == k:
             return rows
