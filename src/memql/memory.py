@@ -27,6 +27,9 @@ class Memory:
     >>> m = Memory(":memory:", tenant="acme", actor="mira")
     >>> m.encode("Standup moves to 9:30", tags=["team"]).id
     '1'
+
+    `clearance` is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session
+    may read or act on; records beyond it are, to this session, not there. The default sees every level.
     """
 
     def __init__(
@@ -41,6 +44,7 @@ class Memory:
         embedder: Embedder | str | None = "auto",
         strict: bool = False,
         config: EngineConfig | None = None,
+        clearance: str = "restricted",
     ) -> None:
         if isinstance(location, str | os.PathLike) or location is None:
             self.store = open_store(location if location is not None else default_db_path())
@@ -62,6 +66,7 @@ class Memory:
             llm=llm,
             embedder=embedder,
             strict=strict,
+            clearance=clearance,
         )
         self.tenant, self.actor = tenant, actor
 

@@ -1,10 +1,11 @@
 """Retrieve's guarantees, checked over generated stores on both backends (SQLite, PostgreSQL) and both
 vector index paths (exact and HNSW).
 
-A search never returns a record of another tenant, a deleted (soft or hard) or expired record, nor one
-outside the filter; and it never returns fewer than k records while more records match — filtering
-happens inside the search, not after a top-k cut. The expected sets come from brute force over the
-generated store, with the same embedding and the same analyzer.
+A search never returns a record of another tenant, a deleted (soft or hard) or expired record, one more
+sensitive than the reader's clearance, nor one outside the filter; and it never returns fewer than k
+records while more records match — filtering happens inside the search, not after a top-k cut. The
+expected sets come from brute force over the generated store, with the same embedding and the same
+analyzer.
 """
 
 from __future__ import annotations
@@ -26,6 +27,7 @@ NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 VOCAB = ["river", "garden", "invoice", "piano", "rocket", "meadow", "ticket", "harbor", "lantern", "violet"]
 TAGS = ["x", "y", "z"]
 FATES = ["live", "live", "live", "soft_deleted", "hard_deleted", "expired"]
+LEVELS = ["standard", "standard", "sensitive", "restricted"]
 
 
 class HashedBagOfWords:
@@ -54,6 +56,7 @@ records = st.lists(
         st.sampled_from(TAGS),
         st.sampled_from(["A", "A", "B"]),  # tenant
         st.sampled_from(FATES),
+        st.sampled_from(LEVELS),  # sensitivity
     ),
     min_size=1,
     max_size=40,
@@ -82,17 +85,22 @@ def open_store(path: str):
     alpha=st.sampled_from([0.0, 0.5, 1.0]),
     k=st.integers(1, 12),
     tag=st.sampled_from([None, *TAGS]),
+    clearance=st.sampled_from(["standard", "sensitive", "restricted"]),
 )
-def test_retrieve_returns_only_live_matching_records_and_never_too_few(mode, generated, query, alpha, k, tag):
+def test_retrieve_returns_only_live_matching_records_and_never_too_few(
+    mode, generated, query, alpha, k, tag, clearance
+):
     embedder = HashedBagOfWords()
     clock = FixedClock(NOW)
     store = open_store(mode)
     memories = {t: Memory(store, tenant=t, actor=t, clock=clock, embedder=embedder) for t in ("A", "B")}
+    reader = Memory(store, tenant="A", actor="reader", clock=clock, embedder=embedder, clearance=clearance)
+    cleared = LEVELS[: LEVELS.index(clearance) + 1] if clearance != "restricted" else LEVELS
     live: dict[str, tuple[str, str]] = {}  # tenant A's live records: id -> (text, tag)
-    for i, (words, record_tag, tenant, fate) in enumerate(generated):
+    for i, (words, record_tag, tenant, fate, level) in enumerate(generated):
         text = f"{' '.join(words)} n{i}"  # distinct texts: identical ones would be de-duplicated
         m = memories[tenant]
-        result = m.encode(text, tags=[record_tag])
+        result = m.encode(text, tags=[record_tag], sensitivity=level)
         assert result.success, result.diagnostics
         (rid,) = result.affected_ids
         if fate == "soft_deleted":
@@ -101,19 +109,19 @@ def test_retrieve_returns_only_live_matching_records_and_never_too_few(mode, gen
             assert m.delete(rid, hard=True, confirm=True).success
         elif fate == "expired":
             assert m.expire(rid, ttl="PT1H").success
-        elif tenant == "A":
+        elif tenant == "A" and level in cleared:
             live[rid] = (text, record_tag)
     clock.advance(timedelta(hours=2))  # the expiring records have lapsed (no sweep: lazy expiry)
 
     text = " ".join(query)
-    result = memories["A"].retrieve(
+    result = reader.retrieve(
         text, k=k, filter={"has_tags": [tag]} if tag else None, overrides={"alpha": alpha}
     )
     assert result.success, result.diagnostics
     got = [row["id"] for row in result.data["rows"]]
 
     matching = {rid for rid, (_, t) in live.items() if tag is None or t == tag}
-    # never another tenant's, a deleted or an expired record, nor one outside the filter
+    # never another tenant's, a deleted, an expired or a too sensitive record, nor one outside the filter
     assert set(got) <= matching
     assert len(got) == len(set(got))
     terms = set(query_terms(text))

@@ -440,3 +440,27 @@ def test_summarize_with_an_llm(memory, db):
     assert db.record(m, "3").text == "Budget: 10k now, may grow."
     (request,) = llm.requests
     assert request.max_tokens == 20 and "budget" in request.messages[0].content.lower()
+
+
+def test_a_sessions_clearance_hides_more_protected_records_from_reads_and_writes(memory):
+    owner = memory()
+    for level in ("standard", "sensitive", "restricted"):
+        owner.encode(f"{level} note about the trip", sensitivity=level)
+    agent = memory(share=owner, actor="agent", clearance="standard")
+    helper = memory(share=owner, actor="helper", clearance="sensitive")
+    assert _ids(owner.retrieve(filter={})) == ["3", "2", "1"]
+    assert _ids(helper.retrieve(filter={})) == ["2", "1"]
+    assert _ids(agent.retrieve(filter={})) == ["1"]
+    assert _ids(agent.retrieve("trip note")) == ["1"]
+    # by id: as if the record did not exist — not returned, not changed, and no hint that it is there
+    hidden = agent.retrieve(ids=["3"])
+    assert _ids(hidden) == [] and [w.rule for w in hidden.warnings] == ["target.not_found"]
+    assert agent.update("3", text="overwritten").affected_ids == []
+    labelled = agent.execute({"op": "Label", "target": {"filter": {"limit": 10}}, "args": {"tags": ["seen"]}})
+    assert labelled.success and labelled.affected_ids == ["1"]
+    assert owner.retrieve(ids=["3"]).data["rows"][0]["text"] == "restricted note about the trip"
+
+
+def test_an_unknown_clearance_is_refused_when_the_session_opens(memory):
+    with pytest.raises(ValueError, match="clearance must be one of standard, sensitive, restricted"):
+        memory(clearance="secret")

@@ -9,6 +9,7 @@ from typing import Any
 import numpy as np
 
 from memql.lang.diagnostics import Diagnostic, join
+from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
 from memql.ports.store import RECORD_FIELDS, Event, Link, Record, StoreSession, redacted
@@ -79,6 +80,17 @@ class Context:
     defer_embedding: bool = False  # Encode skip_embedding: store now, `memql embed --pending` later
     to_embed: dict[str, Record] = field(default_factory=dict)  # pending embeddings of this op
     explanations: dict[str, dict[str, Any]] = field(default_factory=dict)  # score components per record
+    clearance: str = "restricted"  # the most protected sensitivity this session may read or act on
+
+    def visible_sensitivities(self) -> tuple[str, ...] | None:
+        """The sensitivity levels within the session's clearance (None: every level)."""
+        if self.clearance == SENSITIVITY_ORDER[-1]:
+            return None
+        return SENSITIVITY_ORDER[: SENSITIVITY_ORDER.index(self.clearance) + 1]
+
+    def may_see(self, record: Record) -> bool:
+        levels = self.visible_sensitivities()
+        return levels is None or record.sensitivity in levels
 
     # --- diagnostics -----------------------------------------------------------------------------
 

@@ -19,6 +19,7 @@ from memql.engine.verbs.restructure import run_merge, run_split
 from memql.engine.verbs.weight import run_demote, run_promote
 from memql.lang import Workflow, validate
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta, OpBase
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
@@ -57,7 +58,11 @@ class Executor:
         llm: LLM | None = None,
         embedder: Embedder | None = None,
         strict: bool = False,
+        clearance: str = "restricted",
     ) -> None:
+        if clearance not in SENSITIVITY_ORDER:
+            raise ValueError(f"clearance must be one of {', '.join(SENSITIVITY_ORDER)}, not {clearance!r}")
+        self.clearance = clearance
         self.store, self.tenant, self.actor, self.clock = store, tenant, actor, clock
         self.admin, self.config, self.llm, self.embedder = admin, config or EngineConfig(), llm, embedder
         self.strict = strict
@@ -87,6 +92,7 @@ class Executor:
             path=path,
             step_ids=step_ids if step_ids is not None else [],
             to_embed=to_embed if to_embed is not None else {},
+            clearance=self.clearance,
         )
 
     def execute(

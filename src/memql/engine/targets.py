@@ -26,7 +26,11 @@ def window(tr: TimeRange, ctx: Context):
 def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> RecordQuery:
     """The store query for a filter: by default unexpired records, active ones for reads and active or
     archived ones for writes (archiving hides a record from reads; it stays governable)."""
-    q = RecordQuery(statuses=LIVE if write else VISIBLE, not_expired_at=ctx.now)
+    q = RecordQuery(
+        statuses=LIVE if write else VISIBLE,
+        not_expired_at=ctx.now,
+        sensitivities=ctx.visible_sensitivities(),  # beyond the clearance: as if absent, for reads and writes
+    )
     if f is None:
         return q
     if f.status is not None:
@@ -98,7 +102,7 @@ def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | 
         q.ids = ids
         q.limit = None
         return _find(ctx, q, as_of)
-    found = ctx.session.get(ctx.tenant, ids)
+    found = {i: r for i, r in ctx.session.get(ctx.tenant, ids).items() if ctx.may_see(r)}
     for missing in [i for i in ids if i not in found]:
         ctx.warn("target.not_found", f"no record {missing} in this tenant", "target")
     rows = []

@@ -166,6 +166,8 @@ ReadPerm = Literal["public", "team", "private", "custom"]
 WritePerm = Literal["open", "maintainer", "owner_only", "custom"]
 MemoryType = Literal["episodic", "semantic", "procedural"]
 Sensitivity = Literal["standard", "restricted", "sensitive"]
+# from least to most protected: a reader cleared for a level also sees the levels before it
+SENSITIVITY_ORDER: tuple[str, ...] = ("standard", "sensitive", "restricted")
 Status = Literal["active", "archived", "deleted", "expired", "pending", "rejected"]
 Unit = Literal["minutes", "hours", "days", "weeks", "months", "years"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]

@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from memql import __version__
+from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.store import json_default
@@ -51,10 +52,24 @@ def wants_json(flag: bool) -> bool:
 )
 @click.option("--actor", default=None, envvar="MEMQL_ACTOR", help="Who is acting (audited; owns locks).")
 @click.option("--admin", is_flag=True, help="Act as an administrator (may change anyone's locks).")
+@click.option(
+    "--clearance",
+    type=click.Choice(SENSITIVITY_ORDER),
+    default=SENSITIVITY_ORDER[-1],
+    show_default=True,
+    envvar="MEMQL_CLEARANCE",
+    help="The most protected sensitivity this session may read or act on.",
+)
 @click.option("--now", "now_text", metavar="ISO", help="Pin the clock (ISO-8601 with offset).")
 @click.pass_context
 def main(
-    ctx: click.Context, db: str | None, tenant: str, actor: str | None, admin: bool, now_text: str | None
+    ctx: click.Context,
+    db: str | None,
+    tenant: str,
+    actor: str | None,
+    admin: bool,
+    clearance: str,
+    now_text: str | None,
 ) -> None:
     """memql: one typed, validated memory operation language for LLM agents."""
     ctx.obj = {
@@ -62,6 +77,7 @@ def main(
         "tenant": tenant,
         "actor": actor,
         "admin": admin,
+        "clearance": clearance,
         "clock": parse_now(now_text),
         "now_text": now_text,
     }
@@ -73,7 +89,14 @@ def open_memory(ctx: click.Context):
 
     o = ctx.obj
     try:
-        return Memory(o["db"], tenant=o["tenant"], actor=o["actor"], admin=o["admin"], clock=o["clock"])
+        return Memory(
+            o["db"],
+            tenant=o["tenant"],
+            actor=o["actor"],
+            admin=o["admin"],
+            clock=o["clock"],
+            clearance=o["clearance"],
+        )
     except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:  # unusable: not a traceback
         click.echo(f"memql: cannot open the store: {exc}", err=True)
         sys.exit(2)

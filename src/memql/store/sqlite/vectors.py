@@ -224,11 +224,20 @@ def _search_hnsw(
     over_nums, over_scores = _with_overlay(
         np.zeros(0, np.int64), np.zeros(0, np.float32), overlay, query_vector
     )
-    pending = list(
-        zip(over_nums.tolist(), over_scores.tolist(), strict=True)
-    )  # checked with the first window
+    # the transaction's own vectors are checked with the first window
+    pending = [(n, s) for n, s in zip(over_nums.tolist(), over_scores.tolist(), strict=True) if s > 0.0]
     while True:
-        nums, scores = hnsw.nearest(query_vector, min(window, len(hnsw)))
+        if window >= len(hnsw) or window > ANN_MAX_WINDOW:
+            # as many candidates as vectors (a small set or a deep search), or few neighbours pass the
+            # filter: rank every record that matches, exactly
+            subset = _matching_nums(conn, tenant, q, None)
+            keys, matrix = hnsw.vectors([n for n in subset if n not in overlay])
+            exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
+            shared = zip(keys.tolist(), exact_scores.tolist(), strict=True)
+            own = zip(over_nums.tolist(), over_scores.tolist(), strict=True)
+            hits = [(n, s) for n, s in shared if s > 0.0] + [(n, s) for n, s in own if n in subset and s > 0.0]
+            break
+        nums, scores = hnsw.nearest(query_vector, window)
         fresh = [
             (n, s)
             for n, s in zip(nums.tolist(), scores.tolist(), strict=True)
@@ -238,16 +247,7 @@ def _search_hnsw(
         seen.update(n for n, _ in fresh)
         matched = _matching_nums(conn, tenant, q, [n for n, _ in fresh])
         hits += [(n, s) for n, s in fresh if n in matched]
-        if len(hits) >= k or window >= len(hnsw):
-            break
-        if window >= ANN_MAX_WINDOW:
-            # few neighbours pass the filter: rank every record that does, exactly
-            subset = _matching_nums(conn, tenant, q, None)
-            keys, matrix = hnsw.vectors([n for n in subset if n not in overlay])
-            exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
-            hits = [(n, s) for n, s in zip(keys.tolist(), exact_scores.tolist(), strict=True) if s > 0.0] + [
-                (n, s) for n, s in zip(over_nums.tolist(), over_scores.tolist(), strict=True) if n in subset
-            ]
+        if len(hits) >= k:
             break
         window *= 4
     hits.sort(key=lambda h: (-h[1], h[0]))
