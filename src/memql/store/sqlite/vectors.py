@@ -235,7 +235,7 @@ def _search_hnsw(
             exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
             shared = zip(keys.tolist(), exact_scores.tolist(), strict=True)
             own = zip(over_nums.tolist(), over_scores.tolist(), strict=True)
-            hits = [(n, s) for n, s in shared if s > 0.0] + [(n, s) for n, s in own if n in subset and s > 0.0]
+            hits = [(n, s) for n, s in [*shared, *own] if s > 0.0 and (n in subset)]
             break
         nums, scores = hnsw.nearest(query_vector, window)
         fresh = [
