@@ -41,9 +41,18 @@ DEFAULT_SCHEMA = "memql"
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
 _COLUMNS = ", ".join(("num", *codec.COLUMNS, "vec"))
-_INSERT = (
-    f"INSERT INTO records ({_COLUMNS}) VALUES ({', '.join(['%s'] * (len(codec.COLUMNS) + 1))}, %s::vector)"
-)
+
+
+def _insert_sql(numbered: bool) -> str:
+    """INSERT of a record with its lexical index entries; its number from the counter, or %(num)s."""
+    num = "(SELECT value FROM c)" if numbered else "%(num)s::bigint"
+    ctes = ["c AS (UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value)"]
+    ctes = (ctes if numbered else []) + lexical.add_ctes(num)
+    values = ", ".join((num, *(f"%(c_{name})s" for name in codec.COLUMNS), "%(vec)s::vector"))
+    return f"WITH {', '.join(ctes)} INSERT INTO records ({_COLUMNS}) VALUES ({values}) RETURNING num"
+
+
+_INSERT_NUMBERED, _INSERT_GIVEN = _insert_sql(True), _insert_sql(False)
 _EVENT_SELECT = (
     "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, o.ir, "
     "o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq "
@@ -97,22 +106,21 @@ class PostgresSession:
 
     def insert(self, record: Record) -> str:
         self._enter(record.tenant)
-        (num,) = (
-            self.conn.execute(
-                "UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value"
-            )
-            .fetchone()
-            .values()
-        )
-        self._insert_row(num, record)
+        num = self._insert_row(None, record)
         self.inserted += 1
         return str(num)
 
-    def _insert_row(self, num: int, record: Record) -> None:
-        row = codec.encode(record)
-        self.conn.execute(_INSERT, [num, *row.values(), vectors.column_value(record.embedding)])
+    def _insert_row(self, num: int | None, record: Record) -> int:
+        """Store the record and its index entries in one statement; numbered by the counter unless given."""
         postings, length = lexical.document(record)
-        self.conn.execute(*lexical.add_sql(record.tenant, num, postings, length))
+        params = {
+            **{f"c_{name}": value for name, value in codec.encode(record).items()},
+            "vec": vectors.column_value(record.embedding),
+            **lexical.add_params(record.tenant, postings, length),
+        }
+        if num is None:
+            return self.conn.execute(_INSERT_NUMBERED, params).fetchone()["num"]
+        return self.conn.execute(_INSERT_GIVEN, {**params, "num": num}).fetchone()["num"]
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         self._enter(tenant)

@@ -93,27 +93,38 @@ def search_terms(text: str) -> list[str]:
 # --- index maintenance (one statement each; every row is the tenant's own) -----------------------------
 
 
-def add_sql(tenant: str, num: int, postings: dict[str, tuple[int, int]], length: int) -> tuple[str, list]:
+def add_ctes(num: str) -> list[str]:
+    """CTEs indexing one record (its number given by the SQL expression `num`); parameters %(tenant)s,
+    %(len)s (its length) and %(terms)s, %(body)s, %(context)s (its postings, see `add_params`)."""
+    return [
+        f"d AS (INSERT INTO lexical_docs (num, tenant, len) VALUES ({num}, %(tenant)s, %(len)s))",
+        "p AS (INSERT INTO lexical_postings (tenant, term, num, body, context, len) "
+        f"SELECT %(tenant)s, t, {num}, b, c, %(len)s "
+        "FROM unnest(%(terms)s::text[], %(body)s::int[], %(context)s::int[]) AS u(t, b, c))",
+        "f AS (INSERT INTO lexical_df (term, tenant, docs) SELECT t, %(tenant)s, 1 "
+        "FROM unnest(%(terms)s::text[]) t "
+        "ON CONFLICT (term, tenant) DO UPDATE SET docs = lexical_df.docs + 1)",
+        "s AS (INSERT INTO lexical_stats (tenant, docs, tokens) VALUES (%(tenant)s, 1, %(len)s) "
+        "ON CONFLICT (tenant) DO UPDATE "
+        "SET docs = lexical_stats.docs + 1, tokens = lexical_stats.tokens + %(len)s)",
+    ]
+
+
+def add_params(tenant: str, postings: dict[str, tuple[int, int]], length: int) -> dict[str, Any]:
     terms = list(postings)
-    sql = """
-WITH d AS (INSERT INTO lexical_docs (num, tenant, len) VALUES (%(num)s, %(tenant)s, %(len)s)),
-p AS (INSERT INTO lexical_postings (tenant, term, num, body, context, len)
-      SELECT %(tenant)s, t, %(num)s, b, c, %(len)s
-      FROM unnest(%(terms)s::text[], %(body)s::int[], %(context)s::int[]) AS u(t, b, c)),
-f AS (INSERT INTO lexical_df (term, tenant, docs) SELECT t, %(tenant)s, 1 FROM unnest(%(terms)s::text[]) t
-      ON CONFLICT (term, tenant) DO UPDATE SET docs = lexical_df.docs + 1)
-INSERT INTO lexical_stats (tenant, docs, tokens) VALUES (%(tenant)s, 1, %(len)s)
-ON CONFLICT (tenant) DO UPDATE SET docs = lexical_stats.docs + 1, tokens = lexical_stats.tokens + %(len)s
-"""
-    params: Any = {
+    return {
         "tenant": tenant,
-        "num": num,
         "len": length,
         "terms": terms,
         "body": [postings[t][0] for t in terms],
         "context": [postings[t][1] for t in terms],
     }
-    return sql, params
+
+
+def add_sql(tenant: str, num: int, postings: dict[str, tuple[int, int]], length: int) -> tuple[str, dict]:
+    """One statement indexing record `num` (a rebuild, a text change)."""
+    sql = "WITH " + ", ".join(add_ctes("%(num)s::bigint")) + " SELECT 1"
+    return sql, {**add_params(tenant, postings, length), "num": num}
 
 
 REMOVE_SQL = """
