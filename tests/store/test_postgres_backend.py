@@ -24,6 +24,12 @@ def test_the_url_names_the_schema_and_keeps_libpq_parameters():
         "s1",
     )
     assert split_url("postgres://h/db")[1] == "memql"
+    assert split_url("postgresql://h/db?pool_max=20&schema=x")[0] == "postgresql://h/db"
+    store = PostgresStore(fresh_location() + "&pool_max=3")
+    assert store.pool.max_size == 3
+    store.close()
+    with pytest.raises(StoreUnavailable, match="pool_max"):
+        PostgresStore(fresh_location() + "&pool_max=lots")
 
 
 def test_schemas_are_separate_stores():

@@ -2,7 +2,8 @@
 
 Select it with a URL: ``Memory("postgresql://user@host/db")``, ``memql --db postgresql://…`` or
 ``MEMQL_DB``. The optional URL parameter ``schema`` names the PostgreSQL schema that holds the store
-(default ``memql``); every other parameter goes to libpq.
+(default ``memql``), ``pool_max`` the connections one store may open at once (default 10); every
+other parameter goes to libpq.
 
 Concurrency. A write transaction takes a transaction-scoped advisory lock on its tenant before its first
 read, so the engine's read-modify-write steps (a Promote reading a weight, a Label reading the tags, a
@@ -72,13 +73,26 @@ def parts_for_message(url: str) -> str:
     return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
 
 
+_OWN_PARAMETERS = ("schema", "pool_max")
+
+
 def split_url(url: str) -> tuple[str, str]:
-    """(libpq connection string, schema) from a memql PostgreSQL URL."""
+    """(libpq connection string, schema) from a memql PostgreSQL URL (memql's own parameters removed)."""
     parts = urlsplit(url)
     params = parse_qsl(parts.query, keep_blank_values=True)
     schema = next((v for k, v in params if k == "schema"), DEFAULT_SCHEMA)
-    rest = urlencode([(k, v) for k, v in params if k != "schema"])
+    rest = urlencode([(k, v) for k, v in params if k not in _OWN_PARAMETERS])
     return urlunsplit(parts._replace(query=rest)), schema
+
+
+def pool_max(url: str, default: int) -> int:
+    """The URL's `pool_max` (connections a store may open at once), else `default`."""
+    value = next((v for k, v in parse_qsl(urlsplit(url).query) if k == "pool_max"), None)
+    if value is None:
+        return default
+    if not value.isdigit() or int(value) < 1:
+        raise StoreUnavailable(f"pool_max must be a positive number of connections, not {value!r}")
+    return int(value)
 
 
 class PostgresSession:
@@ -459,6 +473,7 @@ class PostgresStore:
     def __init__(self, url: str, *, min_connections: int = 1, max_connections: int = 10) -> None:
         self.url = url
         self.dsn, self.schema = split_url(url)
+        connections = max(min_connections, pool_max(url, max_connections))
         try:
             with psycopg.connect(self.dsn, autocommit=True) as conn:
                 self.extension_schema = _vector_schema(conn)
@@ -472,7 +487,7 @@ class PostgresStore:
         self.pool = ConnectionPool(
             self.dsn,
             min_size=min_connections,
-            max_size=max_connections,
+            max_size=connections,
             configure=self._configure,
             kwargs={"row_factory": dict_row},
             open=True,
