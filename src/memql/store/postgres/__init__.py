@@ -35,13 +35,14 @@ from psycopg_pool import ConnectionPool
 
 from memql.ports.store import Event, Link, Operation, Record, RecordQuery, redacted
 from memql.store.postgres import codec, lexical, query, vectors
-from memql.store.postgres.codec import escape, unescape
+from memql.store.postgres.codec import escape
+from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
 
 DEFAULT_SCHEMA = "memql"
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
-_COLUMNS = ", ".join(("num", *codec.COLUMNS, "vec"))
+_COLUMNS = codec.SELECT_COLUMNS
 
 
 def _insert_sql(numbered: bool) -> str:
@@ -95,7 +96,7 @@ def pool_max(url: str, default: int) -> int:
     return int(value)
 
 
-class PostgresSession:
+class PostgresSession(PortableSession):
     """One transaction on a PostgreSQL store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection, write: bool) -> None:
@@ -281,7 +282,7 @@ class PostgresSession:
             'ORDER BY created_at, src COLLATE "C", dst COLLATE "C"',
             (tenant, ids, ids),
         )
-        return [_link(r) for r in rows]
+        return [codec.link_from_row(r) for r in rows]
 
     # --- audit log -------------------------------------------------------------------------------
 
@@ -294,12 +295,12 @@ class PostgresSession:
         values = [
             codec.to_utc(operation.time),
             operation.tenant,
-            _esc(operation.actor),
+            codec.escape_optional(operation.actor),
             escape(operation.op),
             Json(operation.ir, dumps=codec.dumps),
             Json(operation.affected_ids, dumps=codec.dumps),
-            _esc(operation.trace_id),
-            _esc(operation.workflow_id),
+            codec.escape_optional(operation.trace_id),
+            codec.escape_optional(operation.workflow_id),
             operation.step,
         ]
         if keep_seq:
@@ -336,7 +337,7 @@ class PostgresSession:
             _EVENT_SELECT + "WHERE e.tenant = %s AND e.record_id = %s ORDER BY e.seq",
             (tenant, escape(str(record_id))),
         )
-        return [_event(tenant, row) for row in rows]
+        return [codec.event_from_row(tenant, row) for row in rows]
 
     def events_until(self, tenant: str, until: datetime) -> Iterator[Event]:
         with self.conn.cursor() as cur:
@@ -345,7 +346,7 @@ class PostgresSession:
                 (tenant, codec.to_utc(until)),
             )
             for row in cur:
-                yield _event(tenant, row)
+                yield codec.event_from_row(tenant, row)
 
     @contextmanager
     def scratch(self) -> Iterator[None]:
@@ -355,116 +356,6 @@ class PostgresSession:
         finally:
             self.conn.execute("ROLLBACK TO SAVEPOINT scratch")
             self.conn.execute("RELEASE SAVEPOINT scratch")
-
-    # --- moving whole stores (memql copy) --------------------------------------------------------
-
-    def export_begin(self) -> None:
-        self.conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
-
-    def export_records(self, after: int, limit: int) -> list[Record]:
-        rows = self._rows(
-            f"SELECT {_COLUMNS} FROM records WHERE num > %s ORDER BY num LIMIT %s", (after, limit)
-        )
-        return [codec.decode(row) for row in rows]
-
-    def export_links(self) -> list[tuple[str, Link]]:
-        rows = self._rows(
-            "SELECT tenant, src, dst, relation, created_at FROM links "
-            'ORDER BY tenant COLLATE "C", created_at, src COLLATE "C", dst COLLATE "C", relation COLLATE "C"'
-        )
-        return [(r["tenant"], _link(r)) for r in rows]
-
-    def export_log(self, after: int, limit: int) -> list[tuple[Operation, list[Event]]]:
-        ops = self._rows("SELECT seq FROM operations WHERE seq > %s ORDER BY seq LIMIT %s", (after, limit))
-        if not ops:
-            return []
-        seqs = [r["seq"] for r in ops]
-        out: dict[int, tuple[Operation, list[Event]]] = {}
-        rows = self._rows(
-            "SELECT o.seq AS op_seq, o.tenant, o.time, o.actor, o.op, o.ir, o.affected_ids, o.trace_id, "
-            "o.workflow_id, o.step, e.seq, e.record_id, e.kind, e.before, e.after FROM operations o "
-            "LEFT JOIN events e ON e.op_seq = o.seq WHERE o.seq = ANY(%s::bigint[]) ORDER BY o.seq, e.seq",
-            (seqs,),
-        )
-        for row in rows:
-            if row["op_seq"] not in out:
-                out[row["op_seq"]] = (_event(row["tenant"], {**row, "before": {}, "after": {}}).operation, [])  # type: ignore[assignment]
-            if row["seq"] is not None:
-                event = _event(row["tenant"], row)
-                event.operation = None
-                out[row["op_seq"]][1].append(event)
-        return list(out.values())
-
-    def last_record_number(self) -> int:
-        return self.conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()["value"]
-
-    def is_empty(self) -> bool:
-        return self.conn.execute(
-            "SELECT NOT EXISTS (SELECT 1 FROM records) AND NOT EXISTS (SELECT 1 FROM operations) AS e"
-        ).fetchone()["e"]
-
-    def import_records(self, records: Sequence[Record]) -> None:
-        for record in records:
-            self._insert_row(int(record.id), record)  # type: ignore[arg-type]
-        if records:
-            self.set_last_record_number(max(int(r.id) for r in records))  # type: ignore[arg-type]
-
-    def import_links(self, links: Sequence[tuple[str, Link]]) -> None:
-        for tenant, link in links:
-            self.add_link(tenant, link)
-
-    def import_log(self, entries: Sequence[tuple[Operation, Sequence[Event]]]) -> None:
-        for operation, events in entries:
-            self._log(operation, events, keep_seq=True)
-        # the sequences continue after the imported numbers
-        for table in ("operations", "events"):
-            self.conn.execute(
-                f"SELECT setval(pg_get_serial_sequence('{table}', 'seq'), "
-                f"GREATEST((SELECT COALESCE(max(seq), 0) FROM {table}), 1), "
-                f"(SELECT max(seq) IS NOT NULL FROM {table}))"
-            )
-
-    def set_last_record_number(self, number: int) -> None:
-        self.conn.execute(
-            "UPDATE counters SET value = GREATEST(value, %s) WHERE name = 'record_num'", (number,)
-        )
-
-
-def _esc(value: str | None) -> str | None:
-    return None if value is None else escape(value)
-
-
-def _unesc(value: str | None) -> str | None:
-    return None if value is None else unescape(value)
-
-
-def _link(row: dict[str, Any]) -> Link:
-    return Link(
-        unescape(row["src"]), unescape(row["dst"]), unescape(row["relation"]), codec.to_utc(row["created_at"])
-    )
-
-
-def _event(tenant: str, row: dict[str, Any]) -> Event:
-    op = Operation(
-        time=codec.to_utc(row["time"]),  # type: ignore[arg-type]
-        tenant=tenant,
-        actor=_unesc(row["actor"]),
-        op=unescape(row["op"]),
-        ir=row["ir"],
-        affected_ids=row["affected_ids"],
-        trace_id=_unesc(row["trace_id"]),
-        workflow_id=_unesc(row["workflow_id"]),
-        step=row["step"],
-        seq=row["op_seq"],
-    )
-    return Event(
-        record_id=unescape(row["record_id"]) if row.get("record_id") is not None else "",
-        kind=unescape(row["kind"]) if row.get("kind") is not None else "insert",  # type: ignore[arg-type]
-        before=row["before"],
-        after=row["after"],
-        seq=row.get("seq"),
-        operation=op,
-    )
 
 
 class PostgresStore:

@@ -15,10 +15,20 @@ from typing import Any
 
 from psycopg.types.json import Json
 
-from memql.ports.store import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record, json_default
+from memql.ports.store import (
+    INSTANT_FIELDS,
+    JSON_FIELDS,
+    RECORD_FIELDS,
+    Event,
+    Link,
+    Operation,
+    Record,
+    json_default,
+)
 
 ESC = "\U0010fffd"
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
+SELECT_COLUMNS = ", ".join(("num", *COLUMNS, "vec"))  # a records row as stored
 TEXT_FIELDS = frozenset(
     name
     for name in COLUMNS
@@ -113,3 +123,43 @@ def decode(row: dict[str, Any]) -> Record:
         else:
             values[name] = raw
     return Record(**values)
+
+
+# --- audit log and lineage rows ----------------------------------------------------------------------
+
+
+def escape_optional(value: str | None) -> str | None:
+    return None if value is None else escape(value)
+
+
+def unescape_optional(value: str | None) -> str | None:
+    return None if value is None else unescape(value)
+
+
+def link_from_row(row: dict[str, Any]) -> Link:
+    return Link(
+        unescape(row["src"]), unescape(row["dst"]), unescape(row["relation"]), to_utc(row["created_at"])
+    )
+
+
+def event_from_row(tenant: str, row: dict[str, Any]) -> Event:
+    op = Operation(
+        time=to_utc(row["time"]),  # type: ignore[arg-type]
+        tenant=tenant,
+        actor=unescape_optional(row["actor"]),
+        op=unescape(row["op"]),
+        ir=row["ir"],
+        affected_ids=row["affected_ids"],
+        trace_id=unescape_optional(row["trace_id"]),
+        workflow_id=unescape_optional(row["workflow_id"]),
+        step=row["step"],
+        seq=row["op_seq"],
+    )
+    return Event(
+        record_id=unescape(row["record_id"]) if row.get("record_id") is not None else "",
+        kind=unescape(row["kind"]) if row.get("kind") is not None else "insert",  # type: ignore[arg-type]
+        before=row["before"],
+        after=row["after"],
+        seq=row.get("seq"),
+        operation=op,
+    )
