@@ -67,7 +67,7 @@ def test_run_reports_sane_numbers(tmp_path):
     for size, block in report["retrieve_hybrid"].items():
         assert block["records"] == int(size)
         assert block["load_s"] > 0 and block["embed_s"] > 0
-        assert block["hnsw_warmup_s"] > 0 and block["exact_warmup_s"] > 0
+        assert block["hnsw_warmup_s"] > 0 and block["exact_warmup_s"] > 0 and block["hnsw_reopen_s"] > 0
         for prefix in ("hnsw", "exact", "hnsw_dense", "exact_dense", "lexical"):
             assert 0 < block[f"{prefix}_p50_ms"] <= block[f"{prefix}_p95_ms"], prefix
         assert block["ratio_p50"] > 0 and block["ratio_p95"] > 0
