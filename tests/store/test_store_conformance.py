@@ -99,8 +99,14 @@ def test_dense_top_k_is_the_best_k_within_the_filter(corpus, seed, k, tag):
     assert len(ids) == min(k, len(expected))  # never fewer than k while more match
     assert all(tag is None or tags[rid] == tag for rid in ids)
     assert [round(s, 4) for _, s in hits] == sorted((round(s, 4) for _, s in hits), reverse=True)
-    best = [s for s, _ in expected[: len(ids)]]
-    assert sum(score for _, score in hits) == pytest.approx(sum(best), abs=1e-3 * max(1, len(ids)))
+    best = sum(s for s, _ in expected[: len(ids)])
+    got = sum(score for _, score in hits)
+    if store.__class__.__name__ == "SQLiteStore" and store.vectors.mode == "hnsw":
+        # an approximate index: the neighbours it finds may miss the very best (usearch builds its
+        # graph on several threads, so which ones varies from run to run); they must be nearly as good
+        assert got >= 0.95 * best
+    else:
+        assert got == pytest.approx(best, abs=1e-3 * max(1, len(ids)))
 
 
 def test_a_deep_search_returns_every_positive_match(store):
