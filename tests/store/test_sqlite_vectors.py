@@ -70,7 +70,14 @@ def test_dense_top_k_equals_brute_force_within_the_filter(corpus, seed, k, tag):
     expected = [rid for rid in expected if float(vectors[rid] @ q) > 0][:k]
     with store.transaction() as s:
         hits = s.dense("A", q, RecordQuery(has_tags=[tag] if tag else ()), k, MODEL)
-    assert [r.id for r, _ in hits] == expected
+    if store.vectors.mode == "exact":
+        assert [r.id for r, _ in hits] == expected
+    else:  # approximate (a graph built on several threads differs run to run): as many hits, all within
+        # the filter, at most one of the exact best missed beyond a tenth, none better than exact
+        assert len(hits) == len(expected) and {r.id for r, _ in hits} <= set(matching)
+        assert len({r.id for r, _ in hits} & set(expected)) >= 0.9 * len(expected) - 1
+        exact_scores = [float(vectors[rid] @ q) for rid in expected]
+        assert all(s <= e + 1e-5 for (_, s), e in zip(hits, exact_scores, strict=True))
     assert all(r.tenant == "A" for r, _ in hits)
     for record, score in hits:
         assert score == pytest.approx(float(vectors[record.id] @ q), abs=1e-5)

@@ -8,6 +8,7 @@ from memql.ports.store import RecordQuery
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
+MAX_NUM = 2**63 - 1  # SQLite's largest rowid
 CONTEXT_WEIGHT = 0.5  # a match in payload.context counts half a match in the memory's own text
 
 _ORDER = {
@@ -22,7 +23,9 @@ def build(
     tenant: str, q: RecordQuery, table: str = "records", fts: str = "records_fts"
 ) -> tuple[str, list[Any]]:
     """SELECT r.*, <score> for the query; the score is -bm25 (higher is better) or NULL."""
-    where = ["r.tenant = ?"]
+    # with ids, `+r.tenant` keeps SQLite on rowid lookups (a plain `r.tenant = ?` lets it scan the
+    # tenant's whole index instead: 20 ms against 1 ms for 50 ids at 100k records)
+    where = ["+r.tenant = ?" if q.ids is not None else "r.tenant = ?"]
     params: list[Any] = [tenant]
     join = ""
     score = "NULL"
@@ -35,7 +38,7 @@ def build(
         params.append(match)
         score = f"-bm25({fts}, 1.0, {CONTEXT_WEIGHT})"
     if q.ids is not None:
-        nums = [int(i) for i in q.ids if i.isdigit()]
+        nums = [int(i) for i in q.ids if i.isdigit() and int(i) <= MAX_NUM]  # larger: no such record
         if not nums:
             return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
         where.append(f"r.num IN ({','.join('?' * len(nums))})")

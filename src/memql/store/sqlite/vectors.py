@@ -317,6 +317,9 @@ def _matching_nums(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: 
     if nums is not None and not nums:
         return set()
     ids = None if nums is None else [str(n) for n in nums]
+    if q.ids is not None:  # the query's own ids narrow the candidates
+        wanted = set(q.ids)
+        ids = list(q.ids) if ids is None else [i for i in ids if i in wanted]
     checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
     sql, params = query.build(tenant, checked)
     return {row[0] for row in conn.execute(f"SELECT num FROM ({sql})", params)}
