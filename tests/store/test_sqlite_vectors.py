@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from memql.ports.store import Record, RecordQuery
-from memql.store.sqlite import SQLiteStore
+from memql.store.sqlite import SQLiteStore, query
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
 DIM = 16
@@ -283,3 +283,26 @@ def test_a_readers_clearance_applies_inside_both_searches(tmp_path, mode):
             dense = {levels[r.id] for r, _ in s.dense("A", v, q, 5, MODEL)}
             lexical = {levels[r.id] for r, _ in s.find("A", replace(q, text_query="note"))}
             assert dense == lexical == set(allowed)
+
+
+def test_lexical_search_widens_past_matches_the_query_excludes(tmp_path):
+    """The index's best matches belong to another tenant or fail the filter: the window widens (or falls
+    back to one query over every match) until the limit is met, in the same order as without a window."""
+    store = SQLiteStore(str(tmp_path / "l.db"))
+    with store.transaction() as s:
+        for i in range(190):  # strong matches elsewhere: another tenant, or the wrong tag
+            put(s, "B" if i % 2 else "A", "harbor harbor harbor lantern", None, tags=["other"])
+        # only 10 of these fit in the first window of 200: it has to widen
+        mine = [put(s, "A", f"harbor note {i} " + "x " * (i % 7), None, tags=["mine"]) for i in range(30)]
+        for _ in range(20):  # exact ties: identical texts and weights
+            put(s, "A", "beacon tied", None, tags=["tie"])
+    with store.transaction() as s:
+        q = RecordQuery(text_query="harbor lantern", has_tags=["mine"], order="relevance", limit=12)
+        windowed = [(r.id, score) for r, score in s.find("A", q)]
+        assert len(windowed) == 12 and {rid for rid, _ in windowed} <= set(mine)
+        sql, params = query.build("A", q)  # one query over every match: the reference order
+        assert windowed == [(str(row["num"]), row["score"]) for row in s.conn.execute(sql, params)]
+        ties = RecordQuery(text_query="beacon tied", has_tags=["tie"], order="relevance", limit=5)
+        sql, params = query.build("A", ties)
+        expected = [str(row["num"]) for row in s.conn.execute(sql, params)]
+        assert [r.id for r, _ in s.find("A", ties)] == expected

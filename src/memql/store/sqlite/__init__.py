@@ -30,6 +30,9 @@ from memql.store.sqlite.schema import migrate
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
 
 BUSY_TIMEOUT_MS = 30_000
+# lexical search ranks this many of the index's best matches before checking the query's conditions
+LEXICAL_FIRST_WINDOW = 200
+LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
 
 
@@ -64,6 +67,26 @@ class SQLiteSession:
     def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         if q.as_of is not None:
             return self._find_as_of(tenant, q)
+        if q.text_query is not None and q.limit is not None and q.order == "relevance":
+            return self._find_ranked(tenant, q)
+        sql, params = query.build(tenant, q)
+        return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+
+    def _find_ranked(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
+        """The best q.limit lexical matches: the query's conditions checked on the index's best matches
+        first, the window widening while a wider one could change the answer (too few rows passed, or
+        the last one ties with the window's floor); past LEXICAL_MAX_WINDOW, one query over every match."""
+        limit: int = q.limit  # type: ignore[assignment]
+        window = max(4 * limit, LEXICAL_FIRST_WINDOW)
+        while window <= LEXICAL_MAX_WINDOW:
+            sql, params = query.build(tenant, q, window=window)
+            rows = self.conn.execute(sql, params).fetchall()
+            if not rows:
+                break  # nothing in the window passed: the matches that do lie further down, if anywhere
+            complete = rows[0]["window_hits"] < window  # the window held every match
+            if complete or (len(rows) == limit and rows[-1]["score"] > rows[0]["window_floor"]):
+                return [(codec.decode(row), row["score"]) for row in rows]
+            window *= 8
         sql, params = query.build(tenant, q)
         return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
 
