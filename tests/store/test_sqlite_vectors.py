@@ -1,14 +1,12 @@
-"""The SQLite vector index: exact top-k within the query's conditions, kept consistent with the store."""
+"""SQLite-specific search behaviour: the vector index's modes (auto switch, HNSW snapshots, the exact fallback
+for selective filters) and the lexical window. What every backend must do is in test_store_conformance.py."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-from datetime import UTC, datetime, timedelta
+from datetime import UTC, datetime
 
 import numpy as np
 import pytest
-from hypothesis import HealthCheck, given, settings
-from hypothesis import strategies as st
 
 from memql.ports.store import Record, RecordQuery
 from memql.store.sqlite import SQLiteStore, query
@@ -58,131 +56,6 @@ def corpus(tmp_path_factory, request):
         for i in range(50):
             put(s, "B", f"b{i}", unit(rng), tags=["t0"])
     return store, vectors, tags
-
-
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(seed=st.integers(0, 10_000), k=st.integers(1, 40), tag=st.sampled_from([None, "t0", "t3"]))
-def test_dense_top_k_equals_brute_force_within_the_filter(corpus, seed, k, tag):
-    store, vectors, tags = corpus
-    q = unit(np.random.default_rng(seed))
-    matching = [rid for rid in vectors if tag is None or tags[rid] == tag]
-    expected = sorted(matching, key=lambda rid: -float(vectors[rid] @ q))
-    expected = [rid for rid in expected if float(vectors[rid] @ q) > 0][:k]
-    with store.transaction() as s:
-        hits = s.dense("A", q, RecordQuery(has_tags=[tag] if tag else ()), k, MODEL)
-    if store.vectors.mode == "exact":
-        assert [r.id for r, _ in hits] == expected
-    else:  # approximate (a graph built on several threads differs run to run): as many hits, all within
-        # the filter, at most one of the exact best missed beyond a tenth, none better than exact
-        assert len(hits) == len(expected) and {r.id for r, _ in hits} <= set(matching)
-        assert len({r.id for r, _ in hits} & set(expected)) >= 0.9 * len(expected) - 1
-        exact_scores = [float(vectors[rid] @ q) for rid in expected]
-        assert all(s <= e + 1e-5 for (_, s), e in zip(hits, exact_scores, strict=True))
-    assert all(r.tenant == "A" for r, _ in hits)
-    for record, score in hits:
-        assert score == pytest.approx(float(vectors[record.id] @ q), abs=1e-5)
-
-
-def test_a_selective_filter_never_loses_matches_to_the_cut(corpus):
-    """A record only faintly like the query is still found by its rare tag, though ~150 others are closer."""
-    store, _, _ = corpus
-    rng = np.random.default_rng(11)
-    q = unit(rng)
-    noise = unit(rng)
-    noise = noise - (noise @ q) * q  # orthogonal to the query
-    faint = 0.05 * q + noise / np.linalg.norm(noise)
-    faint = faint / np.linalg.norm(faint)
-    with store.dry_run() as s:
-        rare = put(s, "A", "rare", faint, tags=["rare"])
-        closer = sum(1 for r, score in s.dense("A", q, RecordQuery(), 400, MODEL) if score > float(faint @ q))
-        assert closer > 100
-        assert [r.id for r, _ in s.dense("A", q, RecordQuery(has_tags=["rare"]), 5, MODEL)] == [rare]
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_index_follows_updates_clears_deletes_expiry_and_status(tmp_path, mode):
-    rng = np.random.default_rng(3)
-    store = SQLiteStore(str(tmp_path / "c.db"), vector_index=mode)
-    a, b = unit(rng), unit(rng)
-    with store.transaction() as s:
-        one = put(s, "A", "one", a)
-        two = put(s, "A", "two", b)
-        assert [r.id for r, _ in s.dense("A", a, RecordQuery(), 1, MODEL)] == [one]
-        # a new vector for record one: it now answers b's query first
-        s.update("A", one, {"embedding": b.astype("<f4").tobytes(), "embedding_model": MODEL})
-        assert {r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)} == {one, two}
-        assert next(r.id for r, _ in s.dense("A", a, RecordQuery(), 1, MODEL)) in {one, two}
-        # cleared (re-embedding pending): it scores nothing
-        s.update("A", one, {"embedding": None, "embedding_status": "pending"})
-        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 5, MODEL)] == [two]
-        # soft-deleted, expired, hard-deleted: out of default reads
-        s.update("A", two, {"status": "deleted"})
-        assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
-        assert [r.id for r, _ in s.dense("A", b, RecordQuery(statuses=None), 5, MODEL)] == [two]
-        three = put(s, "A", "three", b, expire_at=NOW - timedelta(seconds=1))
-        assert s.dense("A", b, RecordQuery(not_expired_at=NOW), 5, MODEL) == []
-        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 5, MODEL)] == [three]
-        s.hard_delete("A", [three])
-        assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
-        # another tenant's identical vector is never returned
-        put(s, "B", "other", b)
-        assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_a_second_connection_sees_vectors_written_by_the_first(tmp_path, mode):
-    rng = np.random.default_rng(5)
-    path = str(tmp_path / "shared.db")
-    writer, reader = SQLiteStore(path, vector_index=mode), SQLiteStore(path, vector_index=mode)
-    v = unit(rng)
-    with reader.transaction() as s:
-        assert s.dense("A", v, RecordQuery(), 3, MODEL) == []  # builds the reader's cache (empty)
-    with writer.transaction() as s:
-        rid = put(s, "A", "written elsewhere", v)
-    with reader.transaction() as s:
-        assert [r.id for r, _ in s.dense("A", v, RecordQuery(), 3, MODEL)] == [rid]
-    w = unit(rng)
-    with writer.transaction() as s:
-        s.update("A", rid, {"embedding": w.astype("<f4").tobytes(), "embedding_model": MODEL})
-    with reader.transaction() as s:
-        ((record, score),) = s.dense("A", w, RecordQuery(), 3, MODEL)
-        assert record.id == rid and score == pytest.approx(1.0, abs=1e-5)
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_vectors_of_a_rolled_back_transaction_never_reach_the_shared_index(tmp_path, mode):
-    """A search inside a transaction sees its own vectors; after the rollback, the next committed vectors
-    (which reuse the same sequence values) are still found."""
-    rng = np.random.default_rng(9)
-    store = SQLiteStore(str(tmp_path / "r.db"), vector_index=mode)
-    a, b = unit(rng), unit(rng)
-    with store.transaction() as s:
-        base = put(s, "A", "committed", a)
-    with store.dry_run() as s:  # rolled back at the end
-        ghost = put(s, "A", "never committed", b)
-        s.update("A", base, {"embedding": b.astype("<f4").tobytes(), "embedding_model": MODEL})
-        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)][:1] in ([ghost], [base])
-        assert {r.id for r, _ in s.dense("A", b, RecordQuery(), 2, MODEL)} == {ghost, base}
-    with store.transaction() as s:
-        ((record, score),) = s.dense("A", a, RecordQuery(), 5, MODEL)
-        assert record.id == base and score == pytest.approx(1.0, abs=1e-5)  # its committed vector
-    with store.transaction() as s:
-        real = put(s, "A", "committed later", b)  # takes the sequence values the rollback gave back
-    with store.transaction() as s:
-        assert [r.id for r, _ in s.dense("A", b, RecordQuery(), 1, MODEL)] == [real]
-
-
-def test_a_savepoint_rollback_inside_a_transaction_is_not_remembered(tmp_path):
-    rng = np.random.default_rng(10)
-    store = SQLiteStore(str(tmp_path / "s.db"), vector_index="hnsw")
-    a = unit(rng)
-    with store.transaction() as s:
-        with s.scratch():
-            put(s, "A", "previewed only", a)
-            assert len(s.dense("A", a, RecordQuery(), 3, MODEL)) == 1
-        assert s.dense("A", a, RecordQuery(), 3, MODEL) == []
-        kept = put(s, "A", "kept", a)
-        assert [r.id for r, _ in s.dense("A", a, RecordQuery(), 3, MODEL)] == [kept]
 
 
 def test_auto_switches_to_hnsw_at_the_threshold(tmp_path, monkeypatch):
@@ -265,24 +138,6 @@ def test_a_filter_few_neighbours_pass_is_ranked_exactly(corpus, monkeypatch):
     with store.transaction() as s:
         hits = s.dense("A", q, RecordQuery(has_tags=["t4"]), 25, MODEL)
     assert [r.id for r, _ in hits] == expected[:25]
-
-
-@pytest.mark.parametrize("mode", MODES)
-def test_a_readers_clearance_applies_inside_both_searches(tmp_path, mode):
-    rng = np.random.default_rng(15)
-    store = SQLiteStore(str(tmp_path / "c.db"), vector_index=mode)
-    v = unit(rng)
-    with store.transaction() as s:
-        levels = {
-            put(s, "A", f"note {level}", v, sensitivity=level): level
-            for level in ("standard", "sensitive", "restricted")
-        }
-    with store.transaction() as s:
-        for allowed in (("standard",), ("standard", "sensitive"), ()):
-            q = RecordQuery(sensitivities=allowed)
-            dense = {levels[r.id] for r, _ in s.dense("A", v, q, 5, MODEL)}
-            lexical = {levels[r.id] for r, _ in s.find("A", replace(q, text_query="note"))}
-            assert dense == lexical == set(allowed)
 
 
 def test_lexical_search_widens_past_matches_the_query_excludes(tmp_path):
