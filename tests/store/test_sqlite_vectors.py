@@ -3,39 +3,12 @@ for selective filters) and the lexical window. What every backend must do is in 
 
 from __future__ import annotations
 
-from datetime import UTC, datetime
-
 import numpy as np
 import pytest
+from test_store_conformance import MODEL, put, unit  # the conformance suite's record and vector helpers
 
-from memql.ports.store import Record, RecordQuery
+from memql.ports.store import RecordQuery
 from memql.store.sqlite import SQLiteStore, query
-
-NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
-DIM = 16
-MODEL = "test-vectors"
-
-
-def unit(rng: np.random.Generator) -> np.ndarray:
-    v = rng.normal(size=DIM).astype(np.float32)
-    return v / np.linalg.norm(v)
-
-
-def put(session, tenant: str, text: str, vector: np.ndarray | None, **fields) -> str:
-    record_id = session.insert(Record(tenant=tenant, text=text, created_at=NOW, updated_at=NOW, **fields))
-    if vector is not None:
-        session.update(
-            tenant,
-            record_id,
-            {
-                "embedding": vector.astype("<f4").tobytes(),
-                "embedding_model": MODEL,
-                "embedding_dim": DIM,
-                "embedding_status": "ready",
-            },
-        )
-    return record_id
-
 
 MODES = ["exact", "hnsw"]  # both index paths answer every test
 
