@@ -194,3 +194,26 @@ def test_shared_data_runs_with_sane_numbers():
         assert all(0 <= v <= 1 for v in block["recall"].values())
     assert report["evidence_unmappable"] >= 0 and report["evidence_fixed"] >= 0
     assert report["ingest_records_per_s"] > 0 and 0 < report["query_ms"]["p50"] <= report["query_ms"]["p95"]
+
+
+def test_postgresql_gives_the_same_rankings_as_sqlite_and_leaves_no_schema_behind():
+    from pgtest import server_dsn
+
+    conversations, _ = locomo.load(MINI)
+    on_sqlite, _ = locomo.evaluate(conversations, [1, 5])
+    on_postgres, timing = locomo.evaluate(conversations, [1, 5], db=server_dsn())
+    assert [r.ranked for r in on_postgres] == [r.ranked for r in on_sqlite]
+    assert timing["records"] == 9
+    import psycopg
+
+    with psycopg.connect(server_dsn()) as conn:
+        schemas = conn.execute(
+            "SELECT nspname FROM pg_namespace WHERE nspname LIKE 'memql_locomo_%'"
+        ).fetchall()
+    assert schemas == []
+
+
+def test_a_db_that_is_not_postgresql_is_refused():
+    conversations, _ = locomo.load(MINI)
+    with pytest.raises(ValueError, match="postgresql://"):
+        locomo.evaluate(conversations, [1], db="other.db")

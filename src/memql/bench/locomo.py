@@ -1,8 +1,9 @@
 """`memql bench locomo`: LoCoMo evidence recall@k, no LLM needed.
 
-Each conversation gets a fresh in-memory store. Every turn becomes one Encode (type ``turn``) whose
-facets carry its ``dia_id``, speaker and session, whose time is the session's date plus one second per
-turn (so turn order survives), and whose text ends with the shared image's caption when there is one.
+Each conversation gets a fresh store (in memory, or a new PostgreSQL schema with `db`). Every turn
+becomes one Encode (type ``turn``) whose facets carry its ``dia_id``, speaker and session, whose time is
+the session's date plus one second per turn (so turn order survives), and whose text ends with the shared
+image's caption when there is one.
 Then every question runs one Retrieve over its own conversation; a question's recall@k is the fraction
 of its evidence turns among the top-k retrieved turns, averaged over questions per category and over
 categories 1-4 together (the headline; 5, adversarial, is reported beside it).
@@ -20,15 +21,19 @@ import calendar
 import json
 import re
 import time
+import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from memql import Memory
 from memql.bench.perf import percentile
 from memql.ports.clock import FixedClock
+from memql.ports.store import Store
+from memql.store import open_store
 
 CATEGORIES = {1: "multi-hop", 2: "temporal", 3: "open-domain", 4: "single-hop", 5: "adversarial"}
 HEADLINE = (1, 2, 3, 4)  # the categories averaged together for the headline recall
@@ -268,11 +273,13 @@ def evaluate(
     text_of: Callable[[Sequence[Turn], int], str] = turn_text,
     memory_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    db: str | None = None,
 ) -> tuple[list[Result], dict[str, float]]:
     """Ingest each conversation into a fresh store and run its questions: per-question results and timing.
 
     `overrides` go into every Retrieve's search overrides (e.g. ``{"alpha": 0.5}``); `text_of` decides the
-    encoded text of a turn; `memory_options` are passed to ``Memory`` (e.g. an ``embedder``).
+    encoded text of a turn; `memory_options` are passed to ``Memory`` (e.g. an ``embedder``); `db`, a
+    PostgreSQL URL, runs each conversation in a fresh schema there (dropped afterwards) instead of memory.
     """
     depth = max(ks)
     results: list[Result] = []
@@ -281,8 +288,9 @@ def evaluate(
         if progress:
             progress(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
         last = max((t.time for t in conv.turns), default=datetime(2000, 1, 1, tzinfo=UTC))
+        store = _fresh_store(db)
         memory = Memory(
-            ":memory:",
+            store,
             tenant=TENANT,
             actor="bench",
             clock=FixedClock(last + timedelta(days=1)),
@@ -306,7 +314,24 @@ def evaluate(
                 results.append(_ask(memory, conv.sample_id, q, depth, overrides))
         finally:
             memory.close()
+            if db is not None:
+                store.drop()  # type: ignore[attr-defined]
+            store.close()
     return results, {"ingest_s": ingest_s, "records": records}
+
+
+def _fresh_store(db: str | None) -> Store:
+    """An empty store for one conversation: in memory, or a new schema of the PostgreSQL database `db`."""
+    if db is None:
+        return open_store(":memory:")
+    if not db.startswith(("postgresql://", "postgres://")):
+        raise ValueError("the LoCoMo bench takes a postgresql:// URL (SQLite runs in memory)")
+    from memql.store.postgres import PostgresStore
+
+    parts = urlsplit(db)
+    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
+    query.append(("schema", f"memql_locomo_{uuid.uuid4().hex[:12]}"))
+    return PostgresStore(urlunsplit(parts._replace(query=urlencode(query))))
 
 
 def _ask(memory: Memory, sample_id: str, q: Question, depth: int, overrides: dict[str, Any] | None) -> Result:
@@ -389,8 +414,9 @@ def run(
     overrides: dict[str, Any] | None = None,
     memory_options: dict[str, Any] | None = None,
     progress: Callable[[str], None] | None = None,
+    db: str | None = None,
 ) -> dict[str, Any]:
-    """Load, ingest, ask and report (see `report`)."""
+    """Load, ingest, ask and report (see `report`); `db` as in `evaluate`."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
     ks = sorted(set(ks))
@@ -398,6 +424,6 @@ def run(
         raise ValueError("k must be positive")
     conversations, stats = load(source, limit_conversations)
     results, timing = evaluate(
-        conversations, ks, overrides=overrides, memory_options=memory_options, progress=progress
+        conversations, ks, overrides=overrides, memory_options=memory_options, progress=progress, db=db
     )
     return report(results, timing, stats, ks, mode, len(conversations), overrides)

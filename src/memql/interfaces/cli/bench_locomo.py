@@ -65,6 +65,13 @@ def _ks(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
 @click.option(
     "--limit-conversations", type=click.IntRange(1), default=None, help="Use only the first N conversations."
 )
+@click.option(
+    "--db",
+    metavar="URL",
+    default=None,
+    help="A postgresql:// URL: each conversation runs in a fresh schema there, dropped afterwards "
+    "(default: a SQLite store in memory).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_locomo_command(
     data: Path | None,
@@ -75,6 +82,7 @@ def bench_locomo_command(
     heat: float | None,
     mmr: float | None,
     limit_conversations: int | None,
+    db: str | None,
     as_json: bool,
 ) -> None:
     """Evidence recall@k: each turn one record carrying its dia_id, one Retrieve per question."""
@@ -99,9 +107,13 @@ def bench_locomo_command(
             limit_conversations=limit_conversations,
             overrides=_overrides(alpha=alpha, recency=recency, heat=heat, mmr=mmr),
             progress=progress,
+            db=db,
         )
     except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
         click.echo(f"memql: {data} is not LoCoMo data: {exc!r}", err=True)
+        sys.exit(2)
+    except (ValueError, OSError) as exc:  # an unusable --db
+        click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     if wants_json(as_json):
         emit_json(report)

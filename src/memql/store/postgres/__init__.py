@@ -484,6 +484,13 @@ class PostgresStore:
             finally:
                 conn.rollback()
 
+    def drop(self) -> None:
+        """Remove the whole store (its schema) from the database — for throwaway stores such as a
+        benchmark's. The store cannot be used afterwards."""
+        with self.pool.connection() as conn:
+            conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
+            conn.commit()
+
     def close(self) -> None:
         self.pool.close()
 
