@@ -71,3 +71,35 @@ def test_cli_json_and_temp_dir_cleanup(tmp_path, monkeypatch):
 def test_cli_rejects_bad_sizes():
     result = CliRunner().invoke(main, ["bench", "perf", "--sizes", "ten", "--json"])
     assert result.exit_code == 2
+
+
+def test_memql_on_postgresql_beside_raw_sqlite_leaves_no_schema_behind(tmp_path):
+    import psycopg
+
+    from pgtest import server_dsn
+
+    result = CliRunner().invoke(
+        main,
+        [
+            "bench",
+            "perf",
+            "--sizes",
+            "150",
+            "--queries",
+            "8",
+            "--encode-ops",
+            "30",
+            "--db",
+            server_dsn(),
+            "--json",
+        ],
+    )
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert report["backend"] == "postgresql" and "retrieve_hybrid" not in report
+    block = report["retrieve"]["150"]
+    assert block["search"]["same_top"] >= 0.9 and block["filter"]["same_top"] == 1.0
+    assert report["encode"]["per_op"]["memql_ops_s"] > 0
+    with psycopg.connect(server_dsn()) as conn:
+        left = conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'memql_perf_%'").fetchall()
+    assert left == []

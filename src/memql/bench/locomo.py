@@ -21,16 +21,15 @@ import calendar
 import json
 import re
 import time
-import uuid
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 from memql import Memory
 from memql.bench.perf import percentile
+from memql.bench.stores import fresh_postgres, is_postgres
 from memql.ports.clock import FixedClock
 from memql.ports.store import Store
 from memql.store import open_store
@@ -324,14 +323,9 @@ def _fresh_store(db: str | None) -> Store:
     """An empty store for one conversation: in memory, or a new schema of the PostgreSQL database `db`."""
     if db is None:
         return open_store(":memory:")
-    if not db.startswith(("postgresql://", "postgres://")):
+    if not is_postgres(db):
         raise ValueError("the LoCoMo bench takes a postgresql:// URL (SQLite runs in memory)")
-    from memql.store.postgres import PostgresStore
-
-    parts = urlsplit(db)
-    query = [(k, v) for k, v in parse_qsl(parts.query) if k != "schema"]
-    query.append(("schema", f"memql_locomo_{uuid.uuid4().hex[:12]}"))
-    return PostgresStore(urlunsplit(parts._replace(query=urlencode(query))))
+    return fresh_postgres(db, "locomo")
 
 
 def _ask(memory: Memory, sample_id: str, q: Question, depth: int, overrides: dict[str, Any] | None) -> Result:

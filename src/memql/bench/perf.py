@@ -27,8 +27,9 @@ from pathlib import Path
 from typing import Any
 
 from memql import Memory
+from memql.bench.stores import fresh_postgres, is_postgres
 from memql.engine.context import EngineConfig
-from memql.ports.store import Record, lexical_text
+from memql.ports.store import Record, Store, lexical_text
 from memql.services.tokenize import STOP_WORDS, fts_match_expression, index_text
 from memql.store.sqlite.codec import dumps, to_us
 from memql.store.sqlite.schema import MIGRATIONS, _statements
@@ -192,13 +193,13 @@ def raw_insert(conn: sqlite3.Connection, rows: Sequence[tuple[tuple[Any, ...], s
 # --- memql ---------------------------------------------------------------------------------------
 
 
-def memql_open(path: Path) -> Memory:
+def memql_open(path: Path | Store) -> Memory:
     """Without an embedder, whatever the environment says: this part measures lexical search against
     SQLite's own FTS, and embedding each Encode would charge memql for work the baseline does not do
     (hybrid search is measured by perf_dense). Recency and heat shaping are off: raw SQLite ranks by BM25
     alone, and `same_top` compares the two orders."""
     return Memory(
-        str(path),
+        path if not isinstance(path, Path) else str(path),
         tenant=TENANT,
         actor=TENANT,
         clock=NOW,
@@ -304,8 +305,13 @@ def run(
     encode_ops: int = 2_000,
     batch: int = 100,
     progress: Callable[[str], None] | None = None,
+    backend: str | None = None,
 ) -> dict[str, Any]:
-    """Run the benchmark; stores go in `directory` (kept) or a temporary directory (removed)."""
+    """Run the benchmark; stores go in `directory` (kept) or a temporary directory (removed). `backend`, a
+    postgresql:// URL, puts memql's stores in new schemas of that database (dropped afterwards); the raw
+    SQLite baseline stays the same."""
+    if backend is not None and not is_postgres(backend):
+        raise ValueError(f"backend must be a postgresql:// URL, not {backend!r}")
     sizes = sorted(set(sizes))
     if not sizes or sizes[0] <= 0 or queries <= 0 or encode_ops <= 0 or batch <= 0:
         raise ValueError("sizes, queries, encode_ops and batch must be positive")
@@ -313,11 +319,12 @@ def run(
     started = time.perf_counter()
     if directory is None:
         with tempfile.TemporaryDirectory(prefix="memql-perf-") as tmp:
-            report = _run(Path(tmp), sizes, queries, seed, encode_ops, batch, say)
+            report = _run(Path(tmp), sizes, queries, seed, encode_ops, batch, say, backend)
     else:
         folder = Path(directory)
         folder.mkdir(parents=True, exist_ok=True)
-        report = _run(folder, sizes, queries, seed, encode_ops, batch, say)
+        report = _run(folder, sizes, queries, seed, encode_ops, batch, say, backend)
+    report["backend"] = "postgresql" if backend else "sqlite"
     report["elapsed_s"] = round(time.perf_counter() - started, 2)
     return report
 
@@ -330,8 +337,17 @@ def _run(
     encode_ops: int,
     batch: int,
     say: Callable[[str], None],
+    backend: str | None = None,
 ) -> dict[str, Any]:
     names = ("encode-memql.db", "encode-raw.db", "memql.db", "raw.db")
+    made: list[Store] = []
+
+    def memql_store(name: str) -> Path | Store:
+        if backend is None:
+            return folder / name
+        made.append(fresh_postgres(backend, "perf"))
+        return made[-1]
+
     taken = [n for n in names if (folder / n).exists()]
     if taken:
         raise FileExistsError(f"{folder} already holds {', '.join(taken)}; use an empty directory")
@@ -340,7 +356,7 @@ def _run(
     say(f"corpus: {len(notes)} notes (seed {seed})")
 
     say(f"encode, one transaction per op: {encode_ops} ops")
-    m = memql_open(folder / "encode-memql.db")
+    m = memql_open(memql_store("encode-memql.db"))
     memql_s = _timed(lambda: memql_per_op(m, notes[:encode_ops]))
     m.close()
     conn = raw_open(folder / "encode-raw.db")
@@ -348,7 +364,7 @@ def _run(
     conn.close()
     encode: dict[str, Any] = {"per_op": _throughput(encode_ops, 1, memql_s, raw_s)}
 
-    m, conn = memql_open(folder / "memql.db"), raw_open(folder / "raw.db")
+    m, conn = memql_open(memql_store("memql.db")), raw_open(folder / "raw.db")
     rng = random.Random(seed + 2)
     search = search_queries(queries, seed)
     tags = [rng.choice(TAGS) for _ in range(queries)]
@@ -371,6 +387,9 @@ def _run(
     finally:
         m.close()
         conn.close()
+        for store in made:
+            store.drop()  # type: ignore[attr-defined]
+            store.close()
     return {
         "encode": encode,
         "retrieve": retrieve,

@@ -41,8 +41,10 @@ def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int
 @click.option(
     "--db",
     "directory",
-    type=click.Path(file_okay=False, path_type=Path),
-    help="Keep the bench stores in this directory (default: a temporary one, removed afterwards).",
+    metavar="DIR|URL",
+    help="Keep the bench stores in this directory (default: a temporary one, removed afterwards); or a "
+    "postgresql:// URL: memql's stores go in new schemas there (dropped afterwards), the raw SQLite "
+    "baseline stays, and the hybrid part (SQLite's own vector index) is skipped.",
 )
 @click.option(
     "--dense-sizes",
@@ -66,7 +68,7 @@ def bench_perf_command(
     sizes: list[int],
     queries: int,
     encode_ops: int,
-    directory: Path | None,
+    directory: str | None,
     dense_sizes: list[int],
     no_dense: bool,
     word_vectors: str,
@@ -81,21 +83,31 @@ def bench_perf_command(
         if sys.stderr.isatty():
             click.echo(f"… {message}", err=True)
 
+    from memql.bench.stores import is_postgres
+
+    backend = directory if is_postgres(directory) else None
+    folder = None if directory is None or backend else Path(directory)
     try:
         report = perf.run(
-            sizes, queries=queries, seed=seed, directory=directory, encode_ops=encode_ops, progress=progress
+            sizes,
+            queries=queries,
+            seed=seed,
+            directory=folder,
+            encode_ops=encode_ops,
+            progress=progress,
+            backend=backend,
         )
-        if not no_dense:
+        if not no_dense and backend is None:
             report["dense"] = perf_dense.run(
                 dense_sizes,
                 queries=queries,
                 seed=seed,
-                directory=directory,
+                directory=folder,
                 word_vectors=word_vectors,
                 progress=progress,
             )
             report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
-    except (FileExistsError, OSError) as exc:
+    except (FileExistsError, OSError, ValueError) as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     if wants_json(as_json):
@@ -109,8 +121,9 @@ def _print(report: dict[str, Any]) -> None:
     from rich.table import Table
 
     console = Console()
+    memql = f"memql ({report.get('backend', 'sqlite')})"
     encode = Table(title="Encode throughput (ops/s)")
-    for column in ("mode", "ops", "memql", "raw SQLite", "memql/raw"):
+    for column in ("mode", "ops", memql, "raw SQLite", "memql/raw"):
         encode.add_column(column, justify="left" if column == "mode" else "right")
     for key, label in (("per_op", "1 op per transaction"), ("batched", "100 ops per transaction")):
         row = report["encode"].get(key)
