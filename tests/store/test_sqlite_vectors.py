@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_store_conformance import MODEL, put, unit  # the conformance suite's record and vector helpers
+from test_store_conformance import MODEL, fill, put, unit  # the conformance suite's record and vector helpers
 
 from memql.ports.store import RecordQuery
 from memql.store.sqlite import SQLiteStore, query
@@ -15,20 +15,8 @@ MODES = ["exact", "hnsw"]  # both index paths answer every test
 
 @pytest.fixture(scope="module", params=MODES)
 def corpus(tmp_path_factory, request):
-    """300 records of tenant A with random unit vectors and tags t0..t4, plus tenant B's own records."""
-    rng = np.random.default_rng(7)
     store = SQLiteStore(str(tmp_path_factory.mktemp("vec") / "v.db"), vector_index=request.param)
-    vectors: dict[str, np.ndarray] = {}
-    tags: dict[str, str] = {}
-    with store.transaction() as s:
-        for i in range(300):
-            tag = f"t{i % 5}"
-            v = unit(rng)
-            vectors[put(s, "A", f"a{i}", v, tags=[tag])] = v
-            tags[str(i + 1)] = tag
-        for i in range(50):
-            put(s, "B", f"b{i}", unit(rng), tags=["t0"])
-    return store, vectors, tags
+    return store, *fill(store)
 
 
 def test_auto_switches_to_hnsw_at_the_threshold(tmp_path, monkeypatch):

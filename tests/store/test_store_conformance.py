@@ -67,9 +67,15 @@ def put(session, tenant: str, text: str, vector: np.ndarray | None, **fields) ->
 
 @pytest.fixture(scope="module", params=PATHS)
 def corpus(tmp_path_factory, request):
-    """300 records of tenant A with random unit vectors and tags t0..t4, plus tenant B's own records."""
-    rng = np.random.default_rng(7)
     store = open_store(request.param, tmp_path_factory.mktemp("vec"))
+    yield store, *fill(store)
+    store.close()
+
+
+def fill(store) -> tuple[dict[str, np.ndarray], dict[str, str]]:
+    """300 records of tenant A with random unit vectors and tags t0..t4, plus tenant B's own records:
+    (A's vectors by id, A's tags by id)."""
+    rng = np.random.default_rng(7)
     vectors: dict[str, np.ndarray] = {}
     tags: dict[str, str] = {}
     with store.transaction() as s:
@@ -80,8 +86,7 @@ def corpus(tmp_path_factory, request):
             tags[str(i + 1)] = tag
         for _ in range(50):
             put(s, "B", "b", unit(rng), tags=["t0"])
-    yield store, vectors, tags
-    store.close()
+    return vectors, tags
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
