@@ -214,17 +214,7 @@ class SQLiteSession:
         cur = self.conn.execute(
             "INSERT INTO operations (time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step) "
             "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-            (
-                codec.to_us(operation.time),
-                operation.tenant,
-                operation.actor,
-                operation.op,
-                codec.dumps(operation.ir),
-                codec.dumps(operation.affected_ids),
-                operation.trace_id,
-                operation.workflow_id,
-                operation.step,
-            ),
+            _operation_values(operation),
         )
         seq = cur.lastrowid
         self.conn.executemany(
@@ -392,18 +382,7 @@ class SQLiteSession:
             self.conn.execute(
                 "INSERT INTO operations (seq, time, tenant, actor, op, ir, affected_ids, trace_id, "
                 "workflow_id, step) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (
-                    op.seq,
-                    codec.to_us(op.time),
-                    op.tenant,
-                    op.actor,
-                    op.op,
-                    codec.dumps(op.ir),
-                    codec.dumps(op.affected_ids),
-                    op.trace_id,
-                    op.workflow_id,
-                    op.step,
-                ),
+                (op.seq, *_operation_values(op)),
             )
             self.conn.executemany(
                 "INSERT INTO events (seq, op_seq, tenant, record_id, kind, before, after) "
@@ -429,6 +408,21 @@ class SQLiteSession:
             )
         else:
             self.conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('records', ?)", (number,))
+
+
+def _operation_values(op: Operation) -> tuple[Any, ...]:
+    """An operation's columns after `seq`, as stored."""
+    return (
+        codec.to_us(op.time),
+        op.tenant,
+        op.actor,
+        op.op,
+        codec.dumps(op.ir),
+        codec.dumps(op.affected_ids),
+        op.trace_id,
+        op.workflow_id,
+        op.step,
+    )
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:
