@@ -202,9 +202,7 @@ def _search_exact(
     query_vector: np.ndarray,
     overlay: dict[int, np.ndarray | None],
 ) -> list[tuple[int, float]]:
-    nums, scores = exact.scores(query_vector) if exact is not None else (np.zeros(0, np.int64), None)
-    if scores is None:
-        scores = np.zeros(0, np.float32)
+    nums, scores = (exact or ExactVectors()).scores(query_vector)
     nums, scores = _with_overlay(nums, scores, overlay, query_vector)
     return _filtered_top(conn, tenant, q, k, nums, scores)
 
