@@ -43,14 +43,22 @@ def encode(record: Record) -> dict[str, Any]:
     return {name: encode_field(name, getattr(record, name)) for name in COLUMNS}
 
 
+_EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
+
+
 def decode(row: sqlite3.Row) -> Record:
-    values: dict[str, Any] = {"id": str(row["num"])}
+    # one dict of the row first: a sqlite3.Row looks each name up by scanning its columns
+    data = dict(zip(row.keys(), row, strict=True))
+    values: dict[str, Any] = {"id": str(data["num"])}
     for name in COLUMNS:
-        raw = row[name]
-        if name in INSTANT_FIELDS:
+        raw = data[name]
+        if raw is None:
+            values[name] = None
+        elif name in INSTANT_FIELDS:
             values[name] = from_us(raw)
         elif name in JSON_FIELDS:
-            values[name] = None if raw is None else json.loads(raw)
+            empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
+            values[name] = empty() if empty else json.loads(raw)
         else:
             values[name] = raw
     return Record(**values)
