@@ -247,18 +247,7 @@ class SQLiteSession:
 
     @staticmethod
     def _event(tenant: str, row: sqlite3.Row) -> Event:
-        op = Operation(
-            time=codec.from_us(row["time"]),
-            tenant=tenant,
-            actor=row["actor"],
-            op=row["op"],
-            ir=json.loads(row["ir"]),
-            affected_ids=json.loads(row["affected_ids"]),
-            trace_id=row["trace_id"],
-            workflow_id=row["workflow_id"],
-            step=row["step"],
-            seq=row["op_seq"],
-        )
+        op = _operation_from_row(row, tenant, row["op_seq"])
         return Event(
             record_id=row["record_id"],
             kind=row["kind"],
@@ -331,18 +320,7 @@ class SQLiteSession:
         for op in self.conn.execute(
             "SELECT * FROM operations WHERE seq > ? ORDER BY seq LIMIT ?", (after, limit)
         ).fetchall():
-            operation = Operation(
-                time=codec.from_us(op["time"]),  # type: ignore[arg-type]
-                tenant=op["tenant"],
-                actor=op["actor"],
-                op=op["op"],
-                ir=json.loads(op["ir"]),
-                affected_ids=json.loads(op["affected_ids"]),
-                trace_id=op["trace_id"],
-                workflow_id=op["workflow_id"],
-                step=op["step"],
-                seq=op["seq"],
-            )
+            operation = _operation_from_row(op, op["tenant"], op["seq"])
             events = [
                 Event(e["record_id"], e["kind"], json.loads(e["before"]), json.loads(e["after"]), e["seq"])
                 for e in self.conn.execute("SELECT * FROM events WHERE op_seq = ? ORDER BY seq", (op["seq"],))
@@ -408,6 +386,22 @@ class SQLiteSession:
             )
         else:
             self.conn.execute("INSERT INTO sqlite_sequence (name, seq) VALUES ('records', ?)", (number,))
+
+
+def _operation_from_row(row: sqlite3.Row, tenant: str, seq: int) -> Operation:
+    """An operation from its stored columns (read alone, or joined to its events)."""
+    return Operation(
+        time=codec.from_us(row["time"]),  # type: ignore[arg-type]
+        tenant=tenant,
+        actor=row["actor"],
+        op=row["op"],
+        ir=json.loads(row["ir"]),
+        affected_ids=json.loads(row["affected_ids"]),
+        trace_id=row["trace_id"],
+        workflow_id=row["workflow_id"],
+        step=row["step"],
+        seq=seq,
+    )
 
 
 def _operation_values(op: Operation) -> tuple[Any, ...]:
