@@ -23,6 +23,11 @@ def _ks(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
     return ks
 
 
+def _override(name: str, help_text: str):
+    """A search override in [0, 1] passed to every Retrieve (unset: the engine's default)."""
+    return click.option(f"--{name}", type=click.FloatRange(0, 1), default=None, help=help_text)
+
+
 @bench_group.command("locomo")
 @click.option(
     "--data",
@@ -38,30 +43,12 @@ def _ks(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
     show_default=True,
     help="flat: one record per turn, one Retrieve per question.",
 )
-@click.option(
-    "--alpha",
-    type=click.FloatRange(0, 1),
-    default=None,
-    help="Dense vs lexical balance passed to every Retrieve (overrides.alpha; default: the engine's).",
+@_override(
+    "alpha", "Dense vs lexical balance passed to every Retrieve (overrides.alpha; default: the engine's)."
 )
-@click.option(
-    "--recency",
-    type=click.FloatRange(0, 1),
-    default=None,
-    help="Recency shaping strength for every Retrieve (overrides.recency; 0: off; default: the engine's).",
-)
-@click.option(
-    "--heat",
-    type=click.FloatRange(0, 1),
-    default=None,
-    help="Heat shaping strength for every Retrieve (overrides.heat; 0: off; default: the engine's).",
-)
-@click.option(
-    "--mmr",
-    type=click.FloatRange(0, 1),
-    default=None,
-    help="MMR diversity lambda for every Retrieve (overrides.mmr; default: off).",
-)
+@_override("recency", "Recency shaping strength for every Retrieve (overrides.recency; 0: off).")
+@_override("heat", "Heat shaping strength for every Retrieve (overrides.heat; 0: off).")
+@_override("mmr", "MMR diversity lambda for every Retrieve (overrides.mmr; default: off).")
 @click.option(
     "--limit-conversations", type=click.IntRange(1), default=None, help="Use only the first N conversations."
 )
