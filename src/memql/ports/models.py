@@ -24,6 +24,7 @@ class LLMUsage:
     calls: int = 0
     prompt_tokens: int = 0
     completion_tokens: int = 0
+    estimated_calls: int = 0  # calls whose token counts were estimated (the server reported no usage)
 
 
 @dataclass
