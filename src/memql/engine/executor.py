@@ -100,7 +100,7 @@ class Executor:
     ) -> ExecutionResult:
         """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program)."""
         started = time.perf_counter()
-        calls_before = self.llm.usage.calls if self.llm else 0
+        calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
@@ -112,10 +112,11 @@ class Executor:
         else:
             result = self._run(checked.program, now, dry_run, on_step)
             result.warnings = checked.warnings + result.warnings
-        result.stats = Stats(
+        calls_after, tokens_after = _llm_counts(self.llm)
+        result.stats = Stats(  # this call's share of the LLM's running totals
             elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
-            llm_calls=(self.llm.usage.calls - calls_before) if self.llm else 0,
-            llm_tokens=(self.llm.usage.prompt_tokens + self.llm.usage.completion_tokens) if self.llm else 0,
+            llm_calls=calls_after - calls_before,
+            llm_tokens=tokens_after - tokens_before,
         )
         return result
 
@@ -299,3 +300,10 @@ def _op_name(source: Any) -> str:
     if isinstance(source, list):
         return "Workflow"
     return "unknown"
+
+
+def _llm_counts(llm: LLM | None) -> tuple[int, int]:
+    """(calls, prompt + completion tokens) the LLM has counted so far."""
+    if llm is None:
+        return 0, 0
+    return llm.usage.calls, llm.usage.prompt_tokens + llm.usage.completion_tokens
