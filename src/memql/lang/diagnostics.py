@@ -78,6 +78,11 @@ RULES: dict[str, str] = {
     "workflow.ref_forward": "a step refers to itself or a later step",
     "workflow.ref_missing": "a step refers to a step that does not exist",
     "workflow.ref_outside": "from_step is only meaningful inside a workflow",
+    # planning (cognition: natural language -> programs)
+    "plan.clarify": "the instruction cannot be planned safely as written; the message says what is missing",
+    "plan.no_llm": "the LLM planner has no model: MEMQL_LLM_BASE_URL and MEMQL_LLM_MODEL are not set",
+    "plan.llm_error": "the LLM could not be reached, or its server answered with an error",
+    "plan.invalid_reply": "the model's reply is not a valid plan (after the allowed repair rounds)",
     # execution and governance (engine)
     "target.not_found": "a targeted id does not exist in this tenant",
     "target.hidden": "a targeted record is deleted, archived or expired and was left out",
