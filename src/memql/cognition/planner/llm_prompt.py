@@ -18,6 +18,7 @@ from memql.lang import json_schema
 from memql.services.tokenize import is_cjk
 
 MAX_STEPS = 20  # a plan longer than this is not what a user asked for in one sentence
+MAX_DEPTH = 64  # twice what the language accepts (Limits.max_depth): deeper is not a plan
 MAX_CONTEXT_TAGS = 40
 MAX_CONTEXT_IDS = 20
 MAX_CONTEXT_TYPES = 20
@@ -170,20 +171,28 @@ def read_reply(text: str) -> Reply:
         body = fenced.group(1).strip()
     try:
         doc = json.loads(body)
+    except RecursionError:
+        return Reply(problems=["the reply nests too deeply to be a plan"])
     except ValueError as exc:
         start, end = body.find("{"), body.rfind("}")
         try:
             doc = json.loads(body[start : end + 1]) if 0 <= start < end else None
-        except ValueError:
+        except (ValueError, RecursionError):
             doc = None
         if doc is None:
-            return Reply(problems=[f"the reply is not JSON ({exc.msg} at character {exc.pos})"])
+            why = f"{exc.msg} at character {exc.pos}" if isinstance(exc, json.JSONDecodeError) else str(exc)
+            return Reply(problems=[f"the reply is not JSON ({why})"])
+    if _deeper_than(doc, MAX_DEPTH):
+        return Reply(problems=[f"the reply nests deeper than {MAX_DEPTH} levels"])
     if isinstance(doc, list):
         return _steps(doc)
     if not isinstance(doc, dict):
         return Reply(problems=['the reply must be a JSON object {"workflow": [...]}'])
-    if isinstance(doc.get("clarification"), dict):
-        return Reply(clarification=doc["clarification"])
+    clarification = doc.get("clarification")
+    if isinstance(clarification, str) and clarification.strip():
+        clarification = {"question": clarification}
+    if isinstance(clarification, dict):
+        return Reply(clarification=clarification)
     if "op" in doc:
         return Reply(steps=[doc])
     unknown = sorted(set(doc) - {"workflow", "clarification"})
@@ -195,6 +204,19 @@ def read_reply(text: str) -> Reply:
     if not isinstance(workflow, list):
         return Reply(problems=['"workflow" must be a list of IRs'])
     return _steps(workflow)
+
+
+def _deeper_than(doc: Any, limit: int) -> bool:
+    """Whether JSON nests deeper than `limit`, found without recursion (the reply is copied and validated
+    later; a pathological one must not reach Python's recursion limit there)."""
+    stack = [(doc, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict | list):
+            if depth > limit:
+                return True
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return False
 
 
 def _steps(items: list[Any]) -> Reply:
