@@ -205,8 +205,8 @@ def import_profile(memory: Memory, source: Any, *, dry_run: bool = False) -> Imp
 
 
 def read_profile(source: Any, diags: Diagnostics) -> list[_Entry] | None:
-    """Decode and check the document; its memories in document order (episodic, semantic, procedural
-    key order as given), or None when it cannot be read at all. Problems go to `diags`."""
+    """Decode and check the document; its memories (episodic, then semantic, then procedural, each list
+    in its order), or None when it cannot be read at all. Problems go to `diags`."""
     doc = decode(source, diags, DOCUMENT_LIMITS)
     if doc is MISSING:
         return None
@@ -227,7 +227,9 @@ def read_profile(source: Any, diags: Diagnostics) -> list[_Entry] | None:
         return None
     known = {key: t for t, key in TYPE_KEYS.items()}
     entries: list[_Entry] = []
-    for key, items in memories.items():
+    order = list(TYPE_KEYS.values())  # a fixed order: episodic, semantic, procedural, then the rest
+    for key in sorted(memories, key=lambda k: (order.index(k) if k in order else len(order), k)):
+        items = memories[key]
         base = join("/memories", key)
         if key not in known:
             diags.error(
