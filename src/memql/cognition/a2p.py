@@ -182,7 +182,7 @@ def memory_document(row: dict[str, Any], tenant: str, now: datetime) -> dict[str
     saved = kept(row)
     content, payload = _content(row)
     doc: dict[str, Any] = {
-        **{k: v for k, v in (saved.get("extra") or {}).items()},  # unknown fields an import kept
+        **(saved.get("extra") or {}),  # fields neither a2p nor memql knows, kept by an import
         "id": a2p_id(row, tenant),
         "content": content,
         "status": _status(row, now),
