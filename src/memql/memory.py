@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memql.engine import maintenance
 from memql.engine.context import EngineConfig
@@ -17,6 +17,11 @@ from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.store import Store
 from memql.store import default_db_path, open_store
+
+if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported where they are used
+    from memql.cognition.a2p import ExportResult
+    from memql.cognition.a2p_import import ImportResult
+    from memql.cognition.promotion import PromotionConfig, PromotionReport
 
 Ids = str | list[str]
 
@@ -214,6 +219,53 @@ class Memory:
     ) -> ExecutionResult:
         return self._op("Expire", {"ids": _ids(ids)}, {"ttl": ttl, "until": until, "on_expire": on_expire})
 
+    # --- profiles (a2p): export, import, consolidation, reclassification, promotion -------------------
+
+    def export_a2p(self, *, user: str | None = None, did: str | None = None) -> ExportResult:
+        """The tenant's memories (only those `user` owns, when given) as an a2p profile document
+        (`.profile`; `.text()` is its canonical JSON). See docs/profile.md."""
+        from memql.cognition.a2p import export_profile
+
+        return export_profile(self, user=user, did=did)
+
+    def import_a2p(self, document: Any, *, dry_run: bool = False) -> ImportResult:
+        """Import an a2p profile (JSON text, bytes or decoded JSON), all or nothing, in one workflow."""
+        from memql.cognition.a2p_import import import_profile
+
+        return import_profile(self, document, dry_run=dry_run)
+
+    def consolidate(
+        self, ids: Ids, *, primary: str | None = None, note: str | None = None, dry_run: bool = False
+    ) -> ExecutionResult:
+        """Fold memories into one: one Merge whose primary records the others' a2p ids (consolidatedFrom)."""
+        from memql.cognition.consolidation import consolidate
+
+        return consolidate(self, _ids(ids), primary=primary, note=note, dry_run=dry_run)
+
+    def reclassify(
+        self,
+        record_id: str,
+        *,
+        memory_type: str | None = None,
+        category: str | None = None,
+        note: str | None = None,
+        dry_run: bool = False,
+    ) -> ExecutionResult:
+        """Change a memory's type and/or category: one audited Update."""
+        from memql.cognition.consolidation import reclassify
+
+        return reclassify(
+            self, record_id, memory_type=memory_type, category=category, note=note, dry_run=dry_run
+        )
+
+    def promote_episodes(
+        self, config: PromotionConfig | None = None, *, dry_run: bool = False
+    ) -> PromotionReport:
+        """Promote qualifying episodic memories to semantic ones (thresholds: PromotionConfig)."""
+        from memql.cognition.promotion import promote_episodes
+
+        return promote_episodes(self, config, dry_run=dry_run)
+
     # --- housekeeping and history ----------------------------------------------------------------
 
     def sweep(self) -> ExecutionResult:
@@ -228,7 +280,8 @@ class Memory:
         return maintenance.restore(self.executor, record_id)
 
     def history(self, record_id: str) -> list[dict[str, Any]]:
-        """Every change to a record, oldest first: when, who, which op, and each field before and after."""
+        """Every change to a record, oldest first: when, who, which op, and each field before and after.
+        `note` is the op's `_comment` (e.g. "reclassify: ...", "consolidate")."""
         with self.store.transaction() as session:
             events = session.history(self.tenant, canonical_id(record_id))
         return [
@@ -242,6 +295,7 @@ class Memory:
                 "after": e.after,
                 "workflow_id": e.operation.workflow_id,
                 "trace_id": e.operation.trace_id,  # type: ignore[union-attr]
+                "note": e.operation.ir.get("_comment"),  # type: ignore[union-attr]
             }
             for e in events
         ]

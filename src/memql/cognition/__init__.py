@@ -1,2 +1,9 @@
-"""The cognitive layers (DESIGN §2, §9): facts, profile, conversation tiers, the retrieval ladder and the
-planner. They are written in the language: they run IRs through the engine, never a store session."""
+"""Cognitive layers, written in the language (DESIGN §2, §9): each module builds IRs and workflows and runs
+them through the engine (`Memory` / `Executor`), so what it does is validated, transactional, audited
+and governed like a user's own command. No module here opens a store session or speaks SQL.
+
+- `a2p`, `a2p_import`: the a2p profile document (export and all-or-nothing import).
+- `consolidation`: consolidation (a Merge recording `consolidatedFrom`) and reclassification (an Update).
+- `promotion`: automatic episodic -> semantic promotion.
+- `planner`: natural-language instructions -> IR or workflow (rules and LLM planners).
+"""

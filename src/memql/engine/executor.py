@@ -17,7 +17,7 @@ from memql.engine.verbs.lifecycle import run_delete, run_expire, run_lock
 from memql.engine.verbs.read import run_retrieve, run_summarize
 from memql.engine.verbs.restructure import run_merge, run_split
 from memql.engine.verbs.weight import run_demote, run_promote
-from memql.lang import Workflow, validate
+from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta, OpBase
@@ -96,15 +96,22 @@ class Executor:
         )
 
     def execute(
-        self, source: Any, *, dry_run: bool = False, on_step: StepObserver | None = None
+        self,
+        source: Any,
+        *,
+        dry_run: bool = False,
+        on_step: StepObserver | None = None,
+        limits: Limits | None = None,
     ) -> ExecutionResult:
-        """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program)."""
+        """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program).
+        `limits` widens validation's bounds for a program built by memql itself (an a2p import is one
+        workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have)."""
         started = time.perf_counter()
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
-        checked = validate(source, now=now, strict=self.strict)
+        checked = validate(source, now=now, strict=self.strict, limits=limits)
         if not checked.valid:
             result = ExecutionResult(
                 success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings

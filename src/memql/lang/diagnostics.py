@@ -94,6 +94,16 @@ RULES: dict[str, str] = {
     "split.nothing": "the record's text yields a single part",
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
+    # profiles (cognition: a2p import and export, automatic promotion)
+    "a2p.memory_type": "a key under memories is not a2p:episodic, a2p:semantic or a2p:procedural",
+    "a2p.status": "a memory's status cannot be imported (pending and rejected need proposals)",
+    "a2p.duplicate_id": "two memories of the profile have the same id",
+    "a2p.id_exists": "a memory with this id is already in the tenant",
+    "a2p.content": "a memory's content does not fit the payload kind memql.payload names",
+    "a2p.sensitivity_public": "a2p sensitivity public was read as standard, memql's least protected level",
+    "a2p.ignored": "a part of the profile that memql does not import was left out",
+    "a2p.export_limit": "the tenant has more memories than one export carries",
+    "promote.scan_limit": "promotion looked at its maximum of episodic memories; run it again for the rest",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

@@ -135,9 +135,10 @@ class Target(StrictModel):
     filter: Filter | None = None
     search: Search | None = None
     all: Literal[True] | None = Field(None, description="every record in scope (needs confirmation)")
-    from_step: Annotated[int, Field(ge=0, le=999)] | None = Field(
-        None, description="the records affected by an earlier workflow step (0-based index; memql extension)"
-    )
+    from_step: Annotated[int, Field(ge=0, le=1_000_000)] | None = Field(
+        None,
+        description="the records affected by an earlier workflow step (0-based index; memql extension)",
+    )  # the workflow's length is the real bound: 100 steps by hand, more in one memql builds (an a2p import)
 
     @model_validator(mode="after")
     def _selectors(self) -> Target:

@@ -49,6 +49,11 @@ def row(
         "category": record.category,
         "sensitivity": record.sensitivity,
         "confidence": record.confidence,
+        "owner": record.owner,
+        "url": record.url,
+        "payload_meta": record.payload_meta,
+        "visits": record.visits,
+        "last_access_at": record.last_access_at,
         "lock": None
         if not record.locked(now)
         else {

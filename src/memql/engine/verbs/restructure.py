@@ -67,6 +67,10 @@ def run_merge(ctx: Context, ir: MergeIR) -> Outcome:
         known = {t.casefold() for t in tags}
         tags += [t for t in record.tags if t.casefold() not in known]
     changes = {"tags": tags, "facets": facets, "weight": max(r.weight for r in records)}
+    if args.consolidated_from is not None:  # a consolidation keeps its sources' names (a2p consolidatedFrom)
+        earlier = primary.payload_meta.get("consolidated_from")
+        names = [*(earlier if isinstance(earlier, list) else []), *args.consolidated_from]
+        changes["payload_meta"] = {**primary.payload_meta, "consolidated_from": list(dict.fromkeys(names))}
     if text is not None:
         changes.update(
             text=text,

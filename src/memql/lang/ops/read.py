@@ -43,6 +43,12 @@ IncludeField = Literal[
     "confidence",
     "valid_from",
     "valid_to",
+    # memql: provenance, payload metadata and heat (profile export, promotion)
+    "owner",
+    "url",
+    "payload_meta",
+    "visits",
+    "last_access_at",
     "score",
     "explain",
 ]

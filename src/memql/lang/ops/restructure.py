@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.lang.fields import Id, StrictModel, trimmed_nonempty
+from memql.lang.fields import Id, IdList, StrictModel, trimmed_nonempty
 from memql.lang.ops.base import OpBase
 
 
@@ -20,6 +20,12 @@ class MergeArgs(StrictModel):
         True, description="false keeps the children active, linked merged_into"
     )
     skip_reembedding: bool = False
+    consolidated_from: IdList | None = Field(
+        None,
+        description="record these ids on the primary as the memories it consolidates (payload metadata "
+        "consolidated_from, appended to any it has): the children's ids as the caller names them, "
+        "e.g. their a2p ids (memql extension)",
+    )
 
 
 class MergeIR(OpBase):
