@@ -57,7 +57,9 @@ def snapshot(record: Record) -> dict[str, Any]:
     return {
         name: value
         for name in RECORD_FIELDS
-        if name not in ("id", "embedding") and (value := getattr(record, name)) not in (None, [], {})
+        if name not in ("id", "embedding")
+        and (value := getattr(record, name)) is not None
+        and (value not in ([], {}) or name == "value")  # a fact's value may be an empty list or object
     }
 
 
@@ -197,6 +199,13 @@ class Context:
         self.session.add_link(self.tenant, Link(src, dst, relation, self.now))
         self.events.append(
             Event(record_id=src, kind="link", before={}, after={"dst": dst, "relation": relation})
+        )
+
+    def unlink(self, src: str, dst: str, relation: str) -> None:
+        """Remove a link; logged as a link event whose `before` holds it and `after` is empty."""
+        self.session.remove_link(self.tenant, Link(src, dst, relation))
+        self.events.append(
+            Event(record_id=src, kind="link", before={"dst": dst, "relation": relation}, after={})
         )
 
 

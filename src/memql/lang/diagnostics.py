@@ -72,6 +72,7 @@ RULES: dict[str, str] = {
     "merge.primary_not_in_target": "the primary record is not among the merged ids",
     "split.params": "Split parameters do not fit the strategy",
     "delete.time_conflict": "give older_than or time_range, not both",
+    "fact.dedupe": "dedupe does not apply to a typed fact: an identical value is never stored twice",
     # workflows
     "workflow.empty": "a workflow needs at least one step",
     "workflow.too_long": "a workflow has more steps than the limit",
@@ -89,6 +90,8 @@ RULES: dict[str, str] = {
     "split.nothing": "the record's text yields a single part",
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
+    "fact.repeat": "the fact already holds this value at that time; nothing was stored",
+    "fact.extended": "an equal, later value of the fact now starts earlier; nothing new was stored",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

@@ -41,8 +41,11 @@ IncludeField = Literal[
     "category",
     "sensitivity",
     "confidence",
+    "attribute",
+    "value",
     "valid_from",
     "valid_to",
+    "schema_version",
     "score",
     "explain",
 ]
