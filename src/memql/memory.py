@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memql.engine import maintenance
 from memql.engine.context import EngineConfig
@@ -17,6 +17,9 @@ from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.store import Store
 from memql.store import default_db_path, open_store
+
+if TYPE_CHECKING:
+    from memql.cognition.facts import Facts
 
 Ids = str | list[str]
 
@@ -213,6 +216,16 @@ class Memory:
         self, ids: Ids, *, ttl: str | None = None, until: str | None = None, on_expire: str = "soft_delete"
     ) -> ExecutionResult:
         return self._op("Expire", {"ids": _ids(ids)}, {"ttl": ttl, "until": until, "on_expire": on_expire})
+
+    # --- cognitive layers ------------------------------------------------------------------------
+
+    @property
+    def facts(self) -> Facts:
+        """Typed facts (current, at a world time, as recorded at a record time, history); see
+        memql.cognition.facts."""
+        from memql.cognition.facts import Facts
+
+        return Facts(self)
 
     # --- housekeeping and history ----------------------------------------------------------------
 

@@ -1,48 +1,69 @@
-"""Typed facts, the write side (SGAM; DESIGN §9): an Encode of a fact keeps its (tenant, subject,
-attribute) history canonical, inside the Encode's own transaction.
+"""Typed facts, the write side (SGAM; DESIGN §9): an Encode of a fact keeps the history of its (tenant,
+subject, attribute) canonical, inside the Encode's own transaction.
 
-The history of a key is its live facts (status active or archived, within the session's clearance) in
-chain order: by valid_from, then valid_to (an empty window first), then record number. Each fact is true
-in world time over [valid_from, valid_to); valid_to is the next fact's valid_from (None for the last:
-still true), and each fact is linked `supersedes` to the one before it. Two neighbours never hold the
-same value. A new value (t, v) therefore lands in one of three ways:
+A history is made of the key's live facts (status active or archived, within the session's clearance).
+Each fact holds one value over the world-time window [valid_from, valid_to) and keeps its `evidence`: the
+assertions (valid_from, source) of that value inside the window, the first one starting it. The windows
+follow from the evidence alone: all assertions in valid_from order, neighbours with the same value joined
+into one fact, each window ending where the next begins (the last one open). `supersedes` links tie each
+fact to the one before it. So a new assertion (t, v):
 
-- repeat: the fact true at t already holds v -> nothing is stored (warning `fact.repeat`);
-- extended: the next fact after t holds v -> that fact now starts at t, with this Encode's source (it is
-  the earlier evidence), and the fact true at t closes at t (warning `fact.extended`);
-- inserted: a new fact over [t, next fact's valid_from); the fact true at t closes at t and the
-  `supersedes` links are re-threaded around the new one.
+- falls inside a window that already holds v: nothing is stored, the assertion joins that fact's evidence
+  (warning `fact.repeat`; with the same valid_from too, not even that);
+- starts an equal, later value earlier: that fact now starts at t, with this source (`fact.extended`);
+- otherwise becomes a new fact over [t, next value); the fact true at t closes at t, and if that fact had
+  later evidence of its own value, the part after this one is its own fact again (a new record carrying
+  that evidence, as if the assertions had arrived in world-time order).
 
-Whatever order a set of dated values arrives in, the history ends up the same (same windows, values,
-sources and `supersedes` chain): a late-arriving older value slots in without disturbing later ones.
-Same-time values are the one exception: a value for exactly the valid_from of a fact with another value
-is a correction, and the later-recorded one wins (the corrected fact keeps an empty window [t, t)).
-Every closing is an audited Update of the closed fact (its history shows valid_to changing).
+Whatever order a set of dated values arrives in, the history ends up the same — windows, values, sources,
+evidence and the `supersedes` chain; only record ids differ. A late-arriving older value slots in without
+disturbing later ones. The one exception is an assertion for exactly the valid_from of an assertion with
+another value: a correction, where the later-recorded one wins and a fact left without evidence keeps an
+empty window [t, t). Every change to an existing fact — a closing above all — is an audited Update.
 """
 
 from __future__ import annotations
 
 import json
+from dataclasses import dataclass
 from datetime import UTC, datetime
+from itertools import pairwise
 from typing import Any
 
-from memql.engine.context import Context
+from memql.engine.context import Context, Refusal
+from memql.engine.governance import check_lock
 from memql.engine.verbs import Outcome
-from memql.lang.time import format_instant
+from memql.lang.time import format_instant, parse_instant
 from memql.ports.store import Record, RecordQuery
 
-LIVE = ("active", "archived")  # what a history is made of: deleted facts leave a gap
+LIVE = ("active", "archived")  # what a history is made of
 SUPERSEDES = "supersedes"
 _OPEN = datetime.max.replace(tzinfo=UTC)
 
 
 def chain_order(record: Record) -> tuple[datetime, datetime, int]:
+    """A history's order: by valid_from, an empty (corrected) window first, then record number."""
     return (record.valid_from, record.valid_to or _OPEN, int(record.id))  # type: ignore[return-value, arg-type]
 
 
 def same_value(a: Any, b: Any) -> bool:
-    """JSON equality (so that true is not 1, and key order does not matter)."""
-    return json.dumps(a, sort_keys=True, ensure_ascii=False) == json.dumps(b, sort_keys=True, ensure_ascii=False)
+    """JSON equality (true is not 1; key order does not matter)."""
+    return _canonical(a) == _canonical(b)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class _Assertion:
+    valid_from: datetime
+    value: Any
+    source: str | None
+    owner: Record | None  # the fact whose evidence holds it (None: the assertion being encoded)
+
+    def evidence(self) -> dict[str, Any]:
+        return {"valid_from": format_instant(self.valid_from), "source": self.source}
 
 
 def history(ctx: Context, subject: str, attribute: str) -> list[Record]:
@@ -61,54 +82,145 @@ def history(ctx: Context, subject: str, attribute: str) -> list[Record]:
 
 
 def encode_fact(ctx: Context, record: Record) -> Outcome:
-    """Store the fact `record` (subject, attribute, value and valid_from set) into its history."""
+    """Store the fact `record` (subject, attribute, value, valid_from and source set) into its history."""
     t, value = record.valid_from, record.value
     assert t is not None and record.subject is not None and record.attribute is not None
-    on_chain = [r for r in history(ctx, record.subject, record.attribute) if r.valid_to != r.valid_from]
-    before = [r for r in on_chain if r.valid_from <= t]  # type: ignore[operator]
-    after = [r for r in on_chain if r.valid_from > t]  # type: ignore[operator]
-    current = before[-1] if before else None  # the last fact starting at or before t
-    following = after[0] if after else None
-    covers = current is not None and (current.valid_to is None or current.valid_to > t)
+    facts = history(ctx, record.subject, record.attribute)
+    on_chain = [r for r in facts if r.valid_to != r.valid_from]
+    assertions = [a for r in on_chain for a in _evidence(r)]
+    same_time = next((a for a in assertions if a.valid_from == t), None)
+    if same_time is not None and same_value(same_time.value, value):  # asserted before, exactly so
+        return _repeat(ctx, record, same_time.owner, t)  # type: ignore[arg-type]
+    new = _Assertion(t, value, record.source, None)
+    # an assertion at exactly t with another value is corrected by this one (the later-recorded wins)
+    runs = _runs(sorted([a for a in assertions if a.valid_from != t] + [new], key=lambda a: a.valid_from))
+    # each run is kept by the first fact among its assertions' owners that keeps no earlier run
+    keepers: list[Record | None] = []
+    for run in runs:
+        taken = {k.id for k in keepers if k is not None}
+        keepers.append(next((a.owner for a in run if a.owner is not None and a.owner.id not in taken), None))
+    kept: list[Record] = []  # the fact of each run, as it now is
+    closed: list[str] = []
+    for i, (run, keeper) in enumerate(zip(runs, keepers, strict=True)):
+        window = {
+            "valid_from": run[0].valid_from,
+            "valid_to": runs[i + 1][0].valid_from if i + 1 < len(runs) else None,
+            "source": run[0].source,
+            "evidence": [a.evidence() for a in run],
+        }
+        if keeper is None:  # a new fact: this assertion, or the tail of a fact that this one splits
+            encoded = record if any(a is new for a in run) else None
+            kept.append(ctx.insert(_new_fact(encoded or run[0].owner, window, encoded)))  # type: ignore[arg-type]
+            continue
+        end = window["valid_to"]
+        if end is not None and (keeper.valid_to is None or end < keeper.valid_to):
+            closed.append(keeper.id)  # type: ignore[arg-type]
+        kept.append(_change(ctx, keeper, **window))
+    corrected: list[Record] = []
+    for fact in on_chain:
+        if fact.id in {k.id for k in kept}:
+            continue
+        into = next((k for k, run in zip(kept, runs, strict=True) if _owns(fact, run)), None)
+        if into is None:  # its only assertion, at t, was corrected: it keeps the empty window [t, t)
+            corrected.append(_change(ctx, fact, valid_to=t))
+            closed.append(fact.id)  # type: ignore[arg-type]
+        else:  # its assertions joined an earlier fact's run (a correction removed what stood between)
+            _change(ctx, fact, status="deleted", deleted_at=ctx.now)
+            ctx.link(fact.id, into.id, "merged_into")  # type: ignore[arg-type]
+    earlier_corrections = [f for f in facts if f.valid_to == f.valid_from]
+    _thread(ctx, sorted(kept + corrected + earlier_corrections, key=chain_order))
+    mine = next(k for k, run in zip(kept, runs, strict=True) if any(a is new for a in run))
     key = f"{record.subject}/{record.attribute}"
-    if covers and same_value(current.value, value):  # type: ignore[union-attr]
-        ctx.warn(
-            "fact.repeat",
-            f"{key} already holds this value at {format_instant(t)} (record {current.id}); nothing was stored",  # type: ignore[union-attr]
-            "args",
-            "payload",
-            "structured",
-        )
-        return Outcome([current.id], {"id": current.id, "deduplicated": True})  # type: ignore[union-attr, list-item]
-    closed = []
-    if covers:  # the value true at t ends at t
-        ctx.update(current, valid_to=t)  # type: ignore[arg-type]
-        closed.append(current.id)  # type: ignore[union-attr]
-    if following is not None and same_value(following.value, value):
-        ctx.update(following, valid_from=t, source=record.source)
+    data: dict[str, Any] = {"id": mine.id}
+    if mine.id in {f.id for f in on_chain}:
+        if mine.valid_from != t:
+            return _repeat(ctx, record, mine, t)
+        data["extended"] = True
         ctx.warn(
             "fact.extended",
-            f"{key} holds this value from {format_instant(following.valid_from)} (record {following.id}); "
-            f"it now starts at {format_instant(t)}",
+            f"{key} held this value from a later time (record {mine.id}); it now starts at "
+            f"{format_instant(t)}",
             "args",
             "payload",
             "structured",
         )
-        data: dict[str, Any] = {"id": following.id, "extended": True}
-        return Outcome([following.id], {**data, "closed": closed} if closed else data)  # type: ignore[list-item]
-    new = ctx.insert(record.copy(valid_to=following.valid_from if following is not None else None))
-    if current is not None:
-        ctx.link(new.id, current.id, SUPERSEDES)  # type: ignore[arg-type]
-    if following is not None:
-        if current is not None and _linked(ctx, following.id, current.id):  # type: ignore[arg-type]
-            ctx.unlink(following.id, current.id, SUPERSEDES)  # type: ignore[arg-type]
-        ctx.link(following.id, new.id, SUPERSEDES)  # type: ignore[arg-type]
-    data = {"id": new.id}
-    return Outcome([new.id], {**data, "closed": closed} if closed else data)  # type: ignore[list-item]
+    if closed:
+        data["closed"] = closed
+    return Outcome([mine.id], data)  # type: ignore[list-item]
 
 
-def _linked(ctx: Context, src: str, dst: str) -> bool:
-    return any(
-        (link.src, link.dst, link.relation) == (src, dst, SUPERSEDES)
-        for link in ctx.session.links(ctx.tenant, [src])
+def _owns(fact: Record, run: list[_Assertion]) -> bool:
+    return any(a.owner is not None and a.owner.id == fact.id for a in run)
+
+
+def _change(ctx: Context, fact: Record, **changes: Any) -> Record:
+    """An audited Update of a fact the new assertion touches; a lock on it refuses the Encode, unless the
+    change only adds evidence and the lock is append_only (or its policy allows Encode)."""
+    diff = {k: v for k, v in changes.items() if getattr(fact, k) != v}
+    if not diff:
+        return fact
+    appending = set(diff) == {"evidence"}
+    try:
+        check_lock(ctx, "Encode", fact, appending=appending)
+    except Refusal as refusal:
+        raise ctx.refuse(refusal.rule, refusal.message, "args", "payload", "structured") from None
+    return ctx.update(fact, **diff)
+
+
+def _evidence(record: Record) -> list[_Assertion]:
+    entries = record.evidence or [{"valid_from": record.valid_from, "source": record.source}]
+    return [_Assertion(_instant(e["valid_from"]), record.value, e.get("source"), record) for e in entries]
+
+
+def _instant(value: datetime | str) -> datetime:
+    return value if isinstance(value, datetime) else parse_instant(value)[0]
+
+
+def _runs(assertions: list[_Assertion]) -> list[list[_Assertion]]:
+    """Neighbours with the same value, joined."""
+    runs: list[list[_Assertion]] = []
+    for a in assertions:
+        if runs and same_value(runs[-1][0].value, a.value):
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    return runs
+
+
+def _new_fact(template: Record, window: dict[str, Any], encoded: Record | None) -> Record:
+    """The record of a new fact: the Encode's own record, or a copy of the fact whose tail it is."""
+    base = encoded if encoded is not None else template
+    structured = {"subject": base.subject, "attribute": base.attribute, "value": base.value}
+    structured["valid_from"] = format_instant(window["valid_from"])
+    if window["source"] is not None:
+        structured["source"] = window["source"]
+    fields = {**window, "structured": structured if encoded is None else base.structured}
+    return base.copy(id=None, visits=0, last_access_at=None, **fields)
+
+
+def _repeat(ctx: Context, record: Record, owner: Record, t: datetime) -> Outcome:
+    ctx.warn(
+        "fact.repeat",
+        f"{record.subject}/{record.attribute} already holds this value at {format_instant(t)} (record "
+        f"{owner.id}); nothing new was stored",
+        "args",
+        "payload",
+        "structured",
     )
+    return Outcome([owner.id], {"id": owner.id, "deduplicated": True})  # type: ignore[list-item]
+
+
+def _thread(ctx: Context, facts: list[Record]) -> None:
+    """Make the `supersedes` links among the key's live facts exactly: each fact -> the one before it."""
+    ids = [f.id for f in facts]
+    wanted = {(later, earlier) for earlier, later in pairwise(ids)}
+    members = set(ids)
+    have = {
+        (link.src, link.dst)
+        for link in ctx.session.links(ctx.tenant, ids)  # type: ignore[arg-type]
+        if link.relation == SUPERSEDES and link.src in members and link.dst in members
+    }
+    for src, dst in sorted(have - wanted):
+        ctx.unlink(src, dst, SUPERSEDES)  # type: ignore[arg-type]
+    for src, dst in sorted(wanted - have, key=lambda pair: ids.index(pair[0])):
+        ctx.link(src, dst, SUPERSEDES)  # type: ignore[arg-type]

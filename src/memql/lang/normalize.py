@@ -364,7 +364,8 @@ class _Pass:
         self.to_facets(a, set(EncodeArgs.model_fields), path)
         payload = a.get("payload")
         if isinstance(payload, dict) and is_fact(payload.get("structured")):
-            self.instants(payload["structured"], join(path, "payload", "structured"), frozenset({"valid_from"}))
+            fact = payload["structured"]
+            self.instants(fact, join(path, "payload", "structured"), frozenset({"valid_from"}))
 
     def args_update(self, a: dict, path: str) -> None:
         s = a.get("set")

@@ -20,7 +20,7 @@ Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_as
 # The shape of a record. Every record carries the version it was written at; a store's migrations upgrade
 # its rows, and `upgrade_snapshot` upgrades the images the audit log kept (replayed by point-in-time reads).
 #   1: the record before typed facts
-#   2: typed facts: subject, attribute, value, valid_from, valid_to
+#   2: typed facts: subject, attribute, value, valid_from, valid_to, evidence
 SCHEMA_VERSION = 2
 
 
@@ -89,6 +89,9 @@ class Record:
     value: Any = None  # any JSON value but null
     valid_from: datetime | None = None
     valid_to: datetime | None = None
+    # the assertions the value rests on, [{"valid_from": ISO, "source": str | None}, ...] by valid_from: the
+    # first one starts the window; later repeats are kept so that a value arriving later can split it
+    evidence: list[dict[str, Any]] | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
     deleted_at: datetime | None = None
@@ -142,6 +145,7 @@ JSON_FIELDS = frozenset(
         "write_whitelist",
         "write_blacklist",
         "value",
+        "evidence",
     }
 )
 # fields the engine never changes through `update` (identity and bookkeeping)
@@ -247,6 +251,7 @@ class RecordQuery:
     def about_facts(self) -> bool:
         """Whether the query asks for typed facts only."""
         return self.facts_only or any(v is not None for v in (self.subject, self.attribute, self.valid_at))
+
     order: Order = "time_desc"
     limit: int | None = None
     as_of: datetime | None = None  # read the records as the audit log says they were at this instant

@@ -14,6 +14,7 @@ from memql.ports.models import ChatMessage, ChatRequest
 from memql.ports.store import PERMISSION_FIELDS, Record
 from memql.services import estimate_tokens, keywords, summarize
 
+FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above
 DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
 
 
@@ -63,7 +64,7 @@ def row(
         if explain is not None
         else (None if score is None else {"bm25": round(score, 6), "weight": record.weight}),
     }
-    for name in (*PERMISSION_FIELDS, "attribute", "value", "valid_from", "valid_to", "schema_version"):
+    for name in (*PERMISSION_FIELDS, *FACT_FIELDS, "schema_version"):
         values[name] = getattr(record, name, None)
     return {name: values.get(name) for name in include}
 

@@ -45,6 +45,7 @@ IncludeField = Literal[
     "value",
     "valid_from",
     "valid_to",
+    "evidence",
     "schema_version",
     "score",
     "explain",

@@ -92,7 +92,8 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
             conds.append(f"r.{column} = {param(escape(value))}")
     if q.valid_at is not None:
         at = param(q.valid_at)
-        conds.append(f"(r.valid_from IS NULL OR r.valid_from <= {at}) AND (r.valid_to IS NULL OR r.valid_to > {at})")
+        conds.append(f"(r.valid_from IS NULL OR r.valid_from <= {at})")
+        conds.append(f"(r.valid_to IS NULL OR r.valid_to > {at})")
     for key, value in q.facet_equals.items():
         conds.append(_facet(param, escape(key), value))
     if q.weight_gte is not None:

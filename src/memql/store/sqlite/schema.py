@@ -148,6 +148,7 @@ ALTER TABLE records ADD COLUMN attribute TEXT;
 ALTER TABLE records ADD COLUMN value TEXT;
 ALTER TABLE records ADD COLUMN valid_from INTEGER;
 ALTER TABLE records ADD COLUMN valid_to INTEGER;
+ALTER TABLE records ADD COLUMN evidence TEXT;
 CREATE INDEX records_by_fact ON records (tenant, subject, attribute, valid_from) WHERE attribute IS NOT NULL;
 UPDATE records SET schema_version = 2 WHERE schema_version < 2;
 """,
