@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 import click
@@ -70,27 +71,23 @@ def _finish(result, as_json: bool, title: str) -> None:
 
 def _print(result, title: str) -> None:
     from rich.console import Console
+    from rich.markup import escape
     from rich.table import Table
 
     console = Console()
     for d in result.diagnostics + result.warnings:
         colour = "red" if d.severity == "error" else "yellow"
         where = _PARAMETER_NAMES.get(d.path, d.path or "/")
-        console.print(f"[{colour}]{d.severity}[/{colour}] {where}: {d.message} [{d.rule}]")
+        text = escape(f"{where}: {d.message} [{d.rule}]")
+        console.print(f"[{colour}]{d.severity}[/{colour}] {text}", highlight=False)
     if not result.success:
         return
-    table = Table(title=title)
+    table = Table(title=escape(title))
     for column in ("id", "attribute", "value", "valid from", "valid to", "source", "recorded"):
         table.add_column(column, overflow="fold")
     for fact in result.facts:
         data = fact.to_json()
-        table.add_row(
-            fact.id,
-            fact.attribute,
-            repr(fact.value) if not isinstance(fact.value, str) else fact.value,
-            data["valid_from"],
-            data["valid_to"] or "-",
-            fact.source or "-",
-            data["recorded_at"],
-        )
+        value = fact.value if isinstance(fact.value, str) else json.dumps(fact.value, ensure_ascii=False)
+        cells = (fact.id, fact.attribute, value, data["valid_from"], data["valid_to"] or "-")
+        table.add_row(*(escape(c) for c in (*cells, fact.source or "-", data["recorded_at"])))
     console.print(table)
