@@ -316,3 +316,26 @@ def test_dedupe_false_does_not_apply_to_facts_and_says_so(m, db, warned):
     m.encode(structured=fact())
     again = m.encode(structured=fact(), dedupe=False)
     assert warned(again) == ["fact.dedupe", "fact.repeat"] and db.ids(m) == ["1"]
+
+
+# --- erasure --------------------------------------------------------------------------------------
+
+
+def test_a_hard_deleted_fact_leaves_no_value_in_the_audit_log(m, db):
+    m.encode(structured=fact(value="HIV positive", attribute="diagnosis", source="clinic"))
+    m.encode(structured=fact(value="in remission", attribute="diagnosis"))
+    assert m.delete("1", hard=True, confirm=True).success
+    log = repr(m.history("1"))
+    assert "HIV" not in log and "clinic" not in log and "diagnosis" not in log
+    assert db.record(m, "1") is None
+
+
+def test_an_anonymized_fact_is_no_longer_a_fact(m, db, clock):
+    m.encode(structured=fact(value="HIV positive", attribute="diagnosis"))
+    m.expire("1", ttl="PT1H", on_expire="anonymize")
+    clock.advance(timedelta(hours=2))
+    assert m.sweep().affected_ids == ["1"]
+    r = db.record(m, "1")
+    assert (r.subject, r.attribute, r.value, r.evidence, r.structured) == (None, None, None, None, None)
+    assert "HIV" not in repr(m.history("1"))
+    assert rows(m) == [] and m.facts.get("alice").facts == []
