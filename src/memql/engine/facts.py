@@ -8,8 +8,8 @@ follow from the evidence alone: all assertions in valid_from order, neighbours w
 into one fact, each window ending where the next begins (the last one open). `supersedes` links tie each
 fact to the one before it. So a new assertion (t, v):
 
-- falls inside a window that already holds v: nothing is stored, the assertion joins that fact's evidence
-  (warning `fact.repeat`; with the same valid_from too, not even that);
+- falls inside a window that already holds v: no record is added, the assertion joins that fact's
+  evidence (warning `fact.repeat`; with the same valid_from too, nothing changes at all);
 - starts an equal, later value earlier: that fact now starts at t, with this source (`fact.extended`);
 - otherwise becomes a new fact over [t, next value); the fact true at t closes at t, and if that fact had
   later evidence of its own value, the part after this one is its own fact again (a new record carrying
@@ -18,8 +18,10 @@ fact to the one before it. So a new assertion (t, v):
 Whatever order a set of dated values arrives in, the history ends up the same — windows, values, sources,
 evidence and the `supersedes` chain; only record ids differ. A late-arriving older value slots in without
 disturbing later ones. The one exception is an assertion for exactly the valid_from of an assertion with
-another value: a correction, where the later-recorded one wins and a fact left without evidence keeps an
-empty window [t, t). Every change to an existing fact — a closing above all — is an audited Update.
+another value: a correction, where the later-recorded one wins; a fact left without evidence keeps an
+empty window [t, t), and a later fact of the value on both sides of the corrected one is folded into the
+earlier (soft-deleted, linked `merged_into`). Every change to an existing fact — a closing above all — is
+an audited Update, refused when a lock on that fact forbids it.
 """
 
 from __future__ import annotations
