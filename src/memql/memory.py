@@ -21,6 +21,7 @@ from memql.store import default_db_path, open_store
 if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported where they are used
     from memql.cognition.a2p import ExportResult
     from memql.cognition.a2p_import import ImportResult
+    from memql.cognition.facts import Facts
     from memql.cognition.promotion import PromotionConfig, PromotionReport
 
 Ids = str | list[str]
@@ -265,6 +266,16 @@ class Memory:
         from memql.cognition.promotion import promote_episodes
 
         return promote_episodes(self, config, dry_run=dry_run)
+
+    # --- cognitive layers ------------------------------------------------------------------------
+
+    @property
+    def facts(self) -> Facts:
+        """Typed facts (current, at a world time, as recorded at a record time, history); see
+        memql.cognition.facts."""
+        from memql.cognition.facts import Facts
+
+        return Facts(self)
 
     # --- housekeeping and history ----------------------------------------------------------------
 

@@ -206,12 +206,9 @@ def test_encode_refuses_a_target(m, rules):
     assert not result.success and rules(result) == ["target.forbidden"]
 
 
-# --- gaps against DESIGN §5 -----------------------------------------------------------------------
+# --- typed facts (DESIGN §5: a structured fact closes the current fact) ------------------------------
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine gap: Encode of a structured fact does not close the current fact"
-)
 def test_a_structured_fact_closes_the_current_fact_with_the_same_subject_and_attribute(m, clock, db, t0):
     m.encode(structured={"subject": "alice", "attribute": "city", "value": "Paris"})
     clock.advance(timedelta(days=1))

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.store import Record, RecordQuery
+from memql.ports.store import Link, Record, RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.postgres import PostgresStore
 from memql.store.postgres.lexical import fts_tokens
@@ -164,6 +164,53 @@ def test_vectors_follow_updates_clears_deletes_expiry_and_status(store):
         put(s, "B", "other", b)
         assert s.dense("A", b, RecordQuery(), 5, MODEL) == []
         assert s.dense("A", b, RecordQuery(statuses=None), 5, "another-model") == []
+
+
+def test_typed_facts_round_trip_and_are_found_by_subject_attribute_and_world_time(store):
+    day = timedelta(days=1)
+    rng = np.random.default_rng(11)
+    v = unit(rng)
+    with store.transaction() as s:
+
+        def fact(tenant, attribute, value, start, end=None):
+            evidence = [{"valid_from": start.isoformat(), "source": "e"}]
+            fields = {"subject": "alice", "attribute": attribute, "value": value, "evidence": evidence}
+            return put(s, tenant, f"alice {attribute}", v, valid_from=start, valid_to=end, **fields)
+
+        paris = fact("A", "city", "Paris", NOW - 10 * day, NOW - 2 * day)
+        lyon = fact("A", "city", {"name": "Lyon", "since": [2026]}, NOW - 2 * day)
+        empty = fact("A", "pets", [], NOW - 5 * day)
+        fact("B", "city", "Rome", NOW - 10 * day)  # another tenant's
+        plain = put(s, "A", "alice likes Paris", v, facets={"subject": "alice"})
+        got = s.get("A", [paris, lyon, empty])
+        assert got[lyon].value == {"name": "Lyon", "since": [2026]} and got[empty].value == []
+        assert got[paris].valid_to == NOW - 2 * day and got[lyon].valid_to is None
+        assert got[paris].evidence == [{"valid_from": (NOW - 10 * day).isoformat(), "source": "e"}]
+
+        def ids(**q):
+            return sorted(r.id for r, _ in s.find("A", RecordQuery(**q)))
+
+        assert ids(facts_only=True) == sorted([paris, lyon, empty])
+        assert ids(subject="alice", attribute="city") == sorted([paris, lyon])
+        assert ids(subject="alice", valid_at=NOW - 3 * day) == sorted([paris, empty])
+        assert ids(attribute="city", valid_at=NOW - 2 * day) == [lyon]  # valid_to is exclusive
+        assert ids(attribute="city", valid_at=NOW - 11 * day) == []
+        assert ids(subject="bob") == []
+        assert plain in ids() and plain not in ids(facts_only=True)
+        dense = s.dense("A", v, RecordQuery(attribute="city", valid_at=NOW), 10, MODEL)
+        assert [r.id for r, _ in dense] == [lyon]  # the same conditions inside the dense search
+
+
+def test_a_link_can_be_removed(store):
+    with store.transaction() as s:
+        one, two = put(s, "A", "one", None), put(s, "A", "two", None)
+        s.add_link("A", Link(two, one, "supersedes", NOW))
+        s.add_link("A", Link(two, one, "merged_into", NOW))
+        s.remove_link("B", Link(two, one, "supersedes"))  # another tenant's: nothing happens
+        assert len(s.links("A", [one])) == 2
+        s.remove_link("A", Link(two, one, "supersedes"))
+        s.remove_link("A", Link(two, one, "supersedes"))  # already gone: nothing happens
+        assert [(lk.src, lk.dst, lk.relation) for lk in s.links("A", [one])] == [(two, one, "merged_into")]
 
 
 @pytest.mark.parametrize("path", PATHS)

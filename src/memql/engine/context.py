@@ -49,6 +49,8 @@ class Refusal(Exception):
 
 
 CONTENT_FIELDS = ("text", "url", "structured", "payload_meta", "facets", "keywords", "source")
+# a typed fact's content too: blanked with the rest when a record is hard-deleted or anonymized
+FACT_CONTENT_FIELDS = ("subject", "attribute", "value", "evidence")
 
 
 def snapshot(record: Record) -> dict[str, Any]:
@@ -57,7 +59,9 @@ def snapshot(record: Record) -> dict[str, Any]:
     return {
         name: value
         for name in RECORD_FIELDS
-        if name not in ("id", "embedding") and (value := getattr(record, name)) not in (None, [], {})
+        if name not in ("id", "embedding")
+        and (value := getattr(record, name)) is not None
+        and (value not in ([], {}) or name == "value")  # a fact's value may be an empty list or object
     }
 
 
@@ -174,7 +178,7 @@ class Context:
     def redact_history(self, record_id: str) -> None:
         """Blank the record's content fields in its logged audit events, and in this op's events when
         they are logged (a dry-run preview still shows what would go)."""
-        self.session.redact(self.tenant, record_id, CONTENT_FIELDS)
+        self.session.redact(self.tenant, record_id, CONTENT_FIELDS + FACT_CONTENT_FIELDS)
         self.redacted.add(record_id)
 
     def loggable_events(self) -> list[Event]:
@@ -199,6 +203,13 @@ class Context:
             Event(record_id=src, kind="link", before={}, after={"dst": dst, "relation": relation})
         )
 
+    def unlink(self, src: str, dst: str, relation: str) -> None:
+        """Remove a link; logged as a link event whose `before` holds it and `after` is empty."""
+        self.session.remove_link(self.tenant, Link(src, dst, relation))
+        self.events.append(
+            Event(record_id=src, kind="link", before={"dst": dst, "relation": relation}, after={})
+        )
+
 
 def _blank(image: dict[str, Any]) -> dict[str, Any]:
-    return {k: (redacted(v) if k in CONTENT_FIELDS else v) for k, v in image.items()}
+    return {k: (redacted(v) if k in CONTENT_FIELDS + FACT_CONTENT_FIELDS else v) for k, v in image.items()}

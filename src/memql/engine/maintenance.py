@@ -84,6 +84,8 @@ def sweep(executor: Executor) -> ExecutionResult:
                     keywords=[],
                     content_hash=None,
                     source=None,
+                    # a fact stops being one: its key, value and evidence go (its history closes around it)
+                    **dict.fromkeys(("subject", "attribute", "value", "evidence"), None),
                     **done,
                 )
                 ctx.redact_history(record.id)  # type: ignore[arg-type]

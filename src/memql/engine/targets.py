@@ -52,6 +52,9 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
     q.weight_gte, q.weight_lte = f.weight_gte, f.weight_lte
     q.expire_before, q.expire_after = f.expire_before, f.expire_after
     q.memory_type, q.category, q.sensitivity = f.memory_type, f.category, f.sensitivity
+    if f.fact is not None:
+        q.facts_only = True
+        q.subject, q.attribute, q.valid_at = f.fact.subject, f.fact.attribute, f.fact.valid_at
     q.limit = f.limit
     return q
 

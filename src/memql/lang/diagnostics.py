@@ -72,6 +72,7 @@ RULES: dict[str, str] = {
     "merge.primary_not_in_target": "the primary record is not among the merged ids",
     "split.params": "Split parameters do not fit the strategy",
     "delete.time_conflict": "give older_than or time_range, not both",
+    "fact.dedupe": "dedupe does not apply to a typed fact: an identical value is never stored twice",
     # workflows
     "workflow.empty": "a workflow needs at least one step",
     "workflow.too_long": "a workflow has more steps than the limit",
@@ -104,6 +105,8 @@ RULES: dict[str, str] = {
     "a2p.ignored": "a part of the profile that memql does not import was left out",
     "a2p.export_limit": "the tenant has more memories than one export carries",
     "promote.scan_limit": "promotion looked at its maximum of episodic memories; run it again for the rest",
+    "fact.repeat": "the fact already holds this value at that time; nothing was stored",
+    "fact.extended": "an equal, later value of the fact now starts earlier; nothing new was stored",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

@@ -81,6 +81,8 @@ def _models_in(annotation: object) -> list[type[BaseModel]]:
 
 def _message(error: dict, rule: str) -> str:
     loc = error.get("loc") or ()
+    if (error.get("ctx") or {}).get("field"):
+        return str(error.get("msg", "invalid value"))  # a memql validator's own message for that field
     if rule == "field.unknown" and loc:
         name = str(loc[-1])
         hint = difflib.get_close_matches(name, vocabulary(), n=1, cutoff=0.75)

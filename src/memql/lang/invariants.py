@@ -9,7 +9,17 @@ from __future__ import annotations
 from datetime import datetime
 
 from memql.lang.diagnostics import Diagnostics, join
-from memql.lang.ops import STAGE_OF, DeleteIR, DemoteIR, ExpireIR, LockIR, Meta, OpBase, PromoteIR
+from memql.lang.ops import (
+    STAGE_OF,
+    DeleteIR,
+    DemoteIR,
+    EncodeIR,
+    ExpireIR,
+    LockIR,
+    Meta,
+    OpBase,
+    PromoteIR,
+)
 
 
 def check_ir(
@@ -70,6 +80,12 @@ def check_ir(
             join(path, "args", "weight_delta"),
             "weight.direction",
             "a positive weight_delta in Demote raises the weight; Promote says that plainly",
+        )
+    if isinstance(ir, EncodeIR) and ir.args.dedupe is False and ir.args.payload.fact is not None:
+        diags.warning(
+            join(path, "args", "dedupe"),
+            "fact.dedupe",
+            "dedupe does not apply to a typed fact: a value the fact already holds is never stored twice",
         )
     if now is not None:
         _past(ir, path, diags, now)

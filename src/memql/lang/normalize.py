@@ -19,6 +19,7 @@ from datetime import UTC, datetime
 from typing import Any
 
 from memql.lang.diagnostics import Diagnostics, join
+from memql.lang.facts import is_fact
 from memql.lang.ops import OPS, STAGE_OF, EncodeArgs, UpdateSet
 from memql.lang.time import (
     TimeParseError,
@@ -319,6 +320,9 @@ class _Pass:
                     facets[key[6:]] = f.pop(key)
                     self.alias(join(path, key), f"{key!r} is facets.{key[6:]}")
         self.instants(f, path, frozenset({"expire_before", "expire_after"}))
+        if isinstance(f.get("fact"), dict):
+            self.trim_keys(f["fact"], join(path, "fact"))
+            self.instants(f["fact"], join(path, "fact"), frozenset({"valid_at"}))
         if isinstance(f.get("time_range"), dict):
             self.time_range(f["time_range"], join(path, "time_range"))
 
@@ -358,6 +362,10 @@ class _Pass:
         self.lift(a, "text", "payload", path)
         self.priority(a, path)
         self.to_facets(a, set(EncodeArgs.model_fields), path)
+        payload = a.get("payload")
+        if isinstance(payload, dict) and is_fact(payload.get("structured")):
+            fact = payload["structured"]
+            self.instants(fact, join(path, "payload", "structured"), frozenset({"valid_from"}))
 
     def args_update(self, a: dict, path: str) -> None:
         s = a.get("set")

@@ -29,6 +29,16 @@ StatusFilter = Literal["active", "archived", "deleted", "expired", "pending", "r
 OrderBy = Literal["relevance", "time_desc", "time_asc", "weight_desc"]
 
 
+class FactFilter(StrictModel):
+    """Conditions on typed facts (memql extension): only facts match, and every given condition holds."""
+
+    subject: Name | None = Field(None, description="the fact's subject")
+    attribute: Name | None = Field(None, description="the fact's attribute")
+    valid_at: Instant | None = Field(
+        None, description="world time: the fact was true then (valid_from <= valid_at < valid_to)"
+    )
+
+
 class Filter(StrictModel):
     """Conditions a record must meet. All given conditions must hold (AND)."""
 
@@ -54,6 +64,9 @@ class Filter(StrictModel):
     memory_type: MemoryType | None = None
     category: Category | None = None
     sensitivity: Sensitivity | None = None
+    fact: FactFilter | None = Field(
+        None, description="typed facts only, by subject, attribute and world time (memql extension)"
+    )
 
     @model_validator(mode="after")
     def _bounds(self) -> Filter:

@@ -17,7 +17,11 @@ from memql.lang.time import format_instant
 
 Status = Literal["active", "archived", "deleted", "expired", "pending", "rejected"]
 Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_asc"]
-SCHEMA_VERSION = 1
+# The shape of a record. Every record carries the version it was written at; a store's migrations upgrade
+# its rows, and `upgrade_snapshot` upgrades the images the audit log kept (replayed by point-in-time reads).
+#   1: the record before typed facts
+#   2: typed facts: subject, attribute, value, valid_from, valid_to, evidence
+SCHEMA_VERSION = 2
 
 
 @dataclass
@@ -78,6 +82,16 @@ class Record:
     embedding_status: str = "none"  # none | pending | ready
     # time
     time: datetime | None = None  # when the remembered thing happened
+    # a typed fact (SGAM): (tenant, subject, attribute) -> value, true in world time [valid_from, valid_to)
+    # (valid_to None: still true). Supersession is kept as links (relation "supersedes", new -> old)
+    subject: str | None = None
+    attribute: str | None = None
+    value: Any = None  # any JSON value but null
+    valid_from: datetime | None = None
+    valid_to: datetime | None = None
+    # the assertions the value rests on, [{"valid_from": ISO, "source": str | None}, ...] by valid_from: the
+    # first one starts the window; later repeats are kept so that a value arriving later can split it
+    evidence: list[dict[str, Any]] | None = None
     created_at: datetime | None = None
     updated_at: datetime | None = None
     deleted_at: datetime | None = None
@@ -114,6 +128,8 @@ INSTANT_FIELDS = frozenset(
         "created_at",
         "updated_at",
         "deleted_at",
+        "valid_from",
+        "valid_to",
     }
 )
 JSON_FIELDS = frozenset(
@@ -128,10 +144,32 @@ JSON_FIELDS = frozenset(
         "read_blacklist",
         "write_whitelist",
         "write_blacklist",
+        "value",
+        "evidence",
     }
 )
 # fields the engine never changes through `update` (identity and bookkeeping)
 IMMUTABLE_FIELDS = frozenset({"id", "tenant", "created_at", "schema_version"})
+
+
+def _upgrade_1_to_2(snapshot: dict[str, Any]) -> dict[str, Any]:
+    return snapshot  # the fact fields are new and empty on a record written before them
+
+
+# version -> the function that lifts a snapshot of that version to the next one
+RECORD_UPGRADES: dict[int, Any] = {1: _upgrade_1_to_2}
+
+
+def upgrade_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
+    """A record image from the audit log (written at any record schema) in the current shape. A snapshot
+    without a version predates versioning and is version 1."""
+    version = snapshot.get("schema_version", 1)
+    while version < SCHEMA_VERSION:
+        snapshot = RECORD_UPGRADES[version](dict(snapshot))
+        version += 1
+    if version > SCHEMA_VERSION:
+        raise ValueError(f"a record of schema {version} is newer than this memql ({SCHEMA_VERSION})")
+    return {**snapshot, "schema_version": version}
 
 
 def json_default(value: Any) -> Any:
@@ -203,6 +241,17 @@ class RecordQuery:
     sensitivity: str | None = None
     sensitivities: Sequence[str] | None = None  # the levels the reader may see (its clearance); None: any
     text_query: str | None = None  # lexical (BM25) relevance; only matching records are returned
+    # typed facts: with any of these set, only facts (records with an attribute) match
+    subject: str | None = None
+    attribute: str | None = None
+    valid_at: datetime | None = None  # world time: valid_from <= valid_at < valid_to (valid_to None: open)
+    facts_only: bool = False
+
+    @property
+    def about_facts(self) -> bool:
+        """Whether the query asks for typed facts only."""
+        return self.facts_only or any(v is not None for v in (self.subject, self.attribute, self.valid_at))
+
     order: Order = "time_desc"
     limit: int | None = None
     as_of: datetime | None = None  # read the records as the audit log says they were at this instant
@@ -290,6 +339,10 @@ class StoreSession(Protocol):
         ...
 
     def add_link(self, tenant: str, link: Link) -> None: ...
+
+    def remove_link(self, tenant: str, link: Link) -> None:
+        """Remove the link (src, dst, relation), if the tenant has it."""
+        ...
 
     def links(self, tenant: str, ids: Sequence[str]) -> list[Link]: ...
 

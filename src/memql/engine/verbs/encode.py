@@ -5,10 +5,13 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+from datetime import datetime
 from typing import Any
 
 from memql.engine.context import Context
+from memql.engine.facts import encode_fact
 from memql.engine.verbs import Outcome
+from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
 from memql.ports.store import PERMISSION_FIELDS, Record
@@ -43,7 +46,8 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     payload = args.payload
     extras = dict(payload.__pydantic_extra__ or {})
     digest = content_hash(payload.text, payload.url, payload.structured)
-    if args.dedupe is not False:
+    fact = payload.fact
+    if args.dedupe is not False and fact is None:  # a fact's history decides what a repeat is
         existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
         if existing is not None:
             return Outcome([existing], {"id": existing, "deduplicated": True})
@@ -75,8 +79,25 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
         time=args.time,
     )
     ctx.defer_embedding = bool(args.skip_embedding)
+    if fact is not None:
+        return encode_fact(ctx, _as_fact(ctx, record, fact, args.time))
     record = ctx.insert(record)
     return Outcome([record.id], {"id": record.id})  # type: ignore[list-item]
+
+
+def _as_fact(ctx: Context, record: Record, fact: FactPayload, time: datetime | None) -> Record:
+    """The record of a typed fact: true from its valid_from, else the episode's time, else now; a
+    semantic memory of kind `fact` unless told otherwise; its subject is also its subject facet."""
+    return record.copy(
+        subject=fact.subject,
+        attribute=fact.attribute,
+        value=fact.value,
+        valid_from=fact.valid_from or time or ctx.now,
+        source=fact.source if fact.source is not None else record.source,
+        kind=record.kind or "fact",
+        memory_type=record.memory_type or "semantic",
+        facets={"subject": fact.subject, **record.facets},
+    )
 
 
 def _str(value: Any) -> str | None:

@@ -14,6 +14,7 @@ from memql.ports.models import ChatMessage, ChatRequest
 from memql.ports.store import PERMISSION_FIELDS, Record
 from memql.services import estimate_tokens, keywords, summarize
 
+FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above
 DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
 
 
@@ -33,7 +34,7 @@ def row(
         "tags": record.tags,
         "facets": record.facets,
         "time": record.time or record.created_at,
-        "subject": record.facets.get("subject"),
+        "subject": record.subject if record.subject is not None else record.facets.get("subject"),
         "location": record.facets.get("location"),
         "topic": record.facets.get("topic"),
         "source": record.source,
@@ -68,7 +69,7 @@ def row(
         if explain is not None
         else (None if score is None else {"bm25": round(score, 6), "weight": record.weight}),
     }
-    for name in (*PERMISSION_FIELDS, "valid_from", "valid_to"):
+    for name in (*PERMISSION_FIELDS, *FACT_FIELDS, "schema_version"):
         values[name] = getattr(record, name, None)
     return {name: values.get(name) for name in include}
 

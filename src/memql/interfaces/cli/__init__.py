@@ -9,6 +9,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_locomo,
     bench_perf,
     bench_text2mem,
+    facts_cmds,
     lang_cmds,
     profile_cmds,
     store_cmds,

@@ -8,6 +8,7 @@ from urllib.parse import urlsplit
 from pydantic import AfterValidator, ConfigDict, Field, JsonValue, model_validator
 from pydantic_core import PydanticCustomError
 
+from memql.lang.facts import is_fact, parse_fact
 from memql.lang.fields import StrictModel
 from memql.lang.ops.base import OpBase
 from memql.lang.ops.record import RecordFields
@@ -33,7 +34,11 @@ class Payload(StrictModel):
 
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
     url: Url | None = None
-    structured: dict[str, JsonValue] | None = None
+    structured: dict[str, JsonValue] | None = Field(
+        None,
+        description="a JSON object; with a subject and an attribute it is a typed fact {subject, attribute, "
+        "value, valid_from?, source?} (memql extension)",
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Payload:
@@ -46,7 +51,16 @@ class Payload(StrictModel):
             )
         if self.text is not None and not self.text.strip():
             raise PydanticCustomError("field.empty", "payload.text is blank")
+        if is_fact(self.structured):
+            canonical = parse_fact(self.structured).canonical()  # type: ignore[arg-type]
+            if list(canonical.items()) != list(self.structured.items()):  # type: ignore[union-attr]
+                return self.model_copy(update={"structured": canonical})
         return self
+
+    @property
+    def fact(self):
+        """The typed fact this payload states, or None (see memql.lang.facts)."""
+        return parse_fact(self.structured) if is_fact(self.structured) else None  # type: ignore[arg-type]
 
 
 class EncodeContent(StrictModel):

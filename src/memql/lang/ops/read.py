@@ -41,6 +41,8 @@ IncludeField = Literal[
     "category",
     "sensitivity",
     "confidence",
+    "attribute",
+    "value",
     "valid_from",
     "valid_to",
     # memql: provenance, payload metadata and heat (profile export, promotion)
@@ -49,6 +51,8 @@ IncludeField = Literal[
     "payload_meta",
     "visits",
     "last_access_at",
+    "evidence",
+    "schema_version",
     "score",
     "explain",
 ]

@@ -271,6 +271,13 @@ class PostgresSession(PortableSession):
             ),
         )
 
+    def remove_link(self, tenant: str, link: Link) -> None:
+        self._enter(tenant)
+        self.conn.execute(
+            "DELETE FROM links WHERE tenant = %s AND src = %s AND dst = %s AND relation = %s",
+            (tenant, escape(link.src), escape(link.dst), escape(link.relation)),
+        )
+
     def links(self, tenant: str, ids: Sequence[str]) -> list[Link]:
         self._enter(tenant)
         ids = [escape(i) for i in ids]

@@ -85,6 +85,15 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
         if not q.sensitivities:
             return None
         conds.append(f"r.sensitivity = ANY({param([escape(s) for s in q.sensitivities])}::text[])")
+    if q.about_facts:
+        conds.append("r.attribute IS NOT NULL")
+    for column, value in (("subject", q.subject), ("attribute", q.attribute)):
+        if value is not None:
+            conds.append(f"r.{column} = {param(escape(value))}")
+    if q.valid_at is not None:
+        at = param(q.valid_at)
+        conds.append(f"(r.valid_from IS NULL OR r.valid_from <= {at})")
+        conds.append(f"(r.valid_to IS NULL OR r.valid_to > {at})")
     for key, value in q.facet_equals.items():
         conds.append(_facet(param, escape(key), value))
     if q.weight_gte is not None:

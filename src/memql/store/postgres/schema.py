@@ -120,6 +120,18 @@ CREATE INDEX records_by_tenant_status_when_num ON records (tenant, status, (COAL
 DROP INDEX records_by_tenant_status_when;
 """,
     ),
+    (
+        3,
+        """
+-- record schema 2, typed facts: (tenant, subject, attribute) -> value with a world-time validity window;
+-- rows written before it are upgraded (their fact fields are empty: they are not facts)
+ALTER TABLE records ADD COLUMN subject TEXT, ADD COLUMN attribute TEXT, ADD COLUMN value JSON,
+    ADD COLUMN valid_from TIMESTAMPTZ, ADD COLUMN valid_to TIMESTAMPTZ, ADD COLUMN evidence JSON,
+    ALTER COLUMN schema_version SET DEFAULT 2;
+CREATE INDEX records_by_fact ON records (tenant, subject, attribute, valid_from) WHERE attribute IS NOT NULL;
+UPDATE records SET schema_version = 2 WHERE schema_version < 2;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

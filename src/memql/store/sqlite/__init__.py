@@ -196,6 +196,12 @@ class SQLiteSession:
             (tenant, link.src, link.dst, link.relation, codec.to_us(link.created_at)),
         )
 
+    def remove_link(self, tenant: str, link: Link) -> None:
+        self.conn.execute(
+            "DELETE FROM links WHERE tenant = ? AND src = ? AND dst = ? AND relation = ?",
+            (tenant, link.src, link.dst, link.relation),
+        )
+
     def links(self, tenant: str, ids: Sequence[str]) -> list[Link]:
         ids = list(ids)
         if not ids:

@@ -100,6 +100,15 @@ def build(
             return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
         where.append(f"r.sensitivity IN ({','.join('?' * len(q.sensitivities))})")
         params.extend(q.sensitivities)
+    if q.about_facts:
+        where.append("r.attribute IS NOT NULL")
+    for column, value in (("subject", q.subject), ("attribute", q.attribute)):
+        if value is not None:
+            where.append(f"r.{column} = ?")
+            params.append(value)
+    if q.valid_at is not None:
+        where.append("(r.valid_from IS NULL OR r.valid_from <= ?) AND (r.valid_to IS NULL OR r.valid_to > ?)")
+        params.extend([to_us(q.valid_at)] * 2)
     for key, value in q.facet_equals.items():
         path = '$."' + key.replace('"', '""') + '"'
         if isinstance(value, dict | list):

@@ -137,6 +137,24 @@ DELETE FROM counters WHERE name = 'lexical_rebuild';
     )
 )
 
+MIGRATIONS.append(
+    (
+        6,
+        """
+-- record schema 2, typed facts: (tenant, subject, attribute) -> value with a world-time validity window;
+-- rows written before it are upgraded (their fact fields are empty: they are not facts)
+ALTER TABLE records ADD COLUMN subject TEXT;
+ALTER TABLE records ADD COLUMN attribute TEXT;
+ALTER TABLE records ADD COLUMN value TEXT;
+ALTER TABLE records ADD COLUMN valid_from INTEGER;
+ALTER TABLE records ADD COLUMN valid_to INTEGER;
+ALTER TABLE records ADD COLUMN evidence TEXT;
+CREATE INDEX records_by_fact ON records (tenant, subject, attribute, valid_from) WHERE attribute IS NOT NULL;
+UPDATE records SET schema_version = 2 WHERE schema_version < 2;
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

@@ -1,0 +1,228 @@
+"""Typed facts, the write side (SGAM; DESIGN §9): an Encode of a fact keeps the history of its (tenant,
+subject, attribute) canonical, inside the Encode's own transaction.
+
+A history is made of the key's live facts (status active or archived, within the session's clearance).
+Each fact holds one value over the world-time window [valid_from, valid_to) and keeps its `evidence`: the
+assertions (valid_from, source) of that value inside the window, the first one starting it. The windows
+follow from the evidence alone: all assertions in valid_from order, neighbours with the same value joined
+into one fact, each window ending where the next begins (the last one open). `supersedes` links tie each
+fact to the one before it. So a new assertion (t, v):
+
+- falls inside a window that already holds v: no record is added, the assertion joins that fact's
+  evidence (warning `fact.repeat`; with the same valid_from too, nothing changes at all);
+- starts an equal, later value earlier: that fact now starts at t, with this source (`fact.extended`);
+- otherwise becomes a new fact over [t, next value); the fact true at t closes at t, and if that fact had
+  later evidence of its own value, the part after this one is its own fact again (a new record carrying
+  that evidence, as if the assertions had arrived in world-time order).
+
+Whatever order a set of dated values arrives in, the history ends up the same — windows, values, sources,
+evidence and the `supersedes` chain; only record ids differ. A late-arriving older value slots in without
+disturbing later ones. The one exception is an assertion for exactly the valid_from of an assertion with
+another value: a correction, where the later-recorded one wins; a fact left without evidence keeps an
+empty window [t, t), and a later fact of the value on both sides of the corrected one is folded into the
+earlier (soft-deleted, linked `merged_into`). Every change to an existing fact — a closing above all — is
+an audited Update, refused when a lock on that fact forbids it.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from itertools import pairwise
+from typing import Any
+
+from memql.engine.context import Context, Refusal
+from memql.engine.governance import check_lock
+from memql.engine.verbs import Outcome
+from memql.lang.time import format_instant, parse_instant
+from memql.ports.store import Record, RecordQuery
+
+LIVE = ("active", "archived")  # what a history is made of
+SUPERSEDES = "supersedes"
+_OPEN = datetime.max.replace(tzinfo=UTC)
+
+
+def chain_order(record: Record) -> tuple[datetime, datetime, int]:
+    """A history's order: by valid_from, an empty (corrected) window first, then record number."""
+    return (record.valid_from, record.valid_to or _OPEN, int(record.id))  # type: ignore[return-value, arg-type]
+
+
+def same_value(a: Any, b: Any) -> bool:
+    """JSON equality (true is not 1; key order does not matter)."""
+    return _canonical(a) == _canonical(b)
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+
+@dataclass(frozen=True)
+class _Assertion:
+    valid_from: datetime
+    value: Any
+    source: str | None
+    owner: Record | None  # the fact whose evidence holds it (None: the assertion being encoded)
+
+    def evidence(self) -> dict[str, Any]:
+        return {"valid_from": format_instant(self.valid_from), "source": self.source}
+
+
+def history(ctx: Context, subject: str, attribute: str) -> list[Record]:
+    """The live facts of (ctx.tenant, subject, attribute) that the session may see, in chain order."""
+    found = ctx.session.find(
+        ctx.tenant,
+        RecordQuery(
+            statuses=LIVE,
+            subject=subject,
+            attribute=attribute,
+            sensitivities=ctx.visible_sensitivities(),
+            order="created_asc",
+        ),
+    )
+    return sorted((r for r, _ in found), key=chain_order)
+
+
+def encode_fact(ctx: Context, record: Record) -> Outcome:
+    """Store the fact `record` (subject, attribute, value, valid_from and source set) into its history."""
+    t, value = record.valid_from, record.value
+    assert t is not None and record.subject is not None and record.attribute is not None
+    facts = history(ctx, record.subject, record.attribute)
+    on_chain = [r for r in facts if r.valid_to != r.valid_from]
+    assertions = [a for r in on_chain for a in _evidence(r)]
+    same_time = next((a for a in assertions if a.valid_from == t), None)
+    if same_time is not None and same_value(same_time.value, value):  # asserted before, exactly so
+        return _repeat(ctx, record, same_time.owner, t)  # type: ignore[arg-type]
+    new = _Assertion(t, value, record.source, None)
+    # an assertion at exactly t with another value is corrected by this one (the later-recorded wins)
+    runs = _runs(sorted([a for a in assertions if a.valid_from != t] + [new], key=lambda a: a.valid_from))
+    # each run is kept by the first fact among its assertions' owners that keeps no earlier run
+    keepers: list[Record | None] = []
+    for run in runs:
+        taken = {k.id for k in keepers if k is not None}
+        keepers.append(next((a.owner for a in run if a.owner is not None and a.owner.id not in taken), None))
+    kept: list[Record] = []  # the fact of each run, as it now is
+    closed: list[str] = []
+    for i, (run, keeper) in enumerate(zip(runs, keepers, strict=True)):
+        window = {
+            "valid_from": run[0].valid_from,
+            "valid_to": runs[i + 1][0].valid_from if i + 1 < len(runs) else None,
+            "source": run[0].source,
+            "evidence": [a.evidence() for a in run],
+        }
+        if keeper is None:  # a new fact: this assertion, or the tail of a fact that this one splits
+            encoded = record if any(a is new for a in run) else None
+            kept.append(ctx.insert(_new_fact(encoded or run[0].owner, window, encoded)))  # type: ignore[arg-type]
+            continue
+        end = window["valid_to"]
+        if end is not None and (keeper.valid_to is None or end < keeper.valid_to):
+            closed.append(keeper.id)  # type: ignore[arg-type]
+        kept.append(_change(ctx, keeper, **window))
+    corrected: list[Record] = []
+    for fact in on_chain:
+        if fact.id in {k.id for k in kept}:
+            continue
+        into = next((k for k, run in zip(kept, runs, strict=True) if _owns(fact, run)), None)
+        if into is None:  # its only assertion, at t, was corrected: it keeps the empty window [t, t)
+            corrected.append(_change(ctx, fact, valid_to=t))
+            closed.append(fact.id)  # type: ignore[arg-type]
+        else:  # its assertions joined an earlier fact's run (a correction removed what stood between)
+            _change(ctx, fact, status="deleted", deleted_at=ctx.now)
+            ctx.link(fact.id, into.id, "merged_into")  # type: ignore[arg-type]
+    earlier_corrections = [f for f in facts if f.valid_to == f.valid_from]
+    _thread(ctx, sorted(kept + corrected + earlier_corrections, key=chain_order))
+    mine = next(k for k, run in zip(kept, runs, strict=True) if any(a is new for a in run))
+    key = f"{record.subject}/{record.attribute}"
+    data: dict[str, Any] = {"id": mine.id}
+    if mine.id in {f.id for f in on_chain}:
+        if mine.valid_from != t:
+            return _repeat(ctx, record, mine, t)
+        data["extended"] = True
+        ctx.warn(
+            "fact.extended",
+            f"{key} held this value from a later time (record {mine.id}); it now starts at "
+            f"{format_instant(t)}",
+            "args",
+            "payload",
+            "structured",
+        )
+    if closed:
+        data["closed"] = closed
+    return Outcome([mine.id], data)  # type: ignore[list-item]
+
+
+def _owns(fact: Record, run: list[_Assertion]) -> bool:
+    return any(a.owner is not None and a.owner.id == fact.id for a in run)
+
+
+def _change(ctx: Context, fact: Record, **changes: Any) -> Record:
+    """An audited Update of a fact the new assertion touches; a lock on it refuses the Encode, unless the
+    change only adds evidence and the lock is append_only (or its policy allows Encode)."""
+    diff = {k: v for k, v in changes.items() if getattr(fact, k) != v}
+    if not diff:
+        return fact
+    appending = set(diff) == {"evidence"}
+    try:
+        check_lock(ctx, "Encode", fact, appending=appending)
+    except Refusal as refusal:
+        raise ctx.refuse(refusal.rule, refusal.message, "args", "payload", "structured") from None
+    return ctx.update(fact, **diff)
+
+
+def _evidence(record: Record) -> list[_Assertion]:
+    entries = record.evidence or [{"valid_from": record.valid_from, "source": record.source}]
+    return [_Assertion(_instant(e["valid_from"]), record.value, e.get("source"), record) for e in entries]
+
+
+def _instant(value: datetime | str) -> datetime:
+    return value if isinstance(value, datetime) else parse_instant(value)[0]
+
+
+def _runs(assertions: list[_Assertion]) -> list[list[_Assertion]]:
+    """Neighbours with the same value, joined."""
+    runs: list[list[_Assertion]] = []
+    for a in assertions:
+        if runs and same_value(runs[-1][0].value, a.value):
+            runs[-1].append(a)
+        else:
+            runs.append([a])
+    return runs
+
+
+def _new_fact(template: Record, window: dict[str, Any], encoded: Record | None) -> Record:
+    """The record of a new fact: the Encode's own record, or a copy of the fact whose tail it is."""
+    base = encoded if encoded is not None else template
+    structured = {"subject": base.subject, "attribute": base.attribute, "value": base.value}
+    structured["valid_from"] = format_instant(window["valid_from"])
+    if window["source"] is not None:
+        structured["source"] = window["source"]
+    fields = {**window, "structured": structured if encoded is None else base.structured}
+    return base.copy(id=None, visits=0, last_access_at=None, **fields)
+
+
+def _repeat(ctx: Context, record: Record, owner: Record, t: datetime) -> Outcome:
+    ctx.warn(
+        "fact.repeat",
+        f"{record.subject}/{record.attribute} already holds this value at {format_instant(t)} (record "
+        f"{owner.id}); nothing new was stored",
+        "args",
+        "payload",
+        "structured",
+    )
+    return Outcome([owner.id], {"id": owner.id, "deduplicated": True})  # type: ignore[list-item]
+
+
+def _thread(ctx: Context, facts: list[Record]) -> None:
+    """Make the `supersedes` links among the key's live facts exactly: each fact -> the one before it."""
+    ids = [f.id for f in facts]
+    wanted = {(later, earlier) for earlier, later in pairwise(ids)}
+    members = set(ids)
+    have = {
+        (link.src, link.dst)
+        for link in ctx.session.links(ctx.tenant, ids)  # type: ignore[arg-type]
+        if link.relation == SUPERSEDES and link.src in members and link.dst in members
+    }
+    for src, dst in sorted(have - wanted):
+        ctx.unlink(src, dst, SUPERSEDES)  # type: ignore[arg-type]
+    for src, dst in sorted(wanted - have, key=lambda pair: ids.index(pair[0])):
+        ctx.link(src, dst, SUPERSEDES)  # type: ignore[arg-type]
