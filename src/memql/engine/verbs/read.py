@@ -39,6 +39,8 @@ def row(
         "source": record.source,
         "weight": record.weight,
         "status": record.status,
+        "owner": record.owner,
+        "agent": record.agent,
         "structured": record.structured,
         "keywords": record.keywords,
         "created_at": record.created_at,
