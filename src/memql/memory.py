@@ -7,6 +7,7 @@ import os
 from datetime import datetime
 from typing import Any
 
+from memql.cognition.proposals import Proposals, transition
 from memql.engine import maintenance
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
@@ -28,8 +29,11 @@ class Memory:
     >>> m.encode("Standup moves to 9:30", tags=["team"]).id
     '1'
 
-    `clearance` is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session
-    may read or act on; records beyond it are, to this session, not there. The default sees every level.
+    Who acts: `actor` (a name), `role` ("user", "admin" — also `admin=True` —, or "agent") and, for an
+    agent, its `consent` ("propose" — the default —, "read" or "read_write"; docs/engine.md). `clearance`
+    is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session may read or
+    act on; records beyond it are, to this session, not there. Users and admins see every level by
+    default, agents only "standard".
     """
 
     def __init__(
@@ -44,7 +48,9 @@ class Memory:
         embedder: Embedder | str | None = "auto",
         strict: bool = False,
         config: EngineConfig | None = None,
-        clearance: str = "restricted",
+        clearance: str | None = None,
+        role: str | None = None,
+        consent: str | None = None,
     ) -> None:
         if isinstance(location, str | os.PathLike) or location is None:
             self.store = open_store(location if location is not None else default_db_path())
@@ -67,8 +73,11 @@ class Memory:
             embedder=embedder,
             strict=strict,
             clearance=clearance,
+            role=role,
+            consent=consent,
         )
         self.tenant, self.actor = tenant, actor
+        self.proposals = Proposals(self)
 
     # --- the language ----------------------------------------------------------------------------
 
@@ -228,8 +237,12 @@ class Memory:
         return maintenance.restore(self.executor, record_id)
 
     def history(self, record_id: str) -> list[dict[str, Any]]:
-        """Every change to a record, oldest first: when, who, which op, and each field before and after."""
+        """Every change to a record, oldest first: when, who, which op, each field before and after, and
+        for a proposal which step it was (`proposal`: proposed, approved, approved with edits, rejected,
+        expired). A record this session may not read has no history for it (as if absent)."""
         with self.store.transaction() as session:
+            if not maintenance.may_read_history(self.executor, session, canonical_id(record_id)):
+                return []
             events = session.history(self.tenant, canonical_id(record_id))
         return [
             {
@@ -240,6 +253,7 @@ class Memory:
                 "change": e.kind,
                 "before": e.before,
                 "after": e.after,
+                "proposal": transition(e.kind, e.before, e.after),
                 "workflow_id": e.operation.workflow_id,
                 "trace_id": e.operation.trace_id,  # type: ignore[union-attr]
             }

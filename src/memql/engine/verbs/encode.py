@@ -7,7 +7,9 @@ import json
 import re
 from typing import Any
 
+from memql.engine.access import proposes
 from memql.engine.context import Context
+from memql.engine.governance import classify
 from memql.engine.verbs import Outcome
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
@@ -39,18 +41,25 @@ def facets_of(args: Any) -> dict[str, Any]:
 
 
 def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
+    """A new record; or, for an agent below read_write consent or when `proposal` is asked, a pending
+    proposal: no owner until a user approves it, the proposer as `agent`, on expiry status expired."""
     args = ir.args
     payload = args.payload
     extras = dict(payload.__pydantic_extra__ or {})
     digest = content_hash(payload.text, payload.url, payload.structured)
+    proposal = proposes(ctx, args.proposal)
+    sensitivity = classify(ctx, args.category, args.sensitivity, None, ("args",))
     if args.dedupe is not False:
-        existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
+        existing = _duplicate(ctx, digest)
         if existing is not None:
             return Outcome([existing], {"id": existing, "deduplicated": True})
     text = payload.text
     expire_at = args.expire_at
+    on_expire = ("none" if proposal else ctx.config.default_on_expire) if expire_at is not None else None
     record = Record(
-        owner=ctx.actor,
+        owner=None if proposal else ctx.actor,
+        agent=ctx.actor if proposal or ctx.role == "agent" else None,
+        status="pending" if proposal else "active",
         text=text,
         url=payload.url,
         structured=payload.structured,
@@ -63,11 +72,11 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
         content_hash=digest,
         memory_type=args.memory_type,
         category=args.category,
-        sensitivity=args.sensitivity or "standard",
+        sensitivity=sensitivity,
         confidence=args.confidence,
         weight=args.weight if args.weight is not None else ctx.config.default_weight,
         expire_at=expire_at,
-        on_expire=ctx.config.default_on_expire if expire_at is not None else None,
+        on_expire=on_expire,
         auto_frequency=args.auto_frequency,
         next_auto_update_at=args.next_auto_update_at or _next_refresh(ctx, args.auto_frequency),
         **{name: getattr(args, name) for name in PERMISSION_FIELDS},
@@ -76,7 +85,20 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     )
     ctx.defer_embedding = bool(args.skip_embedding)
     record = ctx.insert(record)
-    return Outcome([record.id], {"id": record.id})  # type: ignore[list-item]
+    data: dict[str, Any] = {"id": record.id}
+    if proposal:
+        data["proposal"] = True
+    return Outcome([record.id], data)  # type: ignore[list-item]
+
+
+def _duplicate(ctx: Context, digest: str) -> str | None:
+    """The identical record to return instead of a new one — only one the session may read: answering
+    with the id of a record it may not see would tell it what that record says."""
+    existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
+    if existing is None:
+        return None
+    record = ctx.session.get(ctx.tenant, [existing]).get(existing)
+    return existing if record is not None and ctx.may_read(record) else None
 
 
 def _str(value: Any) -> str | None:

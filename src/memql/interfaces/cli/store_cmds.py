@@ -75,7 +75,8 @@ def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
             else r["change"]
         )
         when = r["time"].strftime("%Y-%m-%d %H:%M:%S") if r["time"] else "-"
-        table.add_row(str(r["seq"]), when, r["actor"] or "-", r["op"], r["change"], fields)
+        change = f"{r['change']}: {r['proposal']}" if r["proposal"] else r["change"]
+        table.add_row(str(r["seq"]), when, r["actor"] or "-", r["op"], change, fields)
     Console().print(table)
     if not rows:
         sys.exit(1)

@@ -1,0 +1,1 @@
+"""Cognitive layers written in the language: each builds IRs and runs them through the engine."""
