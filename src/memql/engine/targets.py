@@ -77,7 +77,23 @@ def resolve(
     `narrow` adds verb-specific conditions (Delete's older_than/time_range). Writes use the capped
     limit the language wrote into the IR; reads through a bare filter default to the read limit.
     `as_of` (reads) selects from the records as the audit log says they were at that instant.
+    A write is refused (`permission.write`) when a record it resolves may be read but not changed.
     """
+    rows = _resolve(ctx, target, write=write, narrow=narrow, as_of=as_of)
+    if write:
+        for record, _ in rows:
+            check_write(ctx, record)
+    return rows
+
+
+def _resolve(
+    ctx: Context,
+    target: Target,
+    *,
+    write: bool,
+    narrow: RecordQuery | None,
+    as_of: datetime | None,
+) -> list[tuple[Record, float | None]]:
     if target.all:
         q = query_from_filter(None, ctx, write)
         return _find(ctx, _narrowed(q, narrow), as_of)
