@@ -25,7 +25,9 @@ AGENTS = ["bot1", "bot2"]
 NAMES = [*PEOPLE, *AGENTS]
 LEVELS = ["standard", "sensitive", "restricted"]
 # white- and blacklists: callers are often on them (and on both, where the levels differ)
-names = st.sampled_from([None, [], ["alice"], ["bob"], ["bot1"], ["alice", "bot1"], ["alice", "bob", "bot1", "bot2"]])
+names = st.sampled_from(
+    [None, [], ["alice"], ["bob"], ["bot1"], ["alice", "bot1"], ["alice", "bob", "bot1", "bot2"]]
+)
 
 records = st.fixed_dictionaries(
     {
@@ -91,7 +93,9 @@ def cleared(caller: Caller) -> list[str]:
 
 def is_proposal(r: Record) -> bool:
     """Not accepted (yet): pending, rejected, or expired before anyone owned it."""
-    return r.status in ("pending", "rejected") or (r.status == "expired" and r.owner is None and r.agent is not None)
+    return r.status in ("pending", "rejected") or (
+        r.status == "expired" and r.owner is None and r.agent is not None
+    )
 
 
 def listed(name: str | None, names: list[str] | None) -> bool:
@@ -167,7 +171,9 @@ def build(m, tenant: str, generated: list[dict], embedder: HashedWords) -> dict[
     with m.store.transaction() as session:
         for i, fields in enumerate(generated):
             text = f"memo {i}"
-            record = Record(tenant=tenant, text=text, created_at=m.clock.now(), updated_at=m.clock.now(), **fields)
+            record = Record(
+                tenant=tenant, text=text, created_at=m.clock.now(), updated_at=m.clock.now(), **fields
+            )
             rid = session.insert(record)
             vector = {
                 "embedding": embedder.vector(text).astype("<f4").tobytes(),

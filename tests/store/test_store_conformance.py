@@ -256,7 +256,9 @@ def test_a_readers_access_applies_inside_every_query(store, generated, reader, k
     tenant = uuid.uuid4().hex  # one tenant per example: the store is shared by the examples
     v = unit(np.random.default_rng(len(generated)))
     with store.transaction() as s:
-        made = {put(s, tenant, f"memo {i}", v, **fields): Record(**fields) for i, fields in enumerate(generated)}
+        made = {
+            put(s, tenant, f"memo {i}", v, **fields): Record(**fields) for i, fields in enumerate(generated)
+        }
     admitted = {rid for rid, record in made.items() if reader.admits(record)}
     q = RecordQuery(statuses=None, access=reader)
     with store.dry_run() as s:
@@ -279,7 +281,9 @@ def test_access_reads_names_exactly(store):
         proposal = put(s, "A", "note", v, agent="bob ", status="pending")
     with store.dry_run() as s:
         for actor in ("bob", "bo", 'bo"b', "bob "):
-            found = {r.id for r, _ in s.find("A", RecordQuery(access=Access(actor, agent=True), statuses=None))}
+            found = {
+                r.id for r, _ in s.find("A", RecordQuery(access=Access(actor, agent=True), statuses=None))
+            }
             expected = {custom} if actor == 'bo"b' else {proposal} if actor == "bob " else set()
             assert found == expected, actor
         users = {r.id for r, _ in s.find("A", RecordQuery(access=Access("Bob"), statuses=None))}

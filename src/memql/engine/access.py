@@ -37,7 +37,6 @@ class Identity:
         return self.role == "admin"
 
 
-
 def identity(
     actor: str | None,
     *,
@@ -62,7 +61,9 @@ def identity(
         if consent not in CONSENTS:
             raise ValueError(f"consent must be one of {', '.join(CONSENTS)}, not {consent!r}")
         if not actor:
-            raise ValueError("an agent session needs an actor: the agent's name, recorded on what it proposes")
+            raise ValueError(
+                "an agent session needs an actor: the agent's name, recorded on what it proposes"
+            )
     if clearance is None:
         clearance = "standard" if role == "agent" else SENSITIVITY_ORDER[-1]
     if clearance not in SENSITIVITY_ORDER:

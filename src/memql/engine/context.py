@@ -50,7 +50,9 @@ class EngineConfig:
             except ValueError as exc:
                 raise ValueError(f"category {name!r}: {exc}") from None
             if level not in SENSITIVITY_ORDER:
-                raise ValueError(f"category {name!r}: sensitivity must be one of {', '.join(SENSITIVITY_ORDER)}")
+                raise ValueError(
+                    f"category {name!r}: sensitivity must be one of {', '.join(SENSITIVITY_ORDER)}"
+                )
 
 
 class Refusal(Exception):

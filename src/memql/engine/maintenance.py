@@ -73,7 +73,9 @@ def sweep(executor: Executor) -> ExecutionResult:
             if record.locked(ctx.now):
                 held.append(record.id)  # type: ignore[arg-type]
                 continue
-            action = "none" if record.status == "pending" else record.on_expire or ctx.config.default_on_expire
+            action = (
+                "none" if record.status == "pending" else record.on_expire or ctx.config.default_on_expire
+            )
             actions.setdefault(action, []).append(record.id)  # type: ignore[arg-type]
             done = {"expire_at": None, "on_expire": None}  # applied: the record is visible in its new state
             if action == "soft_delete":

@@ -34,7 +34,9 @@ def list_command(ctx: click.Context, status: str, limit: int, as_json: bool) -> 
     for column in ("id", "agent", "category", "sensitivity", "proposed", "expires", "text"):
         table.add_column(column, overflow="fold")
     for row in result.data["rows"]:
-        content = row["text"] if row["text"] is not None else json.dumps(row["structured"], ensure_ascii=False)
+        content = (
+            row["text"] if row["text"] is not None else json.dumps(row["structured"], ensure_ascii=False)
+        )
         table.add_row(
             row["id"],
             row["agent"] or "-",

@@ -18,7 +18,8 @@ class UpdateContent(StrictModel):
     ttl: DurationText | None = None
     # memql extensions: governance
     status: Literal["active", "rejected"] | None = Field(
-        None, description="decide a pending proposal: active approves it, rejected rejects it (memql extension)"
+        None,
+        description="decide a pending proposal: active approves it, rejected rejects it (memql extension)",
     )
     owner: Id | None = Field(None, description="hand the record to another owner (memql extension)")
 
