@@ -8,8 +8,8 @@ from typing import Any
 
 import numpy as np
 
-from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.categories import check_category
+from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder

@@ -67,7 +67,8 @@ def build(
         status = f"r.status IN ({','.join('?' * len(q.statuses))})"
         params.extend(q.statuses)
         if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
-            status = f"({status} OR (r.status IN ('active', 'pending') AND r.expire_at IS NOT NULL AND r.expire_at <= ?))"
+            lapsed = "r.status IN ('active', 'pending') AND r.expire_at IS NOT NULL AND r.expire_at <= ?"
+            status = f"({status} OR ({lapsed}))"
             params.append(to_us(q.lapsed_at))
         where.append(status)
     if q.not_expired_at is not None:
