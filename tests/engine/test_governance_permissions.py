@@ -333,3 +333,19 @@ def test_recategorising_re_derives_the_sensitivity_and_never_lowers_it_silently(
         None,
         "a2p:relationships",
     ]
+
+
+def test_a_point_in_time_read_applies_who_may_read_the_record_now(team, clock, t0):
+    alice, bob, bot = team["alice"], team["bob"], team["reader"]
+    alice.encode("the launch is on Monday")
+    alice.encode("the launch budget is 2M")
+    clock.advance(timedelta(hours=1))
+    then = (t0 + timedelta(minutes=30)).isoformat()
+    assert _ids(bob.retrieve(filter={}, as_of=then)) == ["2", "1"]
+    assert _ids(bot.retrieve(filter={}, as_of=then)) == ["2", "1"]
+    alice.update("1", read_perm_level="private")
+    alice.update("2", sensitivity="restricted")
+    assert _ids(bob.retrieve(filter={}, as_of=then)) == ["2"]  # 1 was made private since: not even its past
+    assert _ids(bob.retrieve("launch", as_of=then)) == ["2"]
+    assert _ids(bot.retrieve(filter={}, as_of=then)) == []  # 2 is now beyond the agent's clearance
+    assert _ids(alice.retrieve(filter={}, as_of=then)) == ["2", "1"]

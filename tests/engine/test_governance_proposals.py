@@ -157,3 +157,12 @@ def test_proposals_never_cross_tenants(memory, db):
     assert there.proposals.approve("1").affected_ids == [] and there.proposals.reject("1").affected_ids == []
     assert db.record(here, "1").status == "pending"
     assert there.history("1") == []
+
+
+def test_a_proposal_carries_no_permissions_until_its_approver_sets_them(people, db):
+    refused = people["bot"].encode("alice's PIN hint", read_perm_level="custom", read_whitelist=["bot"])
+    assert _rules(refused) == ["permission.owner"] and refused.diagnostics[0].path == "/args/read_perm_level"
+    assert db.ids(people["alice"]) == []
+    people["bot"].encode("alice's PIN hint")
+    assert people["alice"].proposals.edit("1", read_perm_level="private").success
+    assert db.record(people["alice"], "1").read_perm_level == "private"

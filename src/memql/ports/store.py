@@ -197,6 +197,18 @@ def read_level(record: Record) -> str:
     return "custom" if record.read_whitelist else "public"
 
 
+READ_GOVERNANCE = ("owner", "agent", "sensitivity", "read_perm_level", "read_whitelist", "read_blacklist")
+
+
+def governed_as_now(past: Record, now: Record | None) -> Record:
+    """A record as it was, with who may read it as it is now: a point-in-time read must not show what a
+    record said before its permissions were tightened. A record that is gone keeps its past ones (its
+    content was redacted from the audit log when it went)."""
+    if now is None:
+        return past
+    return past.copy(**{name: getattr(now, name) for name in READ_GOVERNANCE})
+
+
 @dataclass(frozen=True)
 class Access:
     """Which records a caller other than an admin may read, as one condition that every backend applies
@@ -266,7 +278,9 @@ class RecordQuery:
     text_query: str | None = None  # lexical (BM25) relevance; only matching records are returned
     order: Order = "time_desc"
     limit: int | None = None
-    as_of: datetime | None = None  # read the records as the audit log says they were at this instant
+    # read the records as the audit log says they were at this instant (who may read them — owner, agent,
+    # sensitivity, read permissions — as they are now: see governed_as_now)
+    as_of: datetime | None = None
 
 
 @dataclass(frozen=True)

@@ -48,6 +48,15 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     extras = dict(payload.__pydantic_extra__ or {})
     digest = content_hash(payload.text, payload.url, payload.structured)
     proposal = proposes(ctx, args.proposal)
+    if proposal:
+        given = [name for name in PERMISSION_FIELDS if getattr(args, name) is not None]
+        if given:  # who reads and writes it is for its owner to say: whoever approves it
+            raise ctx.refuse(
+                "permission.owner",
+                f"a proposal has no owner yet: {', '.join(given)} are set when it is approved",
+                "args",
+                given[0],
+            )
     sensitivity = classify(ctx, args.category, args.sensitivity, None, ("args",))
     if args.dedupe is not False:
         existing = _duplicate(ctx, digest)
