@@ -9,6 +9,7 @@ from typing import Any
 
 from memql.cognition.proposals import Proposals, transition
 from memql.engine import maintenance
+from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
 from memql.engine.result import ExecutionResult
@@ -52,6 +53,8 @@ class Memory:
         role: str | None = None,
         consent: str | None = None,
     ) -> None:
+        # a contradictory identity is refused before a store is opened (and left open)
+        identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
         if isinstance(location, str | os.PathLike) or location is None:
             self.store = open_store(location if location is not None else default_db_path())
             self._owns_store = True

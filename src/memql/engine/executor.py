@@ -64,18 +64,10 @@ class Executor:
         consent: str | None = None,
     ) -> None:
         self.identity = identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
-        self.clearance, self.role, self.consent = (
-            self.identity.clearance,
-            self.identity.role,
-            self.identity.consent,
-        )
+        self.role, self.consent = self.identity.role, self.identity.consent
+        self.admin, self.clearance = self.identity.admin, self.identity.clearance
         self.store, self.tenant, self.actor, self.clock = store, tenant, actor, clock
-        self.admin, self.config, self.llm, self.embedder = (
-            self.identity.admin,
-            config or EngineConfig(),
-            llm,
-            embedder,
-        )
+        self.config, self.llm, self.embedder = config or EngineConfig(), llm, embedder
         self.strict = strict
 
     def context(
