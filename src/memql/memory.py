@@ -7,7 +7,9 @@ import os
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memql.cognition.proposals import Proposals, transition
 from memql.engine import maintenance
+from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
 from memql.engine.result import ExecutionResult
@@ -34,8 +36,11 @@ class Memory:
     >>> m.encode("Standup moves to 9:30", tags=["team"]).id
     '1'
 
-    `clearance` is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session
-    may read or act on; records beyond it are, to this session, not there. The default sees every level.
+    Who acts: `actor` (a name), `role` ("user", "admin" — also `admin=True` —, or "agent") and, for an
+    agent, its `consent` ("propose" — the default —, "read" or "read_write"; docs/engine.md). `clearance`
+    is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session may read or
+    act on; records beyond it are, to this session, not there. Users and admins see every level by
+    default, agents only "standard".
     """
 
     def __init__(
@@ -50,8 +55,12 @@ class Memory:
         embedder: Embedder | str | None = "auto",
         strict: bool = False,
         config: EngineConfig | None = None,
-        clearance: str = "restricted",
+        clearance: str | None = None,
+        role: str | None = None,
+        consent: str | None = None,
     ) -> None:
+        # a contradictory identity is refused before a store is opened (and left open)
+        identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
         if isinstance(location, str | os.PathLike) or location is None:
             self.store = open_store(location if location is not None else default_db_path())
             self._owns_store = True
@@ -73,8 +82,11 @@ class Memory:
             embedder=embedder,
             strict=strict,
             clearance=clearance,
+            role=role,
+            consent=consent,
         )
         self.tenant, self.actor = tenant, actor
+        self.proposals = Proposals(self)
 
     # --- the language ----------------------------------------------------------------------------
 
@@ -291,9 +303,13 @@ class Memory:
         return maintenance.restore(self.executor, record_id)
 
     def history(self, record_id: str) -> list[dict[str, Any]]:
-        """Every change to a record, oldest first: when, who, which op, and each field before and after.
-        `note` is the op's `_comment` (e.g. "reclassify: ...", "consolidate")."""
+        """Every change to a record, oldest first: when, who, which op, each field before and after,
+        `note` (the op's `_comment`, e.g. "reclassify: ...", "consolidate"), and for a proposal which step
+        it was (`proposal`: proposed, approved, approved with edits, rejected, expired). A record this
+        session may not read has no history for it (as if absent)."""
         with self.store.transaction() as session:
+            if not maintenance.may_read_history(self.executor, session, canonical_id(record_id)):
+                return []
             events = session.history(self.tenant, canonical_id(record_id))
         return [
             {
@@ -304,6 +320,7 @@ class Memory:
                 "change": e.kind,
                 "before": e.before,
                 "after": e.after,
+                "proposal": transition(e.kind, e.before, e.after),
                 "workflow_id": e.operation.workflow_id,
                 "trace_id": e.operation.trace_id,  # type: ignore[union-attr]
                 "note": e.operation.ir.get("_comment"),  # type: ignore[union-attr]

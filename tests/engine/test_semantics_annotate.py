@@ -56,10 +56,12 @@ def test_update_facets_merge_by_key_and_tags_replace(m, db):
 
 def test_update_plain_fields(m, db, t0):
     m.encode("note")
-    m.update("1", type="event", time="2026-04-01T08:00:00Z", weight=0.75, category="home", confidence=0.4)
+    m.update(
+        "1", type="event", time="2026-04-01T08:00:00Z", weight=0.75, category="a2p:context", confidence=0.4
+    )
     r = db.record(m, "1")
     assert r.kind == "event" and r.time == t0.replace(month=4, day=1, hour=8)
-    assert r.weight == 0.75 and r.category == "home" and r.confidence == 0.4
+    assert r.weight == 0.75 and r.category == "a2p:context" and r.confidence == 0.4
     assert r.text == "note"
 
 

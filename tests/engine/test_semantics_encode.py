@@ -21,7 +21,7 @@ def test_encode_adds_one_record_with_every_given_field(m, db, t0):
         weight=0.8,
         source="chat:42",
         memory_type="semantic",
-        category="work",
+        category="a2p:professional",
         sensitivity="restricted",
         confidence=0.7,
     )
@@ -37,7 +37,12 @@ def test_encode_adds_one_record_with_every_given_field(m, db, t0):
     assert r.time == t0.replace(day=9, hour=9, minute=30)
     assert r.weight == 0.8 and r.status == "active"
     assert r.source == "chat:42"
-    assert (r.memory_type, r.category, r.sensitivity, r.confidence) == ("semantic", "work", "restricted", 0.7)
+    assert (r.memory_type, r.category, r.sensitivity, r.confidence) == (
+        "semantic",
+        "a2p:professional",
+        "restricted",
+        0.7,
+    )
     assert r.created_at == r.updated_at == t0
     assert r.deleted_at is None and r.expire_at is None and r.lock_mode is None
     assert r.content_hash and len(r.content_hash) == 64

@@ -238,9 +238,6 @@ def test_a_dry_run_read_counts_no_visit(m, db):
     assert db.record(m, "1").visits == 0
 
 
-@pytest.mark.xfail(
-    strict=True, reason="engine gap: read permissions (read_whitelist/read_blacklist) are not applied"
-)
 def test_read_permissions_are_applied(memory):
     alice = memory()
     bob = memory(actor="bob", share=alice)

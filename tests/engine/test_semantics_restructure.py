@@ -339,7 +339,9 @@ def test_split_custom_with_an_unusable_llm_reply_falls_back(memory, db):
 
 
 def test_split_without_inherit_all(m, db):
-    m.encode("Alpha one. Beta two.", tags=["t"], facets={"topic": "s"}, weight=0.9, category="work")
+    m.encode(
+        "Alpha one. Beta two.", tags=["t"], facets={"topic": "s"}, weight=0.9, category="a2p:professional"
+    )
     result = m.execute({"op": "Split", "target": {"ids": ["1"]}, "args": {"inherit_all": False}})
     assert result.success
     for i in ("2", "3"):

@@ -1,11 +1,12 @@
 """The Store port's contract, checked on every backend and vector index path: dense search within filters
 (never losing matches to a top-k cut), vectors following updates, clears, deletes and rollbacks, one
-store's writes seen by another connection, a reader's clearance, and lexical scores identical on both
-backends (PostgreSQL's BM25 is FTS5's, to 1e-6)."""
+store's writes seen by another connection, a reader's clearance and permissions (Access, whose `admits` is
+the reference), and lexical scores identical on both backends (PostgreSQL's BM25 is FTS5's, to 1e-6)."""
 
 from __future__ import annotations
 
 import sqlite3
+import uuid
 from dataclasses import replace
 from datetime import UTC, datetime, timedelta
 
@@ -14,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.store import Link, Record, RecordQuery
+from memql.ports.store import Access, Link, Record, RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.postgres import PostgresStore
 from memql.store.postgres.lexical import fts_tokens
@@ -276,6 +277,64 @@ def test_a_readers_clearance_applies_inside_both_searches(store):
             dense = {levels[r.id] for r, _ in s.dense("A", v, q, 5, MODEL)}
             lexical = {levels[r.id] for r, _ in s.find("A", replace(q, text_query="note"))}
             assert dense == lexical == set(allowed)
+
+
+PEOPLE = ["alice", "bob", "bot1", "bot2"]
+permissioned = st.fixed_dictionaries(
+    {
+        "owner": st.sampled_from([None, *PEOPLE]),
+        "agent": st.sampled_from([None, "bot1", "bot2"]),
+        "status": st.sampled_from(["active", "active", "pending", "rejected", "expired", "archived"]),
+        "read_perm_level": st.sampled_from([None, "public", "team", "private", "custom", "unknown"]),
+        "read_whitelist": st.one_of(st.none(), st.lists(st.sampled_from(PEOPLE), max_size=2, unique=True)),
+        "read_blacklist": st.one_of(st.none(), st.lists(st.sampled_from(PEOPLE), max_size=2, unique=True)),
+    }
+)
+readers = st.builds(
+    Access, actor=st.sampled_from([None, *PEOPLE, "Bob"]), agent=st.booleans(), proposals_only=st.booleans()
+)
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(generated=st.lists(permissioned, min_size=1, max_size=25), reader=readers, k=st.integers(1, 6))
+def test_a_readers_access_applies_inside_every_query(store, generated, reader, k):
+    """Every path (find by filter, by ids, lexical search, dense search) returns exactly the records
+    Access.admits, and a search with k returns min(k, admitted matches): nothing is cut before the check."""
+    tenant = uuid.uuid4().hex  # one tenant per example: the store is shared by the examples
+    v = unit(np.random.default_rng(len(generated)))
+    with store.transaction() as s:
+        made = {
+            put(s, tenant, f"memo {i}", v, **fields): Record(**fields) for i, fields in enumerate(generated)
+        }
+    admitted = {rid for rid, record in made.items() if reader.admits(record)}
+    q = RecordQuery(statuses=None, access=reader)
+    with store.dry_run() as s:
+        assert {r.id for r, _ in s.find(tenant, q)} == admitted
+        assert {r.id for r, _ in s.find(tenant, replace(q, ids=list(made)))} == admitted
+        assert {r.id for r, _ in s.find(tenant, replace(q, text_query="memo"))} == admitted
+        assert {r.id for r, _ in s.dense(tenant, v, q, len(made), MODEL)} == admitted
+        lexical = s.find(tenant, replace(q, text_query="memo", order="relevance", limit=k))
+        dense = s.dense(tenant, v, q, k, MODEL)
+        assert len(lexical) == len(dense) == min(k, len(admitted))
+        assert {r.id for r, _ in lexical} <= admitted and {r.id for r, _ in dense} <= admitted
+
+
+def test_access_reads_names_exactly(store):
+    """Names in owner, agent and the lists compare exactly: no case folding, no prefix or JSON matches."""
+    v = unit(np.random.default_rng(16))
+    with store.transaction() as s:
+        private = put(s, "A", "note", v, owner="Bob", read_perm_level="private")
+        custom = put(s, "A", "note", v, owner="x", read_whitelist=['bo"b', "bob2"])
+        proposal = put(s, "A", "note", v, agent="bob ", status="pending")
+    with store.dry_run() as s:
+        for actor in ("bob", "bo", 'bo"b', "bob "):
+            found = {
+                r.id for r, _ in s.find("A", RecordQuery(access=Access(actor, agent=True), statuses=None))
+            }
+            expected = {custom} if actor == 'bo"b' else {proposal} if actor == "bob " else set()
+            assert found == expected, actor
+        users = {r.id for r, _ in s.find("A", RecordQuery(access=Access("Bob"), statuses=None))}
+        assert users == {private, proposal}  # a user reviews every proposal
 
 
 # --- lexical scores: the same on both backends ------------------------------------------------------

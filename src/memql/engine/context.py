@@ -8,11 +8,12 @@ from typing import Any
 
 import numpy as np
 
+from memql.lang.categories import check_category
 from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
-from memql.ports.store import RECORD_FIELDS, Event, Link, Record, StoreSession, redacted
+from memql.ports.store import RECORD_FIELDS, Access, Event, Link, Record, StoreSession, redacted
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,22 @@ class EngineConfig:
     heat_visits: float = 5.0  # visits that give half the full heat (saturating: v / (v + heat_visits))
     heat_half_life: timedelta = timedelta(days=7)  # heat halves with each of these since the last visit
     mmr_window: int = 50  # overrides.mmr picks from at least this many of the best candidates
+    # registered a2p extension categories -> sensitivity; a name covers its dotted sub-categories
+    # (`ext:spotify:music` covers `ext:spotify:music.playlists`). Standard a2p: ones need no entry
+    categories: dict[str, str] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for name, level in self.categories.items():
+            if not name.startswith("ext:"):
+                raise ValueError(f"only ext: categories are registered, not {name!r}")
+            try:
+                check_category(name)
+            except ValueError as exc:
+                raise ValueError(f"category {name!r}: {exc}") from None
+            if level not in SENSITIVITY_ORDER:
+                raise ValueError(
+                    f"category {name!r}: sensitivity must be one of {', '.join(SENSITIVITY_ORDER)}"
+                )
 
 
 class Refusal(Exception):
@@ -85,6 +102,21 @@ class Context:
     to_embed: dict[str, Record] = field(default_factory=dict)  # pending embeddings of this op
     explanations: dict[str, dict[str, Any]] = field(default_factory=dict)  # score components per record
     clearance: str = "restricted"  # the most protected sensitivity this session may read or act on
+    role: str = "user"  # user | admin | agent (engine/access.py)
+    consent: str | None = None  # an agent's: propose | read | read_write
+    op: str = ""  # the verb being run (for diagnostics)
+
+    def read_access(self) -> Access | None:
+        """The read permissions every query of this session applies (None: an admin sees every record)."""
+        if self.admin:
+            return None
+        return Access(actor=self.actor, agent=self.role == "agent", proposals_only=self.consent == "propose")
+
+    def may_read(self, record: Record) -> bool:
+        """Within the clearance and the read permissions: what a store query with this session's
+        conditions would return."""
+        access = self.read_access()
+        return self.may_see(record) and (access is None or access.admits(record))
 
     def visible_sensitivities(self) -> tuple[str, ...] | None:
         """The sensitivity levels within the session's clearance (None: every level)."""

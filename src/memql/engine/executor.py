@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
+from memql.engine.access import check_consent, identity
 from memql.engine.context import Context, EngineConfig, Refusal
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import Outcome
@@ -19,7 +20,6 @@ from memql.engine.verbs.restructure import run_merge, run_split
 from memql.engine.verbs.weight import run_demote, run_promote
 from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta, OpBase
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
@@ -44,7 +44,8 @@ StepObserver = Callable[[int, ExecutionResult], None]
 
 
 class Executor:
-    """Runs programs for one tenant and actor against one store."""
+    """Runs programs for one tenant and actor against one store, as a user, an admin or an agent
+    (engine/access.py resolves and checks the role, consent and clearance)."""
 
     def __init__(
         self,
@@ -58,13 +59,15 @@ class Executor:
         llm: LLM | None = None,
         embedder: Embedder | None = None,
         strict: bool = False,
-        clearance: str = "restricted",
+        clearance: str | None = None,
+        role: str | None = None,
+        consent: str | None = None,
     ) -> None:
-        if clearance not in SENSITIVITY_ORDER:
-            raise ValueError(f"clearance must be one of {', '.join(SENSITIVITY_ORDER)}, not {clearance!r}")
-        self.clearance = clearance
+        self.identity = identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
+        self.role, self.consent = self.identity.role, self.identity.consent
+        self.admin, self.clearance = self.identity.admin, self.identity.clearance
         self.store, self.tenant, self.actor, self.clock = store, tenant, actor, clock
-        self.admin, self.config, self.llm, self.embedder = admin, config or EngineConfig(), llm, embedder
+        self.config, self.llm, self.embedder = config or EngineConfig(), llm, embedder
         self.strict = strict
 
     def context(
@@ -93,6 +96,8 @@ class Executor:
             step_ids=step_ids if step_ids is not None else [],
             to_embed=to_embed if to_embed is not None else {},
             clearance=self.clearance,
+            role=self.role,
+            consent=self.consent,
         )
 
     def execute(
@@ -223,6 +228,8 @@ class Executor:
         ctx = self.context(
             session, now, meta, path=path, step_ids=step_ids, to_embed={} if step_dry else queue
         )
+        ctx.op = ir.op
+        check_consent(ctx, ir.op)  # before anything runs: a refused agent learns nothing from the store
         if ir.target is not None and ir.target.search is not None:
             ctx.embed_queued()  # a search sees every record written before it, by meaning too
         started = time.perf_counter()

@@ -1,8 +1,10 @@
-"""Governance checks shared by the write verbs: locks, lock ownership, record state."""
+"""Governance checks shared by the write verbs: locks, lock ownership, record state, and the sensitivity
+a record's a2p category implies. Permissions and consent: engine/access.py."""
 
 from __future__ import annotations
 
 from memql.engine.context import Context
+from memql.lang.categories import lookup, stricter
 from memql.ports.store import Record
 
 
@@ -43,3 +45,41 @@ def may_change_lock(ctx: Context, record: Record) -> bool:
         return True
     reviewers = (record.lock_policy or {}).get("reviewers") or ()
     return ctx.actor is not None and (ctx.actor == record.lock_by or ctx.actor in reviewers)
+
+
+def classify(
+    ctx: Context,
+    category: str | None,
+    sensitivity: str | None,
+    record: Record | None,
+    at: tuple[str, ...],
+) -> str:
+    """The sensitivity of an encoded (`record` None) or updated record: the stricter of the one given
+    and its category's. A category change never lowers the record's sensitivity (give the sensitivity to
+    lower it). `at` is the JSON path of the fields (args, or args/set). An ext: category must be
+    registered (EngineConfig.categories): guessing "standard" for a misspelt sensitive one would
+    under-protect what it names."""
+    floor, named = None, category
+    if category is not None:
+        floor = lookup(category, ctx.config.categories)
+        if floor is None:
+            raise ctx.refuse(
+                "category.unregistered",
+                f"{category} is not a registered extension category (EngineConfig.categories)",
+                *at,
+                "category",
+            )
+    elif record is not None and record.category is not None:
+        named = record.category
+        floor = lookup(named, ctx.config.categories)  # a category from before the registry: no floor
+    if sensitivity is not None:
+        result = stricter(sensitivity, floor)
+        if result != sensitivity:
+            ctx.warn(
+                "category.sensitivity",
+                f"{named} is {floor}: the record is {result}, not {sensitivity}",
+                *at,
+                "sensitivity",
+            )
+        return result
+    return stricter(record.sensitivity if record is not None else None, floor)

@@ -7,38 +7,46 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memql.engine.context import Context
+from memql.engine.access import check_consent, check_write
+from memql.engine.context import Context, Refusal
 from memql.engine.executor import Executor
 from memql.engine.result import ExecutionResult
 from memql.engine.targets import canonical_id
 from memql.engine.verbs import clamp
 from memql.engine.verbs.weight import next_occurrence
 from memql.lang.diagnostics import Diagnostic
-from memql.ports.store import Operation, Record, RecordQuery
+from memql.ports.store import Operation, Record, RecordQuery, StoreSession
 
 _TICK = timedelta(microseconds=1)
 
 
-def _run(executor: Executor, op: str, body) -> ExecutionResult:
+def _run(executor: Executor, op: str, body, *, writes: bool = True) -> ExecutionResult:
+    """Run `body(ctx)` in one transaction, logged as one operation; a refusal rolls everything back."""
     now = executor.clock.now()
-    with executor.store.transaction() as session:
-        ctx = executor.context(session, now)
-        try:
+    try:
+        with executor.store.transaction() as session:
+            ctx = executor.context(session, now)
+            ctx.op = op
+            if writes:
+                check_consent(ctx, op)  # housekeeping writes need an agent's read_write consent
             affected, data = body(ctx)
-        except _Refused as refused:
-            return ExecutionResult(success=False, op=op, diagnostics=[refused.diagnostic])
-        if ctx.events:
-            session.log(
-                Operation(
-                    time=now,
-                    tenant=executor.tenant,
-                    actor=executor.actor,
-                    op=op,
-                    ir={"op": op, "data": data},
-                    affected_ids=affected,
-                ),
-                ctx.loggable_events(),
-            )
+            if ctx.events:
+                session.log(
+                    Operation(
+                        time=now,
+                        tenant=executor.tenant,
+                        actor=executor.actor,
+                        op=op,
+                        ir={"op": op, "data": data},
+                        affected_ids=affected,
+                    ),
+                    ctx.loggable_events(),
+                )
+    except _Refused as refused:
+        return ExecutionResult(success=False, op=op, diagnostics=[refused.diagnostic])
+    except Refusal as refusal:
+        diagnostic = Diagnostic(path="", rule=refusal.rule, severity="error", message=refusal.message)
+        return ExecutionResult(success=False, op=op, diagnostics=[diagnostic])
     return ExecutionResult(success=True, op=op, affected_ids=affected, data=data)
 
 
@@ -49,11 +57,14 @@ class _Refused(Exception):
 
 def sweep(executor: Executor) -> ExecutionResult:
     """Apply on_expire to every record whose expire_at has passed, and purge soft-deleted records
-    whose recovery window has closed. A locked record keeps its expiry until the lock lifts."""
+    whose recovery window has closed. A locked record keeps its expiry until the lock lifts. A pending
+    proposal that nobody decided on in time becomes `expired`, whatever its on_expire. The sweep applies
+    what was scheduled, tenant-wide: it is housekeeping, not a caller's read or write of each record."""
 
     def body(ctx: Context):
         due = ctx.session.find(
-            ctx.tenant, RecordQuery(statuses=("active",), expire_before=ctx.now + _TICK, order="created_asc")
+            ctx.tenant,
+            RecordQuery(statuses=("active", "pending"), expire_before=ctx.now + _TICK, order="created_asc"),
         )
         actions: dict[str, list[str]] = {}
         held: list[str] = []
@@ -62,7 +73,9 @@ def sweep(executor: Executor) -> ExecutionResult:
             if record.locked(ctx.now):
                 held.append(record.id)  # type: ignore[arg-type]
                 continue
-            action = record.on_expire or ctx.config.default_on_expire
+            action = (
+                "none" if record.status == "pending" else record.on_expire or ctx.config.default_on_expire
+            )
             actions.setdefault(action, []).append(record.id)  # type: ignore[arg-type]
             done = {"expire_at": None, "on_expire": None}  # applied: the record is visible in its new state
             if action == "soft_delete":
@@ -107,12 +120,19 @@ def due_reminders(executor: Executor, *, advance: bool = False) -> ExecutionResu
     """Records whose reminder is due; with advance, schedule each one's next occurrence."""
 
     def body(ctx: Context):
-        hits = ctx.session.find(
-            ctx.tenant, RecordQuery(statuses=("active",), not_expired_at=ctx.now, order="time_asc")
+        query = RecordQuery(
+            statuses=("active",),
+            not_expired_at=ctx.now,
+            order="time_asc",
+            sensitivities=ctx.visible_sensitivities(),
+            access=ctx.read_access(),
         )
+        hits = ctx.session.find(ctx.tenant, query)
         due = [r for r, _ in hits if r.next_remind_at is not None and r.next_remind_at <= ctx.now]
         rows = [{"id": r.id, "text": r.text, "due": r.next_remind_at, "rrule": r.remind_rrule} for r in due]
         if advance:
+            for r in due:
+                check_write(ctx, r)
             for r in due:
                 ctx.update(
                     r,
@@ -122,7 +142,7 @@ def due_reminders(executor: Executor, *, advance: bool = False) -> ExecutionResu
                 )
         return [r.id for r in due], {"due": rows}
 
-    return _run(executor, "Remind", body)
+    return _run(executor, "Remind", body, writes=advance)
 
 
 def restore(executor: Executor, record_id: str) -> ExecutionResult:
@@ -131,7 +151,7 @@ def restore(executor: Executor, record_id: str) -> ExecutionResult:
     def body(ctx: Context):
         rid = canonical_id(record_id)
         record = ctx.session.get(ctx.tenant, [rid]).get(rid)
-        if record is None:
+        if record is None or not ctx.may_read(record):  # beyond clearance or permissions: as if absent
             raise _Refused(
                 Diagnostic(
                     path="",
@@ -158,6 +178,7 @@ def restore(executor: Executor, record_id: str) -> ExecutionResult:
                     message=f"record {rid} was deleted more than {ctx.config.recovery_window.days} days ago",
                 )
             )
+        check_write(ctx, record)
         ctx.update(record, status="active", deleted_at=None)
         return [rid], {"restored": rid}
 
@@ -180,3 +201,13 @@ def embed_pending(executor: Executor, *, batch: int = 64, limit: int | None = No
             ctx.embed_queued()
         done += len(pending)
     return done
+
+
+def may_read_history(executor: Executor, session: StoreSession, record_id: str) -> bool:
+    """Whether the session may see a record's audit trail: the record is within its clearance and read
+    permissions; a record that is gone (hard-deleted, its content redacted) only to users and admins."""
+    ctx = executor.context(session, executor.clock.now())
+    record = session.get(executor.tenant, [record_id]).get(record_id)
+    if record is None:
+        return ctx.role != "agent"
+    return ctx.may_read(record)

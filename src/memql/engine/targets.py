@@ -1,5 +1,6 @@
 """Resolve a Target to records: ids, filter, search, all, or an earlier step's records — always in the
-session's tenant, with the status and lazy-expiry rules applied inside the store query."""
+session's tenant, with the status, lazy-expiry, clearance and read-permission rules applied inside the
+store query. A write also needs the write permission of every record it resolves (engine/access.py)."""
 
 from __future__ import annotations
 
@@ -7,6 +8,7 @@ from dataclasses import replace
 from datetime import datetime
 
 from memql.engine import ranking
+from memql.engine.access import check_write
 from memql.engine.context import Context
 from memql.lang.fields import TimeRange
 from memql.lang.target import Filter, Target
@@ -30,6 +32,7 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
         statuses=LIVE if write else VISIBLE,
         not_expired_at=ctx.now,
         sensitivities=ctx.visible_sensitivities(),  # beyond the clearance: as if absent, for reads and writes
+        access=ctx.read_access(),  # unreadable: as if absent too
     )
     if f is None:
         return q
@@ -77,7 +80,23 @@ def resolve(
     `narrow` adds verb-specific conditions (Delete's older_than/time_range). Writes use the capped
     limit the language wrote into the IR; reads through a bare filter default to the read limit.
     `as_of` (reads) selects from the records as the audit log says they were at that instant.
+    A write is refused (`permission.write`) when a record it resolves may be read but not changed.
     """
+    rows = _resolve(ctx, target, write=write, narrow=narrow, as_of=as_of)
+    if write:
+        for record, _ in rows:
+            check_write(ctx, record)
+    return rows
+
+
+def _resolve(
+    ctx: Context,
+    target: Target,
+    *,
+    write: bool,
+    narrow: RecordQuery | None,
+    as_of: datetime | None,
+) -> list[tuple[Record, float | None]]:
     if target.all:
         q = query_from_filter(None, ctx, write)
         return _find(ctx, _narrowed(q, narrow), as_of)
@@ -105,7 +124,7 @@ def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | 
         q.ids = ids
         q.limit = None
         return _find(ctx, q, as_of)
-    found = {i: r for i, r in ctx.session.get(ctx.tenant, ids).items() if ctx.may_see(r)}
+    found = {i: r for i, r in ctx.session.get(ctx.tenant, ids).items() if ctx.may_read(r)}
     for missing in [i for i in ids if i not in found]:
         ctx.warn("target.not_found", f"no record {missing} in this tenant", "target")
     rows = []
@@ -121,7 +140,8 @@ def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | 
 
 
 def _state(record: Record, ctx: Context) -> str:
-    return "expired" if record.status == "active" and record.expired(ctx.now) else record.status
+    lapsed = record.status in ("active", "pending") and record.expired(ctx.now)
+    return "expired" if lapsed else record.status
 
 
 def _narrowed(q: RecordQuery, narrow: RecordQuery | None) -> RecordQuery:

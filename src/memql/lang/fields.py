@@ -171,7 +171,9 @@ SENSITIVITY_ORDER: tuple[str, ...] = ("standard", "sensitive", "restricted")
 Status = Literal["active", "archived", "deleted", "expired", "pending", "rejected"]
 Unit = Literal["minutes", "hours", "days", "weeks", "months", "years"]
 Confidence = Annotated[float, Field(ge=0.0, le=1.0, allow_inf_nan=False)]
-Category = Annotated[str, Field(min_length=1, max_length=128, pattern=r"^[A-Za-z0-9_.:\-/]+$")]
+Role = Literal["user", "admin", "agent"]
+# an agent's consent: propose-only, read, or read and write (memql; engine/access.py)
+Consent = Literal["propose", "read", "read_write"]
 
 # --- facets ---------------------------------------------------------------------------------------
 

@@ -11,8 +11,8 @@ from typing import Annotated, Literal
 from pydantic import Field, JsonValue, model_validator
 from pydantic_core import PydanticCustomError
 
+from memql.lang.categories import Category
 from memql.lang.fields import (
-    Category,
     IdList,
     Instant,
     MemoryType,

@@ -217,6 +217,78 @@ def context_text(record: Record) -> str:
     return context if isinstance(context, str) else ""
 
 
+PROPOSAL_STATUSES = ("pending", "rejected")  # a proposal before, or instead of, its approval
+
+
+def unaccepted_proposal(record: Record) -> bool:
+    """A proposal nobody has accepted: pending or rejected, or expired while it had no owner yet (an
+    approved proposal has an owner: its approver)."""
+    return record.status in PROPOSAL_STATUSES or (
+        record.status == "expired" and record.owner is None and record.agent is not None
+    )
+
+
+def read_level(record: Record) -> str:
+    """The record's effective read level: its own, else custom when it has a read whitelist, else public."""
+    if record.read_perm_level is not None:
+        return record.read_perm_level
+    return "custom" if record.read_whitelist else "public"
+
+
+READ_GOVERNANCE = ("owner", "agent", "sensitivity", "read_perm_level", "read_whitelist", "read_blacklist")
+
+
+def governed_as_now(past: Record, now: Record | None) -> Record:
+    """A record as it was, with who may read it as it is now: a point-in-time read must not show what a
+    record said before its permissions were tightened. A record that is gone keeps its past ones (its
+    content was redacted from the audit log when it went)."""
+    if now is None:
+        return past
+    return past.copy(**{name: getattr(now, name) for name in READ_GOVERNANCE})
+
+
+@dataclass(frozen=True)
+class Access:
+    """Which records a caller other than an admin may read, as one condition that every backend applies
+    inside its queries (so a top-k cut never happens before it). `admits` is the reference semantics:
+
+    - a proposal nobody has accepted (see `unaccepted_proposal`) is readable by the tenant's users not in
+      its read_blacklist, and by the agent that proposed it — by no other agent. Its permission levels
+      apply once it is approved.
+    - any other record is readable by its owner; by nobody else in its read_blacklist; otherwise by its
+      read level (`read_level`): public — everyone; team — users, and agents in the read_whitelist;
+      private — nobody else; custom — those in the read_whitelist. Unknown levels admit nobody else.
+    - a propose-only agent (`proposals_only`) reads nothing but its own proposals not yet accepted.
+    """
+
+    actor: str | None
+    agent: bool = False  # the caller is an agent, not a user of the tenant
+    proposals_only: bool = False
+
+    def admits(self, record: Record) -> bool:
+        me = self.actor
+        listed = me is not None
+        if unaccepted_proposal(record):
+            if self.agent:
+                return listed and record.agent == me
+            return not (listed and me in (record.read_blacklist or ()))
+        if self.proposals_only:
+            return False
+        if listed and record.owner == me:
+            return True
+        if listed and me in (record.read_blacklist or ()):
+            return False
+        level = read_level(record)
+        whitelisted = listed and me in (record.read_whitelist or ())
+        if level == "public":
+            return True
+        if level == "team":
+            return whitelisted or not self.agent
+        if level == "custom":
+            return whitelisted
+        return False
+
+
 @dataclass
 class RecordQuery:
     """A backend-neutral selection of one tenant's records. Every condition given must hold."""
@@ -240,6 +312,7 @@ class RecordQuery:
     category: str | None = None
     sensitivity: str | None = None
     sensitivities: Sequence[str] | None = None  # the levels the reader may see (its clearance); None: any
+    access: Access | None = None  # the reader's permissions, consent and proposals; None: an admin's view
     text_query: str | None = None  # lexical (BM25) relevance; only matching records are returned
     # typed facts: with any of these set, only facts (records with an attribute) match
     subject: str | None = None
@@ -254,7 +327,9 @@ class RecordQuery:
 
     order: Order = "time_desc"
     limit: int | None = None
-    as_of: datetime | None = None  # read the records as the audit log says they were at this instant
+    # read the records as the audit log says they were at this instant (who may read them — owner, agent,
+    # sensitivity, read permissions — as they are now: see governed_as_now)
+    as_of: datetime | None = None
 
 
 @dataclass(frozen=True)

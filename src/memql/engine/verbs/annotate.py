@@ -4,13 +4,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from memql.engine.access import may_govern
 from memql.engine.context import Context
-from memql.engine.governance import check_lock, check_writable
+from memql.engine.governance import check_lock, check_writable, classify
 from memql.engine.targets import resolve
 from memql.engine.verbs import Outcome
 from memql.engine.verbs.encode import content_hash
 from memql.lang.ops import LabelIR, UpdateIR
 from memql.lang.time import add_duration, parse_duration
+from memql.ports.store import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
 # Update.set fields copied onto the record as they are (language name -> record field)
@@ -30,9 +32,10 @@ _DIRECT = {
     "tags": "tags",
     "memory_type": "memory_type",
     "category": "category",
-    "sensitivity": "sensitivity",
     "confidence": "confidence",
+    "owner": "owner",
 }
+GOVERNING = frozenset({*PERMISSION_FIELDS, "owner"})  # who reads and writes the record: its owner's say
 
 
 def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
@@ -51,6 +54,20 @@ def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
             if key in fields:
                 facets[key] = getattr(given, key)
         changes["facets"] = facets
+        if "category" in fields or "sensitivity" in fields:
+            changes["sensitivity"] = classify(ctx, given.category, given.sensitivity, record, ("args", "set"))
+        if "status" in fields:
+            changes = {**_decide(ctx, record, given.status), **changes}  # type: ignore[arg-type]
+        if fields & GOVERNING and not may_govern(ctx, record):
+            raise ctx.refuse(
+                "permission.owner",
+                f"record {record.id} "
+                + (f"belongs to {record.owner}" if record.owner else "has no owner")
+                + f": only {'its owner or an admin' if record.owner else 'a user or an admin'} may change "
+                f"{', '.join(sorted(fields & GOVERNING))}",
+                "args",
+                "set",
+            )
         if given.text is not None:
             changes.update(
                 text=given.text,
@@ -65,6 +82,31 @@ def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
         ctx.update(record, **changes)
         affected.append(record.id)
     return Outcome(affected, {"updated": len(affected)})
+
+
+def _decide(ctx: Context, record: Record, status: str) -> dict[str, Any]:
+    """A user's or an admin's decision on a pending proposal: active approves it (the approver becomes
+    its owner, unless it has one), rejected rejects it. No other status moves through Update."""
+    if ctx.role not in ("user", "admin"):
+        raise ctx.refuse(
+            "proposal.approver",
+            f"only a user or an admin may decide on proposal {record.id}; this session is an {ctx.role}",
+            "args",
+            "set",
+            "status",
+        )
+    if record.status != "pending":
+        raise ctx.refuse(
+            "proposal.transition",
+            f"record {record.id} is {record.status}, not a pending proposal: its status cannot be set",
+            "args",
+            "set",
+            "status",
+        )
+    changes: dict[str, Any] = {"status": status}
+    if status == "active" and record.owner is None:
+        changes["owner"] = ctx.actor
+    return changes
 
 
 def _unique(tags: list[str]) -> list[str]:

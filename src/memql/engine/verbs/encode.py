@@ -8,8 +8,10 @@ import re
 from datetime import datetime
 from typing import Any
 
+from memql.engine.access import proposes
 from memql.engine.context import Context
 from memql.engine.facts import encode_fact
+from memql.engine.governance import classify
 from memql.engine.verbs import Outcome
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
@@ -42,19 +44,43 @@ def facets_of(args: Any) -> dict[str, Any]:
 
 
 def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
+    """A new record; or, for an agent below read_write consent or when `proposal` is asked, a pending
+    proposal: no owner until a user approves it, the proposer as `agent`, on expiry status expired."""
     args = ir.args
     payload = args.payload
     extras = dict(payload.__pydantic_extra__ or {})
     digest = content_hash(payload.text, payload.url, payload.structured)
     fact = payload.fact
+    proposal = proposes(ctx, args.proposal)
+    if proposal and fact is not None:  # approving would have to rewrite the fact's history: not yet
+        raise ctx.refuse(
+            "proposal.fact",
+            "a typed fact cannot be proposed; propose it as text, or encode it with read_write consent",
+            "args",
+            "payload",
+            "structured",
+        )
+    if proposal:
+        given = [name for name in PERMISSION_FIELDS if getattr(args, name) is not None]
+        if given:  # who reads and writes it is for its owner to say: whoever approves it
+            raise ctx.refuse(
+                "permission.owner",
+                f"a proposal has no owner yet: {', '.join(given)} are set when it is approved",
+                "args",
+                given[0],
+            )
+    sensitivity = classify(ctx, args.category, args.sensitivity, None, ("args",))
     if args.dedupe is not False and fact is None:  # a fact's history decides what a repeat is
-        existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
+        existing = _duplicate(ctx, digest)
         if existing is not None:
             return Outcome([existing], {"id": existing, "deduplicated": True})
     text = payload.text
     expire_at = args.expire_at
+    on_expire = ("none" if proposal else ctx.config.default_on_expire) if expire_at is not None else None
     record = Record(
-        owner=ctx.actor,
+        owner=None if proposal else ctx.actor,
+        agent=ctx.actor if proposal or ctx.role == "agent" else None,
+        status="pending" if proposal else "active",
         text=text,
         url=payload.url,
         structured=payload.structured,
@@ -67,11 +93,11 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
         content_hash=digest,
         memory_type=args.memory_type,
         category=args.category,
-        sensitivity=args.sensitivity or "standard",
+        sensitivity=sensitivity,
         confidence=args.confidence,
         weight=args.weight if args.weight is not None else ctx.config.default_weight,
         expire_at=expire_at,
-        on_expire=ctx.config.default_on_expire if expire_at is not None else None,
+        on_expire=on_expire,
         auto_frequency=args.auto_frequency,
         next_auto_update_at=args.next_auto_update_at or _next_refresh(ctx, args.auto_frequency),
         **{name: getattr(args, name) for name in PERMISSION_FIELDS},
@@ -82,7 +108,20 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     if fact is not None:
         return encode_fact(ctx, _as_fact(ctx, record, fact, args.time))
     record = ctx.insert(record)
-    return Outcome([record.id], {"id": record.id})  # type: ignore[list-item]
+    data: dict[str, Any] = {"id": record.id}
+    if proposal:
+        data["proposal"] = True
+    return Outcome([record.id], data)  # type: ignore[list-item]
+
+
+def _duplicate(ctx: Context, digest: str) -> str | None:
+    """The identical record to return instead of a new one — only one the session may read: answering
+    with the id of a record it may not see would tell it what that record says."""
+    existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
+    if existing is None:
+        return None
+    record = ctx.session.get(ctx.tenant, [existing]).get(existing)
+    return existing if record is not None and ctx.may_read(record) else None
 
 
 def _as_fact(ctx: Context, record: Record, fact: FactPayload, time: datetime | None) -> Record:

@@ -5,10 +5,12 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from memql.engine.access import public
 from memql.engine.context import Context
 from memql.engine.targets import resolve
 from memql.engine.verbs import Outcome
 from memql.engine.verbs.encode import content_hash
+from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
 from memql.ports.models import ChatMessage, ChatRequest
 from memql.ports.store import PERMISSION_FIELDS, Record
@@ -40,6 +42,8 @@ def row(
         "source": record.source,
         "weight": record.weight,
         "status": record.status,
+        "owner": record.owner,
+        "agent": record.agent,
         "structured": record.structured,
         "keywords": record.keywords,
         "created_at": record.created_at,
@@ -99,17 +103,22 @@ def run_summarize(ctx: Context, ir: SummarizeIR) -> Outcome:
         texts, args.max_tokens, args.focus
     )
     # a derived record: lineage lives in the `summarizes` links, not in copied tags (which would make
-    # later tag-filtered writes touch the summary as if it were one of its sources)
+    # later tag-filtered writes touch the summary as if it were one of its sources). It is never more
+    # readable than its sources: their strictest sensitivity, and private to the summarizer unless
+    # every source is public
     derived = ctx.insert(
         Record(
             text=summary,
             kind="summary",
             owner=ctx.actor,
+            agent=ctx.actor if ctx.role == "agent" else None,
             keywords=keywords(summary),
             content_hash=content_hash(summary, None, None),
             facets={"focus": args.focus} if args.focus else {},
             embedding_status="pending",
             weight=ctx.config.default_weight,
+            sensitivity=stricter(*(r.sensitivity for r in sources)),
+            read_perm_level=None if all(public(r) for r in sources) else "private",
         )
     )
     for r in sources:

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 
+from memql.engine.access import audience
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable
 from memql.engine.targets import canonical_id, resolve
 from memql.engine.verbs import Outcome
 from memql.engine.verbs.encode import content_hash
+from memql.lang.categories import stricter
 from memql.lang.ops import MergeIR, SplitIR
 from memql.ports.models import ChatMessage, ChatRequest
 from memql.ports.store import PERMISSION_FIELDS, Record
@@ -44,6 +46,15 @@ def run_merge(ctx: Context, ir: MergeIR) -> Outcome:
         check_writable(ctx, "Merge", record)
         if record.locked(ctx.now):
             check_lock(ctx, "Merge", record)
+    if len({audience(r) for r in records}) > 1:
+        # one record has one set of readers: folding in a record others may not read would show it
+        # to them (or hide the rest from its own readers)
+        raise ctx.refuse(
+            "permission.merge",
+            f"records {', '.join(r.id for r in records)} have different readers (owner, read level or "  # type: ignore[misc]
+            "lists); give them the same read permissions first",
+            "target",
+        )
     if args.primary_id is not None:
         wanted = canonical_id(args.primary_id)
         primary = next((r for r in records if r.id == wanted), None)
@@ -66,7 +77,12 @@ def run_merge(ctx: Context, ir: MergeIR) -> Outcome:
     for record in children:
         known = {t.casefold() for t in tags}
         tags += [t for t in record.tags if t.casefold() not in known]
-    changes = {"tags": tags, "facets": facets, "weight": max(r.weight for r in records)}
+    changes = {
+        "tags": tags,
+        "facets": facets,
+        "weight": max(r.weight for r in records),
+        "sensitivity": stricter(*(r.sensitivity for r in records)),  # the merged text holds them all
+    }
     if args.consolidated_from is not None:  # a consolidation keeps its sources' names (a2p consolidatedFrom)
         earlier = primary.payload_meta.get("consolidated_from")
         names = [*(earlier if isinstance(earlier, list) else []), *args.consolidated_from]
@@ -139,15 +155,20 @@ def run_split(ctx: Context, ir: SplitIR) -> Outcome:
             ctx.warn("split.nothing", f"record {parent.id} yields a single part", "target")
         ids = []
         for topic, text in parts:
+            # who may read and write a part is never optional: the parent's owner, sensitivity and
+            # permissions always carry over (a part of a private record is private); the rest with inherit_all
             child = Record(
                 text=text,
                 kind=parent.kind,
                 time=parent.time,
-                owner=ctx.actor,
+                owner=parent.owner,
+                agent=parent.agent,
                 keywords=keywords(text),
                 content_hash=content_hash(text, None, None),
                 embedding_status="pending",
                 weight=ctx.config.default_weight,
+                sensitivity=parent.sensitivity,
+                **{name: getattr(parent, name) for name in PERMISSION_FIELDS},
             )
             if args.inherit_all:
                 child = child.copy(
@@ -157,8 +178,6 @@ def run_split(ctx: Context, ir: SplitIR) -> Outcome:
                     source=parent.source,
                     memory_type=parent.memory_type,
                     category=parent.category,
-                    sensitivity=parent.sensitivity,
-                    **{name: getattr(parent, name) for name in PERMISSION_FIELDS},
                 )
             if topic is not None:
                 child = child.copy(facets={**child.facets, "topic": topic})

@@ -12,6 +12,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     facts_cmds,
     lang_cmds,
     profile_cmds,
+    proposal_cmds,
     store_cmds,
     store_copy,
 )

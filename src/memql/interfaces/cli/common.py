@@ -11,6 +11,7 @@ from typing import Any
 import click
 
 from memql import __version__
+from memql.engine.access import CONSENTS, ROLES
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.clock import Clock, FixedClock, SystemClock
@@ -51,14 +52,28 @@ def wants_json(flag: bool) -> bool:
     "--tenant", default="default", show_default=True, envvar="MEMQL_TENANT", help="Tenant to act in."
 )
 @click.option("--actor", default=None, envvar="MEMQL_ACTOR", help="Who is acting (audited; owns locks).")
-@click.option("--admin", is_flag=True, help="Act as an administrator (may change anyone's locks).")
+@click.option("--admin", is_flag=True, help="Act as an administrator (same as --role admin).")
+@click.option(
+    "--role",
+    type=click.Choice(ROLES),
+    default=None,
+    envvar="MEMQL_ROLE",
+    help="Act as a user (default), an admin, or an agent.",
+)
+@click.option(
+    "--consent",
+    type=click.Choice(CONSENTS),
+    default=None,
+    envvar="MEMQL_CONSENT",
+    help="An agent's consent: propose (default), read, read_write.",
+)
 @click.option(
     "--clearance",
     type=click.Choice(SENSITIVITY_ORDER),
-    default=SENSITIVITY_ORDER[-1],
-    show_default=True,
+    default=None,
     envvar="MEMQL_CLEARANCE",
-    help="The most protected sensitivity this session may read or act on.",
+    help="The most protected sensitivity this session may read or act on "
+    "[default: restricted; standard for an agent].",
 )
 @click.option("--now", "now_text", metavar="ISO", help="Pin the clock (ISO-8601 with offset).")
 @click.pass_context
@@ -68,7 +83,9 @@ def main(
     tenant: str,
     actor: str | None,
     admin: bool,
-    clearance: str,
+    role: str | None,
+    consent: str | None,
+    clearance: str | None,
     now_text: str | None,
 ) -> None:
     """memql: one typed, validated memory operation language for LLM agents."""
@@ -77,6 +94,8 @@ def main(
         "tenant": tenant,
         "actor": actor,
         "admin": admin,
+        "role": role,
+        "consent": consent,
         "clearance": clearance,
         "clock": parse_now(now_text),
         "now_text": now_text,
@@ -96,6 +115,8 @@ def open_memory(ctx: click.Context):
             admin=o["admin"],
             clock=o["clock"],
             clearance=o["clearance"],
+            role=o["role"],
+            consent=o["consent"],
         )
     except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:  # unusable: not a traceback
         click.echo(f"memql: cannot open the store: {exc}", err=True)

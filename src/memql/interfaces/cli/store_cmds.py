@@ -76,7 +76,8 @@ def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
         )
         when = r["time"].strftime("%Y-%m-%d %H:%M:%S") if r["time"] else "-"
         op = f"{r['op']} ({r['note']})" if r.get("note") else r["op"]  # e.g. Update (reclassify: ...)
-        table.add_row(str(r["seq"]), when, r["actor"] or "-", op, r["change"], fields)
+        change = f"{r['change']}: {r['proposal']}" if r["proposal"] else r["change"]
+        table.add_row(str(r["seq"]), when, r["actor"] or "-", op, change, fields)
     Console().print(table)
     if not rows:
         sys.exit(1)

@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.lang.fields import DurationText, Facets, StrictModel, Tags
+from memql.lang.fields import DurationText, Facets, Id, StrictModel, Tags
 from memql.lang.ops.base import OpBase
 from memql.lang.ops.encode import MAX_TEXT
 from memql.lang.ops.record import RecordFields
@@ -16,6 +16,12 @@ from memql.lang.ops.record import RecordFields
 class UpdateContent(StrictModel):
     text: Annotated[str, Field(min_length=1, max_length=MAX_TEXT)] | None = None
     ttl: DurationText | None = None
+    # memql extensions: governance
+    status: Literal["active", "rejected"] | None = Field(
+        None,
+        description="decide a pending proposal: active approves it, rejected rejects it (memql extension)",
+    )
+    owner: Id | None = Field(None, description="hand the record to another owner (memql extension)")
 
 
 class UpdateSet(RecordFields, UpdateContent):

@@ -72,6 +72,11 @@ class EncodeArgs(RecordFields, EncodeContent):
     skip_embedding: bool | None = Field(None, description="store now, embed later")
     source: Annotated[str, Field(max_length=2048)] | None = None
     dedupe: bool | None = Field(None, description="false: store even if identical content exists")
+    proposal: bool | None = Field(
+        None,
+        description="store as a pending proposal that a user approves, edits or rejects "
+        "(memql extension; an agent below read_write consent always proposes)",
+    )
 
     @model_validator(mode="before")
     @classmethod

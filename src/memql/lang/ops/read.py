@@ -29,6 +29,8 @@ IncludeField = Literal[
     "write_whitelist",
     "write_blacklist",
     # memql record fields
+    "owner",
+    "agent",
     "status",
     "structured",
     "keywords",

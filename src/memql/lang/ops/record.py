@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from pydantic import Field
 
+from memql.lang.categories import Category
 from memql.lang.fields import (
-    Category,
     Confidence,
     Facets,
     FrequencyText,

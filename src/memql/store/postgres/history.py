@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
-from memql.ports.store import Record, RecordQuery
+from memql.ports.store import Record, RecordQuery, governed_as_now
 from memql.store.postgres import codec, lexical, query, vectors
 
 if TYPE_CHECKING:
@@ -39,11 +39,12 @@ def find_as_of(session: PostgresSession, tenant: str, q: RecordQuery) -> list[tu
         conn.execute(statement)
     columns = ", ".join(("num", *codec.COLUMNS, "vec"))
     marks = ", ".join(["%s"] * (len(codec.COLUMNS) + 1))
+    now = {r.id: r for r, _ in session.find(tenant, RecordQuery(statuses=None))} if states else {}
     for record_id, snapshot in states.items():
         (num,) = query.record_nums([record_id]) or (None,)
         if num is None:
             continue
-        record = _from_snapshot({**snapshot, "id": record_id})
+        record = governed_as_now(_from_snapshot({**snapshot, "id": record_id}), now.get(record_id))
         conn.execute(
             f"INSERT INTO pg_temp.asof_records ({columns}) VALUES ({marks}, %s::vector)",
             [num, *codec.encode(record).values(), vectors.column_value(record.embedding)],

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.ports.store import RecordQuery
+from memql.ports.store import PROPOSAL_STATUSES, Access, RecordQuery
 from memql.store.postgres import lexical
 from memql.store.postgres.codec import dumps, escape
 
@@ -51,7 +51,7 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
         )
         if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
             status = (
-                f"({status} OR (r.status = 'active' AND r.expire_at IS NOT NULL "
+                f"({status} OR (r.status IN ('active', 'pending') AND r.expire_at IS NOT NULL "
                 f"AND r.expire_at <= {param(q.lapsed_at)}))"
             )
         conds.append(status)
@@ -94,6 +94,8 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
         at = param(q.valid_at)
         conds.append(f"(r.valid_from IS NULL OR r.valid_from <= {at})")
         conds.append(f"(r.valid_to IS NULL OR r.valid_to > {at})")
+    if q.access is not None:
+        conds.append(access_condition(param, q.access))
     for key, value in q.facet_equals.items():
         conds.append(_facet(param, escape(key), value))
     if q.weight_gte is not None:
@@ -105,6 +107,38 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
     if q.expire_after is not None:
         conds.append(f"r.expire_at IS NOT NULL AND r.expire_at > {param(q.expire_after)}")
     return conds, params
+
+
+_UNACCEPTED = (
+    f"(r.status IN ({', '.join(repr(s) for s in PROPOSAL_STATUSES)}) "
+    "OR (r.status = 'expired' AND r.owner IS NULL AND r.agent IS NOT NULL))"
+)
+_LEVEL = (
+    "COALESCE(r.read_perm_level, CASE WHEN json_array_length(r.read_whitelist) > 0 "
+    "THEN 'custom' ELSE 'public' END)"
+)
+
+
+def access_condition(param, access: Access) -> str:
+    """The records `access` admits (memql.ports.store.Access.admits, as SQL)."""
+    if access.actor is None:  # nobody is the owner, proposer or listed
+        me = whitelisted = blacklisted = proposer = "false"
+    else:
+        actor = param(escape(access.actor))
+        me, proposer = f"r.owner = {actor}", f"r.agent = {actor}"
+        whitelisted, blacklisted = (
+            f"EXISTS (SELECT 1 FROM json_array_elements_text(r.{name}) v WHERE v = {actor})"
+            for name in ("read_whitelist", "read_blacklist")
+        )
+    proposal = proposer if access.agent else f"NOT {blacklisted}"
+    if access.proposals_only:
+        return f"({_UNACCEPTED} AND {proposal})"
+    team = whitelisted if access.agent else "true"
+    other = (
+        f"({me} OR (NOT {blacklisted} AND CASE {_LEVEL} WHEN 'public' THEN true "
+        f"WHEN 'team' THEN {team} WHEN 'custom' THEN {whitelisted} ELSE false END))"
+    )
+    return f"(CASE WHEN {_UNACCEPTED} THEN {proposal} ELSE {other} END)"
 
 
 def _facet(param, key: str, value: Any) -> str:

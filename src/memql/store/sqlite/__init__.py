@@ -21,6 +21,7 @@ from memql.ports.store import (
     Record,
     RecordQuery,
     context_text,
+    governed_as_now,
     lexical_text,
     redacted,
 )
@@ -291,8 +292,9 @@ class SQLiteSession:
         )
         self.conn.execute("DELETE FROM asof_records")
         self.conn.execute("DELETE FROM asof_fts")
+        now = {r.id: r for r, _ in self.find(tenant, RecordQuery(statuses=None))} if states else {}
         for record_id, snapshot in states.items():
-            record = codec.from_snapshot({**snapshot, "id": record_id})
+            record = governed_as_now(codec.from_snapshot({**snapshot, "id": record_id}), now.get(record_id))
             row = {"num": int(record_id), **codec.encode(record)}
             self.conn.execute(
                 f"INSERT INTO asof_records ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",

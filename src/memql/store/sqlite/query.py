@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.ports.store import RecordQuery
+from memql.ports.store import PROPOSAL_STATUSES, Access, RecordQuery
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
@@ -67,7 +67,8 @@ def build(
         status = f"r.status IN ({','.join('?' * len(q.statuses))})"
         params.extend(q.statuses)
         if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
-            status = f"({status} OR (r.status = 'active' AND r.expire_at IS NOT NULL AND r.expire_at <= ?))"
+            lapsed = "r.status IN ('active', 'pending') AND r.expire_at IS NOT NULL AND r.expire_at <= ?"
+            status = f"({status} OR ({lapsed}))"
             params.append(to_us(q.lapsed_at))
         where.append(status)
     if q.not_expired_at is not None:
@@ -109,6 +110,10 @@ def build(
     if q.valid_at is not None:
         where.append("(r.valid_from IS NULL OR r.valid_from <= ?) AND (r.valid_to IS NULL OR r.valid_to > ?)")
         params.extend([to_us(q.valid_at)] * 2)
+    if q.access is not None:
+        condition, values = access_condition(q.access)
+        where.append(condition)
+        params.extend(values)
     for key, value in q.facet_equals.items():
         path = '$."' + key.replace('"', '""') + '"'
         if isinstance(value, dict | list):
@@ -145,3 +150,42 @@ def build(
             1,
         )
     return sql, [*head, *params]
+
+
+_UNACCEPTED = (
+    f"(r.status IN ({', '.join(repr(s) for s in PROPOSAL_STATUSES)}) "
+    "OR (r.status = 'expired' AND r.owner IS NULL AND r.agent IS NOT NULL))"
+)
+_LEVEL = (
+    "COALESCE(r.read_perm_level, CASE WHEN json_array_length(r.read_whitelist) > 0 "
+    "THEN 'custom' ELSE 'public' END)"
+)
+
+
+def access_condition(access: Access) -> tuple[str, list[Any]]:
+    """The records `access` admits (memql.ports.store.Access.admits, as SQL)."""
+    if access.actor is None:  # nobody is the owner, proposer or listed
+        me, params = "0", []
+        listed = {"read_whitelist": "0", "read_blacklist": "0"}
+        mine_agent = "0"
+    else:
+        me, params = "r.owner = ?", [access.actor]
+        listed = {
+            name: f"EXISTS (SELECT 1 FROM json_each(r.{name}) WHERE value = ?)"
+            for name in ("read_whitelist", "read_blacklist")
+        }
+        mine_agent = "r.agent = ?"
+    if access.agent:
+        proposal, proposal_params = mine_agent, params[:]
+    else:
+        proposal, proposal_params = f"NOT {listed['read_blacklist']}", params[:]
+    if access.proposals_only:
+        return f"({_UNACCEPTED} AND {proposal})", proposal_params
+    team = listed["read_whitelist"] if access.agent else "1"
+    team_params = params[:] if access.agent else []
+    other = (
+        f"({me} OR (NOT {listed['read_blacklist']} AND CASE {_LEVEL} WHEN 'public' THEN 1 "
+        f"WHEN 'team' THEN {team} WHEN 'custom' THEN {listed['read_whitelist']} ELSE 0 END))"
+    )
+    other_params = [*params, *params, *team_params, *params]
+    return f"(CASE WHEN {_UNACCEPTED} THEN {proposal} ELSE {other} END)", [*proposal_params, *other_params]

@@ -1,0 +1,84 @@
+"""Proposals (a2p): an agent proposes a memory; a user approves it, approves it with edits, rejects it, or
+lets it expire. Written in the language — proposing is an Encode with `proposal`, listing a Retrieve of
+pending records, deciding an Update of `status` — so every transition is validated, governed (only users
+and admins decide) and audited like any other op: `memql history ID` shows who did what.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memql.engine.result import ExecutionResult
+
+if TYPE_CHECKING:
+    from memql.memory import Memory
+
+# what a reviewer needs to decide on a proposal
+FIELDS = [
+    "id",
+    "text",
+    "structured",
+    "type",
+    "tags",
+    "agent",
+    "status",
+    "memory_type",
+    "category",
+    "sensitivity",
+    "confidence",
+    "created_at",
+    "expire_at",
+]
+STATUSES = ("pending", "rejected", "expired", "any")
+_DECISION = frozenset({"status", "owner", "updated_at", "expire_at", "on_expire"})  # not an edit
+
+
+def transition(change: str, before: dict[str, Any], after: dict[str, Any]) -> str | None:
+    """What an audit event did to a proposal: proposed, approved, approved with edits, rejected,
+    expired — or None when the event is not a proposal's transition."""
+    if change == "insert":
+        return "proposed" if after.get("status") == "pending" else None
+    if change != "update" or before.get("status") != "pending" or "status" not in after:
+        return None
+    status = after["status"]
+    if status == "active":
+        return "approved with edits" if set(after) - _DECISION else "approved"
+    return status if status in ("rejected", "expired") else None
+
+
+class Proposals:
+    """`m.proposals`: the proposal workflow of one session."""
+
+    def __init__(self, memory: Memory) -> None:
+        self._memory = memory
+
+    def propose(self, text: str | None = None, **args: Any) -> ExecutionResult:
+        """Encode `text` as a pending proposal (an agent below read_write consent always proposes).
+        `expire_at` gives it a deadline: undecided by then, it expires."""
+        return self._memory.encode(text, proposal=True, **args)
+
+    def list(self, status: str = "pending", *, limit: int = 100) -> ExecutionResult:
+        """Proposals in a status (pending by default; rejected; expired — records that expired, proposals
+        among them carry their proposing `agent`), newest first. An agent sees only its own."""
+        return self._memory.execute(
+            {
+                "op": "Retrieve",
+                "target": {"filter": {"status": status, "limit": limit}},
+                "args": {"include": FIELDS},
+            }
+        )
+
+    def approve(self, ids: str | list[str]) -> ExecutionResult:
+        """Accept pending proposals as they are: active, owned by the approver."""
+        return self._decide(ids, {"status": "active"})
+
+    def edit(self, ids: str | list[str], **fields: Any) -> ExecutionResult:
+        """Approve with edits: the edited fields and the approval in one Update (one audited change)."""
+        return self._decide(ids, {**fields, "status": "active"})
+
+    def reject(self, ids: str | list[str]) -> ExecutionResult:
+        return self._decide(ids, {"status": "rejected"})
+
+    def _decide(self, ids: str | list[str], changes: dict[str, Any]) -> ExecutionResult:
+        wanted = [ids] if isinstance(ids, str) else [str(i) for i in ids]
+        return self._memory.execute({"op": "Update", "target": {"ids": wanted}, "args": {"set": changes}})
