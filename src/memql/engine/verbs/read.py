@@ -54,7 +54,6 @@ def row(
         "category": record.category,
         "sensitivity": record.sensitivity,
         "confidence": record.confidence,
-        "owner": record.owner,
         "url": record.url,
         "payload_meta": record.payload_meta,
         "visits": record.visits,

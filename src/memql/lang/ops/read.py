@@ -48,7 +48,6 @@ IncludeField = Literal[
     "valid_from",
     "valid_to",
     # memql: provenance, payload metadata and heat (profile export, promotion)
-    "owner",
     "url",
     "payload_meta",
     "visits",
