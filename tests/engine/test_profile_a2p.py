@@ -13,10 +13,17 @@ from datetime import timedelta
 from pathlib import Path
 
 import pytest
+from helpers_profile import PROFILE_CONFIG
 
 from memql.cognition.a2p import derived_id, dumps
 
 FIXTURE = Path(__file__).parent / "fixtures" / "a2p-profile.json"
+
+
+@pytest.fixture
+def memory(memory):
+    """Sessions whose engine knows the profiles' extension categories."""
+    return lambda **kwargs: memory(**{"config": PROFILE_CONFIG, **kwargs})
 
 
 @pytest.fixture
@@ -285,7 +292,7 @@ BAD_INPUT = {
     "bad category": (
         _doc({"content": "x", "category": "health stuff"}),
         "/memories/a2p:episodic/1/category",
-        "field.invalid",
+        "category.namespace",
     ),
     "source as text": (
         _doc({"content": "x", "source": "chat"}),

@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
+from helpers_profile import CLI_CATEGORIES
 
 from memql.interfaces.cli import main
 
@@ -26,7 +27,9 @@ def store(backend, tmp_path) -> str:
 
 def run(db: str, *args: str, stdin: str | None = None):
     return CliRunner().invoke(
-        main, ["--db", db, "--tenant", "t", "--actor", "alice", "--now", NOW, *args], input=stdin
+        main,
+        ["--db", db, "--tenant", "t", "--actor", "alice", "--now", NOW, *CLI_CATEGORIES, *args],
+        input=stdin,
     )
 
 

@@ -29,9 +29,9 @@ from memql.cognition.a2p import (
 )
 from memql.engine.result import ExecutionResult
 from memql.lang import Limits, errors
+from memql.lang.categories import Category
 from memql.lang.diagnostics import Diagnostic, Diagnostics, join
 from memql.lang.fields import (
-    Category,
     Confidence,
     Facets,
     Id,

@@ -75,6 +75,16 @@ def wants_json(flag: bool) -> bool:
     help="The most protected sensitivity this session may read or act on "
     "[default: restricted; standard for an agent].",
 )
+@click.option(
+    "--category",
+    "categories",
+    multiple=True,
+    metavar="EXT=LEVEL",
+    envvar="MEMQL_CATEGORIES",
+    callback=lambda _ctx, _param, value: _categories(value),
+    help="Register an extension category and its sensitivity, e.g. ext:acme:payroll=restricted; "
+    "repeatable ($MEMQL_CATEGORIES: space-separated).",
+)
 @click.option("--now", "now_text", metavar="ISO", help="Pin the clock (ISO-8601 with offset).")
 @click.pass_context
 def main(
@@ -86,6 +96,7 @@ def main(
     role: str | None,
     consent: str | None,
     clearance: str | None,
+    categories: dict[str, str],
     now_text: str | None,
 ) -> None:
     """memql: one typed, validated memory operation language for LLM agents."""
@@ -97,14 +108,39 @@ def main(
         "role": role,
         "consent": consent,
         "clearance": clearance,
+        "categories": categories,
         "clock": parse_now(now_text),
         "now_text": now_text,
     }
 
 
+def _categories(values: tuple[str, ...]) -> dict[str, str]:
+    """--category ext:acme:payroll=restricted (repeatable) -> {name: sensitivity}; a malformed one is a
+    usage error naming the option, before any store is opened."""
+    from memql.lang.categories import check_category
+
+    registered: dict[str, str] = {}
+    for value in values:
+        name, _, level = value.partition("=")
+        try:
+            if not name.startswith("ext:"):
+                raise ValueError("only ext: categories are registered; a2p: ones are standard")
+            check_category(name)
+        except ValueError as exc:
+            raise click.BadParameter(f"{value!r}: {exc}", param_hint="--category") from None
+        if level not in SENSITIVITY_ORDER:
+            raise click.BadParameter(
+                f"{value!r}: the sensitivity after '=' must be one of {', '.join(SENSITIVITY_ORDER)}",
+                param_hint="--category",
+            )
+        registered[name] = level
+    return registered
+
+
 def open_memory(ctx: click.Context):
     """The Memory the global options describe (opened lazily: `validate` and `schema` need no store)."""
     from memql import Memory
+    from memql.engine.context import EngineConfig
 
     o = ctx.obj
     try:
@@ -117,6 +153,7 @@ def open_memory(ctx: click.Context):
             clearance=o["clearance"],
             role=o["role"],
             consent=o["consent"],
+            config=EngineConfig(categories=o["categories"]) if o["categories"] else None,
         )
     except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:  # unusable: not a traceback
         click.echo(f"memql: cannot open the store: {exc}", err=True)
