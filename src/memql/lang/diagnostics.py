@@ -89,6 +89,11 @@ RULES: dict[str, str] = {
     "split.nothing": "the record's text yields a single part",
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
+    # planning (natural language -> IR)
+    "plan.clarify": "the instruction cannot be planned safely; the message names what is missing",
+    "plan.assumption": "the planner read something the instruction did not say outright (e.g. 'this' = the latest record)",
+    "plan.skipped": "a step of the instruction is not a memory operation (send, share …) and was left out",
+    "plan.needs_confirmation": "the plan is destructive (hard delete, all records, a lock change): shown as a dry run until confirmed",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",
