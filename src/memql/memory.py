@@ -7,7 +7,7 @@ import os
 from datetime import datetime
 from typing import Any
 
-from memql.cognition.planner import Planner, make_planner
+from memql.cognition.planner import Plan, Planner, make_planner
 from memql.cognition.planner.execution import PlanOutcome, run_plan
 from memql.cognition.planner.store_context import store_context
 from memql.engine import maintenance
@@ -104,6 +104,10 @@ class Memory:
         chosen = make_planner(planner, llm=self.executor.llm) if isinstance(planner, str) else planner
         made = chosen.plan(text, lang=lang, context=store_context(self.executor))  # type: ignore[arg-type]
         return run_plan(self.executor, made, execute=execute, confirm=confirm)
+
+    def execute_plan(self, plan: Plan, *, confirm: bool = False) -> PlanOutcome:
+        """Run a plan made earlier (by `plan`, or by a planner directly); destructive ones need `confirm`."""
+        return run_plan(self.executor, plan, execute=True, confirm=confirm)
 
     # --- convenience: each builds one IR ---------------------------------------------------------
 

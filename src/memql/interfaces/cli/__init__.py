@@ -10,6 +10,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_perf,
     bench_text2mem,
     lang_cmds,
+    plan_cmds,
     store_cmds,
     store_copy,
 )

@@ -32,6 +32,7 @@ _AUX_EN = re.compile(
     r"(?:\s+(?:be|being|been|get|now|all|also|definitely))*\s*$"
 )
 _ADVERBS_EN = re.compile(r"(?:\s*(?:\w+ly|just|also|now|then|again|all|both|go\s+ahead\s+and)\b)+\s*")
+_ADVERBS_ZH = re.compile(r"(?:永久|永远|彻底|全部|都|立即|马上|直接|先|再|也|一并|统统|请|帮我)")
 _WEEKDAYS = {"monday": "MO", "tuesday": "TU", "wednesday": "WE", "thursday": "TH", "friday": "FR",
              "saturday": "SA", "sunday": "SU", "周一": "MO", "周二": "TU", "周三": "WE", "周四": "TH", "周五": "FR",
              "周六": "SA", "周日": "SU", "周天": "SU", "星期一": "MO", "星期二": "TU", "星期三": "WE", "星期四": "TH",
@@ -169,8 +170,11 @@ def object_span(clause: Clause, lang: str, stops: str | None = None) -> tuple[in
         ba = re.search(r"(?:把|将|给|对|为)", masked[clause.body_offset : clause.cue_start])
         if ba:
             return clause.body_offset + ba.end(), clause.cue_start
-        if clause.cue_start > clause.body_offset and masked[clause.body_offset : clause.cue_start].strip():
-            return clause.body_offset, clause.cue_start
+        head = masked[clause.body_offset : clause.cue_start]
+        light = re.match(r"\s*(?:让|使|叫|令)", head)
+        start = clause.body_offset + (light.end() if light else 0)
+        if _ADVERBS_ZH.sub("", masked[start : clause.cue_start]).strip():
+            return start, clause.cue_start
     elif clause.cue_start > clause.body_offset and not _ADVERBS_EN.fullmatch(masked[clause.body_offset : clause.cue_start]):
         head = masked[clause.body_offset : clause.cue_start]
         light = _LIGHT_VERBS_EN.match(head)
@@ -248,7 +252,10 @@ _CHUNK_SKIP = frozenset(
     """key main new recent latest today yesterday tomorrow important essential final current previous various
     discussed discussion discussions details point points notes note record records summary conclusions
     regarding concerning including related including outlined made mentioned provided shared received
-    focusing focus especially particularly please steps list lists items item everything""".split()
+    focusing focus especially particularly please steps list lists items item everything due
+    monday tuesday wednesday thursday friday saturday sunday january february march april may june july
+    august september october november december tonight morning afternoon evening week month year
+    weeks months years days day hours hour""".split()
 )
 
 

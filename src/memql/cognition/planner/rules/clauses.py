@@ -57,19 +57,40 @@ def _split_on_and(masked: str, start: int, end: int, lang: str) -> list[tuple[in
     """Split "X and Y" / "X，并Y" where Y opens with a verb of its own, unless X saves a note whose content
     runs on ("remember that … and …")."""
     head = read_verb(masked[start:end], 0, lang)
-    if head.cue is None or (head.verb == "Encode" and _content_follows(head)):
+    if head.cue is None:
         return [(start, end)]
+    # a note's text runs on ("remember that X and Y"): only an imperative about the note itself
+    # ("… and tag it 'demo'") starts a new step
+    note = head.verb == "Encode" and _content_follows(head)
     pattern = lexicon_en.AND_SPLIT if lang == "en" else re.compile(r"[，,、]\s*(?:并且?|再|同时)?|并且?(?=\S)")
     for m in pattern.finditer(masked, start + head.cue_end, end):
         rest = masked[m.end() : end]
-        if rest.strip() and (_starts_with_cue(rest, lang) or lexicon(lang).EXTERNAL.match(rest.strip())):
-            return [(start, m.start()), *_split_on_and(masked, m.end(), end, lang)]
+        if not rest.strip():
+            continue
+        external = lexicon(lang).EXTERNAL.match(rest.strip())
+        if not (_starts_with_cue(rest, lang) or external):
+            continue
+        if note and not (external or _refers_back(rest, lang)):
+            continue
+        if head.verb == "Expire" and re.match(r"\s*(?:archive|delete|remove|erase|purge|归档|删除)", rest):
+            continue  # "expire it in a month and archive it": what expiry does, not a second step
+        return [(start, m.start()), *_split_on_and(masked, m.end(), end, lang)]
     return [(start, end)]
 
 
+def _refers_back(text: str, lang: str) -> bool:
+    return bool(lexicon(lang).DEICTIC.search(text[:60]))
+
+
 def _content_follows(clause: Clause) -> bool:
-    after = clause.after_cue.lstrip()
-    return after.startswith(("that ", ":", "\"", "'")) or clause.lower.rstrip().endswith(":")
+    """The note's text runs on after the verb ("remember that …", "save a note: …")."""
+    return bool(
+        re.match(
+            r"\s*(?:(?:down\s+)?(?:an?\s+(?:new\s+)?(?:note|memo|memory|record|entry|reminder|task|to-?do|event|idea)"
+            r"\s*)?(?:that\b|:|saying\b|\"|')|[:：]|(?:一条|一个)?(?:笔记|备忘|记录)?[:：])",
+            clause.after_cue,
+        )
+    )
 
 
 def _starts_with_cue(text: str, lang: str) -> bool:

@@ -50,7 +50,7 @@ CUES: tuple[Cue, ...] = (
         "Label", "any", mode="remove"),
     Cue(r"\b(?:retag|relabel)\w*", "Label", "any", mode="replace"),
     Cue(r"\breplace\s+(?:the\s+)?(?:tags?|labels?)\b", "Label", "any", mode="replace"),
-    Cue(r"\b(?:tag|label|categori[sz]e|classify|classified|file\s+under)\w*", "Label", "any"),
+    Cue(r"\b(?:tag|label|categori[sz]e|classify|file\s+under)(?:s|ging|ling|ing)?\b", "Label", "any"),
     Cue(r"\b(?:mark|flag)(?:s|ed|ing)?\b", "Label", "any"),
     Cue(r"\badd\s+(?:an?\s+|the\s+)?(?:'[^']+'\s+|\"[^\"]+\"\s+)?(?:tags?|labels?)\b", "Label", "any"),
     # Delete
@@ -114,7 +114,7 @@ CUES: tuple[Cue, ...] = (
     # Encode
     Cue(r"\b(?:remember|memori[sz]e|save|store|capture|stash|bookmark)\b", "Encode", "any"),
     Cue(r"\b(?:record|note|log|document|jot|write|add|keep|file|register|put|enter|input|create|draft|prepare|"
-        r"schedule|plan|assign|organi[sz]e|make|insert|track)\b", "Encode", "start"),
+        r"schedule|plan|assign|organi[sz]e|insert|track)\b", "Encode", "start"),
     Cue(r"\bset\s+up\b", "Encode", "start"),
     Cue(r"\b(?:make|take|create|add)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:note|memo|record|entry|memory|reminder)\b",
         "Encode", "any"),
@@ -167,7 +167,7 @@ HARD_DELETE = re.compile(
     r"forever|no\s+recovery|cannot\s+be\s+restored|unrecoverabl[ey])\b"
 )
 SINGULAR_LATEST = re.compile(r"\b(?:the\s+)?(?:latest|most\s+recent|newest|last)\s+(?P<noun>[a-z][\w-]*)")
-QUESTION = re.compile(r"^(?:what|which|when|where|who|whom|whose|how|do|did|does|is|are|was|were|have|has)\b")
+QUESTION = re.compile(r"^(?:what|which|when|where|who|whom|whose|how)\b|^(?:do|did|does|is|are|was|were|have|has)\b.*\?\s*$")
 
 # What follows the object and is not part of it: purposes, reasons, manners.
 TRAILERS = re.compile(

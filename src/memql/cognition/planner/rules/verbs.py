@@ -15,6 +15,7 @@ from memql.cognition.planner.rules.targets import (
     read_target,
     record_time,
     store_tags_in,
+    without_spans,
 )
 from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, quoted
 from memql.lang.time import find_natural
@@ -101,10 +102,12 @@ def _encode(clause: Clause, reading: Reading, index: int) -> list[Step]:
 def _note_text(rest: str, lang: str) -> str:
     if lang == "zh":
         text = re.sub(r"^(?:一下|下来|下|一条|一个|一份|:|：|，|,)+", "", rest.strip())
+        text = re.sub(r"^(?:新的)?(?:笔记|备忘|记录|记忆|内容|任务|待办|事项)[:：]\s*", "", text)
         return a.strip_trailers(text, lang)
     text = rest.strip()
     text = re.sub(
-        r"(?i)^(?:down|up|this|the\s+following|a\s+(?:new\s+)?(?:note|memo|memory|record|entry|reminder)"
+        r"(?i)^(?:down|up|this|the\s+following|an?\s+(?:new\s+)?(?:note|memo|memory|record|entry|reminder|task|"
+        r"to-?do|event|idea|fact|reference)"
         r"(?:\s+(?:saying|that|about|on|of|:))?|that|:|-)\s*:?\s*",
         "",
         text,
@@ -137,15 +140,22 @@ def _priority_phrase(folded: str) -> str:
 
 # --- reads -------------------------------------------------------------------------------------------
 
-_READ_LEAD_EN = re.compile(r"(?i)^(?:\s*(?:for|me|us|up|all|any|about|on|of|regarding|from|the\s+key\s+points\s+"
-                           r"(?:of|from|in)|what|everything)\b\s*)+")
+_READ_LEAD_EN = re.compile(
+    r"(?i)^(?:\s*(?:for|me|us|up|all|any|about|on|of|regarding|from|the\s+key\s+points\s+(?:of|from|in)|what|"
+    r"everything|anything|something|stuff|things|the)\b\s*)+"
+)
+_COUNT_ORDER_EN = re.compile(
+    r"(?i)\b(?:(?:the\s+)?(?:top|first|last|latest|newest|oldest|most\s+recent)\s+(?:\d+|two|three|four|five|six|"
+    r"seven|eight|nine|ten|twenty)|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:most\s+recent|"
+    r"latest|newest|oldest|last|most\s+important)|(?:most\s+recent|latest|newest|oldest|most\s+important))\b\s*"
+)
 
 
 def _read_phrase(clause: Clause, reading: Reading) -> str:
     phrase = _object(clause, reading, r"\s+(?:focus(?:ing)?\s+on|with\s+a\s+focus|in\s+(?:under\s+)?\d+\s+"
                                       r"(?:words|tokens)|sorted|ordered|as\s+of)\b")
     if reading.lang == "en":
-        phrase = _READ_LEAD_EN.sub("", phrase)
+        phrase = _READ_LEAD_EN.sub("", _COUNT_ORDER_EN.sub("", phrase))
     else:
         phrase = re.sub(r"^(?:一下|出|出来|所有|关于|有关)+", "", phrase)
         phrase = re.sub(r"(?:的?(?:关键|主要|核心)?(?:要点|结论|内容|总结|摘要|记录))$", "", phrase) or phrase
@@ -184,8 +194,13 @@ def _retrieve(clause: Clause, reading: Reading, index: int, question: bool = Fal
 
 
 def _top_k(folded: str) -> int | None:
-    m = re.search(r"\b(?:top|first|latest|last|most\s+recent|newest)\s+(\d+|two|three|four|five|six|seven|eight|"
-                  r"nine|ten|twenty)\b", folded) or re.search(r"(?:最近|前|最新)的?(\d+|[一二两三四五六七八九十]+)(?:条|个|份)", folded)
+    m = (
+        re.search(r"\b(?:top|first|latest|last|most\s+recent|newest)\s+(\d+|two|three|four|five|six|seven|eight|"
+                  r"nine|ten|twenty)\b", folded)
+        or re.search(r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:most\s+recent|latest|newest|"
+                     r"oldest|last)\b", folded)
+        or re.search(r"(?:最近|前|最新)的?(\d+|[一二两三四五六七八九十]+)(?:条|个|份)", folded)
+    )
     if not m:
         return None
     n = a.amount(m.group(1))
@@ -239,9 +254,8 @@ def _update(clause: Clause, reading: Reading, index: int) -> list[Step]:
         m = re.search(r"(?:改为|改成|更新为|修改为|调整为|设为|设置为|更正为|换成|为|成)[:：]?", clause.lower[clause.cue_start :])
         split = clause.cue_start + m.start() if m else None
         value_at = clause.cue_start + m.end() if m else clause.cue_end
-        if split is not None and split < clause.cue_end:
+        if split is not None and split < clause.cue_end:  # the cue itself ends in the marker ("更新为")
             split = None
-            value_at = clause.cue_end
         start, end = a.object_span(clause, lang)
         if split is not None and start >= clause.cue_end:
             end = split
@@ -313,6 +327,8 @@ def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
         tag_text = clause.text[tags_at:] if start < clause.cue_end or m else clause.text[end:]
         phrase = clause.text[start:end]
         tags = a.quoted_values(cue_text) or a.tag_list(re.sub(r"(?:的)?标签$", "", tag_text), lang)
+        if mode == "remove" and not clean_phrase(phrase):  # "删除记录5上的'草稿'标签": the record is inside
+            phrase = re.sub(r"^(?:删除|删掉|去掉|移除|取消)|['\"「」“”‘’][^'\"「」“”‘’]*['\"「」“”‘’]|上?的?标签$", "", cue_text)
     else:
         in_cue = a.quoted_values(cue_text)
         if mode == "remove" or in_cue:  # "remove the 'x' tag from Y", "add an 'x' label to Y"
@@ -326,8 +342,12 @@ def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
             rest = clause.text[end:]
             rest = re.sub(r"(?i)^\s*(?:as|with|under|into|to\s+be|:)\s*", "", rest)
             tags = a.tag_list(rest, lang) if rest.strip() else []
-            if not tags:
-                tags = a.quoted_values(clause.text[clause.cue_end :])
+            if not tags:  # "tag it 'demo'": the tags are quoted right after the object
+                after = clause.text[clause.cue_end :]
+                tags = a.quoted_values(after)
+                first = quoted(fold(after))
+                if tags and first:
+                    phrase = after[: first[0][0]]
     phrase = a.strip_trailers(phrase, lang)
     if not tags:
         raise Clarify("tags", "which tags? Say them, e.g. tag it as 'urgent'", index)
@@ -380,7 +400,7 @@ def _reminder(clause: Clause, reading: Reading, index: int) -> list[Step]:
     recurrence = a.rrule(clause.lower, lang) or "FREQ=DAILY;COUNT=1"
     rest = clause.text[clause.cue_end :]
     cleaned = re.sub(
-        r"(?i)\s*(?:every\s+(?:other\s+)?\w+|daily|weekly|monthly|yearly|每(?:个)?\S{1,3})\s*$", "", rest
+        r"(?i)\s*\b(?:every\s+(?:other\s+)?\w+|daily|weekly|monthly|yearly)\b|每(?:个)?(?:周|星期)?[一二三四五六日天]?", "", rest
     ).strip()
     new_note = re.match(r"(?i)^\s*(?:to|that)\s+", cleaned) or (lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned))
     if new_note:
@@ -480,11 +500,13 @@ def _split(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     if lang == "zh":
         start, end = a.object_span(clause, lang)
-        how = clause.text[clause.cue_end :] if start < clause.cue_end else ""
         if start >= clause.cue_end:
             m = re.search(r"(?:成|为|按|按照|根据)", clause.text[clause.cue_end :])
             end = clause.cue_end + m.start() if m else end
-            how = clause.text[end:]
+        else:  # "把记录8按句子拆分": the manner sits between the object and the verb
+            m = re.search(r"(?:按照|按|根据|以)", clause.text[start:end])
+            end = start + m.start() if m else end
+        how = clause.text[end:]
     else:
         start, end = a.object_span(clause, lang, r"\s+(?:into|in\s+to|by|based\s+on|according\s+to|per|along|at)\b")
         how = clause.text[end:]
@@ -597,6 +619,8 @@ def _expire(clause: Clause, reading: Reading, index: int) -> list[Step]:
     if start >= clause.cue_end:
         end = min(end, max(start, horizon_at))
     phrase = a.strip_trailers(clause.text[start:end], lang)
+    phrase = without_spans(phrase, [(s, e) for s, e, _ in a.durations(fold(phrase), lang)])
+    phrase = re.sub(r"(?:之?后|以后)$", "", phrase.strip())
     phrase = re.sub(r"(?i)^(?:for|of|on)\s+(?:the\s+)?|\s+(?:to\s+(?:be\s+)?(?:expire|removed|deleted|archived)|"
                     r"to|and|should|will)\s*$", "", phrase).strip()
     found = _target(clause, reading, index, phrase, write=True)
