@@ -50,8 +50,9 @@ _IDS_EN = re.compile(
     r"(?P<list>\d+(?:\s*(?:,|and|&|or|to|through|-|–)\s*(?:#\s*)?\d+)*)\b"
 )
 _IDS_ZH = re.compile(
-    r"(?:(?:记录|记忆|笔记|条目|编号|id|第)\s*#?\s*|#)(?P<list>\d+(?:\s*(?:,|，|、|和|与|及|到|至|-)\s*\d+)*)"
+    r"(?:(?:记录|记忆|笔记|条目|编号|id)\s*#?\s*|#)(?P<list>\d+(?:\s*(?:,|，|、|和|与|及|到|至|-)\s*\d+)*)"
     r"(?![\d.]*\s*(?:天|日|周|星期|个|月|年|小时|分钟|点|%|岁|次))(?:号|条)?"
+    r"|第(?P<ordinal>[一二两三四五六七八九十百\d]+)(?:条|个|项|号)"
     r"|(?P<one>\d+)号(?:记录|记忆|笔记)?"
 )
 _EXPLICIT_TAGS_EN = re.compile(
@@ -78,6 +79,11 @@ def find_ids(folded: str, lang: str) -> list[str]:
     for m in (_IDS_ZH if lang == "zh" else _IDS_EN).finditer(folded):
         text = m.group("list") or (m.groupdict().get("one") or "")
         numbers = re.findall(r"\d+", text)
+        if m.groupdict().get("ordinal"):
+            from memql.cognition.planner.rules.arguments import chinese_number
+
+            value = chinese_number(m.group("ordinal"))
+            numbers = [str(value)] if value else []
         ranged = re.search(r"\d+\s*(?:to|through|-|–|到|至)\s*\d+", text)
         if ranged and len(numbers) == 2 and 0 <= int(numbers[1]) - int(numbers[0]) <= 100:
             numbers = [str(n) for n in range(int(numbers[0]), int(numbers[1]) + 1)]

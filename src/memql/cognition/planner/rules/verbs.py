@@ -326,7 +326,10 @@ def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
         tags_at = clause.cue_end + (m.end() if m else 0)
         tag_text = clause.text[tags_at:] if start < clause.cue_end or m else clause.text[end:]
         phrase = clause.text[start:end]
-        tags = a.quoted_values(cue_text) or a.tag_list(re.sub(r"(?:的)?标签$", "", tag_text), lang)
+        inline = re.search(r"(?:打上?|加上?|添加|贴上?)(?P<tag>.+?)的?标签$", cue_text)  # "加上预算标签"
+        tags = a.quoted_values(cue_text) or (
+            a.tag_list(inline.group("tag"), lang) if inline and inline.group("tag").strip() else []
+        ) or a.tag_list(re.sub(r"(?:的)?标签$", "", tag_text), lang)
         if mode == "remove" and not clean_phrase(phrase):  # "删除记录5上的'草稿'标签": the record is inside
             phrase = re.sub(r"^(?:删除|删掉|去掉|移除|取消)|['\"「」“”‘’][^'\"「」“”‘’]*['\"「」“”‘’]|上?的?标签$", "", cue_text)
     else:
