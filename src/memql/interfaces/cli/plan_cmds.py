@@ -40,7 +40,7 @@ def plan_command(ctx: click.Context, text: str, lang: str, planner: str, execute
         except (ImportError, RuntimeError, ValueError) as exc:  # e.g. no LLM configured
             click.echo(f"memql: planner {planner} is not available: {exc}", err=True)
             sys.exit(2)
-        if outcome.needs_confirmation and not as_json and sys.stdin.isatty() and sys.stdout.isatty():
+        if outcome.needs_confirmation and not as_json and _interactive():
             _print(outcome)
             if click.confirm("This plan is destructive. Execute it?", default=False):
                 outcome = memory.execute_plan(outcome.plan, confirm=True)
@@ -52,6 +52,11 @@ def plan_command(ctx: click.Context, text: str, lang: str, planner: str, execute
     else:
         _print(outcome)
     sys.exit(0 if outcome.ok else 1)
+
+
+def _interactive() -> bool:
+    """A person at a terminal, who can be asked."""
+    return sys.stdin.isatty() and sys.stdout.isatty()
 
 
 def _print(outcome) -> None:
