@@ -106,7 +106,8 @@ def test_cli_runs_the_rules_planner_and_splits_lines():
     halves = []
     for lines in ("even", "odd"):
         half = CliRunner().invoke(
-            main, ["bench", "text2mem", "--planner", "rules", "--data", str(FIXTURE), "--lines", lines, "--json"]
+            main,
+            ["bench", "text2mem", "--planner", "rules", "--data", str(FIXTURE), "--lines", lines, "--json"],
         )
         halves.append(json.loads(half.output)["n"])
     assert halves == [4, 4]
@@ -135,7 +136,7 @@ def _edit_distance(a: str, b: str) -> int:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="abc{}\"", max_size=40), st.text(alphabet="abcd{}\"", max_size=90))
+@given(st.text(alphabet='abc{}"', max_size=40), st.text(alphabet='abcd{}"', max_size=90))
 def test_levenshtein_is_the_edit_distance(a, b):
     assert sma.levenshtein(a, b) == _edit_distance(a, b) == sma.levenshtein(b, a)
 
@@ -150,14 +151,23 @@ def test_levenshtein_on_long_texts():
 
 def test_sma_compares_canonical_programs_without_meta():
     gold = [{"stage": "STO", "op": "Label", "target": {"ids": "3"}, "args": {"tags": ["x"]}}]
-    planned = {"op": "label", "target": {"ids": ["3"]}, "args": {"tags": [" x "], "mode": "add"}, "meta": {"dry_run": True}}
+    planned = {
+        "op": "label",
+        "target": {"ids": ["3"]},
+        "args": {"tags": [" x "], "mode": "add"},
+        "meta": {"dry_run": True},
+    }
     assert sma.sma(planned, gold) == (1.0, None)
     other = {"op": "Label", "target": {"ids": ["4"]}, "args": {"tags": ["x"]}}
     lev, _ = sma.sma(other, gold)
     assert 0.95 < lev < 1.0
     assert sma.sma(None, gold) == (0.0, None)
-    workflow = {"workflow": [{"op": "Encode", "args": {"payload": {"text": "a"}}},
-                             {"op": "Label", "target": {"from_step": 0}, "args": {"tags": ["t"]}}]}
+    workflow = {
+        "workflow": [
+            {"op": "Encode", "args": {"payload": {"text": "a"}}},
+            {"op": "Label", "target": {"from_step": 0}, "args": {"tags": ["t"]}},
+        ]
+    }
     assert sma.sma(workflow, workflow["workflow"])[0] == 1.0
 
 
@@ -172,9 +182,10 @@ class _Embedder:
 
 def test_sma_cos_is_the_cosine_of_the_two_embeddings():
     gold = [{"op": "Encode", "args": {"payload": {"text": "aaa"}}}]
-    lev, cos = sma.sma({"op": "Encode", "args": {"payload": {"text": "bbb"}}}, gold, embedder=_Embedder())
-    p, g = _Embedder().embed([sma.program_text({"op": "Encode", "args": {"payload": {"text": "bbb"}}}),
-                              sma.program_text(gold)])
+    _, cos = sma.sma({"op": "Encode", "args": {"payload": {"text": "bbb"}}}, gold, embedder=_Embedder())
+    p, g = _Embedder().embed(
+        [sma.program_text({"op": "Encode", "args": {"payload": {"text": "bbb"}}}), sma.program_text(gold)]
+    )
     assert cos == pytest.approx(sma.cosine(p, g)) and 0 < cos < 1
     assert sma.sma(gold[0], gold, embedder=_Embedder()) == (1.0, pytest.approx(1.0))
     assert sma.sma(None, gold, embedder=_Embedder()) == (0.0, 0.0)

@@ -20,7 +20,12 @@ def test_plan_alone_changes_nothing(memory):
     m = memory()
     _seed(m)
     outcome = m.plan("Delete record 1")
-    assert outcome.program == {"stage": "STO", "op": "Delete", "target": {"ids": ["1"]}, "args": {"soft": True}}
+    assert outcome.program == {
+        "stage": "STO",
+        "op": "Delete",
+        "target": {"ids": ["1"]},
+        "args": {"soft": True},
+    }
     assert outcome.result is None and not outcome.executed
     assert _alive(m) == ["1", "2", "3"]
 

@@ -66,7 +66,10 @@ def test_execute_runs_a_plain_plan(db):
 
 DESTRUCTIVE = [
     ("Permanently delete record 1", [("2", ["launch"], False)]),
-    ("Tag all my memories as 'reviewed'", [("1", ["budget", "reviewed"], False), ("2", ["launch", "reviewed"], False)]),
+    (
+        "Tag all my memories as 'reviewed'",
+        [("1", ["budget", "reviewed"], False), ("2", ["launch", "reviewed"], False)],
+    ),
     ("Lock record 1", [("1", ["budget"], True), ("2", ["launch"], False)]),
 ]
 

@@ -77,7 +77,9 @@ def cosine(u: list[float], v: list[float]) -> float:
     return 0.0 if norm == 0 else max(0.0, min(1.0, dot / norm))
 
 
-def sma(predicted: Any, gold: Any, *, now: datetime | None = None, embedder: Any = None) -> tuple[float, float | None]:
+def sma(
+    predicted: Any, gold: Any, *, now: datetime | None = None, embedder: Any = None
+) -> tuple[float, float | None]:
     """(SMA-Lev, SMA-Cos) of one sample; SMA-Cos is None without an embedder. No program scores 0."""
     if predicted is None:
         return 0.0, (0.0 if embedder is not None else None)

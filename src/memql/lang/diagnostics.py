@@ -91,9 +91,9 @@ RULES: dict[str, str] = {
     "exec.internal": "an unexpected error; nothing was changed",
     # planning (natural language -> IR)
     "plan.clarify": "the instruction cannot be planned safely; the message names what is missing",
-    "plan.assumption": "the planner read something the instruction did not say outright (e.g. 'this' = the latest record)",
+    "plan.assumption": "the planner read in what the instruction left implicit ('this' = the latest record)",
     "plan.skipped": "a step of the instruction is not a memory operation (send, share …) and was left out",
-    "plan.needs_confirmation": "the plan is destructive (hard delete, all records, a lock change): shown as a dry run until confirmed",
+    "plan.needs_confirmation": "a destructive plan (hard delete, all, lock change) ran as a dry run only",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

@@ -89,8 +89,8 @@ def run_plan(executor: Executor, plan: Plan, *, execute: bool, confirm: bool) ->
                 path="",
                 rule="plan.needs_confirmation",
                 severity="error",
-                message="this plan is destructive (a hard delete, all records, or a lock change): it was run as a "
-                "dry run and nothing was changed; confirm it to execute",
+                message="this plan is destructive (a hard delete, all records, or a lock change): it was run "
+                "as a dry run and nothing was changed; confirm it to execute",
             )
         )
         return outcome

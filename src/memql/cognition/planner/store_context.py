@@ -36,7 +36,9 @@ def store_context(executor: Executor, *, records: int = CONTEXT_RECORDS) -> Plan
             first_seen.setdefault(tag, n)
         if row.get("type"):
             kinds[row["type"]] += 1
-    recent = sorted(rows, key=lambda r: (r.get("updated_at") or r.get("created_at"), r.get("created_at")), reverse=True)
+    recent = sorted(
+        rows, key=lambda r: (r.get("updated_at") or r.get("created_at"), r.get("created_at")), reverse=True
+    )
     return PlanContext(
         now=now,
         tags=tuple(sorted(tags, key=lambda t: (-tags[t], first_seen[t]))[:CONTEXT_TAGS]),

@@ -24,11 +24,15 @@ from memql.interfaces.cli.common import emit_json, main, open_memory, wants_json
     show_default=True,
     help="rules: offline, deterministic; llm: the OpenAI-compatible model configured in the environment.",
 )
-@click.option("--execute", is_flag=True, help="Run the plan (a destructive one needs --yes or a confirmation).")
+@click.option(
+    "--execute", is_flag=True, help="Run the plan (a destructive one needs --yes or a confirmation)."
+)
 @click.option("--yes", "-y", is_flag=True, help="Confirm a destructive plan without asking.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.pass_context
-def plan_command(ctx: click.Context, text: str, lang: str, planner: str, execute: bool, yes: bool, as_json: bool):
+def plan_command(
+    ctx: click.Context, text: str, lang: str, planner: str, execute: bool, yes: bool, as_json: bool
+):
     """Plan TEXT (English or Chinese) as memql IR; print the program, confidence and diagnostics.
 
     Exits 0 when planned (and, with --execute, run), 1 when the instruction needs clarifying, the run was

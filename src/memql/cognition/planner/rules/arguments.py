@@ -12,20 +12,61 @@ from memql.cognition.planner.rules.text import clean_phrase, fold, quoted, words
 from memql.lang.time import find_natural, priority_weight
 from memql.services.tokenize import STOP_WORDS
 
-_ZH_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_ZH_DIGITS = {
+    "零": 0,
+    "〇": 0,
+    "一": 1,
+    "二": 2,
+    "两": 2,
+    "三": 3,
+    "四": 4,
+    "五": 5,
+    "六": 6,
+    "七": 7,
+    "八": 8,
+    "九": 9,
+}
 _EN_UNIT = r"(?P<u>minute|min|hour|hr|day|week|wk|month|mo|year|yr)s?"
 _EN_AMOUNT = (
     r"(?P<n>\d+(?:\.\d+)?|a\s+couple\s+of|a\s+few|half\s+a|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
     r"eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|ninety|several)"
 )
 _EN_NUMBERS = {
-    **lexicon_en.NUMBER_WORDS, "fifteen": 15, "twenty": 20, "thirty": 30, "forty": 40, "fifty": 50, "sixty": 60,
+    **lexicon_en.NUMBER_WORDS,
+    "fifteen": 15,
+    "twenty": 20,
+    "thirty": 30,
+    "forty": 40,
+    "fifty": 50,
+    "sixty": 60,
     "ninety": 90,
 }
-_ISO_UNIT = {"minute": "M", "min": "M", "hour": "H", "hr": "H", "day": "D", "week": "W", "wk": "W", "month": "M",
-             "mo": "M", "year": "Y", "yr": "Y"}
-_ZH_UNIT = {"分钟": "minute", "小时": "hour", "天": "day", "日": "day", "周": "week", "星期": "week", "礼拜": "week",
-            "个礼拜": "week", "个月": "month", "月": "month", "年": "year"}
+_ISO_UNIT = {
+    "minute": "M",
+    "min": "M",
+    "hour": "H",
+    "hr": "H",
+    "day": "D",
+    "week": "W",
+    "wk": "W",
+    "month": "M",
+    "mo": "M",
+    "year": "Y",
+    "yr": "Y",
+}
+_ZH_UNIT = {
+    "分钟": "minute",
+    "小时": "hour",
+    "天": "day",
+    "日": "day",
+    "周": "week",
+    "星期": "week",
+    "礼拜": "week",
+    "个礼拜": "week",
+    "个月": "month",
+    "月": "month",
+    "年": "year",
+}
 _LIGHT_VERBS_EN = re.compile(r"^(?:make|set|keep|mark|have|get|turn|let|leave|consider|treat)\s+")
 _AUX_EN = re.compile(
     r"\s+(?:should|must|needs?\s+to|has\s+to|have\s+to|can|will|is|are|was|were|be|being|been|get|gets|got)"
@@ -33,10 +74,31 @@ _AUX_EN = re.compile(
 )
 _ADVERBS_EN = re.compile(r"(?:\s*(?:\w+ly|just|also|now|then|again|all|both|go\s+ahead\s+and)\b)+\s*")
 _ADVERBS_ZH = re.compile(r"(?:永久|永远|彻底|全部|都|立即|马上|直接|先|再|也|一并|统统|请|帮我)")
-_WEEKDAYS = {"monday": "MO", "tuesday": "TU", "wednesday": "WE", "thursday": "TH", "friday": "FR",
-             "saturday": "SA", "sunday": "SU", "周一": "MO", "周二": "TU", "周三": "WE", "周四": "TH", "周五": "FR",
-             "周六": "SA", "周日": "SU", "周天": "SU", "星期一": "MO", "星期二": "TU", "星期三": "WE", "星期四": "TH",
-             "星期五": "FR", "星期六": "SA", "星期日": "SU", "星期天": "SU"}
+_WEEKDAYS = {
+    "monday": "MO",
+    "tuesday": "TU",
+    "wednesday": "WE",
+    "thursday": "TH",
+    "friday": "FR",
+    "saturday": "SA",
+    "sunday": "SU",
+    "周一": "MO",
+    "周二": "TU",
+    "周三": "WE",
+    "周四": "TH",
+    "周五": "FR",
+    "周六": "SA",
+    "周日": "SU",
+    "周天": "SU",
+    "星期一": "MO",
+    "星期二": "TU",
+    "星期三": "WE",
+    "星期四": "TH",
+    "星期五": "FR",
+    "星期六": "SA",
+    "星期日": "SU",
+    "星期天": "SU",
+}
 
 
 def chinese_number(text: str) -> int | None:
@@ -88,7 +150,9 @@ def durations(folded: str, lang: str) -> list[tuple[int, int, str]]:
     """(start, end, ISO duration) of each "N units" in the text ("90 days", "six months", "三天", "半年")."""
     found = []
     if lang == "zh":
-        pattern = r"(?P<n>[一二两三四五六七八九十百\d]+|半)(?:个)?(?P<u>分钟|小时|天|日|周|星期|个?礼拜|月|年)"
+        pattern = (
+            r"(?P<n>[一二两三四五六七八九十百\d]+|半)(?:个)?(?P<u>分钟|小时|天|日|周|星期|个?礼拜|月|年)"
+        )
         for m in re.finditer(pattern, folded):
             unit = _ZH_UNIT.get(m.group("u").replace("个", ""), "day")
             n = 0.5 if m.group("n") == "半" else chinese_number(m.group("n"))
@@ -113,7 +177,8 @@ def priority_level(folded: str, lang: str) -> float | None:
         return None
     m = re.search(
         r"\b(top|highest|high|higher|urgent|critical|low|lower|lowest|normal|medium|moderate)"
-        r"(?:[\s-]+(?:priority|importance))\b", folded
+        r"(?:[\s-]+(?:priority|importance))\b",
+        folded,
     )
     if m:
         word = {"higher": "high", "lower": "low"}.get(m.group(1), m.group(1))
@@ -137,15 +202,24 @@ def rrule(folded: str, lang: str) -> str | None:
         for word, code in _WEEKDAYS.items():
             if "每" + word in folded or "每个" + word in folded:
                 return f"FREQ=WEEKLY;BYDAY={code}"
-        for word, freq in (("每天", "DAILY"), ("每日", "DAILY"), ("每周", "WEEKLY"), ("每星期", "WEEKLY"),
-                           ("每个月", "MONTHLY"), ("每月", "MONTHLY"), ("每年", "YEARLY")):
+        for word, freq in (
+            ("每天", "DAILY"),
+            ("每日", "DAILY"),
+            ("每周", "WEEKLY"),
+            ("每星期", "WEEKLY"),
+            ("每个月", "MONTHLY"),
+            ("每月", "MONTHLY"),
+            ("每年", "YEARLY"),
+        ):
             if word in folded:
                 return f"FREQ={freq}"
         return None
     m = re.search(r"\bevery\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b", folded)
     if m:
         return f"FREQ=WEEKLY;BYDAY={_WEEKDAYS[m.group(1)]}"
-    m = re.search(r"\bevery\s+(?:(?P<n>\d+|two|three|four|other)\s+)?(?P<u>day|week|month|year|weekday)s?\b", folded)
+    m = re.search(
+        r"\bevery\s+(?:(?P<n>\d+|two|three|four|other)\s+)?(?P<u>day|week|month|year|weekday)s?\b", folded
+    )
     if m:
         if m.group("u") == "weekday":
             return "FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR"
@@ -175,7 +249,9 @@ def object_span(clause: Clause, lang: str, stops: str | None = None) -> tuple[in
         start = clause.body_offset + (light.end() if light else 0)
         if _ADVERBS_ZH.sub("", masked[start : clause.cue_start]).strip():
             return start, clause.cue_start
-    elif clause.cue_start > clause.body_offset and not _ADVERBS_EN.fullmatch(masked[clause.body_offset : clause.cue_start]):
+    elif clause.cue_start > clause.body_offset and not _ADVERBS_EN.fullmatch(
+        masked[clause.body_offset : clause.cue_start]
+    ):
         head = masked[clause.body_offset : clause.cue_start]
         light = _LIGHT_VERBS_EN.match(head)
         start = clause.body_offset + (light.end() if light else 0)
@@ -226,11 +302,19 @@ def tag_list(text: str, lang: str) -> list[str]:
     text = strip_trailers(text, lang)
     if lang == "zh":
         parts = re.split(r"[，,、和与及/]|以及", text)
-        return [p for p in (clean_phrase(re.sub(r"^(?:为|成|上|一个|个)|(?:标签|的标签|类)$", "", p)) for p in parts) if p]
+        return [
+            p
+            for p in (
+                clean_phrase(re.sub(r"^(?:为|成|上|一个|个)|(?:标签|的标签|类)$", "", p)) for p in parts
+            )
+            if p
+        ]
     parts = re.split(r"\s*(?:,|\band\b|&|/|\bor\b)\s*", text)
     tags = []
     for part in parts:
-        part = re.sub(r"(?i)^(?:an?|the|as|with|under|into)\s+|\s+(?:tags?|labels?|category)$", "", part.strip())
+        part = re.sub(
+            r"(?i)^(?:an?|the|as|with|under|into)\s+|\s+(?:tags?|labels?|category)$", "", part.strip()
+        )
         part = re.split(r"(?i)\s+(?:for|to|so|because|since|in|on|from|as|which|that)\b", part)[0]
         part = clean_phrase(part)
         if part and len(part.split()) <= 4 and part.lower() not in STOP_WORDS:
@@ -248,15 +332,15 @@ def event_time(text: str, now: datetime, lang: str) -> str | None:
     return None
 
 
-_CHUNK_SKIP = frozenset(
-    """key main new recent latest today yesterday tomorrow important essential final current previous various
+_CHUNK_SKIP_WORDS = """
+    key main new recent latest today yesterday tomorrow important essential final current previous various
     discussed discussion discussions details point points notes note record records summary conclusions
     regarding concerning including related including outlined made mentioned provided shared received
     focusing focus especially particularly please steps list lists items item everything due
     monday tuesday wednesday thursday friday saturday sunday january february march april may june july
     august september october november december tonight morning afternoon evening week month year
-    weeks months years days day hours hour""".split()
-)
+    weeks months years days day hours hour"""
+_CHUNK_SKIP = frozenset(_CHUNK_SKIP_WORDS.split())
 
 
 def key_phrases(text: str, limit: int = 4) -> list[str]:

@@ -45,7 +45,11 @@ def split_steps(text: str, lang: str) -> list[Clause]:
     merged: list[list[int]] = []
     for s, e in pieces:
         clause = read_verb(text[s:e], 0, lang)
-        own_verb = clause.cue is not None or lex.EXTERNAL.match(clause.body) or lex.QUESTION.search(clause.lower.strip())
+        own_verb = (
+            clause.cue is not None
+            or lex.EXTERNAL.match(clause.body)
+            or lex.QUESTION.search(clause.lower.strip())
+        )
         if not own_verb and merged:
             merged[-1][1] = e  # a continuation: the previous step runs on
         else:
@@ -62,7 +66,9 @@ def _split_on_and(masked: str, start: int, end: int, lang: str) -> list[tuple[in
     # a note's text runs on ("remember that X and Y"): only an imperative about the note itself
     # ("… and tag it 'demo'") starts a new step
     note = head.verb == "Encode" and _content_follows(head)
-    pattern = lexicon_en.AND_SPLIT if lang == "en" else re.compile(r"[，,、]\s*(?:并且?|再|同时)?|并且?(?=\S)")
+    pattern = (
+        lexicon_en.AND_SPLIT if lang == "en" else re.compile(r"[，,、]\s*(?:并且?|再|同时)?|并且?(?=\S)")
+    )
     for m in pattern.finditer(masked, start + head.cue_end, end):
         rest = masked[m.end() : end]
         if not rest.strip():
@@ -128,7 +134,7 @@ def read_verb(text: str, index: int, lang: str) -> Clause:
 
 
 def _refuse_alternatives(clause: Clause, masked: str, lang: str) -> None:
-    """"delete or archive the notes": two operations offered as alternatives; the user must choose."""
+    """ "delete or archive the notes": two operations offered as alternatives; the user must choose."""
     joiner = re.compile(r"\s+or\s+|\s*/\s*" if lang == "en" else r"\s*(?:或者|或是|还是|或)\s*")
     m = joiner.match(masked, clause.cue_end)
     if not m:

@@ -47,7 +47,9 @@ class Clause:
     cue: Cue | None = None
     cue_start: int = 0  # where the verb cue sits in `lower`
     cue_end: int = 0
-    cue_object: tuple[int, int] | None = None  # the object when the cue's words enclose it ("set X to expire")
+    cue_object: tuple[int, int] | None = (
+        None  # the object when the cue's words enclose it ("set X to expire")
+    )
     body: str = ""  # `lower` after the politeness prefix
     body_offset: int = 0  # where `body` starts in `lower`
 
@@ -93,7 +95,7 @@ class Step:
         return out
 
 
-class Clarify(Exception):  # noqa: N818  (a planning outcome, not an error condition of the planner)
+class Clarify(Exception):  # a planning outcome (the user must say more), raised out of the readers
     """The instruction cannot be read safely: `missing` names what the user has to say."""
 
     def __init__(self, missing: str, message: str, step: int | None = None) -> None:

@@ -93,7 +93,9 @@ def _clarify(missing: str, message: str, lang: str, step: int | None = None) -> 
         program=None,
         confidence=0.0,
         diagnostics=[
-            Diagnostic(path="", rule="plan.clarify", severity="error", message=f"missing {missing}{where}: {message}")
+            Diagnostic(
+                path="", rule="plan.clarify", severity="error", message=f"missing {missing}{where}: {message}"
+            )
         ],
         planner="rules",
         lang=lang,

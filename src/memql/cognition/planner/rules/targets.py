@@ -22,9 +22,25 @@ from memql.lang.time import TimeSpan, find_natural
 from memql.services.tokenize import STOP_WORDS
 
 WRITE_LIMIT = Limits().write_limit
-_UNITS_EN = {"minute": "minutes", "hour": "hours", "day": "days", "week": "weeks", "month": "months", "year": "years"}
-_UNITS_ZH = {"分钟": "minutes", "小时": "hours", "天": "days", "日": "days", "周": "weeks", "星期": "weeks",
-             "礼拜": "weeks", "月": "months", "年": "years"}
+_UNITS_EN = {
+    "minute": "minutes",
+    "hour": "hours",
+    "day": "days",
+    "week": "weeks",
+    "month": "months",
+    "year": "years",
+}
+_UNITS_ZH = {
+    "分钟": "minutes",
+    "小时": "hours",
+    "天": "days",
+    "日": "days",
+    "周": "weeks",
+    "星期": "weeks",
+    "礼拜": "weeks",
+    "月": "months",
+    "年": "years",
+}
 _ROLLING_EN = re.compile(
     r"\b(?:(?:in|over|within|during|from|for)\s+)?(?:the\s+)?(?:last|past|previous|recent)\s+"
     r"(?P<n>\d+|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|a\s+few|few|a\s+couple\s+of|"
@@ -37,8 +53,15 @@ _ROLLING_ZH = re.compile(
     r"(?:最近|过去|近|前)(?P<n>[一二两三四五六七八九十\d]+)(?:个)?(?P<u>分钟|小时|天|日|周|星期|礼拜|月|年)"
 )
 _NAMED_PERIOD_ZH = re.compile(r"(?P<p>上周|上星期|上个?礼拜|上个月|上月|去年)")
-_ZH_PERIOD_UNIT = {"上周": "weeks", "上星期": "weeks", "上礼拜": "weeks", "上个礼拜": "weeks", "上个月": "months",
-                   "上月": "months", "去年": "years"}
+_ZH_PERIOD_UNIT = {
+    "上周": "weeks",
+    "上星期": "weeks",
+    "上礼拜": "weeks",
+    "上个礼拜": "weeks",
+    "上个月": "months",
+    "上月": "months",
+    "去年": "years",
+}
 # a time phrase after these words is a deadline or a horizon, not when the records are from
 _NOT_RECORD_TIME_EN = re.compile(
     r"\b(?:by|until|till|before|due|deadline|in|within|after|every|each|for|expires?|expiring|starting)\s+"
@@ -102,7 +125,7 @@ def explicit_tags(phrase: str, lang: str) -> list[str]:
         quotes = [(s, e, t) for s, e, t in spans if s >= m.end()]
         if quotes and quotes[0][0] == m.end():  # one or more quoted tags right after the marker
             pos = m.end()
-            for s, e, t in quotes:
+            for s, e, _ in quotes:
                 if folded[pos:s].strip(" ,&，、") not in ("", "and", "or", "和", "或"):
                     break
                 found.append(phrase[s + 1 : e - 1].strip())
@@ -198,7 +221,7 @@ def record_time(phrase: str, now: datetime, lang: str) -> TimeReading:
     for start, end, span in find_natural(phrase, now, lang):
         spans.append((start, end))
         head = folded[:start].rstrip()
-        if before.search(head + " ") or span.start > now and span.granularity != "day":
+        if before.search(head + " ") or (span.start > now and span.granularity != "day"):
             continue
         if chosen is None:
             chosen = span
@@ -282,7 +305,11 @@ def read_target(
     content = content_words(phrase, lang)
     # "it", "these", or a definite generic noun alone ("the document", "the notes"): the records the
     # conversation is about — the previous step's, else the latest record
-    deictic = bool(lex.DEICTIC.search(folded)) or not clean_phrase(folded) or (not content and _generic(folded, lang))
+    deictic = (
+        bool(lex.DEICTIC.search(folded))
+        or not clean_phrase(folded)
+        or (not content and _generic(folded, lang))
+    )
     if step > 0 and deictic and not content:
         return TargetReading({"from_step": step - 1}, 0.9, "from_step")
     named = explicit_tags(phrase, lang)
@@ -322,7 +349,9 @@ def read_target(
     if not query or not content_words(query, lang):
         if not write:
             return TargetReading({"filter": narrowing}, 0.6, "filter")
-        raise Clarify("target", f"{op}: which records? Give ids, tags, a time range or what they are about", step)
+        raise Clarify(
+            "target", f"{op}: which records? Give ids, tags, a time range or what they are about", step
+        )
     if deletes:
         raise Clarify(
             "target",
@@ -370,4 +399,6 @@ def _singular(query: str, lang: str) -> bool:
     )[0]
     last = [w for _, _, w in words(head_part)] or [w for _, _, w in words(fold(query))]
     head = last[-1] if last else ""
-    return not (head.endswith("s") and not head.endswith("ss")) and not re.search(r"\b(?:all|every|each)\b", query)
+    return not (head.endswith("s") and not head.endswith("ss")) and not re.search(
+        r"\b(?:all|every|each)\b", query
+    )

@@ -6,7 +6,18 @@ import re
 
 from memql.services.tokenize import index_term, is_cjk
 
-_QUOTE_FOLD = {"‘": "'", "’": "'", "“": '"', "”": '"', "「": '"', "」": '"', "『": '"', "』": '"', "《": '"', "》": '"'}
+_QUOTE_FOLD = {
+    "‘": "'",
+    "’": "'",
+    "“": '"',
+    "”": '"',
+    "「": '"',
+    "」": '"',
+    "『": '"',
+    "』": '"',
+    "《": '"',
+    "》": '"',
+}
 
 # a quoted span: the opening quote not inside a word (so "today's" is no quote), the closing one not
 # followed by a letter; double quotes and CJK corner quotes are folded to '"' first
@@ -14,7 +25,7 @@ QUOTED = re.compile(r"(?<![\w'])'(?P<s>[^'\n]{1,200}?)'(?![a-z])|\"(?P<d>[^\"\n]
 
 
 def fold(text: str) -> str:
-    """Lower-case, half-width, straight-quoted text of exactly the same length as `text` (offsets carry over)."""
+    """Lower-case, half-width, straight-quoted text as long as `text` (offsets carry over)."""
     out = []
     for ch in text:
         code = ord(ch)

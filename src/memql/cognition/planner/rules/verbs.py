@@ -28,7 +28,9 @@ def build(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lex = lexicon_zh if reading.lang == "zh" else lexicon_en
     external = lex.EXTERNAL.match(clause.body)
     if external:  # "send it to the team": not something a memory does; left out, and said so
-        reading.notes.append(f"left out '{clause.text.strip()}': {external.group(0)} is not a memory operation")
+        reading.notes.append(
+            f"left out '{clause.text.strip()}': {external.group(0)} is not a memory operation"
+        )
         return []
     verb = clause.verb
     if verb is None:
@@ -49,14 +51,20 @@ def _object(clause: Clause, reading: Reading, stops: str | None = None) -> str:
 
 
 def _target(clause: Clause, reading: Reading, index: int, phrase: str, *, write: bool, deletes: bool = False):
-    found = read_target(phrase, op=clause.verb or "", step=index, reading=reading, write=write, deletes=deletes)
+    found = read_target(
+        phrase, op=clause.verb or "", step=index, reading=reading, write=write, deletes=deletes
+    )
     return found
 
 
 def _step(op: str, args: dict[str, Any], found: TargetReading | None, destructive: bool = False) -> Step:
     step = Step(op=op, args={k: v for k, v in args.items() if v is not None})
     if found is not None:
-        step.target, step.confidence, step.assumptions = found.target, found.confidence, list(found.assumptions)
+        step.target, step.confidence, step.assumptions = (
+            found.target,
+            found.confidence,
+            list(found.assumptions),
+        )
         step.destructive = destructive or found.kind == "all"
     else:
         step.destructive = destructive
@@ -92,7 +100,9 @@ def _encode(clause: Clause, reading: Reading, index: int) -> list[Step]:
     kind = _note_kind(clause.lower)
     if kind:
         args["type"] = kind
-    weight = a.priority_level(fold(clause.text[: clause.cue_end]) + " " + _priority_phrase(clause.lower), lang)
+    weight = a.priority_level(
+        fold(clause.text[: clause.cue_end]) + " " + _priority_phrase(clause.lower), lang
+    )
     if weight is not None:
         args["weight"] = weight
     confidence = 0.85 if len(text) >= 12 else 0.7
@@ -126,7 +136,9 @@ def _without_tag_phrases(text: str, lang: str) -> str:
 
 
 def _note_kind(folded: str) -> str | None:
-    m = re.search(r"\b(?:as\s+an?|add\s+an?|new|create\s+an?)\s+(task|todo|to-do|event|reference|fact|idea)\b", folded)
+    m = re.search(
+        r"\b(?:as\s+an?|add\s+an?|new|create\s+an?)\s+(task|todo|to-do|event|reference|fact|idea)\b", folded
+    )
     if m:
         return lexicon_en.TYPE_WORDS.get(m.group(1), m.group(1))
     m = re.search(r"(?:添加|新建|记录)一(?:个|条)(任务|待办|事件)", folded)
@@ -152,8 +164,12 @@ _COUNT_ORDER_EN = re.compile(
 
 
 def _read_phrase(clause: Clause, reading: Reading) -> str:
-    phrase = _object(clause, reading, r"\s+(?:focus(?:ing)?\s+on|with\s+a\s+focus|in\s+(?:under\s+)?\d+\s+"
-                                      r"(?:words|tokens)|sorted|ordered|as\s+of)\b")
+    phrase = _object(
+        clause,
+        reading,
+        r"\s+(?:focus(?:ing)?\s+on|with\s+a\s+focus|in\s+(?:under\s+)?\d+\s+"
+        r"(?:words|tokens)|sorted|ordered|as\s+of)\b",
+    )
     if reading.lang == "en":
         phrase = _READ_LEAD_EN.sub("", _COUNT_ORDER_EN.sub("", phrase))
     else:
@@ -165,8 +181,12 @@ def _read_phrase(clause: Clause, reading: Reading) -> str:
 def _retrieve(clause: Clause, reading: Reading, index: int, question: bool = False) -> Step:
     lower = clause.lower
     if question and clause.cue is None:
-        body = re.sub(r"^(?:what|which|when|where|who|how)\s+(?:is|are|was|were|did|do|does|about)?\s*", "",
-                      clause.text[clause.body_offset :].strip(), flags=re.I)
+        body = re.sub(
+            r"^(?:what|which|when|where|who|how)\s+(?:is|are|was|were|did|do|does|about)?\s*",
+            "",
+            clause.text[clause.body_offset :].strip(),
+            flags=re.I,
+        )
         phrase = clean_phrase(re.sub(r"[吗呢？?]+$", "", body))
     else:
         phrase = _read_phrase(clause, reading)
@@ -195,10 +215,16 @@ def _retrieve(clause: Clause, reading: Reading, index: int, question: bool = Fal
 
 def _top_k(folded: str) -> int | None:
     m = (
-        re.search(r"\b(?:top|first|latest|last|most\s+recent|newest)\s+(\d+|two|three|four|five|six|seven|eight|"
-                  r"nine|ten|twenty)\b", folded)
-        or re.search(r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:most\s+recent|latest|newest|"
-                     r"oldest|last)\b", folded)
+        re.search(
+            r"\b(?:top|first|latest|last|most\s+recent|newest)\s+(\d+|two|three|four|five|six|seven|eight|"
+            r"nine|ten|twenty)\b",
+            folded,
+        )
+        or re.search(
+            r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:most\s+recent|latest|newest|"
+            r"oldest|last)\b",
+            folded,
+        )
         or re.search(r"(?:最近|前|最新)的?(\d+|[一二两三四五六七八九十]+)(?:条|个|份)", folded)
     )
     if not m:
@@ -237,8 +263,11 @@ def _focus(clause: Clause, lang: str) -> str | None:
     m = re.search(r"(?i)\bfocus(?:ing|ed)?\s+on\s+(.+)$|\bwith\s+a\s+focus\s+on\s+(.+)$", text)
     if m:
         return a.strip_trailers(m.group(1) or m.group(2), lang) or None
-    m = re.search(r"(?i)\b((?:key|main|essential|important|major)\s+(?:points?|decisions?|takeaways?|outcomes?|"
-                  r"ideas?|findings?|themes?|issues?)|action\s+items?|lessons\s+learned|next\s+steps)\b", text)
+    m = re.search(
+        r"(?i)\b((?:key|main|essential|important|major)\s+(?:points?|decisions?|takeaways?|outcomes?|"
+        r"ideas?|findings?|themes?|issues?)|action\s+items?|lessons\s+learned|next\s+steps)\b",
+        text,
+    )
     if m:
         return m.group(1).lower()
     m = re.search(r"(关键(?:点|决策|结论)|要点|主要(?:观点|内容|结论)|行动项|经验教训|下一步)", text)
@@ -251,7 +280,10 @@ def _focus(clause: Clause, lang: str) -> str | None:
 def _update(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     if lang == "zh":
-        m = re.search(r"(?:改为|改成|更新为|修改为|调整为|设为|设置为|更正为|换成|为|成)[:：]?", clause.lower[clause.cue_start :])
+        m = re.search(
+            r"(?:改为|改成|更新为|修改为|调整为|设为|设置为|更正为|换成|为|成)[:：]?",
+            clause.lower[clause.cue_start :],
+        )
         split = clause.cue_start + m.start() if m else None
         value_at = clause.cue_start + m.end() if m else clause.cue_end
         if split is not None and split < clause.cue_end:  # the cue itself ends in the marker ("更新为")
@@ -262,13 +294,19 @@ def _update(clause: Clause, reading: Reading, index: int) -> list[Step]:
         phrase = clause.text[start:end]
         value = a.strip_trailers(clause.text[value_at:], lang)
     else:
-        stops = (r"\s+(?:to\s+(?:say|read|reflect|include|show|state|mention|note|indicate|note)\b|to\b|with\b|"
-                 r"so\s+(?:that\s+)?it\s+(?:says|reads)|as\b|from\s+.+?\s+to\b)")
+        stops = (
+            r"\s+(?:to\s+(?:say|read|reflect|include|show|state|mention|note|indicate|note)\b|to\b|with\b|"
+            r"so\s+(?:that\s+)?it\s+(?:says|reads)|as\b|from\s+.+?\s+to\b)"
+        )
         start, end = a.object_span(clause, lang, stops)
         phrase = clause.text[start:end]
         value = clause.text[end:]
-        value = re.sub(r"(?i)^\s*(?:to\s+(?:say|read|reflect|include|show|state|mention|note|indicate)(?:\s+that)?|"
-                       r"to|with|so\s+(?:that\s+)?it\s+(?:says|reads)|as|from\s+.+?\s+to)\s*:?\s*", "", value)
+        value = re.sub(
+            r"(?i)^\s*(?:to\s+(?:say|read|reflect|include|show|state|mention|note|indicate)(?:\s+that)?|"
+            r"to|with|so\s+(?:that\s+)?it\s+(?:says|reads)|as|from\s+.+?\s+to)\s*:?\s*",
+            "",
+            value,
+        )
         value = a.strip_trailers(value, lang)
     phrase = a.strip_trailers(phrase, lang)
     folded_phrase = fold(phrase)
@@ -288,8 +326,12 @@ def _update(clause: Clause, reading: Reading, index: int) -> list[Step]:
         set_["time"] = find_natural(value, reading.now, lang)[0][2].start.strftime("%Y-%m-%dT%H:%M:%SZ")
     elif value:
         set_["text"] = capitalise(value if not (quotes and len(quotes[0]) > 0.6 * len(value)) else quotes[0])
-    phrase = re.sub(r"(?i)^(?:the\s+)?(?:text|content|wording|description|title|name|priority|importance|tags?|"
-                    r"type|subject|location|topic|time|date)\s+(?:of|for|in)\s+", "", phrase)
+    phrase = re.sub(
+        r"(?i)^(?:the\s+)?(?:text|content|wording|description|title|name|priority|importance|tags?|"
+        r"type|subject|location|topic|time|date)\s+(?:of|for|in)\s+",
+        "",
+        phrase,
+    )
     if not set_ or not any(set_.values()):
         raise Clarify("value", f"what should '{clean_phrase(phrase) or 'it'}' be changed to?", index)
     found = _target(clause, reading, index, phrase, write=True)
@@ -298,20 +340,42 @@ def _update(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 def _field_named(folded: str, lang: str) -> str | None:
     if lang == "zh":
-        table = (("优先级", "weight"), ("重要性", "weight"), ("标签", "tags"), ("类型", "type"), ("主题", "topic"),
-                 ("地点", "location"), ("时间", "time"), ("日期", "time"))
+        table = (
+            ("优先级", "weight"),
+            ("重要性", "weight"),
+            ("标签", "tags"),
+            ("类型", "type"),
+            ("主题", "topic"),
+            ("地点", "location"),
+            ("时间", "time"),
+            ("日期", "time"),
+        )
         for word, name in table:
             if folded.endswith(word) or folded.endswith(word + "的"):
                 return name
         return None
-    m = re.match(r"^(?:the\s+)?(priority|importance|tags?|labels?|type|kind|subject|location|place|topic|time|date|"
-                 r"deadline|due\s+date|schedule)\b", folded)
+    m = re.match(
+        r"^(?:the\s+)?(priority|importance|tags?|labels?|type|kind|subject|location|place|topic|time|date|"
+        r"deadline|due\s+date|schedule)\b",
+        folded,
+    )
     if not m:
         return None
     word = m.group(1)
-    return {"priority": "weight", "importance": "weight", "tag": "tags", "tags": "tags", "label": "tags",
-            "labels": "tags", "type": "type", "kind": "type", "subject": "subject", "location": "location",
-            "place": "location", "topic": "topic"}.get(word, "time")
+    return {
+        "priority": "weight",
+        "importance": "weight",
+        "tag": "tags",
+        "tags": "tags",
+        "label": "tags",
+        "labels": "tags",
+        "type": "type",
+        "kind": "type",
+        "subject": "subject",
+        "location": "location",
+        "place": "location",
+        "topic": "topic",
+    }.get(word, "time")
 
 
 def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
@@ -327,18 +391,26 @@ def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
         tag_text = clause.text[tags_at:] if start < clause.cue_end or m else clause.text[end:]
         phrase = clause.text[start:end]
         inline = re.search(r"(?:打上?|加上?|添加|贴上?)(?P<tag>.+?)的?标签$", cue_text)  # "加上预算标签"
-        tags = a.quoted_values(cue_text) or (
-            a.tag_list(inline.group("tag"), lang) if inline and inline.group("tag").strip() else []
-        ) or a.tag_list(re.sub(r"(?:的)?标签$", "", tag_text), lang)
+        tags = (
+            a.quoted_values(cue_text)
+            or (a.tag_list(inline.group("tag"), lang) if inline and inline.group("tag").strip() else [])
+            or a.tag_list(re.sub(r"(?:的)?标签$", "", tag_text), lang)
+        )
         if mode == "remove" and not clean_phrase(phrase):  # "删除记录5上的'草稿'标签": the record is inside
-            phrase = re.sub(r"^(?:删除|删掉|去掉|移除|取消)|['\"「」“”‘’][^'\"「」“”‘’]*['\"「」“”‘’]|上?的?标签$", "", cue_text)
+            phrase = re.sub(
+                r"^(?:删除|删掉|去掉|移除|取消)|['\"「」“”‘’][^'\"「」“”‘’]*['\"「」“”‘’]|上?的?标签$",
+                "",
+                cue_text,
+            )
     else:
         in_cue = a.quoted_values(cue_text)
         if mode == "remove" or in_cue:  # "remove the 'x' tag from Y", "add an 'x' label to Y"
             m = re.search(r"\s+(?:from|to|on|onto)\s+", clause.lower[clause.cue_end :])
             start = clause.cue_end + (m.end() if m else 0)
             phrase = clause.text[start:]
-            tags = in_cue or a.tag_list(clause.text[clause.cue_end : start - (m.end() - m.start()) if m else None], lang)
+            tags = in_cue or a.tag_list(
+                clause.text[clause.cue_end : start - (m.end() - m.start()) if m else None], lang
+            )
         else:
             start, end = a.object_span(clause, lang, r"\s+(?:as|with|under|into|to\s+be|:)\s*(?=\S)|:\s*")
             phrase = clause.text[start:end]
@@ -358,14 +430,18 @@ def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
     return [_step("Label", {"tags": tags, "mode": mode or "add"}, found)]
 
 
-_WEIGHT_STOPS_EN = r"\s+(?:as|to|by|because|since|due\s+to|for|so)\b(?=.{0,40}(?:priority|important|urgent|weight))"
+_WEIGHT_STOPS_EN = (
+    r"\s+(?:as|to|by|because|since|due\s+to|for|so)\b(?=.{0,40}(?:priority|important|urgent|weight))"
+)
 
 
 def _weight_phrase(clause: Clause, reading: Reading) -> str:
     if reading.lang == "zh":
         start, end = a.object_span(clause, "zh")
-        inner = re.search(r"^(?:提高|提升|调高|上调|增加|降低|调低|下调|减少)(.*?)的?(?:优先级|重要性|权重)$",
-                          clause.text[clause.cue_start : clause.cue_end])
+        inner = re.search(
+            r"^(?:提高|提升|调高|上调|增加|降低|调低|下调|减少)(.*?)的?(?:优先级|重要性|权重)$",
+            clause.text[clause.cue_start : clause.cue_end],
+        )
         if inner and inner.group(1).strip() and start >= clause.cue_end:
             return a.strip_trailers(inner.group(1), "zh")
         return a.strip_trailers(clause.text[start:end], "zh")
@@ -397,15 +473,19 @@ def _promote(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 
 def _reminder(clause: Clause, reading: Reading, index: int) -> list[Step]:
-    """"remind me to call Bob every Monday" saves the note and schedules it; "remind me about the report
+    """ "remind me to call Bob every Monday" saves the note and schedules it; "remind me about the report
     every Friday" schedules an existing record."""
     lang = reading.lang
     recurrence = a.rrule(clause.lower, lang) or "FREQ=DAILY;COUNT=1"
     rest = clause.text[clause.cue_end :]
     cleaned = re.sub(
-        r"(?i)\s*\b(?:every\s+(?:other\s+)?\w+|daily|weekly|monthly|yearly)\b|每(?:个)?(?:周|星期)?[一二三四五六日天]?", "", rest
+        r"(?i)\s*\b(?:every\s+(?:other\s+)?\w+|daily|weekly|monthly|yearly)\b|每(?:个)?(?:周|星期)?[一二三四五六日天]?",
+        "",
+        rest,
     ).strip()
-    new_note = re.match(r"(?i)^\s*(?:to|that)\s+", cleaned) or (lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned))
+    new_note = re.match(r"(?i)^\s*(?:to|that)\s+", cleaned) or (
+        lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned)
+    )
     if new_note:
         text = re.sub(r"(?i)^\s*(?:to|that)\s+", "", cleaned)
         text = a.strip_trailers(re.sub(r"^(?:要|去)", "", text), lang)
@@ -435,13 +515,16 @@ def _demote(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 
 def _priority(clause: Clause, reading: Reading, index: int) -> list[Step]:
-    """"set X to high priority": up for high/urgent, down for low, a plain Update for normal."""
+    """ "set X to high priority": up for high/urgent, down for low, a plain Update for normal."""
     level = a.priority_level(clause.lower, reading.lang)
     if level is None:
         raise Clarify("value", "which priority? (low, normal, high, urgent)", index)
     phrase = _weight_phrase(clause, reading)
-    phrase = re.sub(r"(?i)^(?:set|make|mark|flag|change|update|adjust)\s+(?:the\s+)?(?:priority|importance)?\s*(?:of)?\s*",
-                    "", phrase)
+    phrase = re.sub(
+        r"(?i)^(?:set|make|mark|flag|change|update|adjust)\s+(?:the\s+)?(?:priority|importance)?\s*(?:of)?\s*",
+        "",
+        phrase,
+    )
     found = _target(clause, reading, index, phrase, write=True)
     if level > 0.5:
         return [_step("Promote", {"weight": level, "reason": a.reason(clause, reading.lang)}, found)]
@@ -456,19 +539,28 @@ def _delete(clause: Clause, reading: Reading, index: int) -> list[Step]:
     hard = bool(lex.HARD_DELETE.search(clause.lower))
     phrase = _object(clause, reading, r"\s+(?:because|since|as\s+(?:it|they|we)|due\s+to)\b")
     args: dict[str, Any] = {"soft": not hard, "reason": a.reason(clause, lang)}
-    older = re.search(r"\b(?:older\s+than|more\s+than|over)\s+(.+?)\s*(?:old)?\b(?=\s*$|[,.;]|\s+(?:and|from))",
-                      fold(phrase)) if lang == "en" else re.search(r"(?:超过|早于|大于)(.+?)(?:的|之前|以前)", fold(phrase))
+    older = (
+        re.search(
+            r"\b(?:older\s+than|more\s+than|over)\s+(.+?)\s*(?:old)?\b(?=\s*$|[,.;]|\s+(?:and|from))",
+            fold(phrase),
+        )
+        if lang == "en"
+        else re.search(r"(?:超过|早于|大于)(.+?)(?:的|之前|以前)", fold(phrase))
+    )
     if older:
         found_durations = a.durations(older.group(1), lang)
         if found_durations:
             args["older_than"] = found_durations[0][2]
             phrase = phrase[: older.start()] + phrase[older.end() :]
-    if re.search(r"\b(?:everything|all\s+(?:my\s+)?memories)\b|^(?:所有|全部|一切)$", fold(phrase).strip()) and not (
-        record_time(phrase, reading.now, lang).time_range or args.get("older_than")
+    if re.search(
+        r"\b(?:everything|all\s+(?:my\s+)?memories)\b|^(?:所有|全部|一切)$", fold(phrase).strip()
+    ) and not (record_time(phrase, reading.now, lang).time_range or args.get("older_than")):
+        raise Clarify(
+            "target", "deleting everything is not something to guess: name the records to delete", index
+        )
+    if args.get("older_than") and not a.strip_trailers(
+        re.sub(r"(?i)\b(?:all|records?|memories|notes|everything)\b", "", phrase), lang
     ):
-        raise Clarify("target", "deleting everything is not something to guess: name the records to delete", index)
-    if args.get("older_than") and not a.strip_trailers(re.sub(r"(?i)\b(?:all|records?|memories|notes|everything)\b",
-                                                              "", phrase), lang):
         found = TargetReading({"filter": {}}, 0.8, "filter")
     else:
         found = _target(clause, reading, index, phrase, write=True, deletes=True)
@@ -476,18 +568,20 @@ def _delete(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 
 def _merge(clause: Clause, reading: Reading, index: int) -> list[Step]:
-    lang = reading.lang
     if re.search(r"\b(?:summary|summaries|overview|digest)\b|摘要|总结", clause.lower[clause.cue_end :]):
         return _summarize(clause, reading, index)  # "combine the findings into a summary" asks for a summary
     phrase = _object(clause, reading, r"\s+(?:into|in\s+to|together|as\s+one)\b")
     args: dict[str, Any] = {}
-    primary = re.search(r"\binto\s+(?:record|memory|note|item|entry|id|#)\s*#?\s*(\d+)\b", clause.lower) or re.search(
-        r"(?:合并到|并入|合并进)(?:记录|记忆|#)?\s*(\d+)", clause.lower
-    )
+    primary = re.search(
+        r"\binto\s+(?:record|memory|note|item|entry|id|#)\s*#?\s*(\d+)\b", clause.lower
+    ) or re.search(r"(?:合并到|并入|合并进)(?:记录|记忆|#)?\s*(\d+)", clause.lower)
     if primary:
         args["primary_id"] = primary.group(1)
-    if re.search(r"\bkeep(?:ing)?\s+(?:the\s+)?(?:originals?|both|all|sources?|children|them)\b|without\s+deleting|"
-                 r"保留原", clause.lower):
+    if re.search(
+        r"\bkeep(?:ing)?\s+(?:the\s+)?(?:originals?|both|all|sources?|children|them)\b|without\s+deleting|"
+        r"保留原",
+        clause.lower,
+    ):
         args["soft_delete_children"] = False
     found = _target(clause, reading, index, phrase, write=True)
     ids = (found.target or {}).get("ids")
@@ -511,7 +605,9 @@ def _split(clause: Clause, reading: Reading, index: int) -> list[Step]:
             end = start + m.start() if m else end
         how = clause.text[end:]
     else:
-        start, end = a.object_span(clause, lang, r"\s+(?:into|in\s+to|by|based\s+on|according\s+to|per|along|at)\b")
+        start, end = a.object_span(
+            clause, lang, r"\s+(?:into|in\s+to|by|based\s+on|according\s+to|per|along|at)\b"
+        )
         how = clause.text[end:]
     phrase = a.strip_trailers(clause.text[start:end], lang)
     args = _split_args(how, clause.text, lang)
@@ -524,13 +620,20 @@ def _split_args(how: str, whole: str, lang: str) -> dict[str, Any]:
     if re.search(r"\bsentences?\b|句子|每句|逐句|按句", folded):
         m = re.search(r"(\d+)\s+sentences?\s+(?:each|per)|每(\d+)句", folded)
         params = {"max_sentences": int(m.group(1) or m.group(2))} if m else {}
-        return {"strategy": "by_sentences", "params": {"by_sentences": params}} if params else {"strategy": "by_sentences"}
+        return (
+            {"strategy": "by_sentences", "params": {"by_sentences": params}}
+            if params
+            else {"strategy": "by_sentences"}
+        )
     if re.search(r"\bparagraphs?\b|段落|每段|按段", folded):
         return {"strategy": "custom", "params": {"custom": {"delimiters": ["\n\n"]}}}
     if re.search(r"\blines?\b|每行|按行", folded):
         return {"strategy": "custom", "params": {"custom": {"delimiters": ["\n"]}}}
-    m = re.search(r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:equal\s+)?(?:parts|chunks|pieces|"
-                  r"segments|sections|blocks)\b", folded) or re.search(r"([一二两三四五六七八九十\d]+)(?:个)?(?:部分|块|段|份|片段)", folded)
+    m = re.search(
+        r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten)\s+(?:equal\s+)?(?:parts|chunks|pieces|"
+        r"segments|sections|blocks)\b",
+        folded,
+    ) or re.search(r"([一二两三四五六七八九十\d]+)(?:个)?(?:部分|块|段|份|片段)", folded)
     names = _named_parts(how, lang)
     if names and len(names) >= 2:
         return {"strategy": "custom", "params": {"custom": {"topics": names}}}
@@ -542,36 +645,57 @@ def _split_args(how: str, whole: str, lang: str) -> dict[str, Any]:
 
 
 def _named_parts(how: str, lang: str) -> list[str]:
-    """"into background, results and next steps" / "拆分为技术评估和预算计划两部分": the parts by name."""
+    """ "into background, results and next steps" / "拆分为技术评估和预算计划两部分": the parts by name."""
     if lang == "zh":
-        m = re.search(r"(?:成|为)(.+?)(?:[一二两三四五六七八九十\d]+(?:个)?(?:部分|块|段|阶段|类))?(?:[，,。]|$)", how)
+        m = re.search(
+            r"(?:成|为)(.+?)(?:[一二两三四五六七八九十\d]+(?:个)?(?:部分|块|段|阶段|类))?(?:[，,。]|$)", how
+        )
         if not m:
             return []
         parts = re.split(r"[、，,和与及]|以及", m.group(1))
-        return [p for p in (clean_phrase(re.sub(r"^(?:一部分是|部分是)", "", x)) for x in parts) if p and len(p) <= 30]
-    m = re.match(r"(?i)\s*(?:into|by)\s+(?!\d|two|three|four|five|separate|different|several|multiple|smaller|"
-                 r"individual|sections|parts|chunks|pieces|topics|themes|sentences|paragraphs)(.+)$", how)
+        return [
+            p
+            for p in (clean_phrase(re.sub(r"^(?:一部分是|部分是)", "", x)) for x in parts)
+            if p and len(p) <= 30
+        ]
+    m = re.match(
+        r"(?i)\s*(?:into|by)\s+(?!\d|two|three|four|five|separate|different|several|multiple|smaller|"
+        r"individual|sections|parts|chunks|pieces|topics|themes|sentences|paragraphs)(.+)$",
+        how,
+    )
     if not m:
         return []
     parts = re.split(r"\s*(?:,|\band\b|&)\s*", a.strip_trailers(m.group(1), lang))
-    return [clean_phrase(re.sub(r"(?i)^(?:the|a|an|one\s+(?:for|on|about))\s+", "", p)) for p in parts if p.strip()]
+    return [
+        clean_phrase(re.sub(r"(?i)^(?:the|a|an|one\s+(?:for|on|about))\s+", "", p))
+        for p in parts
+        if p.strip()
+    ]
 
 
 def _lock(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     mode = (clause.cue.mode if clause.cue else None) or "read_only"
-    stops = (r"\s+(?:to\s+(?:prevent|avoid|ensure|keep|maintain|make|protect|preserve|stop|secure|finali[sz]e|"
-             r"guarantee)|so\b|from\s+(?:any\s+|further\s+|all\s+)?(?:edit|change|modif|update|unauthori)|until\b|"
-             r"for\s+(?:\d+|the\s+next|a|an|one|two|three)\b|because|since|as\s+(?:it|they)|against\b|and\s+keep)")
+    stops = (
+        r"\s+(?:to\s+(?:prevent|avoid|ensure|keep|maintain|make|protect|preserve|stop|secure|finali[sz]e|"
+        r"guarantee)|so\b|from\s+(?:any\s+|further\s+|all\s+)?(?:edit|change|modif|update|unauthori)|until\b|"
+        r"for\s+(?:\d+|the\s+next|a|an|one|two|three)\b|because|since|as\s+(?:it|they)|against\b|and\s+keep)"
+    )
     phrase = _object(clause, reading, stops)
-    phrase = re.sub(r"(?i)\s+(?:from\s+(?:any\s+)?(?:edits|changes|modifications)|to\s+keep\s+it\s+unchanged)$", "",
-                    phrase)
+    phrase = re.sub(
+        r"(?i)\s+(?:from\s+(?:any\s+)?(?:edits|changes|modifications)|to\s+keep\s+it\s+unchanged)$",
+        "",
+        phrase,
+    )
     args: dict[str, Any] = {"mode": mode}
     if mode != "unlock":
         args["reason"] = a.reason(clause, lang)
         policy: dict[str, Any] = {}
-        m = re.search(r"\b(?:until|till|through)\s+(.+)$", clause.text, re.I) if lang == "en" else re.search(
-            r"(?:直到|到|至)(.+?)(?:为止|之前|$)", clause.text)
+        m = (
+            re.search(r"\b(?:until|till|through)\s+(.+)$", clause.text, re.I)
+            if lang == "en"
+            else re.search(r"(?:直到|到|至)(.+?)(?:为止|之前|$)", clause.text)
+        )
         spans = find_natural(m.group(1), reading.now, lang) if m else []
         if spans:
             policy["expires"] = spans[0][2].end.strftime("%Y-%m-%dT%H:%M:%SZ")
@@ -597,8 +721,12 @@ def _expire(clause: Clause, reading: Reading, index: int) -> list[Step]:
     found_durations = a.durations(folded, lang)
     until = None
     if lang == "en":
-        m = re.search(r"\b" + _EN_DEADLINE + r"\s+(?!(?:\d+|a|an|one|two|three)\s+(?:days?|weeks?|months?|years?))(.+)$",
-                      folded[clause.cue_start :])
+        m = re.search(
+            r"\b"
+            + _EN_DEADLINE
+            + r"\s+(?!(?:\d+|a|an|one|two|three)\s+(?:days?|weeks?|months?|years?))(.+)$",
+            folded[clause.cue_start :],
+        )
         if m:
             spans = find_natural(clause.text[clause.cue_start + m.start(1) :], reading.now, lang)
             if spans:
@@ -617,15 +745,21 @@ def _expire(clause: Clause, reading: Reading, index: int) -> list[Step]:
     elif until is not None:
         args["until"] = until.end.strftime("%Y-%m-%dT%H:%M:%SZ")
     else:
-        raise Clarify("horizon", "expire when? Give a time (until next Friday) or a period (in 30 days)", index)
+        raise Clarify(
+            "horizon", "expire when? Give a time (until next Friday) or a period (in 30 days)", index
+        )
     start, end = a.object_span(clause, lang)
     if start >= clause.cue_end:
         end = min(end, max(start, horizon_at))
     phrase = a.strip_trailers(clause.text[start:end], lang)
     phrase = without_spans(phrase, [(s, e) for s, e, _ in a.durations(fold(phrase), lang)])
     phrase = re.sub(r"(?:之?后|以后)$", "", phrase.strip())
-    phrase = re.sub(r"(?i)^(?:for|of|on)\s+(?:the\s+)?|\s+(?:to\s+(?:be\s+)?(?:expire|removed|deleted|archived)|"
-                    r"to|and|should|will)\s*$", "", phrase).strip()
+    phrase = re.sub(
+        r"(?i)^(?:for|of|on)\s+(?:the\s+)?|\s+(?:to\s+(?:be\s+)?(?:expire|removed|deleted|archived)|"
+        r"to|and|should|will)\s*$",
+        "",
+        phrase,
+    ).strip()
     found = _target(clause, reading, index, phrase, write=True)
     return [_step("Expire", args, found, destructive=args["on_expire"] == "hard_delete")]
 
@@ -639,8 +773,13 @@ def _horizon_start(folded: str, at: int, lang: str) -> int:
 
 def _on_expire(folded: str, lang: str) -> str:
     if lang == "zh":
-        for words, action in (("永久删除|彻底删除", "hard_delete"), ("归档|存档", "archive"), ("降级|降低", "demote"),
-                              ("匿名", "anonymize"), ("删除|清除|移除", "soft_delete")):
+        for words, action in (
+            ("永久删除|彻底删除", "hard_delete"),
+            ("归档|存档", "archive"),
+            ("降级|降低", "demote"),
+            ("匿名", "anonymize"),
+            ("删除|清除|移除", "soft_delete"),
+        ):
             if re.search(words, folded):
                 return action
         return "soft_delete"
