@@ -591,3 +591,45 @@ def test_any_instruction_gives_a_valid_canonical_plan_or_a_clarification(text):
         for s in made.program.get("workflow", [made.program])
     ):
         assert made.destructive and (made.program.get("meta") or {}).get("dry_run") is True
+
+
+# --- tags in the store --------------------------------------------------------------------------------
+
+
+def test_tags_no_record_carries_together_narrow_to_a_combination_that_exists():
+    text = "Remove the outdated budget estimates from the finance meeting notes"
+    tags = ("budget", "finance", "outdated", "meeting")
+    combos = (frozenset({"finance", "budget", "meeting"}), frozenset({"outdated", "travel"}))
+    narrowed = plan(text, PlanContext(now=NOW, tags=tags, tag_sets=combos))
+    assert narrowed.program["target"]["filter"]["has_tags"] == ["budget", "finance", "meeting"]
+    as_said = plan(text, PlanContext(now=NOW, tags=tags))  # without the combinations: every tag named
+    assert as_said.program["target"]["filter"]["has_tags"] == ["outdated", "budget", "finance", "meeting"]
+
+
+def test_among_equal_combinations_the_most_specific_wins():
+    context = PlanContext(
+        now=NOW,
+        tags=("meeting", "launch"),
+        tag_sets=(frozenset({"meeting"}), frozenset({"meeting", "x"}), frozenset({"launch"})),
+    )
+    assert plan("Lock the launch meeting notes", context).program["target"]["filter"]["has_tags"] == [
+        "launch"
+    ]
+
+
+def test_a_negated_tag_excludes_records():
+    context = PlanContext(now=NOW, tags=("budget", "essential"))
+    assert plan("Lock all notes except the budget ones", context).program["target"]["filter"] == {
+        "not_tags": ["budget"],
+        "limit": 100,
+    }
+    archived = plan("Archive the non-essential notes", context).program
+    assert archived["target"]["filter"]["not_tags"] == ["essential"]
+
+
+def test_tags_match_by_stem_and_spelling():
+    context = PlanContext(now=NOW, tags=("test_data", "API Testing", "capacity", "capacity planning"))
+    target = plan("Lock the test data about API testing", context).program["target"]["filter"]
+    assert target["has_tags"] == ["test_data", "API Testing"]
+    longest = plan("Lock the capacity planning notes", context).program["target"]["filter"]
+    assert longest["has_tags"] == ["capacity planning"]  # "capacity" inside it is not a second tag

@@ -146,3 +146,17 @@ def _assert_unchanged(m, kind: str) -> None:
     assert not any("reviewed" in r["tags"] for r in rows)
     assert all(r["lock"] is None for r in rows)
     assert m.update("1", text="still editable").success
+
+
+def test_the_store_context_a_planner_sees(memory, clock):
+    from memql.cognition.planner.store_context import store_context
+
+    m = memory()
+    _seed(m)
+    m.encode("Budget review moved", tags=["budget", "meeting"])
+    context = store_context(m.executor)
+    assert context.now == clock.now()
+    assert context.tags[0] == "budget" and set(context.tags) == {"budget", "launch", "travel", "meeting"}
+    assert context.recent_ids[:2] == ("4", "3")
+    assert frozenset({"budget", "meeting"}) in context.tag_sets
+    assert context.types == ()  # nothing was given a type

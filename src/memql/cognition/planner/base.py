@@ -27,6 +27,7 @@ class PlanContext:
     tags: tuple[str, ...] = ()  # tags in use in the tenant, most used first
     recent_ids: tuple[str, ...] = ()  # ids of recently written records, newest first
     types: tuple[str, ...] = ()  # record kinds (Text2Mem `type`) in use
+    tag_sets: tuple[frozenset[str], ...] = ()  # the tag combinations records carry (which tags go together)
 
 
 @dataclass

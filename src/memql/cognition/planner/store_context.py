@@ -15,8 +15,8 @@ CONTEXT_IDS = 20  # recent ids kept, newest first
 
 
 def store_context(executor: Executor, *, records: int = CONTEXT_RECORDS) -> PlanContext:
-    """The tenant's tags in use (most used first), its recently written ids (newest first), its record
-    kinds, and the session's clock."""
+    """The tenant's tags in use (most used first) and the combinations records carry, its recently
+    written ids (newest first), its record kinds, and the session's clock."""
     now = executor.clock.now()
     result = executor.execute(
         {
@@ -36,6 +36,7 @@ def store_context(executor: Executor, *, records: int = CONTEXT_RECORDS) -> Plan
             first_seen.setdefault(tag, n)
         if row.get("type"):
             kinds[row["type"]] += 1
+    combinations = list(dict.fromkeys(frozenset(row.get("tags") or ()) for row in rows if row.get("tags")))
     recent = sorted(
         rows, key=lambda r: (r.get("updated_at") or r.get("created_at"), r.get("created_at")), reverse=True
     )
@@ -44,4 +45,5 @@ def store_context(executor: Executor, *, records: int = CONTEXT_RECORDS) -> Plan
         tags=tuple(sorted(tags, key=lambda t: (-tags[t], first_seen[t]))[:CONTEXT_TAGS]),
         recent_ids=tuple(str(r["id"]) for r in recent[:CONTEXT_IDS]),
         types=tuple(k for k, _ in kinds.most_common()),
+        tag_sets=tuple(combinations[:CONTEXT_RECORDS]),
     )

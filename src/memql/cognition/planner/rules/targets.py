@@ -9,6 +9,7 @@ guess: "this" with no earlier step, or a bare search phrase, asks which records 
 
 from __future__ import annotations
 
+import itertools
 import re
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -143,39 +144,76 @@ def explicit_tags(phrase: str, lang: str) -> list[str]:
 
 
 def store_tags_in(phrase: str, tags: tuple[str, ...], lang: str) -> list[str]:
-    """The store's tags that the phrase mentions, most specific first: a tag matches where its words
-    (stemmed; "_" and "-" as spaces) appear in a row in the phrase, or, for a CJK tag, where it appears
-    in the phrase. A match inside a longer match is dropped ("capacity" inside "capacity planning")."""
+    """The store's tags that the phrase mentions (and does not negate)."""
+    return [tag for tag, negated in tag_mentions(phrase, tags, lang) if not negated]
+
+
+_NEGATION_EN = re.compile(
+    r"\b(?:non|not|no|without|except|excluding|other\s+than|but\s+not|besides)(?:[\s-]+(?:the|a|an|my|our|any))*"
+    r"[\s-]*$"
+)
+_NEGATION_ZH = re.compile(r"(?:非|不是|除了|不含|不包括|以外的?)$")
+
+
+def tag_mentions(phrase: str, tags: tuple[str, ...], lang: str) -> list[tuple[str, bool]]:
+    """The store's tags that the phrase mentions, in the phrase's order, each with whether it is negated
+    ("non-essential", "except the budget ones", "除了预算"). A tag matches where its words (stemmed; "_"
+    and "-" as spaces) appear in a row in the phrase, or, for a CJK tag, where it appears in the phrase.
+    A match inside a longer match is dropped ("capacity" inside "capacity planning")."""
     folded = fold(phrase)
     phrase_words = [(s, e, stem(w)) for s, e, w in words(folded)]
     stems = [w for _, _, w in phrase_words]
     squashed = squash(folded)
-    matches: list[tuple[int, int, int, str]] = []  # (start, end, rank, tag) in characters of `squashed`/words
+    # (start, end) as character offsets: of the squashed phrase for a CJK tag, of the phrase for a latin one
+    matches: list[tuple[int, int, int, str, bool]] = []  # (start, end, rank, tag, negated)
     for rank, tag in enumerate(tags):
         ftag = fold(tag)
         if re.search(r"[\u3400-\u9fff]", ftag):
             key = squash(ftag)
             at = squashed.find(key) if len(key) >= 2 else -1
             if at >= 0:
-                matches.append((at * 1000, (at + len(key)) * 1000, rank, tag))
+                negated = bool(_NEGATION_ZH.search(squashed[:at]))
+                matches.append((at, at + len(key), rank, tag, negated))
             continue
         tag_words = [stem(w) for _, _, w in words(ftag)]
         if not tag_words or all(w in STOP_WORDS for w in tag_words):
             continue
         for i in range(len(stems) - len(tag_words) + 1):
             if stems[i : i + len(tag_words)] == tag_words:
-                matches.append((i, i + len(tag_words), rank, tag))
+                first, last = phrase_words[i][0], phrase_words[i + len(tag_words) - 1][1]
+                negated = bool(_NEGATION_EN.search(folded[:first]))
+                matches.append((first, last, rank, tag, negated))
                 break
     kept = [
         m
         for m in matches
         if not any(o[0] <= m[0] and m[1] <= o[1] and (o[1] - o[0]) > (m[1] - m[0]) for o in matches)
     ]
-    by_span: dict[tuple[int, int], tuple[int, str]] = {}
-    for start, end, rank, tag in kept:  # two tags spelt alike ("test_data", "test data"): the more used
-        if (start, end) not in by_span or rank < by_span[(start, end)][0]:
-            by_span[(start, end)] = (rank, tag)
-    return [tag for _, (_, tag) in sorted(by_span.items(), key=lambda kv: kv[0])]
+    by_span: dict[tuple[int, int], tuple[int, str, bool]] = {}
+    for first, last, rank, tag, negated in kept:  # tags spelt alike ("test_data", "test data"): the more used
+        if (first, last) not in by_span or rank < by_span[(first, last)][0]:
+            by_span[(first, last)] = (rank, tag, negated)
+    return [(tag, negated) for _, (_, tag, negated) in sorted(by_span.items(), key=lambda kv: kv[0])]
+
+
+def compatible(tags: list[str], tag_sets: tuple[frozenset[str], ...]) -> list[str]:
+    """The largest subset of `tags` that some record carries together (has_tags is "all of": tags no
+    record has together select nothing). Among equal sizes, the one the fewest records carry (the most
+    specific), then the earliest mentioned. Without the store's combinations, `tags` as they are."""
+    if len(tags) <= 1 or not tag_sets:
+        return tags
+    folded_sets = [frozenset(t.casefold() for t in s) for s in tag_sets]
+    wanted = tags[:8]
+    for size in range(len(wanted), 0, -1):
+        best: tuple[int, tuple[int, ...]] | None = None
+        for combo in itertools.combinations(range(len(wanted)), size):
+            keys = {wanted[i].casefold() for i in combo}
+            count = sum(1 for s in folded_sets if keys <= s)
+            if count and (best is None or (count, combo) < best):
+                best = (count, combo)
+        if best is not None:
+            return [wanted[i] for i in best[1]]
+    return tags
 
 
 def content_words(phrase: str, lang: str) -> list[str]:
@@ -275,7 +313,7 @@ def search_phrase(phrase: str, lang: str, time_spans: list[tuple[int, int]]) -> 
     text = text[len(folded) - len(lex.DETERMINERS.sub("", folded, count=1)) :]
     text = re.sub(r"(?i)\b(?:from|of|in|during|on|at|'s)\s*$", "", clean_phrase(text))
     text = re.sub(r"(?i)^(?:for|about|on|regarding|concerning|related to|of)\s+", "", text)
-    return clean_phrase(text)
+    return clean_phrase(re.sub(r"[\"“”「」『』]|(?<!\w)'|'(?!\w)", "", text))
 
 
 def record_type(phrase: str, types: tuple[str, ...], lang: str) -> str | None:
@@ -330,10 +368,15 @@ def read_target(
             return TargetReading({"filter": {}}, 0.8, "everything")
         return TargetReading({"all": True}, 0.8, "all")
     topic = without_spans(phrase, time.spans)
-    tags = store_tags_in(topic, context.tags, lang)
-    if tags:
+    mentions = tag_mentions(topic, context.tags, lang)
+    tags = compatible([t for t, negated in mentions if not negated], context.tag_sets)
+    excluded = [t for t, negated in mentions if negated]
+    if tags or excluded:
         confidence = 0.8 if len(tags) <= 2 else 0.7
-        return TargetReading({"filter": {"has_tags": tags, **narrowing}}, confidence, "store_tags")
+        chosen: dict[str, Any] = {"has_tags": tags} if tags else {}
+        if excluded:
+            chosen["not_tags"] = excluded
+        return TargetReading({"filter": {**chosen, **narrowing}}, confidence, "store_tags")
     if narrowing and not _content_beyond(content_words(topic, lang), lang):
         return TargetReading({"filter": narrowing}, 0.75, "filter")
     if deictic and not content_words(topic, lang):

@@ -412,7 +412,15 @@ def _label(clause: Clause, reading: Reading, index: int) -> list[Step]:
                 clause.text[clause.cue_end : start - (m.end() - m.start()) if m else None], lang
             )
         else:
-            start, end = a.object_span(clause, lang, r"\s+(?:as|with|under|into|to\s+be|:)\s*(?=\S)|:\s*")
+            # the tags follow the last "as" ("mark the email with subject 'X' as important"), else "with",
+            # "under", "into", ":"
+            last_as = [m.start() for m in re.finditer(r"\s+as\s+(?=\S)", clause.lower[clause.cue_end :])]
+            stops = (
+                r"\s+as\s+(?=\S)(?!.*\s+as\s+\S)"
+                if last_as
+                else r"\s+(?:with|under|into|to\s+be|:)\s*(?=\S)|:\s*"
+            )
+            start, end = a.object_span(clause, lang, stops)
             phrase = clause.text[start:end]
             rest = clause.text[end:]
             rest = re.sub(r"(?i)^\s*(?:as|with|under|into|to\s+be|:)\s*", "", rest)
