@@ -19,9 +19,9 @@ _QUOTE_FOLD = {
     "》": '"',
 }
 
-# a quoted span: the opening quote not inside a word (so "today's" is no quote), the closing one not
-# followed by a letter; double quotes and CJK corner quotes are folded to '"' first
-QUOTED = re.compile(r"(?<![\w'])'(?P<s>[^'\n]{1,200}?)'(?![a-z])|\"(?P<d>[^\"\n]{1,200}?)\"")
+# a quoted span: the opening quote not inside a latin word (so "today's" is no quote; after a Chinese
+# character it is), the closing one not followed by a letter; “”「」 and the like are folded to '"' first
+QUOTED = re.compile(r"(?<![A-Za-z0-9_'])'(?P<s>[^'\n]{1,200}?)'(?![a-z])|\"(?P<d>[^\"\n]{1,200}?)\"")
 
 
 def fold(text: str) -> str:

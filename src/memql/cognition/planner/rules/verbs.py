@@ -111,7 +111,7 @@ def _encode(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 def _note_text(rest: str, lang: str) -> str:
     if lang == "zh":
-        text = re.sub(r"^(?:一下|下来|下|一条|一个|一份|:|：|，|,)+", "", rest.strip())
+        text = re.sub(r"^(?:一下|下来|一条|一个|一份|:|：|，|,)+", "", rest.strip())
         text = re.sub(r"^(?:新的)?(?:笔记|备忘|记录|记忆|内容|任务|待办|事项)[:：]\s*", "", text)
         return a.strip_trailers(text, lang)
     text = rest.strip()
