@@ -44,17 +44,17 @@ def plan_command(
         except (ImportError, RuntimeError, ValueError) as exc:  # e.g. no LLM configured
             click.echo(f"memql: planner {planner} is not available: {exc}", err=True)
             sys.exit(2)
+        shown = False
         if outcome.needs_confirmation and not as_json and _interactive():
-            _print(outcome)
-            if click.confirm("This plan is destructive. Execute it?", default=False):
-                outcome = memory.execute_plan(outcome.plan, confirm=True)
-            else:
+            _print(outcome, asking=True)
+            if not click.confirm("This plan is destructive. Execute it?", default=False):
                 click.echo("not executed")
                 sys.exit(1)
+            outcome, shown = memory.execute_plan(outcome.plan, confirm=True), True
     if wants_json(as_json):
         emit_json(outcome.to_json())
     else:
-        _print(outcome)
+        _print(outcome, plan_shown=shown)
     sys.exit(0 if outcome.ok else 1)
 
 
@@ -63,29 +63,35 @@ def _interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
-def _print(outcome) -> None:
+def _print(outcome, asking: bool = False, plan_shown: bool = False) -> None:
     from rich.console import Console
     from rich.syntax import Syntax
 
     console = Console()
     plan = outcome.plan
-    if plan.program is None:
+    if plan_shown:
+        pass
+    elif plan.program is None:
         console.print("[red]no plan[/red]")
     else:
         warn = " [yellow]destructive[/yellow]" if plan.destructive else ""
         console.print(f"plan ({plan.planner}, {plan.lang}) confidence {plan.confidence:.2f}{warn}")
-        text = json.dumps(plan.program, ensure_ascii=False, indent=2)
+        text = json.dumps(plan.program, ensure_ascii=False)  # one line: a plan reads like a sentence
         console.print(Syntax(text, "json", word_wrap=True, background_color="default"))
     for d in outcome.diagnostics:
+        if d.rule == "plan.needs_confirmation":
+            continue  # said below, with what the dry run found
         colour = "red" if d.severity == "error" else "yellow"
         console.print(f"  [{colour}]{d.severity}[/{colour}] {d.message} [{d.rule}]")
     result = outcome.result
     if result is None:
         return
     if outcome.needs_confirmation:
-        console.print("[yellow]dry run[/yellow]: nothing was changed; confirm with --yes to execute")
-    state = "[green]executed[/green]" if outcome.executed else "[red]not executed[/red]"
-    console.print(f"{state} {result.op} affected: {', '.join(result.affected_ids) or '-'}")
+        hint = "" if asking else "; confirm with --yes to execute"
+        console.print(f"[yellow]dry run[/yellow]: would affect {', '.join(result.affected_ids) or '-'}{hint}")
+    else:
+        state = "[green]executed[/green]" if outcome.executed else "[red]not executed[/red]"
+        console.print(f"{state} {result.op} affected: {', '.join(result.affected_ids) or '-'}")
     for d in result.diagnostics:
         console.print(f"  [red]error[/red] {d.path or '/'} {d.message} [{d.rule}]")
     for change in result.preview or []:

@@ -196,10 +196,11 @@ def tag_mentions(phrase: str, tags: tuple[str, ...], lang: str) -> list[tuple[st
     return [(tag, negated) for _, (_, tag, negated) in sorted(by_span.items(), key=lambda kv: kv[0])]
 
 
-def compatible(tags: list[str], tag_sets: tuple[frozenset[str], ...]) -> list[str]:
-    """The largest subset of `tags` that some record carries together (has_tags is "all of": tags no
-    record has together select nothing). Among equal sizes, the one the fewest records carry (the most
-    specific), then the earliest mentioned. Without the store's combinations, `tags` as they are."""
+def compatible(tags: list[str], tag_sets: tuple[frozenset[str], ...], minimum: int = 1) -> list[str]:
+    """The largest subset of `tags` that at least `minimum` records carry together (has_tags is "all of":
+    tags no record has together select nothing; a Merge needs two records). Among equal sizes, the one the
+    fewest records carry (the most specific), then the earliest mentioned. Without the store's
+    combinations, `tags` as they are."""
     if len(tags) <= 1 or not tag_sets:
         return tags
     folded_sets = [frozenset(t.casefold() for t in s) for s in tag_sets]
@@ -209,7 +210,7 @@ def compatible(tags: list[str], tag_sets: tuple[frozenset[str], ...]) -> list[st
         for combo in itertools.combinations(range(len(wanted)), size):
             keys = {wanted[i].casefold() for i in combo}
             count = sum(1 for s in folded_sets if keys <= s)
-            if count and (best is None or (count, combo) < best):
+            if count >= minimum and (best is None or (count, combo) < best):
                 best = (count, combo)
         if best is not None:
             return [wanted[i] for i in best[1]]
@@ -369,7 +370,9 @@ def read_target(
         return TargetReading({"all": True}, 0.8, "all")
     topic = without_spans(phrase, time.spans)
     mentions = tag_mentions(topic, context.tags, lang)
-    tags = compatible([t for t, negated in mentions if not negated], context.tag_sets)
+    tags = compatible(
+        [t for t, negated in mentions if not negated], context.tag_sets, minimum=2 if op == "Merge" else 1
+    )
     excluded = [t for t, negated in mentions if negated]
     if tags or excluded:
         confidence = 0.8 if len(tags) <= 2 else 0.7
