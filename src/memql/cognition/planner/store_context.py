@@ -36,7 +36,9 @@ def store_context(executor: Executor, *, records: int = CONTEXT_RECORDS) -> Plan
             first_seen.setdefault(tag, n)
         if row.get("type"):
             kinds[row["type"]] += 1
-    combinations = [frozenset(row["tags"]) for row in rows if row.get("tags")]  # one per record: counts matter
+    combinations = [
+        frozenset(row["tags"]) for row in rows if row.get("tags")
+    ]  # one per record: counts matter
     recent = sorted(
         rows, key=lambda r: (r.get("updated_at") or r.get("created_at"), r.get("created_at")), reverse=True
     )
