@@ -7,6 +7,9 @@ import os
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memql.cognition.planner import Plan, Planner, make_planner
+from memql.cognition.planner.execution import PlanOutcome, run_plan
+from memql.cognition.planner.store_context import store_context
 from memql.cognition.proposals import Proposals, transition
 from memql.engine import maintenance
 from memql.engine.access import identity
@@ -98,6 +101,31 @@ class Memory:
 
     def validate(self, program: Any) -> ValidationResult:
         return validate(program, now=self.clock.now(), strict=self.executor.strict)
+
+    def plan(
+        self,
+        text: str,
+        *,
+        lang: str = "auto",
+        planner: str | Planner = "rules",
+        execute: bool = False,
+        confirm: bool = False,
+    ) -> PlanOutcome:
+        """Plan a natural-language instruction (English or Chinese) as an IR or workflow; with `execute`,
+        run it. A destructive plan (hard delete, all records, a lock change) only runs with `confirm`:
+        without it the outcome holds a dry run and the diagnostic `plan.needs_confirmation`.
+
+        >>> m = Memory(":memory:", embedder="none")
+        >>> m.plan("Remember that the standup moved to 9:30", execute=True).executed
+        True
+        """
+        chosen = make_planner(planner, llm=self.executor.llm) if isinstance(planner, str) else planner
+        made = chosen.plan(text, lang=lang, context=store_context(self.executor))  # type: ignore[arg-type]
+        return run_plan(self.executor, made, execute=execute, confirm=confirm)
+
+    def execute_plan(self, plan: Plan, *, confirm: bool = False) -> PlanOutcome:
+        """Run a plan made earlier (by `plan`, or by a planner directly); destructive ones need `confirm`."""
+        return run_plan(self.executor, plan, execute=True, confirm=confirm)
 
     # --- convenience: each builds one IR ---------------------------------------------------------
 

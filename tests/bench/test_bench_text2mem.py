@@ -116,7 +116,7 @@ def test_a_planner_replaces_the_gold_program():
     sample = _sample("fx-en-encode-001")
     seen = []
 
-    def planner(text: str):
+    def planner(text: str, memory):  # the sample's store, for context (never the gold)
         seen.append(text)
         return [{"op": "Encode", "args": {"payload": {"text": "Standup moves to 9:30"}, "tags": ["standup"]}}]
 
@@ -124,7 +124,7 @@ def test_a_planner_replaces_the_gold_program():
     assert seen == ["Remember that the standup moves to 9:30."]
     assert r.executed and r.matched
 
-    def broken(text: str):
+    def broken(text: str, memory):
         raise RuntimeError("model offline")
 
     r = text2mem.run_sample(sample, broken)

@@ -31,8 +31,9 @@ from pathlib import Path
 from typing import Any
 
 # A planner turns an instruction (the sample's natural-language text) into an IR or a workflow
-# (a dict, a list of IRs, {"workflow": [...]}, or the same as JSON text).
-Planner = Callable[[str], Any]
+# (a dict, a list of IRs, {"workflow": [...]}, or the same as JSON text). It is given the sample's Memory
+# after the prerequisites ran, to read store context from (text2mem_plan.py) — never the gold or assertions.
+Planner = Callable[[str, Any], Any]
 
 GOLD = "gold"
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
@@ -78,6 +79,10 @@ class SampleResult:
     reason: str | None = None
     checks: list[Check] = field(default_factory=list)
     warnings: list[str] = field(default_factory=list)
+    planned_op: str | None = None  # with a planner: the first verb of its program
+    program: Any = None  # with a planner: the program it made (None when it declined)
+    sma_lev: float | None = None  # with a planner: schema matching accuracy against the gold (bench/sma.py)
+    sma_cos: float | None = None
 
     def fail(self, stage: str, reason: str) -> SampleResult:
         self.stage, self.reason = stage, reason
@@ -306,14 +311,20 @@ def _run(sample: dict[str, Any], planner: Planner | None, text: str, result: Sam
                 return
         else:
             result.stage = "plan"
-            program = planner(text)
+            _score_sma(result, None, sample, memory)  # a declined plan scores 0
+            program = planner(text, memory)
             if isinstance(program, str | bytes):  # a planner may answer with JSON text
                 program = json.loads(program)
+            result.program = program
+            _score_sma(result, program, sample, memory)
             result.stage = None
         steps = _steps(program)
         if len(steps) == 1:
             program = steps[0]
-        result.op, result.workflow = _first_op(steps), len(steps) > 1
+        if planner is None:
+            result.op, result.workflow = _first_op(steps), len(steps) > 1
+        else:  # breakdowns stay by what the sample asks (its gold), the planner's verb is kept beside
+            result.planned_op = _first_op(steps)
         done = memory.execute(program)
         result.warnings = [f"{w.path or '/'}: {w.message} [{w.rule}]" for w in _all_warnings(done)]
         if not done.success:
@@ -338,6 +349,17 @@ def _run(sample: dict[str, Any], planner: Planner | None, text: str, result: Sam
         result.fail(stage, "; ".join(c.detail for c in failed))
 
 
+def _score_sma(result: SampleResult, program: Any, sample: dict[str, Any], memory: Any) -> None:
+    from memql.bench.sma import sma
+
+    gold = sample.get("schema_list")
+    if gold is None:
+        return
+    result.sma_lev, result.sma_cos = sma(
+        program, gold, now=memory.clock.now(), embedder=memory.executor.embedder
+    )
+
+
 def _op_of(ir: Any) -> str:
     return str(ir.get("op")) if isinstance(ir, dict) else type(ir).__name__
 
@@ -359,11 +381,18 @@ def _why(done: Any) -> str:
     return where + (text or "failed without a diagnostic")
 
 
+PLANNERS = (GOLD, "rules", "llm")
+
+
 def resolve_planner(name: str) -> Planner | None:
-    """The planner called `name` (`gold`: the sample's own schema_list, i.e. no planner)."""
+    """The planner called `name`: `gold` (the sample's own schema_list, i.e. no planner), `rules` or `llm`."""
     if name == GOLD:
         return None
-    raise ValueError(f"unknown planner {name!r} (available: {GOLD})")
+    if name not in PLANNERS:
+        raise ValueError(f"unknown planner {name!r} (available: {', '.join(PLANNERS)})")
+    from memql.bench.text2mem_plan import bench_planner
+
+    return bench_planner(name)
 
 
 def run_files(
@@ -372,14 +401,19 @@ def run_files(
     *,
     only: Iterable[str] = (),
     limit: int | None = None,
+    lines: str | None = None,
     on_sample: Callable[[SampleResult], None] | None = None,
 ) -> list[SampleResult]:
-    """Run the samples of every file (optionally only the given ids, at most `limit` per file)."""
+    """Run the samples of every file (optionally only the given ids, at most `limit` per file). `lines`
+    "even" or "odd" keeps the samples on lines of that parity, counting the file's first line as 0 (a
+    development half and a held-out half)."""
     wanted = set(only)
     results: list[SampleResult] = []
     for path in paths:
         taken = 0
-        for sample in load_samples(Path(path)):
+        for n, sample in enumerate(load_samples(Path(path))):
+            if lines is not None and n % 2 != (0 if lines == "even" else 1):
+                continue
             if wanted and str(sample.get("id")) not in wanted:
                 continue
             if limit is not None and taken >= limit:

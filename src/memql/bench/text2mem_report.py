@@ -86,11 +86,16 @@ KNOWN_DEFECTS: dict[str, str] = {
 
 def _rate(results: list[SampleResult]) -> dict[str, Any]:
     n = len(results)
-    return {
+    row: dict[str, Any] = {
         "n": n,
         "esr": round(sum(r.executed for r in results) / n, 4) if n else 0.0,
         "emr": round(sum(r.matched for r in results) / n, 4) if n else 0.0,
     }
+    for key in ("sma_lev", "sma_cos"):  # planners only: the mean over the samples that have one
+        values = [getattr(r, key) for r in results if getattr(r, key) is not None]
+        if values:
+            row[key] = round(sum(values) / len(values), 4)
+    return row
 
 
 def _group(results: Iterable[SampleResult], keys) -> dict[str, dict[str, Any]]:
@@ -109,19 +114,27 @@ def summarize(results: list[SampleResult], planner: str = "gold") -> dict[str, A
     for r in results:
         if r.matched:
             continue
-        entry = {"id": r.id, "stage": r.stage or "error", "reason": r.reason or ""}
+        entry: dict[str, Any] = {"id": r.id, "stage": r.stage or "error", "reason": r.reason or ""}
+        if r.planned_op is not None:
+            entry["planned_op"] = r.planned_op
         if r.id in KNOWN_DEFECTS:
             entry["known_defect"] = KNOWN_DEFECTS[r.id]
         failures.append(entry)
-    return {
+    report: dict[str, Any] = {
         "planner": planner,
         "esr": overall["esr"],
         "emr": overall["emr"],
+    }
+    if "sma_lev" in overall:
+        report["sma_lev"] = overall["sma_lev"]
+        report["sma_cos"] = overall.get("sma_cos")
+    return report | {
         "n": overall["n"],
         "by_op": _group(results, lambda r: [r.op, "workflow"] if r.workflow else [r.op]),
         "by_lang": _group(results, lambda r: [r.lang]),
         "by_structure": _group(results, lambda r: [r.structure]),
         "by_instruction": _group(results, lambda r: [r.instruction]),
+        "by_instruction_structure": _group(results, lambda r: [f"{r.instruction}/{r.structure}"]),
         "by_file": {
             name: {**row, "valid": _rate([r for r in valid if r.source == name])}
             for name, row in _group(results, lambda r: [r.source]).items()

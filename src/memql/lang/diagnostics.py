@@ -118,6 +118,10 @@ RULES: dict[str, str] = {
     "promote.scan_limit": "promotion looked at its maximum of episodic memories; run it again for the rest",
     "fact.repeat": "the fact already holds this value at that time; nothing was stored",
     "fact.extended": "an equal, later value of the fact now starts earlier; nothing new was stored",
+    # planning (natural language -> IR)
+    "plan.assumption": "the planner read in what the instruction left implicit ('this' = the latest record)",
+    "plan.skipped": "a step of the instruction is not a memory operation (send, share …) and was left out",
+    "plan.needs_confirmation": "a destructive plan (hard delete, all, lock change) ran as a dry run only",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

@@ -27,6 +27,9 @@ class PlanContext:
     tags: tuple[str, ...] = ()  # tags in use in the tenant, most used first
     recent_ids: tuple[str, ...] = ()  # ids of recently written records, newest first
     types: tuple[str, ...] = ()  # record kinds (Text2Mem `type`) in use
+    tag_sets: tuple[
+        frozenset[str], ...
+    ] = ()  # each record's tags, one set per record (which tags go together)
 
 
 @dataclass

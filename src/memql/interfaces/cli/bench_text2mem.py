@@ -18,7 +18,12 @@ _GROUPS = (
     ("by_lang", "language"),
     ("by_structure", "structure"),
     ("by_instruction", "instruction"),
+    ("by_instruction_structure", "instruction/structure"),
 )
+
+
+def _fraction(value: float | None) -> str:
+    return "-" if value is None else f"{value:.3f}"
 
 
 @bench_group.command("text2mem")
@@ -31,12 +36,19 @@ _GROUPS = (
 )
 @click.option(
     "--planner",
-    type=click.Choice(["gold"]),
+    type=click.Choice(["gold", "rules", "llm"]),
     default="gold",
     show_default=True,
-    help="How instructions become IRs (gold: the sample's own schema_list).",
+    help="How instructions become IRs (gold: the sample's own schema_list; rules, llm: a planner that "
+    "sees only the instruction and the store).",
 )
 @click.option("--limit", type=click.IntRange(min=1), help="Run at most N samples of each file.")
+@click.option(
+    "--lines",
+    type=click.Choice(["even", "odd"]),
+    help="Only the samples at even (0, 2, 4 ...) or odd positions of each file: a development half and a "
+    "held-out half.",
+)
 @click.option("--only", "only", multiple=True, metavar="ID", help="Run only this sample id; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.option("--failures", "show_failures", is_flag=True, help="List every failing sample with its reason.")
@@ -44,6 +56,7 @@ def bench_text2mem_command(
     data: tuple[Path, ...],
     planner: str,
     limit: int | None,
+    lines: str | None,
     only: tuple[str, ...],
     as_json: bool,
     show_failures: bool,
@@ -58,7 +71,12 @@ def bench_text2mem_command(
     if not data:
         click.echo("memql: no data found; pass --data FILE", err=True)
         sys.exit(2)
-    results = text2mem.run_files(data, text2mem.resolve_planner(planner), only=only, limit=limit)
+    try:
+        chosen = text2mem.resolve_planner(planner)
+    except (ImportError, ValueError, RuntimeError) as exc:  # e.g. the LLM planner without a model configured
+        click.echo(f"memql: planner {planner} is not available: {exc}", err=True)
+        sys.exit(2)
+    results = text2mem.run_files(data, chosen, only=only, limit=limit, lines=lines)
     report = text2mem_report.summarize(results, planner)
     if wants_json(as_json):
         emit_json(report)
@@ -73,27 +91,26 @@ def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = No
 
     console = console or Console()
     table = Table(title=f"Text2Mem Bench (planner: {report['planner']})")
-    for column, justify in (
-        ("group", "left"),
-        ("", "left"),
-        ("n", "right"),
-        ("ESR", "right"),
-        ("EMR", "right"),
-    ):
+    sma = "sma_lev" in report
+    columns = [("group", "left"), ("", "left"), ("n", "right"), ("ESR", "right"), ("EMR", "right")]
+    if sma:
+        columns += [("SMA-Lev", "right"), ("SMA-Cos", "right")]
+    for column, justify in columns:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
-    table.add_row("[bold]all[/bold]", "", str(report["n"]), f"{report['esr']:.1%}", f"{report['emr']:.1%}")
+
+    def cells(row: dict[str, Any]) -> list[str]:
+        out = [str(row["n"]), f"{row['esr']:.1%}", f"{row['emr']:.1%}"]
+        if sma:
+            out += [_fraction(row.get("sma_lev")), _fraction(row.get("sma_cos"))]
+        return out
+
+    table.add_row("[bold]all[/bold]", "", *cells(report))
     valid = report["valid"]
-    table.add_row(
-        "valid (gold not defective)",
-        f"{valid['excluded']} excluded",
-        str(valid["n"]),
-        f"{valid['esr']:.1%}",
-        f"{valid['emr']:.1%}",
-    )
+    table.add_row("valid (gold not defective)", f"{valid['excluded']} excluded", *cells(valid))
     for key, label in _GROUPS:
         table.add_section()
         for name, row in report[key].items():
-            table.add_row(label, escape(name), str(row["n"]), f"{row['esr']:.1%}", f"{row['emr']:.1%}")
+            table.add_row(label, escape(name), *cells(row))
     console.print(table)
     failures = report["failures"]
     if not show_failures:

@@ -1,0 +1,216 @@
+"""Reading Encode, Retrieve and Summarize: what to save, what to find, what to sum up."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from memql.cognition.planner.rules import arguments as a
+from memql.cognition.planner.rules import lexicon_en
+from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
+from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
+from memql.cognition.planner.rules.targets import explicit_tags, store_tags_in
+from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, quoted
+from memql.lang.time import find_natural
+
+# --- Encode ------------------------------------------------------------------------------------------
+
+
+def encode_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
+    lang = reading.lang
+    rest = clause.text[clause.cue_end :]
+    folded_rest = fold(rest)
+    quotes = quoted(folded_rest)
+    if quotes and quotes[0][0] <= 40 and (quotes[0][1] - quotes[0][0]) >= 8:  # "save 'the launch is friday'"
+        text = rest[quotes[0][0] + 1 : quotes[0][1] - 1]
+    else:
+        text = _note_text(rest, lang)
+    named = explicit_tags(clause.text, lang)
+    text = _without_tag_phrases(text, lang) if named else text
+    if not text:
+        raise Clarify("content", "what should be saved? Give the text of the note", index)
+    args: dict[str, Any] = {"payload": {"text": capitalise(text)}}
+    tags = list(named)
+    tags += [t for t in store_tags_in(text, reading.context.tags, lang) if t not in tags]
+    if lang == "en":
+        tags += [t for t in a.key_phrases(text) if t.lower() not in {x.lower() for x in tags}]
+    if tags:
+        args["tags"] = tags[:6]
+    when = a.event_time(text, reading.now, lang)
+    if when:
+        args["time"] = when
+    kind = _note_kind(clause.lower)
+    if kind:
+        args["type"] = kind
+    weight = a.priority_level(
+        fold(clause.text[: clause.cue_end]) + " " + _priority_phrase(clause.lower), lang
+    )
+    if weight is not None:
+        args["weight"] = weight
+    confidence = 0.85 if len(text) >= 12 else 0.7
+    return [Step("Encode", args, None, confidence)]
+
+
+def _note_text(rest: str, lang: str) -> str:
+    if lang == "zh":
+        text = re.sub(r"^(?:一下|下来|一条|一个|一份|:|：|，|,)+", "", rest.strip())
+        text = re.sub(r"^(?:新的)?(?:笔记|备忘|记录|记忆|内容|任务|待办|事项)[:：]\s*", "", text)
+        return a.strip_trailers(text, lang)
+    text = rest.strip()
+    text = re.sub(
+        r"(?i)^(?:down|up|this|the\s+following|an?\s+(?:new\s+)?(?:note|memo|memory|record|entry|reminder|task|"
+        r"to-?do|event|idea|fact|reference)"
+        r"(?:\s+(?:saying|that|about|on|of|:))?|that|:|-)\s*:?\s*",
+        "",
+        text,
+    )
+    text = re.sub(r"(?i)^(?:that|:)\s*", "", text)
+    return a.strip_trailers(text, lang)
+
+
+def _without_tag_phrases(text: str, lang: str) -> str:
+    pattern = (
+        r"[，,]?\s*(?:并)?(?:标签为|打上|带有?).*$"
+        if lang == "zh"
+        else r"(?i)[,;]?\s*(?:and\s+)?(?:tagged|labell?ed|with\s+(?:the\s+)?tags?)\b.*$|\s*#\w+"
+    )
+    return clean_phrase(re.sub(pattern, "", text))
+
+
+def _note_kind(folded: str) -> str | None:
+    m = re.search(
+        r"\b(?:as\s+an?|add\s+an?|new|create\s+an?)\s+(task|todo|to-do|event|reference|fact|idea)\b", folded
+    )
+    if m:
+        return lexicon_en.TYPE_WORDS.get(m.group(1), m.group(1))
+    m = re.search(r"(?:添加|新建|记录)一(?:个|条)(任务|待办|事件)", folded)
+    return {"任务": "task", "待办": "task", "事件": "event"}.get(m.group(1)) if m else None
+
+
+def _priority_phrase(folded: str) -> str:
+    m = re.search(r"\b(?:as|with|at)\s+(?:an?\s+)?\w+[\s-]+priority\b|(?:高|低|最高|紧急)优先级", folded)
+    return m.group(0) if m else ""
+
+
+# --- reads -------------------------------------------------------------------------------------------
+
+_READ_LEAD_EN = re.compile(
+    r"(?i)^(?:\s*(?:for|me|us|up|all|any|about|on|of|regarding|from|the\s+key\s+points\s+(?:of|from|in)|what|"
+    r"everything|anything|something|stuff|things|the)\b\s*)+"
+)
+_COUNT_ORDER_EN = re.compile(
+    r"(?i)\b(?:(?:the\s+)?(?:top|first|last|latest|newest|oldest|most\s+recent)\s+(?:\d+|two|three|four|five|six|"
+    r"seven|eight|nine|ten|twenty)|(?:\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:most\s+recent|"
+    r"latest|newest|oldest|last|most\s+important)|(?:most\s+recent|latest|newest|oldest|most\s+important))\b\s*"
+)
+
+
+def _read_phrase(clause: Clause, reading: Reading) -> str:
+    phrase = object_phrase(
+        clause,
+        reading,
+        r"\s+(?:focus(?:ing)?\s+on|with\s+a\s+focus|in\s+(?:under\s+)?\d+\s+"
+        r"(?:words|tokens)|sorted|ordered|as\s+of)\b",
+    )
+    if reading.lang == "en":
+        phrase = _READ_LEAD_EN.sub("", _COUNT_ORDER_EN.sub("", phrase))
+    else:
+        phrase = re.sub(r"^(?:一下|出|出来|所有|关于|有关)+", "", phrase)
+        phrase = re.sub(r"(?:的?(?:关键|主要|核心)?(?:要点|结论|内容|总结|摘要|记录))$", "", phrase) or phrase
+    return clean_phrase(phrase)
+
+
+def retrieve_step(clause: Clause, reading: Reading, index: int, question: bool = False) -> Step:
+    lower = clause.lower
+    if question and clause.cue is None:
+        body = re.sub(
+            r"^(?:what|which|when|where|who|how)\s+(?:is|are|was|were|did|do|does|about)?\s*",
+            "",
+            clause.text[clause.body_offset :].strip(),
+            flags=re.I,
+        )
+        phrase = clean_phrase(re.sub(r"[吗呢？?]+$", "", body))
+    else:
+        phrase = _read_phrase(clause, reading)
+    found = target_of(clause, reading, index, phrase, write=False)
+    target = found.target or {"filter": {}}
+    k = _top_k(lower)
+    order = _order(lower)
+    if "search" in target and (k or order):
+        overrides = target["search"].setdefault("overrides", {})
+        if k:
+            overrides["k"] = k
+        if order:
+            overrides["order_by"] = order
+    elif k:
+        target.setdefault("filter", {})["limit"] = k
+    args: dict[str, Any] = {}
+    as_of = re.search(r"\bas\s+of\s+(.+)$", clause.text, re.I)
+    if as_of:
+        spans = find_natural(as_of.group(1), reading.now, reading.lang)
+        if spans:
+            args["as_of"] = spans[0][2].end.strftime("%Y-%m-%dT%H:%M:%SZ")
+    step = make_step("Retrieve", args, found)
+    step.target = target
+    return step
+
+
+def _top_k(folded: str) -> int | None:
+    m = (
+        re.search(
+            r"\b(?:top|first|latest|last|most\s+recent|newest)\s+(\d+|two|three|four|five|six|seven|eight|"
+            r"nine|ten|twenty)\b",
+            folded,
+        )
+        or re.search(
+            r"\b(\d+|two|three|four|five|six|seven|eight|nine|ten|twenty)\s+(?:most\s+recent|latest|newest|"
+            r"oldest|last)\b",
+            folded,
+        )
+        or re.search(r"(?:最近|前|最新)的?(\d+|[一二两三四五六七八九十]+)(?:条|个|份)", folded)
+    )
+    if not m:
+        return None
+    n = a.amount(m.group(1))
+    return int(n) if n and 1 <= n <= 1000 else None
+
+
+def _order(folded: str) -> str | None:
+    if re.search(r"\b(?:latest|newest|most\s+recent|recent\s+first|newest\s+first)\b|最新|最近的", folded):
+        return "time_desc"
+    if re.search(r"\b(?:oldest|earliest)\b|最早", folded):
+        return "time_asc"
+    if re.search(r"\bmost\s+important\b|最重要", folded):
+        return "weight_desc"
+    return None
+
+
+def summarize_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
+    phrase = _read_phrase(clause, reading)
+    found = target_of(clause, reading, index, phrase, write=False)
+    args: dict[str, Any] = {"focus": _focus(clause, reading.lang)}
+    m = re.search(r"\b(?:in|within|under|at\s+most)\s+(?:under\s+)?(\d+)\s+(words|tokens)\b", clause.lower)
+    if m:
+        n = int(m.group(1))
+        args["max_tokens"] = max(16, min(4096, n if m.group(2) == "tokens" else round(n * 1.4)))
+    elif re.search(r"\b(?:brief(?:ly)?|short|quick|concise|one[- ]line)\b|简要|简短|一句话", clause.lower):
+        args["max_tokens"] = 100
+    elif re.search(r"\b(?:detailed|comprehensive|thorough|full)\b|详细|全面", clause.lower):
+        args["max_tokens"] = 512
+    return [make_step("Summarize", args, found)]
+
+
+def _focus(clause: Clause, lang: str) -> str | None:
+    text = clause.text
+    m = re.search(r"(?i)\bfocus(?:ing|ed)?\s+on\s+(.+)$|\bwith\s+a\s+focus\s+on\s+(.+)$", text)
+    if m:
+        return a.strip_trailers(m.group(1) or m.group(2), lang) or None
+    m = re.search(
+        r"(?i)\b((?:key|main|essential|important|major)\s+(?:points?|decisions?|takeaways?|outcomes?|"
+        r"ideas?|findings?|themes?|issues?)|action\s+items?|lessons\s+learned|next\s+steps)\b",
+        text,
+    )
+    if m:
+        return m.group(1).lower()
+    m = re.search(r"(关键(?:点|决策|结论)|要点|主要(?:观点|内容|结论)|行动项|经验教训|下一步)", text)
+    return m.group(1) if m else None
