@@ -24,7 +24,6 @@ from __future__ import annotations
 import json
 from collections import Counter, defaultdict
 from collections.abc import Iterable
-from pathlib import Path
 from typing import Any
 
 from memql.bench.memql_set.builder import Builder, Form
@@ -97,10 +96,36 @@ def skeleton(sample: dict[str, Any]) -> Any:
     return strip(top), {k: v for k, v in sample["class"].items() if k != "lang"}
 
 
-_STRUCTURAL_KEYS = {"op", "stage", "type", "mode", "strategy", "on_expire", "relative", "unit", "name",
-                    "from", "dialect", "eval_time_utc", "scenario", "ids", "gold_ids", "primary_id",
-                    "time", "start", "end", "until", "expire_at", "ttl", "rrule", "op_", "status",
-                    "weight", "notes", "lang"}
+_STRUCTURAL_KEYS = {
+    "op",
+    "stage",
+    "type",
+    "mode",
+    "strategy",
+    "on_expire",
+    "relative",
+    "unit",
+    "name",
+    "from",
+    "dialect",
+    "eval_time_utc",
+    "scenario",
+    "ids",
+    "gold_ids",
+    "primary_id",
+    "time",
+    "start",
+    "end",
+    "until",
+    "expire_at",
+    "ttl",
+    "rrule",
+    "op_",
+    "status",
+    "weight",
+    "notes",
+    "lang",
+}
 
 
 def _structural(value: str, key: str) -> bool:
@@ -113,13 +138,6 @@ def _structural(value: str, key: str) -> bool:
 
 def dumps(samples: Iterable[dict[str, Any]]) -> str:
     return "".join(json.dumps(s, ensure_ascii=False) + "\n" for s in samples)
-
-
-def write(path: Path, seed: int = SEED) -> list[dict[str, Any]]:
-    samples = build(seed)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(dumps(samples), encoding="utf-8", newline="\n")
-    return samples
 
 
 def verb_of(sample: dict[str, Any]) -> str:
@@ -146,8 +164,21 @@ def coverage(samples: Iterable[dict[str, Any]]) -> str:
         for op in set(ops):
             anywhere[op] += 1
         forms_per_verb[verb_of(s)].add(s["scenario"].rsplit("-", 1)[0])
-    order = ["Encode", "Retrieve", "Summarize", "Update", "Label", "Promote", "Demote", "Merge", "Delete",
-             "Split", "Lock", "Expire", "workflow"]
+    order = [
+        "Encode",
+        "Retrieve",
+        "Summarize",
+        "Update",
+        "Label",
+        "Promote",
+        "Demote",
+        "Merge",
+        "Delete",
+        "Split",
+        "Lock",
+        "Expire",
+        "workflow",
+    ]
     head = "| verb | forms | " + " | ".join(f"{lang} {kind}" for lang, kind in columns) + " | total |"
     lines = [head, "|" + "---|" * (len(columns) + 3)]
     totals: Counter = Counter()
@@ -156,8 +187,11 @@ def coverage(samples: Iterable[dict[str, Any]]) -> str:
         totals.update(counts)
         cells = " | ".join(str(counts[c]) for c in columns)
         lines.append(f"| {verb} | {len(forms_per_verb[verb])} | {cells} | {sum(counts.values())} |")
-    lines.append(f"| **all** | {sum(len(v) for v in forms_per_verb.values())} | "
-                 + " | ".join(str(totals[c]) for c in columns) + f" | {sum(totals.values())} |")
+    lines.append(
+        f"| **all** | {sum(len(v) for v in forms_per_verb.values())} | "
+        + " | ".join(str(totals[c]) for c in columns)
+        + f" | {sum(totals.values())} |"
+    )
     lines += ["", "| workflow (steps) | samples |", "|---|---|"]
     lines += [f"| {chain} | {n} |" for chain, n in sorted(chains.items(), key=lambda kv: (-kv[1], kv[0]))]
     lines += ["", "| verb | samples using it in any step |", "|---|---|"]

@@ -16,6 +16,21 @@ from memql.bench.memql_set.world import GenerationError, Rec, World, iso, state_
 from memql.lang import validate
 
 # how instructions name records by id: English singular and plural; Chinese prefix, counter and noun
+MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)  # not strftime's %B, which follows the locale
+
 ID_NOUNS: tuple[tuple[str, str, tuple[str, str, str]], ...] = (
     ("note", "notes", ("第", "条", "记录")),
     ("memory", "memories", ("第", "条", "记忆")),
@@ -41,8 +56,9 @@ class Builder:
         self.form, self.index, self.lang, self.seed = form, index, lang, seed
         self.rng = random.Random(f"{seed}/{form.verb}/{form.name}/{form.instruction}/{index}")
         day = datetime(2025, 1, 6, tzinfo=UTC) + timedelta(days=self.rng.randrange(0, 700))
-        self.now = day.replace(hour=self.rng.choice((8, 9, 10, 11, 14, 15, 16, 17)),
-                               minute=self.rng.choice((0, 0, 15, 30, 45)))
+        self.now = day.replace(
+            hour=self.rng.choice((8, 9, 10, 11, 14, 15, 16, 17)), minute=self.rng.choice((0, 0, 15, 30, 45))
+        )
         self.world = World(self.now)
         self.prerequisites: list[dict[str, Any]] = []
         self.program: list[dict[str, Any]] = []
@@ -84,11 +100,17 @@ class Builder:
     def when(instant: str) -> Text:
         """An instant as an instruction says it: 'June 3, 2026 at 18:00 UTC' / 2026年6月3日18:00（UTC）."""
         d = datetime.fromisoformat(instant.replace("Z", "+00:00"))
-        return (f"{d:%B} {d.day}, {d.year} at {d:%H:%M} UTC", f"{d.year}年{d.month}月{d.day}日{d:%H:%M}（UTC）")
+        return (
+            f"{MONTHS[d.month - 1]} {d.day}, {d.year} at {d:%H:%M} UTC",
+            f"{d.year}年{d.month}月{d.day}日{d:%H:%M}（UTC）",
+        )
 
     @staticmethod
     def day(instant: datetime) -> Text:
-        return f"{instant:%B} {instant.day}, {instant.year}", f"{instant.year}年{instant.month}月{instant.day}日"
+        return (
+            f"{MONTHS[instant.month - 1]} {instant.day}, {instant.year}",
+            f"{instant.year}年{instant.month}月{instant.day}日",
+        )
 
     # --- the store -----------------------------------------------------------------------------------
 
@@ -100,15 +122,17 @@ class Builder:
     def lead(self, where: Callable[[Domain], bool] = lambda d: True) -> Domain:
         """The domain a scenario is about: the instances of a form walk one shuffled order of the
         domains, so that they are about different things."""
-        order = random.Random(f"{self.seed}/{self.form.verb}/{self.form.name}/{self.form.instruction}").sample(
-            DOMAINS, len(DOMAINS))
+        order = random.Random(
+            f"{self.seed}/{self.form.verb}/{self.form.name}/{self.form.instruction}"
+        ).sample(DOMAINS, len(DOMAINS))
         fits = [d for d in order if where(d)]
         return fits[self.index % len(fits)]
 
     def rotate(self, pool: Sequence[Any]) -> Any:
         """An item of `pool`, different for each instance of a form (while the pool lasts)."""
-        order = random.Random(f"{self.seed}/{self.form.verb}/{self.form.name}/{self.form.instruction}/pool").sample(
-            range(len(pool)), len(pool))
+        order = random.Random(
+            f"{self.seed}/{self.form.verb}/{self.form.name}/{self.form.instruction}/pool"
+        ).sample(range(len(pool)), len(pool))
         return pool[order[self.index % len(pool)]]
 
     def notes(self, dom: Domain, k: int) -> list[Note]:
@@ -120,8 +144,9 @@ class Builder:
     def ago(self, lo: int = 1, hi: int = 40) -> str:
         """A past event time, lo..hi days before now, on a whole hour (never near a window boundary)."""
         days = self.rng.randint(lo, hi)
-        return iso((self.now - timedelta(days=days)).replace(hour=self.rng.choice((7, 9, 12, 13, 18, 20)),
-                                                            minute=0))
+        return iso(
+            (self.now - timedelta(days=days)).replace(hour=self.rng.choice((7, 9, 12, 13, 18, 20)), minute=0)
+        )
 
     def add(
         self,
@@ -147,8 +172,15 @@ class Builder:
         if facets:
             args["facets"] = facets
         self.prerequisites.append({"stage": "ENC", "op": "Encode", "args": args})
-        rec = Rec(id=self.world.next_id(), text=self.t(text), tags=list(tag_list), kind=kind,
-                  weight=args["weight"], time=args["time"], facets=dict(facets or {}))
+        rec = Rec(
+            id=self.world.next_id(),
+            text=self.t(text),
+            tags=list(tag_list),
+            kind=kind,
+            weight=args["weight"],
+            time=args["time"],
+            facets=dict(facets or {}),
+        )
         return self.world.add(rec)
 
     def add_note(self, dom: Domain, note: Note, **kw: Any) -> Rec:

@@ -28,42 +28,84 @@ def merge_into_primary(b: Builder) -> None:
     primary = b.rng.choice(group)
     children = [it.id for it in group if it is not primary]
     if b.indirect:
-        b.say([("My notes on {topic} are scattered over {ids}; I want them in one place, in {main}",
-                "{topic}的内容分散在{ids}里，我想把它们集中到{main}"),
-               ("{ids} are really one note about {topic}; keep {main} as the one that stays",
-                "{ids}其实说的是同一件事（{topic}），保留{main}作为主记录")],
-              topic=group[0].dom.topic, ids=b.ids(ids_of(group)), main=b.ids([primary.id]))
+        b.say(
+            [
+                (
+                    "My notes on {topic} are scattered over {ids}; I want them in one place, in {main}",
+                    "{topic}的内容分散在{ids}里，我想把它们集中到{main}",
+                ),
+                (
+                    "{ids} are really one note about {topic}; keep {main} as the one that stays",
+                    "{ids}其实说的是同一件事（{topic}），保留{main}作为主记录",
+                ),
+            ],
+            topic=group[0].dom.topic,
+            ids=b.ids(ids_of(group)),
+            main=b.ids([primary.id]),
+        )
     else:
-        b.say([("Merge {children} into {main}", "把{children}合并到{main}"),
-               ("Fold {children} into {main}", "将{children}并入{main}")],
-              children=b.ids(children), main=b.ids([primary.id]))
-    b.step({"op": "Merge", "target": {"ids": [primary.id, *children]},
-            "args": {"strategy": "merge_into_primary", "primary_id": primary.id}})
+        b.say(
+            [
+                ("Merge {children} into {main}", "把{children}合并到{main}"),
+                ("Fold {children} into {main}", "将{children}并入{main}"),
+            ],
+            children=b.ids(children),
+            main=b.ids([primary.id]),
+        )
+    b.step(
+        {
+            "op": "Merge",
+            "target": {"ids": [primary.id, *children]},
+            "args": {"strategy": "merge_into_primary", "primary_id": primary.id},
+        }
+    )
 
 
 def merge_auto_primary(b: Builder) -> None:
     group = _merge_scene(b, b.rng.choice((2, 3)))
-    b.say([("Merge {ids} into one note", "把{ids}合并成一条"), ("Combine {ids}", "合并{ids}")],
-          ids=b.ids(ids_of(group)))
+    b.say(
+        [("Merge {ids} into one note", "把{ids}合并成一条"), ("Combine {ids}", "合并{ids}")],
+        ids=b.ids(ids_of(group)),
+    )
     b.step({"op": "Merge", "target": {"ids": ids_of(group)}, "args": {"strategy": "merge_into_primary"}})
 
 
 def merge_keep_children(b: Builder) -> None:
     group = _merge_scene(b, 2)
     primary, child = group if b.rng.random() < 0.5 else group[::-1]
-    b.say([("Merge {child} into {main} but keep the original", "把{child}合并到{main}，但保留原记录"),
-           ("Combine {child} into {main}; don't delete {child}", "将{child}并入{main}，不要删除{child}")],
-          child=b.ids([child.id]), main=b.ids([primary.id]))
-    b.step({"op": "Merge", "target": {"ids": [primary.id, child.id]},
-            "args": {"strategy": "merge_into_primary", "primary_id": primary.id, "soft_delete_children": False}})
+    b.say(
+        [
+            ("Merge {child} into {main} but keep the original", "把{child}合并到{main}，但保留原记录"),
+            ("Combine {child} into {main}; don't delete {child}", "将{child}并入{main}，不要删除{child}"),
+        ],
+        child=b.ids([child.id]),
+        main=b.ids([primary.id]),
+    )
+    b.step(
+        {
+            "op": "Merge",
+            "target": {"ids": [primary.id, child.id]},
+            "args": {
+                "strategy": "merge_into_primary",
+                "primary_id": primary.id,
+                "soft_delete_children": False,
+            },
+        }
+    )
 
 
 def merge_by_tag(b: Builder) -> None:
     group = _merge_scene(b, b.rng.choice((2, 3)))
     dom = group[0].dom
-    b.say([("Merge all notes tagged \"{tag}\" into one", "把所有带“{tag}”标签的记录合并成一条")], tag=dom.tag)
-    b.step({"op": "Merge", "target": {"filter": {"has_tags": [b.t(dom.tag)]}}, "args": {"strategy": "merge_into_primary"}},
-           Expect(hits=ids_of(group)))
+    b.say([('Merge all notes tagged "{tag}" into one', "把所有带“{tag}”标签的记录合并成一条")], tag=dom.tag)
+    b.step(
+        {
+            "op": "Merge",
+            "target": {"filter": {"has_tags": [b.t(dom.tag)]}},
+            "args": {"strategy": "merge_into_primary"},
+        },
+        Expect(hits=ids_of(group)),
+    )
 
 
 # --- Split ----------------------------------------------------------------------------------------------
@@ -87,12 +129,27 @@ def _split_scene(b: Builder):
 def split_by_sentences(b: Builder) -> None:
     rec, parts = _split_scene(b)
     if b.indirect:
-        b.say([("{ids} mixes several things; I'd like each point as its own note", "{ids}混了好几件事，我想每一点单独一条"),
-               ("{ids} is hard to use as one block, one memory per sentence would be better",
-                "{ids}整段不好用，最好每句话一条记忆")], ids=b.ids([rec.id]))
+        b.say(
+            [
+                (
+                    "{ids} mixes several things; I'd like each point as its own note",
+                    "{ids}混了好几件事，我想每一点单独一条",
+                ),
+                (
+                    "{ids} is hard to use as one block, one memory per sentence would be better",
+                    "{ids}整段不好用，最好每句话一条记忆",
+                ),
+            ],
+            ids=b.ids([rec.id]),
+        )
     else:
-        b.say([("Split {ids} into sentences", "把{ids}按句子拆分"),
-               ("Break {ids} up into one note per sentence", "把{ids}拆成每句一条")], ids=b.ids([rec.id]))
+        b.say(
+            [
+                ("Split {ids} into sentences", "把{ids}按句子拆分"),
+                ("Break {ids} up into one note per sentence", "把{ids}拆成每句一条"),
+            ],
+            ids=b.ids([rec.id]),
+        )
     b.step({"op": "Split", "target": {"ids": [rec.id]}, "args": {"strategy": "by_sentences"}}, _parts(parts))
 
 
@@ -101,16 +158,34 @@ def split_two_sentences(b: Builder) -> None:
     joiner = " " if b.lang == "en" else ""
     grouped = [joiner.join(parts[i : i + 2]) for i in range(0, len(parts), 2)]
     b.say([("Split {ids} into parts of two sentences each", "把{ids}拆分成每两句一段")], ids=b.ids([rec.id]))
-    b.step({"op": "Split", "target": {"ids": [rec.id]},
-            "args": {"strategy": "by_sentences", "params": {"by_sentences": {"max_sentences": 2}}}}, _parts(grouped))
+    b.step(
+        {
+            "op": "Split",
+            "target": {"ids": [rec.id]},
+            "args": {"strategy": "by_sentences", "params": {"by_sentences": {"max_sentences": 2}}},
+        },
+        _parts(grouped),
+    )
 
 
 def split_by_chunks(b: Builder) -> None:
     rec, parts = _split_scene(b)
-    b.say([("Cut {ids} into {n} chunks", "把{ids}切成{n}块"), ("Split {ids} into {n} pieces", "把{ids}分成{n}段")],
-          ids=b.ids([rec.id]), n=len(parts))
-    b.step({"op": "Split", "target": {"ids": [rec.id]},
-            "args": {"strategy": "by_chunks", "params": {"by_chunks": {"num_chunks": len(parts)}}}}, _parts(parts))
+    b.say(
+        [
+            ("Cut {ids} into {n} chunks", "把{ids}切成{n}块"),
+            ("Split {ids} into {n} pieces", "把{ids}分成{n}段"),
+        ],
+        ids=b.ids([rec.id]),
+        n=len(parts),
+    )
+    b.step(
+        {
+            "op": "Split",
+            "target": {"ids": [rec.id]},
+            "args": {"strategy": "by_chunks", "params": {"by_chunks": {"num_chunks": len(parts)}}},
+        },
+        _parts(parts),
+    )
 
 
 def split_at_delimiter(b: Builder) -> None:
@@ -122,18 +197,37 @@ def split_at_delimiter(b: Builder) -> None:
     other = b.rng.choice([d for d in DOMAINS if d is not dom])
     b.add_note(other, other.notes[b.rng.randrange(4)])
     rec = b.add(text, dom)
-    b.say([("Split {ids} at the semicolons", "在分号处拆分{ids}"),
-           ("Cut {ids} wherever there is a semicolon", "在{ids}的每个分号处切开")], ids=b.ids([rec.id]))
-    b.step({"op": "Split", "target": {"ids": [rec.id]},
-            "args": {"strategy": "custom", "params": {"custom": {"delimiters": [b.t((";", "；"))]}}}}, _parts(items))
+    b.say(
+        [
+            ("Split {ids} at the semicolons", "在分号处拆分{ids}"),
+            ("Cut {ids} wherever there is a semicolon", "在{ids}的每个分号处切开"),
+        ],
+        ids=b.ids([rec.id]),
+    )
+    b.step(
+        {
+            "op": "Split",
+            "target": {"ids": [rec.id]},
+            "args": {"strategy": "custom", "params": {"custom": {"delimiters": [b.t((";", "；"))]}}},
+        },
+        _parts(items),
+    )
 
 
 def split_without_inheritance(b: Builder) -> None:
     rec, parts = _split_scene(b)
-    b.say([("Split {ids} into sentences, without copying its tags", "把{ids}按句子拆开，不要继承它的标签")],
-          ids=b.ids([rec.id]))
-    b.step({"op": "Split", "target": {"ids": [rec.id]}, "args": {"strategy": "by_sentences", "inherit_all": False}},
-           _parts(parts))
+    b.say(
+        [("Split {ids} into sentences, without copying its tags", "把{ids}按句子拆开，不要继承它的标签")],
+        ids=b.ids([rec.id]),
+    )
+    b.step(
+        {
+            "op": "Split",
+            "target": {"ids": [rec.id]},
+            "args": {"strategy": "by_sentences", "inherit_all": False},
+        },
+        _parts(parts),
+    )
 
 
 def _parts(parts: list[str]) -> Expect:

@@ -22,7 +22,9 @@ class Item:
         return self.rec.id
 
 
-def scene(b: Builder, sizes: Sequence[int], *, lead_kind: str | None = None, **per_record: Any) -> list[list[Item]]:
+def scene(
+    b: Builder, sizes: Sequence[int], *, lead_kind: str | None = None, **per_record: Any
+) -> list[list[Item]]:
     """Records: sizes[i] notes of the i-th domain, created in a shuffled order. The first domain is the
     scenario's lead domain (of type `lead_kind` when given), the others are random. Returns the items
     grouped by domain, each group in id order."""

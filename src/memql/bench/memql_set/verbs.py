@@ -64,7 +64,9 @@ def _targets(world: World, ir: dict[str, Any], expect: Expect, *, write: bool = 
 
 def _encode(world: World, ir: dict[str, Any], args: dict[str, Any], expect: Expect) -> Applied:
     payload = args["payload"]
-    loose = {name for name, key in (("kind", "type"), ("weight", "weight"), ("time", "time")) if key not in args}
+    loose = {
+        name for name, key in (("kind", "type"), ("weight", "weight"), ("time", "time")) if key not in args
+    }
     rec = Rec(
         id=world.next_id(),
         text=expect.text if expect.text is not None else payload["text"],
@@ -72,7 +74,8 @@ def _encode(world: World, ir: dict[str, Any], args: dict[str, Any], expect: Expe
         kind=args.get("type"),
         weight=args.get("weight", 0.5),
         time=args.get("time"),
-        facets={k: args[k] for k in ("subject", "location", "topic") if k in args} | dict(args.get("facets", {})),
+        facets={k: args[k] for k in ("subject", "location", "topic") if k in args}
+        | dict(args.get("facets", {})),
         touched=["created"],
         loose=frozenset(loose),
     )
@@ -92,8 +95,9 @@ def _update(world: World, ir: dict[str, Any], args: dict[str, Any], expect: Expe
             rec.weight = clamp(given["weight"])
         if "type" in given:
             rec.kind = given["type"]
-        rec.loose = rec.loose - {k for k, name in (("weight", "weight"), ("kind", "type"), ("time", "time"))
-                                 if name in given}
+        rec.loose = rec.loose - {
+            k for k, name in (("weight", "weight"), ("kind", "type"), ("time", "time")) if name in given
+        }
         if "tags" in given:
             rec.tags = list(dict.fromkeys(given["tags"]))
         if "time" in given:

@@ -60,8 +60,12 @@ class Rec:
     loose: frozenset[str] = frozenset()  # fields not asserted (left open by the instruction)
 
     def copy(self) -> Rec:
-        return replace(self, tags=list(self.tags) if isinstance(self.tags, list) else self.tags,
-                       facets=dict(self.facets), touched=list(self.touched))
+        return replace(
+            self,
+            tags=list(self.tags) if isinstance(self.tags, list) else self.tags,
+            facets=dict(self.facets),
+            touched=list(self.touched),
+        )
 
 
 def iso(instant: datetime) -> str:
@@ -78,8 +82,9 @@ def add_duration(instant: datetime, duration: str) -> datetime:
     if not m or not any(m.groups()):
         raise GenerationError(f"unsupported duration {duration!r}")
     years, months, weeks, days, hours, minutes = (int(g or 0) for g in m.groups())
-    return instant + relativedelta(years=years, months=months, weeks=weeks, days=days, hours=hours,
-                                   minutes=minutes)
+    return instant + relativedelta(
+        years=years, months=months, weeks=weeks, days=days, hours=hours, minutes=minutes
+    )
 
 
 def next_reminder(rule: str, now: datetime) -> datetime:
@@ -139,7 +144,9 @@ class World:
         """The ids a filter selects (reads: active records, newest first; writes: active or archived)."""
         flt = flt or {}
         status = flt.get("status")
-        statuses = {"any": None, None: ("active", "archived") if write else ("active",)}.get(status, (status,))
+        statuses = {"any": None, None: ("active", "archived") if write else ("active",)}.get(
+            status, (status,)
+        )
         found = []
         for rec in self.records.values():
             if rec.gone or (statuses is not None and rec.status not in statuses):
@@ -236,8 +243,10 @@ def record_assertion(rec: Rec, name: str) -> dict[str, Any]:
     if rec.time is not None and "time" not in loose:
         add("time = :time", time=rec.time)
     for i, (key, value) in enumerate(sorted(rec.facets.items())):
-        add(f"json_extract(facets, :facet_path_{i}) = :facet_{i}",
-            **{f"facet_path_{i}": f'$."{key}"', f"facet_{i}": value})
+        add(
+            f"json_extract(facets, :facet_path_{i}) = :facet_{i}",
+            **{f"facet_path_{i}": f'$."{key}"', f"facet_{i}": value},
+        )
     if "lock" not in loose:
         add("lock_mode IS :lock_mode", lock_mode=rec.lock_mode)
     if "expire" not in loose:
