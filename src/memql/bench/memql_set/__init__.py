@@ -163,7 +163,7 @@ def coverage(samples: Iterable[dict[str, Any]]) -> str:
             chains[" → ".join(ops)] += 1
         for op in set(ops):
             anywhere[op] += 1
-        forms_per_verb[verb_of(s)].add(s["scenario"].rsplit("-", 1)[0])
+        forms_per_verb[verb_of(s)].add((s["scenario"].rsplit("-", 1)[0], cls["instruction_type"]))
     order = [
         "Encode",
         "Retrieve",
