@@ -129,7 +129,7 @@ def retrieve_by_tag(b: Builder) -> None:
     if b.indirect:
         b.say(
             [
-                ("Remind me what I wrote about {topic}", "提醒我一下关于{topic}我都记了什么"),
+                ("What did I write about {topic}?", "关于{topic}我都记了些什么？"),
                 ("What do I have on {topic}?", "{topic}方面我都有哪些记录？"),
             ],
             topic=dom.topic,

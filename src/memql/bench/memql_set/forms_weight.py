@@ -102,7 +102,7 @@ def promote_remind_weekly(b: Builder) -> None:
     b.say(
         [
             ("Remind me about {ids} every {day}{at}", "每{day}{at}提醒我{ids}"),
-            ("Set a weekly reminder for {ids} on {day}s{at}", "给{ids}设一个每周提醒，{day}{at}"),
+            ("Set a weekly reminder for {ids} on {day}s{at}", "给{ids}设一个每{day}{at}的提醒"),
         ],
         ids=b.ids([target.id]),
         day=WEEKDAY_NAMES[day],
