@@ -241,6 +241,29 @@ def retrieve_by_search(b: Builder) -> None:
     )
 
 
+def retrieve_search_top_k(b: Builder) -> None:
+    first, second = scene(b, [2, 1, 1])[0]
+    keys = (first.note.key, second.note.key)
+    query = (f"{keys[0][0]} {keys[1][0]}", f"{keys[0][1]} {keys[1][1]}")
+    b.say(
+        [
+            ("Find my two notes about the {a} and the {c}", "找出关于{a}和{c}的两条记录"),
+            ('Search for "{q}" and give me the top 2', "搜索“{q}”，给我前2条"),
+        ],
+        a=keys[0],
+        c=keys[1],
+        q=query,
+    )
+    b.step(
+        {
+            "op": "Retrieve",
+            "target": {"search": {"intent": {"query": b.t(query)}, "overrides": {"k": 2}}},
+            "args": {},
+        },
+        Expect(hits=ids_of([first, second])),
+    )
+
+
 def retrieve_not_tag(b: Builder) -> None:
     category = b.rng.choice(
         [c for c in sorted({d.category for d in DOMAINS}) if sum(d.category == c for d in DOMAINS) >= 2]
@@ -436,6 +459,7 @@ FORMS = [
     Form("retrieve", "last-n-days", "direct", 2, retrieve_recent, "Retrieve a relative time range"),
     Form("retrieve", "date-range", "direct", 1, retrieve_absolute_range, "Retrieve an absolute time range"),
     Form("retrieve", "by-search", "direct", 3, retrieve_by_search, "Retrieve by a search phrase"),
+    Form("retrieve", "search-top-k", "direct", 2, retrieve_search_top_k, "Retrieve the top k of a search"),
     Form("retrieve", "tag-not-tag", "direct", 1, retrieve_not_tag, "Retrieve with has_tags and not_tags"),
     Form("retrieve", "weight-gte", "direct", 1, retrieve_weight_gte, "Retrieve by minimum weight"),
     Form("retrieve", "archived", "direct", 1, retrieve_archived, "Retrieve archived records (status filter)"),
