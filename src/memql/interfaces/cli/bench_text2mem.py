@@ -9,6 +9,7 @@ from typing import Any
 import click
 
 from memql.interfaces.cli.bench_cmds import bench_group
+from memql.interfaces.cli.bench_data import BENCH_DATA
 from memql.interfaces.cli.common import emit_json, wants_json
 
 _DEFAULT_FILES = ("text2mem-bench-dev.jsonl", "text2mem-bench-v1-merge-split-dev.jsonl")
@@ -31,8 +32,9 @@ def _fraction(value: float | None) -> str:
     "--data",
     "data",
     multiple=True,
-    type=click.Path(exists=True, dir_okay=False, path_type=Path),
-    help="Text2Mem Bench JSONL file; repeatable (default: the two dev files in ../shared/data).",
+    type=BENCH_DATA,
+    help="Text2Mem Bench JSONL file, or a shipped set by name (memql-v1); repeatable "
+    "(default: the two dev files in ../shared/data).",
 )
 @click.option(
     "--planner",
