@@ -278,11 +278,6 @@ BAD_INPUT = {
         "/memories/a2p:episodic/1/status",
         "field.enum",
     ),
-    "a proposal": (
-        _doc({"content": "x", "status": "pending"}),
-        "/memories/a2p:episodic/1/status",
-        "a2p.status",
-    ),
     "unknown sensitivity": (
         _doc({"content": "x", "sensitivity": "secret"}),
         "/memories/a2p:episodic/1/sensitivity",
@@ -342,3 +337,36 @@ def test_bad_input_is_diagnosed_and_imports_nothing(m, db, case):
     assert (path, rule) in {(d.path, d.rule) for d in result.diagnostics}, result.diagnostics
     assert all(d.severity == "error" for d in result.diagnostics)
     assert (len(db.records(m)), len(db.operations(m))) == before
+
+
+def test_proposals_import_as_proposals_and_round_trip(memory, db):
+    """A pending memory imports as a proposal, a rejected one as a proposal then its rejection (both
+    audited); neither is in default reads, and the export gives them back unchanged."""
+    doc = json.dumps(
+        {
+            "id": "did:a2p:entity:local:t",
+            "memories": {
+                "a2p:episodic": [
+                    {"id": "mem_p", "content": "Prefers window seats", "status": "pending"},
+                    {"id": "mem_r", "content": "Dislikes tea", "status": "rejected"},
+                    {"id": "mem_a", "content": "Lives in Lisbon"},
+                ]
+            },
+        }
+    )
+    m = memory()
+    imported = m.import_a2p(doc)
+    assert imported.success, imported.diagnostics
+    assert [r["id"] for r in m.retrieve(filter={}).data["rows"]] == ["3"]
+    rows = m.retrieve(filter={"status": "any"}, include=["id", "status"]).data["rows"]
+    assert {r["id"]: r["status"] for r in rows} == {"1": "pending", "2": "rejected", "3": "active"}
+    assert [h["proposal"] for h in m.history("2")] == ["proposed", "rejected"]
+    exported = json.loads(m.export_a2p().text())["memories"]["a2p:episodic"]
+    assert {e["id"]: e["status"] for e in exported} == {
+        "mem_p": "pending",
+        "mem_r": "rejected",
+        "mem_a": "approved",
+    }
+    fresh = memory()
+    assert fresh.import_a2p(m.export_a2p().text()).success
+    assert fresh.export_a2p().text() == m.export_a2p().text()

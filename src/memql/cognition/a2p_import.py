@@ -268,12 +268,6 @@ def _memory(item: Any, path: str, memory_type: str, diags: Diagnostics) -> _Entr
         return None
     if typos:
         return None
-    if memory.status in ("pending", "rejected"):
-        diags.error(
-            join(path, "status"),
-            "a2p.status",
-            f"a {memory.status} memory is a proposal; memql does not import proposals yet",
-        )
     if memory.sensitivity == "public":
         diags.warning(
             join(path, "sensitivity"),
@@ -345,6 +339,8 @@ def build_workflow(entries: list[_Entry], now: str) -> tuple[list[dict[str, Any]
         follow: dict[str, Any] | None = None
         if m.status == "archived":
             follow = {"op": "Demote", "args": {"archive": True}}
+        elif m.status == "rejected":  # a proposal, then its decision: both audited, as they happened here
+            follow = {"op": "Update", "args": {"set": {"status": "rejected"}}}
         elif m.status == "expired":  # expired as of the import, and staying so (the sweeper marks it)
             follow = {"op": "Expire", "args": {"until": now, "on_expire": "none"}}
         elif extension.expireAt is not None:
@@ -396,6 +392,8 @@ def _encode_args(entry: _Entry, now: str) -> dict[str, Any]:
         "facets": extension.facets.model_dump(mode="json", exclude_none=True) if extension.facets else None,
     }
     args.update({k: v for k, v in optional.items() if v is not None})
+    if m.status in ("pending", "rejected"):
+        args["proposal"] = True  # a proposal again: out of default reads until a user decides it
     return args
 
 

@@ -108,7 +108,6 @@ RULES: dict[str, str] = {
     "exec.internal": "an unexpected error; nothing was changed",
     # profiles (cognition: a2p import and export, automatic promotion)
     "a2p.memory_type": "a key under memories is not a2p:episodic, a2p:semantic or a2p:procedural",
-    "a2p.status": "a memory's status cannot be imported (pending and rejected need proposals)",
     "a2p.duplicate_id": "two memories of the profile have the same id",
     "a2p.id_exists": "a memory with this id is already in the tenant",
     "a2p.content": "a memory's content does not fit the payload kind memql.payload names",
