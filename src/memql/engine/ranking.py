@@ -1,7 +1,7 @@
-"""Search ranking: lexical BM25 and dense similarity fused by normalised scores, shaped by weight, recency
-and heat, optionally diversified by maximal marginal relevance (MMR).
+"""Search ranking: lexical BM25 and dense similarity fused as a convex combination of evidence on [0, 1],
+shaped by weight, recency and heat, optionally diversified by maximal marginal relevance (MMR).
 
-    fused = (1 - alpha) * bm25 / best bm25 + alpha * (cosine - min) / (max - min)
+    fused = (1 - alpha) * bm25 / best bm25 + alpha * cosine
     score = fused * (1 + W * (weight - 1/2)) * (1 + R * 2^(-age / H_r)) * (1 + S * heat)
     heat  = visits / (visits + V) * 2^(-since last visit / H_h)
 
