@@ -1,7 +1,7 @@
-"""Search ranking: lexical BM25 and dense similarity fused by normalised scores, shaped by weight, recency
-and heat, optionally diversified by maximal marginal relevance (MMR).
+"""Search ranking: lexical BM25 and dense similarity fused as a convex combination of evidence on [0, 1],
+shaped by weight, recency and heat, optionally diversified by maximal marginal relevance (MMR).
 
-    fused = (1 - alpha) * bm25 / best bm25 + alpha * (cosine - min) / (max - min)
+    fused = (1 - alpha) * bm25 / best bm25 + alpha * cosine
     score = fused * (1 + W * (weight - 1/2)) * (1 + R * 2^(-age / H_r)) * (1 + S * heat)
     heat  = visits / (visits + V) * 2^(-since last visit / H_h)
 
@@ -93,28 +93,38 @@ def _fuse(
     dense: list[tuple[Record, float]],
     alpha: float,
 ) -> tuple[dict[str, Record], dict[str, float]]:
-    """Fusion by normalised scores (measured on LoCoMo: reciprocal-rank fusion over deep candidate lists
-    fell below BM25 alone): BM25 divided by the best BM25, cosine min-max scaled over the candidates."""
+    """A convex combination of the two sides' evidence, each on [0, 1]: BM25 divided by the best BM25 of
+    the query, and the cosine itself (see _dense_evidence). Each part is explained."""
     records: dict[str, Record] = {}
     parts: dict[str, dict[str, float]] = {}
+    best_bm25 = max((float(s) for _, s in lexical if s is not None), default=0.0)
     for side, hits in (("lexical", lexical), ("dense", dense)):
-        values = [float(score) for _, score in hits if score is not None]
-        top, low = (max(values), min(values)) if values else (0.0, 0.0)
         for rank, (record, score) in enumerate(hits, start=1):
             rid: str = record.id  # type: ignore[assignment]
             records[rid] = record
             if side == "lexical":
-                norm = float(score) / top if score is not None and top > 0 else 0.0
+                norm = float(score) / best_bm25 if score is not None and best_bm25 > 0 else 0.0
             else:
-                norm = (float(score) - low) / (top - low) if top > low else 1.0
+                norm = _dense_evidence(float(score))
             parts.setdefault(rid, {})[side] = norm
             explain = ctx.explanations.setdefault(rid, {"alpha": alpha})
             explain[f"{side}_rank"] = rank
             explain["bm25" if side == "lexical" else "cosine"] = _sig(score)
-    fused = {
-        rid: (1.0 - alpha) * p.get("lexical", 0.0) + alpha * p.get("dense", 0.0) for rid, p in parts.items()
-    }
+    fused = {}
+    for rid, p in parts.items():
+        lexical_part, dense_part = p.get("lexical", 0.0), p.get("dense", 0.0)
+        fused[rid] = (1.0 - alpha) * lexical_part + alpha * dense_part
+        # the normalised parts, so that fused = (1 - alpha) * lexical + alpha * dense can be checked
+        ctx.explanations[rid].update(lexical=round(lexical_part, 6), dense=round(dense_part, 6))
     return records, fused
+
+
+def _dense_evidence(cosine: float) -> float:
+    """The dense side's evidence on [0, 1]: the cosine itself, an absolute scale. (Min-max scaling over the
+    candidates stretched any spread of cosines to 0..1, so a record whose cosine was barely below the
+    others' lost all dense credit and tied a record with no lexical match at all.) The store returns only
+    positive cosines."""
+    return min(1.0, max(0.0, cosine))
 
 
 def _shape(
