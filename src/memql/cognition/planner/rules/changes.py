@@ -8,6 +8,7 @@ from typing import Any
 from memql.cognition.planner.rules import arguments as a
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
+from memql.cognition.planner.rules.targets import find_ids
 from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, quoted
 from memql.lang.time import find_natural
 
@@ -206,7 +207,8 @@ def promote_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     if clause.cue is not None and clause.cue.remind:
         return _reminder(clause, reading, index)
-    level = a.priority_level(clause.lower, lang)
+    level = a.explicit_weight(clause.lower, lang)
+    level = a.priority_level(clause.lower, lang) if level is None else level
     args: dict[str, Any] = {"reason": a.reason(clause, lang)}
     if level is not None:
         args["weight"] = level
@@ -230,9 +232,14 @@ def _reminder(clause: Clause, reading: Reading, index: int) -> list[Step]:
         "",
         rest,
     ).strip()
-    new_note = re.match(r"(?i)^\s*(?:to|that)\s+", cleaned) or (
-        lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned)
+    named = find_ids(fold(clause.text), lang)  # "每周五提醒我第2项", "给第1项设一个提醒": an existing record
+    new_note = not named and (
+        re.match(r"(?i)^\s*(?:to|that)\s+", cleaned)
+        or (lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned))
     )
+    if named:
+        found = target_of(clause, reading, index, clause.text, write=True)
+        return [make_step("Promote", {"remind": {"rrule": recurrence}}, found)]
     if new_note:
         text = re.sub(r"(?i)^\s*(?:to|that)\s+", "", cleaned)
         text = a.strip_trailers(re.sub(r"^(?:要|去)", "", text), lang)
@@ -252,7 +259,8 @@ def demote_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     if clause.cue is not None and clause.cue.archive:
         args["archive"] = True
     else:
-        level = a.priority_level(clause.lower, lang)
+        level = a.explicit_weight(clause.lower, lang)
+        level = a.priority_level(clause.lower, lang) if level is None else level
         if level is not None and level < 0.5:
             args["weight"] = level
         else:

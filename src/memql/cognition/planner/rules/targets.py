@@ -71,7 +71,7 @@ _NOT_RECORD_TIME_EN = re.compile(
 _NOT_RECORD_TIME_ZH = re.compile(r"(?:在|于)?(?:截止|到|至|直到|之前|每|每个)$")
 _IDS_EN = re.compile(
     r"(?:\b(?:records?|memor(?:y|ies)|notes?|items?|entr(?:y|ies)|ids?|numbers?|nos?\.?)\s*#?\s*|#)"
-    r"(?P<list>\d+(?:\s*(?:,|and|&|or|to|through|-|–)\s*(?:#\s*)?\d+)*)\b"
+    r"(?P<list>\d+(?!\.\d)(?:\s*(?:,|and|&|or|to|through|-|–)\s*(?:#\s*)?\d+(?!\.\d))*)\b"
 )
 _IDS_ZH = re.compile(
     r"(?:(?:记录|记忆|笔记|条目|编号|id)\s*#?\s*|#)(?P<list>\d+(?:\s*(?:,|，|、|和|与|及|到|至|-)\s*\d+)*)"
@@ -318,10 +318,16 @@ def search_phrase(phrase: str, lang: str, time_spans: list[tuple[int, int]]) -> 
 
 
 def record_type(phrase: str, types: tuple[str, ...], lang: str) -> str | None:
-    """A record kind the phrase names, when the store has records of that kind ("my tasks")."""
-    if not types or lang != "en":
+    """A record kind the phrase names, when the store has records of that kind ("my tasks", 任务)."""
+    if not types:
         return None
-    for _, _, w in words(fold(phrase)):
+    folded = fold(phrase)
+    if lang == "zh":
+        for word, kind in lexicon_zh.TYPE_WORDS.items():
+            if word in folded and kind in types:
+                return kind
+        return None
+    for _, _, w in words(folded):
         kind = lexicon_en.TYPE_WORDS.get(w)
         if kind and kind in types:
             return kind
@@ -431,7 +437,8 @@ def _filter(time_range: dict[str, Any] | None, kind: str | None) -> dict[str, An
 
 def _content_beyond(content: list[str], lang: str) -> bool:
     ignore = {"all", "every", "everything", "my", "our"} if lang == "en" else {"所有", "全部", "一切"}
-    return any(w not in ignore and w not in lexicon_en.TYPE_WORDS for w in content)
+    kinds = lexicon_en.TYPE_WORDS if lang == "en" else lexicon_zh.TYPE_WORDS
+    return any(w not in ignore and w not in kinds for w in content)
 
 
 def _singular(query: str, lang: str) -> bool:

@@ -1,0 +1,119 @@
+"""Readings the rules planner learnt for instructions outside its first development set: a weight given as
+a number, reminders with their day and hour, Chinese verbs said another way (并入, 切开, 改写, 设…提醒,
+给我看, 存一条), the priority named before its verb (优先级提高到), "more important" said indirectly, and
+Chinese record kinds. Each sentence is our own, in English and Chinese."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memql.cognition.planner import PlanContext, make_planner
+from memql.lang import validate
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+CONTEXT = PlanContext(
+    now=NOW, tags=("garden", "花园"), recent_ids=("9", "8", "7"), types=("note", "task", "event")
+)
+PLANNER = make_planner("rules")
+
+
+def program(text: str) -> dict:
+    made = PLANNER.plan(text, context=CONTEXT)
+    assert made.ok, made.diagnostics
+    return made.program
+
+
+def canonical(ir: dict) -> dict:
+    checked = validate(ir, now=NOW)
+    assert checked.valid, checked.diagnostics
+    return checked.canonical
+
+
+CASES = [
+    # a weight given as a number, not read as a record id ("record 6 to 0.7" is not records 6..0)
+    (
+        "Raise the priority of note 6 to 0.7",
+        {"op": "Promote", "target": {"ids": ["6"]}, "args": {"weight": 0.7}},
+    ),
+    (
+        "Lower the weight of item 4 to 0.15",
+        {"op": "Demote", "target": {"ids": ["4"]}, "args": {"weight": 0.15}},
+    ),
+    ("把5号记录的权重提高到0.85", {"op": "Promote", "target": {"ids": ["5"]}, "args": {"weight": 0.85}}),
+    ("把第4条记录的优先级降到0.2", {"op": "Demote", "target": {"ids": ["4"]}, "args": {"weight": 0.2}}),
+    # reminders keep the day and the hour they name
+    (
+        "Remind me about record 8 every week on Tuesdays at 9:30",
+        {
+            "op": "Promote",
+            "target": {"ids": ["8"]},
+            "args": {"remind": {"rrule": "FREQ=WEEKLY;BYDAY=TU;BYHOUR=9;BYMINUTE=30"}},
+        },
+    ),
+    (
+        "Remind me about item 7 on the 3rd of every month",
+        {
+            "op": "Promote",
+            "target": {"ids": ["7"]},
+            "args": {"remind": {"rrule": "FREQ=MONTHLY;BYMONTHDAY=3"}},
+        },
+    ),
+    (
+        "Remind me about note 9 every day at 8 pm",
+        {
+            "op": "Promote",
+            "target": {"ids": ["9"]},
+            "args": {"remind": {"rrule": "FREQ=DAILY;BYHOUR=20;BYMINUTE=0"}},
+        },
+    ),
+    (
+        "给第8条记录设一个每周二9点半的提醒",
+        {
+            "op": "Promote",
+            "target": {"ids": ["8"]},
+            "args": {"remind": {"rrule": "FREQ=WEEKLY;BYDAY=TU;BYHOUR=9;BYMINUTE=30"}},
+        },
+    ),
+    # Chinese verbs said another way
+    (
+        "给我看带“花园”标签的记录",
+        {"op": "Retrieve", "target": {"filter": {"has_tags": ["花园"]}}, "args": {}},
+    ),
+    (
+        "把第7项并入第9项",
+        {
+            "op": "Merge",
+            "target": {"ids": ["9", "7"]},
+            "args": {"strategy": "merge_into_primary", "primary_id": "9", "soft_delete_children": True},
+        },
+    ),
+    (
+        "把第2条记录改写为：“花园周六浇水。”",
+        {"op": "Update", "target": {"ids": ["2"]}, "args": {"set": {"text": "花园周六浇水。"}}},
+    ),
+    ("存一条记录：邻居借走了梯子", {"op": "Encode", "args": {"payload": {"text": "邻居借走了梯子"}}}),
+    # "more important" said without a verb
+    ("浇花这件事对我重要多了", None),
+    # Chinese record kinds narrow a time range
+    (
+        "删除最近10天的任务",
+        {
+            "op": "Delete",
+            "target": {
+                "filter": {"time_range": {"relative": "last", "amount": 10, "unit": "days"}, "type": "task"}
+            },
+            "args": {"soft": True},
+        },
+    ),
+]
+
+
+@pytest.mark.parametrize(("text", "expected"), CASES, ids=[t for t, _ in CASES])
+def test_reading(text, expected):
+    made = program(text)
+    if expected is None:  # checked by the verb alone below
+        assert made["op"] == "Promote"
+        return
+    assert made == canonical(expected)
