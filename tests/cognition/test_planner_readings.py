@@ -1,7 +1,8 @@
 """Readings the rules planner learnt for instructions outside its first development set: a weight given as
 a number, reminders with their day and hour, Chinese verbs said another way (并入, 切开, 改写, 设…提醒,
-给我看, 存一条), the priority named before its verb (优先级提高到), "more important" said indirectly, and
-Chinese record kinds. Each sentence is our own, in English and Chinese."""
+给我看, 存一条), the priority named before its verb (优先级提高到), "more important" said indirectly, Chinese
+record kinds, Update fields and values (": location X", "into a task", a time as news, quoted text kept
+verbatim) and Encode preambles ("a task for Monday: …"). Each sentence is our own, in English and Chinese."""
 
 from __future__ import annotations
 
@@ -96,6 +97,83 @@ CASES = [
     ("存一条记录：邻居借走了梯子", {"op": "Encode", "args": {"payload": {"text": "邻居借走了梯子"}}}),
     # "more important" said without a verb
     ("浇花这件事对我重要多了", None),
+    # Update: the field named after a colon, a kind or a time as the new value, the quoted text verbatim
+    (
+        "Update note 5: location Porto",
+        {"op": "Update", "target": {"ids": ["5"]}, "args": {"set": {"location": "Porto"}}},
+    ),
+    (
+        "更新第7条记录：权重改为0.6",
+        {"op": "Update", "target": {"ids": ["7"]}, "args": {"set": {"weight": 0.6}}},
+    ),
+    (
+        "Turn record 8 into a task",
+        {"op": "Update", "target": {"ids": ["8"]}, "args": {"set": {"type": "task"}}},
+    ),
+    (
+        "把第8条记录改成任务类型",
+        {"op": "Update", "target": {"ids": ["8"]}, "args": {"set": {"type": "task"}}},
+    ),
+    (
+        "把第9条记录的时间设为2026年5月3日10:00",
+        {"op": "Update", "target": {"ids": ["9"]}, "args": {"set": {"time": "2026-05-03T10:00:00Z"}}},
+    ),
+    (
+        'Change the text of note 3 to "Water the roses."',
+        {"op": "Update", "target": {"ids": ["3"]}, "args": {"set": {"text": "Water the roses."}}},
+    ),
+    (
+        "Heads up: the dentist appointment moved to May 6, 2026 at 15:00",
+        {
+            "op": "Update",
+            "target": {"search": {"intent": {"query": "dentist appointment"}, "limit": 1}},
+            "args": {"set": {"time": "2026-05-06T15:00:00Z"}},
+        },
+    ),
+    (
+        "牙医复诊改到了2026年5月6日15:00",
+        {
+            "op": "Update",
+            "target": {"search": {"intent": {"query": "牙医复诊"}, "limit": 1}},
+            "args": {"set": {"time": "2026-05-06T15:00:00Z"}},
+        },
+    ),
+    (
+        "关于浇花的那条记录写错了，应该是：“每周六浇水。”",
+        {
+            "op": "Update",
+            "target": {"search": {"intent": {"query": "浇花"}, "limit": 1}},
+            "args": {"set": {"text": "每周六浇水。"}},
+        },
+    ),
+    (
+        "The boiler service is my top priority now",
+        {
+            "op": "Promote",
+            "target": {"search": {"intent": {"query": "boiler service"}, "limit": 1}},
+            "args": {"weight": 1.0},
+        },
+    ),
+    # Encode: words before a colon that only say the kind, the time or the tags are not the note
+    (
+        "Store a task for next Monday: renew the car insurance",
+        {
+            "op": "Encode",
+            "args": {
+                "payload": {"text": "Renew the car insurance"},
+                "type": "task",
+                "tags": ["car insurance", "renew"],
+                "time": "2026-03-09T00:00:00Z",
+            },
+        },
+    ),
+    (
+        "记一条5月3日的日程：牙医复诊",
+        {
+            "op": "Encode",
+            "args": {"payload": {"text": "牙医复诊"}, "type": "event", "time": "2026-05-03T00:00:00Z"},
+        },
+    ),
     # Chinese record kinds narrow a time range
     (
         "删除最近10天的任务",

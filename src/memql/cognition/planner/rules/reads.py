@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from memql.cognition.planner.rules import arguments as a
-from memql.cognition.planner.rules import lexicon_en
+from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
 from memql.cognition.planner.rules.targets import explicit_tags, store_tags_in
@@ -27,6 +27,10 @@ def encode_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         text = _note_text(rest, lang)
     named = explicit_tags(clause.text, lang)
     text = _without_tag_phrases(text, lang) if named else text
+    head = _preamble(rest, reading, lang)  # "Save an event for May 12 at 14:00: <the note>"
+    if head is not None:
+        text = _note_text(rest[len(head) + 1 :], lang)
+        text = _without_tag_phrases(text, lang) if named else text
     if not text:
         raise Clarify("content", "what should be saved? Give the text of the note", index)
     args: dict[str, Any] = {"payload": {"text": capitalise(text)}}
@@ -36,7 +40,7 @@ def encode_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         tags += [t for t in a.key_phrases(text) if t.lower() not in {x.lower() for x in tags}]
     if tags:
         args["tags"] = tags[:6]
-    when = a.event_time(text, reading.now, lang)
+    when = a.event_time(text, reading.now, lang) or (a.event_time(head, reading.now, lang) if head else None)
     if when:
         args["time"] = when
     kind = _note_kind(clause.lower)
@@ -79,12 +83,70 @@ def _without_tag_phrases(text: str, lang: str) -> str:
 
 def _note_kind(folded: str) -> str | None:
     m = re.search(
-        r"\b(?:as\s+an?|add\s+an?|new|create\s+an?)\s+(task|todo|to-do|event|reference|fact|idea)\b", folded
+        r"\b(?:as\s+an?|add\s+an?|new|create\s+an?|(?:save|store|log|record|remember|keep)\s+an?)\s+"
+        r"(task|todo|to-do|event|reference|fact|idea)\b",
+        folded,
     )
     if m:
         return lexicon_en.TYPE_WORDS.get(m.group(1), m.group(1))
-    m = re.search(r"(?:添加|新建|记录)一(?:个|条)(任务|待办|事件)", folded)
-    return {"任务": "task", "待办": "task", "事件": "event"}.get(m.group(1)) if m else None
+    m = re.search(
+        r"(?:添加|新建|记录|保存|存|记)一(?:个|条)(?:[^：:，,。]{0,30}?的)?(任务|待办|事件|日程|想法)", folded
+    )
+    return lexicon_zh.TYPE_WORDS.get(m.group(1)) if m else None
+
+
+_PREAMBLE_WORDS_EN = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "new",
+        "note",
+        "memo",
+        "record",
+        "entry",
+        "event",
+        "task",
+        "todo",
+        "to-do",
+        "idea",
+        "fact",
+        "reference",
+        "for",
+        "on",
+        "at",
+        "about",
+        "with",
+        "tag",
+        "tags",
+        "tagged",
+        "label",
+        "labelled",
+        "utc",
+        "gmt",
+    }
+)
+_PREAMBLE_ZH = re.compile(
+    r"一(?:个|条|笔|份)|新的?|的|日程|事件|任务|待办|想法|记录|笔记|备忘|标签|为|是|[（(]?utc[)）]?|[，,\s]"
+)
+
+
+def _preamble(rest: str, reading: Reading, lang: str) -> str | None:
+    """The words before a colon when they only say what kind of note it is, when it is and how it is tagged
+    ("an event for May 12, 2026 at 14:00 UTC", "a note, tagged '2025'", "一个5月12日14:00的日程"): the note is
+    what follows the colon."""
+    m = re.search(r"[:：]", rest)
+    if not m or m.start() > 80 or not rest[m.end() :].strip():
+        return None
+    head = rest[: m.start()]
+    folded = fold(head)
+    for start, end, _ in sorted(find_natural(folded, reading.now, lang), reverse=True):
+        folded = folded[:start] + " " + folded[end:]
+    folded = re.sub(r"[\"“”「」『』'‘’][^\"“”「」『』'‘’]*[\"“”「」『』'‘’]", " ", folded)
+    if lang == "zh":
+        return head if not _PREAMBLE_ZH.sub("", folded).strip() else None
+    left = [w for w in re.findall(r"[\w'-]+", folded) if w not in _PREAMBLE_WORDS_EN and not w.isdigit()]
+    return head if not left else None
 
 
 def _priority_phrase(folded: str) -> str:

@@ -314,6 +314,10 @@ def search_phrase(phrase: str, lang: str, time_spans: list[tuple[int, int]]) -> 
     text = text[len(folded) - len(lex.DETERMINERS.sub("", folded, count=1)) :]
     text = re.sub(r"(?i)\b(?:from|of|in|during|on|at|'s)\s*$", "", clean_phrase(text))
     text = re.sub(r"(?i)^(?:for|about|on|regarding|concerning|related to|of)\s+", "", text)
+    if lang == "zh":  # "肖邦夜曲的那条记录": the topic, without the record noun it is said of
+        text = re.sub(
+            r"(?<=\S)的?(?:那|这)?(?:一)?(?:条|份|个|篇|些)?(?:记录|笔记|记忆|内容|事情?)$", "", text
+        )
     return clean_phrase(re.sub(r"[\"“”「」『』]|(?<!\w)'|'(?!\w)", "", text))
 
 
