@@ -2,7 +2,8 @@
 a number, reminders with their day and hour, Chinese verbs said another way (并入, 切开, 改写, 设…提醒,
 给我看, 存一条), the priority named before its verb (优先级提高到), "more important" said indirectly, Chinese
 record kinds, Update fields and values (": location X", "into a task", a time as news, quoted text kept
-verbatim) and Encode preambles ("a task for Monday: …"). Each sentence is our own, in English and Chinese."""
+verbatim), Encode preambles ("a task for Monday: …"), Summarize focus and budget, and an expiry's action
+said as its own sentence. Each sentence is our own, in English and Chinese."""
 
 from __future__ import annotations
 
@@ -173,6 +174,41 @@ CASES = [
             "op": "Encode",
             "args": {"payload": {"text": "牙医复诊"}, "type": "event", "time": "2026-05-03T00:00:00Z"},
         },
+    ),
+    # Summarize: what to focus on ("mainly about", "especially", 重点是/重点关注 after a comma is no Promote),
+    # a noun cue with its object after "of", a token budget in Chinese
+    (
+        "Give me a short overview of the garden notes, mainly about watering",
+        {
+            "op": "Summarize",
+            "target": {"filter": {"has_tags": ["garden"], "type": "note"}},
+            "args": {"focus": "watering", "max_tokens": 100},
+        },
+    ),
+    (
+        "总结带“花园”标签的记录，重点关注玫瑰",
+        {"op": "Summarize", "target": {"filter": {"has_tags": ["花园"]}}, "args": {"focus": "玫瑰"}},
+    ),
+    (
+        "我需要一份花园的简要回顾，重点是施肥",
+        {
+            "op": "Summarize",
+            "target": {"filter": {"has_tags": ["花园"]}},
+            "args": {"focus": "施肥", "max_tokens": 100},
+        },
+    ),
+    (
+        "用不超过40个token总结第7项和第8项，重点是浇水",
+        {"op": "Summarize", "target": {"ids": ["7", "8"]}, "args": {"focus": "浇水", "max_tokens": 40}},
+    ),
+    # what an expiry does, said as a sentence of its own, is not a second step
+    (
+        "Set record 9 to expire in two weeks; archive it then",
+        {"op": "Expire", "target": {"ids": ["9"]}, "args": {"ttl": "P2W", "on_expire": "archive"}},
+    ),
+    (
+        "让第9条记录30天后过期，到时归档",
+        {"op": "Expire", "target": {"ids": ["9"]}, "args": {"ttl": "P30D", "on_expire": "archive"}},
     ),
     # Chinese record kinds narrow a time range
     (

@@ -167,17 +167,35 @@ _COUNT_ORDER_EN = re.compile(
 )
 
 
+_FOCUS_EN = (
+    r"(?:focus(?:ing|ed)?\s+on|with\s+a\s+focus\s+on|mostly\s+(?:about|on)|mainly\s+(?:about|on)|especially)"
+)
+_FOCUS_ZH = r"(?:重点(?:关注|是|在于?|放在)|侧重(?:于)?|主要(?:关于|是关于|讲))"
+
+
 def _read_phrase(clause: Clause, reading: Reading) -> str:
-    phrase = object_phrase(
-        clause,
-        reading,
-        r"\s+(?:focus(?:ing)?\s+on|with\s+a\s+focus|in\s+(?:under\s+)?\d+\s+"
-        r"(?:words|tokens)|sorted|ordered|as\s+of)\b",
-    )
+    stops = r"[\s,;]+(?:" + _FOCUS_EN + r"|in\s+(?:under\s+)?\d+\s+(?:words|tokens)|sorted|ordered|as\s+of)\b"
+    after = clause.lower[clause.cue_end :]
+    cue_of = re.search(r"\s(?:of|on)$", clause.lower[clause.cue_start : clause.cue_end])
+    if (
+        reading.lang == "en"
+        and clause.cue_start > clause.body_offset
+        and (cue_of or re.match(r"\s+(?:of|on)\s+", after))
+    ):
+        # a noun cue with its object after it: "I need a quick recap of recipes"
+        rest = clause.text[clause.cue_end :]
+        rest = re.sub(r"(?i)^\s+(?:of|on)\s+", "", rest)
+        phrase = re.split(stops, rest, maxsplit=1, flags=re.I)[0]
+    else:
+        phrase = object_phrase(clause, reading, stops)
+    if reading.lang == "zh" and phrase.startswith("用") and clause.text[clause.cue_end :].strip():
+        phrase = clause.text[clause.cue_end :]  # "用不超过30个token总结X": 用… is how, X is what
     if reading.lang == "en":
         phrase = _READ_LEAD_EN.sub("", _COUNT_ORDER_EN.sub("", phrase))
     else:
-        phrase = re.sub(r"^(?:一下|出|出来|所有|关于|有关)+", "", phrase)
+        phrase = re.sub(r"[，,]?\s*" + _FOCUS_ZH + r".*$", "", phrase)
+        phrase = re.sub(r"^(?:一下|出|出来|所有|关于|有关|一份|一个|一下)+", "", phrase)
+        phrase = re.sub(r"的?(?:简要|简短|详细|快速|全面)的?$", "", phrase)
         phrase = re.sub(r"(?:的?(?:关键|主要|核心)?(?:要点|结论|内容|总结|摘要|记录))$", "", phrase) or phrase
     return clean_phrase(phrase)
 
@@ -251,10 +269,15 @@ def summarize_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     phrase = _read_phrase(clause, reading)
     found = target_of(clause, reading, index, phrase, write=False)
     args: dict[str, Any] = {"focus": _focus(clause, reading.lang)}
-    m = re.search(r"\b(?:in|within|under|at\s+most)\s+(?:under\s+)?(\d+)\s+(words|tokens)\b", clause.lower)
+    m = re.search(
+        r"\b(?:in|within|under|at\s+most)\s+(?:under\s+)?(\d+)\s+(words|tokens)\b"
+        r"|(?:不超过|最多|限|在)\s*(\d+)\s*个?\s*(token|词)",
+        clause.lower,
+    )
     if m:
-        n = int(m.group(1))
-        args["max_tokens"] = max(16, min(4096, n if m.group(2) == "tokens" else round(n * 1.4)))
+        n = int(m.group(1) or m.group(3))
+        unit = m.group(2) or m.group(4)
+        args["max_tokens"] = max(16, min(4096, n if unit in ("tokens", "token") else round(n * 1.4)))
     elif re.search(r"\b(?:brief(?:ly)?|short|quick|concise|one[- ]line)\b|简要|简短|一句话", clause.lower):
         args["max_tokens"] = 100
     elif re.search(r"\b(?:detailed|comprehensive|thorough|full)\b|详细|全面", clause.lower):
@@ -264,9 +287,10 @@ def summarize_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 def _focus(clause: Clause, lang: str) -> str | None:
     text = clause.text
-    m = re.search(r"(?i)\bfocus(?:ing|ed)?\s+on\s+(.+)$|\bwith\s+a\s+focus\s+on\s+(.+)$", text)
+    m = re.search(r"(?i)\b" + _FOCUS_EN + r"\s+(.+)$", text) or re.search(_FOCUS_ZH + r"[:：]?\s*(.+)$", text)
     if m:
-        return a.strip_trailers(m.group(1) or m.group(2), lang) or None
+        focus = re.sub(r"(?i)^(?:the|a|an)\s+", "", a.strip_trailers(m.group(1), lang))
+        return focus or None
     m = re.search(
         r"(?i)\b((?:key|main|essential|important|major)\s+(?:points?|decisions?|takeaways?|outcomes?|"
         r"ideas?|findings?|themes?|issues?)|action\s+items?|lessons\s+learned|next\s+steps)\b",
