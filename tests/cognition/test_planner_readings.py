@@ -2,8 +2,9 @@
 a number, reminders with their day and hour, Chinese verbs said another way (并入, 切开, 改写, 设…提醒,
 给我看, 存一条), the priority named before its verb (优先级提高到), "more important" said indirectly, Chinese
 record kinds, Update fields and values (": location X", "into a task", a time as news, quoted text kept
-verbatim), Encode preambles ("a task for Monday: …"), Summarize focus and budget, and an expiry's action
-said as its own sentence. Each sentence is our own, in English and Chinese."""
+verbatim), Encode preambles ("a task for Monday: …"), Summarize focus and budget, an expiry's action said
+as its own sentence, date ranges, and facts handed over to keep ("keep in mind: …"). Each sentence is our
+own, in English and Chinese."""
 
 from __future__ import annotations
 
@@ -210,6 +211,35 @@ CASES = [
         "让第9条记录30天后过期，到时归档",
         {"op": "Expire", "target": {"ids": ["9"]}, "args": {"ttl": "P30D", "on_expire": "archive"}},
     ),
+    # a range of dates is one time range, from the first day to the end of the last
+    (
+        "Show my garden notes from February 2, 2026 to February 9, 2026",
+        {
+            "op": "Retrieve",
+            "target": {
+                "filter": {
+                    "time_range": {"start": "2026-02-02T00:00:00Z", "end": "2026-02-10T00:00:00Z"},
+                    "has_tags": ["garden"],
+                    "type": "note",
+                }
+            },
+            "args": {},
+        },
+    ),
+    (
+        "列出2026年2月2日至2026年2月9日之间的记录",
+        {
+            "op": "Retrieve",
+            "target": {
+                "filter": {"time_range": {"start": "2026-02-02T00:00:00Z", "end": "2026-02-10T00:00:00Z"}}
+            },
+            "args": {},
+        },
+    ),
+    # a fact handed over to keep, without "save"
+    ("Keep in mind: the shed key is under the pot", None),
+    ("Something we'll need later: the hose is in the shed", None),
+    ("以后我得知道：花园水管在棚子里", None),
     # Chinese record kinds narrow a time range
     (
         "删除最近10天的任务",
@@ -227,7 +257,10 @@ CASES = [
 @pytest.mark.parametrize(("text", "expected"), CASES, ids=[t for t, _ in CASES])
 def test_reading(text, expected):
     made = program(text)
-    if expected is None:  # checked by the verb alone below
-        assert made["op"] == "Promote"
+    if expected is None:  # an indirect reading: the verb, and for a note its text after the colon
+        if made["op"] == "Encode":
+            assert made["args"]["payload"]["text"] == text.split(":")[-1].split("：")[-1].strip().capitalize()
+        else:
+            assert made["op"] == "Promote"
         return
     assert made == canonical(expected)

@@ -179,6 +179,13 @@ CUES: tuple[Cue, ...] = (
     Cue(r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:know|have|save|note|record|store|write)\b", "Retrieve", "any"),
     # Encode
     Cue(r"\b(?:remember|memori[sz]e|save|store|capture|stash|bookmark)\b", "Encode", "any"),
+    # a fact handed over to keep: "something I'll need to know later: …", "for later: …", "keep in mind: …"
+    Cue(
+        r"\b(?:(?:i'?ll|i\s+will|i\s+might|we'?ll|we\s+will)\s+need\s+(?:to\s+know\s+)?(?:this\s+|it\s+)?later|"
+        r"for\s+later(?=\s*:)|keep\s+(?:this\s+|it\s+)?in\s+mind|good\s+to\s+know|note\s+to\s+self)\b",
+        "Encode",
+        "any",
+    ),
     Cue(
         r"\b(?:record|note|log|document|jot|write|add|keep|file|register|put|enter|input|create|draft|prepare|"
         r"schedule|plan|assign|organi[sz]e|insert|track)\b",

@@ -256,10 +256,21 @@ def record_time(phrase: str, now: datetime, lang: str) -> TimeReading:
     before = _NOT_RECORD_TIME_ZH if lang == "zh" else _NOT_RECORD_TIME_EN
     spans: list[tuple[int, int]] = []
     chosen: TimeSpan | None = None
+    until: TimeSpan | None = None  # "from June 14 to June 20", "between … and …", "6月14日到6月20日"
     since = False
-    for start, end, span in find_natural(phrase, now, lang):
+    found = find_natural(phrase, now, lang)
+    for i, (start, end, span) in enumerate(found):
         spans.append((start, end))
         head = folded[:start].rstrip()
+        if chosen is not None and until is None and i > 0 and span.start >= chosen.start:
+            link = _RANGE_LINK.fullmatch(folded[found[i - 1][1] : start])
+            if link and found[i - 1][2] is chosen:
+                until = span
+                spans.append((found[i - 1][1], start))
+                tail = re.match(r"\s*(?:之间|期间|inclusive)", folded[end:])
+                if tail:
+                    spans.append((end, end + tail.end()))
+                continue
         if before.search(head + " ") or (span.start > now and span.granularity != "day"):
             continue
         if chosen is None:
@@ -267,13 +278,16 @@ def record_time(phrase: str, now: datetime, lang: str) -> TimeReading:
             since = bool(re.search(r"\bsince\s*$|自\s*$|从\s*$", head))
     if chosen is None:
         return TimeReading(None, spans)
-    start, end = chosen.start, chosen.end
+    start, end = chosen.start, (until.end if until is not None else chosen.end)
     if chosen.granularity == "instant":  # "3 days ago": that day
         start = start.replace(hour=0, minute=0, second=0, microsecond=0)
         end = start.replace(hour=23, minute=59, second=59)
     if since:
         end = max(now, end)
     return TimeReading({"start": _iso(start), "end": _iso(end)}, spans)
+
+
+_RANGE_LINK = re.compile(r"\s*(?:to|until|till|through|thru|and|-|–|—|~|到|至)\s*")
 
 
 def _relative(n: str, unit: str, lang: str) -> dict[str, Any]:
