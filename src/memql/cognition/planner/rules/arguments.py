@@ -196,8 +196,72 @@ def reason(clause: Clause, lang: str) -> str | None:
     return text[:2000] or None
 
 
+def explicit_weight(folded: str, lang: str) -> float | None:
+    """A weight given as a number: "raise … to 0.9", "to weight 0.25", "权重改为0.15", "提高到0.9"."""
+    number = r"(?P<w>0?\.\d+|1(?:\.0+)?|0)(?![\d.%])"
+    if lang == "zh":
+        m = re.search(r"(?:到|至|为|成|是)\s*(?:权重\s*)?" + number, folded)
+    else:
+        m = re.search(
+            r"\b(?:to|at|of|is|=|weight|priority|importance)\s*(?:a\s+)?(?:(?:weight|priority|importance|score)"
+            r"\s*(?:of\s+)?)?" + number,
+            folded,
+        )
+    return float(m.group("w")) if m else None
+
+
 def rrule(folded: str, lang: str) -> str | None:
-    """A recurrence as an RRULE: "every day|week|month|year", "every Monday", "weekly", "每天", "每周五"."""
+    """A recurrence as an RRULE: "every day|week|month|year", "every Monday", "weekly", "每天", "每周五",
+    with the day of the week or month and the hour it names ("on Fridays at 18:00", "每月15号", "每天7点")."""
+    base = _rrule_base(folded, lang)
+    if base is None:
+        return None
+    if base.startswith("FREQ=WEEKLY") and "BYDAY" not in base:
+        days = re.search(r"\bon\s+(monday|tuesday|wednesday|thursday|friday|saturday|sunday)s?\b", folded)
+        if days:
+            base += f";BYDAY={_WEEKDAYS[days.group(1)]}"
+    if base.startswith("FREQ=MONTHLY"):
+        if lang == "zh":
+            day = re.search(r"每(?:个)?月(?:的)?(\d{1,2}|[一二三四五六七八九十]+)(?:号|日)", folded)
+            value = chinese_number(day.group(1)) if day else None
+        else:
+            day = re.search(r"\bday\s+(\d{1,2})\b|\b(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b", folded)
+            value = int(day.group(1) or day.group(2)) if day else None
+        if value and 1 <= value <= 31:
+            base += f";BYMONTHDAY={value}"
+    if "INTERVAL" not in base and "COUNT" not in base and not base.startswith("FREQ=YEARLY"):
+        clock = _clock_time(folded, lang)
+        if clock is not None:
+            base += f";BYHOUR={clock[0]};BYMINUTE={clock[1]}"
+    return base
+
+
+def _clock_time(folded: str, lang: str) -> tuple[int, int] | None:
+    """The hour and minute a reminder names: "at 18:00", "at 7 am", "7点", "18点半", "07:30"."""
+    if lang == "zh":
+        m = re.search(
+            r"(\d{1,2})[:：](\d{2})|(\d{1,2}|[一二三四五六七八九十]+)(?:点|时)(半|(\d{1,2})分)?", folded
+        )
+        if not m:
+            return None
+        if m.group(1):
+            hour, minute = int(m.group(1)), int(m.group(2))
+        else:
+            hour = chinese_number(m.group(3)) or 0
+            minute = 30 if m.group(4) == "半" else int(m.group(5) or 0)
+        if re.search(r"(?:下午|晚上)\s*$", folded[: m.start()]) and hour < 12:
+            hour += 12
+    else:
+        m = re.search(r"\bat\s+(\d{1,2})(?::(\d{2}))?\s*(a\.?m\.?|p\.?m\.?|o'?clock)?(?!\s*(?:%|\d))", folded)
+        if not m or not (m.group(2) or m.group(3)):
+            return None
+        hour, minute = int(m.group(1)), int(m.group(2) or 0)
+        if m.group(3) and m.group(3).startswith("p") and hour < 12:
+            hour += 12
+    return (hour, minute) if hour < 24 and minute < 60 else None
+
+
+def _rrule_base(folded: str, lang: str) -> str | None:
     if lang == "zh":
         for word, code in _WEEKDAYS.items():
             if "每" + word in folded or "每个" + word in folded:

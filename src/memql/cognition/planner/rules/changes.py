@@ -6,8 +6,10 @@ import re
 from typing import Any
 
 from memql.cognition.planner.rules import arguments as a
+from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
+from memql.cognition.planner.rules.targets import find_ids
 from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, quoted
 from memql.lang.time import find_natural
 
@@ -29,28 +31,61 @@ def update_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         if split is not None and start >= clause.cue_end:
             end = split
         phrase = clause.text[start:end]
-        value = a.strip_trailers(clause.text[value_at:], lang)
+        raw_value = clause.text[value_at:]
+        value = a.strip_trailers(raw_value, lang)
     else:
         stops = (
             r"\s+(?:to\s+(?:say|read|reflect|include|show|state|mention|note|indicate|note)\b|to\b|with\b|"
-            r"so\s+(?:that\s+)?it\s+(?:says|reads)|as\b|from\s+.+?\s+to\b)"
+            r"so\s+(?:that\s+)?it\s+(?:says|reads)|as\b|into\b|from\s+.+?\s+to\b)"
         )
         start, end = a.object_span(clause, lang, stops)
         phrase = clause.text[start:end]
-        value = clause.text[end:]
+        # the object before the verb ("the dentist moved to Friday"): the value is what follows the verb
+        value = clause.text[clause.cue_end if end <= clause.cue_start else end :]
         value = re.sub(
             r"(?i)^\s*(?:to\s+(?:say|read|reflect|include|show|state|mention|note|indicate)(?:\s+that)?|"
-            r"to|with|so\s+(?:that\s+)?it\s+(?:says|reads)|as|from\s+.+?\s+to)\s*:?\s*",
+            r"to|with|so\s+(?:that\s+)?it\s+(?:says|reads)|as|into|from\s+.+?\s+to)\s*:?\s*",
             "",
             value,
         )
+        raw_value = value
         value = a.strip_trailers(value, lang)
     phrase = a.strip_trailers(phrase, lang)
+    whole = a.quoted_values(raw_value)
+    if len(whole) == 1 and re.search(r"[\"'”’」』]\W*$", raw_value.strip()):
+        value = whole[0]  # '…, it should read: "<the new text>"': the quoted text, verbatim
+    field = None
+    if lang == "zh":  # the field may sit in the cue ("的时间设为") or right before the marker ("权重改为")
+        field = _field_named(
+            fold(
+                phrase + re.sub(r"(?:设为|设置为|设成)$", "", clause.text[clause.cue_start : clause.cue_end])
+            ),
+            lang,
+        )
+    elif not value.strip() or re.match(r"(?i)\s*(?:weight|priority|importance|location|place)\s+\S", value):
+        # "update record 2: weight 0.15", "update the notes tagged 'x': location Lyon"
+        named = re.match(
+            r"(?is)^(?P<phrase>.+?)\s*[:,;]\s*(?P<field>weight|priority|importance|location|place|subject|topic|"
+            r"type|kind|time|date|tags?)\s*(?:to\s+|is\s+|=\s*|:\s*)?(?P<value>\S.*)$",
+            phrase + (":" + value if value.strip() else ""),
+        )
+        if named:
+            phrase, value = named.group("phrase"), a.strip_trailers(named.group("value"), lang)
+            field = _field_named(fold(named.group("field")), lang)
     folded_phrase = fold(phrase)
     set_: dict[str, Any] = {}
-    quotes = a.quoted_values(value)
-    field = _field_named(folded_phrase, lang)
-    if field == "weight":
+    quotes = a.quoted_values(value) or whole
+    field = (
+        field
+        or _field_named(folded_phrase, lang)
+        or _kind_value(value, lang)
+        or _time_value(value, reading, lang)
+    )
+    if field == "weight" and a.explicit_weight("to " + fold(value), "en") is not None:
+        set_["weight"] = a.explicit_weight("to " + fold(value), "en")
+    elif field == "type" and _kind_value(value, lang):
+        set_["type"] = _kind_of(value, lang)
+    elif field == "weight":
         weight = a.priority_level(fold(value) + " priority", lang) or a.priority_level(fold(value), lang)
         if weight is None:
             raise Clarify("value", "which priority? (low, normal, high, urgent)", index)
@@ -75,10 +110,41 @@ def update_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     return [make_step("Update", {"set": set_}, found)]
 
 
+def _kind_of(value: str, lang: str) -> str | None:
+    """A record kind a new value names: "an idea", "a reference note", "想法类型", "参考资料"."""
+    folded = fold(value).strip()
+    if lang == "zh":
+        folded = re.sub(r"(?:类型|类|的)$", "", folded)
+        return lexicon_zh.TYPE_WORDS.get(folded)
+    m = re.fullmatch(r"(?:an?\s+|the\s+)?([\w-]+)(?:\s+(?:note|item|record|entry|memory|type|kind))?", folded)
+    kind = lexicon_en.TYPE_WORDS.get(m.group(1)) if m else None
+    return kind if kind != "note" or (m and m.group(1).startswith("note")) else None
+
+
+def _kind_value(value: str, lang: str) -> str | None:
+    return "type" if value and _kind_of(value, lang) else None
+
+
+def _time_value(value: str, reading: Reading, lang: str) -> str | None:
+    """ "time" when the new value is nothing but a time ("moved to June 22 at 07:30 UTC", "改到了8月2日")."""
+    if not value or a.quoted_values(value):
+        return None
+    folded = fold(value)
+    spans = find_natural(folded, reading.now, lang)
+    if not spans:
+        return None
+    rest = folded
+    for start, end, _ in sorted(spans, reverse=True):
+        rest = rest[:start] + rest[end:]
+    rest = re.sub(r"(?i)\b(?:utc|gmt|on|at|to|the)\b|[（()）,，.。\s]", "", rest)
+    return "time" if not rest else None
+
+
 def _field_named(folded: str, lang: str) -> str | None:
     if lang == "zh":
         table = (
             ("优先级", "weight"),
+            ("权重", "weight"),
             ("重要性", "weight"),
             ("标签", "tags"),
             ("类型", "type"),
@@ -206,7 +272,8 @@ def promote_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     if clause.cue is not None and clause.cue.remind:
         return _reminder(clause, reading, index)
-    level = a.priority_level(clause.lower, lang)
+    level = a.explicit_weight(clause.lower, lang)
+    level = a.priority_level(clause.lower, lang) if level is None else level
     args: dict[str, Any] = {"reason": a.reason(clause, lang)}
     if level is not None:
         args["weight"] = level
@@ -230,9 +297,14 @@ def _reminder(clause: Clause, reading: Reading, index: int) -> list[Step]:
         "",
         rest,
     ).strip()
-    new_note = re.match(r"(?i)^\s*(?:to|that)\s+", cleaned) or (
-        lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned)
+    named = find_ids(fold(clause.text), lang)  # "每周五提醒我第2项", "给第1项设一个提醒": an existing record
+    new_note = not named and (
+        re.match(r"(?i)^\s*(?:to|that)\s+", cleaned)
+        or (lang == "zh" and not re.match(r"^\s*(?:关于|一下)", cleaned))
     )
+    if named:
+        found = target_of(clause, reading, index, clause.text, write=True)
+        return [make_step("Promote", {"remind": {"rrule": recurrence}}, found)]
     if new_note:
         text = re.sub(r"(?i)^\s*(?:to|that)\s+", "", cleaned)
         text = a.strip_trailers(re.sub(r"^(?:要|去)", "", text), lang)
@@ -252,7 +324,8 @@ def demote_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     if clause.cue is not None and clause.cue.archive:
         args["archive"] = True
     else:
-        level = a.priority_level(clause.lower, lang)
+        level = a.explicit_weight(clause.lower, lang)
+        level = a.priority_level(clause.lower, lang) if level is None else level
         if level is not None and level < 0.5:
             args["weight"] = level
         else:

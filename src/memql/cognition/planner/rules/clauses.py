@@ -50,11 +50,22 @@ def split_steps(text: str, lang: str) -> list[Clause]:
             or lex.EXTERNAL.match(clause.body)
             or lex.QUESTION.search(clause.lower.strip())
         )
-        if not own_verb and merged:
+        previous = read_verb(text[merged[-1][0] : merged[-1][1]], 0, lang) if merged else None
+        on_expiry = (
+            previous is not None and previous.verb == "Expire" and re.match(_ON_EXPIRY, clause.lower.strip())
+        )  # "expire it in a month; delete it then": what the expiry does, not a second step
+        if (not own_verb or on_expiry) and merged:
             merged[-1][1] = e  # a continuation: the previous step runs on
         else:
             merged.append([s, e])
     return [read_verb(text[s:e].strip(), i, lang) for i, (s, e) in enumerate(merged)]
+
+
+_ON_EXPIRY = (
+    r"(?:then\s+)?(?:archive|delete|remove|erase|purge|anonymi[sz]e|demote)\s+(?:it|them)"
+    r"(?:\s+(?:then|at\s+that\s+point|afterwards|when\s+(?:it|they)\s+expires?))?\s*[.!]?$|"
+    r"(?:到时|到期后?|届时)(?:就|再)?(?:归档|删除|删掉)"
+)
 
 
 def _split_on_and(masked: str, start: int, end: int, lang: str) -> list[tuple[int, int]]:
@@ -80,6 +91,8 @@ def _split_on_and(masked: str, start: int, end: int, lang: str) -> list[tuple[in
             continue
         if head.verb == "Expire" and re.match(r"\s*(?:archive|delete|remove|erase|purge|归档|删除)", rest):
             continue  # "expire it in a month and archive it": what expiry does, not a second step
+        if head.verb in ("Summarize", "Retrieve") and re.match(r"\s*(?:重点|侧重|主要关于)", rest):
+            continue  # "总结…，重点关注X": what to focus on, not a Promote
         return [(start, m.start()), *_split_on_and(masked, m.end(), end, lang)]
     return [(start, end)]
 

@@ -112,6 +112,7 @@ CUES: tuple[Cue, ...] = (
         "any",
     ),
     Cue(r"\bmore\s+important\b", "Promote", "any"),
+    Cue(r"\b(?:my|our|the)\s+(?:top|highest|first)\s+priority\b", "Priority", "any"),
     Cue(r"\bremind\s+me\b", "Promote", "any", remind=True),
     Cue(
         r"\b(?:set|make|mark|flag)\s+" + OBJ + r"(?:as\s+|to\s+)?(?:an?\s+|the\s+)?"
@@ -128,6 +129,10 @@ CUES: tuple[Cue, ...] = (
         "any",
     ),
     Cue(r"\breplace\b", "Update", "start"),
+    Cue(r"\bturn\b(?=.*\binto\b)", "Update", "start"),
+    # a new time said as news: "the dentist moved to Friday", "the call is now on May 3"
+    Cue(r"\b(?:moved|rescheduled|postponed|pushed(?:\s+back)?|brought\s+forward)\s+to\b", "Update", "any"),
+    Cue(r"\b(?:is|are)\s+now\s+(?:on|at|due)\b", "Update", "any"),
     Cue(r"\bset\b(?=.*\bto\b)", "Update", "start"),
     # Summarize
     Cue(r"\b(?:summari[sz]\w*|recap\w*|outline|condense|digest|synopsis|tl;?dr)\b", "Summarize", "any"),
@@ -174,6 +179,13 @@ CUES: tuple[Cue, ...] = (
     Cue(r"\bwhat\s+(?:do|did)\s+(?:i|we)\s+(?:know|have|save|note|record|store|write)\b", "Retrieve", "any"),
     # Encode
     Cue(r"\b(?:remember|memori[sz]e|save|store|capture|stash|bookmark)\b", "Encode", "any"),
+    # a fact handed over to keep: "something I'll need to know later: …", "for later: …", "keep in mind: …"
+    Cue(
+        r"\b(?:(?:i'?ll|i\s+will|i\s+might|we'?ll|we\s+will)\s+need\s+(?:to\s+know\s+)?(?:this\s+|it\s+)?later|"
+        r"for\s+later(?=\s*:)|keep\s+(?:this\s+|it\s+)?in\s+mind|good\s+to\s+know|note\s+to\s+self)\b",
+        "Encode",
+        "any",
+    ),
     Cue(
         r"\b(?:record|note|log|document|jot|write|add|keep|file|register|put|enter|input|create|draft|prepare|"
         r"schedule|plan|assign|organi[sz]e|insert|track)\b",
@@ -195,7 +207,7 @@ POLITE = re.compile(
     r"let'?s|let\s+us|help\s+me(?:\s+to)?|(?:make|be)\s+sure(?:\s+to|\s+that)?|ensure(?:\s+that)?|"
     r"go\s+ahead\s+and|try\s+to|remember\s+to|don'?t\s+forget\s+to|i\s+need\s+to|we\s+need\s+to|"
     r"could\s+we|can\s+we|would\s+it\s+be\s+possible\s+to|you\s+(?:should|must|need\s+to|have\s+to|can|could)|"
-    r"you|we\s+(?:should|must|need\s+to|have\s+to))\b[\s,:!-]*)+"
+    r"you|we\s+(?:should|must|need\s+to|have\s+to)|heads\s+up|fyi|btw|by\s+the\s+way)\b[\s,:!-]*)+"
 )
 
 # Step connectives: a new step begins here (the marker itself is dropped).

@@ -10,7 +10,7 @@ from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
 from memql.cognition.planner.rules.reads import summarize_step
-from memql.cognition.planner.rules.targets import TargetReading, record_time, without_spans
+from memql.cognition.planner.rules.targets import TargetReading, find_ids, record_time, without_spans
 from memql.cognition.planner.rules.text import clean_phrase, fold
 from memql.lang.time import find_natural
 
@@ -57,11 +57,9 @@ def merge_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         return summarize_step(clause, reading, index)
     phrase = object_phrase(clause, reading, r"\s+(?:into|in\s+to|together|as\s+one)\b")
     args: dict[str, Any] = {}
-    primary = re.search(
-        r"\binto\s+(?:record|memory|note|item|entry|id|#)\s*#?\s*(\d+)\b", clause.lower
-    ) or re.search(r"(?:合并到|并入|合并进)(?:记录|记忆|#)?\s*(\d+)", clause.lower)
+    primary = _primary_id(clause.lower, reading.lang)
     if primary:
-        args["primary_id"] = primary.group(1)
+        args["primary_id"] = primary
     if re.search(
         r"\bkeep(?:ing)?\s+(?:the\s+)?(?:originals?|both|all|sources?|children|them)\b|without\s+deleting|"
         r"保留原",
@@ -71,11 +69,24 @@ def merge_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     found = target_of(clause, reading, index, phrase, write=True)
     ids = (found.target or {}).get("ids")
     if ids is not None:
-        if primary and primary.group(1) not in ids:
-            ids.insert(0, primary.group(1))
+        if primary and primary not in ids:
+            ids.insert(0, primary)
         if len(ids) < 2:
             raise Clarify("records", "merging needs at least two records: name the others", index)
     return [make_step("Merge", args, found)]
+
+
+def _primary_id(folded: str, lang: str) -> str | None:
+    """The record the others merge into: "into record 4", "in item 4", "keep item 2 as the one that stays",
+    "并入第4项", "集中到4号记录", "保留第2项作为主记录"."""
+    if lang == "zh":
+        marker = re.search(r"(?:合并到|并入|合并进|集中到|归并到|保留(?=.{0,12}?(?:作为|为)主))", folded)
+    else:
+        marker = re.search(
+            r"\b(?:into|in|keep)\s+(?=(?:the\s+)?(?:record|memory|note|item|entry|id|#)\s*#?\s*\d)", folded
+        )
+    found = find_ids(folded[marker.end() :], lang) if marker else []
+    return found[0] if found else None
 
 
 def split_step(clause: Clause, reading: Reading, index: int) -> list[Step]:

@@ -6,7 +6,7 @@ import re
 from typing import Any
 
 from memql.cognition.planner.rules import arguments as a
-from memql.cognition.planner.rules import lexicon_en
+from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
 from memql.cognition.planner.rules.targets import explicit_tags, store_tags_in
@@ -27,6 +27,10 @@ def encode_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         text = _note_text(rest, lang)
     named = explicit_tags(clause.text, lang)
     text = _without_tag_phrases(text, lang) if named else text
+    head = _preamble(rest, reading, lang)  # "Save an event for May 12 at 14:00: <the note>"
+    if head is not None:
+        text = _note_text(rest[len(head) + 1 :], lang)
+        text = _without_tag_phrases(text, lang) if named else text
     if not text:
         raise Clarify("content", "what should be saved? Give the text of the note", index)
     args: dict[str, Any] = {"payload": {"text": capitalise(text)}}
@@ -36,7 +40,7 @@ def encode_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         tags += [t for t in a.key_phrases(text) if t.lower() not in {x.lower() for x in tags}]
     if tags:
         args["tags"] = tags[:6]
-    when = a.event_time(text, reading.now, lang)
+    when = a.event_time(text, reading.now, lang) or (a.event_time(head, reading.now, lang) if head else None)
     if when:
         args["time"] = when
     kind = _note_kind(clause.lower)
@@ -79,12 +83,70 @@ def _without_tag_phrases(text: str, lang: str) -> str:
 
 def _note_kind(folded: str) -> str | None:
     m = re.search(
-        r"\b(?:as\s+an?|add\s+an?|new|create\s+an?)\s+(task|todo|to-do|event|reference|fact|idea)\b", folded
+        r"\b(?:as\s+an?|add\s+an?|new|create\s+an?|(?:save|store|log|record|remember|keep)\s+an?)\s+"
+        r"(task|todo|to-do|event|reference|fact|idea)\b",
+        folded,
     )
     if m:
         return lexicon_en.TYPE_WORDS.get(m.group(1), m.group(1))
-    m = re.search(r"(?:添加|新建|记录)一(?:个|条)(任务|待办|事件)", folded)
-    return {"任务": "task", "待办": "task", "事件": "event"}.get(m.group(1)) if m else None
+    m = re.search(
+        r"(?:添加|新建|记录|保存|存|记)一(?:个|条)(?:[^：:，,。]{0,30}?的)?(任务|待办|事件|日程|想法)", folded
+    )
+    return lexicon_zh.TYPE_WORDS.get(m.group(1)) if m else None
+
+
+_PREAMBLE_WORDS_EN = frozenset(
+    {
+        "a",
+        "an",
+        "the",
+        "new",
+        "note",
+        "memo",
+        "record",
+        "entry",
+        "event",
+        "task",
+        "todo",
+        "to-do",
+        "idea",
+        "fact",
+        "reference",
+        "for",
+        "on",
+        "at",
+        "about",
+        "with",
+        "tag",
+        "tags",
+        "tagged",
+        "label",
+        "labelled",
+        "utc",
+        "gmt",
+    }
+)
+_PREAMBLE_ZH = re.compile(
+    r"一(?:个|条|笔|份)|新的?|的|日程|事件|任务|待办|想法|记录|笔记|备忘|标签|为|是|[（(]?utc[)）]?|[，,\s]"
+)
+
+
+def _preamble(rest: str, reading: Reading, lang: str) -> str | None:
+    """The words before a colon when they only say what kind of note it is, when it is and how it is tagged
+    ("an event for May 12, 2026 at 14:00 UTC", "a note, tagged '2025'", "一个5月12日14:00的日程"): the note is
+    what follows the colon."""
+    m = re.search(r"[:：]", rest)
+    if not m or m.start() > 80 or not rest[m.end() :].strip():
+        return None
+    head = rest[: m.start()]
+    folded = fold(head)
+    for start, end, _ in sorted(find_natural(folded, reading.now, lang), reverse=True):
+        folded = folded[:start] + " " + folded[end:]
+    folded = re.sub(r"[\"“”「」『』'‘’][^\"“”「」『』'‘’]*[\"“”「」『』'‘’]", " ", folded)
+    if lang == "zh":
+        return head if not _PREAMBLE_ZH.sub("", folded).strip() else None
+    left = [w for w in re.findall(r"[\w'-]+", folded) if w not in _PREAMBLE_WORDS_EN and not w.isdigit()]
+    return head if not left else None
 
 
 def _priority_phrase(folded: str) -> str:
@@ -105,17 +167,35 @@ _COUNT_ORDER_EN = re.compile(
 )
 
 
+_FOCUS_EN = (
+    r"(?:focus(?:ing|ed)?\s+on|with\s+a\s+focus\s+on|mostly\s+(?:about|on)|mainly\s+(?:about|on)|especially)"
+)
+_FOCUS_ZH = r"(?:重点(?:关注|是|在于?|放在)|侧重(?:于)?|主要(?:关于|是关于|讲))"
+
+
 def _read_phrase(clause: Clause, reading: Reading) -> str:
-    phrase = object_phrase(
-        clause,
-        reading,
-        r"\s+(?:focus(?:ing)?\s+on|with\s+a\s+focus|in\s+(?:under\s+)?\d+\s+"
-        r"(?:words|tokens)|sorted|ordered|as\s+of)\b",
-    )
+    stops = r"[\s,;]+(?:" + _FOCUS_EN + r"|in\s+(?:under\s+)?\d+\s+(?:words|tokens)|sorted|ordered|as\s+of)\b"
+    after = clause.lower[clause.cue_end :]
+    cue_of = re.search(r"\s(?:of|on)$", clause.lower[clause.cue_start : clause.cue_end])
+    if (
+        reading.lang == "en"
+        and clause.cue_start > clause.body_offset
+        and (cue_of or re.match(r"\s+(?:of|on)\s+", after))
+    ):
+        # a noun cue with its object after it: "I need a quick recap of recipes"
+        rest = clause.text[clause.cue_end :]
+        rest = re.sub(r"(?i)^\s+(?:of|on)\s+", "", rest)
+        phrase = re.split(stops, rest, maxsplit=1, flags=re.I)[0]
+    else:
+        phrase = object_phrase(clause, reading, stops)
+    if reading.lang == "zh" and phrase.startswith("用") and clause.text[clause.cue_end :].strip():
+        phrase = clause.text[clause.cue_end :]  # "用不超过30个token总结X": 用… is how, X is what
     if reading.lang == "en":
         phrase = _READ_LEAD_EN.sub("", _COUNT_ORDER_EN.sub("", phrase))
     else:
-        phrase = re.sub(r"^(?:一下|出|出来|所有|关于|有关)+", "", phrase)
+        phrase = re.sub(r"[，,]?\s*" + _FOCUS_ZH + r".*$", "", phrase)
+        phrase = re.sub(r"^(?:一下|出|出来|所有|关于|有关|一份|一个|一下)+", "", phrase)
+        phrase = re.sub(r"的?(?:简要|简短|详细|快速|全面)的?$", "", phrase)
         phrase = re.sub(r"(?:的?(?:关键|主要|核心)?(?:要点|结论|内容|总结|摘要|记录))$", "", phrase) or phrase
     return clean_phrase(phrase)
 
@@ -189,10 +269,15 @@ def summarize_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     phrase = _read_phrase(clause, reading)
     found = target_of(clause, reading, index, phrase, write=False)
     args: dict[str, Any] = {"focus": _focus(clause, reading.lang)}
-    m = re.search(r"\b(?:in|within|under|at\s+most)\s+(?:under\s+)?(\d+)\s+(words|tokens)\b", clause.lower)
+    m = re.search(
+        r"\b(?:in|within|under|at\s+most)\s+(?:under\s+)?(\d+)\s+(words|tokens)\b"
+        r"|(?:不超过|最多|限|在)\s*(\d+)\s*个?\s*(token|词)",
+        clause.lower,
+    )
     if m:
-        n = int(m.group(1))
-        args["max_tokens"] = max(16, min(4096, n if m.group(2) == "tokens" else round(n * 1.4)))
+        n = int(m.group(1) or m.group(3))
+        unit = m.group(2) or m.group(4)
+        args["max_tokens"] = max(16, min(4096, n if unit in ("tokens", "token") else round(n * 1.4)))
     elif re.search(r"\b(?:brief(?:ly)?|short|quick|concise|one[- ]line)\b|简要|简短|一句话", clause.lower):
         args["max_tokens"] = 100
     elif re.search(r"\b(?:detailed|comprehensive|thorough|full)\b|详细|全面", clause.lower):
@@ -202,9 +287,10 @@ def summarize_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
 
 def _focus(clause: Clause, lang: str) -> str | None:
     text = clause.text
-    m = re.search(r"(?i)\bfocus(?:ing|ed)?\s+on\s+(.+)$|\bwith\s+a\s+focus\s+on\s+(.+)$", text)
+    m = re.search(r"(?i)\b" + _FOCUS_EN + r"\s+(.+)$", text) or re.search(_FOCUS_ZH + r"[:：]?\s*(.+)$", text)
     if m:
-        return a.strip_trailers(m.group(1) or m.group(2), lang) or None
+        focus = re.sub(r"(?i)^(?:the|a|an)\s+", "", a.strip_trailers(m.group(1), lang))
+        return focus or None
     m = re.search(
         r"(?i)\b((?:key|main|essential|important|major)\s+(?:points?|decisions?|takeaways?|outcomes?|"
         r"ideas?|findings?|themes?|issues?)|action\s+items?|lessons\s+learned|next\s+steps)\b",

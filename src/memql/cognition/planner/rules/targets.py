@@ -71,7 +71,7 @@ _NOT_RECORD_TIME_EN = re.compile(
 _NOT_RECORD_TIME_ZH = re.compile(r"(?:在|于)?(?:截止|到|至|直到|之前|每|每个)$")
 _IDS_EN = re.compile(
     r"(?:\b(?:records?|memor(?:y|ies)|notes?|items?|entr(?:y|ies)|ids?|numbers?|nos?\.?)\s*#?\s*|#)"
-    r"(?P<list>\d+(?:\s*(?:,|and|&|or|to|through|-|–)\s*(?:#\s*)?\d+)*)\b"
+    r"(?P<list>\d+(?!\.\d)(?:\s*(?:,|and|&|or|to|through|-|–)\s*(?:#\s*)?\d+(?!\.\d))*)\b"
 )
 _IDS_ZH = re.compile(
     r"(?:(?:记录|记忆|笔记|条目|编号|id)\s*#?\s*|#)(?P<list>\d+(?:\s*(?:,|，|、|和|与|及|到|至|-)\s*\d+)*)"
@@ -256,10 +256,21 @@ def record_time(phrase: str, now: datetime, lang: str) -> TimeReading:
     before = _NOT_RECORD_TIME_ZH if lang == "zh" else _NOT_RECORD_TIME_EN
     spans: list[tuple[int, int]] = []
     chosen: TimeSpan | None = None
+    until: TimeSpan | None = None  # "from June 14 to June 20", "between … and …", "6月14日到6月20日"
     since = False
-    for start, end, span in find_natural(phrase, now, lang):
+    found = find_natural(phrase, now, lang)
+    for i, (start, end, span) in enumerate(found):
         spans.append((start, end))
         head = folded[:start].rstrip()
+        if chosen is not None and until is None and i > 0 and span.start >= chosen.start:
+            link = _RANGE_LINK.fullmatch(folded[found[i - 1][1] : start])
+            if link and found[i - 1][2] is chosen:
+                until = span
+                spans.append((found[i - 1][1], start))
+                tail = re.match(r"\s*(?:之间|期间|inclusive)", folded[end:])
+                if tail:
+                    spans.append((end, end + tail.end()))
+                continue
         if before.search(head + " ") or (span.start > now and span.granularity != "day"):
             continue
         if chosen is None:
@@ -267,13 +278,16 @@ def record_time(phrase: str, now: datetime, lang: str) -> TimeReading:
             since = bool(re.search(r"\bsince\s*$|自\s*$|从\s*$", head))
     if chosen is None:
         return TimeReading(None, spans)
-    start, end = chosen.start, chosen.end
+    start, end = chosen.start, (until.end if until is not None else chosen.end)
     if chosen.granularity == "instant":  # "3 days ago": that day
         start = start.replace(hour=0, minute=0, second=0, microsecond=0)
         end = start.replace(hour=23, minute=59, second=59)
     if since:
         end = max(now, end)
     return TimeReading({"start": _iso(start), "end": _iso(end)}, spans)
+
+
+_RANGE_LINK = re.compile(r"\s*(?:to|until|till|through|thru|and|-|–|—|~|到|至)\s*")
 
 
 def _relative(n: str, unit: str, lang: str) -> dict[str, Any]:
@@ -314,14 +328,24 @@ def search_phrase(phrase: str, lang: str, time_spans: list[tuple[int, int]]) -> 
     text = text[len(folded) - len(lex.DETERMINERS.sub("", folded, count=1)) :]
     text = re.sub(r"(?i)\b(?:from|of|in|during|on|at|'s)\s*$", "", clean_phrase(text))
     text = re.sub(r"(?i)^(?:for|about|on|regarding|concerning|related to|of)\s+", "", text)
+    if lang == "zh":  # "肖邦夜曲的那条记录": the topic, without the record noun it is said of
+        text = re.sub(
+            r"(?<=\S)的?(?:那|这)?(?:一)?(?:条|份|个|篇|些)?(?:记录|笔记|记忆|内容|事情?)$", "", text
+        )
     return clean_phrase(re.sub(r"[\"“”「」『』]|(?<!\w)'|'(?!\w)", "", text))
 
 
 def record_type(phrase: str, types: tuple[str, ...], lang: str) -> str | None:
-    """A record kind the phrase names, when the store has records of that kind ("my tasks")."""
-    if not types or lang != "en":
+    """A record kind the phrase names, when the store has records of that kind ("my tasks", 任务)."""
+    if not types:
         return None
-    for _, _, w in words(fold(phrase)):
+    folded = fold(phrase)
+    if lang == "zh":
+        for word, kind in lexicon_zh.TYPE_WORDS.items():
+            if word in folded and kind in types:
+                return kind
+        return None
+    for _, _, w in words(folded):
         kind = lexicon_en.TYPE_WORDS.get(w)
         if kind and kind in types:
             return kind
@@ -431,7 +455,8 @@ def _filter(time_range: dict[str, Any] | None, kind: str | None) -> dict[str, An
 
 def _content_beyond(content: list[str], lang: str) -> bool:
     ignore = {"all", "every", "everything", "my", "our"} if lang == "en" else {"所有", "全部", "一切"}
-    return any(w not in ignore and w not in lexicon_en.TYPE_WORDS for w in content)
+    kinds = lexicon_en.TYPE_WORDS if lang == "en" else lexicon_zh.TYPE_WORDS
+    return any(w not in ignore and w not in kinds for w in content)
 
 
 def _singular(query: str, lang: str) -> bool:
