@@ -24,17 +24,27 @@ import json
 import math
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from pathlib import Path
 
 import numpy as np
 
-from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, fts_tokens
+from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, term_tokens
 
 MERGE_RATIO = 4  # the newest segment merges into the one before once it is at least a quarter of its size
+COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quarter of the positions: compact
 _DENSE_NUMS = 1 << 22  # record numbers below max(this, 4 x positions) are looked up in an array
 _NONE = np.zeros(0, np.int64)
+
+# non-ASCII index terms -> the tokens FTS5 makes of each (ASCII terms are their own single token)
+Tokenizer = Callable[[Sequence[str]], Sequence[tuple[str, ...]]]
+
+
+def python_tokenizer(terms: Sequence[str]) -> list[tuple[str, ...]]:
+    """FTS5's tokenisation reproduced in Python (memql.index.lexical.term_tokens): exact except for
+    characters whose Unicode properties changed after the tables FTS5 was built with."""
+    return [term_tokens(t) for t in terms]
 
 
 class _Segment:
@@ -108,9 +118,14 @@ class _Positions:
 
 
 class BM25Postings:
-    """The lexical index of one store (every tenant): documents by record number, BM25 as FTS5 computes it."""
+    """The lexical index of one store (every tenant): documents by record number, BM25 as FTS5 computes it.
 
-    def __init__(self) -> None:
+    `tokenizer` cuts non-ASCII index terms into FTS5's tokens; a backend that has FTS5 at hand passes FTS5
+    itself, which makes the tokens exact by construction."""
+
+    def __init__(self, tokenizer: Tokenizer = python_tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self.term_cache: dict[str, tuple[str, ...]] = {}  # non-ASCII term -> its tokens
         self.vocab: dict[str, int] = {}
         self.tenant_codes: dict[str, int] = {}
         self.size = 0  # positions used, live or tombstoned
@@ -138,11 +153,12 @@ class BM25Postings:
         wanted = np.fromiter(nums, np.int64)
         with self.lock:
             self._remove(wanted)
+            self._compact_if_sparse()
 
     def _remove(self, nums: np.ndarray) -> None:
         if not len(nums):
             return
-        found = self.positions.get(nums)
+        found = self.positions.get(np.unique(nums))
         found = found[found >= 0]
         found = found[self.alive[found]]
         if not len(found):
@@ -160,15 +176,13 @@ class BM25Postings:
             docs = [docs[i] for i in sorted(last.values())]
         if not docs:
             return
-        body = [fts_tokens(d[2]) for d in docs]
-        context = [fts_tokens(d[3]) if d[3] else [] for d in docs]
         with self.lock:
             nums = np.fromiter((d[0] for d in docs), np.int64, len(docs))
             self._remove(nums)
             first = self._grow(len(docs))
             at = np.arange(first, first + len(docs), dtype=np.int64)
-            body_len = np.fromiter(map(len, body), np.int64, len(docs))
-            context_len = np.fromiter(map(len, context), np.int64, len(docs))
+            body, body_at, body_len = self._occurrences([d[2] or "" for d in docs], at)
+            context, context_at, context_len = self._occurrences([d[3] or "" for d in docs], at)
             codes = self.tenant_codes
             self.nums[at] = nums
             self.lengths[at] = body_len + context_len
@@ -177,10 +191,52 @@ class BM25Postings:
             self.positions.set(nums, at, self.size)
             self.live += len(docs)
             self.total += int(body_len.sum() + context_len.sum())
-            segment = self._segment(at, body, body_len, context, context_len)
+            segment = self._segment(body + context, np.concatenate([body_at, context_at]), len(body))
             if len(segment):
                 self.segments.append(segment)
                 self._merge()
+            self._compact_if_sparse()
+
+    def phrases(self, terms: Sequence[str]) -> list[tuple[str, ...]]:
+        """The tokens FTS5 makes of each query term (its phrase)."""
+        with self.lock:
+            self._learn([t for t in terms if not t.isascii()])
+            return [(t,) if t.isascii() else self.term_cache[t] for t in terms]
+
+    def _learn(self, terms: Iterable[str]) -> None:
+        new = sorted(set(terms).difference(self.term_cache))
+        if new:
+            self.term_cache.update(zip(new, self.tokenizer(new), strict=True))
+
+    def _occurrences(self, texts: list[str], at: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Every token of the texts (analyzer output) in order, the position of each one's document, and
+        each text's token count. ASCII terms are single tokens; other terms go through the tokenizer."""
+        counts = np.zeros(len(texts), np.int64)
+        tokens: list[str] = []
+        where = [_NONE]
+        plain = [i for i, t in enumerate(texts) if t and t.isascii()]
+        if plain:  # the bulk: one split for all of them, counts from the single spaces between terms
+            chosen = [texts[i] for i in plain]
+            tokens = " ".join(chosen).split()
+            found = np.fromiter((t.count(" ") + 1 for t in chosen), np.int64, len(chosen))
+            if int(found.sum()) != len(tokens):  # spaced otherwise: count them one by one
+                found = np.fromiter((len(t.split()) for t in chosen), np.int64, len(chosen))
+            counts[plain] = found
+            where.append(np.repeat(at[plain], found))
+        mixed = [i for i, t in enumerate(texts) if not t.isascii()]
+        if mixed:
+            split = [texts[i].split() for i in mixed]
+            self._learn(term for terms in split for term in terms if not term.isascii())
+            cache = self.term_cache
+            lists = [
+                [tok for term in terms for tok in ((term,) if term.isascii() else cache[term])]
+                for terms in split
+            ]
+            found = np.fromiter(map(len, lists), np.int64, len(lists))
+            counts[mixed] = found
+            tokens += chain.from_iterable(lists)
+            where.append(np.repeat(at[mixed], found))
+        return tokens, np.concatenate(where), counts
 
     def _grow(self, count: int) -> int:
         """Room for `count` more positions; returns the first."""
@@ -202,26 +258,17 @@ class BM25Postings:
             vocab[token] = len(vocab)
         return np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))
 
-    def _segment(
-        self,
-        at: np.ndarray,
-        body: list[list[str]],
-        body_len: np.ndarray,
-        context: list[list[str]],
-        context_len: np.ndarray,
-    ) -> _Segment:
-        """The postings of freshly placed documents: every occurrence as (term, position, weight), then
-        summed per (term, position). Weights are in halves (body 2, context 1) so that sums stay exact."""
-        terms = self._term_ids(list(chain.from_iterable(body)) + list(chain.from_iterable(context)))
-        where = np.concatenate([np.repeat(at, body_len), np.repeat(at, context_len)])
-        halves = np.concatenate(
-            [np.full(int(body_len.sum()), 2, np.int64), np.full(int(context_len.sum()), 1, np.int64)]
-        )
-        keys = (terms << 32) | where
+    def _segment(self, tokens: list[str], where: np.ndarray, in_body: int) -> _Segment:
+        """The postings of freshly placed documents from their token occurrences (the first `in_body` in
+        the body, the rest in the context), summed per (term, position). Weights are counted in halves
+        (body 2, context 1) so that the sums stay exact."""
+        if not tokens:
+            return _Segment.of_runs(_NONE, _NONE, np.zeros(0))
+        halves = np.ones(len(tokens), np.int64)
+        halves[:in_body] = 2
+        keys = (self._term_ids(tokens) << 32) | where
         order = np.argsort(keys, kind="stable")
         keys, halves = keys[order], halves[order]
-        if not len(keys):
-            return _Segment.of_runs(_NONE, _NONE, np.zeros(0))
         starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
         sums = np.add.reduceat(halves, starts)
         keys = keys[starts]
@@ -232,8 +279,10 @@ class BM25Postings:
         while len(segments) >= 2 and len(segments[-2]) <= MERGE_RATIO * len(segments[-1]):
             newer = segments.pop()
             segments[-1] = self._merged([segments[-1], newer])
+
+    def _compact_if_sparse(self) -> None:
         dead = self.size - self.live
-        if dead > max(1024, self.size // 4):
+        if dead > max(COMPACT_MIN, self.size // 4):
             self._compact()
 
     def _merged(self, parts: list[_Segment], moved: np.ndarray | None = None) -> _Segment:
@@ -329,10 +378,10 @@ class BM25Postings:
         os.replace(tmp, path)
 
     @classmethod
-    def load(cls, path: Path) -> tuple[BM25Postings, dict[str, int]]:
+    def load(cls, path: Path, tokenizer: Tokenizer = python_tokenizer) -> tuple[BM25Postings, dict[str, int]]:
         """An index written by `save`, and its meta."""
         with np.load(path, allow_pickle=False) as data:
-            index = cls()
+            index = cls(tokenizer)
             index.nums, index.lengths = data["nums"], data["lengths"]
             index.tenants, index.alive = data["tenants"], data["alive"]
             index.size = len(index.nums)

@@ -30,15 +30,16 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
 import numpy as np
 
-from memql.index.lexical import query_phrases
 from memql.index.postings import BM25Postings
 from memql.ports.store import Record, RecordQuery
+from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
 
 LexicalMode = Literal["auto", "fts5", "postings"]
@@ -47,6 +48,31 @@ POSTINGS_MIN_RECORDS = 10_000  # "auto" builds the index from here on; below, FT
 FIRST_WINDOW = 200  # best matches checked against the query's conditions first
 MAX_WINDOW = 12_800  # wider than this, the full FTS5 query over every match answers instead
 _BATCH = 50_000  # documents read and indexed at a time
+FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
+
+
+class FTS5Tokenizer:
+    """FTS5's own tokens of index terms, from a private in-memory FTS5 table: exact by construction,
+    whatever Unicode tables this SQLite was built with (memql.index.lexical.term_tokens reproduces them in
+    Python, but a character whose properties changed since can tokenise differently)."""
+
+    def __init__(self) -> None:
+        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize = '{FTS5_TOKENIZER}')")
+        self.conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+        self.lock = threading.Lock()
+
+    def __call__(self, terms: Sequence[str]) -> list[tuple[str, ...]]:
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                self.conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)", enumerate(terms, 1))
+                found: list[list[str]] = [[] for _ in terms]
+                for doc, token in self.conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+                    found[doc - 1].append(token)
+            finally:
+                self.conn.execute("ROLLBACK")  # the table stays empty
+        return [tuple(tokens) for tokens in found]
 
 
 class LexicalIndex:
@@ -62,6 +88,7 @@ class LexicalIndex:
         self.generation = 0
         self.store_id: int | None = None
         self.unsaved = 0
+        self.tokenizer = FTS5Tokenizer()
         self.lock = threading.RLock()
 
     def search(
@@ -71,15 +98,18 @@ class LexicalIndex:
         when FTS5 should answer (mode, store size, a phrase, or a window that grew too wide)."""
         if self.mode == "fts5" or q.text_query is None or q.limit is None:
             return None
-        phrases = query_phrases(q.text_query)
-        if not phrases:
+        if q.limit <= 0:
+            return []
+        terms = query_terms(q.text_query)
+        if not terms:
             return []  # no terms: FTS5 has nothing to match either
-        if any(len(p) != 1 for p in phrases):
-            return None  # a phrase needs token positions: FTS5 matches it
         with self.lock:
             if not self._caught_up(conn):
                 return None
             assert self.postings is not None
+            phrases = self.postings.phrases(terms)
+            if any(len(p) != 1 for p in phrases):
+                return None  # a phrase needs token positions: FTS5 matches it
             nums, scores = self.postings.scores([p[0] for p in phrases], tenant)
         hits = _filtered_top(conn, tenant, q, q.limit, nums, scores)
         return None if hits is None else _decoded(conn, tenant, hits)
@@ -107,7 +137,7 @@ class LexicalIndex:
 
     def _build(self, conn: sqlite3.Connection, last: int) -> None:
         """Index every FTS5 row (LEFT JOIN: a row without its record still counts in FTS5's statistics)."""
-        postings = BM25Postings()
+        postings = BM25Postings(self.tokenizer)
         cursor = conn.execute(
             "SELECT f.rowid, r.tenant, f.body, f.context FROM records_fts f "
             "LEFT JOIN records r ON r.num = f.rowid"
@@ -148,7 +178,7 @@ class LexicalIndex:
         if newest is None:
             return False  # none, or written for a different history of this file (restored from a backup)
         try:
-            postings, meta = BM25Postings.load(newest[1])
+            postings, meta = BM25Postings.load(newest[1], self.tokenizer)
         except (OSError, ValueError, KeyError):
             return False  # unreadable: rebuilt from the FTS5 table
         if meta.get("seq") != newest[0] or meta.get("generation") != self.generation:
