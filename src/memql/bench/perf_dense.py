@@ -15,7 +15,11 @@ so that the machine's load drifts alike for both. Per query, in milliseconds, p5
 * ``embed``: ``MiniLMEmbedder.shared().embed([q])`` alone, what a real query embedding costs here.
 * ``*_with_embed``: per query, its retrieve time plus its embedding time; percentiles of those sums.
 * ``*_dense``: the store's dense search alone for the top 10 (no Retrieve, no lexical side).
-* ``lexical``: Retrieve with alpha = 0 (BM25 only), the lexical side of hybrid.
+* ``lexical``: Retrieve with alpha = 0 (BM25 only), the lexical side of hybrid, on the HNSW store (its
+  lexical index in the default mode, "auto": ``lexical_index`` says which one answered).
+* ``lexical_fts5``: the same Retrieves on a third store opened with ``lexical_index="fts5"`` (SQLite's
+  FTS5 ranks every match), alternating with ``lexical``; ``lexical_ratio_*`` = lexical / lexical_fts5 and
+  ``lexical_same_top`` the share of queries whose two result lists are identical.
 * ``recall_at_10``: the HNSW store's dense top 10 against the exact store's, averaged over the queries.
   A hit counts when exact search also returned it, or when its cosine ties the exact 10th's (within
   1e-6). Taken from the store's dense search with k = 10, which is stricter than Retrieve (it asks each
@@ -24,6 +28,8 @@ so that the machine's load drifts alike for both. Per query, in milliseconds, p5
   the SQLite rows; it is not part of p50/p95. HNSW starts from the graph the previous size's store saved
   beside the file and adds the newer rows; exact search reads every vector.
 * ``hnsw_reopen_s``: the same once the graph is saved at this size (a process restarting on the store).
+* ``lexical_warmup_s`` / ``lexical_reopen_s``: the same for the lexical index alone (its first lexical
+  Retrieve; it is built before the hybrid warm-up, which therefore no longer includes it).
 """
 
 from __future__ import annotations
@@ -184,15 +190,20 @@ def bench_embedder(word_vectors: str = "minilm") -> tuple[WordMeanEmbedder, str 
 # --- stores --------------------------------------------------------------------------------------
 
 
-def open_memory(path: Path, index: str, embedder: Embedder) -> Memory:
+def open_memory(path: Path, index: str, embedder: Embedder, lexical: str = "auto") -> Memory:
     from memql.store.sqlite import SQLiteStore
 
-    if "vector_index" in inspect.signature(SQLiteStore).parameters:
-        store = SQLiteStore(str(path), vector_index=index)  # type: ignore[call-arg]
-    elif index == "exact":  # a memql from before the ANN index: exact search was the only kind
-        store = SQLiteStore(str(path))
-    else:
+    options = inspect.signature(SQLiteStore).parameters
+    kwargs: dict[str, str] = {}
+    if "vector_index" in options:
+        kwargs["vector_index"] = index
+    elif index != "exact":  # a memql from before the ANN index: exact search was the only kind
         raise RuntimeError(f"this memql's SQLiteStore has no vector_index option (asked for {index!r})")
+    if "lexical_index" in options:
+        kwargs["lexical_index"] = lexical
+    elif lexical not in ("auto", "fts5"):  # before the postings index: FTS5 was the only kind
+        raise RuntimeError(f"this memql's SQLiteStore has no lexical_index option (asked for {lexical!r})")
+    store = SQLiteStore(str(path), **kwargs)  # type: ignore[arg-type]
     return Memory(store, tenant=TENANT, actor=TENANT, clock=NOW, embedder=embedder)
 
 
@@ -274,11 +285,18 @@ def _p(values: Sequence[float], prefix: str) -> dict[str, float]:
 def _measure(
     exact_m: Memory,
     ann_m: Memory,
+    fts5_m: Memory,
     queries: list[str],
     vectors: list[list[float]],
     embed_ms: list[float] | None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    began = time.perf_counter()
+    _lexical(ann_m, queries[0])  # builds the lexical index (or loads its snapshot, or leaves FTS5 alone)
+    out["lexical_warmup_s"] = time.perf_counter() - began
+    for m in (exact_m, ann_m, fts5_m):
+        for q in queries[1:4]:
+            _lexical(m, q)
     for name, m in (("exact", exact_m), ("hnsw", ann_m)):
         out[f"{name}_warmup_s"] = time.perf_counter()
         _hybrid(m, queries[0])  # builds or catches up the store's index
@@ -297,12 +315,34 @@ def _measure(
     out["recall_at_10"] = sum(map(recall, ann_top, exact_top)) / len(queries)
     out["min_recall_at_10"] = min(map(recall, ann_top, exact_top))
     out |= _p(ann_dense_ms, "hnsw_dense") | _p(exact_dense_ms, "exact_dense")
-    out |= _p(_timed_ms(lambda q: _lexical(exact_m, q), queries), "lexical")
+    lexical_ms, fts5_ms, lexical_top, fts5_top = _alternating(
+        (lambda q: _lexical(ann_m, q), lambda q: _lexical(fts5_m, q)), queries
+    )
+    out |= _p(lexical_ms, "lexical") | _p(fts5_ms, "lexical_fts5")
+    out["lexical_ratio_p50"] = out["lexical_p50_ms"] / out["lexical_fts5_p50_ms"]
+    out["lexical_ratio_p95"] = out["lexical_p95_ms"] / out["lexical_fts5_p95_ms"]
+    out["lexical_same_top"] = sum(a == b for a, b in zip(lexical_top, fts5_top, strict=True)) / len(queries)
     if embed_ms is not None:
         out |= _p(embed_ms, "embed")
         out |= _p([a + e for a, e in zip(ann_ms, embed_ms, strict=True)], "hnsw_with_embed")
         out |= _p([a + e for a, e in zip(exact_ms, embed_ms, strict=True)], "exact_with_embed")
     return {k: round(v, 4) for k, v in out.items()}
+
+
+def _reopen_lexical(path: Path, index: str, embedder: Embedder, query: str) -> float:
+    """A process restarting on the store: its first lexical search (from the index's snapshot, if any)."""
+    m = open_memory(path, index, embedder)
+    try:
+        began = time.perf_counter()
+        _lexical(m, query)
+        return time.perf_counter() - began
+    finally:
+        _close(m)
+
+
+def _lexical_index(m: Memory) -> str:
+    """Which lexical index answered this store's searches: its in-process postings, or FTS5."""
+    return "postings" if getattr(getattr(m.store, "lexical", None), "postings", None) is not None else "fts5"
 
 
 def _reopen(path: Path, index: str, embedder: Embedder, vector: list[float]) -> float:
@@ -390,11 +430,15 @@ def _run(
             say(f"dense: {queries} hybrid Retrieves at {size} records, {ann_index} vs exact")
             exact_m = open_memory(path, "exact", timed_embedder)
             ann_m = open_memory(path, ann_index, timed_embedder)
+            fts5_m = open_memory(path, "exact", timed_embedder, lexical="fts5")  # never searches densely
             try:
-                measured = _measure(exact_m, ann_m, texts, vectors, embed_ms)
+                measured = _measure(exact_m, ann_m, fts5_m, texts, vectors, embed_ms)
+                measured["lexical_index"] = _lexical_index(ann_m)
             finally:
-                _close(exact_m, ann_m)
+                _close(exact_m, ann_m, fts5_m)
             measured["hnsw_reopen_s"] = round(_reopen(path, ann_index, timed_embedder, vectors[0]), 4)
+            reopened = _reopen_lexical(path, ann_index, timed_embedder, texts[0])
+            measured["lexical_reopen_s"] = round(reopened, 4)
             blocks[str(size)] = {
                 "records": size,
                 "load_s": round(load_s, 3),
