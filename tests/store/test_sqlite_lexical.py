@@ -350,3 +350,17 @@ def test_query_texts_without_terms_and_limits_of_zero_find_nothing():
         assert store.lexical.search(s.conn, "A", ranked("!!! ???")) == []
         assert store.lexical.search(s.conn, "A", replace(ranked("garden"), limit=0)) == []
     store.close()
+
+
+def test_an_unreadable_snapshot_is_rebuilt_from_the_fts5_table(tmp_path):
+    path = str(tmp_path / "bad.db")
+    store = SQLiteStore(path, lexical_index="postings")
+    fill(store, 12)
+    assert_index_answers_as_fts5(store, "A", ranked("garden"))
+    store.close()
+    (snapshot,) = (tmp_path / "bad.db.lexical").glob("*.npz")
+    snapshot.write_bytes(snapshot.read_bytes()[:100])  # truncated
+    reopened = SQLiteStore(path, lexical_index="postings")
+    assert_index_answers_as_fts5(reopened, "A", ranked("garden river"))
+    assert len(reopened.lexical.postings) == 12
+    reopened.close()

@@ -256,7 +256,8 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
     lexical = Table(
         title="Lexical side alone (Retrieve, alpha = 0, k = 10), p50 / p95 ms; × = index/FTS5",
         caption="index: the store's lexical index in its default mode (which one answered: 'index'); "
-        "FTS5: a store opened with lexical_index='fts5', queries alternating",
+        "FTS5: a store opened with lexical_index='fts5', queries alternating; same rows: the two stores' "
+        "own top 10 (records and scores) agree",
     )
     for column in ("records", "index", "lexical side", "FTS5 alone", "× p50", "× p95", "same rows"):
         lexical.add_column(column, justify="right")

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import zipfile
 from collections.abc import Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -179,8 +180,8 @@ class LexicalIndex:
             return False  # none, or written for a different history of this file (restored from a backup)
         try:
             postings, meta = BM25Postings.load(newest[1], self.tokenizer)
-        except (OSError, ValueError, KeyError):
-            return False  # unreadable: rebuilt from the FTS5 table
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return False  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
         if meta.get("seq") != newest[0] or meta.get("generation") != self.generation:
             return False
         self.postings, self.seq, self.unsaved = postings, newest[0], 0
