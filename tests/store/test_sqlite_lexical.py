@@ -364,3 +364,24 @@ def test_an_unreadable_snapshot_is_rebuilt_from_the_fts5_table(tmp_path):
     assert_index_answers_as_fts5(reopened, "A", ranked("garden river"))
     assert len(reopened.lexical.postings) == 12
     reopened.close()
+
+
+def test_a_snapshot_of_another_history_of_the_file_is_ignored(tmp_path):
+    """A backup restored over the file: its changes reach the snapshot's number again, but other ones."""
+    path = tmp_path / "h.db"
+    store = SQLiteStore(str(path), lexical_index="postings")
+    fill(store, 20)
+    store.close()
+    backup = path.read_bytes()  # checkpointed at close: the whole store is in the file
+    store = SQLiteStore(str(path), lexical_index="postings")
+    with store.transaction() as s:
+        for i in range(5):
+            s.update("A", "2", {"text": f"garden edit {i}"})
+    assert_index_answers_as_fts5(store, "A", ranked("garden"))
+    store.close()  # a snapshot as of change 25, which changed record 2
+    path.write_bytes(backup)
+    restored = SQLiteStore(str(path), lexical_index="postings")
+    fill(restored, 5, start=20)  # changes 21-25 again: new records, not edits of record 2
+    assert_index_answers_as_fts5(restored, "A", ranked("garden edit", statuses=None))
+    assert_index_answers_as_fts5(restored, "B", ranked("garden river w3", statuses=None))
+    restored.close()

@@ -86,6 +86,7 @@ class LexicalIndex:
         self.snapshots = snapshots  # where snapshots go (None: in memory only)
         self.postings: BM25Postings | None = None
         self.seq = 0  # the last change absorbed
+        self.seq_num = -1  # the record number of that change: it tells this file's history from another's
         self.generation = 0
         self.store_id: int | None = None
         self.unsaved = 0
@@ -127,7 +128,7 @@ class LexicalIndex:
             if self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
                 return False
             self.store_id, self.generation = _counter(conn, "store_id"), generation
-            if not self._load_snapshot(last):
+            if not self._load_snapshot(conn, last):
                 self._build(conn, last)
         if last > self.seq:
             self._absorb(conn, last)
@@ -145,7 +146,8 @@ class LexicalIndex:
         )
         while rows := cursor.fetchmany(_BATCH):
             postings.put(rows)
-        self.postings, self.seq, self.unsaved = postings, last, len(postings)
+        self.postings, self.unsaved = postings, len(postings)
+        self.seq, self.seq_num = last, _change_num(conn, last)
 
     def _absorb(self, conn: sqlite3.Connection, last: int) -> None:
         """Re-read the records changed after self.seq (up to `last`): indexed again, or gone."""
@@ -160,15 +162,16 @@ class LexicalIndex:
             self.postings.remove(row[0] for row in rows if not row[4])
             self.postings.put([row[:4] for row in rows if row[4]])
             self.unsaved += len(rows)
-        self.seq = last
+        self.seq, self.seq_num = last, _change_num(conn, last)
 
     # --- snapshots ----------------------------------------------------------------------------------
 
     def _prefix(self) -> str:
         return f"{self.store_id:x}.{self.generation}."
 
-    def _load_snapshot(self, last: int) -> bool:
-        """Start from the newest snapshot of this store and generation that is not ahead of the store."""
+    def _load_snapshot(self, conn: sqlite3.Connection, last: int) -> bool:
+        """Start from the newest snapshot of this store and generation that is not ahead of the store and
+        whose last change is this file's (not one of a backup's other history)."""
         if self.snapshots is None or self.store_id is None or not self.snapshots.is_dir():
             return False
         newest: tuple[int, Path] | None = None
@@ -182,9 +185,10 @@ class LexicalIndex:
             postings, meta = BM25Postings.load(newest[1], self.tokenizer)
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
             return False  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
-        if meta.get("seq") != newest[0] or meta.get("generation") != self.generation:
+        seq, seq_num = newest[0], _change_num(conn, newest[0])
+        if (meta.get("seq"), meta.get("seq_num"), meta.get("generation")) != (seq, seq_num, self.generation):
             return False
-        self.postings, self.seq, self.unsaved = postings, newest[0], 0
+        self.postings, self.seq, self.seq_num, self.unsaved = postings, seq, seq_num, 0
         return True
 
     def save(self) -> None:
@@ -193,7 +197,8 @@ class LexicalIndex:
             if self.postings is None or self.snapshots is None or self.store_id is None:
                 return
             target = self.snapshots / f"{self._prefix()}{self.seq}.npz"
-            self.postings.save(target, {"seq": self.seq, "generation": self.generation})
+            meta = {"seq": self.seq, "seq_num": self.seq_num, "generation": self.generation}
+            self.postings.save(target, meta)
             for old in self.snapshots.glob(f"{self.store_id:x}.*.npz"):
                 if old != target:
                     old.unlink(missing_ok=True)
@@ -277,6 +282,12 @@ def _decoded(
 def _counter(conn: sqlite3.Connection, name: str) -> int:
     row = conn.execute("SELECT value FROM counters WHERE name = ?", (name,)).fetchone()
     return 0 if row is None else int(row[0])
+
+
+def _change_num(conn: sqlite3.Connection, seq: int) -> int:
+    """The record number of change `seq` (-1: none, as before the first change)."""
+    row = conn.execute("SELECT num FROM lexical_changes WHERE seq = ?", (seq,)).fetchone()
+    return -1 if row is None else int(row[0])
 
 
 def _records_created(conn: sqlite3.Connection) -> int:
