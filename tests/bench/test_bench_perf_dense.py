@@ -73,6 +73,8 @@ def test_run_reports_sane_numbers(tmp_path, monkeypatch):
         assert block["hnsw_warmup_s"] > 0 and block["exact_warmup_s"] > 0 and block["hnsw_reopen_s"] > 0
         for prefix in ("hnsw", "exact", "hnsw_dense", "exact_dense", "lexical", "lexical_fts5"):
             assert 0 < block[f"{prefix}_p50_ms"] <= block[f"{prefix}_p95_ms"], prefix
+        for prefix in ("hnsw_cpu", "exact_cpu", "lexical_cpu", "lexical_fts5_cpu"):
+            assert 0 <= block[f"{prefix}_p50_ms"] <= block[f"{prefix}_p95_ms"], prefix
         assert block["lexical_index"] == "postings"
         assert block["lexical_ratio_p50"] > 0 and block["lexical_ratio_p95"] > 0
         assert block["lexical_warmup_s"] > 0 and block["lexical_reopen_s"] > 0

@@ -22,6 +22,9 @@ so that the machine's load drifts alike for both. Per query, in milliseconds, p5
   ``lexical_same_top``: the share of queries for which the two stores' own lexical searches (top 10, no
   Retrieve: each Retrieve heats what it returns, which reorders near-ties for the next one) return the
   same records with the same scores.
+* ``*_cpu``: the same calls' CPU time (``time.process_time``), for ``hnsw``, ``exact``, ``lexical`` and
+  ``lexical_fts5``: what a query costs this process, without the time it waited for a core on a shared
+  machine.
 * ``recall_at_10``: the HNSW store's dense top 10 against the exact store's, averaged over the queries.
   A hit counts when exact search also returned it, or when its cosine ties the exact 10th's (within
   1e-6). Taken from the store's dense search with k = 10, which is stricter than Retrieve (it asks each
@@ -251,17 +254,22 @@ def recall(ann: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float]])
 
 
 def _alternating(
-    fns: tuple[Callable[[Any], Any], Callable[[Any], Any]], inputs: Sequence[Any]
+    fns: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+    inputs: Sequence[Any],
+    cpu: tuple[list[float], list[float]] | None = None,
 ) -> tuple[list[float], list[float], list[Any], list[Any]]:
     """Runs both functions on each input, first one first on even inputs and second first on odd ones, so
-    that neither always follows the other (caches, background load); milliseconds and answers of each."""
+    that neither always follows the other (caches, background load); milliseconds and answers of each.
+    `cpu` collects each call's CPU time in milliseconds (this process's own: no waiting for a core)."""
     millis: tuple[list[float], list[float]] = ([], [])
     answers: tuple[list[Any], list[Any]] = ([], [])
     for i, item in enumerate(inputs):
         for side in (0, 1) if i % 2 == 0 else (1, 0):
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.process_time()
             answer = fns[side](item)
             millis[side].append((time.perf_counter() - started) * 1000)
+            if cpu is not None:
+                cpu[side].append((time.process_time() - started_cpu) * 1000)
             answers[side].append(answer)
     return millis[0], millis[1], answers[0], answers[1]
 
@@ -312,10 +320,12 @@ def _measure(
         out[f"{name}_warmup_s"] = time.perf_counter() - out[f"{name}_warmup_s"]
         for q in queries[1:4]:
             _hybrid(m, q)
+    hybrid_cpu: tuple[list[float], list[float]] = ([], [])
     exact_ms, ann_ms, _, _ = _alternating(
-        (lambda q: _hybrid(exact_m, q), lambda q: _hybrid(ann_m, q)), queries
+        (lambda q: _hybrid(exact_m, q), lambda q: _hybrid(ann_m, q)), queries, hybrid_cpu
     )
     out |= _p(ann_ms, "hnsw") | _p(exact_ms, "exact")
+    out |= _p(hybrid_cpu[1], "hnsw_cpu") | _p(hybrid_cpu[0], "exact_cpu")
     out["ratio_p50"] = out["hnsw_p50_ms"] / out["exact_p50_ms"]
     out["ratio_p95"] = out["hnsw_p95_ms"] / out["exact_p95_ms"]
     exact_dense_ms, ann_dense_ms, exact_top, ann_top = _alternating(
@@ -324,10 +334,12 @@ def _measure(
     out["recall_at_10"] = sum(map(recall, ann_top, exact_top)) / len(queries)
     out["min_recall_at_10"] = min(map(recall, ann_top, exact_top))
     out |= _p(ann_dense_ms, "hnsw_dense") | _p(exact_dense_ms, "exact_dense")
+    lexical_cpu: tuple[list[float], list[float]] = ([], [])
     lexical_ms, fts5_ms, _, _ = _alternating(
-        (lambda q: _lexical(ann_m, q), lambda q: _lexical(fts5_m, q)), queries
+        (lambda q: _lexical(ann_m, q), lambda q: _lexical(fts5_m, q)), queries, lexical_cpu
     )
     out |= _p(lexical_ms, "lexical") | _p(fts5_ms, "lexical_fts5")
+    out |= _p(lexical_cpu[0], "lexical_cpu") | _p(lexical_cpu[1], "lexical_fts5_cpu")
     out["lexical_ratio_p50"] = out["lexical_p50_ms"] / out["lexical_fts5_p50_ms"]
     out["lexical_ratio_p95"] = out["lexical_p95_ms"] / out["lexical_fts5_p95_ms"]
     same = [_lexical_top(ann_m, q) == _lexical_top(fts5_m, q) for q in queries]
