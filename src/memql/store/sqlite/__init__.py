@@ -526,7 +526,7 @@ class SQLiteStore:
             )
 
     def _ensure_store_id(self) -> None:
-        """A random number naming this store's side files (vector snapshots), set once when it is new."""
+        """A random number naming this store's side files (vector and lexical snapshots), set once."""
         if self.conn.execute("SELECT 1 FROM counters WHERE name = 'store_id'").fetchone():
             return
         with self.transaction():
