@@ -276,8 +276,9 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
     console.print(lexical)
 
     cpu = Table(
-        title="CPU time per query, p50 / p95 ms (this process's own: no waiting for a core)",
-        caption="the same calls as above; on a shared machine wall time also holds the wait for a core",
+        title="CPU time per query, p50 / p95 ms (the calling thread's: no waiting for a core)",
+        caption="the same calls as above; on a shared machine wall time also holds the wait for a core; "
+        "exact search's matrix product also runs on BLAS threads, not counted here",
     )
     for column in ("records", f"hybrid, {ann}", "hybrid, exact", "lexical side", "FTS5 alone"):
         cpu.add_column(column, justify="right")
