@@ -52,7 +52,10 @@ def _ann() -> str:
     return "hnsw" if "vector_index" in inspect.signature(SQLiteStore).parameters else "exact"
 
 
-def test_run_reports_sane_numbers(tmp_path):
+def test_run_reports_sane_numbers(tmp_path, monkeypatch):
+    from memql.store.sqlite import lexical
+
+    monkeypatch.setattr(lexical, "POSTINGS_MIN_RECORDS", 0)  # the lexical index answers at these sizes too
     ann = _ann()
     report = perf_dense.run(
         [300, 600],
@@ -68,8 +71,14 @@ def test_run_reports_sane_numbers(tmp_path):
         assert block["records"] == int(size)
         assert block["load_s"] > 0 and block["embed_s"] > 0
         assert block["hnsw_warmup_s"] > 0 and block["exact_warmup_s"] > 0 and block["hnsw_reopen_s"] > 0
-        for prefix in ("hnsw", "exact", "hnsw_dense", "exact_dense", "lexical"):
+        for prefix in ("hnsw", "exact", "hnsw_dense", "exact_dense", "lexical", "lexical_fts5"):
             assert 0 < block[f"{prefix}_p50_ms"] <= block[f"{prefix}_p95_ms"], prefix
+        for prefix in ("hnsw_cpu", "exact_cpu", "lexical_cpu", "lexical_fts5_cpu"):
+            assert 0 <= block[f"{prefix}_p50_ms"] <= block[f"{prefix}_p95_ms"], prefix
+        assert block["lexical_index"] == "postings"
+        assert block["lexical_ratio_p50"] > 0 and block["lexical_ratio_p95"] > 0
+        assert block["lexical_warmup_s"] > 0 and block["lexical_reopen_s"] > 0
+        assert block["lexical_same_top"] == 1.0  # the index's answers are FTS5's
         assert block["ratio_p50"] > 0 and block["ratio_p95"] > 0
         if ann == "exact":
             assert block["recall_at_10"] == block["min_recall_at_10"] == 1.0

@@ -393,6 +393,45 @@ def test_bm25_scores_equal_fts5_scores(pg_store, generated, query):
     lite.close()
 
 
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    generated=docs,
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+    limit=st.integers(1, 8),
+    status=st.sampled_from([None, ("active",)]),
+)
+def test_ranked_lexical_search_agrees_on_both_backends(pg_store, generated, query, limit, status):
+    """A search's best `limit` matches (SQLite: from its in-process postings index) are PostgreSQL's."""
+    lite = SQLiteStore(":memory:", lexical_index="postings")
+    with pg_store.transaction() as s:  # start each example from an empty store
+        s.conn.execute(
+            "TRUNCATE records, lexical_postings, lexical_docs, lexical_df, lexical_stats, links, "
+            "events, operations"
+        )
+        s.conn.execute("UPDATE counters SET value = 0 WHERE name = 'record_num'")
+    for store in (lite, pg_store):
+        with store.transaction() as s:
+            for i, (words, context, tenant, record_status) in enumerate(generated):
+                record = Record(
+                    tenant=tenant,
+                    text=" ".join(words),
+                    payload_meta={"context": " ".join(context)} if context else {},
+                    status=record_status,
+                    weight=(0.3, 0.5, 0.7)[i % 3],  # equal scores are ordered by weight, then newest
+                    created_at=NOW,
+                    updated_at=NOW,
+                )
+                s.insert(record)
+    q = RecordQuery(statuses=status, text_query=" ".join(query), order="relevance", limit=limit)
+    with lite.dry_run() as s:
+        want = [(r.id, score) for r, score in s.find("A", q)]
+    with pg_store.dry_run() as s:
+        got = [(r.id, score) for r, score in s.find("A", q)]
+    assert [i for i, _ in got] == [i for i, _ in want]
+    assert [score for _, score in got] == pytest.approx([score for _, score in want], abs=1e-6)
+    lite.close()
+
+
 SAMPLES = [
     "hello world",
     "café2 łódź2 İstanbul",

@@ -15,7 +15,16 @@ so that the machine's load drifts alike for both. Per query, in milliseconds, p5
 * ``embed``: ``MiniLMEmbedder.shared().embed([q])`` alone, what a real query embedding costs here.
 * ``*_with_embed``: per query, its retrieve time plus its embedding time; percentiles of those sums.
 * ``*_dense``: the store's dense search alone for the top 10 (no Retrieve, no lexical side).
-* ``lexical``: Retrieve with alpha = 0 (BM25 only), the lexical side of hybrid.
+* ``lexical``: Retrieve with alpha = 0 (BM25 only), the lexical side of hybrid, on the HNSW store (its
+  lexical index in the default mode, "auto": ``lexical_index`` says which one answered).
+* ``lexical_fts5``: the same Retrieves on a third store opened with ``lexical_index="fts5"`` (SQLite's
+  FTS5 ranks every match), alternating with ``lexical``; ``lexical_ratio_*`` = lexical / lexical_fts5.
+  ``lexical_same_top``: the share of queries for which the two stores' own lexical searches (top 10, no
+  Retrieve: each Retrieve heats what it returns, which reorders near-ties for the next one) return the
+  same records with the same scores.
+* ``*_cpu``: the same calls' CPU time in the calling thread (``time.thread_time``), for ``hnsw``,
+  ``exact``, ``lexical`` and ``lexical_fts5``: what a query costs, without the time it waited for a core
+  on a shared machine (exact dense search's matrix product also runs on BLAS threads, not counted).
 * ``recall_at_10``: the HNSW store's dense top 10 against the exact store's, averaged over the queries.
   A hit counts when exact search also returned it, or when its cosine ties the exact 10th's (within
   1e-6). Taken from the store's dense search with k = 10, which is stricter than Retrieve (it asks each
@@ -24,6 +33,8 @@ so that the machine's load drifts alike for both. Per query, in milliseconds, p5
   the SQLite rows; it is not part of p50/p95. HNSW starts from the graph the previous size's store saved
   beside the file and adds the newer rows; exact search reads every vector.
 * ``hnsw_reopen_s``: the same once the graph is saved at this size (a process restarting on the store).
+* ``lexical_warmup_s`` / ``lexical_reopen_s``: the same for the lexical index alone (its first lexical
+  Retrieve; it is built before the hybrid warm-up, which therefore no longer includes it).
 """
 
 from __future__ import annotations
@@ -184,15 +195,20 @@ def bench_embedder(word_vectors: str = "minilm") -> tuple[WordMeanEmbedder, str 
 # --- stores --------------------------------------------------------------------------------------
 
 
-def open_memory(path: Path, index: str, embedder: Embedder) -> Memory:
+def open_memory(path: Path, index: str, embedder: Embedder, lexical: str = "auto") -> Memory:
     from memql.store.sqlite import SQLiteStore
 
-    if "vector_index" in inspect.signature(SQLiteStore).parameters:
-        store = SQLiteStore(str(path), vector_index=index)  # type: ignore[call-arg]
-    elif index == "exact":  # a memql from before the ANN index: exact search was the only kind
-        store = SQLiteStore(str(path))
-    else:
+    options = inspect.signature(SQLiteStore).parameters
+    kwargs: dict[str, str] = {}
+    if "vector_index" in options:
+        kwargs["vector_index"] = index
+    elif index != "exact":  # a memql from before the ANN index: exact search was the only kind
         raise RuntimeError(f"this memql's SQLiteStore has no vector_index option (asked for {index!r})")
+    if "lexical_index" in options:
+        kwargs["lexical_index"] = lexical
+    elif lexical not in ("auto", "fts5"):  # before the postings index: FTS5 was the only kind
+        raise RuntimeError(f"this memql's SQLiteStore has no lexical_index option (asked for {lexical!r})")
+    store = SQLiteStore(str(path), **kwargs)  # type: ignore[arg-type]
     return Memory(store, tenant=TENANT, actor=TENANT, clock=NOW, embedder=embedder)
 
 
@@ -215,6 +231,13 @@ def _lexical(m: Memory, query: str) -> list[str]:
     return [r["id"] for r in result.data["rows"]]
 
 
+def _lexical_top(m: Memory, query: str) -> list[tuple[str, float]]:
+    """The store's own lexical search for the top 10 (what Retrieve asks of it; nothing is written)."""
+    q = RecordQuery(statuses=("active",), not_expired_at=NOW, text_query=query, order="relevance", limit=K)
+    with m.store.dry_run() as session:
+        return [(str(r.id), float(score)) for r, score in session.find(TENANT, q)]  # type: ignore[arg-type]
+
+
 def _dense(m: Memory, vector: list[float]) -> list[tuple[str, float]]:
     q = RecordQuery(statuses=("active",), not_expired_at=NOW)  # what a Retrieve asks of the store
     with m.store.transaction() as session:
@@ -231,17 +254,24 @@ def recall(ann: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float]])
 
 
 def _alternating(
-    fns: tuple[Callable[[Any], Any], Callable[[Any], Any]], inputs: Sequence[Any]
+    fns: tuple[Callable[[Any], Any], Callable[[Any], Any]],
+    inputs: Sequence[Any],
+    cpu: tuple[list[float], list[float]] | None = None,
 ) -> tuple[list[float], list[float], list[Any], list[Any]]:
     """Runs both functions on each input, first one first on even inputs and second first on odd ones, so
-    that neither always follows the other (caches, background load); milliseconds and answers of each."""
+    that neither always follows the other (caches, background load); milliseconds and answers of each.
+    `cpu` collects each call's CPU time in milliseconds: the calling thread's own, without the time it
+    waited for a core (nor helper threads: BLAS's spin after a matrix product and would swell a process
+    total; the one search that uses them, exact dense search, is undercounted)."""
     millis: tuple[list[float], list[float]] = ([], [])
     answers: tuple[list[Any], list[Any]] = ([], [])
     for i, item in enumerate(inputs):
         for side in (0, 1) if i % 2 == 0 else (1, 0):
-            started = time.perf_counter()
+            started, started_cpu = time.perf_counter(), time.thread_time()
             answer = fns[side](item)
             millis[side].append((time.perf_counter() - started) * 1000)
+            if cpu is not None:
+                cpu[side].append((time.thread_time() - started_cpu) * 1000)
             answers[side].append(answer)
     return millis[0], millis[1], answers[0], answers[1]
 
@@ -274,21 +304,30 @@ def _p(values: Sequence[float], prefix: str) -> dict[str, float]:
 def _measure(
     exact_m: Memory,
     ann_m: Memory,
+    fts5_m: Memory,
     queries: list[str],
     vectors: list[list[float]],
     embed_ms: list[float] | None,
 ) -> dict[str, Any]:
     out: dict[str, Any] = {}
+    began = time.perf_counter()
+    _lexical(ann_m, queries[0])  # builds the lexical index (or loads its snapshot, or leaves FTS5 alone)
+    out["lexical_warmup_s"] = time.perf_counter() - began
+    for m in (exact_m, ann_m, fts5_m):
+        for q in queries[1:4]:
+            _lexical(m, q)
     for name, m in (("exact", exact_m), ("hnsw", ann_m)):
         out[f"{name}_warmup_s"] = time.perf_counter()
         _hybrid(m, queries[0])  # builds or catches up the store's index
         out[f"{name}_warmup_s"] = time.perf_counter() - out[f"{name}_warmup_s"]
         for q in queries[1:4]:
             _hybrid(m, q)
+    hybrid_cpu: tuple[list[float], list[float]] = ([], [])
     exact_ms, ann_ms, _, _ = _alternating(
-        (lambda q: _hybrid(exact_m, q), lambda q: _hybrid(ann_m, q)), queries
+        (lambda q: _hybrid(exact_m, q), lambda q: _hybrid(ann_m, q)), queries, hybrid_cpu
     )
     out |= _p(ann_ms, "hnsw") | _p(exact_ms, "exact")
+    out |= _p(hybrid_cpu[1], "hnsw_cpu") | _p(hybrid_cpu[0], "exact_cpu")
     out["ratio_p50"] = out["hnsw_p50_ms"] / out["exact_p50_ms"]
     out["ratio_p95"] = out["hnsw_p95_ms"] / out["exact_p95_ms"]
     exact_dense_ms, ann_dense_ms, exact_top, ann_top = _alternating(
@@ -297,12 +336,37 @@ def _measure(
     out["recall_at_10"] = sum(map(recall, ann_top, exact_top)) / len(queries)
     out["min_recall_at_10"] = min(map(recall, ann_top, exact_top))
     out |= _p(ann_dense_ms, "hnsw_dense") | _p(exact_dense_ms, "exact_dense")
-    out |= _p(_timed_ms(lambda q: _lexical(exact_m, q), queries), "lexical")
+    lexical_cpu: tuple[list[float], list[float]] = ([], [])
+    lexical_ms, fts5_ms, _, _ = _alternating(
+        (lambda q: _lexical(ann_m, q), lambda q: _lexical(fts5_m, q)), queries, lexical_cpu
+    )
+    out |= _p(lexical_ms, "lexical") | _p(fts5_ms, "lexical_fts5")
+    out |= _p(lexical_cpu[0], "lexical_cpu") | _p(lexical_cpu[1], "lexical_fts5_cpu")
+    out["lexical_ratio_p50"] = out["lexical_p50_ms"] / out["lexical_fts5_p50_ms"]
+    out["lexical_ratio_p95"] = out["lexical_p95_ms"] / out["lexical_fts5_p95_ms"]
+    same = [_lexical_top(ann_m, q) == _lexical_top(fts5_m, q) for q in queries]
+    out["lexical_same_top"] = sum(same) / len(queries)
     if embed_ms is not None:
         out |= _p(embed_ms, "embed")
         out |= _p([a + e for a, e in zip(ann_ms, embed_ms, strict=True)], "hnsw_with_embed")
         out |= _p([a + e for a, e in zip(exact_ms, embed_ms, strict=True)], "exact_with_embed")
     return {k: round(v, 4) for k, v in out.items()}
+
+
+def _reopen_lexical(path: Path, index: str, embedder: Embedder, query: str) -> float:
+    """A process restarting on the store: its first lexical search (from the index's snapshot, if any)."""
+    m = open_memory(path, index, embedder)
+    try:
+        began = time.perf_counter()
+        _lexical(m, query)
+        return time.perf_counter() - began
+    finally:
+        _close(m)
+
+
+def _lexical_index(m: Memory) -> str:
+    """Which lexical index answered this store's searches: its in-process postings, or FTS5."""
+    return "postings" if getattr(getattr(m.store, "lexical", None), "postings", None) is not None else "fts5"
 
 
 def _reopen(path: Path, index: str, embedder: Embedder, vector: list[float]) -> float:
@@ -390,11 +454,15 @@ def _run(
             say(f"dense: {queries} hybrid Retrieves at {size} records, {ann_index} vs exact")
             exact_m = open_memory(path, "exact", timed_embedder)
             ann_m = open_memory(path, ann_index, timed_embedder)
+            fts5_m = open_memory(path, "exact", timed_embedder, lexical="fts5")  # never searches densely
             try:
-                measured = _measure(exact_m, ann_m, texts, vectors, embed_ms)
+                measured = _measure(exact_m, ann_m, fts5_m, texts, vectors, embed_ms)
+                measured["lexical_index"] = _lexical_index(ann_m)
             finally:
-                _close(exact_m, ann_m)
+                _close(exact_m, ann_m, fts5_m)
             measured["hnsw_reopen_s"] = round(_reopen(path, ann_index, timed_embedder, vectors[0]), 4)
+            reopened = _reopen_lexical(path, ann_index, timed_embedder, texts[0])
+            measured["lexical_reopen_s"] = round(reopened, 4)
             blocks[str(size)] = {
                 "records": size,
                 "load_s": round(load_s, 3),

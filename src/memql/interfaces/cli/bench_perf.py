@@ -210,6 +210,8 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
         f"{ann} warm-up s",
         f"{ann} reopen s",
         "exact warm-up s",
+        "lexical warm-up s",
+        "lexical reopen s",
     )
     for column in columns:
         load.add_column(column, justify="right")
@@ -221,6 +223,8 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
             f"{b['hnsw_warmup_s']:.2f}",
             f"{b['hnsw_reopen_s']:.2f}",
             f"{b['exact_warmup_s']:.2f}",
+            f"{b.get('lexical_warmup_s', 0.0):.2f}",
+            f"{b.get('lexical_reopen_s', 0.0):.2f}",
         )
     console.print(load)
     words = dense["embedder"]
@@ -248,6 +252,46 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
             _ms(b, "hnsw_dense"),
         )
     console.print(table)
+
+    lexical = Table(
+        title="Lexical side alone (Retrieve, alpha = 0, k = 10), p50 / p95 ms; × = index/FTS5",
+        caption="index: the store's lexical index in its default mode (which one answered: 'index'); "
+        "FTS5: a store opened with lexical_index='fts5', queries alternating; same rows: the two stores' "
+        "own top 10 (records and scores) agree",
+    )
+    for column in ("records", "index", "lexical side", "FTS5 alone", "× p50", "× p95", "same rows"):
+        lexical.add_column(column, justify="right")
+    for size, b in blocks.items():
+        if "lexical_fts5_p50_ms" not in b:
+            continue
+        lexical.add_row(
+            f"{int(size):,}",
+            b["lexical_index"],
+            _ms(b, "lexical"),
+            _ms(b, "lexical_fts5"),
+            _x(b["lexical_ratio_p50"]),
+            _x(b["lexical_ratio_p95"]),
+            f"{b['lexical_same_top']:.0%}",
+        )
+    console.print(lexical)
+
+    cpu = Table(
+        title="CPU time per query, p50 / p95 ms (the calling thread's: no waiting for a core)",
+        caption="the same calls as above; on a shared machine wall time also holds the wait for a core; "
+        "exact search's matrix product also runs on BLAS threads, not counted here",
+    )
+    for column in ("records", f"hybrid, {ann}", "hybrid, exact", "lexical side", "FTS5 alone"):
+        cpu.add_column(column, justify="right")
+    for size, b in blocks.items():
+        if "hnsw_cpu_p50_ms" in b:
+            cpu.add_row(
+                f"{int(size):,}",
+                _ms(b, "hnsw_cpu"),
+                _ms(b, "exact_cpu"),
+                _ms(b, "lexical_cpu"),
+                _ms(b, "lexical_fts5_cpu"),
+            )
+    console.print(cpu)
 
     embed = Table(
         title="With the query embedded by MiniLM, p50 / p95 ms",

@@ -1,77 +1,23 @@
 """The lexical index of the PostgreSQL backend: postings kept from memql's analyzer, ranked by BM25 exactly
-as SQLite's FTS5 ranks the same text (same terms, same statistics, same formula).
+as SQLite's FTS5 ranks the same text (same terms, same statistics, same formula; see memql.index.lexical,
+which defines both).
 
-Documents are what the SQLite backend stores in its FTS5 table: ``index_text`` of the record's lexical text
-(column `body`) and of its context (column `context`). FTS5 re-tokenises that text with
-``unicode61 remove_diacritics 2``; ``fts_tokens`` does the same here (ASCII terms are single tokens;
-other terms are lower-cased, Latin diacritics are dropped, characters outside letters, numbers and the
-private-use area separate tokens -- e.g. Devanagari vowel signs).
-
-FTS5's bm25 (k1 = 1.2, b = 0.75), reproduced operation for operation in float8:
-
-    idf(t)  = ln((N - n(t) + 0.5) / (n(t) + 0.5)), or 1e-6 when that is <= 0
-    f(t, d) = count in body + 0.5 * count in context          (column weights 1.0 and 0.5)
-    score   = sum over query terms  idf(t) * (f * (k1 + 1)) / (f + k1 * (1 - b + b * |d| / avgdl))
-
-where N is the number of documents and avgdl the mean length in tokens over both columns, both over the
-whole store (every tenant and status, as FTS5 counts its whole table), and n(t) the number of documents
-containing t in either column. Per-tenant document frequencies and totals are kept transactionally
-(lexical_df, lexical_stats: a tenant's writers are serialised, so these rows never contend across
-tenants) and summed over tenants when a query runs.
+Per-tenant document frequencies and totals are kept transactionally (lexical_df, lexical_stats: a tenant's
+writers are serialised, so these rows never contend across tenants) and summed over tenants when a query
+runs, which gives the whole-store statistics FTS5 uses.
 
 A query term that FTS5 would split into several tokens (a phrase) is searched as its tokens OR-ed.
 """
 
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
+from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, fts_tokens, query_phrases
 from memql.ports.store import Record, context_text, lexical_text
-from memql.services.tokenize import index_text, query_terms
-
-K1 = 1.2
-B = 0.75
-CONTEXT_WEIGHT = 0.5  # as memql.store.sqlite.query.CONTEXT_WEIGHT
-IDF_FLOOR = 1e-6
-
-
-def _fold(ch: str) -> str:
-    """unicode61 remove_diacritics 2 on one character: lower-cased, Latin letters without diacritics."""
-    ch = ch.lower()
-    cp = ord(ch)
-    if 0xC0 <= cp <= 0x24F or 0x1E00 <= cp <= 0x1EFF:
-        base = unicodedata.normalize("NFD", ch)[0]
-        if base.isascii():
-            return base
-    return ch
-
-
-def _token_char(ch: str) -> bool:
-    return unicodedata.category(ch)[0] in "LN" or unicodedata.category(ch) == "Co"
-
-
-def fts_tokens(text: str) -> list[str]:
-    """The tokens FTS5 (unicode61, remove_diacritics 2) makes of analyzer output (`index_text`)."""
-    out: list[str] = []
-    for term in text.split():
-        if term.isascii():
-            out.append(term)
-            continue
-        token: list[str] = []
-        for ch in term:
-            if 0x300 <= ord(ch) <= 0x36F:
-                continue  # a combining diacritic: part of the token, then removed
-            if _token_char(ch):
-                token.append(_fold(ch))
-            elif token:
-                out.append("".join(token))
-                token = []
-        if token:
-            out.append("".join(token))
-    return out
+from memql.services.tokenize import index_text
 
 
 def document(record: Record) -> tuple[dict[str, tuple[int, int]], int]:
@@ -84,10 +30,7 @@ def document(record: Record) -> tuple[dict[str, tuple[int, int]], int]:
 
 def search_terms(text: str) -> list[str]:
     """The distinct tokens of a query, in order (FTS5's phrases, one token each)."""
-    out: list[str] = []
-    for term in query_terms(text):
-        out.extend(fts_tokens(term))
-    return list(dict.fromkeys(out))
+    return list(dict.fromkeys(token for phrase in query_phrases(text) for token in phrase))
 
 
 # --- index maintenance (one statement each; every row is the tenant's own) -----------------------------

@@ -27,11 +27,12 @@ from memql.ports.store import (
 )
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.schema import migrate
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
 
 BUSY_TIMEOUT_MS = 30_000
-# lexical search ranks this many of the index's best matches before checking the query's conditions
+# FTS5 lexical search ranks this many of the index's best matches before checking the query's conditions
 LEXICAL_FIRST_WINDOW = 200
 LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
@@ -40,12 +41,16 @@ _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "pay
 class SQLiteSession:
     """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
 
-    def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex) -> None:
+    def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex) -> None:
         self.conn = conn
         self.vectors = vectors
+        self.lexical = lexical
         # the embedding sequence before this transaction's first vector write (None: it wrote none); dense
         # search scores this transaction's own vectors apart from the shared, committed-only index
         self.committed_seq: int | None = None
+        # whether this transaction changed the lexical index: then FTS5, which sees the uncommitted rows,
+        # ranks its searches (the shared postings index only holds committed ones)
+        self.lexical_written = False
 
     # --- records ---------------------------------------------------------------------------------
 
@@ -60,7 +65,13 @@ class SQLiteSession:
             "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
             (num, index_text(lexical_text(record)), index_text(context_text(record))),
         )
+        self._lexical_changed([num])
         return str(num)
+
+    def _lexical_changed(self, nums: Sequence[int]) -> None:
+        """Note changed FTS5 rows: every process's postings index catches up by this log."""
+        self.conn.executemany("INSERT INTO lexical_changes (num) VALUES (?)", [(n,) for n in nums])
+        self.lexical_written = True
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         return {r.id: r for r, _ in self.find(tenant, RecordQuery(ids=list(ids), statuses=None))}  # type: ignore[misc]
@@ -74,9 +85,14 @@ class SQLiteSession:
         return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
 
     def _find_ranked(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
-        """The best q.limit lexical matches: the query's conditions checked on the index's best matches
-        first, the window widening while a wider one could change the answer (too few rows passed, or
-        the last one ties with the window's floor); past LEXICAL_MAX_WINDOW, one query over every match."""
+        """The best q.limit lexical matches, from the postings index (see memql.store.sqlite.lexical) or
+        from FTS5: the query's conditions checked on the index's best matches first, the window widening
+        while a wider one could change the answer (too few rows passed, or the last one ties with the
+        window's floor); past LEXICAL_MAX_WINDOW, one query over every match."""
+        if not self.lexical_written:
+            found = self.lexical.search(self.conn, tenant, q)
+            if found is not None:
+                return found  # type: ignore[return-value]
         limit: int = q.limit  # type: ignore[assignment]
         window = max(4 * limit, LEXICAL_FIRST_WINDOW)
         while window <= LEXICAL_MAX_WINDOW:
@@ -108,6 +124,7 @@ class SQLiteSession:
                 "UPDATE records_fts SET body = ?, context = ? WHERE rowid = ?",
                 (index_text(lexical_text(record)), index_text(context_text(record)), int(record_id)),
             )
+            self._lexical_changed([int(record_id)])
 
     def _next_embedding_seq(self) -> int:
         if self.committed_seq is None:  # this transaction's first vector: all before it is committed
@@ -159,6 +176,7 @@ class SQLiteSession:
         marks = ",".join("?" * len(owned))
         self.conn.execute(f"DELETE FROM records WHERE num IN ({marks})", owned)
         self.conn.execute(f"DELETE FROM records_fts WHERE rowid IN ({marks})", owned)
+        self._lexical_changed(owned)
         texts = [str(n) for n in owned]
         self.conn.execute(
             f"DELETE FROM links WHERE tenant = ? AND (src IN ({marks}) OR dst IN ({marks}))",
@@ -358,6 +376,7 @@ class SQLiteSession:
                 "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
                 (row["num"], index_text(lexical_text(record)), index_text(context_text(record))),
             )
+            self._lexical_changed([row["num"]])
 
     def import_links(self, links: Sequence[tuple[str, Link]]) -> None:
         for tenant, link in links:
@@ -446,9 +465,14 @@ def _enable_wal(conn: sqlite3.Connection) -> None:
 class SQLiteStore:
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
-    def __init__(self, path: str, vector_index: VectorMode = "auto") -> None:
+    def __init__(
+        self, path: str, vector_index: VectorMode = "auto", lexical_index: LexicalMode = "auto"
+    ) -> None:
         """`vector_index`: "exact" (vectorised brute force), "hnsw" (an HNSW graph, saved beside the file
-        in ``<path>.vectors/``) or "auto" (exact below ANN_MIN_VECTORS vectors, HNSW from there on)."""
+        in ``<path>.vectors/``) or "auto" (exact below ANN_MIN_VECTORS vectors, HNSW from there on).
+        `lexical_index`: "fts5" (SQLite's full-text index ranks every search), "postings" (an in-process
+        BM25 index with FTS5's scores, saved in ``<path>.lexical/``) or "auto" (FTS5 below
+        POSTINGS_MIN_RECORDS records, the postings index from there on)."""
         self.path = path
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
@@ -464,6 +488,9 @@ class SQLiteStore:
         self._lock = threading.RLock()
         snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
         self.vectors = VectorIndex(vector_index, snapshots)
+        self.lexical = LexicalIndex(
+            lexical_index, None if path == ":memory:" else Path(f"{Path(path).expanduser()}.lexical")
+        )
         migrate(self.conn)
         self._ensure_store_id()
         self._rebuild_lexical_index()
@@ -499,9 +526,15 @@ class SQLiteStore:
                 "INSERT OR REPLACE INTO counters (name, value) VALUES ('lexical_analyzer', ?)",
                 (ANALYZER_VERSION,),
             )
+            # every process's postings index starts over from the refilled table; its change log is moot
+            self.conn.execute("DELETE FROM lexical_changes")
+            self.conn.execute(
+                "INSERT INTO counters (name, value) VALUES ('lexical_generation', 1) "
+                "ON CONFLICT (name) DO UPDATE SET value = value + 1"
+            )
 
     def _ensure_store_id(self) -> None:
-        """A random number naming this store's side files (vector snapshots), set once when it is new."""
+        """A random number naming this store's side files (vector and lexical snapshots), set once."""
         if self.conn.execute("SELECT 1 FROM counters WHERE name = 'store_id'").fetchone():
             return
         with self.transaction():
@@ -515,7 +548,7 @@ class SQLiteStore:
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield SQLiteSession(self.conn, self.vectors)
+                yield SQLiteSession(self.conn, self.vectors, self.lexical)
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
@@ -526,7 +559,7 @@ class SQLiteStore:
         with self._lock:
             self.conn.execute("BEGIN IMMEDIATE")
             try:
-                yield SQLiteSession(self.conn, self.vectors)
+                yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:
                 self.conn.execute("ROLLBACK")
 
@@ -538,4 +571,5 @@ class SQLiteStore:
     def close(self) -> None:
         with self._lock:
             self.vectors.close()
+            self.lexical.close()
             self.conn.close()

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from memql.index.lexical import CONTEXT_WEIGHT
 from memql.ports.store import PROPOSAL_STATUSES, Access, RecordQuery
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
 MAX_NUM = 2**63 - 1  # SQLite's largest rowid
-CONTEXT_WEIGHT = 0.5  # a match in payload.context counts half a match in the memory's own text
 
 _ORDER = {
     "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",

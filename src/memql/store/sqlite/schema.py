@@ -155,6 +155,19 @@ UPDATE records SET schema_version = 2 WHERE schema_version < 2;
     )
 )
 
+MIGRATIONS.append(
+    (
+        7,
+        """
+-- every change of a record's lexical index row (insert, text change, hard delete, import) appends its
+-- number here, in the same transaction: a process's in-process BM25 index (memql.store.sqlite.lexical)
+-- catches up by reading the changes above the last one it absorbed, whichever process wrote them. Rows
+-- are only ever deleted all at once, when the lexical index is refilled (and every index starts over).
+CREATE TABLE lexical_changes (seq INTEGER PRIMARY KEY, num INTEGER NOT NULL);
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

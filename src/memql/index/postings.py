@@ -1,0 +1,409 @@
+"""An in-process BM25 index: postings in numpy arrays, scored exactly as FTS5 scores (memql.index.lexical).
+
+Documents are keyed by record number and belong to a tenant. Each one gets a position: its row in the
+per-document arrays (record number, length in tokens, tenant, alive). Its postings (term, position,
+weighted frequency) live in immutable segments sorted by term. A batch of new or changed documents
+becomes a new segment; a changed or removed document's old position is tombstoned (alive = False) and
+its postings are dropped when their segment is merged. Segments merge when the newest grows to a quarter
+of the one before, so sizes stay geometric (a few segments; each posting is merged O(log n) times); when
+tombstones make up a quarter of the positions, everything is rewritten into one segment of live documents.
+
+The statistics are FTS5's, over every document of every tenant: N (live documents), the total of their
+lengths (avgdl = total / N) and n(t), counted at query time from the term's live postings, which scoring
+reads anyway.
+
+A query gathers each query token's postings, computes their BM25 parts with numpy and adds them to the
+documents' scores one token after the other, in the query's phrase order, as FTS5 sums its phrases: the
+same operations in the same order, so the scores equal FTS5's (bit for bit in practice).
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import os
+import threading
+from collections.abc import Callable, Iterable, Sequence
+from itertools import chain
+from pathlib import Path
+
+import numpy as np
+
+from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, term_tokens
+
+MERGE_RATIO = 4  # the newest segment merges into the one before once it is at least a quarter of its size
+COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quarter of the positions: compact
+_DENSE_NUMS = 1 << 22  # record numbers below max(this, 4 x positions) are looked up in an array
+_NONE = np.zeros(0, np.int64)
+
+# non-ASCII index terms -> the tokens FTS5 makes of each (ASCII terms are their own single token)
+Tokenizer = Callable[[Sequence[str]], Sequence[tuple[str, ...]]]
+
+
+def python_tokenizer(terms: Sequence[str]) -> list[tuple[str, ...]]:
+    """FTS5's tokenisation reproduced in Python (memql.index.lexical.term_tokens): exact except for
+    characters whose Unicode properties changed after the tables FTS5 was built with."""
+    return [term_tokens(t) for t in terms]
+
+
+class _Segment:
+    """Postings sorted by term: `terms` (distinct term ids, ascending) and `offsets` delimit each term's
+    run of `docs` (positions) and `freqs` (body count + CONTEXT_WEIGHT x context count)."""
+
+    __slots__ = ("docs", "freqs", "offsets", "terms")
+
+    def __init__(self, terms: np.ndarray, offsets: np.ndarray, docs: np.ndarray, freqs: np.ndarray) -> None:
+        self.terms, self.offsets, self.docs, self.freqs = terms, offsets, docs, freqs
+
+    def __len__(self) -> int:
+        return len(self.docs)
+
+    @classmethod
+    def of_runs(cls, terms: np.ndarray, docs: np.ndarray, freqs: np.ndarray) -> _Segment:
+        """From postings already grouped by term (ascending), one term id per posting."""
+        starts = np.flatnonzero(np.concatenate(([True], terms[1:] != terms[:-1]))) if len(terms) else _NONE
+        offsets = np.append(starts, len(terms)).astype(np.int64)
+        return cls(terms[starts].astype(np.int32), offsets, docs.astype(np.int32), freqs.astype(np.float32))
+
+    def expanded_terms(self) -> np.ndarray:
+        return np.repeat(self.terms, np.diff(self.offsets))
+
+    def postings(self, term: int) -> tuple[np.ndarray, np.ndarray] | None:
+        i = int(np.searchsorted(self.terms, term))
+        if i == len(self.terms) or self.terms[i] != term:
+            return None
+        start, end = self.offsets[i], self.offsets[i + 1]
+        return self.docs[start:end], self.freqs[start:end]
+
+
+class _Positions:
+    """Record number -> position: an array for the usual dense numbering, a dict for outliers."""
+
+    def __init__(self) -> None:
+        self.dense = np.full(0, -1, np.int64)
+        self.far: dict[int, int] = {}
+
+    def _limit(self, positions: int) -> int:
+        return max(_DENSE_NUMS, 4 * positions)
+
+    def get(self, nums: np.ndarray) -> np.ndarray:
+        """The positions of these record numbers (-1: none)."""
+        out = np.full(len(nums), -1, np.int64)
+        near = nums < len(self.dense)
+        out[near] = self.dense[nums[near]]
+        if self.far:
+            for i in np.flatnonzero(~near):
+                out[i] = self.far.get(int(nums[i]), -1)
+        return out
+
+    def set(self, nums: np.ndarray, positions: np.ndarray, total: int) -> None:
+        limit = self._limit(total)
+        near = nums < limit
+        if np.any(near):
+            top = int(nums[near].max()) + 1
+            if top > len(self.dense):
+                grown = np.full(min(limit, max(top, 2 * len(self.dense))), -1, np.int64)
+                grown[: len(self.dense)] = self.dense
+                self.dense = grown
+            self.dense[nums[near]] = positions[near]
+        for num, pos in zip(nums[~near].tolist(), positions[~near].tolist(), strict=True):
+            self.far[num] = pos
+
+    def clear(self, nums: np.ndarray) -> None:
+        near = nums < len(self.dense)
+        self.dense[nums[near]] = -1
+        for num in nums[~near].tolist():
+            self.far.pop(num, None)
+
+
+class BM25Postings:
+    """The lexical index of one store (every tenant): documents by record number, BM25 as FTS5 computes it.
+
+    `tokenizer` cuts non-ASCII index terms into FTS5's tokens; a backend that has FTS5 at hand passes FTS5
+    itself, which makes the tokens exact by construction."""
+
+    def __init__(self, tokenizer: Tokenizer = python_tokenizer) -> None:
+        self.tokenizer = tokenizer
+        self.term_cache: dict[str, tuple[str, ...]] = {}  # non-ASCII term -> its tokens
+        self.vocab: dict[str, int] = {}
+        self.tenant_codes: dict[str, int] = {}
+        self.size = 0  # positions used, live or tombstoned
+        self.nums = np.zeros(0, np.int64)
+        self.lengths = np.zeros(0, np.float64)  # tokens in both columns, as float: the formula's |d|
+        self.tenants = np.zeros(0, np.int32)
+        self.alive = np.zeros(0, bool)
+        self.live = 0  # N
+        self.total = 0  # the live documents' lengths summed
+        self.segments: list[_Segment] = []
+        self.positions = _Positions()
+        self.lock = threading.Lock()
+
+    def __len__(self) -> int:
+        return self.live
+
+    @property
+    def postings(self) -> int:
+        return sum(len(s) for s in self.segments)
+
+    # --- writing ----------------------------------------------------------------------------------
+
+    def remove(self, nums: Iterable[int]) -> None:
+        """Tombstone these records' documents (numbers without one are ignored)."""
+        wanted = np.fromiter(nums, np.int64)
+        with self.lock:
+            self._remove(wanted)
+            self._compact_if_sparse()
+
+    def _remove(self, nums: np.ndarray) -> None:
+        if not len(nums):
+            return
+        found = self.positions.get(np.unique(nums))
+        found = found[found >= 0]
+        found = found[self.alive[found]]
+        if not len(found):
+            return
+        self.alive[found] = False
+        self.live -= len(found)
+        self.total -= int(self.lengths[found].sum())
+        self.positions.clear(self.nums[found])
+
+    def put(self, docs: Sequence[tuple[int, str, str, str]]) -> None:
+        """Index (or re-index) documents: (record number, tenant, body, context), where body and context are
+        the analyzer's output as stored in FTS5 (`index_text`). A number given twice keeps its last text."""
+        last = {num: i for i, (num, *_rest) in enumerate(docs)}
+        if len(last) < len(docs):
+            docs = [docs[i] for i in sorted(last.values())]
+        if not docs:
+            return
+        with self.lock:
+            nums = np.fromiter((d[0] for d in docs), np.int64, len(docs))
+            self._remove(nums)
+            first = self._grow(len(docs))
+            at = np.arange(first, first + len(docs), dtype=np.int64)
+            body, body_at, body_len = self._occurrences([d[2] or "" for d in docs], at)
+            context, context_at, context_len = self._occurrences([d[3] or "" for d in docs], at)
+            codes = self.tenant_codes
+            self.nums[at] = nums
+            self.lengths[at] = body_len + context_len
+            self.tenants[at] = [codes.setdefault(d[1], len(codes)) for d in docs]
+            self.alive[at] = True
+            self.positions.set(nums, at, self.size)
+            self.live += len(docs)
+            self.total += int(body_len.sum() + context_len.sum())
+            segment = self._segment(body + context, np.concatenate([body_at, context_at]), len(body))
+            if len(segment):
+                self.segments.append(segment)
+                self._merge()
+            self._compact_if_sparse()
+
+    def phrases(self, terms: Sequence[str]) -> list[tuple[str, ...]]:
+        """The tokens FTS5 makes of each query term (its phrase)."""
+        with self.lock:
+            self._learn([t for t in terms if not t.isascii()])
+            return [(t,) if t.isascii() else self.term_cache[t] for t in terms]
+
+    def _learn(self, terms: Iterable[str]) -> None:
+        new = sorted(set(terms).difference(self.term_cache))
+        if new:
+            self.term_cache.update(zip(new, self.tokenizer(new), strict=True))
+
+    def _occurrences(self, texts: list[str], at: np.ndarray) -> tuple[list[str], np.ndarray, np.ndarray]:
+        """Every token of the texts (analyzer output) in order, the position of each one's document, and
+        each text's token count. ASCII terms are single tokens; other terms go through the tokenizer."""
+        counts = np.zeros(len(texts), np.int64)
+        tokens: list[str] = []
+        where = [_NONE]
+        plain = [i for i, t in enumerate(texts) if t and t.isascii()]
+        if plain:  # the bulk: one split for all of them, counts from the single spaces between terms
+            chosen = [texts[i] for i in plain]
+            tokens = " ".join(chosen).split()
+            found = np.fromiter((t.count(" ") + 1 for t in chosen), np.int64, len(chosen))
+            if int(found.sum()) != len(tokens):  # spaced otherwise: count them one by one
+                found = np.fromiter((len(t.split()) for t in chosen), np.int64, len(chosen))
+            counts[plain] = found
+            where.append(np.repeat(at[plain], found))
+        mixed = [i for i, t in enumerate(texts) if not t.isascii()]
+        if mixed:
+            split = [texts[i].split() for i in mixed]
+            self._learn(term for terms in split for term in terms if not term.isascii())
+            cache = self.term_cache
+            lists = [
+                [tok for term in terms for tok in ((term,) if term.isascii() else cache[term])]
+                for terms in split
+            ]
+            found = np.fromiter(map(len, lists), np.int64, len(lists))
+            counts[mixed] = found
+            tokens += chain.from_iterable(lists)
+            where.append(np.repeat(at[mixed], found))
+        return tokens, np.concatenate(where), counts
+
+    def _grow(self, count: int) -> int:
+        """Room for `count` more positions; returns the first."""
+        first, need = self.size, self.size + count
+        if need > len(self.nums):
+            capacity = max(need, 2 * len(self.nums), 1024)
+            for name in ("nums", "lengths", "tenants", "alive"):
+                old = getattr(self, name)
+                grown = np.zeros(capacity, old.dtype)
+                grown[: self.size] = old[: self.size]
+                setattr(self, name, grown)
+        self.size = need
+        return first
+
+    def _term_ids(self, tokens: list[str]) -> np.ndarray:
+        vocab = self.vocab
+        new = set(tokens).difference(vocab)
+        for token in sorted(new):  # sorted: ids do not depend on hash order
+            vocab[token] = len(vocab)
+        return np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))
+
+    def _segment(self, tokens: list[str], where: np.ndarray, in_body: int) -> _Segment:
+        """The postings of freshly placed documents from their token occurrences (the first `in_body` in
+        the body, the rest in the context), summed per (term, position). Weights are counted in halves
+        (body 2, context 1) so that the sums stay exact."""
+        if not tokens:
+            return _Segment.of_runs(_NONE, _NONE, np.zeros(0))
+        halves = np.ones(len(tokens), np.int64)
+        halves[:in_body] = 2
+        keys = (self._term_ids(tokens) << 32) | where
+        order = np.argsort(keys, kind="stable")
+        keys, halves = keys[order], halves[order]
+        starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        sums = np.add.reduceat(halves, starts)
+        keys = keys[starts]
+        return _Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, sums * CONTEXT_WEIGHT)
+
+    def _merge(self) -> None:
+        segments = self.segments
+        while len(segments) >= 2 and len(segments[-2]) <= MERGE_RATIO * len(segments[-1]):
+            newer = segments.pop()
+            segments[-1] = self._merged([segments[-1], newer])
+
+    def _compact_if_sparse(self) -> None:
+        dead = self.size - self.live
+        if dead > max(COMPACT_MIN, self.size // 4):
+            self._compact()
+
+    def _merged(self, parts: list[_Segment], moved: np.ndarray | None = None) -> _Segment:
+        """One segment of these (oldest first), without tombstoned postings; `moved` renumbers positions."""
+        terms = np.concatenate([p.expanded_terms() for p in parts])
+        docs = np.concatenate([p.docs for p in parts])
+        freqs = np.concatenate([p.freqs for p in parts])
+        keep = self.alive[docs]
+        terms, docs, freqs = terms[keep], docs[keep], freqs[keep]
+        order = np.argsort(terms, kind="stable")  # sorted runs, one per part: a linear merge
+        docs = docs[order] if moved is None else moved[docs[order]]
+        return _Segment.of_runs(terms[order], docs, freqs[order])
+
+    def _compact(self) -> None:
+        """Rewrite every position: live documents only, in their order, in one segment."""
+        keep = np.flatnonzero(self.alive[: self.size])
+        moved = np.full(self.size, -1, np.int64)
+        moved[keep] = np.arange(len(keep))
+        self.segments = [self._merged(self.segments, moved)] if self.segments else []
+        for name in ("nums", "lengths", "tenants", "alive"):
+            setattr(self, name, getattr(self, name)[keep].copy())
+        self.size = len(keep)
+        self.positions = _Positions()
+        self.positions.set(self.nums, np.arange(self.size, dtype=np.int64), self.size)
+
+    # --- scoring ----------------------------------------------------------------------------------
+
+    def scores(self, tokens: Sequence[str], tenant: str) -> tuple[np.ndarray, np.ndarray]:
+        """Every live document of `tenant` containing one of `tokens` (the query's one-token phrases, in
+        order; a token given twice counts twice): its record number and BM25 score, unordered."""
+        with self.lock:
+            code = self.tenant_codes.get(tenant)
+            if code is None or not self.live:
+                return _NONE, np.zeros(0)
+            n, avgdl = self.live, self.total / self.live
+            tombstones = self.live < self.size
+            acc: np.ndarray | None = None
+            for token in tokens:
+                term = self.vocab.get(token)
+                if term is None:
+                    continue  # no document holds it: FTS5 adds nothing for it
+                parts = [p for p in (s.postings(term) for s in self.segments) if p is not None]
+                if not parts:
+                    continue
+                docs = np.concatenate([d for d, _ in parts]) if len(parts) > 1 else parts[0][0]
+                freqs = np.concatenate([f for _, f in parts]) if len(parts) > 1 else parts[0][1]
+                if tombstones:
+                    live = self.alive[docs]
+                    docs, freqs = docs[live], freqs[live]
+                hits = len(docs)  # n(t)
+                if not hits:
+                    continue
+                idf = math.log((n - hits + 0.5) / (hits + 0.5))  # libm's log, as FTS5's
+                if idf <= 0.0:
+                    idf = IDF_FLOOR
+                f = freqs.astype(np.float64)
+                part = idf * ((f * (K1 + 1.0)) / (f + K1 * ((1 - B) + B * self.lengths[docs] / avgdl)))
+                if acc is None:
+                    acc = np.zeros(self.size)
+                    acc[docs] = part  # 0.0 + part: FTS5 starts its sum at 0.0
+                else:
+                    acc[docs] += part  # a term's postings name each document once
+            if acc is None:
+                return _NONE, np.zeros(0)
+            found = np.flatnonzero(acc != 0.0)  # every part is positive
+            if len(self.tenant_codes) > 1:
+                found = found[self.tenants[found] == code]
+            return self.nums[found], acc[found]
+
+    # --- snapshots --------------------------------------------------------------------------------
+
+    def save(self, path: Path, meta: dict[str, int]) -> None:
+        """Write the index and `meta` (integers) to `path` atomically (a temporary name, then a rename)."""
+        with self.lock:
+            arrays: dict[str, np.ndarray] = {
+                "nums": self.nums[: self.size],
+                "lengths": self.lengths[: self.size],
+                "tenants": self.tenants[: self.size],
+                "alive": self.alive[: self.size],
+                "vocab": _joined(self.vocab),
+                "tenant_names": _joined(self.tenant_codes),
+                "meta_keys": _joined(meta),
+                "meta_values": np.array(list(meta.values()), np.int64),
+            }
+            for i, s in enumerate(self.segments):
+                arrays |= {f"s{i}_terms": s.terms, f"s{i}_offsets": s.offsets}
+                arrays |= {f"s{i}_docs": s.docs, f"s{i}_freqs": s.freqs}
+            buffer = io.BytesIO()
+            np.savez(buffer, **arrays)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+        tmp.write_bytes(buffer.getbuffer())
+        os.replace(tmp, path)
+
+    @classmethod
+    def load(cls, path: Path, tokenizer: Tokenizer = python_tokenizer) -> tuple[BM25Postings, dict[str, int]]:
+        """An index written by `save`, and its meta."""
+        with np.load(path, allow_pickle=False) as data:
+            index = cls(tokenizer)
+            index.nums, index.lengths = data["nums"], data["lengths"]
+            index.tenants, index.alive = data["tenants"], data["alive"]
+            index.size = len(index.nums)
+            index.vocab = {t: i for i, t in enumerate(_split(data["vocab"]))}
+            index.tenant_codes = {t: i for i, t in enumerate(_split(data["tenant_names"]))}
+            meta = dict(zip(_split(data["meta_keys"]), data["meta_values"].tolist(), strict=True))
+            count = sum(1 for name in data.files if name.endswith("_terms"))
+            index.segments = [
+                _Segment(*(data[f"s{i}_{part}"] for part in ("terms", "offsets", "docs", "freqs")))
+                for i in range(count)
+            ]
+        live = np.flatnonzero(index.alive)
+        index.live = len(live)
+        index.total = int(index.lengths[live].sum())
+        index.positions.set(index.nums[live], live.astype(np.int64), index.size)
+        return index, meta
+
+
+def _joined(names: Iterable[str]) -> np.ndarray:
+    """Strings (tokens, tenants, names) as one byte array: a JSON list, in order."""
+    return np.frombuffer(json.dumps(list(names), ensure_ascii=False).encode(), np.uint8)
+
+
+def _split(data: np.ndarray) -> list[str]:
+    return json.loads(data.tobytes().decode())

@@ -1,0 +1,296 @@
+"""Lexical retrieval for the SQLite backend: an in-process BM25 index beside FTS5, filtered in SQL.
+
+FTS5 ranks by scoring every match (``ORDER BY bm25(...)``): with a small vocabulary a two-word query
+matches most of a large store, which costs FTS5 50-200 ms at a million records. The postings index
+(memql.index.postings) scores the same matches in numpy in a few ms, with FTS5's statistics and formula,
+so its scores are FTS5's and FTS5 stays the oracle (and the fallback).
+
+Catching up. Every change of a record's FTS5 row (insert, text change, hard delete, import) appends the
+record number to ``lexical_changes`` in the same transaction, so a process's index catches up by reading
+the changes above the last sequence number it absorbed -- whichever process wrote them -- and re-reading
+those records' FTS5 rows. A refill of the FTS5 table (a new analyzer) bumps the counter
+``lexical_generation``, and every process's index starts over.
+
+Transactions. The shared index only ever absorbs committed rows: a transaction that has itself changed
+the lexical index searches with FTS5, which sees its own uncommitted rows, so a rollback never reaches
+the shared index.
+
+Filters, tenant, status, expiry and clearance are checked in SQL on a window of the index's best matches,
+as on the dense path: the window widens (x8) while a wider one could change the answer, and past
+MAX_WINDOW the full FTS5 query runs instead -- a matching record is never lost to a top-k cut. FTS5 also
+answers queries with a phrase (a query term FTS5 cuts into several tokens), point-in-time reads and, in
+mode "auto", stores with fewer than POSTINGS_MIN_RECORDS records.
+
+Snapshots. The index is saved beside the database (``<file>.lexical/``, named by the store's random id,
+the generation and the change it holds) when a tenth of it changed and when the store closes; a process
+opening a large store loads it and reads only the newer changes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+import zipfile
+from collections.abc import Sequence
+from dataclasses import replace
+from pathlib import Path
+from typing import Literal
+
+import numpy as np
+
+from memql.index.postings import BM25Postings
+from memql.ports.store import Record, RecordQuery
+from memql.services.tokenize import query_terms
+from memql.store.sqlite import codec, query
+
+LexicalMode = Literal["auto", "fts5", "postings"]
+LEXICAL_MODES: tuple[str, ...] = ("auto", "fts5", "postings")
+POSTINGS_MIN_RECORDS = 10_000  # "auto" builds the index from here on; below, FTS5 is as fast
+FIRST_WINDOW = 200  # best matches checked against the query's conditions first
+MAX_WINDOW = 12_800  # wider than this, the full FTS5 query over every match answers instead
+_BATCH = 50_000  # documents read and indexed at a time
+FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
+
+
+class FTS5Tokenizer:
+    """FTS5's own tokens of index terms, from a private in-memory FTS5 table: exact by construction,
+    whatever Unicode tables this SQLite was built with (memql.index.lexical.term_tokens reproduces them in
+    Python, but a character whose properties changed since can tokenise differently)."""
+
+    def __init__(self) -> None:
+        self.conn = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        self.conn.execute(f"CREATE VIRTUAL TABLE t USING fts5(x, tokenize = '{FTS5_TOKENIZER}')")
+        self.conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(t, 'instance')")
+        self.lock = threading.Lock()
+
+    def __call__(self, terms: Sequence[str]) -> list[tuple[str, ...]]:
+        with self.lock:
+            self.conn.execute("BEGIN")
+            try:
+                self.conn.executemany("INSERT INTO t (rowid, x) VALUES (?, ?)", enumerate(terms, 1))
+                found: list[list[str]] = [[] for _ in terms]
+                for doc, token in self.conn.execute("SELECT doc, term FROM v ORDER BY doc, offset"):
+                    found[doc - 1].append(token)
+            finally:
+                self.conn.execute("ROLLBACK")  # the table stays empty
+        return [tuple(tokens) for tokens in found]
+
+
+class LexicalIndex:
+    """The in-process BM25 index of one SQLite store (every tenant: FTS5's statistics span them all)."""
+
+    def __init__(self, mode: LexicalMode = "auto", snapshots: Path | None = None) -> None:
+        if mode not in LEXICAL_MODES:
+            raise ValueError(f"lexical_index must be one of {', '.join(LEXICAL_MODES)}, not {mode!r}")
+        self.mode: LexicalMode = mode
+        self.snapshots = snapshots  # where snapshots go (None: in memory only)
+        self.postings: BM25Postings | None = None
+        self.seq = 0  # the last change absorbed
+        self.seq_num = -1  # the record number of that change: it tells this file's history from another's
+        self.generation = 0
+        self.store_id: int | None = None
+        self.unsaved = 0
+        self.tokenizer = FTS5Tokenizer()
+        self.lock = threading.RLock()
+
+    def search(
+        self, conn: sqlite3.Connection, tenant: str, q: RecordQuery
+    ) -> list[tuple[Record, float]] | None:
+        """The best q.limit records matching q, by BM25 (best first; ties by weight, then newest), or None
+        when FTS5 should answer (mode, store size, a phrase, or a window that grew too wide)."""
+        if self.mode == "fts5" or q.text_query is None or q.limit is None:
+            return None
+        if q.limit <= 0:
+            return []
+        terms = query_terms(q.text_query)
+        if not terms:
+            return []  # no terms: FTS5 has nothing to match either
+        with self.lock:
+            if not self._caught_up(conn):
+                return None
+            assert self.postings is not None
+            phrases = self.postings.phrases(terms)
+            if any(len(p) != 1 for p in phrases):
+                return None  # a phrase needs token positions: FTS5 matches it
+            nums, scores = self.postings.scores([p[0] for p in phrases], tenant)
+        hits = _filtered_top(conn, tenant, q, q.limit, nums, scores)
+        return None if hits is None else _decoded(conn, tenant, hits)
+
+    # --- catching up --------------------------------------------------------------------------------
+
+    def _caught_up(self, conn: sqlite3.Connection) -> bool:
+        """Absorb the committed changes (building or loading the index first); False when FTS5 answers."""
+        generation = _counter(conn, "lexical_generation")
+        last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
+        if self.postings is not None and (generation != self.generation or last < self.seq):
+            self.postings = None  # the FTS5 table was refilled (or the file replaced): start over
+        if self.postings is None:
+            if self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
+                return False
+            self.store_id, self.generation = _counter(conn, "store_id"), generation
+            if not self._load_snapshot(conn, last):
+                self._build(conn, last)
+        if last > self.seq:
+            self._absorb(conn, last)
+        assert self.postings is not None
+        if self.unsaved >= max(10_000, len(self.postings) // 10):
+            self.save()
+        return True
+
+    def _build(self, conn: sqlite3.Connection, last: int) -> None:
+        """Index every FTS5 row (LEFT JOIN: a row without its record still counts in FTS5's statistics)."""
+        postings = BM25Postings(self.tokenizer)
+        cursor = conn.execute(
+            "SELECT f.rowid, r.tenant, f.body, f.context FROM records_fts f "
+            "LEFT JOIN records r ON r.num = f.rowid"
+        )
+        while rows := cursor.fetchmany(_BATCH):
+            postings.put(rows)
+        self.postings, self.unsaved = postings, len(postings)
+        self.seq, self.seq_num = last, _change_num(conn, last)
+
+    def _absorb(self, conn: sqlite3.Connection, last: int) -> None:
+        """Re-read the records changed after self.seq (up to `last`): indexed again, or gone."""
+        assert self.postings is not None
+        cursor = conn.execute(
+            "SELECT c.num, r.tenant, f.body, f.context, f.rowid IS NOT NULL FROM "
+            "(SELECT DISTINCT num FROM lexical_changes WHERE seq > ? AND seq <= ?) c "
+            "LEFT JOIN records_fts f ON f.rowid = c.num LEFT JOIN records r ON r.num = c.num",
+            (self.seq, last),
+        )
+        while rows := cursor.fetchmany(_BATCH):
+            self.postings.remove(row[0] for row in rows if not row[4])
+            self.postings.put([row[:4] for row in rows if row[4]])
+            self.unsaved += len(rows)
+        self.seq, self.seq_num = last, _change_num(conn, last)
+
+    # --- snapshots ----------------------------------------------------------------------------------
+
+    def _prefix(self) -> str:
+        return f"{self.store_id:x}.{self.generation}."
+
+    def _load_snapshot(self, conn: sqlite3.Connection, last: int) -> bool:
+        """Start from the newest snapshot of this store and generation that is not ahead of the store and
+        whose last change is this file's (not one of a backup's other history)."""
+        if self.snapshots is None or self.store_id is None or not self.snapshots.is_dir():
+            return False
+        newest: tuple[int, Path] | None = None
+        for path in self.snapshots.glob(f"{self._prefix()}*.npz"):
+            seq = path.name.rsplit(".", 2)[-2]
+            if seq.isdigit() and int(seq) <= last and (newest is None or int(seq) > newest[0]):
+                newest = (int(seq), path)
+        if newest is None:
+            return False  # none, or written for a different history of this file (restored from a backup)
+        try:
+            postings, meta = BM25Postings.load(newest[1], self.tokenizer)
+        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+            return False  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
+        seq, seq_num = newest[0], _change_num(conn, newest[0])
+        if (meta.get("seq"), meta.get("seq_num"), meta.get("generation")) != (seq, seq_num, self.generation):
+            return False
+        self.postings, self.seq, self.seq_num, self.unsaved = postings, seq, seq_num, 0
+        return True
+
+    def save(self) -> None:
+        """Write the index as of self.seq beside the database, replacing older snapshots."""
+        with self.lock:
+            if self.postings is None or self.snapshots is None or self.store_id is None:
+                return
+            target = self.snapshots / f"{self._prefix()}{self.seq}.npz"
+            meta = {"seq": self.seq, "seq_num": self.seq_num, "generation": self.generation}
+            self.postings.save(target, meta)
+            for old in self.snapshots.glob(f"{self.store_id:x}.*.npz"):
+                if old != target:
+                    old.unlink(missing_ok=True)
+            self.unsaved = 0
+
+    def close(self) -> None:
+        """Save the index if it changed since its last snapshot."""
+        with self.lock:
+            if self.unsaved:
+                self.save()
+
+
+# --- ranking within the query's conditions --------------------------------------------------------------
+
+
+def _filtered_top(
+    conn: sqlite3.Connection, tenant: str, q: RecordQuery, limit: int, nums: np.ndarray, scores: np.ndarray
+) -> list[tuple[int, float]] | None:
+    """The `limit` best matches that satisfy q, ordered as FTS5's query orders them (score, then weight,
+    then the newest record), or None when the window would grow past MAX_WINDOW. The window widens
+    while a match outside it could still rank among the first `limit` (fewer passed, or the last one
+    passed does not beat the best match left outside)."""
+    hits: list[tuple[float, float, int]] = []  # (score, weight, num)
+    window, checked = max(4 * limit, FIRST_WINDOW), 0
+    while True:
+        if window > MAX_WINDOW:
+            return None
+        order = _best(nums, scores, window + 1)  # one more: the best match left outside the window
+        fresh = order[checked:window]
+        weights = _passing(conn, tenant, q, nums[fresh].tolist())
+        hits += [
+            (s, weights[n], n)
+            for n, s in zip(nums[fresh].tolist(), scores[fresh].tolist(), strict=True)
+            if n in weights
+        ]
+        checked = len(fresh) + checked
+        hits.sort(key=lambda h: (-h[0], -h[1], -h[2]))
+        if len(order) <= window or (len(hits) >= limit and hits[limit - 1][0] > scores[order[window]]):
+            return [(n, s) for s, _, n in hits[:limit]]
+        window *= 8
+
+
+def _best(nums: np.ndarray, scores: np.ndarray, count: int) -> np.ndarray:
+    """Indices of the `count` best matches, best first: higher score, then higher record number (FTS5's
+    window order), so a wider window always extends a narrower one."""
+    if count >= len(scores):
+        return np.lexsort((-nums, -scores))
+    part = np.argpartition(-scores, count - 1)[:count]
+    floor = scores[part].min()
+    above = np.flatnonzero(scores > floor)
+    tied = np.flatnonzero(scores == floor)
+    tied = tied[np.argsort(-nums[tied], kind="stable")[: count - len(above)]]
+    chosen = np.concatenate([above, tied])
+    return chosen[np.lexsort((-nums[chosen], -scores[chosen]))]
+
+
+def _passing(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int]) -> dict[int, float]:
+    """The candidates that satisfy the query's conditions, with their weights (the order's tie-break)."""
+    ids = [str(n) for n in nums]
+    if q.ids is not None:  # the query's own ids narrow the candidates
+        wanted = set(q.ids)
+        ids = [i for i in ids if i in wanted]
+    if not ids:
+        return {}
+    checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
+    sql, params = query.build(tenant, checked)
+    return {num: weight for num, weight in conn.execute(f"SELECT num, weight FROM ({sql})", params)}
+
+
+def _decoded(
+    conn: sqlite3.Connection, tenant: str, hits: list[tuple[int, float]]
+) -> list[tuple[Record, float]]:
+    """The records of the final hits, in order: only these are decoded."""
+    if not hits:
+        return []
+    sql, params = query.build(tenant, RecordQuery(ids=[str(n) for n, _ in hits], statuses=None))
+    records = {row["num"]: codec.decode(row) for row in conn.execute(sql, params)}
+    return [(records[n], s) for n, s in hits if n in records]
+
+
+def _counter(conn: sqlite3.Connection, name: str) -> int:
+    row = conn.execute("SELECT value FROM counters WHERE name = ?", (name,)).fetchone()
+    return 0 if row is None else int(row[0])
+
+
+def _change_num(conn: sqlite3.Connection, seq: int) -> int:
+    """The record number of change `seq` (-1: none, as before the first change)."""
+    row = conn.execute("SELECT num FROM lexical_changes WHERE seq = ?", (seq,)).fetchone()
+    return -1 if row is None else int(row[0])
+
+
+def _records_created(conn: sqlite3.Connection) -> int:
+    """How many records the store has numbered (a cheap upper bound of its size)."""
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'records'").fetchone()
+    return 0 if row is None else int(row[0])

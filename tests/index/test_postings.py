@@ -1,0 +1,149 @@
+"""The in-process BM25 index (memql.index.postings) against FTS5 itself: the same documents, put, replaced
+and removed in any order across segments, merges and compactions, score every query as FTS5's bm25() does,
+and a snapshot gives back the same index."""
+
+from __future__ import annotations
+
+import itertools
+import sqlite3
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from memql.index import postings
+from memql.index.lexical import CONTEXT_WEIGHT, fts_tokens, query_phrases
+from memql.index.postings import BM25Postings
+from memql.services.tokenize import index_text
+
+WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "of", "running", "ran", "café", "naïve"]
+WORDS += ["机器学习", "学习", "東京", "Москва", "καλημέρα", "mp3", "2024", "हिन्दी", "İstanbul", "ǅemal"]
+TENANTS = ["A", "A", "B", "tenant\nwith a newline"]
+
+doc = st.tuples(
+    st.integers(1, 40),  # record number
+    st.sampled_from(TENANTS),
+    st.lists(st.sampled_from(WORDS), max_size=10),  # body
+    st.lists(st.sampled_from(WORDS), max_size=3),  # context
+)
+# a batch of documents to put, or of record numbers to remove
+steps = st.lists(
+    st.one_of(
+        st.tuples(st.just("put"), st.lists(doc, min_size=1, max_size=6)),
+        st.tuples(st.just("remove"), st.lists(st.integers(1, 40), min_size=1, max_size=4)),
+    ),
+    min_size=1,
+    max_size=12,
+)
+
+
+class FTS5Mirror:
+    """The same documents in a real FTS5 table, ranked by SQLite's own bm25()."""
+
+    def __init__(self) -> None:
+        self.conn = sqlite3.connect(":memory:")
+        self.conn.execute(
+            "CREATE VIRTUAL TABLE f USING fts5(body, context, tokenize = 'unicode61 remove_diacritics 2')"
+        )
+        self.tenants: dict[int, str] = {}
+
+    def put(self, num: int, tenant: str, body: str, context: str) -> None:
+        self.remove(num)
+        self.conn.execute("INSERT INTO f (rowid, body, context) VALUES (?, ?, ?)", (num, body, context))
+        self.tenants[num] = tenant
+
+    def remove(self, num: int) -> None:
+        self.conn.execute("DELETE FROM f WHERE rowid = ?", (num,))
+        self.tenants.pop(num, None)
+
+    def scores(self, tokens: list[str], tenant: str) -> dict[int, float]:
+        match = " OR ".join('"' + t.replace('"', '""') + '"' for t in tokens)
+        rows = self.conn.execute(
+            f"SELECT rowid, -bm25(f, 1.0, {CONTEXT_WEIGHT}) FROM f WHERE f MATCH ?", (match,)
+        ).fetchall()
+        return {num: score for num, score in rows if self.tenants[num] == tenant}
+
+
+def apply(index: BM25Postings, mirror: FTS5Mirror, plan) -> None:
+    for kind, batch in plan:
+        if kind == "put":
+            docs = [(n, t, index_text(" ".join(b)), index_text(" ".join(c))) for n, t, b, c in batch]
+            index.put(docs)
+            for num, tenant, body, context in docs:
+                mirror.put(num, tenant, body, context)
+        else:
+            index.remove(batch)
+            for num in batch:
+                mirror.remove(num)
+
+
+def assert_same_scores(index: BM25Postings, mirror: FTS5Mirror, tokens: list[str], tenant: str) -> None:
+    nums, scores = index.scores(tokens, tenant)
+    got = dict(zip(nums.tolist(), scores.tolist(), strict=True))
+    want = mirror.scores(tokens, tenant)
+    assert got.keys() == want.keys()
+    assert got == pytest.approx(want, rel=1e-12, abs=0)
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(
+    plan=steps,
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
+    tenant=st.sampled_from(TENANTS),
+)
+def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
+    monkeypatch, plan, query, tenant
+):
+    monkeypatch.setattr(postings, "COMPACT_MIN", 2)  # compact as soon as tombstones pass a quarter
+    index, mirror = BM25Postings(), FTS5Mirror()
+    apply(index, mirror, plan)
+    # the query's tokens as FTS5 makes them, a repeated one kept (FTS5 counts each phrase)
+    tokens = [token for phrase in query_phrases(" ".join(query)) for token in phrase] + fts_tokens(
+        index_text(query[0])
+    )
+    assert_same_scores(index, mirror, tokens, tenant)
+    assert len(index) == mirror.conn.execute("SELECT count(*) FROM f").fetchone()[0]
+
+
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(plan=steps, more=steps, query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
+def test_a_snapshot_gives_back_the_same_index(tmp_path_factory, plan, more, query):
+    index, mirror = BM25Postings(), FTS5Mirror()
+    apply(index, mirror, plan)
+    path = tmp_path_factory.mktemp("snap") / "index.npz"
+    index.save(path, {"seq": 7, "generation": 2})
+    loaded, meta = BM25Postings.load(path)
+    assert meta == {"seq": 7, "generation": 2}
+    apply(loaded, mirror, more)  # and it keeps working: tombstones, segments and positions came back
+    tokens = [t for phrase in query_phrases(" ".join(query)) for t in phrase]
+    for tenant in TENANTS:
+        assert_same_scores(loaded, mirror, tokens, tenant)
+
+
+def test_segments_merge_geometrically_and_tombstones_are_compacted_away():
+    index, mirror = BM25Postings(), FTS5Mirror()
+    for start in range(0, 2000, 100):
+        batch = [(n, "A", f"river n{n} " + "garden " * (n % 3), "") for n in range(start + 1, start + 101)]
+        index.put(batch)
+        for d in batch:
+            mirror.put(*d)
+    sizes = [len(s) for s in index.segments]
+    assert all(older > postings.MERGE_RATIO * newer for older, newer in itertools.pairwise(sizes))
+    index.remove(range(1, 1600))
+    for num in range(1, 1600):
+        mirror.remove(num)
+    assert index.size == len(index) == 401  # compacted: only live positions are left
+    assert_same_scores(index, mirror, ["river", "garden"], "A")
+    assert index.scores(["river"], "nobody")[0].size == 0
+    assert index.scores(["absent"], "A")[0].size == 0
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=st.text(max_size=40))
+def test_tokens_are_the_tokens_fts5_makes_of_any_text(text):
+    conn = sqlite3.connect(":memory:")
+    conn.execute("CREATE VIRTUAL TABLE f USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')")
+    conn.execute("CREATE VIRTUAL TABLE v USING fts5vocab(f, 'instance')")
+    conn.execute("INSERT INTO f (body) VALUES (?)", (index_text(text),))
+    want = [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
+    assert fts_tokens(index_text(text)) == want
