@@ -173,8 +173,15 @@ class ChatHandler(BaseHTTPRequestHandler):
 @contextlib.contextmanager
 def serve() -> Iterator[ChatProvider]:
     """Runs a chat provider on an ephemeral 127.0.0.1 port; ``provider.url`` is its API root (…/v1)."""
-    p = ChatProvider()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), ChatHandler)
+    with serve_provider(ChatProvider(), ChatHandler) as provider:
+        yield provider
+
+
+@contextlib.contextmanager
+def serve_provider(p: Any, handler: type[BaseHTTPRequestHandler]) -> Iterator[Any]:
+    """Serve `handler` for provider `p` (which has url, stop, lock and sockets) on an ephemeral
+    127.0.0.1 port, and tear everything down afterwards, keep-alive connections included."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), handler)
     server.provider = p  # type: ignore[attr-defined]
     server.handle_error = lambda request, address: None  # type: ignore[method-assign]
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)

@@ -10,18 +10,18 @@ keep-alive connection behind the client's back.
 from __future__ import annotations
 
 import base64
-import contextlib
 import hashlib
 import json
 import random
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import BaseHTTPRequestHandler
 
 import numpy as np
 import pytest
 
+from chat_server import serve_provider
 from memql.services.embedding.remote import EmbedderError, RemoteEmbedder
 
 SLOW_SECONDS = 2.0  # how long a "slow" request stalls (the client's timeout in these tests is 0.2 s)
@@ -193,25 +193,8 @@ class Handler(BaseHTTPRequestHandler):
 def provider(monkeypatch):
     monkeypatch.delenv("MEMQL_EMBED_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
-    p = Provider()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    server.provider = p
-    server.handle_error = lambda request, address: None
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.01}, daemon=True)
-    thread.start()
-    p.url = f"http://127.0.0.1:{server.server_address[1]}/v1"
-    try:
+    with serve_provider(Provider(), Handler) as p:
         yield p
-    finally:
-        p.stop.set()
-        server.shutdown()
-        server.server_close()
-        with p.lock:
-            sockets = list(p.sockets)
-        for s in sockets:  # end keep-alive handler threads
-            with contextlib.suppress(OSError):
-                s.shutdown(socket.SHUT_RDWR)
-        thread.join(timeout=5)
 
 
 @pytest.fixture

@@ -9,23 +9,10 @@ from datetime import UTC, datetime
 from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.model import Clause
 from memql.cognition.planner.rules.text import clean_phrase, fold, quoted, words
-from memql.lang.time import find_natural, priority_weight
+from memql.lang.time import TimeParseError, find_natural, priority_weight
+from memql.lang.time.numbers import parse_zh_number
 from memql.services.tokenize import STOP_WORDS
 
-_ZH_DIGITS = {
-    "零": 0,
-    "〇": 0,
-    "一": 1,
-    "二": 2,
-    "两": 2,
-    "三": 3,
-    "四": 4,
-    "五": 5,
-    "六": 6,
-    "七": 7,
-    "八": 8,
-    "九": 9,
-}
 _EN_UNIT = r"(?P<u>minute|min|hour|hr|day|week|wk|month|mo|year|yr)s?"
 _EN_AMOUNT = (
     r"(?P<n>\d+(?:\.\d+)?|a\s+couple\s+of|a\s+few|half\s+a|a|an|one|two|three|four|five|six|seven|eight|nine|ten|"
@@ -102,19 +89,12 @@ _WEEKDAYS = {
 
 
 def chinese_number(text: str) -> int | None:
-    """一 .. 九十九, 两, 百 and digits ("三" -> 3, "十五" -> 15, "二十" -> 20)."""
-    text = text.strip()
-    if text.isdigit():
-        return int(text)
-    if not text or any(ch not in _ZH_DIGITS and ch not in "十百" for ch in text):
+    """Arabic digits or a Chinese numeral ("三" -> 3, "十五" -> 15, "一百零五" -> 105), else None: the
+    language layer's reading, so the planner and time normalisation agree on every number."""
+    try:
+        return parse_zh_number(text)
+    except TimeParseError:
         return None
-    if "百" in text:
-        head, _, rest = text.partition("百")
-        return (_ZH_DIGITS.get(head, 1) if head else 1) * 100 + (chinese_number(rest) or 0 if rest else 0)
-    if "十" in text:
-        head, _, tail = text.partition("十")
-        return (_ZH_DIGITS.get(head, 1) if head else 1) * 10 + (_ZH_DIGITS.get(tail, 0) if tail else 0)
-    return _ZH_DIGITS.get(text)
 
 
 def amount(text: str) -> float | None:
