@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import sqlite3
+import unicodedata
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -138,8 +139,20 @@ def test_segments_merge_geometrically_and_tombstones_are_compacted_away():
     assert index.scores(["absent"], "A")[0].size == 0
 
 
+# SQLite's unicode61 tables predate Python's Unicode database: a character assigned since (e.g. U+11C2F,
+# Unicode 9) separates tokens for FTS5 but is a letter to Python. The SQLite index therefore has FTS5 itself
+# tokenise non-ASCII terms; the Python reproduction (which PostgreSQL uses) is exact for characters both
+# databases know, which is what this test pins: characters assigned by Unicode 3.2, less the few whose
+# properties changed since (U+01E0-01E1, the grapheme joiner, Cherokee - cased since Unicode 8 -, two
+# Mongolian letters that became marks), found by comparing every such character with FTS5 once.
+_CHANGED = ((0x1E0, 0x1E1), (0x34F, 0x34F), (0x13A0, 0x13F4), (0x1885, 0x1886))
+_SHARED_UNICODE = st.characters(codec="utf-8", exclude_categories=("Cs",)).filter(
+    lambda c: unicodedata.ucd_3_2_0.category(c) != "Cn" and not any(a <= ord(c) <= b for a, b in _CHANGED)
+)
+
+
 @settings(max_examples=300, deadline=None)
-@given(text=st.text(max_size=40))
+@given(text=st.text(_SHARED_UNICODE, max_size=40))
 def test_tokens_are_the_tokens_fts5_makes_of_any_text(text):
     conn = sqlite3.connect(":memory:")
     conn.execute("CREATE VIRTUAL TABLE f USING fts5(body, tokenize = 'unicode61 remove_diacritics 2')")
