@@ -59,9 +59,11 @@ def words(text: str) -> int:
     return len(text.split())
 
 
-class ChatHandler(BaseHTTPRequestHandler):
+class ProviderHandler(BaseHTTPRequestHandler):
+    """What a test provider's handler shares: keep-alive connections the provider can end, JSON replies."""
+
     protocol_version = "HTTP/1.1"  # keep-alive, like real providers
-    disable_nagle_algorithm = True
+    disable_nagle_algorithm = True  # headers and body are two writes: avoid the 40 ms delayed-ACK stall
     timeout = 5  # an idle keep-alive connection ends its handler thread after this
 
     def setup(self) -> None:
@@ -82,6 +84,8 @@ class ChatHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
+
+class ChatHandler(ProviderHandler):
     def send_error_body(self, status: int, message: str, kind: str, headers: dict[str, str] | None = None):
         self.send_json(status, {"error": {"message": message, "type": kind, "param": None}}, headers)
 

@@ -17,23 +17,12 @@ from click.testing import CliRunner
 from memql.bench import sets, text2mem
 from memql.bench.memql_set import build, check_pair, coverage, dumps, skeleton
 from memql.interfaces.cli import main
+from memql.lang.ops.base import OPS
 
 SHIPPED = sets.path("memql-v1")
 ROOT = Path(__file__).resolve().parents[2]
 ID = re.compile(r"^memql-(en|zh)-(direct|indirect)-(single|workflow)-([a-z-]+-[a-z0-9-]+-\d\d)$")
-VERBS = (
-    "Encode",
-    "Retrieve",
-    "Summarize",
-    "Update",
-    "Label",
-    "Promote",
-    "Demote",
-    "Merge",
-    "Delete",
-    "Split",
-)
-VERBS += ("Lock", "Expire")
+VERBS = OPS  # the language's twelve verbs
 ALL_SAMPLES = "MEMQL_BENCHSET_FULL"  # set to 1: the embedding-model and PostgreSQL runs cover every sample
 
 

@@ -16,12 +16,11 @@ import random
 import socket
 import threading
 import time
-from http.server import BaseHTTPRequestHandler
 
 import numpy as np
 import pytest
 
-from chat_server import serve_provider
+from chat_server import ProviderHandler, serve_provider
 from memql.services.embedding.remote import EmbedderError, RemoteEmbedder
 
 SLOW_SECONDS = 2.0  # how long a "slow" request stalls (the client's timeout in these tests is 0.2 s)
@@ -66,29 +65,7 @@ class Provider:
         return [r["body"]["input"] for r in self.requests]
 
 
-class Handler(BaseHTTPRequestHandler):
-    protocol_version = "HTTP/1.1"  # keep-alive, like real providers
-    disable_nagle_algorithm = True  # headers and body are two writes: avoid the 40 ms delayed-ACK stall
-    timeout = 5  # an idle keep-alive connection ends its handler thread after this
-
-    def setup(self) -> None:
-        super().setup()
-        with self.server.provider.lock:
-            self.server.provider.sockets.add(self.connection)
-
-    def log_message(self, *args: object) -> None:  # quiet
-        pass
-
-    def send_json(self, status: int, payload: object, headers: dict[str, str] | None = None) -> None:
-        data = json.dumps(payload).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        for key, value in (headers or {}).items():
-            self.send_header(key, value)
-        self.end_headers()
-        self.wfile.write(data)
-
+class Handler(ProviderHandler):
     def send_error_body(self, status: int, message: str, kind: str, code: str | None = None) -> None:
         self.send_json(status, {"error": {"message": message, "type": kind, "param": None, "code": code}})
 

@@ -26,6 +26,7 @@ from memql.cognition.consolidation import CONSOLIDATE_NOTE, RECLASSIFY_NOTE
 from memql.engine.result import ExecutionResult
 from memql.lang import Limits
 from memql.lang.diagnostics import Diagnostic
+from memql.services.keywords import jaccard
 from memql.services.tokenize import query_terms
 
 if TYPE_CHECKING:
@@ -213,7 +214,11 @@ def _similar(
         if cosine is not None:
             method, value, threshold = "embedding", float(cosine), config.cosine_threshold
         else:
-            method, value, threshold = "lexical", _jaccard(terms, other["text"]), config.lexical_threshold
+            method, value, threshold = (
+                "lexical",
+                jaccard(terms, query_terms(other["text"] or "")),
+                config.lexical_threshold,
+            )
         if value < threshold:
             continue
         if other["memory_type"] == "semantic" or other["id"] in promoted:
@@ -258,12 +263,6 @@ def _steps(memory: Memory, promoted: list[Promotion], config: PromotionConfig) -
             }
         )
     return steps
-
-
-def _jaccard(terms: set[str], text: str | None) -> float:
-    other = set(query_terms(text or ""))
-    union = terms | other
-    return len(terms & other) / len(union) if union else 0.0
 
 
 def _number(record_id: str) -> int:
