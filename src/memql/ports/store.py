@@ -7,13 +7,13 @@ must pass the shared conformance suite.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal, Protocol
 
-from memql.lang.time import format_instant
+from memql.lang.time import format_instant, parse_instant
 
 Status = Literal["active", "archived", "deleted", "expired", "pending", "rejected"]
 Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_asc"]
@@ -170,6 +170,30 @@ def upgrade_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     if version > SCHEMA_VERSION:
         raise ValueError(f"a record of schema {version} is newer than this memql ({SCHEMA_VERSION})")
     return {**snapshot, "schema_version": version}
+
+
+def from_snapshot(snapshot: dict[str, Any]) -> Record:
+    """A Record from the JSON form the audit log keeps (instants as ISO strings), in the current shape
+    whatever record schema wrote it."""
+    values = {k: v for k, v in upgrade_snapshot(snapshot).items() if k in RECORD_FIELDS}
+    for name in INSTANT_FIELDS & values.keys():
+        if isinstance(values[name], str):
+            values[name] = parse_instant(values[name])[0]
+    return Record(**values)
+
+
+def replay(events: Iterable[Event]) -> dict[str, Record]:
+    """The records as a tenant's audit log (its events in order) leaves them, by id: what a point-in-time
+    read queries on every backend."""
+    states: dict[str, dict[str, Any]] = {}
+    for event in events:
+        if event.kind == "insert":
+            states[event.record_id] = dict(event.after)
+        elif event.kind == "update" and event.record_id in states:
+            states[event.record_id].update(event.after)
+        elif event.kind == "delete":
+            states.pop(event.record_id, None)
+    return {record_id: from_snapshot({**image, "id": record_id}) for record_id, image in states.items()}
 
 
 def json_default(value: Any) -> Any:

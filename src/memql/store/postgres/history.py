@@ -5,9 +5,9 @@ with statistics over the rebuilt records only, as the SQLite backend's temporary
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
-from memql.ports.store import Record, RecordQuery, governed_as_now
+from memql.ports.store import Record, RecordQuery, governed_as_now, replay
 from memql.store.postgres import codec, lexical, query, vectors
 
 if TYPE_CHECKING:
@@ -26,25 +26,18 @@ _DF = (
 
 
 def find_as_of(session: PostgresSession, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
-    states: dict[str, dict[str, Any]] = {}
-    for event in list(session.events_until(tenant, q.as_of)):  # type: ignore[arg-type]
-        if event.kind == "insert":
-            states[event.record_id] = dict(event.after)
-        elif event.kind == "update" and event.record_id in states:
-            states[event.record_id].update(event.after)
-        elif event.kind == "delete":
-            states.pop(event.record_id, None)
+    records = replay(session.events_until(tenant, q.as_of))  # type: ignore[arg-type]
     conn = session.conn
     for statement in _TABLES.split(";"):
         conn.execute(statement)
     columns = ", ".join(("num", *codec.COLUMNS, "vec"))
     marks = ", ".join(["%s"] * (len(codec.COLUMNS) + 1))
-    now = {r.id: r for r, _ in session.find(tenant, RecordQuery(statuses=None))} if states else {}
-    for record_id, snapshot in states.items():
+    now = {r.id: r for r, _ in session.find(tenant, RecordQuery(statuses=None))} if records else {}
+    for record_id, past in records.items():
         (num,) = query.record_nums([record_id]) or (None,)
         if num is None:
             continue
-        record = governed_as_now(_from_snapshot({**snapshot, "id": record_id}), now.get(record_id))
+        record = governed_as_now(past, now.get(record_id))
         conn.execute(
             f"INSERT INTO pg_temp.asof_records ({columns}) VALUES ({marks}, %s::vector)",
             [num, *codec.encode(record).values(), vectors.column_value(record.embedding)],
@@ -69,9 +62,3 @@ def find_as_of(session: PostgresSession, tenant: str, q: RecordQuery) -> list[tu
         tenant, plain, table="pg_temp.asof_records", postings="pg_temp.asof_postings", stats=_STATS, df=_DF
     )
     return [(codec.decode(row), row["score"]) for row in conn.execute(statement, params)]
-
-
-def _from_snapshot(snapshot: dict[str, Any]) -> Record:
-    from memql.store.sqlite.codec import from_snapshot  # the audit log's JSON form is backend-neutral
-
-    return from_snapshot(snapshot)

@@ -24,6 +24,7 @@ from memql.ports.store import (
     governed_as_now,
     lexical_text,
     redacted,
+    replay,
 )
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
@@ -295,14 +296,7 @@ class SQLiteSession:
 
     def _find_as_of(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         """Rebuild the tenant's records from the audit log up to q.as_of, then run the same query on them."""
-        states: dict[str, dict[str, Any]] = {}
-        for event in self._events_until(tenant, q.as_of):
-            if event.kind == "insert":
-                states[event.record_id] = dict(event.after)
-            elif event.kind == "update" and event.record_id in states:
-                states[event.record_id].update(event.after)
-            elif event.kind == "delete":
-                states.pop(event.record_id, None)
+        records = replay(self._events_until(tenant, q.as_of))  # type: ignore[arg-type]
         self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS asof_records AS SELECT * FROM records WHERE 0")
         self.conn.execute(
             "CREATE VIRTUAL TABLE IF NOT EXISTS temp.asof_fts USING fts5(body, context, "
@@ -310,9 +304,9 @@ class SQLiteSession:
         )
         self.conn.execute("DELETE FROM asof_records")
         self.conn.execute("DELETE FROM asof_fts")
-        now = {r.id: r for r, _ in self.find(tenant, RecordQuery(statuses=None))} if states else {}
-        for record_id, snapshot in states.items():
-            record = governed_as_now(codec.from_snapshot({**snapshot, "id": record_id}), now.get(record_id))
+        now = {r.id: r for r, _ in self.find(tenant, RecordQuery(statuses=None))} if records else {}
+        for record_id, past in records.items():
+            record = governed_as_now(past, now.get(record_id))
             row = {"num": int(record_id), **codec.encode(record)}
             self.conn.execute(
                 f"INSERT INTO asof_records ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",

@@ -7,14 +7,12 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memql.lang.time import parse_instant
 from memql.ports.store import (
     INSTANT_FIELDS,
     JSON_FIELDS,
     RECORD_FIELDS,
     Record,
     json_default,
-    upgrade_snapshot,
 )
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
@@ -68,14 +66,4 @@ def decode(row: sqlite3.Row) -> Record:
             values[name] = empty() if empty else json.loads(raw)
         else:
             values[name] = raw
-    return Record(**values)
-
-
-def from_snapshot(snapshot: dict[str, Any]) -> Record:
-    """A Record from the JSON form the audit log keeps (instants as ISO strings), in the current shape
-    whatever record schema wrote it."""
-    values = {k: v for k, v in upgrade_snapshot(snapshot).items() if k in RECORD_FIELDS}
-    for name in INSTANT_FIELDS & values.keys():
-        if isinstance(values[name], str):
-            values[name] = parse_instant(values[name])[0]
     return Record(**values)
