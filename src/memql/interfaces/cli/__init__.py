@@ -11,6 +11,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_text2mem,
     facts_cmds,
     lang_cmds,
+    mcp_cmds,
     plan_cmds,
     profile_cmds,
     proposal_cmds,

@@ -1,0 +1,148 @@
+"""Tools beyond the single verbs: natural-language planning, whole programs, typed facts and a record's
+audit history — each a shell over the Python API (`Memory.plan`, `execute`, `facts`, `history`)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Annotated, Any, Literal
+
+from mcp_types import CallToolResult
+from pydantic import Field
+
+from memql.engine.result import ExecutionResult
+from memql.interfaces.mcp.framing import answer, diagnostic, refusal
+from memql.interfaces.mcp.params import RecordId, Time
+from memql.interfaces.mcp.session import Session, internal_error, log
+
+Subject = Annotated[str, Field(min_length=1, max_length=512, description="whom or what the fact is about")]
+
+
+def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
+    """The planning, program, fact and history tools, bound to `session`'s Memory."""
+
+    def memory_plan(
+        text: Annotated[
+            str,
+            Field(min_length=1, max_length=10_000, description="the instruction, in English or Chinese"),
+        ],
+        lang: Literal["auto", "en", "zh"] = "auto",
+        planner: Annotated[
+            Literal["rules", "llm"],
+            Field(description="rules: offline and deterministic; llm: the model configured on the server"),
+        ] = "rules",
+        execute: Annotated[bool, Field(description="run the plan (default: only show it)")] = False,
+        confirm: Annotated[
+            bool, Field(description="run a destructive plan (hard delete, all records, a lock change)")
+        ] = False,
+    ) -> CallToolResult:
+        """Turn a natural-language memory instruction ("remember that ...", "forget the drafts from last
+        week") into a memql program, and optionally run it. Use it when the user's request maps to
+        several steps or you are unsure which verb fits; check `program` before executing. Returns the
+        plan outcome: program, confidence, destructive, diagnostics, and with execute: executed and
+        result (an ExecutionResult). Refused (isError): an instruction that needs clarifying
+        (plan.clarify), a refused run (the result's diagnostics), or a destructive plan without
+        confirm=true (plan.needs_confirmation: it ran as a dry run only; ask the user, then call again
+        with confirm=true).
+        """
+        try:
+            outcome = session.call(
+                lambda m: m.plan(text, lang=lang, planner=planner, execute=execute, confirm=confirm)
+            )
+        except (ImportError, RuntimeError, ValueError) as exc:  # e.g. the LLM planner without a model
+            return refusal(
+                [diagnostic("/planner", "plan.no_llm", f"planner {planner} is not available: {exc}")]
+            )
+        except Exception:
+            log.exception("memql plan failed")
+            return internal_error()
+        errors = [d for d in outcome.diagnostics if d.severity == "error"]
+        if outcome.result is not None:
+            errors += outcome.result.diagnostics
+        return answer(outcome.to_json(), refused=not outcome.ok, diagnostics=errors)
+
+    def memory_execute(
+        program: Annotated[
+            dict[str, Any] | list[dict[str, Any]],
+            Field(
+                description="one IR {op, target, args, meta} or a workflow ([IR, ...] or {workflow: [...]}); "
+                "the language's JSON Schema is `memql schema`"
+            ),
+        ],
+        dry_run: Annotated[bool, Field(description="show every change, commit nothing")] = False,
+    ) -> Annotated[CallToolResult, ExecutionResult]:
+        """Run a memql program exactly as written: one Text2Mem IR, or a workflow whose steps run in one
+        transaction (a step may target the records an earlier one touched: target.from_step). Use it for
+        what the single-verb tools cannot say in one call. Returns the ExecutionResult (workflows: steps,
+        and failed_step when one failed). Refused (isError): the diagnostics give the field (a JSON
+        pointer into the program), a stable rule id and a message; nothing was committed.
+        """
+        return session.run(lambda m: m.execute(program, dry_run=dry_run))
+
+    def memory_facts(
+        subject: Subject,
+        attribute: Annotated[
+            str | None,
+            Field(min_length=1, max_length=512, description="one attribute (required for history)"),
+        ] = None,
+        history: Annotated[
+            bool, Field(description="every value the attribute has held, oldest first")
+        ] = False,
+        as_of: Annotated[Time | None, Field(description="world time: what was true then")] = None,
+        recorded_at: Annotated[Time | None, Field(description="record time: what memql knew then")] = None,
+    ) -> CallToolResult:
+        """Read typed facts (subject, attribute -> value over time, stored by memory_encode with a
+        structured {subject, attribute, value}): the current value of each of the subject's attributes
+        (or of one), the value at a world time (as_of), as known at a record time (recorded_at), or with
+        history=true every value the attribute has held with its validity window and source. Returns
+        {success, facts: [{id, subject, attribute, value, valid_from, valid_to, source, recorded_at}]}; an
+        unknown subject gives an empty list. Refused (isError): a malformed time (time.invalid) or a
+        history without an attribute (field.required).
+        """
+        if history and attribute is None:
+            return refusal([diagnostic("/attribute", "field.required", "history needs an attribute")])
+        if history and as_of is not None:
+            return refusal(
+                [
+                    diagnostic(
+                        "/as_of", "field.invalid", "history lists every world time; as_of does not apply"
+                    )
+                ]
+            )
+
+        def read(m):
+            if history:
+                return m.facts.history(subject, attribute, recorded_at=recorded_at)
+            return m.facts.get(subject, attribute, as_of=as_of, recorded_at=recorded_at)
+
+        try:
+            result = session.call(read)
+        except Exception:
+            log.exception("memql facts failed")
+            return internal_error()
+        return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
+
+    def memory_history(record_id: RecordId) -> CallToolResult:
+        """A memory's audit history, oldest first: every change with when, who (actor), which op, each
+        field before and after, and notes (reclassification, consolidation, proposal steps). Use it to
+        explain where a memory came from or why it changed. Returns {record_id, events: [...]}. Refused
+        (isError, target.not_found): the record does not exist in this tenant or this session may not
+        read it.
+        """
+        try:
+            events = session.call(lambda m: m.history(record_id))
+        except Exception:
+            log.exception("memql history failed")
+            return internal_error()
+        if not events:
+            return refusal(
+                [
+                    diagnostic(
+                        "/record_id", "target.not_found", f"no record {record_id} this session may read"
+                    )
+                ],
+                record_id=record_id,
+                events=[],
+            )
+        return answer({"success": True, "record_id": record_id, "events": events}, refused=False)
+
+    return [memory_plan, memory_execute, memory_facts, memory_history]

@@ -1,0 +1,79 @@
+"""The memql MCP server: the verb, planning, program, fact and history tools over one Memory.
+
+Parameters are checked against each tool's input schema before anything runs; a call that does not fit
+gets an error result with one diagnostic per offending parameter (its JSON pointer, a stable rule id and
+a message, as the language reports its own fields), never the SDK's free-text validation error.
+"""
+
+from __future__ import annotations
+
+import difflib
+from typing import Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.tools import Tool
+from pydantic import ValidationError
+
+from memql import __version__
+from memql.interfaces.mcp.framing import diagnostic, refusal
+from memql.interfaces.mcp.programs import program_tools
+from memql.interfaces.mcp.session import Session
+from memql.interfaces.mcp.verbs import verb_tools
+from memql.lang.diagnostics import Diagnostics
+from memql.lang.errors import report
+from memql.memory import Memory
+
+INSTRUCTIONS = (
+    "memql is this user's long-term memory. Recall with memory_retrieve before answering what the user "
+    "may have said before; store what is worth keeping with memory_encode; organise with memory_label, "
+    "memory_promote/demote, memory_merge; forget with memory_delete or memory_expire. Every write is "
+    "validated, audited (memory_history) and may be refused: a refusal is an error result whose "
+    "diagnostics name the field, a rule id and the reason; nothing was changed."
+)
+
+
+class MemqlServer(MCPServer):
+    """MCPServer whose tools refuse unknown or ill-typed parameters with memql diagnostics."""
+
+    def __init__(self, tools: list[Tool], **options: Any) -> None:
+        super().__init__(tools=tools, **options)
+        self._parameters = {tool.name: set(tool.parameters.get("properties", {})) for tool in tools}
+
+    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+        known = self._parameters.get(name)
+        if known is not None:
+            unknown = [key for key in arguments if key not in known]
+            if unknown:
+                return refusal([_unknown(key, known) for key in unknown], tool=name)
+        try:
+            return await super().call_tool(name, arguments, context)
+        except ToolError as exc:
+            if not isinstance(exc.__cause__, ValidationError):
+                raise
+            found = Diagnostics()
+            report(exc.__cause__, "", found)
+            return refusal(found.items, tool=name)
+
+
+def _unknown(key: str, known: set[str]):
+    hint = difflib.get_close_matches(key, sorted(known), n=1, cutoff=0.6)
+    message = f"unknown parameter {key!r}" + (f"; did you mean {hint[0]!r}?" if hint else "")
+    return diagnostic(f"/{key}", "field.unknown", message)
+
+
+def build_server(memory: Memory) -> MemqlServer:
+    """An MCP server whose tools act on `memory` (its tenant, actor, role, consent, clearance, clock)."""
+    session = Session(memory)
+    tools = []
+    for fn in [*verb_tools(session), *program_tools(session)]:
+        tool = Tool.from_function(fn, structured_output=True)
+        tool.parameters["additionalProperties"] = False  # unknown parameters are refused, not ignored
+        tools.append(tool)
+    return MemqlServer(
+        tools,
+        name="memql",
+        version=__version__,
+        instructions=INSTRUCTIONS,
+        log_level="WARNING",
+    )

@@ -1,0 +1,43 @@
+"""The one Memory a server's tools act on, one call at a time."""
+
+from __future__ import annotations
+
+import logging
+import threading
+from collections.abc import Callable
+from typing import Any
+
+from mcp_types import CallToolResult
+
+from memql.engine.result import ExecutionResult
+from memql.interfaces.mcp.framing import answer, diagnostic, refusal
+from memql.memory import Memory
+
+log = logging.getLogger("memql.mcp")
+
+
+class Session:
+    """The Memory the server was opened on (its tenant, actor, role, consent, clearance and clock are
+    the CLI's global options). The SDK runs tool calls on worker threads; memql's calls are made one at
+    a time so one op's transaction never interleaves with another's on the same store handle."""
+
+    def __init__(self, memory: Memory) -> None:
+        self.memory = memory
+        self._lock = threading.Lock()
+
+    def call(self, work: Callable[[Memory], Any]) -> Any:
+        with self._lock:
+            return work(self.memory)
+
+    def run(self, work: Callable[[Memory], ExecutionResult]) -> CallToolResult:
+        """Run one API call that returns an ExecutionResult and frame it (refused: an error result)."""
+        try:
+            result = self.call(work)
+        except Exception:  # the engine reports its own failures as diagnostics; this is the last guard
+            log.exception("memql tool call failed")
+            return internal_error()
+        return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
+
+
+def internal_error() -> CallToolResult:
+    return refusal([diagnostic("", "exec.internal", "an unexpected error; nothing was changed")])
