@@ -1,0 +1,119 @@
+"""`memql mcp`: planning, whole programs, typed facts, history, and the streamable HTTP transport."""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+
+import anyio
+from mcp import Client
+from mcp_harness import NOW, call, connect, rules
+
+
+def test_plan_execute_facts_and_history(tmp_path):
+    async def scenario():
+        async with connect(str(tmp_path / "mcp.db"), "--actor", "mira") as client:
+            error, shown = await call(client, "memory_plan", text="Remember that the standup moved to 9:30")
+            assert not error and shown["program"]["op"] == "Encode" and "executed" not in shown
+            error, ran = await call(
+                client, "memory_plan", text="Remember that the standup moved to 9:30", execute=True
+            )
+            assert not error and ran["executed"] and ran["result"]["affected_ids"] == ["1"]
+            # a destructive plan without confirm: a dry run, refused with plan.needs_confirmation
+            error, unconfirmed = await call(client, "memory_plan", text="Lock memory 1", execute=True)
+            assert error and not unconfirmed["executed"] and unconfirmed["needs_confirmation"]
+            assert "plan.needs_confirmation" in [d["rule"] for d in unconfirmed["diagnostics"]]
+            error, still = await call(client, "memory_retrieve", ids=["1"], include=["lock"])
+            assert still["data"]["rows"] == [{"lock": None}]
+            error, confirmed = await call(
+                client, "memory_plan", text="Lock memory 1", execute=True, confirm=True
+            )
+            assert not error and confirmed["executed"] and confirmed["result"]["affected_ids"] == ["1"]
+            error, unclear = await call(client, "memory_plan", text="Permanently delete all memories")
+            assert error and [d["rule"] for d in unclear["diagnostics"]] == ["plan.clarify"]
+
+            # a workflow: one transaction; a refused step rolls back the steps before it
+            workflow = [
+                {"op": "Encode", "args": {"payload": {"text": "Q2 budget draft"}, "tags": ["budget"]}},
+                {"op": "Lock", "target": {"from_step": 0}, "args": {"mode": "read_only"}},
+                {"op": "Delete", "target": {"from_step": 0}},
+            ]
+            error, failed = await call(client, "memory_execute", program=workflow)
+            assert error and failed["op"] == "Workflow" and failed["failed_step"] == 2
+            assert rules(failed) == [("/workflow/2/target", "governance.locked")]
+            error, budget = await call(client, "memory_retrieve", filter={"has_tags": ["budget"]})
+            assert not error and budget["data"]["count"] == 0
+            error, dry = await call(client, "memory_execute", program=workflow[:2], dry_run=True)
+            assert not error and dry["dry_run"] and dry["preview"]
+            error, malformed = await call(client, "memory_execute", program={"op": "Forget"})
+            assert error and rules(malformed)[0][1] == "op.unknown"
+
+            # typed facts: a new value supersedes the current one
+            for city, valid_from in (("Lisbon", "2025-01-01T00:00:00Z"), ("Porto", "2026-02-01T00:00:00Z")):
+                fact = {"subject": "mira", "attribute": "city", "value": city, "valid_from": valid_from}
+                error, stored = await call(client, "memory_encode", structured=fact)
+                assert not error, stored
+            error, current = await call(client, "memory_facts", subject="mira")
+            assert not error and [(f["attribute"], f["value"]) for f in current["facts"]] == [
+                ("city", "Porto")
+            ]
+            error, then = await call(client, "memory_facts", subject="mira", as_of="2025-06-01T00:00:00Z")
+            assert [f["value"] for f in then["facts"]] == ["Lisbon"]
+            error, history = await call(
+                client, "memory_facts", subject="mira", attribute="city", history=True
+            )
+            assert not error and [f["value"] for f in history["facts"]] == ["Lisbon", "Porto"]
+            assert history["facts"][0]["valid_to"] == "2026-02-01T00:00:00Z"
+            error, refused = await call(client, "memory_facts", subject="mira", history=True)
+            assert error and rules(refused) == [("/attribute", "field.required")]
+            error, refused = await call(client, "memory_facts", subject="mira", as_of="not a time")
+            assert error and refused["diagnostics"][0]["rule"] == "time.invalid"
+
+            error, events = await call(client, "memory_history", record_id="1")
+            assert not error and [e["op"] for e in events["events"]] == ["Encode", "Lock"]
+            assert events["events"][0]["time"] == "2026-03-02T09:00:00Z"
+            error, absent = await call(client, "memory_history", record_id="999")
+            assert error and rules(absent) == [("/record_id", "target.not_found")]
+
+    anyio.run(scenario)
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def test_streamable_http_on_loopback(tmp_path):
+    port = _free_port()
+    command = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(tmp_path / "mcp.db")]
+    command += ["--actor", "mira", "--now", NOW, "mcp", "--transport", "http", "--port", str(port)]
+    env = {**os.environ, "MEMQL_EMBEDDER": "none"}
+    server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 30
+        while True:  # bounded wait for the listener
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=1).close()
+                break
+            except OSError:
+                assert server.poll() is None, server.stderr.read().decode()
+                assert time.monotonic() < deadline, "the HTTP server did not start"
+                time.sleep(0.2)
+
+        async def scenario():
+            async with Client(f"http://127.0.0.1:{port}/mcp", read_timeout_seconds=30) as client:
+                names = [tool.name for tool in (await client.list_tools()).tools]
+                assert "memory_encode" in names and "memory_history" in names
+                error, stored = await call(client, "memory_encode", text="Served over HTTP.")
+                assert not error and stored["data"]["id"] == "1"
+                error, refused = await call(client, "memory_delete", ids=["1"], hard=True)
+                assert error and rules(refused) == [("/args/soft", "confirm.hard_delete")]
+
+        anyio.run(scenario)
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
