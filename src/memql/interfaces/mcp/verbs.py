@@ -3,6 +3,7 @@ ExecutionResult; the engine validates, governs, audits and refuses exactly as fo
 
 from __future__ import annotations
 
+import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
@@ -37,7 +38,10 @@ Result = Annotated[CallToolResult, ExecutionResult]
 
 REFUSALS = (
     "Refused (isError, nothing changed): the result's diagnostics give the field (a JSON pointer into "
-    "the IR), a stable rule id and a message, e.g. governance.locked, consent.write, permission.write, "
+    "the IR), a stable rule id and a message, e.g. governance.locked, consent.write, permission.write."
+)
+MISSING_IDS = (
+    "An id that does not exist, or that this session may not read, is skipped with the warning "
     "target.not_found."
 )
 
@@ -122,18 +126,27 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         ] = None,
         ids: Annotated[Ids | None, Field(description="read these records instead of searching")] = None,
         filter: FilterParam | None = None,
-        k: Annotated[int | None, Field(ge=1, le=10_000, description="how many results (default 10)")] = None,
+        k: Annotated[
+            int | None,
+            Field(
+                ge=1,
+                le=10_000,
+                description="how many search results (default 10); a filter alone: filter.limit",
+            ),
+        ] = None,
         include: Annotated[
             list[IncludeField] | None, Field(min_length=1, description="fields to return (default: all)")
         ] = None,
         as_of: Annotated[Time | None, Field(description="read the memory as it was at this instant")] = None,
-        order_by: OrderBy | None = None,
+        order_by: Annotated[
+            OrderBy | None, Field(description="with a query: sort the k best by this (default relevance)")
+        ] = None,
     ) -> Result:
         """Recall memories: hybrid search (keywords + meaning) by `query`, narrowed by `filter`, or read
-        records by `ids`; with neither, the latest records. Use it before answering anything the user may
-        have told you before. Returns the ExecutionResult: data.rows (ranked; each with its fields and an
-        explained score) and data.count. Deleted, archived and expired records are left out unless
-        filter.status says otherwise.
+        records by `ids`; a filter alone reads its records in time order. Use it before answering anything
+        the user may have told you before. Returns the ExecutionResult: data.rows (ranked; each with its
+        fields and an explained score) and data.count. Deleted, archived and expired records are left out
+        unless filter.status says otherwise.
         """
         return session.run(
             lambda m: m.retrieve(
@@ -387,5 +400,6 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         memory_expire,
     ]
     for tool in tools:  # every verb tool ends with the same account of refusals
-        tool.__doc__ = " ".join((tool.__doc__ or "").split()) + " " + REFUSALS
+        ending = [REFUSALS, MISSING_IDS] if "ids" in inspect.signature(tool).parameters else [REFUSALS]
+        tool.__doc__ = " ".join([*(tool.__doc__ or "").split(), *ending])
     return tools
