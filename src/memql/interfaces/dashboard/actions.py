@@ -20,16 +20,20 @@ Text = Annotated[str, Form()]
 
 
 def _record_outcome(memory: Memory, record_id: str, action: str, result: ExecutionResult):
-    if result.success:
+    if result.success and result.affected_ids:
         return RedirectResponse(f"/memories/{canonical_id(record_id)}?done={action}", status_code=303)
+    if result.success:  # it touched nothing (an id not in this tenant): say so, announce no success
+        return record_page(memory, record_id, warnings=result.warnings)
     return record_page(
         memory, record_id, status=422, diagnostics=result.diagnostics, warnings=result.warnings
     )
 
 
 def _proposal_outcome(memory: Memory, action: str, result: ExecutionResult, status: str):
-    if result.success:
+    if result.success and result.affected_ids:
         return RedirectResponse(f"/proposals?done={action}", status_code=303)
+    if result.success:
+        return proposals_page(memory, status, status=404, warnings=result.warnings)
     return proposals_page(memory, status, status=422, diagnostics=result.diagnostics)
 
 

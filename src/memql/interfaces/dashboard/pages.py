@@ -59,7 +59,7 @@ def proposals_page(memory: Memory, chosen: str, *, status: int = 200, **extra: A
         statuses=PROPOSAL_STATUSES,
         rows=result.data.get("rows", []) if result.success else [],
         diagnostics=[*extra.pop("diagnostics", []), *result.diagnostics],
-        warnings=result.warnings,
+        warnings=[*extra.pop("warnings", []), *result.warnings],
         **extra,
     )
 
