@@ -12,15 +12,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 import pytest
+from fastapi import FastAPI, HTTPException, Request
+from fastapi.testclient import TestClient
+
 from engine.conftest import (  # noqa: F401  (fixtures, found by name)
     backend,
     clock,
     memory,
     t0,
 )
-from fastapi import FastAPI, HTTPException, Request
-from fastapi.testclient import TestClient
-
 from memql import Memory
 from memql.interfaces.dashboard import dashboard_router
 

@@ -46,4 +46,6 @@ def timeline(page: str) -> list[tuple[str, str, str]]:
 
 def lineage(page: str) -> list[tuple[str, str]]:
     """(label, other record id) of each lineage link."""
-    return re.findall(r'<li class="link-[^"]+">([^<]+?) <a href="/memories/([^"]+)">', _section(page, "lineage"))
+    return re.findall(
+        r'<li class="link-[^"]+">([^<]+?) <a href="/memories/([^"]+)">', _section(page, "lineage")
+    )

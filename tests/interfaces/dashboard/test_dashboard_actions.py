@@ -20,7 +20,9 @@ def row(memory, record_id: str, *fields: str) -> dict:
 
 def test_lock_then_a_refused_delete_then_unlock(client, site):
     site.mira.encode("Q2 budget draft")
-    locked = client.post("/memories/1/lock", data={"mode": "read_only", "reason": "board"}, follow_redirects=False)
+    locked = client.post(
+        "/memories/1/lock", data={"mode": "read_only", "reason": "board"}, follow_redirects=False
+    )
     assert locked.status_code == 303 and locked.headers["location"] == "/memories/1?done=lock"
     assert row(site.mira, "1", "lock")["lock"]["reason"] == "board"
     assert "Locked." in client.get(locked.headers["location"]).text
@@ -46,9 +48,14 @@ def test_a_bad_lock_mode_is_the_languages_diagnostic(client, site):
 def test_expire_by_duration_or_time(client, site, t0):
     site.mira.encode("Trip plan")
     site.mira.encode("Parking spot")
-    by_duration = client.post("/memories/1/expire", data={"when": "P7D", "on_expire": "archive"}, follow_redirects=False)
+    by_duration = client.post(
+        "/memories/1/expire", data={"when": "P7D", "on_expire": "archive"}, follow_redirects=False
+    )
     assert by_duration.headers["location"] == "/memories/1?done=expire"
-    assert row(site.mira, "1", "expire_at", "on_expire") == {"expire_at": t0 + timedelta(days=7), "on_expire": "archive"}
+    assert row(site.mira, "1", "expire_at", "on_expire") == {
+        "expire_at": t0 + timedelta(days=7),
+        "on_expire": "archive",
+    }
     client.post("/memories/2/expire", data={"when": "2026-04-01T09:00:00Z"})
     assert row(site.mira, "2", "expire_at")["expire_at"].isoformat() == "2026-04-01T09:00:00+00:00"
 
@@ -66,7 +73,9 @@ def test_a_bad_expiry_is_refused_with_its_field(client, site):
 
 def test_delete_is_soft_and_restorable(client, site):
     site.mira.encode("Old plan")
-    assert client.post("/memories/1/delete", data={"reason": "stale"}, follow_redirects=False).status_code == 303
+    assert (
+        client.post("/memories/1/delete", data={"reason": "stale"}, follow_redirects=False).status_code == 303
+    )
     assert status_of(site.mira, "1") == "deleted"
     restored = client.post("/memories/1/restore", follow_redirects=False)
     assert restored.headers["location"] == "/memories/1?done=restore"

@@ -217,7 +217,7 @@ def test_the_proposal_queue_lists_pending_proposals_newest_first(client, site):
     site.helper.proposals.propose("Mira's sister lives in Porto", category="a2p:relationships")
     site.mira.encode("Not a proposal")
     page = client.get("/proposals").text
-    assert proposal_ids(page) == ["2", "1"] and "proposed by <span class=\"agent\">helper</span>" in page
+    assert proposal_ids(page) == ["2", "1"] and 'proposed by <span class="agent">helper</span>' in page
     site.mira.proposals.reject("2")
     assert proposal_ids(client.get("/proposals?status=rejected").text) == ["2"]
     assert refusals(client.get("/proposals?status=maybe").text) == [("field.enum", "/target/filter/status")]

@@ -165,7 +165,9 @@ def timeline(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
     items = []
     for event in history:
         before, after = event["before"] or {}, event["after"] or {}
-        names = [n for n in dict.fromkeys([*before, *after]) if n not in _QUIET or event["change"] == "insert"]
+        names = [
+            n for n in dict.fromkeys([*before, *after]) if n not in _QUIET or event["change"] == "insert"
+        ]
         items.append(
             {
                 **event,
