@@ -42,7 +42,7 @@ def record_page(memory: Memory, record_id: str, *, status: int = 200, **extra: A
         memory=memory,
         record_id=record_id,
         record=rows[0] if rows else None,
-        warnings=[*read.warnings, *extra.pop("warnings", [])],
+        warnings=list(dict.fromkeys([*extra.pop("warnings", []), *read.warnings])),  # once each
         timeline=timeline(history),
         links=lineage(memory, record_id, history),
         **extra,
@@ -125,4 +125,4 @@ def add_routes(router: APIRouter, memory_dependency: Any) -> None:
 
     @router.get("/proposals")
     def proposals(memory: Caller, status: str = "pending", done: str = ""):
-        return proposals_page(memory, status, notice=NOTICES.get(done))
+        return proposals_page(memory, status or "pending", notice=NOTICES.get(done))

@@ -9,6 +9,7 @@ import json
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
+from urllib.parse import urlencode
 
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, PackageLoader, StrictUndefined, select_autoescape
@@ -117,8 +118,6 @@ class Browse:
         return result, rows[start : start + PAGE_SIZE], len(rows) > start + PAGE_SIZE
 
     def link(self, page: int) -> str:
-        from urllib.parse import urlencode
-
         kept = {k: v for k, v in self.form.items() if v and k != "page"}
         return "/?" + urlencode({**kept, "page": page})
 
