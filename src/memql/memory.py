@@ -356,6 +356,12 @@ class Memory:
             for e in events
         ]
 
+    def lineage(self, record_id: str) -> list[dict[str, Any]]:
+        """The record's lineage links, both directions, oldest first: `src`, `dst`, `relation`
+        (merged_into, split_from, supersedes, summarizes, ...) and `created_at`. Read like `history`: none
+        for a record this session may not read, and none to a record it may not read."""
+        return maintenance.lineage(self.executor, canonical_id(record_id))
+
     def embed_pending(self, *, batch: int = 64, limit: int | None = None) -> int:
         """Embed records stored with skip_embedding or before an embedder was set; returns how many."""
         return maintenance.embed_pending(self.executor, batch=batch, limit=limit)

@@ -211,3 +211,18 @@ def may_read_history(executor: Executor, session: StoreSession, record_id: str) 
     if record is None:
         return ctx.role != "agent"
     return ctx.may_read(record)
+
+
+def lineage(executor: Executor, record_id: str) -> list[dict]:
+    """A record's links, both directions, oldest first: {src, dst, relation, created_at}. Governed like
+    history: nothing for a record the session may not read, and no link to a record it may not read (the
+    other end's existence would leak through its id)."""
+    with executor.store.transaction() as session:
+        if not may_read_history(executor, session, record_id):
+            return []
+        found = session.links(executor.tenant, [record_id])
+        return [
+            {"src": link.src, "dst": link.dst, "relation": link.relation, "created_at": link.created_at}
+            for link in found
+            if may_read_history(executor, session, link.dst if link.src == record_id else link.src)
+        ]
