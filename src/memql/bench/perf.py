@@ -264,7 +264,11 @@ def _compare(memql: tuple[list[float], list[list[str]]], raw: tuple[list[float],
     out["ratio_p95"] = out["memql_p95_ms"] / out["raw_p95_ms"]
     out["same_top"] = sum(a == b for a, b in zip(mq_ids, rq_ids, strict=True)) / len(mq_ids)
     out["mean_hits"] = sum(len(a) for a in mq_ids) / len(mq_ids)
-    return {k: round(v, 4) for k, v in out.items()}
+    rounded: dict[str, Any] = {k: round(v, 4) for k, v in out.items()}
+    # every query's time, in query order, so a report can draw the distribution behind p50/p95
+    rounded["memql_latencies_ms"] = [round(v, 3) for v in mq]
+    rounded["raw_latencies_ms"] = [round(v, 3) for v in rq]
+    return rounded
 
 
 def _retrieve(m: Memory, raw: sqlite3.Connection, queries: list[str], tags: list[str]) -> dict[str, Any]:
