@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from xml.sax.saxutils import escape, quoteattr
 
-WIDTH, HEIGHT = 720, 380
+WIDTH, HEIGHT = 780, 380
 LEFT, RIGHT, TOP, BOTTOM = 64, 560, 40, 320  # the plot area; the legend sits right of it
 PALETTE = (
     "#1f77b4",
@@ -171,6 +171,7 @@ class LinePlot:
     x_log: bool = False  # e.g. store sizes 10k, 100k, 1M
     y_min: float | None = None  # fixed ends, e.g. 0 and 1 for a recall
     y_max: float | None = None
+    markers: bool = True  # a circle per point; off for dense curves such as a CDF
 
     def svg(self) -> str:
         out = _open(self.title, "line")
@@ -188,7 +189,7 @@ class LinePlot:
             coords = " ".join(f"{_x(xs, x)},{_y(ys, y)}" for x, y in ordered)
             out.append(f'<g class="series" data-series={quoteattr(name)}>')
             out.append(f'<polyline points="{coords}" fill="none" stroke="{colour}" stroke-width="2"/>')
-            for x, y in ordered:
+            for x, y in ordered if self.markers else ():
                 out.append(
                     f'<circle class="point" cx="{_x(xs, x)}" cy="{_y(ys, y)}" r="3.5" fill="{colour}" '
                     f'data-x="{x:.10g}" data-y="{y:.10g}">'
@@ -309,6 +310,16 @@ class Histogram:
             out.append("</g>")
         _legend(out, list(self.samples))
         return "\n".join([*out, "</svg>"]) + "\n"
+
+
+def cdf(values: Sequence[float]) -> list[tuple[float, float]]:
+    """The empirical distribution function of `values` as (value, share at or below it) points, for a
+    LinePlot (one point per distinct value)."""
+    ordered = sorted(v for v in values if math.isfinite(v))
+    points: dict[float, float] = {}
+    for i, v in enumerate(ordered, start=1):
+        points[v] = i / len(ordered)
+    return list(points.items())
 
 
 Plot = LinePlot | BarPlot | Histogram

@@ -46,16 +46,18 @@ def progress_bars(quiet: bool | None = None, stream: IO[str] | None = None) -> I
         TimeElapsedColumn,
     )
     from rich.progress import Progress as RichProgress
+    from rich.table import Column
 
     console = Console(file=stream if stream is not None else sys.stderr)
     columns = (
         SpinnerColumn(finished_text="[green]✓[/green]"),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeElapsedColumn(),
+        # a long description gives way before the counts do on a narrow terminal
+        TextColumn("{task.description}", table_column=Column(ratio=3, no_wrap=True, overflow="ellipsis")),
+        BarColumn(bar_width=None, table_column=Column(ratio=1, min_width=8)),
+        MofNCompleteColumn(table_column=Column(no_wrap=True, min_width=9)),
+        TimeElapsedColumn(table_column=Column(no_wrap=True, min_width=7)),
     )
-    with RichProgress(*columns, console=console) as bars:
+    with RichProgress(*columns, console=console, expand=True) as bars:
         drawing = _Bars(bars)
         yield drawing
         drawing.finish()
