@@ -137,3 +137,15 @@ def test_ticks_are_round_and_cover_the_range():
     assert [format_number(v) for v in (10_000, 1_500_000, 0.25, 12)] == ["10k", "1.5M", "0.25", "12"]
     with pytest.raises(ValueError):
         nice_ticks(0, float("inf"))
+
+
+def test_bar_labels_wider_than_their_group_are_slanted():
+    few = parse(BarPlot("few", ["Encode", "Label"], {"ESR": [1.0, 1.0]}).svg())
+    verbs = ["Encode", "Retrieve", "Summarize", "Update", "Label", "Promote", "Demote", "Merge", "Split"]
+    many = parse(BarPlot("many", verbs, {"ESR": [1.0] * len(verbs)}).svg())
+
+    def slanted(root):
+        return [t.get("transform") for t in root.iter(f"{SVG}text") if "category" in (t.get("class") or "")]
+
+    assert slanted(few) == [None, None]
+    assert all(t and t.startswith("rotate(-30") for t in slanted(many))

@@ -227,11 +227,17 @@ class BarPlot:
             _empty(out)
         group = (RIGHT - LEFT) / max(len(self.categories), 1)
         width = group * 0.8 / max(len(self.series), 1)
+        crowded = group < 7 * max((len(c) for c in self.categories), default=0)  # ~7 px per character
         for c, category in enumerate(self.categories):
-            centre = LEFT + group * (c + 0.5)
+            centre, y = LEFT + group * (c + 0.5), BOTTOM + 16
+            # labels wider than their group are slanted so neighbours do not overlap
+            place = (
+                f'text-anchor="end" transform="rotate(-30 {centre:.2f} {y})"'
+                if crowded
+                else 'text-anchor="middle"'
+            )
             out.append(
-                f'<text class="tick category" x="{centre:.2f}" y="{BOTTOM + 18}" text-anchor="middle">'
-                f"{escape(category)}</text>"
+                f'<text class="tick category" x="{centre:.2f}" y="{y}" {place}>{escape(category)}</text>'
             )
         for i, (name, vs) in enumerate(self.series.items()):
             colour = PALETTE[i % len(PALETTE)]
