@@ -199,3 +199,21 @@ def test_an_unusable_report_dir_fails_before_the_bench_runs(tmp_path):
     )
     assert result.exit_code == 2
     assert "--report" in result.stderr and "Traceback" not in result.output
+
+
+def test_a_report_that_cannot_be_written_loses_no_results(tmp_path):
+    out = tmp_path / "t2m"
+    (out / "index.html").mkdir(parents=True)  # where the page should go, a folder stands
+    args = [
+        "bench",
+        "text2mem",
+        "--data",
+        str(FIXTURES / "text2mem-mini.jsonl"),
+        "--json",
+        "--report",
+        str(out),
+    ]
+    result = CliRunner().invoke(main, args)
+    assert result.exit_code == 2
+    assert json.loads(result.stdout)["n"] == 10  # the results were printed first
+    assert "cannot write the report" in result.stderr and "Traceback" not in result.output

@@ -102,14 +102,14 @@ def bench_locomo_command(
     except (ValueError, OSError) as exc:  # an unusable --db
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
-    if report_dir is not None:
+    if wants_json(as_json):
+        emit_json(report)
+    else:
+        _print(report, ks)
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
         from memql.bench.report_pages import locomo_page
 
         save_report(report_dir, locomo_page(report))
-    if wants_json(as_json):
-        emit_json(report)
-        return
-    _print(report, ks)
 
 
 def _overrides(**values: float | None) -> dict[str, float] | None:

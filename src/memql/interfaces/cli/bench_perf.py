@@ -110,14 +110,14 @@ def bench_perf_command(
     except (FileExistsError, OSError, ValueError) as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
-    if report_dir is not None:
+    if wants_json(as_json):
+        emit_json(report)
+    else:
+        _print(report)
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
         from memql.bench.report_pages import perf_page
 
         save_report(report_dir, perf_page(report))
-    if wants_json(as_json):
-        emit_json(report)
-        return
-    _print(report)
 
 
 def _print(report: dict[str, Any]) -> None:

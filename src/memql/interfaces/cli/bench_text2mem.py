@@ -85,14 +85,14 @@ def bench_text2mem_command(
     with progress_bars() as progress:
         results = text2mem.run_files(data, chosen, only=only, limit=limit, lines=lines, progress=progress)
     report = text2mem_report.summarize(results, planner)
-    if report_dir is not None:
+    if wants_json(as_json):
+        emit_json(report)
+    else:
+        _print_tables(report, show_failures)
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
         from memql.bench.report_pages import text2mem_page
 
         save_report(report_dir, text2mem_page(report))
-    if wants_json(as_json):
-        emit_json(report)
-        return
-    _print_tables(report, show_failures)
 
 
 def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = None) -> None:
