@@ -76,3 +76,10 @@ def test_bench_json_off_a_terminal_has_nothing_but_json():
     assert result.exit_code == 0
     assert json.loads(result.stdout)["n"] == 3
     assert result.stderr == ""  # no bars, no report line: standard error is not a terminal here
+
+
+def test_a_task_cut_short_is_not_drawn_complete():
+    stream = Terminal()
+    with progress_bars(quiet=False, stream=stream) as progress:
+        progress("load 0 -> 40 records", 10, 40)
+    assert "10/40" in stream.getvalue() and "40/40" not in stream.getvalue()

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -85,23 +86,26 @@ def bench_locomo_command(
             click.echo(f"memql: no data at {data}; pass --data FILE", err=True)
             sys.exit(2)
     prepare_report_dir(report_dir)
+    bars = ExitStack()  # closed in `finally`: the bars end before any output
+    progress = bars.enter_context(progress_bars())
     try:
-        with progress_bars() as progress:
-            report = locomo.run(
-                data,
-                ks,
-                mode=mode,
-                limit_conversations=limit_conversations,
-                overrides=_overrides(alpha=alpha, recency=recency, heat=heat, mmr=mmr),
-                progress=progress,
-                db=db,
-            )
+        report = locomo.run(
+            data,
+            ks,
+            mode=mode,
+            limit_conversations=limit_conversations,
+            overrides=_overrides(alpha=alpha, recency=recency, heat=heat, mmr=mmr),
+            progress=progress,
+            db=db,
+        )
     except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
         click.echo(f"memql: {data} is not LoCoMo data: {exc!r}", err=True)
         sys.exit(2)
     except (ValueError, OSError) as exc:  # an unusable --db
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
+    finally:
+        bars.close()
     if wants_json(as_json):
         emit_json(report)
     else:

@@ -80,11 +80,11 @@ class _Bars:
         self._bars.update(self._task, completed=done, total=total)
 
     def finish(self) -> None:
-        """Show the current task as complete (a task without a total gets its count as one)."""
+        """End the current task: one without a total shows its count as done (N/N); one with a total is
+        left as reported, so work cut short by an error does not look complete."""
         if self._task is None:
             return
         task = next((t for t in self._bars.tasks if t.id == self._task), None)
-        completed = task.completed if task is not None else 0
-        total = task.total if task is not None and task.total is not None else max(completed, 1)
-        self._bars.update(self._task, total=total, completed=total)
+        if task is not None and task.total is None:
+            self._bars.update(self._task, total=max(task.completed, 1), completed=max(task.completed, 1))
         self._task, self._message = None, None
