@@ -20,6 +20,7 @@ from memql.engine.targets import canonical_id
 from memql.lang import ValidationResult, validate
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
+from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
 from memql.store import default_db_path, open_store
 
@@ -269,11 +270,14 @@ class Memory:
 
         return export_profile(self, user=user, did=did)
 
-    def import_a2p(self, document: Any, *, dry_run: bool = False) -> ImportResult:
-        """Import an a2p profile (JSON text, bytes or decoded JSON), all or nothing, in one workflow."""
+    def import_a2p(
+        self, document: Any, *, dry_run: bool = False, progress: Progress = silent
+    ) -> ImportResult:
+        """Import an a2p profile (JSON text, bytes or decoded JSON), all or nothing, in one workflow;
+        `progress` (memql.ports.progress) hears each step run."""
         from memql.cognition.a2p_import import import_profile
 
-        return import_profile(self, document, dry_run=dry_run)
+        return import_profile(self, document, dry_run=dry_run, progress=progress)
 
     def consolidate(
         self, ids: Ids, *, primary: str | None = None, note: str | None = None, dry_run: bool = False
@@ -362,9 +366,10 @@ class Memory:
         for a record this session may not read, and none to a record it may not read."""
         return maintenance.lineage(self.executor, canonical_id(record_id))
 
-    def embed_pending(self, *, batch: int = 64, limit: int | None = None) -> int:
-        """Embed records stored with skip_embedding or before an embedder was set; returns how many."""
-        return maintenance.embed_pending(self.executor, batch=batch, limit=limit)
+    def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
+        """Embed records stored with skip_embedding or before an embedder was set; returns how many.
+        `progress` (memql.ports.progress) hears the count after each batch."""
+        return maintenance.embed_pending(self.executor, batch=batch, limit=limit, progress=progress)
 
     def close(self) -> None:
         if self._owns_store:

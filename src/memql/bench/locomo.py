@@ -31,6 +31,7 @@ from memql import Memory
 from memql.bench.perf import percentile
 from memql.bench.stores import fresh_postgres, is_postgres
 from memql.ports.clock import FixedClock
+from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
 from memql.store import open_store
 
@@ -271,7 +272,7 @@ def evaluate(
     overrides: dict[str, Any] | None = None,
     text_of: Callable[[Sequence[Turn], int], str] = turn_text,
     memory_options: dict[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     db: str | None = None,
 ) -> tuple[list[Result], dict[str, float]]:
     """Ingest each conversation into a fresh store and run its questions: per-question results and timing.
@@ -283,9 +284,12 @@ def evaluate(
     depth = max(ks)
     results: list[Result] = []
     ingest_s, records = 0.0, 0
+    say = progress or silent
     for conv in conversations:
-        if progress:
-            progress(f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
+        # one task per conversation, counting turns ingested, then questions asked
+        task, steps = f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions", 0
+        work = len(conv.turns) + len(conv.questions)
+        say(task, 0, work)
         last = max((t.time for t in conv.turns), default=datetime(2000, 1, 1, tzinfo=UTC))
         store = _fresh_store(db)
         memory = Memory(
@@ -307,10 +311,14 @@ def evaluate(
                     raise RuntimeError(
                         f"{conv.sample_id}: ingest failed: {[d.message for d in result.diagnostics]}"
                     )
+                steps += len(irs[at : at + BATCH])
+                say(task, steps, work)
             ingest_s += time.perf_counter() - started
             records += len(irs)
             for q in conv.questions:
                 results.append(_ask(memory, conv.sample_id, q, depth, overrides))
+                steps += 1
+                say(task, steps, work)
         finally:
             memory.close()
             if db is not None:
@@ -393,6 +401,7 @@ def report(
             "p95": round(percentile(latencies, 95), 3) if latencies else 0.0,
         },
         "mode": mode,
+        "query_latencies_ms": [round(ms, 3) for ms in latencies],  # per question, for the report's plot
     }
     if overrides:
         out["overrides"] = dict(overrides)
@@ -407,7 +416,7 @@ def run(
     limit_conversations: int | None = None,
     overrides: dict[str, Any] | None = None,
     memory_options: dict[str, Any] | None = None,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     db: str | None = None,
 ) -> dict[str, Any]:
     """Load, ingest, ask and report (see `report`); `db` as in `evaluate`."""

@@ -29,6 +29,7 @@ from typing import Any
 from memql import Memory
 from memql.bench.stores import fresh_postgres, is_postgres
 from memql.engine.context import EngineConfig
+from memql.ports.progress import Progress, silent
 from memql.ports.store import Record, Store, lexical_text
 from memql.services.tokenize import STOP_WORDS, fts_match_expression, index_text
 from memql.store.sqlite.codec import dumps, to_us
@@ -208,18 +209,25 @@ def memql_open(path: Path | Store) -> Memory:
     )
 
 
-def memql_load(m: Memory, notes: Sequence[Note], batch: int) -> None:
+def memql_load(
+    m: Memory, notes: Sequence[Note], batch: int, done: Callable[[int], None] | None = None
+) -> None:
+    """Encode `notes`, `batch` per workflow; `done` hears how many are stored after each batch."""
     for start in range(0, len(notes), batch):
         result = m.execute([n.ir() for n in notes[start : start + batch]])
         if not result.success:
             raise RuntimeError(f"memql refused a load batch: {result.diagnostics}")
+        if done is not None:
+            done(min(start + batch, len(notes)))
 
 
-def memql_per_op(m: Memory, notes: Sequence[Note]) -> None:
-    for n in notes:
+def memql_per_op(m: Memory, notes: Sequence[Note], done: Callable[[int], None] | None = None) -> None:
+    for i, n in enumerate(notes, start=1):
         result = m.encode(n.text, tags=n.tags, type=n.kind, facets={"topic": n.topic}, time=n.iso_time)
         if not result.success:
             raise RuntimeError(f"memql refused an Encode: {result.diagnostics}")
+        if done is not None and (i % 100 == 0 or i == len(notes)):
+            done(i)
 
 
 # --- measuring -----------------------------------------------------------------------------------
@@ -240,7 +248,9 @@ def _timed(fn: Callable[[], Any]) -> float:
     return time.perf_counter() - started
 
 
-def _latency(fn: Callable[[Any], list[str]], inputs: Sequence[Any]) -> tuple[list[float], list[list[str]]]:
+def _latency(
+    fn: Callable[[Any], list[str]], inputs: Sequence[Any], tick: Callable[[], None] = lambda: None
+) -> tuple[list[float], list[list[str]]]:
     for item in inputs[:5]:  # warm-up
         fn(item)
     millis, answers = [], []
@@ -249,6 +259,7 @@ def _latency(fn: Callable[[Any], list[str]], inputs: Sequence[Any]) -> tuple[lis
         answer = fn(item)
         millis.append((time.perf_counter() - started) * 1000)
         answers.append(answer)
+        tick()  # outside the timed span
     return millis, answers
 
 
@@ -264,10 +275,20 @@ def _compare(memql: tuple[list[float], list[list[str]]], raw: tuple[list[float],
     out["ratio_p95"] = out["memql_p95_ms"] / out["raw_p95_ms"]
     out["same_top"] = sum(a == b for a, b in zip(mq_ids, rq_ids, strict=True)) / len(mq_ids)
     out["mean_hits"] = sum(len(a) for a in mq_ids) / len(mq_ids)
-    return {k: round(v, 4) for k, v in out.items()}
+    rounded: dict[str, Any] = {k: round(v, 4) for k, v in out.items()}
+    # every query's time, in query order, so a report can draw the distribution behind p50/p95
+    rounded["memql_latencies_ms"] = [round(v, 3) for v in mq]
+    rounded["raw_latencies_ms"] = [round(v, 3) for v in rq]
+    return rounded
 
 
-def _retrieve(m: Memory, raw: sqlite3.Connection, queries: list[str], tags: list[str]) -> dict[str, Any]:
+def _retrieve(
+    m: Memory,
+    raw: sqlite3.Connection,
+    queries: list[str],
+    tags: list[str],
+    tick: Callable[[], None] = lambda: None,
+) -> dict[str, Any]:
     def memql_search(q: str) -> list[str]:
         return [r["id"] for r in m.retrieve(query=q, k=10).data["rows"]]
 
@@ -282,8 +303,8 @@ def _retrieve(m: Memory, raw: sqlite3.Connection, queries: list[str], tags: list
 
     matches = [fts_match_expression(q) for q in queries]
     return {
-        "search": _compare(_latency(memql_search, queries), _latency(raw_search, matches)),
-        "filter": _compare(_latency(memql_filter, tags), _latency(raw_filter, tags)),
+        "search": _compare(_latency(memql_search, queries, tick), _latency(raw_search, matches, tick)),
+        "filter": _compare(_latency(memql_filter, tags, tick), _latency(raw_filter, tags, tick)),
     }
 
 
@@ -304,7 +325,7 @@ def run(
     directory: str | os.PathLike[str] | None = None,
     encode_ops: int = 2_000,
     batch: int = 100,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
     backend: str | None = None,
 ) -> dict[str, Any]:
     """Run the benchmark; stores go in `directory` (kept) or a temporary directory (removed). `backend`, a
@@ -315,7 +336,7 @@ def run(
     sizes = sorted(set(sizes))
     if not sizes or sizes[0] <= 0 or queries <= 0 or encode_ops <= 0 or batch <= 0:
         raise ValueError("sizes, queries, encode_ops and batch must be positive")
-    say = progress or (lambda _message: None)
+    say = progress or silent
     started = time.perf_counter()
     if directory is None:
         with tempfile.TemporaryDirectory(prefix="memql-perf-") as tmp:
@@ -336,7 +357,7 @@ def _run(
     seed: int,
     encode_ops: int,
     batch: int,
-    say: Callable[[str], None],
+    say: Progress,
     backend: str | None = None,
 ) -> dict[str, Any]:
     names = ("encode-memql.db", "encode-raw.db", "memql.db", "raw.db")
@@ -355,9 +376,10 @@ def _run(
     rows = raw_rows(notes)
     say(f"corpus: {len(notes)} notes (seed {seed})")
 
-    say(f"encode, one transaction per op: {encode_ops} ops")
+    task = f"encode, one transaction per op: {encode_ops} ops"
+    say(task, 0, encode_ops)
     m = memql_open(memql_store("encode-memql.db"))
-    memql_s = _timed(lambda: memql_per_op(m, notes[:encode_ops]))
+    memql_s = _timed(lambda: memql_per_op(m, notes[:encode_ops], lambda done: say(task, done, encode_ops)))
     m.close()
     conn = raw_open(folder / "encode-raw.db")
     raw_s = _timed(lambda: raw_insert(conn, rows[:encode_ops], 1))
@@ -372,17 +394,28 @@ def _run(
     loaded, memql_total, raw_total = 0, 0.0, 0.0
     try:
         for size in sizes:
-            say(f"load {loaded} -> {size} records, batches of {batch}")
-            memql_s = _timed(lambda lo=loaded, hi=size: memql_load(m, notes[lo:hi], batch))
+            task = f"load {loaded} -> {size} records, batches of {batch}"
+            say(task, 0, size - loaded)
+            memql_s = _timed(
+                lambda lo=loaded, hi=size, task=task: memql_load(
+                    m, notes[lo:hi], batch, lambda done: say(task, done, hi - lo)
+                )
+            )
             raw_s = _timed(lambda lo=loaded, hi=size: raw_insert(conn, rows[lo:hi], batch))
             if loaded == 0:
                 encode["batched"] = _throughput(size, batch, memql_s, raw_s)
             memql_total, raw_total, loaded = memql_total + memql_s, raw_total + raw_s, size
-            say(f"retrieve at {size} records: {queries} searches, {queries} tag filters")
+            task, asked = f"retrieve at {size} records: {queries} searches, {queries} tag filters", [0]
+            say(task, 0, 4 * queries)  # memql and raw SQLite each run both kinds
+
+            def tick(task: str = task, asked: list[int] = asked) -> None:
+                asked[0] += 1
+                say(task, asked[0], 4 * queries)
+
             retrieve[str(size)] = {
                 "records": size,
                 "load_s": {"memql": round(memql_total, 3), "raw": round(raw_total, 3)},
-                **_retrieve(m, conn, search, tags),
+                **_retrieve(m, conn, search, tags, tick),
             }
     finally:
         m.close()

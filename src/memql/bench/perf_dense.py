@@ -55,6 +55,7 @@ import numpy as np
 from memql import Memory
 from memql.bench.perf import NOW, TENANT, corpus, machine, memql_load, percentile, search_queries
 from memql.ports.models import Embedder
+from memql.ports.progress import Progress, silent
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import tokens
 
@@ -395,7 +396,7 @@ def run(
     word_vectors: str = "minilm",
     ann_index: str = "hnsw",
     embed_queries: bool = True,
-    progress: Callable[[str], None] | None = None,
+    progress: Progress | None = None,
 ) -> dict[str, Any]:
     """Run the dense part; its store goes in `directory` (kept) or a temporary directory (removed).
     `ann_index` is the vector index compared with exact search ("exact" checks the bench itself);
@@ -403,7 +404,7 @@ def run(
     sizes = sorted(set(sizes))
     if not sizes or sizes[0] <= 0 or queries <= 0 or batch <= 0:
         raise ValueError("sizes, queries and batch must be positive")
-    say = progress or (lambda _message: None)
+    say = progress or silent
     started = time.perf_counter()
     if directory is None:
         with tempfile.TemporaryDirectory(prefix="memql-perf-dense-") as tmp:
@@ -425,7 +426,7 @@ def _run(
     word_vectors: str,
     ann_index: str,
     embed_queries: bool,
-    say: Callable[[str], None],
+    say: Progress,
 ) -> dict[str, Any]:
     path = folder / "dense.db"
     if path.exists():
@@ -447,9 +448,12 @@ def _run(
     loaded, load_s = 0, 0.0
     try:
         for size in sizes:
-            say(f"dense: load {loaded} -> {size} records with embeddings, batches of {batch}")
+            task = f"dense: load {loaded} -> {size} records with embeddings, batches of {batch}"
+            say(task, 0, size - loaded)
             began = time.perf_counter()
-            memql_load(loader, notes[loaded:size], batch)
+            memql_load(
+                loader, notes[loaded:size], batch, lambda done, t=task, n=size - loaded: say(t, done, n)
+            )
             load_s, loaded = load_s + time.perf_counter() - began, size
             say(f"dense: {queries} hybrid Retrieves at {size} records, {ann_index} vs exact")
             exact_m = open_memory(path, "exact", timed_embedder)

@@ -30,6 +30,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memql.ports.progress import Progress, silent
+
 # A planner turns an instruction (the sample's natural-language text) into an IR or a workflow
 # (a dict, a list of IRs, {"workflow": [...]}, or the same as JSON text). It is given the sample's Memory
 # after the prerequisites ran, to read store context from (text2mem_plan.py) — never the gold or assertions.
@@ -403,24 +405,38 @@ def run_files(
     limit: int | None = None,
     lines: str | None = None,
     on_sample: Callable[[SampleResult], None] | None = None,
+    progress: Progress | None = None,
 ) -> list[SampleResult]:
     """Run the samples of every file (optionally only the given ids, at most `limit` per file). `lines`
     "even" or "odd" keeps the samples on lines of that parity, counting the file's first line as 0 (a
-    development half and a held-out half)."""
-    wanted = set(only)
+    development half and a held-out half). `progress` hears each sample done, per file."""
+    say = progress or silent
     results: list[SampleResult] = []
     for path in paths:
-        taken = 0
-        for n, sample in enumerate(load_samples(Path(path))):
-            if lines is not None and n % 2 != (0 if lines == "even" else 1):
-                continue
-            if wanted and str(sample.get("id")) not in wanted:
-                continue
-            if limit is not None and taken >= limit:
-                break
-            taken += 1
+        chosen = select_samples(Path(path), only=only, limit=limit, lines=lines)
+        task = f"{Path(path).name}: {len(chosen)} samples"
+        say(task, 0, len(chosen))
+        for done, sample in enumerate(chosen, start=1):
             outcome = run_sample(sample, planner, source=Path(path).name)
             results.append(outcome)
             if on_sample is not None:
                 on_sample(outcome)
+            say(task, done, len(chosen))
     return results
+
+
+def select_samples(
+    path: Path, *, only: Iterable[str] = (), limit: int | None = None, lines: str | None = None
+) -> list[dict[str, Any]]:
+    """The samples of one file that `run_files` runs, in file order (see there for the options)."""
+    wanted = set(only)
+    chosen: list[dict[str, Any]] = []
+    for n, sample in enumerate(load_samples(path)):
+        if lines is not None and n % 2 != (0 if lines == "even" else 1):
+            continue
+        if wanted and str(sample.get("id")) not in wanted:
+            continue
+        if limit is not None and len(chosen) >= limit:
+            break
+        chosen.append(sample)
+    return chosen

@@ -45,6 +45,7 @@ from memql.lang.hygiene import MISSING, decode
 from memql.lang.ops.encode import MAX_TEXT
 from memql.lang.ops.lifecycle import OnExpire
 from memql.lang.time import format_instant
+from memql.ports.progress import Progress, silent
 
 if TYPE_CHECKING:
     from memql.memory import Memory
@@ -167,9 +168,12 @@ class ImportResult:
 # --- import ---------------------------------------------------------------------------------------
 
 
-def import_profile(memory: Memory, source: Any, *, dry_run: bool = False) -> ImportResult:
+def import_profile(
+    memory: Memory, source: Any, *, dry_run: bool = False, progress: Progress = silent
+) -> ImportResult:
     """Import an a2p profile (JSON text, bytes, or decoded JSON) into the session's tenant, owned by the
-    session's actor. All or nothing: any problem imports no memory."""
+    session's actor. All or nothing: any problem imports no memory. `progress` hears each workflow step
+    run (nothing is committed before the last)."""
     diags = Diagnostics()
     entries = read_profile(source, diags)
     if entries is not None and not diags.has_errors:
@@ -181,10 +185,13 @@ def import_profile(memory: Memory, source: Any, *, dry_run: bool = False) -> Imp
         return ImportResult(True, warnings=_warnings(diags), dry_run=dry_run)
     now = format_instant(memory.clock.now())
     steps, origins = build_workflow(entries, now)
+    task = f"importing {len(entries)} memories ({len(steps)} steps, one transaction)"
+    progress(task, 0, len(steps))
     result = memory.executor.execute(
         {"name": "a2p import", "workflow": steps},
         dry_run=dry_run,
         limits=Limits(max_steps=len(steps), max_items=max(Limits().max_items, len(steps)), max_nodes=10**8),
+        on_step=lambda index, _result: progress(task, index + 1, len(steps)),
     )
     warnings = _warnings(diags) + [
         _moved(w, origins) for w in result.warnings if w.rule not in ("expire.in_past", "target.empty")

@@ -15,6 +15,7 @@ from memql.engine.targets import canonical_id
 from memql.engine.verbs import clamp
 from memql.engine.verbs.weight import next_occurrence
 from memql.lang.diagnostics import Diagnostic
+from memql.ports.progress import Progress, silent
 from memql.ports.store import Operation, Record, RecordQuery, StoreSession
 
 _TICK = timedelta(microseconds=1)
@@ -185,11 +186,15 @@ def restore(executor: Executor, record_id: str) -> ExecutionResult:
     return _run(executor, "Restore", body)
 
 
-def embed_pending(executor: Executor, *, batch: int = 64, limit: int | None = None) -> int:
-    """Embed the tenant's pending records in batches, one transaction each; returns how many were embedded."""
+def embed_pending(
+    executor: Executor, *, batch: int = 64, limit: int | None = None, progress: Progress = silent
+) -> int:
+    """Embed the tenant's pending records in batches, one transaction each; returns how many were embedded.
+    `progress` hears the count after each batch (the total is not known in advance)."""
     if executor.embedder is None:
         return 0
     done = 0
+    progress("embedding pending records", 0, limit)
     while limit is None or done < limit:
         size = batch if limit is None else min(batch, limit - done)
         with executor.store.transaction() as session:
@@ -200,6 +205,7 @@ def embed_pending(executor: Executor, *, batch: int = 64, limit: int | None = No
             ctx.to_embed = {r.id: r for r in pending}  # type: ignore[misc]
             ctx.embed_queued()
         done += len(pending)
+        progress("embedding pending records", done, limit)
     return done
 
 

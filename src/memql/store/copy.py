@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
 
 BATCH = 2_000
@@ -28,7 +29,11 @@ class CopyReport:
     last_record_number: int = 0
 
 
-def copy_store(source: Store, destination: Store, batch: int = BATCH) -> CopyReport:
+def copy_store(
+    source: Store, destination: Store, batch: int = BATCH, progress: Progress = silent
+) -> CopyReport:
+    """Copy everything from `source` into the empty `destination`; `progress` hears the records, then
+    the operations of the audit log, copied so far (their totals are not known in advance)."""
     report = CopyReport()
     with source.dry_run() as src, destination.transaction() as dst:
         src.export_begin()  # type: ignore[attr-defined]
@@ -39,6 +44,7 @@ def copy_store(source: Store, destination: Store, batch: int = BATCH) -> CopyRep
             dst.import_records(records)  # type: ignore[attr-defined]
             report.records += len(records)
             after = int(records[-1].id)  # type: ignore[arg-type]
+            progress("copying records", report.records)
         links = src.export_links()  # type: ignore[attr-defined]
         dst.import_links(links)  # type: ignore[attr-defined]
         report.links = len(links)
@@ -48,6 +54,7 @@ def copy_store(source: Store, destination: Store, batch: int = BATCH) -> CopyRep
             report.operations += len(entries)
             report.events += sum(len(events) for _, events in entries)
             after = entries[-1][0].seq
+            progress("copying the audit log (operations)", report.operations)
         report.last_record_number = src.last_record_number()  # type: ignore[attr-defined]
         dst.set_last_record_number(report.last_record_number)  # type: ignore[attr-defined]
     return report

@@ -8,6 +8,44 @@ from pathlib import Path
 import click
 
 from memql.interfaces.cli.common import emit_json, main, wants_json
+from memql.interfaces.cli.progress import shows_progress
+
+
+def report_option(command):
+    """`--report DIR` on a bench command: its HTML and Markdown report with plots, and results.json."""
+    return click.option(
+        "--report",
+        "report_dir",
+        metavar="DIR",
+        type=click.Path(file_okay=False, path_type=Path),
+        default=None,
+        help="Also write a report into DIR: index.html (self-contained, with plots), report.md with its "
+        ".svg plots, and results.json (the --json output).",
+    )(command)
+
+
+def prepare_report_dir(directory: Path | None) -> None:
+    """Make the report folder before the bench runs, so an unusable one fails in a second, not after it."""
+    if directory is None:
+        return
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        click.echo(f"memql: --report {directory}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+
+
+def save_report(directory: Path | None, page) -> None:
+    """Write a bench's report page (memql.bench.report.Report) into `directory`, when one was asked for."""
+    if directory is None:
+        return
+    try:
+        page.write(directory)
+    except OSError as exc:
+        click.echo(f"memql: cannot write the report into {directory}: {exc.strerror or exc}", err=True)
+        sys.exit(2)
+    if shows_progress():
+        click.echo(f"report: {directory / 'index.html'} (and report.md, results.json)", err=True)
 
 
 @main.group("bench")

@@ -4,13 +4,15 @@ from __future__ import annotations
 
 import json
 import sys
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
 import click
 
-from memql.interfaces.cli.bench_cmds import bench_group
+from memql.interfaces.cli.bench_cmds import bench_group, prepare_report_dir, report_option, save_report
 from memql.interfaces.cli.common import emit_json, wants_json
+from memql.interfaces.cli.progress import progress_bars
 
 
 def _ks(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
@@ -60,6 +62,7 @@ def _override(name: str, help_text: str):
     "(default: a SQLite store in memory).",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@report_option
 def bench_locomo_command(
     data: Path | None,
     ks: list[int],
@@ -71,6 +74,7 @@ def bench_locomo_command(
     limit_conversations: int | None,
     db: str | None,
     as_json: bool,
+    report_dir: Path | None,
 ) -> None:
     """Evidence recall@k: each turn one record carrying its dia_id, one Retrieve per question."""
     from memql.bench import locomo
@@ -81,11 +85,9 @@ def bench_locomo_command(
         if not data.is_file():
             click.echo(f"memql: no data at {data}; pass --data FILE", err=True)
             sys.exit(2)
-
-    def progress(message: str) -> None:
-        if sys.stderr.isatty():
-            click.echo(f"… {message}", err=True)
-
+    prepare_report_dir(report_dir)
+    bars = ExitStack()  # closed in `finally`: the bars end before any output
+    progress = bars.enter_context(progress_bars())
     try:
         report = locomo.run(
             data,
@@ -102,10 +104,16 @@ def bench_locomo_command(
     except (ValueError, OSError) as exc:  # an unusable --db
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
+    finally:
+        bars.close()
     if wants_json(as_json):
         emit_json(report)
-        return
-    _print(report, ks)
+    else:
+        _print(report, ks)
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
+        from memql.bench.report_pages import locomo_page
+
+        save_report(report_dir, locomo_page(report))
 
 
 def _overrides(**values: float | None) -> dict[str, float] | None:

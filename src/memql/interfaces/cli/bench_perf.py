@@ -8,8 +8,9 @@ from typing import Any
 
 import click
 
-from memql.interfaces.cli.bench_cmds import bench_group
+from memql.interfaces.cli.bench_cmds import bench_group, prepare_report_dir, report_option, save_report
 from memql.interfaces.cli.common import emit_json, wants_json
+from memql.interfaces.cli.progress import progress_bars
 
 
 def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
@@ -64,6 +65,7 @@ def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int
 )
 @click.option("--seed", default=7, show_default=True, type=int, help="Corpus and query seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@report_option
 def bench_perf_command(
     sizes: list[int],
     queries: int,
@@ -74,46 +76,48 @@ def bench_perf_command(
     word_vectors: str,
     seed: int,
     as_json: bool,
+    report_dir: Path | None,
 ) -> None:
     """Encode ops/s and Retrieve p50/p95 latency, each beside raw SQLite doing the same in the same run;
     then hybrid Retrieve with the HNSW vector index beside exact vector search, and the index's recall."""
     from memql.bench import perf, perf_dense
-
-    def progress(message: str) -> None:
-        if sys.stderr.isatty():
-            click.echo(f"… {message}", err=True)
-
     from memql.bench.stores import is_postgres
 
     backend = directory if is_postgres(directory) else None
     folder = None if directory is None or backend else Path(directory)
+    prepare_report_dir(report_dir)
     try:
-        report = perf.run(
-            sizes,
-            queries=queries,
-            seed=seed,
-            directory=folder,
-            encode_ops=encode_ops,
-            progress=progress,
-            backend=backend,
-        )
-        if not no_dense and backend is None:
-            report["dense"] = perf_dense.run(
-                dense_sizes,
+        with progress_bars() as progress:
+            report = perf.run(
+                sizes,
                 queries=queries,
                 seed=seed,
                 directory=folder,
-                word_vectors=word_vectors,
+                encode_ops=encode_ops,
                 progress=progress,
+                backend=backend,
             )
-            report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
+            if not no_dense and backend is None:
+                report["dense"] = perf_dense.run(
+                    dense_sizes,
+                    queries=queries,
+                    seed=seed,
+                    directory=folder,
+                    word_vectors=word_vectors,
+                    progress=progress,
+                )
+                report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
     except (FileExistsError, OSError, ValueError) as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     if wants_json(as_json):
         emit_json(report)
-        return
-    _print(report)
+    else:
+        _print(report)
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
+        from memql.bench.report_pages import perf_page
+
+        save_report(report_dir, perf_page(report))
 
 
 def _print(report: dict[str, Any]) -> None:

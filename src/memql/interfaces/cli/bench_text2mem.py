@@ -8,9 +8,10 @@ from typing import Any
 
 import click
 
-from memql.interfaces.cli.bench_cmds import bench_group
+from memql.interfaces.cli.bench_cmds import bench_group, prepare_report_dir, report_option, save_report
 from memql.interfaces.cli.bench_data import BENCH_DATA
 from memql.interfaces.cli.common import emit_json, wants_json
+from memql.interfaces.cli.progress import progress_bars
 
 _DEFAULT_FILES = ("text2mem-bench-dev.jsonl", "text2mem-bench-v1-merge-split-dev.jsonl")
 _GROUPS = (
@@ -54,6 +55,7 @@ def _fraction(value: float | None) -> str:
 @click.option("--only", "only", multiple=True, metavar="ID", help="Run only this sample id; repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.option("--failures", "show_failures", is_flag=True, help="List every failing sample with its reason.")
+@report_option
 def bench_text2mem_command(
     data: tuple[Path, ...],
     planner: str,
@@ -62,6 +64,7 @@ def bench_text2mem_command(
     only: tuple[str, ...],
     as_json: bool,
     show_failures: bool,
+    report_dir: Path | None,
 ) -> None:
     """Run Text2Mem Bench samples and report ESR (executed) and EMR (assertions and ranking hold)."""
     from memql.bench import text2mem, text2mem_report
@@ -78,12 +81,18 @@ def bench_text2mem_command(
     except (ImportError, ValueError, RuntimeError) as exc:  # e.g. the LLM planner without a model configured
         click.echo(f"memql: planner {planner} is not available: {exc}", err=True)
         sys.exit(2)
-    results = text2mem.run_files(data, chosen, only=only, limit=limit, lines=lines)
+    prepare_report_dir(report_dir)
+    with progress_bars() as progress:
+        results = text2mem.run_files(data, chosen, only=only, limit=limit, lines=lines, progress=progress)
     report = text2mem_report.summarize(results, planner)
     if wants_json(as_json):
         emit_json(report)
-        return
-    _print_tables(report, show_failures)
+    else:
+        _print_tables(report, show_failures)
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
+        from memql.bench.report_pages import text2mem_page
+
+        save_report(report_dir, text2mem_page(report))
 
 
 def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = None) -> None:

@@ -86,6 +86,13 @@ def wants_json(flag: bool) -> bool:
     "repeatable ($MEMQL_CATEGORIES: space-separated).",
 )
 @click.option("--now", "now_text", metavar="ISO", help="Pin the clock (ISO-8601 with offset).")
+@click.option(
+    "--quiet",
+    "-q",
+    is_flag=True,
+    envvar="MEMQL_QUIET",
+    help="No progress bars (they are drawn on standard error only when it is a terminal).",
+)
 @click.pass_context
 def main(
     ctx: click.Context,
@@ -98,6 +105,7 @@ def main(
     clearance: str | None,
     categories: dict[str, str],
     now_text: str | None,
+    quiet: bool,
 ) -> None:
     """memql: one typed, validated memory operation language for LLM agents."""
     ctx.obj = {
@@ -111,6 +119,7 @@ def main(
         "categories": categories,
         "clock": parse_now(now_text),
         "now_text": now_text,
+        "quiet": quiet,
     }
 
 

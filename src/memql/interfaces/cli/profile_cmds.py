@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from memql.interfaces.cli.common import emit_json, main, open_memory, read_input, wants_json
+from memql.interfaces.cli.progress import progress_bars
 from memql.interfaces.cli.store_cmds import _finish
 
 
@@ -56,8 +57,8 @@ def import_command(ctx: click.Context, file: str, fmt: str, dry_run: bool, as_js
     All or nothing. Exits 0 when imported, 1 when refused (nothing imported), 2 when unreadable.
     """
     data = read_input(file)
-    with open_memory(ctx) as memory:
-        result = memory.import_a2p(data, dry_run=dry_run)
+    with open_memory(ctx) as memory, progress_bars() as progress:
+        result = memory.import_a2p(data, dry_run=dry_run, progress=progress)
     if wants_json(as_json):
         emit_json(result.to_json())
     else:

@@ -7,6 +7,7 @@ import sys
 import click
 
 from memql.interfaces.cli.common import emit_json, main, open_memory, read_input, wants_json
+from memql.interfaces.cli.progress import progress_bars
 
 
 def _finish(result, as_json: bool) -> None:
@@ -128,5 +129,6 @@ def embed_command(ctx: click.Context, pending: bool, batch: int) -> None:
                 err=True,
             )
             sys.exit(2)
-        count = memory.embed_pending(batch=batch)
+        with progress_bars() as progress:
+            count = memory.embed_pending(batch=batch, progress=progress)
     emit_json({"embedded": count})

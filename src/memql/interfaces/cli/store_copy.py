@@ -10,6 +10,7 @@ from pathlib import Path
 import click
 
 from memql.interfaces.cli.common import emit_json, main, wants_json
+from memql.interfaces.cli.progress import progress_bars
 
 
 @main.command("copy")
@@ -37,7 +38,8 @@ def copy_command(source: str, destination: str, as_json: bool) -> None:
                 click.echo(f"memql: cannot open the store {location}: {exc}", err=True)
                 sys.exit(2)
         try:
-            report = copy_store(stores[0], stores[1])
+            with progress_bars() as progress:
+                report = copy_store(stores[0], stores[1], progress=progress)
         except CopyRefused as exc:
             click.echo(f"memql: {destination}: {exc}; nothing copied", err=True)
             sys.exit(1)
