@@ -16,7 +16,7 @@ from memql.cognition.conversation.tiers import lpm
 from memql.cognition.conversation.tiers.config import TiersConfig
 from memql.cognition.conversation.tiers.llm import TiersLLM
 from memql.cognition.conversation.tiers.records import TierRecords, step_ids
-from memql.cognition.conversation.tiers.scoring import Vectorizer, fscore, heat, text_keywords
+from memql.cognition.conversation.tiers.scoring import Vectorizer, fscore, heat
 from memql.cognition.conversation.tiers.state import (
     Entry,
     PageState,
@@ -64,6 +64,7 @@ class Tiers:
         if message.position <= self.seen:
             return  # already part of a page (e.g. replayed after a restart)
         self.seen = message.position
+        self.vectorizer.learn_names(message.role)
         opener = self.pending[0].role if self.pending else None
         self.pending.append(message)
         replied = opener is not None and message.role != opener
@@ -85,13 +86,14 @@ class Tiers:
     def _add_page(self, messages: list[Message]) -> None:
         text = "\n".join(f"{m.role}: {m.text}" for m in messages)
         sources = tuple(dict.fromkeys(s for m in messages for s in m.source_ids))
-        vector = self.vectorizer.vector(text)
-        words = tuple(text_keywords(text, self.config.segment_keywords))
+        bare = "\n".join(m.text for m in messages)  # the topic is in what was said, not in who said it
+        vector = self.vectorizer.vector(bare)
+        words = tuple(self.vectorizer.keywords(bare, self.config.segment_keywords))
         prev = self.last_page
         chained = (
             prev is not None
             and (messages[0].time - prev.end).total_seconds() <= self.config.chain_max_gap_s
-            and fscore(vector, words, prev.vector or self.vectorizer.vector(prev.text), prev.keywords)
+            and fscore(vector, words, prev.vector or self._page_vector(prev), prev.keywords)
             >= self.config.chain_threshold
         )
         facets = {
@@ -134,7 +136,7 @@ class Tiers:
     def _to_mtm(self, page: PageState) -> None:
         """The oldest STM page joins the MTM segment with the best Fscore >= θ, or founds a new one."""
         cfg = self.config
-        vector = page.vector if page.vector is not None else self.vectorizer.vector(page.text)
+        vector = page.vector if page.vector is not None else self._page_vector(page)
         best_key, best = None, float("-inf")
         for key, seg in self.segments.items():
             score = fscore(vector, page.keywords, seg.vector, seg.top_keywords(cfg.segment_keywords))
@@ -264,6 +266,9 @@ class Tiers:
             if seg is not None:
                 seg.visits, seg.last_access = int(row["visits"] or 0), instant(row["last_access_at"])
 
+    def _page_vector(self, page: PageState) -> Any:
+        return self.vectorizer.vector(_bare(page.text))
+
     def _now(self) -> datetime:
         return self.memory.clock.now()
 
@@ -294,7 +299,11 @@ class Tiers:
             )[-2:]
         )
         for p in pages:
-            p.vector = self.vectorizer.vector(p.text)
+            for line in p.text.split("\n"):
+                self.vectorizer.learn_names(line.partition(": ")[0])
+        for p in pages:
+            p.vector = self._page_vector(p)
+            p.keywords = tuple(self.vectorizer.keywords(_bare(p.text), self.config.segment_keywords))
         self.last_page = pages[-1] if pages else None
         moved = [p for p in pages if p.id not in {s.id for s in self.stm}]
         self.last_moved = moved[-1] if moved else None
@@ -305,3 +314,8 @@ class Tiers:
         later = sorted((message_from_row(row) for row in rows), key=lambda m: m.position)
         for message in later[-self.config.max_page_messages :]:
             self.observe(message)
+
+
+def _bare(page_text: str) -> str:
+    """A page's messages without the speakers' names in front."""
+    return "\n".join(line.partition(": ")[2] for line in page_text.split("\n"))

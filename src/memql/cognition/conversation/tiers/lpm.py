@@ -12,7 +12,7 @@ import re
 from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.tiers.records import step_ids
-from memql.cognition.conversation.tiers.scoring import Vectorizer, text_keywords
+from memql.cognition.conversation.tiers.scoring import Vectorizer
 from memql.cognition.conversation.tiers.state import Entry, SegmentState, instant
 from memql.lang.time import format_instant
 from memql.services import jaccard, split_sentences, summarize
@@ -34,7 +34,7 @@ def entry_from_row(row: dict[str, Any], vectorizer: Vectorizer) -> Entry:
         text=row["text"] or "",
         source_ids=tuple(f.get("source_ids", ())),
         vector=vectorizer.vector(row["text"] or "") if f["level"] == "knowledge" else None,
-        keywords=tuple(row.get("keywords") or ()),
+        keywords=tuple(vectorizer.keywords(row["text"] or "", 10)),
         of=f.get("of", "user"),
         counts={str(k): int(v) for k, v in (f.get("keyword_counts") or {}).items()},
     )
@@ -51,14 +51,16 @@ def _lines(page_row: dict[str, Any]) -> list[tuple[str, str, tuple[str, ...]]]:
     ]
 
 
-def _knowledge(lines: list[tuple[str, str, tuple[str, ...]]], kept: list[Entry], limit: int):
+def _knowledge(
+    lines: list[tuple[str, str, tuple[str, ...]]], kept: list[Entry], limit: int, vectorizer: Vectorizer
+):
     candidates: dict[str, tuple[str, ...]] = {}
     for role, text, sources in lines:
         if role.lower() in AGENT_ROLES:
             continue
         for sentence in split_sentences(text):
             s = sentence.strip()
-            words = text_keywords(s)
+            words = vectorizer.keywords(s, 10)
             if s.endswith("?") or not _FIRST_PERSON.search(s) or len(words) < _MIN_KEYWORDS:
                 continue
             if any(jaccard(words, e.keywords) >= _DUPLICATE for e in kept):
@@ -90,7 +92,7 @@ def promote(tiers: Tiers, key: str, seg: SegmentState, h: float) -> None:
     if persona is not None:
         new = [(k, sources) for k in persona.knowledge]
     else:
-        new = _knowledge(lines, knowledge_entries, cfg.knowledge_per_promotion)
+        new = _knowledge(lines, knowledge_entries, cfg.knowledge_per_promotion, tiers.vectorizer)
     reason = f"tiers: segment {key} heat {h:.3f} > τ {cfg.heat_threshold}: its content moves into LPM"
     steps: list[dict[str, Any]] = [
         {
@@ -164,7 +166,9 @@ def promote(tiers: Tiers, key: str, seg: SegmentState, h: float) -> None:
     vectors = tiers.vectorizer.vectors([t for t, _ in new])
     for i, ((text, src), vec) in enumerate(zip(new, vectors, strict=True)):
         entry_id = ids[first_new + i]
-        tiers.lpm[entry_id] = Entry(entry_id, "knowledge", text, tuple(src), vec, tuple(text_keywords(text)))  # type: ignore[arg-type]
+        tiers.lpm[entry_id] = Entry(
+            entry_id, "knowledge", text, tuple(src), vec, tuple(tiers.vectorizer.keywords(text, 10))
+        )  # type: ignore[arg-type]
     for index, level, text, facets, existing_id in singleton_steps:
         entry_id = existing_id or ids[index]
         tiers.lpm[entry_id] = Entry(  # type: ignore[index]
@@ -219,7 +223,7 @@ def _traits(tiers: Tiers, lines, persona) -> dict[str, dict[str, int]]:
             words = persona.user_traits if of == "user" else persona.agent_traits
         else:
             side = [t for role, t, _ in lines if (role.lower() in AGENT_ROLES) == (of == "agent")]
-            words = text_keywords(" ".join(side), tiers.config.traits) if side else []
+            words = tiers.vectorizer.keywords(" ".join(side), tiers.config.traits) if side else []
         if not words:
             continue
         for w in words:

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING
 
 from memql.cognition.conversation.base import Context, Piece
-from memql.cognition.conversation.tiers.scoring import cos, fscore, text_keywords
+from memql.cognition.conversation.tiers.scoring import cos, fscore
 from memql.cognition.conversation.tiers.state import PageState, instant
 from memql.services import estimate_tokens
 
@@ -47,7 +47,7 @@ def page_piece(text: str, sources, memory_ids, t: datetime | None, level: str, s
 def assemble(tiers: Tiers, query: str, budget: int) -> Context:
     cfg, r = tiers.config, tiers.records
     q_vec = tiers.vectorizer.vector(query)
-    q_words = text_keywords(query, cfg.segment_keywords)
+    q_words = tiers.vectorizer.keywords(query, cfg.segment_keywords)
     # MTM: top-m segments by Fscore, then their best pages
     ranked = sorted(
         tiers.segments.items(),
@@ -114,15 +114,16 @@ def assemble(tiers: Tiers, query: str, budget: int) -> Context:
     kept: list[tuple[int, int, Piece]] = []
     used = 0
     for order, (group, piece) in enumerate(candidates):
-        cost = estimate_tokens(piece.text) + 1  # + the newline that joins pieces
+        cost = estimate_tokens(piece.text) + 1  # + the newline that joins pieces (an upper bound)
         if used + cost <= budget:
             kept.append((group, order, piece))
             used += cost
-    # reading order: persona, knowledge, segments, then pages in time order
     kept.sort(key=_reading_order)
     context = Context(query, tiers.name, budget, [p for _, _, p in kept])
-    while context.pieces and context.tokens > budget:  # joins never add tokens in practice; be exact anyway
-        context.pieces.pop()
+    while context.tokens > budget:  # the per-piece sum bounds the total in practice; be exact anyway
+        lowest = max(range(len(kept)), key=lambda i: kept[i][1])  # drop the least important piece
+        kept.pop(lowest)
+        context.pieces = [p for _, _, p in kept]
     used_ids = [tiers.segment_ids[k] for k, _ in ranked] + [
         e.id for e in knowledge if any(e.id in p.memory_ids for p in context.pieces)
     ]

@@ -24,20 +24,29 @@ class Vectorizer:
 
     def __init__(self, embedder: Embedder | None) -> None:
         self.embedder = embedder
+        # the participants' names: every page of a conversation involves them, so they say nothing about
+        # its topic (left in, "Caroline" would make every page and every question about Caroline alike)
+        self.names: set[str] = set()
 
     def vectors(self, texts: Sequence[str]) -> list[Vector]:
         if not texts:
             return []
         if self.embedder is not None:
             return [tuple(v) for v in self.embedder.embed(list(texts))]
-        return [_lexical(t) for t in texts]
+        return [_lexical(t, self.names) for t in texts]
 
     def vector(self, text: str) -> Vector:
         return self.vectors([text])[0]
 
+    def keywords(self, text: str, limit: int) -> list[str]:
+        return [k for k in keywords(text, limit + len(self.names)) if k not in self.names][:limit]
 
-def _lexical(text: str) -> dict[str, float]:
-    counts = Counter(t for t in tokens(text) if t not in STOP_WORDS and not t.isnumeric())
+    def learn_names(self, role: str) -> None:
+        self.names.update(t for t in tokens(role) if t not in STOP_WORDS)
+
+
+def _lexical(text: str, ignore: set[str]) -> dict[str, float]:
+    counts = Counter(t for t in tokens(text) if t not in STOP_WORDS and t not in ignore and not t.isnumeric())
     norm = math.sqrt(sum(c * c for c in counts.values()))
     return {t: c / norm for t, c in counts.items()} if norm else {}
 
