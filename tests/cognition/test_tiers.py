@@ -157,7 +157,7 @@ def test_long_conversation_respects_capacity_evicts_the_coldest_and_promotes(mem
         }
     ).data["rows"]
     assert len(deleted) == tiers.stats["evictions"]
-    note = [h for h in m.history(deleted[0]["id"]) if h["op"] == "Delete"][0]["note"]
+    note = next(h for h in m.history(deleted[0]["id"]) if h["op"] == "Delete")["note"]
     assert note.startswith("tiers: evict coldest MTM segment")
     promoted = [s for s in rows(m, "segment", "mtm") if any(h["op"] == "Promote" for h in m.history(s["id"]))]
     assert promoted
