@@ -10,7 +10,7 @@ import pytest
 
 from memql.bench.conversation import encode_message, ingest, synthetic_turns
 from memql.cognition.conversation.base import Message
-from memql.cognition.conversation.tiers import Tiers, TiersConfig
+from memql.cognition.conversation.tiers import Tiers, TiersConfig, TiersError
 from memql.cognition.conversation.tiers.scoring import Vectorizer, fscore
 from memql.lang.time import parse_instant
 
@@ -222,3 +222,26 @@ def test_config_is_checked_by_name():
         and TiersConfig().mu_s == 1e7
         and TiersConfig().mtm_capacity == 200
     )
+
+
+def test_a_refused_move_applies_nothing_and_says_why(memory, clock):
+    m = memory(embedder="none")
+    cfg = TiersConfig(stm_capacity=1)
+    tiers = Tiers(m, CONV, cfg)
+    exchange(
+        m, tiers, clock, 0, "I love sourdough bread baking with rye flour.", "Rye flour sourdough bread!"
+    )
+    exchange(m, tiers, clock, 1, "My sourdough bread with rye flour rose well.", "Great sourdough bread.")
+    [segment] = rows(m, "segment", "mtm")
+    assert m.lock(segment["id"], reason="frozen for review").success
+    with pytest.raises(TiersError) as refused:  # page 2 closes; page 1 should join the locked segment
+        exchange(m, tiers, clock, 2, "Sourdough rye bread again today with more flour.", "Sourdough bread!")
+    assert "governance.locked" in str(refused.value) and refused.value.diagnostics
+    # each move is all or nothing: the new page was stored; the refused move changed nothing
+    assert sorted(r["facets"]["positions"] for r in rows(m, "page", "stm")) == [[2, 3], [4, 5]]
+    [after] = rows(m, "segment", "mtm")
+    assert after["text"] == segment["text"] and after["facets"] == segment["facets"]
+    assert [p.first for p in tiers.stm] == [2, 4]  # the Python state was rebuilt from the store
+    again = Tiers(m, CONV, cfg)
+    assert [p.id for p in again.stm] == [p.id for p in tiers.stm]
+    assert {k: s.pages for k, s in again.segments.items()} == {k: s.pages for k, s in tiers.segments.items()}

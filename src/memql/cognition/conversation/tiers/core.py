@@ -15,7 +15,7 @@ from memql.cognition.conversation.base import Context, Message
 from memql.cognition.conversation.tiers import lpm
 from memql.cognition.conversation.tiers.config import TiersConfig
 from memql.cognition.conversation.tiers.llm import TiersLLM
-from memql.cognition.conversation.tiers.records import TierRecords, step_ids
+from memql.cognition.conversation.tiers.records import TierRecords, TiersError, step_ids
 from memql.cognition.conversation.tiers.scoring import Vectorizer, fscore, heat
 from memql.cognition.conversation.tiers.state import (
     Entry,
@@ -56,6 +56,7 @@ class Tiers:
         self.last_page: PageState | None = None  # the newest page (meta-chain continuity)
         self.last_moved: PageState | None = None  # the newest page that reached MTM (LLM continuity)
         self.seen = -1  # position of the last message observed
+        self._loading = False
         self._load()
 
     # --- write path --------------------------------------------------------------------------------
@@ -70,7 +71,7 @@ class Tiers:
         replied = opener is not None and message.role != opener
         if replied or len(self.pending) >= self.config.max_page_messages:
             messages, self.pending = self.pending, []
-            self._add_page(messages)
+            self._guarded(self._add_page, messages)
 
     def context(self, query: str, budget_tokens: int) -> Context:
         from memql.cognition.conversation.tiers.retrieval import assemble
@@ -81,7 +82,17 @@ class Tiers:
         """Close the page being formed (a message still waiting for its reply) as a page of its own."""
         if self.pending:
             messages, self.pending = self.pending, []
-            self._add_page(messages)
+            self._guarded(self._add_page, messages)
+
+    def _guarded(self, move: Any, *args: Any) -> None:
+        """A refused move rolled back in the store; the Python state is rebuilt from the store to match."""
+        try:
+            move(*args)
+        except TiersError:
+            if not self._loading:  # (a move retried while loading fails the same way: no loop)
+                self._reset()
+                self._load()
+            raise
 
     def _add_page(self, messages: list[Message]) -> None:
         text = "\n".join(f"{m.role}: {m.text}" for m in messages)
@@ -274,7 +285,19 @@ class Tiers:
 
     # --- reload ------------------------------------------------------------------------------------
 
+    def _reset(self) -> None:
+        self.stm, self.segments, self.segment_ids, self.lpm, self.pending = [], {}, {}, {}, []
+        self.last_page = self.last_moved = None
+        self.seen = -1
+
     def _load(self) -> None:
+        self._loading = True
+        try:
+            self._load_records()
+        finally:
+            self._loading = False
+
+    def _load_records(self) -> None:
         r = self.records
         include = ("id", "text", "facets", "time", "keywords")
         self.stm = sorted(
