@@ -303,18 +303,6 @@ class Tiers:
         self.stm = sorted(
             (page_from_row(row) for row in r.read(r.facets("page", "stm"), include)), key=lambda p: p.first
         )
-        rows = r.read(
-            r.facets("segment", "mtm"), ("id", "text", "facets", "visits", "last_access_at", "created_at")
-        )
-        for row in rows:
-            seg = segment_from_row(row)
-            key = row["facets"].get("key", seg.id)
-            seg.vector = self.vectorizer.vector(seg.summary)
-            self.segments[key], self.segment_ids[key] = seg, seg.id
-        for level in ("knowledge", "profile", "trait"):
-            rows = r.read(r.facets(level, "lpm"), (*include, "created_at"))
-            for row in sorted(rows, key=lambda row: (row["created_at"], row["id"])):  # oldest first (FIFO)
-                self.lpm[row["id"]] = lpm.entry_from_row(row, self.vectorizer)
         pages = (
             self.stm
             or sorted(
@@ -327,6 +315,19 @@ class Tiers:
         for p in pages:
             p.vector = self._page_vector(p)
             p.keywords = tuple(self.vectorizer.keywords(_bare(p.text), self.config.segment_keywords))
+        # segments and LPM after the pages: their vectors leave out the speakers' names learnt there
+        rows = r.read(
+            r.facets("segment", "mtm"), ("id", "text", "facets", "visits", "last_access_at", "created_at")
+        )
+        for row in rows:
+            seg = segment_from_row(row)
+            key = row["facets"].get("key", seg.id)
+            seg.vector = self.vectorizer.vector(seg.summary)
+            self.segments[key], self.segment_ids[key] = seg, seg.id
+        for level in ("knowledge", "profile", "trait"):
+            rows = r.read(r.facets(level, "lpm"), (*include, "created_at"))
+            for row in sorted(rows, key=lambda row: (row["created_at"], row["id"])):  # oldest first (FIFO)
+                self.lpm[row["id"]] = lpm.entry_from_row(row, self.vectorizer)
         self.last_page = pages[-1] if pages else None
         moved = [p for p in pages if p.id not in {s.id for s in self.stm}]
         self.last_moved = moved[-1] if moved else None
