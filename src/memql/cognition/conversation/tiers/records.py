@@ -1,0 +1,140 @@
+"""How the tiers talk to the store: reads are dry-run Retrieves (no visit, no audit entry), writes are
+memql verbs in one workflow per move (validated, transactional, audited). Nothing here speaks SQL."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from memql.engine.result import ExecutionResult
+
+if TYPE_CHECKING:
+    from memql.memory import Memory
+
+READ_LIMIT = 100_000  # a conversation's records of one kind; every tier keeps far fewer
+OPEN_END = "9999-12-31T23:59:59Z"  # time windows here are open-ended: "from then on"
+
+
+class TiersError(RuntimeError):
+    """A tier move the engine refused; `diagnostics` name the field and the rule (nothing was applied)."""
+
+    def __init__(self, what: str, result: ExecutionResult) -> None:
+        self.result = result
+        self.diagnostics = result.diagnostics
+        detail = "; ".join(f"{d.path or '/'}: {d.rule}: {d.message}" for d in result.diagnostics)
+        super().__init__(f"tiers: {what} was refused ({detail or 'no diagnostic'})")
+
+
+class TierRecords:
+    """The records of one conversation, read and written through `Memory`."""
+
+    def __init__(self, memory: Memory, conversation_id: str) -> None:
+        self.memory = memory
+        self.conversation_id = conversation_id
+        self.tag = f"conv:{conversation_id}"
+
+    def facets(self, level: str, tier: str | None = None, **more: Any) -> dict[str, Any]:
+        values: dict[str, Any] = {"conversation": self.conversation_id, "level": level, **more}
+        if tier is not None:
+            values["tier"] = tier
+        return values
+
+    def read(
+        self,
+        facets: dict[str, Any],
+        include: tuple[str, ...] = ("id", "text", "facets", "time", "keywords"),
+        *,
+        time_from: str | None = None,
+        limit: int = READ_LIMIT,
+    ) -> list[dict[str, Any]]:
+        flt: dict[str, Any] = {"has_tags": [self.tag], "facets": facets, "limit": limit}
+        if time_from is not None:
+            flt["time_range"] = {"start": time_from, "end": OPEN_END}
+        result = self.memory.execute(
+            {
+                "op": "Retrieve",
+                "target": {"filter": flt},
+                "args": {"include": list(include)},
+                "meta": {"dry_run": True},
+            }
+        )
+        if not result.success:
+            raise TiersError("a read", result)
+        return list(result.data.get("rows", []))
+
+    def search(self, query: str, facets: dict[str, Any], k: int) -> list[dict[str, Any]]:
+        """Hybrid-ranked records of this conversation (a dry run: ranking pages is not a visit)."""
+        result = self.memory.execute(
+            {
+                "op": "Retrieve",
+                "target": {
+                    "search": {"intent": {"query": query}, "overrides": {"k": k}},
+                    "filter": {"has_tags": [self.tag], "facets": facets},
+                },
+                "args": {"include": ["id", "text", "facets", "time", "score"]},
+                "meta": {"dry_run": True},
+            }
+        )
+        if not result.success:
+            raise TiersError("a search", result)
+        return list(result.data.get("rows", []))
+
+    def visit(self, ids: list[str]) -> None:
+        """A real Retrieve of the records used in a context: their `visits` and last access move (heat)."""
+        if ids:
+            result = self.memory.execute(
+                {
+                    "op": "Retrieve",
+                    "target": {"ids": ids},
+                    "args": {"include": ["id"]},
+                    "_comment": "tiers: visit",
+                }
+            )
+            if not result.success:
+                raise TiersError("a visit", result)
+
+    def run(self, what: str, steps: list[dict[str, Any]]) -> ExecutionResult:
+        """One workflow: all of a move's steps or none of them."""
+        result = self.memory.execute({"workflow": steps} if len(steps) > 1 else steps[0])
+        if not result.success:
+            raise TiersError(what, result)
+        return result
+
+    def encode(
+        self,
+        text: str,
+        level: str,
+        tier: str,
+        facets: dict[str, Any],
+        *,
+        kind: str,
+        time: str | None = None,
+        comment: str,
+    ) -> dict[str, Any]:
+        args: dict[str, Any] = {
+            "payload": {"text": text},
+            "type": kind,
+            "tags": [self.tag],
+            "facets": {**self.facets(level, tier), **facets},
+            "dedupe": False,
+        }
+        if time is not None:
+            args["time"] = time
+        return {"op": "Encode", "args": args, "_comment": comment}
+
+    @staticmethod
+    def update(ids: list[str], comment: str, **fields: Any) -> dict[str, Any]:
+        return {"op": "Update", "target": {"ids": ids}, "args": {"set": fields}, "_comment": comment}
+
+    @staticmethod
+    def delete(ids: list[str], reason: str) -> dict[str, Any]:
+        return {
+            "op": "Delete",
+            "target": {"ids": ids},
+            "args": {"soft": True, "reason": reason},
+            "_comment": reason,
+        }
+
+
+def step_ids(result: ExecutionResult) -> list[str | None]:
+    """The id each step of a workflow (or the single op) produced."""
+    return [s.id for s in result.steps] if result.steps else [result.id]
