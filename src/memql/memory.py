@@ -26,6 +26,7 @@ from memql.store import default_db_path, open_store
 if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported where they are used
     from memql.cognition.a2p import ExportResult
     from memql.cognition.a2p_import import ImportResult
+    from memql.cognition.conversation.session import Conversation
     from memql.cognition.facts import Facts
     from memql.cognition.promotion import PromotionConfig, PromotionReport
 
@@ -316,6 +317,24 @@ class Memory:
         from memql.cognition.facts import Facts
 
         return Facts(self)
+
+    def conversation(
+        self,
+        *,
+        user: str,
+        agent: str,
+        id: str | None = None,
+        strategy: str | list[str] | None = None,
+        config: dict[str, Any] | None = None,
+        llm: LLM | None = None,
+    ) -> Conversation:
+        """A conversation between `user` and `agent` (id default "<user>/<agent>"): add messages, get cited
+        context under a token budget, respond with the LLM; `strategy` names the strategies that observe
+        it (the first answers by default), `config` maps a strategy's name to its config. See
+        docs/conversation.md."""
+        from memql.cognition.conversation.session import Conversation
+
+        return Conversation(self, user=user, agent=agent, id=id, strategy=strategy, config=config, llm=llm)
 
     # --- housekeeping and history ----------------------------------------------------------------
 
