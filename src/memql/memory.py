@@ -327,14 +327,24 @@ class Memory:
         strategy: str | list[str] | None = None,
         config: dict[str, Any] | None = None,
         llm: LLM | None = None,
+        embed_batch: int = 1,
     ) -> Conversation:
         """A conversation between `user` and `agent` (id default "<user>/<agent>"): add messages, get cited
         context under a token budget, respond with the LLM; `strategy` names the strategies that observe
-        it (the first answers by default), `config` maps a strategy's name to its config. See
-        docs/conversation.md."""
+        it (the first answers by default), `config` maps a strategy's name to its config; `embed_batch` > 1
+        embeds messages that many at a time (and before every read). See docs/conversation.md."""
         from memql.cognition.conversation.session import Conversation
 
-        return Conversation(self, user=user, agent=agent, id=id, strategy=strategy, config=config, llm=llm)
+        return Conversation(
+            self,
+            user=user,
+            agent=agent,
+            id=id,
+            strategy=strategy,
+            config=config,
+            llm=llm,
+            embed_batch=embed_batch,
+        )
 
     # --- housekeeping and history ----------------------------------------------------------------
 

@@ -30,6 +30,7 @@ from memql.ports.models import LLM
 
 MODES = ("flat", "tiers", "ladder", "hybrid")
 ACCEPTANCE_BUDGET = 2000
+EMBED_BATCH = 64  # messages embedded per model call while ingesting (a history arrives all at once)
 
 
 @dataclass(frozen=True)
@@ -101,12 +102,15 @@ def evaluate_mode(
         )
         try:
             user, agent = (s or "speaker" for s in conv.speakers)
-            session = memory.conversation(user=user, agent=agent, id=conv.sample_id, strategy=mode)
+            session = memory.conversation(
+                user=user, agent=agent, id=conv.sample_id, strategy=mode, embed_batch=EMBED_BATCH
+            )
             started = time.perf_counter()
             for turn in conv.turns:
                 session.add_message(
                     turn.speaker or "speaker", message_text(turn), time=turn.time, source_id=turn.dia_id
                 )
+            session.flush()  # ingest ends when every message is embedded
             run.ingest_s += time.perf_counter() - started
             run.turns += len(conv.turns)
             run.write_llm_calls += session.write_llm_calls

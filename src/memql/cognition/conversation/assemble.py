@@ -14,7 +14,7 @@ piece.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime
 
 from memql.cognition.conversation.base import Piece
@@ -22,6 +22,15 @@ from memql.services.summarize import estimate_tokens
 
 DATED_LEVELS = frozenset({"message"})  # levels whose text leaves the date to the day line
 MAX_CITED = 6  # source ids a summary cites inline; more are elided ("+N"), all stay in source_ids
+
+
+@dataclass(frozen=True)
+class MessagePiece(Piece):
+    """A message: its `position` orders messages of the same instant; with an `anchor` (a memory id) it
+    only makes sense beside that piece (the message a hit replies to) and is taken only after it."""
+
+    position: int = 0
+    anchor: str = ""
 
 
 def citation(source_ids: Sequence[str], memory_ids: Sequence[str]) -> str:
@@ -60,7 +69,7 @@ def assemble(ranked: Iterable[Piece], budget_tokens: int) -> list[Piece]:
 
     Greedy by rank: a piece is taken when it fits what is left, including its day line when it is the
     first message of its day; a piece that does not fit is skipped, smaller ones after it may still
-    fit. A piece adds no evidence, and is skipped, when its source ids are all cited already by raw
+    fit; a message with an anchor is taken only after it. A piece adds no evidence, and is skipped, when its source ids are all cited already by raw
     messages or by pieces of its own level (a theme over turns already shown; the same turn found twice).
     Reading order:
     derived pieces first (best first), then messages by time, each day's first message with its day.
@@ -77,6 +86,8 @@ def assemble(ranked: Iterable[Piece], budget_tokens: int) -> list[Piece]:
         ):
             continue
         if not piece.source_ids and set(piece.memory_ids) <= seen_memory:
+            continue
+        if isinstance(piece, MessagePiece) and piece.anchor and piece.anchor not in seen_memory:
             continue
         day = _day(piece)
         cost = piece.tokens + (estimate_tokens(day) if day and day not in days else 0)
@@ -95,7 +106,10 @@ def reading_order(pieces: Iterable[Piece]) -> list[Piece]:
     """Derived pieces first (best first), then dated messages by time with a day line per day."""
     pieces = list(pieces)
     derived = sorted((p for p in pieces if _day(p) is None), key=lambda p: -p.score)
-    dated = sorted((p for p in pieces if _day(p) is not None), key=lambda p: p.time)  # type: ignore[arg-type,return-value]
+    dated = sorted(
+        (p for p in pieces if _day(p) is not None),
+        key=lambda p: (p.time, getattr(p, "position", 0)),  # type: ignore[arg-type,return-value]
+    )
     out = list(derived)
     last_day: str | None = None
     for piece in dated:

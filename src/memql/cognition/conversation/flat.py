@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from memql.cognition.conversation.assemble import assemble, message_text
+from memql.cognition.conversation.assemble import MessagePiece, assemble, message_text
 from memql.cognition.conversation.base import Context, Message, Piece
 from memql.cognition.conversation.records import conversation_filter, message_row_text, read_rows
 from memql.ports.models import LLM
@@ -78,7 +78,7 @@ class Flat:
         for row, score in hits:
             ranked.append(_piece(row, score))
             for neighbour in before.get(row["id"], []):
-                ranked.append(_piece(neighbour, score * c.neighbour_discount))
+                ranked.append(_piece(neighbour, score * c.neighbour_discount, anchor=row["id"]))
         return ranked
 
     def _neighbours(self, hits: list[tuple[dict, float]], budget_tokens: int) -> dict[str, list[dict]]:
@@ -111,17 +111,19 @@ class Flat:
         return out
 
 
-def _piece(row: dict, score: float) -> Piece:
+def _piece(row: dict, score: float, anchor: str | None = None) -> Piece:
     facets = row.get("facets") or {}
     source_ids = tuple(str(s) for s in facets.get("source_ids") or ())
     speaker = str(facets.get("speaker") or facets.get("role") or "")
     text = message_row_text(row)
-    return Piece(
+    return MessagePiece(
         text=message_text(source_ids, (row["id"],), speaker, text),
         memory_ids=(row["id"],),
         source_ids=source_ids,
         level="message",
         score=score,
         time=row.get("time"),
+        position=int(facets.get("position") or 0),
+        anchor=anchor or "",
     )
 

@@ -62,20 +62,36 @@ class Hybrid:
                 component.observe(message)
 
     def context(self, query: str, budget_tokens: int) -> Context:
-        pooled: list[tuple[Piece, int, int]] = []  # (piece on the common scale, component, rank)
+        proposals: list[list[Piece]] = []
         llm_calls = 0
-        for index, component in enumerate(self.components):
+        for component in self.components:
             pieces, calls = _proposals(component, query, budget_tokens)
             llm_calls += calls
             weight = self.config.weights.get(component.name, 1.0)
             best = max((p.score for p in pieces), default=0.0)
-            for rank, piece in enumerate(pieces):
-                # on one scale: a share of the component's best (by rank when it gives no scores)
-                share = piece.score / best if best > 0 else 1.0 / (1 + rank)
-                pooled.append((replace(piece, score=weight * share), index, rank))
-        pooled.sort(key=lambda item: (-item[0].score, item[2], item[1]))
-        pieces = assemble((item[0] for item in pooled), budget_tokens)
+            # on one scale: a share of the component's best (by rank when it gives no scores)
+            proposals.append(
+                [
+                    replace(p, score=weight * (p.score / best if best > 0 else 1.0 / (1 + rank)))
+                    for rank, p in enumerate(pieces)
+                ]
+            )
+        pieces = assemble(_merge(proposals), budget_tokens)
         return Context(query, self.name, budget_tokens, pieces, llm_calls=llm_calls)
+
+
+def _merge(proposals: list[list[Piece]]) -> list[Piece]:
+    """One ranking from several: repeatedly the best head. Each component's own order is kept (flat
+    places a hit's neighbour right after it, whatever its score)."""
+    heads = [0] * len(proposals)
+    merged: list[Piece] = []
+    while True:
+        live = [i for i, pieces in enumerate(proposals) if heads[i] < len(pieces)]
+        if not live:
+            return merged
+        best = max(live, key=lambda i: (proposals[i][heads[i]].score, -i))
+        merged.append(proposals[best][heads[best]])
+        heads[best] += 1
 
 
 def _proposals(component: Strategy, query: str, budget_tokens: int) -> tuple[list[Piece], int]:

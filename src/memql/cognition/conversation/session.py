@@ -110,8 +110,11 @@ class Conversation:
         strategy: str | Sequence[str] | None = None,
         config: Mapping[str, Any] | None = None,
         llm: LLM | None = None,
+        embed_batch: int = 1,
     ) -> None:
         _require_name("/user", user)
+        if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
+            raise error("/embed_batch", "field.range", "embed_batch must be a positive integer")
         _require_name("/agent", agent)
         self.memory, self.user, self.agent = memory, user, agent
         self.id = f"{user}/{agent}" if id is None else id
@@ -129,6 +132,10 @@ class Conversation:
         self._strategies: dict[str, Strategy] = {}
         self._observers = [self.strategy(name) for name in self.observing]
         self.write_llm_calls = 0  # LLM calls made by the strategies on the write path
+        # embed_batch > 1: messages are stored with skip_embedding and embedded N at a time (one model
+        # call per batch instead of per message), and always before a read
+        self.embed_batch = embed_batch if memory.executor.embedder is not None else 1
+        self._unembedded = 0
         self._next_position, self._previous = self._tail()
 
     # --- the write path --------------------------------------------------------------------------
@@ -163,12 +170,18 @@ class Conversation:
             position=position,
             previous=self._previous,
         )
+        if self.embed_batch > 1:
+            ir["args"]["skip_embedding"] = True
         result = self.memory.execute(ir)
         if not result.success:
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
             )
         memory_id = str(result.data["id"])
+        if self.embed_batch > 1:
+            self._unembedded += 1
+            if self._unembedded >= self.embed_batch:
+                self.flush()
         message = Message(memory_id, role, text.strip(), at, sources, position)
         self._next_position, self._previous = position + 1, (memory_id, ir["args"]["payload"]["text"])
         before = _calls(self.llm)
@@ -213,6 +226,7 @@ class Conversation:
             raise error("/budget_tokens", "field.range", "budget_tokens must be a positive integer")
         name = strategy or self.default_strategy
         chosen = self.strategy(name)
+        self.flush()
         missing = [c for c in self._needs(name) if c not in self.observing]
         if missing:
             raise error(
@@ -269,6 +283,13 @@ class Conversation:
                 note=problem,
             )
         return Response(query, answer.strip(), context, llm_calls=context.llm_calls + _calls(self.llm) - before)
+
+    def flush(self) -> int:
+        """Embed the messages stored with deferred embeddings (embed_batch > 1); returns how many."""
+        if not self._unembedded:
+            return 0
+        self._unembedded = 0
+        return self.memory.embed_pending(batch=self.embed_batch)
 
     # --- strategies ------------------------------------------------------------------------------
 
