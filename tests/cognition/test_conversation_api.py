@@ -21,7 +21,12 @@ DAY2 = datetime(2023, 5, 25, 9, 0, tzinfo=UTC)
 DIALOGUE = [
     ("Caroline", "I went to a LGBTQ support group yesterday and it was so powerful.", DAY1, "D1:1"),
     ("Melanie", "That's great! What did you take away from it?", DAY1 + timedelta(seconds=1), "D1:2"),
-    ("Caroline", "The stories of the transgender people there gave me courage.", DAY1 + timedelta(seconds=2), "D1:3"),
+    (
+        "Caroline",
+        "The stories of the transgender people there gave me courage.",
+        DAY1 + timedelta(seconds=2),
+        "D1:3",
+    ),
     ("Melanie", "What did you name the new puppy?", DAY2, "D2:1"),
     ("Caroline", "We called him Biscuit, after his colour.", DAY2 + timedelta(seconds=1), "D2:2"),
     ("Melanie", "I ran a charity 5k race in the park last Saturday.", DAY2 + timedelta(seconds=2), "D2:3"),
@@ -33,7 +38,9 @@ def fill(conv, dialogue=DIALOGUE):
 
 
 def rows(m, tag):
-    result = m.retrieve(filter={"has_tags": [tag], "limit": 100}, include=["id", "text", "facets", "time", "type"])
+    result = m.retrieve(
+        filter={"has_tags": [tag], "limit": 100}, include=["id", "text", "facets", "time", "type"]
+    )
     return sorted(result.data["rows"], key=lambda r: r["facets"]["position"])
 
 
@@ -137,9 +144,9 @@ def test_a_tight_budget_keeps_the_best_piece_and_nothing_over_it(memory):
 )
 @given(
     texts=st.lists(
-        st.text(st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=120).filter(
-            lambda t: t.strip()
-        ),
+        st.text(
+            st.characters(codec="utf-8", exclude_categories=("Cs", "Cc")), min_size=1, max_size=120
+        ).filter(lambda t: t.strip()),
         min_size=1,
         max_size=6,
     ),
@@ -198,7 +205,11 @@ def test_hybrid_merges_components_under_one_budget_without_repeating_a_turn(memo
 def test_hybrid_through_the_conversation_uses_the_flat_it_feeds(memory):
     m = memory()
     conv = m.conversation(
-        user="Caroline", agent="Melanie", id="c", strategy="hybrid", config={"hybrid": HybridConfig(components=("flat",))}
+        user="Caroline",
+        agent="Melanie",
+        id="c",
+        strategy="hybrid",
+        config={"hybrid": HybridConfig(components=("flat",))},
     )
     assert conv.default_strategy == "hybrid" and conv.observing == ("flat",)
     fill(conv)
@@ -266,8 +277,10 @@ def test_a_strategy_that_did_not_observe_or_is_absent_is_refused(memory, monkeyp
     conv.add_message("user", "hello")
     with pytest.raises(ConversationError) as caught:
         conv.context("hello", strategy="ladder")
-    expected = "conversation.strategy_inactive" if registry.is_available("ladder") else (
-        "conversation.strategy_unavailable"
+    expected = (
+        "conversation.strategy_inactive"
+        if registry.is_available("ladder")
+        else ("conversation.strategy_unavailable")
     )
     assert [d.rule for d in caught.value.diagnostics] == [expected]
     monkeypatch.setitem(registry.STRATEGIES, "tiers", ("memql.cognition.conversation.no_such_module", "X"))

@@ -69,10 +69,10 @@ def assemble(ranked: Iterable[Piece], budget_tokens: int) -> list[Piece]:
 
     Greedy by rank: a piece is taken when it fits what is left, including its day line when it is the
     first message of its day; a piece that does not fit is skipped, smaller ones after it may still
-    fit; a message with an anchor is taken only after it. A piece adds no evidence, and is skipped, when its source ids are all cited already by raw
-    messages or by pieces of its own level (a theme over turns already shown; the same turn found twice).
-    Reading order:
-    derived pieces first (best first), then messages by time, each day's first message with its day.
+    fit; a message with an anchor is taken only after it. A piece adds no evidence, and is skipped,
+    when its source ids are all cited already by raw messages or by pieces of its own level (a theme
+    over turns already shown; the same turn found twice). Reading order: derived pieces first (best
+    first), then messages by time, each day's first message with its day.
     """
     chosen: list[Piece] = []
     days: set[str] = set()
@@ -81,9 +81,7 @@ def assemble(ranked: Iterable[Piece], budget_tokens: int) -> list[Piece]:
     used = 0
     for piece in ranked:
         sources = set(piece.source_ids)
-        if sources and (
-            sources <= cited.get("message", set()) or sources <= cited.get(piece.level, set())
-        ):
+        if sources and (sources <= cited.get("message", set()) or sources <= cited.get(piece.level, set())):
             continue
         if not piece.source_ids and set(piece.memory_ids) <= seen_memory:
             continue

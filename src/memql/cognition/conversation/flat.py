@@ -62,9 +62,7 @@ class Flat:
             return []
         c = self.config
         k = min(c.max_candidates, max(c.min_candidates, budget_tokens // c.tokens_per_candidate))
-        overrides = {
-            name: value for name, value in (("alpha", c.alpha), ("mmr", c.mmr)) if value is not None
-        }
+        overrides = {name: value for name, value in (("alpha", c.alpha), ("mmr", c.mmr)) if value is not None}
         rows = read_rows(
             self.memory,
             {
@@ -126,4 +124,3 @@ def _piece(row: dict, score: float, anchor: str | None = None) -> Piece:
         position=int(facets.get("position") or 0),
         anchor=anchor or "",
     )
-

@@ -282,7 +282,9 @@ class Conversation:
                 ],
                 note=problem,
             )
-        return Response(query, answer.strip(), context, llm_calls=context.llm_calls + _calls(self.llm) - before)
+        return Response(
+            query, answer.strip(), context, llm_calls=context.llm_calls + _calls(self.llm) - before
+        )
 
     def flush(self) -> int:
         """Embed the messages stored with deferred embeddings (embed_batch > 1); returns how many."""
@@ -300,7 +302,9 @@ class Conversation:
             config = self.config.get(name)
             if name == "hybrid":
                 parts = [self.strategy(part) for part in registry.components(name, config)]
-                self._strategies[name] = cls(self.memory, self.id, config=config, llm=self.llm, components=parts)
+                self._strategies[name] = cls(
+                    self.memory, self.id, config=config, llm=self.llm, components=parts
+                )
             else:
                 self._strategies[name] = cls(self.memory, self.id, config=config, llm=self.llm)
         return self._strategies[name]

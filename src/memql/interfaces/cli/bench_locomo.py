@@ -214,7 +214,10 @@ def _print_contexts(report: dict[str, Any]) -> None:
         table.add_column(column, justify="left" if column == "category" else "right")
     for category, block in report["by_category"].items():
         table.add_row(
-            f"{category} {block['name']}", str(block["n"]), f"{block['recall']:.3f}", f"{block['context_tokens']:.0f}"
+            f"{category} {block['name']}",
+            str(block["n"]),
+            f"{block['recall']:.3f}",
+            f"{block['context_tokens']:.0f}",
         )
     table.add_row(
         "[bold]1-4[/bold]",
@@ -225,7 +228,8 @@ def _print_contexts(report: dict[str, Any]) -> None:
     console.print(table)
     for mode, points in report["curve"].items():
         console.print(
-            f"{mode}: " + ", ".join(f"{p['budget']} → {p['recall']:.3f} ({p['context_tokens']:.0f} tok)" for p in points)
+            f"{mode}: "
+            + ", ".join(f"{p['budget']} → {p['recall']:.3f} ({p['context_tokens']:.0f} tok)" for p in points)
         )
     calls = report["llm_calls"]
     console.print(

@@ -16,7 +16,10 @@ def _conversation_options(command: Any) -> Any:
     for option in reversed(
         [
             click.option(
-                "--conversation", "conversation_id", metavar="ID", help="Conversation id (default: USER/AGENT)."
+                "--conversation",
+                "conversation_id",
+                metavar="ID",
+                help="Conversation id (default: USER/AGENT).",
             ),
             click.option("--user", default="user", show_default=True, help="Who talks to the agent."),
             click.option("--agent", default="assistant", show_default=True, help="The agent's name."),
