@@ -225,8 +225,7 @@ class Conversation:
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
             raise error("/budget_tokens", "field.range", "budget_tokens must be a positive integer")
         name = strategy or self.default_strategy
-        chosen = self.strategy(name)
-        self.flush()
+        registry.strategy_class(name)  # unknown or absent: a diagnostic
         missing = [c for c in self._needs(name) if c not in self.observing]
         if missing:
             raise error(
@@ -235,6 +234,8 @@ class Conversation:
                 f"strategy {name!r} needs {', '.join(missing)} to observe the conversation from its "
                 f"first message; open it with strategy=[..., {missing[0]!r}]",
             )
+        chosen = self.strategy(name)
+        self.flush()
         before = _calls(self.llm)
         context = chosen.context(query, budget_tokens)
         context.llm_calls = max(context.llm_calls, _calls(self.llm) - before)
