@@ -27,6 +27,7 @@ from memql.store import default_db_path, open_store
 if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported where they are used
     from memql.cognition.a2p import ExportResult
     from memql.cognition.a2p_import import ImportResult
+    from memql.cognition.conversation.session import Conversation
     from memql.cognition.facts import Facts
     from memql.cognition.promotion import PromotionConfig, PromotionReport
 
@@ -320,6 +321,34 @@ class Memory:
         from memql.cognition.facts import Facts
 
         return Facts(self)
+
+    def conversation(
+        self,
+        *,
+        user: str,
+        agent: str,
+        id: str | None = None,
+        strategy: str | list[str] | None = None,
+        config: dict[str, Any] | None = None,
+        llm: LLM | None = None,
+        embed_batch: int = 1,
+    ) -> Conversation:
+        """A conversation between `user` and `agent` (id default "<user>/<agent>"): add messages, get cited
+        context under a token budget, respond with the LLM; `strategy` names the strategies that observe
+        it (the first answers by default), `config` maps a strategy's name to its config; `embed_batch` > 1
+        embeds messages that many at a time (and before every read). See docs/conversation.md."""
+        from memql.cognition.conversation.session import Conversation
+
+        return Conversation(
+            self,
+            user=user,
+            agent=agent,
+            id=id,
+            strategy=strategy,
+            config=config,
+            llm=llm,
+            embed_batch=embed_batch,
+        )
 
     # --- housekeeping and history ----------------------------------------------------------------
 

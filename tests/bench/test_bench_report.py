@@ -139,6 +139,28 @@ def test_locomo_report_end_to_end(tmp_path):
     assert "locomo-evidence-recall-k.svg" in (out / "report.md").read_text(encoding="utf-8")
 
 
+def test_locomo_context_report_draws_the_recall_token_curve(tmp_path, monkeypatch):
+    monkeypatch.setenv("MEMQL_EMBEDDER", "none")
+    out = tmp_path / "context"
+    args = ["bench", "locomo", "--data", str(FIXTURES / "locomo-mini.json"), "--mode", "flat,tiers"]
+    result = CliRunner().invoke(main, [*args, "--budget", "60,400", "--json", "--report", str(out)])
+    assert result.exit_code == 0, result.output
+    printed = json.loads(result.stdout)
+    assert json.loads((out / "results.json").read_text(encoding="utf-8")) == printed
+    curve = _series(_svg(out / "recall-vs-context-tokens.svg"))
+    assert set(curve) == {"flat (offline)", "tiers (offline)"}
+    for mode in ("flat", "tiers"):
+        points = [
+            (float(c.get("data-x")), float(c.get("data-y")))
+            for c in curve[f"{mode} (offline)"].iter(f"{SVG}circle")
+        ]
+        assert points == [(p["context_tokens"], p["recall"]) for p in printed["curve"][mode]]
+        assert all(x <= p["budget"] for (x, _), p in zip(points, printed["curve"][mode], strict=True))
+    page = _Page((out / "index.html").read_text(encoding="utf-8"))
+    assert page.h2[0] == "Evidence recall against context tokens"
+    assert "script" not in page.tags and page.external == []
+
+
 def test_text2mem_report_end_to_end(tmp_path):
     out = tmp_path / "t2m"
     args = [

@@ -1,5 +1,6 @@
 """The report page of each bench (`memql bench ... --report DIR`), built from its JSON report alone, so a
-saved results.json can be drawn again: ``locomo_page``, ``perf_page``, ``text2mem_page``.
+saved results.json can be drawn again: ``locomo_page``, ``locomo_context_page`` (``--budget``),
+``perf_page``, ``text2mem_page``.
 
 Each returns a memql.bench.report.Report; a caller may add sections or plots before writing it, e.g.
 ``page.section(LOCOMO_RECALL).add(LinePlot(...))``.
@@ -76,6 +77,54 @@ def locomo_page(report: dict[str, Any]) -> Report:
             ],
         )
     )
+    return page
+
+
+LOCOMO_CONTEXT_CURVE = "Evidence recall against context tokens"
+
+
+def locomo_context_page(report: dict[str, Any]) -> Report:
+    """`memql bench locomo --budget ...`: recall of assembled contexts against their size, per strategy."""
+    settings = (
+        f"{report['setting']}, mode {report['mode']}, headline budget {report['budget']} tokens, "
+        f"{report.get('conversations', 0)} conversations"
+    )
+    page = Report("LoCoMo context evidence recall", results=report, subtitle=settings)
+    curve = Section(LOCOMO_CONTEXT_CURVE)
+    runs = [report, *([report["llm_assisted"]] if "llm_assisted" in report else [])]
+    series = {
+        f"{mode} ({run['setting']})": [(p["context_tokens"], p["recall"]) for p in points]
+        for run in runs
+        for mode, points in run["curve"].items()
+    }
+    curve.add(
+        "Share of each question's evidence turns present in the assembled context, over categories 1-4, "
+        "against the mean context size in tokens; one point per budget.",
+        LinePlot("Recall vs context tokens", series, x_label="context tokens", y_label="recall", y_min=0.0),
+        Table(
+            ["strategy", "budget", "recall", "mean tokens"],
+            [
+                [name, p["budget"], _fraction(p["recall"]), f"{p['context_tokens']:.0f}"]
+                for run in runs
+                for name, points in run["curve"].items()
+                for p in points
+            ],
+        ),
+    )
+    page.sections.append(curve)
+    by_category = Section(f"By category at {report['budget']} tokens ({report['mode']})")
+    rows = [
+        [f"{c} {b['name']}", b["n"], _fraction(b["recall"]), f"{b['context_tokens']:.0f}"]
+        for c, b in report["by_category"].items()
+    ]
+    rows.append(["1-4 (headline)", report["headline_questions"], _fraction(report["recall"]), ""])
+    by_category.add(Table(["category", "questions", "recall", "mean tokens"], rows))
+    calls = report["llm_calls"]
+    by_category.add(
+        f"LLM calls: {calls['write_per_turn']} per turn (write), {calls['read_per_question']} per question "
+        f"(read); ingest {report['ingest_s']:.1f} s; query p50 {_ms(report['query_ms']['p50'])} ms."
+    )
+    page.sections.append(by_category)
     return page
 
 

@@ -117,6 +117,10 @@ RULES: dict[str, str] = {
     "promote.scan_limit": "promotion looked at its maximum of episodic memories; run it again for the rest",
     "fact.repeat": "the fact already holds this value at that time; nothing was stored",
     "fact.extended": "an equal, later value of the fact now starts earlier; nothing new was stored",
+    # conversation memory (cognition: strategies, context, respond)
+    "conversation.strategy_unavailable": "the strategy is not part of this installation of memql",
+    "conversation.strategy_inactive": "the strategy did not observe this conversation's messages",
+    "conversation.llm_error": "the LLM could not answer; the assembled context is returned without one",
     # planning (natural language -> IR)
     "plan.assumption": "the planner read in what the instruction left implicit ('this' = the latest record)",
     "plan.skipped": "a step of the instruction is not a memory operation (send, share …) and was left out",

@@ -10,6 +10,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_locomo,
     bench_perf,
     bench_text2mem,
+    conversation_cmds,
     facts_cmds,
     lang_cmds,
     mcp_cmds,

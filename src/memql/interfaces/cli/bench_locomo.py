@@ -40,10 +40,27 @@ def _override(name: str, help_text: str):
 @click.option("--k", "ks", default="1,5,10,20", show_default=True, callback=_ks, help="Recall cut-offs.")
 @click.option(
     "--mode",
-    type=click.Choice(["flat"]),
     default="flat",
     show_default=True,
-    help="flat: one record per turn, one Retrieve per question.",
+    callback=lambda _ctx, _param, value: _modes(value),
+    help="flat: one record per turn, one Retrieve per question. With --budget, the conversation "
+    "strategies to assemble contexts with: flat, tiers, ladder, hybrid (several: comma-separated).",
+)
+@click.option(
+    "--budget",
+    "budgets",
+    default=None,
+    metavar="N[,N2...]",
+    callback=lambda _ctx, _param, value: _budgets(value),
+    help="Assemble a context of at most N tokens per question through the conversation API and report "
+    "its evidence recall (several budgets: a recall/token curve).",
+)
+@click.option(
+    "--llm",
+    "use_llm",
+    is_flag=True,
+    help="With --budget: also run with the LLM of $MEMQL_LLM_BASE_URL/$MEMQL_LLM_MODEL, reported apart "
+    "(llm_assisted).",
 )
 @_override(
     "alpha", "Dense vs lexical balance passed to every Retrieve (overrides.alpha; default: the engine's)."
@@ -66,7 +83,9 @@ def _override(name: str, help_text: str):
 def bench_locomo_command(
     data: Path | None,
     ks: list[int],
-    mode: str,
+    mode: list[str],
+    budgets: list[int] | None,
+    use_llm: bool,
     alpha: float | None,
     recency: float | None,
     heat: float | None,
@@ -86,13 +105,19 @@ def bench_locomo_command(
             click.echo(f"memql: no data at {data}; pass --data FILE", err=True)
             sys.exit(2)
     prepare_report_dir(report_dir)
+    if budgets is not None:
+        _run_contexts(data, mode, budgets, use_llm, limit_conversations, db, as_json, report_dir)
+        return
+    if mode != ["flat"] or use_llm:
+        click.echo("memql: recall@k runs mode flat without an LLM; give --budget for the others", err=True)
+        sys.exit(2)
     bars = ExitStack()  # closed in `finally`: the bars end before any output
     progress = bars.enter_context(progress_bars())
     try:
         report = locomo.run(
             data,
             ks,
-            mode=mode,
+            mode="flat",
             limit_conversations=limit_conversations,
             overrides=_overrides(alpha=alpha, recency=recency, heat=heat, mmr=mmr),
             progress=progress,
@@ -114,6 +139,120 @@ def bench_locomo_command(
         from memql.bench.report_pages import locomo_page
 
         save_report(report_dir, locomo_page(report))
+
+
+def _modes(value: str) -> list[str]:
+    from memql.bench.locomo_context import MODES
+
+    modes = list(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    unknown = [m for m in modes if m not in MODES]
+    if not modes or unknown:
+        raise click.BadParameter(f"choose from {', '.join(MODES)} (comma-separated), not {value!r}")
+    return modes
+
+
+def _budgets(value: str | None) -> list[int] | None:
+    if value is None:
+        return None
+    try:
+        budgets = sorted({int(part) for part in value.split(",") if part.strip()})
+    except ValueError:
+        raise click.BadParameter("give token budgets separated by commas, e.g. 500,1000,2000") from None
+    if not budgets or budgets[0] < 1:
+        raise click.BadParameter("budgets must be positive")
+    return budgets
+
+
+def _run_contexts(
+    data: Path,
+    modes: list[str],
+    budgets: list[int],
+    use_llm: bool,
+    limit_conversations: int | None,
+    db: str | None,
+    as_json: bool,
+    report_dir: Path | None,
+) -> None:
+    from memql.bench import locomo_context
+    from memql.cognition.conversation.records import ConversationError
+    from memql.services.llm import LLMConfigError, llm_from_env
+
+    llm = None
+    if use_llm:
+        try:
+            llm = llm_from_env()
+        except LLMConfigError as exc:
+            click.echo(f"memql: {exc}", err=True)
+            sys.exit(2)
+        if llm is None:
+            click.echo("memql: --llm needs MEMQL_LLM_BASE_URL and MEMQL_LLM_MODEL", err=True)
+            sys.exit(2)
+    bars = ExitStack()  # closed in `finally`: the bars end before any output
+    progress = bars.enter_context(progress_bars())
+    try:
+        report = locomo_context.run(
+            data, modes, budgets, limit_conversations=limit_conversations, llm=llm, progress=progress, db=db
+        )
+    except ConversationError as exc:  # e.g. a strategy absent from this installation
+        for d in exc.diagnostics:
+            click.echo(f"memql: {d}", err=True)
+        sys.exit(2)
+    except (json.JSONDecodeError, KeyError, TypeError, UnicodeDecodeError) as exc:
+        click.echo(f"memql: {data} is not LoCoMo data: {exc!r}", err=True)
+        sys.exit(2)
+    except (ValueError, OSError) as exc:
+        click.echo(f"memql: {exc}", err=True)
+        sys.exit(2)
+    finally:
+        bars.close()
+    if wants_json(as_json):
+        emit_json(report)
+    else:
+        _print_contexts(report)
+        if "llm_assisted" in report:
+            _print_contexts(report["llm_assisted"])
+    if report_dir is not None:  # written after the output, so a failure to write it loses no results
+        from memql.bench.report_pages import locomo_context_page
+
+        save_report(report_dir, locomo_context_page(report))
+
+
+def _print_contexts(report: dict[str, Any]) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(
+        title=f"LoCoMo context evidence recall ({report['setting']}, {report['mode']}, "
+        f"budget {report['budget']} tokens, {report['conversations']} conversations)"
+    )
+    for column in ("category", "questions", "recall", "tokens"):
+        table.add_column(column, justify="left" if column == "category" else "right")
+    for category, block in report["by_category"].items():
+        table.add_row(
+            f"{category} {block['name']}",
+            str(block["n"]),
+            f"{block['recall']:.3f}",
+            f"{block['context_tokens']:.0f}",
+        )
+    table.add_row(
+        "[bold]1-4[/bold]",
+        str(report["headline_questions"]),
+        f"[bold]{report['recall']:.3f}[/bold]",
+        f"{report['context_tokens']:.0f}",
+    )
+    console.print(table)
+    for mode, points in report["curve"].items():
+        console.print(
+            f"{mode}: "
+            + ", ".join(f"{p['budget']} → {p['recall']:.3f} ({p['context_tokens']:.0f} tok)" for p in points)
+        )
+    calls = report["llm_calls"]
+    console.print(
+        f"LLM calls: {calls['write_per_turn']} per turn (write), {calls['read_per_question']} per question "
+        f"(read); ingest {report['ingest_s']:.1f} s ({report['ingest_turns_per_s']:.0f} turns/s); "
+        f"query p50 {report['query_ms']['p50']:.1f} ms"
+    )
 
 
 def _overrides(**values: float | None) -> dict[str, float] | None:

@@ -1,0 +1,104 @@
+"""How a conversation lives in the store (the storage conventions every strategy follows).
+
+A conversation has an id (default ``<user>/<agent>``). Every record that belongs to it carries the tag
+``conv:<id>`` and the facets ``conversation`` (the id), ``level`` ("message", "page", "segment", "theme"
+...) and ``source_ids`` (the turn ids it came from). A message record is type ``turn``, its time is the
+message's time, its text is ``<speaker>: <text>`` (questions name people, and "I" in a message means
+its speaker), its ``payload.context`` the message before it (searchable at half weight: what a reply
+answers), and its facets add ``role``, ``speaker``, ``position`` (0-based arrival order) and ``previous``
+(the memory id of the message before it, so a reader can step back without a scan).
+
+Records are written only with memql verbs (validated, audited) and read only with Retrieve.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from datetime import datetime
+from typing import Any
+
+from memql.lang.diagnostics import Diagnostic
+
+TAG_PREFIX = "conv:"
+MESSAGE_LEVEL = "message"
+MESSAGE_TYPE = "turn"
+ROW_FIELDS = ["id", "text", "facets", "time", "score"]
+
+
+class ConversationError(ValueError):
+    """Bad input or a refused operation: `diagnostics` name the field and a stable rule id."""
+
+    def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:
+        super().__init__(message)
+        self.diagnostics = list(diagnostics)
+
+
+def error(path: str, rule: str, message: str) -> ConversationError:
+    return ConversationError(message, [Diagnostic(path=path, rule=rule, severity="error", message=message)])
+
+
+def tag(conversation_id: str) -> str:
+    return f"{TAG_PREFIX}{conversation_id}"
+
+
+def conversation_filter(conversation_id: str, level: str | None = None) -> dict[str, Any]:
+    """A Retrieve filter for the conversation's records (of one level when given)."""
+    facets: dict[str, Any] = {"conversation": conversation_id}
+    if level is not None:
+        facets["level"] = level
+    return {"has_tags": [tag(conversation_id)], "facets": facets}
+
+
+def read_rows(memory: Any, target: dict[str, Any], include: Sequence[str] = ROW_FIELDS) -> list[dict]:
+    """Rows of one Retrieve; a refusal raises ConversationError with the engine's diagnostics."""
+    result = memory.execute({"op": "Retrieve", "target": target, "args": {"include": list(include)}})
+    if not result.success:
+        raise ConversationError(
+            "; ".join(d.message for d in result.diagnostics) or "Retrieve failed", result.diagnostics
+        )
+    return list(result.data.get("rows", []))
+
+
+def message_row_text(row: dict) -> str:
+    """A message record's text without its ``<speaker>: `` prefix."""
+    text = str(row.get("text") or "")
+    speaker = str((row.get("facets") or {}).get("speaker") or "")
+    prefix = f"{speaker}: "
+    return text[len(prefix) :] if speaker and text.startswith(prefix) else text
+
+
+def message_encode(
+    conversation_id: str,
+    *,
+    role: str,
+    speaker: str,
+    text: str,
+    time: datetime,
+    source_ids: Sequence[str],
+    position: int,
+    previous: tuple[str, str] | None,
+) -> dict[str, Any]:
+    """The Encode IR of one message; `previous` is the message before it: (memory id, stored text)."""
+    payload: dict[str, Any] = {"text": f"{speaker}: {text}" if speaker else text}
+    facets: dict[str, Any] = {
+        "conversation": conversation_id,
+        "level": MESSAGE_LEVEL,
+        "source_ids": list(source_ids),
+        "role": role,
+        "speaker": speaker,
+        "position": position,
+    }
+    if previous is not None:
+        facets["previous"] = previous[0]
+        payload["context"] = previous[1]
+    return {
+        "op": "Encode",
+        "args": {
+            "payload": payload,
+            "type": MESSAGE_TYPE,
+            "time": time.isoformat(),
+            "tags": [tag(conversation_id)],
+            "facets": facets,
+            "dedupe": False,  # "ok, thanks!" twice is two messages
+        },
+    }

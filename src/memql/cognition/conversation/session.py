@@ -1,0 +1,373 @@
+"""Conversation: messages in, cited context and answers out (`Memory.conversation(...)`).
+
+>>> from memql import Memory
+>>> m = Memory(":memory:", embedder="none")
+>>> conv = m.conversation(user="mira", agent="assistant", strategy="flat")
+>>> _ = conv.add_turn("I adopted a cat named Miso", "Congratulations! How old is Miso?")
+>>> conv.context("what is the cat called?", budget_tokens=100).source_ids
+['M1', 'M2']
+
+Every message is one Encode (records.py says what it stores), then every observing strategy sees it.
+Which strategies observe: the conversation's (`strategy=`: a name, or a list whose first is the default
+for `context`); with none given, every available one of flat, tiers and ladder observes and flat answers.
+A strategy that builds structure on the write path (tiers, ladder) can only answer for a conversation it
+observed: asking another is `conversation.strategy_inactive`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+from memql.cognition.conversation import registry
+from memql.cognition.conversation.base import Context, Message, Strategy
+from memql.cognition.conversation.records import (
+    MESSAGE_LEVEL,
+    ConversationError,
+    conversation_filter,
+    error,
+    message_encode,
+    read_rows,
+)
+from memql.lang.diagnostics import Diagnostic
+from memql.lang.time import TimeParseError, parse_instant
+from memql.ports.models import LLM, ChatMessage, ChatRequest
+
+DEFAULT_STRATEGY = "flat"  # what `context` uses by default: the best measured (docs/conversation.md)
+DEFAULT_BUDGET_TOKENS = 2000
+OBSERVED_BY_DEFAULT = ("flat", "tiers", "ladder")
+ANSWER_MAX_TOKENS = 512
+_TAIL_ROWS = 20  # latest messages read on opening, to continue positions (times may tie)
+
+SYSTEM_PROMPT = (
+    "You are {agent}, in a conversation with {user}. Below is what memory holds of it: lines cite the "
+    "turns they come from in brackets, and each day's messages follow that day. Answer the user's "
+    "message using this memory where it helps; cite the turn ids you rely on in brackets; if memory does "
+    "not say, say so rather than guess.\n\nMemory:\n{context}"
+)
+
+
+@dataclass
+class Response:
+    """What `respond` returns: the answer (None when no LLM is configured or it failed), the context it
+    was given, and why there is no answer when there is none."""
+
+    query: str
+    answer: str | None
+    context: Context
+    llm_calls: int = 0
+    diagnostics: list[Diagnostic] = field(default_factory=list)
+    note: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "query": self.query,
+            "answer": self.answer,
+            "note": self.note,
+            "llm_calls": self.llm_calls,
+            "diagnostics": [d.model_dump() for d in self.diagnostics],
+            "context": context_dict(self.context),
+        }
+
+
+def context_dict(context: Context) -> dict[str, Any]:
+    return {
+        "query": context.query,
+        "strategy": context.strategy,
+        "budget_tokens": context.budget_tokens,
+        "tokens": context.tokens,
+        "llm_calls": context.llm_calls,
+        "memory_ids": context.memory_ids,
+        "source_ids": context.source_ids,
+        "text": context.text,
+        "pieces": [
+            {
+                "text": p.text,
+                "memory_ids": list(p.memory_ids),
+                "source_ids": list(p.source_ids),
+                "level": p.level,
+                "score": round(p.score, 6),
+                "time": p.time.isoformat() if p.time else None,
+                "tokens": p.tokens,
+            }
+            for p in context.pieces
+        ],
+    }
+
+
+class Conversation:
+    """One conversation between a user and an agent, stored in a Memory."""
+
+    def __init__(
+        self,
+        memory: Any,
+        *,
+        user: str,
+        agent: str,
+        id: str | None = None,
+        strategy: str | Sequence[str] | None = None,
+        config: Mapping[str, Any] | None = None,
+        llm: LLM | None = None,
+        embed_batch: int = 1,
+    ) -> None:
+        _require_name("/user", user)
+        if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
+            raise error("/embed_batch", "field.range", "embed_batch must be a positive integer")
+        _require_name("/agent", agent)
+        self.memory, self.user, self.agent = memory, user, agent
+        self.id = f"{user}/{agent}" if id is None else id
+        _require_name("/id", self.id)
+        self.llm = llm if llm is not None else memory.executor.llm
+        self.config = dict(config or {})
+        for name in self.config:
+            if name not in registry.NAMES:
+                raise error(
+                    f"/config/{name}",
+                    "field.enum",
+                    f"config names a strategy: one of {', '.join(registry.NAMES)}, not {name!r}",
+                )
+        self.default_strategy, self.observing = self._resolve(strategy)
+        self._strategies: dict[str, Strategy] = {}
+        self._observers = [self.strategy(name) for name in self.observing]
+        self.write_llm_calls = 0  # LLM calls made by the strategies on the write path
+        # embed_batch > 1: messages are stored with skip_embedding and embedded N at a time (one model
+        # call per batch instead of per message), and always before a read
+        self.embed_batch = embed_batch if memory.executor.embedder is not None else 1
+        self._unembedded = 0
+        self._next_position, self._previous = self._tail()
+
+    # --- the write path --------------------------------------------------------------------------
+
+    def add_message(
+        self,
+        role: str,
+        text: str,
+        *,
+        time: datetime | str | None = None,
+        source_id: str | None = None,
+    ) -> Message:
+        """Store one message (one Encode) and let every observing strategy see it. `role` is "user",
+        "assistant", or a speaker's name (streams that are not strict pairs); `source_id` the turn id it
+        comes from (default ``M<position + 1>``)."""
+        _require_name("/role", role)
+        if not isinstance(text, str) or not text.strip():
+            raise error("/text", "field.empty", "a message needs text")
+        at = self._time(time)
+        position = self._next_position
+        sources = (str(source_id),) if source_id is not None else (f"M{position + 1}",)
+        if not sources[0].strip():
+            raise error("/source_id", "field.empty", "a source id, when given, must not be blank")
+        speaker = {"user": self.user, "assistant": self.agent}.get(role, role)
+        ir = message_encode(
+            self.id,
+            role=role,
+            speaker=speaker,
+            text=text.strip(),
+            time=at,
+            source_ids=sources,
+            position=position,
+            previous=self._previous,
+        )
+        if self.embed_batch > 1:
+            ir["args"]["skip_embedding"] = True
+        result = self.memory.execute(ir)
+        if not result.success:
+            raise ConversationError(
+                "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
+            )
+        memory_id = str(result.data["id"])
+        if self.embed_batch > 1:
+            self._unembedded += 1
+            if self._unembedded >= self.embed_batch:
+                self.flush()
+        message = Message(memory_id, role, text.strip(), at, sources, position)
+        self._next_position, self._previous = position + 1, (memory_id, ir["args"]["payload"]["text"])
+        before = _calls(self.llm)
+        for observer in self._observers:
+            observer.observe(message)
+        self.write_llm_calls += _calls(self.llm) - before
+        return message
+
+    def add_turn(
+        self,
+        user_text: str,
+        assistant_text: str,
+        *,
+        time: datetime | str | None = None,
+        source_ids: Sequence[str] | None = None,
+    ) -> tuple[Message, Message]:
+        """A user message and the assistant's reply. `source_ids`: one id each ([user's, assistant's]), or
+        one id both share."""
+        ids: list[str | None] = [None, None]
+        if source_ids is not None:
+            if isinstance(source_ids, str) or len(source_ids) not in (1, 2):
+                raise error(
+                    "/source_ids", "field.size", "source_ids: one id per message (2), or one for both"
+                )
+            ids = [source_ids[0], source_ids[-1]]
+        at = self._time(time)
+        return (
+            self.add_message("user", user_text, time=at, source_id=ids[0]),
+            self.add_message("assistant", assistant_text, time=at, source_id=ids[1]),
+        )
+
+    # --- the read path ---------------------------------------------------------------------------
+
+    def context(
+        self, query: str, budget_tokens: int = DEFAULT_BUDGET_TOKENS, *, strategy: str | None = None
+    ) -> Context:
+        """The cited context for `query`, at most `budget_tokens` long (pieces that would not fit are
+        left out), assembled by `strategy` (default: the conversation's)."""
+        if not isinstance(query, str) or not query.strip():
+            raise error("/query", "field.empty", "a query needs text")
+        if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
+            raise error("/budget_tokens", "field.range", "budget_tokens must be a positive integer")
+        name = strategy or self.default_strategy
+        registry.strategy_class(name)  # unknown or absent: a diagnostic
+        missing = [c for c in self._needs(name) if c not in self.observing]
+        if missing:
+            raise error(
+                "/strategy",
+                "conversation.strategy_inactive",
+                f"strategy {name!r} needs {', '.join(missing)} to observe the conversation from its "
+                f"first message; open it with strategy=[..., {missing[0]!r}]",
+            )
+        chosen = self.strategy(name)
+        self.flush()
+        before = _calls(self.llm)
+        context = chosen.context(query, budget_tokens)
+        context.llm_calls = max(context.llm_calls, _calls(self.llm) - before)
+        _enforce_budget(context)
+        return context
+
+    def respond(
+        self, query: str, budget_tokens: int = DEFAULT_BUDGET_TOKENS, *, strategy: str | None = None
+    ) -> Response:
+        """Answer `query` with the LLM, given the assembled context. Without an LLM, no answer is made
+        up: the response says so and carries the context. It stores nothing (add the exchange with
+        `add_turn` when it should be remembered)."""
+        context = self.context(query, budget_tokens, strategy=strategy)
+        if self.llm is None:
+            return Response(
+                query,
+                None,
+                context,
+                note="no LLM is configured (set MEMQL_LLM_BASE_URL and MEMQL_LLM_MODEL): here is the context",
+            )
+        from memql.services.llm import LLMError
+
+        request = ChatRequest(
+            [
+                ChatMessage(
+                    "system",
+                    SYSTEM_PROMPT.format(agent=self.agent, user=self.user, context=context.text or "(empty)"),
+                ),
+                ChatMessage("user", query),
+            ],
+            max_tokens=ANSWER_MAX_TOKENS,
+        )
+        before = _calls(self.llm)
+        try:
+            answer = self.llm.chat(request)
+        except LLMError as exc:
+            problem = f"the LLM could not answer: {exc}"
+            return Response(
+                query,
+                None,
+                context,
+                llm_calls=context.llm_calls + _calls(self.llm) - before,
+                diagnostics=[
+                    Diagnostic(path="/llm", rule="conversation.llm_error", severity="error", message=problem)
+                ],
+                note=problem,
+            )
+        return Response(
+            query, answer.strip(), context, llm_calls=context.llm_calls + _calls(self.llm) - before
+        )
+
+    def flush(self) -> int:
+        """Embed the messages stored with deferred embeddings (embed_batch > 1); returns how many."""
+        if not self._unembedded:
+            return 0
+        self._unembedded = 0
+        return self.memory.embed_pending(batch=self.embed_batch)
+
+    # --- strategies ------------------------------------------------------------------------------
+
+    def strategy(self, name: str) -> Strategy:
+        """This conversation's instance of strategy `name` (built once; hybrid shares its components)."""
+        if name not in self._strategies:
+            cls = registry.strategy_class(name)
+            config = self.config.get(name)
+            if name == "hybrid":
+                parts = [self.strategy(part) for part in registry.components(name, config)]
+                self._strategies[name] = cls(
+                    self.memory, self.id, config=config, llm=self.llm, components=parts
+                )
+            else:
+                self._strategies[name] = cls(self.memory, self.id, config=config, llm=self.llm)
+        return self._strategies[name]
+
+    def _needs(self, name: str) -> list[str]:
+        return [c for c in registry.components(name, self.config.get(name)) if c in registry.BUILDS_ON_WRITE]
+
+    def _resolve(self, strategy: str | Sequence[str] | None) -> tuple[str, tuple[str, ...]]:
+        if strategy is None:
+            return DEFAULT_STRATEGY, registry.available(OBSERVED_BY_DEFAULT)
+        names = [strategy] if isinstance(strategy, str) else list(strategy)
+        if not names:
+            raise error("/strategy", "field.empty", "name at least one strategy")
+        observing: list[str] = []
+        for name in names:
+            registry.strategy_class(name)  # unknown or absent: a diagnostic now, not at the first message
+            for part in registry.components(name, self.config.get(name)):
+                registry.strategy_class(part)
+                if part != "hybrid" and part not in observing:
+                    observing.append(part)
+        return names[0], tuple(observing)
+
+    # --- internals -------------------------------------------------------------------------------
+
+    def _tail(self) -> tuple[int, tuple[str, str] | None]:
+        """Where a reopened conversation continues: the next position and the last message."""
+        rows = read_rows(
+            self.memory,
+            {"filter": {**conversation_filter(self.id, MESSAGE_LEVEL), "limit": _TAIL_ROWS}},
+            ["id", "text", "facets"],
+        )
+        if not rows:
+            return 0, None
+        last = max(rows, key=lambda row: int((row.get("facets") or {}).get("position") or 0))
+        return int(last["facets"].get("position") or 0) + 1, (str(last["id"]), str(last.get("text") or ""))
+
+    def _time(self, time: datetime | str | None) -> datetime:
+        if time is None:
+            return self.memory.clock.now()
+        if isinstance(time, datetime):
+            return time if time.tzinfo else time.replace(tzinfo=UTC)
+        if isinstance(time, str):
+            try:
+                return parse_instant(time)[0]
+            except TimeParseError as exc:
+                raise error("/time", "time.invalid", str(exc)) from None
+        raise error("/time", "field.type", "time is a datetime or an ISO-8601 string")
+
+
+def _require_name(path: str, value: Any) -> None:
+    if not isinstance(value, str):
+        raise error(path, "field.type", f"{path.strip('/')} must be a string")
+    if not value.strip():
+        raise error(path, "field.empty", f"{path.strip('/')} must not be blank")
+
+
+def _calls(llm: LLM | None) -> int:
+    return llm.usage.calls if llm is not None else 0
+
+
+def _enforce_budget(context: Context) -> None:
+    """The budget is a promise whatever the strategy did: drop the weakest pieces until it holds."""
+    while context.pieces and context.tokens > context.budget_tokens:
+        weakest = min(range(len(context.pieces)), key=lambda i: context.pieces[i].score)
+        del context.pieces[weakest]
