@@ -117,3 +117,32 @@ def test_streamable_http_on_loopback(tmp_path):
     finally:
         server.terminate()
         server.wait(timeout=30)
+
+
+def test_conversation_context_cites_its_turns(tmp_path):
+    from memql import Memory
+
+    db = str(tmp_path / "mcp.db")
+    with Memory(db, tenant="default", actor="mira", embedder=None) as m:
+        conv = m.conversation(user="mira", agent="assistant", strategy="flat")
+        conv.add_message("mira", "My sister Ana moved to Porto in March.", time=NOW, source_id="D1:1")
+        conv.add_message("assistant", "Nice! Is she enjoying the city?", time=NOW, source_id="D1:2")
+        conv.add_message("mira", "Yes, she loves the river walks.", time=NOW, source_id="D1:3")
+
+    async def scenario():
+        async with connect(db, "--actor", "mira") as client:
+            error, context = await call(
+                client, "memory_context", query="Where did Ana move?", user="mira", budget_tokens=200
+            )
+            assert not error, context
+            assert "D1:1" in context["source_ids"] and "Porto" in context["text"]
+            assert 0 < context["tokens"] <= 200
+            assert all(piece["memory_ids"] and piece["source_ids"] for piece in context["pieces"])
+            error, refused = await call(
+                client, "memory_context", query="Where?", user="mira", strategy="ladder"
+            )
+            assert error and refused["diagnostics"][0]["rule"].startswith("conversation.strategy_")
+            error, empty = await call(client, "memory_context", query="   ", user="mira")
+            assert error and rules(empty) == [("/query", "field.empty")]
+
+    anyio.run(scenario)

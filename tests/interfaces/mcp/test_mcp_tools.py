@@ -37,7 +37,14 @@ def test_lists_one_typed_tool_per_verb_plus_plan_execute_facts_history(tmp_path)
             return {tool.name: tool for tool in (await client.list_tools()).tools}
 
     tools = anyio.run(scenario)
-    assert list(tools) == [*VERBS, "memory_plan", "memory_execute", "memory_facts", "memory_history"]
+    assert list(tools) == [
+        *VERBS,
+        "memory_plan",
+        "memory_execute",
+        "memory_facts",
+        "memory_history",
+        "memory_context",
+    ]
     for tool in tools.values():
         assert tool.input_schema["additionalProperties"] is False, tool.name
         assert "Refused" in tool.description and "Returns" in tool.description, tool.name

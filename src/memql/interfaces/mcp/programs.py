@@ -1,5 +1,6 @@
 """Tools beyond the single verbs: natural-language planning, whole programs, typed facts and a record's
-audit history — each a shell over the Python API (`Memory.plan`, `execute`, `facts`, `history`)."""
+audit history, conversation context — each a shell over the Python API (`Memory.plan`, `execute`, `facts`,
+`history`, `conversation(...).context`)."""
 
 from __future__ import annotations
 
@@ -145,4 +146,50 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             )
         return answer({"success": True, "record_id": record_id, "events": events}, refused=False)
 
-    return [memory_plan, memory_execute, memory_facts, memory_history]
+    def memory_context(
+        query: Annotated[
+            str, Field(min_length=1, max_length=10_000, description="what the agent needs to know")
+        ],
+        user: Annotated[
+            str, Field(min_length=1, max_length=256, description="who the agent talks to")
+        ] = "user",
+        agent: Annotated[
+            str, Field(min_length=1, max_length=256, description="the agent's name")
+        ] = "assistant",
+        conversation: Annotated[
+            str | None,
+            Field(min_length=1, max_length=512, description="conversation id (default user/agent)"),
+        ] = None,
+        budget_tokens: Annotated[
+            int, Field(ge=1, le=100_000, description="most tokens the context may have")
+        ] = 2000,
+        strategy: Annotated[
+            Literal["flat", "tiers", "ladder", "hybrid"] | None,
+            Field(description="how the context is assembled (default: the conversation's own)"),
+        ] = None,
+    ) -> CallToolResult:
+        """Assemble what a conversation's memory holds about `query`, within `budget_tokens`, ready to
+        put in your prompt. Use it before answering a question that depends on earlier turns of a
+        conversation memql stores (messages added with the Python API, `memql chat` or a bench). Returns
+        {query, strategy, budget_tokens, tokens, text, pieces: [{text, memory_ids, source_ids, level}],
+        memory_ids, source_ids}: every piece cites the memories and the source turns it came from.
+        Refused (isError): an empty query (field.empty), a strategy this installation or conversation
+        does not have (conversation.strategy_unavailable / conversation.strategy_inactive).
+        """
+        from memql.cognition.conversation.records import ConversationError
+        from memql.cognition.conversation.session import context_dict
+
+        def assemble(m):
+            conv = m.conversation(user=user, agent=agent, id=conversation)
+            return context_dict(conv.context(query, budget_tokens, strategy=strategy))
+
+        try:
+            result = session.call(assemble)
+        except ConversationError as exc:
+            return refusal(list(exc.diagnostics))
+        except Exception:
+            log.exception("memql context failed")
+            return internal_error()
+        return answer({"success": True, **result}, refused=False)
+
+    return [memory_plan, memory_execute, memory_facts, memory_history, memory_context]
