@@ -63,10 +63,12 @@ class Ladder:
         return self.llm.usage.calls if self.llm is not None else 0
 
     def observe(self, message: Message) -> None:
+        self.reader.invalidate()  # a new message is a candidate at once, before its episode closes
         self.writer.observe(message)
 
     def flush(self) -> None:
         """Close the open episode now (its messages stay retrievable as messages either way)."""
+        self.reader.invalidate()
         self.writer.close_episode()
 
     def context(self, query: str, budget_tokens: int) -> Context:

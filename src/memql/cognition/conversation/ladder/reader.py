@@ -55,6 +55,12 @@ class LadderReader:
     ) -> None:
         self.memory, self.state, self.config = memory, state, config
         self.tag = f"conv:{conversation_id}"
+        # the rankings of the last query: asking it again at another budget searches once; any change
+        # to the ladder's units (`invalidate`, called by the write path) forgets them
+        self._last: tuple[str, dict[str, list[tuple[dict[str, Any], float]]]] | None = None
+
+    def invalidate(self) -> None:
+        self._last = None
 
     def context(self, query: str, budget_tokens: int) -> Context:
         context = Context(query=query, strategy="ladder", budget_tokens=budget_tokens)
@@ -102,6 +108,14 @@ class LadderReader:
     # --- candidates per level -------------------------------------------------------------------------
 
     def _rank(self, level: str, query: str, k: int) -> list[tuple[dict[str, Any], float]]:
+        if self._last is None or self._last[0] != query:
+            self._last = (query, {})
+        cached = self._last[1]
+        if level not in cached:
+            cached[level] = self._search(level, query, k)
+        return cached[level]
+
+    def _search(self, level: str, query: str, k: int) -> list[tuple[dict[str, Any], float]]:
         result = self.memory.retrieve(query, filter=level_filter(self.tag, level), k=k, include=INCLUDE)
         rows = result.data.get("rows", []) if result.success else []
         best = max((row["score"] or 0.0 for row in rows), default=0.0)

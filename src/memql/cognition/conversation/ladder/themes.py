@@ -59,11 +59,16 @@ class ThemeOrganizer:
             for part in parts:
                 touched[part.id] = None
                 queue.append(part.id)
-        for theme_id in list(touched):
-            if theme_id in self.state.themes:
-                survivor = self._merge(theme_id, plan)
+        queue = list(touched)
+        while queue:  # each merge removes a theme, so this ends; a survivor is looked at again
+            theme_id = queue.pop()
+            if theme_id not in self.state.themes:
+                continue
+            survivor = self._merge(theme_id, plan)
+            if survivor != theme_id or theme_id not in self.state.themes:
                 touched.pop(theme_id, None)
                 touched[survivor] = None
+                queue.append(survivor)
         plan.touched = [t for t in touched if t in self.state.themes]
         return plan
 
