@@ -69,8 +69,11 @@ def recall(evidence: Sequence[str], unmappable: int, sources: set[str]) -> float
     return sum(1 for e in evidence if e in sources) / total if total else None
 
 
-def evaluate(path: str, budgets: Sequence[int], limit: int | None, config: LadderConfig) -> dict[str, Any]:
-    conversations, _ = load(path, limit)
+def evaluate(
+    path: str, budgets: Sequence[int], limit: int | None, config: LadderConfig, skip: int = 0
+) -> dict[str, Any]:
+    conversations, _ = load(path, None if limit is None else skip + limit)
+    conversations = conversations[skip:]
     per: dict[int, dict[int, list[float]]] = {b: {} for b in budgets}
     tokens: dict[int, list[int]] = {b: [] for b in budgets}
     ingest_s = query_s = 0.0
@@ -84,6 +87,7 @@ def evaluate(path: str, budgets: Sequence[int], limit: int | None, config: Ladde
         started = time.perf_counter()
         ingest(memory, conv, ladder)
         ingest_s += time.perf_counter() - started
+        print(f"{conv.sample_id}: ingested in {time.perf_counter() - started:.0f}s", file=sys.stderr)
         units["episodes"] += len(ladder.state.episodes)
         units["facts"] += len(ladder.state.facts)
         units["themes"] += len(ladder.state.themes)
@@ -123,6 +127,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         "--budget", type=int, action="append", help="token budgets (default 500 1000 2000 4000)"
     )
     parser.add_argument("--limit", type=int, default=None, help="the first N conversations only")
+    parser.add_argument("--skip", type=int, default=0, help="skip the first N conversations")
     parser.add_argument("--set", action="append", default=[], help="LadderConfig field=value")
     args = parser.parse_args(argv)
     values = {}
@@ -130,7 +135,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         key, _, raw = item.partition("=")
         values[key] = type(getattr(LadderConfig(), key))(raw)
     started = datetime.now(UTC)
-    report = evaluate(args.path, args.budget or BUDGETS, args.limit, LadderConfig(**values))
+    report = evaluate(args.path, args.budget or BUDGETS, args.limit, LadderConfig(**values), args.skip)
     report["wall_s"] = round((datetime.now(UTC) - started).total_seconds(), 1)
     print(json.dumps(report, indent=1))
 

@@ -19,7 +19,6 @@ from memql.cognition.conversation.base import Context, Message
 from memql.ports.models import LLM
 
 from .config import LadderConfig
-from .facts import spoken
 from .reader import LadderReader
 from .units import (
     READ_LIMIT,
@@ -69,7 +68,7 @@ class Ladder:
     def flush(self) -> None:
         """Close the open episode now (its messages stay retrievable as messages either way)."""
         self.reader.invalidate()
-        self.writer.close_episode()
+        self.writer.segment(close_all=True)
 
     def context(self, query: str, budget_tokens: int) -> Context:
         return self.reader.context(query, budget_tokens)
@@ -122,7 +121,6 @@ class Ladder:
             message = message_of(row)
             if message.position > state.last_position:
                 state.open.append(message)
-                state.open_vectors.append(self.vectors.embed([spoken(message)])[0])
         unplaced = [f for f in state.facts if f not in state.fact_theme]
         if unplaced:
             self.writer.place(unplaced)

@@ -29,7 +29,8 @@ class LadderConfig:
     theme_label_terms: int = 4  # keywords in a theme's label
 
     # --- retrieval: top-down, relevance plus coverage -------------------------------------------------
-    theme_candidates: int = 12  # themes ranked per query
+    search_candidates: int = 300  # rows of the one search per query, every level together
+    theme_candidates: int = 12  # the most themes considered per query
     fact_candidates: int = 80  # facts ranked per query (plus the members of the chosen themes)
     episode_candidates: int = 12
     message_candidates: int = 80

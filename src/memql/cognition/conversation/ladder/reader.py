@@ -1,8 +1,9 @@
 """Top-down retrieval (xMemory): themes -> facts -> episodes -> raw messages, under a token budget.
 
-Every level is ranked for the query by the engine's own search (Retrieve: BM25 fused with embedding
-similarity, scoped to the conversation's tag and the level facet); relevance is the score as a share of
-the level's best. Then the context is filled coarse to fine:
+The conversation is ranked for the query by one search of the engine's own (Retrieve: BM25 fused with
+embedding similarity, scoped to the conversation's tag; one query embedding), and its rows are grouped by
+their `level` facet; a unit's relevance is its score as a share of its level's best. Then the context
+is filled coarse to fine:
 
 1. themes, up to `theme_share` of the budget: a theme's summary, citing the turns it shows;
 2. facts: the ranked facts plus every fact of the chosen themes, scored by their own relevance plus
@@ -27,12 +28,16 @@ from memql.cognition.conversation.base import Context, Piece
 from memql.services.summarize import estimate_tokens
 
 from .config import LadderConfig
-from .units import LadderState, level_filter, source_ids_of
+from .units import LadderState, source_ids_of
 
 if TYPE_CHECKING:
     from memql import Memory
 
 INCLUDE = ["id", "text", "facets", "time", "score"]
+
+
+class LadderReadError(RuntimeError):
+    """The engine refused the ladder's search; the message names the rule ids."""
 
 
 @dataclass
@@ -57,7 +62,7 @@ class LadderReader:
         self.tag = f"conv:{conversation_id}"
         # the rankings of the last query: asking it again at another budget searches once; any change
         # to the ladder's units (`invalidate`, called by the write path) forgets them
-        self._last: tuple[str, dict[str, list[tuple[dict[str, Any], float]]]] | None = None
+        self._last: tuple[str, dict[str, list[dict[str, Any]]]] | None = None
 
     def invalidate(self) -> None:
         self._last = None
@@ -108,21 +113,27 @@ class LadderReader:
     # --- candidates per level -------------------------------------------------------------------------
 
     def _rank(self, level: str, query: str, k: int) -> list[tuple[dict[str, Any], float]]:
+        """The level's best `k` units for the query, with their relevance (score / the level's best)."""
         if self._last is None or self._last[0] != query:
-            self._last = (query, {})
-        cached = self._last[1]
-        if level not in cached:
-            cached[level] = self._search(level, query, k)
-        return cached[level]
-
-    def _search(self, level: str, query: str, k: int) -> list[tuple[dict[str, Any], float]]:
-        result = self.memory.retrieve(query, filter=level_filter(self.tag, level), k=k, include=INCLUDE)
-        rows = result.data.get("rows", []) if result.success else []
+            self._last = (query, self._search(query))
+        rows = self._last[1].get(level, [])[:k]
         best = max((row["score"] or 0.0 for row in rows), default=0.0)
         if best <= 0:
             return []
         ranked = [(row, (row["score"] or 0.0) / best) for row in rows]
         return [(row, rel) for row, rel in ranked if rel >= self.config.min_relevance]
+
+    def _search(self, query: str) -> dict[str, list[dict[str, Any]]]:
+        """One search over the whole conversation (one query embedding), its rows grouped by level."""
+        where = {"has_tags": [self.tag]}
+        result = self.memory.retrieve(query, filter=where, k=self.config.search_candidates, include=INCLUDE)
+        if not result.success:
+            reasons = "; ".join(f"{d.rule}: {d.message}" for d in result.diagnostics)
+            raise LadderReadError(f"ladder search failed: {reasons}")
+        levels: dict[str, list[dict[str, Any]]] = {}
+        for row in result.data.get("rows", []):
+            levels.setdefault(str(row["facets"].get("level")), []).append(row)
+        return levels
 
     def _facts(self, query: str, theme_rel: dict[str, float]) -> list[Candidate]:
         relevance = {row["id"]: rel for row, rel in self._rank("fact", query, self.config.fact_candidates)}

@@ -56,7 +56,6 @@ class ThemeUnit:
 @dataclass
 class LadderState:
     open: list[Message] = field(default_factory=list)  # the episode being built
-    open_vectors: list[np.ndarray] = field(default_factory=list)
     facts: dict[str, FactUnit] = field(default_factory=dict)
     episodes: dict[str, EpisodeUnit] = field(default_factory=dict)
     themes: dict[str, ThemeUnit] = field(default_factory=dict)

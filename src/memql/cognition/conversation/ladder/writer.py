@@ -63,23 +63,45 @@ class LadderWriter:
             m.memory_id == message.memory_id for m in self.state.open
         ):
             return  # already held (a replay after a restart)
-        vector = self.vectors.embed([spoken(message)])[0]
-        if self.state.open and self.boundary(message, vector):
-            self.close_episode()
+        held = self.state.open
+        if held and message.time - held[-1].time > self.config.episode_gap:
+            self.segment(close_all=True)  # a silence (a new session) ends whatever is open
+        elif len(held) >= self.config.max_episode_messages:
+            self.segment(close_all=False)
         self.state.open.append(message)
-        self.state.open_vectors.append(vector)
 
-    def boundary(self, message: Message, vector: np.ndarray) -> bool:
-        """Does `message` start a new episode? A silence (a new session), the size cap, or a topic shift:
-        the message's cosine to the open episode's centroid below `episode_shift`."""
-        config, held = self.config, self.state.open
-        if message.time - held[-1].time > config.episode_gap:
+    def segment(self, close_all: bool) -> None:
+        """Cut the held messages into episodes at topic shifts and close them; the last run stays open
+        unless `close_all`. The rule is the online one — a message whose cosine to the running episode's
+        centroid is below `episode_shift`, once it holds `min_episode_messages`, or one that would exceed
+        `max_episode_messages`, starts an episode — applied when a silence or the size cap asks for a
+        decision, so the held messages are embedded in one batch instead of one model call each."""
+        held = self.state.open
+        if not held:
+            return
+        vectors = self.vectors.embed([spoken(m) for m in held])
+        runs: list[list[int]] = [[0]]
+        for i in range(1, len(held)):
+            if self.shift(vectors[runs[-1]], vectors[i]):
+                runs.append([i])
+            else:
+                runs[-1].append(i)
+        if len(runs) == 1 and not close_all and len(held) < self.config.max_episode_messages:
+            return
+        closing = runs if close_all or len(runs) == 1 else runs[:-1]
+        for run in closing:
+            self.state.open = [held[i] for i in run]
+            self.close_episode()
+        self.state.open = [] if closing is runs else [held[i] for i in runs[-1]]
+
+    def shift(self, episode: np.ndarray, vector: np.ndarray) -> bool:
+        """Does a message with `vector` start a new episode after the episode whose vectors are given?"""
+        config = self.config
+        if len(episode) >= config.max_episode_messages:
             return True
-        if len(held) >= config.max_episode_messages:
-            return True
-        if len(held) < config.min_episode_messages:
+        if len(episode) < config.min_episode_messages:
             return False
-        return cosine(vector, centroid(np.stack(self.state.open_vectors))) < config.episode_shift
+        return cosine(vector, centroid(episode)) < config.episode_shift
 
     def close_episode(self) -> None:
         """Write the open episode and its facts, then place the facts in themes."""
@@ -112,7 +134,7 @@ class LadderWriter:
             )
             fact_ids.append(fact_id)
         self.state.last_position = messages[-1].position
-        self.state.open, self.state.open_vectors = [], []
+        self.state.open = []
         self.place(fact_ids)
 
     def _episode_record(self, messages: list[Message]) -> dict[str, Any]:
