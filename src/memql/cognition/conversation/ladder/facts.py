@@ -1,0 +1,121 @@
+"""Semantic facts of an episode: short statements, each citing the message(s) it came from.
+
+Offline (the default, no model call): a message's salient sentences — those carrying at least
+`fact_min_terms` content keywords, the `facts_per_message` richest of them —, prefixed with the speaker
+so that "I" keeps its referent. With an LLM: one call per closed episode (so well under one call per
+turn) asks for atomic facts, each naming the message it came from; a reply that is not usable falls back
+to the offline extraction, so the write path never fails because of the model.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import datetime
+
+from memql.cognition.conversation.base import Message
+from memql.ports.models import LLM, ChatMessage, ChatRequest
+from memql.services.keywords import keywords
+from memql.services.sentences import split_sentences
+
+from .config import LadderConfig
+
+MAX_FACT_CHARS = 400  # an LLM "fact" longer than this is not atomic: ignored
+
+
+@dataclass(frozen=True)
+class FactDraft:
+    text: str
+    source_ids: tuple[str, ...]
+    message_ids: tuple[str, ...]
+    time: datetime | None
+
+
+def speaker_body(message: Message) -> tuple[str, str]:
+    """(speaker, text without a leading "speaker:" the text may already carry)."""
+    text = message.text.strip()
+    role = message.role.strip()
+    if role and text.lower().startswith(role.lower() + ":"):
+        text = text[len(role) + 1 :].strip()
+    return role, text
+
+
+def spoken(message: Message) -> str:
+    """The message as one line that says who spoke."""
+    role, body = speaker_body(message)
+    return f"{role}: {body}" if role else body
+
+
+def salient_sentences(text: str, config: LadderConfig) -> list[str]:
+    sentences = split_sentences(text)
+    scored = [(len(keywords(s, k=32)), i, s) for i, s in enumerate(sentences)]
+    kept = [item for item in scored if item[0] >= config.fact_min_terms]
+    best = sorted(kept, key=lambda item: (-item[0], item[1]))[: config.facts_per_message]
+    return [s for _, _, s in sorted(best, key=lambda item: item[1])]
+
+
+def extract_offline(messages: list[Message], config: LadderConfig) -> list[FactDraft]:
+    drafts = []
+    for message in messages:
+        role, body = speaker_body(message)
+        for sentence in salient_sentences(body, config):
+            drafts.append(
+                FactDraft(
+                    f"{role}: {sentence}" if role else sentence,
+                    message.source_ids,
+                    (message.memory_id,),
+                    message.time,
+                )
+            )
+    return drafts
+
+
+_SCHEMA = {
+    "type": "object",
+    "properties": {
+        "facts": {
+            "type": "array",
+            "items": {
+                "type": "object",
+                "properties": {"text": {"type": "string"}, "message": {"type": "integer"}},
+                "required": ["text", "message"],
+            },
+        }
+    },
+    "required": ["facts"],
+}
+
+_INSTRUCTION = (
+    "Extract the atomic facts worth remembering from this conversation excerpt: events, plans, "
+    "preferences, relationships, dates, names. Each fact is one short self-contained sentence that names "
+    "the person it is about (never 'I' or 'you'), and gives the number of the message it comes from. "
+    'Reply with JSON: {"facts": [{"text": ..., "message": <number>}]}.'
+)
+
+
+def extract_with_llm(llm: LLM, messages: list[Message], config: LadderConfig) -> list[FactDraft]:
+    """One LLM call for the episode; the offline extraction when the reply is unusable."""
+    lines = "\n".join(f"{i}. {spoken(m)}" for i, m in enumerate(messages))
+    request = ChatRequest(
+        [ChatMessage("system", _INSTRUCTION), ChatMessage("user", lines)],
+        json_schema=_SCHEMA,
+        temperature=0.0,
+        metadata={"purpose": "ladder.facts"},
+    )
+    try:
+        reply = json.loads(llm.chat(request))
+        items = reply["facts"] if isinstance(reply, dict) else None
+    except Exception:  # any failure of the model or its reply: the offline facts still get written
+        items = None
+    drafts = []
+    for item in items if isinstance(items, list) else []:
+        if not isinstance(item, dict):
+            continue
+        text, index = item.get("text"), item.get("message")
+        if not isinstance(text, str) or not text.strip() or len(text) > MAX_FACT_CHARS:
+            continue
+        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(messages):
+            continue
+        source = messages[index]
+        drafts.append(FactDraft(text.strip(), source.source_ids, (source.memory_id,), source.time))
+    return drafts or extract_offline(messages, config)

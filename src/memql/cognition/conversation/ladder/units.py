@@ -1,0 +1,93 @@
+"""The ladder's units as the write path and retrieval hold them, and how they map to memql records.
+
+Every unit is a record of the conversation (tag `conv:<id>`, facets `conversation`, `level`,
+`source_ids`), written only with memql verbs. Relations live in facets so that one transaction can write
+a unit without knowing ids another step of it creates: an episode lists its message records
+(`message_ids`), a fact the message record it came from (`message_ids`), a theme its member facts
+(`members`). `cited` is the part of `source_ids` whose text the stored summary actually shows: a summary
+piece of a context cites only that.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from typing import Any
+
+import numpy as np
+
+from memql.cognition.conversation.base import Message
+
+READ_LIMIT = 100_000  # the language's largest filter limit: reloads read in pages of this many
+
+
+@dataclass
+class FactUnit:
+    id: str
+    text: str
+    source_ids: tuple[str, ...]
+    message_ids: tuple[str, ...]
+    time: datetime | None
+    vector: np.ndarray
+
+
+@dataclass
+class EpisodeUnit:
+    id: str
+    text: str
+    source_ids: tuple[str, ...]
+    message_ids: tuple[str, ...]
+    cited: tuple[str, ...]
+    last_position: int
+    time: datetime | None
+
+
+@dataclass
+class ThemeUnit:
+    id: str  # a record id, or "new:<n>" before its Encode ran
+    members: list[str]  # fact ids
+    centroid: np.ndarray
+    text: str = ""
+    cited: tuple[str, ...] = ()
+    time: datetime | None = None
+    split_from: str | None = None
+
+
+@dataclass
+class LadderState:
+    open: list[Message] = field(default_factory=list)  # the episode being built
+    facts: dict[str, FactUnit] = field(default_factory=dict)
+    episodes: dict[str, EpisodeUnit] = field(default_factory=dict)
+    themes: dict[str, ThemeUnit] = field(default_factory=dict)
+    last_position: int = -1  # the last message position an episode holds
+    fact_theme: dict[str, str] = field(default_factory=dict)  # fact id -> its theme's id
+
+
+def unit_facets(
+    conversation_id: str, level: str, source_ids: tuple[str, ...] | list[str], **extra: Any
+) -> dict:
+    return {"conversation": conversation_id, "level": level, "source_ids": list(source_ids), **extra}
+
+
+def encode_ir(
+    tag: str, facets: dict, text: str, kind: str, time: datetime | None, comment: str
+) -> dict[str, Any]:
+    args: dict[str, Any] = {"payload": {"text": text}, "type": kind, "tags": [tag], "facets": facets}
+    args["dedupe"] = False  # two facts may read alike; each is its own unit
+    if time is not None:
+        args["time"] = iso(time)
+    return {"op": "Encode", "args": args, "_comment": comment}
+
+
+def iso(value: datetime) -> str:
+    """An instant in the language's UTC form (a naive time is read as UTC, as the language does)."""
+    value = value.astimezone(UTC) if value.utcoffset() is not None else value.replace(tzinfo=UTC)
+    return value.strftime("%Y-%m-%dT%H:%M:%S.%fZ")
+
+
+def level_filter(tag: str, level: str) -> dict[str, Any]:
+    return {"has_tags": [tag], "facets": {"level": level}}
+
+
+def source_ids_of(facets: dict) -> tuple[str, ...]:
+    return tuple(str(s) for s in facets.get("source_ids") or ())
