@@ -71,9 +71,7 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     components = doc.setdefault("components", {}).setdefault("schemas", {})
     for name, schema in program.pop("$defs", {}).items():
         components[f"IR_{name}"] = schema
-    components["Program"] = {
-        k: v for k, v in program.items() if k not in ("$schema", "$id")
-    }
+    components["Program"] = {k: v for k, v in program.items() if k not in ("$schema", "$id")}
     app.openapi_schema = doc
     return doc
 

@@ -9,6 +9,7 @@ store and ONE shared embedder (loading the model per request would take seconds)
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Annotated
 
 from fastapi import Depends, HTTPException, Request, Security
 from fastapi.security import APIKeyCookie, APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
@@ -54,9 +55,9 @@ def services(request: Request) -> Services:
 
 def caller_key(
     request: Request,
-    bearer: HTTPAuthorizationCredentials | None = Security(_bearer),
-    header: str | None = Security(_header),
-    cookie: str | None = Security(_cookie),
+    bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
+    header: Annotated[str | None, Security(_header)],
+    cookie: Annotated[str | None, Security(_cookie)],
 ) -> ApiKey:
     """The caller's live key; 401 without one."""
     presented = (bearer.credentials if bearer else None) or header or cookie
@@ -69,7 +70,7 @@ def caller_key(
     return key
 
 
-def caller_memory(request: Request, key: ApiKey = Depends(caller_key)) -> Memory:
+def caller_memory(request: Request, key: Annotated[ApiKey, Depends(caller_key)]) -> Memory:
     """FastAPI dependency: the caller's Memory (tenant, actor, role, consent and clearance from the key),
     over the shared store and embedder. Raises 401 (AuthError) without a valid key."""
     shared = services(request)
@@ -84,3 +85,6 @@ def caller_memory(request: Request, key: ApiKey = Depends(caller_key)) -> Memory
         llm=shared.llm,
         clock=shared.clock,
     )
+
+
+CallerMemory = Annotated[Memory, Depends(caller_memory)]  # a route parameter: the caller's Memory

@@ -77,7 +77,9 @@ def diagnostic(rule: str, message: str, path: str = "") -> Diagnostic:
     return Diagnostic(path=path, rule=rule, severity="error", message=message)
 
 
-def error_response(status: int, *diagnostics: Diagnostic, headers: dict[str, str] | None = None) -> JSONResponse:
+def error_response(
+    status: int, *diagnostics: Diagnostic, headers: dict[str, str] | None = None
+) -> JSONResponse:
     body = ErrorBody(diagnostics=list(diagnostics)).model_dump()
     return JSONResponse(body, status_code=status, headers=headers)
 
@@ -147,9 +149,12 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(StarletteHTTPException)
     async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
-        rule = {404: "http.not_found", 405: "http.method", 413: "http.too_large", 401: "auth.missing"}.get(
-            exc.status_code, "http.bad_request"
-        )
+        rule = getattr(exc, "rule", None) or {  # AuthError names its rule
+            404: "http.not_found",
+            405: "http.method",
+            413: "http.too_large",
+            401: "auth.missing",
+        }.get(exc.status_code, "http.bad_request")
         message = exc.detail if isinstance(exc.detail, str) else RULES[rule]
         return error_response(exc.status_code, diagnostic(rule, message), headers=exc.headers)
 

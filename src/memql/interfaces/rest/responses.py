@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from fastapi import Request
+from typing import Annotated
+
+from fastapi import Depends, Request
 from fastapi.responses import JSONResponse
 
 from memql.engine.result import ExecutionResult
@@ -13,11 +15,7 @@ def missed(result: ExecutionResult) -> bool:
     """A successful op that found none of the ids it named (unknown, or another tenant's): 404. The engine
     reports those as warnings (`target.not_found`) so a workflow can go on; for HTTP it is 'not found'."""
     rows = result.data.get("rows")
-    return (
-        not result.affected_ids
-        and not rows
-        and any(w.rule == "target.not_found" for w in result.warnings)
-    )
+    return not result.affected_ids and not rows and any(w.rule == "target.not_found" for w in result.warnings)
 
 
 def result_response(result: ExecutionResult) -> JSONResponse:
@@ -31,3 +29,6 @@ async def raw_body(request: Request) -> bytes:
     """The request body as received (already within the size limit): the language parses it itself, so
     duplicate keys, non-finite numbers and nesting depth get its diagnostics."""
     return await request.body()
+
+
+RawBody = Annotated[bytes, Depends(raw_body)]

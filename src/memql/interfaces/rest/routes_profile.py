@@ -2,15 +2,16 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
-from memql.interfaces.rest.auth import caller_memory
+from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.errors import status_for
 from memql.interfaces.rest.models import ExportResponse, ImportResponse
-from memql.interfaces.rest.responses import raw_body
+from memql.interfaces.rest.responses import RawBody
 from memql.interfaces.rest.routes_program import REFUSALS
-from memql.memory import Memory
 
 router = APIRouter(prefix="/v1", tags=["profile"])
 _REFUSALS = {**REFUSALS, 422: {"model": ImportResponse, "description": "invalid profile"}}
@@ -18,12 +19,16 @@ _REFUSALS = {**REFUSALS, 422: {"model": ImportResponse, "description": "invalid 
 
 @router.get("/export", response_model=ExportResponse, responses=_REFUSALS, summary="Export an a2p profile")
 def export(
-    user: str | None = Query(None, min_length=1, max_length=1000, description="only this user's memories"),
-    did: str | None = Query(None, min_length=1, max_length=1000, description="the profile's DID"),
-    memory: Memory = Depends(caller_memory),
+    memory: CallerMemory,
+    user: Annotated[
+        str | None, Query(min_length=1, max_length=1000, description="only this user's memories")
+    ] = None,
+    did: Annotated[str | None, Query(min_length=1, max_length=1000, description="the profile's DID")] = None,
 ) -> JSONResponse:
     result = memory.export_a2p(user=user, did=did)
-    return JSONResponse(result.to_json(), status_code=200 if result.success else status_for(result.diagnostics))
+    return JSONResponse(
+        result.to_json(), status_code=200 if result.success else status_for(result.diagnostics)
+    )
 
 
 @router.post(
@@ -40,9 +45,11 @@ def export(
     summary="Import an a2p profile, all or nothing",
 )
 def import_profile(
-    memory: Memory = Depends(caller_memory),
-    body: bytes = Depends(raw_body),
-    dry_run: bool = Query(False, description="check and show it; import nothing"),
+    memory: CallerMemory,
+    body: RawBody,
+    dry_run: Annotated[bool, Query(description="check and show it; import nothing")] = False,
 ) -> JSONResponse:
     result = memory.import_a2p(body, dry_run=dry_run)
-    return JSONResponse(result.to_json(), status_code=200 if result.success else status_for(result.diagnostics))
+    return JSONResponse(
+        result.to_json(), status_code=200 if result.success else status_for(result.diagnostics)
+    )

@@ -2,22 +2,23 @@
 
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Query
+from typing import Annotated
+
+from fastapi import APIRouter, Query
 from fastapi.responses import JSONResponse
 
 from memql.engine.result import ExecutionResult
-from memql.interfaces.rest.auth import caller_memory
+from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.errors import ErrorBody, status_for
 from memql.interfaces.rest.models import PlanRequest, PlanResponse, RetrieveRequest, ValidationResponse
-from memql.interfaces.rest.responses import raw_body, result_response
-from memql.memory import Memory
+from memql.interfaces.rest.responses import RawBody, result_response
 
 router = APIRouter(prefix="/v1", tags=["language"])
 
 PROGRAM_BODY = {
     "requestBody": {
         "required": True,
-        "description": "one IR or a workflow (a JSON list of IRs, or {\"workflow\": [...]})",
+        "description": 'one IR or a workflow (a JSON list of IRs, or {"workflow": [...]})',
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Program"}}},
     }
 }
@@ -39,9 +40,9 @@ REFUSALS = {
     summary="Run an IR or a workflow in one transaction",
 )
 def execute(
-    memory: Memory = Depends(caller_memory),
-    body: bytes = Depends(raw_body),
-    dry_run: bool = Query(False, description="show every change; commit nothing"),
+    memory: CallerMemory,
+    body: RawBody,
+    dry_run: Annotated[bool, Query(description="show every change; commit nothing")] = False,
 ) -> JSONResponse:
     return result_response(memory.execute(body, dry_run=dry_run))
 
@@ -53,7 +54,7 @@ def execute(
     openapi_extra=PROGRAM_BODY,
     summary="Validate an IR or a workflow (200 with valid true or false)",
 )
-def validate(memory: Memory = Depends(caller_memory), body: bytes = Depends(raw_body)) -> JSONResponse:
+def validate(memory: CallerMemory, body: RawBody) -> JSONResponse:
     return JSONResponse(memory.validate(body).to_json())
 
 
@@ -63,7 +64,7 @@ def validate(memory: Memory = Depends(caller_memory), body: bytes = Depends(raw_
     responses={**REFUSALS, 422: {"model": PlanResponse, "description": "no safe plan"}},
     summary="Plan a natural-language instruction as an IR or workflow; optionally run it",
 )
-def plan(request: PlanRequest, memory: Memory = Depends(caller_memory)) -> JSONResponse:
+def plan(request: PlanRequest, memory: CallerMemory) -> JSONResponse:
     outcome = memory.plan(
         request.text,
         lang=request.lang,
@@ -85,7 +86,7 @@ def plan(request: PlanRequest, memory: Memory = Depends(caller_memory)) -> JSONR
     responses=REFUSALS,
     summary="Retrieve by a search query, ids or a filter (one Retrieve IR)",
 )
-def retrieve(request: RetrieveRequest, memory: Memory = Depends(caller_memory)) -> JSONResponse:
+def retrieve(request: RetrieveRequest, memory: CallerMemory) -> JSONResponse:
     return result_response(
         memory.retrieve(
             request.query,

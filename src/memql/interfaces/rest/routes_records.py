@@ -2,25 +2,26 @@
 
 from __future__ import annotations
 
-from typing import get_args
+from typing import Annotated, get_args
 
-from fastapi import APIRouter, Depends, Path, Query
+from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 
-from memql.interfaces.rest.auth import caller_memory
+from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.errors import ErrorBody, Refused, diagnostic, status_for
 from memql.interfaces.rest.models import FactsResponse, HistoryResponse, MemoryResponse
 from memql.interfaces.rest.routes_program import REFUSALS
 from memql.lang.ops.read import IncludeField
-from memql.memory import Memory
 from memql.ports.store import json_default
 
 router = APIRouter(prefix="/v1", tags=["records"])
 
 # every field a Retrieve can return about a record, but its search score and explanation
 RECORD_FIELDS = [f for f in get_args(IncludeField) if f not in ("score", "explain")]
-RecordId = Path(min_length=1, max_length=64, description="a record id of the caller's tenant")
-Name = Path(min_length=1, max_length=1000)
+
+
+RecordId = Annotated[str, Path(min_length=1, max_length=64, description="a record id of the caller's tenant")]
+Name = Annotated[str, Path(min_length=1, max_length=1000)]
 NOT_FOUND = {401: REFUSALS[401], 404: {"model": ErrorBody, "description": "no such record in the tenant"}}
 
 
@@ -31,7 +32,7 @@ def _json(value):
 
 
 @router.get("/memories/{record_id}", response_model=MemoryResponse, responses=NOT_FOUND, summary="One memory")
-def get_memory(record_id: str = RecordId, memory: Memory = Depends(caller_memory)) -> JSONResponse:
+def get_memory(record_id: RecordId, memory: CallerMemory) -> JSONResponse:
     """The record with every field the caller may read (a Retrieve by id). Deleted, archived and expired
     records, unknown ids and other tenants' ids are 404, with the engine's diagnostic."""
     result = memory.execute(
@@ -54,10 +55,12 @@ def get_memory(record_id: str = RecordId, memory: Memory = Depends(caller_memory
     responses=NOT_FOUND,
     summary="Every change to a memory, oldest first",
 )
-def history(record_id: str = RecordId, memory: Memory = Depends(caller_memory)) -> JSONResponse:
+def history(record_id: RecordId, memory: CallerMemory) -> JSONResponse:
     events = memory.history(record_id)
     if not events:  # never existed here, or the caller may not read it: the same answer
-        raise Refused(404, diagnostic("target.not_found", f"no record {record_id} in this tenant", "/record_id"))
+        raise Refused(
+            404, diagnostic("target.not_found", f"no record {record_id} in this tenant", "/record_id")
+        )
     return JSONResponse(_json({"id": record_id, "events": events}))
 
 
@@ -73,11 +76,13 @@ def _facts(result) -> JSONResponse:
     summary="A subject's facts at a world time, as known at a record time",
 )
 def facts_get(
-    subject: str = Name,
-    attribute: str | None = Query(None, min_length=1, max_length=1000),
-    as_of: str | None = Query(None, max_length=200, description="world time (default: now)"),
-    recorded_at: str | None = Query(None, max_length=200, description="record time (default: now)"),
-    memory: Memory = Depends(caller_memory),
+    subject: Name,
+    memory: CallerMemory,
+    attribute: Annotated[str | None, Query(min_length=1, max_length=1000)] = None,
+    as_of: Annotated[str | None, Query(max_length=200, description="world time (default: now)")] = None,
+    recorded_at: Annotated[
+        str | None, Query(max_length=200, description="record time (default: now)")
+    ] = None,
 ) -> JSONResponse:
     return _facts(memory.facts.get(subject, attribute, as_of=as_of, recorded_at=recorded_at))
 
@@ -89,9 +94,9 @@ def facts_get(
     summary="Every value a fact has held, in world-time order",
 )
 def facts_history(
-    subject: str = Name,
-    attribute: str = Name,
-    recorded_at: str | None = Query(None, max_length=200),
-    memory: Memory = Depends(caller_memory),
+    subject: Name,
+    attribute: Name,
+    memory: CallerMemory,
+    recorded_at: Annotated[str | None, Query(max_length=200)] = None,
 ) -> JSONResponse:
     return _facts(memory.facts.history(subject, attribute, recorded_at=recorded_at))

@@ -45,7 +45,8 @@ class SQLiteKeys:
 
     def revoke_api_key(self, key_id: str, at: datetime) -> ApiKey | None:
         self.conn.execute(
-            "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL", (codec.to_us(at), key_id)
+            "UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL",
+            (codec.to_us(at), key_id),
         )
         row = self.conn.execute(f"SELECT {_COLUMNS} FROM api_keys WHERE id = ?", (key_id,)).fetchone()
         return None if row is None else _key(row)
