@@ -115,6 +115,11 @@ def test_one_memory_and_its_history(user):
     missing = user.get("/v1/memories/999999")
     assert missing.status_code == 404 and missing.json()["diagnostics"][0]["rule"] == "target.not_found"
     assert user.get("/v1/memories/999999/history").status_code == 404
+    # digits that are not ASCII ('³' is a digit to str.isdigit, '٣' one to int()) name no record
+    for odd in ("\u00b3", "\u0663", "1\u00b2", "99999999999999999999999"):
+        assert user.get(f"/v1/memories/{odd}").status_code == 404, odd
+        assert user.get(f"/v1/memories/{odd}/history").status_code == 404, odd
+        assert user.post(f"/v1/proposals/{odd}/approve").status_code == 404, odd
     user.post("/v1/execute", json={"op": "Delete", "target": {"ids": [record_id]}})
     gone = user.get(f"/v1/memories/{record_id}")
     assert gone.status_code == 404 and gone.json()["diagnostics"][0]["rule"] == "target.hidden"
