@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import socket
+import time
 from urllib.parse import urlsplit
 
 from rest_server import start_server, stop_server
@@ -77,9 +78,19 @@ def test_the_access_log_has_one_json_line_per_request_and_never_the_key(server, 
     client.get("/v1/proposals", headers={"x-trace": tenant})
     client.get("/v1/memories/424242")
     server.client().get("/v1/proposals")
-    text = server.access_log.read_text()
+    # a request's line is written once its response has gone out: wait for the three of them
+    deadline = time.monotonic() + 30
+    while True:
+        text = server.access_log.read_text()
+        complete = text[: text.rfind("\n") + 1]  # the line being written, if any, is not read yet
+        lines = [json.loads(line) for line in complete.splitlines()]  # every line is JSON
+        written = (
+            len([line for line in lines if line["tenant"] == tenant]) == 2 and lines[-1]["status"] == 401
+        )
+        if written or time.monotonic() > deadline:
+            break
+        time.sleep(0.05)
     assert made.secret not in text and made.key.secret_hash not in text
-    lines = [json.loads(line) for line in text.splitlines()]  # every line is JSON
     mine = [line for line in lines if line["tenant"] == tenant]
     assert [(line["method"], line["path"], line["status"]) for line in mine] == [
         ("GET", "/v1/proposals", 200),

@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, get_args
+import json
+from typing import Annotated, Any, get_args
 
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
@@ -25,9 +26,8 @@ Name = Annotated[str, Path(min_length=1, max_length=1000)]
 NOT_FOUND = {401: REFUSALS[401], 404: {"model": ErrorBody, "description": "no such record in the tenant"}}
 
 
-def _json(value):
-    import json
-
+def _json(value: Any) -> Any:
+    """Plain JSON (instants as canonical UTC text), as the other results' to_json() give it."""
     return json.loads(json.dumps(value, default=json_default, ensure_ascii=False))
 
 
