@@ -83,6 +83,7 @@ def test_the_access_log_has_one_json_line_per_request_and_never_the_key(server, 
     while True:
         text = server.access_log.read_text()
         complete = text[: text.rfind("\n") + 1]  # the line being written, if any, is not read yet
+        assert complete.isascii()  # so no path character can break a line (the fuzzer sends U+2028, NEL …)
         lines = [json.loads(line) for line in complete.splitlines()]  # every line is JSON
         written = (
             len([line for line in lines if line["tenant"] == tenant]) == 2 and lines[-1]["status"] == 401

@@ -108,4 +108,5 @@ class AccessLog:
                 "actor": caller.get("actor"),
                 "key_id": caller.get("key_id"),
             }
-            self.logger.info(json.dumps(line, ensure_ascii=False))
+            # ASCII-only: a path's U+2028, NEL or control characters can never split or forge a line
+            self.logger.info(json.dumps(line, ensure_ascii=True))
