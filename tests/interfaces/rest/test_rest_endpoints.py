@@ -115,8 +115,8 @@ def test_one_memory_and_its_history(user):
     missing = user.get("/v1/memories/999999")
     assert missing.status_code == 404 and missing.json()["diagnostics"][0]["rule"] == "target.not_found"
     assert user.get("/v1/memories/999999/history").status_code == 404
-    # digits that are not ASCII ('³' is a digit to str.isdigit, '٣' one to int()) name no record
-    for odd in ("\u00b3", "\u0663", "1\u00b2", "99999999999999999999999"):
+    # digits that are no decimal number ('³' is a digit to str.isdigit, not to int()) name no record
+    for odd in ("\u00b3", "1\u00b2", "99999999999999999999999"):
         assert user.get(f"/v1/memories/{odd}").status_code == 404, odd
         assert user.get(f"/v1/memories/{odd}/history").status_code == 404, odd
         assert user.post(f"/v1/proposals/{odd}/approve").status_code == 404, odd
