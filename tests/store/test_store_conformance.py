@@ -15,7 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.store import Access, Link, Record, RecordQuery
+from memql.ports.store import Access, ApiKey, Link, Record, RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.postgres import PostgresStore
 from memql.store.postgres.lexical import fts_tokens
@@ -450,3 +450,61 @@ def test_postgres_tokens_are_the_tokens_fts5_makes(text):
     conn.execute("INSERT INTO f (body) VALUES (?)", (index_text(text),))
     want = [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
     assert fts_tokens(index_text(text)) == want
+
+
+# --- API keys (KeySession): store-wide, found by the secret's hash, revocation kept ---------------------
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def key_store(request, tmp_path):
+    s = open_store(f"{request.param}-exact", tmp_path, "keys.db")
+    yield s
+    s.close()
+
+
+def api_key(key_id: str, tenant: str, **fields) -> ApiKey:
+    return ApiKey(
+        id=key_id,
+        secret_hash=f"hash-of-{key_id}",
+        tenant=tenant,
+        actor=fields.pop("actor", "mira"),
+        role=fields.pop("role", "user"),
+        created_at=fields.pop("created_at", NOW),
+        **fields,
+    )
+
+
+def test_api_keys_round_trip_and_are_found_by_hash_across_tenants(key_store):
+    agent = api_key("k2", "B", actor="bot\x00", role="agent", consent="read", clearance="standard", name="n")
+    with key_store.transaction() as s:
+        s.add_api_key(api_key("k1", "A", created_at=NOW - timedelta(hours=1)))
+        s.add_api_key(agent)
+    with key_store.dry_run() as s:
+        assert s.api_key_by_hash("hash-of-k2") == agent  # every field, NUL included, and the instant
+        assert s.api_key_by_hash("hash-of-nothing") is None
+        assert [k.id for k in s.api_keys()] == ["k1", "k2"]  # every tenant, oldest first
+        assert s.api_keys()[0].created_at == NOW - timedelta(hours=1)
+
+
+def test_a_revoked_key_keeps_its_first_revocation_and_an_unknown_one_is_none(key_store):
+    with key_store.transaction() as s:
+        s.add_api_key(api_key("k1", "A"))
+    with key_store.transaction() as s:
+        revoked = s.revoke_api_key("k1", NOW + timedelta(days=1))
+        assert revoked is not None and revoked.revoked_at == NOW + timedelta(days=1)
+        again = s.revoke_api_key("k1", NOW + timedelta(days=2))
+        assert again is not None and again.revoked_at == NOW + timedelta(days=1)
+        assert s.revoke_api_key("nope", NOW) is None
+    with key_store.dry_run() as s:
+        assert s.api_key_by_hash("hash-of-k1").revoked_at == NOW + timedelta(days=1)
+
+
+def test_key_ids_and_hashes_are_unique_and_a_failed_insert_rolls_back(key_store):
+    with key_store.transaction() as s:
+        s.add_api_key(api_key("k1", "A"))
+    for duplicate in (api_key("k1", "B"), replace(api_key("k9", "B"), secret_hash="hash-of-k1")):
+        with pytest.raises(Exception), key_store.transaction() as s:  # noqa: B017 - each backend's own error
+            s.add_api_key(api_key("k5", "C"))
+            s.add_api_key(duplicate)
+        with key_store.dry_run() as s:
+            assert [k.id for k in s.api_keys()] == ["k1"]

@@ -63,8 +63,9 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
 
 
 def canonical_id(value: str) -> str:
-    """memql ids are decimal record numbers: '001' names record '1'."""
-    return str(int(value)) if value.isdigit() else value
+    """memql ids are decimal record numbers: '001' (and '١') name record '1'. Decimal digits only: '³' is
+    a digit to str.isdigit but no number to int()."""
+    return str(int(value)) if value.isdecimal() else value
 
 
 def resolve(

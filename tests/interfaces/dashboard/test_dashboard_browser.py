@@ -1,5 +1,6 @@
-"""The dashboard in a real browser: Debian's chromium, driven by Playwright, against the app served by a
-real uvicorn on 127.0.0.1 — sign in, search, approve a proposal, see the approval in the record's history.
+"""The dashboard in a real browser: Debian's chromium, driven by Playwright, against the server's own app
+(`memql.interfaces.rest.create_app`, what `memql serve` runs) behind a real uvicorn on 127.0.0.1, signed in
+with a real API key — sign in, search, approve a proposal, see the approval in the record's history.
 Screenshots of the main pages go to build/dashboard-screenshots/<backend>/ (ignored by git).
 
 Skipped — never passed — when Playwright or /usr/bin/chromium is missing."""
@@ -14,6 +15,9 @@ from pathlib import Path
 
 import pytest
 
+from memql.interfaces.apikeys import create_key
+from memql.interfaces.rest.app import create_app
+
 CHROMIUM = Path("/usr/bin/chromium")
 SCREENSHOTS = Path(__file__).resolve().parents[3] / "build" / "dashboard-screenshots"
 CHROMIUM_ARGS = [
@@ -23,15 +27,24 @@ CHROMIUM_ARGS = [
 
 
 @pytest.fixture
-def served(site) -> Iterator[str]:
-    """The site's app behind a real uvicorn in a thread, on a free port of 127.0.0.1."""
+def mira_key(site, clock) -> str:
+    """A real API key for mira (tenant "t", a user), stored hashed in the site's store."""
+    return create_key(site.mira.store, tenant="t", actor="mira", role="user", now=clock.now()).secret
+
+
+@pytest.fixture
+def served(site, clock, mira_key) -> Iterator[str]:
+    """The REST server's app (dashboard at /) over the site's store, behind a real uvicorn in a thread,
+    on a free port of 127.0.0.1."""
     import uvicorn
+
+    app = create_app(site.mira.store, embedder=None, clock=clock)
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     sock.bind(("127.0.0.1", 0))
     port = sock.getsockname()[1]
-    server = uvicorn.Server(uvicorn.Config(site.app, log_level="warning", lifespan="off"))
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="off"))
     thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 20
@@ -75,7 +88,7 @@ def shot(page, backend: str, name: str) -> None:
     page.screenshot(path=str(folder / f"{name}.png"), full_page=True)
 
 
-def test_sign_in_search_approve_and_see_it_in_history(page, site, backend):
+def test_sign_in_search_approve_and_see_it_in_history(page, site, backend, mira_key):
     site.mira.encode("Standup moves to 9:30", tags=["team"])
     site.mira.encode("Q2 budget draft: 1.2M", tags=["budget"])
     site.mira.encode(structured={"subject": "passport", "attribute": "deadline", "value": "June 1"})
@@ -84,7 +97,7 @@ def test_sign_in_search_approve_and_see_it_in_history(page, site, backend):
     page.goto("/")
     assert page.url.endswith("/login")  # no key yet
     shot(page, backend, "login")
-    page.fill("#key", "key-mira")
+    page.fill("#key", mira_key)
     page.click("button[type=submit]")
     page.wait_for_url("**/")
     assert page.locator("header .who").inner_text() == "mira @ t"
@@ -123,10 +136,10 @@ def test_sign_in_search_approve_and_see_it_in_history(page, site, backend):
     shot(page, backend, "facts")
 
 
-def test_a_refused_delete_shows_the_engines_diagnostic(page, site, backend):
+def test_a_refused_delete_shows_the_engines_diagnostic(page, site, backend, mira_key):
     site.mira.encode("Q2 budget draft: 1.2M")
     page.goto("/login")
-    page.fill("#key", "key-mira")
+    page.fill("#key", mira_key)
     page.click("button[type=submit]")
     page.goto("/memories/1")
     page.fill("input[name=reason]", "board review")

@@ -36,6 +36,7 @@ from psycopg_pool import ConnectionPool
 from memql.ports.store import Event, Link, Operation, Record, RecordQuery, redacted
 from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.codec import escape
+from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
 
@@ -96,7 +97,7 @@ def pool_max(url: str, default: int) -> int:
     return int(value)
 
 
-class PostgresSession(PortableSession):
+class PostgresSession(PortableSession, PostgresKeys):
     """One transaction on a PostgreSQL store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection, write: bool) -> None:

@@ -132,6 +132,18 @@ CREATE INDEX records_by_fact ON records (tenant, subject, attribute, valid_from)
 UPDATE records SET schema_version = 2 WHERE schema_version < 2;
 """,
     ),
+    (
+        4,
+        """
+-- REST API keys (memql.interfaces.apikeys): each maps to a tenant and an identity; only the SHA-256 of
+-- the secret is kept, and `id` is the key's public prefix for listing and revoking
+CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL, actor TEXT NOT NULL,
+    role TEXT NOT NULL, consent TEXT, clearance TEXT, name TEXT,
+    created_at TIMESTAMPTZ NOT NULL, revoked_at TIMESTAMPTZ
+);
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -28,6 +28,7 @@ from memql.ports.store import (
 )
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.schema import migrate
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
@@ -39,7 +40,7 @@ LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
 
 
-class SQLiteSession:
+class SQLiteSession(SQLiteKeys):
     """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex) -> None:

@@ -58,7 +58,9 @@ def build(
             params.append(match)
             score = f"-{bm25}"
     if q.ids is not None:
-        nums = [int(i) for i in q.ids if i.isdigit() and int(i) <= MAX_NUM]  # larger: no such record
+        nums = [
+            int(i) for i in q.ids if i.isascii() and i.isdigit() and int(i) <= MAX_NUM
+        ]  # larger: no such record
         if not nums:
             return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
         where.append(f"r.num IN ({','.join('?' * len(nums))})")

@@ -168,6 +168,21 @@ CREATE TABLE lexical_changes (seq INTEGER PRIMARY KEY, num INTEGER NOT NULL);
     )
 )
 
+MIGRATIONS.append(
+    (
+        8,
+        """
+-- REST API keys (memql.interfaces.apikeys): each maps to a tenant and an identity; only the SHA-256 of
+-- the secret is kept, and `id` is the key's public prefix for listing and revoking
+CREATE TABLE api_keys (
+    id TEXT PRIMARY KEY, secret_hash TEXT NOT NULL UNIQUE, tenant TEXT NOT NULL, actor TEXT NOT NULL,
+    role TEXT NOT NULL, consent TEXT, clearance TEXT, name TEXT,
+    created_at INTEGER NOT NULL, revoked_at INTEGER
+);
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

@@ -1,0 +1,157 @@
+"""`memql serve` (the REST server) and `memql keys create|list|revoke` (its API keys)."""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+
+import click
+
+from memql.engine.access import CONSENTS, ROLES
+from memql.interfaces.cli.common import emit_json, main, wants_json
+from memql.lang.fields import SENSITIVITY_ORDER
+
+
+def _open_store(ctx: click.Context):
+    """The store --db names (no Memory: keys are store-wide, and the server makes one per request)."""
+    from memql.store import default_db_path, open_store
+
+    try:
+        return open_store(ctx.obj["db"] or default_db_path())
+    except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:
+        click.echo(f"memql: cannot open the store: {exc}", err=True)
+        sys.exit(2)
+
+
+@main.command("serve")
+@click.option("--host", default="127.0.0.1", show_default=True, help="Interface to listen on.")
+@click.option("--port", type=click.IntRange(0, 65535), default=8750, show_default=True)
+@click.option(
+    "--embedder",
+    type=click.Choice(["auto", "minilm", "none"]),
+    default="auto",
+    show_default=True,
+    help="Semantic search model, loaded once and shared by every request (none: lexical search only).",
+)
+@click.option(
+    "--max-body",
+    type=click.IntRange(1, 1 << 30),
+    default=1 << 20,
+    show_default=True,
+    metavar="BYTES",
+    help="Largest request body accepted; larger ones get 413 before they are parsed.",
+)
+@click.option(
+    "--access-log",
+    default="-",
+    show_default=True,
+    metavar="DEST",
+    help="One JSON line per request: '-' standard error, a file path, or 'off'.",
+)
+@click.pass_context
+def serve_command(
+    ctx: click.Context, host: str, port: int, embedder: str, max_body: int, access_log: str
+) -> None:
+    """Serve the REST API (docs/rest.md). Requests authenticate with API keys (`memql keys create`)."""
+    from memql.interfaces.rest.server import serve
+    from memql.services.embedding import EmbedderUnavailable
+
+    store = _open_store(ctx)
+    try:
+        serve(store, host=host, port=port, embedder=embedder, max_body=max_body, access_log=access_log)
+    except EmbedderUnavailable as exc:
+        click.echo(f"memql: {exc}", err=True)
+        sys.exit(2)
+    finally:
+        store.close()
+
+
+@main.group("keys")
+def keys_group() -> None:
+    """API keys of the REST server: each acts as one tenant's actor with a role."""
+
+
+@keys_group.command("create")
+@click.option("--tenant", required=True, help="The tenant the key acts in (nothing in a request changes it).")
+@click.option("--actor", required=True, help="Who the key acts as (audited).")
+@click.option("--role", type=click.Choice(ROLES), default="user", show_default=True)
+@click.option("--consent", type=click.Choice(CONSENTS), default=None, help="An agent's consent [propose].")
+@click.option(
+    "--clearance",
+    type=click.Choice(SENSITIVITY_ORDER),
+    default=None,
+    help="The most protected sensitivity the key may read [restricted; standard for an agent].",
+)
+@click.option("--name", default=None, help="A label for listings.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.pass_context
+def create_command(ctx: click.Context, as_json: bool, **given) -> None:
+    """Create a key. Its secret is printed once: only its SHA-256 is stored."""
+    from memql.interfaces.apikeys import create_key, describe
+
+    store = _open_store(ctx)
+    try:
+        made = create_key(store, now=ctx.obj["clock"].now(), **given)
+    except ValueError as exc:
+        raise click.UsageError(str(exc)) from None
+    finally:
+        store.close()
+    if wants_json(as_json):
+        emit_json({**describe(made.key), "key": made.secret})
+        return
+    click.echo(made.secret)
+    click.echo(
+        f"key {made.key.id}: tenant {made.key.tenant}, actor {made.key.actor}, role {made.key.role}"
+        f"{f', consent {made.key.consent}' if made.key.consent else ''} — store the key now: "
+        "it is not shown again",
+        err=True,
+    )
+
+
+@keys_group.command("list")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.pass_context
+def list_command(ctx: click.Context, as_json: bool) -> None:
+    """Every key (id, tenant, actor, role, consent, when created and revoked); never a secret."""
+    from memql.interfaces.apikeys import describe, list_keys
+
+    store = _open_store(ctx)
+    try:
+        rows = [describe(k) for k in list_keys(store)]
+    finally:
+        store.close()
+    if wants_json(as_json):
+        emit_json(rows)
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title="API keys")
+    columns = ("id", "name", "tenant", "actor", "role", "consent", "clearance", "created_at", "revoked_at")
+    for column in columns:
+        table.add_column(column, overflow="fold")
+    for row in rows:
+        table.add_row(*(row[c] or "-" for c in columns))
+    Console().print(table)
+
+
+@keys_group.command("revoke")
+@click.argument("key_id")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.pass_context
+def revoke_command(ctx: click.Context, key_id: str, as_json: bool) -> None:
+    """Revoke a key by its id: requests with it get 401 from then on. Exits 1 for an unknown id."""
+    from memql.interfaces.apikeys import describe, revoke_key
+
+    store = _open_store(ctx)
+    try:
+        key = revoke_key(store, key_id, now=ctx.obj["clock"].now())
+    finally:
+        store.close()
+    if key is None:
+        click.echo(f"memql: no key {key_id}", err=True)
+        sys.exit(1)
+    if wants_json(as_json):
+        emit_json(describe(key))
+    else:
+        click.echo(f"revoked {key.id} (tenant {key.tenant}, actor {key.actor})")

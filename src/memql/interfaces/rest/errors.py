@@ -1,0 +1,164 @@
+"""How refusals become HTTP: a status chosen from the engine's rule ids, and one JSON error body.
+
+Every refusal is a 4xx whose body carries diagnostics (path, rule, severity, message), the same objects
+the engine and the language return. The server's own rules (auth, size, routing) are listed in RULES.
+An unexpected error is a logged 500 whose body names no internals.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Sequence
+from typing import Any
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from pydantic import BaseModel, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from memql.lang.diagnostics import Diagnostic
+
+log = logging.getLogger("memql.rest")
+
+# the server's own rule ids (the engine's and the language's are in memql.lang.diagnostics.RULES)
+RULES: dict[str, str] = {
+    "auth.missing": "no API key: send Authorization: Bearer <key>, X-API-Key: <key> or the cookie memql_key",
+    "auth.invalid": "the API key is unknown, malformed or revoked",
+    "http.not_found": "no such endpoint, or no such record in the caller's tenant",
+    "http.method": "the endpoint does not take this HTTP method",
+    "http.too_large": "the request body is larger than the server's limit",
+    "http.bad_request": "the request is malformed (headers, encoding, length)",
+    "http.internal": "an unexpected error; it was logged, and nothing about it is in the response",
+}
+
+# the status of a refusal, by the rule id of its first error (exact id first, then the id's family)
+_BY_RULE = {
+    "target.not_found": 404,
+    "target.hidden": 404,
+    "http.not_found": 404,
+    "governance.locked": 409,
+    "governance.target_state": 409,
+    "proposal.transition": 409,
+    "restore.window": 409,
+    "split.already": 409,
+    "a2p.id_exists": 409,
+    "proposal.approver": 403,
+    "governance.lock_owner": 403,
+    "category.unregistered": 422,
+    "plan.llm_error": 502,  # the model server failed: not the caller's input
+    "exec.internal": 500,
+    "http.internal": 500,
+    "http.method": 405,
+    "http.too_large": 413,
+    "http.bad_request": 400,
+}
+_BY_FAMILY = {"auth": 401, "consent": 403, "permission": 403}
+
+
+def status_for(diagnostics: Sequence[Diagnostic]) -> int:
+    """The HTTP status of a refusal: 401 auth, 403 consent/permissions, 404 unknown ids, 409 the record's
+    state (locked, already decided), 5xx only for the server's own failures, else 422 (invalid input)."""
+    errors = [d for d in diagnostics if d.severity == "error"] or list(diagnostics)
+    if not errors:
+        return 422
+    rule = errors[0].rule
+    return _BY_RULE.get(rule) or _BY_FAMILY.get(rule.split(".", 1)[0], 422)
+
+
+class ErrorBody(BaseModel):
+    """The body of every refusal that is not an engine result (those carry the same two fields)."""
+
+    success: bool = False
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+
+
+def diagnostic(rule: str, message: str, path: str = "") -> Diagnostic:
+    return Diagnostic(path=path, rule=rule, severity="error", message=message)
+
+
+def error_response(
+    status: int, *diagnostics: Diagnostic, headers: dict[str, str] | None = None
+) -> JSONResponse:
+    body = ErrorBody(diagnostics=list(diagnostics)).model_dump()
+    return JSONResponse(body, status_code=status, headers=headers)
+
+
+def refused(body: dict[str, Any], diagnostics: Sequence[Diagnostic]) -> JSONResponse:
+    """An engine result that refused: its own JSON, with the status its first error calls for."""
+    return JSONResponse(body, status_code=status_for(diagnostics))
+
+
+class Refused(Exception):
+    """Raised by routes and dependencies to answer with an error body."""
+
+    def __init__(self, status: int, *diagnostics: Diagnostic, headers: dict[str, str] | None = None):
+        super().__init__(diagnostics[0].message if diagnostics else str(status))
+        self.status, self.diagnostics, self.headers = status, diagnostics, headers
+
+
+# pydantic's error types -> the language's rule ids, so request models report like IRs do
+_PYDANTIC_RULES = {
+    "missing": "field.required",
+    "extra_forbidden": "field.unknown",
+    "json_invalid": "json.malformed",
+    "json_type": "json.malformed",
+    "literal_error": "field.enum",
+    "enum": "field.enum",
+    "too_long": "field.size",
+    "too_short": "field.size",
+    "string_too_long": "field.size",
+    "string_too_short": "field.size",
+    "greater_than": "field.range",
+    "greater_than_equal": "field.range",
+    "less_than": "field.range",
+    "less_than_equal": "field.range",
+}
+
+
+def _pointer(loc: Sequence[Any]) -> str:
+    parts = list(loc[1:]) if loc and loc[0] in ("body", "query", "path", "header", "cookie") else list(loc)
+    prefix = f"/{loc[0]}" if loc and loc[0] in ("query", "path", "header", "cookie") else ""
+    return prefix + "".join("/" + str(p).replace("~", "~0").replace("/", "~1") for p in parts)
+
+
+def validation_diagnostics(errors: Sequence[dict[str, Any]]) -> list[Diagnostic]:
+    out = []
+    for error in errors:
+        kind = str(error.get("type", ""))
+        rule = _PYDANTIC_RULES.get(kind, "field.type" if kind.endswith("_type") else "field.invalid")
+        loc, message = error.get("loc", ()), str(error.get("msg", "invalid"))
+        if rule == "json.malformed":  # the location is a character position, not a field
+            where = f" at character {loc[-1]}" if loc else ""
+            out.append(diagnostic(rule, f"the body is not well-formed JSON{where}"))
+            continue
+        out.append(diagnostic(rule, message, _pointer(loc)))
+    return out
+
+
+def install_handlers(app: FastAPI) -> None:
+    """Every error the framework or a route raises becomes a JSON error body; nothing leaks a traceback."""
+
+    @app.exception_handler(Refused)
+    async def _refused(_request: Request, exc: Refused) -> JSONResponse:
+        return error_response(exc.status, *exc.diagnostics, headers=exc.headers)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:
+        return error_response(422, *validation_diagnostics(exc.errors()))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        rule = getattr(exc, "rule", None) or {  # AuthError names its rule
+            404: "http.not_found",
+            405: "http.method",
+            413: "http.too_large",
+            401: "auth.missing",
+        }.get(exc.status_code, "http.bad_request")
+        message = exc.detail if isinstance(exc.detail, str) else RULES[rule]
+        return error_response(exc.status_code, diagnostic(rule, message), headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def _internal(request: Request, exc: Exception) -> JSONResponse:
+        log.error("unhandled error on %s %s", request.method, request.url.path, exc_info=exc)
+        return error_response(500, diagnostic("http.internal", RULES["http.internal"]))

@@ -1,0 +1,122 @@
+"""The typed request and response bodies of the REST API (what /openapi.json publishes). Results are the
+Python API's own JSON (`to_json()` of ExecutionResult, PlanOutcome, FactsResult, ...), described here."""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from memql.engine.result import ExecutionResult
+from memql.lang.diagnostics import Diagnostic
+
+_TEXT = 100_000  # the language's own string limit is in its validator; this only bounds the form fields
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+
+class PlanRequest(Strict):
+    text: str = Field(min_length=1, max_length=_TEXT, description="the instruction, English or Chinese")
+    lang: Literal["auto", "en", "zh"] = "auto"
+    planner: Literal["rules", "llm"] = "rules"
+    execute: bool = Field(False, description="run the plan (a destructive one needs confirm)")
+    confirm: bool = Field(False, description="confirm a destructive plan (hard delete, all, lock change)")
+
+
+class RetrieveRequest(Strict):
+    """Retrieve in a form: a search `query`, or `ids`, or a `filter` (the IR's target.filter)."""
+
+    query: str | None = Field(None, max_length=_TEXT)
+    ids: list[str] | None = Field(None, max_length=10_000)
+    filter: dict[str, Any] | None = None
+    k: int | None = Field(None, ge=1, le=10_000)
+    include: list[str] | None = Field(None, max_length=100)
+    as_of: str | None = Field(None, max_length=200)
+    order_by: str | None = Field(None, max_length=100)
+    overrides: dict[str, Any] | None = None
+
+
+class ValidationResponse(BaseModel):
+    valid: bool
+    kind: Literal["ir", "workflow"] | None = None
+    diagnostics: list[Diagnostic]
+    canonical: dict[str, Any] | None = None
+
+
+class PlanResponse(BaseModel):
+    program: dict[str, Any] | None = None
+    confidence: float
+    diagnostics: list[Diagnostic]
+    destructive: bool
+    lang: str
+    planner: str
+    stats: dict[str, Any] | None = None
+    executed: bool | None = None
+    needs_confirmation: bool | None = None
+    result: ExecutionResult | None = None
+
+
+class FactOut(BaseModel):
+    id: str
+    subject: str
+    attribute: str
+    value: Any = None
+    valid_from: str
+    valid_to: str | None = None
+    source: str | None = None
+    recorded_at: str
+    evidence: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class FactsResponse(BaseModel):
+    success: bool
+    facts: list[FactOut]
+    warnings: list[Diagnostic] = Field(default_factory=list)
+    diagnostics: list[Diagnostic] = Field(default_factory=list)
+
+
+class HistoryEntry(BaseModel):
+    seq: int | None = None
+    time: str
+    actor: str | None = None
+    op: str
+    change: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+    proposal: str | None = None
+    workflow_id: str | None = None
+    trace_id: str | None = None
+    note: str | None = None
+
+
+class HistoryResponse(BaseModel):
+    id: str
+    events: list[HistoryEntry]
+
+
+class MemoryResponse(BaseModel):
+    memory: dict[str, Any]
+    warnings: list[Diagnostic] = Field(default_factory=list)
+
+
+class ExportResponse(BaseModel):
+    success: bool
+    count: int
+    profile: dict[str, Any] | None = None
+    diagnostics: list[Diagnostic]
+    warnings: list[Diagnostic]
+
+
+class ImportResponse(BaseModel):
+    success: bool
+    dry_run: bool
+    imported: list[dict[str, Any]]
+    diagnostics: list[Diagnostic]
+    warnings: list[Diagnostic]
+
+
+class Health(BaseModel):
+    status: Literal["ok"]
+    version: str

@@ -1,0 +1,34 @@
+"""Engine results as HTTP responses: the result's own JSON, with the status its diagnostics call for."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Depends, Request
+from fastapi.responses import JSONResponse
+
+from memql.engine.result import ExecutionResult
+from memql.interfaces.rest.errors import status_for
+
+
+def missed(result: ExecutionResult) -> bool:
+    """A successful op that found none of the ids it named (unknown, or another tenant's): 404. The engine
+    reports those as warnings (`target.not_found`) so a workflow can go on; for HTTP it is 'not found'."""
+    rows = result.data.get("rows")
+    return not result.affected_ids and not rows and any(w.rule == "target.not_found" for w in result.warnings)
+
+
+def result_response(result: ExecutionResult) -> JSONResponse:
+    body = result.to_json()
+    if not result.success:
+        return JSONResponse(body, status_code=status_for(result.diagnostics))
+    return JSONResponse(body, status_code=404 if missed(result) else 200)
+
+
+async def raw_body(request: Request) -> bytes:
+    """The request body as received (already within the size limit): the language parses it itself, so
+    duplicate keys, non-finite numbers and nesting depth get its diagnostics."""
+    return await request.body()
+
+
+RawBody = Annotated[bytes, Depends(raw_body)]
