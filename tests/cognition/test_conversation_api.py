@@ -38,10 +38,12 @@ def fill(conv, dialogue=DIALOGUE):
 
 
 def rows(m, tag):
+    """The conversation's message records (the strategies that observe it store their own units too)."""
     result = m.retrieve(
-        filter={"has_tags": [tag], "limit": 100}, include=["id", "text", "facets", "time", "type"]
+        filter={"has_tags": [tag], "limit": 500}, include=["id", "text", "facets", "time", "type"]
     )
-    return sorted(result.data["rows"], key=lambda r: r["facets"]["position"])
+    messages = [r for r in result.data["rows"] if r["facets"]["level"] == "message"]
+    return sorted(messages, key=lambda r: r["facets"]["position"])
 
 
 def test_messages_are_encodes_that_follow_the_storage_conventions(memory):
