@@ -9,19 +9,10 @@ from datetime import UTC, datetime
 import pytest
 from click.testing import CliRunner
 
-from chat_server import serve
 from memql.interfaces.cli import main
 from memql.services.llm import OpenAIChat
 
 T = datetime(2024, 3, 3, 14, 5, tzinfo=UTC)
-
-
-@pytest.fixture
-def provider(monkeypatch):
-    for var in ("MEMQL_LLM_BASE_URL", "MEMQL_LLM_MODEL", "MEMQL_LLM_API_KEY", "MEMQL_LLM_TIMEOUT"):
-        monkeypatch.delenv(var, raising=False)
-    with serve() as p:
-        yield p
 
 
 @pytest.fixture

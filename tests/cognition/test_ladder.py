@@ -12,7 +12,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ladder_fixture import DAY2, EPISODES, TAG, TURNS, store_messages
 
-from chat_server import serve
 from memql.cognition.conversation.base import Message
 from memql.cognition.conversation.ladder import Ladder, LadderConfig
 from memql.cognition.conversation.ladder.themes import ThemeOrganizer
@@ -254,14 +253,6 @@ def test_facts_left_without_a_theme_are_placed_on_restart(m):
 
 
 # --- the LLM path -----------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def provider(monkeypatch):
-    for var in ("MEMQL_LLM_BASE_URL", "MEMQL_LLM_MODEL", "MEMQL_LLM_API_KEY", "MEMQL_LLM_TIMEOUT"):
-        monkeypatch.delenv(var, raising=False)
-    with serve() as p:
-        yield p
 
 
 def test_with_an_llm_facts_come_from_one_call_per_episode(m, provider):

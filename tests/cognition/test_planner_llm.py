@@ -12,7 +12,7 @@ from datetime import UTC, datetime
 
 import pytest
 
-from chat_server import serve, words
+from chat_server import words
 from memql.cognition.planner import PlanContext, make_planner
 from memql.cognition.planner.examples import ExampleLibrary
 from memql.cognition.planner.llm import FIRST_ROUND_CONFIDENCE, REPAIR_FACTOR, LLMPlanner
@@ -35,14 +35,6 @@ LABEL_CANONICAL = {
 
 def reply(*steps: dict) -> str:
     return json.dumps({"workflow": list(steps)})
-
-
-@pytest.fixture
-def provider(monkeypatch):
-    for var in ("MEMQL_LLM_BASE_URL", "MEMQL_LLM_MODEL", "MEMQL_LLM_API_KEY", "MEMQL_LLM_TIMEOUT"):
-        monkeypatch.delenv(var, raising=False)
-    with serve() as p:
-        yield p
 
 
 @pytest.fixture

@@ -10,19 +10,11 @@ from datetime import timedelta
 
 import pytest
 
-from chat_server import serve
 from memql.bench.conversation import encode_message, synthetic_turns
 from memql.cognition.conversation.tiers import Tiers, TiersConfig
 from memql.services.llm import OpenAIChat
 
 CONV = "mira/assistant"
-
-
-@pytest.fixture
-def provider(monkeypatch):
-    monkeypatch.delenv("MEMQL_LLM_API_KEY", raising=False)
-    with serve() as p:
-        yield p
 
 
 @pytest.fixture

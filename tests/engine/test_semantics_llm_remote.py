@@ -10,17 +10,10 @@ import json
 
 import pytest
 
-from chat_server import serve, words
+from chat_server import words
 from memql.cognition.planner import PlanContext
 from memql.cognition.planner.llm import LLMPlanner
 from memql.services.llm import OpenAIChat
-
-
-@pytest.fixture
-def provider(monkeypatch):
-    monkeypatch.delenv("MEMQL_LLM_API_KEY", raising=False)
-    with serve() as p:
-        yield p
 
 
 @pytest.fixture

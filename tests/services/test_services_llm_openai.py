@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from chat_server import SLOW_SECONDS, serve, words
+from chat_server import SLOW_SECONDS, words
 from memql.ports.models import ChatMessage, ChatRequest
 from memql.services.llm import LLMConfigError, LLMError, OpenAIChat, llm_from_env
 from memql.services.llm.openai_chat import MESSAGE_OVERHEAD
@@ -22,14 +22,6 @@ SCHEMA = {
     "required": ["parts"],
     "additionalProperties": False,
 }
-
-
-@pytest.fixture
-def provider(monkeypatch):
-    for var in ("MEMQL_LLM_API_KEY", "OPENAI_API_KEY"):
-        monkeypatch.delenv(var, raising=False)
-    with serve() as p:
-        yield p
 
 
 @pytest.fixture
