@@ -65,6 +65,7 @@ class ProviderHandler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, like real providers
     disable_nagle_algorithm = True  # headers and body are two writes: avoid the 40 ms delayed-ACK stall
     timeout = 5  # an idle keep-alive connection ends its handler thread after this
+    server_error_message = "The server is overloaded or not ready yet."  # answers a scripted 500/503
 
     def setup(self) -> None:
         super().setup()
@@ -84,13 +85,16 @@ class ProviderHandler(BaseHTTPRequestHandler):
         self.end_headers()
         self.wfile.write(data)
 
-
-class ChatHandler(ProviderHandler):
-    def send_error_body(self, status: int, message: str, kind: str, headers: dict[str, str] | None = None):
-        self.send_json(status, {"error": {"message": message, "type": kind, "param": None}}, headers)
+    def send_error_body(
+        self, status: int, message: str, kind: str, code: str | None = None, headers: dict | None = None
+    ) -> None:
+        """An OpenAI-style error body."""
+        error = {"message": message, "type": kind, "param": None, "code": code}
+        self.send_json(status, {"error": error}, headers)
 
     def do_POST(self) -> None:
-        p: ChatProvider = self.server.provider  # type: ignore[attr-defined]
+        """Record the request with the next scripted action, then `answer` it."""
+        p = self.server.provider  # type: ignore[attr-defined]
         raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
         try:
             body = json.loads(raw)
@@ -99,27 +103,45 @@ class ChatHandler(ProviderHandler):
         action = p.next_action()
         with p.lock:
             p.requests.append(
-                {"path": self.path, "headers": dict(self.headers.items()), "body": body, "action": action}
+                {
+                    "path": self.path,
+                    "headers": dict(self.headers.items()),
+                    "body": body,
+                    "port": self.client_address[1],  # which keep-alive connection carried it
+                    "action": action,
+                }
             )
         try:
             self.answer(p, body, action)
         except OSError:  # the client gave up (timeout) before we answered
             self.close_connection = True
 
-    def answer(self, p: ChatProvider, body: Any, action: str) -> None:
+    def answer(self, p: Any, body: Any, action: str) -> None:
+        raise NotImplementedError
+
+    def scripted_failure(self, p: Any, action: str) -> bool:
+        """Play the transport-level actions every provider shares; True when the request is answered.
+        drop: close without a response; slow: stall beyond the client's timeout (wakes when the test
+        ends), then answer as usual; 500/503, 429 (with Retry-After), 400 (context length), html (a
+        proxy's page instead of JSON)."""
         if action == "drop":
             self.close_connection = True
-            return
+            return True
         if action == "slow":
             p.stop.wait(SLOW_SECONDS)
         if action in ("500", "503"):
-            self.send_error_body(
-                int(action), "The server had an error while processing your request.", "server_error"
-            )
-            return
+            self.send_error_body(int(action), self.server_error_message, "server_error")
+            return True
         if action == "429":
-            self.send_error_body(429, "Rate limit reached", "requests", {"Retry-After": p.retry_after})
-            return
+            self.send_error_body(
+                429, "Rate limit reached", "requests", "rate_limit_exceeded", {"Retry-After": p.retry_after}
+            )
+            return True
+        if action == "400":
+            self.send_error_body(
+                400, "This model's maximum context length is 8192 tokens.", "invalid_request_error"
+            )
+            return True
         if action == "html":
             data = b"<html>upstream proxy says hi</html>"
             self.send_response(200)
@@ -127,11 +149,15 @@ class ChatHandler(ProviderHandler):
             self.send_header("Content-Length", str(len(data)))
             self.end_headers()
             self.wfile.write(data)
-            return
-        if action == "400":
-            self.send_error_body(
-                400, "This model's maximum context length is 8192 tokens.", "invalid_request_error"
-            )
+            return True
+        return False
+
+
+class ChatHandler(ProviderHandler):
+    server_error_message = "The server had an error while processing your request."  # OpenAI's wording
+
+    def answer(self, p: ChatProvider, body: Any, action: str) -> None:
+        if self.scripted_failure(p, action):
             return
         if action == "no_choices":
             self.send_json(200, {"id": "x", "object": "chat.completion", "choices": []})

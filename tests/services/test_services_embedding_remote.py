@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import json
 import random
 import socket
 import threading
@@ -20,10 +19,8 @@ import time
 import numpy as np
 import pytest
 
-from chat_server import ProviderHandler, serve_provider
+from chat_server import SLOW_SECONDS, ProviderHandler, serve_provider
 from memql.services.embedding.remote import EmbedderError, RemoteEmbedder
-
-SLOW_SECONDS = 2.0  # how long a "slow" request stalls (the client's timeout in these tests is 0.2 s)
 
 
 def raw_vector(text: str, dim: int) -> list[float]:
@@ -66,66 +63,8 @@ class Provider:
 
 
 class Handler(ProviderHandler):
-    def send_error_body(self, status: int, message: str, kind: str, code: str | None = None) -> None:
-        self.send_json(status, {"error": {"message": message, "type": kind, "param": None, "code": code}})
-
-    def do_POST(self) -> None:
-        p: Provider = self.server.provider
-        raw = self.rfile.read(int(self.headers.get("Content-Length") or 0))
-        try:
-            body = json.loads(raw)
-        except ValueError:
-            body = None
-        action = p.next_action()
-        with p.lock:
-            p.requests.append(
-                {
-                    "path": self.path,
-                    "headers": dict(self.headers.items()),
-                    "body": body,
-                    "port": self.client_address[1],
-                    "action": action,
-                }
-            )
-        try:
-            self.respond(p, body, action)
-        except OSError:  # the client gave up (timeout) before we answered
-            self.close_connection = True
-
-    def respond(self, p: Provider, body: object, action: str) -> None:
-        if action == "drop":  # close the socket without any response
-            self.close_connection = True
-            return
-        if action == "slow":  # stall beyond the client's timeout (wakes early when the test ends)
-            p.stop.wait(SLOW_SECONDS)
-        if action in ("503", "500"):
-            self.send_error_body(int(action), "The server is overloaded or not ready yet.", "server_error")
-            return
-        if action == "429":
-            self.send_json(
-                429,
-                {
-                    "error": {
-                        "message": "Rate limit reached",
-                        "type": "requests",
-                        "code": "rate_limit_exceeded",
-                    }
-                },
-                headers={"Retry-After": p.retry_after},
-            )
-            return
-        if action == "400":
-            self.send_error_body(
-                400, "This model's maximum context length is 8192 tokens.", "invalid_request_error"
-            )
-            return
-        if action == "html":
-            data = b"<html>hello</html>"
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
+    def answer(self, p: Provider, body: object, action: str) -> None:
+        if self.scripted_failure(p, action):
             return
         if self.path != "/v1/embeddings":
             self.send_json(404, {"error": "404 page not found"})  # Ollama's shape
