@@ -11,6 +11,23 @@ from memql.interfaces.cli.common import emit_json, main, wants_json
 from memql.interfaces.cli.progress import shows_progress
 
 
+def positive_ints(what: str, example: str):
+    """A click callback reading "N[,N2...]" into sorted distinct positive ints (None stays None)."""
+
+    def parse(_ctx: click.Context, _param: click.Parameter, value: str | None) -> list[int] | None:
+        if value is None:
+            return None
+        try:
+            numbers = sorted({int(part) for part in value.split(",") if part.strip()})
+        except ValueError:
+            raise click.BadParameter(f"give {what} separated by commas, e.g. {example}") from None
+        if not numbers or numbers[0] < 1:
+            raise click.BadParameter(f"{what} must be positive")
+        return numbers
+
+    return parse
+
+
 def report_option(command):
     """`--report DIR` on a bench command: its HTML and Markdown report with plots, and results.json."""
     return click.option(

@@ -10,19 +10,15 @@ from typing import Any
 
 import click
 
-from memql.interfaces.cli.bench_cmds import bench_group, prepare_report_dir, report_option, save_report
+from memql.interfaces.cli.bench_cmds import (
+    bench_group,
+    positive_ints,
+    prepare_report_dir,
+    report_option,
+    save_report,
+)
 from memql.interfaces.cli.common import emit_json, wants_json
 from memql.interfaces.cli.progress import progress_bars
-
-
-def _ks(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
-    try:
-        ks = sorted({int(part) for part in value.split(",") if part.strip()})
-    except ValueError:
-        raise click.BadParameter("give cut-offs separated by commas, e.g. 1,5,10,20") from None
-    if not ks or ks[0] < 1:
-        raise click.BadParameter("cut-offs must be positive")
-    return ks
 
 
 def _override(name: str, help_text: str):
@@ -37,7 +33,14 @@ def _override(name: str, help_text: str):
     type=click.Path(exists=True, dir_okay=False, path_type=Path),
     help="LoCoMo JSON (a list of conversations; default: ../shared/data/locomo-dev.json).",
 )
-@click.option("--k", "ks", default="1,5,10,20", show_default=True, callback=_ks, help="Recall cut-offs.")
+@click.option(
+    "--k",
+    "ks",
+    default="1,5,10,20",
+    show_default=True,
+    callback=positive_ints("cut-offs", "1,5,10,20"),
+    help="Recall cut-offs.",
+)
 @click.option(
     "--mode",
     default="flat",
@@ -51,7 +54,7 @@ def _override(name: str, help_text: str):
     "budgets",
     default=None,
     metavar="N[,N2...]",
-    callback=lambda _ctx, _param, value: _budgets(value),
+    callback=positive_ints("token budgets", "500,1000,2000"),
     help="Assemble a context of at most N tokens per question through the conversation API and report "
     "its evidence recall (several budgets: a recall/token curve).",
 )
@@ -149,18 +152,6 @@ def _modes(value: str) -> list[str]:
     if not modes or unknown:
         raise click.BadParameter(f"choose from {', '.join(MODES)} (comma-separated), not {value!r}")
     return modes
-
-
-def _budgets(value: str | None) -> list[int] | None:
-    if value is None:
-        return None
-    try:
-        budgets = sorted({int(part) for part in value.split(",") if part.strip()})
-    except ValueError:
-        raise click.BadParameter("give token budgets separated by commas, e.g. 500,1000,2000") from None
-    if not budgets or budgets[0] < 1:
-        raise click.BadParameter("budgets must be positive")
-    return budgets
 
 
 def _run_contexts(

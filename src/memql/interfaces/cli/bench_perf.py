@@ -8,19 +8,15 @@ from typing import Any
 
 import click
 
-from memql.interfaces.cli.bench_cmds import bench_group, prepare_report_dir, report_option, save_report
+from memql.interfaces.cli.bench_cmds import (
+    bench_group,
+    positive_ints,
+    prepare_report_dir,
+    report_option,
+    save_report,
+)
 from memql.interfaces.cli.common import emit_json, wants_json
 from memql.interfaces.cli.progress import progress_bars
-
-
-def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int]:
-    try:
-        sizes = sorted({int(part) for part in value.split(",") if part.strip()})
-    except ValueError:
-        raise click.BadParameter("give record counts separated by commas, e.g. 10000,100000") from None
-    if not sizes or sizes[0] <= 0:
-        raise click.BadParameter("record counts must be positive")
-    return sizes
 
 
 @bench_group.command("perf")
@@ -28,7 +24,7 @@ def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int
     "--sizes",
     default="10000,100000",
     show_default=True,
-    callback=_sizes,
+    callback=positive_ints("record counts", "10000,100000"),
     help="Store sizes (records) at which Retrieve is measured; loaded incrementally.",
 )
 @click.option("--queries", default=200, show_default=True, type=click.IntRange(1), help="Reads per kind.")
@@ -51,7 +47,7 @@ def _sizes(_ctx: click.Context, _param: click.Parameter, value: str) -> list[int
     "--dense-sizes",
     default="10000,100000,1000000",
     show_default=True,
-    callback=_sizes,
+    callback=positive_ints("record counts", "10000,100000"),
     help="Store sizes (records) at which hybrid Retrieve is measured, HNSW index beside exact search.",
 )
 @click.option("--no-dense", is_flag=True, help="Skip the hybrid (BM25 + dense) part.")
