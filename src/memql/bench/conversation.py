@@ -18,8 +18,8 @@ from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memql.cognition.conversation.base import Message
+from memql.cognition.conversation.records import message_encode
 from memql.cognition.conversation.tiers import Tiers, TiersConfig
-from memql.lang.time import format_instant
 from memql.memory import Memory
 from memql.ports.clock import FixedClock
 
@@ -215,25 +215,19 @@ def encode_message(
     source_ids: tuple[str, ...],
     position: int,
 ) -> Message:
-    """A conversation message stored by the shared conventions (type turn, tag conv:<id>, facets)."""
+    """A conversation message stored by the shared conventions (the Conversation API's own Encode), for
+    driving a strategy directly; the text is stored without a speaker prefix."""
     result = memory.execute(
-        {
-            "op": "Encode",
-            "args": {
-                "payload": {"text": text},
-                "type": "turn",
-                "time": format_instant(at),
-                "tags": [f"conv:{conversation_id}"],
-                "facets": {
-                    "conversation": conversation_id,
-                    "level": "message",
-                    "role": role,
-                    "position": position,
-                    "source_ids": list(source_ids),
-                },
-                "dedupe": False,
-            },
-        }
+        message_encode(
+            conversation_id,
+            role=role,
+            speaker="",
+            text=text,
+            time=at,
+            source_ids=source_ids,
+            position=position,
+            previous=None,
+        )
     )
     if not result.success:
         raise RuntimeError(f"storing message {position} failed: {result.diagnostics}")
