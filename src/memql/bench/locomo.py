@@ -21,7 +21,8 @@ import calendar
 import json
 import re
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -290,16 +291,7 @@ def evaluate(
         task, steps = f"{conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions", 0
         work = len(conv.turns) + len(conv.questions)
         say(task, 0, work)
-        last = max((t.time for t in conv.turns), default=datetime(2000, 1, 1, tzinfo=UTC))
-        store = _fresh_store(db)
-        memory = Memory(
-            store,
-            tenant=TENANT,
-            actor="bench",
-            clock=FixedClock(last + timedelta(days=1)),
-            **(memory_options or {}),
-        )
-        try:
+        with conversation_memory(conv, db, **(memory_options or {})) as memory:
             irs = [
                 encode_ir(t, text_of(conv.turns, i), turn_context(conv.turns, i))
                 for i, t in enumerate(conv.turns)
@@ -319,12 +311,25 @@ def evaluate(
                 results.append(_ask(memory, conv.sample_id, q, depth, overrides))
                 steps += 1
                 say(task, steps, work)
-        finally:
-            memory.close()
-            if db is not None:
-                store.drop()  # type: ignore[attr-defined]
-            store.close()
     return results, {"ingest_s": ingest_s, "records": records}
+
+
+@contextmanager
+def conversation_memory(conv: Conversation, db: str | None = None, **options: Any) -> Iterator[Memory]:
+    """A Memory (tenant TENANT, `options` passed on) on a fresh store for one conversation, its clock a day
+    after the conversation's last turn; closed, and on PostgreSQL dropped, afterwards."""
+    last = max((t.time for t in conv.turns), default=datetime(2000, 1, 1, tzinfo=UTC))
+    store = _fresh_store(db)
+    memory = Memory(
+        store, tenant=TENANT, actor="bench", clock=FixedClock(last + timedelta(days=1)), **options
+    )
+    try:
+        yield memory
+    finally:
+        memory.close()
+        if db is not None:
+            store.drop()  # type: ignore[attr-defined]
+        store.close()
 
 
 def _fresh_store(db: str | None) -> Store:

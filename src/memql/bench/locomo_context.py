@@ -19,13 +19,18 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memql import Memory
-from memql.bench.locomo import CATEGORIES, HEADLINE, TENANT, Conversation, EvidenceStats, Question, load
+from memql.bench.locomo import (
+    CATEGORIES,
+    HEADLINE,
+    Conversation,
+    EvidenceStats,
+    Question,
+    conversation_memory,
+    load,
+)
 from memql.bench.perf import percentile
-from memql.ports.clock import FixedClock
 from memql.ports.models import LLM
 
 MODES = ("flat", "tiers", "ladder", "hybrid")
@@ -82,25 +87,13 @@ def evaluate_mode(
 ) -> ModeRun:
     """Ingest every conversation through the conversation API (fresh store each) and assemble a context
     per question and budget."""
-    from memql.bench.locomo import _fresh_store
-
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
     run = ModeRun(mode, [])
     for conv in conversations:
         if progress:
             progress(f"{mode} {conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
-        last = max((t.time for t in conv.turns), default=datetime(2000, 1, 1, tzinfo=UTC))
-        store = _fresh_store(db)
-        memory = Memory(
-            store,
-            tenant=TENANT,
-            actor="bench",
-            clock=FixedClock(last + timedelta(days=1)),
-            llm=llm,
-            **(memory_options or {}),
-        )
-        try:
+        with conversation_memory(conv, db, llm=llm, **(memory_options or {})) as memory:
             user, agent = (s or "speaker" for s in conv.speakers)
             session = memory.conversation(
                 user=user, agent=agent, id=conv.sample_id, strategy=mode, embed_batch=EMBED_BATCH
@@ -117,11 +110,6 @@ def evaluate_mode(
             for q in conv.questions:
                 for budget in budgets:
                     run.results.append(_ask(session, conv.sample_id, mode, q, budget))
-        finally:
-            memory.close()
-            if db is not None:
-                store.drop()  # type: ignore[attr-defined]
-            store.close()
     return run
 
 
