@@ -130,7 +130,11 @@ class Conversation:
                 )
         self.default_strategy, self.observing = self._resolve(strategy)
         self._strategies: dict[str, Strategy] = {}
-        self._observers = [self.strategy(name) for name in self.observing]
+        for name in self.observing:  # an absent strategy is a diagnostic now, not at the first message
+            registry.strategy_class(name)
+        # the observers are built (each reloading its state from the store) at the first message: a
+        # conversation opened only to read builds just the strategy that answers
+        self._observers: list[Strategy] | None = None
         self.write_llm_calls = 0  # LLM calls made by the strategies on the write path
         # embed_batch > 1: messages are stored with skip_embedding and embedded N at a time (one model
         # call per batch instead of per message), and always before a read
@@ -172,6 +176,8 @@ class Conversation:
         )
         if self.embed_batch > 1:
             ir["args"]["skip_embedding"] = True
+        if self._observers is None:  # built before the message is stored: they reload what came before it
+            self._observers = [self.strategy(name) for name in self.observing]
         result = self.memory.execute(ir)
         if not result.success:
             raise ConversationError(
