@@ -17,7 +17,8 @@ import pytest
 from memql import Memory
 from memql.engine.result import ExecutionResult
 from memql.ports.clock import FixedClock
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 
 BACKENDS = ["sqlite", "postgres"]
 T0 = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday, 10:00 UTC

@@ -17,7 +17,7 @@ import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.store import Record
+from memql.ports.record import Record
 from memql.services.tokenize import index_terms
 
 PEOPLE = ["alice", "bob", "carol"]

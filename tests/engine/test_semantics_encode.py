@@ -7,7 +7,7 @@ from datetime import timedelta
 
 import pytest
 
-from memql.ports.store import SCHEMA_VERSION
+from memql.ports.record import SCHEMA_VERSION
 
 
 def test_encode_adds_one_record_with_every_given_field(m, db, t0):

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import pytest
 
-from memql.ports.store import SCHEMA_VERSION
+from memql.ports.record import SCHEMA_VERSION
 
 
 def fact(subject="alice", attribute="city", value="Paris", **more):

@@ -15,9 +15,11 @@ import psycopg
 import pytest
 
 from memql import Memory
-from memql.ports.store import SCHEMA_VERSION, RecordQuery, upgrade_snapshot
+from memql.ports.record import SCHEMA_VERSION
+from memql.ports.store import RecordQuery
 from memql.store.postgres import PostgresStore, split_url
 from memql.store.postgres import schema as pg_schema
+from memql.store.replay import upgrade_snapshot
 from memql.store.sqlite import schema as sqlite_schema
 from pgtest import fresh_location, server_dsn
 

@@ -18,7 +18,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import SQLiteStore, lexical, query
 
@@ -196,7 +197,7 @@ def test_the_index_answers_as_fts5_over_generated_stores(monkeypatch, windows, p
 WRITER = """
 import sys
 from datetime import UTC, datetime
-from memql.ports.store import Record
+from memql.ports.record import Record
 from memql.store.sqlite import SQLiteStore
 
 now = datetime(2026, 3, 4, tzinfo=UTC)

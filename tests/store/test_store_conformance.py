@@ -15,7 +15,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.store import Access, ApiKey, Link, Record, RecordQuery
+from memql.engine.access import admits
+from memql.ports.keys import ApiKey
+from memql.ports.record import Link, Record
+from memql.ports.store import Access, RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.postgres import PostgresStore
 from memql.store.postgres.lexical import fts_tokens
@@ -306,7 +309,7 @@ def test_a_readers_access_applies_inside_every_query(store, generated, reader, k
         made = {
             put(s, tenant, f"memo {i}", v, **fields): Record(**fields) for i, fields in enumerate(generated)
         }
-    admitted = {rid for rid, record in made.items() if reader.admits(record)}
+    admitted = {rid for rid, record in made.items() if admits(reader, record)}
     q = RecordQuery(statuses=None, access=reader)
     with store.dry_run() as s:
         assert {r.id for r, _ in s.find(tenant, q)} == admitted

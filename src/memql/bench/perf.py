@@ -29,8 +29,10 @@ from typing import Any
 from memql import Memory
 from memql.bench.stores import fresh_postgres, is_postgres
 from memql.engine.context import EngineConfig
+from memql.index.text import lexical_text
 from memql.ports.progress import Progress, silent
-from memql.ports.store import Record, Store, lexical_text
+from memql.ports.record import Record
+from memql.ports.store import Store
 from memql.services.tokenize import STOP_WORDS, fts_match_expression, index_text
 from memql.store.sqlite.codec import dumps, to_us
 from memql.store.sqlite.schema import MIGRATIONS, _statements

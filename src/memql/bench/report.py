@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 from memql.bench.plots import BarPlot, Histogram, LinePlot, Plot
-from memql.ports.store import json_default
+from memql.lang.encoding import json_default
 
 FILES = ("index.html", "report.md", "results.json")
 

@@ -1,6 +1,7 @@
 """Who may do what: a session's identity (role, consent, clearance), the verbs an agent's consent covers,
-and the write permissions of a record. Read permissions are a condition of every store query
-(memql.ports.store.Access); this module holds the rest, checked by the engine in Python.
+and the read and write permissions of a record. Read permissions are a condition of every store query
+(memql.ports.store.Access): `admits` states its rules, which every backend reproduces in its SQL; the
+rest is checked by the engine in Python.
 
 Roles: `user` (a member of the tenant), `admin` (may do anything the clearance allows), `agent` (acts with
 the consent the user gave it: `propose`, `read` or `read_write`). The REST server maps its API keys to
@@ -13,7 +14,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from memql.lang.fields import SENSITIVITY_ORDER
-from memql.ports.store import Record, read_level, unaccepted_proposal
+from memql.ports.record import PROPOSAL_STATUSES, Record
+from memql.ports.store import Access
 
 if TYPE_CHECKING:
     from memql.engine.context import Context
@@ -69,6 +71,50 @@ def identity(
     if clearance not in SENSITIVITY_ORDER:
         raise ValueError(f"clearance must be one of {', '.join(SENSITIVITY_ORDER)}, not {clearance!r}")
     return Identity(actor=actor, role=role, consent=consent, clearance=clearance)
+
+
+# --- read rules: the reference semantics of the Access condition every backend applies in SQL ---------
+
+
+def unaccepted_proposal(record: Record) -> bool:
+    """A proposal nobody has accepted: pending or rejected, or expired while it had no owner yet (an
+    approved proposal has an owner: its approver)."""
+    return record.status in PROPOSAL_STATUSES or (
+        record.status == "expired" and record.owner is None and record.agent is not None
+    )
+
+
+def read_level(record: Record) -> str:
+    """The record's effective read level: its own, else custom when it has a read whitelist, else public."""
+    if record.read_perm_level is not None:
+        return record.read_perm_level
+    return "custom" if record.read_whitelist else "public"
+
+
+def admits(access: Access, record: Record) -> bool:
+    """Whether `access` (a reader other than an admin) may read the record: the rules the Access
+    condition stands for (memql.ports.store.Access), in Python."""
+    me = access.actor
+    listed = me is not None
+    if unaccepted_proposal(record):
+        if access.agent:
+            return listed and record.agent == me
+        return not (listed and me in (record.read_blacklist or ()))
+    if access.proposals_only:
+        return False
+    if listed and record.owner == me:
+        return True
+    if listed and me in (record.read_blacklist or ()):
+        return False
+    level = read_level(record)
+    whitelisted = listed and me in (record.read_whitelist or ())
+    if level == "public":
+        return True
+    if level == "team":
+        return whitelisted or not access.agent
+    if level == "custom":
+        return whitelisted
+    return False
 
 
 # --- consent ---------------------------------------------------------------------------------------

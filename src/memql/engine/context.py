@@ -8,12 +8,15 @@ from typing import Any
 
 import numpy as np
 
+from memql.engine.access import admits
+from memql.errors import Refusal
 from memql.lang.categories import check_category
 from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
-from memql.ports.store import RECORD_FIELDS, Access, Event, Link, Record, StoreSession, redacted
+from memql.ports.record import RECORD_FIELDS, Event, Link, Record, redacted
+from memql.ports.store import Access, StoreSession
 
 
 @dataclass(frozen=True)
@@ -53,16 +56,6 @@ class EngineConfig:
                 raise ValueError(
                     f"category {name!r}: sensitivity must be one of {', '.join(SENSITIVITY_ORDER)}"
                 )
-
-
-class Refusal(Exception):
-    """Raised by a verb to refuse the op; the executor rolls back and reports it."""
-
-    def __init__(self, rule: str, message: str, path: str = "") -> None:
-        super().__init__(message)
-        self.rule = rule
-        self.message = message
-        self.path = path
 
 
 CONTENT_FIELDS = ("text", "url", "structured", "payload_meta", "facets", "keywords", "source")
@@ -116,7 +109,7 @@ class Context:
         """Within the clearance and the read permissions: what a store query with this session's
         conditions would return."""
         access = self.read_access()
-        return self.may_see(record) and (access is None or access.admits(record))
+        return self.may_see(record) and (access is None or admits(access, record))
 
     def visible_sensitivities(self) -> tuple[str, ...] | None:
         """The sensitivity levels within the session's clearance (None: every level)."""

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from memql.engine.access import check_consent, identity
-from memql.engine.context import Context, EngineConfig, Refusal
+from memql.engine.context import Context, EngineConfig
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import Outcome
 from memql.engine.verbs.annotate import run_label, run_update
@@ -18,12 +18,14 @@ from memql.engine.verbs.lifecycle import run_delete, run_expire, run_lock
 from memql.engine.verbs.read import run_retrieve, run_summarize
 from memql.engine.verbs.restructure import run_merge, run_split
 from memql.engine.verbs.weight import run_demote, run_promote
+from memql.errors import Refusal
 from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import Meta, OpBase
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
-from memql.ports.store import Operation, Record, Store, StoreSession
+from memql.ports.record import Operation, Record
+from memql.ports.store import Store, StoreSession
 
 VERBS: dict[str, Callable[[Context, Any], Outcome]] = {
     "Encode": run_encode,

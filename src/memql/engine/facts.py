@@ -32,11 +32,13 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
-from memql.engine.context import Context, Refusal
+from memql.engine.context import Context
 from memql.engine.governance import check_lock
 from memql.engine.verbs import Outcome
+from memql.errors import Refusal
 from memql.lang.time import format_instant, parse_instant
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 
 LIVE = ("active", "archived")  # what a history is made of
 SUPERSEDES = "supersedes"

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from memql.engine.context import Context
 from memql.lang.categories import lookup, stricter
-from memql.ports.store import Record
+from memql.ports.record import Record
 
 
 def check_lock(ctx: Context, op: str, record: Record, *, appending: bool = False) -> None:

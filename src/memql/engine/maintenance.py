@@ -8,15 +8,17 @@ from __future__ import annotations
 from datetime import timedelta
 
 from memql.engine.access import check_consent, check_write
-from memql.engine.context import Context, Refusal
+from memql.engine.context import Context
 from memql.engine.executor import Executor
 from memql.engine.result import ExecutionResult
 from memql.engine.targets import canonical_id
 from memql.engine.verbs import clamp
 from memql.engine.verbs.weight import next_occurrence
+from memql.errors import Refusal
 from memql.lang.diagnostics import Diagnostic
 from memql.ports.progress import Progress, silent
-from memql.ports.store import Operation, Record, RecordQuery, StoreSession
+from memql.ports.record import Operation, Record
+from memql.ports.store import RecordQuery, StoreSession
 
 _TICK = timedelta(microseconds=1)
 

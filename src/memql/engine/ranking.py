@@ -23,8 +23,10 @@ from datetime import datetime, timedelta
 import numpy as np
 
 from memql.engine.context import Context
+from memql.index.text import lexical_text
 from memql.lang.target import Search
-from memql.ports.store import Record, RecordQuery, lexical_text
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 from memql.services.tokenize import tokens
 
 DEFAULT_ALPHA = 0.5

@@ -8,7 +8,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memql.lang.diagnostics import Diagnostic
-from memql.ports.store import json_default
+from memql.lang.encoding import json_default
 
 
 class Change(BaseModel):

@@ -13,7 +13,8 @@ from memql.engine.context import Context
 from memql.lang.fields import TimeRange
 from memql.lang.target import Filter, Target
 from memql.lang.time import relative_window
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 
 VISIBLE = ("active",)  # what reads see by default
 LIVE = ("active", "archived")  # what writes by filter, search or all act on by default

@@ -17,7 +17,8 @@ from typing import Any, cast
 
 from memql.engine.access import identity
 from memql.lang.time import format_instant
-from memql.ports.store import ApiKey, KeySession, Store
+from memql.ports.keys import ApiKey, KeySession
+from memql.ports.store import Store
 
 PREFIX = "memql_"
 _MAX_KEY_LENGTH = 200  # longer than any key this module makes; longer input is not hashed at all

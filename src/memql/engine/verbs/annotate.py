@@ -12,7 +12,7 @@ from memql.engine.verbs import Outcome
 from memql.engine.verbs.encode import content_hash
 from memql.lang.ops import LabelIR, UpdateIR
 from memql.lang.time import add_duration, parse_duration
-from memql.ports.store import PERMISSION_FIELDS, Record
+from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
 # Update.set fields copied onto the record as they are (language name -> record field)

@@ -16,7 +16,7 @@ from memql.engine.verbs import Outcome
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
-from memql.ports.store import PERMISSION_FIELDS, Record
+from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
 _SPACE = re.compile(r"\s+")

@@ -13,7 +13,7 @@ from memql.engine.verbs.encode import content_hash
 from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
 from memql.ports.models import ChatMessage, ChatRequest
-from memql.ports.store import PERMISSION_FIELDS, Record
+from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import estimate_tokens, keywords, summarize
 
 FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above

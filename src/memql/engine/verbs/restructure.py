@@ -13,7 +13,7 @@ from memql.engine.verbs.encode import content_hash
 from memql.lang.categories import stricter
 from memql.lang.ops import MergeIR, SplitIR
 from memql.ports.models import ChatMessage, ChatRequest
-from memql.ports.store import PERMISSION_FIELDS, Record
+from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import (
     chunk_by_count,
     chunk_by_size,

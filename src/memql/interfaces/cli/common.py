@@ -12,10 +12,10 @@ import click
 
 from memql import __version__
 from memql.engine.access import CONSENTS, ROLES
+from memql.lang.encoding import json_default
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.clock import Clock, FixedClock, SystemClock
-from memql.ports.store import json_default
 
 
 def parse_now(value: str | None) -> Clock:

@@ -14,7 +14,7 @@ from typing import Any
 from mcp_types import CallToolResult, TextContent
 
 from memql.lang.diagnostics import RULES, Diagnostic
-from memql.ports.store import json_default
+from memql.lang.encoding import json_default
 
 
 def answer(

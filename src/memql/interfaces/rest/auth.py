@@ -18,8 +18,9 @@ from memql.interfaces.apikeys import authenticate
 from memql.interfaces.rest.middleware import STATE_KEY
 from memql.memory import Memory
 from memql.ports.clock import Clock
+from memql.ports.keys import ApiKey
 from memql.ports.models import LLM, Embedder
-from memql.ports.store import ApiKey, Store
+from memql.ports.store import Store
 
 COOKIE = "memql_key"
 

@@ -12,8 +12,8 @@ from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.errors import ErrorBody, Refused, diagnostic, status_for
 from memql.interfaces.rest.models import FactsResponse, HistoryResponse, MemoryResponse
 from memql.interfaces.rest.routes_program import REFUSALS
+from memql.lang.encoding import json_default
 from memql.lang.ops.read import IncludeField
-from memql.ports.store import json_default
 
 router = APIRouter(prefix="/v1", tags=["records"])
 

@@ -33,7 +33,8 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Json, set_json_loads
 from psycopg_pool import ConnectionPool
 
-from memql.ports.store import Event, Link, Operation, Record, RecordQuery, redacted
+from memql.ports.record import Event, Link, Operation, Record, redacted
+from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys

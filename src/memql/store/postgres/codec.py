@@ -15,16 +15,8 @@ from typing import Any
 
 from psycopg.types.json import Json
 
-from memql.ports.store import (
-    INSTANT_FIELDS,
-    JSON_FIELDS,
-    RECORD_FIELDS,
-    Event,
-    Link,
-    Operation,
-    Record,
-    json_default,
-)
+from memql.lang.encoding import json_default
+from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Event, Link, Operation, Record
 
 ESC = "\U0010fffd"
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")

@@ -7,8 +7,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING
 
-from memql.ports.store import Record, RecordQuery, governed_as_now, replay
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
+from memql.store.replay import governed_as_now, replay
 
 if TYPE_CHECKING:
     from memql.store.postgres import PostgresSession

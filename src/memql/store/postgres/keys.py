@@ -7,7 +7,7 @@ from typing import Any
 
 import psycopg
 
-from memql.ports.store import ApiKey
+from memql.ports.keys import ApiKey
 from memql.store.postgres.codec import escape, escape_optional, to_utc, unescape, unescape_optional
 
 _COLUMNS = "id, secret_hash, tenant, actor, role, consent, clearance, name, created_at, revoked_at"

@@ -16,7 +16,8 @@ from collections.abc import Sequence
 from typing import Any
 
 from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, fts_tokens, query_phrases
-from memql.ports.store import Record, context_text, lexical_text
+from memql.index.text import context_text, lexical_text
+from memql.ports.record import Record
 from memql.services.tokenize import index_text
 
 

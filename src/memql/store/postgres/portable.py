@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from memql.ports.store import Event, Link, Operation, Record
+from memql.ports.record import Event, Link, Operation, Record
 from memql.store.postgres import codec
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.ports.store import PROPOSAL_STATUSES, Access, RecordQuery
+from memql.ports.record import PROPOSAL_STATUSES
+from memql.ports.store import Access, RecordQuery
 from memql.store.postgres import lexical
 from memql.store.postgres.codec import dumps, escape
 

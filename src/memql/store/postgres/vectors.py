@@ -19,7 +19,8 @@ from typing import Any
 
 import numpy as np
 
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, query
 
 MAX_DIMENSION = 16_000  # pgvector's limit for the `vector` type

@@ -14,19 +14,11 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any
 
-from memql.ports.store import (
-    Event,
-    Link,
-    Operation,
-    Record,
-    RecordQuery,
-    context_text,
-    governed_as_now,
-    lexical_text,
-    redacted,
-    replay,
-)
+from memql.index.text import context_text, lexical_text
+from memql.ports.record import Event, Link, Operation, Record, redacted
+from memql.ports.store import RecordQuery
 from memql.services.tokenize import index_text
+from memql.store.replay import governed_as_now, replay
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode

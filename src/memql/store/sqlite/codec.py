@@ -7,13 +7,8 @@ import sqlite3
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memql.ports.store import (
-    INSTANT_FIELDS,
-    JSON_FIELDS,
-    RECORD_FIELDS,
-    Record,
-    json_default,
-)
+from memql.lang.encoding import json_default
+from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sqlite3
 from datetime import datetime
 
-from memql.ports.store import ApiKey
+from memql.ports.keys import ApiKey
 from memql.store.sqlite import codec
 
 _COLUMNS = "id, secret_hash, tenant, actor, role, consent, clearance, name, created_at, revoked_at"

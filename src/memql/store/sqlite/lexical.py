@@ -39,7 +39,8 @@ from typing import Literal
 import numpy as np
 
 from memql.index.postings import BM25Postings
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
 

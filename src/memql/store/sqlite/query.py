@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from memql.index.lexical import CONTEXT_WEIGHT
-from memql.ports.store import PROPOSAL_STATUSES, Access, RecordQuery
+from memql.ports.record import PROPOSAL_STATUSES
+from memql.ports.store import Access, RecordQuery
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 

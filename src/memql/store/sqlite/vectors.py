@@ -28,7 +28,8 @@ from typing import Literal
 import numpy as np
 
 from memql.index.vectors import ExactVectors, HNSWVectors
-from memql.ports.store import Record, RecordQuery
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
 from memql.store.sqlite import codec, query
 
 VectorMode = Literal["auto", "exact", "hnsw"]
