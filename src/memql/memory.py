@@ -398,7 +398,7 @@ class Memory:
     def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
         """Embed records stored with skip_embedding or before an embedder was set; returns how many.
         `progress` (memql.ports.progress) hears the count after each batch."""
-        return maintenance.embed_pending(self.executor, batch=batch, limit=limit, progress=progress)
+        return self.executor.embed_pending(batch=batch, limit=limit, progress=progress)
 
     def close(self) -> None:
         if self._owns_store:

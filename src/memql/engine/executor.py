@@ -24,6 +24,7 @@ from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import Meta, OpBase
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
+from memql.ports.progress import Progress, silent
 from memql.ports.record import Operation, Record
 from memql.ports.store import Store, StoreSession
 
@@ -270,6 +271,27 @@ class Executor:
             else None,
             stats=Stats(elapsed_ms=round((time.perf_counter() - started) * 1000, 3)),
         )
+
+    def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
+        """Embed the tenant's pending records in batches, one transaction each; returns how many were
+        embedded. Embeddings are derived data: stored on the records, not in the audit log. `progress` hears
+        the count after each batch (the total is not known in advance)."""
+        if self.embedder is None:
+            return 0
+        done = 0
+        progress("embedding pending records", 0, limit)
+        while limit is None or done < limit:
+            size = batch if limit is None else min(batch, limit - done)
+            with self.store.transaction() as session:
+                ctx = self.context(session, self.clock.now())
+                pending = session.pending_embeddings(self.tenant, size)
+                if not pending:
+                    break
+                ctx.to_embed = {r.id: r for r in pending}  # type: ignore[misc]
+                ctx.embed_queued()
+            done += len(pending)
+            progress("embedding pending records", done, limit)
+        return done
 
     @staticmethod
     def _workflow_result(

@@ -16,7 +16,6 @@ from memql.engine.verbs import clamp
 from memql.engine.verbs.weight import next_occurrence
 from memql.errors import Refusal
 from memql.lang.diagnostics import Diagnostic
-from memql.ports.progress import Progress, silent
 from memql.ports.record import Operation, Record
 from memql.ports.store import RecordQuery, StoreSession
 
@@ -186,29 +185,6 @@ def restore(executor: Executor, record_id: str) -> ExecutionResult:
         return [rid], {"restored": rid}
 
     return _run(executor, "Restore", body)
-
-
-def embed_pending(
-    executor: Executor, *, batch: int = 64, limit: int | None = None, progress: Progress = silent
-) -> int:
-    """Embed the tenant's pending records in batches, one transaction each; returns how many were embedded.
-    `progress` hears the count after each batch (the total is not known in advance)."""
-    if executor.embedder is None:
-        return 0
-    done = 0
-    progress("embedding pending records", 0, limit)
-    while limit is None or done < limit:
-        size = batch if limit is None else min(batch, limit - done)
-        with executor.store.transaction() as session:
-            ctx = executor.context(session, executor.clock.now())
-            pending = session.pending_embeddings(executor.tenant, size)
-            if not pending:
-                break
-            ctx.to_embed = {r.id: r for r in pending}  # type: ignore[misc]
-            ctx.embed_queued()
-        done += len(pending)
-        progress("embedding pending records", done, limit)
-    return done
 
 
 def may_read_history(executor: Executor, session: StoreSession, record_id: str) -> bool:

@@ -4,16 +4,27 @@ with statistics over the rebuilt records only, as the SQLite backend's temporary
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from datetime import datetime
+from typing import Any, Protocol
 
-from memql.ports.record import Record
+from memql.ports.record import Event, Record
 from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.replay import governed_as_now, replay
 
-if TYPE_CHECKING:
-    from memql.store.postgres import PostgresSession
+
+class _Session(Protocol):
+    """What a point-in-time read needs of memql.store.postgres.PostgresSession (typed here, not imported:
+    that module imports this one)."""
+
+    conn: Any
+
+    def events_until(self, tenant: str, until: datetime) -> Iterator[Event]: ...
+
+    def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]: ...
+
 
 _TABLES = """
 CREATE TEMP TABLE IF NOT EXISTS asof_records (LIKE records INCLUDING DEFAULTS) ON COMMIT DROP;
@@ -27,7 +38,7 @@ _DF = (
 )
 
 
-def find_as_of(session: PostgresSession, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
+def find_as_of(session: _Session, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
     records = replay(session.events_until(tenant, q.as_of))  # type: ignore[arg-type]
     conn = session.conn
     for statement in _TABLES.split(";"):
