@@ -12,10 +12,10 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
+from benchmarks.memql_set import build, check_pair, coverage, dumps, skeleton
 from click.testing import CliRunner
 
 from memql.bench import sets, text2mem
-from memql.bench.memql_set import build, check_pair, coverage, dumps, skeleton
 from memql.interfaces.cli import main
 from memql.lang.ops.base import OPS
 
@@ -50,8 +50,8 @@ def test_the_shipped_file_is_exactly_what_the_generator_makes(samples):
 def test_regenerating_in_another_process_gives_the_same_bytes(tmp_path):
     out = tmp_path / "memql-v1.jsonl"
     env = {**os.environ, "PYTHONHASHSEED": "4321", "PYTHONPATH": str(ROOT / "src")}
-    cmd = [sys.executable, "-m", "memql.bench.memql_set", "--out", str(out), "--check", str(SHIPPED)]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    cmd = [sys.executable, "-m", "benchmarks.memql_set", "--out", str(out), "--check", str(SHIPPED)]
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert out.read_bytes() == SHIPPED.read_bytes()
 
@@ -60,8 +60,8 @@ def test_check_reports_a_stale_file(tmp_path):
     stale = tmp_path / "stale.jsonl"
     stale.write_bytes(SHIPPED.read_bytes().replace(b'"weight": 0.5', b'"weight": 0.55', 1))
     env = {**os.environ, "PYTHONPATH": str(ROOT / "src")}
-    cmd = [sys.executable, "-m", "memql.bench.memql_set", "--check", str(stale)]
-    done = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=120)
+    cmd = [sys.executable, "-m", "benchmarks.memql_set", "--check", str(stale)]
+    done = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert done.returncode == 1 and "regenerate it with --out" in done.stderr
 
 

@@ -6,11 +6,10 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.content import DOMAINS
-from memql.bench.memql_set.verbs import Expect, apply
-from memql.bench.memql_set.world import (
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.content import DOMAINS
+from benchmarks.memql_set.verbs import Expect, apply
+from benchmarks.memql_set.world import (
     Contains,
     GenerationError,
     Rec,
@@ -19,6 +18,7 @@ from memql.bench.memql_set.world import (
     next_reminder,
     record_assertion,
 )
+
 from memql.engine.verbs.weight import next_occurrence
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.content import DOMAINS, FRESH_TAGS, PLACES
-from memql.bench.memql_set.scene import Item, ids_of, scene
-from memql.bench.memql_set.verbs import Expect
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.content import DOMAINS, FRESH_TAGS, PLACES
+from benchmarks.memql_set.scene import Item, ids_of, scene
+from benchmarks.memql_set.verbs import Expect
 
 
 def _search(query: str, limit: int = 1) -> dict:

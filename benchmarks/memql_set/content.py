@@ -12,9 +12,9 @@ Merge have one obvious reading.
 
 from __future__ import annotations
 
-from memql.bench.memql_set.bank import Domain, Note, Text, note
-from memql.bench.memql_set.domains_everyday import EVERYDAY
-from memql.bench.memql_set.domains_work_study import WORK_AND_STUDY
+from benchmarks.memql_set.bank import Domain, Note, Text, note
+from benchmarks.memql_set.domains_everyday import EVERYDAY
+from benchmarks.memql_set.domains_work_study import WORK_AND_STUDY
 
 __all__ = ["DOMAINS", "Domain", "Note", "Text"]
 

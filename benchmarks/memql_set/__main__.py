@@ -1,4 +1,4 @@
-"""python -m memql.bench.memql_set --out FILE | --check FILE | --table: write, compare or describe the set."""
+"""python -m benchmarks.memql_set --out FILE | --check FILE | --table: write, compare or describe the set."""
 
 from __future__ import annotations
 
@@ -6,11 +6,11 @@ import argparse
 import sys
 from pathlib import Path
 
-from memql.bench.memql_set import SEED, build, coverage, dumps
+from benchmarks.memql_set import SEED, build, coverage, dumps
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m memql.bench.memql_set", description=__doc__)
+    parser = argparse.ArgumentParser(prog="python -m benchmarks.memql_set", description=__doc__)
     parser.add_argument("--out", type=Path, help="write the set to this JSONL file")
     parser.add_argument(
         "--check", type=Path, help="exit 1 unless this file is exactly what the generator makes"

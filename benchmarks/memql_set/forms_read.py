@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.content import (
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.content import (
     DOMAINS,
     FRESH_TAGS,
     NEW_EVENTS,
@@ -15,9 +15,9 @@ from memql.bench.memql_set.content import (
     PLACES,
     Note,
 )
-from memql.bench.memql_set.scene import Item, ids_of, scene
-from memql.bench.memql_set.verbs import Expect
-from memql.bench.memql_set.world import Contains, iso
+from benchmarks.memql_set.scene import Item, ids_of, scene
+from benchmarks.memql_set.verbs import Expect
+from benchmarks.memql_set.world import Contains, iso
 
 PRIORITY = {0.2: ("low", "低"), 0.8: ("high", "高"), 1.0: ("urgent", "紧急")}
 

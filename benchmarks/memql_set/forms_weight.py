@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.scene import ids_of, scene
-from memql.bench.memql_set.verbs import Expect
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.scene import ids_of, scene
+from benchmarks.memql_set.verbs import Expect
 
 WEEKDAY_NAMES = {
     "MO": ("Monday", "周一"),

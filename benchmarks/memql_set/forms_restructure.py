@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.content import DOMAINS
-from memql.bench.memql_set.scene import Item, ids_of
-from memql.bench.memql_set.verbs import Expect
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.content import DOMAINS
+from benchmarks.memql_set.scene import Item, ids_of
+from benchmarks.memql_set.verbs import Expect
 
 # --- Merge ----------------------------------------------------------------------------------------------
 

@@ -16,7 +16,7 @@ How a sample is made (docs/bench-set.md has the long version):
    ranking check that its hits are exactly the gold ids.
 4. Gold programs and prerequisites are validated and written in canonical form.
 
-`python -m memql.bench.memql_set --out FILE` writes the set; the same code and SEED give the same bytes.
+`python -m benchmarks.memql_set --out FILE` writes the set; the same code and SEED give the same bytes.
 """
 
 from __future__ import annotations
@@ -26,8 +26,8 @@ from collections import Counter, defaultdict
 from collections.abc import Iterable
 from typing import Any
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.world import GenerationError
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.world import GenerationError
 
 SET_NAME = "memql-v1"
 SEED = 20251122
@@ -35,7 +35,7 @@ LANGS = ("en", "zh")
 
 
 def forms() -> list[Form]:
-    from memql.bench.memql_set import (
+    from benchmarks.memql_set import (
         forms_annotate,
         forms_lifecycle,
         forms_read,

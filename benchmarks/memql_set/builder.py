@@ -10,9 +10,9 @@ from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
-from memql.bench.memql_set.content import DOMAINS, KIND_WORDS, Domain, Note, Text
-from memql.bench.memql_set.verbs import Expect, apply
-from memql.bench.memql_set.world import GenerationError, Rec, World, iso, state_assertions
+from benchmarks.memql_set.content import DOMAINS, KIND_WORDS, Domain, Note, Text
+from benchmarks.memql_set.verbs import Expect, apply
+from benchmarks.memql_set.world import GenerationError, Rec, World, iso, state_assertions
 from memql.lang import validate
 
 # how instructions name records by id: English singular and plural; Chinese prefix, counter and noun

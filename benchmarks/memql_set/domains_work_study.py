@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memql.bench.memql_set.bank import LEARNING, MONEY, PERSONAL, WORK, Domain, note
+from benchmarks.memql_set.bank import LEARNING, MONEY, PERSONAL, WORK, Domain, note
 
 WORK_AND_STUDY: tuple[Domain, ...] = (
     Domain(

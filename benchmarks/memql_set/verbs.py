@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from memql.bench.memql_set.world import (
+from benchmarks.memql_set.world import (
     Contains,
     GenerationError,
     Rec,

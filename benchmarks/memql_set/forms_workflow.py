@@ -3,13 +3,13 @@
 
 from __future__ import annotations
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.content import DOMAINS, FRESH_TAGS, NEW_FACTS
-from memql.bench.memql_set.forms_lifecycle import AFTER, DURATIONS
-from memql.bench.memql_set.forms_weight import WEEKDAY_NAMES
-from memql.bench.memql_set.scene import Item, ids_of, scene
-from memql.bench.memql_set.verbs import Expect
-from memql.bench.memql_set.world import Contains
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.content import DOMAINS, FRESH_TAGS, NEW_FACTS
+from benchmarks.memql_set.forms_lifecycle import AFTER, DURATIONS
+from benchmarks.memql_set.forms_weight import WEEKDAY_NAMES
+from benchmarks.memql_set.scene import Item, ids_of, scene
+from benchmarks.memql_set.verbs import Expect
+from benchmarks.memql_set.world import Contains
 
 SPANS = {
     "P7D": ("a week", "一周"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memql.bench.memql_set.bank import FAMILY, HEALTH, HOME, PERSONAL, Domain, note
+from benchmarks.memql_set.bank import FAMILY, HEALTH, HOME, PERSONAL, Domain, note
 
 EVERYDAY: tuple[Domain, ...] = (
     Domain(

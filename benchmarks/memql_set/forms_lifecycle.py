@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memql.bench.memql_set.builder import Builder, Form
-from memql.bench.memql_set.content import DOMAINS, PEOPLE
-from memql.bench.memql_set.scene import ids_of, scene
-from memql.bench.memql_set.verbs import Expect
-from memql.bench.memql_set.world import iso
+from benchmarks.memql_set.builder import Builder, Form
+from benchmarks.memql_set.content import DOMAINS, PEOPLE
+from benchmarks.memql_set.scene import ids_of, scene
+from benchmarks.memql_set.verbs import Expect
+from benchmarks.memql_set.world import iso
 
 DURATIONS = {  # ISO duration -> how an instruction says it
     "P7D": ("in a week", "一周后"),

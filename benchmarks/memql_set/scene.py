@@ -6,9 +6,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from memql.bench.memql_set.builder import Builder
-from memql.bench.memql_set.content import DOMAINS, Domain, Note
-from memql.bench.memql_set.world import Rec
+from benchmarks.memql_set.builder import Builder
+from benchmarks.memql_set.content import DOMAINS, Domain, Note
+from benchmarks.memql_set.world import Rec
 
 
 @dataclass(frozen=True)
