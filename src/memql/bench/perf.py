@@ -4,12 +4,13 @@ The corpus is synthetic and deterministic (seeded): short English and Chinese no
 from word lists with a Zipf-like word frequency, one to three tags from a small vocabulary, a topic facet
 and an event time spread over a year.
 
-The baseline is plain ``sqlite3`` on a second file with the same settings (WAL, synchronous NORMAL) and
-the same ``records`` / ``records_fts`` DDL as memql's store, holding the same rows and the same
-pre-tokenised FTS body. Its inputs (JSON text, FTS body, MATCH expression) are prepared outside the timed
-region, so it measures SQLite alone: the ratio is memql's whole overhead (validation, dedupe hashing,
-keywords, tokenising, the audit log, row decoding, visit bookkeeping). Its SELECTs return the same rows
-as memql's reads (same ORDER BY), so ``same_top`` reports how often the two top-10 lists agree.
+The baseline (``memql.store.sqlite.baseline``, beside the backend whose SQL it is) is plain ``sqlite3`` on
+a second file with the same settings (WAL, synchronous NORMAL) and the same ``records`` / ``records_fts``
+DDL as memql's store, holding the same rows and the same pre-tokenised FTS body. Its inputs (JSON text,
+FTS body, MATCH expression) are prepared outside the timed region, so it measures SQLite alone: the ratio
+is memql's whole overhead (validation, dedupe hashing, keywords, tokenising, the audit log, row decoding,
+visit bookkeeping). Its SELECTs return the same rows as memql's reads (same ORDER BY), so ``same_top``
+reports how often the two top-10 lists agree.
 """
 
 from __future__ import annotations
@@ -29,13 +30,11 @@ from typing import Any
 from memql import Memory
 from memql.bench.stores import fresh_postgres, is_postgres
 from memql.engine.context import EngineConfig
-from memql.index.text import lexical_text
 from memql.ports.progress import Progress, silent
 from memql.ports.record import Record
 from memql.ports.store import Store
-from memql.services.tokenize import STOP_WORDS, fts_match_expression, index_text
-from memql.store.sqlite.codec import dumps, to_us
-from memql.store.sqlite.schema import MIGRATIONS, _statements
+from memql.services.tokenize import STOP_WORDS
+from memql.store.sqlite.baseline import RawRow, RawSQLite, match_expression, prepare
 
 TENANT = "bench"
 NOW = datetime(2026, 6, 1, tzinfo=UTC)  # the pinned clock: created_at of every record
@@ -130,67 +129,27 @@ def search_queries(n: int, seed: int) -> list[str]:
     ]
 
 
-# --- raw SQLite baseline ---------------------------------------------------------------------------
-
-_RAW_INSERT = (
-    "INSERT INTO records (tenant, owner, text, kind, tags, facets, weight, status, time, created_at, "
-    "updated_at) VALUES (?, ?, ?, ?, ?, ?, 0.5, 'active', ?, ?, ?)"
-)
-_RAW_FTS = "INSERT INTO records_fts (rowid, body) VALUES (?, ?)"
-_RAW_COLUMNS = "r.num, r.text, r.kind, r.tags, r.facets, r.time, r.weight, r.status"
-# the same scope memql applies (one tenant, live records), so both can use the same indexes
-_RAW_SCOPE = f"r.tenant = '{TENANT}' AND r.status = 'active'"
-RAW_SEARCH = (
-    f"SELECT {_RAW_COLUMNS}, -bm25(records_fts) AS score FROM records_fts "
-    f"JOIN records r ON r.num = records_fts.rowid WHERE records_fts MATCH ? AND {_RAW_SCOPE} "
-    "ORDER BY bm25(records_fts), r.num DESC LIMIT 10"
-)
-RAW_FILTER = (
-    f"SELECT {_RAW_COLUMNS} FROM records r WHERE {_RAW_SCOPE} "
-    "AND EXISTS (SELECT 1 FROM json_each(r.tags) WHERE value = ?) "
-    "ORDER BY COALESCE(r.time, r.created_at) DESC, r.num DESC LIMIT 10"
-)
+# --- raw SQLite baseline (memql.store.sqlite.baseline holds its SQL) ----------------------------------
 
 
-def raw_open(path: Path) -> sqlite3.Connection:
-    """A plain connection with memql's file settings and memql's records + records_fts DDL."""
-    conn = sqlite3.connect(path, isolation_level=None)
-    conn.execute("PRAGMA busy_timeout = 30000")
-    conn.execute("PRAGMA journal_mode = WAL")
-    conn.execute("PRAGMA synchronous = NORMAL")
-    wanted = (
-        "CREATE TABLE records ",
-        "ALTER TABLE records ",
-        "CREATE INDEX records_",
-        "CREATE VIRTUAL TABLE records_fts ",
-        "DROP TABLE records_fts",
+def raw_rows(notes: Sequence[Note]) -> list[RawRow]:
+    """The notes as records an application would insert (untimed: the baseline's inputs are prepared)."""
+    return prepare(
+        [
+            Record(
+                tenant=TENANT,
+                owner=TENANT,
+                text=n.text,
+                kind=n.kind,
+                tags=n.tags,
+                facets={"topic": n.topic},
+                time=n.time,
+                created_at=NOW,
+                updated_at=NOW,
+            )
+            for n in notes
+        ]
     )
-    for _version, script in MIGRATIONS:  # every migration: the baseline has the same indexes as memql
-        for statement in _statements(script):
-            if statement.startswith(wanted):
-                conn.execute(statement)
-    return conn
-
-
-def raw_rows(notes: Sequence[Note]) -> list[tuple[tuple[Any, ...], str]]:
-    """The values an application would insert, and the same FTS body memql indexes (untimed)."""
-    now = to_us(NOW)
-    out = []
-    for n in notes:
-        facets = {"topic": n.topic}
-        body = index_text(lexical_text(Record(text=n.text, tags=n.tags, facets=facets)))
-        values = (TENANT, TENANT, n.text, n.kind, dumps(n.tags), dumps(facets), to_us(n.time), now, now)
-        out.append((values, body))
-    return out
-
-
-def raw_insert(conn: sqlite3.Connection, rows: Sequence[tuple[tuple[Any, ...], str]], batch: int) -> None:
-    for start in range(0, len(rows), batch):
-        conn.execute("BEGIN IMMEDIATE")
-        for values, body in rows[start : start + batch]:
-            num = conn.execute(_RAW_INSERT, values).lastrowid
-            conn.execute(_RAW_FTS, (num, body))
-        conn.execute("COMMIT")
 
 
 # --- memql ---------------------------------------------------------------------------------------
@@ -286,7 +245,7 @@ def _compare(memql: tuple[list[float], list[list[str]]], raw: tuple[list[float],
 
 def _retrieve(
     m: Memory,
-    raw: sqlite3.Connection,
+    raw: RawSQLite,
     queries: list[str],
     tags: list[str],
     tick: Callable[[], None] = lambda: None,
@@ -298,12 +257,12 @@ def _retrieve(
         return [r["id"] for r in m.retrieve(filter={"has_tags": [tag], "limit": 10}).data["rows"]]
 
     def raw_search(match: str) -> list[str]:
-        return [str(r[0]) for r in raw.execute(RAW_SEARCH, (match,)).fetchall()]
+        return raw.search(TENANT, match, 10)
 
     def raw_filter(tag: str) -> list[str]:
-        return [str(r[0]) for r in raw.execute(RAW_FILTER, (tag,)).fetchall()]
+        return raw.with_tag(TENANT, tag, 10)
 
-    matches = [fts_match_expression(q) for q in queries]
+    matches = [match_expression(q) for q in queries]
     return {
         "search": _compare(_latency(memql_search, queries, tick), _latency(raw_search, matches, tick)),
         "filter": _compare(_latency(memql_filter, tags, tick), _latency(raw_filter, tags, tick)),
@@ -383,12 +342,12 @@ def _run(
     m = memql_open(memql_store("encode-memql.db"))
     memql_s = _timed(lambda: memql_per_op(m, notes[:encode_ops], lambda done: say(task, done, encode_ops)))
     m.close()
-    conn = raw_open(folder / "encode-raw.db")
-    raw_s = _timed(lambda: raw_insert(conn, rows[:encode_ops], 1))
-    conn.close()
+    raw = RawSQLite(folder / "encode-raw.db")
+    raw_s = _timed(lambda: raw.insert(rows[:encode_ops], 1))
+    raw.close()
     encode: dict[str, Any] = {"per_op": _throughput(encode_ops, 1, memql_s, raw_s)}
 
-    m, conn = memql_open(memql_store("memql.db")), raw_open(folder / "raw.db")
+    m, raw = memql_open(memql_store("memql.db")), RawSQLite(folder / "raw.db")
     rng = random.Random(seed + 2)
     search = search_queries(queries, seed)
     tags = [rng.choice(TAGS) for _ in range(queries)]
@@ -403,7 +362,7 @@ def _run(
                     m, notes[lo:hi], batch, lambda done: say(task, done, hi - lo)
                 )
             )
-            raw_s = _timed(lambda lo=loaded, hi=size: raw_insert(conn, rows[lo:hi], batch))
+            raw_s = _timed(lambda lo=loaded, hi=size: raw.insert(rows[lo:hi], batch))
             if loaded == 0:
                 encode["batched"] = _throughput(size, batch, memql_s, raw_s)
             memql_total, raw_total, loaded = memql_total + memql_s, raw_total + raw_s, size
@@ -417,11 +376,11 @@ def _run(
             retrieve[str(size)] = {
                 "records": size,
                 "load_s": {"memql": round(memql_total, 3), "raw": round(raw_total, 3)},
-                **_retrieve(m, conn, search, tags, tick),
+                **_retrieve(m, raw, search, tags, tick),
             }
     finally:
         m.close()
-        conn.close()
+        raw.close()
         for store in made:
             store.drop()  # type: ignore[attr-defined]
             store.close()

@@ -367,7 +367,8 @@ def _reopen_lexical(path: Path, index: str, embedder: Embedder, query: str) -> f
 
 def _lexical_index(m: Memory) -> str:
     """Which lexical index answered this store's searches: its in-process postings, or FTS5."""
-    return "postings" if getattr(getattr(m.store, "lexical", None), "postings", None) is not None else "fts5"
+    lexical = getattr(m.store, "lexical", None)  # a memql from before the postings index has none
+    return lexical.answering if lexical is not None else "fts5"
 
 
 def _reopen(path: Path, index: str, embedder: Embedder, vector: list[float]) -> float:

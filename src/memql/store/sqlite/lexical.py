@@ -94,6 +94,11 @@ class LexicalIndex:
         self.tokenizer = FTS5Tokenizer()
         self.lock = threading.RLock()
 
+    @property
+    def answering(self) -> str:
+        """Which index ranks this store's searches now: "postings" (in-process, once built) or "fts5"."""
+        return "postings" if self.postings is not None else "fts5"
+
     def search(
         self, conn: sqlite3.Connection, tenant: str, q: RecordQuery
     ) -> list[tuple[Record, float]] | None:
