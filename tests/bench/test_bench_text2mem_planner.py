@@ -13,7 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from memql.bench import sma, text2mem, text2mem_report
+from memql.bench import sma, text2mem, text2mem_plan, text2mem_report
 from memql.bench.corpus import default_shared_dir
 from memql.interfaces.cli import main
 
@@ -23,7 +23,7 @@ SHARED_DATA = default_shared_dir() / "data"
 
 @pytest.fixture(scope="module")
 def results() -> dict[str, text2mem.SampleResult]:
-    return {r.id: r for r in text2mem.run_files([FIXTURE], text2mem.resolve_planner("rules"))}
+    return {r.id: r for r in text2mem.run_files([FIXTURE], text2mem_plan.resolve_planner("rules"))}
 
 
 def test_planned_samples_execute_and_match(results):
@@ -56,7 +56,7 @@ def test_a_destructive_plan_is_confirmed_by_the_runner_as_the_user_would(results
 def test_the_planner_sees_the_instruction_and_the_store_not_the_gold(tmp_path):
     samples = list(text2mem.load_samples(FIXTURE))
     seen: list[str] = []
-    rules = text2mem.resolve_planner("rules")
+    rules = text2mem_plan.resolve_planner("rules")
 
     def spy(text, memory):
         seen.append(text)
@@ -117,7 +117,7 @@ def test_cli_names_a_planner_that_is_not_available(monkeypatch):
     def unavailable(name):
         raise ImportError("no module named memql.cognition.planner.llm")
 
-    monkeypatch.setattr(text2mem, "resolve_planner", unavailable)
+    monkeypatch.setattr(text2mem_plan, "resolve_planner", unavailable)
     result = CliRunner().invoke(main, ["bench", "text2mem", "--planner", "llm", "--data", str(FIXTURE)])
     assert result.exit_code == 2 and "planner llm is not available" in result.output
 
@@ -199,7 +199,7 @@ def test_sma_cos_is_the_cosine_of_the_two_embeddings():
 def test_rules_planner_on_the_direct_dev_samples():
     """Acceptance: on the direct instructions ESR >= 0.95 and EMR >= 0.35, on both halves of the file."""
     path = SHARED_DATA / "text2mem-bench-dev.jsonl"
-    planner = text2mem.resolve_planner("rules")
+    planner = text2mem_plan.resolve_planner("rules")
     for lines in ("even", "odd"):
         report = text2mem_report.summarize(text2mem.run_files([path], planner, lines=lines), "rules")
         direct = report["by_instruction"]["direct"]

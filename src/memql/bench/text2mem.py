@@ -34,10 +34,10 @@ from memql.ports.progress import Progress, silent
 
 # A planner turns an instruction (the sample's natural-language text) into an IR or a workflow
 # (a dict, a list of IRs, {"workflow": [...]}, or the same as JSON text). It is given the sample's Memory
-# after the prerequisites ran, to read store context from (text2mem_plan.py) — never the gold or assertions.
+# after the prerequisites ran, to read store context from — never the gold or assertions. The planners the
+# bench offers by name are in text2mem_plan.py, which builds on this runner (not the other way round).
 Planner = Callable[[str, Any], Any]
 
-GOLD = "gold"
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
 _AGG_FUNCS = ("count", "sum", "avg", "min", "max", "total")
 _AGG_SHAPE = re.compile(r"^\s*(count|sum|avg|min|max|total)\s*(?:\(\s*([\w*]+)\s*\)|:\s*(\w+))?\s*$", re.I)
@@ -381,20 +381,6 @@ def _why(done: Any) -> str:
         diagnostics = list(done.steps[done.failed_step].diagnostics)
     text = "; ".join(f"{d.path or '/'}: {d.message} [{d.rule}]" for d in diagnostics)
     return where + (text or "failed without a diagnostic")
-
-
-PLANNERS = (GOLD, "rules", "llm")
-
-
-def resolve_planner(name: str) -> Planner | None:
-    """The planner called `name`: `gold` (the sample's own schema_list, i.e. no planner), `rules` or `llm`."""
-    if name == GOLD:
-        return None
-    if name not in PLANNERS:
-        raise ValueError(f"unknown planner {name!r} (available: {', '.join(PLANNERS)})")
-    from memql.bench.text2mem_plan import bench_planner
-
-    return bench_planner(name)
 
 
 def run_files(

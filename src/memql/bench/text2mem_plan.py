@@ -11,7 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.bench.text2mem import SampleError
+from memql.bench.text2mem import Planner, SampleError
+
+GOLD = "gold"
+PLANNERS = (GOLD, "rules", "llm")
 
 
 class PlanDeclined(SampleError):
@@ -35,3 +38,12 @@ def bench_planner(name: str, **options: Any):
 
     plan.planner_name = name  # type: ignore[attr-defined]
     return plan
+
+
+def resolve_planner(name: str) -> Planner | None:
+    """The planner called `name`: `gold` (the sample's own schema_list, i.e. no planner), `rules` or `llm`."""
+    if name == GOLD:
+        return None
+    if name not in PLANNERS:
+        raise ValueError(f"unknown planner {name!r} (available: {', '.join(PLANNERS)})")
+    return bench_planner(name)

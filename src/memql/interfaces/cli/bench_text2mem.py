@@ -67,7 +67,7 @@ def bench_text2mem_command(
     report_dir: Path | None,
 ) -> None:
     """Run Text2Mem Bench samples and report ESR (executed) and EMR (assertions and ranking hold)."""
-    from memql.bench import text2mem, text2mem_report
+    from memql.bench import text2mem, text2mem_plan, text2mem_report
     from memql.bench.corpus import default_shared_dir
 
     if not data:
@@ -77,7 +77,7 @@ def bench_text2mem_command(
         click.echo("memql: no data found; pass --data FILE", err=True)
         sys.exit(2)
     try:
-        chosen = text2mem.resolve_planner(planner)
+        chosen = text2mem_plan.resolve_planner(planner)
     except (ImportError, ValueError, RuntimeError) as exc:  # e.g. the LLM planner without a model configured
         click.echo(f"memql: planner {planner} is not available: {exc}", err=True)
         sys.exit(2)
