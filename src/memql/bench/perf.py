@@ -278,6 +278,18 @@ def machine() -> dict[str, Any]:
     }
 
 
+def in_folder(
+    directory: str | os.PathLike[str] | None, prefix: str, run: Callable[[Path], dict[str, Any]]
+) -> dict[str, Any]:
+    """`run` in `directory` (created if needed, kept) or in a temporary directory removed afterwards."""
+    if directory is None:
+        with tempfile.TemporaryDirectory(prefix=prefix) as tmp:
+            return run(Path(tmp))
+    folder = Path(directory)
+    folder.mkdir(parents=True, exist_ok=True)
+    return run(folder)
+
+
 def run(
     sizes: Sequence[int] = (10_000, 100_000),
     *,
@@ -299,13 +311,9 @@ def run(
         raise ValueError("sizes, queries, encode_ops and batch must be positive")
     say = progress or silent
     started = time.perf_counter()
-    if directory is None:
-        with tempfile.TemporaryDirectory(prefix="memql-perf-") as tmp:
-            report = _run(Path(tmp), sizes, queries, seed, encode_ops, batch, say, backend)
-    else:
-        folder = Path(directory)
-        folder.mkdir(parents=True, exist_ok=True)
-        report = _run(folder, sizes, queries, seed, encode_ops, batch, say, backend)
+    report = in_folder(
+        directory, "memql-perf-", lambda f: _run(f, sizes, queries, seed, encode_ops, batch, say, backend)
+    )
     report["backend"] = "postgresql" if backend else "sqlite"
     report["elapsed_s"] = round(time.perf_counter() - started, 2)
     return report

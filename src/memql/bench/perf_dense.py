@@ -44,7 +44,6 @@ import hashlib
 import inspect
 import os
 import resource
-import tempfile
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -53,7 +52,16 @@ from typing import Any
 import numpy as np
 
 from memql import Memory
-from memql.bench.perf import NOW, TENANT, corpus, machine, memql_load, percentile, search_queries
+from memql.bench.perf import (
+    NOW,
+    TENANT,
+    corpus,
+    in_folder,
+    machine,
+    memql_load,
+    percentile,
+    search_queries,
+)
 from memql.ports.models import Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.store import RecordQuery
@@ -407,13 +415,11 @@ def run(
         raise ValueError("sizes, queries and batch must be positive")
     say = progress or silent
     started = time.perf_counter()
-    if directory is None:
-        with tempfile.TemporaryDirectory(prefix="memql-perf-dense-") as tmp:
-            report = _run(Path(tmp), sizes, queries, seed, batch, word_vectors, ann_index, embed_queries, say)
-    else:
-        folder = Path(directory)
-        folder.mkdir(parents=True, exist_ok=True)
-        report = _run(folder, sizes, queries, seed, batch, word_vectors, ann_index, embed_queries, say)
+    report = in_folder(
+        directory,
+        "memql-perf-dense-",
+        lambda f: _run(f, sizes, queries, seed, batch, word_vectors, ann_index, embed_queries, say),
+    )
     report["elapsed_s"] = round(time.perf_counter() - started, 2)
     return report
 
