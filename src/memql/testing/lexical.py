@@ -2,14 +2,13 @@
 reference (FTS5's scores, to 1e-6), over generated texts in many scripts, several tenants and statuses.
 
 Tests of the conformance suite (see memql.testing): they run on the stores the `store_factory` fixture
-opens. The store under test is shared by a test's generated examples, so each example writes tenants of
-its own (BM25's statistics are per tenant) and records are compared by the order they were written in.
+opens, a new one for every generated example (BM25's statistics count every tenant's documents), and
+records are compared by the order they were written in.
 """
 
 from __future__ import annotations
 
-import uuid
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -36,27 +35,13 @@ docs = st.lists(
 Doc = tuple[list[str], list[str], str, str]
 
 
-@pytest.fixture
-def store(store_factory: StoreFactory) -> Iterator[Store]:
-    """A new, empty store of the backend under test."""
-    s = store_factory()
-    yield s
-    s.close()
-
-
-def fresh_tenants() -> dict[str, str]:
-    """Tenant names no earlier example of the shared store used, for the generated "A" and "B"."""
-    prefix = uuid.uuid4().hex[:12]
-    return {"A": f"{prefix}-A", "B": f"{prefix}-B"}
-
-
-def write(store: Store, generated: Sequence[Doc], tenants: dict[str, str], weighted: bool) -> dict[str, int]:
+def write(store: Store, generated: Sequence[Doc], weighted: bool) -> dict[str, int]:
     """Insert the generated documents in order; each record's id -> its position in `generated`."""
     positions: dict[str, int] = {}
     with store.transaction() as s:
         for i, (words, context, tenant, status) in enumerate(generated):
             record = Record(
-                tenant=tenants[tenant],
+                tenant=tenant,
                 text=" ".join(words),
                 payload_meta={"context": " ".join(context)} if context else {},
                 status=status,
@@ -69,23 +54,25 @@ def write(store: Store, generated: Sequence[Doc], tenants: dict[str, str], weigh
     return positions
 
 
-def ranked(store: Store, tenant: str, q: RecordQuery, positions: dict[str, int]) -> list[tuple[int, float]]:
-    """(position, score) of what the search finds, in its order."""
-    with store.dry_run() as s:
-        return [(positions[r.id], score) for r, score in s.find(tenant, q)]  # type: ignore[misc]
+def ranked(store: Store, generated: Sequence[Doc], weighted: bool, q: RecordQuery) -> list[tuple[int, float]]:
+    """Write `generated` into the empty `store`, then search tenant A: (position, score) of what is found, in
+    order. The store is closed afterwards."""
+    try:
+        positions = write(store, generated, weighted)
+        with store.dry_run() as s:
+            return [(positions[r.id], score) for r, score in s.find("A", q)]  # type: ignore[misc]
+    finally:
+        store.close()
 
 
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(generated=docs, query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
-def test_bm25_scores_equal_fts5_scores(store, generated, query):
-    reference = SQLiteStore(":memory:")
-    tenants = fresh_tenants()
+def test_bm25_scores_equal_fts5_scores(store_factory: StoreFactory, generated, query):
     q = RecordQuery(statuses=None, text_query=" ".join(query), order="relevance")
-    want = ranked(reference, tenants["A"], q, write(reference, generated, tenants, weighted=False))
-    got = ranked(store, tenants["A"], q, write(store, generated, tenants, weighted=False))
+    want = ranked(SQLiteStore(":memory:"), generated, False, q)
+    got = ranked(store_factory(), generated, False, q)
     assert dict(got) == pytest.approx(dict(want), abs=1e-6)
     assert [i for i, _ in got] == [i for i, _ in want]
-    reference.close()
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -95,21 +82,19 @@ def test_bm25_scores_equal_fts5_scores(store, generated, query):
     limit=st.integers(1, 8),
     status=st.sampled_from([None, ("active",)]),
 )
-def test_ranked_lexical_search_agrees_on_both_backends(store, generated, query, limit, status):
+def test_ranked_lexical_search_agrees_on_both_backends(
+    store_factory: StoreFactory, generated, query, limit, status
+):
     """A search's best `limit` matches are the reference's (SQLite: from its in-process postings index)."""
-    reference = SQLiteStore(":memory:", lexical_index="postings")
-    tenants = fresh_tenants()
     q = RecordQuery(statuses=status, text_query=" ".join(query), order="relevance", limit=limit)
-    want = ranked(reference, tenants["A"], q, write(reference, generated, tenants, weighted=True))
-    got = ranked(store, tenants["A"], q, write(store, generated, tenants, weighted=True))
+    want = ranked(SQLiteStore(":memory:", lexical_index="postings"), generated, True, q)
+    got = ranked(store_factory(), generated, True, q)
     assert [i for i, _ in got] == [i for i, _ in want]
     assert [score for _, score in got] == pytest.approx([score for _, score in want], abs=1e-6)
-    reference.close()
 
 
 # what a backend's test module imports with `from memql.testing.lexical import *`
 __all__ = [
-    "store",
     "test_bm25_scores_equal_fts5_scores",
     "test_ranked_lexical_search_agrees_on_both_backends",
 ]
