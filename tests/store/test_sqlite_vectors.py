@@ -1,5 +1,5 @@
 """SQLite-specific search behaviour: the vector index's modes (auto switch, HNSW snapshots, the exact fallback
-for selective filters) and the lexical window. What every backend must do is in test_store_conformance.py."""
+for selective filters) and the lexical window. What every backend must do is in memql.testing."""
 
 from __future__ import annotations
 
