@@ -1,12 +1,49 @@
-"""Suite-wide settings: tests run without the local embedding model unless a test asks for it
-(semantics tests stay fast and exact; retrieval tests pass an embedder explicitly)."""
+"""Suite-wide settings and fixtures.
+
+Tests run without the local embedding model unless a test asks for it (semantics tests stay fast and
+exact; retrieval tests pass an embedder explicitly). A test that runs on every backend asks for
+`backend` (or a fixture built on it: `new_location`, `store_factory`, and memory_fixtures' `memory`);
+the backends are tests/backends.py's registry, so no test names one.
+"""
 
 import os
 
 os.environ.setdefault("MEMQL_EMBEDDER", "none")
 
+from collections.abc import Callable
+from pathlib import Path
 
 import pytest
+
+from backends import BACKENDS, StoreFactory
+
+# the engine semantics fixtures (memory, m, clock, t0, db, rules, warned, visible), shared by the engine,
+# cognition and interface tests
+pytest_plugins = ["memory_fixtures"]
+
+
+@pytest.fixture(params=list(BACKENDS))
+def backend(request: pytest.FixtureRequest) -> str:
+    """The name of the backend this run of the test uses (one run per entry of BACKENDS)."""
+    return request.param
+
+
+@pytest.fixture
+def new_location(backend: str, tmp_path: Path) -> Callable[..., str]:
+    """new_location(in_memory=False) -> the location of a new, empty store on this run's backend (SQLite:
+    a file under tmp_path, or a private in-memory database with in_memory=True)."""
+
+    def make(*, in_memory: bool = False) -> str:
+        return BACKENDS[backend].location(None if in_memory else tmp_path)
+
+    return make
+
+
+@pytest.fixture
+def store_factory(backend: str, tmp_path: Path) -> StoreFactory:
+    """New stores on this run's backend (memql.testing's StoreFactory): store_factory() opens one."""
+    return StoreFactory(BACKENDS[backend], tmp_path)
+
 
 # LLM settings a developer's environment may carry; a test of the local provider must not pick them up
 LLM_ENVIRONMENT = (

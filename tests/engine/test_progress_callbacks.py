@@ -5,14 +5,13 @@ reported matches what was done; reporting changes nothing."""
 from __future__ import annotations
 
 import hashlib
-from pathlib import Path
 
 import numpy as np
-from helpers_profile import PROFILE_CONFIG
 
+from helpers_profile import A2P_PROFILE, PROFILE_CONFIG
 from memql.store.copy import copy_store
 
-PROFILE = Path(__file__).parent / "fixtures" / "a2p-profile.json"
+PROFILE = A2P_PROFILE
 
 
 class Hashed:

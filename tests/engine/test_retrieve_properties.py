@@ -18,10 +18,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from backends import BACKENDS
 from memql import Memory
 from memql.ports.clock import FixedClock
 from memql.services.tokenize import index_terms, query_terms
-from memql.store.sqlite import SQLiteStore
 
 NOW = datetime(2026, 5, 1, 12, 0, tzinfo=UTC)
 VOCAB = ["river", "garden", "invoice", "piano", "rocket", "meadow", "ticket", "harbor", "lantern", "violet"]
@@ -65,16 +65,9 @@ records = st.lists(
 
 def open_store(path: str):
     """A fresh store on one backend and vector index path ("sqlite-exact", "postgres-hnsw", ...)."""
-    backend, mode = path.split("-")
-    if backend == "sqlite":
-        return SQLiteStore(":memory:", vector_index=mode)
-    from memql.store.postgres import PostgresStore
-    from pgtest import fresh_location
-
-    store = PostgresStore(fresh_location())
-    if mode == "hnsw":
-        store.ensure_vector_index(HashedBagOfWords.dimension)
-    return store
+    name, mode = path.split("-")
+    backend = BACKENDS[name]
+    return backend.open(backend.location(None), mode, HashedBagOfWords.dimension)
 
 
 @pytest.mark.parametrize("mode", ["sqlite-exact", "sqlite-hnsw", "postgres-exact", "postgres-hnsw"])

@@ -17,9 +17,9 @@ from typing import Any
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
+from backends import BACKENDS
 from memql import Memory
 from memql.ports.clock import FixedClock
-from pgtest import fresh_location
 
 MARK = {"A": "alphamark", "B": "betamark"}
 ACTOR = {"A": "alice", "B": "bob"}
@@ -280,7 +280,7 @@ def test_tenants_never_read_or_change_each_others_records_on_postgres(
 
 def check_isolation(program: list[tuple[str, tuple]], backend: str) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        db: Any = Path(tmp) / "shared.db" if backend == "sqlite" else fresh_location()
+        db = BACKENDS[backend].location(Path(tmp))
         clock = FixedClock(START)
         mems = {
             "A": Memory(db, tenant="A", actor=ACTOR["A"], clock=clock),

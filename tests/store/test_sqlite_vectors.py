@@ -1,14 +1,15 @@
 """SQLite-specific search behaviour: the vector index's modes (auto switch, HNSW snapshots, the exact fallback
-for selective filters) and the lexical window. What every backend must do is in test_store_conformance.py."""
+for selective filters) and the lexical window. What every backend must do is in memql.testing."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
-from test_store_conformance import MODEL, fill, put, unit  # the conformance suite's record and vector helpers
 
 from memql.ports.store import RecordQuery
 from memql.store.sqlite import SQLiteStore, query
+from memql.testing.sample import MODEL, put, unit  # the conformance suite's record and vector helpers
+from memql.testing.store import fill
 
 MODES = ["exact", "hnsw"]  # both index paths answer every test
 

@@ -1,4 +1,4 @@
-"""The dashboard under test, on every backend of the engine suite.
+"""The dashboard under test, on every backend (the `memory` fixture of tests/memory_fixtures.py).
 
 TEST WIRING, until the REST server lands: `site` builds the app as FastAPI() + dashboard_router with
 `keyed_memory`, a small dependency that maps a key string to a Memory over the test store (the way the
@@ -15,12 +15,6 @@ import pytest
 from fastapi import FastAPI, HTTPException, Request
 from fastapi.testclient import TestClient
 
-from engine.conftest import (  # noqa: F401  (fixtures, found by name)
-    backend,
-    clock,
-    memory,
-    t0,
-)
 from memql import Memory
 from memql.interfaces.dashboard import dashboard_router
 
@@ -64,7 +58,7 @@ def keyed_memory(keys: dict[str, Memory]) -> Callable[[Request], Memory]:
 
 
 @pytest.fixture
-def site(memory) -> Site:  # noqa: F811  (the engine suite's fixture)
+def site(memory) -> Site:
     mira = memory(actor="mira")
     keys = {
         "key-mira": mira,

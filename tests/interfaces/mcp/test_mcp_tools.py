@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import anyio
-import pytest
 from mcp_harness import call, connect, rules
 
 VERBS = [
@@ -21,14 +20,6 @@ VERBS = [
     "memory_unlock",
     "memory_expire",
 ]
-
-
-def _location(backend: str, tmp_path) -> str:
-    if backend == "sqlite":
-        return str(tmp_path / "mcp.db")
-    from pgtest import fresh_location
-
-    return fresh_location()
 
 
 def test_lists_one_typed_tool_per_verb_plus_plan_execute_facts_history(tmp_path):
@@ -78,9 +69,8 @@ def test_lists_one_typed_tool_per_verb_plus_plan_execute_facts_history(tmp_path)
     assert {"success", "op", "affected_ids", "data", "diagnostics"} <= set(output["properties"])
 
 
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_encode_promote_lock_retrieve_and_a_refused_delete(backend, tmp_path):
-    location = _location(backend, tmp_path)
+def test_encode_promote_lock_retrieve_and_a_refused_delete(new_location):
+    location = new_location()
 
     async def scenario():
         async with connect(location, "--actor", "mira") as client:

@@ -6,7 +6,6 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import anyio
-import pytest
 from mcp import Client
 from mcp_harness import call, rules
 
@@ -16,17 +15,8 @@ from memql.interfaces.mcp import build_server
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
 
-def _location(backend: str) -> str:
-    if backend == "sqlite":
-        return ":memory:"
-    from pgtest import fresh_location
-
-    return fresh_location()
-
-
-@pytest.mark.parametrize("backend", ["sqlite", "postgres"])
-def test_each_verb_tool_runs_its_verb(backend):
-    memory = Memory(_location(backend), tenant="acme", actor="mira", clock=T0, embedder="none")
+def test_each_verb_tool_runs_its_verb(new_location):
+    memory = Memory(new_location(in_memory=True), tenant="acme", actor="mira", clock=T0, embedder="none")
 
     async def scenario():
         async with Client(build_server(memory)) as client:

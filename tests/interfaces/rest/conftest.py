@@ -1,5 +1,5 @@
 """End-to-end fixtures: `memql serve` started as a subprocess on 127.0.0.1 (a free port) over a real store
-of each backend (the engine suite's BACKENDS; PostgreSQL from tests/pgtest.py), driven with httpx.
+of each backend of tests/backends.py's registry, driven with httpx.
 
 One server per backend for the session (starting one costs a second); each test works in a tenant of its
 own, with keys it creates through memql.interfaces.apikeys on the same store (the server reads keys from
@@ -15,20 +15,15 @@ import httpx
 import pytest
 from rest_server import Server, start_server, stop_server
 
-from engine.conftest import BACKENDS
+from backends import BACKENDS
 from memql.store import open_store
 
 
-@pytest.fixture(scope="session", params=BACKENDS)
+@pytest.fixture(scope="session", params=list(BACKENDS))
 def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
     backend = request.param
     root = tmp_path_factory.mktemp(f"rest-{backend}")
-    if backend == "sqlite":
-        location = str(root / "memql.db")
-    else:
-        from pgtest import fresh_location
-
-        location = fresh_location()
+    location = BACKENDS[backend].location(root)  # session-scoped: the registry, not the `backend` fixture
     store = open_store(location)  # created (and migrated) before the server opens it
     process, base = start_server(location, root / "access.log", "--embedder", "none")
     s = Server(backend, base, location, root / "access.log", store)

@@ -13,7 +13,7 @@ from memql.interfaces.cli import main
 from memql.interfaces.cli.progress import progress_bars, shows_progress
 from memql.ports.progress import silent
 
-FIXTURES = Path(__file__).parents[1] / "bench" / "fixtures"
+FIXTURES = Path(__file__).parents[2] / "bench" / "fixtures"
 
 
 class Terminal(io.StringIO):

@@ -13,13 +13,9 @@ from memql.interfaces.cli import main
 NOW = "2026-03-04T10:00:00+00:00"
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "m.db")
-    from pgtest import fresh_location
-
-    return fresh_location()
+@pytest.fixture
+def db(new_location) -> str:
+    return new_location()
 
 
 def cli(db: str, *args: str, stdin: str | None = None, env: dict | None = None):

@@ -4,25 +4,20 @@ notes in `memql history`, against a store on every backend."""
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from helpers_profile import CLI_CATEGORIES
 
+from helpers_profile import A2P_PROFILE, CLI_CATEGORIES
 from memql.interfaces.cli import main
 
-FIXTURE = Path(__file__).parent / "fixtures" / "a2p-profile.json"
+FIXTURE = A2P_PROFILE
 NOW = "2026-03-04T10:00:00+00:00"
 
 
 @pytest.fixture
-def store(backend, tmp_path) -> str:
-    if backend == "sqlite":
-        return str(tmp_path / "memory.db")
-    from pgtest import fresh_location
-
-    return fresh_location()
+def store(new_location) -> str:
+    return new_location()
 
 
 def run(db: str, *args: str, stdin: str | None = None):

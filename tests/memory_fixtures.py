@@ -1,16 +1,16 @@
-"""Fixtures for the engine semantics suite (DESIGN §5): a `memory` factory over every backend, a pinned
-clock, and `db`, a read-only window on the store for the state the API does not show.
+"""Fixtures of the engine semantics suite (DESIGN §5), shared by the engine, cognition and interface tests
+(the root conftest loads this module as a plugin): a `memory` factory over every backend, a pinned clock,
+and `db`, a read-only window on the store, through the Store port, for the state the API does not show.
 
-Every test runs once per backend in BACKENDS. Adding PostgreSQL means adding "postgres" to BACKENDS, a
-location for it in `_location`, and its SQL in `Inspector.operations` — no test changes.
+Every test that asks for `memory` runs once per backend of tests/backends.py's registry; nothing here
+names a backend.
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, cast
 
 import pytest
 
@@ -18,25 +18,9 @@ from memql import Memory
 from memql.engine.result import ExecutionResult
 from memql.ports.clock import FixedClock
 from memql.ports.record import Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import PortableSession, RecordQuery
 
-BACKENDS = ["sqlite", "postgres"]
 T0 = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday, 10:00 UTC
-
-
-def _location(backend: str) -> Any:
-    if backend == "sqlite":
-        return ":memory:"
-    if backend == "postgres":
-        from pgtest import fresh_location  # one server per test session, a new schema per store
-
-        return fresh_location()
-    pytest.skip(f"no test location for backend {backend}")
-
-
-@pytest.fixture(params=BACKENDS)
-def backend(request: pytest.FixtureRequest) -> str:
-    return request.param
 
 
 @pytest.fixture
@@ -55,7 +39,7 @@ MemoryFactory = Callable[..., Memory]
 
 
 @pytest.fixture
-def memory(backend: str, clock: FixedClock) -> Iterator[MemoryFactory]:
+def memory(new_location: Callable[..., str], clock: FixedClock) -> Iterator[MemoryFactory]:
     """memory(tenant="t", actor="alice", admin=False, share=None, **Memory kwargs) -> Memory.
 
     `share=m` opens another session (another tenant, actor or admin flag) on m's store.
@@ -70,7 +54,7 @@ def memory(backend: str, clock: FixedClock) -> Iterator[MemoryFactory]:
         share: Memory | None = None,
         **kwargs: Any,
     ) -> Memory:
-        location = share.store if share is not None else _location(backend)
+        location = share.store if share is not None else new_location(in_memory=True)
         m = Memory(location, tenant=tenant, actor=actor, admin=admin, clock=clock, **kwargs)
         opened.append(m)
         return m
@@ -86,11 +70,12 @@ def m(memory: MemoryFactory) -> Memory:
     return memory()
 
 
-class Inspector:
-    """Reads a store's state through the Store port (and, for the audit log's operations, its SQL)."""
+# what `db.operations` shows of each audited operation
+OPERATION_FIELDS = ("seq", "actor", "op", "ir", "affected_ids", "trace_id", "workflow_id", "step")
 
-    def __init__(self, backend: str) -> None:
-        self.backend = backend
+
+class Inspector:
+    """Reads a store's state through the Store port, whatever the backend."""
 
     def record(self, m: Memory, record_id: str) -> Record | None:
         """The record as stored, whatever its status (None once it is gone)."""
@@ -120,26 +105,25 @@ class Inspector:
         return {(link.src, link.dst, link.relation) for link in found}
 
     def operations(self, m: Memory) -> list[dict[str, Any]]:
-        """The audit log's operations for m's tenant, in order."""
-        sql = (
-            "SELECT seq, actor, op, ir, affected_ids, trace_id, workflow_id, step FROM operations "
-            "WHERE tenant = ? ORDER BY seq"
-        )
-        if self.backend == "postgres":
-            sql = sql.replace("ir, affected_ids", "ir::text AS ir, affected_ids::text AS affected_ids")
-            sql = sql.replace("?", "%s")
-        elif self.backend != "sqlite":
-            raise NotImplementedError(self.backend)
-        rows = m.store.execute_sql(sql, (m.tenant,))  # type: ignore[attr-defined]
-        return [
-            {**dict(r), "ir": json.loads(r["ir"]), "affected_ids": json.loads(r["affected_ids"])}
-            for r in rows
-        ]
+        """The audit log's operations for m's tenant, in order (read as `memql copy` exports it)."""
+        operations: list[dict[str, Any]] = []
+        after = 0
+        with m.store.dry_run() as store_session:
+            session = cast(PortableSession, store_session)  # every backend's session is also portable
+            while page := session.export_log(after, 500):
+                operations += [
+                    {name: getattr(op, name) for name in OPERATION_FIELDS}
+                    for op, _events in page
+                    if op.tenant == m.tenant
+                ]
+                after = page[-1][0].seq or 0
+                assert after, "operations carry their sequence numbers"
+        return operations
 
 
 @pytest.fixture
-def db(backend: str) -> Inspector:
-    return Inspector(backend)
+def db() -> Inspector:
+    return Inspector()
 
 
 # --- small assertion helpers, shared as fixtures (tests import nothing from conftest) ---------------

@@ -8,19 +8,14 @@ import json
 import pytest
 from click.testing import CliRunner
 
-from engine.conftest import BACKENDS
 from memql.interfaces.apikeys import authenticate, secret_hash
 from memql.interfaces.cli import main
 from memql.store import open_store
 
 
-@pytest.fixture(params=BACKENDS)
-def location(request, tmp_path) -> str:
-    if request.param == "sqlite":
-        return str(tmp_path / "keys.db")
-    from pgtest import fresh_location
-
-    return fresh_location()
+@pytest.fixture
+def location(new_location) -> str:
+    return new_location()
 
 
 def run(location: str, *args: str):

@@ -7,10 +7,10 @@ from __future__ import annotations
 from datetime import UTC, datetime, timedelta, timezone
 
 import pytest
-from helpers_profile import PROFILE_CONFIG
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from helpers_profile import PROFILE_CONFIG
 from memql.lang.time import format_instant, parse_instant
 
 TYPES = ["a2p:episodic", "a2p:semantic", "a2p:procedural"]

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import json
 from datetime import timedelta
-from pathlib import Path
 
 import pytest
-from helpers_profile import PROFILE_CONFIG
 
+from helpers_profile import A2P_PROFILE, PROFILE_CONFIG
 from memql.cognition.a2p import derived_id, dumps
 
-FIXTURE = Path(__file__).parent / "fixtures" / "a2p-profile.json"
+FIXTURE = A2P_PROFILE
 
 
 @pytest.fixture

@@ -10,12 +10,11 @@ import pytest
 from click.testing import CliRunner
 
 from memql.interfaces.cli import facts_cmds, main
-from pgtest import fresh_location
 
 
-@pytest.fixture(params=["sqlite", "postgres"])
-def db(request, tmp_path) -> str:
-    return str(tmp_path / "facts.db") if request.param == "sqlite" else fresh_location()
+@pytest.fixture
+def db(new_location) -> str:
+    return new_location()
 
 
 def run(db: str, *args: str, stdin: str | None = None, now: str = "2026-06-20T00:00:00Z"):

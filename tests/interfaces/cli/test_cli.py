@@ -13,7 +13,7 @@ from click.testing import CliRunner
 
 from memql.interfaces.cli import main
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 QUICKSTART = ROOT / "examples" / "quickstart.json"
 
 

@@ -1,0 +1,16 @@
+"""The whole Store conformance suite in one import, for a backend's test module:
+
+    from memql.testing.suite import *  # noqa: F403
+
+The sections' tests and fixtures are collected in the importing module; each opens its stores with
+`store_factory`.
+"""
+
+from memql.testing import keys as keys_section
+from memql.testing import lexical as lexical_section
+from memql.testing import store as store_section
+from memql.testing.keys import *  # noqa: F403
+from memql.testing.lexical import *  # noqa: F403
+from memql.testing.store import *  # noqa: F403
+
+__all__ = sorted({*keys_section.__all__, *lexical_section.__all__, *store_section.__all__})
