@@ -26,7 +26,7 @@ MAX_CONTEXT_TYPES = 20
 
 @functools.lru_cache(maxsize=1)
 def _reply_schema() -> dict[str, Any]:
-    ir = json_schema("ir")
+    ir = json_schema("ir", system_verbs=False)  # the planner plans the twelve verbs, not housekeeping
     defs = dict(ir["$defs"])
     defs["IR"] = {k: ir[k] for k in ("oneOf", "discriminator") if k in ir}
     return {
