@@ -94,7 +94,9 @@ class _OpNameType:
         return core_schema.no_info_plain_validator_function(cls._check)
 
     @classmethod
-    def __get_pydantic_json_schema__(cls, _schema: CoreSchema, _handler: GetJsonSchemaHandler) -> JsonSchemaValue:
+    def __get_pydantic_json_schema__(
+        cls, _schema: CoreSchema, _handler: GetJsonSchemaHandler
+    ) -> JsonSchemaValue:
         return {"enum": cls._names(), "type": "string"}
 
 

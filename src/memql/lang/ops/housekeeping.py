@@ -65,8 +65,8 @@ class RestoreIR(OpBase):
     @model_validator(mode="after")
     def _one_id(self) -> RestoreIR:
         target = self.target
-        if target is not None and (target.ids is None or len(target.ids) != 1 or target.from_step is not None):
+        if target is not None and (target.ids is None or len(target.ids) != 1 or target.from_step):
             raise PydanticCustomError(
-                "restore.target", "Restore names one record by its id: target {{ids: [id]}}", {"field": "target"}
+                "restore.target", "Restore names one record by its id (target.ids)", {"field": "target"}
             )
         return self
