@@ -32,6 +32,26 @@ if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported w
 
 Ids = str | list[str]
 
+# the method of this API that sends each verb (Memory.execute sends any); tests/test_verb_coverage.py
+# checks that every verb of the language has one
+VERB_METHODS: dict[str, str] = {
+    "Encode": "encode",
+    "Update": "update",
+    "Label": "label",
+    "Promote": "promote",
+    "Demote": "demote",
+    "Merge": "merge",
+    "Delete": "delete",
+    "Split": "split",
+    "Lock": "lock",
+    "Expire": "expire",
+    "Retrieve": "retrieve",
+    "Summarize": "summarize",
+    "Sweep": "sweep",
+    "Remind": "due",
+    "Restore": "restore",
+}
+
 
 class Memory:
     """A tenant's memory in a store.
