@@ -61,7 +61,8 @@ def _reply_schema() -> dict[str, Any]:
 
 def reply_schema() -> dict[str, Any]:
     """The JSON Schema the model's reply is constrained by: ``{"workflow": [IR, ...], "clarification"?}``,
-    where IR is the schema `memql schema --kind ir` prints (its ``$defs`` carried over unchanged)."""
+    where IR is the schema `memql schema --kind ir` prints for the twelve verbs (without the system verbs;
+    its ``$defs`` carried over unchanged)."""
     return copy.deepcopy(_reply_schema())
 
 
