@@ -16,13 +16,16 @@ class MemqlError(Exception):
 
 class Refusal(MemqlError):
     """memql refuses: `rule` (a stable id, e.g. "governance.locked"), `message`, and `path`, the JSON
-    pointer of the refused part of the program ("" for the whole)."""
+    pointer of the refused part of the program ("" for the whole). `also` holds further refusals said
+    at once (a shell reporting every diagnostic of a refused program); the first one decides."""
 
-    def __init__(self, rule: str, message: str, path: str = "") -> None:
+    def __init__(self, rule: str, message: str, path: str = "", *, also: tuple[Refusal, ...] = ()) -> None:
         super().__init__(message)
         self.rule = rule
         self.message = message
         self.path = path
+        self.also = also
 
     def __repr__(self) -> str:
-        return f"Refusal({self.rule!r}, {self.message!r}, {self.path!r})"
+        more = f", also={self.also!r}" if self.also else ""
+        return f"Refusal({self.rule!r}, {self.message!r}, {self.path!r}{more})"

@@ -10,13 +10,12 @@ from typing import TYPE_CHECKING, Any
 from memql.cognition.planner import Plan, Planner, make_planner
 from memql.cognition.planner.execution import PlanOutcome, run_plan
 from memql.cognition.planner.store_context import store_context
-from memql.cognition.proposals import Proposals, transition
-from memql.engine import maintenance
+from memql.cognition.proposals import Proposals
+from memql.engine import audit
 from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
 from memql.engine.result import ExecutionResult
-from memql.engine.targets import canonical_id
 from memql.lang import ValidationResult, validate
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
@@ -32,6 +31,26 @@ if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported w
     from memql.cognition.promotion import PromotionConfig, PromotionReport
 
 Ids = str | list[str]
+
+# the method of this API that sends each verb (Memory.execute sends any); tests/test_verb_coverage.py
+# checks that every verb of the language has one
+VERB_METHODS: dict[str, str] = {
+    "Encode": "encode",
+    "Update": "update",
+    "Label": "label",
+    "Promote": "promote",
+    "Demote": "demote",
+    "Merge": "merge",
+    "Delete": "delete",
+    "Split": "split",
+    "Lock": "lock",
+    "Expire": "expire",
+    "Retrieve": "retrieve",
+    "Summarize": "summarize",
+    "Sweep": "sweep",
+    "Remind": "due",
+    "Restore": "restore",
+}
 
 
 class Memory:
@@ -354,46 +373,27 @@ class Memory:
 
     def sweep(self) -> ExecutionResult:
         """Apply on_expire to expired records; purge soft deletions past the recovery window."""
-        return maintenance.sweep(self.executor)
+        return self.execute({"op": "Sweep"})
 
     def due(self, *, advance: bool = False) -> ExecutionResult:
         """Reminders that are due now (advance=True schedules each one's next occurrence)."""
-        return maintenance.due_reminders(self.executor, advance=advance)
+        return self.execute({"op": "Remind", "args": {"advance": advance}})
 
     def restore(self, record_id: str) -> ExecutionResult:
-        return maintenance.restore(self.executor, record_id)
+        return self.execute({"op": "Restore", "target": {"ids": [record_id]}})
 
     def history(self, record_id: str) -> list[dict[str, Any]]:
         """Every change to a record, oldest first: when, who, which op, each field before and after,
         `note` (the op's `_comment`, e.g. "reclassify: ...", "consolidate"), and for a proposal which step
         it was (`proposal`: proposed, approved, approved with edits, rejected, expired). A record this
         session may not read has no history for it (as if absent)."""
-        with self.store.transaction() as session:
-            if not maintenance.may_read_history(self.executor, session, canonical_id(record_id)):
-                return []
-            events = session.history(self.tenant, canonical_id(record_id))
-        return [
-            {
-                "seq": e.seq,
-                "time": e.operation.time,
-                "actor": e.operation.actor,
-                "op": e.operation.op,  # type: ignore[union-attr]
-                "change": e.kind,
-                "before": e.before,
-                "after": e.after,
-                "proposal": transition(e.kind, e.before, e.after),
-                "workflow_id": e.operation.workflow_id,
-                "trace_id": e.operation.trace_id,  # type: ignore[union-attr]
-                "note": e.operation.ir.get("_comment"),  # type: ignore[union-attr]
-            }
-            for e in events
-        ]
+        return audit.history(self.executor, record_id)
 
     def lineage(self, record_id: str) -> list[dict[str, Any]]:
         """The record's lineage links, both directions, oldest first: `src`, `dst`, `relation`
         (merged_into, split_from, supersedes, summarizes, ...) and `created_at`. Read like `history`: none
         for a record this session may not read, and none to a record it may not read."""
-        return maintenance.lineage(self.executor, canonical_id(record_id))
+        return audit.lineage(self.executor, record_id)
 
     def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
         """Embed records stored with skip_embedding or before an embedder was set; returns how many.

@@ -17,7 +17,7 @@ from click.testing import CliRunner
 
 from memql.bench import sets, text2mem
 from memql.interfaces.cli import main
-from memql.lang.ops.base import OPS
+from memql.lang.ops import OPS
 
 SHIPPED = sets.path("memql-v1")
 ROOT = Path(__file__).resolve().parents[2]

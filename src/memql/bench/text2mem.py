@@ -30,6 +30,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memql.errors import MemqlError
 from memql.ports.progress import Progress, silent
 
 # A planner turns an instruction (the sample's natural-language text) into an IR or a workflow
@@ -53,7 +54,7 @@ _OPS: dict[str, Callable[[Any, Any], bool]] = {
 }
 
 
-class SampleError(Exception):
+class SampleError(MemqlError):
     """A sample this runner cannot evaluate as written (reported as a failure, never raised out)."""
 
 

@@ -30,20 +30,6 @@ FIELDS = [
     "expire_at",
 ]
 STATUSES = ("pending", "rejected", "expired", "any")
-_DECISION = frozenset({"status", "owner", "updated_at", "expire_at", "on_expire"})  # not an edit
-
-
-def transition(change: str, before: dict[str, Any], after: dict[str, Any]) -> str | None:
-    """What an audit event did to a proposal: proposed, approved, approved with edits, rejected,
-    expired — or None when the event is not a proposal's transition."""
-    if change == "insert":
-        return "proposed" if after.get("status") == "pending" else None
-    if change != "update" or before.get("status") != "pending" or "status" not in after:
-        return None
-    status = after["status"]
-    if status == "active":
-        return "approved with edits" if set(after) - _DECISION else "approved"
-    return status if status in ("rejected", "expired") else None
 
 
 class Proposals:

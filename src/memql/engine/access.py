@@ -11,18 +11,30 @@ these plain session parameters; nothing here is stored.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from memql.errors import Refusal
 from memql.lang.fields import SENSITIVITY_ORDER
+from memql.lang.ops import STAGE_OF
 from memql.ports.record import PROPOSAL_STATUSES, Record
 from memql.ports.store import Access
 
-if TYPE_CHECKING:
-    from memql.engine.context import Context
-
 ROLES = ("user", "admin", "agent")
 CONSENTS = ("propose", "read", "read_write")
-READ_VERBS = frozenset({"Retrieve", "Summarize"})
+READ_VERBS = frozenset(op for op, stage in STAGE_OF.items() if stage == "RET")
+
+
+class Context(Protocol):
+    """What the checks below read of an op's context (memql.engine.context.Context): who acts, as what,
+    in which op, and how it refuses."""
+
+    actor: str | None
+    admin: bool
+    role: str
+    consent: str | None
+    op: str
+
+    def refuse(self, rule: str, message: str, *parts: str | int) -> Refusal: ...
 
 
 @dataclass(frozen=True)

@@ -11,13 +11,7 @@ from typing import Any
 from memql.engine.access import check_consent, identity
 from memql.engine.context import Context, EngineConfig
 from memql.engine.result import Change, ExecutionResult, Stats
-from memql.engine.verbs import Outcome
-from memql.engine.verbs.annotate import run_label, run_update
-from memql.engine.verbs.encode import run_encode
-from memql.engine.verbs.lifecycle import run_delete, run_expire, run_lock
-from memql.engine.verbs.read import run_retrieve, run_summarize
-from memql.engine.verbs.restructure import run_merge, run_split
-from memql.engine.verbs.weight import run_demote, run_promote
+from memql.engine.verbs import RUNNERS
 from memql.errors import Refusal
 from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
@@ -27,21 +21,6 @@ from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.record import Operation, Record
 from memql.ports.store import Store, StoreSession
-
-VERBS: dict[str, Callable[[Context, Any], Outcome]] = {
-    "Encode": run_encode,
-    "Update": run_update,
-    "Label": run_label,
-    "Promote": run_promote,
-    "Demote": run_demote,
-    "Merge": run_merge,
-    "Delete": run_delete,
-    "Split": run_split,
-    "Lock": run_lock,
-    "Expire": run_expire,
-    "Retrieve": run_retrieve,
-    "Summarize": run_summarize,
-}
 
 StepObserver = Callable[[int, ExecutionResult], None]
 
@@ -232,16 +211,17 @@ class Executor:
             session, now, meta, path=path, step_ids=step_ids, to_embed={} if step_dry else queue
         )
         ctx.op = ir.op
-        check_consent(ctx, ir.op)  # before anything runs: a refused agent learns nothing from the store
+        if ir.writes or not ir.system:  # a system verb that only reads lists what read permissions allow
+            check_consent(ctx, ir.op)  # before anything runs: a refused agent learns nothing from the store
         if ir.target is not None and ir.target.search is not None:
             ctx.embed_queued()  # a search sees every record written before it, by meaning too
         started = time.perf_counter()
         if step_dry:  # a previewed step inside a committed workflow: run it, then undo it
             with session.scratch():
-                outcome = VERBS[ir.op](ctx, ir)
+                outcome = RUNNERS[ir.op](ctx, ir)
         else:
-            outcome = VERBS[ir.op](ctx, ir)
-            if not whole_dry:
+            outcome = RUNNERS[ir.op](ctx, ir)
+            if not whole_dry and (ctx.events or not ir.system):  # housekeeping that did nothing: no entry
                 session.log(
                     Operation(
                         time=now,

@@ -34,7 +34,7 @@ from typing import Any
 
 from memql.engine.context import Context
 from memql.engine.governance import check_lock
-from memql.engine.verbs import Outcome
+from memql.engine.verbs.base import Outcome
 from memql.errors import Refusal
 from memql.lang.time import format_instant, parse_instant
 from memql.ports.record import Record

@@ -3,7 +3,7 @@
 from memql.lang.diagnostics import RULES, Diagnostic
 from memql.lang.hygiene import Limits
 from memql.lang.ir import IR, Workflow
-from memql.lang.ops import OP_MODELS, OPS, STAGE_OF, Meta, OpBase
+from memql.lang.ops import OP_MODELS, OPS, STAGE_OF, SYSTEM_OPS, Meta, OpBase
 from memql.lang.schema import json_schema
 from memql.lang.validate import ValidationResult, validate
 
@@ -13,6 +13,7 @@ __all__ = [
     "OP_MODELS",
     "RULES",
     "STAGE_OF",
+    "SYSTEM_OPS",
     "Diagnostic",
     "Limits",
     "Meta",

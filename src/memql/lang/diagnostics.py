@@ -94,6 +94,7 @@ RULES: dict[str, str] = {
     "governance.lock_owner": "only the locker, a listed reviewer or an admin may change this lock",
     "governance.target_state": "the op cannot act on a deleted or expired record",
     "restore.window": "the record can no longer be restored",
+    "restore.target": "Restore names one record by its id",
     "consent.read": "the agent's consent (propose-only) does not cover reading memory",
     "consent.write": "the agent's consent does not cover this write (it needs read_write)",
     "permission.write": "the caller may read the record but its write permissions refuse the op",

@@ -46,7 +46,7 @@ def _rule_for(error_type: str, ctx: dict) -> str:
 @cache
 def vocabulary() -> tuple[str, ...]:
     """Every field name of the language, for "did you mean" suggestions."""
-    from memql.lang.ops import OP_MODELS
+    from memql.lang.ops import VERB_MODELS
 
     names: set[str] = set()
     seen: set[type] = set()
@@ -60,7 +60,7 @@ def vocabulary() -> tuple[str, ...]:
             for sub in _models_in(field.annotation):
                 visit(sub)
 
-    for model in OP_MODELS.values():
+    for model in VERB_MODELS.values():
         visit(model)
     return tuple(sorted(names))
 

@@ -1,4 +1,4 @@
-"""The program types: one IR (a discriminated union over the twelve ops) or a workflow of IRs."""
+"""The program types: one IR (a discriminated union over the registered verbs) or a workflow of IRs."""
 
 from __future__ import annotations
 
@@ -7,39 +7,15 @@ from typing import Annotated, Any, Union
 from pydantic import Field
 
 from memql.lang.fields import StrictModel
-from memql.lang.ops import (
-    DeleteIR,
-    DemoteIR,
-    EncodeIR,
-    ExpireIR,
-    LabelIR,
-    LockIR,
-    MergeIR,
-    Meta,
-    PromoteIR,
-    RetrieveIR,
-    SplitIR,
-    SummarizeIR,
-    UpdateIR,
-)
+from memql.lang.ops import OP_MODELS, VERB_MODELS, Meta
 
+# one IR: a discriminated union over every registered verb (the twelve, then the system verbs)
 IR = Annotated[
-    Union[  # noqa: UP007 - a discriminated union needs the explicit Union form for pydantic's schema
-        EncodeIR,
-        UpdateIR,
-        LabelIR,
-        PromoteIR,
-        DemoteIR,
-        MergeIR,
-        DeleteIR,
-        SplitIR,
-        LockIR,
-        ExpireIR,
-        RetrieveIR,
-        SummarizeIR,
-    ],
+    Union[tuple(VERB_MODELS.values())],  # noqa: UP007 - a discriminated union needs the Union form
     Field(discriminator="op"),
 ]
+# one IR of the twelve Text2Mem verbs: what a planner may produce
+TEXT2MEM_IR = Annotated[Union[tuple(OP_MODELS.values())], Field(discriminator="op")]  # noqa: UP007
 
 MAX_STEPS = 100
 

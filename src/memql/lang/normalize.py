@@ -235,13 +235,13 @@ class _Pass:
     def ir(self, ir: dict, path: str) -> None:
         self.trim_keys(ir, path)
         op = ir.get("op")
-        if isinstance(op, str) and op not in OPS:
-            match = {o.lower(): o for o in OPS}.get(op.strip().lower())
+        if isinstance(op, str) and op not in STAGE_OF:
+            match = {o.lower(): o for o in STAGE_OF}.get(op.strip().lower())
             if match:
                 ir["op"] = match
                 self.alias(join(path, "op"), f"op {op!r} is spelled {match!r}")
         op = ir.get("op")
-        if "stage" not in ir and op in OPS:
+        if "stage" not in ir and op in STAGE_OF:
             ir["stage"] = STAGE_OF[op]
         elif isinstance(ir.get("stage"), str) and ir["stage"] != ir["stage"].strip().upper():
             ir["stage"] = ir["stage"].strip().upper()
@@ -256,11 +256,13 @@ class _Pass:
         if isinstance(target, dict):
             self.target(target, join(path, "target"))
         args = ir.get("args")
-        if isinstance(args, dict) and op in OPS:
+        if isinstance(args, dict) and op in STAGE_OF:
             self.trim_keys(args, join(path, "args"))
-            getattr(self, "args_" + op.lower())(args, join(path, "args"))
+            special = getattr(self, "args_" + op.lower(), None)  # a verb's own spellings, if it has any
+            if special is not None:
+                special(args, join(path, "args"))
             self.nested_times(args, join(path, "args"))
-        if op in OPS and STAGE_OF[op] == "STO" and isinstance(target, dict):
+        if op in STAGE_OF and STAGE_OF[op] == "STO" and isinstance(target, dict):
             self.write_cap(target, join(path, "target"))
 
     def nested_times(self, args: dict, path: str) -> None:
@@ -476,12 +478,6 @@ class _Pass:
                 else:
                     chunks["chunk_size"] = 50
                     self.d.warning(here, "compat.clamped", f"chunk_size {size} raised to the minimum, 50")
-
-    def args_retrieve(self, a: dict, path: str) -> None:
-        return None
-
-    def args_summarize(self, a: dict, path: str) -> None:
-        return None
 
 
 def _unescape(text: str) -> str:

@@ -21,7 +21,7 @@ from memql.lang.hygiene import MISSING, Limits, decode
 from memql.lang.invariants import check_ir
 from memql.lang.ir import Workflow
 from memql.lang.normalize import normalize_ir
-from memql.lang.ops import OP_MODELS, OPS, STAGE_OF, Meta, OpBase
+from memql.lang.ops import OPS, STAGE_OF, VERB_MODELS, Meta, OpBase
 
 
 class ValidationResult(BaseModel):
@@ -163,8 +163,8 @@ def _parse_ir(raw: Any, path: str, diags: Diagnostics, now: datetime | None, lim
     if op is None:
         diags.error(join(path, "op"), "op.missing", "an IR needs an op: one of " + ", ".join(OPS))
         return None
-    if not isinstance(op, str) or op not in OP_MODELS:
-        hint = difflib.get_close_matches(str(op), OPS, n=1, cutoff=0.6)
+    if not isinstance(op, str) or op not in VERB_MODELS:
+        hint = difflib.get_close_matches(str(op), list(VERB_MODELS), n=1, cutoff=0.6)
         diags.error(
             join(path, "op"),
             "op.unknown",
@@ -182,7 +182,7 @@ def _parse_ir(raw: Any, path: str, diags: Diagnostics, now: datetime | None, lim
         )
         raw["stage"] = STAGE_OF[op]  # keep parsing so every other problem is reported too
     try:
-        model = OP_MODELS[op].model_validate(raw)
+        model = VERB_MODELS[op].model_validate(raw)
     except ValidationError as exc:
         already = {d.path for d in diags.items[mark:] if d.severity == "error"}
         errors.report(exc, path, diags, skip=already)

@@ -22,6 +22,7 @@ from collections.abc import Mapping
 from urllib.parse import urlsplit
 
 from memql import __version__
+from memql.errors import MemqlError
 
 RETRYABLE_STATUS = frozenset({408, 429})  # plus every 5xx
 MAX_BACKOFF = 20.0  # seconds: ceiling of one exponential-backoff wait
@@ -29,7 +30,7 @@ MAX_RETRY_AFTER = 60.0  # seconds: ceiling on a server's Retry-After
 MAX_IDLE_CONNECTIONS = 8  # keep-alive connections kept open between requests
 
 
-class RemoteServiceError(RuntimeError):
+class RemoteServiceError(MemqlError, RuntimeError):
     """A request to a remote model service failed for good.
 
     ``status`` is the HTTP status of the last response (None when no response arrived: connection error,

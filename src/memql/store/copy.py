@@ -10,13 +10,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memql.errors import MemqlError
 from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
 
 BATCH = 2_000
 
 
-class CopyRefused(Exception):
+class CopyRefused(MemqlError):
     """The destination is not empty."""
 
 

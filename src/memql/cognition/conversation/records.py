@@ -17,6 +17,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
+from memql.errors import MemqlError
 from memql.lang.diagnostics import Diagnostic
 
 TAG_PREFIX = "conv:"
@@ -25,7 +26,7 @@ MESSAGE_TYPE = "turn"
 ROW_FIELDS = ["id", "text", "facets", "time", "score"]
 
 
-class ConversationError(ValueError):
+class ConversationError(MemqlError, ValueError):
     """Bad input or a refused operation: `diagnostics` name the field and a stable rule id."""
 
     def __init__(self, message: str, diagnostics: Sequence[Diagnostic] = ()) -> None:

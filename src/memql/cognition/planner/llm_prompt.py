@@ -26,7 +26,7 @@ MAX_CONTEXT_TYPES = 20
 
 @functools.lru_cache(maxsize=1)
 def _reply_schema() -> dict[str, Any]:
-    ir = json_schema("ir")
+    ir = json_schema("ir", system_verbs=False)  # the planner plans the twelve verbs, not housekeeping
     defs = dict(ir["$defs"])
     defs["IR"] = {k: ir[k] for k in ("oneOf", "discriminator") if k in ir}
     return {
@@ -61,7 +61,8 @@ def _reply_schema() -> dict[str, Any]:
 
 def reply_schema() -> dict[str, Any]:
     """The JSON Schema the model's reply is constrained by: ``{"workflow": [IR, ...], "clarification"?}``,
-    where IR is the schema `memql schema --kind ir` prints (its ``$defs`` carried over unchanged)."""
+    where IR is the schema `memql schema --kind ir` prints for the twelve verbs (without the system verbs;
+    its ``$defs`` carried over unchanged)."""
     return copy.deepcopy(_reply_schema())
 
 

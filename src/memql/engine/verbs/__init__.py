@@ -1,16 +1,15 @@
-"""The twelve verbs, one module per family. Each run_<verb>(ctx, ir) returns an Outcome or raises Refusal."""
+"""The verbs' runners, one module per family; each registers itself with @runner (base.py). Importing
+this package imports every family, so RUNNERS holds a runner for every verb the language defines."""
 
-from __future__ import annotations
+from memql.engine.verbs import (  # noqa: F401 - imported for their @runner registrations
+    annotate,
+    encode,
+    housekeeping,
+    lifecycle,
+    read,
+    restructure,
+    weight,
+)
+from memql.engine.verbs.base import RUNNERS, Outcome, Runner, clamp, runner
 
-from dataclasses import dataclass, field
-from typing import Any
-
-
-@dataclass
-class Outcome:
-    affected_ids: list[str] = field(default_factory=list)
-    data: dict[str, Any] = field(default_factory=dict)
-
-
-def clamp(value: float) -> float:
-    return min(1.0, max(0.0, round(value, 6)))
+__all__ = ["RUNNERS", "Outcome", "Runner", "clamp", "runner"]

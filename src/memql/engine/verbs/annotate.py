@@ -8,7 +8,7 @@ from memql.engine.access import may_govern
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable, classify
 from memql.engine.targets import resolve
-from memql.engine.verbs import Outcome
+from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
 from memql.lang.ops import LabelIR, UpdateIR
 from memql.lang.time import add_duration, parse_duration
@@ -38,6 +38,7 @@ _DIRECT = {
 GOVERNING = frozenset({*PERMISSION_FIELDS, "owner"})  # who reads and writes the record: its owner's say
 
 
+@runner("Update")
 def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
     given = ir.args.set
     fields = given.model_fields_set
@@ -115,6 +116,7 @@ def _unique(tags: list[str]) -> list[str]:
     return [t for t in tags if not (t.casefold() in seen or seen.add(t.casefold()))]  # type: ignore[func-returns-value]
 
 
+@runner("Label")
 def run_label(ctx: Context, ir: LabelIR) -> Outcome:
     args = ir.args
     new_facets = args.facets.model_dump(mode="json", exclude_none=True) if args.facets else {}

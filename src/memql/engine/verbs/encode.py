@@ -12,7 +12,7 @@ from memql.engine.access import proposes
 from memql.engine.context import Context
 from memql.engine.facts import encode_fact
 from memql.engine.governance import classify
-from memql.engine.verbs import Outcome
+from memql.engine.verbs.base import Outcome, runner
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
@@ -43,6 +43,7 @@ def facets_of(args: Any) -> dict[str, Any]:
     return facets
 
 
+@runner("Encode")
 def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     """A new record; or, for an agent below read_write consent or when `proposal` is asked, a pending
     proposal: no owner until a user approves it, the proposer as `agent`, on expiry status expired."""

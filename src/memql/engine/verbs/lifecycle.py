@@ -5,12 +5,13 @@ from __future__ import annotations
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable, may_change_lock
 from memql.engine.targets import resolve, window
-from memql.engine.verbs import Outcome
+from memql.engine.verbs.base import Outcome, runner
 from memql.lang.ops import DeleteIR, ExpireIR, LockIR
 from memql.lang.time import add_duration, parse_duration
 from memql.ports.store import RecordQuery
 
 
+@runner("Delete")
 def run_delete(ctx: Context, ir: DeleteIR) -> Outcome:
     args = ir.args
     narrow = None
@@ -36,6 +37,7 @@ def run_delete(ctx: Context, ir: DeleteIR) -> Outcome:
     return Outcome(affected, {"deleted": len(affected), "hard": False, "restorable_until": restorable_until})
 
 
+@runner("Lock")
 def run_lock(ctx: Context, ir: LockIR) -> Outcome:
     args = ir.args
     affected = []
@@ -71,6 +73,7 @@ def run_lock(ctx: Context, ir: LockIR) -> Outcome:
     )
 
 
+@runner("Expire")
 def run_expire(ctx: Context, ir: ExpireIR) -> Outcome:
     args = ir.args
     when = args.until if args.until is not None else add_duration(ctx.now, parse_duration(args.ttl))  # type: ignore[arg-type]

@@ -8,7 +8,7 @@ from typing import Any
 from memql.engine.access import public
 from memql.engine.context import Context
 from memql.engine.targets import resolve
-from memql.engine.verbs import Outcome
+from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
 from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
@@ -77,6 +77,7 @@ def row(
     return {name: values.get(name) for name in include}
 
 
+@runner("Retrieve")
 def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     include = ir.args.include or list(DEFAULT_INCLUDE)
     as_of = ir.args.as_of
@@ -90,6 +91,7 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     return Outcome([r.id for r, _ in hits], data)  # type: ignore[misc]
 
 
+@runner("Summarize")
 def run_summarize(ctx: Context, ir: SummarizeIR) -> Outcome:
     args = ir.args
     sources = [r for r, _ in resolve(ctx, ir.target, write=False)]  # type: ignore[arg-type]

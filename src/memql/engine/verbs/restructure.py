@@ -8,7 +8,7 @@ from memql.engine.access import audience
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable
 from memql.engine.targets import canonical_id, resolve
-from memql.engine.verbs import Outcome
+from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
 from memql.lang.categories import stricter
 from memql.lang.ops import MergeIR, SplitIR
@@ -35,6 +35,7 @@ _PARTS_SCHEMA = {
 }
 
 
+@runner("Merge")
 def run_merge(ctx: Context, ir: MergeIR) -> Outcome:
     args = ir.args
     records = [r for r, _ in resolve(ctx, ir.target, write=True)]  # type: ignore[arg-type]
@@ -135,6 +136,7 @@ def _ask(ctx: Context, instruction: str, texts: list[str]) -> list[str] | None:
     return None
 
 
+@runner("Split")
 def run_split(ctx: Context, ir: SplitIR) -> Outcome:
     args = ir.args
     affected: list[str] = []

@@ -9,7 +9,7 @@ from dateutil.rrule import rrulestr
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable
 from memql.engine.targets import resolve
-from memql.engine.verbs import Outcome, clamp
+from memql.engine.verbs.base import Outcome, clamp, runner
 from memql.lang.ops import DemoteIR, PromoteIR
 
 
@@ -22,6 +22,7 @@ def next_occurrence(rule: str, after: datetime, until: datetime | None = None) -
     return nxt
 
 
+@runner("Promote")
 def run_promote(ctx: Context, ir: PromoteIR) -> Outcome:
     args = ir.args
     affected, reminders = [], {}
@@ -52,6 +53,7 @@ def run_promote(ctx: Context, ir: PromoteIR) -> Outcome:
     return Outcome(affected, data)
 
 
+@runner("Demote")
 def run_demote(ctx: Context, ir: DemoteIR) -> Outcome:
     args = ir.args
     affected = []

@@ -14,6 +14,7 @@ from typing import Annotated
 from fastapi import Depends, HTTPException, Request, Security
 from fastapi.security import APIKeyCookie, APIKeyHeader, HTTPAuthorizationCredentials, HTTPBearer
 
+from memql.errors import MemqlError
 from memql.interfaces.apikeys import authenticate
 from memql.interfaces.rest.middleware import STATE_KEY
 from memql.memory import Memory
@@ -41,7 +42,7 @@ class Services:
     clock: Clock
 
 
-class AuthError(HTTPException):
+class AuthError(MemqlError, HTTPException):
     """401 with the rule that says why (auth.missing, auth.invalid); an HTTPException, so a router that
     handles 401 (the dashboard redirects to its login) sees the usual status."""
 

@@ -1,4 +1,5 @@
 """How refusals become HTTP: a status chosen from the engine's rule ids, and one JSON error body.
+Routes raise memql.errors.Refusal (the one refusal type); install_handlers maps it to its status.
 
 Every refusal is a 4xx whose body carries diagnostics (path, rule, severity, message), the same objects
 the engine and the language return. The server's own rules (auth, size, routing) are listed in RULES.
@@ -17,6 +18,7 @@ from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from memql.errors import Refusal
 from memql.lang.diagnostics import Diagnostic
 
 log = logging.getLogger("memql.rest")
@@ -89,12 +91,15 @@ def refused(body: dict[str, Any], diagnostics: Sequence[Diagnostic]) -> JSONResp
     return JSONResponse(body, status_code=status_for(diagnostics))
 
 
-class Refused(Exception):
-    """Raised by routes and dependencies to answer with an error body."""
+def refusal(diagnostics: Sequence[Diagnostic]) -> Refusal:
+    """A route's refusal carrying these diagnostics (the first one decides the status)."""
+    first, *rest = diagnostics
+    also = tuple(Refusal(d.rule, d.message, d.path) for d in rest)
+    return Refusal(first.rule, first.message, first.path, also=also)
 
-    def __init__(self, status: int, *diagnostics: Diagnostic, headers: dict[str, str] | None = None):
-        super().__init__(diagnostics[0].message if diagnostics else str(status))
-        self.status, self.diagnostics, self.headers = status, diagnostics, headers
+
+def refusal_diagnostics(exc: Refusal) -> list[Diagnostic]:
+    return [diagnostic(r.rule, r.message, r.path) for r in (exc, *exc.also)]
 
 
 # pydantic's error types -> the language's rule ids, so request models report like IRs do
@@ -139,9 +144,10 @@ def validation_diagnostics(errors: Sequence[dict[str, Any]]) -> list[Diagnostic]
 def install_handlers(app: FastAPI) -> None:
     """Every error the framework or a route raises becomes a JSON error body; nothing leaks a traceback."""
 
-    @app.exception_handler(Refused)
-    async def _refused(_request: Request, exc: Refused) -> JSONResponse:
-        return error_response(exc.status, *exc.diagnostics, headers=exc.headers)
+    @app.exception_handler(Refusal)
+    async def _refused(_request: Request, exc: Refusal) -> JSONResponse:
+        diagnostics = refusal_diagnostics(exc)
+        return error_response(status_for(diagnostics), *diagnostics)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

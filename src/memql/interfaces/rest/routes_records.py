@@ -8,8 +8,9 @@ from typing import Annotated, Any, get_args
 from fastapi import APIRouter, Path, Query
 from fastapi.responses import JSONResponse
 
+from memql.errors import Refusal
 from memql.interfaces.rest.auth import CallerMemory
-from memql.interfaces.rest.errors import ErrorBody, Refused, diagnostic, status_for
+from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal, status_for
 from memql.interfaces.rest.models import FactsResponse, HistoryResponse, MemoryResponse
 from memql.interfaces.rest.routes_program import REFUSALS
 from memql.lang.encoding import json_default
@@ -39,13 +40,13 @@ def get_memory(record_id: RecordId, memory: CallerMemory) -> JSONResponse:
         {"op": "Retrieve", "target": {"ids": [record_id]}, "args": {"include": RECORD_FIELDS}}
     )
     if not result.success:
-        raise Refused(status_for(result.diagnostics), *result.diagnostics)
+        raise refusal(result.diagnostics)
     rows = result.data.get("rows") or []
     if not rows:
         missing = [d.model_copy(update={"severity": "error"}) for d in result.warnings] or [
             diagnostic("target.not_found", f"no record {record_id} in this tenant", "/record_id")
         ]
-        raise Refused(404, *missing)
+        raise refusal(missing)  # target.not_found or target.hidden: 404
     return JSONResponse(_json({"memory": rows[0], "warnings": [w.model_dump() for w in result.warnings]}))
 
 
@@ -58,9 +59,7 @@ def get_memory(record_id: RecordId, memory: CallerMemory) -> JSONResponse:
 def history(record_id: RecordId, memory: CallerMemory) -> JSONResponse:
     events = memory.history(record_id)
     if not events:  # never existed here, or the caller may not read it: the same answer
-        raise Refused(
-            404, diagnostic("target.not_found", f"no record {record_id} in this tenant", "/record_id")
-        )
+        raise Refusal("target.not_found", f"no record {record_id} in this tenant", "/record_id")
     return JSONResponse(_json({"id": record_id, "events": events}))
 
 

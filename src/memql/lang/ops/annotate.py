@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import DurationText, Facets, Id, StrictModel, Tags
-from memql.lang.ops.base import OpBase
+from memql.lang.ops.base import OpBase, verb
 from memql.lang.ops.encode import MAX_TEXT
 from memql.lang.ops.record import RecordFields
 
@@ -55,6 +55,7 @@ class UpdateArgs(StrictModel):
         return data
 
 
+@verb
 class UpdateIR(OpBase):
     """Change fields in place; the id stays, old values stay in the audit log."""
 
@@ -77,6 +78,7 @@ class LabelArgs(StrictModel):
         return self
 
 
+@verb
 class LabelIR(OpBase):
     op: Literal["Label"]
     stage: Literal["STO"] = "STO"

@@ -10,7 +10,7 @@ from pydantic_core import PydanticCustomError
 
 from memql.lang.facts import is_fact, parse_fact
 from memql.lang.fields import StrictModel
-from memql.lang.ops.base import OpBase
+from memql.lang.ops.base import OpBase, verb
 from memql.lang.ops.record import RecordFields
 
 MAX_TEXT = 1_000_000
@@ -88,6 +88,7 @@ class EncodeArgs(RecordFields, EncodeContent):
         return data
 
 
+@verb
 class EncodeIR(OpBase):
     """Add one record. Identical content in the same tenant returns the existing id unless dedupe is false."""
 

@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import DurationText, IdList, Instant, StrictModel, TimeRange
-from memql.lang.ops.base import OpBase, OpName
+from memql.lang.ops.base import OpBase, OpName, verb
 from memql.lang.ops.weight import Reason
 
 
@@ -25,6 +25,7 @@ class DeleteArgs(StrictModel):
         return self
 
 
+@verb
 class DeleteIR(OpBase):
     op: Literal["Delete"]
     stage: Literal["STO"] = "STO"
@@ -57,6 +58,7 @@ class LockArgs(StrictModel):
     policy: LockPolicy | None = None
 
 
+@verb
 class LockIR(OpBase):
     op: Literal["Lock"]
     stage: Literal["STO"] = "STO"
@@ -91,6 +93,7 @@ class ExpireArgs(StrictModel):
         return self
 
 
+@verb
 class ExpireIR(OpBase):
     op: Literal["Expire"]
     stage: Literal["STO"] = "STO"

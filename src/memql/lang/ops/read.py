@@ -7,7 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from memql.lang.fields import Instant, StrictModel, dedupe
-from memql.lang.ops.base import OpBase
+from memql.lang.ops.base import OpBase, verb
 
 IncludeField = Literal[
     # official
@@ -68,6 +68,7 @@ class RetrieveArgs(StrictModel):
     )
 
 
+@verb
 class RetrieveIR(OpBase):
     op: Literal["Retrieve"]
     stage: Literal["RET"] = "RET"
@@ -79,6 +80,7 @@ class SummarizeArgs(StrictModel):
     max_tokens: Annotated[int, Field(ge=1, le=32_768)] = 256
 
 
+@verb
 class SummarizeIR(OpBase):
     op: Literal["Summarize"]
     stage: Literal["RET"] = "RET"

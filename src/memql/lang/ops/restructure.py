@@ -8,7 +8,7 @@ from pydantic import AfterValidator, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import Id, IdList, StrictModel, trimmed_nonempty
-from memql.lang.ops.base import OpBase
+from memql.lang.ops.base import OpBase, verb
 
 
 class MergeArgs(StrictModel):
@@ -28,6 +28,7 @@ class MergeArgs(StrictModel):
     )
 
 
+@verb
 class MergeIR(OpBase):
     op: Literal["Merge"]
     stage: Literal["STO"] = "STO"
@@ -122,6 +123,7 @@ class SplitArgs(StrictModel):
         return self
 
 
+@verb
 class SplitIR(OpBase):
     op: Literal["Split"]
     stage: Literal["STO"] = "STO"

@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import Instant, RRuleText, StrictModel, Weight, WeightDelta
-from memql.lang.ops.base import OpBase
+from memql.lang.ops.base import OpBase, verb
 
 Reason = Annotated[str, Field(max_length=2_000)]
 
@@ -37,6 +37,7 @@ class PromoteArgs(StrictModel):
         return PydanticCustomError("weight.exclusive", "give either weight or weight_delta, not both")
 
 
+@verb
 class PromoteIR(OpBase):
     op: Literal["Promote"]
     stage: Literal["STO"] = "STO"
@@ -63,6 +64,7 @@ class DemoteArgs(StrictModel):
         return self
 
 
+@verb
 class DemoteIR(OpBase):
     op: Literal["Demote"]
     stage: Literal["STO"] = "STO"

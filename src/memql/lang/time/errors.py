@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from memql.errors import MemqlError
 
-class TimeParseError(ValueError):
+
+class TimeParseError(MemqlError, ValueError):
     """A string could not be read as a duration, an instant or a natural time expression.
 
     The message is plain English and quotes the offending input, e.g.

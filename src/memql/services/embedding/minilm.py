@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from memql.errors import MemqlError
 from memql.services.embedding import safetensors_io
 from memql.services.embedding.wordpiece import WordPieceTokenizer
 
@@ -62,7 +63,7 @@ def _batches(lengths: list[int], budget: int) -> list[range]:
     return out
 
 
-class EmbedderUnavailable(RuntimeError):
+class EmbedderUnavailable(MemqlError, RuntimeError):
     """The local embedding model's weights are not installed (or not readable)."""
 
 

@@ -15,6 +15,8 @@ from collections.abc import Iterable
 
 import numpy as np
 
+from memql.errors import MemqlError
+
 _DTYPES: dict[str, str] = {
     "F64": "<f8",
     "F32": "<f4",
@@ -29,7 +31,7 @@ _DTYPES: dict[str, str] = {
 _MAX_HEADER = 100 * 1024 * 1024
 
 
-class SafetensorsError(ValueError):
+class SafetensorsError(MemqlError, ValueError):
     """The file is not a well-formed safetensors file."""
 
 

@@ -18,6 +18,7 @@ from collections.abc import Mapping
 from typing import Any, Literal
 from urllib.parse import urlsplit
 
+from memql.errors import MemqlError
 from memql.ports.models import ChatRequest, LLMUsage
 from memql.services.http_api import ApiEndpoint, RemoteServiceError
 from memql.services.summarize import estimate_tokens
@@ -40,7 +41,7 @@ class LLMError(RemoteServiceError):
     error message (or the model's refusal), ``attempts`` the requests made."""
 
 
-class LLMConfigError(ValueError):
+class LLMConfigError(MemqlError, ValueError):
     """The LLM configuration (the MEMQL_LLM_* environment variables) is incomplete or malformed."""
 
 

@@ -33,6 +33,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Json, set_json_loads
 from psycopg_pool import ConnectionPool
 
+from memql.errors import MemqlError
 from memql.ports.record import Event, Link, Operation, Record, redacted
 from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
@@ -63,7 +64,7 @@ _EVENT_SELECT = (
 )
 
 
-class StoreUnavailable(RuntimeError):
+class StoreUnavailable(MemqlError, RuntimeError):
     """The PostgreSQL store cannot be opened (the server, the URL or the role's rights)."""
 
 

@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.base import Context, Piece
+from memql.errors import MemqlError
 from memql.services.summarize import estimate_tokens
 
 from .config import LadderConfig
@@ -36,7 +37,7 @@ if TYPE_CHECKING:
 INCLUDE = ["id", "text", "facets", "time", "score"]
 
 
-class LadderReadError(RuntimeError):
+class LadderReadError(MemqlError, RuntimeError):
     """The engine refused the ladder's search; the message names the rule ids."""
 
 

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memql.cognition.conversation.base import Message
+from memql.errors import MemqlError
 from memql.ports.models import LLM
 from memql.services.keywords import keywords
 from memql.services.sentences import split_sentences
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
 WORKFLOW_STEPS = 100  # the language's workflow limit
 
 
-class LadderWriteError(RuntimeError):
+class LadderWriteError(MemqlError, RuntimeError):
     """A ladder write was refused by the engine; the message names the rule ids and the failed step."""
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memql.engine.result import ExecutionResult
+from memql.errors import MemqlError
 
 if TYPE_CHECKING:
     from memql.memory import Memory
@@ -14,7 +15,7 @@ READ_LIMIT = 100_000  # a conversation's records of one kind; every tier keeps f
 OPEN_END = "9999-12-31T23:59:59Z"  # time windows here are open-ended: "from then on"
 
 
-class TiersError(RuntimeError):
+class TiersError(MemqlError, RuntimeError):
     """A tier move the engine refused; `diagnostics` name the field and the rule (nothing was applied)."""
 
     def __init__(self, what: str, result: ExecutionResult) -> None:

@@ -8,6 +8,7 @@ from datetime import datetime
 from typing import Any
 
 from memql.cognition.planner.base import PlanContext
+from memql.errors import MemqlError
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ class Step:
         return out
 
 
-class Clarify(Exception):  # a planning outcome (the user must say more), raised out of the readers
+class Clarify(MemqlError):  # a planning outcome (the user must say more), raised out of the readers
     """The instruction cannot be read safely: `missing` names what the user has to say."""
 
     def __init__(self, missing: str, message: str, step: int | None = None) -> None:
