@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from helpers_profile import PROFILE_CONFIG
 
-from memql.cognition.a2p import derived_id, dumps
+from memql.cognition.profile.a2p import derived_id, dumps
 
 FIXTURE = Path(__file__).parent / "fixtures" / "a2p-profile.json"
 
