@@ -10,7 +10,7 @@ from memql.cognition.planner.rules.clauses import split_steps
 from memql.cognition.planner.rules.model import Clarify, Reading, Step
 from memql.cognition.planner.rules.text import detect_lang
 from memql.cognition.planner.rules.verbs import build
-from memql.lang import build, validate
+from memql.lang import validate
 from memql.lang.diagnostics import Diagnostic
 
 MAX_INSTRUCTION = 4_000  # characters: an instruction, not a document (a note to save fits well within)
@@ -54,7 +54,7 @@ class RulesPlanner:
 def _finish(steps: list[Step], lang: str, now: datetime, notes: list[str]) -> Plan:
     destructive = any(s.destructive for s in steps)
     irs = [s.ir() for s in steps]
-    program: dict[str, Any] = irs[0] if len(irs) == 1 else build.workflow(irs)
+    program: dict[str, Any] = irs[0] if len(irs) == 1 else {"workflow": irs}
     if destructive:  # shown as a dry run until confirmed (Memory.plan / memql plan --yes)
         program["meta"] = {"dry_run": True}
     checked = validate(program, now=now)
