@@ -1,34 +1,35 @@
-"""Memory: the Python API. Every method builds an IR and runs it through the same validated,
-transactional, audited path as `execute` — the convenience methods hold no logic of their own."""
+"""Memory: the Python API, and the composition root of the layers under it. It opens the store, builds the
+Executor, and hands the executor to each cognitive layer (facts, proposals, profiles, conversations); none
+of them knows this class. Every method builds an IR (memql.lang.build) and runs it through the same
+validated, transactional, audited path as `execute` — the convenience methods hold no logic of their own."""
 
 from __future__ import annotations
 
 import os
 from datetime import datetime
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
+from memql.cognition.conversation.session import Conversation
+from memql.cognition.facts import Facts
 from memql.cognition.planner import Plan, Planner, make_planner
 from memql.cognition.planner.execution import PlanOutcome, run_plan
 from memql.cognition.planner.store_context import store_context
-from memql.cognition.proposals import Proposals
+from memql.cognition.profile.a2p import ExportResult, export_profile
+from memql.cognition.profile.a2p_import import ImportResult, import_profile
+from memql.cognition.profile.consolidation import consolidate, reclassify
+from memql.cognition.profile.promotion import PromotionConfig, PromotionReport, promote_episodes
+from memql.cognition.profile.proposals import Proposals
 from memql.engine import audit
 from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
 from memql.engine.result import ExecutionResult
-from memql.lang import ValidationResult, validate
+from memql.lang import ValidationResult, build, validate
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
 from memql.store import default_db_path, open_store
-
-if TYPE_CHECKING:  # the cognitive layers build on this API; they are imported where they are used
-    from memql.cognition.a2p import ExportResult
-    from memql.cognition.a2p_import import ImportResult
-    from memql.cognition.conversation.session import Conversation
-    from memql.cognition.facts import Facts
-    from memql.cognition.promotion import PromotionConfig, PromotionReport
 
 Ids = str | list[str]
 
@@ -110,7 +111,9 @@ class Memory:
             consent=consent,
         )
         self.tenant, self.actor = tenant, actor
-        self.proposals = Proposals(self)
+        # the cognitive layers, each given the engine it runs on (none of them knows this class)
+        self.facts = Facts(self.executor)  # typed facts: current, at a world or record time, history
+        self.proposals = Proposals(self.executor)
 
     # --- the language ----------------------------------------------------------------------------
 
@@ -163,21 +166,18 @@ class Memory:
         weight: float | None = None,
         **args: Any,
     ) -> ExecutionResult:
-        payload = {
-            k: v for k, v in (("text", text), ("url", url), ("structured", structured)) if v is not None
-        }
-        return self._op(
-            "Encode",
-            None,
-            {
-                "payload": payload,
-                "type": type,
-                "tags": tags,
-                "facets": facets,
-                "time": time,
-                "weight": weight,
+        return self.execute(
+            build.encode(
+                text,
+                url=url,
+                structured=structured,
+                type=type,
+                tags=tags,
+                facets=facets,
+                time=time,
+                weight=weight,
                 **args,
-            },
+            )
         )
 
     def retrieve(
@@ -194,11 +194,18 @@ class Memory:
         **meta: Any,
     ) -> ExecutionResult:
         """`overrides`: further search overrides (alpha, recency, heat, mmr; docs/engine.md)."""
-        return self._op(
-            "Retrieve",
-            _target(ids, query, filter, k, order_by, overrides),
-            {"include": include, "as_of": as_of},
-            meta,
+        return self.execute(
+            build.retrieve(
+                query,
+                ids=ids,
+                filter=filter,
+                k=k,
+                include=include,
+                as_of=as_of,
+                order_by=order_by,
+                overrides=overrides,
+                meta=meta,
+            )
         )
 
     def summarize(
@@ -211,17 +218,17 @@ class Memory:
         max_tokens: int | None = None,
         **meta: Any,
     ) -> ExecutionResult:
-        return self._op(
-            "Summarize", _target(ids, query, filter), {"focus": focus, "max_tokens": max_tokens}, meta
+        return self.execute(
+            build.summarize(query, ids=ids, filter=filter, focus=focus, max_tokens=max_tokens, meta=meta)
         )
 
     def update(self, ids: Ids, **fields: Any) -> ExecutionResult:
-        return self._op("Update", {"ids": _ids(ids)}, {"set": fields})
+        return self.execute(build.update(build.by_ids(ids), **fields))
 
     def label(
         self, ids: Ids, tags: list[str] | None = None, *, facets: dict | None = None, mode: str = "add"
     ) -> ExecutionResult:
-        return self._op("Label", {"ids": _ids(ids)}, {"tags": tags, "facets": facets, "mode": mode})
+        return self.execute(build.label(build.by_ids(ids), tags, facets=facets, mode=mode))
 
     def promote(
         self,
@@ -233,79 +240,67 @@ class Memory:
         until: str | None = None,
     ) -> ExecutionResult:
         reminder = {"rrule": remind, "until": until} if remind else None
-        return self._op(
-            "Promote", {"ids": _ids(ids)}, {"weight": weight, "weight_delta": delta, "remind": reminder}
+        return self.execute(
+            build.promote(build.by_ids(ids), weight=weight, weight_delta=delta, remind=reminder)
         )
 
     def demote(
         self, ids: Ids, *, weight: float | None = None, delta: float | None = None, archive: bool = False
     ) -> ExecutionResult:
-        return self._op(
-            "Demote",
-            {"ids": _ids(ids)},
-            {"weight": weight, "weight_delta": delta, "archive": True if archive else None},
+        return self.execute(
+            build.demote(
+                build.by_ids(ids), weight=weight, weight_delta=delta, archive=True if archive else None
+            )
         )
 
     def merge(self, ids: Ids, *, primary: str | None = None, keep_children: bool = False) -> ExecutionResult:
-        return self._op(
-            "Merge", {"ids": _ids(ids)}, {"primary_id": primary, "soft_delete_children": not keep_children}
+        return self.execute(
+            build.merge(build.by_ids(ids), primary_id=primary, soft_delete_children=not keep_children)
         )
 
     def delete(
         self, ids: Ids, *, hard: bool = False, confirm: bool = False, reason: str | None = None
     ) -> ExecutionResult:
-        return self._op(
-            "Delete",
-            {"ids": _ids(ids)},
-            {"soft": not hard, "reason": reason},
-            {"confirmation": True} if confirm else {},
-        )
+        meta = {"confirmation": True} if confirm else None
+        return self.execute(build.delete(build.by_ids(ids), soft=not hard, reason=reason, meta=meta))
 
     def split(self, ids: Ids, *, strategy: str = "by_sentences", **params: Any) -> ExecutionResult:
-        return self._op(
-            "Split",
-            {"ids": _ids(ids)},
-            {"strategy": strategy, "params": {strategy: params} if params else None},
+        return self.execute(
+            build.split(build.by_ids(ids), strategy=strategy, params={strategy: params} if params else None)
         )
 
     def lock(
         self, ids: Ids, *, mode: str = "read_only", reason: str | None = None, policy: dict | None = None
     ) -> ExecutionResult:
-        return self._op("Lock", {"ids": _ids(ids)}, {"mode": mode, "reason": reason, "policy": policy})
+        return self.execute(build.lock(build.by_ids(ids), mode=mode, reason=reason, policy=policy))
 
     def unlock(self, ids: Ids) -> ExecutionResult:
-        return self._op("Lock", {"ids": _ids(ids)}, {"mode": "unlock"})
+        return self.execute(build.lock(build.by_ids(ids), mode="unlock"))
 
     def expire(
         self, ids: Ids, *, ttl: str | None = None, until: str | None = None, on_expire: str = "soft_delete"
     ) -> ExecutionResult:
-        return self._op("Expire", {"ids": _ids(ids)}, {"ttl": ttl, "until": until, "on_expire": on_expire})
+        return self.execute(build.expire(build.by_ids(ids), ttl=ttl, until=until, on_expire=on_expire))
 
     # --- profiles (a2p): export, import, consolidation, reclassification, promotion -------------------
 
     def export_a2p(self, *, user: str | None = None, did: str | None = None) -> ExportResult:
         """The tenant's memories (only those `user` owns, when given) as an a2p profile document
         (`.profile`; `.text()` is its canonical JSON). See docs/profile.md."""
-        from memql.cognition.a2p import export_profile
-
-        return export_profile(self, user=user, did=did)
+        return export_profile(self.executor, user=user, did=did)
 
     def import_a2p(
         self, document: Any, *, dry_run: bool = False, progress: Progress = silent
     ) -> ImportResult:
         """Import an a2p profile (JSON text, bytes or decoded JSON), all or nothing, in one workflow;
         `progress` (memql.ports.progress) hears each step run."""
-        from memql.cognition.a2p_import import import_profile
-
-        return import_profile(self, document, dry_run=dry_run, progress=progress)
+        return import_profile(self.executor, document, dry_run=dry_run, progress=progress)
 
     def consolidate(
         self, ids: Ids, *, primary: str | None = None, note: str | None = None, dry_run: bool = False
     ) -> ExecutionResult:
         """Fold memories into one: one Merge whose primary records the others' a2p ids (consolidatedFrom)."""
-        from memql.cognition.consolidation import consolidate
-
-        return consolidate(self, _ids(ids), primary=primary, note=note, dry_run=dry_run)
+        return consolidate(self.executor, build.id_list(ids), primary=primary, note=note, dry_run=dry_run)
 
     def reclassify(
         self,
@@ -317,29 +312,17 @@ class Memory:
         dry_run: bool = False,
     ) -> ExecutionResult:
         """Change a memory's type and/or category: one audited Update."""
-        from memql.cognition.consolidation import reclassify
-
         return reclassify(
-            self, record_id, memory_type=memory_type, category=category, note=note, dry_run=dry_run
+            self.executor, record_id, memory_type=memory_type, category=category, note=note, dry_run=dry_run
         )
 
     def promote_episodes(
         self, config: PromotionConfig | None = None, *, dry_run: bool = False
     ) -> PromotionReport:
         """Promote qualifying episodic memories to semantic ones (thresholds: PromotionConfig)."""
-        from memql.cognition.promotion import promote_episodes
-
-        return promote_episodes(self, config, dry_run=dry_run)
+        return promote_episodes(self.executor, config, dry_run=dry_run)
 
     # --- cognitive layers ------------------------------------------------------------------------
-
-    @property
-    def facts(self) -> Facts:
-        """Typed facts (current, at a world time, as recorded at a record time, history); see
-        memql.cognition.facts."""
-        from memql.cognition.facts import Facts
-
-        return Facts(self)
 
     def conversation(
         self,
@@ -356,10 +339,8 @@ class Memory:
         context under a token budget, respond with the LLM; `strategy` names the strategies that observe
         it (the first answers by default), `config` maps a strategy's name to its config; `embed_batch` > 1
         embeds messages that many at a time (and before every read). See docs/conversation.md."""
-        from memql.cognition.conversation.session import Conversation
-
         return Conversation(
-            self,
+            self.executor,
             user=user,
             agent=agent,
             id=id,
@@ -373,14 +354,14 @@ class Memory:
 
     def sweep(self) -> ExecutionResult:
         """Apply on_expire to expired records; purge soft deletions past the recovery window."""
-        return self.execute({"op": "Sweep"})
+        return self.execute(build.sweep())
 
     def due(self, *, advance: bool = False) -> ExecutionResult:
         """Reminders that are due now (advance=True schedules each one's next occurrence)."""
-        return self.execute({"op": "Remind", "args": {"advance": advance}})
+        return self.execute(build.remind(advance=advance))
 
     def restore(self, record_id: str) -> ExecutionResult:
-        return self.execute({"op": "Restore", "target": {"ids": [record_id]}})
+        return self.execute(build.restore(record_id))
 
     def history(self, record_id: str) -> list[dict[str, Any]]:
         """Every change to a record, oldest first: when, who, which op, each field before and after,
@@ -409,45 +390,6 @@ class Memory:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-    # --- internals -------------------------------------------------------------------------------
-
-    def _op(self, op: str, target: dict | None, args: dict, meta: dict | None = None) -> ExecutionResult:
-        ir: dict[str, Any] = {"op": op, "args": _clean(args)}
-        if target is not None:
-            ir["target"] = target
-        if meta:
-            ir["meta"] = meta
-        return self.execute(ir)
-
-
-def _ids(ids: Ids) -> list[str]:
-    return [ids] if isinstance(ids, str) else [str(i) for i in ids]
-
-
-def _target(
-    ids: Ids | None,
-    query: str | None,
-    filter: dict | None,
-    k: int | None = None,
-    order_by: str | None = None,
-    more: dict | None = None,
-) -> dict:
-    if ids is not None:
-        return {"ids": _ids(ids)}
-    target: dict[str, Any] = {}
-    if query is not None:
-        overrides = {**(more or {}), **_clean({"k": k, "order_by": order_by})}
-        target["search"] = {"intent": {"query": query}, **({"overrides": overrides} if overrides else {})}
-    if filter is not None:
-        target["filter"] = filter
-    if not target:
-        target["filter"] = {}
-    return target
-
-
-def _clean(values: dict) -> dict:
-    return {k: v for k, v in values.items() if v is not None}
 
 
 def default_embedder(choice: str = "auto") -> Embedder | None:

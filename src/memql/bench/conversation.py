@@ -275,7 +275,7 @@ def run(
     config = TiersConfig(**changes)
     clock = FixedClock(START)
     with Memory(location, tenant="bench", actor="bench", clock=clock, embedder=embedder) as memory:
-        tiers = Tiers(memory, "bench/assistant", config)
+        tiers = Tiers(memory.executor, "bench/assistant", config)
         tracemalloc.start()
         began = wallclock.perf_counter()
         done = ingest(memory, tiers, synthetic_turns(turns, seed), clock, query_every)

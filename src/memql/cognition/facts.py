@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import format_instant
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 LIVE = ("active", "archived")  # a fact's history is made of these (as the engine keeps it)
 MAX_ROWS = 100_000  # the language's largest filter limit: a history longer than this is cut
@@ -94,10 +95,10 @@ class FactsResult:
 
 
 class Facts:
-    """The facts of one Memory's tenant (`Memory.facts`)."""
+    """The facts of one session's tenant (`Memory.facts`), read through its Executor."""
 
-    def __init__(self, memory: Memory) -> None:
-        self.memory = memory
+    def __init__(self, executor: Executor) -> None:
+        self.executor = executor
 
     def get(
         self,
@@ -112,7 +113,7 @@ class Facts:
         attribute, by attribute. Times are instants or the language's time expressions ("June 2")."""
         at = as_of if as_of is not None else recorded_at
         if at is None:
-            at = self.memory.clock.now()
+            at = self.executor.clock.now()
         fact: dict[str, Any] = {"subject": subject, "valid_at": _text(at)}
         if attribute is not None:
             fact["attribute"] = attribute
@@ -130,15 +131,11 @@ class Facts:
         return result
 
     def _read(self, fact: dict[str, Any], recorded_at: When | None, echo: str | None = None) -> FactsResult:
-        args: dict[str, Any] = {"include": _FIELDS}
-        if recorded_at is not None:
-            args["as_of"] = _text(recorded_at)
-        result = self.memory.execute(
-            {
-                "op": "Retrieve",
-                "target": {"filter": {"fact": fact, "status": "any", "limit": MAX_ROWS}},
-                "args": args,
-            }
+        as_of = _text(recorded_at) if recorded_at is not None else None
+        result = self.executor.execute(
+            build.retrieve(
+                filter={"fact": fact, "status": "any", "limit": MAX_ROWS}, include=_FIELDS, as_of=as_of
+            )
         )
         warnings = [d for d in map(_repoint, result.warnings) if d.path != echo]
         if not result.success:

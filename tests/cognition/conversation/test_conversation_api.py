@@ -121,7 +121,7 @@ def test_flat_reads_in_time_order_with_one_day_line_per_day_and_brings_the_quest
     reply = next(p for p in context.pieces if "D2:2" in p.source_ids)
     assert reply.text.endswith("[D2:2] Caroline: We called him Biscuit, after his colour.")
 
-    alone = Flat(m, "c", FlatConfig(neighbours=0)).context("Biscuit", 1000)
+    alone = Flat(m.executor, "c", FlatConfig(neighbours=0)).context("Biscuit", 1000)
     assert "D2:2" in alone.source_ids and "D2:1" not in alone.source_ids[: alone.source_ids.index("D2:2")]
 
 
@@ -166,10 +166,10 @@ def test_the_budget_is_never_exceeded(memory, texts, budget, query):
     conv = m.conversation(user="u", agent="a", id=conv_id, strategy="flat")
     for i, text in enumerate(texts):
         conv.add_message("user" if i % 2 == 0 else "assistant", text, time=DAY1 + timedelta(hours=i))
-    parts = Flat(m, conv_id), Flat(m, conv_id, FlatConfig(neighbours=0, alpha=0.0))
+    parts = Flat(m.executor, conv_id), Flat(m.executor, conv_id, FlatConfig(neighbours=0, alpha=0.0))
     for context in (
         conv.context(query, budget_tokens=budget),
-        Hybrid(m, conv_id, components=list(parts)).context(query, budget),
+        Hybrid(m.executor, conv_id, components=list(parts)).context(query, budget),
     ):
         assert context.tokens <= budget
         assert context.tokens == sum(p.tokens for p in context.pieces) == estimate_tokens(context.text)
@@ -189,18 +189,18 @@ def test_hybrid_merges_components_under_one_budget_without_repeating_a_turn(memo
     m = memory()
     conv = m.conversation(user="Caroline", agent="Melanie", id="c", strategy="flat")
     fill(conv)
-    flat = Flat(m, "c")
-    lexical = Flat(m, "c", FlatConfig(neighbours=0, alpha=0.0))
-    hybrid = Hybrid(m, "c", components=[flat, lexical])
+    flat = Flat(m.executor, "c")
+    lexical = Flat(m.executor, "c", FlatConfig(neighbours=0, alpha=0.0))
+    hybrid = Hybrid(m.executor, "c", components=[flat, lexical])
     context = hybrid.context("Where did Melanie run a race?", 300)
     assert context.strategy == "hybrid" and context.tokens <= 300
     assert "D2:3" in context.source_ids
     assert len(context.source_ids) == len(set(context.source_ids))
     # one component: exactly that component's context
-    alone = Hybrid(m, "c", components=[flat]).context("Where did Melanie run a race?", 120)
+    alone = Hybrid(m.executor, "c", components=[flat]).context("Where did Melanie run a race?", 120)
     assert alone.text == flat.context("Where did Melanie run a race?", 120).text
     # weights reorder: a zero-weight component only fills what the other leaves
-    weighted = Hybrid(m, "c", HybridConfig(weights={"flat": 1.0}), components=[flat])
+    weighted = Hybrid(m.executor, "c", HybridConfig(weights={"flat": 1.0}), components=[flat])
     assert weighted.context("race", 60).source_ids == flat.context("race", 60).source_ids
 
 

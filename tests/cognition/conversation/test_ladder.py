@@ -23,7 +23,7 @@ QUERY_WORDS = ["hiking", "trail", "bread", "sourdough", "interview", "robot", "L
 
 
 def build(m, config: LadderConfig | None = None, llm=None) -> Ladder:
-    ladder = Ladder(m, CONVERSATION, config, llm)
+    ladder = Ladder(m.executor, CONVERSATION, config, llm)
     for message in store_messages(m):
         ladder.observe(message)
     ladder.flush()
@@ -153,7 +153,7 @@ def test_theme_changes_are_memql_verbs_in_the_audit_log(m):
 def test_merged_themes_go_through_merge(m):
     build(m, LadderConfig(theme_merge=1.01))  # no merge while the hierarchy is built
     eager = LadderConfig(theme_attach=0.0, theme_merge=0.0, theme_coherence=0.0)
-    ladder = Ladder(m, CONVERSATION, eager)  # restarted with a merge threshold every pair meets
+    ladder = Ladder(m.executor, CONVERSATION, eager)  # restarted with a merge threshold every pair meets
     themes_before = len(ladder.state.themes)
     text = "Mira: The Lumen Robotics interview went well and they offered me the engineer role."
     at = DAY2 + timedelta(days=2)
@@ -221,12 +221,12 @@ def test_a_context_never_exceeds_its_budget(built, words, budget):
 
 
 def test_a_restarted_ladder_reloads_its_hierarchy_and_open_episode(m):
-    first = Ladder(m, CONVERSATION)
+    first = Ladder(m.executor, CONVERSATION)
     messages = store_messages(m, 0, 8)
     for message in messages:
         first.observe(message)
     assert first.state.open  # the bread episode is still open
-    second = Ladder(m, CONVERSATION)  # a new process on the same store
+    second = Ladder(m.executor, CONVERSATION)  # a new process on the same store
     assert set(second.state.episodes) == set(first.state.episodes)
     assert set(second.state.facts) == set(first.state.facts)
     assert {t: sorted(u.members) for t, u in second.state.themes.items()} == {
@@ -247,7 +247,7 @@ def test_facts_left_without_a_theme_are_placed_on_restart(m):
     # an interrupted write: facts stored, the themes' workflow never ran
     for theme_id in list(ladder.state.themes):
         assert m.demote(theme_id, archive=True).success
-    again = Ladder(m, CONVERSATION)
+    again = Ladder(m.executor, CONVERSATION)
     assert sorted(again.state.fact_theme, key=int) == fact_ids
     assert all(t in again.state.themes for t in again.state.fact_theme.values())
 

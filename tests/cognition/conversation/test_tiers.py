@@ -47,7 +47,7 @@ def rows(m, level: str, tier: str | None = None, **facets) -> list[dict]:
 
 def test_pages_pair_messages_and_stm_is_a_fifo(memory, clock):
     m = memory(embedder="none")
-    tiers = Tiers(m, CONV, TiersConfig(stm_capacity=3))
+    tiers = Tiers(m.executor, CONV, TiersConfig(stm_capacity=3))
     say(m, tiers, clock, "user", "I adopted a beagle.", 0)
     say(m, tiers, clock, "user", "He is called Max.", 1)  # same speaker again: the page stays open
     say(m, tiers, clock, "assistant", "Lovely name!", 2)  # the reply closes it
@@ -66,7 +66,7 @@ def test_pages_pair_messages_and_stm_is_a_fifo(memory, clock):
 def test_a_page_joins_the_best_segment_at_or_above_theta_else_founds_one(memory, clock):
     m = memory(embedder="none")
     cfg = TiersConfig(stm_capacity=1)
-    tiers = Tiers(m, CONV, cfg)
+    tiers = Tiers(m.executor, CONV, cfg)
     exchange(
         m, tiers, clock, 0, "I love sourdough bread baking with rye flour.", "Rye flour sourdough bread!"
     )
@@ -98,7 +98,7 @@ def test_a_page_joins_the_best_segment_at_or_above_theta_else_founds_one(memory,
 def test_heat_is_the_papers_formula_over_the_stored_counters(memory, clock):
     m = memory(embedder="none")
     cfg = TiersConfig(stm_capacity=1, heat_threshold=100)
-    tiers = Tiers(m, CONV, cfg)
+    tiers = Tiers(m.executor, CONV, cfg)
     exchange(m, tiers, clock, 0, "I repaint my kayak every spring.", "Kayak painting, nice.")
     exchange(m, tiers, clock, 1, "The kayak paint is bright red.", "Red kayak paint!")
     exchange(m, tiers, clock, 2, "Kayak trip tomorrow on the lake.", "Enjoy the kayak trip.")
@@ -107,7 +107,7 @@ def test_heat_is_the_papers_formula_over_the_stored_counters(memory, clock):
     clock.advance(timedelta(days=30))
     stored = rows(m, "segment", "mtm")
     assert stored and sum(seg["facets"]["interactions"] for seg in stored) == 2  # two pages left STM
-    fresh = Tiers(m, CONV, cfg)  # heat from the records alone, after a restart
+    fresh = Tiers(m.executor, CONV, cfg)  # heat from the records alone, after a restart
     for seg in stored:
         last = seg["last_access_at"]
         last = parse_instant(last)[0] if isinstance(last, str) else last
@@ -122,7 +122,7 @@ def test_heat_is_the_papers_formula_over_the_stored_counters(memory, clock):
 def test_long_conversation_respects_capacity_evicts_the_coldest_and_promotes(memory, clock):
     m = memory(embedder="none")
     cfg = TiersConfig(stm_capacity=7, mtm_capacity=8, kb_capacity=10)
-    tiers = Tiers(m, CONV, cfg)
+    tiers = Tiers(m.executor, CONV, cfg)
     evicted_checked = 0
     for i, turn in enumerate(synthetic_turns(220, seed=3)):
         before = {k: tiers.heat_of(s, clock.now()) for k, s in tiers.segments.items()}
@@ -173,13 +173,13 @@ def test_long_conversation_respects_capacity_evicts_the_coldest_and_promotes(mem
 def test_state_survives_a_restart(memory, clock):
     m = memory(embedder="none")
     cfg = TiersConfig(stm_capacity=2, heat_threshold=2)
-    tiers = Tiers(m, CONV, cfg)
+    tiers = Tiers(m.executor, CONV, cfg)
     for n in range(6):
         exchange(
             m, tiers, clock, n, f"I planted {n} tomato seedlings in the garden.", "Tomato garden, great."
         )
     say(m, tiers, clock, "user", "I also bought a new watering can.", 12)  # waiting for its reply
-    again = Tiers(m, CONV, cfg)
+    again = Tiers(m.executor, CONV, cfg)
     assert [p.id for p in again.stm] == [p.id for p in tiers.stm]
     assert again.segments.keys() == tiers.segments.keys()
     assert {k: s.interactions for k, s in again.segments.items()} == {
@@ -194,7 +194,7 @@ def test_state_survives_a_restart(memory, clock):
 
 def test_context_is_cited_and_within_budget(memory, clock):
     m = memory(embedder="none")
-    tiers = Tiers(m, CONV, TiersConfig(stm_capacity=3, heat_threshold=2))
+    tiers = Tiers(m.executor, CONV, TiersConfig(stm_capacity=3, heat_threshold=2))
     ingest(m, tiers, synthetic_turns(40, seed=5), clock)
     message_ids = {r["id"] for r in rows(m, "message")}
     sources = {s for r in rows(m, "message") for s in r["facets"]["source_ids"]}
@@ -227,7 +227,7 @@ def test_config_is_checked_by_name():
 def test_a_refused_move_applies_nothing_and_says_why(memory, clock):
     m = memory(embedder="none")
     cfg = TiersConfig(stm_capacity=1)
-    tiers = Tiers(m, CONV, cfg)
+    tiers = Tiers(m.executor, CONV, cfg)
     exchange(
         m, tiers, clock, 0, "I love sourdough bread baking with rye flour.", "Rye flour sourdough bread!"
     )
@@ -242,6 +242,6 @@ def test_a_refused_move_applies_nothing_and_says_why(memory, clock):
     [after] = rows(m, "segment", "mtm")
     assert after["text"] == segment["text"] and after["facets"] == segment["facets"]
     assert [p.first for p in tiers.stm] == [2, 4]  # the Python state was rebuilt from the store
-    again = Tiers(m, CONV, cfg)
+    again = Tiers(m.executor, CONV, cfg)
     assert [p.id for p in again.stm] == [p.id for p in tiers.stm]
     assert {k: s.pages for k, s in again.segments.items()} == {k: s.pages for k, s in tiers.segments.items()}

@@ -55,7 +55,7 @@ def run(m, tiers, clock, turns: int) -> int:
 def test_llm_write_path_stays_within_one_call_per_message(memory, clock, provider, llm):
     provider.respond = answer
     m = memory(embedder="none")
-    tiers = Tiers(m, CONV, TiersConfig(stm_capacity=3, heat_threshold=2), llm=llm)
+    tiers = Tiers(m.executor, CONV, TiersConfig(stm_capacity=3, heat_threshold=2), llm=llm)
     messages = run(m, tiers, clock, 30)
     calls = llm.usage.calls
     assert calls == len(provider.requests) and calls > 0
@@ -75,7 +75,7 @@ def test_llm_write_path_stays_within_one_call_per_message(memory, clock, provide
 def test_a_reply_that_is_not_the_json_asked_for_falls_back_to_the_offline_rules(memory, clock, provider, llm):
     provider.respond = lambda body: "I cannot do that."
     m = memory(embedder="none")
-    tiers = Tiers(m, CONV, TiersConfig(stm_capacity=2), llm=llm)
+    tiers = Tiers(m.executor, CONV, TiersConfig(stm_capacity=2), llm=llm)
     run(m, tiers, clock, 6)
     assert llm.usage.calls >= tiers.stats["moved"] > 0
     segments = m.retrieve(filter={"has_tags": [f"conv:{CONV}"], "facets": {"level": "segment"}}).data["rows"]

@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 
 from helpers_profile import A2P_PROFILE, PROFILE_CONFIG
-from memql.cognition.a2p import derived_id, dumps
+from memql.cognition.profile.a2p import derived_id, dumps
 
 FIXTURE = A2P_PROFILE
 

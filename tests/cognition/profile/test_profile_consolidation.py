@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from datetime import timedelta
 
-from memql.cognition.a2p import derived_id
+from memql.cognition.profile.a2p import derived_id
 
 
 def _memories(profile: dict) -> dict[str, dict]:

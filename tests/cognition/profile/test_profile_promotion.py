@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from memql.cognition.a2p import derived_id
-from memql.cognition.promotion import PromotionConfig
+from memql.cognition.profile.a2p import derived_id
+from memql.cognition.profile.promotion import PromotionConfig
 from memql.services.embedding import INSTALL_COMMAND, MiniLMEmbedder, available
 
 PYTHON = "User asked about Python async"

@@ -9,12 +9,16 @@ once (memql.cognition.conversation.assemble). It builds nothing on the write pat
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from memql.cognition.conversation.assemble import MessagePiece, assemble, message_text
 from memql.cognition.conversation.base import Context, Message, Piece
 from memql.cognition.conversation.records import conversation_filter, message_row_text, read_rows
+from memql.lang import build
 from memql.ports.models import LLM
+
+if TYPE_CHECKING:
+    from memql.engine.executor import Executor
 
 
 @dataclass(frozen=True)
@@ -44,9 +48,13 @@ class Flat:
     name = "flat"
 
     def __init__(
-        self, memory: Any, conversation_id: str, config: FlatConfig | None = None, llm: LLM | None = None
+        self,
+        executor: Executor,
+        conversation_id: str,
+        config: FlatConfig | None = None,
+        llm: LLM | None = None,
     ) -> None:
-        self.memory, self.conversation_id = memory, conversation_id
+        self.executor, self.conversation_id = executor, conversation_id
         self.config = config or FlatConfig()
 
     def observe(self, message: Message) -> None:
@@ -64,11 +72,14 @@ class Flat:
         k = min(c.max_candidates, max(c.min_candidates, budget_tokens // c.tokens_per_candidate))
         overrides = {name: value for name, value in (("alpha", c.alpha), ("mmr", c.mmr)) if value is not None}
         rows = read_rows(
-            self.memory,
-            {
-                "search": {"intent": {"query": query}, "overrides": {**overrides, "k": k}, "limit": k},
-                "filter": conversation_filter(self.conversation_id, "message"),
-            },
+            self.executor,
+            build.by_search(
+                query,
+                k=k,
+                overrides=overrides,
+                limit=k,
+                filter=conversation_filter(self.conversation_id, "message"),
+            ),
         )
         hits = [(row, float(row.get("score") or 0.0)) for row in rows]
         before = self._neighbours(hits, budget_tokens)
@@ -100,7 +111,7 @@ class Flat:
             }
             missing = sorted({p for p in wanted.values() if p not in known})
             if missing:
-                for row in read_rows(self.memory, {"ids": missing}):
+                for row in read_rows(self.executor, build.by_ids(missing)):
                     if row["facets"].get("conversation") == self.conversation_id:
                         known[row["id"]] = row
             frontier = {hit: known[p] for hit, p in wanted.items() if p in known}

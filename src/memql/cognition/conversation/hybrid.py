@@ -13,11 +13,14 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.assemble import assemble
 from memql.cognition.conversation.base import Context, Message, Piece, Strategy
 from memql.ports.models import LLM
+
+if TYPE_CHECKING:
+    from memql.engine.executor import Executor
 
 
 @dataclass(frozen=True)
@@ -32,7 +35,7 @@ class Hybrid:
 
     def __init__(
         self,
-        memory: Any,
+        executor: Executor,
         conversation_id: str,
         config: HybridConfig | None = None,
         llm: LLM | None = None,
@@ -42,13 +45,13 @@ class Hybrid:
         and observes them itself); without them, hybrid builds its own by name and feeds them."""
         from memql.cognition.conversation import registry
 
-        self.memory, self.conversation_id = memory, conversation_id
+        self.executor, self.conversation_id = executor, conversation_id
         self.config = config or HybridConfig()
         self._feeds = components is None
         if components is None:
             components = [
                 registry.strategy_class(name)(
-                    memory, conversation_id, config=self.config.configs.get(name), llm=llm
+                    executor, conversation_id, config=self.config.configs.get(name), llm=llm
                 )
                 for name in registry.components("hybrid", self.config)
             ]

@@ -15,10 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memql.errors import MemqlError
+from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
+
+if TYPE_CHECKING:
+    from memql.engine.executor import Executor
 
 TAG_PREFIX = "conv:"
 MESSAGE_LEVEL = "message"
@@ -50,9 +54,9 @@ def conversation_filter(conversation_id: str, level: str | None = None) -> dict[
     return {"has_tags": [tag(conversation_id)], "facets": facets}
 
 
-def read_rows(memory: Any, target: dict[str, Any], include: Sequence[str] = ROW_FIELDS) -> list[dict]:
+def read_rows(executor: Executor, target: dict[str, Any], include: Sequence[str] = ROW_FIELDS) -> list[dict]:
     """Rows of one Retrieve; a refusal raises ConversationError with the engine's diagnostics."""
-    result = memory.execute({"op": "Retrieve", "target": target, "args": {"include": list(include)}})
+    result = executor.execute(build.retrieve(target=target, include=include))
     if not result.success:
         raise ConversationError(
             "; ".join(d.message for d in result.diagnostics) or "Retrieve failed", result.diagnostics
@@ -78,6 +82,7 @@ def message_encode(
     source_ids: Sequence[str],
     position: int,
     previous: tuple[str, str] | None,
+    skip_embedding: bool | None = None,
 ) -> dict[str, Any]:
     """The Encode IR of one message; `previous` is the message before it: (memory id, stored text)."""
     payload: dict[str, Any] = {"text": f"{speaker}: {text}" if speaker else text}
@@ -92,14 +97,12 @@ def message_encode(
     if previous is not None:
         facets["previous"] = previous[0]
         payload["context"] = previous[1]
-    return {
-        "op": "Encode",
-        "args": {
-            "payload": payload,
-            "type": MESSAGE_TYPE,
-            "time": time.isoformat(),
-            "tags": [tag(conversation_id)],
-            "facets": facets,
-            "dedupe": False,  # "ok, thanks!" twice is two messages
-        },
-    }
+    return build.encode(
+        payload=payload,
+        type=MESSAGE_TYPE,
+        time=time.isoformat(),
+        tags=[tag(conversation_id)],
+        facets=facets,
+        dedupe=False,  # "ok, thanks!" twice is two messages
+        skip_embedding=skip_embedding,
+    )

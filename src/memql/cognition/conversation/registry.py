@@ -8,7 +8,7 @@ from typing import Any
 
 from memql.cognition.conversation.records import error
 
-# name -> (module, class); every class is built as Class(memory, conversation_id, config=None, llm=None)
+# name -> (module, class); every class is built as Class(executor, conversation_id, config=None, llm=None)
 STRATEGIES: dict[str, tuple[str, str]] = {
     "flat": ("memql.cognition.conversation.flat", "Flat"),
     "tiers": ("memql.cognition.conversation.tiers", "Tiers"),

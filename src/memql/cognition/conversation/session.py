@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation import registry
 from memql.cognition.conversation.base import Context, Message, Strategy
@@ -34,6 +34,9 @@ from memql.cognition.conversation.records import (
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
+
+if TYPE_CHECKING:
+    from memql.engine.executor import Executor
 
 DEFAULT_STRATEGY = "flat"  # what `context` uses by default: the best measured (docs/conversation.md)
 DEFAULT_BUDGET_TOKENS = 2000
@@ -98,11 +101,11 @@ def context_dict(context: Context) -> dict[str, Any]:
 
 
 class Conversation:
-    """One conversation between a user and an agent, stored in a Memory."""
+    """One conversation between a user and an agent, stored through a session's Executor."""
 
     def __init__(
         self,
-        memory: Any,
+        executor: Executor,
         *,
         user: str,
         agent: str,
@@ -116,10 +119,10 @@ class Conversation:
         if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
             raise error("/embed_batch", "field.range", "embed_batch must be a positive integer")
         _require_name("/agent", agent)
-        self.memory, self.user, self.agent = memory, user, agent
+        self.executor, self.user, self.agent = executor, user, agent
         self.id = f"{user}/{agent}" if id is None else id
         _require_name("/id", self.id)
-        self.llm = llm if llm is not None else memory.executor.llm
+        self.llm = llm if llm is not None else executor.llm
         self.config = dict(config or {})
         for name in self.config:
             if name not in registry.NAMES:
@@ -138,7 +141,7 @@ class Conversation:
         self.write_llm_calls = 0  # LLM calls made by the strategies on the write path
         # embed_batch > 1: messages are stored with skip_embedding and embedded N at a time (one model
         # call per batch instead of per message), and always before a read
-        self.embed_batch = embed_batch if memory.executor.embedder is not None else 1
+        self.embed_batch = embed_batch if executor.embedder is not None else 1
         self._unembedded = 0
         self._next_position, self._previous = self._tail()
 
@@ -173,12 +176,11 @@ class Conversation:
             source_ids=sources,
             position=position,
             previous=self._previous,
+            skip_embedding=True if self.embed_batch > 1 else None,
         )
-        if self.embed_batch > 1:
-            ir["args"]["skip_embedding"] = True
         if self._observers is None:  # built before the message is stored: they reload what came before it
             self._observers = [self.strategy(name) for name in self.observing]
-        result = self.memory.execute(ir)
+        result = self.executor.execute(ir)
         if not result.success:
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
@@ -298,7 +300,7 @@ class Conversation:
         if not self._unembedded:
             return 0
         self._unembedded = 0
-        return self.memory.embed_pending(batch=self.embed_batch)
+        return self.executor.embed_pending(batch=self.embed_batch)
 
     # --- strategies ------------------------------------------------------------------------------
 
@@ -310,10 +312,10 @@ class Conversation:
             if name == "hybrid":
                 parts = [self.strategy(part) for part in registry.components(name, config)]
                 self._strategies[name] = cls(
-                    self.memory, self.id, config=config, llm=self.llm, components=parts
+                    self.executor, self.id, config=config, llm=self.llm, components=parts
                 )
             else:
-                self._strategies[name] = cls(self.memory, self.id, config=config, llm=self.llm)
+                self._strategies[name] = cls(self.executor, self.id, config=config, llm=self.llm)
         return self._strategies[name]
 
     def _needs(self, name: str) -> list[str]:
@@ -339,7 +341,7 @@ class Conversation:
     def _tail(self) -> tuple[int, tuple[str, str] | None]:
         """Where a reopened conversation continues: the next position and the last message."""
         rows = read_rows(
-            self.memory,
+            self.executor,
             {"filter": {**conversation_filter(self.id, MESSAGE_LEVEL), "limit": _TAIL_ROWS}},
             ["id", "text", "facets"],
         )
@@ -350,7 +352,7 @@ class Conversation:
 
     def _time(self, time: datetime | str | None) -> datetime:
         if time is None:
-            return self.memory.clock.now()
+            return self.executor.clock.now()
         if isinstance(time, datetime):
             return time if time.tzinfo else time.replace(tzinfo=UTC)
         if isinstance(time, str):

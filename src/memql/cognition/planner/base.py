@@ -14,7 +14,6 @@ from datetime import datetime
 from typing import Any, Literal, Protocol
 
 from memql.lang.diagnostics import Diagnostic
-from memql.ports.models import LLM
 
 Lang = Literal["auto", "en", "zh"]
 
@@ -51,17 +50,3 @@ class Planner(Protocol):
     name: str
 
     def plan(self, text: str, *, lang: Lang = "auto", context: PlanContext | None = None) -> Plan: ...
-
-
-def make_planner(name: str, *, llm: LLM | None = None, **options: Any) -> Planner:
-    """The planner called `name`: "rules" (deterministic, offline) or "llm" (an OpenAI-compatible model;
-    `llm` defaults to the one configured in the environment)."""
-    if name == "rules":
-        from memql.cognition.planner.rules import RulesPlanner
-
-        return RulesPlanner(**options)
-    if name == "llm":
-        from memql.cognition.planner.llm import LLMPlanner
-
-        return LLMPlanner(llm=llm, **options)
-    raise ValueError(f"unknown planner {name!r}: expected rules or llm")

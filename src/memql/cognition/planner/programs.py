@@ -14,7 +14,7 @@ import re
 from datetime import datetime
 from typing import Any
 
-from memql.lang import ValidationResult, validate
+from memql.lang import ValidationResult, build, validate
 
 CONFIRM_RULES = frozenset({"confirm.hard_delete", "confirm.all_write", "confirm.all_read"})
 _STEP_PATH = re.compile(r"^/workflow/(\d+)(?:/|$)")
@@ -25,14 +25,14 @@ def check_steps(steps: list[Any], now: datetime | None) -> tuple[ValidationResul
     validation result and whether the program is destructive (hard delete, `all`, a lock change, an expiry
     that hard-deletes)."""
     steps = [_without_meta(step) for step in steps]
-    program: Any = steps[0] if len(steps) == 1 else {"workflow": steps}
+    program: Any = steps[0] if len(steps) == 1 else build.workflow(steps)
     result = validate(copy.deepcopy(program), now=now)
     needs = {_step_of(d.path) for d in result.errors if d.rule in CONFIRM_RULES}
     if needs:
         for i in needs:
             if 0 <= i < len(steps) and isinstance(steps[i], dict):
                 steps[i]["meta"] = {"confirmation": True}
-        program = steps[0] if len(steps) == 1 else {"workflow": steps}
+        program = steps[0] if len(steps) == 1 else build.workflow(steps)
         result = validate(copy.deepcopy(program), now=now)
     return result, bool(result.valid and is_destructive(result.canonical))
 

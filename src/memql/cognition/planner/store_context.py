@@ -8,6 +8,7 @@ from typing import Any
 
 from memql.cognition.planner.base import PlanContext
 from memql.engine.executor import Executor
+from memql.lang import build
 
 CONTEXT_RECORDS = 500  # the most recent records the context is drawn from
 CONTEXT_TAGS = 200  # tags kept, most used first
@@ -19,11 +20,7 @@ def store_context(executor: Executor, *, records: int = CONTEXT_RECORDS) -> Plan
     written ids (newest first), its record kinds, and the session's clock."""
     now = executor.clock.now()
     result = executor.execute(
-        {
-            "op": "Retrieve",
-            "target": {"filter": {"limit": records}},
-            "args": {"include": ["id", "tags", "type", "created_at", "updated_at"]},
-        },
+        build.retrieve(filter={"limit": records}, include=["id", "tags", "type", "created_at", "updated_at"]),
         dry_run=True,
     )
     rows: list[dict[str, Any]] = result.data.get("rows", []) if result.success else []

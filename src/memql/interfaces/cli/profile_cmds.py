@@ -144,7 +144,7 @@ def promote_command(
     """Promote episodic memories to semantic ones: confidence above --min-confidence, more uses than
     --min-uses, and at least --min-similar similar episodes (embedding cosine >= --cosine, or without
     embeddings content-term overlap >= --lexical). Exits 0 on success, 1 when refused."""
-    from memql.cognition.promotion import PromotionConfig
+    from memql.cognition.profile.promotion import PromotionConfig
 
     config = PromotionConfig(
         min_confidence=min_confidence,

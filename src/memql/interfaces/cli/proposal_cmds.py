@@ -6,7 +6,7 @@ import json
 
 import click
 
-from memql.cognition.proposals import STATUSES
+from memql.cognition.profile.proposals import STATUSES
 from memql.interfaces.cli.common import main, open_memory, wants_json
 from memql.interfaces.cli.store_cmds import _finish
 

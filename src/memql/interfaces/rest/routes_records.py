@@ -13,6 +13,7 @@ from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal, status_for
 from memql.interfaces.rest.models import FactsResponse, HistoryResponse, MemoryResponse
 from memql.interfaces.rest.routes_program import REFUSALS
+from memql.lang import build
 from memql.lang.encoding import json_default
 from memql.lang.ops.read import IncludeField
 
@@ -36,9 +37,7 @@ def _json(value: Any) -> Any:
 def get_memory(record_id: RecordId, memory: CallerMemory) -> JSONResponse:
     """The record with every field the caller may read (a Retrieve by id). Deleted, archived and expired
     records, unknown ids and other tenants' ids are 404, with the engine's diagnostic."""
-    result = memory.execute(
-        {"op": "Retrieve", "target": {"ids": [record_id]}, "args": {"include": RECORD_FIELDS}}
-    )
+    result = memory.execute(build.retrieve(ids=[record_id], include=RECORD_FIELDS))
     if not result.success:
         raise refusal(result.diagnostics)
     rows = result.data.get("rows") or []

@@ -1,6 +1,6 @@
 """The xMemory ladder (DESIGN §9): messages -> episodes -> semantic facts -> themes, retrieved top-down.
 
-    ladder = Ladder(memory, "mira/assistant")
+    ladder = Ladder(executor, "mira/assistant")  # a session's Executor (Memory.executor)
     ladder.observe(message)            # for each stored message, in order (the write path)
     ladder.flush()                     # close the open episode (end of a session, before a restart)
     ladder.context("query", 2000)      # cited pieces within 2,000 tokens
@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from memql.cognition.conversation.base import Context, Message
+from memql.lang import build
 from memql.ports.models import LLM
 
 from .config import LadderConfig
@@ -34,7 +35,7 @@ from .vectors import Vectors, centroid
 from .writer import LadderWriteError, LadderWriter
 
 if TYPE_CHECKING:
-    from memql import Memory
+    from memql.engine.executor import Executor
 
 __all__ = ["Ladder", "LadderConfig", "LadderWriteError"]
 
@@ -45,15 +46,19 @@ class Ladder:
     name = "ladder"
 
     def __init__(
-        self, memory: Memory, conversation_id: str, config: LadderConfig | None = None, llm: LLM | None = None
+        self,
+        executor: Executor,
+        conversation_id: str,
+        config: LadderConfig | None = None,
+        llm: LLM | None = None,
     ) -> None:
-        self.memory, self.conversation_id = memory, conversation_id
+        self.executor, self.conversation_id = executor, conversation_id
         self.config = config or LadderConfig()
         self.llm = llm
-        self.vectors = Vectors(memory.executor.embedder)
+        self.vectors = Vectors(executor.embedder)
         self.state = LadderState()
-        self.writer = LadderWriter(memory, conversation_id, self.state, self.config, self.vectors, llm)
-        self.reader = LadderReader(memory, conversation_id, self.state, self.config)
+        self.writer = LadderWriter(executor, conversation_id, self.state, self.config, self.vectors, llm)
+        self.reader = LadderReader(executor, conversation_id, self.state, self.config)
         self._reload()
 
     @property
@@ -134,7 +139,9 @@ class Ladder:
             where = {**level_filter(tag, level), "limit": READ_LIMIT}
             if end is not None:
                 where["time_range"] = {"start": "1970-01-01T00:00:00Z", "end": iso(end)}
-            result = self.memory.retrieve(filter=where, include=["id", "text", "facets", "time"])
+            result = self.executor.execute(
+                build.retrieve(filter=where, include=["id", "text", "facets", "time"])
+            )
             if not result.success:
                 reasons = "; ".join(f"{d.rule}: {d.message}" for d in result.diagnostics)
                 raise LadderWriteError(f"ladder reload: reading the {level} records failed: {reasons}")

@@ -26,13 +26,14 @@ from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.base import Context, Piece
 from memql.errors import MemqlError
+from memql.lang import build
 from memql.services.summarize import estimate_tokens
 
 from .config import LadderConfig
 from .units import LadderState, source_ids_of
 
 if TYPE_CHECKING:
-    from memql import Memory
+    from memql.engine.executor import Executor
 
 INCLUDE = ["id", "text", "facets", "time", "score"]
 
@@ -57,9 +58,9 @@ class Candidate:
 
 class LadderReader:
     def __init__(
-        self, memory: Memory, conversation_id: str, state: LadderState, config: LadderConfig
+        self, executor: Executor, conversation_id: str, state: LadderState, config: LadderConfig
     ) -> None:
-        self.memory, self.state, self.config = memory, state, config
+        self.executor, self.state, self.config = executor, state, config
         self.tag = f"conv:{conversation_id}"
         # the rankings of the last query: asking it again at another budget searches once; any change
         # to the ladder's units (`invalidate`, called by the write path) forgets them
@@ -127,7 +128,9 @@ class LadderReader:
     def _search(self, query: str) -> dict[str, list[dict[str, Any]]]:
         """One search over the whole conversation (one query embedding), its rows grouped by level."""
         where = {"has_tags": [self.tag]}
-        result = self.memory.retrieve(query, filter=where, k=self.config.search_candidates, include=INCLUDE)
+        result = self.executor.execute(
+            build.retrieve(query, filter=where, k=self.config.search_candidates, include=INCLUDE)
+        )
         if not result.success:
             reasons = "; ".join(f"{d.rule}: {d.message}" for d in result.diagnostics)
             raise LadderReadError(f"ladder search failed: {reasons}")

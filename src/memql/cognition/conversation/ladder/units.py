@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from memql.cognition.conversation.base import Message
+from memql.lang import build
 
 READ_LIMIT = 100_000  # the language's largest filter limit: reloads read in pages of this many
 
@@ -72,11 +73,15 @@ def unit_facets(
 def encode_ir(
     tag: str, facets: dict, text: str, kind: str, time: datetime | None, comment: str
 ) -> dict[str, Any]:
-    args: dict[str, Any] = {"payload": {"text": text}, "type": kind, "tags": [tag], "facets": facets}
-    args["dedupe"] = False  # two facts may read alike; each is its own unit
-    if time is not None:
-        args["time"] = iso(time)
-    return {"op": "Encode", "args": args, "_comment": comment}
+    return build.encode(
+        text,
+        type=kind,
+        tags=[tag],
+        facets=facets,
+        time=iso(time) if time is not None else None,
+        dedupe=False,  # two facts may read alike; each is its own unit
+        comment=comment,
+    )
 
 
 def iso(value: datetime) -> str:

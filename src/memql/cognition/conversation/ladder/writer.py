@@ -21,6 +21,7 @@ import numpy as np
 
 from memql.cognition.conversation.base import Message
 from memql.errors import MemqlError
+from memql.lang import build
 from memql.ports.models import LLM
 from memql.services.keywords import keywords
 from memql.services.sentences import split_sentences
@@ -33,7 +34,7 @@ from .units import EpisodeUnit, FactUnit, LadderState, ThemeUnit, encode_ir, uni
 from .vectors import Vectors, centroid, cosine
 
 if TYPE_CHECKING:
-    from memql import Memory
+    from memql.engine.executor import Executor
 
 WORKFLOW_STEPS = 100  # the language's workflow limit
 
@@ -45,14 +46,14 @@ class LadderWriteError(MemqlError, RuntimeError):
 class LadderWriter:
     def __init__(
         self,
-        memory: Memory,
+        executor: Executor,
         conversation_id: str,
         state: LadderState,
         config: LadderConfig,
         vectors: Vectors,
         llm: LLM | None = None,
     ) -> None:
-        self.memory, self.conversation_id, self.state = memory, conversation_id, state
+        self.executor, self.conversation_id, self.state = executor, conversation_id, state
         self.config, self.vectors, self.llm = config, vectors, llm
         self.tag = f"conv:{conversation_id}"
         self.organizer = ThemeOrganizer(state, config)
@@ -210,33 +211,21 @@ class LadderWriter:
                 )
         for primary, child in plan.merges:
             steps.append(
-                {
-                    "op": "Merge",
-                    "target": {"ids": [primary, child]},
-                    "args": {"primary_id": primary},
-                    "_comment": "ladder: near-duplicate themes",
-                }
+                build.merge([primary, child], primary_id=primary, comment="ladder: near-duplicate themes")
             )
         for theme_id in plan.touched:
             if not theme_id.startswith("new:"):
                 theme = self.state.themes[theme_id]
                 steps.append(
-                    {
-                        "op": "Update",
-                        "target": {"ids": [theme_id]},
-                        "args": {"set": {"text": theme.text, "facets": self._theme_facets(theme)}},
-                        "_comment": "ladder: theme members changed",
-                    }
+                    build.update(
+                        [theme_id],
+                        text=theme.text,
+                        facets=self._theme_facets(theme),
+                        comment="ladder: theme members changed",
+                    )
                 )
         for theme_id in plan.archived:
-            steps.append(
-                {
-                    "op": "Demote",
-                    "target": {"ids": [theme_id]},
-                    "args": {"archive": True},
-                    "_comment": "ladder: theme split",
-                }
-            )
+            steps.append(build.demote([theme_id], archive=True, comment="ladder: theme split"))
         return steps, new_ids
 
     # --- execution ----------------------------------------------------------------------------------
@@ -246,7 +235,7 @@ class LadderWriter:
         ids: list[str | None] = []
         for at in range(0, len(steps), WORKFLOW_STEPS):
             chunk = steps[at : at + WORKFLOW_STEPS]
-            result = self.memory.execute(chunk)
+            result = self.executor.execute(build.workflow(chunk))
             if not result.success:
                 reasons = "; ".join(f"{d.rule} at {d.path}: {d.message}" for d in result.diagnostics)
                 raise LadderWriteError(f"ladder {what} write refused (step {result.failed_step}): {reasons}")

@@ -30,7 +30,7 @@ from memql.lang.time import format_instant
 from memql.ports.models import LLM
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 
 class Tiers:
@@ -39,13 +39,17 @@ class Tiers:
     name = "tiers"
 
     def __init__(
-        self, memory: Memory, conversation_id: str, config: TiersConfig | None = None, llm: LLM | None = None
+        self,
+        executor: Executor,
+        conversation_id: str,
+        config: TiersConfig | None = None,
+        llm: LLM | None = None,
     ) -> None:
-        self.memory = memory
+        self.executor = executor
         self.config = config or TiersConfig()
-        self.records = TierRecords(memory, conversation_id)
+        self.records = TierRecords(executor, conversation_id)
         self.conversation_id = conversation_id
-        self.vectorizer = Vectorizer(memory.executor.embedder)
+        self.vectorizer = Vectorizer(executor.embedder)
         self.llm = TiersLLM(llm) if llm is not None else None
         self.stats = {"pages": 0, "moved": 0, "segments_created": 0, "evictions": 0, "promotions": 0}
         self.stm: list[PageState] = []
@@ -163,7 +167,7 @@ class Tiers:
         if seg is None:
             steps.extend(self._evict_if_full())
             key = page.id
-            seg = SegmentState(id="", parts=[], keyword_counts={}, vector=None, created=self._now())
+            seg = SegmentState(id="", parts=[], keyword_counts={}, vector=None, created=self.now())
         else:
             key = best_key  # type: ignore[assignment]
         if verdict is not None:
@@ -225,7 +229,7 @@ class Tiers:
         if len(self.segments) < self.config.mtm_capacity:
             return []
         self._refresh_visits()
-        now = self._now()
+        now = self.now()
         ranked = sorted(
             self.segments.items(), key=lambda kv: (self.heat_of(kv[1], now), kv[1].created, kv[1].id)
         )
@@ -243,7 +247,7 @@ class Tiers:
 
     def _promote_hot(self) -> None:
         """Every segment hotter than τ with content not yet promoted moves that content into LPM."""
-        now = self._now()
+        now = self.now()
         for key, seg in list(self.segments.items()):
             h = self.heat_of(seg, now)
             if h > self.config.heat_threshold and seg.interactions > 0:
@@ -258,7 +262,7 @@ class Tiers:
             seg.visits,
             seg.interactions,
             seg.last_access or seg.created,
-            now or self._now(),
+            now or self.now(),
             alpha=c.alpha,
             beta=c.beta,
             gamma=c.gamma,
@@ -280,8 +284,8 @@ class Tiers:
     def _page_vector(self, page: PageState) -> Any:
         return self.vectorizer.vector(_bare(page.text))
 
-    def _now(self) -> datetime:
-        return self.memory.clock.now()
+    def now(self) -> datetime:
+        return self.executor.clock.now()
 
     # --- reload ------------------------------------------------------------------------------------
 

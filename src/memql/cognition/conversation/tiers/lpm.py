@@ -14,11 +14,12 @@ from typing import TYPE_CHECKING, Any
 from memql.cognition.conversation.tiers.records import step_ids
 from memql.cognition.conversation.tiers.scoring import Vectorizer
 from memql.cognition.conversation.tiers.state import Entry, SegmentState, instant
+from memql.lang import build
 from memql.lang.time import format_instant
 from memql.services import jaccard, split_sentences, summarize
 
 if TYPE_CHECKING:
-    from memql.cognition.conversation.tiers.core import Tiers
+    from memql.cognition.conversation.tiers.view import TiersView
 
 AGENT_ROLES = frozenset({"assistant", "agent", "system"})
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've)\b", re.I)
@@ -73,7 +74,7 @@ def _knowledge(
     return [(c, candidates[c]) for c in picked]
 
 
-def promote(tiers: Tiers, key: str, seg: SegmentState, h: float) -> None:
+def promote(tiers: TiersView, key: str, seg: SegmentState, h: float) -> None:
     cfg, r = tiers.config, tiers.records
     # only the pages that joined since the last promotion (a time window, then exact by position)
     since = _iso(seg.analyzed_time)
@@ -95,12 +96,7 @@ def promote(tiers: Tiers, key: str, seg: SegmentState, h: float) -> None:
         new = _knowledge(lines, knowledge_entries, cfg.knowledge_per_promotion, tiers.vectorizer)
     reason = f"tiers: segment {key} heat {h:.3f} > τ {cfg.heat_threshold}: its content moves into LPM"
     steps: list[dict[str, Any]] = [
-        {
-            "op": "Promote",
-            "target": {"ids": [seg.id]},
-            "args": {"weight_delta": 0.1, "reason": reason},
-            "_comment": reason,
-        },
+        build.promote([seg.id], weight_delta=0.1, reason=reason, comment=reason),
         r.update(
             [seg.id],
             f"tiers: segment {key} promoted; interaction count reset",
@@ -185,18 +181,18 @@ def _iso(t) -> str | None:
     return format_instant(t) if t is not None else None
 
 
-def _singleton(tiers: Tiers, level: str, of: str | None) -> Entry | None:
+def _singleton(tiers: TiersView, level: str, of: str | None) -> Entry | None:
     for e in tiers.lpm.values():
         if e.level == level and (level != "trait" or e.of == of):
             return e
     return None
 
 
-def _profile(tiers: Tiers) -> Entry | None:
+def _profile(tiers: TiersView) -> Entry | None:
     return _singleton(tiers, "profile", None)
 
 
-def _profile_text(tiers: Tiers, new, persona) -> tuple[str, tuple[str, ...]]:
+def _profile_text(tiers: TiersView, new, persona) -> tuple[str, tuple[str, ...]]:
     """The profile, updated incrementally: its current sentences and the new knowledge compete in one
     extractive summary (bounded work per promotion, whatever the size of the knowledge base)."""
     if persona is not None:
@@ -213,7 +209,7 @@ def _profile_text(tiers: Tiers, new, persona) -> tuple[str, tuple[str, ...]]:
     return summary.replace("\n", " "), sources
 
 
-def _traits(tiers: Tiers, lines, persona) -> dict[str, dict[str, int]]:
+def _traits(tiers: TiersView, lines, persona) -> dict[str, dict[str, int]]:
     """Updated keyword counts per side ("user", "agent"), most frequent first, bounded."""
     found: dict[str, dict[str, int]] = {}
     for of in ("user", "agent"):

@@ -7,12 +7,14 @@ from typing import TYPE_CHECKING, Any
 
 from memql.engine.result import ExecutionResult
 from memql.errors import MemqlError
+from memql.lang import build
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 READ_LIMIT = 100_000  # a conversation's records of one kind; every tier keeps far fewer
 OPEN_END = "9999-12-31T23:59:59Z"  # time windows here are open-ended: "from then on"
+DRY_RUN = {"dry_run": True}  # a read that ranks or reloads is not a visit (no heat, no audit entry)
 
 
 class TiersError(MemqlError, RuntimeError):
@@ -26,10 +28,10 @@ class TiersError(MemqlError, RuntimeError):
 
 
 class TierRecords:
-    """The records of one conversation, read and written through `Memory`."""
+    """The records of one conversation, read and written through a session's Executor."""
 
-    def __init__(self, memory: Memory, conversation_id: str) -> None:
-        self.memory = memory
+    def __init__(self, executor: Executor, conversation_id: str) -> None:
+        self.executor = executor
         self.conversation_id = conversation_id
         self.tag = f"conv:{conversation_id}"
 
@@ -50,30 +52,21 @@ class TierRecords:
         flt: dict[str, Any] = {"has_tags": [self.tag], "facets": facets, "limit": limit}
         if time_from is not None:
             flt["time_range"] = {"start": time_from, "end": OPEN_END}
-        result = self.memory.execute(
-            {
-                "op": "Retrieve",
-                "target": {"filter": flt},
-                "args": {"include": list(include)},
-                "meta": {"dry_run": True},
-            }
-        )
+        result = self.executor.execute(build.retrieve(filter=flt, include=include, meta=DRY_RUN))
         if not result.success:
             raise TiersError("a read", result)
         return list(result.data.get("rows", []))
 
     def search(self, query: str, facets: dict[str, Any], k: int) -> list[dict[str, Any]]:
         """Hybrid-ranked records of this conversation (a dry run: ranking pages is not a visit)."""
-        result = self.memory.execute(
-            {
-                "op": "Retrieve",
-                "target": {
-                    "search": {"intent": {"query": query}, "overrides": {"k": k}},
-                    "filter": {"has_tags": [self.tag], "facets": facets},
-                },
-                "args": {"include": ["id", "text", "facets", "time", "score"]},
-                "meta": {"dry_run": True},
-            }
+        result = self.executor.execute(
+            build.retrieve(
+                query,
+                filter={"has_tags": [self.tag], "facets": facets},
+                k=k,
+                include=["id", "text", "facets", "time", "score"],
+                meta=DRY_RUN,
+            )
         )
         if not result.success:
             raise TiersError("a search", result)
@@ -82,20 +75,13 @@ class TierRecords:
     def visit(self, ids: list[str]) -> None:
         """A real Retrieve of the records used in a context: their `visits` and last access move (heat)."""
         if ids:
-            result = self.memory.execute(
-                {
-                    "op": "Retrieve",
-                    "target": {"ids": ids},
-                    "args": {"include": ["id"]},
-                    "_comment": "tiers: visit",
-                }
-            )
+            result = self.executor.execute(build.retrieve(ids=ids, include=["id"], comment="tiers: visit"))
             if not result.success:
                 raise TiersError("a visit", result)
 
     def run(self, what: str, steps: list[dict[str, Any]]) -> ExecutionResult:
         """One workflow: all of a move's steps or none of them."""
-        result = self.memory.execute({"workflow": steps} if len(steps) > 1 else steps[0])
+        result = self.executor.execute(build.workflow(steps) if len(steps) > 1 else steps[0])
         if not result.success:
             raise TiersError(what, result)
         return result
@@ -111,29 +97,23 @@ class TierRecords:
         time: str | None = None,
         comment: str,
     ) -> dict[str, Any]:
-        args: dict[str, Any] = {
-            "payload": {"text": text},
-            "type": kind,
-            "tags": [self.tag],
-            "facets": {**self.facets(level, tier), **facets},
-            "dedupe": False,
-        }
-        if time is not None:
-            args["time"] = time
-        return {"op": "Encode", "args": args, "_comment": comment}
+        return build.encode(
+            text,
+            type=kind,
+            tags=[self.tag],
+            facets={**self.facets(level, tier), **facets},
+            time=time,
+            dedupe=False,
+            comment=comment,
+        )
 
     @staticmethod
     def update(ids: list[str], comment: str, **fields: Any) -> dict[str, Any]:
-        return {"op": "Update", "target": {"ids": ids}, "args": {"set": fields}, "_comment": comment}
+        return build.update(ids, comment=comment, **fields)
 
     @staticmethod
     def delete(ids: list[str], reason: str) -> dict[str, Any]:
-        return {
-            "op": "Delete",
-            "target": {"ids": ids},
-            "args": {"soft": True, "reason": reason},
-            "_comment": reason,
-        }
+        return build.delete(ids, soft=True, reason=reason, comment=reason)
 
 
 def step_ids(result: ExecutionResult) -> list[str | None]:

@@ -18,7 +18,7 @@ from memql.cognition.conversation.tiers.state import PageState, instant
 from memql.services import estimate_tokens
 
 if TYPE_CHECKING:
-    from memql.cognition.conversation.tiers.core import Tiers
+    from memql.cognition.conversation.tiers.view import TiersView
 
 PAGE_POOL = 4  # candidate pages fetched per page wanted (restricted to the chosen segments afterwards)
 
@@ -44,7 +44,7 @@ def page_piece(text: str, sources, memory_ids, t: datetime | None, level: str, s
     )
 
 
-def assemble(tiers: Tiers, query: str, budget: int) -> Context:
+def assemble(tiers: TiersView, query: str, budget: int) -> Context:
     cfg, r = tiers.config, tiers.records
     q_vec = tiers.vectorizer.vector(query)
     q_words = tiers.vectorizer.keywords(query, cfg.segment_keywords)
@@ -130,7 +130,7 @@ def assemble(tiers: Tiers, query: str, budget: int) -> Context:
     r.visit(used_ids)
     for _, seg in ranked:
         seg.visits += 1
-        seg.last_access = tiers.memory.clock.now()
+        seg.last_access = tiers.now()
     return context
 
 

@@ -21,17 +21,18 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memql.cognition.a2p import a2p_id, use_count
-from memql.cognition.consolidation import CONSOLIDATE_NOTE, RECLASSIFY_NOTE
+from memql.cognition.profile.a2p import a2p_id, use_count
+from memql.cognition.profile.consolidation import CONSOLIDATE_NOTE, RECLASSIFY_NOTE
 from memql.engine.result import ExecutionResult
-from memql.lang import Limits
+from memql.lang import Limits, build
 from memql.lang.diagnostics import Diagnostic
 from memql.services.keywords import jaccard
 from memql.services.tokenize import query_terms
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
+DRY_RUN = {"dry_run": True}  # a look that decides is not a use: no visit, no log entry
 MAX_QUERY = 10_000  # characters of a memory's text that its similarity search uses (the query limit)
 
 
@@ -108,14 +109,16 @@ class PromotionReport:
 
 
 def promote_episodes(
-    memory: Memory, config: PromotionConfig | None = None, *, dry_run: bool = False
+    executor: Executor, config: PromotionConfig | None = None, *, dry_run: bool = False
 ) -> PromotionReport:
     """Promote every episodic memory that qualifies; returns what was (or, dry, would be) done."""
     config = config or PromotionConfig()
-    scan = memory.retrieve(
-        filter={"memory_type": "episodic", "limit": config.scan_limit},
-        include=["id", "text", "confidence", "visits", "payload_meta", "created_at", "lock"],
-        dry_run=True,
+    scan = executor.execute(
+        build.retrieve(
+            filter={"memory_type": "episodic", "limit": config.scan_limit},
+            include=["id", "text", "confidence", "visits", "payload_meta", "created_at", "lock"],
+            meta=DRY_RUN,
+        )
     )
     if not scan.success:
         return PromotionReport(False, dry_run, diagnostics=scan.diagnostics)
@@ -130,12 +133,12 @@ def promote_episodes(
                 "(raise scan_limit to look at more)",
             )
         )
-    promoted, skipped = plan(memory, scan.data["rows"], config)
-    steps = _steps(memory, promoted, config)
+    promoted, skipped = plan(executor, scan.data["rows"], config)
+    steps = _steps(promoted, config)
     if not steps:
         return PromotionReport(True, dry_run, promoted, skipped, warnings=warnings)
-    result = memory.executor.execute(
-        {"name": "promote episodes", "workflow": steps},
+    result = executor.execute(
+        build.workflow(steps, name="promote episodes"),
         dry_run=dry_run,
         limits=Limits(max_steps=max(Limits().max_steps, len(steps))),
     )
@@ -151,7 +154,7 @@ def promote_episodes(
 
 
 def plan(
-    memory: Memory, rows: list[dict[str, Any]], config: PromotionConfig
+    executor: Executor, rows: list[dict[str, Any]], config: PromotionConfig
 ) -> tuple[list[Promotion], list[dict[str, str]]]:
     """Which of the scanned episodic memories to promote, best candidate first, and why others not."""
     candidates = [
@@ -177,7 +180,7 @@ def plan(
         if reason is not None:
             skipped.append({"id": rid, "reason": reason})
             continue
-        similar, known = _similar(memory, row, config, {p.id for p in promoted})
+        similar, known = _similar(executor, row, config, {p.id for p in promoted})
         if known is not None:
             reason = f"already known as semantic memory {known}"
         elif len(similar) < config.min_similar:
@@ -192,18 +195,20 @@ def plan(
 
 
 def _similar(
-    memory: Memory, row: dict[str, Any], config: PromotionConfig, promoted: set[str]
+    executor: Executor, row: dict[str, Any], config: PromotionConfig, promoted: set[str]
 ) -> tuple[list[dict[str, Any]], str | None]:
     """The other active episodic memories similar to `row`, most similar first; and a semantic memory
     (or one promoted in this run) that similar, if there is one."""
     text = row["text"][:MAX_QUERY]
-    dense = memory.executor.embedder is not None
-    found = memory.retrieve(
-        text,
-        k=config.neighbours,
-        include=["id", "text", "memory_type", "explain", "lock", "payload_meta"],
-        overrides={"alpha": 1.0 if dense else 0.0, "recency": 0.0, "heat": 0.0},
-        dry_run=True,
+    dense = executor.embedder is not None
+    found = executor.execute(
+        build.retrieve(
+            text,
+            k=config.neighbours,
+            include=["id", "text", "memory_type", "explain", "lock", "payload_meta"],
+            overrides={"alpha": 1.0 if dense else 0.0, "recency": 0.0, "heat": 0.0},
+            meta=DRY_RUN,
+        )
     )
     terms = set(query_terms(text))
     similar: list[dict[str, Any]] = []
@@ -230,14 +235,14 @@ def _similar(
                     "similarity": round(value, 4),
                     "method": method,
                     "locked": other["lock"] is not None,
-                    "a2p_id": a2p_id(other, memory.tenant),
+                    "a2p_id": a2p_id(other, executor.tenant),
                 }
             )
     similar.sort(key=lambda s: (-s["similarity"], _number(s["id"])))
     return similar, None
 
 
-def _steps(memory: Memory, promoted: list[Promotion], config: PromotionConfig) -> list[dict[str, Any]]:
+def _steps(promoted: list[Promotion], config: PromotionConfig) -> list[dict[str, Any]]:
     steps: list[dict[str, Any]] = []
     merged: set[str] = set()
     for p in promoted:
@@ -247,21 +252,14 @@ def _steps(memory: Memory, promoted: list[Promotion], config: PromotionConfig) -
                 p.consolidated = [s["id"] for s in fold]
                 merged.update(p.consolidated)
                 steps.append(
-                    {
-                        "op": "Merge",
-                        "target": {"ids": [p.id, *p.consolidated]},
-                        "args": {"primary_id": p.id, "consolidated_from": [s["a2p_id"] for s in fold]},
-                        "_comment": f"{CONSOLIDATE_NOTE}: the episodes that repeat memory {p.id}",
-                    }
+                    build.merge(
+                        [p.id, *p.consolidated],
+                        primary_id=p.id,
+                        consolidated_from=[s["a2p_id"] for s in fold],
+                        comment=f"{CONSOLIDATE_NOTE}: the episodes that repeat memory {p.id}",
+                    )
                 )
-        steps.append(
-            {
-                "op": "Update",
-                "target": {"ids": [p.id]},
-                "args": {"set": {"memory_type": "semantic"}},
-                "_comment": p.note(config),
-            }
-        )
+        steps.append(build.update([p.id], memory_type="semantic", comment=p.note(config)))
     return steps
 
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Annotated, Any, Literal
 from pydantic import ConfigDict, Field, JsonValue, ValidationError, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.cognition.a2p import (
+from memql.cognition.profile.a2p import (
     CONSOLIDATED_KEY,
     EXPORT_LIMIT,
     MEMORY_TYPES,
@@ -28,7 +28,7 @@ from memql.cognition.a2p import (
     a2p_id,
 )
 from memql.engine.result import ExecutionResult
-from memql.lang import Limits, errors
+from memql.lang import Limits, build, errors
 from memql.lang.categories import Category
 from memql.lang.diagnostics import Diagnostic, Diagnostics, join
 from memql.lang.fields import (
@@ -48,7 +48,7 @@ from memql.lang.time import format_instant
 from memql.ports.progress import Progress, silent
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 MAX_MEMORIES = 50_000  # memories per imported profile (one workflow: at most two steps each)
 # a profile file may be larger than one hand-written program
@@ -169,7 +169,7 @@ class ImportResult:
 
 
 def import_profile(
-    memory: Memory, source: Any, *, dry_run: bool = False, progress: Progress = silent
+    executor: Executor, source: Any, *, dry_run: bool = False, progress: Progress = silent
 ) -> ImportResult:
     """Import an a2p profile (JSON text, bytes, or decoded JSON) into the session's tenant, owned by the
     session's actor. All or nothing: any problem imports no memory. `progress` hears each workflow step
@@ -177,18 +177,18 @@ def import_profile(
     diags = Diagnostics()
     entries = read_profile(source, diags)
     if entries is not None and not diags.has_errors:
-        _check_ids(memory, entries, diags)
+        _check_ids(executor, entries, diags)
     if entries is None or diags.has_errors:
         return _refused(diags)
     if not entries:
         diags.warning("/memories", "a2p.ignored", "the profile has no memories: nothing to import")
         return ImportResult(True, warnings=_warnings(diags), dry_run=dry_run)
-    now = format_instant(memory.clock.now())
+    now = format_instant(executor.clock.now())
     steps, origins = build_workflow(entries, now)
     task = f"importing {len(entries)} memories ({len(steps)} steps, one transaction)"
     progress(task, 0, len(steps))
-    result = memory.executor.execute(
-        {"name": "a2p import", "workflow": steps},
+    result = executor.execute(
+        build.workflow(steps, name="a2p import"),
         dry_run=dry_run,
         limits=Limits(max_steps=len(steps), max_items=max(Limits().max_items, len(steps)), max_nodes=10**8),
         on_step=lambda index, _result: progress(task, index + 1, len(steps)),
@@ -294,7 +294,7 @@ def _json_object(text: str) -> Any:
         return None
 
 
-def _check_ids(memory: Memory, entries: list[_Entry], diags: Diagnostics) -> None:
+def _check_ids(executor: Executor, entries: list[_Entry], diags: Diagnostics) -> None:
     """An id names one memory: it may not repeat in the document, nor name one the tenant has (a
     deleted record's id is free again)."""
     first: dict[str, str] = {}
@@ -310,16 +310,18 @@ def _check_ids(memory: Memory, entries: list[_Entry], diags: Diagnostics) -> Non
             first[given] = entry.path
     if not first:
         return
-    read = memory.retrieve(
-        filter={"status": "any", "limit": EXPORT_LIMIT},
-        include=["id", "payload_meta", "status"],
-        dry_run=True,
+    read = executor.execute(
+        build.retrieve(
+            filter={"status": "any", "limit": EXPORT_LIMIT},
+            include=["id", "payload_meta", "status"],
+            meta={"dry_run": True},
+        )
     )
     if not read.success:
         diags.extend(read.diagnostics)
         return
     present = {
-        a2p_id(row, memory.tenant): row["id"] for row in read.data["rows"] if row["status"] != "deleted"
+        a2p_id(row, executor.tenant): row["id"] for row in read.data["rows"] if row["status"] != "deleted"
     }
     for given, path in first.items():
         if given in present:
@@ -341,25 +343,24 @@ def build_workflow(entries: list[_Entry], now: str) -> tuple[list[dict[str, Any]
         m = entry.memory
         extension = m.memql or MemqlExtension()
         encode = len(steps)
-        steps.append({"op": "Encode", "args": _encode_args(entry, now)})
+        steps.append(build.encode(**_encode_args(entry, now)))
         origins.append(entry.path)
+        written = build.from_step(encode)
         follow: dict[str, Any] | None = None
         if m.status == "archived":
-            follow = {"op": "Demote", "args": {"archive": True}}
+            follow = build.demote(written, archive=True)
         elif m.status == "rejected":  # a proposal, then its decision: both audited, as they happened here
-            follow = {"op": "Update", "args": {"set": {"status": "rejected"}}}
+            follow = build.update(written, status="rejected")
         elif m.status == "expired":  # expired as of the import, and staying so (the sweeper marks it)
-            follow = {"op": "Expire", "args": {"until": now, "on_expire": "none"}}
+            follow = build.expire(written, until=now, on_expire="none")
         elif extension.expireAt is not None:
-            follow = {
-                "op": "Expire",
-                "args": {
-                    "until": format_instant(extension.expireAt),
-                    "on_expire": extension.onExpire or "soft_delete",
-                },
-            }
+            follow = build.expire(
+                written,
+                until=format_instant(extension.expireAt),
+                on_expire=extension.onExpire or "soft_delete",
+            )
         if follow is not None:
-            steps.append({**follow, "target": {"from_step": encode}})
+            steps.append(follow)
             origins.append(entry.path)
     return steps, origins
 

@@ -11,20 +11,22 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from memql.cognition.a2p import a2p_id
+from memql.cognition.profile.a2p import a2p_id
 from memql.engine.result import ExecutionResult
 from memql.engine.targets import canonical_id
+from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 CONSOLIDATE_NOTE = "consolidate"
+DRY_RUN = {"dry_run": True}  # a look before acting is not a use of the memories (no visit, no log)
 RECLASSIFY_NOTE = "reclassify"
 
 
 def consolidate(
-    memory: Memory,
+    executor: Executor,
     ids: list[str],
     *,
     primary: str | None = None,
@@ -33,7 +35,9 @@ def consolidate(
 ) -> ExecutionResult:
     """Fold the active memories `ids` into one (the `primary`, else the one Merge picks: the highest
     weight, then the oldest). One Merge op; the children are soft-deleted and linked `merged_into`."""
-    read = memory.retrieve(ids=ids, include=["id", "weight", "created_at", "payload_meta"], dry_run=True)
+    read = executor.execute(
+        build.retrieve(ids=ids, include=["id", "weight", "created_at", "payload_meta"], meta=DRY_RUN)
+    )
     if not read.success:
         return read
     rows = {row["id"]: row for row in read.data["rows"]}
@@ -47,18 +51,18 @@ def consolidate(
     if primary is None and rows:
         primary = min(rows.values(), key=_merge_choice)["id"]
     kept = canonical_id(primary) if primary is not None else None
-    children = [a2p_id(row, memory.tenant) for rid, row in rows.items() if rid != kept]
-    ir: dict[str, Any] = {
-        "op": "Merge",
-        "target": {"ids": list(ids)},
-        "args": {"consolidated_from": children, **({"primary_id": primary} if primary else {})},
-        "_comment": CONSOLIDATE_NOTE + (f": {note}" if note else ""),
-    }
-    return memory.execute(ir, dry_run=dry_run)
+    children = [a2p_id(row, executor.tenant) for rid, row in rows.items() if rid != kept]
+    ir = build.merge(
+        list(ids),
+        primary_id=primary or None,
+        consolidated_from=children,
+        comment=CONSOLIDATE_NOTE + (f": {note}" if note else ""),
+    )
+    return executor.execute(ir, dry_run=dry_run)
 
 
 def reclassify(
-    memory: Memory,
+    executor: Executor,
     record_id: str,
     *,
     memory_type: str | None = None,
@@ -81,13 +85,8 @@ def reclassify(
                 )
             ],
         )
-    ir = {
-        "op": "Update",
-        "target": {"ids": [record_id]},
-        "args": {"set": changes},
-        "_comment": RECLASSIFY_NOTE + (f": {note}" if note else ""),
-    }
-    return memory.execute(ir, dry_run=dry_run)
+    ir = build.update([record_id], comment=RECLASSIFY_NOTE + (f": {note}" if note else ""), **changes)
+    return executor.execute(ir, dry_run=dry_run)
 
 
 def _merge_choice(row: dict[str, Any]) -> tuple[Any, ...]:

@@ -22,11 +22,12 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 from urllib.parse import quote
 
+from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import format_instant, parse_instant
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 A2P_VERSION = "0.1.0"  # the a2p protocol version whose profile and memory schemas this module follows
 MEMORY_TYPES = ("episodic", "semantic", "procedural")
@@ -137,10 +138,12 @@ def profile_did(tenant: str, user: str | None) -> str:
     return f"did:a2p:{kind}:local:" + quote(name, safe="").replace("~", "%7E")
 
 
-def export_profile(memory: Memory, *, user: str | None = None, did: str | None = None) -> ExportResult:
+def export_profile(executor: Executor, *, user: str | None = None, did: str | None = None) -> ExportResult:
     """The tenant's memories (only those `user` owns, when given) as an a2p profile document."""
-    read = memory.retrieve(
-        filter={"status": "any", "limit": EXPORT_LIMIT}, include=EXPORT_FIELDS, dry_run=True
+    read = executor.execute(
+        build.retrieve(
+            filter={"status": "any", "limit": EXPORT_LIMIT}, include=EXPORT_FIELDS, meta={"dry_run": True}
+        )
     )
     if not read.success:
         return ExportResult(False, diagnostics=read.diagnostics, warnings=read.warnings)
@@ -158,15 +161,15 @@ def export_profile(memory: Memory, *, user: str | None = None, did: str | None =
                 )
             ],
         )
-    now = memory.clock.now()
+    now = executor.clock.now()
     rows = [r for r in rows if r["status"] != "deleted" and (user is None or r["owner"] == user)]
     rows.sort(key=_creation_order)
     memories: dict[str, list[dict[str, Any]]] = {key: [] for key in TYPE_KEYS.values()}
     for row in rows:
         memories[TYPE_KEYS[row["memory_type"] or DEFAULT_TYPE]].append(
-            memory_document(row, memory.tenant, now)
+            memory_document(row, executor.tenant, now)
         )
-    did = did or profile_did(memory.tenant, user)
+    did = did or profile_did(executor.tenant, user)
     profile = {
         "id": did,
         "version": A2P_VERSION,

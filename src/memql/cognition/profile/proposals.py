@@ -9,9 +9,10 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from memql.engine.result import ExecutionResult
+from memql.lang import build
 
 if TYPE_CHECKING:
-    from memql.memory import Memory
+    from memql.engine.executor import Executor
 
 # what a reviewer needs to decide on a proposal
 FIELDS = [
@@ -35,23 +36,19 @@ STATUSES = ("pending", "rejected", "expired", "any")
 class Proposals:
     """`m.proposals`: the proposal workflow of one session."""
 
-    def __init__(self, memory: Memory) -> None:
-        self._memory = memory
+    def __init__(self, executor: Executor) -> None:
+        self._executor = executor
 
     def propose(self, text: str | None = None, **args: Any) -> ExecutionResult:
         """Encode `text` as a pending proposal (an agent below read_write consent always proposes).
         `expire_at` gives it a deadline: undecided by then, it expires."""
-        return self._memory.encode(text, proposal=True, **args)
+        return self._executor.execute(build.encode(text, proposal=True, **args))
 
     def list(self, status: str = "pending", *, limit: int = 100) -> ExecutionResult:
         """Proposals in a status (pending by default; rejected; expired — records that expired, proposals
         among them carry their proposing `agent`), newest first. An agent sees only its own."""
-        return self._memory.execute(
-            {
-                "op": "Retrieve",
-                "target": {"filter": {"status": status, "limit": limit}},
-                "args": {"include": FIELDS},
-            }
+        return self._executor.execute(
+            build.retrieve(filter={"status": status, "limit": limit}, include=FIELDS)
         )
 
     def approve(self, ids: str | list[str]) -> ExecutionResult:
@@ -66,5 +63,4 @@ class Proposals:
         return self._decide(ids, {"status": "rejected"})
 
     def _decide(self, ids: str | list[str], changes: dict[str, Any]) -> ExecutionResult:
-        wanted = [ids] if isinstance(ids, str) else [str(i) for i in ids]
-        return self._memory.execute({"op": "Update", "target": {"ids": wanted}, "args": {"set": changes}})
+        return self._executor.execute(build.update(build.by_ids(ids), **changes))
