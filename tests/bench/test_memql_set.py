@@ -12,9 +12,9 @@ from collections import defaultdict
 from pathlib import Path
 
 import pytest
-from benchmarks.memql_set import build, check_pair, coverage, dumps, skeleton
 from click.testing import CliRunner
 
+from benchmarks.memql_set import build, check_pair, coverage, dumps, skeleton
 from memql.bench import sets, text2mem
 from memql.interfaces.cli import main
 from memql.lang.ops import OPS

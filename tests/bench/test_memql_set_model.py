@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
+
 from benchmarks.memql_set.builder import Builder, Form
 from benchmarks.memql_set.content import DOMAINS
 from benchmarks.memql_set.verbs import Expect, apply
@@ -18,7 +19,6 @@ from benchmarks.memql_set.world import (
     next_reminder,
     record_assertion,
 )
-
 from memql.engine.verbs.weight import next_occurrence
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
