@@ -1,7 +1,7 @@
 """API keys of the REST server: create (the secret is shown once), list, revoke, and authenticate.
 
 A key is ``memql_<id>_<secret>``: `id` is a short public prefix (listed, used to revoke), `secret` 32
-random bytes. The store keeps only the SHA-256 of the whole key (memql.ports.store.ApiKey): a
+random bytes. The store keeps only the SHA-256 of the whole key (memql.ports.keys.ApiKey): a
 high-entropy random secret needs no slow, salted hash, and a leaked store reveals no usable key. Each key
 maps to a tenant and an identity (actor, role, an agent's consent, a clearance) checked by the engine's
 own rules (memql.engine.access.identity) when the key is created.

@@ -8,24 +8,16 @@ opens.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from datetime import timedelta
 
 import pytest
 
 from memql.ports.keys import ApiKey
-from memql.ports.store import Store
-from memql.testing import StoreFactory
-from memql.testing.sample import NOW
-
-
-@pytest.fixture
-def store(store_factory: StoreFactory) -> Iterator[Store]:
-    """A new, empty store of the backend under test."""
-    s = store_factory()
-    yield s
-    s.close()
+from memql.testing.sample import (
+    NOW,
+    store,
+)
 
 
 def api_key(key_id: str, tenant: str, **fields) -> ApiKey:

@@ -3,13 +3,16 @@ dimensions under one embedding model."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
+import pytest
 
 from memql.ports.record import Record
-from memql.ports.store import StoreSession
+from memql.ports.store import Store, StoreSession
+from memql.testing import StoreFactory
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
 DIM = 16  # a backend that indexes vectors per dimension (pgvector's HNSW) indexes this one
@@ -35,3 +38,11 @@ def put(session: StoreSession, tenant: str, text: str, vector: np.ndarray | None
             },
         )
     return record_id
+
+
+@pytest.fixture
+def store(store_factory: StoreFactory) -> Iterator[Store]:
+    """A new, empty store of the backend under test."""
+    s = store_factory()
+    yield s
+    s.close()

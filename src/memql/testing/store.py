@@ -23,15 +23,13 @@ from memql.engine.access import admits
 from memql.ports.record import Link, Record
 from memql.ports.store import Access, RecordQuery, Store
 from memql.testing import StoreFactory
-from memql.testing.sample import MODEL, NOW, put, unit
-
-
-@pytest.fixture
-def store(store_factory: StoreFactory) -> Iterator[Store]:
-    """A new, empty store of the backend under test."""
-    s = store_factory()
-    yield s
-    s.close()
+from memql.testing.sample import (
+    MODEL,
+    NOW,
+    put,
+    store,
+    unit,
+)
 
 
 @pytest.fixture

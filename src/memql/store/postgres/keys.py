@@ -1,4 +1,4 @@
-"""API keys in a PostgreSQL store (see memql.ports.store.KeySession): the table of migration 4."""
+"""API keys in a PostgreSQL store (see memql.ports.keys.KeySession): the table of migration 4."""
 
 from __future__ import annotations
 

@@ -121,7 +121,7 @@ _LEVEL = (
 
 
 def access_condition(param, access: Access) -> str:
-    """The records `access` admits (memql.ports.store.Access.admits, as SQL)."""
+    """The records `access` admits (memql.engine.access.admits, as SQL)."""
     if access.actor is None:  # nobody is the owner, proposer or listed
         me = whitelisted = blacklisted = proposer = "false"
     else:

@@ -1,4 +1,4 @@
-"""API keys in a SQLite store (see memql.ports.store.KeySession): the table of migration 8."""
+"""API keys in a SQLite store (see memql.ports.keys.KeySession): the table of migration 8."""
 
 from __future__ import annotations
 

@@ -166,7 +166,7 @@ _LEVEL = (
 
 
 def access_condition(access: Access) -> tuple[str, list[Any]]:
-    """The records `access` admits (memql.ports.store.Access.admits, as SQL)."""
+    """The records `access` admits (memql.engine.access.admits, as SQL)."""
     if access.actor is None:  # nobody is the owner, proposer or listed
         me, params = "0", []
         listed = {"read_whitelist": "0", "read_blacklist": "0"}
