@@ -9,6 +9,7 @@ from datetime import timedelta
 
 from memql.engine.access import check_write
 from memql.engine.context import Context
+from memql.engine.governance import check_lock
 from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, clamp, runner
 from memql.engine.verbs.weight import next_occurrence
@@ -98,13 +99,18 @@ def run_remind(ctx: Context, ir: RemindIR) -> Outcome:
     hits = ctx.session.find(ctx.tenant, query)
     due = [r for r, _ in hits if r.next_remind_at is not None and r.next_remind_at <= ctx.now]
     rows = [{"id": r.id, "text": r.text, "due": r.next_remind_at, "rrule": r.remind_rrule} for r in due]
-    if ir.args.advance:
-        for r in due:
-            check_write(ctx, r)
-        for r in due:
+    if not ir.args.advance:
+        return Outcome([r.id for r in due], {"due": rows})  # type: ignore[misc]
+    for r in due:
+        check_write(ctx, r)
+    # a locked record is written by nobody, housekeeping included: its reminder stays due (as the sweep
+    # leaves a locked record's expiry) until the lock lifts, and the result says which ones were held
+    held = [r.id for r in due if r.locked(ctx.now)]
+    for r in due:
+        if r.id not in held:
             upcoming = next_occurrence(r.remind_rrule, ctx.now, r.remind_until) if r.remind_rrule else None
             ctx.update(r, next_remind_at=upcoming)
-    return Outcome([r.id for r in due], {"due": rows})  # type: ignore[misc]
+    return Outcome([r.id for r in due], {"due": rows, "held_by_lock": held})  # type: ignore[misc]
 
 
 @runner("Restore")
@@ -123,5 +129,6 @@ def run_restore(ctx: Context, ir: RestoreIR) -> Outcome:
             f"record {rid} was deleted more than {ctx.config.recovery_window.days} days ago",
         )
     check_write(ctx, record)
+    check_lock(ctx, "Restore", record)
     ctx.update(record, status="active", deleted_at=None)
     return Outcome([rid], {"restored": rid})
