@@ -68,6 +68,7 @@ RULES: dict[str, str] = {
     "expire.on_expire": "Expire needs an explicit on_expire action",
     "expire.in_past": "the expiry time is already past",
     "lock.policy_conflict": "an op is both allowed and denied by the lock policy",
+    "lock.read_deny": "a lock refuses writes, never reads: its deny list cannot name Retrieve or Summarize",
     "merge.too_few": "Merge needs at least two records",
     "merge.primary_not_in_target": "the primary record is not among the merged ids",
     "split.params": "Split parameters do not fit the strategy",

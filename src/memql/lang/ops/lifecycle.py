@@ -8,7 +8,7 @@ from pydantic import Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import DurationText, IdList, Instant, StrictModel, TimeRange
-from memql.lang.ops.base import OpBase, OpName, verb
+from memql.lang.ops.base import REGISTRY, OpBase, OpName, stage_of, verb
 from memql.lang.ops.weight import Reason
 
 
@@ -34,7 +34,9 @@ class DeleteIR(OpBase):
 
 class LockPolicy(StrictModel):
     allow: list[OpName] | None = Field(None, description="ops still permitted on the locked records")
-    deny: list[OpName] | None = Field(None, description="ops refused on the locked records")
+    deny: list[OpName] | None = Field(
+        None, description="writes refused on the locked records (a lock never refuses a read)"
+    )
     reviewers: IdList | None = Field(
         None, description="actors (besides the locker and admins) who may change it"
     )
@@ -46,6 +48,16 @@ class LockPolicy(StrictModel):
         if both:
             raise PydanticCustomError(
                 "lock.policy_conflict", "{ops} both allowed and denied", {"ops": ", ".join(both)}
+            )
+        # a lock governs writes; reads are governed by read permissions. A deny list that names a read
+        # would otherwise be accepted and mean nothing: it is refused, with where reads are governed
+        reads = [op for op in self.deny or () if op in REGISTRY and stage_of(REGISTRY[op]) == "RET"]
+        if reads:
+            raise PydanticCustomError(
+                "lock.read_deny",
+                "a lock refuses writes, never reads: {ops} cannot be denied by it; to restrict who may read "
+                "these records, Update their read_perm_level, read_whitelist or read_blacklist",
+                {"ops": ", ".join(reads), "field": "deny"},
             )
         return self
 
