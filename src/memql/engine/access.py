@@ -200,8 +200,9 @@ def check_write(ctx: Context, record: Record) -> None:
 
 
 def may_govern(ctx: Context, record: Record) -> bool:
-    """Who may change a record's owner or permission fields: its owner and admins; on an ownerless
-    record (or a proposal nobody accepted yet), also the tenant's users."""
+    """Who may change a record's read governance — its owner or permission fields, or lower its
+    sensitivity or its category's sensitivity floor: its owner and admins; on an ownerless record (or a
+    proposal nobody accepted yet), also the tenant's users."""
     if ctx.admin or (ctx.actor is not None and record.owner == ctx.actor):
         return True
     return record.owner is None and ctx.role == "user"

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from memql.engine.context import Context
 from memql.lang.categories import lookup, stricter
+from memql.lang.fields import SENSITIVITY_ORDER
 from memql.ports.record import Record
 
 
@@ -83,3 +84,21 @@ def classify(
             )
         return result
     return stricter(record.sensitivity if record is not None else None, floor)
+
+
+def lowered(ctx: Context, record: Record, category: str | None, sensitivity: str) -> list[str]:
+    """Which read governance an Update lowers (docs/engine.md, Permissions): "sensitivity" when the new
+    one is less protected than the record's, "category" when the new category's sensitivity floor is
+    below the current one's (a category from before the registry, or none, has the lowest floor)."""
+    rank = SENSITIVITY_ORDER.index
+
+    def floor(name: str | None) -> int:
+        level = lookup(name, ctx.config.categories) if name is not None else None
+        return rank(level or SENSITIVITY_ORDER[0])
+
+    found = []
+    if rank(sensitivity) < rank(record.sensitivity):
+        found.append("sensitivity")
+    if floor(category) < floor(record.category):
+        found.append("category")
+    return found

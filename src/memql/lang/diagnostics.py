@@ -99,7 +99,10 @@ RULES: dict[str, str] = {
     "consent.read": "the agent's consent (propose-only) does not cover reading memory",
     "consent.write": "the agent's consent does not cover this write (it needs read_write)",
     "permission.write": "the caller may read the record but its write permissions refuse the op",
-    "permission.owner": "only the record's owner or an admin may change its owner or permission fields",
+    "permission.owner": (
+        "only the record's owner or an admin may change its owner or permission fields, or lower its "
+        "sensitivity or its category's"
+    ),
     "permission.merge": "records with different readers cannot be merged into one",
     "proposal.approver": "only a user or an admin may approve or reject a proposal",
     "proposal.transition": "status may only move a pending proposal to active (approve) or rejected",

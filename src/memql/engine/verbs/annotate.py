@@ -6,7 +6,7 @@ from typing import Any
 
 from memql.engine.access import may_govern
 from memql.engine.context import Context
-from memql.engine.governance import check_lock, check_writable, classify
+from memql.engine.governance import check_lock, check_writable, classify, lowered
 from memql.engine.targets import resolve
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
@@ -59,13 +59,22 @@ def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
             changes["sensitivity"] = classify(ctx, given.category, given.sensitivity, record, ("args", "set"))
         if "status" in fields:
             changes = {**_decide(ctx, record, given.status), **changes}  # type: ignore[arg-type]
-        if fields & GOVERNING and not may_govern(ctx, record):
+        # read governance: who reads (owner, permission fields) and how protected the record is — lowering
+        # its sensitivity or its category's sensitivity floor would show it to lower clearances
+        changed = sorted(fields & GOVERNING)
+        lowers = []
+        if "sensitivity" in changes:
+            new_category = given.category if "category" in fields else record.category
+            lowers = lowered(ctx, record, new_category, changes["sensitivity"])
+        if (changed or lowers) and not may_govern(ctx, record):
+            what = [f"change {', '.join(changed)}"] if changed else []
+            what += [f"lower its {' or '.join(lowers)}"] if lowers else []
             raise ctx.refuse(
                 "permission.owner",
                 f"record {record.id} "
                 + (f"belongs to {record.owner}" if record.owner else "has no owner")
-                + f": only {'its owner or an admin' if record.owner else 'a user or an admin'} may change "
-                f"{', '.join(sorted(fields & GOVERNING))}",
+                + f": only {'its owner or an admin' if record.owner else 'a user or an admin'} may "
+                + " or ".join(what),
                 "args",
                 "set",
             )
