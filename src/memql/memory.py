@@ -136,7 +136,7 @@ class Memory:
         confirm: bool = False,
     ) -> PlanOutcome:
         """Plan a natural-language instruction (English or Chinese) as an IR or workflow; with `execute`,
-        run it. A destructive plan (hard delete, all records, a lock change) only runs with `confirm`:
+        run it. A destructive plan (any delete, all records, a lock change) only runs with `confirm`:
         without it the outcome holds a dry run and the diagnostic `plan.needs_confirmation`.
 
         >>> m = Memory(":memory:", embedder="none")

@@ -129,7 +129,7 @@ RULES: dict[str, str] = {
     # planning (natural language -> IR)
     "plan.assumption": "the planner read in what the instruction left implicit ('this' = the latest record)",
     "plan.skipped": "a step of the instruction is not a memory operation (send, share …) and was left out",
-    "plan.needs_confirmation": "a destructive plan (hard delete, all, lock change) ran as a dry run only",
+    "plan.needs_confirmation": "a destructive plan (any delete, all, lock change) ran as a dry run only",
     # compatibility rewrites (warnings; errors in strict mode)
     "compat.alias": "a legacy or variant spelling was rewritten to the canonical form",
     "compat.ignored": "a field with no effect in memql was dropped",

@@ -25,8 +25,9 @@ def test_plan_alone_changes_nothing(memory):
         "op": "Delete",
         "target": {"ids": ["1"]},
         "args": {"soft": True},
+        "meta": {"dry_run": True},
     }
-    assert outcome.result is None and not outcome.executed
+    assert outcome.destructive and outcome.result is None and not outcome.executed
     assert _alive(m) == ["1", "2", "3"]
 
 

@@ -242,7 +242,7 @@ def test_a_clarification_wins_over_steps_written_beside_it(provider, planner):
             {"op": "Expire", "target": {"ids": ["9"]}, "args": {"ttl": "P1D", "on_expire": "hard_delete"}},
             True,
         ),
-        ({"op": "Delete", "target": {"ids": ["9"]}}, False),
+        ({"op": "Delete", "target": {"ids": ["9"]}}, True),  # a soft delete is confirmed too
         (LABEL, False),
     ],
 )

@@ -132,7 +132,8 @@ def test_confirmation_is_added_only_where_the_language_requires_it():
 
 def test_is_destructive():
     assert not is_destructive(None)
-    assert not is_destructive({"op": "Delete", "target": {"ids": ["1"]}, "args": {"soft": True}})
+    assert is_destructive({"op": "Delete", "target": {"ids": ["1"]}, "args": {"soft": True}})  # soft too
+    assert not is_destructive({"op": "Label", "target": {"ids": ["1"]}, "args": {"tags": ["x"]}})
     assert is_destructive(
         {"workflow": [{"op": "Label", "target": {"ids": ["1"]}}, {"op": "Lock", "target": {"ids": ["1"]}}]}
     )

@@ -249,6 +249,7 @@ CASES = [
                 "filter": {"time_range": {"relative": "last", "amount": 10, "unit": "days"}, "type": "task"}
             },
             "args": {"soft": True},
+            "meta": {"dry_run": True},
         },
     ),
 ]

@@ -211,13 +211,15 @@ SINGLE_STEPS = [
         "Unlock record 2",
         {"op": "Lock", "target": {"ids": ["2"]}, "args": {"mode": "unlock"}, "meta": {"dry_run": True}},
     ),
-    ("Delete record 6", {"op": "Delete", "target": {"ids": ["6"]}}),
+    # every planned Delete, soft too, is shown as a dry run until confirmed
+    ("Delete record 6", {"op": "Delete", "target": {"ids": ["6"]}, "meta": {"dry_run": True}}),
     (
         "Delete the travel notes older than 90 days",
         {
             "op": "Delete",
             "target": {"filter": {"has_tags": ["travel"], "type": "note"}},
             "args": {"older_than": "P90D"},
+            "meta": {"dry_run": True},
         },
     ),
     (
@@ -382,7 +384,8 @@ def test_all_twelve_verbs_are_read_in_both_languages():
         ("Unlock record 2", True),
         ("永久删除记录6", True),
         ("锁定记录2", True),
-        ("Delete record 6", False),
+        ("Delete record 6", True),  # a soft delete is confirmed too
+        ("删除记录6", True),
         ("Tag records 3 and 4 with 'travel' and 'personal'", False),
     ],
 )

@@ -38,7 +38,7 @@ class Plan:
     diagnostics: list[Diagnostic] = field(default_factory=list)
     planner: str = ""  # which planner made it ("rules", "llm")
     lang: str = ""  # the language the instruction was read as ("en", "zh")
-    destructive: bool = False  # hard delete, `all`, or a lock change: needs confirmation before it runs
+    destructive: bool = False  # any Delete, `all`, or a lock change: needs confirmation before it runs
     stats: dict[str, Any] = field(default_factory=dict)  # e.g. LLM calls and tokens, repair rounds
 
     @property

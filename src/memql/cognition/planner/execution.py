@@ -1,6 +1,6 @@
-"""Running a plan: nothing destructive runs unconfirmed. A destructive plan (hard delete, all records, a
-lock change) executed without confirmation is run as a dry run — its effects are shown, nothing is
-committed — and the outcome carries `plan.needs_confirmation`."""
+"""Running a plan: nothing destructive runs unconfirmed. A destructive plan (any delete, soft or hard, all
+records, a lock change) executed without confirmation is run as a dry run — its effects are shown,
+nothing is committed — and the outcome carries `plan.needs_confirmation`."""
 
 from __future__ import annotations
 
@@ -89,7 +89,7 @@ def run_plan(executor: Executor, plan: Plan, *, execute: bool, confirm: bool) ->
                 path="",
                 rule="plan.needs_confirmation",
                 severity="error",
-                message="this plan is destructive (a hard delete, all records, or a lock change): it was run "
+                message="this plan is destructive (a delete, all records, or a lock change): it was run "
                 "as a dry run and nothing was changed; confirm it to execute",
             )
         )

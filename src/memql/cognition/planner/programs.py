@@ -22,7 +22,7 @@ _STEP_PATH = re.compile(r"^/workflow/(\d+)(?:/|$)")
 
 def check_steps(steps: list[Any], now: datetime | None) -> tuple[ValidationResult, bool]:
     """Validate `steps` as one program (the IR itself for one step, a workflow for several); returns the
-    validation result and whether the program is destructive (hard delete, `all`, a lock change, an expiry
+    validation result and whether the program is destructive (any Delete, `all`, a lock change, an expiry
     that hard-deletes)."""
     steps = [_without_meta(step) for step in steps]
     program: Any = steps[0] if len(steps) == 1 else build.workflow(steps)
@@ -38,8 +38,8 @@ def check_steps(steps: list[Any], now: datetime | None) -> tuple[ValidationResul
 
 
 def is_destructive(program: dict[str, Any] | None) -> bool:
-    """True when a canonical program hard-deletes, targets `all`, changes a lock, or schedules an expiry
-    that hard-deletes: the operations a user must confirm."""
+    """True when a canonical program deletes (soft or hard), targets `all`, changes a lock, or schedules an
+    expiry that hard-deletes: the operations a user must confirm."""
     if not program:
         return False
     for ir in program.get("workflow", [program]):
@@ -48,7 +48,7 @@ def is_destructive(program: dict[str, Any] | None) -> bool:
             return True
         if ir.get("op") == "Lock":
             return True
-        if ir.get("op") == "Delete" and args.get("soft") is False:
+        if ir.get("op") == "Delete":  # soft or hard: a planned deletion is confirmed before it runs
             return True
         if ir.get("op") == "Expire" and args.get("on_expire") == "hard_delete":
             return True

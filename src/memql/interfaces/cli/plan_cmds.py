@@ -1,6 +1,6 @@
 """`memql plan`: a natural-language instruction -> IR or workflow, optionally executed.
 
-A destructive plan (hard delete, all records, a lock change) is shown as a dry run first: it runs only
+A destructive plan (any delete, all records, a lock change) is shown as a dry run first: it runs only
 with --yes, or when the user confirms at the prompt (standard input a terminal).
 """
 

@@ -33,7 +33,7 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         ] = "rules",
         execute: Annotated[bool, Field(description="run the plan (default: only show it)")] = False,
         confirm: Annotated[
-            bool, Field(description="run a destructive plan (hard delete, all records, a lock change)")
+            bool, Field(description="run a destructive plan (any delete, all records, a lock change)")
         ] = False,
     ) -> CallToolResult:
         """Turn a natural-language memory instruction ("remember that ...", "forget the drafts from last

@@ -22,7 +22,7 @@ class PlanRequest(Strict):
     lang: Literal["auto", "en", "zh"] = "auto"
     planner: Literal["rules", "llm"] = "rules"
     execute: bool = Field(False, description="run the plan (a destructive one needs confirm)")
-    confirm: bool = Field(False, description="confirm a destructive plan (hard delete, all, lock change)")
+    confirm: bool = Field(False, description="confirm a destructive plan (any delete, all, lock change)")
 
 
 class RetrieveRequest(Strict):

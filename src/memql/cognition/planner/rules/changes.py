@@ -10,7 +10,7 @@ from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
 from memql.cognition.planner.rules.targets import find_ids
-from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, quoted
+from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, mask_quotes, quoted
 from memql.lang.time import find_natural
 
 # --- writes -------------------------------------------------------------------------------------------
@@ -185,7 +185,9 @@ def label_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     mode = clause.cue.mode if clause.cue else None
     cue_text = clause.text[clause.cue_start : clause.cue_end]
-    if lang == "zh":
+    if lang == "zh" and mode == "remove":
+        phrase, tags = _zh_removed_tags(clause)
+    elif lang == "zh":
         m = re.search(r"(?:为|成|上)(?=\S)", clause.lower[clause.cue_end :])
         start, end = a.object_span(clause, lang)
         if m and start >= clause.cue_end:
@@ -211,8 +213,12 @@ def label_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
             m = re.search(r"\s+(?:from|to|on|onto)\s+", clause.lower[clause.cue_end :])
             start = clause.cue_end + (m.end() if m else 0)
             phrase = clause.text[start:]
-            tags = in_cue or a.tag_list(
-                clause.text[clause.cue_end : start - (m.end() - m.start()) if m else None], lang
+            phrase = re.sub(r"(?i)^\s*(?:of|on|from)\s+", "", phrase)  # "… from the tags of note 7"
+            between_end = start - (m.end() - m.start()) if m else None
+            tags = (
+                in_cue
+                or _en_tags_in_cue(cue_text)
+                or a.tag_list(clause.text[clause.cue_end : between_end], lang)
             )
         else:
             # the tags follow the last "as" ("mark the email with subject 'X' as important"), else "with",
@@ -239,6 +245,50 @@ def label_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         raise Clarify("tags", "which tags? Say them, e.g. tag it as 'urgent'", index)
     found = target_of(clause, reading, index, phrase, write=True)
     return [make_step("Label", {"tags": tags, "mode": mode or "add"}, found)]
+
+
+def _en_tags_in_cue(cue_text: str) -> list[str]:
+    """The tags named inside a removal cue: "remove the draft and wip tags", "strip urgent from the tags"."""
+    inner = re.sub(
+        r"(?i)^\s*(?:remove|delete|drop|strip|take(?:\s+off)?|erase|clear|pull|untag\w*|unlabel\w*)\s*"
+        r"(?:the\s+)?|\s*(?:(?:from|off(?:\s+of)?)\s+(?:(?:the|its|their)\s+)?)?(?:tags?|labels?)\s*$|"
+        r"\s+off\s*$",
+        "",
+        cue_text,
+    )
+    return [t.lstrip("#") for t in a.tag_list(inner, "en") if t.lstrip("#")] if inner.strip() else []
+
+
+def _zh_removed_tags(clause: Clause) -> tuple[str, list[str]]:
+    """The record and the tags of a Chinese tag removal: "把记忆7的标签草稿去掉", "把草稿标签从记忆7去掉",
+    "删除记录5上的'草稿'标签", "去掉记忆7的标签'草稿'"."""
+    text = clause.text
+    if text[clause.cue_start : clause.cue_start + 1] == "把":  # 把 <record + tags> <verb>
+        verb = re.search(lexicon_zh.TAG_REMOVERS + r"$", text[clause.cue_start : clause.cue_end])
+        inner = text[clause.cue_start + 1 : clause.cue_start + (verb.start() if verb else clause.cue_end)]
+        inner = re.sub(r"(?:都|全部|全|给)$", "", inner)
+    else:  # <verb> <record + tags>: the tags may follow the tag word ("去掉记忆7的标签'草稿'")
+        verb = re.match(lexicon_zh.TAG_REMOVERS, text[clause.cue_start :])
+        inner = a.strip_trailers(text[clause.cue_start + (verb.end() if verb else 0) :], "zh")
+    masked = mask_quotes(fold(inner))
+    record, tag_part = "", inner
+    source = re.search(r"从", masked)
+    if source:  # "草稿标签从记忆7(上)": tags before 从, the record after
+        tag_part, record = inner[: source.start()], inner[source.end() :]
+    else:
+        words = list(re.finditer(r"(?:标签|标记)", masked))
+        if words:
+            w = words[-1]
+            before, after = inner[: w.start()], inner[w.end() :]
+            after_clean = re.sub(r"^\s*(?:为|是|[:：])?\s*", "", after)
+            if after_clean.strip():  # "记忆7的标签草稿"
+                record, tag_part = before, after_clean
+            else:  # "记忆7的草稿标签", "记录5上的'草稿'标签"
+                of = masked.rfind("的", 0, w.start())
+                record, tag_part = (before[:of], before[of + 1 :]) if of >= 0 else ("", before)
+    record = re.sub(r"(?:的?(?:标签|标记))?(?:上|中|里)?的?$", "", record.strip())
+    tags = a.quoted_values(tag_part) or a.tag_list(re.sub(r"(?:标签|标记)", "", tag_part), "zh")
+    return record, tags
 
 
 _WEIGHT_STOPS_EN = (

@@ -16,6 +16,15 @@ OBJ = (
     r"(?P<obj>(?:[\w'-]+\s+){0,10}?)"  # the same, when it is the verb's object ("set <the notes> to expire")
 )
 
+TAG_REMOVERS = r"(?:remove|delete|drop|strip|take(?:\s+off)?|erase|clear)"
+# one tag as a user names it, never a record noun, a determiner or a preposition (those make the tag a
+# filter on what is deleted)
+TAG_VALUE = (
+    r"(?!(?:with|having|under|in|of|on|that|which|where|from|for|by|all|every|any|my|our|the|a|an|"
+    r"notes?|records?|memor(?:y|ies)|entr(?:y|ies)|items?|everything|those|these|them|it)\b)"
+    r"(?:'[^']+'|\"[^\"]+\"|#?[\w-]+)"
+)
+
 # (pattern, verb, where): "start" cues count only where the instruction's imperative begins (they are
 # also common nouns: "record", "note", "log"); "any" cues count anywhere, earliest first.
 CUES: tuple[Cue, ...] = (
@@ -64,8 +73,34 @@ CUES: tuple[Cue, ...] = (
     Cue(r"\bretention\b", "Expire", "any"),
     # Label: removing tags is a Label, not a Delete
     Cue(r"\b(?:untag|unlabel)\w*", "Label", "any", mode="remove"),
+    # a tag noun heading the removed thing: "remove the draft and wip tags from X", "drop the tag draft";
+    # a record noun or a preposition before it leaves a Delete ("delete notes with the tag draft")
     Cue(
-        r"\b(?:remove|delete|drop|strip|take)\s+(?:the\s+)?(?:'[^']+'\s+|\"[^\"]+\"\s+|\w+\s+)?(?:tags?|labels?)\b",
+        r"\b"
+        + TAG_REMOVERS
+        + r"\s+(?:the\s+)?(?:"
+        + TAG_VALUE
+        + r"(?:\s*,\s*(?:and\s+)?|\s+and\s+|\s+)){0,4}?(?:tags?|labels?)\b",
+        "Label",
+        "any",
+        mode="remove",
+    ),
+    # "remove 'draft' from the tags of X"
+    Cue(
+        r"\b"
+        + TAG_REMOVERS
+        + r"\s+"
+        + TAG_VALUE
+        + r"(?:(?:\s*,\s*(?:and\s+)?|\s+and\s+)"
+        + TAG_VALUE
+        + r"){0,4}\s+(?:from|off(?:\s+of)?)\s+(?:(?:the|its|their)\s+)?(?:tags?|labels?)\b",
+        "Label",
+        "any",
+        mode="remove",
+    ),
+    # "take 'draft' off note 7": a quoted or #-word taken off a record is a tag
+    Cue(
+        r"\b(?:take|strip|pull)\s+(?:the\s+)?(?:'[^']+'|\"[^\"]+\"|#[\w-]+)(?:\s+(?:tag|label))?\s+off\b",
         "Label",
         "any",
         mode="remove",

@@ -10,6 +10,8 @@ from memql.cognition.planner.rules.model import Cue
 N = r"[一二两三四五六七八九十百\d]+"  # a number written either way
 UNIT = r"(?:分钟|小时|天|日|周|星期|个?礼拜|个月|月|年)"
 
+TAG_REMOVERS = r"(?:删除|删掉|去掉|去除|移除|取消|拿掉|撤掉|摘掉|清除|清掉|抹掉)"
+
 CUES: tuple[Cue, ...] = (
     Cue(r"(?:解锁|解除(?:锁定|保护|冻结)|取消(?:锁定|保护|冻结)|解冻)", "Lock", mode="unlock"),
     Cue(r"(?:只能追加|仅允许追加|只允许追加|仅追加)", "Lock", mode="append_only"),
@@ -26,7 +28,15 @@ CUES: tuple[Cue, ...] = (
         r"保留(?:到|至)|保留" + N + UNIT + r")",
         "Expire",
     ),
-    Cue(r"(?:删除|删掉|去掉|移除|取消).{0,24}?标签", "Label", mode="remove"),
+    # a tag word heading what is removed makes the removal a Label: "把记忆7的标签草稿去掉",
+    # "把草稿标签从记忆7去掉" (the 把 object ends in the tag, with no 的 after it:
+    # "把标签为草稿的记录删掉" deletes records)
+    Cue(
+        r"把(?:(?!把)[^，,。；;])*?(?:标签|标记)[^，,。；;的]{0,24}?(?:都|全|全部|给)?" + TAG_REMOVERS,
+        "Label",
+        mode="remove",
+    ),
+    Cue(TAG_REMOVERS + r".{0,24}?(?:标签|标记)(?!为|成)", "Label", mode="remove"),
     Cue(r"(?:重新打标签|替换标签|标签(?:改为|换成))", "Label", mode="replace"),
     Cue(r"(?:打上?|加上?|添加|贴上?)(?P<tag>[^，,。\s]{0,20}?)(?:的)?标签", "Label"),
     Cue(r"(?:标注|归类|分类为|归为|分到|打上)", "Label"),

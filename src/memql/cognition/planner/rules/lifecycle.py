@@ -48,7 +48,9 @@ def delete_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
         found = TargetReading({"filter": {}}, 0.8, "filter")
     else:
         found = target_of(clause, reading, index, phrase, write=True, deletes=True)
-    return [make_step("Delete", args, found, destructive=hard)]
+    # any Delete read from natural language waits for confirmation, soft or hard: a misread instruction
+    # must not remove a record unasked
+    return [make_step("Delete", args, found, destructive=True)]
 
 
 def merge_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
