@@ -6,7 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 from memql.engine.executor import Executor
+from memql.engine.redaction import governance_of
 from memql.engine.targets import canonical_id
+from memql.ports.record import Event
 from memql.ports.store import StoreSession
 
 # fields a decision on a proposal changes; any other changed field makes the approval an edit
@@ -26,25 +28,34 @@ def transition(change: str, before: dict[str, Any], after: dict[str, Any]) -> st
     return status if status in ("rejected", "expired") else None
 
 
-def may_read_history(executor: Executor, session: StoreSession, record_id: str) -> bool:
+def may_read_history(
+    executor: Executor, session: StoreSession, record_id: str, events: list[Event] | None = None
+) -> bool:
     """Whether the session may see a record's audit trail: the record is within its clearance and read
-    permissions; a record that is gone (hard-deleted, its content redacted) only to users and admins."""
+    permissions. A record that is gone (hard-deleted) is judged by its last governance, which its delete
+    event keeps (owner, agent, sensitivity, read permissions): a session that could not read it while it
+    lived sees nothing of it after. `events`: the record's events, when the caller has them."""
     ctx = executor.context(session, executor.clock.now())
     record = session.get(executor.tenant, [record_id]).get(record_id)
     if record is None:
-        return ctx.role != "agent"
+        if events is None:
+            events = session.history(executor.tenant, record_id)
+        gone = [e for e in events if e.kind == "delete"]
+        if not gone:
+            return False  # never existed: nothing to show
+        record = governance_of(record_id, gone[-1].before)
     return ctx.may_read(record)
 
 
 def history(executor: Executor, record_id: str) -> list[dict[str, Any]]:
     """Every change to a record, oldest first: when, who, which op, each field before and after,
     `note` (the op's `_comment`), and for a proposal which step it was (`proposal`). Nothing for a
-    record the session may not read (as if absent)."""
+    record the session may not read (as if absent), nor for a gone one it could not read while it lived."""
     rid = canonical_id(record_id)
     with executor.store.transaction() as session:
-        if not may_read_history(executor, session, rid):
-            return []
         events = session.history(executor.tenant, rid)
+        if not may_read_history(executor, session, rid, events):
+            return []
     return [
         {
             "seq": e.seq,

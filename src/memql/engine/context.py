@@ -9,13 +9,14 @@ from typing import Any
 import numpy as np
 
 from memql.engine.access import admits
+from memql.engine.redaction import blank_image, redact_ir
 from memql.errors import Refusal
 from memql.lang.categories import check_category
 from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
-from memql.ports.record import RECORD_FIELDS, Event, Link, Record, redacted
+from memql.ports.record import RECORD_FIELDS, Event, Link, Record
 from memql.ports.store import Access, StoreSession
 
 
@@ -56,11 +57,6 @@ class EngineConfig:
                 raise ValueError(
                     f"category {name!r}: sensitivity must be one of {', '.join(SENSITIVITY_ORDER)}"
                 )
-
-
-CONTENT_FIELDS = ("text", "url", "structured", "payload_meta", "facets", "keywords", "source")
-# a typed fact's content too: blanked with the rest when a record is hard-deleted or anonymized
-FACT_CONTENT_FIELDS = ("subject", "attribute", "value", "evidence")
 
 
 def snapshot(record: Record) -> dict[str, Any]:
@@ -194,20 +190,25 @@ class Context:
         self.to_embed.clear()
 
     def hard_delete(self, records: list[Record]) -> None:
-        """Remove the records; their content is also redacted from the audit log."""
+        """Remove the records; their content is also redacted from the audit log (the delete event keeps
+        their governance: who may still see that they existed)."""
         self.session.hard_delete(self.tenant, [r.id for r in records])  # type: ignore[misc]
         for r in records:
             self.events.append(Event(record_id=r.id, kind="delete", before=snapshot(r), after={}))  # type: ignore[arg-type]
-            self.redact_history(r.id)  # type: ignore[arg-type]
+        self.redact_history(*[r.id for r in records])  # type: ignore[misc]
 
-    def redact_history(self, record_id: str) -> None:
-        """Blank the record's content fields in its logged audit events, and in this op's events when
-        they are logged (a dry-run preview still shows what would go)."""
-        self.session.redact(self.tenant, record_id, CONTENT_FIELDS + FACT_CONTENT_FIELDS)
-        self.redacted.add(record_id)
+    def redact_history(self, *record_ids: str) -> None:
+        """Remove the records' content from the audit log (engine/redaction.py): their logged events keep
+        only their governance fields, and every logged operation that touched one of them keeps its op and
+        target ids but no content. This op's own events and IR are redacted when they are logged; a
+        dry-run preview (not logged) still shows what would go."""
+        if not record_ids:
+            return
+        self.session.redact(self.tenant, record_ids, blank_image, redact_ir)
+        self.redacted.update(record_ids)
 
     def loggable_events(self) -> list[Event]:
-        """This op's events as the audit log keeps them: content of redacted records blanked."""
+        """This op's events as the audit log keeps them: the content of redacted records blanked."""
         if not self.redacted:
             return self.events
         out = []
@@ -216,11 +217,16 @@ class Context:
                 event = Event(
                     record_id=event.record_id,
                     kind=event.kind,
-                    before=_blank(event.before),
-                    after=_blank(event.after),
+                    before=blank_image(event.before),
+                    after=blank_image(event.after),
                 )
             out.append(event)
         return out
+
+    def loggable_ir(self, ir: dict[str, Any]) -> dict[str, Any]:
+        """This op's canonical IR as the audit log keeps it: without content when the op removed a
+        record's content (its IR may quote it: a filter, a search, a comment)."""
+        return redact_ir(ir) if self.redacted else ir
 
     def link(self, src: str, dst: str, relation: str) -> None:
         self.session.add_link(self.tenant, Link(src, dst, relation, self.now))
@@ -234,7 +240,3 @@ class Context:
         self.events.append(
             Event(record_id=src, kind="link", before={"dst": dst, "relation": relation}, after={})
         )
-
-
-def _blank(image: dict[str, Any]) -> dict[str, Any]:
-    return {k: (redacted(v) if k in CONTENT_FIELDS + FACT_CONTENT_FIELDS else v) for k, v in image.items()}

@@ -228,7 +228,7 @@ class Executor:
                         tenant=self.tenant,
                         actor=ctx.actor,
                         op=ir.op,
-                        ir=ir.canonical(),
+                        ir=ctx.loggable_ir(ir.canonical()),
                         affected_ids=outcome.affected_ids,
                         trace_id=meta.trace_id,
                         workflow_id=workflow_id,

@@ -7,7 +7,7 @@ must pass the shared conformance suite (memql.testing). The record itself: memql
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -122,8 +122,17 @@ class StoreSession(Protocol):
         """An active, unexpired record of the tenant with this content hash."""
         ...
 
-    def redact(self, tenant: str, record_id: str, fields: Sequence[str]) -> None:
-        """Blank these fields (see `redacted`) in the record's audit events (anonymize, hard delete)."""
+    def redact(
+        self,
+        tenant: str,
+        record_ids: Sequence[str],
+        blank_image: Callable[[dict[str, Any]], dict[str, Any]],
+        blank_ir: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> None:
+        """Rewrite the audit log so that it keeps nothing of these records' content (anonymize, hard
+        delete): the before and after images of each of their events through `blank_image`, and the IR of
+        every operation that touched one of them — it lists the record in its affected ids, or logged an
+        event of it — through `blank_ir`. The engine decides what is kept (memql.engine.redaction)."""
         ...
 
     def add_link(self, tenant: str, link: Link) -> None: ...

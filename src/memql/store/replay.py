@@ -5,10 +5,11 @@ the current one, a tenant's records replayed up to an instant, and a past record
 from __future__ import annotations
 
 from collections.abc import Iterable
+from dataclasses import MISSING, fields
 from typing import Any
 
 from memql.lang.time import parse_instant
-from memql.ports.record import INSTANT_FIELDS, RECORD_FIELDS, SCHEMA_VERSION, Event, Record
+from memql.ports.record import INSTANT_FIELDS, RECORD_FIELDS, REDACTED, SCHEMA_VERSION, Event, Record
 
 
 def _upgrade_1_to_2(snapshot: dict[str, Any]) -> dict[str, Any]:
@@ -31,10 +32,23 @@ def upgrade_snapshot(snapshot: dict[str, Any]) -> dict[str, Any]:
     return {**snapshot, "schema_version": version}
 
 
+# fields whose default is a value, not null: a redacted image (a hard-deleted or anonymized record's,
+# memql.engine.redaction) holds null or the marker there, and replays to the default
+_VALUED_DEFAULTS = {
+    f.name: f.default for f in fields(Record) if f.default is not MISSING and f.default is not None
+}
+
+
+def _blanked(name: str, value: Any) -> bool:
+    return name in _VALUED_DEFAULTS and value in (None, REDACTED)
+
+
 def from_snapshot(snapshot: dict[str, Any]) -> Record:
     """A Record from the JSON form the audit log keeps (instants as ISO strings), in the current shape
-    whatever record schema wrote it."""
-    values = {k: v for k, v in upgrade_snapshot(snapshot).items() if k in RECORD_FIELDS}
+    whatever record schema wrote it. A field its redaction blanked gets its default."""
+    values = {
+        k: v for k, v in upgrade_snapshot(snapshot).items() if k in RECORD_FIELDS and not _blanked(k, v)
+    }
     for name in INSTANT_FIELDS & values.keys():
         if isinstance(values[name], str):
             values[name] = parse_instant(values[name])[0]

@@ -21,7 +21,7 @@ orders inserting transactions store-wide. Audit sequence numbers come from Postg
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
 from typing import Any
@@ -34,7 +34,7 @@ from psycopg.types.json import Json, set_json_loads
 from psycopg_pool import ConnectionPool
 
 from memql.errors import MemqlError
-from memql.ports.record import Event, Link, Operation, Record, redacted
+from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.codec import escape
@@ -241,22 +241,40 @@ class PostgresSession(PortableSession, PostgresKeys):
         ).fetchone()
         return None if row is None else str(row["num"])
 
-    def redact(self, tenant: str, record_id: str, fields: Sequence[str]) -> None:
+    def redact(
+        self,
+        tenant: str,
+        record_ids: Sequence[str],
+        blank_image: Callable[[dict[str, Any]], dict[str, Any]],
+        blank_ir: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> None:
         self._enter(tenant)
-        rows = self._rows(
-            "SELECT seq, before, after FROM events WHERE tenant = %s AND record_id = %s",
-            (tenant, escape(str(record_id))),
+        ids = [escape(str(i)) for i in record_ids]
+        if not ids:
+            return
+        events = self._rows(
+            "SELECT seq, before, after FROM events WHERE tenant = %s AND record_id = ANY(%s::text[])",
+            (tenant, ids),
         )
-        for row in rows:
-            images = [row["before"], row["after"]]
-            for image in images:
-                for name in fields:
-                    if name in image:
-                        image[name] = redacted(image[name])
-            self.conn.execute(
-                "UPDATE events SET before = %s, after = %s WHERE seq = %s",
-                (Json(images[0], dumps=codec.dumps), Json(images[1], dumps=codec.dumps), row["seq"]),
-            )
+        for row in events:
+            blanked = blank_image(row["before"]), blank_image(row["after"])
+            if blanked != (row["before"], row["after"]):
+                self.conn.execute(
+                    "UPDATE events SET before = %s, after = %s WHERE seq = %s",
+                    (Json(blanked[0], dumps=codec.dumps), Json(blanked[1], dumps=codec.dumps), row["seq"]),
+                )
+        operations = self._rows(
+            "SELECT seq, ir FROM operations o WHERE tenant = %s AND ("
+            "EXISTS (SELECT 1 FROM json_array_elements_text(o.affected_ids) a WHERE a = ANY(%s::text[])) "
+            "OR seq IN (SELECT op_seq FROM events WHERE tenant = %s AND record_id = ANY(%s::text[])))",
+            (tenant, ids, tenant, ids),
+        )
+        for row in operations:
+            if (blanked_ir := blank_ir(row["ir"])) != row["ir"]:
+                self.conn.execute(
+                    "UPDATE operations SET ir = %s WHERE seq = %s",
+                    (Json(blanked_ir, dumps=codec.dumps), row["seq"]),
+                )
 
     # --- lineage ---------------------------------------------------------------------------------
 

@@ -8,14 +8,14 @@ import secrets
 import sqlite3
 import threading
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from pathlib import Path
 from typing import Any
 
 from memql.index.text import context_text, lexical_text
-from memql.ports.record import Event, Link, Operation, Record, redacted
+from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.replay import governed_as_now, replay
@@ -185,21 +185,41 @@ class SQLiteSession(SQLiteKeys):
         ).fetchone()
         return None if row is None else str(row[0])
 
-    def redact(self, tenant: str, record_id: str, fields: Sequence[str]) -> None:
-        rows = self.conn.execute(
-            "SELECT seq, before, after FROM events WHERE tenant = ? AND record_id = ?",
-            (tenant, str(record_id)),
+    def redact(
+        self,
+        tenant: str,
+        record_ids: Sequence[str],
+        blank_image: Callable[[dict[str, Any]], dict[str, Any]],
+        blank_ir: Callable[[dict[str, Any]], dict[str, Any]],
+    ) -> None:
+        ids = [str(i) for i in record_ids]
+        if not ids:
+            return
+        marks = ",".join("?" * len(ids))
+        events = self.conn.execute(
+            f"SELECT seq, before, after FROM events WHERE tenant = ? AND record_id IN ({marks})",
+            [tenant, *ids],
         ).fetchall()
-        for row in rows:
-            images = [json.loads(row["before"]), json.loads(row["after"])]
-            for image in images:
-                for name in fields:
-                    if name in image:
-                        image[name] = redacted(image[name])
-            self.conn.execute(
-                "UPDATE events SET before = ?, after = ? WHERE seq = ?",
-                (codec.dumps(images[0]), codec.dumps(images[1]), row["seq"]),
-            )
+        for row in events:
+            before, after = json.loads(row["before"]), json.loads(row["after"])
+            blanked = blank_image(before), blank_image(after)
+            if blanked != (before, after):
+                self.conn.execute(
+                    "UPDATE events SET before = ?, after = ? WHERE seq = ?",
+                    (codec.dumps(blanked[0]), codec.dumps(blanked[1]), row["seq"]),
+                )
+        operations = self.conn.execute(
+            f"SELECT seq, ir FROM operations o WHERE tenant = ? AND ("
+            f"EXISTS (SELECT 1 FROM json_each(o.affected_ids) WHERE value IN ({marks})) "
+            f"OR seq IN (SELECT op_seq FROM events WHERE tenant = ? AND record_id IN ({marks})))",
+            [tenant, *ids, tenant, *ids],
+        ).fetchall()
+        for row in operations:
+            ir = json.loads(row["ir"])
+            if (blanked_ir := blank_ir(ir)) != ir:
+                self.conn.execute(
+                    "UPDATE operations SET ir = ? WHERE seq = ?", (codec.dumps(blanked_ir), row["seq"])
+                )
 
     # --- lineage ---------------------------------------------------------------------------------
 
