@@ -74,6 +74,7 @@ def _expire(ctx: Context, record: Record, action: str) -> None:
             payload_meta={},
             facets={},
             keywords=[],
+            tags=[],  # what was said too: kept, the next change's event would log them again
             content_hash=None,
             source=None,
             # a fact stops being one: its key, value and evidence go (its history closes around it)
