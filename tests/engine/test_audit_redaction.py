@@ -229,3 +229,21 @@ def test_a_workflow_that_encodes_and_hard_deletes_keeps_no_content(people, db):
     steps = {o["step"]: o for o in db.operations(alice)}
     assert steps[1]["ir"]["args"]["payload"] == {"text": "an unrelated note"}
     assert steps[2]["ir"]["target"] == {"from_step": 0}
+
+
+def test_a_point_in_time_read_governs_a_gone_record_by_its_last_governance(people, clock, t0):
+    alice, bob = people["alice"], people["bob"]
+    rid = _encode(alice, read_level=None)  # public while bob could read it
+    clock.advance(timedelta(hours=1))
+    assert alice.update(rid, read_perm_level="private").success
+    clock.advance(timedelta(hours=1))
+    _hard_delete(alice, rid)
+    then = (t0 + timedelta(minutes=30)).isoformat()
+    assert _ids(bob.retrieve(filter={}, as_of=then)) == []  # private when it went: nothing after
+    rows = alice.retrieve(filter={}, as_of=then, include=["id", "text", "tags"]).data["rows"]
+    assert rows == [{"id": rid, "text": "[redacted]", "tags": []}]
+
+
+def _ids(result) -> list[str]:
+    assert result.success, result.diagnostics
+    return [row["id"] for row in result.data["rows"]]

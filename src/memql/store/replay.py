@@ -72,10 +72,12 @@ def replay(events: Iterable[Event]) -> dict[str, Record]:
 READ_GOVERNANCE = ("owner", "agent", "sensitivity", "read_perm_level", "read_whitelist", "read_blacklist")
 
 
-def governed_as_now(past: Record, now: Record | None) -> Record:
+def governed_as_now(past: Record, now: Record | None, last: dict[str, Any] | None = None) -> Record:
     """A record as it was, with who may read it as it is now: a point-in-time read must not show what a
-    record said before its permissions were tightened. A record that is gone keeps its past ones (its
-    content was redacted from the audit log when it went)."""
+    record said before its permissions were tightened. A record that is gone is governed by `last`, the
+    image its delete event keeps (its last governance; its content was redacted when it went)."""
     if now is None:
-        return past
+        if last is None:
+            return past
+        now = from_snapshot({**last, "id": past.id})
     return past.copy(**{name: getattr(now, name) for name in READ_GOVERNANCE})

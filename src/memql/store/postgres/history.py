@@ -46,11 +46,12 @@ def find_as_of(session: _Session, tenant: str, q: RecordQuery) -> list[tuple[Rec
     columns = ", ".join(("num", *codec.COLUMNS, "vec"))
     marks = ", ".join(["%s"] * (len(codec.COLUMNS) + 1))
     now = {r.id: r for r, _ in session.find(tenant, RecordQuery(statuses=None))} if records else {}
+    last = _last_images(conn, tenant, [i for i in records if i not in now])
     for record_id, past in records.items():
         (num,) = query.record_nums([record_id]) or (None,)
         if num is None:
             continue
-        record = governed_as_now(past, now.get(record_id))
+        record = governed_as_now(past, now.get(record_id), last.get(record_id))
         conn.execute(
             f"INSERT INTO pg_temp.asof_records ({columns}) VALUES ({marks}, %s::vector)",
             [num, *codec.encode(record).values(), vectors.column_value(record.embedding)],
@@ -75,3 +76,15 @@ def find_as_of(session: _Session, tenant: str, q: RecordQuery) -> list[tuple[Rec
         tenant, plain, table="pg_temp.asof_records", postings="pg_temp.asof_postings", stats=_STATS, df=_DF
     )
     return [(codec.decode(row), row["score"]) for row in conn.execute(statement, params)]
+
+
+def _last_images(conn: Any, tenant: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+    """The last image of each gone record: its delete event's `before` (its last governance)."""
+    if not ids:
+        return {}
+    rows = conn.execute(
+        "SELECT record_id, before FROM events WHERE tenant = %s AND kind = 'delete' "
+        "AND record_id = ANY(%s::text[]) ORDER BY seq",
+        (tenant, [codec.escape(i) for i in ids]),
+    ).fetchall()
+    return {codec.unescape(row["record_id"]): row["before"] for row in rows}

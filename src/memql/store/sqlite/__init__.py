@@ -318,8 +318,9 @@ class SQLiteSession(SQLiteKeys):
         self.conn.execute("DELETE FROM asof_records")
         self.conn.execute("DELETE FROM asof_fts")
         now = {r.id: r for r, _ in self.find(tenant, RecordQuery(statuses=None))} if records else {}
+        last = self._last_images(tenant, [i for i in records if i not in now])
         for record_id, past in records.items():
-            record = governed_as_now(past, now.get(record_id))
+            record = governed_as_now(past, now.get(record_id), last.get(record_id))
             row = {"num": int(record_id), **codec.encode(record)}
             self.conn.execute(
                 f"INSERT INTO asof_records ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
@@ -332,6 +333,17 @@ class SQLiteSession(SQLiteKeys):
         plain = RecordQuery(**{**q.__dict__, "as_of": None})
         sql, params = query.build(tenant, plain, table="asof_records", fts="asof_fts")
         return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+
+    def _last_images(self, tenant: str, ids: list[str]) -> dict[str, dict[str, Any]]:
+        """The last image of each gone record: its delete event's `before` (its last governance)."""
+        if not ids:
+            return {}
+        rows = self.conn.execute(
+            f"SELECT record_id, before FROM events WHERE tenant = ? AND kind = 'delete' "
+            f"AND record_id IN ({','.join('?' * len(ids))}) ORDER BY seq",
+            [tenant, *ids],
+        )
+        return {row["record_id"]: json.loads(row["before"]) for row in rows}
 
     # --- moving whole stores (memql copy; see memql.ports.store.PortableSession) -----------------
 
