@@ -157,3 +157,17 @@ def test_the_facts_read_api_shows_only_facts_the_session_may_read(team, clock):
     assert [f.value for f in alice.facts.get("alice", "city", as_of="2026-02-15T00:00:00Z").facts] == ["Lyon"]
     assert [f.value for f in bob.facts.get("alice", "city").facts] == ["Rome"]
     assert bob.facts.get("alice", "city", as_of="2026-02-15T00:00:00Z", recorded_at=clock.now()).facts == []
+
+
+def test_a_refused_fact_rolls_back_its_whole_workflow(team, db, clock):
+    """The refusal names the step; the workflow's earlier steps are not kept either."""
+    alice, bob = team["alice"], team["bob"]
+    alice.encode(structured=fact("Paris"), write_perm_level="owner_only")
+    clock.advance(timedelta(days=1))
+    note = {"op": "Encode", "args": {"payload": {"text": "alice moved"}}}
+    moved = {"op": "Encode", "args": {"payload": {"structured": fact("Lyon")}}}
+    result = bob.execute({"workflow": [note, moved]})
+    assert not result.success and result.failed_step == 1
+    assert [d.rule for d in result.diagnostics] == ["permission.fact"]
+    assert result.diagnostics[0].path == "/workflow/1/args/payload/structured"
+    _untouched(db, alice, 1)
