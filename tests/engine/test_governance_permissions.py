@@ -230,7 +230,10 @@ def test_an_identical_encode_does_not_return_a_record_the_caller_may_not_read(te
     team["alice"].encode("the safe code is 1234", read_perm_level="private")
     again = team["bob"].encode("the safe code is 1234")
     assert again.data == {"id": "2"} and "deduplicated" not in again.data
-    assert team["alice"].encode("the safe code is 1234").data["deduplicated"] is True
+    assert team["alice"].encode("the safe code is 1234", read_perm_level="private").data == {
+        "id": "1",
+        "deduplicated": True,
+    }
 
 
 def test_history_of_a_record_the_caller_may_not_read_is_empty(team):

@@ -123,11 +123,11 @@ def test_natural_times_resolve_against_the_pinned_clock(m, db, t0, warned):
 
 def test_identical_content_returns_the_existing_id(m, db):
     first = m.encode("Call the dentist", tags=["health"])
-    again = m.encode("Call the dentist", tags=["other"])
+    again = m.encode("Call the dentist", tags=["health"], weight=0.9)  # the weight is not compared
     assert again.success and again.id == first.id == "1"
     assert again.affected_ids == ["1"] and again.data == {"id": "1", "deduplicated": True}
     assert db.ids(m) == ["1"]
-    assert db.record(m, "1").tags == ["health"]  # the existing record is returned untouched
+    assert db.record(m, "1").weight == 0.5  # the existing record is returned untouched
     assert [e["change"] for e in m.history("1")] == ["insert"]
 
 

@@ -225,14 +225,16 @@ def test_record_time_reads_replay_what_was_known(m, clock, t0):
     assert then.data["rows"] == [{"id": "1", "value": "Paris", "valid_to": None}]  # not closed yet then
 
 
-def test_facts_beyond_the_clearance_are_neither_seen_nor_closed(memory, db):
+def test_facts_beyond_the_clearance_are_neither_seen_nor_closed(memory, db, rules):
+    """Nor is a second current value stored beside them (issue 16): the Encode is refused."""
     owner = memory()
     owner.encode(structured=fact(value="Paris"), sensitivity="restricted")
     low = memory(share=owner, clearance="standard")
     result = low.encode(structured=fact(value="Lyon"))
-    assert result.data == {"id": "2"}
+    assert rules(result) == ["permission.fact"] and "Paris" not in result.diagnostics[0].message
+    assert db.ids(owner) == ["1"]
     assert db.record(owner, "1").valid_to is None and db.links(owner) == set()
-    assert [r["id"] for r in rows(low)] == ["2"]
+    assert rows(low) == []
 
 
 # --- governance and atomicity -------------------------------------------------------------------

@@ -1,7 +1,9 @@
 """Typed facts, the write side (SGAM; DESIGN §9): an Encode of a fact keeps the history of its (tenant,
 subject, attribute) canonical, inside the Encode's own transaction.
 
-A history is made of the key's live facts (status active or archived, within the session's clearance).
+A history is made of all the key's live facts (status active or archived), whoever may read them: a key
+has one current value. An Encode that would touch a fact the session may not read or write is refused
+before anything is written (_check_access).
 Each fact holds one value over the world-time window [valid_from, valid_to) and keeps its `evidence`: the
 assertions (valid_from, source) of that value inside the window, the first one starting it. The windows
 follow from the evidence alone: all assertions in valid_from order, neighbours with the same value joined
@@ -32,6 +34,7 @@ from datetime import UTC, datetime
 from itertools import pairwise
 from typing import Any
 
+from memql.engine.access import may_write
 from memql.engine.context import Context
 from memql.engine.governance import check_lock
 from memql.engine.verbs.base import Outcome
@@ -43,6 +46,7 @@ from memql.ports.store import RecordQuery
 LIVE = ("active", "archived")  # what a history is made of
 SUPERSEDES = "supersedes"
 _OPEN = datetime.max.replace(tzinfo=UTC)
+_NEW = 1 << 62  # where a fact still to be inserted sorts among ids of its window: after every existing one
 
 
 def chain_order(record: Record) -> tuple[datetime, datetime, int]:
@@ -71,29 +75,29 @@ class _Assertion:
 
 
 def history(ctx: Context, subject: str, attribute: str) -> list[Record]:
-    """The live facts of (ctx.tenant, subject, attribute) that the session may see, in chain order."""
+    """Every live fact of (ctx.tenant, subject, attribute), in chain order, whatever the session may read:
+    a key keeps one history, so a new value is placed among all of its facts (and the Encode is refused
+    when it would touch one the session may not read or write: _check_access)."""
     found = ctx.session.find(
         ctx.tenant,
-        RecordQuery(
-            statuses=LIVE,
-            subject=subject,
-            attribute=attribute,
-            sensitivities=ctx.visible_sensitivities(),
-            order="created_asc",
-        ),
+        RecordQuery(statuses=LIVE, subject=subject, attribute=attribute, order="created_asc"),
     )
     return sorted((r for r, _ in found), key=chain_order)
 
 
 def encode_fact(ctx: Context, record: Record) -> Outcome:
-    """Store the fact `record` (subject, attribute, value, valid_from and source set) into its history."""
+    """Store the fact `record` (subject, attribute, value, valid_from and source set) into its history.
+    Everything is decided first, then checked against the session's permissions, then written."""
     t, value = record.valid_from, record.value
     assert t is not None and record.subject is not None and record.attribute is not None
+    key = f"{record.subject}/{record.attribute}"
     facts = history(ctx, record.subject, record.attribute)
     on_chain = [r for r in facts if r.valid_to != r.valid_from]
+    earlier_corrections = [f for f in facts if f.valid_to == f.valid_from]
     assertions = [a for r in on_chain for a in _evidence(r)]
     same_time = next((a for a in assertions if a.valid_from == t), None)
     if same_time is not None and same_value(same_time.value, value):  # asserted before, exactly so
+        _check_access(ctx, key, [same_time.owner])  # type: ignore[list-item]
         return _repeat(ctx, record, same_time.owner, t)  # type: ignore[arg-type]
     new = _Assertion(t, value, record.source, None)
     # an assertion at exactly t with another value is corrected by this one (the later-recorded wins)
@@ -103,15 +107,32 @@ def encode_fact(ctx: Context, record: Record) -> Outcome:
     for run in runs:
         taken = {k.id for k in keepers if k is not None}
         keepers.append(next((a.owner for a in run if a.owner is not None and a.owner.id not in taken), None))
-    kept: list[Record] = []  # the fact of each run, as it now is
-    closed: list[str] = []
-    for i, (run, keeper) in enumerate(zip(runs, keepers, strict=True)):
-        window = {
+    windows = [
+        {
             "valid_from": run[0].valid_from,
             "valid_to": runs[i + 1][0].valid_from if i + 1 < len(runs) else None,
             "source": run[0].source,
             "evidence": [a.evidence() for a in run],
         }
+        for i, run in enumerate(runs)
+    ]
+    mine_at = next(i for i, run in enumerate(runs) if any(a is new for a in run))
+    # on-chain facts that keep no run: folded into the run holding their assertions, or (their only
+    # assertion, at t, corrected) left with the empty window [t, t)
+    kept_ids = {k.id for k in keepers if k is not None}
+    dropped = [f for f in on_chain if f.id not in kept_ids]
+    folded = {f.id: next((i for i, run in enumerate(runs) if _owns(f, run)), None) for f in dropped}
+    touched = [k for k, w in zip(keepers, windows, strict=True) if k is not None and _differs(k, w)]
+    touched += dropped
+    touched += [k for k in keepers[mine_at : mine_at + 2] if k is not None]  # returned; bounds the window
+    corrected_ones = [f for f in dropped if folded[f.id] is None]
+    chain = _final_chain(windows, keepers, corrected_ones, earlier_corrections, t)
+    touched += _relinked(ctx, facts, chain)
+    _check_access(ctx, key, touched)
+
+    kept: list[Record] = []  # the fact of each run, as it now is
+    closed: list[str] = []
+    for run, keeper, window in zip(runs, keepers, windows, strict=True):
         if keeper is None:  # a new fact: this assertion, or the tail of a fact that this one splits
             encoded = record if any(a is new for a in run) else None
             kept.append(ctx.insert(_new_fact(encoded or run[0].owner, window, encoded)))  # type: ignore[arg-type]
@@ -121,20 +142,16 @@ def encode_fact(ctx: Context, record: Record) -> Outcome:
             closed.append(keeper.id)  # type: ignore[arg-type]
         kept.append(_change(ctx, keeper, **window))
     corrected: list[Record] = []
-    for fact in on_chain:
-        if fact.id in {k.id for k in kept}:
-            continue
-        into = next((k for k, run in zip(kept, runs, strict=True) if _owns(fact, run)), None)
+    for fact in dropped:
+        into = folded[fact.id]
         if into is None:  # its only assertion, at t, was corrected: it keeps the empty window [t, t)
             corrected.append(_change(ctx, fact, valid_to=t))
             closed.append(fact.id)  # type: ignore[arg-type]
         else:  # its assertions joined an earlier fact's run (a correction removed what stood between)
             _change(ctx, fact, status="deleted", deleted_at=ctx.now)
-            ctx.link(fact.id, into.id, "merged_into")  # type: ignore[arg-type]
-    earlier_corrections = [f for f in facts if f.valid_to == f.valid_from]
+            ctx.link(fact.id, kept[into].id, "merged_into")  # type: ignore[arg-type]
     _thread(ctx, sorted(kept + corrected + earlier_corrections, key=chain_order))
-    mine = next(k for k, run in zip(kept, runs, strict=True) if any(a is new for a in run))
-    key = f"{record.subject}/{record.attribute}"
+    mine = kept[mine_at]
     data: dict[str, Any] = {"id": mine.id}
     if mine.id in {f.id for f in on_chain}:
         if mine.valid_from != t:
@@ -151,6 +168,66 @@ def encode_fact(ctx: Context, record: Record) -> Outcome:
     if closed:
         data["closed"] = closed
     return Outcome([mine.id], data)  # type: ignore[list-item]
+
+
+def _differs(fact: Record, window: dict[str, Any]) -> bool:
+    return any(getattr(fact, name) != value for name, value in window.items())
+
+
+def _final_chain(
+    windows: list[dict[str, Any]],
+    keepers: list[Record | None],
+    corrected: list[Record],
+    earlier_corrections: list[Record],
+    t: datetime,
+) -> list[str]:
+    """The ids of the key's live facts once the Encode is written, in chain order; a fact still to be
+    inserted is named `+N` and sorts after every existing one of its window, as its new id will."""
+    placed: list[tuple[datetime, datetime, int, str]] = []
+    for i, (window, keeper) in enumerate(zip(windows, keepers, strict=True)):
+        ends = window["valid_to"] or _OPEN
+        if keeper is None:
+            placed.append((window["valid_from"], ends, _NEW + i, f"+{i}"))
+        else:
+            placed.append((window["valid_from"], ends, int(keeper.id), keeper.id))  # type: ignore[arg-type]
+    for fact in corrected:
+        placed.append((fact.valid_from, t, int(fact.id), fact.id))  # type: ignore[arg-type]
+    for fact in earlier_corrections:
+        placed.append((*chain_order(fact), fact.id))  # type: ignore[arg-type]
+    return [name for *_, name in sorted(placed)]
+
+
+def _relinked(ctx: Context, facts: list[Record], chain: list[str]) -> list[Record]:
+    """The existing facts whose `supersedes` link to the fact before them _thread would redraw."""
+    by_id = {f.id: f for f in facts}
+    wanted = {(later, earlier) for earlier, later in pairwise(chain)}
+    members = set(chain)
+    have = {
+        (link.src, link.dst)
+        for link in ctx.session.links(ctx.tenant, [i for i in chain if i in by_id])
+        if link.relation == SUPERSEDES and link.src in members and link.dst in members
+    }
+    return [by_id[src] for src, _ in wanted ^ have if src in by_id]
+
+
+def _check_access(ctx: Context, key: str, touched: list[Record]) -> None:
+    """Refuse the Encode, before anything is written, when a fact it touches is one the session may not
+    read (clearance and read permissions) or may not write. The refusal names the key and who may record
+    the value, never what the hidden facts hold nor their ids."""
+    barred = [f for f in touched if not (ctx.may_read(f) and may_write(ctx, f))]
+    if not barred:
+        return
+    owners = sorted({f.owner for f in barred if f.owner is not None})
+    who = f"{'its owner' if len(owners) == 1 else 'their owners'} ({', '.join(owners)}) or an admin"
+    actor = f"{ctx.role} {ctx.actor}" if ctx.actor else "an anonymous session"
+    raise ctx.refuse(
+        "permission.fact",
+        f"{key}: this value would close, extend, repeat or border a fact of the key that {actor} may not "
+        f"read or change; only {who if owners else 'an admin'} may record it",
+        "args",
+        "payload",
+        "structured",
+    )
 
 
 def _owns(fact: Record, run: list[_Assertion]) -> bool:

@@ -104,6 +104,9 @@ RULES: dict[str, str] = {
         "sensitivity or its category's"
     ),
     "permission.merge": "records with different readers cannot be merged into one",
+    "permission.fact": (
+        "a typed fact's Encode would touch a fact of its key that the caller may not read or write"
+    ),
     "proposal.approver": "only a user or an admin may approve or reject a proposal",
     "proposal.transition": "status may only move a pending proposal to active (approve) or rejected",
     "category.unregistered": "an ext: category is not registered in the engine configuration",

@@ -118,8 +118,9 @@ class StoreSession(Protocol):
         """Remove the records, their index entries and every link that touches them."""
         ...
 
-    def find_duplicate(self, tenant: str, content_hash: str, now: datetime) -> str | None:
-        """An active, unexpired record of the tenant with this content hash."""
+    def find_duplicate(self, tenant: str, content_hash: str, now: datetime, limit: int) -> list[str]:
+        """The ids of the tenant's live records with this content hash — active or pending, not expired at
+        `now` — oldest first, at most `limit`: the candidates an Encode compares field by field."""
         ...
 
     def redact(

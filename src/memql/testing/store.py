@@ -169,6 +169,25 @@ def test_typed_facts_round_trip_and_are_found_by_subject_attribute_and_world_tim
         assert [r.id for r, _ in dense] == [lyon]  # the same conditions inside the dense search
 
 
+def test_duplicate_candidates_are_the_live_records_with_the_hash_oldest_first(store):
+    """find_duplicate: active or pending, not expired at `now`, of the tenant, oldest first, bounded."""
+    later, earlier = NOW + timedelta(days=1), NOW - timedelta(days=1)
+    with store.transaction() as s:
+        same = {"content_hash": "h1"}
+        first = put(s, "A", "one", None, **same)
+        pending = put(s, "A", "one", None, status="pending", **same)
+        put(s, "A", "one", None, status="archived", **same)
+        put(s, "A", "one", None, status="deleted", **same)
+        put(s, "A", "one", None, expire_at=earlier, **same)  # lapsed, though still active
+        lasting = put(s, "A", "one", None, expire_at=later, **same)
+        put(s, "B", "one", None, **same)  # another tenant's
+        put(s, "A", "two", None, content_hash="h2")
+        assert s.find_duplicate("A", "h1", NOW, 20) == [first, pending, lasting]
+        assert s.find_duplicate("A", "h1", NOW, 2) == [first, pending]
+        assert s.find_duplicate("A", "h1", later, 20) == [first, pending]
+        assert s.find_duplicate("A", "h3", NOW, 20) == []
+
+
 def test_a_link_can_be_removed(store):
     with store.transaction() as s:
         one, two = put(s, "A", "one", None), put(s, "A", "two", None)
@@ -317,6 +336,7 @@ __all__ = [
     "test_a_selective_filter_never_loses_matches",
     "test_access_reads_names_exactly",
     "test_dense_top_k_is_the_best_k_within_the_filter",
+    "test_duplicate_candidates_are_the_live_records_with_the_hash_oldest_first",
     "test_typed_facts_round_trip_and_are_found_by_subject_attribute_and_world_time",
     "test_vectors_follow_updates_clears_deletes_expiry_and_status",
 ]

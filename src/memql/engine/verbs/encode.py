@@ -20,6 +20,7 @@ from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
 _SPACE = re.compile(r"\s+")
+DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compares, oldest first
 
 
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
@@ -71,10 +72,6 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
                 given[0],
             )
     sensitivity = classify(ctx, args.category, args.sensitivity, None, ("args",))
-    if args.dedupe is not False and fact is None:  # a fact's history decides what a repeat is
-        existing = _duplicate(ctx, digest)
-        if existing is not None:
-            return Outcome([existing], {"id": existing, "deduplicated": True})
     text = payload.text
     expire_at = args.expire_at
     on_expire = ("none" if proposal else ctx.config.default_on_expire) if expire_at is not None else None
@@ -105,9 +102,17 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
         embedding_status="pending",
         time=args.time,
     )
-    ctx.defer_embedding = bool(args.skip_embedding)
-    if fact is not None:
+    if fact is not None:  # a fact's history decides what a repeat is
+        ctx.defer_embedding = bool(args.skip_embedding)
         return encode_fact(ctx, _as_fact(ctx, record, fact, args.time))
+    if args.dedupe is not False:
+        existing = _duplicate(ctx, record)
+        if existing is not None:
+            data = {"id": existing.id, "deduplicated": True}
+            if existing.status == "pending":
+                data["proposal"] = True
+            return Outcome([existing.id], data)  # type: ignore[list-item]
+    ctx.defer_embedding = bool(args.skip_embedding)
     record = ctx.insert(record)
     data: dict[str, Any] = {"id": record.id}
     if proposal:
@@ -115,14 +120,56 @@ def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
     return Outcome([record.id], data)  # type: ignore[list-item]
 
 
-def _duplicate(ctx: Context, digest: str) -> str | None:
-    """The identical record to return instead of a new one — only one the session may read: answering
-    with the id of a record it may not see would tell it what that record says."""
-    existing = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now)
-    if existing is None:
-        return None
-    record = ctx.session.get(ctx.tenant, [existing]).get(existing)
-    return existing if record is not None and ctx.may_read(record) else None
+def _duplicate(ctx: Context, record: Record) -> Record | None:
+    """The record an identical Encode returns instead of storing `record`: the oldest live one with the
+    same content that the session may read (the id of one it may not would tell it what that record
+    says) and that is the same memory in every other respect (`same_memory`). None: store a new one."""
+    digest = record.content_hash or ""
+    ids = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now, DUPLICATE_CANDIDATES)
+    found = ctx.session.get(ctx.tenant, ids)
+    for candidate in (found[i] for i in ids if i in found):
+        if ctx.may_read(candidate) and same_memory(candidate, record):
+            return candidate
+    return None
+
+
+def same_memory(existing: Record, new: Record) -> bool:
+    """Whether `existing` already is the record an Encode would store as `new`: equal in every field a
+    reader can filter on or that governs it, so that returning it discards nothing the Encode said."""
+    return _identity(existing) == _identity(new)
+
+
+def _identity(record: Record) -> tuple[Any, ...]:
+    """Content (its hash), facets, tags (a set), type, memory type, category, sensitivity, owner, agent
+    and status (a proposal only matches the same agent's pending proposal), every permission field (lists
+    as sets), source, payload extras, time and expiry. Weight and confidence are left out: Promote and
+    Demote change them, and a re-encoded memory is still the same memory."""
+    permissions = tuple(
+        frozenset(value or ()) if name.endswith("list") else value
+        for name in PERMISSION_FIELDS
+        for value in [getattr(record, name)]
+    )
+    return (
+        record.content_hash,
+        _canonical(record.facets),
+        frozenset(record.tags),
+        record.kind,
+        record.memory_type,
+        record.category,
+        record.sensitivity,
+        record.owner,
+        record.agent,
+        record.status,
+        permissions,
+        record.source,
+        _canonical(record.payload_meta),
+        record.time,
+        record.expire_at,
+    )
+
+
+def _canonical(value: Any) -> str:
+    return json.dumps(value or {}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
 
 def _as_fact(ctx: Context, record: Record, fact: FactPayload, time: datetime | None) -> Record:

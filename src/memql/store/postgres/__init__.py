@@ -232,14 +232,15 @@ class PostgresSession(PortableSession, PostgresKeys):
             (tenant, texts, texts),
         )
 
-    def find_duplicate(self, tenant: str, content_hash: str, now: datetime) -> str | None:
+    def find_duplicate(self, tenant: str, content_hash: str, now: datetime, limit: int) -> list[str]:
         self._enter(tenant)
-        row = self.conn.execute(
-            "SELECT num FROM records WHERE tenant = %s AND content_hash = %s AND status = 'active' "
-            "AND (expire_at IS NULL OR expire_at > %s) ORDER BY num LIMIT 1",
-            (tenant, escape(content_hash), codec.to_utc(now)),
-        ).fetchone()
-        return None if row is None else str(row["num"])
+        rows = self._rows(
+            "SELECT num FROM records WHERE tenant = %s AND content_hash = %s "
+            "AND status IN ('active', 'pending') AND (expire_at IS NULL OR expire_at > %s) "
+            "ORDER BY num LIMIT %s",
+            (tenant, escape(content_hash), codec.to_utc(now), limit),
+        )
+        return [str(row["num"]) for row in rows]
 
     def redact(
         self,

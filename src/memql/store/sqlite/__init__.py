@@ -177,13 +177,14 @@ class SQLiteSession(SQLiteKeys):
             [tenant, *texts, *texts],
         )
 
-    def find_duplicate(self, tenant: str, content_hash: str, now: datetime) -> str | None:
-        row = self.conn.execute(
-            "SELECT num FROM records WHERE tenant = ? AND content_hash = ? AND status = 'active' "
-            "AND (expire_at IS NULL OR expire_at > ?) ORDER BY num LIMIT 1",
-            (tenant, content_hash, codec.to_us(now)),
-        ).fetchone()
-        return None if row is None else str(row[0])
+    def find_duplicate(self, tenant: str, content_hash: str, now: datetime, limit: int) -> list[str]:
+        rows = self.conn.execute(
+            "SELECT num FROM records WHERE tenant = ? AND content_hash = ? "
+            "AND status IN ('active', 'pending') AND (expire_at IS NULL OR expire_at > ?) "
+            "ORDER BY num LIMIT ?",
+            (tenant, content_hash, codec.to_us(now), limit),
+        ).fetchall()
+        return [str(row[0]) for row in rows]
 
     def redact(
         self,
