@@ -9,190 +9,23 @@ and proposals never cross tenants.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
-from dataclasses import dataclass
 
-import numpy as np
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.record import Record
-from memql.services.tokenize import index_terms
-
-PEOPLE = ["alice", "bob", "carol"]
-AGENTS = ["bot1", "bot2"]
-NAMES = [*PEOPLE, *AGENTS]
-LEVELS = ["standard", "sensitive", "restricted"]
-# white- and blacklists: callers are often on them (and on both, where the levels differ)
-names = st.sampled_from(
-    [None, [], ["alice"], ["bob"], ["bot1"], ["alice", "bot1"], ["alice", "bob", "bot1", "bot2"]]
+from governance_oracle import (
+    HashedWords,
+    build,
+    callers,
+    ids,
+    may_govern,
+    may_read,
+    may_write,
+    records,
+    rules,
+    writes_at_all,
 )
-
-records = st.fixed_dictionaries(
-    {
-        "owner": st.sampled_from([None, "alice", "bob", "bot1"]),
-        "agent": st.sampled_from([None, *AGENTS]),
-        "status": st.sampled_from(
-            ["active", "active", "active", "archived", "pending", "rejected", "expired", "deleted"]
-        ),
-        "sensitivity": st.sampled_from(LEVELS),
-        "read_perm_level": st.sampled_from([None, "public", "team", "private", "custom"]),
-        "write_perm_level": st.sampled_from([None, "open", "maintainer", "owner_only", "custom"]),
-        "read_whitelist": names,
-        "read_blacklist": names,
-        "write_whitelist": names,
-        "write_blacklist": names,
-    }
-)
-
-
-@dataclass(frozen=True)
-class Caller:
-    role: str
-    actor: str | None
-    consent: str | None
-    clearance: str | None
-
-    def session(self) -> dict:
-        return {"role": self.role, "actor": self.actor, "consent": self.consent, "clearance": self.clearance}
-
-
-callers = st.one_of(
-    st.builds(
-        Caller,
-        role=st.just("user"),
-        actor=st.sampled_from([None, *PEOPLE]),
-        consent=st.none(),
-        clearance=st.sampled_from([None, *LEVELS]),
-    ),
-    st.builds(
-        Caller,
-        role=st.just("admin"),
-        actor=st.sampled_from([None, "alice", "root"]),
-        consent=st.none(),
-        clearance=st.sampled_from([None, *LEVELS]),
-    ),
-    st.builds(
-        Caller,
-        role=st.just("agent"),
-        actor=st.sampled_from([*AGENTS, "bot3"]),
-        consent=st.sampled_from(["propose", "read", "read_write"]),
-        clearance=st.sampled_from([None, *LEVELS]),
-    ),
-)
-
-
-# --- the oracle ------------------------------------------------------------------------------------
-
-
-def cleared(caller: Caller) -> list[str]:
-    level = caller.clearance or ("standard" if caller.role == "agent" else "restricted")
-    return LEVELS[: LEVELS.index(level) + 1]
-
-
-def is_proposal(r: Record) -> bool:
-    """Not accepted (yet): pending, rejected, or expired before anyone owned it."""
-    return r.status in ("pending", "rejected") or (
-        r.status == "expired" and r.owner is None and r.agent is not None
-    )
-
-
-def listed(name: str | None, names: list[str] | None) -> bool:
-    return name is not None and name in (names or [])
-
-
-def may_read(c: Caller, r: Record) -> bool:
-    if r.sensitivity not in cleared(c):
-        return False
-    if c.role == "admin":
-        return True
-    if is_proposal(r):
-        return c.actor == r.agent if c.role == "agent" else not listed(c.actor, r.read_blacklist)
-    if c.role == "agent" and c.consent == "propose":
-        return False  # only its own proposals
-    if c.actor is not None and c.actor == r.owner:
-        return True
-    if listed(c.actor, r.read_blacklist):
-        return False
-    level = r.read_perm_level or ("custom" if r.read_whitelist else "public")
-    whitelisted = listed(c.actor, r.read_whitelist)
-    return {"public": True, "team": c.role == "user" or whitelisted, "private": False, "custom": whitelisted}[
-        level
-    ]
-
-
-def may_write(c: Caller, r: Record) -> bool:
-    """For a record the caller may read, with consent to write."""
-    if c.role == "admin" or (c.actor is not None and c.actor == r.owner):
-        return True
-    if is_proposal(r):
-        return c.role == "user" or c.actor == r.agent
-    blacklisted = listed(c.actor, r.write_blacklist)
-    if r.owner is None:
-        return not blacklisted
-    level = r.write_perm_level or ("custom" if r.write_whitelist else "open")
-    whitelisted = listed(c.actor, r.write_whitelist)
-    return {
-        "open": not blacklisted,
-        "maintainer": whitelisted,
-        "owner_only": False,
-        "custom": whitelisted and not blacklisted,
-    }[level]
-
-
-def writes_at_all(c: Caller) -> bool:
-    return c.role != "agent" or c.consent == "read_write"
-
-
-# --- the store -------------------------------------------------------------------------------------
-
-
-class HashedWords:
-    """A deterministic embedding (feature hashing of index terms), so the dense path runs without a model."""
-
-    model = "test-hashed-words"
-    dimension = 16
-
-    def embed(self, texts):
-        return [self.vector(t).tolist() for t in texts]
-
-    def vector(self, text: str) -> np.ndarray:
-        total = np.zeros(self.dimension, dtype=np.float32)
-        for term in index_terms(text):
-            seed = int.from_bytes(hashlib.sha256(term.encode()).digest()[:8], "little")
-            total += np.random.default_rng(seed).normal(size=self.dimension).astype(np.float32)
-        return total / max(float(np.linalg.norm(total)), 1e-9)
-
-
-def build(m, tenant: str, generated: list[dict], embedder: HashedWords) -> dict[str, Record]:
-    """The generated records, stored as given (every field), each findable by "memo" both ways."""
-    made = {}
-    with m.store.transaction() as session:
-        for i, fields in enumerate(generated):
-            text = f"memo {i}"
-            record = Record(
-                tenant=tenant, text=text, created_at=m.clock.now(), updated_at=m.clock.now(), **fields
-            )
-            rid = session.insert(record)
-            vector = {
-                "embedding": embedder.vector(text).astype("<f4").tobytes(),
-                "embedding_model": embedder.model,
-                "embedding_dim": embedder.dimension,
-                "embedding_status": "ready",
-            }
-            session.update(tenant, rid, vector)
-            made[rid] = record
-    return made
-
-
-def ids(result) -> set[str]:
-    assert result.success, result.diagnostics
-    return {row["id"] for row in result.data["rows"]}
-
-
-def rules(result) -> list[str]:
-    return [d.rule for d in result.diagnostics]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -239,6 +72,8 @@ def test_every_verb_respects_clearance_consent_and_permissions(memory, generated
             assert [w.rule for w in result.warnings] == ["target.not_found"]
         elif not may_write(caller, record):
             assert rules(result) == ["permission.write"], (rid, result.diagnostics)
+        elif verb == "Lock" and not may_govern(caller, record):  # placing a lock is governance
+            assert rules(result) == ["permission.lock"], (rid, result.diagnostics)
         elif verb != "Delete" and record.status in ("deleted", "expired"):
             assert rules(result) == ["governance.target_state"], (rid, result.diagnostics)
         elif verb == "Delete" and record.status == "deleted":
