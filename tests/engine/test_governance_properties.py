@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import uuid
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -19,6 +20,7 @@ from governance_oracle import (
     build,
     callers,
     ids,
+    is_proposal,
     may_govern,
     may_read,
     may_write,
@@ -26,6 +28,12 @@ from governance_oracle import (
     rules,
     writes_at_all,
 )
+
+
+@pytest.fixture
+def base(memory):
+    """One store for every example of a test: each example works in tenants of its own."""
+    return memory(embedder="none")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -36,9 +44,10 @@ from governance_oracle import (
     alpha=st.sampled_from([0.0, 0.5, 1.0]),
     verb=st.sampled_from(["Update", "Label", "Demote", "Expire", "Lock", "Delete"]),
 )
-def test_every_verb_respects_clearance_consent_and_permissions(memory, generated, caller, k, alpha, verb):
+def test_every_verb_respects_clearance_consent_and_permissions(
+    memory, base, generated, caller, k, alpha, verb
+):
     embedder = HashedWords()
-    base = memory(embedder="none")
     tenant, other = uuid.uuid4().hex, uuid.uuid4().hex
     made = build(base, tenant, generated, embedder)
     elsewhere = build(base, other, generated, embedder)  # the same records in another tenant
@@ -121,3 +130,63 @@ def write(verb: str, rid: str) -> dict:
 
 def decide(rid: str) -> dict:
     return {"op": "Update", "target": {"ids": [rid]}, "args": {"set": {"status": "active"}}}
+
+
+locks = st.fixed_dictionaries(
+    {
+        "lock_by": st.sampled_from([None, "alice", "bob", "root", "bot1"]),
+        "reviewers": st.sampled_from([[], ["bob"], ["carol", "bot1"]]),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(generated=st.lists(records, min_size=1, max_size=6), lock=locks, caller=callers)
+def test_who_may_govern_lock_and_lift_a_lock(memory, base, generated, lock, caller):
+    """Placing a lock and changing read governance (owner, permissions, lowering sensitivity) are the
+    owner's and admins' (on ownerless records and unaccepted proposals also users'); a live lock is
+    changed or lifted only by its locker, its reviewers and admins."""
+    tenant = uuid.uuid4().hex
+    made = build(base, tenant, generated, HashedWords())
+    m = memory(share=base, tenant=tenant, embedder="none", **caller.session())
+    for rid, record in made.items():
+        open_to_writes = (
+            writes_at_all(caller)
+            and may_read(caller, record)
+            and may_write(caller, record)
+            and record.status not in ("deleted", "expired")
+        )
+        governs = m.execute(
+            {"op": "Update", "target": {"ids": [rid]}, "args": {"set": {"read_perm_level": "private"}}},
+            dry_run=True,
+        )
+        placed = m.execute(write("Lock", rid), dry_run=True)
+        for result, rule in ((governs, "permission.owner"), (placed, "permission.lock")):
+            if open_to_writes and not may_govern(caller, record):
+                assert rules(result) == [rule], (rid, result.diagnostics)
+            elif open_to_writes and not is_proposal(record):
+                assert result.success and result.affected_ids == [rid], (rid, result.diagnostics)
+            elif not open_to_writes:
+                assert not result.affected_ids
+    # a live lock on every record: who may lift it
+    with base.store.transaction() as session:
+        for rid in made:
+            policy = {"reviewers": lock["reviewers"]} if lock["reviewers"] else None
+            session.update(
+                tenant, rid, {"lock_mode": "read_only", "lock_by": lock["lock_by"], "lock_policy": policy}
+            )
+    for rid, record in made.items():
+        lifted = m.execute({"op": "Lock", "target": {"ids": [rid]}, "args": {"mode": "unlock"}}, dry_run=True)
+        if not writes_at_all(caller):
+            assert rules(lifted) == ["consent.write"]
+        elif not may_read(caller, record):
+            assert not lifted.affected_ids
+        elif not may_write(caller, record):
+            assert rules(lifted) == ["permission.write"]
+        elif caller.role == "admin" or (
+            caller.actor is not None and caller.actor in (lock["lock_by"], *lock["reviewers"])
+        ):
+            assert lifted.success and lifted.affected_ids == [rid], (rid, lifted.diagnostics)
+        else:
+            assert rules(lifted) == ["governance.lock_owner"], (rid, lifted.diagnostics)
+            assert "any admin of the tenant" in lifted.diagnostics[0].message
