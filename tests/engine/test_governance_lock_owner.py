@@ -6,6 +6,10 @@ who is none of these is told who may lift it, and an admin always can (the owner
 from __future__ import annotations
 
 import pytest
+from fastapi.testclient import TestClient
+
+from memql.interfaces.apikeys import create_key
+from memql.interfaces.rest.app import create_app
 
 
 def _rules(result) -> list[str]:
@@ -97,3 +101,27 @@ def test_a_user_may_lock_a_proposal_nobody_accepted_but_its_agent_may_not(memory
     assert bot.encode("Alice prefers tea").data["proposal"]
     assert _rules(writer.lock("1")) == ["permission.lock"]
     assert alice.lock("1").success and db.record(alice, "1").lock_by == "alice"
+
+
+def test_rest_answers_403_naming_the_rule_and_who_may(memory):
+    alice = memory(actor="alice")
+    alice.encode("supplier contract notes")
+    client = TestClient(create_app(alice.store, clock=alice.clock))
+
+    def key(actor: str, role: str = "user") -> dict:
+        made = create_key(alice.store, tenant="t", actor=actor, role=role, now=alice.clock.now())
+        return {"X-API-Key": made.secret}
+
+    def lock(who: dict, mode: str = "read_only"):
+        ir = {"op": "Lock", "target": {"ids": ["1"]}, "args": {"mode": mode, "reason": "legal hold"}}
+        return client.post("/v1/execute", json=ir, headers=who)
+
+    refused = lock(key("bob"))
+    assert refused.status_code == 403 and refused.json()["diagnostics"][0]["rule"] == "permission.lock"
+    assert lock(key("root", "admin")).status_code == 200
+    appeal = lock(key("alice"), "unlock")
+    assert appeal.status_code == 403
+    (diagnostic,) = appeal.json()["diagnostics"]
+    assert (
+        diagnostic["rule"] == "governance.lock_owner" and "any admin of the tenant" in diagnostic["message"]
+    )
