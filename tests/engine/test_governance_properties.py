@@ -9,190 +9,31 @@ and proposals never cross tenants.
 
 from __future__ import annotations
 
-import hashlib
 import uuid
-from dataclasses import dataclass
 
-import numpy as np
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from memql.ports.record import Record
-from memql.services.tokenize import index_terms
-
-PEOPLE = ["alice", "bob", "carol"]
-AGENTS = ["bot1", "bot2"]
-NAMES = [*PEOPLE, *AGENTS]
-LEVELS = ["standard", "sensitive", "restricted"]
-# white- and blacklists: callers are often on them (and on both, where the levels differ)
-names = st.sampled_from(
-    [None, [], ["alice"], ["bob"], ["bot1"], ["alice", "bot1"], ["alice", "bob", "bot1", "bot2"]]
-)
-
-records = st.fixed_dictionaries(
-    {
-        "owner": st.sampled_from([None, "alice", "bob", "bot1"]),
-        "agent": st.sampled_from([None, *AGENTS]),
-        "status": st.sampled_from(
-            ["active", "active", "active", "archived", "pending", "rejected", "expired", "deleted"]
-        ),
-        "sensitivity": st.sampled_from(LEVELS),
-        "read_perm_level": st.sampled_from([None, "public", "team", "private", "custom"]),
-        "write_perm_level": st.sampled_from([None, "open", "maintainer", "owner_only", "custom"]),
-        "read_whitelist": names,
-        "read_blacklist": names,
-        "write_whitelist": names,
-        "write_blacklist": names,
-    }
+from governance_oracle import (
+    HashedWords,
+    build,
+    callers,
+    ids,
+    is_proposal,
+    may_govern,
+    may_read,
+    may_write,
+    records,
+    rules,
+    writes_at_all,
 )
 
 
-@dataclass(frozen=True)
-class Caller:
-    role: str
-    actor: str | None
-    consent: str | None
-    clearance: str | None
-
-    def session(self) -> dict:
-        return {"role": self.role, "actor": self.actor, "consent": self.consent, "clearance": self.clearance}
-
-
-callers = st.one_of(
-    st.builds(
-        Caller,
-        role=st.just("user"),
-        actor=st.sampled_from([None, *PEOPLE]),
-        consent=st.none(),
-        clearance=st.sampled_from([None, *LEVELS]),
-    ),
-    st.builds(
-        Caller,
-        role=st.just("admin"),
-        actor=st.sampled_from([None, "alice", "root"]),
-        consent=st.none(),
-        clearance=st.sampled_from([None, *LEVELS]),
-    ),
-    st.builds(
-        Caller,
-        role=st.just("agent"),
-        actor=st.sampled_from([*AGENTS, "bot3"]),
-        consent=st.sampled_from(["propose", "read", "read_write"]),
-        clearance=st.sampled_from([None, *LEVELS]),
-    ),
-)
-
-
-# --- the oracle ------------------------------------------------------------------------------------
-
-
-def cleared(caller: Caller) -> list[str]:
-    level = caller.clearance or ("standard" if caller.role == "agent" else "restricted")
-    return LEVELS[: LEVELS.index(level) + 1]
-
-
-def is_proposal(r: Record) -> bool:
-    """Not accepted (yet): pending, rejected, or expired before anyone owned it."""
-    return r.status in ("pending", "rejected") or (
-        r.status == "expired" and r.owner is None and r.agent is not None
-    )
-
-
-def listed(name: str | None, names: list[str] | None) -> bool:
-    return name is not None and name in (names or [])
-
-
-def may_read(c: Caller, r: Record) -> bool:
-    if r.sensitivity not in cleared(c):
-        return False
-    if c.role == "admin":
-        return True
-    if is_proposal(r):
-        return c.actor == r.agent if c.role == "agent" else not listed(c.actor, r.read_blacklist)
-    if c.role == "agent" and c.consent == "propose":
-        return False  # only its own proposals
-    if c.actor is not None and c.actor == r.owner:
-        return True
-    if listed(c.actor, r.read_blacklist):
-        return False
-    level = r.read_perm_level or ("custom" if r.read_whitelist else "public")
-    whitelisted = listed(c.actor, r.read_whitelist)
-    return {"public": True, "team": c.role == "user" or whitelisted, "private": False, "custom": whitelisted}[
-        level
-    ]
-
-
-def may_write(c: Caller, r: Record) -> bool:
-    """For a record the caller may read, with consent to write."""
-    if c.role == "admin" or (c.actor is not None and c.actor == r.owner):
-        return True
-    if is_proposal(r):
-        return c.role == "user" or c.actor == r.agent
-    blacklisted = listed(c.actor, r.write_blacklist)
-    if r.owner is None:
-        return not blacklisted
-    level = r.write_perm_level or ("custom" if r.write_whitelist else "open")
-    whitelisted = listed(c.actor, r.write_whitelist)
-    return {
-        "open": not blacklisted,
-        "maintainer": whitelisted,
-        "owner_only": False,
-        "custom": whitelisted and not blacklisted,
-    }[level]
-
-
-def writes_at_all(c: Caller) -> bool:
-    return c.role != "agent" or c.consent == "read_write"
-
-
-# --- the store -------------------------------------------------------------------------------------
-
-
-class HashedWords:
-    """A deterministic embedding (feature hashing of index terms), so the dense path runs without a model."""
-
-    model = "test-hashed-words"
-    dimension = 16
-
-    def embed(self, texts):
-        return [self.vector(t).tolist() for t in texts]
-
-    def vector(self, text: str) -> np.ndarray:
-        total = np.zeros(self.dimension, dtype=np.float32)
-        for term in index_terms(text):
-            seed = int.from_bytes(hashlib.sha256(term.encode()).digest()[:8], "little")
-            total += np.random.default_rng(seed).normal(size=self.dimension).astype(np.float32)
-        return total / max(float(np.linalg.norm(total)), 1e-9)
-
-
-def build(m, tenant: str, generated: list[dict], embedder: HashedWords) -> dict[str, Record]:
-    """The generated records, stored as given (every field), each findable by "memo" both ways."""
-    made = {}
-    with m.store.transaction() as session:
-        for i, fields in enumerate(generated):
-            text = f"memo {i}"
-            record = Record(
-                tenant=tenant, text=text, created_at=m.clock.now(), updated_at=m.clock.now(), **fields
-            )
-            rid = session.insert(record)
-            vector = {
-                "embedding": embedder.vector(text).astype("<f4").tobytes(),
-                "embedding_model": embedder.model,
-                "embedding_dim": embedder.dimension,
-                "embedding_status": "ready",
-            }
-            session.update(tenant, rid, vector)
-            made[rid] = record
-    return made
-
-
-def ids(result) -> set[str]:
-    assert result.success, result.diagnostics
-    return {row["id"] for row in result.data["rows"]}
-
-
-def rules(result) -> list[str]:
-    return [d.rule for d in result.diagnostics]
+@pytest.fixture
+def base(memory):
+    """One store for every example of a test: each example works in tenants of its own."""
+    return memory(embedder="none")
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
@@ -203,9 +44,10 @@ def rules(result) -> list[str]:
     alpha=st.sampled_from([0.0, 0.5, 1.0]),
     verb=st.sampled_from(["Update", "Label", "Demote", "Expire", "Lock", "Delete"]),
 )
-def test_every_verb_respects_clearance_consent_and_permissions(memory, generated, caller, k, alpha, verb):
+def test_every_verb_respects_clearance_consent_and_permissions(
+    memory, base, generated, caller, k, alpha, verb
+):
     embedder = HashedWords()
-    base = memory(embedder="none")
     tenant, other = uuid.uuid4().hex, uuid.uuid4().hex
     made = build(base, tenant, generated, embedder)
     elsewhere = build(base, other, generated, embedder)  # the same records in another tenant
@@ -239,6 +81,8 @@ def test_every_verb_respects_clearance_consent_and_permissions(memory, generated
             assert [w.rule for w in result.warnings] == ["target.not_found"]
         elif not may_write(caller, record):
             assert rules(result) == ["permission.write"], (rid, result.diagnostics)
+        elif verb == "Lock" and not may_govern(caller, record):  # placing a lock is governance
+            assert rules(result) == ["permission.lock"], (rid, result.diagnostics)
         elif verb != "Delete" and record.status in ("deleted", "expired"):
             assert rules(result) == ["governance.target_state"], (rid, result.diagnostics)
         elif verb == "Delete" and record.status == "deleted":
@@ -286,3 +130,63 @@ def write(verb: str, rid: str) -> dict:
 
 def decide(rid: str) -> dict:
     return {"op": "Update", "target": {"ids": [rid]}, "args": {"set": {"status": "active"}}}
+
+
+locks = st.fixed_dictionaries(
+    {
+        "lock_by": st.sampled_from([None, "alice", "bob", "root", "bot1"]),
+        "reviewers": st.sampled_from([[], ["bob"], ["carol", "bot1"]]),
+    }
+)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(generated=st.lists(records, min_size=1, max_size=6), lock=locks, caller=callers)
+def test_who_may_govern_lock_and_lift_a_lock(memory, base, generated, lock, caller):
+    """Placing a lock and changing read governance (owner, permissions, lowering sensitivity) are the
+    owner's and admins' (on ownerless records and unaccepted proposals also users'); a live lock is
+    changed or lifted only by its locker, its reviewers and admins."""
+    tenant = uuid.uuid4().hex
+    made = build(base, tenant, generated, HashedWords())
+    m = memory(share=base, tenant=tenant, embedder="none", **caller.session())
+    for rid, record in made.items():
+        open_to_writes = (
+            writes_at_all(caller)
+            and may_read(caller, record)
+            and may_write(caller, record)
+            and record.status not in ("deleted", "expired")
+        )
+        governs = m.execute(
+            {"op": "Update", "target": {"ids": [rid]}, "args": {"set": {"read_perm_level": "private"}}},
+            dry_run=True,
+        )
+        placed = m.execute(write("Lock", rid), dry_run=True)
+        for result, rule in ((governs, "permission.owner"), (placed, "permission.lock")):
+            if open_to_writes and not may_govern(caller, record):
+                assert rules(result) == [rule], (rid, result.diagnostics)
+            elif open_to_writes and not is_proposal(record):
+                assert result.success and result.affected_ids == [rid], (rid, result.diagnostics)
+            elif not open_to_writes:
+                assert not result.affected_ids
+    # a live lock on every record: who may lift it
+    with base.store.transaction() as session:
+        for rid in made:
+            policy = {"reviewers": lock["reviewers"]} if lock["reviewers"] else None
+            session.update(
+                tenant, rid, {"lock_mode": "read_only", "lock_by": lock["lock_by"], "lock_policy": policy}
+            )
+    for rid, record in made.items():
+        lifted = m.execute({"op": "Lock", "target": {"ids": [rid]}, "args": {"mode": "unlock"}}, dry_run=True)
+        if not writes_at_all(caller):
+            assert rules(lifted) == ["consent.write"]
+        elif not may_read(caller, record):
+            assert not lifted.affected_ids
+        elif not may_write(caller, record):
+            assert rules(lifted) == ["permission.write"]
+        elif caller.role == "admin" or (
+            caller.actor is not None and caller.actor in (lock["lock_by"], *lock["reviewers"])
+        ):
+            assert lifted.success and lifted.affected_ids == [rid], (rid, lifted.diagnostics)
+        else:
+            assert rules(lifted) == ["governance.lock_owner"], (rid, lifted.diagnostics)
+            assert "any admin of the tenant" in lifted.diagnostics[0].message

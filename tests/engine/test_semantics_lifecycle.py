@@ -405,13 +405,17 @@ def test_locking_a_deleted_record_is_refused(m, rules):
 def test_lock_expiry_lifts_the_lock(memory, db, clock, t0):
     alice = memory()
     bob = memory(actor="bob", share=alice)
+    root = memory(actor="root", admin=True, share=alice)
     alice.encode("x", tags=["a"])
     alice.lock("1", policy={"expires": "2026-03-04T12:00:00Z"})
     assert not bob.label("1", ["b"]).success
     clock.set(t0 + timedelta(hours=2))  # lock_until == now: lifted
     assert bob.label("1", ["b"]).success
-    assert bob.lock("1", mode="append_only").success  # no longer alice's to guard
-    assert db.record(alice, "1").lock_by == "bob"
+    # no longer alice's to guard: locking again is placing a new lock, the owner's or an admin's say
+    # (issue 16 item 9: bob, who may write the record, may not lock it)
+    assert bob.lock("1", mode="append_only").diagnostics[0].rule == "permission.lock"
+    assert root.lock("1", mode="append_only").success
+    assert db.record(alice, "1").lock_by == "root"
 
 
 def test_an_expired_lock_is_not_reported(m, clock, t0):

@@ -3,6 +3,7 @@ a record's a2p category implies. Permissions and consent: engine/access.py."""
 
 from __future__ import annotations
 
+from memql.engine.access import may_govern
 from memql.engine.context import Context
 from memql.lang.categories import lookup, stricter
 from memql.lang.fields import SENSITIVITY_ORDER
@@ -41,11 +42,42 @@ def check_writable(ctx: Context, op: str, record: Record) -> None:
 
 
 def may_change_lock(ctx: Context, record: Record) -> bool:
-    """Only the locker, a listed reviewer or an admin may change or lift a live lock."""
+    """Only the locker, a listed reviewer or an admin may change or lift a live lock (an owner who is none
+    of these appeals to an admin)."""
     if not record.locked(ctx.now) or ctx.admin:
         return True
-    reviewers = (record.lock_policy or {}).get("reviewers") or ()
-    return ctx.actor is not None and (ctx.actor == record.lock_by or ctx.actor in reviewers)
+    return ctx.actor is not None and (ctx.actor == record.lock_by or ctx.actor in lock_reviewers(record))
+
+
+def lock_reviewers(record: Record) -> list[str]:
+    return list((record.lock_policy or {}).get("reviewers") or ())
+
+
+def who_may_lift(record: Record) -> str:
+    """Who may change or lift a record's live lock, in words, for the refusal its owner gets."""
+    names = [record.lock_by] if record.lock_by else []
+    names += [r for r in lock_reviewers(record) if r not in names]
+    people = f"{', '.join(names)} or " if names else ""
+    return f"{people}any admin of the tenant"
+
+
+def check_may_place_lock(ctx: Context, record: Record) -> None:
+    """Placing a lock is governance, like changing the record's permissions (engine/access.may_govern):
+    its owner and admins; on an ownerless record or a proposal nobody accepted, also the tenant's users.
+    Otherwise a writer could freeze another's record against its owner."""
+    if may_govern(ctx, record):
+        return
+    who = (
+        f"its owner ({record.owner}) or an admin"
+        if record.owner is not None
+        else "the tenant's users or an admin"
+    )
+    actor = f"{ctx.role} {ctx.actor}" if ctx.actor else "an anonymous session"
+    raise ctx.refuse(
+        "permission.lock",
+        f"record {record.id}: only {who} may lock it, not {actor}",
+        "target",
+    )
 
 
 def classify(

@@ -92,7 +92,7 @@ RULES: dict[str, str] = {
     "target.hidden": "a targeted record is deleted, archived or expired and was left out",
     "target.empty": "the target matched no records",
     "governance.locked": "a lock on the record refuses this op",
-    "governance.lock_owner": "only the locker, a listed reviewer or an admin may change this lock",
+    "governance.lock_owner": "only the locker, a listed reviewer or an admin may change or lift this lock",
     "governance.target_state": "the op cannot act on a deleted or expired record",
     "restore.window": "the record can no longer be restored",
     "restore.target": "Restore names one record by its id",
@@ -102,6 +102,10 @@ RULES: dict[str, str] = {
     "permission.owner": (
         "only the record's owner or an admin may change its owner or permission fields, or lower its "
         "sensitivity or its category's"
+    ),
+    "permission.lock": (
+        "only the record's owner or an admin may lock it (on an ownerless record or an unaccepted "
+        "proposal, also the tenant's users)"
     ),
     "permission.merge": "records with different readers cannot be merged into one",
     "permission.fact": (

@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from memql.engine.context import Context
-from memql.engine.governance import check_lock, check_writable, may_change_lock
+from memql.engine.governance import (
+    check_lock,
+    check_may_place_lock,
+    check_writable,
+    may_change_lock,
+    who_may_lift,
+)
 from memql.engine.targets import resolve, window
 from memql.engine.verbs.base import Outcome, runner
 from memql.lang.ops import DeleteIR, ExpireIR, LockIR
@@ -43,12 +49,15 @@ def run_lock(ctx: Context, ir: LockIR) -> Outcome:
     affected = []
     for record, _ in resolve(ctx, ir.target, write=True):  # type: ignore[arg-type]
         if not may_change_lock(ctx, record):
+            why = f" ({record.lock_reason})" if record.lock_reason else ""
             raise ctx.refuse(
                 "governance.lock_owner",
-                f"record {record.id} is locked by {record.lock_by or 'someone else'}; "
-                "only they, a listed reviewer or an admin may change the lock",
+                f"record {record.id} is locked by {record.lock_by or 'someone else'}{why}; only "
+                f"{who_may_lift(record)} may change or lift the lock",
                 "target",
             )
+        if args.mode != "unlock" and not record.locked(ctx.now):
+            check_may_place_lock(ctx, record)  # a live lock is its locker's, reviewers' and admins'
         if args.mode == "unlock":
             if record.lock_mode is None:
                 ctx.warn("target.hidden", f"record {record.id} is not locked", "target")
