@@ -9,6 +9,12 @@ answers), and its facets add ``role``, ``speaker``, ``position`` (0-based arriva
 (the memory id of the message before it, so a reader can step back without a scan).
 
 Records are written only with memql verbs (validated, audited) and read only with Retrieve.
+
+A conversation is private to its participants: every record it writes (messages, and whatever its
+strategies build: pages, segments, persona, episodes, facts, themes) is owned by its user and readable,
+besides its owner and admins, only by its agent (read level `custom`, `read_whitelist` [agent]), so
+every read path of the engine, on every backend, keeps it from anyone else. `ParticipantExecutor` is
+the one place that adds those fields: the strategies write through it without knowing who is who.
 """
 
 from __future__ import annotations
@@ -20,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.hygiene import Limits
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
@@ -106,3 +113,53 @@ def message_encode(
         dedupe=False,  # "ok, thanks!" twice is two messages
         skip_embedding=skip_embedding,
     )
+
+
+def participant_fields(agent: str) -> dict[str, Any]:
+    """The read permissions of a conversation's records: the owner (its user), admins and its agent."""
+    return {"read_perm_level": "custom", "read_whitelist": [agent]}
+
+
+class ParticipantExecutor:
+    """A session's Executor as a conversation writes through it: every Encode it runs (alone or in a
+    workflow) gets the conversation's read permissions, and when the session is not the conversation's
+    user (an admin, or its agent) the same transaction hands each new record to the user (an Update of
+    `owner` by the record's creator), so the record is the user's from its first commit. Reads and
+    everything else pass through unchanged, run as the session."""
+
+    def __init__(self, executor: Executor, user: str, agent: str) -> None:
+        self.inner, self.user, self.agent = executor, user, agent
+
+    def __getattr__(self, name: str) -> Any:  # clock, llm, embedder, identity, embed_pending ...
+        return getattr(self.inner, name)
+
+    def execute(self, source: Any, **options: Any) -> Any:
+        if not isinstance(source, dict):
+            return self.inner.execute(source, **options)
+        single = "workflow" not in source
+        steps = [source] if single else list(source["workflow"])
+        governed = [self._govern(step) for step in steps]
+        handover = [
+            build.update(build.from_step(i), owner=self.user, comment="conversation: the user's record")
+            for i, step in enumerate(steps)
+            if step.get("op") == "Encode" and self.inner.actor != self.user
+        ]
+        if single and not handover:
+            return self.inner.execute(governed[0], **options)
+        program = {**({} if single else source), "workflow": governed + handover}
+        program.pop("op", None)
+        if len(program["workflow"]) > Limits.max_steps:
+            options["limits"] = Limits(max_steps=len(program["workflow"]))
+        result = self.inner.execute(program, **options)
+        if result.success and result.steps:
+            if single:  # the caller sent one op: it gets that op's result back
+                first = result.steps[0]
+                first.stats = result.stats
+                return first
+            result.steps = result.steps[: len(steps)]
+        return result
+
+    def _govern(self, step: dict[str, Any]) -> dict[str, Any]:
+        if step.get("op") != "Encode":
+            return step
+        return {**step, "args": {**step.get("args", {}), **participant_fields(self.agent)}}
