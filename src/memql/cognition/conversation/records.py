@@ -27,6 +27,7 @@ from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.hygiene import Limits
+from memql.lang.time import parse_instant
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
@@ -163,3 +164,33 @@ class ParticipantExecutor:
         if step.get("op") != "Encode":
             return step
         return {**step, "args": {**step.get("args", {}), **participant_fields(self.agent)}}
+
+
+def refuses(lock: dict[str, Any] | None, op: str, now: datetime) -> bool:
+    """Whether a record's `lock` (as Retrieve shows it) refuses `op` now: a live lock (no `until`, or
+    one still ahead) refuses what its policy does not allow (an addition, under append_only, is the
+    caller's to say: here every change is one that append_only refuses)."""
+    if not lock:
+        return False
+    until = lock.get("until")
+    if until is not None and parse_instant(str(until))[0] <= now:
+        return False
+    policy = lock.get("policy") or {}
+    if op in (policy.get("deny") or ()):
+        return True
+    return op not in (policy.get("allow") or ())
+
+
+def locked_ids(executor: Executor, ids: Sequence[str], op: str = "Update") -> set[str]:
+    """Those of `ids` whose live lock refuses `op` (a dry-run read: no visit, no audit entry)."""
+    if not ids:
+        return set()
+    result = executor.execute(
+        build.retrieve(ids=list(dict.fromkeys(ids)), include=["id", "lock"], meta={"dry_run": True})
+    )
+    if not result.success:
+        raise ConversationError(
+            "; ".join(d.message for d in result.diagnostics) or "Retrieve failed", result.diagnostics
+        )
+    now = executor.clock.now()
+    return {str(row["id"]) for row in result.data.get("rows", []) if refuses(row.get("lock"), op, now)}

@@ -38,6 +38,7 @@ from memql.cognition.conversation.records import (
     error,
     message_encode,
     read_rows,
+    refuses,
 )
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
@@ -390,13 +391,10 @@ class Conversation:
         )
         rows = result.data.get("rows", []) if result.success else []
         lock = rows[0].get("lock") if rows else None
-        if not lock or ((lock.get("policy") or {}).get("allow") and "Encode" in lock["policy"]["allow"]):
+        if not lock or not refuses(lock, "Encode", self.executor.clock.now()):
             return
-        until = lock.get("until")
-        if until is not None and parse_instant(str(until))[0] <= self.executor.clock.now():
-            return
-        if lock.get("mode") != "read_only":  # append_only: a new message is an addition
-            return
+        if lock.get("mode") != "read_only" and "Encode" not in ((lock.get("policy") or {}).get("deny") or ()):
+            return  # append_only lets additions through, and a new message is one
         why = f" ({lock['reason']})" if lock.get("reason") else ""
         raise error(
             "/conversation",
