@@ -10,7 +10,7 @@ import pytest
 
 from memql.bench.conversation import encode_message, ingest, synthetic_turns
 from memql.cognition.conversation.base import Message
-from memql.cognition.conversation.tiers import Tiers, TiersConfig, TiersError
+from memql.cognition.conversation.tiers import Tiers, TiersConfig
 from memql.cognition.conversation.tiers.scoring import Vectorizer, fscore
 from memql.lang.time import parse_instant
 
