@@ -103,3 +103,31 @@ def test_a_locked_page_stays_where_it_is_while_the_others_are_paged(memory, cloc
     tiers = conv.strategy("tiers")
     assert first in [p.id for p in tiers.stm]
     assert "M1" in conv.context("violins orchestra", strategy="tiers").source_ids
+
+
+def test_locked_ladder_themes_stay_as_they_are_while_new_facts_find_other_themes(memory, clock):
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", strategy="ladder")
+    ladder = conv.strategy("ladder")
+    for n in range(3):
+        clock.advance(timedelta(minutes=1))
+        conv.add_turn(f"I bought {n + 2} violins for my orchestra.", "Lovely violins.")
+    ladder.flush()
+
+    def themes() -> dict[str, tuple]:
+        result = m.retrieve(
+            filter={"has_tags": [TAG], "facets": {"level": "theme"}, "limit": 1000},
+            include=["id", "text", "facets"],
+        )
+        return {row["id"]: (row["text"], row["facets"]) for row in result.data["rows"]}
+
+    held = themes()
+    assert held and m.lock(list(held), mode="read_only", reason="evidence").success
+    for n in range(3):
+        clock.advance(timedelta(hours=3))  # a silence: each turn is an episode of its own
+        conv.add_turn(f"I bought {n + 2} more violins for my orchestra.", "More violins!")
+    ladder.flush()
+    after = themes()
+    assert {i: after[i] for i in held} == held  # untouched
+    assert len(after) > len(held)  # the new facts found themes of their own
+    assert "M7" in conv.context("more violins for the orchestra").source_ids
