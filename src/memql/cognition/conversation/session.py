@@ -429,6 +429,18 @@ class Conversation:
         raise error("/time", "field.type", "time is a datetime or an ISO-8601 string")
 
 
+def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
+    """A shell's defaults for who talks: the session's own name for its side (a user's, or an agent's),
+    "user" and "assistant" otherwise. Whether the session may act in that conversation is
+    `Conversation`'s to say."""
+    me = executor.identity
+    if user is None:
+        user = me.actor if me.role == "user" and me.actor else "user"
+    if agent is None:
+        agent = me.actor if me.role == "agent" and me.actor else "assistant"
+    return user, agent
+
+
 def _acting(executor: Executor, user: str, agent: str) -> Executor:
     """The Executor a conversation acts through: the session's own, when it is a participant (the user,
     the agent) or an admin; for a session without an actor (the embedded library), one acting as the
