@@ -131,3 +131,14 @@ def test_locked_ladder_themes_stay_as_they_are_while_new_facts_find_other_themes
     assert {i: after[i] for i in held} == held  # untouched
     assert len(after) > len(held)  # the new facts found themes of their own
     assert "M7" in conv.context("more violins for the orchestra").source_ids
+
+
+def test_a_turn_with_a_bad_reply_stores_neither_message(memory):
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", strategy="flat")
+    with pytest.raises(ConversationError) as caught:
+        conv.add_turn("Is this stored?", "   ")
+    assert [(d.path, d.rule) for d in caught.value.diagnostics] == [("/assistant_text", "field.empty")]
+    assert _messages(m) == []
+    first, second = conv.add_turn("Is this stored?", "Yes, once.")
+    assert (first.position, second.position) == (0, 1) and len(_messages(m)) == 2

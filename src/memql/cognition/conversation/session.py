@@ -171,7 +171,7 @@ class Conversation:
         "assistant", or a speaker's name (streams that are not strict pairs); `source_id` the turn id it
         comes from (default ``M<position + 1>``)."""
         at = self._time(time)
-        return self._store([(role, text, at, source_id)], "/")[0]
+        return self._store([(role, text, at, source_id)], "/text")[0]
 
     def add_turn(
         self,
@@ -201,8 +201,9 @@ class Conversation:
     def _store(
         self, messages: list[tuple[str, Any, datetime, str | None]], *text_paths: str
     ) -> list[Message]:
-        """Check every message, refuse a locked conversation, store them in one transaction, then let the
-        observers see them in order. Nothing is stored unless all of it is."""
+        """Check every message (`text_paths`: where each one's text is, for a diagnostic), refuse a locked
+        conversation, store them in one transaction, then let the observers see them in order. Nothing is
+        stored unless all of it is."""
         identity = self.executor.identity
         if identity.role == "agent" and identity.consent != "read_write":
             raise error(
@@ -217,8 +218,7 @@ class Conversation:
         for i, (role, text, at, source_id) in enumerate(messages):
             _require_name("/role", role)
             if not isinstance(text, str) or not text.strip():
-                path = text_paths[i] if text_paths[0] != "/" else "/text"
-                raise error(path, "field.empty", "a message needs text")
+                raise error(text_paths[i], "field.empty", "a message needs text")
             sources = (str(source_id),) if source_id is not None else (f"M{position + 1}",)
             if not sources[0].strip():
                 raise error("/source_id", "field.empty", "a source id, when given, must not be blank")
