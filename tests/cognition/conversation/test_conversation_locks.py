@@ -142,3 +142,14 @@ def test_a_turn_with_a_bad_reply_stores_neither_message(memory):
     assert _messages(m) == []
     first, second = conv.add_turn("Is this stored?", "Yes, once.")
     assert (first.position, second.position) == (0, 1) and len(_messages(m)) == 2
+
+
+def test_a_turns_reply_still_brings_its_question(memory):
+    # the reply is stored with its question in one workflow, before the question's id is known: flat
+    # finds the question by position
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", strategy="flat")
+    conv.add_turn("Which colour should the kitchen be?", "Sage green would suit it.")
+    conv.add_turn("And the hallway?", "Warm white.")
+    context = conv.context("sage green", budget_tokens=200)
+    assert context.source_ids[:2] == ["M1", "M2"]
