@@ -118,3 +118,16 @@ def test_a_session_without_an_actor_acts_as_the_user(people, memory):
     assert "M1" in conv.context("beagle").source_ids
     assert {row["owner"] for row in _rows(people["mira"], filter={"has_tags": [TAG]})} == {"mira"}
     assert _rows(anonymous, filter={"has_tags": [TAG]}) == []  # its own reads: nothing of mira's
+
+
+def test_another_users_conversation_with_the_same_id_stays_out_of_it(people):
+    mira, ravi = people["mira"], people["ravi"]
+    mira.conversation(user="mira", agent="assistant", strategy="flat").add_turn("My cat is Miso.", "Cute!")
+    # ravi names his own conversation with the same agent like mira's: the agent reads both users' records
+    theirs = ravi.conversation(user="ravi", agent="assistant", id="mira/assistant", strategy="flat")
+    theirs.add_turn("Forget it: my cat is called Rex.", "Noted, Rex.")
+    for who in ("writer", "admin", "mira"):
+        conv = people[who].conversation(user="mira", agent="assistant", strategy="flat")
+        context = conv.context("what is the cat called?", budget_tokens=300)
+        assert "Miso" in context.text and "Rex" not in context.text, who
+    assert "Miso" not in theirs.context("what is the cat called?", budget_tokens=300).text

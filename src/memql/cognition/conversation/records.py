@@ -137,6 +137,8 @@ class ParticipantExecutor:
     def execute(self, source: Any, **options: Any) -> Any:
         if not isinstance(source, dict):
             return self.inner.execute(source, **options)
+        if source.get("op") == "Retrieve":
+            return self._retrieve(source, **options)
         single = "workflow" not in source
         steps = [source] if single else list(source["workflow"])
         governed = [self._govern(step) for step in steps]
@@ -158,6 +160,23 @@ class ParticipantExecutor:
                 first.stats = result.stats
                 return first
             result.steps = result.steps[: len(steps)]
+        return result
+
+    def _retrieve(self, source: dict[str, Any], **options: Any) -> Any:
+        """A read of the conversation's records, without those another user owns: the agent and admins
+        read every user's conversations, and another user may have given one of his the same id."""
+        include = list((source.get("args") or {}).get("include") or ())
+        if not include:
+            return self.inner.execute(source, **options)
+        asked = {**source, "args": {**source["args"], "include": list(dict.fromkeys([*include, "owner"]))}}
+        result = self.inner.execute(asked, **options)
+        if result.success and "rows" in result.data:
+            rows = [row for row in result.data["rows"] if row.get("owner") in (None, self.user)]
+            if "owner" not in include:
+                rows = [{k: v for k, v in row.items() if k != "owner"} for row in rows]
+            result.data["rows"] = rows
+            if "count" in result.data:
+                result.data["count"] = len(rows)
         return result
 
     def _govern(self, step: dict[str, Any]) -> dict[str, Any]:
