@@ -338,7 +338,10 @@ class Memory:
         """A conversation between `user` and `agent` (id default "<user>/<agent>"): add messages, get cited
         context under a token budget, respond with the LLM; `strategy` names the strategies that observe
         it (the first answers by default), `config` maps a strategy's name to its config; `embed_batch` > 1
-        embeds messages that many at a time (and before every read). See docs/conversation.md."""
+        embeds messages that many at a time (and before every read). The conversation is private to its
+        participants: its records are the user's, readable by its agent and admins; this session opens
+        it only as its user, its agent or an admin (`conversation.participant` otherwise); without an
+        actor, it acts as the user. See docs/conversation.md (Privacy, Locks)."""
         return Conversation(
             self.executor,
             user=user,

@@ -315,14 +315,15 @@ def evaluate(
 
 
 @contextmanager
-def conversation_memory(conv: Conversation, db: str | None = None, **options: Any) -> Iterator[Memory]:
-    """A Memory (tenant TENANT, `options` passed on) on a fresh store for one conversation, its clock a day
-    after the conversation's last turn; closed, and on PostgreSQL dropped, afterwards."""
+def conversation_memory(
+    conv: Conversation, db: str | None = None, *, actor: str = "bench", **options: Any
+) -> Iterator[Memory]:
+    """A Memory (tenant TENANT, acting as `actor`, `options` passed on) on a fresh store for one
+    conversation, its clock a day after the conversation's last turn; closed, and on PostgreSQL dropped,
+    afterwards."""
     last = max((t.time for t in conv.turns), default=datetime(2000, 1, 1, tzinfo=UTC))
     store = _fresh_store(db)
-    memory = Memory(
-        store, tenant=TENANT, actor="bench", clock=FixedClock(last + timedelta(days=1)), **options
-    )
+    memory = Memory(store, tenant=TENANT, actor=actor, clock=FixedClock(last + timedelta(days=1)), **options)
     try:
         yield memory
     finally:

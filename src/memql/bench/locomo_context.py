@@ -93,8 +93,9 @@ def evaluate_mode(
     for conv in conversations:
         if progress:
             progress(f"{mode} {conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
-        with conversation_memory(conv, db, llm=llm, **(memory_options or {})) as memory:
-            user, agent = (s or "speaker" for s in conv.speakers)
+        user, agent = (s or "speaker" for s in conv.speakers)
+        # the conversation is its user's (docs/conversation.md, Privacy): the bench acts as that user
+        with conversation_memory(conv, db, actor=user, llm=llm, **(memory_options or {})) as memory:
             session = memory.conversation(
                 user=user, agent=agent, id=conv.sample_id, strategy=mode, embed_batch=EMBED_BATCH
             )

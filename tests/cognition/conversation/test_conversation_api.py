@@ -47,7 +47,7 @@ def rows(m, tag):
 
 
 def test_messages_are_encodes_that_follow_the_storage_conventions(memory):
-    m = memory()
+    m = memory(actor="Caroline")
     conv = m.conversation(user="Caroline", agent="Melanie", id="locomo-1", strategy="flat")
     messages = fill(conv)
     stored = rows(m, "conv:locomo-1")
@@ -70,7 +70,7 @@ def test_messages_are_encodes_that_follow_the_storage_conventions(memory):
 
 
 def test_turns_name_user_and_agent_and_default_source_ids(memory, clock):
-    m = memory()
+    m = memory(actor="mira")
     conv = m.conversation(user="mira", agent="assistant")
     assert conv.id == "mira/assistant"
     user, reply = conv.add_turn("I adopted a cat named Miso", "Congratulations! How old is Miso?")
@@ -87,12 +87,14 @@ def test_turns_name_user_and_agent_and_default_source_ids(memory, clock):
 
 
 def test_context_cites_real_records_of_this_conversation_and_tenant_only(memory):
-    m = memory(tenant="t1")
+    m = memory(tenant="t1", actor="Caroline")
     conv = m.conversation(user="Caroline", agent="Melanie", id="c1", strategy="flat")
     fill(conv)
     other = m.conversation(user="Caroline", agent="Melanie", id="c2", strategy="flat")
     other.add_message("Caroline", "Biscuit the puppy chewed my shoes again.", time=DAY2, source_id="X1:1")
-    elsewhere = memory(tenant="t2", share=m).conversation(user="Caroline", agent="Melanie", id="c1")
+    elsewhere = memory(tenant="t2", share=m, actor="Caroline").conversation(
+        user="Caroline", agent="Melanie", id="c1"
+    )
     elsewhere.add_message("Caroline", "Biscuit is a puppy in another tenant.", time=DAY2, source_id="Y1:1")
 
     context = conv.context("What is the puppy called?", budget_tokens=400)
@@ -109,7 +111,7 @@ def test_context_cites_real_records_of_this_conversation_and_tenant_only(memory)
 
 
 def test_flat_reads_in_time_order_with_one_day_line_per_day_and_brings_the_question_a_reply_answers(memory):
-    m = memory()
+    m = memory(actor="Caroline")
     conv = m.conversation(user="Caroline", agent="Melanie", id="c", strategy="flat")
     fill(conv)
     context = conv.context("Biscuit", budget_tokens=1000)
@@ -126,7 +128,7 @@ def test_flat_reads_in_time_order_with_one_day_line_per_day_and_brings_the_quest
 
 
 def test_a_tight_budget_keeps_the_best_piece_and_nothing_over_it(memory):
-    m = memory()
+    m = memory(actor="Caroline")
     conv = m.conversation(user="Caroline", agent="Melanie", id="c", strategy="flat")
     fill(conv)
     full = conv.context("charity 5k race", budget_tokens=2000)
@@ -159,7 +161,7 @@ def test_the_budget_is_never_exceeded(memory, texts, budget, query):
     # one store per backend for all examples (a fresh PostgreSQL schema per example would be slow); each
     # example is its own conversation in it
     if "m" not in _PROPERTY:
-        _PROPERTY["m"] = memory()
+        _PROPERTY["m"] = memory(actor="u")
     m = _PROPERTY["m"]
     _PROPERTY["n"] = _PROPERTY.get("n", 0) + 1
     conv_id = f"prop-{_PROPERTY['n']}"
@@ -186,7 +188,7 @@ def _fresh_property_store():
 
 
 def test_hybrid_merges_components_under_one_budget_without_repeating_a_turn(memory):
-    m = memory()
+    m = memory(actor="Caroline")
     conv = m.conversation(user="Caroline", agent="Melanie", id="c", strategy="flat")
     fill(conv)
     flat = Flat(m.executor, "c")
@@ -205,7 +207,7 @@ def test_hybrid_merges_components_under_one_budget_without_repeating_a_turn(memo
 
 
 def test_hybrid_through_the_conversation_uses_the_flat_it_feeds(memory):
-    m = memory()
+    m = memory(actor="Caroline")
     conv = m.conversation(
         user="Caroline",
         agent="Melanie",
@@ -221,7 +223,7 @@ def test_hybrid_through_the_conversation_uses_the_flat_it_feeds(memory):
 
 
 def test_reopening_continues_positions_and_links(memory):
-    m = memory()
+    m = memory(actor="u")
     first = m.conversation(user="u", agent="a", strategy="flat")
     first.add_turn("hello there", "hi, how can I help?")
     again = m.conversation(user="u", agent="a", strategy="flat")
@@ -233,7 +235,7 @@ def test_reopening_continues_positions_and_links(memory):
 
 
 def test_default_strategies_observe_what_is_available(memory):
-    conv = memory().conversation(user="u", agent="a")
+    conv = memory(actor="u").conversation(user="u", agent="a")
     assert conv.default_strategy == "flat"
     assert conv.observing == registry.available(("flat", "tiers", "ladder"))
 
@@ -252,7 +254,7 @@ def test_default_strategies_observe_what_is_available(memory):
     ],
 )
 def test_bad_input_is_a_diagnostic_and_stores_nothing(memory, call, path, rule):
-    m = memory()
+    m = memory(actor="u")
     conv = m.conversation(user="u", agent="a", strategy="flat")
     with pytest.raises(ConversationError) as caught:
         call(conv)
@@ -261,7 +263,7 @@ def test_bad_input_is_a_diagnostic_and_stores_nothing(memory, call, path, rule):
 
 
 def test_bad_conversation_options_are_diagnostics(memory):
-    m = memory()
+    m = memory(actor="u")
     for kwargs, path, rule in [
         ({"user": "", "agent": "a"}, "/user", "field.empty"),
         ({"user": "u", "agent": "a", "id": " "}, "/id", "field.empty"),
@@ -275,7 +277,7 @@ def test_bad_conversation_options_are_diagnostics(memory):
 
 
 def test_a_strategy_that_did_not_observe_or_is_absent_is_refused(memory, monkeypatch):
-    conv = memory().conversation(user="u", agent="a", strategy="flat")
+    conv = memory(actor="u").conversation(user="u", agent="a", strategy="flat")
     conv.add_message("user", "hello")
     with pytest.raises(ConversationError) as caught:
         conv.context("hello", strategy="ladder")

@@ -23,7 +23,7 @@ def llm(provider):
 
 
 def test_without_an_llm_respond_makes_nothing_up(memory):
-    conv = memory().conversation(user="mira", agent="assistant", strategy="flat")
+    conv = memory(actor="mira").conversation(user="mira", agent="assistant", strategy="flat")
     conv.add_turn("My sister Ana lives in Lisbon", "Noted!", time=T)
     response = conv.respond("Where does my sister live?")
     assert response.answer is None and response.llm_calls == 0
@@ -32,7 +32,7 @@ def test_without_an_llm_respond_makes_nothing_up(memory):
 
 
 def test_with_an_llm_respond_sends_the_cited_context_and_returns_the_answer(memory, provider, llm):
-    m = memory(llm=llm)
+    m = memory(llm=llm, actor="mira")
     conv = m.conversation(user="mira", agent="assistant", strategy="flat")
     conv.add_turn("My sister Ana lives in Lisbon", "Noted!", time=T)
     conv.add_turn("I bought a red bike", "Nice, enjoy riding!", time=T)
@@ -50,7 +50,7 @@ def test_with_an_llm_respond_sends_the_cited_context_and_returns_the_answer(memo
 
 
 def test_an_llm_failure_is_a_diagnostic_with_the_context(memory, provider, llm):
-    conv = memory(llm=llm).conversation(user="mira", agent="assistant", strategy="flat")
+    conv = memory(llm=llm, actor="mira").conversation(user="mira", agent="assistant", strategy="flat")
     conv.add_message("user", "I like green tea", time=T)
     provider.script = ["500"]
     response = conv.respond("Which tea do I like?")

@@ -209,3 +209,22 @@ def test_status_mapping_follows_rule_families():
     assert status_for([d("field.enum")]) == 422
     assert status_for([d("compat.alias", "warning"), d("governance.lock_owner")]) == 403
     assert status_for([]) == 422
+
+
+def test_a_conversation_is_readable_only_by_its_participants(server, tenant, user):
+    # issue 16 item 6: through the REST server too, a conversation's records are its user's and agent's
+    from memql import Memory
+
+    with Memory(server.location, tenant=tenant, actor="mira", embedder=None) as m:
+        conv = m.conversation(user="mira", agent="assistant", strategy="flat")
+        conv.add_turn("Ana moved to Porto.", "Nice!")
+    ask = {"filter": {"has_tags": ["conv:mira/assistant"]}}
+    assert user.post("/v1/retrieve", json=ask).json()["data"]["count"] == 2
+    agent = server.client(server.key(tenant, "assistant", role="agent", consent="read"))
+    assert agent.post("/v1/retrieve", json=ask).json()["data"]["count"] == 2
+    for other in (
+        server.client(server.key(tenant, "ravi")),
+        server.client(server.key(tenant, "spy", role="agent", consent="read")),
+    ):
+        assert other.post("/v1/retrieve", json=ask).json()["data"]["count"] == 0
+        assert other.post("/v1/retrieve", json={"query": "Porto"}).json()["data"]["count"] == 0

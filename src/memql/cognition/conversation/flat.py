@@ -109,6 +109,12 @@ class Flat:
             wanted = {
                 hit: str(prev) for hit, row in frontier.items() if (prev := row["facets"].get("previous"))
             }
+            for hit, row in frontier.items():  # a turn's reply, stored with its question: by position
+                position = int(row["facets"].get("position") or 0)
+                if hit not in wanted and position > 0:
+                    found = self._at_position(position - 1)
+                    if found is not None:
+                        known[found["id"]], wanted[hit] = found, found["id"]
             missing = sorted({p for p in wanted.values() if p not in known})
             if missing:
                 for row in read_rows(self.executor, build.by_ids(missing)):
@@ -118,6 +124,12 @@ class Flat:
             for hit, row in frontier.items():
                 out[hit].append(row)
         return out
+
+    def _at_position(self, position: int) -> dict | None:
+        where = conversation_filter(self.conversation_id, "message")
+        where["facets"]["position"] = position
+        rows = read_rows(self.executor, {"filter": {**where, "limit": 1}})
+        return rows[0] if rows else None
 
 
 def _piece(row: dict, score: float, anchor: str | None = None) -> Piece:

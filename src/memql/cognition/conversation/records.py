@@ -9,6 +9,12 @@ answers), and its facets add ``role``, ``speaker``, ``position`` (0-based arriva
 (the memory id of the message before it, so a reader can step back without a scan).
 
 Records are written only with memql verbs (validated, audited) and read only with Retrieve.
+
+A conversation is private to its participants: every record it writes (messages, and whatever its
+strategies build: pages, segments, persona, episodes, facts, themes) is owned by its user and readable,
+besides its owner and admins, only by its agent (read level `custom`, `read_whitelist` [agent]), so
+every read path of the engine, on every backend, keeps it from anyone else. `ParticipantExecutor` is
+the one place that adds those fields: the strategies write through it without knowing who is who.
 """
 
 from __future__ import annotations
@@ -20,6 +26,8 @@ from typing import TYPE_CHECKING, Any
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.hygiene import Limits
+from memql.lang.time import parse_instant
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
@@ -106,3 +114,102 @@ def message_encode(
         dedupe=False,  # "ok, thanks!" twice is two messages
         skip_embedding=skip_embedding,
     )
+
+
+def participant_fields(agent: str) -> dict[str, Any]:
+    """The read permissions of a conversation's records: the owner (its user), admins and its agent."""
+    return {"read_perm_level": "custom", "read_whitelist": [agent]}
+
+
+class ParticipantExecutor:
+    """A session's Executor as a conversation writes through it: every Encode it runs (alone or in a
+    workflow) gets the conversation's read permissions, and when the session is not the conversation's
+    user (an admin, or its agent) the same transaction hands each new record to the user (an Update of
+    `owner` by the record's creator), so the record is the user's from its first commit. Reads and
+    everything else pass through unchanged, run as the session."""
+
+    def __init__(self, executor: Executor, user: str, agent: str) -> None:
+        self.inner, self.user, self.agent = executor, user, agent
+
+    def __getattr__(self, name: str) -> Any:  # clock, llm, embedder, identity, embed_pending ...
+        return getattr(self.inner, name)
+
+    def execute(self, source: Any, **options: Any) -> Any:
+        if not isinstance(source, dict):
+            return self.inner.execute(source, **options)
+        if source.get("op") == "Retrieve":
+            return self._retrieve(source, **options)
+        single = "workflow" not in source
+        steps = [source] if single else list(source["workflow"])
+        governed = [self._govern(step) for step in steps]
+        handover = [
+            build.update(build.from_step(i), owner=self.user, comment="conversation: the user's record")
+            for i, step in enumerate(steps)
+            if step.get("op") == "Encode" and self.inner.actor != self.user
+        ]
+        if single and not handover:
+            return self.inner.execute(governed[0], **options)
+        program = {**({} if single else source), "workflow": governed + handover}
+        program.pop("op", None)
+        if len(program["workflow"]) > Limits.max_steps:
+            options["limits"] = Limits(max_steps=len(program["workflow"]))
+        result = self.inner.execute(program, **options)
+        if result.success and result.steps:
+            if single:  # the caller sent one op: it gets that op's result back
+                first = result.steps[0]
+                first.stats = result.stats
+                return first
+            result.steps = result.steps[: len(steps)]
+        return result
+
+    def _retrieve(self, source: dict[str, Any], **options: Any) -> Any:
+        """A read of the conversation's records, without those another user owns: the agent and admins
+        read every user's conversations, and another user may have given one of his the same id."""
+        include = list((source.get("args") or {}).get("include") or ())
+        if not include:
+            return self.inner.execute(source, **options)
+        asked = {**source, "args": {**source["args"], "include": list(dict.fromkeys([*include, "owner"]))}}
+        result = self.inner.execute(asked, **options)
+        if result.success and "rows" in result.data:
+            rows = [row for row in result.data["rows"] if row.get("owner") in (None, self.user)]
+            if "owner" not in include:
+                rows = [{k: v for k, v in row.items() if k != "owner"} for row in rows]
+            result.data["rows"] = rows
+            if "count" in result.data:
+                result.data["count"] = len(rows)
+        return result
+
+    def _govern(self, step: dict[str, Any]) -> dict[str, Any]:
+        if step.get("op") != "Encode":
+            return step
+        return {**step, "args": {**step.get("args", {}), **participant_fields(self.agent)}}
+
+
+def refuses(lock: dict[str, Any] | None, op: str, now: datetime) -> bool:
+    """Whether a record's `lock` (as Retrieve shows it) refuses `op` now: a live lock (no `until`, or
+    one still ahead) refuses what its policy does not allow (an addition, under append_only, is the
+    caller's to say: here every change is one that append_only refuses)."""
+    if not lock:
+        return False
+    until = lock.get("until")
+    if until is not None and parse_instant(str(until))[0] <= now:
+        return False
+    policy = lock.get("policy") or {}
+    if op in (policy.get("deny") or ()):
+        return True
+    return op not in (policy.get("allow") or ())
+
+
+def locked_ids(executor: Executor, ids: Sequence[str], op: str = "Update") -> set[str]:
+    """Those of `ids` whose live lock refuses `op` (a dry-run read: no visit, no audit entry)."""
+    if not ids:
+        return set()
+    result = executor.execute(
+        build.retrieve(ids=list(dict.fromkeys(ids)), include=["id", "lock"], meta={"dry_run": True})
+    )
+    if not result.success:
+        raise ConversationError(
+            "; ".join(d.message for d in result.diagnostics) or "Retrieve failed", result.diagnostics
+        )
+    now = executor.clock.now()
+    return {str(row["id"]) for row in result.data.get("rows", []) if refuses(row.get("lock"), op, now)}

@@ -12,6 +12,13 @@ Which strategies observe: the conversation's (`strategy=`: a name, or a list who
 for `context`); with none given, every available one of flat, tiers and ladder observes and flat answers.
 A strategy that builds structure on the write path (tiers, ladder) can only answer for a conversation it
 observed: asking another is `conversation.strategy_inactive`.
+
+A conversation is private to its participants (records.py): a session opens it only as its user, as its
+agent or as an admin (`conversation.participant` otherwise, naming the field); a session without an actor
+(the embedded, single-user library) acts in it as its user. An agent adds messages only with read_write
+consent. A conversation whose latest message is locked (a legal hold) takes no new message: the turn is
+refused before anything is stored (`governance.locked`), and a turn's messages are stored together or
+not at all, so a retry never duplicates one.
 """
 
 from __future__ import annotations
@@ -26,11 +33,14 @@ from memql.cognition.conversation.base import Context, Message, Strategy
 from memql.cognition.conversation.records import (
     MESSAGE_LEVEL,
     ConversationError,
+    ParticipantExecutor,
     conversation_filter,
     error,
     message_encode,
     read_rows,
+    refuses,
 )
+from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
@@ -119,7 +129,9 @@ class Conversation:
         if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
             raise error("/embed_batch", "field.range", "embed_batch must be a positive integer")
         _require_name("/agent", agent)
-        self.executor, self.user, self.agent = executor, user, agent
+        self.session_executor = executor
+        self.executor = ParticipantExecutor(_acting(executor, user, agent), user, agent)
+        self.user, self.agent = user, agent
         self.id = f"{user}/{agent}" if id is None else id
         _require_name("/id", self.id)
         self.llm = llm if llm is not None else executor.llm
@@ -158,45 +170,8 @@ class Conversation:
         """Store one message (one Encode) and let every observing strategy see it. `role` is "user",
         "assistant", or a speaker's name (streams that are not strict pairs); `source_id` the turn id it
         comes from (default ``M<position + 1>``)."""
-        _require_name("/role", role)
-        if not isinstance(text, str) or not text.strip():
-            raise error("/text", "field.empty", "a message needs text")
         at = self._time(time)
-        position = self._next_position
-        sources = (str(source_id),) if source_id is not None else (f"M{position + 1}",)
-        if not sources[0].strip():
-            raise error("/source_id", "field.empty", "a source id, when given, must not be blank")
-        speaker = {"user": self.user, "assistant": self.agent}.get(role, role)
-        ir = message_encode(
-            self.id,
-            role=role,
-            speaker=speaker,
-            text=text.strip(),
-            time=at,
-            source_ids=sources,
-            position=position,
-            previous=self._previous,
-            skip_embedding=True if self.embed_batch > 1 else None,
-        )
-        if self._observers is None:  # built before the message is stored: they reload what came before it
-            self._observers = [self.strategy(name) for name in self.observing]
-        result = self.executor.execute(ir)
-        if not result.success:
-            raise ConversationError(
-                "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
-            )
-        memory_id = str(result.data["id"])
-        if self.embed_batch > 1:
-            self._unembedded += 1
-            if self._unembedded >= self.embed_batch:
-                self.flush()
-        message = Message(memory_id, role, text.strip(), at, sources, position)
-        self._next_position, self._previous = position + 1, (memory_id, ir["args"]["payload"]["text"])
-        before = _calls(self.llm)
-        for observer in self._observers:
-            observer.observe(message)
-        self.write_llm_calls += _calls(self.llm) - before
-        return message
+        return self._store([(role, text, at, source_id)], "/text")[0]
 
     def add_turn(
         self,
@@ -206,8 +181,8 @@ class Conversation:
         time: datetime | str | None = None,
         source_ids: Sequence[str] | None = None,
     ) -> tuple[Message, Message]:
-        """A user message and the assistant's reply. `source_ids`: one id each ([user's, assistant's]), or
-        one id both share."""
+        """A user message and the assistant's reply, stored together (one workflow) or not at all.
+        `source_ids`: one id each ([user's, assistant's]), or one id both share."""
         ids: list[str | None] = [None, None]
         if source_ids is not None:
             if isinstance(source_ids, str) or len(source_ids) not in (1, 2):
@@ -216,10 +191,77 @@ class Conversation:
                 )
             ids = [source_ids[0], source_ids[-1]]
         at = self._time(time)
-        return (
-            self.add_message("user", user_text, time=at, source_id=ids[0]),
-            self.add_message("assistant", assistant_text, time=at, source_id=ids[1]),
+        first, second = self._store(
+            [("user", user_text, at, ids[0]), ("assistant", assistant_text, at, ids[1])],
+            "/user_text",
+            "/assistant_text",
         )
+        return first, second
+
+    def _store(
+        self, messages: list[tuple[str, Any, datetime, str | None]], *text_paths: str
+    ) -> list[Message]:
+        """Check every message (`text_paths`: where each one's text is, for a diagnostic), refuse a locked
+        conversation, store them in one transaction, then let the observers see them in order. Nothing is
+        stored unless all of it is."""
+        identity = self.executor.identity
+        if identity.role == "agent" and identity.consent != "read_write":
+            raise error(
+                "",
+                "consent.write",
+                f"agent {identity.actor} has consent {identity.consent!r}: it may not add messages to "
+                "a conversation (writes need read_write)",
+            )
+        irs: list[dict[str, Any]] = []
+        stored: list[tuple[str, str, datetime, tuple[str, ...], int]] = []
+        position, previous = self._next_position, self._previous
+        for i, (role, text, at, source_id) in enumerate(messages):
+            _require_name("/role", role)
+            if not isinstance(text, str) or not text.strip():
+                raise error(text_paths[i], "field.empty", "a message needs text")
+            sources = (str(source_id),) if source_id is not None else (f"M{position + 1}",)
+            if not sources[0].strip():
+                raise error("/source_id", "field.empty", "a source id, when given, must not be blank")
+            speaker = {"user": self.user, "assistant": self.agent}.get(role, role)
+            ir = message_encode(
+                self.id,
+                role=role,
+                speaker=speaker,
+                text=text.strip(),
+                time=at,
+                source_ids=sources,
+                position=position,
+                previous=previous,
+                skip_embedding=True if self.embed_batch > 1 else None,
+            )
+            if i > 0:  # the message before it is in the same workflow, its id not known yet: readers
+                del ir["args"]["facets"]["previous"]  # find it by position (flat.py)
+            irs.append(ir)
+            stored.append((role, text.strip(), at, sources, position))
+            position, previous = position + 1, ("", ir["args"]["payload"]["text"])
+        self._refuse_if_locked()
+        if self._observers is None:  # built before the message is stored: they reload what came before it
+            self._observers = [self.strategy(name) for name in self.observing]
+        result = self.executor.execute(irs[0] if len(irs) == 1 else build.workflow(irs))
+        if not result.success:
+            raise ConversationError(
+                "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
+            )
+        memory_ids = [str(result.data["id"])] if len(irs) == 1 else [str(s.id) for s in result.steps or []]
+        out: list[Message] = []
+        for memory_id, ir, (role, text, at, sources, pos) in zip(memory_ids, irs, stored, strict=True):
+            out.append(Message(memory_id, role, text, at, sources, pos))
+            self._next_position, self._previous = pos + 1, (memory_id, ir["args"]["payload"]["text"])
+        if self.embed_batch > 1:
+            self._unembedded += len(out)
+            if self._unembedded >= self.embed_batch:
+                self.flush()
+        before = _calls(self.llm)
+        for message in out:
+            for observer in self._observers:
+                observer.observe(message)
+        self.write_llm_calls += _calls(self.llm) - before
+        return out
 
     # --- the read path ---------------------------------------------------------------------------
 
@@ -338,6 +380,30 @@ class Conversation:
 
     # --- internals -------------------------------------------------------------------------------
 
+    def _refuse_if_locked(self) -> None:
+        """A conversation whose latest message is under a live lock that refuses writes (a legal hold,
+        e.g. a Lock of every record tagged ``conv:<id>``) takes no new message: refused here, before
+        anything is stored."""
+        if self._previous is None:
+            return
+        result = self.executor.execute(
+            build.retrieve(ids=[self._previous[0]], include=["id", "lock"], meta={"dry_run": True})
+        )
+        rows = result.data.get("rows", []) if result.success else []
+        lock = rows[0].get("lock") if rows else None
+        if not lock or not refuses(lock, "Encode", self.executor.clock.now()):
+            return
+        if lock.get("mode") != "read_only" and "Encode" not in ((lock.get("policy") or {}).get("deny") or ()):
+            return  # append_only lets additions through, and a new message is one
+        why = f" ({lock['reason']})" if lock.get("reason") else ""
+        raise error(
+            "/conversation",
+            "governance.locked",
+            f"conversation {self.id} is locked read_only{why} by {lock.get('by') or 'someone'} "
+            f"(its latest message, record {self._previous[0]}): no message was stored; the locker, a "
+            "listed reviewer or an admin may lift the lock",
+        )
+
     def _tail(self) -> tuple[int, tuple[str, str] | None]:
         """Where a reopened conversation continues: the next position and the last message."""
         rows = read_rows(
@@ -361,6 +427,58 @@ class Conversation:
             except TimeParseError as exc:
                 raise error("/time", "time.invalid", str(exc)) from None
         raise error("/time", "field.type", "time is a datetime or an ISO-8601 string")
+
+
+def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
+    """A shell's defaults for who talks: the session's own name for its side (a user's, or an agent's),
+    "user" and "assistant" otherwise. Whether the session may act in that conversation is
+    `Conversation`'s to say."""
+    me = executor.identity
+    if user is None:
+        user = me.actor if me.role == "user" and me.actor else "user"
+    if agent is None:
+        agent = me.actor if me.role == "agent" and me.actor else "assistant"
+    return user, agent
+
+
+def _acting(executor: Executor, user: str, agent: str) -> Executor:
+    """The Executor a conversation acts through: the session's own, when it is a participant (the user,
+    the agent) or an admin; for a session without an actor (the embedded library), one acting as the
+    user. Anyone else is refused, naming the field."""
+    me = executor.identity
+    if me.admin:
+        return executor
+    if me.role == "agent":
+        if me.actor != agent:
+            raise error(
+                "/agent",
+                "conversation.participant",
+                f"agent {me.actor} may not act in a conversation of agent {agent!r}: a conversation is "
+                "private to its user, its agent and admins",
+            )
+        return executor
+    if me.actor is None:
+        from memql.engine.executor import Executor as Engine
+
+        return Engine(
+            executor.store,
+            tenant=executor.tenant,
+            actor=user,
+            clock=executor.clock,
+            config=executor.config,
+            llm=executor.llm,
+            embedder=executor.embedder,
+            strict=executor.strict,
+            clearance=executor.clearance,
+        )
+    if me.actor != user:
+        raise error(
+            "/user",
+            "conversation.participant",
+            f"{me.actor} may not act in a conversation of user {user!r}: a conversation is private to "
+            "its user, its agent and admins",
+        )
+    return executor
 
 
 def _require_name(path: str, value: Any) -> None:

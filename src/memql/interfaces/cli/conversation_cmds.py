@@ -21,8 +21,16 @@ def _conversation_options(command: Any) -> Any:
                 metavar="ID",
                 help="Conversation id (default: USER/AGENT).",
             ),
-            click.option("--user", default="user", show_default=True, help="Who talks to the agent."),
-            click.option("--agent", default="assistant", show_default=True, help="The agent's name."),
+            click.option(
+                "--user",
+                default=None,
+                help="Who talks to the agent [default: --actor for a user, else user].",
+            ),
+            click.option(
+                "--agent",
+                default=None,
+                help="The agent's name [default: --actor for an agent, else assistant].",
+            ),
             click.option(
                 "--strategy",
                 type=click.Choice(STRATEGY_NAMES),
@@ -42,9 +50,13 @@ def _conversation_options(command: Any) -> Any:
     return command
 
 
-def _open(memory: Any, user: str, agent: str, conversation_id: str | None, strategy: str | None) -> Any:
+def _open(
+    memory: Any, user: str | None, agent: str | None, conversation_id: str | None, strategy: str | None
+) -> Any:
     from memql.cognition.conversation.records import ConversationError
+    from memql.cognition.conversation.session import participants
 
+    user, agent = participants(memory.executor, user, agent)
     try:
         # the conversation's default observers, so every available strategy keeps seeing its messages;
         # --strategy only chooses who assembles the context
@@ -73,8 +85,8 @@ def context_command(
     ctx: click.Context,
     query: str,
     conversation_id: str | None,
-    user: str,
-    agent: str,
+    user: str | None,
+    agent: str | None,
     strategy: str | None,
     budget: int,
     as_json: bool,
@@ -106,8 +118,8 @@ def context_command(
 def chat_command(
     ctx: click.Context,
     conversation_id: str | None,
-    user: str,
-    agent: str,
+    user: str | None,
+    agent: str | None,
     strategy: str | None,
     budget: int,
 ) -> None:
@@ -129,7 +141,7 @@ def chat_command(
             click.echo("(no LLM configured: replies show the context memory assembles)", err=True)
         while True:
             try:
-                line = input(f"{user}> ") if sys.stdin.isatty() else sys.stdin.readline()
+                line = input(f"{conversation.user}> ") if sys.stdin.isatty() else sys.stdin.readline()
             except (EOFError, KeyboardInterrupt):
                 break
             if not line:  # end of input
@@ -152,11 +164,11 @@ def chat_command(
                     click.echo("commands: /context QUERY, /quit")
                     continue
                 response = conversation.respond(line, budget, strategy=strategy)
-                conversation.add_message("user", line)
-                if response.answer is not None:
-                    conversation.add_message("assistant", response.answer)
-                    click.echo(f"{agent}> {response.answer}")
+                if response.answer is not None:  # the exchange is stored whole or not at all
+                    conversation.add_turn(line, response.answer)
+                    click.echo(f"{conversation.agent}> {response.answer}")
                 else:
+                    conversation.add_message("user", line)
                     click.echo(f"({response.note})")
                     click.echo(response.context.text or "(nothing in memory yet)")
             except ConversationError as exc:

@@ -151,11 +151,21 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             str, Field(min_length=1, max_length=10_000, description="what the agent needs to know")
         ],
         user: Annotated[
-            str, Field(min_length=1, max_length=256, description="who the agent talks to")
-        ] = "user",
+            str | None,
+            Field(
+                min_length=1,
+                max_length=256,
+                description="who the agent talks to (default: the server's actor, when it is a user)",
+            ),
+        ] = None,
         agent: Annotated[
-            str, Field(min_length=1, max_length=256, description="the agent's name")
-        ] = "assistant",
+            str | None,
+            Field(
+                min_length=1,
+                max_length=256,
+                description="the agent's name (default: the server's actor, when it is an agent)",
+            ),
+        ] = None,
         conversation: Annotated[
             str | None,
             Field(min_length=1, max_length=512, description="conversation id (default user/agent)"),
@@ -174,13 +184,24 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         {query, strategy, budget_tokens, tokens, text, pieces: [{text, memory_ids, source_ids, level}],
         memory_ids, source_ids}: every piece cites the memories and the source turns it came from.
         Refused (isError): an empty query (field.empty), a strategy this installation or conversation
-        does not have (conversation.strategy_unavailable / conversation.strategy_inactive).
+        does not have (conversation.strategy_unavailable / conversation.strategy_inactive), a
+        conversation the server's identity is not part of (conversation.participant, naming /user or
+        /agent: a server acts only for the --actor it was started as; an admin for anyone).
         """
-        from memql.cognition.conversation.records import ConversationError
-        from memql.cognition.conversation.session import context_dict
+        from memql.cognition.conversation.records import ConversationError, error
+        from memql.cognition.conversation.session import context_dict, participants
 
         def assemble(m):
-            conv = m.conversation(user=user, agent=agent, id=conversation)
+            if m.executor.identity.actor is None and not m.executor.identity.admin:
+                # the library lets a session without an actor act as the user it names; a server is
+                # reached by others, so it acts for nobody it was not started as
+                raise error(
+                    "/user",
+                    "conversation.participant",
+                    "this server was started without an identity (--actor): it reads no one's conversation",
+                )
+            who, with_agent = participants(m.executor, user, agent)
+            conv = m.conversation(user=who, agent=with_agent, id=conversation)
             return context_dict(conv.context(query, budget_tokens, strategy=strategy))
 
         try:

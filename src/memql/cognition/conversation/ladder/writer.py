@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memql.cognition.conversation.base import Message
+from memql.cognition.conversation.records import locked_ids
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.ports.models import LLM
@@ -166,18 +167,25 @@ class LadderWriter:
         """Attach facts to themes, split and merge, and write the outcome in one workflow."""
         if not fact_ids:
             return
-        plan = self.organizer.place(fact_ids)
-        for theme_id in plan.touched:
-            self._describe(self.state.themes[theme_id])
-        steps, new_ids = self._theme_steps(plan)
-        results = self._run(steps, "themes")
-        for step, theme_id in new_ids.items():
-            real = results[step]
-            theme = self.state.themes.pop(theme_id)
-            theme.id = real
-            self.state.themes[real] = theme
-            for member in theme.members:
-                self.state.fact_theme[member] = real
+        # a locked theme (a legal hold) is left as it is: hidden from the plan, it takes no fact, is
+        # neither split nor merged, and the facts go to the other themes or found new ones
+        held = locked_ids(self.executor, [t for t in self.state.themes if not t.startswith("new:")])
+        hidden = {t: self.state.themes.pop(t) for t in held if t in self.state.themes}
+        try:
+            plan = self.organizer.place(fact_ids)
+            for theme_id in plan.touched:
+                self._describe(self.state.themes[theme_id])
+            steps, new_ids = self._theme_steps(plan)
+            results = self._run(steps, "themes")
+            for step, theme_id in new_ids.items():
+                real = results[step]
+                theme = self.state.themes.pop(theme_id)
+                theme.id = real
+                self.state.themes[real] = theme
+                for member in theme.members:
+                    self.state.fact_theme[member] = real
+        finally:
+            self.state.themes.update(hidden)
 
     def _describe(self, theme: ThemeUnit) -> None:
         """A theme's stored text: a label of its top keywords, then an extractive summary of its facts."""

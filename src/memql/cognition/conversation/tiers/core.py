@@ -146,14 +146,22 @@ class Tiers:
         self.last_page = page
         self.stats["pages"] += 1
         while len(self.stm) > self.config.stm_capacity:
-            self._to_mtm(self.stm.pop(0))
+            # a locked page (a legal hold) stays in STM; the oldest page that may move goes instead
+            held = self.records.locked([p.id for p in self.stm])
+            movable = next((i for i, p in enumerate(self.stm) if p.id not in held), None)
+            if movable is None:
+                break
+            self._to_mtm(self.stm.pop(movable))
 
     def _to_mtm(self, page: PageState) -> None:
         """The oldest STM page joins the MTM segment with the best Fscore >= θ, or founds a new one."""
         cfg = self.config
         vector = page.vector if page.vector is not None else self._page_vector(page)
         best_key, best = None, float("-inf")
+        held = self.records.locked(list(self.segment_ids.values()))  # a locked segment takes no page
         for key, seg in self.segments.items():
+            if seg.id in held:
+                continue
             score = fscore(vector, page.keywords, seg.vector, seg.top_keywords(cfg.segment_keywords))
             if score > best:
                 best_key, best = key, score
@@ -233,8 +241,16 @@ class Tiers:
         ranked = sorted(
             self.segments.items(), key=lambda kv: (self.heat_of(kv[1], now), kv[1].created, kv[1].id)
         )
-        key, seg = ranked[0]
-        pages = [r["id"] for r in self.records.read(self.records.facets("page", segment=key), ("id",))]
+        held = self.records.locked([seg.id for _, seg in ranked], "Delete")
+        for at, (key, seg) in enumerate(ranked):  # the coldest that may go: no lock on it or its pages
+            if seg.id in held:
+                continue
+            pages = [r["id"] for r in self.records.read(self.records.facets("page", segment=key), ("id",))]
+            if not self.records.locked(pages, "Delete"):
+                ranked = ranked[at:]
+                break
+        else:
+            return []  # every segment is held: MTM stays over capacity rather than break a lock
         h = self.heat_of(seg, now)
         nxt = f"; next coldest {self.heat_of(ranked[1][1], now):.3f}" if len(ranked) > 1 else ""
         del self.segments[key], self.segment_ids[key]
@@ -248,9 +264,15 @@ class Tiers:
     def _promote_hot(self) -> None:
         """Every segment hotter than τ with content not yet promoted moves that content into LPM."""
         now = self.now()
-        for key, seg in list(self.segments.items()):
+        hot = {
+            key: seg
+            for key, seg in self.segments.items()
+            if self.heat_of(seg, now) > self.config.heat_threshold and seg.interactions > 0
+        }
+        held = self.records.locked([seg.id for seg in hot.values()])  # a locked segment stays as it is
+        for key, seg in hot.items():
             h = self.heat_of(seg, now)
-            if h > self.config.heat_threshold and seg.interactions > 0:
+            if seg.id not in held:
                 lpm.promote(self, key, seg, h)
                 self.stats["promotions"] += 1
 

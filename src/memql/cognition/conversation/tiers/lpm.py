@@ -121,7 +121,8 @@ def promote(tiers: TiersView, key: str, seg: SegmentState, h: float) -> None:
             )
         )
     overflow = len(knowledge_entries) + len(new) - cfg.kb_capacity
-    dropped = knowledge_entries[: max(0, overflow)]
+    held = r.locked([e.id for e in tiers.lpm.values()], "Delete")  # a locked entry is neither dropped
+    dropped = [e for e in knowledge_entries if e.id not in held][: max(0, overflow)]  # nor rewritten
     if dropped:
         steps.append(
             r.delete(
@@ -140,6 +141,8 @@ def promote(tiers: TiersView, key: str, seg: SegmentState, h: float) -> None:
     singleton_steps: list[tuple[int, str, str, dict[str, Any], str | None]] = []
     for level, text, facets, _ in extra:
         existing = _singleton(tiers, level, facets.get("of"))
+        if existing is not None and existing.id in held:
+            continue
         if existing is None:
             steps.append(
                 r.encode(

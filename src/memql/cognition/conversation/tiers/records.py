@@ -79,6 +79,12 @@ class TierRecords:
             if not result.success:
                 raise TiersError("a visit", result)
 
+    def locked(self, ids: list[str], op: str = "Update") -> set[str]:
+        """Those of `ids` under a live lock that refuses `op`: a move leaves them where they are."""
+        from memql.cognition.conversation.records import locked_ids
+
+        return locked_ids(self.executor, ids, op)
+
     def run(self, what: str, steps: list[dict[str, Any]]) -> ExecutionResult:
         """One workflow: all of a move's steps or none of them."""
         result = self.executor.execute(build.workflow(steps) if len(steps) > 1 else steps[0])
