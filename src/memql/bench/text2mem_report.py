@@ -36,6 +36,10 @@ KNOWN_DEFECTS: dict[str, str] = {
     "t2m-en-direct-single-update-060": (
         "set.tags replaces the tags without 'advertising', yet the assertion finds the record by that tag"
     ),
+    "t2m-en-direct-single-summarize-065": (
+        "expects exactly 3 live records after a Summarize of 3: memql stores the summary as a derived record "
+        "(4); records 2 and 3 share their text but differ in facets, so both are kept"
+    ),
     "t2m-en-direct-single-retrieve-054": _FUTURE,
     "t2m-en-direct-single-retrieve-064": _FUTURE,
     "t2m-en-direct-single-retrieve-076": _FUTURE,

@@ -91,9 +91,9 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         write_perm_level: WritePerm | None = None,
     ) -> Result:
         """Remember something: store one new memory (text, URL or structured JSON) with tags, facets and
-        a priority. Use it for anything worth recalling later: facts, preferences, tasks, events. Identical
-        content returns the existing record (data.deduplicated). Returns the ExecutionResult: data.id is
-        the new record's id. An agent without read_write consent stores a pending proposal instead.
+        a priority. Use it for anything worth recalling later: facts, preferences, tasks, events. The same
+        memory again (content, tags, facets, type, permissions) returns the existing record
+        (data.deduplicated). Returns the ExecutionResult: data.id is the new record's id. An agent without read_write consent stores a pending proposal instead.
         """
         return session.run(
             lambda m: m.encode(
@@ -353,8 +353,9 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         ] = None,
         expires: Annotated[Time | None, Field(description="the lock lifts itself then")] = None,
     ) -> Result:
-        """Protect memories from change (legal hold, confirmed facts). Only the locker, a listed reviewer
-        or an admin may change or lift the lock. Reads are never refused. Returns the ExecutionResult.
+        """Protect memories from change (legal hold, confirmed facts). Only a record's owner or an admin
+        may lock it; only the locker, a listed reviewer or an admin may change or lift the lock. Reads
+        are never refused. Returns the ExecutionResult.
         """
         policy = _given(allow=allow, deny=deny, reviewers=reviewers, expires=expires) or None
         return session.run(lambda m: m.lock(ids, mode=mode, reason=reason, policy=policy))

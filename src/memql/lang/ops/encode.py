@@ -90,7 +90,8 @@ class EncodeArgs(RecordFields, EncodeContent):
 
 @verb
 class EncodeIR(OpBase):
-    """Add one record. Identical content in the same tenant returns the existing id unless dedupe is false."""
+    """Add one record. The same memory again (content and every field a reader filters on) returns the
+    existing id unless dedupe is false."""
 
     op: Literal["Encode"]
     stage: Literal["ENC"] = "ENC"
