@@ -93,7 +93,8 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         """Remember something: store one new memory (text, URL or structured JSON) with tags, facets and
         a priority. Use it for anything worth recalling later: facts, preferences, tasks, events. The same
         memory again (content, tags, facets, type, permissions) returns the existing record
-        (data.deduplicated). Returns the ExecutionResult: data.id is the new record's id. An agent without read_write consent stores a pending proposal instead.
+        (data.deduplicated). Returns the ExecutionResult: data.id is the new record's id. An agent
+        without read_write consent stores a pending proposal instead.
         """
         return session.run(
             lambda m: m.encode(
