@@ -153,8 +153,10 @@ class FactCandidate(DeltaModel):
     ]
     value: Annotated[
         FactValue,
-        Field(description="the value: a date as YYYY-MM-DD (YYYY-MM, YYYY), a moment as ISO-8601, "
-        "a number, a boolean or the words"),
+        Field(
+            description="the value: a date as YYYY-MM-DD (YYYY-MM, YYYY), a moment as ISO-8601, "
+            "a number, a boolean or the words"
+        ),
     ]
     valid_from: Annotated[
         Instant | None,
@@ -163,7 +165,8 @@ class FactCandidate(DeltaModel):
     confidence: Annotated[Confidence, Field(description="0..1: how sure the extraction is")]
     evidence: Annotated[Evidence, Field(description="the words stating the fact")]
     correction: Annotated[
-        bool, Field(description="true when the message corrects an earlier value rather than reports a change")
+        bool,
+        Field(description="true when the message corrects an earlier value rather than reports a change"),
     ] = False
     category: Annotated[Category | None, Field(description="the a2p category of the fact, or null")] = None
 
@@ -218,16 +221,25 @@ class MemoryDelta(DeltaModel):
     """What one message adds to memory. An empty delta (no facts, nothing else) is a valid answer."""
 
     facts: Annotated[
-        list[FactCandidate], Field(max_length=MAX_ITEMS, description="typed facts the message states")
-    ] = []
+        list[FactCandidate],
+        Field(max_length=MAX_ITEMS, default_factory=list, description="typed facts the message states"),
+    ]
     entities: Annotated[
-        list[Entity], Field(max_length=MAX_ITEMS, description="people, places, organisations, products")
-    ] = []
+        list[Entity],
+        Field(
+            max_length=MAX_ITEMS, default_factory=list, description="people, places, organisations, products"
+        ),
+    ]
     times: Annotated[
-        list[TimeMention], Field(max_length=MAX_ITEMS, description="time expressions, resolved")
-    ] = []
-    tasks: Annotated[list[ActionItem], Field(max_length=MAX_ITEMS, description="things to do")] = []
-    decisions: Annotated[list[ActionItem], Field(max_length=MAX_ITEMS, description="things decided")] = []
+        list[TimeMention],
+        Field(max_length=MAX_ITEMS, default_factory=list, description="time expressions, resolved"),
+    ]
+    tasks: Annotated[
+        list[ActionItem], Field(max_length=MAX_ITEMS, default_factory=list, description="things to do")
+    ]
+    decisions: Annotated[
+        list[ActionItem], Field(max_length=MAX_ITEMS, default_factory=list, description="things decided")
+    ]
     memory_type: Annotated[
         MemoryType,
         Field(

@@ -123,7 +123,11 @@ class Reading:
         for pool in (mine, candidates):
             if key:
                 for d in pool:
-                    if d.attribute == key or d.attribute.endswith("." + key) or key.endswith("." + d.attribute):
+                    if (
+                        d.attribute == key
+                        or d.attribute.endswith("." + key)
+                        or key.endswith("." + d.attribute)
+                    ):
                         return d
                 continue
             if rejected:
@@ -164,10 +168,24 @@ def time_value(span: TimeSpan, now: datetime) -> str:
 
 
 _YEAR = re.compile(r"(?<![\w/-])(?P<year>(?:19|20)[0-9]{2})(?![\w/-])")
-_MONTHS = ("january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
 _BARE_MONTH = re.compile(
-    r"\b(?P<prep>since|in|until|till|by|from|last|this|next)\s+(?P<month>" + "|".join(_MONTHS) + r")\b(?!\s+\d)",
+    r"\b(?P<prep>since|in|until|till|by|from|last|this|next)\s+(?P<month>"
+    + "|".join(_MONTHS)
+    + r")\b(?!\s+\d)",
     re.I,
 )
 
@@ -202,7 +220,9 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
     return sorted(found + extra, key=lambda t: t[0])
 
 
-def strip_span(text: str, start: int, end: int, chars: str = " \t,.;:!?\"'()。，；：！？、“”") -> tuple[int, int]:
+def strip_span(
+    text: str, start: int, end: int, chars: str = " \t,.;:!?\"'()。，；：！？、“”"
+) -> tuple[int, int]:
     while start < end and text[start] in chars:
         start += 1
     while end > start and text[end - 1] in chars:

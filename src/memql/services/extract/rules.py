@@ -51,16 +51,33 @@ class RuleExtractor:
         persons: list[Person] = []
         speakers = frozenset({message.speaker, *(t.speaker for t in message.recent)})
         for i, turn in enumerate(message.recent):
-            self._read(turn.text, turn.speaker, turn.time or message.time, i, earlier, persons, speakers,
-                       message.lang)
-        reading = self._read(message.text, message.speaker, message.time, len(message.recent), earlier,
-                             persons, speakers, message.lang)
+            self._read(
+                turn.text,
+                turn.speaker,
+                turn.time or message.time,
+                i,
+                earlier,
+                persons,
+                speakers,
+                message.lang,
+            )
+        reading = self._read(
+            message.text,
+            message.speaker,
+            message.time,
+            len(message.recent),
+            earlier,
+            persons,
+            speakers,
+            message.lang,
+        )
         return _delta(reading, message.text, self.vocabulary)
 
     def _read(self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang) -> Reading:
         plain = text.replace("\u2019", "'").replace("\u2018", "'")
-        reading = Reading(plain, speaker, now, self.vocabulary, turn, find_times(plain, now), earlier, persons,
-                          speakers)
+        reading = Reading(
+            plain, speaker, now, self.vocabulary, turn, find_times(plain, now), earlier, persons, speakers
+        )
         for start, end in _sentences(plain):
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en
@@ -101,7 +118,9 @@ def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
         )
     entities = _entities(r, text)
     times = [
-        TimeMention(start=span.start, end=span.end, granularity=span.granularity, evidence=_evidence(text, a, b))
+        TimeMention(
+            start=span.start, end=span.end, granularity=span.granularity, evidence=_evidence(text, a, b)
+        )
         for a, b, span in r.times
     ]
     tasks = [_item(text, item) for item in r.tasks]
@@ -131,7 +150,9 @@ def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
 
 
 def _item(text: str, item: Item) -> ActionItem:
-    return ActionItem(text=item.text, owner=item.owner, due=item.due, evidence=_evidence(text, item.start, item.end))
+    return ActionItem(
+        text=item.text, owner=item.owner, due=item.due, evidence=_evidence(text, item.start, item.end)
+    )
 
 
 def _entities(r: Reading, text: str) -> list[Entity]:

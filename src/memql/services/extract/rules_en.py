@@ -12,169 +12,44 @@ from __future__ import annotations
 
 import re
 
-from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
+from memql.lang.time.numbers import parse_en_number
 
 from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
+from .patterns_en import (
+    _AGE,
+    _ALLERGY,
+    _BARE,
+    _CONDITIONAL,
+    _CORRECTION,
+    _COUNT,
+    _DECISION,
+    _DISCOURSE,
+    _DUE,
+    _EXPIRY,
+    _HEDGE,
+    _HYPOTHETICAL,
+    _I,
+    _JOB,
+    _NAME,
+    _NEGATION,
+    _OBJECT_PRONOUN,
+    _PAST,
+    _PLAN,
+    _POSSESSIVE_COPULA,
+    _PREDICATES,
+    _PREFERENCE,
+    _QUESTION_START,
+    _REJECTED,
+    _REPORTED,
+    _SENTIMENT,
+    _SPACE,
+    _STATUSES,
+    _TASK,
+    _VALUE_CUT,
+    _VALUE_TAIL,
+    NOT_NAMES,
+)
 from .vocabulary import snake
-
-_I = re.I
-_SPACE = re.compile(r"\s+")
-_ENGLISH_RELATIONS = None  # filled from the vocabulary on first use (see _relation_re)
-_NAME = r"(?-i:[A-Z][a-z]+(?:[- ][A-Z][a-z]+)?)"
-NOT_NAMES = frozenset(
-    "I The This That These Those It Its My Our Your His Her Their We He She They There Here What When Where "
-    "Who Whom Whose How Why Which Yes No Ok Okay Oh Well So And But Or Also Actually Correction Sorry Today "
-    "Tomorrow Yesterday Monday Tuesday Wednesday Thursday Friday Saturday Sunday January February March "
-    "April May June July August September October November December Just Now Then Maybe Please Thanks "
-    "Hey Hi Hello Btw Anyway Update Scratch Wait Nope Mine Everyone Nobody Someone Everything Nothing "
-    "Last Next Every Each All Both Dear Mr Mrs Ms Dr".split()
-)
-
-_DISCOURSE = re.compile(
-    r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
-    r"good news|guess what|just so you know|quick update|heads up|one more thing|in other news|"
-    r"back from [^,.:;]+|oh and)\b[\s,:;!.\-]*)+",
-    _I,
-)
-_CORRECTION = re.compile(
-    r"(?:actually|correction|sorry|oops|no wait|wait|no no|scratch that|strike that|"
-    r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
-    r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
-    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|no|nope|"
-    r"not quite|small correction|one correction)\b[\s,:;.!\-–—]*",
-    _I,
-)
-_HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
-_QUESTION_START = re.compile(
-    r"(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|have|has|what|when|where|who|"
-    r"whom|whose|how|why|which|isn't|aren't|don't|doesn't|didn't|won't)\b",
-    _I,
-)
-_HYPOTHETICAL = re.compile(
-    r"\b(?:if|unless|suppose|supposing|imagine|what if|in case|whether|would|wouldn't|could|couldn't|"
-    r"might|maybe|perhaps|possibly|hopefully|wish|wishes|'d|thinking (?:about|of)|considering|dream of|"
-    r"plan(?:s|ning)? to|want(?:s|ed)? to|hope to|hoping to|going to|gonna)\b",
-    _I,
-)
-_CONDITIONAL = re.compile(r"(?:if|unless|suppose|supposing|imagine|what if|in case|whether|when)\b", _I)
-_PAST = re.compile(r"\b(?:\w+ed|was|were|began|took|got|have|'ve|has)\b", _I)
-_REPORTED = re.compile(r"\b(?:said|says|told me|tells me|heard|apparently|claims|rumou?r)\b", _I)
-_NEGATION = re.compile(r"\b(?:not|n't|never|no longer)\b", _I)
-_ADVERBS = (
-    r"(?:(?:now|currently|just|finally|recently|actually|still|also|already|officially|both|all|"
-    r"really|happily|then|eventually|permanently)\s+)*"
-)
-
-# verb predicates: (pattern after the subject, attribute, value kind)
-_PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
-    (re.compile(_ADVERBS + pattern + r"\s+" + _ADVERBS, _I), key, kind)
-    for pattern, key, kind in (
-        (r"(?:live|lives|am living|'m living|are living|'re living|is living|'s living|have been living|"
-         r"'ve been living|has been living|have lived|'ve lived|has lived|reside|resides|am residing|"
-         r"'m residing|am based|'m based|are based|'re based|is based|'s based|am settled|'m settled|"
-         r"settled|live now|stay|stays|am staying|'m staying)\s+(?:down\s+)?(?:in|at|near|outside|on)",
-         "residence", "place"),
-        (r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
-         r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
-         r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?(?:to|into)", "residence", "place"),
-        (r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+" + _NAME + r")(?=.*\bnow\b)",
-         "residence", "place"),
-        (r"(?:work|works|am working|'m working|are working|'re working|is working|'s working|"
-         r"have been working|'ve been working|has been working)\s+(?:at|for)", "employer", "organization"),
-        (r"(?:started|start|am starting|'m starting|is starting|'s starting|began|have started|"
-         r"'ve started|has started)\s+(?:a\s+(?:new\s+)?(?:job|position|role)\s+|working\s+|work\s+)?"
-         r"(?:at|with|for)", "employer", "organization"),
-        (r"(?:joined|have joined|'ve joined|has joined|'s joined|am joining|'m joining|is joining)",
-         "employer", "organization"),
-        (r"(?:got|took|accepted|landed|have accepted|'ve accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
-         r"(?:job|position|role|offer)\s+(?:at|with|from)", "employer", "organization"),
-        (r"(?:switched|changed|moved)\s+(?:jobs|companies|employers)\s+(?:over\s+)?to|switched\s+to|"
-         r"moved\s+over\s+to", "employer", "organization"),
-        (r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:employed|hired)\s+(?:by|at)", "employer", "organization"),
-        (r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+" + _NAME + r")(?=.*\bnow\b)", "employer",
-         "organization"),
-        (r"(?:work|works|am working|'m working|is working|'s working)\s+as(?:\s+an?)?", "job_title", "text"),
-        (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
-        (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
-        (r"(?:drive|drives|am driving|'m driving)\s+an?", "car", "product"),
-        (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
-        (r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"
-         r"am studying|'m studying)\s+at", "school", "organization"),
-    )
-)
-_COPULA = r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|became|am now|'m now|is now)"
-_STATUSES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
-    (re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I), key)
-    for words, key in (
-        (r"married|engaged|single|divorced|separated|widowed|in a relationship", "marital_status"),
-        (r"vegan|vegetarian|pescatarian|gluten[- ]free|keto|lactose[- ]intolerant", "diet"),
-        (r"retired|unemployed|self[- ]employed|freelancer|freelancing|between jobs|out of work|"
-         r"on (?:parental|maternity|paternity|sick) leave|a student", "employment_status"),
-        (r"pregnant", "pregnancy"),
-    )
-)
-_AGE = re.compile(_ADVERBS + r"(?:am|'m|is|'s)\s+(?P<n>\d{1,3}|" + EN_NUMBER_RE + r")(?:\s+years?\s+old|\s*yo)\b", _I)
-_ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
-_JOB = re.compile(
-    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
-    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk)))"
-    r"(?:\s+(?:at|for|with)\s+(?P<org>.+))?$",
-    _I,
-)
-_PREFERENCE = re.compile(
-    _ADVERBS + r"(?P<neg>don't|do not|doesn't|does not|no longer|never|didn't)?\s*"
-    r"(?:really\s+|absolutely\s+|totally\s+|just\s+|still\s+|kind of\s+|kinda\s+|actually\s+)*"
-    r"(?P<verb>love|loves|like|likes|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|detest|"
-    r"detests|prefer|prefers|can't stand|cannot stand|can't live without|am into|'m into|are into|"
-    r"'re into|is into|'s into|am (?:a )?(?:big |huge )?fan of|'m (?:a )?(?:big |huge )?fan of|"
-    r"is (?:a )?(?:big |huge )?fan of|am not (?:a )?fan of|'m not (?:a )?fan of|"
-    r"am not into|'m not into)\s+",
-    _I,
-)
-_SENTIMENT = (("not", "dislike"), ("love", "love"), ("adore", "love"), ("live without", "love"),
-              ("hate", "hate"), ("detest", "hate"), ("stand", "hate"), ("dislike", "dislike"),
-              ("prefer", "prefer"), ("fan", "like"), ("into", "like"), ("enjoy", "like"), ("like", "like"))
-_COUNT = re.compile(
-    _ADVERBS + r"(?:have|has|'ve got|have got|has got|own|owns)\s+(?P<n>\d+|" + EN_NUMBER_RE + r")\s+"
-    r"(?P<x>(?:[a-z-]+\s+)?[a-z-]+s)\b",
-    _I,
-)
-_OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|us|one)\b", _I)
-_VALUE_CUT = re.compile(
-    r"\s*(?:,\s*|\s)(?:with|because|since|for (?:work|good|now)|so|but|and|which|where|who|after|"
-    r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$",
-    _I,
-)
-_VALUE_TAIL = re.compile(
-    r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
-    r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|"
-    r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc))+\s*$",
-    _I,
-)
-_REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^,;.]+?)\s*[.!]?$", _I)
-_DUE = re.compile(r"(?:due|to be done|needed)\s+(?:on|by|in|before)?\s*", _I)
-_EXPIRY = re.compile(r"(?:valid|good|fine|ok|okay|current)\s+(?:until|till|through|thru|to)\s+", _I)
-_POSSESSIVE_COPULA = (
-    r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|changed|pushed(?:\s+back)?|"
-    r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
-    r"will be|has been|have been|is|was|are|were|'s|becomes|became|expires?(?:\s+(?:on|in|at))?|"
-    r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"
-    r"(?:\s+(?:on|by|in))?|falls on)\s+"
-)
-_TASK = re.compile(
-    r"\b(?:(?P<who>i|we)\s+(?:really\s+|still\s+|also\s+)?(?:need to|have to|'ve got to|have got to|"
-    r"got to|gotta|must|should|ought to)|remind me to|don't forget to|do not forget to|remember to|"
-    r"(?:todo|to-do)\s*[:\-])\s+(?P<task>.+)$",
-    _I,
-)
-_PLAN = re.compile(r"\b(?P<who>i|we)\s*(?:'ll|will|am going to|'m going to|are going to|'re going to)\s+"
-                   r"(?P<task>(?!be\b|have\b).+)$", _I)
-_DECISION = re.compile(
-    r"\b(?:(?P<who>we|i)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)*(?:decided|agreed|chose|settled on|"
-    r"opted|resolved|committed)\s+(?:to|on|that|for)?|let's go with|lets go with|we(?:'re| are) going with|"
-    r"we(?:'ll| will) go with|(?:the|our|my) (?:final )?decision(?: is|:))\s*(?P<what>.+)$",
-    _I,
-)
 
 
 def _relation_words(r: Reading) -> str:
@@ -188,14 +63,27 @@ def clauses(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+", text):
         before = text[: m.start()].rsplit(None, 1)
         word = before[-1].lower().rstrip(".") if before else ""
-        if m.group(0).strip() == "" and word in ("dr", "mr", "mrs", "ms", "st", "jr", "sr", "e.g", "i.e", "vs"):
+        if m.group(0).strip() == "" and word in (
+            "dr",
+            "mr",
+            "mrs",
+            "ms",
+            "st",
+            "jr",
+            "sr",
+            "e.g",
+            "i.e",
+            "vs",
+        ):
             continue
         cuts += [m.start(), m.end()]
     cuts.append(len(text))
     out = []
     for a, b in zip(cuts[::2], cuts[1::2], strict=False):
         inner = re.finditer(
-            r",?\s+(?:and|but|so|plus)\s+(?=(?:i|i'm|i've|we|we're|he|she|they|my|our|his|her)\b)", text[a:b], _I
+            r",?\s+(?:and|but|so|plus)\s+(?=(?:i|i'm|i've|we|we're|he|she|they|my|our|his|her)\b)",
+            text[a:b],
+            _I,
         )
         last = a
         for m in inner:
@@ -251,8 +139,9 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     if (m := re.compile(r"(?P<p>he|she)\b", _I).match(s, pos, end)) is not None:
         who = r.pronoun("m" if m["p"].lower() == "he" else "f")
         return (who, m.end()) if who else None
-    rel = re.compile(rf"(?:my|our)\s+(?P<rel>{_relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?",
-                     _I).match(s, pos, end)
+    rel = re.compile(
+        rf"(?:my|our)\s+(?P<rel>{_relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?", _I
+    ).match(s, pos, end)
     if rel is not None:
         return _relative(r, rel), rel.end()
     if (m := re.compile(_NAME + r"(?![\w'])").match(s, pos, end)) is not None and m[0] not in NOT_NAMES:
@@ -284,7 +173,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
         who = r.pronoun("m" if m["p"].lower() == "his" else "f")
         return (who, m.end()) if who else None
-    if (m := re.compile(r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has)\b)", _I).match(s, pos, end)):
+    if m := re.compile(r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has)\b)", _I).match(s, pos, end):
         return r.speaker, m.end()  # "the deadline for the passport is ...": the speaker's own matters
     m = re.compile(rf"(?P<name>{_NAME})'s?\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
@@ -355,8 +244,20 @@ def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspa
         correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
     if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
         kind = "date"
-    return r.add(Draft(subject, key, value, start, end, _valid_from(r, start, end, *vspan), confidence,
-                       correction, kind, vspan))
+    return r.add(
+        Draft(
+            subject,
+            key,
+            value,
+            start,
+            end,
+            _valid_from(r, start, end, *vspan),
+            confidence,
+            correction,
+            kind,
+            vspan,
+        )
+    )
 
 
 # --- the predicates ------------------------------------------------------------------------------------
@@ -364,15 +265,29 @@ def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspa
 
 def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
     s, rels = r.text, _relation_words(r)
-    m = re.compile(rf"(?:my|our)\s+(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+(?:called\s+|named\s+)?"
-                   rf"(?P<name>{_NAME})[\s.!,]*$", _I).match(s, pos, end)
+    m = re.compile(
+        rf"(?:my|our)\s+(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+(?:called\s+|named\s+)?"
+        rf"(?P<name>{_NAME})[\s.!,]*$",
+        _I,
+    ).match(s, pos, end)
     m = m or re.compile(rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})[\s.!,]*$", _I).match(s, pos, end)
     if m is None or m["name"] in NOT_NAMES:
         return False
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
-    r.add(Draft(m["name"], f"relation.{relation}_of", r.speaker, pos, end, r.now, confidence, kind="person",
-                value_span=(m.start("name"), m.end("name"))))
+    r.add(
+        Draft(
+            m["name"],
+            f"relation.{relation}_of",
+            r.speaker,
+            pos,
+            end,
+            r.now,
+            confidence,
+            kind="person",
+            value_span=(m.start("name"), m.end("name")),
+        )
+    )
     return True
 
 
@@ -436,24 +351,64 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     if (m := _ALLERGY.match(s, at, end)) is not None:
         got2 = _value(r, m.end(), end, "text")
         if got2 is not None:
-            _fact(r, subject, "allergy." + snake(str(got2[0])), True, pos, end, confidence, correction, "text",
-                  (got2[1], got2[2]))
+            _fact(
+                r,
+                subject,
+                "allergy." + snake(str(got2[0])),
+                True,
+                pos,
+                end,
+                confidence,
+                correction,
+                "text",
+                (got2[1], got2[2]),
+            )
             return True
     if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"]) is None:
-        _fact(r, subject, "job_title", m["title"], pos, end, confidence, correction, "text",
-              (m.start("title"), m.end("title")))
+        _fact(
+            r,
+            subject,
+            "job_title",
+            m["title"],
+            pos,
+            end,
+            confidence,
+            correction,
+            "text",
+            (m.start("title"), m.end("title")),
+        )
         if m["org"]:
             org = _value(r, m.start("org"), end, "organization")
             if org is not None:
-                _fact(r, subject, "employer", org[0], pos, end, confidence, correction, "organization",
-                      (org[1], org[2]))
+                _fact(
+                    r,
+                    subject,
+                    "employer",
+                    org[0],
+                    pos,
+                    end,
+                    confidence,
+                    correction,
+                    "organization",
+                    (org[1], org[2]),
+                )
         return True
     if (m := _PREFERENCE.match(s, at, end)) is not None:
         return _preference(r, subject, m, pos, end, confidence)
     if (m := _COUNT.match(s, at, end)) is not None:
         n = parse_en_number(m["n"])
-        _fact(r, subject, r.vocabulary.normalize(m["x"]) + ".count", n, pos, end, confidence, correction, "number",
-              (m.start("n"), m.end("n")))
+        _fact(
+            r,
+            subject,
+            r.vocabulary.normalize(m["x"]) + ".count",
+            n,
+            pos,
+            end,
+            confidence,
+            correction,
+            "number",
+            (m.start("n"), m.end("n")),
+        )
         return True
     return False
 
@@ -468,7 +423,7 @@ def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, 
     if (t := re.compile(r"to\s+", _I).match(s, obj_start, end)) is not None:
         obj_start = t.end()
     obj_end = end
-    if (c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end)):
+    if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
         obj_end = c.start() if sentiment == "prefer" else obj_end
     got = _value(r, obj_start, obj_end, "text")
     if got is None or len(str(got[0]).split()) > 4:
@@ -491,19 +446,14 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     if got is None:
         return False
     value, v0, v1, rejected = got
-    _fact(r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected)
+    _fact(
+        r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
+    )
     return True
 
 
-_BARE = re.compile(
-    r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
-    r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
-    _I,
-)
-
-
 def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
-    """"correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
+    """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
     attribute, bound to the earlier fact it corrects (never bound: no fact)."""
     m = _BARE.match(r.text, pos, end)
     if m is None:
@@ -518,10 +468,14 @@ def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: st
         return
     kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
     earlier = r.bind(kind, about or m["attr"], rejected)
-    if earlier is None or (not correction and not any(str(d.value).lower() == rejected.lower()
-                                                       for d in r.earlier if d is earlier)):
+    if earlier is None or (
+        not correction
+        and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
+    ):
         return
-    r.add(Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1)))
+    r.add(
+        Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
+    )
 
 
 # --- tasks and decisions -------------------------------------------------------------------------------

@@ -26,31 +26,53 @@ _CORRECTION = re.compile(
     r"(?:不对|不是的|错了|说错了|我说错了|搞错了|记错了|我记错了|更正一下|更正|纠正一下|纠正|改一下|"
     r"我是说|我的意思是|其实|抱歉|不好意思|等等|哦不)[，,：:。！!\s]*"
 )
-_QUESTION = re.compile(r"[?？]$|[吗嘛呢]$|什么|哪里|哪儿|哪个|哪家|哪天|几号|几点|几月|多少|谁|怎么|是不是|有没有|对不对|能不能|要不要")
+_QUESTION = re.compile(
+    r"[?？]$|[吗嘛呢]$|什么|哪里|哪儿|哪个|哪家|哪天|几号|几点|几月|多少|谁|怎么|是不是|有没有|对不对|能不能|要不要"
+)
 _CONDITIONAL = re.compile(r"^(?:如果|要是|假如|假设|万一|倘若|若是|即使)|的话")
 _HYPOTHETICAL = re.compile(r"打算|想要|想去|想搬|可能|也许|或许|考虑|计划|希望|准备|梦想|说不定|大概")
 _REPORTED = re.compile(r"说他|说她|听说|据说|告诉我")
 _HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
 _NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
 _NAME_LATIN = r"(?-i:[A-Z][a-z]+)"
-_NOT_NAME = re.compile(r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是)")
-_ADVERB = re.compile(r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就|从|开始|起)")
-_PRED_START = r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近)"
-_TAIL = re.compile(r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$")
+_NOT_NAME = re.compile(
+    r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是)"
+)
+_ADVERB = re.compile(
+    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就|从|开始|起)"
+)
+_PRED_START = (
+    r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
+    r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近)"
+)
+_TAIL = re.compile(
+    r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$"
+)
 _CUT = re.compile(r"(?:离|跟|和|因为|所以|但是|不过|而且|可是|感觉|觉得|骑车|开车|走路)")
 
 _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(p), key, kind)
     for p, key, kind in (
-        (r"(?:住在|居住在|定居在|定居于|落户在|住到了?|搬到了?|搬去了?|搬家到了?|搬回到?了?|搬来了?|迁到了?|移居到?|定居|落户|住)(?P<v>.+)",
-         "residence", "place"),
+        (
+            r"(?:住在|居住在|定居在|定居于|落户在|住到了?|搬到了?|搬去了?|搬家到了?|搬回到?了?|搬来了?|迁到了?|移居到?|定居|落户|住)(?P<v>.+)",
+            "residence",
+            "place",
+        ),
         (r"在(?P<v>.+?)(?:住|生活|定居)(?:了|呢|啦)?$", "residence", "place"),
         (r"在(?P<v>.+?)(?:工作|上班|任职|实习|做事|打工|就职)(?:了|呢|啦)?$", "employer", "organization"),
-        (r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?|换到了?|去了?)(?P<v>.+?)"
-         r"(?:工作|上班|任职)?(?:了|啦)?$", "employer_change", "organization"),
-        (r"(?:是|当了?|做|成为了?|升职为|升为|晋升为|升职成)(?:一名|一个|一位|个|名|位)?(?P<v>[^，,的]{0,8}"
-         r"(?:师|员|生|家|工|手|长|官|医生|护士|经理|总监|主管|老板|教授|律师|会计|司机|厨师|记者|编辑|博士|硕士|主任))"
-         r"(?:了)?$", "job_title", "text"),
+        (
+            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?|换到了?|去了?)(?P<v>.+?)"
+            r"(?:工作|上班|任职)?(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
+        (
+            r"(?:是|当了?|做|成为了?|升职为|升为|晋升为|升职成)(?:一名|一个|一位|个|名|位)?(?P<v>[^，,的]{0,8}"
+            r"(?:师|员|生|家|工|手|长|官|医生|护士|经理|总监|主管|老板|教授|律师|会计|司机|厨师|记者|编辑|博士|硕士|主任))"
+            r"(?:了)?$",
+            "job_title",
+            "text",
+        ),
         (r"(?:出生于|生于|出生在|是在)(?P<v>.+?)(?:出生的?|生的)?$", "birth", "text"),
         (r"(?P<v>.+?)出生的?$", "birth", "text"),
     )
@@ -71,10 +93,26 @@ _PREFERENCE = re.compile(
     r"(?P<neg>不|不太|没那么|不再|不怎么)?(?P<verb>最喜欢|喜欢|特别喜欢|很喜欢|非常喜欢|超爱|爱|热爱|喜爱|偏爱|"
     r"讨厌|受不了|更喜欢|痛恨|反感)(?P<v>.+)"
 )
-_SENTIMENT = {"讨厌": "hate", "受不了": "hate", "痛恨": "hate", "反感": "dislike", "更喜欢": "prefer",
-              "偏爱": "prefer", "喜欢": "like", "特别喜欢": "love", "很喜欢": "like", "非常喜欢": "love",
-              "最喜欢": "love", "超爱": "love", "爱": "love", "热爱": "love", "喜爱": "like"}
-_COUNT = re.compile(r"有(?P<n>" + ZH_NUMBER_RE + r")(?:个|只|条|辆|套|位|名|台|家)(?P<x>[\u4e00-\u9fff]{1,6})")
+_SENTIMENT = {
+    "讨厌": "hate",
+    "受不了": "hate",
+    "痛恨": "hate",
+    "反感": "dislike",
+    "更喜欢": "prefer",
+    "偏爱": "prefer",
+    "喜欢": "like",
+    "特别喜欢": "love",
+    "很喜欢": "like",
+    "非常喜欢": "love",
+    "最喜欢": "love",
+    "超爱": "love",
+    "爱": "love",
+    "热爱": "love",
+    "喜爱": "like",
+}
+_COUNT = re.compile(
+    r"有(?P<n>" + ZH_NUMBER_RE + r")(?:个|只|条|辆|套|位|名|台|家)(?P<x>[\u4e00-\u9fff]{1,6})"
+)
 _COPULA = re.compile(
     r"(?P<attr>[^，,。]{1,14}?)(?P<cop>改成了?|改为|改到了?|换成了?|变成了?|推迟到了?|延期到了?|延后到了?|提前到了?|"
     r"挪到了?|定在了?|是|为|在|到|至)(?P<v>.+)"
@@ -87,7 +125,9 @@ _TASK = re.compile(
     r"(?:(?:我们|我)(?:还|也|一定)?)?(?P<verb>得|需要|必须|应该|要|记得|别忘了|不要忘了|别忘记)(?P<task>.+)|"
     r"提醒我(?P<task2>.+)|待办[:：](?P<task3>.+)"
 )
-_DECISION = re.compile(r"(?:我们|我|大家)?(?:最后|最终)?(?:决定|定了|商定|敲定了?|选定了?|就定)(?P<what>.+)|就这么定了")
+_DECISION = re.compile(
+    r"(?:我们|我|大家)?(?:最后|最终)?(?:决定|定了|商定|敲定了?|选定了?|就定)(?P<what>.+)|就这么定了"
+)
 
 
 def clauses(text: str) -> list[tuple[int, int]]:
@@ -114,7 +154,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     for a, b in parts:
         if (m := _NOT.match(s, a, b)) is not None:
             rejected = m["old"].strip()
-    for i, (a, b) in enumerate(parts):
+    for a, b in parts:
         text = s[a:b]
         if _CONDITIONAL.search(text):
             return
@@ -171,8 +211,14 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         if s.startswith(person.name, pos):
             de = s.startswith("的", pos + len(person.name))
             return person.name, pos + len(person.name) + de, de
-    m = re.compile(rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)(?=(?:现在|目前|已经|也|还)*(?:住在|搬到|搬去|在.+?(?:工作|上班)))").match(s, pos, end)
-    if m is not None and not _NOT_NAME.match(m["name"]) and not m["name"].startswith(("你", "他", "她", "这", "那")):
+    m = re.compile(
+        rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)(?=(?:现在|目前|已经|也|还)*(?:住在|搬到|搬去|在.+?(?:工作|上班)))"
+    ).match(s, pos, end)
+    if (
+        m is not None
+        and not _NOT_NAME.match(m["name"])
+        and not m["name"].startswith(("你", "他", "她", "这", "那"))
+    ):
         r.name_person(m["name"], None, (m.start(), m.end()))
         return m["name"], m.end(), False
     return None
@@ -246,8 +292,20 @@ def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspa
                 break
     if kind == "text" and r.time_at(*vspan) is not None:
         kind = "date"
-    return r.add(Draft(subject, key, value, start, end, _valid_from(r, start, end, *vspan), confidence,
-                       correction, kind, vspan))
+    return r.add(
+        Draft(
+            subject,
+            key,
+            value,
+            start,
+            end,
+            _valid_from(r, start, end, *vspan),
+            confidence,
+            correction,
+            kind,
+            vspan,
+        )
+    )
 
 
 # --- statements ----------------------------------------------------------------------------------------
@@ -256,14 +314,27 @@ def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspa
 def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
-    m = re.compile(rf"(?:我们|我)的?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$").match(r.text, a, b)
+    m = re.compile(rf"(?:我们|我)的?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$").match(
+        r.text, a, b
+    )
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
         return False
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
-    r.add(Draft(m["name"], f"relation.{relation}_of", r.speaker, a, b, r.now, confidence, kind="person",
-                value_span=(m.start("name"), m.end("name"))))
+    r.add(
+        Draft(
+            m["name"],
+            f"relation.{relation}_of",
+            r.speaker,
+            a,
+            b,
+            r.now,
+            confidence,
+            kind="person",
+            value_span=(m.start("name"), m.end("name")),
+        )
+    )
     return True
 
 
@@ -297,20 +368,52 @@ def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) 
             _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
             return True
     if (m := _AGE.match(s, verb_at, b)) is not None or (m := _AGE.match(s, at, b)) is not None:
-        r.add(Draft(subject, "age", parse_zh_number(m["n"]), a, b, r.now, confidence, correction, "number",
-                    (m.start("n"), m.end("n"))))
+        r.add(
+            Draft(
+                subject,
+                "age",
+                parse_zh_number(m["n"]),
+                a,
+                b,
+                r.now,
+                confidence,
+                correction,
+                "number",
+                (m.start("n"), m.end("n")),
+            )
+        )
         return True
     if (m := _ALLERGY.match(s, verb_at, b)) is not None:
-        _fact(r, subject, "allergy." + snake(m["v"]), True, a, b, confidence, correction, "text",
-              (m.start("v"), m.end("v")))
+        _fact(
+            r,
+            subject,
+            "allergy." + snake(m["v"]),
+            True,
+            a,
+            b,
+            confidence,
+            correction,
+            "text",
+            (m.start("v"), m.end("v")),
+        )
         return True
     if (m := _COUNT.match(s, verb_at, b)) is not None:
-        _fact(r, subject, r.vocabulary.normalize(m["x"]) + ".count", parse_zh_number(m["n"]), a, b, confidence,
-              correction, "number", (m.start("n"), m.end("n")))
+        _fact(
+            r,
+            subject,
+            r.vocabulary.normalize(m["x"]) + ".count",
+            parse_zh_number(m["n"]),
+            a,
+            b,
+            confidence,
+            correction,
+            "number",
+            (m.start("n"), m.end("n")),
+        )
         return True
-    if "的" not in s[verb_at:b] or not _COPULA.match(s, at, b):
-        if (m := _PREFERENCE.match(s, verb_at, b)) is not None:
-            return _preference(r, subject, m, a, b, confidence)
+    names_attribute = "的" in s[verb_at:b] and _COPULA.match(s, at, b)  # 我最喜欢的颜色是… is a favourite
+    if not names_attribute and (m := _PREFERENCE.match(s, verb_at, b)) is not None:
+        return _preference(r, subject, m, a, b, confidence)
     return _attribute_change(r, subject, a, at, b, confidence, correction)
 
 
@@ -329,7 +432,9 @@ def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, conf
     return True
 
 
-def _attribute_change(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
+def _attribute_change(
+    r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool
+) -> bool:
     """<attribute><copula><value>: 我的护照截止日期是7月15日, 截止日期改成6月30号了, 护照2029年到期."""
     s = r.text
     if (m := _EXPIRES.match(s, at, b)) is not None:
@@ -337,17 +442,24 @@ def _attribute_change(r: Reading, subject: str, a: int, at: int, b: int, confide
         if times:
             t0, t1, span = times[-1]
             aspect = "deadline" if m["verb"] in ("截止", "截至") else "expiry"
-            thing = s[m.start("attr"):t0].strip(" 的将就在于")
+            thing = s[m.start("attr") : t0].strip(" 的将就在于")
             key = r.vocabulary.normalize(f"{thing}{'截止日期' if aspect == 'deadline' else '有效期'}")
             if thing and key:
-                _fact(r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
+                _fact(
+                    r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1)
+                )
                 return True
     m = _COPULA.match(s, at, b)
     if m is None:
         return False
     phrase = m["attr"].strip()
-    if (not phrase or re.search(r"住|搬|工作|上班|不", phrase) or re.match(r"(?!最)(?:.*)喜欢", phrase) or r.time_at(m.start("attr"), m.end("attr"))
-            or phrase in ("这", "那", "这个", "那个", "它", "就")):
+    if (
+        not phrase
+        or re.search(r"住|搬|工作|上班|不", phrase)
+        or re.match(r"(?!最)(?:.*)喜欢", phrase)
+        or r.time_at(m.start("attr"), m.end("attr"))
+        or phrase in ("这", "那", "这个", "那个", "它", "就")
+    ):
         return False
     cop = m["cop"]
     if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None:
