@@ -90,7 +90,7 @@ RULES: dict[str, str] = {
     # extraction (memql.services.extract)
     "extract.no_llm": "the LLM extractor has no LLM configured: the message was not read",
     "extract.llm_error": "the LLM could not be reached, or its server answered with an error",
-    "extract.invalid_reply": "the model's reply is not a valid MemoryDelta (after one retry): nothing was kept",
+    "extract.invalid_reply": "the model's reply is not a valid MemoryDelta (after its retry): nothing kept",
     # execution and governance (engine)
     "target.not_found": "a targeted id does not exist in this tenant",
     "target.hidden": "a targeted record is deleted, archived or expired and was left out",

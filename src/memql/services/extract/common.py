@@ -194,7 +194,10 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
     """Every time expression of `text` (memql.lang.time.find_natural), plus what people say in facts that
     it leaves out: a bare year ("until 2029", "in 2019") and a bare month after a preposition
     ("since March": the latest March not after now; "in/by/until March": the next one)."""
-    found = find_natural(text, now)
+    found = []
+    for a, b, span in find_natural(text, now):
+        a, b = strip_span(text, a, b)  # "15 July." is read with its full stop: the words end before it
+        found.append((a, b, span))
     taken = [(a, b) for a, b, _ in found]
 
     def free(a: int, b: int) -> bool:

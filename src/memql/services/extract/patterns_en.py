@@ -185,7 +185,7 @@ _SENTIMENT = (
 )
 _COUNT = re.compile(
     _ADVERBS + r"(?:have|has|'ve got|have got|has got|own|owns)\s+(?P<n>\d+|" + EN_NUMBER_RE + r")\s+"
-    r"(?P<x>(?:[a-z-]+\s+)?[a-z-]+s)\b",
+    r"(?P<x>(?:[a-z-]+\s+)?(?:[a-z-]+s|children|people|geese|mice))\b",
     _I,
 )
 _OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|us|one)\b", _I)

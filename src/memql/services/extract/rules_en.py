@@ -121,6 +121,25 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     )
     if not found:
         _bare_correction(r, pos, body_end, correction, about)
+    _people(r, start, body_end)
+
+
+_PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
+
+
+def _people(r: Reading, start: int, end: int) -> None:
+    """The other names of the clause, as people a later he/she may stand for: not after a preposition of
+    place ("in Lisbon"), not a time, not the value of a fact ("works at Stripe")."""
+    values = [d.value_span for d in r.facts if d.value_span is not None]
+    named = {(p.turn, p.name) for p in r.persons}
+    for m in re.finditer(_NAME + r"(?![\w'])", r.text[:end]):
+        if m.start() < start or m[0] in NOT_NAMES or (r.turn, m[0]) in named:
+            continue
+        if _PLACE_BEFORE.search(r.text, start, m.start()) or r.times_in(m.start(), m.end()):
+            continue
+        if any(a <= m.start() < b for a, b in values) or any(t0 <= m.start() < t1 for t0, t1, _ in r.times):
+            continue
+        r.name_person(m[0], None, (m.start(), m.end()))
 
 
 def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
@@ -162,6 +181,9 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     return name
 
 
+_DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
+
+
 def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     s = r.text
     rels = _relation_words(r)
@@ -174,7 +196,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         who = r.pronoun("m" if m["p"].lower() == "his" else "f")
         return (who, m.end()) if who else None
     if m := re.compile(r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has)\b)", _I).match(s, pos, end):
-        return r.speaker, m.end()  # "the deadline for the passport is ...": the speaker's own matters
+        return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
     m = re.compile(rf"(?P<name>{_NAME})'s?\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
@@ -193,6 +215,8 @@ def _value(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, in
     rejected = None
     if (m := _REJECTED.search(s, start, end)) is not None and m.start() > start:
         rejected, end = m["old"].strip(), m.start()
+        old = r.time_at(m.start("old"), m.end("old"))
+        rejected = time_value(old, r.now) if old is not None else rejected
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         start, end = strip_span(s, start, m.start())
     span = r.time_at(start, end)
@@ -296,6 +320,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if owner is None:
         return False
     subject, at = owner
+    definite = subject is _DEFINITE
+    subject = r.speaker if definite else subject
     m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
         return False
@@ -308,6 +334,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     key = r.vocabulary.normalize(phrase)
     if not key or _NEGATION.match(r.text, vstart, end):
         return False
+    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
+        return False  # "the weather is nice" names nothing of the speaker's
     kind = r.vocabulary.kind(key)
     got = _value(r, vstart, end, kind)
     if got is None:

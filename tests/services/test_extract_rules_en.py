@@ -1,0 +1,376 @@
+"""The offline rule extractor on English: many phrasings per construct, and the sentences that must give
+no fact (questions, hypotheticals, reported speech, negations, other subjects)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+import pytest
+from extract_helpers import NOW, extract, facts, own
+
+PASSPORT = ("Mira", "passport.deadline", "2026-07-15")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "My passport deadline is July 15.",
+        "my passport deadline is july 15",
+        "The deadline for my passport is July 15.",
+        "The deadline for the passport is July 15th.",
+        "My passport renewal deadline is 15 July.",
+        "My passport due date is July 15.",
+        "My passport renewal is due on July 15.",
+        "My passport is due July 15.",
+        "Passport deadline: July 15",
+        "My passport renewal deadline: July 15, 2026",
+        "Oh, by the way, my passport deadline is July 15!",
+        "Just so you know, my passport deadline is 2026-07-15.",
+    ],
+)
+def test_statement_of_the_passport_deadline_is_one_key(text):
+    assert own(text) == {PASSPORT}
+
+
+@pytest.mark.parametrize(
+    "text, recent",
+    [
+        ("Correction: it's June 30.", ("My passport deadline is July 15.",)),
+        ("Actually, it's June 30.", ("My passport deadline is July 15.",)),
+        ("Sorry, I meant June 30.", ("My passport deadline is July 15.",)),
+        ("Scratch that, it's June 30.", ("My passport renewal deadline is July 15.",)),
+        ("No wait, June 30.", ("My passport deadline is July 15.",)),
+        ("Make that June 30.", ("My passport deadline is July 15.",)),
+        ("Actually, my deadline is June 30.", ("My passport deadline is July 15.",)),
+        ("It's June 30, not July 15.", ("My passport deadline is July 15.",)),
+        (
+            "Back from the consulate. Scratch what I said about the deadline: it's June 30.",
+            (
+                "My passport renewal deadline is July 15.",
+                ("assistant", "Noted: passport renewal by July 15."),
+            ),
+        ),
+        (
+            "Correction: the passport deadline is June 30.",
+            ("My passport deadline is July 15.", ("assistant", "Got it.")),
+        ),
+    ],
+)
+def test_a_correction_binds_to_the_recent_fact(text, recent):
+    delta = extract(text, recent)
+    (fact,) = delta.facts
+    assert (fact.subject, fact.attribute, fact.value) == ("Mira", "passport.deadline", "2026-06-30")
+    assert fact.correction is True
+
+
+def test_the_sgam_pair_statement_then_correction():
+    first = extract("My passport deadline is July 15.")
+    second = extract("Correction: it's June 30.", ("My passport deadline is July 15.",))
+    (a,), (b,) = first.facts, second.facts
+    assert (a.subject, a.attribute) == (b.subject, b.attribute)
+    assert (a.value, a.correction) == ("2026-07-15", False)
+    assert (b.value, b.correction) == ("2026-06-30", True)
+    assert b.evidence.quote in "Correction: it's June 30."
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("Sorry, I meant 35.", ("I'm 34 years old.",), ("Mira", "age", 35)),
+        ("Actually, Lisbon.", ("I live in Porto.",), ("Mira", "residence", "Lisbon")),
+        ("Correction: Lisbon, not Porto.", ("I live in Porto.",), ("Mira", "residence", "Lisbon")),
+        # a date corrects the latest date, not the residence said after it
+        (
+            "Correction: it's June 30.",
+            ("My passport deadline is July 15.", "I live in Porto."),
+            ("Mira", "passport.deadline", "2026-06-30"),
+        ),
+    ],
+)
+def test_a_correction_binds_by_kind_and_rejected_value(text, recent, expected):
+    (fact,) = extract(text, recent).facts
+    assert (fact.subject, fact.attribute, fact.value) == expected and fact.correction
+
+
+@pytest.mark.parametrize(
+    "text, recent",
+    [
+        ("Correction: it's June 30.", ()),  # nothing to correct
+        ("Actually, it's June 30.", ("I live in Porto.",)),  # no earlier date
+        ("It's June 30, not July 15.", ("My passport deadline is August 1.",)),  # rejects a value nobody said
+    ],
+)
+def test_an_unbound_correction_gives_no_fact(text, recent):
+    assert facts(text, recent) == set()
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("I live in Berlin.", "Berlin"),
+        ("I'm living in Berlin now.", "Berlin"),
+        ("I just moved to Lisbon!", "Lisbon"),
+        ("We moved to Lisbon.", "Lisbon"),
+        ("I've relocated to Toronto.", "Toronto"),
+        ("We're based in Austin these days.", "Austin"),
+        ("Guess what, we moved to the Bay Area.", "Bay Area"),
+        ("I now live in New York with my partner.", "New York"),
+        ("I'm in Lisbon now.", "Lisbon"),
+    ],
+)
+def test_residence(text, value):
+    assert own(text) == {("Mira", "residence", value)}
+
+
+@pytest.mark.parametrize(
+    "text, valid_from",
+    [
+        ("We moved to Lisbon last month.", datetime(2026, 2, 1, tzinfo=NOW.tzinfo)),
+        ("I have been living in Porto since 2019.", datetime(2019, 1, 1, tzinfo=NOW.tzinfo)),
+        ("I moved to Lisbon yesterday.", datetime(2026, 3, 1, tzinfo=NOW.tzinfo)),
+        ("I live in Berlin.", NOW),
+    ],
+)
+def test_a_change_starts_when_the_message_says(text, valid_from):
+    (fact,) = extract(text).facts
+    assert fact.attribute == "residence" and fact.valid_from == valid_from
+
+
+@pytest.mark.parametrize(
+    "text, value",
+    [
+        ("I work at Google.", "Google"),
+        ("I'm at Stripe now.", "Stripe"),
+        ("I started at Google in January.", "Google"),
+        ("I joined Microsoft last week.", "Microsoft"),
+        ("I got a job at Spotify!", "Spotify"),
+        ("I switched jobs to Netflix.", "Netflix"),
+        ("I'm working for Acme Corp these days.", "Acme Corp"),
+        ("I just started a new job at Shopify.", "Shopify"),
+    ],
+)
+def test_employer(text, value):
+    assert own(text) == {("Mira", "employer", value)}
+
+
+def test_employer_start_in_a_past_month():
+    (fact,) = extract("I started at Google in January.").facts
+    assert fact.valid_from == datetime(2026, 1, 1, tzinfo=NOW.tzinfo)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I work as a nurse.", {("Mira", "job_title", "nurse")}),
+        (
+            "I'm a software engineer at Shopify.",
+            {("Mira", "job_title", "software engineer"), ("Mira", "employer", "Shopify")},
+        ),
+        ("I got promoted to senior manager.", {("Mira", "job_title", "senior manager")}),
+        ("My job title is product designer.", {("Mira", "job_title", "product designer")}),
+    ],
+)
+def test_job_title(text, expected):
+    assert own(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "my sister Ana now lives in Porto",
+            {("Ana", "residence", "Porto"), ("Ana", "relation.sister_of", "Mira")},
+        ),
+        (
+            "My son Leo's passport is fine until 2029, by the way.",
+            {("Leo", "passport.expiry", "2029"), ("Leo", "relation.son_of", "Mira")},
+        ),
+        ("Ana lives in Madrid.", {("Ana", "residence", "Madrid")}),
+        ("My brother works at IBM.", {("Mira's brother", "employer", "IBM")}),
+        ("My wife is Ana.", {("Ana", "relation.wife_of", "Mira")}),
+        ("Tom is my boss.", {("Tom", "relation.boss_of", "Mira")}),
+        ("Ana's birthday is May 4.", {("Ana", "birthday", "2026-05-04")}),
+        ("My sister's passport deadline is July 20.", {("Mira's sister", "passport.deadline", "2026-07-20")}),
+    ],
+)
+def test_third_party_facts(text, expected):
+    assert facts(text) == expected
+
+
+def test_a_similar_fact_about_another_subject_is_not_the_speakers():
+    got = facts("My sister's passport deadline is July 20.", ("My passport deadline is July 15.",))
+    assert got == {("Mira's sister", "passport.deadline", "2026-07-20")}
+
+
+@pytest.mark.parametrize(
+    "recent, text, expected",
+    [
+        (("My sister Ana lives in Lisbon.",), "She moved to Porto.", {("Ana", "residence", "Porto")}),
+        (("I had lunch with Ana in Lisbon.",), "She lives in Porto.", {("Ana", "residence", "Porto")}),
+        (
+            ("My brother Tom and my sister Ana visited.",),
+            "She moved to Rome.",
+            {("Ana", "residence", "Rome")},
+        ),
+        (("My dad Paul retired last year.",), "He lives in Nice now.", {("Paul", "residence", "Nice")}),
+        (("Ana and Tom came over.",), "He moved to Paris.", set()),  # two people, no gender: no guess
+        ((), "She moved to Paris.", set()),  # nobody named
+        (("My sister Ana and my friend Eva visited.",), "She moved to Rome.", set()),
+    ],
+)
+def test_pronouns_resolve_only_when_unambiguous(recent, text, expected):
+    assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("I love sushi.", "preference.sushi", "love"),
+        ("I really enjoy hiking.", "preference.hiking", "like"),
+        ("I hate cilantro.", "preference.cilantro", "hate"),
+        ("I don't like coffee anymore.", "preference.coffee", "dislike"),
+        ("I prefer tea over coffee.", "preference.tea", "prefer"),
+        ("I'm a big fan of jazz.", "preference.jazz", "like"),
+        ("I can't stand loud music.", "preference.loud_music", "hate"),
+        ("My favourite colour is blue.", "favorite.color", "blue"),
+        ("My favorite movie is Alien.", "favorite.movie", "Alien"),
+    ],
+)
+def test_preferences(text, key, value):
+    assert own(text) == {("Mira", key, value)}
+
+
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("I'm vegetarian.", "diet", "vegetarian"),
+        ("I'm married.", "marital_status", "married"),
+        ("I just got engaged!", "marital_status", "engaged"),
+        ("I'm retired now.", "employment_status", "retired"),
+        ("I'm allergic to peanuts.", "allergy.peanuts", True),
+        ("I'm 34 years old.", "age", 34),
+        ("I turned 40 last week.", "age", 40),
+        ("I have two kids.", "kids.count", 2),
+        ("I have 3 children.", "kids.count", 3),
+        ("My budget is 500.", "budget", 500),
+        ("My phone number is 555 0100.", "phone", "555 0100"),
+        ("Phone: 555 0100", "phone", "555 0100"),
+        ("My email is mira@example.com", "email", "mira@example.com"),
+        ("My birthday is March 3.", "birthday", "2026-03-03"),
+        ("I was born on March 3, 1990.", "birthday", "1990-03-03"),
+        ("I was born in Lagos.", "birthplace", "Lagos"),
+        ("My dentist appointment is next Friday.", "dentist.appointment", "2026-03-13"),
+        ("My visa expires in June 2027.", "visa.expiry", "2027-06"),
+        ("My appointment got moved to next Tuesday.", "appointment", "2026-03-10"),
+    ],
+)
+def test_statuses_numbers_and_dates(text, key, value):
+    assert own(text) == {("Mira", key, value)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Is my passport due July 15?",
+        "When is my passport due?",
+        "Do I live in Berlin?",
+        "is my passport deadline july 15",
+        "If I moved to Paris, I'd be happier.",
+        "I might move to Paris.",
+        "I'm thinking about moving to Paris.",
+        "I want to move to Paris next year.",
+        "I would love to live in Rome.",
+        "Maybe my deadline is July 15.",
+        "Tom said he moved to Berlin.",
+        "I don't live in Paris.",
+        "My passport isn't due until July.",
+        "What if my deadline is July 15?",
+        "The weather is nice today.",
+        "I love you.",
+        "We had dinner at Luigi's last night.",
+    ],
+)
+def test_no_fact(text):
+    assert facts(text) == set()
+
+
+def test_times_resolve_against_the_message_time():
+    delta = extract("Can we meet next Friday or tomorrow at 3pm?")
+    got = {t.evidence.quote: (t.start.isoformat(), t.granularity) for t in delta.times}
+    # lang/time: "next Friday" is the Friday of the next ISO week; 2 March 2026 is a Monday
+    assert got == {
+        "next Friday": ("2026-03-13T00:00:00+00:00", "day"),
+        "tomorrow at 3pm": ("2026-03-03T15:00:00+00:00", "minute"),
+    }
+
+
+def test_tasks_and_decisions():
+    delta = extract("I need to renew my passport by next Friday.")
+    (task,) = delta.tasks
+    assert (task.text, task.owner, task.due.date().isoformat()) == (
+        "renew my passport by next Friday",
+        "Mira",
+        "2026-03-13",
+    )
+    (task,) = extract("Remind me to call mom tomorrow.").tasks
+    assert task.text == "call mom tomorrow" and task.due.date().isoformat() == "2026-03-03"
+    (task,) = extract("TODO: file taxes by April 15").tasks
+    assert task.text == "file taxes by April 15" and task.due.date().isoformat() == "2026-04-15"
+    (decision,) = extract("We decided to go with the blue logo.").decisions
+    assert (decision.text, decision.owner) == ("go with the blue logo", "Mira")
+    (decision,) = extract("Let's go with Lisbon for the offsite.").decisions
+    assert decision.text == "Lisbon for the offsite"
+    assert extract("I went to the shop.").tasks == []
+
+
+def test_entities_carry_their_kind_and_words():
+    delta = extract("my sister Ana now lives in Porto and I'm at Stripe now.")
+    got = {(e.name, e.kind) for e in delta.entities}
+    assert {("Ana", "person"), ("Porto", "place"), ("Stripe", "organization")} <= got
+
+
+@pytest.mark.parametrize(
+    "text, memory_type",
+    [
+        ("I live in Berlin.", "semantic"),
+        ("Every morning I run 5k before work.", "procedural"),
+        ("To reset the router, first unplug it, then wait ten seconds.", "procedural"),
+        ("We had dinner at Luigi's last night.", "episodic"),
+    ],
+)
+def test_memory_type_by_the_a2p_tree(text, memory_type):
+    assert extract(text).memory_type == memory_type
+
+
+@pytest.mark.parametrize(
+    "text, category, sensitivity",
+    [
+        ("I'm allergic to peanuts.", "a2p:health", "restricted"),
+        ("My salary is 5000.", "a2p:financial", "restricted"),
+        ("My wife is Ana.", "a2p:relationships", "sensitive"),
+        ("I love sushi.", "a2p:preferences", "standard"),
+        ("I work at Google.", "a2p:professional", "standard"),
+        ("We had dinner at Luigi's last night.", None, "standard"),
+    ],
+)
+def test_category_and_sensitivity(text, category, sensitivity):
+    delta = extract(text)
+    assert (delta.category, delta.sensitivity) == (category, sensitivity)
+
+
+def test_salience_orders_content_over_small_talk():
+    chat = extract("Haha, sounds good.").salience
+    fact = extract("I live in Berlin.").salience
+    correction = extract("Correction: it's June 30.", ("My passport deadline is July 15.",)).salience
+    assert 0 <= chat < fact < correction <= 1
+
+
+def test_several_facts_in_one_message_each_with_its_words():
+    text = "I moved to Lisbon last month, and I started at Stripe. My favourite food is bacalhau."
+    delta = extract(text)
+    got = {(f.attribute, f.value, f.evidence.quote) for f in delta.facts}
+    assert got == {
+        ("residence", "Lisbon", "I moved to Lisbon last month"),
+        ("employer", "Stripe", "I started at Stripe"),
+        ("favorite.food", "bacalhau", "My favourite food is bacalhau"),
+    }
