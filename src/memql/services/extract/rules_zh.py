@@ -61,8 +61,13 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"在(?P<v>.+?)(?:住|生活|定居)(?:了|呢|啦)?$", "residence", "place"),
         (r"在(?P<v>.+?)(?:工作|上班|任职|实习|做事|打工|就职)(?:了|呢|啦)?$", "employer", "organization"),
         (
-            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?|换到了?|去了?)(?P<v>.+?)"
+            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?)(?P<v>.+?)"
             r"(?:工作|上班|任职)?(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
+        (
+            r"(?:换到了?|去了?|调到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
             "employer_change",
             "organization",
         ),
@@ -120,7 +125,7 @@ _COPULA = re.compile(
 _CHANGE_COPULA = ("改", "换成", "变成", "推迟", "延期", "延后", "提前", "挪到")
 _EXPIRES = re.compile(r"(?P<attr>.+?)(?:就|才|将)?(?P<verb>到期|过期|截止|截至|失效)(?:了)?$")
 _BARE = re.compile(r"(?:应该|其实)?(?:是|改成|改为|为)?(?P<v>.+?)(?:才对|啦|了)?$")
-_NOT = re.compile(r"^(?:而)?不是(?P<old>.+)$")
+_NOT = re.compile(r"(?:而)?不是(?P<old>.+)$")
 _TASK = re.compile(
     r"(?:(?:我们|我)(?:还|也|一定)?)?(?P<verb>得|需要|必须|应该|要|记得|别忘了|不要忘了|别忘记)(?P<task>.+)|"
     r"提醒我(?P<task2>.+)|待办[:：](?P<task3>.+)"
@@ -142,6 +147,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     whole = s[start:end].strip()
     if not whole:
         return
+    _people(r, start, body_end)
     pos = _skip(_DISCOURSE, s, start, body_end)
     correction = False
     while (m := _CORRECTION.match(s, pos, body_end)) is not None and m.end() > pos:
@@ -169,6 +175,20 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             continue
         if _statement(r, a, b, confidence, correction) or _bare(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
+
+
+def _people(r: Reading, start: int, end: int) -> None:
+    """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
+    named = {(p.turn, p.name) for p in r.persons}
+    pattern = (
+        rf"我(?:们)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
+    )
+    for m in re.finditer(pattern, r.text[:end]):
+        if m.start() < start or (r.turn, m["name"]) in named or _NOT_NAME.match(m["name"]):
+            continue
+        _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
+        r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
 
 
 def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
@@ -201,7 +221,8 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
-        return _relative(r, rel), rel.end(), False
+        de = s.startswith("的", rel.end())  # 我姐姐的护照…: the sister's passport
+        return _relative(r, rel), rel.end() + de, de
     if (m := re.compile(r"(?:我们|咱们|我)(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
@@ -458,7 +479,8 @@ def _attribute_change(
         or re.search(r"住|搬|工作|上班|不", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
-        or phrase in ("这", "那", "这个", "那个", "它", "就")
+        or phrase
+        in ("这", "那", "这个", "那个", "它", "就", "应该", "其实", "可能", "大概", "好像", "也", "还", "都")
     ):
         return False
     cop = m["cop"]
