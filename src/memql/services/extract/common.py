@@ -71,6 +71,7 @@ class Reading:
     facts: list[Draft] = field(default_factory=list)
     tasks: list[Item] = field(default_factory=list)
     decisions: list[Item] = field(default_factory=list)
+    clause_start: int = 0  # where the clause being read begins (a time before its subject still dates it)
 
     # -- times ----------------------------------------------------------------------------------------
 
@@ -84,7 +85,12 @@ class Reading:
             return None
         t0, t1, span = inside[0]
         rest = (self.text[start:t0] + " " + self.text[t1:end]).lower()
-        rest = re.sub(r"\b(?:on|by|at|in|until|till|before|the|of|due|is|it's|it|this|year)\b", " ", rest)
+        rest = re.sub(
+            r"\b(?:on|by|at|in|until|till|before|the|of|due|is|it's|it|this|year|actually|now|still|"
+            r"currently|probably|officially)\b",
+            " ",
+            rest,
+        )
         rest = re.sub(r"[\s,.:;!?()'\"之前前为止号日的是在到了啦呢吧。，：；！？]+", "", rest)
         return span if not rest else None
 

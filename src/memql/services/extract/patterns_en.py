@@ -29,7 +29,9 @@ NOT_NAMES = frozenset((
 _DISCOURSE = re.compile(
     r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
     r"good news|guess what|just so you know|quick update|heads up|one more thing|in other news|"
-    r"back from [^,.:;]+|oh and)\b[\s,:;!.\-]*)+",
+    r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
+    r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
+    r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah)\b[\s,:;!.\-]*)+",
     _I,
 )
 _CORRECTION = re.compile(
@@ -38,6 +40,18 @@ _CORRECTION = re.compile(
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|no|nope|"
     r"not quite|small correction|one correction)\b[\s,:;.!\-–—]*",
+    _I,
+)
+_ACTUALLY = re.compile(r"\b(?:actually|in fact)\b", _I)  # mid-sentence: "the deadline is actually June 30"
+_LEADING_TIME = re.compile(r"(?:as of|since|starting|from|beginning)?\s*$", _I)
+_AND_PREDICATE = re.compile(
+    r",?\s+and\s+(?=(?:now\s+|then\s+|just\s+)?(?:joined|moved|started|switched|relocated|work|works|live|"
+    r"lives|am|'m|got)\b)",
+    _I,
+)
+_SUBJECTLESS = re.compile(
+    r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
+    r"settled)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -66,9 +80,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(_ADVERBS + pattern + r"\s+" + _ADVERBS, _I), key, kind)
     for pattern, key, kind in (
         (
-            r"(?:live|lives|am living|'m living|are living|'re living|is living|'s living|have been living|"
-            r"'ve been living|has been living|have lived|'ve lived|has lived|reside|resides|am residing|"
-            r"'m residing|am based|'m based|are based|'re based|is based|'s based|am settled|'m settled|"
+            r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
+            r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
+            r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|am settled|'m settled|"
             r"settled|live now|stay|stays|am staying|'m staying)\s+(?:down\s+)?(?:in|at|near|outside|on)",
             "residence",
             "place",
@@ -86,7 +100,17 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (
-            r"(?:work|works|am working|'m working|are working|'re working|is working|'s working|"
+            r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+" + _NAME + r")",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:ended up|finally|eventually)\s+(?:moving|relocating)\s+(?:back\s+)?to",
+            "residence",
+            "place",
+        ),
+        (
+            r"(?:work|works|working|am working|'m working|are working|'re working|is working|'s working|"
             r"have been working|'ve been working|has been working)\s+(?:at|for)",
             "employer",
             "organization",
@@ -190,7 +214,7 @@ _COUNT = re.compile(
 )
 _OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|us|one)\b", _I)
 _VALUE_CUT = re.compile(
-    r"\s*(?:,\s*|\s)(?:with|because|since|for (?:work|good|now)|so|but|and|which|where|who|after|"
+    r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$",
     _I,
 )

@@ -16,8 +16,10 @@ from memql.lang.time.numbers import parse_en_number
 
 from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
 from .patterns_en import (
+    _ACTUALLY,
     _AGE,
     _ALLERGY,
+    _AND_PREDICATE,
     _BARE,
     _CONDITIONAL,
     _CORRECTION,
@@ -30,6 +32,7 @@ from .patterns_en import (
     _HYPOTHETICAL,
     _I,
     _JOB,
+    _LEADING_TIME,
     _NAME,
     _NEGATION,
     _OBJECT_PRONOUN,
@@ -44,6 +47,7 @@ from .patterns_en import (
     _SENTIMENT,
     _SPACE,
     _STATUSES,
+    _SUBJECTLESS,
     _TASK,
     _VALUE_CUT,
     _VALUE_TAIL,
@@ -95,6 +99,7 @@ def clauses(text: str) -> list[tuple[int, int]]:
 
 def read_clause(r: Reading, start: int, end: int) -> None:
     s = r.text
+    r.clause_start = start
     body_end = strip_span(s, start, end)[1]
     question = s[start:end].rstrip().endswith("?")
     pos = _skip(_DISCOURSE, s, start, end)
@@ -107,6 +112,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     confidence = 0.9
     if (m := _HEDGE.match(s, pos, end)) is not None:
         confidence, pos = HEDGED, m.end()
+    pos = _past_leading_time(r, pos, body_end)
+    correction = correction or _ACTUALLY.search(s, pos, body_end) is not None
     rest = s[pos:body_end]
     if _CONDITIONAL.match(rest):
         return
@@ -142,6 +149,16 @@ def _people(r: Reading, start: int, end: int) -> None:
         r.name_person(m[0], None, (m.start(), m.end()))
 
 
+def _past_leading_time(r: Reading, pos: int, end: int) -> int:
+    """Past a time that opens the clause ("Last month, we moved…", "As of Monday I work at…"): it still
+    dates the fact, as a time anywhere in the clause does."""
+    for t0, t1, _ in r.times:
+        if t0 >= pos and t1 <= end and _LEADING_TIME.fullmatch(r.text, pos, t0):
+            after = _skip(re.compile(r"[\s,:]+"), r.text, t1, end)
+            return after if after < end else pos  # a time alone ("I meant June 30") is the value
+    return pos
+
+
 def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
     m = pattern.match(s, pos, end)
     return m.end() if m else pos
@@ -175,7 +192,7 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
     if not name or name in NOT_NAMES:
-        return f"{r.speaker}'s {m['rel'].lower()}"
+        return f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.add(Draft(name, f"relation.{relation}_of", r.speaker, m.start(), m.end("name"), r.now, kind="person"))
     return name
@@ -190,12 +207,17 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     m = re.compile(rf"(?:my|our)\s+(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s?\s+", _I).match(s, pos, end)
     if m is not None:
         return _relative(r, m), m.end()
+    if re.compile(rf"(?:my|our)\s+(?:{rels})\b(?!')", _I).match(s, pos, end):
+        return None  # "my boss Sarah moved to London": a relative as the subject, not my "boss sarah"
     if (m := re.compile(r"(?:my|our)\s+", _I).match(s, pos, end)) is not None:
         return r.speaker, m.end()
     if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
         who = r.pronoun("m" if m["p"].lower() == "his" else "f")
         return (who, m.end()) if who else None
-    if m := re.compile(r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has)\b)", _I).match(s, pos, end):
+    if m := re.compile(
+        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|expires|ends|falls|will)\b)",
+        _I,
+    ).match(s, pos, end):
         return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
     m = re.compile(rf"(?P<name>{_NAME})'s?\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
@@ -249,7 +271,7 @@ def _value(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, in
 
 def _valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
     """A time in the clause outside the value ("moved to Lisbon last month") starts the fact; else now."""
-    for t0, t1, span in r.times_in(start, end):
+    for t0, t1, span in r.times_in(min(start, r.clause_start), end):
         if t1 <= vstart or t0 >= vend:
             begin = span.start
             if begin > r.now and span.granularity == "month" and _PAST.search(r.text, start, end):
@@ -259,7 +281,7 @@ def _valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
 
 
 def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspan, rejected=None) -> Draft:
-    if correction and "." not in key:  # "actually my deadline is ..." names the earlier passport.deadline
+    if (correction or key in r.vocabulary.aspects) and "." not in key:  # "my deadline is …": passport's
         for d in reversed(r.earlier):
             if d.subject == subject and d.attribute.endswith("." + key):
                 key = d.attribute
@@ -331,11 +353,20 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         phrase, vstart = phrase + " deadline", d.end() if d else vstart
     elif (e := _EXPIRY.match(r.text, vstart, end)) is not None or cop.startswith(("expire", "runs out")):
         phrase, vstart = phrase + " expiry", e.end() if e else vstart
+    if (named := re.compile(r"(?:called|named)\s+", _I).match(r.text, vstart, end)) is not None:
+        phrase, vstart = phrase + " name", named.end()  # "my cat is called Miso": cat.name
     key = r.vocabulary.normalize(phrase)
+    if "name" in phrase.split()[-1:] and key.endswith("_name"):
+        key = key.removesuffix("_name") + ".name"
     if not key or _NEGATION.match(r.text, vstart, end):
         return False
+    known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
+    if cop in ("are", "were") and not known:
+        return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
     if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
         return False  # "the weather is nice" names nothing of the speaker's
+    if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
+        key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
     got = _value(r, vstart, end, kind)
     if got is None:
@@ -350,10 +381,22 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
 def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     got = _subject(r, pos, end)
     if got is None:
-        return False
+        # "Currently working at Deloitte.", "Just moved to Lisbon!": the speaker, when a verb opens it
+        if _SUBJECTLESS.match(r.text, pos, end) is None:
+            return False
+        got = (r.speaker, pos)
     subject, at = got
     s = r.text
     at = _skip(_SPACE, s, at, end)
+    if not _predicate(r, subject, pos, at, end, confidence, correction):
+        # "I left Google and joined Meta": the subject carries over to the verb after "and"
+        m = _AND_PREDICATE.search(s, at, end)
+        return m is not None and _predicate(r, subject, pos, m.end(), end, confidence, correction)
+    return True
+
+
+def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    s = r.text
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, at, end)
         if m is None:

@@ -59,6 +59,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (r"在(?P<v>.+?)(?:住|生活|定居)(?:了|呢|啦)?$", "residence", "place"),
+        (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
         (r"在(?P<v>.+?)(?:工作|上班|任职|实习|做事|打工|就职)(?:了|呢|啦)?$", "employer", "organization"),
         (
             r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?)(?P<v>.+?)"
@@ -95,7 +96,8 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
 _AGE = re.compile(r"(?:今年)?(?P<n>" + ZH_NUMBER_RE + r")岁(?:了)?")
 _ALLERGY = re.compile(r"对(?P<v>.+?)过敏")
 _PREFERENCE = re.compile(
-    r"(?P<neg>不|不太|没那么|不再|不怎么)?(?P<verb>最喜欢|喜欢|特别喜欢|很喜欢|非常喜欢|超爱|爱|热爱|喜爱|偏爱|"
+    r"(?P<neg>不|不太|没那么|不再|不怎么)?(?P<very>特别|非常|真的|挺|蛮|超级|十分)?"
+    r"(?P<verb>最喜欢|喜欢|特别喜欢|很喜欢|非常喜欢|超爱|爱|热爱|喜爱|偏爱|"
     r"讨厌|受不了|更喜欢|痛恨|反感)(?P<v>.+)"
 )
 _SENTIMENT = {
@@ -223,7 +225,7 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     if rel is not None:
         de = s.startswith("的", rel.end())  # 我姐姐的护照…: the sister's passport
         return _relative(r, rel), rel.end() + de, de
-    if (m := re.compile(r"(?:我们|咱们|我)(?P<de>的)?").match(s, pos, end)) is not None:
+    if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
         who = r.pronoun("m" if m["p"] == "他" else "f")
@@ -360,16 +362,26 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
 
 
 def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) -> bool:
-    s = r.text
     if _relation(r, a, b, confidence):
         return True
-    got = _subject(r, a, b)
+    got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
     if got is None:
-        return _attribute_change(r, r.speaker, a, a, b, confidence, correction)
+        # a part without a subject (我换了工作，现在在字节上班) speaks of the speaker; only a verb of
+        # residence, work or birth is read so, else it may name an attribute (截止日期改成…)
+        return _predicates(r, r.speaker, a, _after_adverbs(r, a, b), b, confidence, correction) or (
+            _attribute_change(r, r.speaker, a, a, b, confidence, correction)
+        )
     subject, at, possessive = got
     if possessive:
         return _attribute_change(r, subject, a, at, b, confidence, correction)
     verb_at = _after_adverbs(r, at, b)
+    return _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
+        r, subject, a, at, verb_at, b, confidence, correction
+    )
+
+
+def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
+    s = r.text
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, verb_at, b)
         if m is None:
@@ -383,7 +395,15 @@ def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) 
             continue
         value, v0, v1 = got_value
         _fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
+        if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:
+            _fact(r, subject, "job_title", job[0], a, b, confidence, correction, "text", (job[1], job[2]))
         return True
+    return False
+
+
+def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
+    """Statuses, age, allergies, counts, preferences, or an attribute with a copula."""
+    s = r.text
     for pattern, key, value in _STATUSES:
         if (m := pattern.match(s, verb_at, b)) is not None:
             _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
@@ -440,6 +460,8 @@ def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) 
 
 def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, confidence: float) -> bool:
     sentiment = _SENTIMENT[m["verb"]]
+    if m["very"] and sentiment == "like":
+        sentiment = "love"  # 特别喜欢
     if m["neg"]:
         sentiment = "dislike"
     start = m.start("v")

@@ -376,6 +376,7 @@ _OF_FOR = re.compile(
 )
 _FAVORITE_EN = re.compile(r"^(?:most\s+)?(?:favorite|fave|fav)\s+(?P<x>.+)$")
 _FAVORITE_ZH = re.compile(r"^最(?:喜欢|爱)(?:的)?(?P<x>.+)$")
+_FRESH = re.compile(r"^(?:new|current|present|latest|updated)\s+|^(?:最新的|新的|现在的|目前的|新)")
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _NON_WORD = re.compile(r"[^\w]+")
 
@@ -480,6 +481,11 @@ class Vocabulary:
         attr = self._by_phrase.get(text)  # type: ignore[attr-defined]
         if attr is not None:
             return attr.key
+        fresh = _FRESH.match(text)  # "new address", "新手机号": the attribute itself
+        if fresh and fresh.end() < len(text):
+            attr = self._by_phrase.get(text[fresh.end() :].strip())  # type: ignore[attr-defined]
+            if attr is not None:
+                return attr.key
         fav = _FAVORITE_EN.match(text) or _FAVORITE_ZH.match(text)
         if fav:
             return "favorite." + self._segment(fav["x"])
