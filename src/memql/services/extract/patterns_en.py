@@ -82,8 +82,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (
             r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
             r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
-            r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|am settled|'m settled|"
-            r"settled|live now|stay|stays|am staying|'m staying)\s+(?:down\s+)?(?:in|at|near|outside|on)",
+            r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
+            r"am settled|'m settled|settled|live now|stay|stays|am staying|'m staying)"
+            r"\s+(?:down\s+)?(?:in|at|near|outside|on)",
             "residence",
             "place",
         ),
