@@ -374,3 +374,55 @@ def test_several_facts_in_one_message_each_with_its_words():
         ("employer", "Stripe", "I started at Stripe"),
         ("favorite.food", "bacalhau", "My favourite food is bacalhau"),
     }
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("I relocated to Denver for work.", {("Mira", "residence", "Denver")}),
+        ("Just wanted to let you know I've moved to Chicago.", {("Mira", "residence", "Chicago")}),
+        ("Our new address is 12 Oak Lane.", {("Mira", "address", "12 Oak Lane")}),
+        ("These days I live in Kyoto.", {("Mira", "residence", "Kyoto")}),
+        ("I left Google and joined Meta.", {("Mira", "employer", "Meta")}),
+        ("My new job is at Figma.", {("Mira", "employer", "Figma")}),
+        ("I've been at Google for three years.", {("Mira", "employer", "Google")}),
+        ("Currently working at Deloitte.", {("Mira", "employer", "Deloitte")}),
+        ("I ended up moving to Seattle.", {("Mira", "residence", "Seattle")}),
+        ("My mom lives in Boston.", {("Mira's mother", "residence", "Boston")}),
+        ("My mother lives in Boston.", {("Mira's mother", "residence", "Boston")}),
+        ("My boss Sarah moved to London.", {("Sarah", "residence", "London")}),
+        ("My cat is called Miso.", {("Mira", "cat.name", "Miso")}),
+        ("My brother's new phone number is 555-0199.", {("Mira's brother", "phone", "555-0199")}),
+        ("We live in Lisbon now, not Porto.", {("Mira", "residence", "Lisbon")}),
+        ("The passport renewal deadline moved to June 30.", {("Mira", "passport.deadline", "2026-06-30")}),
+        ("My kids are 5 and 8.", set()),
+        ("I'm no longer vegetarian.", set()),
+    ],
+)
+def test_phrasings_written_differently(text, expected):
+    assert own(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, valid_from",
+    [
+        ("As of last week I'm working at Canva.", datetime(2026, 2, 23, tzinfo=NOW.tzinfo)),
+        ("Last month, we moved to Oslo.", datetime(2026, 2, 1, tzinfo=NOW.tzinfo)),
+    ],
+)
+def test_a_leading_time_dates_the_fact(text, valid_from):
+    (fact,) = extract(text).facts
+    assert fact.valid_from == valid_from
+
+
+@pytest.mark.parametrize(
+    "text, correction",
+    [
+        ("Update: my deadline is now June 30.", False),  # a change, of the earlier passport deadline
+        ("The deadline got pushed to June 30.", False),
+        ("Ok so the deadline is actually June 30.", True),
+    ],
+)
+def test_a_bare_aspect_takes_the_earlier_key(text, correction):
+    (fact,) = extract(text, ("My passport deadline is July 15.",)).facts
+    assert (fact.attribute, fact.value, fact.correction) == ("passport.deadline", "2026-06-30", correction)

@@ -231,3 +231,33 @@ def test_mixed_language_conversation():
     delta = extract("不对，是6月30号。", ("My passport deadline is July 15.",), speaker="小林")
     (fact,) = delta.facts
     assert (fact.attribute, fact.value, fact.correction) == ("passport.deadline", "2026-06-30", True)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("现在我住在苏州。", {("小林", "residence", "苏州")}),
+        ("我们家搬到了苏州。", {("小林", "residence", "苏州")}),
+        ("我换了新工作，现在在字节上班。", {("小林", "employer", "字节")}),
+        ("我搬家了，现在住在苏州。", {("小林", "residence", "苏州")}),
+        ("我的新地址是南京路100号。", {("小林", "address", "南京路100号")}),
+        ("我的新手机号是13900001111。", {("小林", "phone", 13900001111)}),
+        ("我男朋友在百度工作。", {("小林的男朋友", "employer", "百度")}),
+        ("我在微软当工程师。", {("小林", "employer", "微软"), ("小林", "job_title", "工程师")}),
+        ("我特别讨厌下雨天。", {("小林", "preference.下雨天", "hate")}),
+        ("我的护照下个月15号到期。", {("小林", "passport.expiry", "2026-04-15")}),
+        ("我已经不在杭州住了。", set()),
+    ],
+)
+def test_phrasings_written_differently(text, expected):
+    assert zh_facts(text) == expected
+
+
+def test_a_leading_time_dates_the_fact():
+    (fact,) = extract("上个月我搬到苏州了。", speaker="小林").facts
+    assert fact.valid_from == datetime(2026, 2, 1, tzinfo=NOW.tzinfo)
+
+
+def test_a_postponement_is_a_correction_of_the_earlier_key():
+    (fact,) = extract("护照截止日期推迟到了6月30号。", ("我的护照截止日期是7月15日。",), speaker="小林").facts
+    assert (fact.attribute, fact.value, fact.correction) == ("passport.deadline", "2026-06-30", True)
