@@ -325,7 +325,7 @@ def test_tasks_and_decisions():
 
 def test_entities_carry_their_kind_and_words():
     delta = extract("my sister Ana now lives in Porto and I'm at Stripe now.")
-    got = {(e.name, e.kind) for e in delta.entities}
+    got = {(e.text, e.kind) for e in delta.entities}
     assert {("Ana", "person"), ("Porto", "place"), ("Stripe", "organization")} <= got
 
 

@@ -220,7 +220,7 @@ def test_tasks_and_decisions():
 
 def test_entities_and_types():
     delta = extract("我姐姐安娜现在住在波尔图。", speaker="小林")
-    assert {(e.name, e.kind) for e in delta.entities} == {("安娜", "person"), ("波尔图", "place")}
+    assert {(e.text, e.kind) for e in delta.entities} == {("安娜", "person"), ("波尔图", "place")}
     assert delta.memory_type == "semantic"
     assert extract("我每天早上先跑步，然后吃早饭。", speaker="小林").memory_type == "procedural"
     assert extract("我们昨天去吃了火锅。", speaker="小林").memory_type == "episodic"

@@ -188,7 +188,7 @@ class FactCandidate(DeltaModel):
 class Entity(DeltaModel):
     """A person, place, organisation or product the message names."""
 
-    name: Annotated[Name, Field(description="the name as written, without a leading article")]
+    text: Annotated[Name, Field(description="the name as written (without a leading article)")]
     kind: Annotated[EntityKind, Field(description="person | place | organization | product | other")]
     evidence: Annotated[Evidence, Field(description="where the name is written")]
 

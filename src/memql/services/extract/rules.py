@@ -161,7 +161,7 @@ def _entities(r: Reading, text: str) -> list[Entity]:
     def add(start: int, end: int, kind: str) -> None:
         name = text[start:end].strip()
         if name and (start, end) not in found and not any(a <= start and end <= b for a, b in found):
-            found[(start, end)] = Entity(name=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
+            found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
 
     for p in r.persons:
         if p.turn == r.turn and p.span is not None:
