@@ -188,6 +188,12 @@ _MONTHS = (
     "november",
     "december",
 )
+_ZH_MONTHS = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
+# 8月, 十二月份 alone (not 8月15日, 8月底, 3个月): that month, the next one not before now
+_ZH_MONTH = re.compile(
+    r"(?<![0-9年个一二三四五六七八九十])(?P<prep>)(?P<month>(?P<m>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月份?)"
+    r"(?![0-9一二三四五六七八九十底初中末日号])"
+)
 _BARE_MONTH = re.compile(
     r"\b(?P<prep>since|in|until|till|by|from|last|this|next)\s+(?P<month>"
     + "|".join(_MONTHS)
@@ -214,19 +220,31 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
         if free(m.start(), m.end()):
             extra.append((m.start(), m.end(), year_span(int(m["year"]), now.tzinfo)))
     for m in _BARE_MONTH.finditer(text):
-        if not free(m.start("month"), m.end("month")):
-            continue
-        month = _MONTHS.index(m["month"].lower()) + 1
-        local = now.astimezone(now.tzinfo)
-        past = m["prep"].lower() in ("since", "from", "last")
-        if past:
-            year = local.year if month <= local.month else local.year - 1
-        elif m["prep"].lower() == "this":
-            year = local.year
-        else:
-            year = local.year if month >= local.month else local.year + 1
-        extra.append((m.start("month"), m.end("month"), month_span(year, month, now.tzinfo)))
+        if free(m.start("month"), m.end("month")):
+            month = _MONTHS.index(m["month"].lower()) + 1
+            extra.append(_month_mention(m, m["prep"].lower(), month, now))
+    for m in _ZH_MONTH.finditer(text):
+        if free(m.start(), m.end()):
+            month = int(m["m"]) if m["m"].isdigit() else _ZH_MONTHS.index(m["m"]) + 1
+            if 1 <= month <= 12:
+                extra.append(_month_mention(m, "in", month, now))
     return sorted(found + extra, key=lambda t: t[0])
+
+
+def _month_mention(m: re.Match[str], prep: str, month: int, now: datetime) -> tuple[int, int, TimeSpan]:
+    """A month named without its year: since/from/last March is the latest one not after now; next March
+    the first one after this month; this March this year's; in/by/until March the next one not before."""
+    local = now.astimezone(now.tzinfo)
+    if prep in ("since", "from", "last"):
+        year = local.year if month <= local.month else local.year - 1
+    elif prep == "this":
+        year = local.year
+    elif prep == "next":
+        year = local.year if month > local.month else local.year + 1
+    else:
+        year = local.year if month >= local.month else local.year + 1
+    start = m.start("prep") if prep in ("last", "this", "next") else m.start("month")
+    return start, m.end("month"), month_span(year, month, now.tzinfo)
 
 
 def strip_span(

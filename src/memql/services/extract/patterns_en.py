@@ -159,6 +159,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
     )
 )
+_CHANGED_MY = re.compile(
+    _ADVERBS + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
+    r"postponed|bumped)\s+(?:my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
+    r"(?:back\s+)?(?:to|until|over to)\s+",
+    _I,
+)
 _COPULA = r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|became|am now|'m now|is now)"
 _STATUSES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I), key)

@@ -21,6 +21,7 @@ from .patterns_en import (
     _ALLERGY,
     _AND_PREDICATE,
     _BARE,
+    _CHANGED_MY,
     _CONDITIONAL,
     _CORRECTION,
     _COUNT,
@@ -351,7 +352,9 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     vstart = m.end()
     if (d := _DUE.match(r.text, vstart, end)) is not None or "due" in cop:
         phrase, vstart = phrase + " deadline", d.end() if d else vstart
-    elif (e := _EXPIRY.match(r.text, vstart, end)) is not None or cop.startswith(("expire", "runs out")):
+    elif (e := _EXPIRY.match(r.text, vstart, end)) is not None or cop.startswith(
+        ("expire", "runs out", "ends")
+    ):
         phrase, vstart = phrase + " expiry", e.end() if e else vstart
     if (named := re.compile(r"(?:called|named)\s+", _I).match(r.text, vstart, end)) is not None:
         phrase, vstart = phrase + " name", named.end()  # "my cat is called Miso": cat.name
@@ -397,6 +400,14 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
 
 def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
     s = r.text
+    if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
+        key = r.vocabulary.normalize(m["attr"])
+        kind = r.vocabulary.kind(key)
+        value = _value(r, m.end(), end, kind) if key else None
+        if value is not None:
+            v, v0, v1, rejected = value
+            _fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+            return True
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, at, end)
         if m is None:

@@ -58,9 +58,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
-        (r"在(?P<v>.+?)(?:住|生活|定居)(?:了|呢|啦)?$", "residence", "place"),
+        (r"在(?P<v>[^，,]+?)(?:住|生活|定居)(?!.*(?:工作|上班))", "residence", "place"),
         (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
-        (r"在(?P<v>.+?)(?:工作|上班|任职|实习|做事|打工|就职)(?:了|呢|啦)?$", "employer", "organization"),
+        (r"在(?!家)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职)", "employer", "organization"),
         (
             r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?)(?P<v>.+?)"
             r"(?:工作|上班|任职)?(?:了|啦)?$",
@@ -372,9 +372,9 @@ def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) 
             _attribute_change(r, r.speaker, a, a, b, confidence, correction)
         )
     subject, at, possessive = got
-    if possessive:
-        return _attribute_change(r, subject, a, at, b, confidence, correction)
     verb_at = _after_adverbs(r, at, b)
+    if possessive or r.text.startswith("把", verb_at):  # 我把手机号换成了…: the attribute after 把
+        return _attribute_change(r, subject, a, verb_at + (not possessive), b, confidence, correction)
     return _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
         r, subject, a, at, verb_at, b, confidence, correction
     )
