@@ -7,6 +7,8 @@ from datetime import datetime
 
 import pytest
 from extract_helpers import NOW, extract, facts, own
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 PASSPORT = ("Mira", "passport.deadline", "2026-07-15")
 
@@ -434,3 +436,21 @@ def test_a_leading_time_dates_the_fact(text, valid_from):
 def test_a_bare_aspect_takes_the_earlier_key(text, correction):
     (fact,) = extract(text, ("My passport deadline is July 15.",)).facts
     assert (fact.attribute, fact.value, fact.correction) == ("passport.deadline", "2026-06-30", correction)
+
+
+_PIECES = [
+    "my", "My", "is", "I", "我", "的", "是", "!!!", "?", "love", "'s", "sister", "Ana", "July 15",
+    "下周五", "，", "。", ":", "correction", "not", "actually", "moved to", "住在", "to", "\n", "😀",
+    "$", "5", "favourite", "喜欢", "了", "the", "deadline", "of", "-", "不对", "is due", "expires",
+    "called", "she", "她",
+]  # fmt: skip
+
+
+@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(st.sampled_from(_PIECES), max_size=12).map(" ".join) | st.text(max_size=80),
+    st.lists(st.sampled_from(_PIECES), max_size=8).map("".join),
+)
+def test_any_text_gives_a_valid_delta_that_quotes_it(text, earlier):
+    delta = extract(text, (earlier,))  # never raises; every evidence is exact (checked in extract)
+    assert 0 <= delta.salience <= 1

@@ -13,6 +13,8 @@ import re
 from collections import Counter
 from datetime import datetime
 
+from pydantic import ValidationError
+
 from memql.lang.categories import STANDARD_CATEGORIES, root, stricter
 from memql.lang.delta import (
     ActionItem,
@@ -104,8 +106,8 @@ def _evidence(text: str, start: int, end: int) -> Evidence:
 def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
     facts = []
     for d in r.facts:
-        facts.append(
-            FactCandidate(
+        try:
+            fact = FactCandidate(
                 subject=d.subject,
                 attribute=d.attribute,
                 value=d.value,
@@ -115,7 +117,9 @@ def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
                 correction=d.correction,
                 category=vocabulary.category(d.attribute),
             )
-        )
+        except ValidationError:  # a draft the delta cannot hold (a key without words ...): left out
+            continue
+        facts.append(fact)
     entities = _entities(r, text)
     times = [
         TimeMention(

@@ -518,8 +518,8 @@ class Vocabulary:
             if attr is not None:
                 return attr.key
         fav = _FAVORITE_EN.match(text) or _FAVORITE_ZH.match(text)
-        if fav:
-            return "favorite." + self._segment(fav["x"])
+        if fav and (thing := self._segment(fav["x"])):
+            return "favorite." + thing
         swapped = _OF_FOR.match(text)
         if swapped and self._aspect_suffix(swapped["aspect"]) is not None:
             return self.normalize(f"{swapped['thing']} {swapped['aspect']}")
