@@ -189,14 +189,22 @@ def test_job_title(text, expected):
         ),
         ("Ana lives in Madrid.", {("Ana", "residence", "Madrid")}),
         ("My brother works at IBM.", {("Mira's brother", "employer", "IBM")}),
-        ("My wife is Ana.", {("Ana", "relation.wife_of", "Mira")}),
-        ("Tom is my boss.", {("Tom", "relation.boss_of", "Mira")}),
+        ("My wife is Ana.", {("Ana", "relation.wife_of", "Mira"), ("Mira", "wife", "Ana")}),
+        ("Tom is my boss.", {("Tom", "relation.boss_of", "Mira"), ("Mira", "boss", "Tom")}),
+        ("My sister is Ana.", {("Ana", "relation.sister_of", "Mira")}),  # one has several sisters
         ("Ana's birthday is May 4.", {("Ana", "birthday", "2026-05-04")}),
         ("My sister's passport deadline is July 20.", {("Mira's sister", "passport.deadline", "2026-07-20")}),
     ],
 )
 def test_third_party_facts(text, expected):
     assert facts(text) == expected
+
+
+def test_a_new_manager_takes_the_speakers_key_of_the_old_one():
+    old = facts("My manager is Priya.")
+    new = facts("Priya left, my new manager is Tom.", ("My manager is Priya.",))
+    assert ("Mira", "manager", "Priya") in old and ("Mira", "manager", "Tom") in new
+    assert ("Tom", "relation.manager_of", "Mira") in new
 
 
 def test_a_similar_fact_about_another_subject_is_not_the_speakers():
@@ -392,7 +400,7 @@ def test_several_facts_in_one_message_each_with_its_words():
         ("I ended up moving to Seattle.", {("Mira", "residence", "Seattle")}),
         ("My mom lives in Boston.", {("Mira's mother", "residence", "Boston")}),
         ("My mother lives in Boston.", {("Mira's mother", "residence", "Boston")}),
-        ("My boss Sarah moved to London.", {("Sarah", "residence", "London")}),
+        ("My boss Sarah moved to London.", {("Sarah", "residence", "London"), ("Mira", "boss", "Sarah")}),
         ("My cat is called Miso.", {("Mira", "cat.name", "Miso")}),
         ("My brother's new phone number is 555-0199.", {("Mira's brother", "phone", "555-0199")}),
         ("We live in Lisbon now, not Porto.", {("Mira", "residence", "Lisbon")}),

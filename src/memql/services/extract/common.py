@@ -13,6 +13,10 @@ from memql.lang.time.spans import month_span, year_span
 from .vocabulary import Vocabulary
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it
+SINGULAR_RELATIONS = frozenset(
+    {"boss", "manager", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
+)
 # confidence of a rule fact: a plain statement, a hedged one ("I think"), a bound correction
 STATED = 0.9
 HEDGED = 0.6
@@ -118,6 +122,40 @@ class Reading:
         self.facts.append(draft)
         self.earlier.append(draft)
         return draft
+
+    def relate(
+        self, name: str, relation: str, start: int, end: int, confidence: float, name_span=None
+    ) -> None:
+        """ "my sister Ana": (Ana, relation.sister_of) = the speaker; for a relation one has one of at a
+        time ("my new manager is Tom", "my wife"), also (speaker, manager) = Tom, so the next one
+        supersedes it."""
+        self.add(
+            Draft(
+                name,
+                f"relation.{relation}_of",
+                self.speaker,
+                start,
+                end,
+                self.now,
+                confidence,
+                kind="person",
+                value_span=name_span,
+            )
+        )
+        if relation in SINGULAR_RELATIONS:
+            self.add(
+                Draft(
+                    self.speaker,
+                    relation,
+                    name,
+                    start,
+                    end,
+                    self.now,
+                    confidence,
+                    kind="person",
+                    value_span=name_span,
+                )
+            )
 
     def bind(self, kind: str, hint: str | None, rejected: str | None) -> Draft | None:
         """The earlier fact a correction without its own attribute corrects: the latest fact of this

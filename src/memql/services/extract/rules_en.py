@@ -121,12 +121,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     _tasks(r, pos, body_end)
     if _decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
-    found = (
-        _relation(r, pos, body_end, confidence)
-        or _possessive(r, pos, body_end, confidence, correction)
-        or _subject_predicate(r, pos, body_end, confidence, correction)
-        or _label(r, pos, body_end, confidence, correction)
-    )
+    found = _statement(r, pos, body_end, confidence, correction)
+    for comma in _COMMA_SUBJECT.finditer(s, pos, body_end) if not found else ():
+        # "Priya left, my new manager is Tom": a statement after a comma, when the start held none
+        if found := _statement(r, comma.end(), body_end, confidence, correction):
+            break
     if not found:
         _bare_correction(r, pos, body_end, correction, about)
     _people(r, start, body_end)
@@ -148,6 +147,18 @@ def _people(r: Reading, start: int, end: int) -> None:
         if any(a <= m.start() < b for a, b in values) or any(t0 <= m.start() < t1 for t0, t1, _ in r.times):
             continue
         r.name_person(m[0], None, (m.start(), m.end()))
+
+
+_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|i|i'm|i've|we|we're|we've)\b)", re.I)
+
+
+def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    return (
+        _relation(r, pos, end, confidence)
+        or _possessive(r, pos, end, confidence, correction)
+        or _subject_predicate(r, pos, end, confidence, correction)
+        or _label(r, pos, end, confidence, correction)
+    )
 
 
 def _past_leading_time(r: Reading, pos: int, end: int) -> int:
@@ -177,7 +188,8 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         who = r.pronoun("m" if m["p"].lower() == "he" else "f")
         return (who, m.end()) if who else None
     rel = re.compile(
-        rf"(?:my|our)\s+(?P<rel>{_relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?", _I
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{_relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?",
+        _I,
     ).match(s, pos, end)
     if rel is not None:
         return _relative(r, rel), rel.end()
@@ -195,7 +207,7 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     if not name or name in NOT_NAMES:
         return f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
     r.name_person(name, gender, (m.start("name"), m.end("name")))
-    r.add(Draft(name, f"relation.{relation}_of", r.speaker, m.start(), m.end("name"), r.now, kind="person"))
+    r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
     return name
 
 
@@ -205,10 +217,12 @@ _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker,
 def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     s = r.text
     rels = _relation_words(r)
-    m = re.compile(rf"(?:my|our)\s+(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s?\s+", _I).match(s, pos, end)
+    m = re.compile(
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s?\s+", _I
+    ).match(s, pos, end)
     if m is not None:
         return _relative(r, m), m.end()
-    if re.compile(rf"(?:my|our)\s+(?:{rels})\b(?!')", _I).match(s, pos, end):
+    if re.compile(rf"(?:my|our)\s+(?:new\s+|current\s+)?(?:{rels})\b(?!')", _I).match(s, pos, end):
         return None  # "my boss Sarah moved to London": a relative as the subject, not my "boss sarah"
     if (m := re.compile(r"(?:my|our)\s+", _I).match(s, pos, end)) is not None:
         return r.speaker, m.end()
@@ -313,8 +327,8 @@ def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspa
 def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
     s, rels = r.text, _relation_words(r)
     m = re.compile(
-        rf"(?:my|our)\s+(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+(?:called\s+|named\s+)?"
-        rf"(?P<name>{_NAME})[\s.!,]*$",
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+"
+        rf"(?:called\s+|named\s+)?(?P<name>{_NAME})[\s.!,]*$",
         _I,
     ).match(s, pos, end)
     m = m or re.compile(rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})[\s.!,]*$", _I).match(s, pos, end)
@@ -322,19 +336,7 @@ def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
         return False
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
-    r.add(
-        Draft(
-            m["name"],
-            f"relation.{relation}_of",
-            r.speaker,
-            pos,
-            end,
-            r.now,
-            confidence,
-            kind="person",
-            value_span=(m.start("name"), m.end("name")),
-        )
-    )
+    r.relate(m["name"], relation, pos, end, confidence, (m.start("name"), m.end("name")))
     return True
 
 

@@ -219,7 +219,7 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
-        rf"(?:我们|我)的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?:我们|我)的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
@@ -253,7 +253,7 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     if not name or _NOT_NAME.match(name):
         return f"{r.speaker}的{m['rel']}"
     r.name_person(name, gender, (m.start("name"), m.end("name")))
-    r.add(Draft(name, f"relation.{relation}_of", r.speaker, m.start(), m.end(), r.now, kind="person"))
+    r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
     return name
 
 
@@ -337,27 +337,15 @@ def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspa
 def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
-    m = re.compile(rf"(?:我们|我)的?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$").match(
-        r.text, a, b
-    )
+    m = re.compile(
+        rf"(?:我们|我)的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
+    ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
         return False
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
-    r.add(
-        Draft(
-            m["name"],
-            f"relation.{relation}_of",
-            r.speaker,
-            a,
-            b,
-            r.now,
-            confidence,
-            kind="person",
-            value_span=(m.start("name"), m.end("name")),
-        )
-    )
+    r.relate(m["name"], relation, a, b, confidence, (m.start("name"), m.end("name")))
     return True
 
 

@@ -485,7 +485,7 @@ class Vocabulary:
         family = key.split(".", 1)[0]
         if family in ("favorite", "preference"):
             return "a2p:preferences"
-        if family == "relation":
+        if family == "relation" or key in {relation for relation, _ in self.relations.values()}:
             return "a2p:relationships"
         if family == "allergy":
             return _HEALTH
