@@ -51,6 +51,12 @@ def test_a_message_needs_an_aware_time_and_keeps_its_zone():
     assert said.time.tzinfo is UTC and said.recent[0].time is None
     with pytest.raises(ValidationError):
         Utterance(speaker="  ", text="hi", time=NOW)  # a speaker has a name
+    listed = Utterance(speaker="Mira", text="hi", time=NOW, recent=[{"speaker": "Ana", "text": "hey"}])
+    assert listed.recent == (Turn(speaker="Ana", text="hey"),)
+    shanghai = Utterance.model_validate_json(
+        '{"speaker": "小林", "text": "hi", "time": "2026-03-02T09:00:00+08:00"}'
+    )
+    assert shanghai.time.utcoffset().total_seconds() == 8 * 3600  # the zone is kept: it is the calendar
 
 
 # --- the delta -----------------------------------------------------------------------------------------

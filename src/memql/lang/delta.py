@@ -106,6 +106,11 @@ class Utterance(StrictModel):
     def _zoned(cls, value: datetime) -> datetime:
         return _aware(value)
 
+    @field_validator("recent", mode="before")
+    @classmethod
+    def _turns(cls, value: Any) -> Any:
+        return tuple(value) if isinstance(value, list) else value  # a list of turns is as good as a tuple
+
 
 # --- the delta -------------------------------------------------------------------------------------
 
