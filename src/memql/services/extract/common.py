@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import datetime
 
@@ -69,13 +70,35 @@ class Reading:
     vocabulary: Vocabulary
     turn: int
     times: list[tuple[int, int, TimeSpan]]
-    earlier: list[Draft]  # facts of the recent turns and of this one so far, oldest first
-    persons: list[Person]  # people named so far, oldest first
+    known_facts: list[Draft]  # facts of the turns read so far, oldest first (see `earlier`)
+    known_persons: list[Person]  # people named in the turns read so far, oldest first (see `persons`)
     speakers: frozenset[str]
     facts: list[Draft] = field(default_factory=list)
     tasks: list[Item] = field(default_factory=list)
     decisions: list[Item] = field(default_factory=list)
     clause_start: int = 0  # where the clause being read begins (a time before its subject still dates it)
+    # reads the recent turns, when a correction or a pronoun first needs them: most messages never do, and
+    # reading every recent turn again for every message would cost more than the message itself
+    context: Callable[[], tuple[list[Draft], list[Person]]] | None = None
+
+    def _load(self) -> None:
+        if self.context is not None:
+            facts, persons = self.context()
+            self.context = None
+            self.known_facts[:0] = facts
+            self.known_persons[:0] = persons
+
+    @property
+    def earlier(self) -> list[Draft]:
+        """Facts of the recent turns and of this one so far, oldest first."""
+        self._load()
+        return self.known_facts
+
+    @property
+    def persons(self) -> list[Person]:
+        """People named in the recent turns and in this one so far, oldest first."""
+        self._load()
+        return self.known_persons
 
     # -- times ----------------------------------------------------------------------------------------
 
@@ -102,7 +125,7 @@ class Reading:
 
     def name_person(self, name: str, gender: str | None, span: tuple[int, int] | None = None) -> None:
         if name and name not in self.speakers and name != self.speaker:
-            self.persons.append(Person(name, gender, self.turn, span))
+            self.known_persons.append(Person(name, gender, self.turn, span))
 
     def pronoun(self, gender: str | None) -> str | None:
         """The person he/she/他/她 refers to: among the people of the latest turn that names any, the one
@@ -120,7 +143,7 @@ class Reading:
     def add(self, draft: Draft) -> Draft:
         draft.speaker = self.speaker
         self.facts.append(draft)
-        self.earlier.append(draft)
+        self.known_facts.append(draft)
         return draft
 
     def relate(

@@ -22,7 +22,11 @@ NOT_NAMES = frozenset((
     "May", "June", "July", "August", "September", "October", "November", "December", "Just", "Now",
     "Then", "Maybe", "Please", "Thanks", "Hey", "Hi", "Hello", "Btw", "Anyway", "Update", "Scratch",
     "Wait", "Nope", "Mine", "Everyone", "Nobody", "Someone", "Everything", "Nothing", "Last", "Next",
-    "Every", "Each", "All", "Both", "Dear", "Mr", "Mrs", "Ms", "Dr",
+    "Every", "Each", "All", "Both", "Dear", "Mr", "Mrs", "Ms", "Dr", "Wow", "Yeah", "Yep", "Sure",
+    "Sounds", "Looks", "Seems", "Feels", "Thank", "Congrats", "Congratulations", "Awesome", "Great",
+    "Cool", "Nice", "Absolutely", "Definitely", "Totally", "Haha", "Lol", "Omg", "Aww", "Ugh", "Hmm",
+    "Good", "Glad", "Love", "Happy", "Nah", "Not", "Let", "Can", "Could", "Would", "Should", "Did", "Do",
+    "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Whoa", "Cheers", "Bye",
 ))
 # fmt: on
 
@@ -35,14 +39,22 @@ _DISCOURSE = re.compile(
     _I,
 )
 _CORRECTION = re.compile(
-    r"(?:actually|correction|sorry|oops|no wait|wait|no no|scratch that|strike that|"
+    r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
-    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|no|nope|"
-    r"not quite|small correction|one correction)\b[\s,:;.!\-–—]*",
+    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|"
+    r"not quite|small correction|one correction|"
+    # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
+    r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]))\b[\s,:;.!\-–—]*",
     _I,
 )
 _ACTUALLY = re.compile(r"\b(?:actually|in fact)\b", _I)  # mid-sentence: "the deadline is actually June 30"
+_WH_OR_PRONOUN = re.compile(
+    r"(?:how|what|that|when|where|why|who|which|whether|your|his|her|their|our|its|it|them|you|him|us|me|"
+    r"this|these|those)\b|.*\b(?:them|him|her|you|us|me|it)\b",
+    _I,
+)  # a preference's object that is a clause or someone else's thing: "I love how…", "I love your turtles"
+_BASE_VERB = re.compile(r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer)\b", _I)
 _LEADING_TIME = re.compile(r"(?:as of|since|starting|from|beginning)?\s*$", _I)
 _AND_PREDICATE = re.compile(
     r",?\s+and\s+(?=(?:now\s+|then\s+|just\s+)?(?:joined|moved|started|switched|relocated|work|works|live|"
@@ -222,7 +234,8 @@ _COUNT = re.compile(
 _OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|us|one)\b", _I)
 _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
-    r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$",
+    r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
+    r",\s*(?:he|she|it|they|i|we|you|that|this)\b.*$|\s+[-–—]\s.*$",
     _I,
 )
 _VALUE_TAIL = re.compile(

@@ -49,37 +49,37 @@ class RuleExtractor:
         self.vocabulary = vocabulary or DEFAULT_VOCABULARY
 
     def extract(self, message: Utterance) -> MemoryDelta:
-        earlier: list[Draft] = []
-        persons: list[Person] = []
         speakers = frozenset({message.speaker, *(t.speaker for t in message.recent)})
-        for i, turn in enumerate(message.recent):
-            self._read(
-                turn.text,
-                turn.speaker,
-                turn.time or message.time,
-                i,
-                earlier,
-                persons,
-                speakers,
-                message.lang,
-            )
+
+        def recent_turns() -> tuple[list[Draft], list[Person]]:
+            """The recent turns read in order, each with its own speaker and time (on first need)."""
+            earlier: list[Draft] = []
+            persons: list[Person] = []
+            for i, turn in enumerate(message.recent):
+                time = turn.time or message.time
+                self._read(turn.text, turn.speaker, time, i, earlier, persons, speakers, message.lang)
+            return earlier, persons
+
         reading = self._read(
             message.text,
             message.speaker,
             message.time,
             len(message.recent),
-            earlier,
-            persons,
+            [],
+            [],
             speakers,
             message.lang,
+            context=recent_turns if message.recent else None,
         )
         return _delta(reading, message.text, self.vocabulary)
 
-    def _read(self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang) -> Reading:
+    def _read(
+        self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, context=None
+    ) -> Reading:
         plain = text.replace("\u2019", "'").replace("\u2018", "'")
-        reading = Reading(
-            plain, speaker, now, self.vocabulary, turn, find_times(plain, now), earlier, persons, speakers
-        )
+        times = find_times(plain, now)
+        reading = Reading(plain, speaker, now, self.vocabulary, turn, times, earlier, persons, speakers)
+        reading.context = context
         for start, end in _sentences(plain):
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en
@@ -167,7 +167,7 @@ def _entities(r: Reading, text: str) -> list[Entity]:
         if name and (start, end) not in found and not any(a <= start and end <= b for a, b in found):
             found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
 
-    for p in r.persons:
+    for p in r.known_persons:
         if p.turn == r.turn and p.span is not None:
             add(*p.span, "person")
     for d in r.facts:

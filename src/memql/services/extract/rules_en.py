@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from memql.lang.time.numbers import parse_en_number
+from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
 from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
 from .patterns_en import (
@@ -21,6 +21,7 @@ from .patterns_en import (
     _ALLERGY,
     _AND_PREDICATE,
     _BARE,
+    _BASE_VERB,
     _CHANGED_MY,
     _CONDITIONAL,
     _CORRECTION,
@@ -52,14 +53,18 @@ from .patterns_en import (
     _TASK,
     _VALUE_CUT,
     _VALUE_TAIL,
+    _WH_OR_PRONOUN,
     NOT_NAMES,
 )
 from .vocabulary import snake
 
 
 def _relation_words(r: Reading) -> str:
-    words = [w for w in r.vocabulary.relations if w.isascii()]
-    return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+    def make() -> str:
+        words = [w for w in r.vocabulary.relations if w.isascii()]
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+    return r.vocabulary.memo("relations_en", make)
 
 
 def clauses(text: str) -> list[tuple[int, int]]:
@@ -114,17 +119,19 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if (m := _HEDGE.match(s, pos, end)) is not None:
         confidence, pos = HEDGED, m.end()
     pos = _past_leading_time(r, pos, body_end)
-    correction = correction or _ACTUALLY.search(s, pos, body_end) is not None
+    # "the deadline is actually June 30" corrects a statement; only a marker opening the clause lets a
+    # bare value ("actually, Porto") correct one
+    states = correction or _ACTUALLY.search(s, pos, body_end) is not None
     rest = s[pos:body_end]
     if _CONDITIONAL.match(rest):
         return
     _tasks(r, pos, body_end)
     if _decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
-    found = _statement(r, pos, body_end, confidence, correction)
+    found = _statement(r, pos, body_end, confidence, states)
     for comma in _COMMA_SUBJECT.finditer(s, pos, body_end) if not found else ():
         # "Priya left, my new manager is Tom": a statement after a comma, when the start held none
-        if found := _statement(r, comma.end(), body_end, confidence, correction):
+        if found := _statement(r, comma.end(), body_end, confidence, states):
             break
     if not found:
         _bare_correction(r, pos, body_end, correction, about)
@@ -138,17 +145,30 @@ def _people(r: Reading, start: int, end: int) -> None:
     """The other names of the clause, as people a later he/she may stand for: not after a preposition of
     place ("in Lisbon"), not a time, not the value of a fact ("works at Stripe")."""
     values = [d.value_span for d in r.facts if d.value_span is not None]
-    named = {(p.turn, p.name) for p in r.persons}
+    named = {(p.turn, p.name) for p in r.known_persons}
     for m in re.finditer(_NAME + r"(?![\w'])", r.text[:end]):
         if m.start() < start or m[0] in NOT_NAMES or (r.turn, m[0]) in named:
             continue
         if _PLACE_BEFORE.search(r.text, start, m.start()) or r.times_in(m.start(), m.end()):
             continue
+        if not r.text[start : m.start()].strip(" \"'(") and not re.match(
+            r"\s+(?:and|&)\s", r.text[m.end() :]
+        ):
+            continue  # "Pets are…", "Wow, Maria!": a capital that opens a sentence is no sure name
         if any(a <= m.start() < b for a, b in values) or any(t0 <= m.start() < t1 for t0, t1, _ in r.times):
             continue
         r.name_person(m[0], None, (m.start(), m.end()))
 
 
+_VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
+_ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
+# what an unknown attribute's value starts with: a name, a digit, a time word, an address or a handle
+_VALUE_LIKE = re.compile(
+    r"(?-i:[A-Z0-9$€£@#+])|(?:next|this|last|tomorrow|today|tonight|yesterday|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
+    re.I,
+)
 _COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|i|i'm|i've|we|we're|we've)\b)", re.I)
 
 
@@ -218,7 +238,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     s = r.text
     rels = _relation_words(r)
     m = re.compile(
-        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s?\s+", _I
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s\s+", _I
     ).match(s, pos, end)
     if m is not None:
         return _relative(r, m), m.end()
@@ -234,7 +254,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         _I,
     ).match(s, pos, end):
         return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
-    m = re.compile(rf"(?P<name>{_NAME})'s?\s+").match(s, pos, end)
+    m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
         return m["name"], m.end()
@@ -281,6 +301,16 @@ def _value(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, in
         return int(words), start, end, rejected
     if re.fullmatch(r"-?\d+\.\d+", words):
         return float(words), start, end, rejected
+    if kind == "number":  # "I turned it into a lesson" is no age
+        return (
+            (parse_en_number(words), start, end, rejected) if re.fullmatch(EN_NUMBER_RE, words, _I) else None
+        )
+    if (
+        kind in ("place", "organization", "person", "product")
+        and not words[:1].isupper()
+        and not words[0].isdigit()
+    ):
+        return None  # a proper name is written capitalised: "joined a new group" names no employer
     return words, start, end, rejected
 
 
@@ -368,6 +398,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
     if cop in ("are", "were") and not known:
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
+    if not known and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
+        return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
         return False  # "the weather is nice" names nothing of the speaker's
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
@@ -478,8 +510,10 @@ def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence
                 )
         return True
     if (m := _PREFERENCE.match(s, at, end)) is not None:
+        if subject not in (r.speaker,) and _BASE_VERB.fullmatch(m["verb"]) and not m["neg"]:
+            return False  # "Sounds like a blast", "Trips like these": a named subject takes "likes"
         return _preference(r, subject, m, pos, end, confidence)
-    if (m := _COUNT.match(s, at, end)) is not None:
+    if (m := _COUNT.match(s, at, end)) is not None and not _VAGUE.fullmatch(m["n"]):
         n = parse_en_number(m["n"])
         _fact(
             r,
@@ -506,11 +540,21 @@ def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, 
     obj_start = m.end()
     if (t := re.compile(r"to\s+", _I).match(s, obj_start, end)) is not None:
         obj_start = t.end()
+    if _WH_OR_PRONOUN.match(s, obj_start, end):
+        return False
+    if article := re.compile(r"(?:(?:a|an|the|some|all|both|most|many|any)\s+)+", _I).match(
+        s, obj_start, end
+    ):
+        obj_start = article.end()  # "I love a dairy-free mousse": preference.dairy_free_mousse
     obj_end = end
     if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
         obj_end = c.start() if sentiment == "prefer" else obj_end
     got = _value(r, obj_start, obj_end, "text")
-    if got is None or len(str(got[0]).split()) > 4:
+    if (
+        got is None
+        or len(str(got[0]).split()) > 4
+        or str(got[0]).lower() in ("to", "so", "too", "much", "more")
+    ):
         return False
     value, v0, v1, _ = got
     key = "preference." + snake(str(value))
@@ -551,6 +595,8 @@ def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: st
     if len(r.text[v0:v1].split()) > 5:
         return
     kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
+    if kind == "text" and not (about or m["attr"] or rejected) and not r.text[v0:v1][:1].isupper():
+        return  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
     earlier = r.bind(kind, about or m["attr"], rejected)
     if earlier is None or (
         not correction

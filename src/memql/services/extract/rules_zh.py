@@ -181,7 +181,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
 
 def _people(r: Reading, start: int, end: int) -> None:
     """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
-    named = {(p.turn, p.name) for p in r.persons}
+    named = {(p.turn, p.name) for p in r.known_persons}
     pattern = (
         rf"我(?:们)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
         r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
@@ -211,8 +211,11 @@ def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 def _relation_words(r: Reading) -> str:
-    words = [w for w in r.vocabulary.relations if not w.isascii()]
-    return "|".join(sorted(words, key=len, reverse=True))
+    def make() -> str:
+        words = [w for w in r.vocabulary.relations if not w.isascii()]
+        return "|".join(sorted(words, key=len, reverse=True))
+
+    return r.vocabulary.memo("relations_zh", make)
 
 
 def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:

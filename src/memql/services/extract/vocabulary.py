@@ -438,6 +438,7 @@ class Vocabulary:
             for phrase in phrases:
                 aspect_of[_clean(phrase)] = key
         object.__setattr__(self, "_by_phrase", by_phrase)
+        object.__setattr__(self, "_memo", {})
         object.__setattr__(self, "_by_key", {a.key: a for a in self.attributes})
         # longest first: "expiry date" before "date"
         object.__setattr__(self, "_aspects", sorted(aspect_of.items(), key=lambda kv: -len(kv[0])))
@@ -462,6 +463,13 @@ class Vocabulary:
             fillers=self.fillers | frozenset(fillers),
             relations={**self.relations, **(relations or {})},
         )
+
+    def memo(self, name: str, make):
+        """What `make()` returns, computed once per vocabulary (the grammars' patterns built from it)."""
+        memo = self._memo  # type: ignore[attr-defined]
+        if name not in memo:
+            memo[name] = make()
+        return memo[name]
 
     # -- lookups --------------------------------------------------------------------------------------
 
