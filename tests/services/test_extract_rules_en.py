@@ -462,3 +462,39 @@ _PIECES = [
 def test_any_text_gives_a_valid_delta_that_quotes_it(text, earlier):
     delta = extract(text, (earlier,))  # never raises; every evidence is exact (checked in extract)
     assert 0 <= delta.salience <= 1
+
+
+@pytest.mark.parametrize(
+    "text, recent",
+    [
+        ("Sounds like a blast!", ()),
+        ("Trips like these are great.", ()),
+        ("Sorry to hear that.", ("My passport deadline is July 15.",)),
+        ("No problem, Nate!", ("I live in Porto.",)),
+        ("Oops, I forgot.", ("I live in Porto.",)),
+        ("It actually rained all day.", ("I live in Porto.",)),
+        ("I have a few plans.", ()),
+        ("I love your turtles!", ()),
+        ("I love how it turned out.", ()),
+        ("Yeah, I love to.", ()),
+        ("I joined a mentorship program last week.", ()),
+        ("My team is super encouraging.", ()),
+        ("My family is always there for me.", ()),
+        ("I turned it into a learning experience.", ()),
+        ("Startin' my biz has been tough.", ()),
+        ("Wow, Maria! She moved to Paris?", ()),
+        ("Pets are great. She loves them.", ()),
+    ],
+)
+def test_chat_that_states_nothing(text, recent):
+    assert facts(text, recent) == set()
+
+
+def test_chat_preferences_keep_their_thing():
+    assert own("I love a dairy-free chocolate mousse.") == {
+        ("Mira", "preference.dairy_free_chocolate_mousse", "love")
+    }
+    assert own("I love all dances.") == {("Mira", "preference.dances", "love")}
+    assert own("My favorite character is Aragorn, he grows so much.") == {
+        ("Mira", "favorite.character", "Aragorn")
+    }

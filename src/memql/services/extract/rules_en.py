@@ -595,7 +595,10 @@ def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: st
     if len(r.text[v0:v1].split()) > 5:
         return
     kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
-    if kind == "text" and not (about or m["attr"] or rejected) and not r.text[v0:v1][:1].isupper():
+    words = r.text[v0:v1]
+    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
+        return  # "oops, I forgot": a clause, not a value
+    if kind == "text" and not (about or m["attr"] or rejected) and not words[:1].isupper():
         return  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
     earlier = r.bind(kind, about or m["attr"], rejected)
     if earlier is None or (
