@@ -356,6 +356,8 @@ def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) 
     if _relation(r, a, b, confidence):
         return True
     got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
+    if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
+        return False  # an unresolved 他/她, or 你: not the speaker's
     if got is None:
         # a part without a subject (我换了工作，现在在字节上班) speaks of the speaker; only a verb of
         # residence, work or birth is read so, else it may name an attribute (截止日期改成…)
@@ -429,7 +431,7 @@ def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
             (m.start("v"), m.end("v")),
         )
         return True
-    if (m := _COUNT.match(s, verb_at, b)) is not None:
+    if (m := _COUNT.match(s, verb_at, b)) is not None and m["n"] != "一":  # 有一个问题: no count
         _fact(
             r,
             subject,
@@ -459,8 +461,8 @@ def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, conf
     if (e := re.compile(r"(?:吃|喝|看|玩|听|去)").match(r.text, start, b)) is not None and e.end() < b:
         start = e.end()
     got = _value(r, start, b, "text")
-    if got is None or len(str(got[0])) > 10:
-        return False
+    if got is None or len(str(got[0])) > 10 or re.match(r"[你我他她它]|这|那|大家", str(got[0])):
+        return False  # 我喜欢你, 我喜欢这个, 我很喜欢这家餐厅的菜: a person or a thing pointed at
     value, v0, v1 = got
     _fact(r, subject, "preference." + snake(str(value)), sentiment, a, b, confidence, False, "text", (v0, v1))
     return True
