@@ -267,6 +267,8 @@ def test_preferences(text, key, value):
         ("Phone: 555 0100", "phone", "555 0100"),
         ("My email is mira@example.com", "email", "mira@example.com"),
         ("My birthday is March 3.", "birthday", "2026-03-03"),
+        ("Today is my birthday!", "birthday", "2026-03-02"),
+        ("Friday is our anniversary.", "anniversary", "2026-03-06"),
         ("I was born on March 3, 1990.", "birthday", "1990-03-03"),
         ("I was born in Lagos.", "birthplace", "Lagos"),
         ("My dentist appointment is next Friday.", "dentist.appointment", "2026-03-13"),

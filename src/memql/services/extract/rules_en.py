@@ -118,6 +118,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     confidence = 0.9
     if (m := _HEDGE.match(s, pos, end)) is not None:
         confidence, pos = HEDGED, m.end()
+    if _time_is_my(r, pos, body_end, confidence):
+        return
     pos = _past_leading_time(r, pos, body_end)
     # "the deadline is actually June 30" corrects a statement; only a marker opening the clause lets a
     # bare value ("actually, Porto") correct one
@@ -179,6 +181,22 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
         or _subject_predicate(r, pos, end, confidence, correction)
         or _label(r, pos, end, confidence, correction)
     )
+
+
+def _time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """ "Today is my birthday", "Friday is our anniversary": the time is the attribute's value."""
+    for t0, t1, span in r.times:
+        if t0 == pos and t1 < end:
+            m = re.compile(r"\s+(?:is|was|'s)\s+(?:my|our)\s+(?P<attr>[\w' -]{2,40}?)[\s.!]*$", _I).match(
+                r.text, t1, end
+            )
+            key = r.vocabulary.normalize(m["attr"]) if m else ""
+            if key:
+                _fact(
+                    r, r.speaker, key, time_value(span, r.now), pos, end, confidence, False, "date", (t0, t1)
+                )
+                return True
+    return False
 
 
 def _past_leading_time(r: Reading, pos: int, end: int) -> int:

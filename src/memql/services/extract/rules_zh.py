@@ -352,8 +352,23 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     return True
 
 
+def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """今天是我的生日: the time is the attribute's value."""
+    for t0, t1, span in r.times:
+        if (
+            t0 == a
+            and t1 < b
+            and (m := re.compile(r"(?:就)?是我(?:们)?的(?P<attr>.{1,10}?)[!！。]*$").match(r.text, t1, b))
+        ):
+            key = r.vocabulary.normalize(m["attr"])
+            if key:
+                _fact(r, r.speaker, key, time_value(span, r.now), a, b, confidence, False, "date", (t0, t1))
+                return True
+    return False
+
+
 def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) -> bool:
-    if _relation(r, a, b, confidence):
+    if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
         return True
     got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
     if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
