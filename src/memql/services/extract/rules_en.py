@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 
-from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
+from memql.lang.time.numbers import parse_en_number
 
-from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
+from .actions_en import read_decisions, read_tasks
+from .common import BOUND, HEDGED, Draft, Reading, strip_span, time_value
 from .patterns_en import (
     _ACTUALLY,
     _AGE,
@@ -26,7 +27,6 @@ from .patterns_en import (
     _CONDITIONAL,
     _CORRECTION,
     _COUNT,
-    _DECISION,
     _DISCOURSE,
     _DUE,
     _EXPIRY,
@@ -37,25 +37,19 @@ from .patterns_en import (
     _LEADING_TIME,
     _NAME,
     _NEGATION,
-    _OBJECT_PRONOUN,
-    _PAST,
-    _PLAN,
     _POSSESSIVE_COPULA,
     _PREDICATES,
     _PREFERENCE,
     _QUESTION_START,
-    _REJECTED,
     _REPORTED,
     _SENTIMENT,
     _SPACE,
     _STATUSES,
     _SUBJECTLESS,
-    _TASK,
-    _VALUE_CUT,
-    _VALUE_TAIL,
     _WH_OR_PRONOUN,
     NOT_NAMES,
 )
+from .values_en import add_fact, value_of
 from .vocabulary import snake
 
 
@@ -127,8 +121,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     rest = s[pos:body_end]
     if _CONDITIONAL.match(rest):
         return
-    _tasks(r, pos, body_end)
-    if _decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
+    read_tasks(r, pos, body_end)
+    if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
     found = _statement(r, pos, body_end, confidence, states)
     for comma in _COMMA_SUBJECT.finditer(s, pos, body_end) if not found else ():
@@ -192,7 +186,7 @@ def _time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
             )
             key = r.vocabulary.normalize(m["attr"]) if m else ""
             if key:
-                _fact(
+                add_fact(
                     r, r.speaker, key, time_value(span, r.now), pos, end, confidence, False, "date", (t0, t1)
                 )
                 return True
@@ -279,96 +273,6 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     return None
 
 
-# --- values --------------------------------------------------------------------------------------------
-
-
-def _value(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
-    """(value, start, end, rejected words) of the words in [start, end): cut at a new clause, its time
-    expression resolved when the value is one, a trailing time removed from a non-date value."""
-    s = r.text
-    start, end = strip_span(s, start, end)
-    rejected = None
-    if (m := _REJECTED.search(s, start, end)) is not None and m.start() > start:
-        rejected, end = m["old"].strip(), m.start()
-        old = r.time_at(m.start("old"), m.end("old"))
-        rejected = time_value(old, r.now) if old is not None else rejected
-    if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
-        start, end = strip_span(s, start, m.start())
-    span = r.time_at(start, end)
-    if span is not None:
-        return time_value(span, r.now), start, end, rejected
-    if kind == "date":
-        return None
-    if (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
-        end = m.start()
-    for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
-        if t0 > start and not s[t1:end].strip(" ,.!"):
-            end = t0
-            head = re.search(r"\s+(?:in|on|at|since|from|last|this|as of)\s*$", s[start:end], _I)
-            if head:
-                end = start + head.start()
-    if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
-        end = m.start()
-    start, end = strip_span(s, start, end)
-    if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in ("place", "organization"):
-        start = m.end()
-    words = s[start:end]
-    if not words or len(words.split()) > (6 if kind != "text" else 10) or _OBJECT_PRONOUN.fullmatch(words):
-        return None
-    if re.fullmatch(r"-?\d+", words):
-        return int(words), start, end, rejected
-    if re.fullmatch(r"-?\d+\.\d+", words):
-        return float(words), start, end, rejected
-    if kind == "number":  # "I turned it into a lesson" is no age
-        return (
-            (parse_en_number(words), start, end, rejected) if re.fullmatch(EN_NUMBER_RE, words, _I) else None
-        )
-    if (
-        kind in ("place", "organization", "person", "product")
-        and not words[:1].isupper()
-        and not words[0].isdigit()
-    ):
-        return None  # a proper name is written capitalised: "joined a new group" names no employer
-    return words, start, end, rejected
-
-
-def _valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
-    """A time in the clause outside the value ("moved to Lisbon last month") starts the fact; else now."""
-    for t0, t1, span in r.times_in(min(start, r.clause_start), end):
-        if t1 <= vstart or t0 >= vend:
-            begin = span.start
-            if begin > r.now and span.granularity == "month" and _PAST.search(r.text, start, end):
-                begin = begin.replace(year=begin.year - 1)  # "I started in January" said in March
-            return begin
-    return r.now
-
-
-def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspan, rejected=None) -> Draft:
-    if (correction or key in r.vocabulary.aspects) and "." not in key:  # "my deadline is …": passport's
-        for d in reversed(r.earlier):
-            if d.subject == subject and d.attribute.endswith("." + key):
-                key = d.attribute
-                break
-    if rejected and not correction:
-        correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
-    if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
-        kind = "date"
-    return r.add(
-        Draft(
-            subject,
-            key,
-            value,
-            start,
-            end,
-            _valid_from(r, start, end, *vspan),
-            confidence,
-            correction,
-            kind,
-            vspan,
-        )
-    )
-
-
 # --- the predicates ------------------------------------------------------------------------------------
 
 
@@ -423,13 +327,13 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
-    got = _value(r, vstart, end, kind)
+    got = value_of(r, vstart, end, kind)
     if got is None:
         return False
     value, v0, v1, rejected = got
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
-    _fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
+    add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
     return True
 
 
@@ -455,10 +359,10 @@ def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
         key = r.vocabulary.normalize(m["attr"])
         kind = r.vocabulary.kind(key)
-        value = _value(r, m.end(), end, kind) if key else None
+        value = value_of(r, m.end(), end, kind) if key else None
         if value is not None:
             v, v0, v1, rejected = value
-            _fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+            add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
             return True
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, at, end)
@@ -467,25 +371,27 @@ def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence
         if key == "birth":
             span = r.time_at(m.end(), end)
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
-        value = _value(r, m.end(), end, kind)
+        value = value_of(r, m.end(), end, kind)
         if value is None:
             return False
         v, v0, v1, rejected = value
-        _fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+        add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
         return True
     if (m := _AGE.match(s, at, end)) is not None:
         n = parse_en_number(m["n"])
-        _fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
+        add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
         return True
     for pattern, key in _STATUSES:
         if (m := pattern.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
             v = m["value"].lower()
-            _fact(r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end()))
+            add_fact(
+                r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
+            )
             return True
     if (m := _ALLERGY.match(s, at, end)) is not None:
-        got2 = _value(r, m.end(), end, "text")
+        got2 = value_of(r, m.end(), end, "text")
         if got2 is not None:
-            _fact(
+            add_fact(
                 r,
                 subject,
                 "allergy." + snake(str(got2[0])),
@@ -499,7 +405,7 @@ def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence
             )
             return True
     if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"]) is None:
-        _fact(
+        add_fact(
             r,
             subject,
             "job_title",
@@ -512,9 +418,9 @@ def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence
             (m.start("title"), m.end("title")),
         )
         if m["org"]:
-            org = _value(r, m.start("org"), end, "organization")
+            org = value_of(r, m.start("org"), end, "organization")
             if org is not None:
-                _fact(
+                add_fact(
                     r,
                     subject,
                     "employer",
@@ -533,7 +439,7 @@ def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence
         return _preference(r, subject, m, pos, end, confidence)
     if (m := _COUNT.match(s, at, end)) is not None and not _VAGUE.fullmatch(m["n"]):
         n = parse_en_number(m["n"])
-        _fact(
+        add_fact(
             r,
             subject,
             r.vocabulary.normalize(m["x"]) + ".count",
@@ -567,7 +473,7 @@ def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, 
     obj_end = end
     if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
         obj_end = c.start() if sentiment == "prefer" else obj_end
-    got = _value(r, obj_start, obj_end, "text")
+    got = value_of(r, obj_start, obj_end, "text")
     if (
         got is None
         or len(str(got[0]).split()) > 4
@@ -576,7 +482,7 @@ def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, 
         return False
     value, v0, v1, _ = got
     key = "preference." + snake(str(value))
-    _fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
+    add_fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
     return True
 
 
@@ -588,11 +494,11 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
     if not known:
         return False
-    got = _value(r, m.end(), end, r.vocabulary.kind(key))
+    got = value_of(r, m.end(), end, r.vocabulary.kind(key))
     if got is None:
         return False
     value, v0, v1, rejected = got
-    _fact(
+    add_fact(
         r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
     )
     return True
@@ -604,7 +510,7 @@ def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: st
     m = _BARE.match(r.text, pos, end)
     if m is None:
         return
-    got = _value(r, m.start("value"), end, "text")
+    got = value_of(r, m.start("value"), end, "text")
     if got is None:
         return
     value, v0, v1, rejected = got
@@ -627,39 +533,3 @@ def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: st
     r.add(
         Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
     )
-
-
-# --- tasks and decisions -------------------------------------------------------------------------------
-
-
-def _owner(r: Reading, who: str | None) -> str:
-    return r.speaker
-
-
-def _due(r: Reading, start: int, end: int):
-    inside = r.times_in(start, end)
-    return inside[0][2].start if inside else None
-
-
-def _tasks(r: Reading, pos: int, end: int) -> None:
-    s = r.text
-    m = _TASK.search(s, pos, end)
-    if m is None:
-        m = _PLAN.search(s, pos, end)
-        if m is None or not r.times_in(m.start("task"), end):
-            return
-    t0, t1 = strip_span(s, m.start("task"), end)
-    if t1 > t0:
-        r.tasks.append(Item(s[t0:t1], _owner(r, m["who"]), _due(r, t0, t1), m.start(), t1))
-
-
-def _decisions(r: Reading, pos: int, end: int) -> bool:
-    s = r.text
-    m = _DECISION.search(s, pos, end)
-    if m is None:
-        return False
-    t0, t1 = strip_span(s, m.start("what"), end)
-    if t1 <= t0:
-        return False
-    r.decisions.append(Item(s[t0:t1], _owner(r, m["who"]), _due(r, t0, t1), m.start(), t1))
-    return True
