@@ -103,7 +103,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (
             r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
             r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
-            r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?(?:to|into)",
+            r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
+            r"(?:from\s+[^,.;]+?\s+)?(?:to|into)",  # "we moved from Porto to Lisbon"
             "residence",
             "place",
         ),
@@ -148,7 +149,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (
             r"(?:switched|changed|moved)\s+(?:jobs|companies|employers)\s+(?:over\s+)?to|switched\s+to|"
-            r"moved\s+over\s+to",
+            r"moved\s+over\s+to|(?:switched|moved|went)\s+from\s+[^,.;]+?\s+to|left\s+[^,.;]+?\s+for",
             "employer",
             "organization",
         ),

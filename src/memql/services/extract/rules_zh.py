@@ -39,7 +39,7 @@ _NOT_NAME = re.compile(
     r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是)"
 )
 _ADVERB = re.compile(
-    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就|从|开始|起)"
+    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就)"
 )
 _PRED_START = (
     r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
@@ -83,6 +83,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"(?P<v>.+?)出生的?$", "birth", "text"),
     )
 )
+_FROM = re.compile(r"从[^，,]{1,12}?(?=搬|跳槽|换|调)")
 _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"(?:已经)?(?:结婚了|结婚|已婚)"), "marital_status", "married"),
     (re.compile(r"订婚了?"), "marital_status", "engaged"),
@@ -390,6 +391,8 @@ def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) 
 
 def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     s = r.text
+    if (origin := _FROM.match(s, verb_at, b)) is not None:
+        verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, verb_at, b)
         if m is None:
