@@ -123,6 +123,14 @@ def test_a_reply_invalid_twice_is_dropped_whole_with_a_diagnostic(provider, extr
     assert "after 2 attempt(s)" in diagnostic.message
 
 
+def test_a_category_without_its_namespace_is_read_as_the_a2p_one(provider, extractor):
+    fact = {**json.loads(reply())["facts"][0], "category": "context"}
+    provider.replies = [reply(facts=[fact], category="preferences")]
+    delta = extractor.extract(message(TEXT, RECENT))
+    assert (delta.category, delta.facts[0].category) == ("a2p:preferences", "a2p:context")
+    assert len(provider.requests) == 1
+
+
 def test_no_retry_when_asked_for_none(provider):
     llm = OpenAIChat(provider.url, "test-chat", timeout=2.0, max_retries=0)
     provider.replies = ["{}", reply()]
@@ -172,6 +180,8 @@ def test_a_server_without_json_schema_gets_the_schema_in_the_prompt(provider, ex
         ("favorite.color", "favorite.color"),
         ("relation.sister_of", "relation.sister_of"),
         ("blood_pressure", "blood_pressure"),
+        ("Passport Deadline", "passport.deadline"),  # words, not a key: set right before validation
+        ("lives in", "residence"),
     ],
 )
 def test_model_keys_pass_through_the_vocabulary(provider, extractor, model_key, key):

@@ -16,7 +16,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from memql.lang.delta import MemoryDelta, Utterance, anchor_evidence
+from memql.lang.categories import STANDARD_CATEGORIES
+from memql.lang.delta import ATTRIBUTE_PATTERN, MemoryDelta, Utterance, anchor_evidence
 from memql.lang.diagnostics import Diagnostic
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 from memql.services.llm import LLMConfigError, LLMError, llm_from_env
@@ -150,6 +151,7 @@ class LLMExtractor:
             return None, ["the reply must be one JSON object (a MemoryDelta)"]
         if "diagnostics" in data:
             return None, ["'diagnostics' is not a field the reply may fill"]
+        self._lenient(data)
         try:
             delta = MemoryDelta.model_validate(data)
         except ValidationError as exc:
@@ -158,6 +160,21 @@ class LLMExtractor:
         if problems:
             return None, problems
         return self._normalised(delta, message), []
+
+    def _lenient(self, data: dict[str, Any]) -> None:
+        """What a model writes loosely and means plainly, set right before validation: an attribute as words
+        ("Passport Deadline" -> passport.deadline), a category without its namespace ("preferences")."""
+        facts = data.get("facts")
+        for fact in facts if isinstance(facts, list) else ():
+            if not isinstance(fact, dict):
+                continue
+            attribute = fact.get("attribute")
+            if isinstance(attribute, str) and not ATTRIBUTE_PATTERN.match(attribute):
+                fact["attribute"] = self.vocabulary.normalize(attribute) or attribute
+            if "category" in fact:
+                fact["category"] = _category(fact["category"])
+        if "category" in data:
+            data["category"] = _category(data["category"])
 
     def _normalised(self, delta: MemoryDelta, message: Utterance) -> MemoryDelta:
         facts = []
@@ -181,6 +198,12 @@ class LLMExtractor:
             return attribute
         key = self.vocabulary.normalize(attribute.replace(".", " ").replace("_", " "))
         return key or attribute
+
+
+def _category(value: Any) -> Any:
+    if isinstance(value, str) and f"a2p:{value.strip().lower()}" in STANDARD_CATEGORIES:
+        return f"a2p:{value.strip().lower()}"
+    return value
 
 
 def _problem(error: Any) -> str:
