@@ -81,6 +81,12 @@ def test_the_sgam_pair_statement_then_correction():
         ("Sorry, I meant 35.", ("I'm 34 years old.",), ("Mira", "age", 35)),
         ("Actually, Lisbon.", ("I live in Porto.",), ("Mira", "residence", "Lisbon")),
         ("Correction: Lisbon, not Porto.", ("I live in Porto.",), ("Mira", "residence", "Lisbon")),
+        # a day corrects the latest day, not a year said after it, nor a residence
+        (
+            "Correction: it's June 30.",
+            ("My passport deadline is July 15.", "My son Leo's passport is fine until 2029."),
+            ("Mira", "passport.deadline", "2026-06-30"),
+        ),
         # a date corrects the latest date, not the residence said after it
         (
             "Correction: it's June 30.",

@@ -180,10 +180,11 @@ class Reading:
                 )
             )
 
-    def bind(self, kind: str, hint: str | None, rejected: str | None) -> Draft | None:
+    def bind(self, kind: str, hint: str | None, rejected: str | None, value: object = None) -> Draft | None:
         """The earlier fact a correction without its own attribute corrects: the latest fact of this
         speaker (else of anyone) whose attribute matches the hint ("the deadline"), whose value is the
-        rejected one ("…, not July 15"), or else whose value has the same kind (a date for a date)."""
+        rejected one ("…, not July 15"), or else whose value has the same kind (a date for a date) — a
+        day for a day before a year for a day ("it's June 30" corrects July 15 rather than 2029)."""
         key = self.vocabulary.normalize(hint) if hint else None
         candidates = list(reversed(self.earlier))
         mine = [d for d in candidates if d.speaker == self.speaker]
@@ -201,9 +202,12 @@ class Reading:
                 for d in pool:
                     if same_value(d.value, rejected):
                         return d
-            for d in pool:
-                if kinds_match(d.kind, kind) and not d.attribute.startswith("relation."):
-                    return d
+            fitting = [
+                d for d in pool if kinds_match(d.kind, kind) and not d.attribute.startswith("relation.")
+            ]
+            shaped = [d for d in fitting if kind != "date" or len(str(d.value)) == len(str(value))]
+            if shaped or fitting:
+                return (shaped or fitting)[0]
         return None
 
 

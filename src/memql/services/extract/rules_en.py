@@ -524,7 +524,7 @@ def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: st
         return  # "oops, I forgot": a clause, not a value
     if kind == "text" and not (about or m["attr"] or rejected) and not words[:1].isupper():
         return  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
-    earlier = r.bind(kind, about or m["attr"], rejected)
+    earlier = r.bind(kind, about or m["attr"], rejected, value)
     if earlier is None or (
         not correction
         and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)

@@ -546,7 +546,7 @@ def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) ->
     if rejected is not None:
         old = r.time_at(*_find(r.text, rejected, a))
         rejected = time_value(old, r.now) if old is not None else rejected
-    earlier = r.bind(kind, None, rejected)
+    earlier = r.bind(kind, None, rejected, value)
     if earlier is None:
         return False
     if not correction and str(earlier.value) != rejected:
