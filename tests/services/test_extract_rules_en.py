@@ -195,6 +195,8 @@ def test_job_title(text, expected):
         ),
         ("Ana lives in Madrid.", {("Ana", "residence", "Madrid")}),
         ("My brother works at IBM.", {("Mira's brother", "employer", "IBM")}),
+        ("My son is 5.", {("Mira's son", "age", 5)}),
+        ("Leo is seven now.", {("Leo", "age", 7)}),
         ("My wife is Ana.", {("Ana", "relation.wife_of", "Mira"), ("Mira", "wife", "Ana")}),
         ("Tom is my boss.", {("Tom", "relation.boss_of", "Mira"), ("Mira", "boss", "Tom")}),
         ("My sister is Ana.", {("Ana", "relation.sister_of", "Mira")}),  # one has several sisters
@@ -265,6 +267,7 @@ def test_preferences(text, key, value):
         ("I'm retired now.", "employment_status", "retired"),
         ("I'm allergic to peanuts.", "allergy.peanuts", True),
         ("I'm 34 years old.", "age", 34),
+        ("I'm 34.", "age", 34),
         ("I turned 40 last week.", "age", 40),
         ("I have two kids.", "kids.count", 2),
         ("I have 3 children.", "kids.count", 3),

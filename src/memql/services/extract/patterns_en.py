@@ -192,8 +192,10 @@ _STATUSES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
         (r"pregnant", "pregnancy"),
     )
 )
-_AGE = re.compile(
-    _ADVERBS + r"(?:am|'m|is|'s)\s+(?P<n>\d{1,3}|" + EN_NUMBER_RE + r")(?:\s+years?\s+old|\s*yo)\b", _I
+_AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the clause
+    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|already\s+|only\s+|just\s+)?(?P<n>\d{1,3}|" + EN_NUMBER_RE + r")"
+    r"(?:\s+years?\s+old|\s*yo\b|(?=[\s.!]*$)|(?=\s+(?:now|already|this year)\b))",
+    _I,
 )
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
