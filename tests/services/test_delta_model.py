@@ -21,6 +21,7 @@ from memql.lang.delta import (
     anchor_evidence,
     check_evidence,
 )
+from memql.lang.facts import parse_fact
 
 TEXT = "My passport deadline is July 15."
 
@@ -204,6 +205,25 @@ def test_anchor_evidence_refuses_invented_words():
     same, problems = anchor_evidence(invented, TEXT)
     assert same is invented
     assert problems == ["/facts/0/evidence: 'June 30' does not occur in the message"]
+
+
+def test_a_fact_candidate_is_the_typed_fact_payload_an_encode_takes():
+    (candidate,) = extract("We moved to Lisbon last month.").facts
+    payload = candidate.structured(source="msg-7")
+    assert payload == {
+        "subject": "Mira",
+        "attribute": "residence",
+        "value": "Lisbon",
+        "valid_from": "2026-02-01T00:00:00Z",
+        "source": "msg-7",
+    }
+    parsed = parse_fact(payload)
+    assert (parsed.subject, parsed.attribute, parsed.value, parsed.source) == (
+        "Mira",
+        "residence",
+        "Lisbon",
+        "msg-7",
+    )
 
 
 def test_evidence_model_alone():

@@ -10,7 +10,7 @@ import pytest
 from extract_helpers import NOW, extract, message
 
 from memql.lang.delta import MemoryDelta, check_evidence
-from memql.services.extract import LLMExtractor
+from memql.services.extract import LLMExtractor, RuleExtractor, make_extractor
 from memql.services.llm import OpenAIChat
 
 TEXT = "Correction: my passport is due June 30, not July 15."
@@ -145,6 +145,16 @@ def test_a_server_error_is_an_empty_delta_with_a_diagnostic(provider, extractor)
     delta = extractor.extract(message(TEXT, RECENT))
     assert delta.is_empty()
     assert [d.rule for d in delta.diagnostics] == ["extract.llm_error"]
+
+
+def test_make_extractor_by_name(provider):
+    assert isinstance(make_extractor("rules"), RuleExtractor)
+    llm = OpenAIChat(provider.url, "test-chat")
+    made = make_extractor("llm", llm=llm)
+    assert isinstance(made, LLMExtractor) and made.llm is llm
+    with pytest.raises(ValueError, match="rules, llm"):
+        make_extractor("regex")
+    llm.close()
 
 
 def test_no_llm_configured(provider):

@@ -26,6 +26,7 @@ from pydantic_core import PydanticCustomError
 from memql.lang.categories import Category
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.fields import Confidence, Instant, MemoryType, Name, Sensitivity, StrictModel, Weight
+from memql.lang.time import format_instant
 
 __all__ = [
     "ATTRIBUTE_PATTERN",
@@ -179,6 +180,16 @@ class FactCandidate(DeltaModel):
     @classmethod
     def _key(cls, value: str) -> str:
         return _attribute(value)
+
+    def structured(self, source: str | None = None) -> dict[str, Any]:
+        """The typed-fact payload an Encode takes (`payload.structured`, memql.lang.facts): subject,
+        attribute, value, valid_from when known, and `source` (the message it came from) when given."""
+        out: dict[str, Any] = {"subject": self.subject, "attribute": self.attribute, "value": self.value}
+        if self.valid_from is not None:
+            out["valid_from"] = format_instant(self.valid_from)
+        if source is not None:
+            out["source"] = source
+        return out
 
     @field_validator("value")
     @classmethod
