@@ -87,6 +87,10 @@ RULES: dict[str, str] = {
     "plan.no_llm": "the LLM planner has no model: MEMQL_LLM_BASE_URL and MEMQL_LLM_MODEL are not set",
     "plan.llm_error": "the LLM could not be reached, or its server answered with an error",
     "plan.invalid_reply": "the model's reply is not a valid plan (after the allowed repair rounds)",
+    # extraction (memql.services.extract)
+    "extract.no_llm": "the LLM extractor has no LLM configured: the message was not read",
+    "extract.llm_error": "the LLM could not be reached, or its server answered with an error",
+    "extract.invalid_reply": "the model's reply is not a valid MemoryDelta (after its retry): nothing kept",
     # execution and governance (engine)
     "target.not_found": "a targeted id does not exist in this tenant",
     "target.hidden": "a targeted record is deleted, archived or expired and was left out",

@@ -1,0 +1,322 @@
+"""What the English and Chinese rule grammars share: drafts of facts, the state a message is read in
+(speaker, time, times found, earlier facts and people), value cleaning, pronoun and correction binding."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from memql.lang.time import TimeSpan, find_natural
+from memql.lang.time.spans import month_span, year_span
+
+from .vocabulary import Vocabulary
+
+CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
+# relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it
+SINGULAR_RELATIONS = frozenset(
+    {"boss", "manager", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
+)
+# confidence of a rule fact: a plain statement, a hedged one ("I think"), a bound correction
+STATED = 0.9
+HEDGED = 0.6
+BOUND = 0.8
+
+
+@dataclass
+class Draft:
+    """A fact found by a grammar, before it becomes a FactCandidate."""
+
+    subject: str
+    attribute: str
+    value: str | int | float | bool
+    start: int  # evidence: the clause's words stating it
+    end: int
+    valid_from: datetime
+    confidence: float = STATED
+    correction: bool = False
+    kind: str = "text"  # the value's kind: date, place, organization, person, number, product, text
+    value_span: tuple[int, int] | None = None  # where the value is written (an entity's evidence)
+    speaker: str = ""
+
+
+@dataclass
+class Person:
+    name: str
+    gender: str | None  # "m", "f" or None
+    turn: int  # the index of the turn that named them (the message itself is the last)
+    span: tuple[int, int] | None = None  # in the message itself only
+
+
+@dataclass
+class Item:
+    """A task or a decision found by a grammar."""
+
+    text: str
+    owner: str | None
+    due: datetime | None
+    start: int
+    end: int
+
+
+@dataclass
+class Reading:
+    """The state one turn is read in, and what the grammars found in it."""
+
+    text: str  # the turn's text with typographic apostrophes made plain (same length)
+    speaker: str
+    now: datetime
+    vocabulary: Vocabulary
+    turn: int
+    times: list[tuple[int, int, TimeSpan]]
+    known_facts: list[Draft]  # facts of the turns read so far, oldest first (see `earlier`)
+    known_persons: list[Person]  # people named in the turns read so far, oldest first (see `persons`)
+    speakers: frozenset[str]
+    facts: list[Draft] = field(default_factory=list)
+    tasks: list[Item] = field(default_factory=list)
+    decisions: list[Item] = field(default_factory=list)
+    clause_start: int = 0  # where the clause being read begins (a time before its subject still dates it)
+    # reads the recent turns, when a correction or a pronoun first needs them: most messages never do, and
+    # reading every recent turn again for every message would cost more than the message itself
+    context: Callable[[], tuple[list[Draft], list[Person]]] | None = None
+
+    def _load(self) -> None:
+        if self.context is not None:
+            facts, persons = self.context()
+            self.context = None
+            self.known_facts[:0] = facts
+            self.known_persons[:0] = persons
+
+    @property
+    def earlier(self) -> list[Draft]:
+        """Facts of the recent turns and of this one so far, oldest first."""
+        self._load()
+        return self.known_facts
+
+    @property
+    def persons(self) -> list[Person]:
+        """People named in the recent turns and in this one so far, oldest first."""
+        self._load()
+        return self.known_persons
+
+    # -- times ----------------------------------------------------------------------------------------
+
+    def times_in(self, start: int, end: int) -> list[tuple[int, int, TimeSpan]]:
+        return [t for t in self.times if t[0] >= start and t[1] <= end]
+
+    def time_at(self, start: int, end: int) -> TimeSpan | None:
+        """The span of a value that is one time expression (give or take filler words around it)."""
+        inside = self.times_in(start, end)
+        if len(inside) != 1:
+            return None
+        t0, t1, span = inside[0]
+        rest = (self.text[start:t0] + " " + self.text[t1:end]).lower()
+        rest = re.sub(
+            r"\b(?:on|by|at|in|until|till|before|the|of|due|is|it's|it|this|year|actually|now|still|"
+            r"currently|probably|officially)\b",
+            " ",
+            rest,
+        )
+        rest = re.sub(r"[\s,.:;!?()'\"之前前为止号日的是在到了啦呢吧。，：；！？]+", "", rest)
+        return span if not rest else None
+
+    # -- people ---------------------------------------------------------------------------------------
+
+    def name_person(self, name: str, gender: str | None, span: tuple[int, int] | None = None) -> None:
+        if name and name not in self.speakers and name != self.speaker:
+            self.known_persons.append(Person(name, gender, self.turn, span))
+
+    def pronoun(self, gender: str | None) -> str | None:
+        """The person he/she/他/她 refers to: among the people of the latest turn that names any, the one
+        of a compatible gender; None when there are none or several (never a guess)."""
+        for turn in range(self.turn, -1, -1):
+            named = [p for p in self.persons if p.turn == turn]
+            if not named:
+                continue
+            fitting = {p.name for p in named if p.gender is None or gender is None or p.gender == gender}
+            return fitting.pop() if len(fitting) == 1 else None
+        return None
+
+    # -- facts ----------------------------------------------------------------------------------------
+
+    def add(self, draft: Draft) -> Draft:
+        draft.speaker = self.speaker
+        self.facts.append(draft)
+        self.known_facts.append(draft)
+        return draft
+
+    def relate(
+        self, name: str, relation: str, start: int, end: int, confidence: float, name_span=None
+    ) -> None:
+        """ "my sister Ana": (Ana, relation.sister_of) = the speaker; for a relation one has one of at a
+        time ("my new manager is Tom", "my wife"), also (speaker, manager) = Tom, so the next one
+        supersedes it."""
+        self.add(
+            Draft(
+                name,
+                f"relation.{relation}_of",
+                self.speaker,
+                start,
+                end,
+                self.now,
+                confidence,
+                kind="person",
+                value_span=name_span,
+            )
+        )
+        if relation in SINGULAR_RELATIONS:
+            self.add(
+                Draft(
+                    self.speaker,
+                    relation,
+                    name,
+                    start,
+                    end,
+                    self.now,
+                    confidence,
+                    kind="person",
+                    value_span=name_span,
+                )
+            )
+
+    def bind(self, kind: str, hint: str | None, rejected: str | None, value: object = None) -> Draft | None:
+        """The earlier fact a correction without its own attribute corrects: the latest fact of this
+        speaker (else of anyone) whose attribute matches the hint ("the deadline"), whose value is the
+        rejected one ("…, not July 15"), or else whose value has the same kind (a date for a date) — a
+        day for a day before a year for a day ("it's June 30" corrects July 15 rather than 2029)."""
+        key = self.vocabulary.normalize(hint) if hint else None
+        candidates = list(reversed(self.earlier))
+        mine = [d for d in candidates if d.speaker == self.speaker]
+        for pool in (mine, candidates):
+            if key:
+                for d in pool:
+                    if (
+                        d.attribute == key
+                        or d.attribute.endswith("." + key)
+                        or key.endswith("." + d.attribute)
+                    ):
+                        return d
+                continue
+            if rejected:
+                for d in pool:
+                    if same_value(d.value, rejected):
+                        return d
+            fitting = [
+                d for d in pool if kinds_match(d.kind, kind) and not d.attribute.startswith("relation.")
+            ]
+            shaped = [d for d in fitting if kind != "date" or len(str(d.value)) == len(str(value))]
+            if shaped or fitting:
+                return (shaped or fitting)[0]
+        return None
+
+
+def same_value(value: object, words: str) -> bool:
+    return str(value).strip().lower() == words.strip().lower()
+
+
+def kinds_match(old: str, new: str) -> bool:
+    if old == "date" or new == "date":
+        return old == new
+    if old == "number" or new == "number":
+        return old == new
+    return True
+
+
+def time_value(span: TimeSpan, now: datetime) -> str:
+    """A resolved time as a fact value: the local date for a day (YYYY-MM-DD), YYYY-MM for a month, YYYY
+    for a year, an ISO-8601 UTC moment otherwise."""
+    local = span.start.astimezone(now.tzinfo)
+    if span.granularity == "day":
+        return local.date().isoformat()
+    if span.granularity == "month":
+        return f"{local.year:04d}-{local.month:02d}"
+    if span.granularity == "year":
+        return f"{local.year:04d}"
+    if span.granularity == "week":
+        return local.date().isoformat()
+    return span.start.strftime("%Y-%m-%dT%H:%M:%SZ")
+
+
+_YEAR = re.compile(r"(?<![\w/-])(?P<year>(?:19|20)[0-9]{2})(?![\w/-])")
+_MONTHS = (
+    "january",
+    "february",
+    "march",
+    "april",
+    "may",
+    "june",
+    "july",
+    "august",
+    "september",
+    "october",
+    "november",
+    "december",
+)
+_ZH_MONTHS = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
+# 8月, 十二月份 alone (not 8月15日, 8月底, 3个月): that month, the next one not before now
+_ZH_MONTH = re.compile(
+    r"(?<![0-9年个一二三四五六七八九十])(?P<prep>)(?P<month>(?P<m>1[0-2]|0?[1-9]|十[一二]?|[一二三四五六七八九])月份?)"
+    r"(?![0-9一二三四五六七八九十底初中末日号])"
+)
+_BARE_MONTH = re.compile(
+    r"\b(?P<prep>since|in|until|till|by|from|last|this|next)\s+(?P<month>"
+    + "|".join(_MONTHS)
+    + r")\b(?!\s+\d)",
+    re.I,
+)
+
+
+def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
+    """Every time expression of `text` (memql.lang.time.find_natural), plus what people say in facts that
+    it leaves out: a bare year ("until 2029", "in 2019") and a bare month after a preposition
+    ("since March": the latest March not after now; "in/by/until March": the next one)."""
+    found = []
+    for a, b, span in find_natural(text, now):
+        a, b = strip_span(text, a, b)  # "15 July." is read with its full stop: the words end before it
+        found.append((a, b, span))
+    taken = [(a, b) for a, b, _ in found]
+
+    def free(a: int, b: int) -> bool:
+        return all(b <= x or a >= y for x, y in taken)
+
+    extra = []
+    for m in _YEAR.finditer(text):
+        if free(m.start(), m.end()):
+            extra.append((m.start(), m.end(), year_span(int(m["year"]), now.tzinfo)))
+    for m in _BARE_MONTH.finditer(text):
+        if free(m.start("month"), m.end("month")):
+            month = _MONTHS.index(m["month"].lower()) + 1
+            extra.append(_month_mention(m, m["prep"].lower(), month, now))
+    for m in _ZH_MONTH.finditer(text):
+        if free(m.start(), m.end()):
+            month = int(m["m"]) if m["m"].isdigit() else _ZH_MONTHS.index(m["m"]) + 1
+            if 1 <= month <= 12:
+                extra.append(_month_mention(m, "in", month, now))
+    return sorted(found + extra, key=lambda t: t[0])
+
+
+def _month_mention(m: re.Match[str], prep: str, month: int, now: datetime) -> tuple[int, int, TimeSpan]:
+    """A month named without its year: since/from/last March is the latest one not after now; next March
+    the first one after this month; this March this year's; in/by/until March the next one not before."""
+    local = now.astimezone(now.tzinfo)
+    if prep in ("since", "from", "last"):
+        year = local.year if month <= local.month else local.year - 1
+    elif prep == "this":
+        year = local.year
+    elif prep == "next":
+        year = local.year if month > local.month else local.year + 1
+    else:
+        year = local.year if month >= local.month else local.year + 1
+    start = m.start("prep") if prep in ("last", "this", "next") else m.start("month")
+    return start, m.end("month"), month_span(year, month, now.tzinfo)
+
+
+def strip_span(
+    text: str, start: int, end: int, chars: str = " \t,.;:!?\"'()。，；：！？、“”"
+) -> tuple[int, int]:
+    while start < end and text[start] in chars:
+        start += 1
+    while end > start and text[end - 1] in chars:
+        end -= 1
+    return start, end

@@ -1,0 +1,283 @@
+"""The English grammar's vocabulary of patterns: openers, correction markers, questions and hypotheticals,
+the verb predicates with the attribute each one states, statuses, preferences, counts, value edges, tasks
+and decisions. The reading itself is memql.services.extract.rules_en."""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import EN_NUMBER_RE
+
+_I = re.I
+_SPACE = re.compile(r"\s+")
+_NAME = r"(?-i:[A-Z][a-z]+(?:[- ][A-Z][a-z]+)?)"
+# capitalised words that are not names (sentence openers, pronouns, days, months)
+# fmt: off
+NOT_NAMES = frozenset((
+    "I", "The", "This", "That", "These", "Those", "It", "Its", "My", "Our", "Your", "His", "Her",
+    "Their", "We", "He", "She", "They", "There", "Here", "What", "When", "Where", "Who", "Whom",
+    "Whose", "How", "Why", "Which", "Yes", "No", "Ok", "Okay", "Oh", "Well", "So", "And", "But", "Or",
+    "Also", "Actually", "Correction", "Sorry", "Today", "Tomorrow", "Yesterday", "Monday", "Tuesday",
+    "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March", "April",
+    "May", "June", "July", "August", "September", "October", "November", "December", "Just", "Now",
+    "Then", "Maybe", "Please", "Thanks", "Hey", "Hi", "Hello", "Btw", "Anyway", "Update", "Scratch",
+    "Wait", "Nope", "Mine", "Everyone", "Nobody", "Someone", "Everything", "Nothing", "Last", "Next",
+    "Every", "Each", "All", "Both", "Dear", "Mr", "Mrs", "Ms", "Dr", "Wow", "Yeah", "Yep", "Sure",
+    "Sounds", "Looks", "Seems", "Feels", "Thank", "Congrats", "Congratulations", "Awesome", "Great",
+    "Cool", "Nice", "Absolutely", "Definitely", "Totally", "Haha", "Lol", "Omg", "Aww", "Ugh", "Hmm",
+    "Good", "Glad", "Love", "Happy", "Nah", "Not", "Let", "Can", "Could", "Would", "Should", "Did", "Do",
+    "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Whoa", "Cheers", "Bye",
+))
+# fmt: on
+
+_DISCOURSE = re.compile(
+    r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
+    r"good news|guess what|just so you know|quick update|heads up|one more thing|in other news|"
+    r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
+    r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
+    r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah)\b[\s,:;!.\-]*)+",
+    _I,
+)
+_CORRECTION = re.compile(
+    r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
+    r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
+    r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
+    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|"
+    r"not quite|small correction|one correction|"
+    # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
+    r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]))\b[\s,:;.!\-–—]*",
+    _I,
+)
+_ACTUALLY = re.compile(r"\b(?:actually|in fact)\b", _I)  # mid-sentence: "the deadline is actually June 30"
+_WH_OR_PRONOUN = re.compile(
+    r"(?:how|what|that|when|where|why|who|which|whether|your|his|her|their|our|its|it|them|you|him|us|me|"
+    r"this|these|those)\b|.*\b(?:them|him|her|you|us|me|it)\b",
+    _I,
+)  # a preference's object that is a clause or someone else's thing: "I love how…", "I love your turtles"
+_BASE_VERB = re.compile(r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer)\b", _I)
+_LEADING_TIME = re.compile(r"(?:as of|since|starting|from|beginning)?\s*$", _I)
+_AND_PREDICATE = re.compile(
+    r",?\s+and\s+(?=(?:now\s+|then\s+|just\s+)?(?:joined|moved|started|switched|relocated|work|works|live|"
+    r"lives|am|'m|got)\b)",
+    _I,
+)
+_SUBJECTLESS = re.compile(
+    r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
+    r"settled)\b",
+    _I,
+)
+_HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
+_QUESTION_START = re.compile(
+    r"(?:is|are|am|was|were|do|does|did|can|could|will|would|should|shall|have|has|what|when|where|who|"
+    r"whom|whose|how|why|which|isn't|aren't|don't|doesn't|didn't|won't)\b",
+    _I,
+)
+_HYPOTHETICAL = re.compile(
+    r"\b(?:if|unless|suppose|supposing|imagine|what if|in case|whether|would|wouldn't|could|couldn't|"
+    r"might|maybe|perhaps|possibly|hopefully|wish|wishes|'d|thinking (?:about|of)|considering|dream of|"
+    r"plan(?:s|ning)? to|want(?:s|ed)? to|hope to|hoping to|going to|gonna)\b",
+    _I,
+)
+_CONDITIONAL = re.compile(r"(?:if|unless|suppose|supposing|imagine|what if|in case|whether|when)\b", _I)
+_PAST = re.compile(r"\b(?:\w+ed|was|were|began|took|got|have|'ve|has)\b", _I)
+_REPORTED = re.compile(r"\b(?:said|says|told me|tells me|heard|apparently|claims|rumou?r)\b", _I)
+_NEGATION = re.compile(r"\b(?:not|n't|never|no longer)\b", _I)
+_ADVERBS = (
+    r"(?:(?:now|currently|just|finally|recently|actually|still|also|already|officially|both|all|"
+    r"really|happily|then|eventually|permanently)\s+)*"
+)
+
+# verb predicates: (pattern after the subject, attribute, value kind)
+_PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(_ADVERBS + pattern + r"\s+" + _ADVERBS, _I), key, kind)
+    for pattern, key, kind in (
+        (
+            r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
+            r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
+            r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
+            r"am settled|'m settled|settled|live now|stay|stays|am staying|'m staying)"
+            r"\s+(?:down\s+)?(?:in|at|near|outside|on)",
+            "residence",
+            "place",
+        ),
+        (
+            r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
+            r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
+            r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
+            r"(?:from\s+[^,.;]+?\s+)?(?:to|into)",  # "we moved from Porto to Lisbon"
+            "residence",
+            "place",
+        ),
+        (
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+" + _NAME + r")(?=.*\bnow\b)",
+            "residence",
+            "place",
+        ),
+        (
+            r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+" + _NAME + r")",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:ended up|finally|eventually)\s+(?:moving|relocating)\s+(?:back\s+)?to",
+            "residence",
+            "place",
+        ),
+        (
+            r"(?:work|works|working|am working|'m working|are working|'re working|is working|'s working|"
+            r"have been working|'ve been working|has been working)\s+(?:at|for)",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:started|start|am starting|'m starting|is starting|'s starting|began|have started|"
+            r"'ve started|has started)\s+(?:a\s+(?:new\s+)?(?:job|position|role)\s+|working\s+|work\s+)?"
+            r"(?:at|with|for)",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:joined|have joined|'ve joined|has joined|'s joined|am joining|'m joining|is joining)",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:got|took|accepted|landed|have accepted|'ve accepted)\s+(?:a|an|the)\s+(?:new\s+)?"
+            r"(?:job|position|role|offer)\s+(?:at|with|from)",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:switched|changed|moved)\s+(?:jobs|companies|employers)\s+(?:over\s+)?to|switched\s+to|"
+            r"moved\s+over\s+to|(?:switched|moved|went)\s+from\s+[^,.;]+?\s+to|left\s+[^,.;]+?\s+for",
+            "employer",
+            "organization",
+        ),
+        (r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:employed|hired)\s+(?:by|at)", "employer", "organization"),
+        (
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+" + _NAME + r")(?=.*\bnow\b)",
+            "employer",
+            "organization",
+        ),
+        (r"(?:work|works|am working|'m working|is working|'s working)\s+as(?:\s+an?)?", "job_title", "text"),
+        (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
+        (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
+        (r"(?:drive|drives|am driving|'m driving)\s+an?", "car", "product"),
+        (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
+        (
+            r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"
+            r"am studying|'m studying)\s+at",
+            "school",
+            "organization",
+        ),
+    )
+)
+_CHANGED_MY = re.compile(
+    _ADVERBS + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
+    r"postponed|bumped)\s+(?:my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
+    r"(?:back\s+)?(?:to|until|over to)\s+",
+    _I,
+)
+_COPULA = r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|became|am now|'m now|is now)"
+_STATUSES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
+    (re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I), key)
+    for words, key in (
+        (r"married|engaged|single|divorced|separated|widowed|in a relationship", "marital_status"),
+        (r"vegan|vegetarian|pescatarian|gluten[- ]free|keto|lactose[- ]intolerant", "diet"),
+        (
+            r"retired|unemployed|self[- ]employed|freelancer|freelancing|between jobs|out of work|"
+            r"on (?:parental|maternity|paternity|sick) leave|a student",
+            "employment_status",
+        ),
+        (r"pregnant", "pregnancy"),
+    )
+)
+_AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the clause
+    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|already\s+|only\s+|just\s+)?(?P<n>\d{1,3}|" + EN_NUMBER_RE + r")"
+    r"(?:\s+years?\s+old|\s*yo\b|(?=[\s.!]*$)|(?=\s+(?:now|already|this year)\b))",
+    _I,
+)
+_ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
+_JOB = re.compile(
+    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
+    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk)))"
+    r"(?:\s+(?:at|for|with)\s+(?P<org>.+))?$",
+    _I,
+)
+_PREFERENCE = re.compile(
+    _ADVERBS + r"(?P<neg>don't|do not|doesn't|does not|no longer|never|didn't)?\s*"
+    r"(?:really\s+|absolutely\s+|totally\s+|just\s+|still\s+|kind of\s+|kinda\s+|actually\s+)*"
+    r"(?P<verb>love|loves|like|likes|enjoy|enjoys|adore|adores|hate|hates|dislike|dislikes|detest|"
+    r"detests|prefer|prefers|can't stand|cannot stand|can't live without|am into|'m into|are into|"
+    r"'re into|is into|'s into|am (?:a )?(?:big |huge )?fan of|'m (?:a )?(?:big |huge )?fan of|"
+    r"is (?:a )?(?:big |huge )?fan of|am not (?:a )?fan of|'m not (?:a )?fan of|"
+    r"am not into|'m not into)\s+",
+    _I,
+)
+_SENTIMENT = (
+    ("not", "dislike"),
+    ("love", "love"),
+    ("adore", "love"),
+    ("live without", "love"),
+    ("hate", "hate"),
+    ("detest", "hate"),
+    ("stand", "hate"),
+    ("dislike", "dislike"),
+    ("prefer", "prefer"),
+    ("fan", "like"),
+    ("into", "like"),
+    ("enjoy", "like"),
+    ("like", "like"),
+)
+_COUNT = re.compile(
+    _ADVERBS + r"(?:have|has|'ve got|have got|has got|own|owns)\s+(?P<n>\d+|" + EN_NUMBER_RE + r")\s+"
+    r"(?P<x>(?:[a-z-]+\s+)?(?:[a-z-]+s|children|people|geese|mice))\b",
+    _I,
+)
+_OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|us|one)\b", _I)
+_VALUE_CUT = re.compile(
+    r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
+    r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
+    r",\s*(?:he|she|it|they|i|we|you|that|this)\b.*$|\s+[-–—]\s.*$",
+    _I,
+)
+_VALUE_TAIL = re.compile(
+    r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
+    r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|"
+    r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc))+\s*$",
+    _I,
+)
+_REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^,;.]+?)\s*[.!]?$", _I)
+_DUE = re.compile(r"(?:due|to be done|needed)\s+(?:on|by|in|before)?\s*", _I)
+_EXPIRY = re.compile(r"(?:valid|good|fine|ok|okay|current)\s+(?:until|till|through|thru|to)\s+", _I)
+_POSSESSIVE_COPULA = (
+    r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|changed|pushed(?:\s+back)?|"
+    r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
+    r"will be|has been|have been|is|was|are|were|'s|becomes|became|expires?(?:\s+(?:on|in|at))?|"
+    r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"
+    r"(?:\s+(?:on|by|in))?|falls on)\s+"
+)
+_TASK = re.compile(
+    r"\b(?:(?P<who>i|we)\s+(?:really\s+|still\s+|also\s+)?(?:need to|have to|'ve got to|have got to|"
+    r"got to|gotta|must|should|ought to)|remind me to|don't forget to|do not forget to|remember to|"
+    r"(?:todo|to-do)\s*[:\-])\s+(?P<task>.+)$",
+    _I,
+)
+_PLAN = re.compile(
+    r"\b(?P<who>i|we)\s*(?:'ll|will|am going to|'m going to|are going to|'re going to)\s+"
+    r"(?P<task>(?!be\b|have\b).+)$",
+    _I,
+)
+_DECISION = re.compile(
+    r"\b(?:(?P<who>we|i)\s+(?:have\s+|'ve\s+|finally\s+|just\s+)*(?:decided|agreed|chose|settled on|"
+    r"opted|resolved|committed)\s+(?:to|on|that|for)?|let's go with|lets go with|we(?:'re| are) going with|"
+    r"we(?:'ll| will) go with|(?:the|our|my) (?:final )?decision(?: is|:))\s*(?P<what>.+)$",
+    _I,
+)
+
+
+_BARE = re.compile(
+    r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
+    r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
+    _I,
+)

@@ -1,0 +1,183 @@
+"""The offline rule extractor: a message -> MemoryDelta by the English and Chinese grammars, no model.
+
+The recent turns are read first, in order, each with its own speaker and time, so that a correction
+("correction: it's June 30", "不对，是6月30号") finds the fact it corrects and a pronoun ("she", "她")
+finds the person it stands for; only the message's own findings go into the delta. Each sentence is read
+by the grammar of its script (Chinese when it holds CJK characters, unless `Utterance.lang` says
+otherwise). What the grammars cannot read is left out: a delta holds fewer facts rather than invented ones.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from datetime import datetime
+
+from pydantic import ValidationError
+
+from memql.lang.categories import STANDARD_CATEGORIES, root, stricter
+from memql.lang.delta import (
+    ActionItem,
+    Entity,
+    Evidence,
+    FactCandidate,
+    MemoryDelta,
+    TimeMention,
+    Utterance,
+)
+
+from . import rules_en, rules_zh
+from .common import CJK, Draft, Item, Person, Reading, find_times
+from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
+
+_PROCEDURAL = re.compile(
+    r"\b(?:how to|step \d|steps?:|first,? .+ then|always|every (?:day|morning|evening|night|week|month|time)|"
+    r"whenever|each time|my routine|the trick is|the way to|make sure to)\b|"
+    r"步骤|怎么做|如何|每天|每次|每周|每个月|总是|先.+(?:再|然后)|习惯|流程",
+    re.I,
+)
+_ENTITY_KINDS = {"place": "place", "organization": "organization", "person": "person", "product": "product"}
+_CAPITALISED = re.compile(r"(?<![.!?]\s)(?<!^)\b(?-i:[A-Z][a-z]+(?:\s+[A-Z][a-z]+)*)\b")
+
+
+class RuleExtractor:
+    """The offline `Extractor` (see the module docstring). `vocabulary` maps attribute phrases to keys."""
+
+    name = "rules"
+
+    def __init__(self, vocabulary: Vocabulary | None = None) -> None:
+        self.vocabulary = vocabulary or DEFAULT_VOCABULARY
+
+    def extract(self, message: Utterance) -> MemoryDelta:
+        speakers = frozenset({message.speaker, *(t.speaker for t in message.recent)})
+
+        def recent_turns() -> tuple[list[Draft], list[Person]]:
+            """The recent turns read in order, each with its own speaker and time (on first need)."""
+            earlier: list[Draft] = []
+            persons: list[Person] = []
+            for i, turn in enumerate(message.recent):
+                time = turn.time or message.time
+                self._read(turn.text, turn.speaker, time, i, earlier, persons, speakers, message.lang)
+            return earlier, persons
+
+        reading = self._read(
+            message.text,
+            message.speaker,
+            message.time,
+            len(message.recent),
+            [],
+            [],
+            speakers,
+            message.lang,
+            context=recent_turns if message.recent else None,
+        )
+        return _delta(reading, message.text, self.vocabulary)
+
+    def _read(
+        self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, context=None
+    ) -> Reading:
+        plain = text.replace("\u2019", "'").replace("\u2018", "'")
+        times = find_times(plain, now)
+        reading = Reading(plain, speaker, now, self.vocabulary, turn, times, earlier, persons, speakers)
+        reading.context = context
+        for start, end in _sentences(plain):
+            chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
+            grammar = rules_zh if chinese else rules_en
+            for a, b in grammar.clauses(plain[start:end]):
+                grammar.read_clause(reading, start + a, start + b)
+        return reading
+
+
+def _sentences(text: str) -> list[tuple[int, int]]:
+    """Chinese sentences end at 。！？; the English grammar splits its own sentences further."""
+    out, last = [], 0
+    for m in re.finditer(r"[。！？!?\n]+", text):
+        if CJK.search(text, last, m.end()):
+            out.append((last, m.end()))
+            last = m.end()
+    out.append((last, len(text)))
+    return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+def _evidence(text: str, start: int, end: int) -> Evidence:
+    return Evidence(start=start, end=end, quote=text[start:end])
+
+
+def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
+    facts = []
+    for d in r.facts:
+        try:
+            fact = FactCandidate(
+                subject=d.subject,
+                attribute=d.attribute,
+                value=d.value,
+                valid_from=d.valid_from,
+                confidence=d.confidence,
+                evidence=_evidence(text, d.start, d.end),
+                correction=d.correction,
+                category=vocabulary.category(d.attribute),
+            )
+        except ValidationError:  # a draft the delta cannot hold (a key without words ...): left out
+            continue
+        facts.append(fact)
+    entities = _entities(r, text)
+    times = [
+        TimeMention(
+            start=span.start, end=span.end, granularity=span.granularity, evidence=_evidence(text, a, b)
+        )
+        for a, b, span in r.times
+    ]
+    tasks = [_item(text, item) for item in r.tasks]
+    decisions = [_item(text, item) for item in r.decisions]
+    categories = [f.category for f in facts if f.category]
+    category = Counter(categories).most_common(1)[0][0] if categories else None
+    sensitivity = stricter(*(STANDARD_CATEGORIES.get(root(c)) for c in categories))
+    if _PROCEDURAL.search(text):
+        memory_type = "procedural"
+    elif facts:
+        memory_type = "semantic"
+    else:
+        memory_type = "episodic"
+    salience = 0.1 + 0.4 * bool(facts) + 0.15 * any(f.correction for f in facts)
+    salience += 0.15 * bool(tasks or decisions) + 0.1 * bool(times) + 0.05 * bool(entities)
+    return MemoryDelta(
+        facts=facts,
+        entities=entities,
+        times=times,
+        tasks=tasks,
+        decisions=decisions,
+        memory_type=memory_type,
+        category=category,
+        sensitivity=sensitivity,  # type: ignore[arg-type]
+        salience=round(min(salience, 1.0), 2),
+    )
+
+
+def _item(text: str, item: Item) -> ActionItem:
+    return ActionItem(
+        text=item.text, owner=item.owner, due=item.due, evidence=_evidence(text, item.start, item.end)
+    )
+
+
+def _entities(r: Reading, text: str) -> list[Entity]:
+    found: dict[tuple[int, int], Entity] = {}
+
+    def add(start: int, end: int, kind: str) -> None:
+        name = text[start:end].strip()
+        if name and (start, end) not in found and not any(a <= start and end <= b for a, b in found):
+            found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
+
+    for p in r.known_persons:
+        if p.turn == r.turn and p.span is not None:
+            add(*p.span, "person")
+    for d in r.facts:
+        if d.kind in _ENTITY_KINDS and d.value_span is not None and isinstance(d.value, str):
+            add(*d.value_span, _ENTITY_KINDS[d.kind])
+    covered = [(a, b) for a, b, _ in r.times]
+    for m in _CAPITALISED.finditer(r.text):
+        if m[0] in rules_en.NOT_NAMES or any(a < m.end() and m.start() < b for a, b in covered):
+            continue
+        if any(a < m.end() and m.start() < b for a, b in found):
+            continue
+        add(m.start(), m.end(), "other")
+    return sorted(found.values(), key=lambda e: e.evidence.start)

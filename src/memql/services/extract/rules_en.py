@@ -1,0 +1,535 @@
+"""The English rule grammar: clauses, subjects, predicates, corrections, tasks and decisions.
+
+A clause is read left to right: discourse openers ("oh", "by the way"), correction markers ("actually",
+"correction:", "scratch that", "I meant"), a hedge ("I think"); a question or a hypothetical ends the
+reading with no fact. Then the first predicate that matches decides the fact: a possessive copula ("my
+passport deadline is July 15", "Leo's school is Oakwood"), a relation ("my sister is Ana"), a verb of
+residence, work, birth, preference, a status ("I'm vegetarian"), a count ("I have two kids"), a label
+("Phone: 555 0100"), or — after a correction marker — a bare value bound to the earlier fact it corrects.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import parse_en_number
+
+from .actions_en import read_decisions, read_tasks
+from .common import BOUND, HEDGED, Draft, Reading, strip_span, time_value
+from .patterns_en import (
+    _ACTUALLY,
+    _AGE,
+    _ALLERGY,
+    _AND_PREDICATE,
+    _BARE,
+    _BASE_VERB,
+    _CHANGED_MY,
+    _CONDITIONAL,
+    _CORRECTION,
+    _COUNT,
+    _DISCOURSE,
+    _DUE,
+    _EXPIRY,
+    _HEDGE,
+    _HYPOTHETICAL,
+    _I,
+    _JOB,
+    _LEADING_TIME,
+    _NAME,
+    _NEGATION,
+    _POSSESSIVE_COPULA,
+    _PREDICATES,
+    _PREFERENCE,
+    _QUESTION_START,
+    _REPORTED,
+    _SENTIMENT,
+    _SPACE,
+    _STATUSES,
+    _SUBJECTLESS,
+    _WH_OR_PRONOUN,
+    NOT_NAMES,
+)
+from .values_en import add_fact, value_of
+from .vocabulary import snake
+
+
+def _relation_words(r: Reading) -> str:
+    def make() -> str:
+        words = [w for w in r.vocabulary.relations if w.isascii()]
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+    return r.vocabulary.memo("relations_en", make)
+
+
+def clauses(text: str) -> list[tuple[int, int]]:
+    """Sentences, then clauses joined by "and/but/so" before a new subject, as [start, end) offsets."""
+    cuts = [0]
+    for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+", text):
+        before = text[: m.start()].rsplit(None, 1)
+        word = before[-1].lower().rstrip(".") if before else ""
+        if m.group(0).strip() == "" and word in (
+            "dr",
+            "mr",
+            "mrs",
+            "ms",
+            "st",
+            "jr",
+            "sr",
+            "e.g",
+            "i.e",
+            "vs",
+        ):
+            continue
+        cuts += [m.start(), m.end()]
+    cuts.append(len(text))
+    out = []
+    for a, b in zip(cuts[::2], cuts[1::2], strict=False):
+        inner = re.finditer(
+            r",?\s+(?:and|but|so|plus)\s+(?=(?:i|i'm|i've|we|we're|he|she|they|my|our|his|her)\b)",
+            text[a:b],
+            _I,
+        )
+        last = a
+        for m in inner:
+            out.append((last, a + m.start()))
+            last = a + m.end()
+        out.append((last, b))
+    return [strip_span(text, a, b, " \t\n") for a, b in out if text[a:b].strip()]
+
+
+def read_clause(r: Reading, start: int, end: int) -> None:
+    s = r.text
+    r.clause_start = start
+    body_end = strip_span(s, start, end)[1]
+    question = s[start:end].rstrip().endswith("?")
+    pos = _skip(_DISCOURSE, s, start, end)
+    correction, about = False, None
+    while (m := _CORRECTION.match(s, pos, end)) is not None and m.end() > pos:
+        correction, about = True, about or m["about"]
+        pos = _skip(_DISCOURSE, s, m.end(), end)
+    if question or _QUESTION_START.match(s, pos, end):
+        return
+    confidence = 0.9
+    if (m := _HEDGE.match(s, pos, end)) is not None:
+        confidence, pos = HEDGED, m.end()
+    if _time_is_my(r, pos, body_end, confidence):
+        return
+    pos = _past_leading_time(r, pos, body_end)
+    # "the deadline is actually June 30" corrects a statement; only a marker opening the clause lets a
+    # bare value ("actually, Porto") correct one
+    states = correction or _ACTUALLY.search(s, pos, body_end) is not None
+    rest = s[pos:body_end]
+    if _CONDITIONAL.match(rest):
+        return
+    read_tasks(r, pos, body_end)
+    if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
+        return
+    found = _statement(r, pos, body_end, confidence, states)
+    for comma in _COMMA_SUBJECT.finditer(s, pos, body_end) if not found else ():
+        # "Priya left, my new manager is Tom": a statement after a comma, when the start held none
+        if found := _statement(r, comma.end(), body_end, confidence, states):
+            break
+    if not found:
+        _bare_correction(r, pos, body_end, correction, about)
+    _people(r, start, body_end)
+
+
+_PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
+
+
+def _people(r: Reading, start: int, end: int) -> None:
+    """The other names of the clause, as people a later he/she may stand for: not after a preposition of
+    place ("in Lisbon"), not a time, not the value of a fact ("works at Stripe")."""
+    values = [d.value_span for d in r.facts if d.value_span is not None]
+    named = {(p.turn, p.name) for p in r.known_persons}
+    for m in re.finditer(_NAME + r"(?![\w'])", r.text[:end]):
+        if m.start() < start or m[0] in NOT_NAMES or (r.turn, m[0]) in named:
+            continue
+        if _PLACE_BEFORE.search(r.text, start, m.start()) or r.times_in(m.start(), m.end()):
+            continue
+        if not r.text[start : m.start()].strip(" \"'(") and not re.match(
+            r"\s+(?:and|&)\s", r.text[m.end() :]
+        ):
+            continue  # "Pets are…", "Wow, Maria!": a capital that opens a sentence is no sure name
+        if any(a <= m.start() < b for a, b in values) or any(t0 <= m.start() < t1 for t0, t1, _ in r.times):
+            continue
+        r.name_person(m[0], None, (m.start(), m.end()))
+
+
+_VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
+_ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
+# what an unknown attribute's value starts with: a name, a digit, a time word, an address or a handle
+_VALUE_LIKE = re.compile(
+    r"(?-i:[A-Z0-9$€£@#+])|(?:next|this|last|tomorrow|today|tonight|yesterday|monday|tuesday|wednesday|"
+    r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|"
+    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
+    re.I,
+)
+_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|i|i'm|i've|we|we're|we've)\b)", re.I)
+
+
+def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    return (
+        _relation(r, pos, end, confidence)
+        or _possessive(r, pos, end, confidence, correction)
+        or _subject_predicate(r, pos, end, confidence, correction)
+        or _label(r, pos, end, confidence, correction)
+    )
+
+
+def _time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """ "Today is my birthday", "Friday is our anniversary": the time is the attribute's value."""
+    for t0, t1, span in r.times:
+        if t0 == pos and t1 < end:
+            m = re.compile(r"\s+(?:is|was|'s)\s+(?:my|our)\s+(?P<attr>[\w' -]{2,40}?)[\s.!]*$", _I).match(
+                r.text, t1, end
+            )
+            key = r.vocabulary.normalize(m["attr"]) if m else ""
+            if key:
+                add_fact(
+                    r, r.speaker, key, time_value(span, r.now), pos, end, confidence, False, "date", (t0, t1)
+                )
+                return True
+    return False
+
+
+def _past_leading_time(r: Reading, pos: int, end: int) -> int:
+    """Past a time that opens the clause ("Last month, we moved…", "As of Monday I work at…"): it still
+    dates the fact, as a time anywhere in the clause does."""
+    for t0, t1, _ in r.times:
+        if t0 >= pos and t1 <= end and _LEADING_TIME.fullmatch(r.text, pos, t0):
+            after = _skip(re.compile(r"[\s,:]+"), r.text, t1, end)
+            return after if after < end else pos  # a time alone ("I meant June 30") is the value
+    return pos
+
+
+def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
+    m = pattern.match(s, pos, end)
+    return m.end() if m else pos
+
+
+# --- subjects ------------------------------------------------------------------------------------------
+
+
+def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
+    """(subject, position after it) for a clause subject: I/we, he/she, my <relation> [Name], a Name."""
+    s = r.text
+    if (m := re.compile(r"(?:i|we)\b", _I).match(s, pos, end)) is not None:
+        return r.speaker, m.end()
+    if (m := re.compile(r"(?P<p>he|she)\b", _I).match(s, pos, end)) is not None:
+        who = r.pronoun("m" if m["p"].lower() == "he" else "f")
+        return (who, m.end()) if who else None
+    rel = re.compile(
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{_relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?",
+        _I,
+    ).match(s, pos, end)
+    if rel is not None:
+        return _relative(r, rel), rel.end()
+    if (m := re.compile(_NAME + r"(?![\w'])").match(s, pos, end)) is not None and m[0] not in NOT_NAMES:
+        r.name_person(m[0], None, (m.start(), m.end()))
+        return m[0], m.end()
+    return None
+
+
+def _relative(r: Reading, m: re.Match[str]) -> str:
+    """The person "my sister [Ana]" names: Ana (with the fact Ana relation.sister_of speaker), or
+    "<speaker>'s sister" when unnamed."""
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    name = m["name"]
+    if not name or name in NOT_NAMES:
+        return f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
+    r.name_person(name, gender, (m.start("name"), m.end("name")))
+    r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
+    return name
+
+
+_DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
+
+
+def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
+    s = r.text
+    rels = _relation_words(r)
+    m = re.compile(
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s\s+", _I
+    ).match(s, pos, end)
+    if m is not None:
+        return _relative(r, m), m.end()
+    if re.compile(rf"(?:my|our)\s+(?:new\s+|current\s+)?(?:{rels})\b(?!')", _I).match(s, pos, end):
+        return None  # "my boss Sarah moved to London": a relative as the subject, not my "boss sarah"
+    if (m := re.compile(r"(?:my|our)\s+", _I).match(s, pos, end)) is not None:
+        return r.speaker, m.end()
+    if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
+        who = r.pronoun("m" if m["p"].lower() == "his" else "f")
+        return (who, m.end()) if who else None
+    if m := re.compile(
+        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|expires|ends|falls|will)\b)",
+        _I,
+    ).match(s, pos, end):
+        return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
+    m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
+    if m is not None and m["name"] not in NOT_NAMES:
+        r.name_person(m["name"], None, (m.start("name"), m.end("name")))
+        return m["name"], m.end()
+    return None
+
+
+# --- the predicates ------------------------------------------------------------------------------------
+
+
+def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    s, rels = r.text, _relation_words(r)
+    m = re.compile(
+        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+"
+        rf"(?:called\s+|named\s+)?(?P<name>{_NAME})[\s.!,]*$",
+        _I,
+    ).match(s, pos, end)
+    m = m or re.compile(rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})[\s.!,]*$", _I).match(s, pos, end)
+    if m is None or m["name"] in NOT_NAMES:
+        return False
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
+    r.relate(m["name"], relation, pos, end, confidence, (m.start("name"), m.end("name")))
+    return True
+
+
+def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    owner = _possessor(r, pos, end)
+    if owner is None:
+        return False
+    subject, at = owner
+    definite = subject is _DEFINITE
+    subject = r.speaker if definite else subject
+    m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
+    if m is None or _NEGATION.search(m["cop"]):
+        return False
+    phrase, cop = m["attr"], m["cop"].lower()
+    vstart = m.end()
+    if (d := _DUE.match(r.text, vstart, end)) is not None or "due" in cop:
+        phrase, vstart = phrase + " deadline", d.end() if d else vstart
+    elif (e := _EXPIRY.match(r.text, vstart, end)) is not None or cop.startswith(
+        ("expire", "runs out", "ends")
+    ):
+        phrase, vstart = phrase + " expiry", e.end() if e else vstart
+    if (named := re.compile(r"(?:called|named)\s+", _I).match(r.text, vstart, end)) is not None:
+        phrase, vstart = phrase + " name", named.end()  # "my cat is called Miso": cat.name
+    key = r.vocabulary.normalize(phrase)
+    if "name" in phrase.split()[-1:] and key.endswith("_name"):
+        key = key.removesuffix("_name") + ".name"
+    if not key or _NEGATION.match(r.text, vstart, end):
+        return False
+    known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
+    if cop in ("are", "were") and not known:
+        return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
+    if not known and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
+        return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
+    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
+        return False  # "the weather is nice" names nothing of the speaker's
+    if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
+        key, vstart = "employer", at_word.end()  # "my new job is at Figma"
+    kind = r.vocabulary.kind(key)
+    got = value_of(r, vstart, end, kind)
+    if got is None:
+        return False
+    value, v0, v1, rejected = got
+    if key == "name" and subject != r.speaker and isinstance(value, str):
+        kind = "person"
+    add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
+    return True
+
+
+def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    got = _subject(r, pos, end)
+    if got is None:
+        # "Currently working at Deloitte.", "Just moved to Lisbon!": the speaker, when a verb opens it
+        if _SUBJECTLESS.match(r.text, pos, end) is None:
+            return False
+        got = (r.speaker, pos)
+    subject, at = got
+    s = r.text
+    at = _skip(_SPACE, s, at, end)
+    if not _predicate(r, subject, pos, at, end, confidence, correction):
+        # "I left Google and joined Meta": the subject carries over to the verb after "and"
+        m = _AND_PREDICATE.search(s, at, end)
+        return m is not None and _predicate(r, subject, pos, m.end(), end, confidence, correction)
+    return True
+
+
+def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    s = r.text
+    if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
+        key = r.vocabulary.normalize(m["attr"])
+        kind = r.vocabulary.kind(key)
+        value = value_of(r, m.end(), end, kind) if key else None
+        if value is not None:
+            v, v0, v1, rejected = value
+            add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+            return True
+    for pattern, key, kind in _PREDICATES:
+        m = pattern.match(s, at, end)
+        if m is None:
+            continue
+        if key == "birth":
+            span = r.time_at(m.end(), end)
+            key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
+        value = value_of(r, m.end(), end, kind)
+        if value is None:
+            return False
+        v, v0, v1, rejected = value
+        add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+        return True
+    if (m := _AGE.match(s, at, end)) is not None:
+        n = parse_en_number(m["n"])
+        add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
+        return True
+    for pattern, key in _STATUSES:
+        if (m := pattern.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+            v = m["value"].lower()
+            add_fact(
+                r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
+            )
+            return True
+    if (m := _ALLERGY.match(s, at, end)) is not None:
+        got2 = value_of(r, m.end(), end, "text")
+        if got2 is not None:
+            add_fact(
+                r,
+                subject,
+                "allergy." + snake(str(got2[0])),
+                True,
+                pos,
+                end,
+                confidence,
+                correction,
+                "text",
+                (got2[1], got2[2]),
+            )
+            return True
+    if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"]) is None:
+        add_fact(
+            r,
+            subject,
+            "job_title",
+            m["title"],
+            pos,
+            end,
+            confidence,
+            correction,
+            "text",
+            (m.start("title"), m.end("title")),
+        )
+        if m["org"]:
+            org = value_of(r, m.start("org"), end, "organization")
+            if org is not None:
+                add_fact(
+                    r,
+                    subject,
+                    "employer",
+                    org[0],
+                    pos,
+                    end,
+                    confidence,
+                    correction,
+                    "organization",
+                    (org[1], org[2]),
+                )
+        return True
+    if (m := _PREFERENCE.match(s, at, end)) is not None:
+        if subject not in (r.speaker,) and _BASE_VERB.fullmatch(m["verb"]) and not m["neg"]:
+            return False  # "Sounds like a blast", "Trips like these": a named subject takes "likes"
+        return _preference(r, subject, m, pos, end, confidence)
+    if (m := _COUNT.match(s, at, end)) is not None and not _VAGUE.fullmatch(m["n"]):
+        n = parse_en_number(m["n"])
+        add_fact(
+            r,
+            subject,
+            r.vocabulary.normalize(m["x"]) + ".count",
+            n,
+            pos,
+            end,
+            confidence,
+            correction,
+            "number",
+            (m.start("n"), m.end("n")),
+        )
+        return True
+    return False
+
+
+def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, confidence: float) -> bool:
+    verb = (m["verb"] + (" not" if m["neg"] else "")).lower()
+    sentiment = next(value for word, value in _SENTIMENT if word in verb)
+    if m["neg"] and sentiment in ("like", "love", "prefer"):
+        sentiment = "dislike"
+    s = r.text
+    obj_start = m.end()
+    if (t := re.compile(r"to\s+", _I).match(s, obj_start, end)) is not None:
+        obj_start = t.end()
+    if _WH_OR_PRONOUN.match(s, obj_start, end):
+        return False
+    if article := re.compile(r"(?:(?:a|an|the|some|all|both|most|many|any)\s+)+", _I).match(
+        s, obj_start, end
+    ):
+        obj_start = article.end()  # "I love a dairy-free mousse": preference.dairy_free_mousse
+    obj_end = end
+    if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
+        obj_end = c.start() if sentiment == "prefer" else obj_end
+    got = value_of(r, obj_start, obj_end, "text")
+    if (
+        got is None
+        or len(str(got[0]).split()) > 4
+        or str(got[0]).lower() in ("to", "so", "too", "much", "more")
+    ):
+        return False
+    value, v0, v1, _ = got
+    key = "preference." + snake(str(value))
+    add_fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
+    return True
+
+
+def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
+    if m is None:
+        return False
+    key = r.vocabulary.normalize(m["attr"])
+    known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
+    if not known:
+        return False
+    got = value_of(r, m.end(), end, r.vocabulary.kind(key))
+    if got is None:
+        return False
+    value, v0, v1, rejected = got
+    add_fact(
+        r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
+    )
+    return True
+
+
+def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
+    """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
+    attribute, bound to the earlier fact it corrects (never bound: no fact)."""
+    m = _BARE.match(r.text, pos, end)
+    if m is None:
+        return
+    got = value_of(r, m.start("value"), end, "text")
+    if got is None:
+        return
+    value, v0, v1, rejected = got
+    if not correction and rejected is None:
+        return
+    if len(r.text[v0:v1].split()) > 5:
+        return
+    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
+    words = r.text[v0:v1]
+    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
+        return  # "oops, I forgot": a clause, not a value
+    if kind == "text" and not (about or m["attr"] or rejected) and not words[:1].isupper():
+        return  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
+    earlier = r.bind(kind, about or m["attr"], rejected, value)
+    if earlier is None or (
+        not correction
+        and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
+    ):
+        return
+    r.add(
+        Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
+    )

@@ -1,0 +1,587 @@
+"""The Chinese rule grammar: the same constructions as the English one, in Chinese word order.
+
+A sentence (up to 。！？) is read whole: openers (对了, 跟你说), correction markers (不对, 更正, 说错了,
+我是说), questions (a final ？/吗/呢, 什么/哪/几/多少/谁) and hypotheticals (如果, 要是, 打算, 可能) first;
+then each comma-separated part: a subject (我/我们, 他/她, 我姐姐[安娜], a name), the time words and
+adverbs after it (上个月, 现在, 已经), and a predicate — residence (住在, 搬到), work (在…工作, 入职,
+跳槽到), a status (结婚了, 吃素), a preference (喜欢, 讨厌), a count (有两个孩子), an age, a birth, or an
+attribute with a copula (我的护照截止日期是7月15日; 截止日期改成6月30号 is a correction) — or, after a
+correction marker, a bare value (不对，是6月30号) bound to the earlier fact it corrects.
+"""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import ZH_NUMBER_RE, parse_zh_number
+
+from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
+from .vocabulary import snake
+
+_DISCOURSE = re.compile(
+    r"(?:哦|噢|嗯|哎|诶|对了|另外|还有|顺便说一下|顺便说|顺便|跟你说个事|跟你说|告诉你|好消息|那个|话说|"
+    r"更新一下|说个事|是这样)[，,：:！!。\s]*"
+)
+_CORRECTION = re.compile(
+    r"(?:不对|不是的|错了|说错了|我说错了|搞错了|记错了|我记错了|更正一下|更正|纠正一下|纠正|改一下|"
+    r"我是说|我的意思是|其实|抱歉|不好意思|等等|哦不)[，,：:。！!\s]*"
+)
+_QUESTION = re.compile(
+    r"[?？]$|[吗嘛呢]$|什么|哪里|哪儿|哪个|哪家|哪天|几号|几点|几月|多少|谁|怎么|是不是|有没有|对不对|能不能|要不要"
+)
+_CONDITIONAL = re.compile(r"^(?:如果|要是|假如|假设|万一|倘若|若是|即使)|的话")
+_HYPOTHETICAL = re.compile(r"打算|想要|想去|想搬|可能|也许|或许|考虑|计划|希望|准备|梦想|说不定|大概")
+_REPORTED = re.compile(r"说他|说她|听说|据说|告诉我")
+_HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
+_NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
+_NAME_LATIN = r"(?-i:[A-Z][a-z]+)"
+_NOT_NAME = re.compile(
+    r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是)"
+)
+_ADVERB = re.compile(
+    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就)"
+)
+_PRED_START = (
+    r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
+    r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近)"
+)
+_TAIL = re.compile(
+    r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$"
+)
+_CUT = re.compile(r"(?:离|跟|和|因为|所以|但是|不过|而且|可是|感觉|觉得|骑车|开车|走路)")
+
+_PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(p), key, kind)
+    for p, key, kind in (
+        (
+            r"(?:住在|居住在|定居在|定居于|落户在|住到了?|搬到了?|搬去了?|搬家到了?|搬回到?了?|搬来了?|迁到了?|移居到?|定居|落户|住)(?P<v>.+)",
+            "residence",
+            "place",
+        ),
+        (r"在(?P<v>[^，,]+?)(?:住|生活|定居)(?!.*(?:工作|上班))", "residence", "place"),
+        (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
+        (r"在(?!家)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职)", "employer", "organization"),
+        (
+            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?)(?P<v>.+?)"
+            r"(?:工作|上班|任职)?(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
+        (
+            r"(?:换到了?|去了?|调到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
+        (
+            r"(?:是|当了?|做|成为了?|升职为|升为|晋升为|升职成)(?:一名|一个|一位|个|名|位)?(?P<v>[^，,的]{0,8}"
+            r"(?:师|员|生|家|工|手|长|官|医生|护士|经理|总监|主管|老板|教授|律师|会计|司机|厨师|记者|编辑|博士|硕士|主任))"
+            r"(?:了)?$",
+            "job_title",
+            "text",
+        ),
+        (r"(?:出生于|生于|出生在|是在)(?P<v>.+?)(?:出生的?|生的)?$", "birth", "text"),
+        (r"(?P<v>.+?)出生的?$", "birth", "text"),
+    )
+)
+_FROM = re.compile(r"从[^，,]{1,12}?(?=搬|跳槽|换|调)")
+_STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"(?:已经)?(?:结婚了|结婚|已婚)"), "marital_status", "married"),
+    (re.compile(r"订婚了?"), "marital_status", "engaged"),
+    (re.compile(r"离婚了?"), "marital_status", "divorced"),
+    (re.compile(r"(?:是)?单身"), "marital_status", "single"),
+    (re.compile(r"(?:吃素|是素食者|素食主义者|吃全素)"), "diet", "vegetarian"),
+    (re.compile(r"退休了?"), "employment_status", "retired"),
+    (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "unemployed"),
+    (re.compile(r"怀孕了?"), "pregnancy", "pregnant"),
+)
+_AGE = re.compile(r"(?:今年)?(?P<n>" + ZH_NUMBER_RE + r")岁(?:了)?")
+_ALLERGY = re.compile(r"对(?P<v>.+?)过敏")
+_PREFERENCE = re.compile(
+    r"(?P<neg>不|不太|没那么|不再|不怎么)?(?P<very>特别|非常|真的|挺|蛮|超级|十分)?"
+    r"(?P<verb>最喜欢|喜欢|特别喜欢|很喜欢|非常喜欢|超爱|爱|热爱|喜爱|偏爱|"
+    r"讨厌|受不了|更喜欢|痛恨|反感)(?P<v>.+)"
+)
+_SENTIMENT = {
+    "讨厌": "hate",
+    "受不了": "hate",
+    "痛恨": "hate",
+    "反感": "dislike",
+    "更喜欢": "prefer",
+    "偏爱": "prefer",
+    "喜欢": "like",
+    "特别喜欢": "love",
+    "很喜欢": "like",
+    "非常喜欢": "love",
+    "最喜欢": "love",
+    "超爱": "love",
+    "爱": "love",
+    "热爱": "love",
+    "喜爱": "like",
+}
+_COUNT = re.compile(
+    r"有(?P<n>" + ZH_NUMBER_RE + r")(?:个|只|条|辆|套|位|名|台|家)(?P<x>[\u4e00-\u9fff]{1,6})"
+)
+_COPULA = re.compile(
+    r"(?P<attr>[^，,。]{1,14}?)(?P<cop>改成了?|改为|改到了?|换成了?|变成了?|推迟到了?|延期到了?|延后到了?|提前到了?|"
+    r"挪到了?|定在了?|是|为|在|到|至)(?P<v>.+)"
+)
+_CHANGE_COPULA = ("改", "换成", "变成", "推迟", "延期", "延后", "提前", "挪到")
+_EXPIRES = re.compile(r"(?P<attr>.+?)(?:就|才|将)?(?P<verb>到期|过期|截止|截至|失效)(?:了)?$")
+_BARE = re.compile(r"(?:应该|其实)?(?:是|改成|改为|为)?(?P<v>.+?)(?:才对|啦|了)?$")
+_NOT = re.compile(r"(?:而)?不是(?P<old>.+)$")
+_TASK = re.compile(
+    r"(?:(?:我们|我)(?:还|也|一定)?)?(?P<verb>得|需要|必须|应该|要|记得|别忘了|不要忘了|别忘记)(?P<task>.+)|"
+    r"提醒我(?P<task2>.+)|待办[:：](?P<task3>.+)"
+)
+_DECISION = re.compile(
+    r"(?:我们|我|大家)?(?:最后|最终)?(?:决定|定了|商定|敲定了?|选定了?|就定)(?P<what>.+)|就这么定了"
+)
+
+
+def clauses(text: str) -> list[tuple[int, int]]:
+    """A Chinese sentence is read whole (its commas carry a correction marker to its value)."""
+    start, end = strip_span(text, 0, len(text), " \t\n")
+    return [(start, end)] if end > start else []
+
+
+def read_clause(r: Reading, start: int, end: int) -> None:
+    s = r.text
+    start, body_end = strip_span(s, start, end)
+    whole = s[start:end].strip()
+    if not whole:
+        return
+    _people(r, start, body_end)
+    pos = _skip(_DISCOURSE, s, start, body_end)
+    correction = False
+    while (m := _CORRECTION.match(s, pos, body_end)) is not None and m.end() > pos:
+        correction = True
+        pos = _skip(_DISCOURSE, s, m.end(), body_end)
+    if _QUESTION.search(s[pos:body_end]) or whole.endswith(("?", "？")):
+        return
+    parts = _parts(s, pos, body_end)
+    rejected = None
+    for a, b in parts:
+        if (m := _NOT.match(s, a, b)) is not None:
+            rejected = m["old"].strip()
+    for a, b in parts:
+        text = s[a:b]
+        if _CONDITIONAL.search(text):
+            return
+        if _NOT.match(s, a, b):
+            continue
+        confidence = 0.9
+        if (m := _HEDGE.match(s, a, b)) is not None:
+            confidence, a = HEDGED, m.end()
+            a = _skip(re.compile(r"[，,\s]*"), s, a, b)
+        _tasks(r, a, b)
+        if _decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
+            continue
+        if _statement(r, a, b, confidence, correction) or _bare(r, a, b, correction, rejected):
+            correction = False  # a marker corrects the first value after it
+
+
+def _people(r: Reading, start: int, end: int) -> None:
+    """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
+    named = {(p.turn, p.name) for p in r.known_persons}
+    pattern = (
+        rf"我(?:们)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
+    )
+    for m in re.finditer(pattern, r.text[:end]):
+        if m.start() < start or (r.turn, m["name"]) in named or _NOT_NAME.match(m["name"]):
+            continue
+        _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
+        r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
+
+
+def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
+    m = pattern.match(s, pos, end)
+    return m.end() if m else pos
+
+
+def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
+    out, last = [], start
+    for m in re.finditer(r"[，,；;：:]", s[start:end]):
+        out.append((last, start + m.start()))
+        last = start + m.end()
+    out.append((last, end))
+    return [strip_span(s, a, b) for a, b in out if s[a:b].strip(" ，,")]
+
+
+# --- subjects ------------------------------------------------------------------------------------------
+
+
+def _relation_words(r: Reading) -> str:
+    def make() -> str:
+        words = [w for w in r.vocabulary.relations if not w.isascii()]
+        return "|".join(sorted(words, key=len, reverse=True))
+
+    return r.vocabulary.memo("relations_zh", make)
+
+
+def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
+    """(subject, position after it, possessive 的 follows) at the start of a part."""
+    s = r.text
+    rel = re.compile(
+        rf"(?:我们|我)的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
+    ).match(s, pos, end)
+    if rel is not None:
+        de = s.startswith("的", rel.end())  # 我姐姐的护照…: the sister's passport
+        return _relative(r, rel), rel.end() + de, de
+    if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
+        return r.speaker, m.end(), bool(m["de"])
+    if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
+        who = r.pronoun("m" if m["p"] == "他" else "f")
+        return (who, m.end(), bool(m["de"])) if who else None
+    for person in reversed(r.persons):
+        if s.startswith(person.name, pos):
+            de = s.startswith("的", pos + len(person.name))
+            return person.name, pos + len(person.name) + de, de
+    m = re.compile(
+        rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)(?=(?:现在|目前|已经|也|还)*(?:住在|搬到|搬去|在.+?(?:工作|上班)))"
+    ).match(s, pos, end)
+    if (
+        m is not None
+        and not _NOT_NAME.match(m["name"])
+        and not m["name"].startswith(("你", "他", "她", "这", "那"))
+    ):
+        r.name_person(m["name"], None, (m.start(), m.end()))
+        return m["name"], m.end(), False
+    return None
+
+
+def _relative(r: Reading, m: re.Match[str]) -> str:
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    name = m["name"]
+    if not name or _NOT_NAME.match(name):
+        return f"{r.speaker}的{m['rel']}"
+    r.name_person(name, gender, (m.start("name"), m.end("name")))
+    r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
+    return name
+
+
+def _after_adverbs(r: Reading, pos: int, end: int) -> int:
+    """Past the adverbs and time words between a subject and its verb (我上个月已经搬到…)."""
+    while pos < end:
+        m = _ADVERB.match(r.text, pos, end)
+        if m is not None and m.end() > pos:
+            pos = m.end()
+            continue
+        t = next((t1 for t0, t1, _ in r.times if t0 == pos and t1 <= end), None)
+        if t is None:
+            return pos
+        pos = t
+    return pos
+
+
+# --- values --------------------------------------------------------------------------------------------
+
+
+def _value(r: Reading, start: int, end: int, kind: str):
+    s = r.text
+    start, end = strip_span(s, start, end)
+    span = r.time_at(start, end)
+    if span is not None:
+        return time_value(span, r.now), start, end
+    if kind == "date":
+        return None
+    if (m := _CUT.search(s, start + 1, end)) is not None:
+        end = m.start()
+    for t0, t1, _ in reversed(r.times_in(start, end)):  # 搬到苏州了（上个月）: the time is not the value
+        if t0 > start and not s[t1:end].strip(" 了啦"):
+            end = t0
+    if (m := _TAIL.search(s, start, end)) is not None and m.start() > start:
+        end = m.start()
+    start, end = strip_span(s, start, end)
+    while start < end and s[start] in "了到去在":
+        start += 1
+    words = s[start:end]
+    if not words or len(words) > 20:
+        return None
+    if re.fullmatch(r"-?\d+", words):
+        return int(words), start, end
+    return words, start, end
+
+
+def _valid_from(r: Reading, start: int, end: int, v0: int, v1: int):
+    for t0, t1, span in r.times_in(start, end):
+        if t1 <= v0 or t0 >= v1:
+            return span.start
+    return r.now
+
+
+def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspan) -> Draft:
+    if correction and "." not in key:
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.attribute.endswith("." + key):
+                key = d.attribute
+                break
+    if kind == "text" and r.time_at(*vspan) is not None:
+        kind = "date"
+    return r.add(
+        Draft(
+            subject,
+            key,
+            value,
+            start,
+            end,
+            _valid_from(r, start, end, *vspan),
+            confidence,
+            correction,
+            kind,
+            vspan,
+        )
+    )
+
+
+# --- statements ----------------------------------------------------------------------------------------
+
+
+def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
+    rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
+    m = re.compile(
+        rf"(?:我们|我)的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
+    ).match(r.text, a, b)
+    m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
+    if m is None or _NOT_NAME.match(m["name"]):
+        return False
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
+    r.relate(m["name"], relation, a, b, confidence, (m.start("name"), m.end("name")))
+    return True
+
+
+def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """今天是我的生日: the time is the attribute's value."""
+    for t0, t1, span in r.times:
+        if (
+            t0 == a
+            and t1 < b
+            and (m := re.compile(r"(?:就)?是我(?:们)?的(?P<attr>.{1,10}?)[!！。]*$").match(r.text, t1, b))
+        ):
+            key = r.vocabulary.normalize(m["attr"])
+            if key:
+                _fact(r, r.speaker, key, time_value(span, r.now), a, b, confidence, False, "date", (t0, t1))
+                return True
+    return False
+
+
+def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) -> bool:
+    if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
+        return True
+    got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
+    if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
+        return False  # an unresolved 他/她, or 你: not the speaker's
+    if got is None:
+        # a part without a subject (我换了工作，现在在字节上班) speaks of the speaker; only a verb of
+        # residence, work or birth is read so, else it may name an attribute (截止日期改成…)
+        return _predicates(r, r.speaker, a, _after_adverbs(r, a, b), b, confidence, correction) or (
+            _attribute_change(r, r.speaker, a, a, b, confidence, correction)
+        )
+    subject, at, possessive = got
+    verb_at = _after_adverbs(r, at, b)
+    if possessive or r.text.startswith("把", verb_at):  # 我把手机号换成了…: the attribute after 把
+        return _attribute_change(r, subject, a, verb_at + (not possessive), b, confidence, correction)
+    return _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
+        r, subject, a, at, verb_at, b, confidence, correction
+    )
+
+
+def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
+    s = r.text
+    if (origin := _FROM.match(s, verb_at, b)) is not None:
+        verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
+    for pattern, key, kind in _PREDICATES:
+        m = pattern.match(s, verb_at, b)
+        if m is None:
+            continue
+        if key == "birth":
+            span = r.time_at(m.start("v"), m.end("v"))
+            key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
+        key = "employer" if key == "employer_change" else key
+        got_value = _value(r, m.start("v"), m.end("v"), kind)
+        if got_value is None:
+            continue
+        value, v0, v1 = got_value
+        _fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
+        if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:
+            _fact(r, subject, "job_title", job[0], a, b, confidence, correction, "text", (job[1], job[2]))
+        return True
+    return False
+
+
+def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
+    """Statuses, age, allergies, counts, preferences, or an attribute with a copula."""
+    s = r.text
+    for pattern, key, value in _STATUSES:
+        if (m := pattern.match(s, verb_at, b)) is not None:
+            _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
+            return True
+    if (m := _AGE.match(s, verb_at, b)) is not None or (m := _AGE.match(s, at, b)) is not None:
+        r.add(
+            Draft(
+                subject,
+                "age",
+                parse_zh_number(m["n"]),
+                a,
+                b,
+                r.now,
+                confidence,
+                correction,
+                "number",
+                (m.start("n"), m.end("n")),
+            )
+        )
+        return True
+    if (m := _ALLERGY.match(s, verb_at, b)) is not None:
+        _fact(
+            r,
+            subject,
+            "allergy." + snake(m["v"]),
+            True,
+            a,
+            b,
+            confidence,
+            correction,
+            "text",
+            (m.start("v"), m.end("v")),
+        )
+        return True
+    if (m := _COUNT.match(s, verb_at, b)) is not None and m["n"] != "一":  # 有一个问题: no count
+        _fact(
+            r,
+            subject,
+            r.vocabulary.normalize(m["x"]) + ".count",
+            parse_zh_number(m["n"]),
+            a,
+            b,
+            confidence,
+            correction,
+            "number",
+            (m.start("n"), m.end("n")),
+        )
+        return True
+    names_attribute = "的" in s[verb_at:b] and _COPULA.match(s, at, b)  # 我最喜欢的颜色是… is a favourite
+    if not names_attribute and (m := _PREFERENCE.match(s, verb_at, b)) is not None:
+        return _preference(r, subject, m, a, b, confidence)
+    return _attribute_change(r, subject, a, at, b, confidence, correction)
+
+
+def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, confidence: float) -> bool:
+    sentiment = _SENTIMENT[m["verb"]]
+    if m["very"] and sentiment == "like":
+        sentiment = "love"  # 特别喜欢
+    if m["neg"]:
+        sentiment = "dislike"
+    start = m.start("v")
+    if (e := re.compile(r"(?:吃|喝|看|玩|听|去)").match(r.text, start, b)) is not None and e.end() < b:
+        start = e.end()
+    got = _value(r, start, b, "text")
+    if got is None or len(str(got[0])) > 10 or re.match(r"[你我他她它]|这|那|大家", str(got[0])):
+        return False  # 我喜欢你, 我喜欢这个, 我很喜欢这家餐厅的菜: a person or a thing pointed at
+    value, v0, v1 = got
+    _fact(r, subject, "preference." + snake(str(value)), sentiment, a, b, confidence, False, "text", (v0, v1))
+    return True
+
+
+def _attribute_change(
+    r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool
+) -> bool:
+    """<attribute><copula><value>: 我的护照截止日期是7月15日, 截止日期改成6月30号了, 护照2029年到期."""
+    s = r.text
+    if (m := _EXPIRES.match(s, at, b)) is not None:
+        times = r.times_in(m.start("attr"), m.end("attr"))
+        if times:
+            t0, t1, span = times[-1]
+            aspect = "deadline" if m["verb"] in ("截止", "截至") else "expiry"
+            thing = s[m.start("attr") : t0].strip(" 的将就在于")
+            key = r.vocabulary.normalize(f"{thing}{'截止日期' if aspect == 'deadline' else '有效期'}")
+            if thing and key:
+                _fact(
+                    r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1)
+                )
+                return True
+    m = _COPULA.match(s, at, b)
+    if m is None:
+        return False
+    phrase = m["attr"].strip()
+    if (
+        not phrase
+        or re.search(r"住|搬|工作|上班|不", phrase)
+        or re.match(r"(?!最)(?:.*)喜欢", phrase)
+        or r.time_at(m.start("attr"), m.end("attr"))
+        or phrase
+        in ("这", "那", "这个", "那个", "它", "就", "应该", "其实", "可能", "大概", "好像", "也", "还", "都")
+    ):
+        return False
+    cop = m["cop"]
+    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None:
+        return False
+    key = r.vocabulary.normalize(phrase)
+    if not key:
+        return False
+    got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
+    if got is None:
+        return False
+    value, v0, v1 = got
+    change = cop.startswith(_CHANGE_COPULA)
+    _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
+    return True
+
+
+def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
+    """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
+    if not correction and rejected is None:
+        return False
+    m = _BARE.match(r.text, a, b)
+    if m is None:
+        return False
+    got = _value(r, m.start("v"), m.end("v"), "text")
+    if got is None or len(str(got[0])) > 12:
+        return False
+    value, v0, v1 = got
+    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int) else "text"
+    if rejected is not None:
+        old = r.time_at(*_find(r.text, rejected, a))
+        rejected = time_value(old, r.now) if old is not None else rejected
+    earlier = r.bind(kind, None, rejected, value)
+    if earlier is None:
+        return False
+    if not correction and str(earlier.value) != rejected:
+        return False
+    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, (v0, v1)))
+    return True
+
+
+def _find(s: str, words: str, near: int) -> tuple[int, int]:
+    i = s.find(words)
+    return (i, i + len(words)) if i >= 0 else (near, near)
+
+
+# --- tasks and decisions -------------------------------------------------------------------------------
+
+
+def _tasks(r: Reading, a: int, b: int) -> None:
+    m = _TASK.search(r.text, a, b)
+    if m is None:
+        return
+    group = "task" if m["task"] else "task2" if m["task2"] else "task3"
+    if m["verb"] == "要" and not r.times_in(a, b):
+        return  # 我要… is as often "I want" as "I must": a task only with a time
+    t0, t1 = strip_span(r.text, m.start(group), b)
+    if t1 > t0:
+        inside = r.times_in(a, b)
+        r.tasks.append(Item(r.text[t0:t1], r.speaker, inside[0][2].start if inside else None, a, t1))
+
+
+def _decision(r: Reading, a: int, b: int) -> bool:
+    m = _DECISION.match(r.text, a, b)
+    if m is None:
+        return False
+    t0, t1 = (m.start("what"), b) if m["what"] else (a, b)
+    t0, t1 = strip_span(r.text, t0, t1)
+    inside = r.times_in(a, b)
+    r.decisions.append(Item(r.text[t0:t1], r.speaker, inside[0][2].start if inside else None, a, t1))
+    return True

@@ -1,0 +1,98 @@
+"""The English grammar's values: the words of a value cut from its clause, resolved when they are a time
+or a number, and the draft fact made of them (with its start in time and the key it corrects)."""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
+
+from .common import Draft, Reading, strip_span, time_value
+from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
+
+
+def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
+    """(value, start, end, rejected words) of the words in [start, end): cut at a new clause, its time
+    expression resolved when the value is one, a trailing time removed from a non-date value."""
+    s = r.text
+    start, end = strip_span(s, start, end)
+    rejected = None
+    if (m := _REJECTED.search(s, start, end)) is not None and m.start() > start:
+        rejected, end = m["old"].strip(), m.start()
+        old = r.time_at(m.start("old"), m.end("old"))
+        rejected = time_value(old, r.now) if old is not None else rejected
+    if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
+        start, end = strip_span(s, start, m.start())
+    span = r.time_at(start, end)
+    if span is not None:
+        return time_value(span, r.now), start, end, rejected
+    if kind == "date":
+        return None
+    if (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
+        end = m.start()
+    for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
+        if t0 > start and not s[t1:end].strip(" ,.!"):
+            end = t0
+            head = re.search(r"\s+(?:in|on|at|since|from|last|this|as of)\s*$", s[start:end], _I)
+            if head:
+                end = start + head.start()
+    if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
+        end = m.start()
+    start, end = strip_span(s, start, end)
+    if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in ("place", "organization"):
+        start = m.end()
+    words = s[start:end]
+    if not words or len(words.split()) > (6 if kind != "text" else 10) or _OBJECT_PRONOUN.fullmatch(words):
+        return None
+    if re.fullmatch(r"-?\d+", words):
+        return int(words), start, end, rejected
+    if re.fullmatch(r"-?\d+\.\d+", words):
+        return float(words), start, end, rejected
+    if kind == "number":  # "I turned it into a lesson" is no age
+        return (
+            (parse_en_number(words), start, end, rejected) if re.fullmatch(EN_NUMBER_RE, words, _I) else None
+        )
+    if (
+        kind in ("place", "organization", "person", "product")
+        and not words[:1].isupper()
+        and not words[0].isdigit()
+    ):
+        return None  # a proper name is written capitalised: "joined a new group" names no employer
+    return words, start, end, rejected
+
+
+def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
+    """A time in the clause outside the value ("moved to Lisbon last month") starts the fact; else now."""
+    for t0, t1, span in r.times_in(min(start, r.clause_start), end):
+        if t1 <= vstart or t0 >= vend:
+            begin = span.start
+            if begin > r.now and span.granularity == "month" and _PAST.search(r.text, start, end):
+                begin = begin.replace(year=begin.year - 1)  # "I started in January" said in March
+            return begin
+    return r.now
+
+
+def add_fact(r, subject, key, value, start, end, confidence, correction, kind, vspan, rejected=None) -> Draft:
+    if (correction or key in r.vocabulary.aspects) and "." not in key:  # "my deadline is …": passport's
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.attribute.endswith("." + key):
+                key = d.attribute
+                break
+    if rejected and not correction:
+        correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
+    if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
+        kind = "date"
+    return r.add(
+        Draft(
+            subject,
+            key,
+            value,
+            start,
+            end,
+            valid_from(r, start, end, *vspan),
+            confidence,
+            correction,
+            kind,
+            vspan,
+        )
+    )
