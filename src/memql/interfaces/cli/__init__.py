@@ -9,6 +9,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_conversation,
     bench_locomo,
     bench_perf,
+    bench_state,
     bench_text2mem,
     conversation_cmds,
     facts_cmds,
