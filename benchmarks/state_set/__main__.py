@@ -1,0 +1,5 @@
+import sys
+
+from benchmarks.state_set import main
+
+sys.exit(main())
