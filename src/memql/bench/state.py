@@ -181,8 +181,11 @@ def evaluate(
 ) -> dict[str, Any]:
     """The bench's report: the run with `extractor` (None: none) and, beside it, `baseline_flat` (the
     flat strategy without extraction, same questions, same budget) with its own breakdown."""
-    main = run(items, RunConfig("flat", extractor, budget, embedder, llm), progress=progress)
     baseline = run(items, RunConfig("flat", None, budget, embedder), progress=progress)
+    if extractor is None:
+        main = baseline  # the same run: no need to ingest everything twice
+    else:
+        main = run(items, RunConfig("flat", extractor, budget, embedder, llm), progress=progress)
     report = summary(main)
     base = summary(baseline)
     report["baseline_flat"] = base["accuracy"]

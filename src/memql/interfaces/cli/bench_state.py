@@ -23,10 +23,11 @@ from memql.interfaces.cli.common import emit_json, wants_json
 )
 @click.option(
     "--extractor",
-    type=click.Choice(["rules", "llm"]),
+    type=click.Choice(["rules", "llm", "none"]),
     default="rules",
     show_default=True,
-    help="rules: offline; llm: the LLM of $MEMQL_LLM_BASE_URL/$MEMQL_LLM_MODEL.",
+    help="rules: offline; llm: the LLM of $MEMQL_LLM_BASE_URL/$MEMQL_LLM_MODEL; none: no extraction "
+    "(the flat baseline alone).",
 )
 @click.option(
     "--budget", type=click.IntRange(1), default=300, show_default=True, help="Context budget in tokens."
@@ -73,7 +74,7 @@ def bench_state_command(
     if not items:
         click.echo(f"memql: no items in split {split!r} of {data}", err=True)
         sys.exit(2)
-    chosen: Any = extractor
+    chosen: Any = None if extractor == "none" else extractor
     if extractor == "llm":
         from memql.services.extract import make_extractor
         from memql.services.llm import LLMConfigError, llm_from_env
