@@ -4,7 +4,7 @@ Each item's sessions go through `Conversation.add_message` on a fresh store (one
 as the item's user); each question gets ``context(q, budget_tokens=N, as_of=as_of)``. A question is right
 when the context text holds one of its `answer` spellings and none of its `stale` ones outside a part
 labelled as history (`score_context`). The same questions are answered in the same run by the flat
-strategy without an extractor: `baseline_flat`. See docs/benchmarks.md ("State").
+strategy without an extractor: `baseline_flat`. See docs/bench-state.md.
 """
 
 from __future__ import annotations

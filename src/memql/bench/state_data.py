@@ -4,7 +4,7 @@ An item is a conversation (sessions of timed turns) and questions about the stat
 the current value of something that changed, or the value true at `as_of`. `answer` lists acceptable
 spellings of the right value, `stale` the superseded ones. `split` ("dev" / "heldout") marks which half a
 rule writer may look at: rules are developed on "dev" only, "heldout" measures whether they generalise.
-See docs/benchmarks.md ("State").
+See docs/bench-state.md.
 """
 
 from __future__ import annotations
