@@ -1,6 +1,6 @@
 """The state-v1 development set of `memql bench state` (src/memql/bench/sets/state-v1.jsonl).
 
-Items are written by hand in `items_en.py` and `items_zh.py`; this module gives them ids and splits and
+Items are written by hand in `items_en*.py` and `items_zh*.py`; this module gives them ids and splits and
 writes the JSONL: `python -m benchmarks.state_set [--out FILE] [--check FILE]`. Each item carries the
 construct it tests (change, correction, third-party, other-subject, twice, relative); within each
 (language, construct) the items alternate dev / heldout, so both halves cover every construct. Rules are
@@ -16,9 +16,10 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from benchmarks.state_set.items_en import ITEMS as EN
-from benchmarks.state_set.items_zh import ITEMS as ZH
+from benchmarks.state_set import items_en, items_en_time, items_zh, items_zh_time
 
+EN = items_en.ITEMS + items_en_time.ITEMS
+ZH = items_zh.ITEMS + items_zh_time.ITEMS
 SHIPPED = Path(__file__).resolve().parents[2] / "src" / "memql" / "bench" / "sets" / "state-v1.jsonl"
 
 
