@@ -29,6 +29,7 @@ needs_extractor = pytest.mark.skipif(
 def _item(**changes):
     item = {
         "id": "t-1",
+        "construct": "correction",
         "lang": "en",
         "split": "dev",
         "sessions": [
@@ -191,6 +192,7 @@ def test_baseline_on_a_fixture_the_test_owns(tmp_path: Path) -> None:
     assert report["by_kind"] == {"current": 0.5, "past": 0.0}
     assert report["by_lang"] == {"en": 0.0, "zh": 1.0}
     assert report["by_split"] == {"dev": 0.0, "heldout": 1.0}
+    assert report["by_construct"] == {"correction": 0.0, "unknown": 1.0}
     assert {w["id"] for w in report["wrong"]} == {"t-1"}
 
 

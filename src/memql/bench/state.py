@@ -59,6 +59,7 @@ class QuestionResult:
     item_id: str
     lang: str
     split: str
+    construct: str
     kind: str
     q: str
     right: bool
@@ -127,6 +128,7 @@ def _ask(conv: Any, item: StateItem, question: StateQuestion, config: RunConfig)
         item.id,
         item.lang,
         item.split or "unsplit",
+        item.construct_name or "unknown",
         question.kind,
         question.q,
         score_context(text, question.answer, question.stale),
@@ -160,12 +162,13 @@ def _by(results: list[QuestionResult], key: Callable[[QuestionResult], str]) -> 
 
 
 def summary(results: list[QuestionResult]) -> dict[str, Any]:
-    """Accuracy overall, by kind, by language and by split, with the number of questions."""
+    """Accuracy overall, by kind, language, split and construct, with the number of questions."""
     return {
         "accuracy": accuracy(results),
         "by_kind": _by(results, lambda r: r.kind),
         "by_lang": _by(results, lambda r: r.lang),
         "by_split": _by(results, lambda r: r.split),
+        "by_construct": _by(results, lambda r: r.construct),
         "n": len(results),
     }
 

@@ -24,7 +24,7 @@ class StateDataError(ValueError):
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="ignore", str_strip_whitespace=True, populate_by_name=True)
 
 
 def _aware(value: datetime | None, what: str) -> datetime | None:
@@ -85,6 +85,8 @@ class StateItem(_Model):
     sessions: list[StateSession] = Field(min_length=1)
     questions: list[StateQuestion] = Field(min_length=1)
     split: Literal["dev", "heldout"] | None = None  # None: an item from elsewhere, in no split
+    # what the item tests (state-v1: change, correction, ...); "construct" in the file, a name pydantic keeps
+    construct_name: str | None = Field(default=None, alias="construct")
 
     @model_validator(mode="after")
     def _ordered(self) -> StateItem:
