@@ -193,7 +193,8 @@ def test_baseline_on_a_fixture_the_test_owns(tmp_path: Path) -> None:
     assert report["by_lang"] == {"en": 0.0, "zh": 1.0}
     assert report["by_split"] == {"dev": 0.0, "heldout": 1.0}
     assert report["by_construct"] == {"correction": 0.0, "unknown": 1.0}
-    assert {w["id"] for w in report["wrong"]} == {"t-1"}
+    assert report["by_split_kind"] == {"dev": {"current": 0.0, "past": 0.0}, "heldout": {"current": 1.0}}
+    assert {w["id"] for w in report["wrong"]} == {"t-1"} and "context" not in report["wrong"][0]
 
 
 def test_a_third_speaker_and_a_tight_budget(tmp_path: Path) -> None:
@@ -217,6 +218,9 @@ def test_cli_json_shape(tmp_path: Path) -> None:
     assert report["n"] == 3 and report["extractor"] == "none"
     only_heldout = CliRunner().invoke(main, [*args, "--split", "heldout"])
     assert json.loads(only_heldout.output)["n"] == 1
+    with_contexts = json.loads(CliRunner().invoke(main, [*args, "--contexts"]).output)
+    # the miss shows what flat gave: both deadlines, the stale one outside any history label
+    assert "July 15" in with_contexts["wrong"][0]["context"]
 
 
 def test_cli_bad_data_is_a_diagnostic(tmp_path: Path) -> None:

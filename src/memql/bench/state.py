@@ -169,6 +169,11 @@ def summary(results: list[QuestionResult]) -> dict[str, Any]:
         "by_lang": _by(results, lambda r: r.lang),
         "by_split": _by(results, lambda r: r.split),
         "by_construct": _by(results, lambda r: r.construct),
+        # the acceptance compares each kind on the heldout half with the whole set
+        "by_split_kind": {
+            split: _by([r for r in results if r.split == split], lambda r: r.kind)
+            for split in sorted({r.split for r in results})
+        },
         "n": len(results),
     }
 
@@ -181,9 +186,11 @@ def evaluate(
     embedder: str = "none",
     llm: Any = None,
     progress: Callable[[str], None] | None = None,
+    contexts: bool = False,
 ) -> dict[str, Any]:
     """The bench's report: the run with `extractor` (None: none) and, beside it, `baseline_flat` (the
-    flat strategy without extraction, same questions, same budget) with its own breakdown."""
+    flat strategy without extraction, same questions, same budget) with its own breakdown; `wrong` lists
+    the run's misses (with their context text when `contexts`)."""
     baseline = run(items, RunConfig("flat", None, budget, embedder), progress=progress)
     if extractor is None:
         main = baseline  # the same run: no need to ingest everything twice
@@ -196,5 +203,12 @@ def evaluate(
     named = isinstance(extractor, str) or extractor is None
     report["extractor"] = extractor if named else type(extractor).__name__
     report["budget"] = budget
-    report["wrong"] = [{"id": r.item_id, "q": r.q, "kind": r.kind} for r in main if not r.right]
+    report["wrong"] = [_miss(r, contexts) for r in main if not r.right]
     return report
+
+
+def _miss(result: QuestionResult, with_context: bool) -> dict[str, Any]:
+    miss: dict[str, Any] = {"id": result.item_id, "q": result.q, "kind": result.kind}
+    if with_context:
+        miss["context"] = result.text
+    return miss

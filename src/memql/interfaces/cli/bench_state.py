@@ -47,6 +47,7 @@ from memql.interfaces.cli.common import emit_json, wants_json
     help="auto: the packaged MiniLM when installed, else lexical search (as the other benches).",
 )
 @click.option("--limit", type=click.IntRange(1), default=None, help="Use only the first N items.")
+@click.option("--contexts", is_flag=True, help="Give each miss in `wrong` the context text it was scored on.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_state_command(
     data: Path,
@@ -55,6 +56,7 @@ def bench_state_command(
     split: str,
     embedder: str,
     limit: int | None,
+    contexts: bool,
     as_json: bool,
 ) -> None:
     """Ingest each item's conversation on a fresh store and check that the context for each question
@@ -84,7 +86,7 @@ def bench_state_command(
         except LLMConfigError as exc:
             click.echo(f"memql: {exc}", err=True)
             sys.exit(2)
-    report = evaluate(items, extractor=chosen, budget=budget, embedder=embedder)
+    report = evaluate(items, extractor=chosen, budget=budget, embedder=embedder, contexts=contexts)
     report["extractor"] = extractor
     report["data"] = str(data)
     if wants_json(as_json):
