@@ -167,6 +167,7 @@ class Conversation:
         # call per batch instead of per message), and always before a read
         self.embed_batch = embed_batch if executor.embedder is not None else 1
         self._unembedded = 0
+        self._latest: datetime | None = None  # the latest message time seen (stored or reloaded)
         self._next_position, self._previous = self._tail()
         # formation (formation.py): each message's MemoryDelta is written in the message's workflow
         self.extractor = resolve_extractor(extractor)
@@ -275,6 +276,7 @@ class Conversation:
         ):
             out.append(Message(memory_id, role, text, at, sources, pos, tuple(formed.get(i, ()))))
             self._next_position, self._previous = pos + 1, (memory_id, ir["args"]["payload"]["text"])
+            self._latest = at if self._latest is None else max(self._latest, at)
             if self.extractor is not None:
                 self._recent.append(Turn(speaker=ir["args"]["facets"]["speaker"], text=text, time=at))
         if self.embed_batch > 1:
@@ -341,7 +343,11 @@ class Conversation:
                 f"strategy {name!r} needs {', '.join(missing)} to observe the conversation from its "
                 f"first message; open it with strategy=[..., {missing[0]!r}]",
             )
-        at = self.executor.clock.now() if as_of is None else self._time(as_of, "/as_of")
+        if as_of is None:  # now, or the conversation's last message when that is later (a replayed log)
+            now = self.executor.clock.now()
+            at = max(now, self._latest) if self._latest is not None else now
+        else:
+            at = self._time(as_of, "/as_of")
         chosen = self.strategy(name)
         self.flush()
         facts = conversation_facts(self.executor, self.id)
@@ -475,10 +481,12 @@ class Conversation:
         rows = read_rows(
             self.executor,
             {"filter": {**conversation_filter(self.id, MESSAGE_LEVEL), "limit": _TAIL_ROWS}},
-            ["id", "text", "facets"],
+            ["id", "text", "facets", "time"],
         )
         if not rows:
             return 0, None
+        times = [row["time"] for row in rows if row.get("time") is not None]
+        self._latest = max(times) if times else None
         last = max(rows, key=lambda row: int((row.get("facets") or {}).get("position") or 0))
         return int(last["facets"].get("position") or 0) + 1, (str(last["id"]), str(last.get("text") or ""))
 
