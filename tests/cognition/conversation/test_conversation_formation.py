@@ -57,6 +57,7 @@ def test_a_correction_in_plain_words_leads_the_context_and_the_old_value_is_only
     assert "July 15" in context.text  # the history and the messages that said it are kept, labelled
     assert "July 15" not in _current(context.text) and "2026-07-15" not in _current(context.text)
     assert "until 2026-03-20: [M2] mira's passport deadline was July 15, 2026" in context.text
+    assert context.pieces[1].level == "fact_history" and context.pieces[1].memory_ids == first.fact_ids
     assert context.tokens <= 300
 
 
