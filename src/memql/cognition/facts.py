@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from memql.engine import audit
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import format_instant
@@ -57,6 +58,8 @@ class Fact:
     recorded_at: datetime  # when memql stored it
     # every assertion of the value inside the window: [{"valid_from": ISO, "source": ...}], first one first
     evidence: list[dict[str, Any]] = field(default_factory=list)
+    # the records it was formed from (links derived_from: a conversation's message), readable ones only
+    derived_from: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -69,6 +72,7 @@ class Fact:
             "source": self.source,
             "recorded_at": format_instant(self.recorded_at),
             "evidence": self.evidence,
+            "derived_from": self.derived_from,
         }
 
 
@@ -152,11 +156,22 @@ class Facts:
                 source=row["source"],
                 recorded_at=row["created_at"],
                 evidence=row["evidence"] or [],
+                derived_from=_derived_from(self.executor, row["id"]),
             )
             for row in result.data["rows"]
             if row["status"] in LIVE
         ]
         return FactsResult(True, facts, warnings=warnings)
+
+
+def _derived_from(executor: Executor, record_id: str) -> list[str]:
+    """The records a fact was derived from (a conversation's message), as lineage shows them to the
+    session: none it may not read."""
+    return [
+        str(link["dst"])
+        for link in audit.lineage(executor, record_id)
+        if link["relation"] == "derived_from" and str(link["src"]) == str(record_id)
+    ]
 
 
 def _text(when: When) -> str:

@@ -58,6 +58,7 @@ RULES: dict[str, str] = {
     "confirm.hard_delete": "a hard delete needs meta.confirmation",
     # verb invariants
     "encode.payload": "Encode needs exactly one of payload.text, payload.url, payload.structured",
+    "encode.derived_from": "derived_from needs exactly one of from_step (an earlier workflow step) or ids",
     "label.empty": "Label needs tags or facets",
     "update.empty": "Update needs a non-empty set",
     "update.embedding": "embeddings cannot be set directly; they are derived from the text",

@@ -49,20 +49,10 @@ def check_ir(
                 f"{ir.op} on all records needs meta.confirmation: true (or meta.dry_run: true to preview)",
             )
     if target is not None and target.from_step is not None:
-        ref = target.from_step
-        here = join(path, "target", "from_step")
-        if step is None:
-            diags.error(
-                here, "workflow.ref_outside", "from_step refers to a workflow step, but this is a single IR"
-            )
-        elif steps is not None and ref >= steps:
-            diags.error(
-                here, "workflow.ref_missing", f"step {ref} does not exist (the workflow has {steps} steps)"
-            )
-        elif ref >= step:
-            diags.error(
-                here, "workflow.ref_forward", f"step {step} can only refer to earlier steps (0..{step - 1})"
-            )
+        _step_ref(diags, target.from_step, join(path, "target", "from_step"), step, steps)
+    derived = ir.args.derived_from if isinstance(ir, EncodeIR) else None
+    if derived is not None and derived.from_step is not None:
+        _step_ref(diags, derived.from_step, join(path, "args", "derived_from", "from_step"), step, steps)
     if isinstance(ir, DeleteIR) and not ir.args.soft and not (confirmed or dry_run):
         diags.error(
             join(path, "args", "soft"),
@@ -103,4 +93,20 @@ def _past(ir: OpBase, path: str, diags: Diagnostics, now: datetime) -> None:
             join(path, "args", "policy", "expires"),
             "expire.in_past",
             "the lock's expiry is already past: it will not hold",
+        )
+
+
+def _step_ref(diags: Diagnostics, ref: int, here: str, step: int | None, steps: int | None) -> None:
+    """A reference to an earlier step of the same workflow (target.from_step, Encode's derived_from)."""
+    if step is None:
+        diags.error(
+            here, "workflow.ref_outside", "from_step refers to a workflow step, but this is a single IR"
+        )
+    elif steps is not None and ref >= steps:
+        diags.error(
+            here, "workflow.ref_missing", f"step {ref} does not exist (the workflow has {steps} steps)"
+        )
+    elif ref >= step:
+        diags.error(
+            here, "workflow.ref_forward", f"step {step} can only refer to earlier steps (0..{step - 1})"
         )

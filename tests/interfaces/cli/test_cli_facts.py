@@ -52,6 +52,7 @@ def test_get_answers_now_and_as_of_a_world_time(passport):
         "source": "e2",
         "recorded_at": "2026-06-10T09:00:00Z",
         "evidence": [{"valid_from": "2026-06-10T09:00:00Z", "source": "e2"}],
+        "derived_from": [],  # encoded by hand: no message it came from
     }
     then = run(passport, "facts", "get", "passport", "--as-of", "2026-06-02T00:00:00Z", "--json")
     assert [(f["value"], f["source"]) for f in json.loads(then.output)["facts"]] == [("2026-07-15", "e1")]

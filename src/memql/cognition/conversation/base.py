@@ -29,6 +29,7 @@ class Message:
     time: datetime
     source_ids: tuple[str, ...] = ()  # the turn ids it came from (e.g. LoCoMo dia_ids)
     position: int = 0  # 0-based order within the conversation
+    fact_ids: tuple[str, ...] = ()  # the typed facts formed from it (with an extractor)
 
 
 @dataclass(frozen=True)

@@ -23,13 +23,22 @@ not at all, so a retry never duplicates one.
 
 from __future__ import annotations
 
+from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation import registry
-from memql.cognition.conversation.base import Context, Message, Strategy
+from memql.cognition.conversation.base import Context, Message, Piece, Strategy
+from memql.cognition.conversation.formation import (
+    conversation_facts,
+    delta_encodes,
+    fact_pieces,
+    interpreted_facets,
+    label_stale,
+    resolve_extractor,
+)
 from memql.cognition.conversation.records import (
     MESSAGE_LEVEL,
     ConversationError,
@@ -41,6 +50,7 @@ from memql.cognition.conversation.records import (
     refuses,
 )
 from memql.lang import build
+from memql.lang.delta import Turn, Utterance
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import TimeParseError, parse_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
@@ -52,6 +62,7 @@ DEFAULT_STRATEGY = "flat"  # what `context` uses by default: the best measured (
 DEFAULT_BUDGET_TOKENS = 2000
 OBSERVED_BY_DEFAULT = ("flat", "tiers", "ladder")
 ANSWER_MAX_TOKENS = 512
+RECENT_TURNS = 6  # the turns before a message its extractor sees (corrections and pronouns bind to them)
 _TAIL_ROWS = 20  # latest messages read on opening, to continue positions (times may tie)
 
 SYSTEM_PROMPT = (
@@ -124,6 +135,7 @@ class Conversation:
         config: Mapping[str, Any] | None = None,
         llm: LLM | None = None,
         embed_batch: int = 1,
+        extractor: Any = None,
     ) -> None:
         _require_name("/user", user)
         if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
@@ -155,7 +167,11 @@ class Conversation:
         # call per batch instead of per message), and always before a read
         self.embed_batch = embed_batch if executor.embedder is not None else 1
         self._unembedded = 0
+        self._latest: datetime | None = None  # the latest message time seen (stored or reloaded)
         self._next_position, self._previous = self._tail()
+        # formation (formation.py): each message's MemoryDelta is written in the message's workflow
+        self.extractor = resolve_extractor(extractor)
+        self._recent: deque[Turn] = deque(maxlen=RECENT_TURNS)
 
     # --- the write path --------------------------------------------------------------------------
 
@@ -239,19 +255,30 @@ class Conversation:
             irs.append(ir)
             stored.append((role, text.strip(), at, sources, position))
             position, previous = position + 1, ("", ir["args"]["payload"]["text"])
+        facts = self._form(irs, stored)
         self._refuse_if_locked()
         if self._observers is None:  # built before the message is stored: they reload what came before it
             self._observers = [self.strategy(name) for name in self.observing]
-        result = self.executor.execute(irs[0] if len(irs) == 1 else build.workflow(irs))
+        program = irs + [ir for _, ir in facts]
+        result = self.executor.execute(program[0] if len(program) == 1 else build.workflow(program))
         if not result.success:
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
             )
-        memory_ids = [str(result.data["id"])] if len(irs) == 1 else [str(s.id) for s in result.steps or []]
+        step_ids = [str(result.data["id"])] if len(program) == 1 else [str(s.id) for s in result.steps or []]
+        memory_ids = step_ids[: len(irs)]
+        formed: dict[int, list[str]] = {}
+        for (owner, _), fact_id in zip(facts, step_ids[len(irs) :], strict=True):
+            formed.setdefault(owner, []).append(fact_id)
         out: list[Message] = []
-        for memory_id, ir, (role, text, at, sources, pos) in zip(memory_ids, irs, stored, strict=True):
-            out.append(Message(memory_id, role, text, at, sources, pos))
+        for i, (memory_id, ir, (role, text, at, sources, pos)) in enumerate(
+            zip(memory_ids, irs, stored, strict=True)
+        ):
+            out.append(Message(memory_id, role, text, at, sources, pos, tuple(formed.get(i, ()))))
             self._next_position, self._previous = pos + 1, (memory_id, ir["args"]["payload"]["text"])
+            self._latest = at if self._latest is None else max(self._latest, at)
+            if self.extractor is not None:
+                self._recent.append(Turn(speaker=ir["args"]["facets"]["speaker"], text=text, time=at))
         if self.embed_batch > 1:
             self._unembedded += len(out)
             if self._unembedded >= self.embed_batch:
@@ -263,13 +290,45 @@ class Conversation:
         self.write_llm_calls += _calls(self.llm) - before
         return out
 
+    def _form(
+        self, irs: list[dict[str, Any]], stored: list[tuple[str, str, datetime, tuple[str, ...], int]]
+    ) -> list[tuple[int, dict[str, Any]]]:
+        """With an extractor: each message's delta — its interpreted facets onto its Encode (in place) and
+        one Encode per typed fact, linked to it — as (message index, IR), to run in the same workflow."""
+        if self.extractor is None:
+            return []
+        out: list[tuple[int, dict[str, Any]]] = []
+        recent = list(self._recent)
+        for i, (ir, (_, text, at, sources, _)) in enumerate(zip(irs, stored, strict=True)):
+            speaker = ir["args"]["facets"]["speaker"]
+            delta = self.extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent))
+            ir["args"]["facets"].update(interpreted_facets(delta))
+            for fact_ir in delta_encodes(
+                delta,
+                self.id,
+                source=sources[0],
+                message_step=i,
+                skip_embedding=ir["args"].get("skip_embedding"),
+            ):
+                out.append((i, fact_ir))
+            recent = [*recent, Turn(speaker=speaker, text=text, time=at)][-RECENT_TURNS:]
+        return out
+
     # --- the read path ---------------------------------------------------------------------------
 
     def context(
-        self, query: str, budget_tokens: int = DEFAULT_BUDGET_TOKENS, *, strategy: str | None = None
+        self,
+        query: str,
+        budget_tokens: int = DEFAULT_BUDGET_TOKENS,
+        *,
+        strategy: str | None = None,
+        as_of: datetime | str | None = None,
     ) -> Context:
         """The cited context for `query`, at most `budget_tokens` long (pieces that would not fit are
-        left out), assembled by `strategy` (default: the conversation's)."""
+        left out): the conversation's typed facts that match the query lead it (their values true at
+        `as_of`, default now; earlier values only on lines labelled ``until <date>:``), then what
+        `strategy` (default: the conversation's) assembles in the budget left — without the messages
+        said after `as_of`, and with a line that states a value no longer true labelled the same way."""
         if not isinstance(query, str) or not query.strip():
             raise error("/query", "field.empty", "a query needs text")
         if isinstance(budget_tokens, bool) or not isinstance(budget_tokens, int) or budget_tokens < 1:
@@ -284,11 +343,24 @@ class Conversation:
                 f"strategy {name!r} needs {', '.join(missing)} to observe the conversation from its "
                 f"first message; open it with strategy=[..., {missing[0]!r}]",
             )
+        if as_of is None:  # now, or the conversation's last message when that is later (a replayed log)
+            now = self.executor.clock.now()
+            at = max(now, self._latest) if self._latest is not None else now
+        else:
+            at = self._time(as_of, "/as_of")
         chosen = self.strategy(name)
         self.flush()
+        facts = conversation_facts(self.executor, self.id)
+        leading = _within(fact_pieces(facts, query, at, asker=self.user), budget_tokens)
+        left = budget_tokens - sum(p.tokens for p in leading) - len(leading)  # a newline between pieces
         before = _calls(self.llm)
-        context = chosen.context(query, budget_tokens)
+        context = chosen.context(query, max(left, 1))
         context.llm_calls = max(context.llm_calls, _calls(self.llm) - before)
+        pieces = context.pieces
+        if as_of is not None:  # the context as of an instant holds what had been said by then
+            pieces = [p for p in pieces if p.time is None or p.time <= at]
+        context.pieces = leading + label_stale(pieces, facts, at) if left > 0 else leading
+        context.budget_tokens = budget_tokens
         _enforce_budget(context)
         return context
 
@@ -409,14 +481,17 @@ class Conversation:
         rows = read_rows(
             self.executor,
             {"filter": {**conversation_filter(self.id, MESSAGE_LEVEL), "limit": _TAIL_ROWS}},
-            ["id", "text", "facets"],
+            ["id", "text", "facets", "time"],
         )
         if not rows:
             return 0, None
+        times = [row["time"] for row in rows if row.get("time") is not None]
+        self._latest = max(times) if times else None
         last = max(rows, key=lambda row: int((row.get("facets") or {}).get("position") or 0))
         return int(last["facets"].get("position") or 0) + 1, (str(last["id"]), str(last.get("text") or ""))
 
-    def _time(self, time: datetime | str | None) -> datetime:
+    def _time(self, time: datetime | str | None, path: str = "/time") -> datetime:
+        name = path.strip("/")
         if time is None:
             return self.executor.clock.now()
         if isinstance(time, datetime):
@@ -425,8 +500,8 @@ class Conversation:
             try:
                 return parse_instant(time)[0]
             except TimeParseError as exc:
-                raise error("/time", "time.invalid", str(exc)) from None
-        raise error("/time", "field.type", "time is a datetime or an ISO-8601 string")
+                raise error(path, "time.invalid", f"{name}: {exc}") from None
+        raise error(path, "field.type", f"{name} is a datetime or an ISO-8601 string")
 
 
 def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
@@ -490,6 +565,19 @@ def _require_name(path: str, value: Any) -> None:
 
 def _calls(llm: LLM | None) -> int:
     return llm.usage.calls if llm is not None else 0
+
+
+def _within(pieces: list[Piece], budget_tokens: int) -> list[Piece]:
+    """The leading fact pieces that fit the budget, in order."""
+    out: list[Piece] = []
+    used = 0
+    for piece in pieces:
+        cost = piece.tokens + (1 if out else 0)
+        if used + cost > budget_tokens:
+            break
+        out.append(piece)
+        used += cost
+    return out
 
 
 def _enforce_budget(context: Context) -> None:

@@ -12,6 +12,7 @@ from memql.engine.access import proposes
 from memql.engine.context import Context
 from memql.engine.facts import encode_fact
 from memql.engine.governance import classify
+from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, runner
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
@@ -20,6 +21,7 @@ from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
 _SPACE = re.compile(r"\s+")
+DERIVED_FROM = "derived_from"  # the link an Encode's derived_from makes: new record -> each source
 DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compares, oldest first
 
 
@@ -46,6 +48,44 @@ def facets_of(args: Any) -> dict[str, Any]:
 
 @runner("Encode")
 def run_encode(ctx: Context, ir: EncodeIR) -> Outcome:
+    sources = _derived_sources(ctx, ir)  # checked before anything is written
+    outcome = _encode(ctx, ir)
+    for affected in outcome.affected_ids if sources else ():
+        for source in sources:
+            if source != affected:
+                ctx.link(affected, source, DERIVED_FROM)
+    return outcome
+
+
+def _derived_sources(ctx: Context, ir: EncodeIR) -> list[str]:
+    """The records `derived_from` names: each one must exist and be readable by the session."""
+    derived = ir.args.derived_from
+    if derived is None:
+        return []
+    if derived.from_step is not None:
+        if derived.from_step >= len(ctx.step_ids):
+            raise ctx.refuse(
+                "workflow.ref_outside",
+                "derived_from.from_step refers to a workflow step, but there is none",
+                "args",
+                "derived_from",
+                "from_step",
+            )
+        ids = list(ctx.step_ids[derived.from_step])
+        where: tuple[str, ...] = ("args", "derived_from", "from_step")
+    else:
+        ids = list(dict.fromkeys(canonical_id(i) for i in derived.ids or ()))
+        where = ("args", "derived_from", "ids")
+    found = {i: r for i, r in ctx.session.get(ctx.tenant, ids).items() if ctx.may_read(r)}
+    missing = [i for i in ids if i not in found]
+    if missing:
+        raise ctx.refuse(
+            "target.not_found", f"derived_from: no record {missing[0]} this session may read", *where
+        )
+    return ids
+
+
+def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     """A new record; or, for an agent below read_write consent or when `proposal` is asked, a pending
     proposal: no owner until a user approves it, the proposer as `agent`, on expiry status expired."""
     args = ir.args

@@ -83,11 +83,15 @@ def _print(result, title: str) -> None:
     if not result.success:
         return
     table = Table(title=escape(title))
-    for column in ("id", "attribute", "value", "valid from", "valid to", "source", "recorded"):
+    # "message": the record a fact was formed from (a conversation's), shown when any fact has one
+    formed = any(fact.derived_from for fact in result.facts)
+    columns = ("id", "attribute", "value", "valid from", "valid to", "source", "message", "recorded")
+    for column in columns if formed else tuple(c for c in columns if c != "message"):
         table.add_column(column, overflow="fold")
     for fact in result.facts:
         data = fact.to_json()
         value = fact.value if isinstance(fact.value, str) else json.dumps(fact.value, ensure_ascii=False)
         cells = (fact.id, fact.attribute, value, data["valid_from"], data["valid_to"] or "-")
-        table.add_row(*(escape(c) for c in (*cells, fact.source or "-", data["recorded_at"])))
+        derived = (", ".join(fact.derived_from) or "-",) if formed else ()
+        table.add_row(*(escape(c) for c in (*cells, fact.source or "-", *derived, data["recorded_at"])))
     console.print(table)

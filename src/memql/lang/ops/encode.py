@@ -63,6 +63,27 @@ class Payload(StrictModel):
         return parse_fact(self.structured) if is_fact(self.structured) else None  # type: ignore[arg-type]
 
 
+class DerivedFrom(StrictModel):
+    """The records a new record was derived from (links `derived_from`, new -> each): exactly one of
+    `from_step` (what an earlier step of the same workflow affected) or `ids` (existing records)."""
+
+    from_step: Annotated[int, Field(ge=0, le=1_000_000)] | None = None
+    ids: (
+        Annotated[
+            list[Annotated[str, Field(min_length=1, max_length=64)]], Field(min_length=1, max_length=100)
+        ]
+        | None
+    ) = None
+
+    @model_validator(mode="after")
+    def _exactly_one(self) -> DerivedFrom:
+        if (self.from_step is None) == (self.ids is None):
+            raise PydanticCustomError(
+                "encode.derived_from", "derived_from needs exactly one of from_step, ids"
+            )
+        return self
+
+
 class EncodeContent(StrictModel):
     payload: Payload
 
@@ -72,6 +93,11 @@ class EncodeArgs(RecordFields, EncodeContent):
     skip_embedding: bool | None = Field(None, description="store now, embed later")
     source: Annotated[str, Field(max_length=2048)] | None = None
     dedupe: bool | None = Field(None, description="false: store even if identical content exists")
+    derived_from: DerivedFrom | None = Field(
+        None,
+        description="link the new record to the records it was derived from (relation derived_from; "
+        "memql extension, language 1.x): {from_step: N} or {ids: [...]}",
+    )
     proposal: bool | None = Field(
         None,
         description="store as a pending proposal that a user approves, edits or rejects "

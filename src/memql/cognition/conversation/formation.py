@@ -1,0 +1,434 @@
+"""Formation in a conversation: each message's `MemoryDelta` written with memql verbs, and the typed facts
+that lead a context (docs/conversation.md, "Formation"; docs/formation.md).
+
+The write side (`delta_encodes`, `interpreted_facets`): every fact candidate is one Encode of a typed fact
+(`payload.structured`, so the engine's supersession closes the previous value of the same subject and
+attribute, never another's), tagged as the conversation's (level ``typed_fact``) and linked to the message
+it came from (`derived_from`); the message's own Encode carries what was interpreted in it (entities,
+resolved times, tasks, decisions). `Conversation._store` runs them all in the message's workflow.
+
+The read side (`fact_pieces`, `label_stale`): the conversation's facts whose subject, attribute, value or
+the vocabulary's words for the attribute match the query; the values true at the asked instant lead the
+context, each cited to its message; a value that was true before appears only on a line labelled
+``until <date>:`` (history). A strategy's message that states a value no longer true gets the same label
+on each of its lines, so no reader takes the stale value for the current one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from datetime import UTC, date, datetime
+from typing import TYPE_CHECKING, Any
+
+from memql.cognition.conversation.base import Piece
+from memql.cognition.conversation.records import error, read_rows, tag
+from memql.lang import build
+from memql.lang.delta import MemoryDelta
+from memql.services.extract import Extractor, make_extractor
+from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
+
+if TYPE_CHECKING:
+    from memql.engine.executor import Executor
+
+FACT_LEVEL = "typed_fact"  # not "fact": the ladder's salient-sentence facts are level "fact"
+FACT_TYPE = "fact"
+FACT_SCORE = 1e6  # fact pieces lead and are the last a budget drops
+MAX_CURRENT = 8  # matching current facts a context leads with
+MAX_HISTORY = 3  # earlier values shown per fact
+_MAX_ROWS = 10_000
+_FIELDS = ["id", "subject", "attribute", "value", "valid_from", "valid_to", "source", "status", "facets"]
+_OPEN = datetime.max.replace(tzinfo=UTC)
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+_ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_MONTHS = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+]
+# words a query uses for its asker, and words that say nothing about which fact is meant
+_SELF = frozenset({"i", "me", "my", "mine", "myself", "我", "我的"})
+_STOP = frozenset(
+    [
+        "a",
+        "an",
+        "the",
+        "of",
+        "for",
+        "in",
+        "on",
+        "at",
+        "to",
+        "by",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "do",
+        "does",
+        "did",
+        "what",
+        "when",
+        "where",
+        "who",
+        "which",
+        "how",
+        "my",
+        "me",
+        "i",
+        "your",
+        "you",
+        "his",
+        "her",
+        "their",
+        "our",
+        "its",
+        "it",
+        "and",
+        "or",
+        "with",
+        "from",
+        "about",
+        "now",
+        "current",
+        "currently",
+    ]
+)
+
+
+def resolve_extractor(value: Any) -> Extractor | None:
+    """`extractor=` of a conversation: None (off), "rules", "llm", or an Extractor."""
+    if value is None or isinstance(value, Extractor):
+        return value
+    if isinstance(value, str):
+        try:
+            return make_extractor(value)
+        except ValueError as exc:
+            raise error("/extractor", "field.enum", str(exc)) from None
+    raise error("/extractor", "field.type", "extractor is None, 'rules', 'llm' or an Extractor")
+
+
+# --- the write side ----------------------------------------------------------------------------------
+
+
+def interpreted_facets(delta: MemoryDelta) -> dict[str, Any]:
+    """What the message's own Encode carries of its delta (each item with the words it came from)."""
+    out: dict[str, Any] = {}
+    if delta.entities:
+        out["entities"] = [
+            {"text": e.text, "kind": e.kind, "quote": e.evidence.quote} for e in delta.entities
+        ]
+    if delta.times:
+        out["times"] = [
+            {
+                "start": _iso(t.start),
+                "end": _iso(t.end),
+                "granularity": t.granularity,
+                "quote": t.evidence.quote,
+            }
+            for t in delta.times
+        ]
+    for name in ("tasks", "decisions"):
+        items = getattr(delta, name)
+        if items:
+            out[name] = [
+                {
+                    "text": a.text,
+                    "owner": a.owner,
+                    "due": None if a.due is None else _iso(a.due),
+                    "quote": a.evidence.quote,
+                }
+                for a in items
+            ]
+    return out
+
+
+def delta_encodes(
+    delta: MemoryDelta,
+    conversation_id: str,
+    *,
+    source: str,
+    message_step: int,
+    skip_embedding: bool | None,
+) -> list[dict[str, Any]]:
+    """One Encode per fact candidate: a typed fact cited to its message (`source`, the message's turn id)
+    and linked to the message's record (step `message_step` of the same workflow)."""
+    out = []
+    seen: set[tuple[str, str]] = set()
+    for fact in delta.facts:
+        key = (fact.subject, fact.attribute)
+        if key in seen:  # one message, one value per key: the first statement (a workflow is one instant)
+            continue
+        seen.add(key)
+        out.append(
+            build.encode(
+                structured=fact.structured(source=source),
+                type=FACT_TYPE,
+                tags=[tag(conversation_id)],
+                facets={
+                    "conversation": conversation_id,
+                    "level": FACT_LEVEL,
+                    "source_ids": [source],
+                    "evidence": fact.evidence.quote,
+                },
+                memory_type="semantic",
+                category=fact.category,
+                confidence=fact.confidence,
+                skip_embedding=skip_embedding,
+                derived_from={"from_step": message_step},
+            )
+        )
+    return out
+
+
+# --- the read side -----------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class StoredFact:
+    id: str
+    subject: str
+    attribute: str
+    value: Any
+    valid_from: datetime
+    valid_to: datetime | None
+    source: str | None
+
+
+def conversation_facts(executor: Executor, conversation_id: str) -> list[StoredFact]:
+    """Every live typed fact the conversation formed (all windows, oldest first)."""
+    rows = read_rows(
+        executor,
+        {
+            "filter": {
+                "has_tags": [tag(conversation_id)],
+                "facets": {"conversation": conversation_id, "level": FACT_LEVEL},
+                "fact": {},
+                "status": "any",
+                "limit": _MAX_ROWS,
+            }
+        },
+        _FIELDS,
+    )
+    facts = [
+        StoredFact(
+            str(r["id"]),
+            r["subject"],
+            r["attribute"],
+            r["value"],
+            r["valid_from"],
+            r["valid_to"],
+            r["source"],
+        )
+        for r in rows
+        if r.get("status") in ("active", "archived") and r.get("valid_from") is not None
+    ]
+    facts.sort(key=lambda f: (f.valid_from, f.valid_to or _OPEN, f.id))
+    return facts
+
+
+def fact_pieces(
+    facts: Sequence[StoredFact],
+    query: str,
+    at: datetime,
+    *,
+    asker: str,
+    vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+) -> list[Piece]:
+    """The pieces that lead a context: each matching fact's value true at `at` (best match first), then
+    up to MAX_HISTORY of its earlier values, each on a line labelled ``until <date>:``."""
+    keys: dict[tuple[str, str], list[StoredFact]] = {}
+    for f in facts:
+        keys.setdefault((f.subject, f.attribute), []).append(f)
+    words, text = _query_words(query)
+    scored = []
+    for (subject, attribute), chain in keys.items():
+        score = _match(subject, attribute, chain, words, text, asker, vocabulary)
+        if score > 0:
+            scored.append((score, subject, attribute, chain))
+    scored.sort(key=lambda s: (-s[0], s[1], s[2]))
+    out: list[Piece] = []
+    for score, subject, attribute, chain in scored[:MAX_CURRENT]:
+        current = [f for f in chain if f.valid_from <= at < (f.valid_to or _OPEN)]
+        before = [f for f in chain if f.valid_to is not None and f.valid_to <= at and f not in current]
+        label = attribute.replace("_", " ").replace(".", " ")
+        for f in current[-1:]:
+            text_ = f"{_cite(f)} {subject}'s {label}: {_render(f.value)} (since {_day(f.valid_from)})"
+            out.append(_piece(f, text_, "fact", FACT_SCORE + score))
+        for f in before[-MAX_HISTORY:][::-1]:
+            text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {_render(f.value)}"  # type: ignore[arg-type]
+            out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
+    return out
+
+
+def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime) -> list[Piece]:
+    """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
+    any fact then) labelled ``until <date>:`` — the date the value stopped being true."""
+    current_forms: set[str] = set()
+    stale: dict[str, datetime] = {}
+    for f in facts:
+        if f.valid_from <= at < (f.valid_to or _OPEN):
+            current_forms.update(_forms(f.value))
+    for f in facts:
+        if f.valid_to is not None and f.valid_to <= at:
+            for form in _forms(f.value):
+                if form not in current_forms and len(form) >= 3:
+                    stale[form] = max(stale.get(form, f.valid_to), f.valid_to)
+    if not stale:
+        return list(pieces)
+    out = []
+    for piece in pieces:
+        lines = piece.text.split("\n")
+        changed = False
+        for i, line in enumerate(lines):
+            folded = line.casefold()
+            until = [t for form, t in stale.items() if form in folded]
+            if until and not line.startswith("until "):
+                lines[i] = f"until {_day(max(until))}: {line}"
+                changed = True
+        out.append(replace(piece, text="\n".join(lines)) if changed else piece)
+    return out
+
+
+# --- matching and rendering --------------------------------------------------------------------------
+
+
+def _query_words(query: str) -> tuple[set[str], str]:
+    folded = query.casefold()
+    return {_stem(w) for w in _WORD.findall(folded)}, folded
+
+
+def _stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _phrase_in(phrase: str, words: set[str], text: str) -> bool:
+    """A Chinese phrase is a substring of the query; an English one's content words are all in it."""
+    phrase = phrase.casefold().strip()
+    if not phrase:
+        return False
+    if _CJK.search(phrase):
+        return phrase in text
+    content = [_stem(w) for w in _WORD.findall(phrase) if w not in _STOP]
+    return bool(content) and all(w in words for w in content)
+
+
+def attribute_phrases(attribute: str, vocabulary: Vocabulary) -> set[str]:
+    """The words that name an attribute: its key's segments, the vocabulary's phrases for it, for its
+    aspect (deadline: due, due date, 截止日期 ...), for its thing (护照 for passport) and its relation."""
+    phrases = {p for seg in attribute.split(".") for p in (seg.replace("_", " "), seg)}
+    known = vocabulary.attribute(attribute)
+    if known is not None:
+        phrases.update(known.phrases)
+    head, _, last = attribute.rpartition(".")
+    phrases.update(vocabulary.aspects.get(last, ()))
+    if head:
+        phrases.update(word for word, key in vocabulary.things.items() if key == head)
+    if attribute.startswith("relation.") and attribute.endswith("_of"):
+        relation = attribute[len("relation.") : -len("_of")]
+        phrases.update(word for word, (key, _) in vocabulary.relations.items() if key == relation)
+    return phrases
+
+
+def _match(
+    subject: str,
+    attribute: str,
+    chain: Sequence[StoredFact],
+    words: set[str],
+    text: str,
+    asker: str,
+    vocabulary: Vocabulary,
+) -> float:
+    """How well a fact matches the query: at least one word of its attribute must be in it; its subject
+    (by name, or "my" for the asker's own facts) and its values add to that."""
+    hits = sum(1 for p in attribute_phrases(attribute, vocabulary) if _phrase_in(p, words, text))
+    if not hits:
+        return 0.0
+    score = float(hits)
+    if _phrase_in(subject, words, text) or (
+        subject.casefold() == asker.casefold() and (words & _SELF or any(w in text for w in ("我",)))
+    ):
+        score += 1.0
+    if any(_phrase_in(str(f.value), words, text) for f in chain):
+        score += 0.5
+    return score
+
+
+def _forms(value: Any) -> set[str]:
+    """How a value may be written in a message: as stored, and a date's usual spellings."""
+    text = str(value).casefold().strip()
+    out = {text} if text else set()
+    day = _as_date(value)
+    if day is not None:
+        month = _MONTHS[day.month - 1].casefold()
+        out.update(
+            {
+                f"{month} {day.day}",
+                f"{day.day} {month}",
+                f"{month[:3]} {day.day}",
+                f"{day.month}月{day.day}日",
+            }
+        )
+    return out
+
+
+def _as_date(value: Any) -> date | None:
+    match = _ISO_DAY.match(str(value)) if isinstance(value, str) else None
+    if not match:
+        return None
+    try:
+        return date(int(match[1]), int(match[2]), int(match[3]))
+    except ValueError:
+        return None
+
+
+def _render(value: Any) -> str:
+    day = _as_date(value)
+    if day is None:
+        return str(value)
+    return f"{_MONTHS[day.month - 1]} {day.day}, {day.year} ({value})"
+
+
+def _cite(f: StoredFact) -> str:
+    return f"[{f.source}]" if f.source else f"[fact {f.id}]"
+
+
+def _piece(f: StoredFact, text: str, level: str, score: float) -> Piece:
+    sources = (f.source,) if f.source else ()
+    return Piece(
+        text=text, memory_ids=(f.id,), source_ids=sources, level=level, score=score, time=f.valid_from
+    )
+
+
+def _day(when: datetime) -> str:
+    return when.astimezone(UTC).date().isoformat()
+
+
+def _iso(when: datetime) -> str:
+    return when.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+__all__ = [
+    "FACT_LEVEL",
+    "StoredFact",
+    "attribute_phrases",
+    "conversation_facts",
+    "delta_encodes",
+    "fact_pieces",
+    "interpreted_facets",
+    "label_stale",
+    "resolve_extractor",
+]

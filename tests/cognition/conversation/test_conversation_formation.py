@@ -1,0 +1,196 @@
+"""Formation in a conversation (issue 17, items 2 and 4; docs/conversation.md, Formation): with an extractor,
+each message's typed facts are written in the message's own workflow, cited and linked to it; the
+engine's supersession closes the previous value of the same subject and attribute only; the context
+leads with the values current at the asked instant, and a superseded value appears only on a line
+labelled as history ("until <date>:"). The SGAM passport example, from plain messages, on both backends."""
+
+from __future__ import annotations
+
+import json
+import re
+from datetime import datetime
+
+import pytest
+from click.testing import CliRunner
+
+from memql import Memory
+from memql.cognition.conversation.records import ConversationError
+from memql.interfaces.cli import main
+from memql.lang import build
+
+TAG = "conv:mira/assistant"
+FIRST = "My passport renewal deadline is July 15."
+CORRECTION = "Scratch what I said about the deadline: it's June 30."
+LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
+
+
+def _current(text: str) -> str:
+    """The context without its history parts (each line cut at its first history label)."""
+    return "\n".join(line[: m.start()] if (m := LABEL.search(line)) else line for line in text.splitlines())
+
+
+def _passport(m, **options):
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules", **options)
+    leo = conv.add_message("user", "My son Leo's passport deadline is August 1.", time="2026-03-01T09:00:00Z")
+    first = conv.add_message("user", FIRST, time="2026-03-02T09:00:00Z")
+    conv.add_message("assistant", "Noted: passport renewal by July 15.", time="2026-03-02T09:00:05Z")
+    fix = conv.add_message("user", CORRECTION, time="2026-03-20T09:00:00Z")
+    return conv, leo, first, fix
+
+
+def _rows(m, level: str) -> list[dict]:
+    result = m.retrieve(
+        filter={"has_tags": [TAG], "facets": {"level": level}, "status": "any", "limit": 100},
+        include=["id", "text", "facets", "owner", "read_whitelist"],
+    )
+    assert result.success, result.diagnostics
+    return result.data["rows"]
+
+
+def test_a_correction_in_plain_words_leads_the_context_and_the_old_value_is_only_history(memory):
+    m = memory(actor="mira", embedder="none")
+    conv, _, first, fix = _passport(m)
+    context = conv.context("When is my passport due?", budget_tokens=300)
+    assert context.pieces[0].level == "fact" and "June 30" in context.pieces[0].text
+    assert context.pieces[0].source_ids == ("M4",) and context.pieces[0].memory_ids == fix.fact_ids
+    assert "June 30" in context.text
+    assert "July 15" in context.text  # the history and the messages that said it are kept, labelled
+    assert "July 15" not in _current(context.text) and "2026-07-15" not in _current(context.text)
+    assert "until 2026-03-20: [M2] mira's passport deadline was July 15, 2026" in context.text
+    assert context.pieces[1].level == "fact_history" and context.pieces[1].memory_ids == first.fact_ids
+    assert context.tokens <= 300
+
+
+def test_as_of_a_day_between_gives_the_value_true_then(memory):
+    m = memory(actor="mira", embedder="none")
+    conv, *_ = _passport(m)
+    then = conv.context("When is my passport due?", budget_tokens=300, as_of="2026-03-10")
+    assert "July 15" in _current(then.text)
+    assert "June 30" not in then.text  # said on March 20: not yet, on March 10
+    assert then.pieces[0].source_ids == ("M2",)
+    at = conv.context(
+        "When is my passport due?",
+        budget_tokens=300,
+        as_of=datetime.fromisoformat("2026-04-01T00:00:00+00:00"),
+    )
+    assert "June 30" in _current(at.text) and "July 15" not in _current(at.text)
+    with pytest.raises(ConversationError) as caught:
+        conv.context("When is my passport due?", as_of="next blursday")
+    assert [(d.path, d.rule) for d in caught.value.diagnostics] == [("/as_of", "time.invalid")]
+
+
+def test_facts_list_both_windows_with_the_message_each_came_from(memory):
+    m = memory(actor="mira", embedder="none")
+    _, _, first, fix = _passport(m)
+    history = m.facts.history("mira", "passport.deadline")
+    assert history.success, history.diagnostics
+    windows = [
+        (f.value, f.valid_from.date().isoformat(), f.valid_to, f.source, f.derived_from)
+        for f in history.facts
+    ]
+    assert windows[0][:3] == ("2026-07-15", "2026-03-02", datetime.fromisoformat("2026-03-20T09:00:00+00:00"))
+    assert windows[0][3:] == ("M2", [first.memory_id])
+    assert windows[1] == ("2026-06-30", "2026-03-20", None, "M4", [fix.memory_id])
+    # linked in the language's lineage, and the fact record carries the conversation's tag
+    links = {(link["src"], link["dst"], link["relation"]) for link in m.lineage(fix.fact_ids[0])}
+    assert (fix.fact_ids[0], fix.memory_id, "derived_from") in links
+    assert (fix.fact_ids[0], first.fact_ids[0], "supersedes") in links
+
+
+def test_another_subjects_similar_fact_does_not_supersede(memory):
+    m = memory(actor="mira", embedder="none")
+    conv, leo, *_ = _passport(m)
+    son = m.facts.history("Leo", "passport.deadline").facts
+    assert [(f.value, f.valid_to, f.derived_from) for f in son] == [("2026-08-01", None, [leo.memory_id])]
+    context = conv.context("When is Leo's passport due?", budget_tokens=300)
+    assert context.pieces[0].text.startswith("[M1] Leo's passport deadline: August 1, 2026")
+
+
+def test_the_message_carries_what_was_interpreted(memory):
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules")
+    said = conv.add_message(
+        "user", "I moved to Lisbon, and I fly to Porto next Friday.", time="2026-03-02T09:00:00Z"
+    )
+    [row] = [r for r in _rows(m, "message") if r["id"] == said.memory_id]
+    facets = row["facets"]  # said on Monday 2026-03-02: lang/time reads "next Friday" as next week's
+    assert facets["times"] == [
+        {
+            "start": "2026-03-13T00:00:00Z",
+            "end": "2026-03-14T00:00:00Z",
+            "granularity": "day",
+            "quote": "next Friday",
+        }
+    ]
+    assert any(e["text"] == "Porto" for e in facets["entities"])
+    assert m.facts.get("mira", "residence").values() == {"residence": "Lisbon"}
+
+
+def test_a_locked_conversation_stores_neither_the_message_nor_its_facts(memory):
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules")
+    conv.add_message("user", FIRST, time="2026-03-02T09:00:00Z")
+    held = m.execute(
+        {"op": "Lock", "target": {"filter": {"has_tags": [TAG], "limit": 100}}, "args": {"mode": "read_only"}}
+    )
+    assert held.success, held.diagnostics
+    with pytest.raises(ConversationError) as caught:
+        conv.add_message("user", CORRECTION, time="2026-03-20T09:00:00Z")
+    assert caught.value.diagnostics[0].rule == "governance.locked"
+    assert len(_rows(m, "message")) == 1
+    assert [f.value for f in m.facts.history("mira", "passport.deadline").facts] == ["2026-07-15"]
+
+
+def test_a_refused_fact_leaves_no_message_behind(memory):
+    """A fact the engine refuses (its current value is locked: closing it is an Update the lock forbids)
+    refuses the whole message: no message without its facts."""
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules")
+    first = conv.add_message("user", FIRST, time="2026-03-02T09:00:00Z")
+    locked = m.execute(build.lock(first.fact_ids[0], mode="read_only", reason="keep"))
+    assert locked.success, locked.diagnostics
+    with pytest.raises(ConversationError):
+        conv.add_message("user", CORRECTION, time="2026-03-20T09:00:00Z")
+    assert [r["id"] for r in _rows(m, "message")] == [first.memory_id]
+    assert [f.value for f in m.facts.history("mira", "passport.deadline").facts] == ["2026-07-15"]
+    later = conv.add_message("user", "Thanks for the help.", time="2026-03-21T09:00:00Z")
+    assert later.position == 1  # the refused message took no position
+
+
+def test_another_user_sees_none_of_the_facts(memory):
+    mira = memory(actor="mira", embedder="none")
+    _passport(mira)
+    ravi = memory(actor="ravi", share=mira, embedder="none")
+    assert ravi.facts.history("mira", "passport.deadline").facts == []
+    assert ravi.facts.get("Leo").facts == []
+    facts = _rows(mira, "typed_fact")
+    assert len(facts) == 4 and all(  # Leo: son of mira, his deadline; mira: two deadlines
+        r["owner"] == "mira" and r["read_whitelist"] == ["assistant"] for r in facts
+    )
+    assert _rows(ravi, "typed_fact") == []
+
+
+def test_without_an_extractor_nothing_is_formed_and_a_bad_extractor_is_a_diagnostic(memory):
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant")
+    said = conv.add_message("user", FIRST, time="2026-03-02T09:00:00Z")
+    assert said.fact_ids == () and _rows(m, "typed_fact") == []
+    assert "entities" not in _rows(m, "message")[0]["facets"]
+    with pytest.raises(ConversationError) as caught:
+        m.conversation(user="mira", agent="assistant", extractor="regex")
+    assert [(d.path, d.rule) for d in caught.value.diagnostics] == [("/extractor", "field.enum")]
+
+
+def test_memql_facts_lists_both_windows_and_their_messages(new_location):
+    db = new_location()
+    m = Memory(db, tenant="t", actor="mira", embedder="none")
+    _, _, first, fix = _passport(m)
+    m.close()
+    args = ["--db", db, "--tenant", "t", "--actor", "mira", "facts", "history", "mira", "passport.deadline"]
+    result = CliRunner().invoke(main, [*args, "--json"])
+    assert result.exit_code == 0, result.output
+    facts = json.loads(result.output)["facts"]
+    assert [(f["value"], f["valid_to"], f["source"], f["derived_from"]) for f in facts] == [
+        ("2026-07-15", "2026-03-20T09:00:00Z", "M2", [first.memory_id]),
+        ("2026-06-30", None, "M4", [fix.memory_id]),
+    ]
