@@ -16,10 +16,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from memql.errors import MemqlError
+
 ASSISTANT = "assistant"  # the speaker who is the agent; every other speaker is a person in the conversation
 
 
-class StateDataError(ValueError):
+class StateDataError(MemqlError, ValueError):
     """A bad line of a state bench file: the message names the file, the line and the field."""
 
 

@@ -13,14 +13,22 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 
 
-def names() -> list[str]:
-    """The short names of the shipped sets ("memql-v1", ...)."""
-    return sorted(p.stem for p in HERE.glob("*.jsonl"))
+# which bench reads which sets: a Text2Mem-format set is no input for `bench state`, and the reverse
+FAMILIES = {"text2mem": "memql-", "state": "state-"}
 
 
-def path(name: str) -> Path:
-    """The file of the shipped set called `name`; KeyError naming the sets there are when unknown."""
+def names(family: str | None = None) -> list[str]:
+    """The short names of the shipped sets ("memql-v1", ...), of one family ("text2mem", "state") if
+    given."""
+    prefix = FAMILIES[family] if family is not None else ""
+    return sorted(p.stem for p in HERE.glob("*.jsonl") if p.stem.startswith(prefix))
+
+
+def path(name: str, family: str | None = None) -> Path:
+    """The file of the shipped set called `name` (of `family` if given); KeyError naming the sets there
+    are when unknown."""
     found = HERE / f"{name}.jsonl"
-    if not found.is_file():
-        raise KeyError(f"no bench set called {name!r} (shipped: {', '.join(names()) or 'none'})")
+    if name not in names(family):
+        shipped = ", ".join(names(family)) or "none"
+        raise KeyError(f"no bench set called {name!r} (shipped: {shipped})")
     return found

@@ -9,9 +9,13 @@ import click
 
 
 class BenchData(click.ParamType):
-    """A path to an existing file, or a shipped set's name (`memql-v1`) resolved to its file."""
+    """A path to an existing file, or the name of a shipped set of the bench's family (`memql-v1` for
+    text2mem, `state-v1` for state) resolved to its file."""
 
     name = "FILE|SET"
+
+    def __init__(self, family: str) -> None:
+        self.family = family
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Path:
         if isinstance(value, Path):
@@ -22,10 +26,11 @@ class BenchData(click.ParamType):
         from memql.bench import sets
 
         try:
-            return sets.path(str(value))
+            return sets.path(str(value), self.family)
         except KeyError:
-            shipped = ", ".join(sets.names()) or "none"
+            shipped = ", ".join(sets.names(self.family)) or "none"
             self.fail(f"{value!r} is neither a file nor a shipped bench set (shipped: {shipped})", param, ctx)
 
 
-BENCH_DATA = BenchData()
+TEXT2MEM_DATA = BenchData("text2mem")
+STATE_DATA = BenchData("state")

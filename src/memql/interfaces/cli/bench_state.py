@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from memql.interfaces.cli.bench_cmds import bench_group
-from memql.interfaces.cli.bench_data import BENCH_DATA
+from memql.interfaces.cli.bench_data import STATE_DATA
 from memql.interfaces.cli.common import emit_json, wants_json
 
 
@@ -17,7 +17,7 @@ from memql.interfaces.cli.common import emit_json, wants_json
 @click.option(
     "--data",
     "data",
-    type=BENCH_DATA,
+    type=STATE_DATA,
     required=True,
     help="State bench JSONL file, or a shipped set by name (state-v1).",
 )

@@ -9,7 +9,7 @@ from typing import Any
 import click
 
 from memql.interfaces.cli.bench_cmds import bench_group, prepare_report_dir, report_option, save_report
-from memql.interfaces.cli.bench_data import BENCH_DATA
+from memql.interfaces.cli.bench_data import TEXT2MEM_DATA
 from memql.interfaces.cli.common import emit_json, wants_json
 from memql.interfaces.cli.progress import progress_bars
 
@@ -33,7 +33,7 @@ def _fraction(value: float | None) -> str:
     "--data",
     "data",
     multiple=True,
-    type=BENCH_DATA,
+    type=TEXT2MEM_DATA,
     help="Text2Mem Bench JSONL file, or a shipped set by name (memql-v1); repeatable "
     "(default: the two dev files in ../shared/data).",
 )
