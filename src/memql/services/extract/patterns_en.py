@@ -32,7 +32,8 @@ NOT_NAMES = frozenset((
 
 _DISCOURSE = re.compile(
     r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
-    r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|one more thing|in other news|"
+    r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|"
+    r"one more thing|in other news|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
     r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
     r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah)\b[\s,:;!.\-]*)+",
