@@ -212,8 +212,9 @@ _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
     _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
-    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk)))"
-    r"(?:\s+(?:at|for|with)\s+(?P<org>.+))?$",
+    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk|lead|"
+    r"head|chief)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
+    r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
     _I,
 )
 _PREFERENCE = re.compile(

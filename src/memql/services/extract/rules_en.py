@@ -121,6 +121,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     rest = s[pos:body_end]
     if _CONDITIONAL.match(rest):
         return
+    # "my number is 415-555-0132 if the courier needs it": a condition on using a present fact, not on
+    # the fact; a plan or a progressive ("I'm moving to Lisbon if ...") stays conditional
+    trailing = re.search(r"\s*,?\s+(?:if|in case)\b", rest, _I)
+    if trailing and not re.search(r"\b(?:will|'ll|shall|\w+ing)\b", rest[: trailing.start()], _I):
+        body_end, rest = pos + trailing.start(), rest[: trailing.start()]
     read_tasks(r, pos, body_end)
     if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
@@ -165,7 +170,7 @@ _VALUE_LIKE = re.compile(
     r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
     re.I,
 )
-_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|i|i'm|i've|we|we're|we've)\b)", re.I)
+_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|the|i|i'm|i've|we|we're|we've)\b)", re.I)
 
 
 def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
