@@ -368,8 +368,19 @@ def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
     return False
 
 
+_USE_CONTACT = re.compile(  # 以后请用我的工作邮箱hexue@starlab.cn: a contact named by its shape
+    r"(?:以后|今后|从现在起|从今天起)?[，,\s]*(?:请|麻烦)?(?:用|打|联系|发到|打到)(?:我的?)?(?:新的?|工作|私人)?"
+    r"(?:邮箱|手机号码?|号码|电话|手机)?[：:\s]*"
+    r"(?P<value>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
+)
+
+
 def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) -> bool:
     if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
+        return True
+    if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
+        key = "email" if "@" in m["value"] else "phone"
+        _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
         return True
     got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
     if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
