@@ -308,3 +308,20 @@ def test_a_new_number_is_the_phone():
     assert {(s, k) for s, k, _ in own("我换号了，新号码是13912345678。", speaker="小林")} == {
         ("小林", "phone")
     }
+
+
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("又延期了，护照截止日期现在是8月5日。", "passport.deadline", "2026-08-05"),
+        ("我的邮箱现在是xl@example.cn。", "email", "xl@example.cn"),
+        ("我的手机号目前是13912345678。", "phone", 13912345678),
+    ],
+)
+def test_an_adverb_of_time_before_the_copula_is_no_part_of_the_attribute(text, key, value):
+    assert own(text, speaker="小林") == {("小林", key, value)}
+
+
+@pytest.mark.parametrize("text", ["现在是8月5日。", "现在是下午三点。"])
+def test_the_time_now_is_no_attribute(text):
+    assert own(text, speaker="小林") == set()

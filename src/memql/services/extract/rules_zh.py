@@ -497,6 +497,12 @@ def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, conf
     return True
 
 
+_NOT_ATTRIBUTES = frozenset(
+    ("这", "那", "这个", "那个", "它", "就", "应该", "其实", "可能", "大概", "好像", "也", "还", "都", "现")
+)
+_ADVERB_COPULA = re.compile(r"(?P<attr>[^，,。；;]+?)(?:现在|目前|如今)(?P<cop>是)(?P<v>.+)")
+
+
 def _attribute_change(
     r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool
 ) -> bool:
@@ -514,17 +520,35 @@ def _attribute_change(
                     r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1)
                 )
                 return True
-    m = _COPULA.match(s, at, b)
+    # 护照截止日期现在是8月5日: 现在/目前 before the copula is an adverb, not 在 as the copula
+    m = _ADVERB_COPULA.match(s, at, b) or _COPULA.match(s, at, b)
     if m is None:
         return False
-    phrase = m["attr"].strip()
+    # 护照截止日期现在是8月5日: an adverb of time before the copula is no part of the attribute
+    phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
         or re.search(r"住|搬|工作|上班|不", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
         or phrase
-        in ("这", "那", "这个", "那个", "它", "就", "应该", "其实", "可能", "大概", "好像", "也", "还", "都")
+        in (
+            "这",
+            "那",
+            "这个",
+            "那个",
+            "它",
+            "就",
+            "应该",
+            "其实",
+            "可能",
+            "大概",
+            "好像",
+            "也",
+            "还",
+            "都",
+            "现",
+        )
     ):
         return False
     cop = m["cop"]
