@@ -615,3 +615,23 @@ def test_a_later_clause_after_a_comma_states_a_definite_attribute():
 )
 def test_a_plan_or_wish_with_a_trailing_condition_stays_conditional(text):
     assert not {t for t in own(text) if t[1] == "residence"}
+
+
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("The contract signing is next Friday.", "contract_signing", "2026-03-13"),
+        ("The party is on Saturday.", "party", "2026-03-07"),
+        ("The final exam is on March 20.", "final_exam", "2026-03-20"),
+    ],
+)
+def test_the_date_of_an_event_of_the_speakers(text, key, value):
+    assert own(text) == {("Mira", key, value)}
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["The weather is nice today.", "Is the party on Saturday?", "If the party is on Saturday, I will come."],
+)
+def test_no_event_date_without_a_date_or_when_asked_or_supposed(text):
+    assert own(text) == set()

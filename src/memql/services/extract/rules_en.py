@@ -332,8 +332,11 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
     if not known and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
-    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
-        return False  # "the weather is nice" names nothing of the speaker's
+    # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
+    # an event of theirs
+    dated = cop in ("is", "'s") and r.time_at(vstart, end) is not None
+    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
+        return False
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
