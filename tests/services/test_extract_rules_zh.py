@@ -283,3 +283,45 @@ def test_a_leading_time_dates_the_fact():
 def test_a_postponement_is_a_correction_of_the_earlier_key():
     (fact,) = extract("护照截止日期推迟到了6月30号。", ("我的护照截止日期是7月15日。",), speaker="小林").facts
     assert (fact.attribute, fact.value, fact.correction) == ("passport.deadline", "2026-06-30", True)
+
+
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("以后请用我的工作邮箱hexue@starlab.cn，QQ邮箱不常看了。", "email", "hexue@starlab.cn"),
+        ("从现在起发到我的新邮箱xl@example.cn。", "email", "xl@example.cn"),
+        ("以后打我新号码13912345678。", "phone", "13912345678"),
+    ],
+)
+def test_a_contact_to_use_from_now_on_is_the_speakers(text, key, value):
+    assert own(text, speaker="小林") == {("小林", key, value)}
+
+
+@pytest.mark.parametrize(
+    "text", ["你用什么邮箱？", "要不要用hexue@starlab.cn？", "如果用新邮箱，要通知大家。"]
+)
+def test_questions_and_conditions_about_contacts_give_no_fact(text):
+    assert not {t for t in own(text, speaker="小林") if t[1] in ("email", "phone")}
+
+
+def test_a_new_number_is_the_phone():
+    assert {(s, k) for s, k, _ in own("我换号了，新号码是13912345678。", speaker="小林")} == {
+        ("小林", "phone")
+    }
+
+
+@pytest.mark.parametrize(
+    "text, key, value",
+    [
+        ("又延期了，护照截止日期现在是8月5日。", "passport.deadline", "2026-08-05"),
+        ("我的邮箱现在是xl@example.cn。", "email", "xl@example.cn"),
+        ("我的手机号目前是13912345678。", "phone", 13912345678),
+    ],
+)
+def test_an_adverb_of_time_before_the_copula_is_no_part_of_the_attribute(text, key, value):
+    assert own(text, speaker="小林") == {("小林", key, value)}
+
+
+@pytest.mark.parametrize("text", ["现在是8月5日。", "现在是下午三点。"])
+def test_the_time_now_is_no_attribute(text):
+    assert own(text, speaker="小林") == set()

@@ -274,6 +274,9 @@ def fact_pieces(
     return out
 
 
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
 def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime) -> list[Piece]:
     """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
     any fact then) labelled ``until <date>:`` — the date the value stopped being true."""
@@ -285,7 +288,8 @@ def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: dateti
     for f in facts:
         if f.valid_to is not None and f.valid_to <= at:
             for form in _forms(f.value):
-                if form not in current_forms and len(form) >= 3:
+                # two Chinese characters name a city (成都) as three Latin letters do a word
+                if form not in current_forms and len(form) >= (2 if _HAN.search(form) else 3):
                     stale[form] = max(stale.get(form, f.valid_to), f.valid_to)
     if not stale:
         return list(pieces)

@@ -32,7 +32,8 @@ NOT_NAMES = frozenset((
 
 _DISCOURSE = re.compile(
     r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
-    r"good news|guess what|just so you know|quick update|heads up|one more thing|in other news|"
+    r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|"
+    r"one more thing|in other news|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
     r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
     r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah)\b[\s,:;!.\-]*)+",
@@ -84,7 +85,7 @@ _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|heard|apparently|claims
 _NEGATION = re.compile(r"\b(?:not|n't|never|no longer)\b", _I)
 _ADVERBS = (
     r"(?:(?:now|currently|just|finally|recently|actually|still|also|already|officially|both|all|"
-    r"really|happily|then|eventually|permanently)\s+)*"
+    r"really|happily|then|eventually|permanently|fully|completely|strictly|totally)\s+)*"
 )
 
 # verb predicates: (pattern after the subject, attribute, value kind)
@@ -97,6 +98,13 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
             r"am settled|'m settled|settled|live now|stay|stays|am staying|'m staying)"
             r"\s+(?:down\s+)?(?:in|at|near|outside|on)",
+            "residence",
+            "place",
+        ),
+        (  # "we rent a flat in Berlin", "I own a small house near Porto": a home somewhere is a residence
+            r"(?:rent|rents|am renting|'m renting|are renting|'re renting|own|owns|have|has|bought|"
+            r"have bought|'ve bought|share|shares)\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:flat|apartment|house|place|studio|condo|home|room|loft)\s+(?:in|near|outside)",
             "residence",
             "place",
         ),
@@ -178,7 +186,11 @@ _CHANGED_MY = re.compile(
     r"(?:back\s+)?(?:to|until|over to)\s+",
     _I,
 )
-_COPULA = r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|became|am now|'m now|is now)"
+_COPULA = (  # "I've gone vegan", "she turned vegetarian": a change of status is a status
+    r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|became|am now|'m now|is now|"
+    r"have gone|'ve gone|has gone|'s gone|went|have turned|'ve turned|has turned|turned|have become|"
+    r"'ve become|has become)"
+)
 _STATUSES: tuple[tuple[re.Pattern[str], str], ...] = tuple(
     (re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I), key)
     for words, key in (
@@ -200,8 +212,9 @@ _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
     _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
-    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk)))"
-    r"(?:\s+(?:at|for|with)\s+(?P<org>.+))?$",
+    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk|lead|"
+    r"head|chief)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
+    r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
     _I,
 )
 _PREFERENCE = re.compile(

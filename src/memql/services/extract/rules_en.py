@@ -121,6 +121,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     rest = s[pos:body_end]
     if _CONDITIONAL.match(rest):
         return
+    # "my number is 415-555-0132 if the courier needs it": a condition on using a present fact, not on
+    # the fact; a plan or a progressive ("I'm moving to Lisbon if ...") stays conditional
+    trailing = re.search(r"\s*,?\s+(?:if|in case)\b", rest, _I)
+    if trailing and not re.search(r"\b(?:will|'ll|shall|\w+ing)\b", rest[: trailing.start()], _I):
+        body_end, rest = pos + trailing.start(), rest[: trailing.start()]
     read_tasks(r, pos, body_end)
     if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
@@ -165,7 +170,7 @@ _VALUE_LIKE = re.compile(
     r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
     re.I,
 )
-_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|i|i'm|i've|we|we're|we've)\b)", re.I)
+_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|the|i|i'm|i've|we|we're|we've)\b)", re.I)
 
 
 def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
@@ -174,6 +179,7 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
         or _possessive(r, pos, end, confidence, correction)
         or _subject_predicate(r, pos, end, confidence, correction)
         or _label(r, pos, end, confidence, correction)
+        or _new_or_contact(r, pos, end, confidence, correction)
     )
 
 
@@ -256,8 +262,12 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         return _relative(r, m), m.end()
     if re.compile(rf"(?:my|our)\s+(?:new\s+|current\s+)?(?:{rels})\b(?!')", _I).match(s, pos, end):
         return None  # "my boss Sarah moved to London": a relative as the subject, not my "boss sarah"
-    if (m := re.compile(r"(?:my|our)\s+", _I).match(s, pos, end)) is not None:
-        return r.speaker, m.end()
+    if (m := re.compile(r"(?:my|our)\s+(?:new|current|latest)?\s*", _I).match(s, pos, end)) is not None:
+        return r.speaker, m.end()  # "my new goal is 1:58": the goal, now
+    if m := re.compile(r"(?:the\s+|a\s+)?(?:new|latest)\s+(?=(?:[\w'-]+\s+){0,3}?(?:is|'s)\b)", _I).match(
+        s, pos, end
+    ):
+        return _DEFINITE, m.end()  # "new goal is 1:58": the speaker's, if the attribute is known
     if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
         who = r.pronoun("m" if m["p"].lower() == "his" else "f")
         return (who, m.end()) if who else None
@@ -322,8 +332,11 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
     if not known and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
-    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
-        return False  # "the weather is nice" names nothing of the speaker's
+    # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
+    # an event of theirs
+    dated = cop in ("is", "'s") and r.time_at(vstart, end) is not None
+    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
+        return False
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
@@ -334,6 +347,38 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
     add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
+    return True
+
+
+_GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
+    r"(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?(?:got|get|have|made|set up|opened)\s+(?:a|an)\s+new\s+"
+    r"(?P<attr>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s*(?:[,:\-–—]\s*|\s+)(?:it'?s|it is|which is|now)?\s*",
+    _I,
+)
+_USE_CONTACT = re.compile(  # "please use sofia@ruizstudio.com from now on": a contact named by its shape
+    r"(?:please\s+)?(?:use|reach me (?:at|on)|contact me (?:at|on)|call me (?:at|on)|text me (?:at|on)|"
+    r"email me (?:at|on)|write to me at|my (?:new )?contact is)\s+(?:my\s+(?:new\s+)?[\w ]*?\s*)?"
+    r"(?P<value>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d ().-]{5,}\d)",
+    _I,
+)
+
+
+def _new_or_contact(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    if (m := _USE_CONTACT.match(r.text, pos, end)) is not None:
+        key = "email" if "@" in m["value"] else "phone"
+        add_fact(r, r.speaker, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _GOT_NEW.match(r.text, pos, end)) is None:
+        return False
+    key = r.vocabulary.normalize(m["attr"])
+    if not key or not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
+        return False  # "I got a new bike, it's red": no attribute of mine the vocabulary knows
+    kind = r.vocabulary.kind(key)
+    got = value_of(r, m.end(), end, kind)
+    if got is None:
+        return False
+    value, v0, v1, rejected = got
+    add_fact(r, r.speaker, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
     return True
 
 
@@ -506,30 +551,46 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
 
 def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
     """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
-    attribute, bound to the earlier fact it corrects (never bound: no fact)."""
+    attribute, bound to the earlier fact it corrects (never bound: no fact). Words before a comma that
+    leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
+    leads = [pos] + [
+        c.end()
+        for c in re.finditer(r",\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
+        if c.start() >= pos
+    ]
+    for lead in reversed(leads):
+        if _bare_at(r, lead, end, correction, about):
+            return
+
+
+def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> bool:
     m = _BARE.match(r.text, pos, end)
     if m is None:
-        return
+        return False
+    led = m.start("value") > m.start()  # "it's tree nuts": a value said as the value of "it"
     got = value_of(r, m.start("value"), end, "text")
     if got is None:
-        return
+        return False
     value, v0, v1, rejected = got
     if not correction and rejected is None:
-        return
+        return False
     if len(r.text[v0:v1].split()) > 5:
-        return
+        return False
     kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
     words = r.text[v0:v1]
     if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
-        return  # "oops, I forgot": a clause, not a value
-    if kind == "text" and not (about or m["attr"] or rejected) and not words[:1].isupper():
-        return  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
+        return False  # "oops, I forgot": a clause, not a value
+    if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
+        return (
+            False  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
+        )
     earlier = r.bind(kind, about or m["attr"], rejected, value)
     if earlier is None or (
         not correction
         and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
     ):
-        return
+        return False
     r.add(
         Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
     )
+    return True

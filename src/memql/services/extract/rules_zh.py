@@ -368,8 +368,19 @@ def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
     return False
 
 
+_USE_CONTACT = re.compile(  # 以后请用我的工作邮箱hexue@starlab.cn: a contact named by its shape
+    r"(?:以后|今后|从现在起|从今天起)?[，,\s]*(?:请|麻烦)?(?:用|打|联系|发到|打到)(?:我的?)?(?:新的?|工作|私人)?"
+    r"(?:邮箱|手机号码?|号码|电话|手机)?[：:\s]*"
+    r"(?P<value>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
+)
+
+
 def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) -> bool:
     if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
+        return True
+    if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
+        key = "email" if "@" in m["value"] else "phone"
+        _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
         return True
     got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
     if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
@@ -486,6 +497,12 @@ def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, conf
     return True
 
 
+_NOT_ATTRIBUTES = frozenset(
+    ("这", "那", "这个", "那个", "它", "就", "应该", "其实", "可能", "大概", "好像", "也", "还", "都", "现")
+)
+_ADVERB_COPULA = re.compile(r"(?P<attr>[^，,。；;]+?)(?:现在|目前|如今)(?P<cop>是)(?P<v>.+)")
+
+
 def _attribute_change(
     r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool
 ) -> bool:
@@ -503,17 +520,35 @@ def _attribute_change(
                     r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1)
                 )
                 return True
-    m = _COPULA.match(s, at, b)
+    # 护照截止日期现在是8月5日: 现在/目前 before the copula is an adverb, not 在 as the copula
+    m = _ADVERB_COPULA.match(s, at, b) or _COPULA.match(s, at, b)
     if m is None:
         return False
-    phrase = m["attr"].strip()
+    # 护照截止日期现在是8月5日: an adverb of time before the copula is no part of the attribute
+    phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
         or re.search(r"住|搬|工作|上班|不", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
         or phrase
-        in ("这", "那", "这个", "那个", "它", "就", "应该", "其实", "可能", "大概", "好像", "也", "还", "都")
+        in (
+            "这",
+            "那",
+            "这个",
+            "那个",
+            "它",
+            "就",
+            "应该",
+            "其实",
+            "可能",
+            "大概",
+            "好像",
+            "也",
+            "还",
+            "都",
+            "现",
+        )
     ):
         return False
     cop = m["cop"]

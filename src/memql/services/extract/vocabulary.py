@@ -142,6 +142,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
             "手机号",
             "电话号码",
             "手机号码",
+            "号码",
         ),
         _CONTEXT,
     ),
