@@ -1,0 +1,127 @@
+"""The patterns of the Chinese rule grammar (rules_zh.py): sentence markers, subjects, predicates,
+statuses and the shapes of values, apart from the reading code, as patterns_en.py is for English."""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import ZH_NUMBER_RE
+
+_DISCOURSE = re.compile(
+    r"(?:哦|噢|嗯|哎|诶|对了|另外|还有|顺便说一下|顺便说|顺便|跟你说个事|跟你说|告诉你|好消息|那个|话说|"
+    r"更新一下|说个事|是这样)[，,：:！!。\s]*"
+)
+_CORRECTION = re.compile(
+    r"(?:不对|不是的|错了|说错了|我说错了|搞错了|记错了|我记错了|更正一下|更正|纠正一下|纠正|改一下|"
+    r"我是说|我的意思是|其实|抱歉|不好意思|等等|哦不)[，,：:。！!\s]*"
+)
+_QUESTION = re.compile(
+    r"[?？]$|[吗嘛呢]$|什么|哪里|哪儿|哪个|哪家|哪天|几号|几点|几月|多少|谁|怎么|是不是|有没有|对不对|能不能|要不要"
+)
+_CONDITIONAL = re.compile(r"^(?:如果|要是|假如|假设|万一|倘若|若是|即使)|的话")
+_HYPOTHETICAL = re.compile(r"打算|想要|想去|想搬|可能|也许|或许|考虑|计划|希望|准备|梦想|说不定|大概")
+_REPORTED = re.compile(r"说他|说她|听说|据说|告诉我")
+_HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
+_NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
+_NAME_LATIN = r"(?-i:[A-Z][a-z]+)"
+_NOT_NAME = re.compile(
+    r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是)"
+)
+_ADVERB = re.compile(
+    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就)"
+)
+_PRED_START = (
+    r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
+    r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近)"
+)
+_TAIL = re.compile(
+    r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$"
+)
+_CUT = re.compile(r"(?:离|跟|和|因为|所以|但是|不过|而且|可是|感觉|觉得|骑车|开车|走路)")
+
+_PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
+    (re.compile(p), key, kind)
+    for p, key, kind in (
+        (
+            r"(?:住在|居住在|定居在|定居于|落户在|住到了?|搬到了?|搬去了?|搬家到了?|搬回到?了?|搬来了?|迁到了?|移居到?|定居|落户|住)(?P<v>.+)",
+            "residence",
+            "place",
+        ),
+        (r"在(?P<v>[^，,]+?)(?:住|生活|定居)(?!.*(?:工作|上班))", "residence", "place"),
+        (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
+        (r"在(?!家)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职)", "employer", "organization"),
+        (
+            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?)(?P<v>.+?)"
+            r"(?:工作|上班|任职)?(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
+        (
+            r"(?:换到了?|去了?|调到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
+        (
+            r"(?:是|当了?|做|成为了?|升职为|升为|晋升为|升职成)(?:一名|一个|一位|个|名|位)?(?P<v>[^，,的]{0,8}"
+            r"(?:师|员|生|家|工|手|长|官|医生|护士|经理|总监|主管|老板|教授|律师|会计|司机|厨师|记者|编辑|博士|硕士|主任))"
+            r"(?:了)?$",
+            "job_title",
+            "text",
+        ),
+        (r"(?:出生于|生于|出生在|是在)(?P<v>.+?)(?:出生的?|生的)?$", "birth", "text"),
+        (r"(?P<v>.+?)出生的?$", "birth", "text"),
+    )
+)
+_FROM = re.compile(r"从[^，,]{1,12}?(?=搬|跳槽|换|调)")
+_STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+    (re.compile(r"(?:已经)?(?:结婚了|结婚|已婚)"), "marital_status", "married"),
+    (re.compile(r"订婚了?"), "marital_status", "engaged"),
+    (re.compile(r"离婚了?"), "marital_status", "divorced"),
+    (re.compile(r"(?:是)?单身"), "marital_status", "single"),
+    (re.compile(r"(?:吃素|是素食者|素食主义者|吃全素)"), "diet", "vegetarian"),
+    (re.compile(r"退休了?"), "employment_status", "retired"),
+    (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "unemployed"),
+    (re.compile(r"怀孕了?"), "pregnancy", "pregnant"),
+)
+_AGE = re.compile(r"(?:今年)?(?P<n>" + ZH_NUMBER_RE + r")岁(?:了)?")
+_ALLERGY = re.compile(r"对(?P<v>.+?)过敏")
+_PREFERENCE = re.compile(
+    r"(?P<neg>不|不太|没那么|不再|不怎么)?(?P<very>特别|非常|真的|挺|蛮|超级|十分)?"
+    r"(?P<verb>最喜欢|喜欢|特别喜欢|很喜欢|非常喜欢|超爱|爱|热爱|喜爱|偏爱|"
+    r"讨厌|受不了|更喜欢|痛恨|反感)(?P<v>.+)"
+)
+_SENTIMENT = {
+    "讨厌": "hate",
+    "受不了": "hate",
+    "痛恨": "hate",
+    "反感": "dislike",
+    "更喜欢": "prefer",
+    "偏爱": "prefer",
+    "喜欢": "like",
+    "特别喜欢": "love",
+    "很喜欢": "like",
+    "非常喜欢": "love",
+    "最喜欢": "love",
+    "超爱": "love",
+    "爱": "love",
+    "热爱": "love",
+    "喜爱": "like",
+}
+_COUNT = re.compile(
+    r"有(?P<n>" + ZH_NUMBER_RE + r")(?:个|只|条|辆|套|位|名|台|家)(?P<x>[\u4e00-\u9fff]{1,6})"
+)
+_COPULA = re.compile(
+    r"(?P<attr>[^，,。]{1,14}?)(?P<cop>改成了?|改为|改到了?|换成了?|变成了?|推迟到了?|延期到了?|延后到了?|提前到了?|"
+    r"挪到了?|定在了?|是|为|在|到|至)(?P<v>.+)"
+)
+_CHANGE_COPULA = ("改", "换成", "变成", "推迟", "延期", "延后", "提前", "挪到")
+_EXPIRES = re.compile(r"(?P<attr>.+?)(?:就|才|将)?(?P<verb>到期|过期|截止|截至|失效)(?:了)?$")
+_BARE = re.compile(r"(?:应该|其实)?(?:是|改成|改为|为)?(?P<v>.+?)(?:才对|啦|了)?$")
+_NOT = re.compile(r"(?:而)?不是(?P<old>.+)$")
+_TASK = re.compile(
+    r"(?:(?:我们|我)(?:还|也|一定)?)?(?P<verb>得|需要|必须|应该|要|记得|别忘了|不要忘了|别忘记)(?P<task>.+)|"
+    r"提醒我(?P<task2>.+)|待办[:：](?P<task3>.+)"
+)
+_DECISION = re.compile(
+    r"(?:我们|我|大家)?(?:最后|最终)?(?:决定|定了|商定|敲定了?|选定了?|就定)(?P<what>.+)|就这么定了"
+)
