@@ -26,6 +26,7 @@ from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.lang import build
 from memql.lang.delta import MemoryDelta
+from memql.lang.time.natural_en import MONTHS
 from memql.services.extract import Extractor, make_extractor
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
@@ -43,20 +44,6 @@ _OPEN = datetime.max.replace(tzinfo=UTC)
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-_MONTHS = [
-    "January",
-    "February",
-    "March",
-    "April",
-    "May",
-    "June",
-    "July",
-    "August",
-    "September",
-    "October",
-    "November",
-    "December",
-]
 # words a query uses for its asker, and words that say nothing about which fact is meant
 _SELF = frozenset({"i", "me", "my", "mine", "myself", "我", "我的"})
 _STOP = frozenset(
@@ -377,7 +364,7 @@ def _forms(value: Any) -> set[str]:
     out = {text} if text else set()
     day = _as_date(value)
     if day is not None:
-        month = _MONTHS[day.month - 1].casefold()
+        month = MONTHS[day.month - 1]
         out.update(
             {
                 f"{month} {day.day}",
@@ -403,7 +390,7 @@ def _render(value: Any) -> str:
     day = _as_date(value)
     if day is None:
         return str(value)
-    return f"{_MONTHS[day.month - 1]} {day.day}, {day.year} ({value})"
+    return f"{MONTHS[day.month - 1].capitalize()} {day.day}, {day.year} ({value})"
 
 
 def _cite(f: StoredFact) -> str:

@@ -47,7 +47,7 @@ _WD_FULL = "|".join(_WEEKDAYS)
 _WD_ABBR = r"(?:tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?"
 _WD = rf"(?:{_WD_FULL}|{_WD_ABBR})"
 
-_MONTHS = (
+MONTHS = (  # English month names, lower case (also read by memql.services.extract)
     "january",
     "february",
     "march",
@@ -116,7 +116,7 @@ def _weekday(word: str) -> int:
 
 
 def _month(word: str) -> int:
-    return [m[:3] for m in _MONTHS].index(word.rstrip(".")[:3]) + 1
+    return [m[:3] for m in MONTHS].index(word.rstrip(".")[:3]) + 1
 
 
 def _amount(m: re.Match[str]) -> tuple[str, Duration]:

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memql.lang.time import TimeSpan, find_natural
+from memql.lang.time.natural_en import MONTHS
 from memql.lang.time.spans import month_span, year_span
 
 from .vocabulary import Vocabulary
@@ -239,20 +240,6 @@ def time_value(span: TimeSpan, now: datetime) -> str:
 
 
 _YEAR = re.compile(r"(?<![\w/-])(?P<year>(?:19|20)[0-9]{2})(?![\w/-])")
-_MONTHS = (
-    "january",
-    "february",
-    "march",
-    "april",
-    "may",
-    "june",
-    "july",
-    "august",
-    "september",
-    "october",
-    "november",
-    "december",
-)
 _ZH_MONTHS = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
 # 8月, 十二月份 alone (not 8月15日, 8月底, 3个月): that month, the next one not before now
 _ZH_MONTH = re.compile(
@@ -261,7 +248,7 @@ _ZH_MONTH = re.compile(
 )
 _BARE_MONTH = re.compile(
     r"\b(?P<prep>since|in|until|till|by|from|last|this|next)\s+(?P<month>"
-    + "|".join(_MONTHS)
+    + "|".join(MONTHS)
     + r")\b(?!\s+\d)",
     re.I,
 )
@@ -286,7 +273,7 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
             extra.append((m.start(), m.end(), year_span(int(m["year"]), now.tzinfo)))
     for m in _BARE_MONTH.finditer(text):
         if free(m.start("month"), m.end("month")):
-            month = _MONTHS.index(m["month"].lower()) + 1
+            month = MONTHS.index(m["month"].lower()) + 1
             extra.append(_month_mention(m, m["prep"].lower(), month, now))
     for m in _ZH_MONTH.finditer(text):
         if free(m.start(), m.end()):
