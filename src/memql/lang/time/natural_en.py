@@ -30,7 +30,7 @@ from .spans import (
     window,
 )
 
-_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _WEEKDAY_ABBR = {
     "mon": 0,
     "tue": 1,
@@ -43,7 +43,7 @@ _WEEKDAY_ABBR = {
     "sat": 5,
     "sun": 6,
 }
-_WD_FULL = "|".join(_WEEKDAYS)
+_WD_FULL = "|".join(WEEKDAYS)
 _WD_ABBR = r"(?:tues|thurs|thur|mon|tue|wed|thu|fri|sat|sun)\.?"
 _WD = rf"(?:{_WD_FULL}|{_WD_ABBR})"
 
@@ -112,7 +112,7 @@ def _unit(word: str) -> str:
 
 def _weekday(word: str) -> int:
     word = word.rstrip(".")
-    return _WEEKDAYS.index(word) if word in _WEEKDAYS else _WEEKDAY_ABBR[word]
+    return WEEKDAYS.index(word) if word in WEEKDAYS else _WEEKDAY_ABBR[word]
 
 
 def _month(word: str) -> int:

@@ -9,8 +9,8 @@ from dataclasses import dataclass, field
 from datetime import datetime
 
 from memql.lang.time import TimeSpan, find_natural
-from memql.lang.time.natural_en import MONTHS
-from memql.lang.time.spans import month_span, year_span
+from memql.lang.time.natural_en import MONTHS, WEEKDAYS
+from memql.lang.time.spans import month_span, weekday_after, year_span
 
 from .vocabulary import Vocabulary
 
@@ -261,6 +261,8 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
     found = []
     for a, b, span in find_natural(text, now):
         a, b = strip_span(text, a, b)  # "15 July." is read with its full stop: the words end before it
+        if (wd := _NEXT_WEEKDAY.match(text, a, b)) is not None:
+            span = _coming_weekday(wd["wd"], now, span)
         found.append((a, b, span))
     taken = [(a, b) for a, b, _ in found]
 
@@ -281,6 +283,19 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
             if 1 <= month <= 12:
                 extra.append(_month_mention(m, "in", month, now))
     return sorted(found + extra, key=lambda t: t[0])
+
+
+# "next Friday" in conversation: the coming Friday, so said on Monday 2026-03-02 it is 2026-03-06 (as the
+# issue that asked for extraction reads it). The command grammar (lang/time) keeps "next Friday" = next
+# week's, its documented reading for instructions; a statement of plans names the coming day.
+_NEXT_WEEKDAY = re.compile(r"next\s+(?P<wd>" + "|".join(WEEKDAYS) + r")\b", re.I)
+
+
+def _coming_weekday(name: str, now: datetime, span: TimeSpan) -> TimeSpan:
+    """`span` ("next Friday", "next Friday at 10:30") moved from next week's day to the coming one."""
+    coming = weekday_after(now.date(), WEEKDAYS.index(name.lower()))
+    shift = coming - span.start.astimezone(now.tzinfo).date()
+    return TimeSpan(span.start + shift, span.end + shift, span.granularity)
 
 
 def _month_mention(m: re.Match[str], prep: str, month: int, now: datetime) -> tuple[int, int, TimeSpan]:
