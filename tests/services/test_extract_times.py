@@ -20,6 +20,8 @@ SATURDAY = datetime(2026, 3, 7, 10, tzinfo=UTC)
         ("The signing is next Friday.", SATURDAY, datetime(2026, 3, 13, tzinfo=UTC)),
         ("We meet next Friday at 10:30.", MONDAY, datetime(2026, 3, 6, 10, 30, tzinfo=UTC)),
         ("The vet is next Monday.", MONDAY, datetime(2026, 3, 9, tzinfo=UTC)),
+        ("The vet is next Tuesday.", MONDAY, datetime(2026, 3, 10, tzinfo=UTC)),
+        ("The vet is next Thursday.", MONDAY, datetime(2026, 3, 5, tzinfo=UTC)),
         ("It's next week.", MONDAY, datetime(2026, 3, 9, tzinfo=UTC)),
         ("合同下周五签。", MONDAY, datetime(2026, 3, 13, tzinfo=UTC)),
     ],

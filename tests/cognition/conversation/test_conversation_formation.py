@@ -113,11 +113,11 @@ def test_the_message_carries_what_was_interpreted(memory):
         "user", "I moved to Lisbon, and I fly to Porto next Friday.", time="2026-03-02T09:00:00Z"
     )
     [row] = [r for r in _rows(m, "message") if r["id"] == said.memory_id]
-    facets = row["facets"]  # said on Monday 2026-03-02: lang/time reads "next Friday" as next week's
+    facets = row["facets"]  # said on Monday 2026-03-02: "next Friday" is the coming Friday
     assert facets["times"] == [
         {
-            "start": "2026-03-13T00:00:00Z",
-            "end": "2026-03-14T00:00:00Z",
+            "start": "2026-03-06T00:00:00Z",
+            "end": "2026-03-07T00:00:00Z",
             "granularity": "day",
             "quote": "next Friday",
         }

@@ -285,15 +285,18 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
     return sorted(found + extra, key=lambda t: t[0])
 
 
-# "next Friday" in conversation: the coming Friday, so said on Monday 2026-03-02 it is 2026-03-06 (as the
-# issue that asked for extraction reads it). The command grammar (lang/time) keeps "next Friday" = next
-# week's, its documented reading for instructions; a statement of plans names the coming day.
+# "next Friday" in conversation: the coming Friday when it is 3 or more days away (said on Monday
+# 2026-03-02 it is 2026-03-06, as the issue that asked for extraction reads it), else next week's ("next
+# Tuesday" said on Monday is not tomorrow). The command grammar (lang/time) keeps next week's day always,
+# its documented reading for instructions.
 _NEXT_WEEKDAY = re.compile(r"next\s+(?P<wd>" + "|".join(WEEKDAYS) + r")\b", re.I)
 
 
 def _coming_weekday(name: str, now: datetime, span: TimeSpan) -> TimeSpan:
-    """`span` ("next Friday", "next Friday at 10:30") moved from next week's day to the coming one."""
+    """`span` ("next Friday", "next Friday at 10:30") moved to the coming day when it is 3+ days away."""
     coming = weekday_after(now.date(), WEEKDAYS.index(name.lower()))
+    if (coming - now.date()).days < 3:
+        return span
     shift = coming - span.start.astimezone(now.tzinfo).date()
     return TimeSpan(span.start + shift, span.end + shift, span.granularity)
 
