@@ -341,13 +341,3 @@ def test_an_anonymized_fact_is_no_longer_a_fact(m, db, clock):
     assert (r.subject, r.attribute, r.value, r.evidence, r.structured) == (None, None, None, None, None)
     assert "HIV" not in repr(m.history("1"))
     assert rows(m) == [] and m.facts.get("alice").facts == []
-
-
-def test_a_typed_fact_cannot_be_proposed(memory, db):
-    """Approving a proposed fact would have to rewrite the key's history after the fact: refused, and
-    nothing is stored."""
-    bot = memory(actor="helper", role="agent")
-    result = bot.encode(structured={"subject": "mira", "attribute": "city", "value": "Porto"})
-    assert not result.success
-    assert [(d.rule, d.path) for d in result.diagnostics] == [("proposal.fact", "/args/payload/structured")]
-    assert db.ids(bot) == []

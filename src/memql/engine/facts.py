@@ -87,17 +87,22 @@ def history(ctx: Context, subject: str, attribute: str) -> list[Record]:
 
 def encode_fact(ctx: Context, record: Record) -> Outcome:
     """Store the fact `record` (subject, attribute, value, valid_from and source set) into its history.
-    Everything is decided first, then checked against the session's permissions, then written."""
+    Everything is decided first, then checked against the session's permissions, then written.
+
+    A `record` with an id is a proposed fact just approved (already active, owned by its approver): it is
+    placed as an Encode of it would be, keeping its id; when its value only repeats or adds evidence to a
+    fact of the key, the proposal is folded into that fact (deleted, linked `merged_into`)."""
     t, value = record.valid_from, record.value
     assert t is not None and record.subject is not None and record.attribute is not None
     key = f"{record.subject}/{record.attribute}"
-    facts = history(ctx, record.subject, record.attribute)
+    facts = [f for f in history(ctx, record.subject, record.attribute) if f.id != record.id]
     on_chain = [r for r in facts if r.valid_to != r.valid_from]
     earlier_corrections = [f for f in facts if f.valid_to == f.valid_from]
     assertions = [a for r in on_chain for a in _evidence(r)]
     same_time = next((a for a in assertions if a.valid_from == t), None)
     if same_time is not None and same_value(same_time.value, value):  # asserted before, exactly so
         _check_access(ctx, key, [same_time.owner])  # type: ignore[list-item]
+        _fold_proposal(ctx, record, same_time.owner)  # type: ignore[arg-type]
         return _repeat(ctx, record, same_time.owner, t)  # type: ignore[arg-type]
     new = _Assertion(t, value, record.source, None)
     # an assertion at exactly t with another value is corrected by this one (the later-recorded wins)
@@ -135,7 +140,10 @@ def encode_fact(ctx: Context, record: Record) -> Outcome:
     for run, keeper, window in zip(runs, keepers, windows, strict=True):
         if keeper is None:  # a new fact: this assertion, or the tail of a fact that this one splits
             encoded = record if any(a is new for a in run) else None
-            kept.append(ctx.insert(_new_fact(encoded or run[0].owner, window, encoded)))  # type: ignore[arg-type]
+            if encoded is not None and encoded.id is not None:  # an approved proposal keeps its record
+                kept.append(ctx.update(encoded, **window))
+            else:
+                kept.append(ctx.insert(_new_fact(encoded or run[0].owner, window, encoded)))  # type: ignore[arg-type]
             continue
         end = window["valid_to"]
         if end is not None and (keeper.valid_to is None or end < keeper.valid_to):
@@ -152,6 +160,7 @@ def encode_fact(ctx: Context, record: Record) -> Outcome:
             ctx.link(fact.id, kept[into].id, "merged_into")  # type: ignore[arg-type]
     _thread(ctx, sorted(kept + corrected + earlier_corrections, key=chain_order))
     mine = kept[mine_at]
+    _fold_proposal(ctx, record, mine)
     data: dict[str, Any] = {"id": mine.id}
     if mine.id in {f.id for f in on_chain}:
         if mine.valid_from != t:
@@ -289,6 +298,14 @@ def _repeat(ctx: Context, record: Record, owner: Record, t: datetime) -> Outcome
         "structured",
     )
     return Outcome([owner.id], {"id": owner.id, "deduplicated": True})  # type: ignore[list-item]
+
+
+def _fold_proposal(ctx: Context, record: Record, into: Record) -> None:
+    """An approved proposal whose value another fact already holds: one fact per value, so it is merged
+    into that fact (its assertion is in that fact's evidence) and leaves the history."""
+    if record.id is not None and into.id != record.id:
+        ctx.update(record, status="deleted", deleted_at=ctx.now)
+        ctx.link(record.id, into.id, "merged_into")
 
 
 def _thread(ctx: Context, facts: list[Record]) -> None:

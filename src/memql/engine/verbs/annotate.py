@@ -6,10 +6,12 @@ from typing import Any
 
 from memql.engine.access import may_govern
 from memql.engine.context import Context
+from memql.engine.facts import encode_fact
 from memql.engine.governance import check_lock, check_writable, classify, lowered
 from memql.engine.targets import resolve
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
+from memql.errors import Refusal
 from memql.lang.ops import LabelIR, UpdateIR
 from memql.lang.time import add_duration, parse_duration
 from memql.ports.record import PERMISSION_FIELDS, Record
@@ -89,9 +91,21 @@ def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
             changes["expire_at"] = add_duration(ctx.now, parse_duration(given.ttl))
         if changes.get("expire_at") is not None and record.on_expire is None:
             changes["on_expire"] = ctx.config.default_on_expire
-        ctx.update(record, **changes)
+        updated = ctx.update(record, **changes)
+        if changes.get("status") == "active" and updated.subject is not None and updated.attribute is not None:
+            _approve_fact(ctx, updated)
         affected.append(record.id)
     return Outcome(affected, {"updated": len(affected)})
+
+
+def _approve_fact(ctx: Context, record: Record) -> None:
+    """An approved typed fact takes its place in its key's history, as its Encode would have; what would
+    refuse that Encode (a lock, a fact the approver may not read or write) refuses the approval."""
+    try:
+        encode_fact(ctx, record)
+    except Refusal as refusal:
+        message = f"approving record {record.id}: {refusal.message}"
+        raise ctx.refuse(refusal.rule, message, "args", "set", "status") from None
 
 
 def _decide(ctx: Context, record: Record, status: str) -> dict[str, Any]:

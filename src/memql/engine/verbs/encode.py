@@ -94,14 +94,6 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     digest = content_hash(payload.text, payload.url, payload.structured)
     fact = payload.fact
     proposal = proposes(ctx, args.proposal)
-    if proposal and fact is not None:  # approving would have to rewrite the fact's history: not yet
-        raise ctx.refuse(
-            "proposal.fact",
-            "a typed fact cannot be proposed; propose it as text, or encode it with read_write consent",
-            "args",
-            "payload",
-            "structured",
-        )
     if proposal:
         given = [name for name in PERMISSION_FIELDS if getattr(args, name) is not None]
         if given:  # who reads and writes it is for its owner to say: whoever approves it
@@ -142,9 +134,13 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
         embedding_status="pending",
         time=args.time,
     )
-    if fact is not None:  # a fact's history decides what a repeat is
-        ctx.defer_embedding = bool(args.skip_embedding)
-        return encode_fact(ctx, _as_fact(ctx, record, fact, args.time))
+    if fact is not None:
+        record = _as_fact(ctx, record, fact, args.time)
+        if not proposal:  # a fact's history decides what a repeat is
+            ctx.defer_embedding = bool(args.skip_embedding)
+            return encode_fact(ctx, record)
+        # a proposed fact stays out of its key's history (pending is not live) until a user approves it:
+        # the approval places it (engine/facts.py approve_fact)
     if args.dedupe is not False:
         existing = _duplicate(ctx, record)
         if existing is not None:
