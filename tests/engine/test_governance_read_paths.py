@@ -229,7 +229,7 @@ def test_an_encode_never_touches_a_fact_the_writer_may_not_read_or_write(memory,
         },
         dry_run=True,
     )
-    if caller.role == "agent" and caller.consent != "read_write":  # it proposes: no fact touched until approved
+    if caller.role == "agent" and caller.consent != "read_write":  # a proposal: no fact touched yet
         assert encoded.success and encoded.data.get("proposal") and "closed" not in encoded.data, encoded
     elif not (may_read(caller, current) and may_write(caller, current)):
         assert rules(encoded) == ["permission.fact"], encoded.diagnostics

@@ -92,7 +92,7 @@ def run_update(ctx: Context, ir: UpdateIR) -> Outcome:
         if changes.get("expire_at") is not None and record.on_expire is None:
             changes["on_expire"] = ctx.config.default_on_expire
         updated = ctx.update(record, **changes)
-        if changes.get("status") == "active" and updated.subject is not None and updated.attribute is not None:
+        if changes.get("status") == "active" and None not in (updated.subject, updated.attribute):
             _approve_fact(ctx, updated)
         affected.append(record.id)
     return Outcome(affected, {"updated": len(affected)})
