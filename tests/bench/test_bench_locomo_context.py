@@ -73,6 +73,21 @@ def test_cli_budget_json_is_the_issue_shape_and_k_mode_is_unchanged():
         assert CliRunner().invoke(main, [*args, *bad]).exit_code == 2, bad
 
 
+def test_cli_compares_ingest_with_and_without_extraction_in_one_run():
+    args = ["bench", "locomo", "--data", str(MINI), "--limit-conversations", "1", "--budget", "200"]
+    result = CliRunner().invoke(main, [*args, "--extractor", "none,rules", "--json"])
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.output)
+    assert list(report["modes"]) == ["flat", "flat+rules"]
+    for run in report["modes"].values():
+        assert run["ingest_turns_per_s"] > 0 and isinstance(run["recall"], float)
+    assert report["mode"] == "flat"  # the headline stays the run without extraction
+    for bad in (["--extractor", "llm"], ["--extractor", ""]):
+        assert CliRunner().invoke(main, [*args, *bad]).exit_code == 2, bad
+    no_budget = ["bench", "locomo", "--data", str(MINI), "--extractor", "rules"]
+    assert CliRunner().invoke(main, no_budget).exit_code == 2
+
+
 def test_cli_names_an_absent_strategy(monkeypatch):
     monkeypatch.setitem(registry.STRATEGIES, "ladder", ("memql.cognition.conversation.no_such_module", "X"))
     monkeypatch.delenv("MEMQL_LLM_BASE_URL", raising=False)

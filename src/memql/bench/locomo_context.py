@@ -84,12 +84,14 @@ def evaluate_mode(
     llm: LLM | None = None,
     progress: Callable[[str], None] | None = None,
     db: str | None = None,
+    extractor: str | None = None,
 ) -> ModeRun:
-    """Ingest every conversation through the conversation API (fresh store each) and assemble a context
-    per question and budget."""
+    """Ingest every conversation through the conversation API (fresh store each), forming facts with
+    `extractor` when given, and assemble a context per question and budget. The run is named after the
+    mode, and the extractor when there is one ("flat+rules")."""
     if mode not in MODES:
         raise ValueError(f"unknown mode {mode!r}; choose from {', '.join(MODES)}")
-    run = ModeRun(mode, [])
+    run = ModeRun(f"{mode}+{extractor}" if extractor else mode, [])
     for conv in conversations:
         if progress:
             progress(f"{mode} {conv.sample_id}: {len(conv.turns)} turns, {len(conv.questions)} questions")
@@ -97,7 +99,12 @@ def evaluate_mode(
         # the conversation is its user's (docs/conversation.md, Privacy): the bench acts as that user
         with conversation_memory(conv, db, actor=user, llm=llm, **(memory_options or {})) as memory:
             session = memory.conversation(
-                user=user, agent=agent, id=conv.sample_id, strategy=mode, embed_batch=EMBED_BATCH
+                user=user,
+                agent=agent,
+                id=conv.sample_id,
+                strategy=mode,
+                embed_batch=EMBED_BATCH,
+                extractor=extractor,
             )
             started = time.perf_counter()
             for turn in conv.turns:
@@ -207,7 +214,12 @@ def report(runs: Sequence[ModeRun], budgets: Sequence[int], stats: EvidenceStats
     }
     if len(runs) > 1:
         out["modes"] = {
-            run.mode: {**summary(run, budget), "ingest_s": round(run.ingest_s, 3)} for run in runs
+            run.mode: {
+                **summary(run, budget),
+                "ingest_s": round(run.ingest_s, 3),
+                "ingest_turns_per_s": round(run.turns / run.ingest_s, 1) if run.ingest_s else 0.0,
+            }
+            for run in runs
         }
     return out
 
@@ -222,8 +234,9 @@ def run(
     llm: LLM | None = None,
     progress: Callable[[str], None] | None = None,
     db: str | None = None,
+    extractors: Sequence[str | None] = (None,),
 ) -> dict[str, Any]:
-    """Load, ingest, assemble and report (offline). With `llm`, the same again with the LLM configured,
+    """Load, ingest, assemble and report (offline); each mode once per extractor (None: no extraction). With `llm`, the same again with the LLM configured,
     reported under "llm_assisted" (its own figures, its own LLM call counts)."""
     budgets = sorted(set(budgets))
     if not budgets or budgets[0] < 1:
@@ -245,8 +258,10 @@ def run(
                 llm=model,
                 progress=progress,
                 db=db,
+                extractor=extractor,
             )
             for mode in modes
+            for extractor in extractors
         ]
 
     out = report(runs_with(None), budgets, stats, len(conversations))

@@ -59,6 +59,15 @@ def _override(name: str, help_text: str):
     "its evidence recall (several budgets: a recall/token curve).",
 )
 @click.option(
+    "--extractor",
+    "extractors",
+    default="none",
+    show_default=True,
+    callback=lambda _ctx, _param, value: _extractors(value),
+    help="With --budget: the offline fact extraction each mode's conversations form with: none, rules, or "
+    "both (none,rules), each reported as its own run (mode+rules) with its ingest turns/s.",
+)
+@click.option(
     "--llm",
     "use_llm",
     is_flag=True,
@@ -88,6 +97,7 @@ def bench_locomo_command(
     ks: list[int],
     mode: list[str],
     budgets: list[int] | None,
+    extractors: list[str],
     use_llm: bool,
     alpha: float | None,
     recency: float | None,
@@ -109,10 +119,13 @@ def bench_locomo_command(
             sys.exit(2)
     prepare_report_dir(report_dir)
     if budgets is not None:
-        _run_contexts(data, mode, budgets, use_llm, limit_conversations, db, as_json, report_dir)
+        _run_contexts(data, mode, budgets, extractors, use_llm, limit_conversations, db, as_json, report_dir)
         return
-    if mode != ["flat"] or use_llm:
-        click.echo("memql: recall@k runs mode flat without an LLM; give --budget for the others", err=True)
+    if mode != ["flat"] or use_llm or extractors != ["none"]:
+        click.echo(
+            "memql: recall@k runs mode flat without an LLM or extraction; give --budget for the others",
+            err=True,
+        )
         sys.exit(2)
     bars = ExitStack()  # closed in `finally`: the bars end before any output
     progress = bars.enter_context(progress_bars())
@@ -154,10 +167,18 @@ def _modes(value: str) -> list[str]:
     return modes
 
 
+def _extractors(value: str) -> list[str]:
+    chosen = list(dict.fromkeys(part.strip() for part in value.split(",") if part.strip()))
+    if not chosen or any(x not in ("none", "rules") for x in chosen):
+        raise click.BadParameter(f"choose from none, rules (comma-separated), not {value!r}")
+    return chosen
+
+
 def _run_contexts(
     data: Path,
     modes: list[str],
     budgets: list[int],
+    extractors: list[str],
     use_llm: bool,
     limit_conversations: int | None,
     db: str | None,
@@ -182,7 +203,14 @@ def _run_contexts(
     progress = bars.enter_context(progress_bars())
     try:
         report = locomo_context.run(
-            data, modes, budgets, limit_conversations=limit_conversations, llm=llm, progress=progress, db=db
+            data,
+            modes,
+            budgets,
+            extractors=[None if x == "none" else x for x in extractors],
+            limit_conversations=limit_conversations,
+            llm=llm,
+            progress=progress,
+            db=db,
         )
     except ConversationError as exc:  # e.g. a strategy absent from this installation
         for d in exc.diagnostics:
