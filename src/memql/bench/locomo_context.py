@@ -236,7 +236,8 @@ def run(
     db: str | None = None,
     extractors: Sequence[str | None] = (None,),
 ) -> dict[str, Any]:
-    """Load, ingest, assemble and report (offline); each mode once per extractor (None: no extraction). With `llm`, the same again with the LLM configured,
+    """Load, ingest, assemble and report (offline); each mode once per extractor (None: no extraction).
+    With `llm`, the same again with the LLM configured,
     reported under "llm_assisted" (its own figures, its own LLM call counts)."""
     budgets = sorted(set(budgets))
     if not budgets or budgets[0] < 1:
