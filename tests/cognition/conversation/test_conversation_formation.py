@@ -194,3 +194,19 @@ def test_memql_facts_lists_both_windows_and_their_messages(new_location):
         ("2026-07-15", "2026-03-20T09:00:00Z", "M2", [first.memory_id]),
         ("2026-06-30", None, "M4", [fix.memory_id]),
     ]
+
+
+def test_a_reopened_conversation_binds_a_correction_to_what_was_said_before(memory):
+    """The extractor of a conversation opened again (a server handles each call with a new Conversation)
+    sees the stored last turns, so a bare correction still finds the fact it corrects."""
+    m = memory(actor="mira", embedder="none")
+    first = m.conversation(user="mira", agent="assistant", extractor="rules")
+    for i in range(25):  # more messages than the tail read on opening
+        first.add_message("user", f"Small talk number {i}.", time=f"2026-03-01T09:{i:02d}:00Z")
+    first.add_message("user", "My passport renewal deadline is July 15.", time="2026-03-02T09:00:00Z")
+    again = m.conversation(user="mira", agent="assistant", extractor="rules")
+    fix = again.add_message("user", "Correction: it's June 30.", time="2026-03-20T09:00:00Z")
+    assert fix.fact_ids, "the correction formed a fact"
+    values = [(f.value, f.valid_to) for f in m.facts.history("mira", "passport.deadline").facts]
+    assert [v for v, _ in values] == ["2026-07-15", "2026-06-30"]
+    assert values[0][1] is not None and values[1][1] is None

@@ -46,6 +46,7 @@ from memql.cognition.conversation.records import (
     conversation_filter,
     error,
     message_encode,
+    message_row_text,
     read_rows,
     refuses,
 )
@@ -168,10 +169,11 @@ class Conversation:
         self.embed_batch = embed_batch if executor.embedder is not None else 1
         self._unembedded = 0
         self._latest: datetime | None = None  # the latest message time seen (stored or reloaded)
-        self._next_position, self._previous = self._tail()
-        # formation (formation.py): each message's MemoryDelta is written in the message's workflow
+        self._next_position, self._previous, recent = self._tail()
+        # formation (formation.py): each message's MemoryDelta is written in the message's workflow; a
+        # reopened conversation's extractor sees its last turns, so "correction: it's June 30" binds
         self.extractor = resolve_extractor(extractor)
-        self._recent: deque[Turn] = deque(maxlen=RECENT_TURNS)
+        self._recent: deque[Turn] = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
 
     # --- the write path --------------------------------------------------------------------------
 
@@ -476,19 +478,27 @@ class Conversation:
             "listed reviewer or an admin may lift the lock",
         )
 
-    def _tail(self) -> tuple[int, tuple[str, str] | None]:
-        """Where a reopened conversation continues: the next position and the last message."""
+    def _tail(self) -> tuple[int, tuple[str, str] | None, list[Turn]]:
+        """Where a reopened conversation continues: the next position, the last message, and its last
+        turns (oldest first) for the extractor."""
         rows = read_rows(
             self.executor,
             {"filter": {**conversation_filter(self.id, MESSAGE_LEVEL), "limit": _TAIL_ROWS}},
             ["id", "text", "facets", "time"],
         )
         if not rows:
-            return 0, None
+            return 0, None, []
         times = [row["time"] for row in rows if row.get("time") is not None]
         self._latest = max(times) if times else None
-        last = max(rows, key=lambda row: int((row.get("facets") or {}).get("position") or 0))
-        return int(last["facets"].get("position") or 0) + 1, (str(last["id"]), str(last.get("text") or ""))
+        rows.sort(key=lambda row: int((row.get("facets") or {}).get("position") or 0))
+        last = rows[-1]
+        recent = [
+            Turn(speaker=str(row["facets"]["speaker"]), text=message_row_text(row), time=row["time"])
+            for row in rows[-RECENT_TURNS:]
+            if row.get("text") and (row.get("facets") or {}).get("speaker") and row.get("time") is not None
+        ]
+        position = int(last["facets"].get("position") or 0) + 1
+        return position, (str(last["id"]), str(last.get("text") or "")), recent
 
     def _time(self, time: datetime | str | None, path: str = "/time") -> datetime:
         name = path.strip("/")
