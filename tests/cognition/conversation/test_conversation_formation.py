@@ -141,20 +141,34 @@ def test_a_locked_conversation_stores_neither_the_message_nor_its_facts(memory):
     assert [f.value for f in m.facts.history("mira", "passport.deadline").facts] == ["2026-07-15"]
 
 
-def test_a_refused_fact_leaves_no_message_behind(memory):
+def test_a_refused_fact_is_not_formed_but_what_was_said_is_stored(memory):
     """A fact the engine refuses (its current value is locked: closing it is an Update the lock forbids)
-    refuses the whole message: no message without its facts."""
+    is left out; the message is stored whole, and says which fact was not formed and why."""
     m = memory(actor="mira", embedder="none")
     conv = m.conversation(user="mira", agent="assistant", extractor="rules")
     first = conv.add_message("user", FIRST, time="2026-03-02T09:00:00Z")
     locked = m.execute(build.lock(first.fact_ids[0], mode="read_only", reason="keep"))
     assert locked.success, locked.diagnostics
-    with pytest.raises(ConversationError):
-        conv.add_message("user", CORRECTION, time="2026-03-20T09:00:00Z")
-    assert [r["id"] for r in _rows(m, "message")] == [first.memory_id]
+    fix = conv.add_message("user", CORRECTION, time="2026-03-20T09:00:00Z")
+    assert fix.fact_ids == () and [d.rule for d in fix.unformed] == ["governance.locked"]
+    assert "passport.deadline" in fix.unformed[0].message or fix.unformed[0].path.endswith("structured")
+    assert sorted(r["id"] for r in _rows(m, "message")) == sorted([first.memory_id, fix.memory_id])
     assert [f.value for f in m.facts.history("mira", "passport.deadline").facts] == ["2026-07-15"]
-    later = conv.add_message("user", "Thanks for the help.", time="2026-03-21T09:00:00Z")
-    assert later.position == 1  # the refused message took no position
+    assert fix.position == 1
+    assert conv.add_message("user", "Thanks for the help.", time="2026-03-21T09:00:00Z").unformed == ()
+
+
+def test_a_fact_of_another_users_key_is_not_formed_and_the_message_is_stored(memory):
+    """Two users of a tenant share a third party's key; one may not close the other's private value."""
+    mira = memory(actor="mira", embedder="none")
+    mira.encode(structured={"subject": "Leo", "attribute": "school", "value": "Oakwood"}, write_perm_level="owner_only")
+    ravi = memory(actor="ravi", share=mira, embedder="none")
+    conv = ravi.conversation(user="ravi", agent="assistant", extractor="rules")
+    said = conv.add_message("user", "Leo's school is Riverside now.", time="2026-03-20T09:00:00Z")
+    assert said.fact_ids == () and [d.rule for d in said.unformed] == ["permission.fact"]
+    assert "Oakwood" not in str(said.unformed)
+    assert [f.value for f in mira.facts.history("Leo", "school").facts] == ["Oakwood"]
+    assert conv.context("Where does Leo go to school?", budget_tokens=200).text.count("Riverside") == 1
 
 
 def test_another_user_sees_none_of_the_facts(memory):

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Protocol
 
+from memql.lang.diagnostics import Diagnostic
 from memql.services.summarize import estimate_tokens
 
 
@@ -30,6 +31,8 @@ class Message:
     source_ids: tuple[str, ...] = ()  # the turn ids it came from (e.g. LoCoMo dia_ids)
     position: int = 0  # 0-based order within the conversation
     fact_ids: tuple[str, ...] = ()  # the typed facts formed from it (with an extractor)
+    # why facts it states were not formed: a fact the session may not change (another's, or locked)
+    unformed: tuple[Diagnostic, ...] = ()
 
 
 @dataclass(frozen=True)

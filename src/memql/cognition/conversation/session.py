@@ -263,10 +263,17 @@ class Conversation:
             self._observers = [self.strategy(name) for name in self.observing]
         program = irs + [ir for _, ir in facts]
         result = self.executor.execute(program[0] if len(program) == 1 else build.workflow(program))
+        unformed: tuple[Diagnostic, ...] = ()
+        if not result.success and _fact_refused(result, len(irs)):
+            # what was said is stored even when a fact it states may not change (another's, or locked):
+            # the facts are left out, and the message says why
+            unformed, facts = tuple(result.diagnostics), []
+            result = self.executor.execute(irs[0] if len(irs) == 1 else build.workflow(irs))
         if not result.success:
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
             )
+        program = irs + [ir for _, ir in facts]
         step_ids = [str(result.data["id"])] if len(program) == 1 else [str(s.id) for s in result.steps or []]
         memory_ids = step_ids[: len(irs)]
         formed: dict[int, list[str]] = {}
@@ -276,7 +283,9 @@ class Conversation:
         for i, (memory_id, ir, (role, text, at, sources, pos)) in enumerate(
             zip(memory_ids, irs, stored, strict=True)
         ):
-            out.append(Message(memory_id, role, text, at, sources, pos, tuple(formed.get(i, ()))))
+            out.append(
+                Message(memory_id, role, text, at, sources, pos, tuple(formed.get(i, ())), unformed=unformed)
+            )
             self._next_position, self._previous = pos + 1, (memory_id, ir["args"]["payload"]["text"])
             self._latest = at if self._latest is None else max(self._latest, at)
             if self.extractor is not None:
@@ -512,6 +521,15 @@ class Conversation:
             except TimeParseError as exc:
                 raise error(path, "time.invalid", f"{name}: {exc}") from None
         raise error(path, "field.type", f"{name} is a datetime or an ISO-8601 string")
+
+
+def _fact_refused(result: Any, messages: int) -> bool:
+    """A workflow refused at one of its typed facts (after its `messages` message steps), for a reason
+    that is the fact's own: a fact the session may not change, or a lock on it."""
+    step = result.failed_step
+    if step is None or step < messages or not result.diagnostics:
+        return False
+    return all(d.rule == "permission.fact" or d.rule.startswith("governance.") for d in result.diagnostics)
 
 
 def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
