@@ -161,7 +161,8 @@ def test_a_refused_fact_is_not_formed_but_what_was_said_is_stored(memory):
 def test_a_fact_of_another_users_key_is_not_formed_and_the_message_is_stored(memory):
     """Two users of a tenant share a third party's key; one may not close the other's private value."""
     mira = memory(actor="mira", embedder="none")
-    mira.encode(structured={"subject": "Leo", "attribute": "school", "value": "Oakwood"}, write_perm_level="owner_only")
+    leo = {"subject": "Leo", "attribute": "school", "value": "Oakwood"}
+    assert mira.encode(structured=leo, write_perm_level="owner_only").success
     ravi = memory(actor="ravi", share=mira, embedder="none")
     conv = ravi.conversation(user="ravi", agent="assistant", extractor="rules")
     said = conv.add_message("user", "Leo's school is Riverside now.", time="2026-03-20T09:00:00Z")
