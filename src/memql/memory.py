@@ -65,7 +65,9 @@ class Memory:
     agent, its `consent` ("propose" — the default —, "read" or "read_write"; docs/engine.md). `clearance`
     is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session may read or
     act on; records beyond it are, to this session, not there. Users and admins see every level by
-    default, agents only "standard".
+    default, agents only "standard". `extractor` ("rules", "llm" or an Extractor) is what Encode
+    `interpret` and Label `infer` read text with; default: the LLM one when `llm` is given, else the
+    offline rules (docs/language.md, Interpretation).
     """
 
     def __init__(
@@ -83,6 +85,7 @@ class Memory:
         clearance: str | None = None,
         role: str | None = None,
         consent: str | None = None,
+        extractor: Any = None,
     ) -> None:
         # a contradictory identity is refused before a store is opened (and left open)
         identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
@@ -109,6 +112,7 @@ class Memory:
             clearance=clearance,
             role=role,
             consent=consent,
+            extractor=extractor,
         )
         self.tenant, self.actor = tenant, actor
         # the cognitive layers, each given the engine it runs on (none of them knows this class)
@@ -226,9 +230,18 @@ class Memory:
         return self.execute(build.update(build.by_ids(ids), **fields))
 
     def label(
-        self, ids: Ids, tags: list[str] | None = None, *, facets: dict | None = None, mode: str = "add"
+        self,
+        ids: Ids,
+        tags: list[str] | None = None,
+        *,
+        facets: dict | None = None,
+        mode: str = "add",
+        infer: bool = False,
     ) -> ExecutionResult:
-        return self.execute(build.label(build.by_ids(ids), tags, facets=facets, mode=mode))
+        """Add, replace or remove tags and facets; `infer` also adds tags read from each record's text."""
+        return self.execute(
+            build.label(build.by_ids(ids), tags, facets=facets, mode=mode, infer=True if infer else None)
+        )
 
     def promote(
         self,

@@ -94,6 +94,7 @@ class Context:
     role: str = "user"  # user | admin | agent (engine/access.py)
     consent: str | None = None  # an agent's: propose | read | read_write
     op: str = ""  # the verb being run (for diagnostics)
+    extractor: Any = None  # the Extractor of Encode interpret and Label infer (engine/interpret.py)
 
     def read_access(self) -> Access | None:
         """The read permissions every query of this session applies (None: an admin sees every record)."""
