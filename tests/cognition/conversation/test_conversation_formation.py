@@ -119,7 +119,7 @@ def test_the_message_carries_what_was_interpreted(memory):
             "start": "2026-03-13T00:00:00Z",
             "end": "2026-03-14T00:00:00Z",
             "granularity": "day",
-            "quote": "next Friday",
+            "evidence": {"start": 38, "end": 49, "quote": "next Friday"},
         }
     ]
     assert any(e["text"] == "Porto" for e in facets["entities"])
