@@ -23,6 +23,7 @@ from memql.engine import audit
 from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
+from memql.engine.interpret import default_extractor
 from memql.engine.result import ExecutionResult
 from memql.lang import ValidationResult, build, validate
 from memql.ports.clock import Clock, FixedClock, SystemClock
@@ -89,6 +90,7 @@ class Memory:
     ) -> None:
         # a contradictory identity is refused before a store is opened (and left open)
         identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
+        extractor = default_extractor(llm, extractor)  # an unknown one too
         if isinstance(location, str | os.PathLike) or location is None:
             self.store = open_store(location if location is not None else default_db_path())
             self._owns_store = True

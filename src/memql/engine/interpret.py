@@ -36,6 +36,8 @@ def default_extractor(llm: LLM | None, choice: Extractor | str | None = None) ->
         if choice not in EXTRACTORS:
             raise ValueError(f"unknown extractor {choice!r}: choose one of {', '.join(EXTRACTORS)}")
         return LLMExtractor(llm, retries=0) if choice == "llm" else RuleExtractor()
+    if not isinstance(choice, Extractor):
+        raise TypeError(f"extractor is 'rules', 'llm' or an Extractor, not {type(choice).__name__}")
     return choice
 
 

@@ -108,23 +108,20 @@ def derived_fields(delta: MemoryDelta) -> dict[str, Derived]:
 
 
 def inferred_tags(delta: MemoryDelta) -> dict[str, dict[str, Any]]:
-    """Tags a Label with `infer` adds, each with the span of its first mention, in the text's order:
-    the names of the people, places, organisations and products; the category's name without its
-    namespace (a2p:health -> health; only a category its facts back); each fact's attribute key
-    (passport.deadline). Lower-case, whitespace collapsed, deduplicated, at most 256 characters."""
-    found: list[tuple[int, str, dict[str, Any]]] = []
-    for e in delta.entities:
-        if e.kind in TAG_ENTITY_KINDS:
-            found.append((e.evidence.start, e.text, span(e.evidence)))
-    for f in delta.facts:
-        found.append((f.evidence.start, f.attribute, span(f.evidence)))
-        if f.category is not None and f.category == delta.category:
-            found.append((f.evidence.start, _category_name(f.category), span(f.evidence)))
+    """Tags a Label with `infer` adds, each with the span it came from: the names of the people,
+    places, organisations and products (in the text's order), then each fact's attribute key
+    (passport.deadline), then the delta's category without its namespace (a2p:health -> health; only a
+    category its facts back). Lower-case, whitespace collapsed, deduplicated, at most 256 characters."""
+    names = [(e.text, e.evidence) for e in delta.entities if e.kind in TAG_ENTITY_KINDS]
+    keys = [(f.attribute, f.evidence) for f in delta.facts]
+    backing = [f.evidence for f in delta.facts if f.category is not None and f.category == delta.category]
+    category = [(_category_name(delta.category), backing[0])] if backing else []  # type: ignore[arg-type]
     out: dict[str, dict[str, Any]] = {}
-    for _, text, ev in sorted(found, key=lambda item: item[0]):
-        tag = " ".join(text.split()).casefold()
-        if tag and len(tag) <= MAX_TAG and tag not in out:
-            out[tag] = ev
+    for group in (names, keys, category):
+        for text, ev in sorted(group, key=lambda item: item[1].start):
+            tag = " ".join(text.split()).casefold()
+            if tag and len(tag) <= MAX_TAG and tag not in out:
+                out[tag] = span(ev)
     return out
 
 
