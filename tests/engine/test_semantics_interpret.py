@@ -238,3 +238,25 @@ def test_an_unknown_extractor_is_refused_before_a_store_is_opened(tmp_path, choi
     with pytest.raises(error, match="extractor"):
         Memory(str(tmp_path / "m.db"), extractor=choice)
     assert not (tmp_path / "m.db").exists()
+
+
+def test_a_text_beyond_the_extractors_limit_is_read_in_part(m, db, warned):
+    text = "Lena works at Google. " + "x" * 100_000 + " Bo works at Apple."
+    result = m.encode(text, interpret=True)
+    assert result.success and warned(result) == ["interpret.truncated"]
+    assert result.warnings[0].path == "/args/interpret"
+    r = db.record(m, result.data["id"])
+    assert r.text == text and [e["text"] for e in r.facets["entities"]] == ["Lena", "Google"]
+    assert_quotes(r)
+
+
+def test_the_llm_extractor_without_an_llm_warns_and_stores_the_text(memory, db, monkeypatch, warned):
+    monkeypatch.delenv("MEMQL_LLM_BASE_URL", raising=False)
+    m = memory(extractor="llm")
+    result = m.encode("Lena works at Google.", interpret=True)
+    assert result.success and warned(result) == ["extract.no_llm"]
+    assert db.record(m, result.data["id"]).facets == {}
+    labelled = m.label(result.data["id"], infer=True)
+    assert labelled.success and warned(labelled) == ["extract.no_llm"]
+    assert labelled.warnings[0].path == "/args/infer"
+    assert db.record(m, result.data["id"]).tags == []
