@@ -16,7 +16,6 @@ from memql.lang.delta import MAX_TEXT, MemoryDelta, Utterance
 from memql.ports.models import LLM
 from memql.services.extract import EXTRACTORS, Extractor, LLMExtractor, RuleExtractor
 from memql.services.extract.interpret import (
-    FACET_KEYS,
     INFERRED_TAGS,
     INTERPRETED,
     derived_fields,
@@ -107,7 +106,6 @@ def extractor_of(ctx: Context) -> Extractor:
 
 
 __all__ = [
-    "FACET_KEYS",
     "INFERRED_TAGS",
     "Interpretation",
     "default_extractor",

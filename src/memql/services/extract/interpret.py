@@ -15,29 +15,28 @@ from typing import Any
 
 from memql.lang.delta import Evidence, MemoryDelta
 
-# facet keys an interpretation writes (each only when the caller gave none of that key)
-FACET_KEYS = ("entities", "times", "tasks", "decisions")
 INTERPRETED = "interpreted"  # the facet naming each derived record field's evidence, and the extractor
 INFERRED_TAGS = "inferred_tags"  # the facet naming each inferred tag's evidence
 TAG_ENTITY_KINDS = ("person", "place", "organization", "product")  # "other" names are not tagged
 MAX_TAG = 256
 
 
-def span(ev: Evidence) -> dict[str, Any]:
-    return {"start": ev.start, "end": ev.end, "quote": ev.quote}
+def span(ev: Evidence, offset: int = 0) -> dict[str, Any]:
+    return {"start": ev.start + offset, "end": ev.end + offset, "quote": ev.quote}
 
 
 def iso(when: datetime) -> str:
     return when.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
-def interpreted_facets(delta: MemoryDelta) -> dict[str, Any]:
+def interpreted_facets(delta: MemoryDelta, offset: int = 0) -> dict[str, Any]:
     """The facets of a delta: `entities` [{text, kind, evidence}], `times` [{start, end, granularity,
-    evidence}], `tasks` and `decisions` [{text, owner, due, evidence}]; a key only when it has items."""
+    evidence}], `tasks` and `decisions` [{text, owner, due, evidence}]; a key only when it has items.
+    `offset` is where the text read starts in the record's text (a message stored as "mira: ...")."""
     out: dict[str, Any] = {}
     if delta.entities:
         out["entities"] = [
-            {"text": e.text, "kind": e.kind, "evidence": span(e.evidence)} for e in delta.entities
+            {"text": e.text, "kind": e.kind, "evidence": span(e.evidence, offset)} for e in delta.entities
         ]
     if delta.times:
         out["times"] = [
@@ -45,7 +44,7 @@ def interpreted_facets(delta: MemoryDelta) -> dict[str, Any]:
                 "start": iso(t.start),
                 "end": iso(t.end),
                 "granularity": t.granularity,
-                "evidence": span(t.evidence),
+                "evidence": span(t.evidence, offset),
             }
             for t in delta.times
         ]
@@ -57,7 +56,7 @@ def interpreted_facets(delta: MemoryDelta) -> dict[str, Any]:
                     "text": a.text,
                     "owner": a.owner,
                     "due": None if a.due is None else iso(a.due),
-                    "evidence": span(a.evidence),
+                    "evidence": span(a.evidence, offset),
                 }
                 for a in items
             ]
