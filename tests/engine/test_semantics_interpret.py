@@ -203,7 +203,12 @@ def test_a_session_without_write_permission_cannot_label_infer(memory, db, rules
     alice.encode("Private plan with Lena.", read_perm_level="private")
     hidden = memory(actor="bob", share=alice).label("2", infer=True)
     assert hidden.affected_ids == [] and db.record(alice, "2").tags == []
-    assert db.record(alice, "1").tags == []
+    alice.encode("Lena is allergic to penicillin.", sensitivity="restricted", write_perm_level="open")
+    writer = memory(actor="bot", role="agent", consent="read_write", share=alice)  # clearance: standard
+    assert writer.label("3", infer=True).affected_ids == [] and db.record(alice, "3").tags == []
+    other_tenant = memory(tenant="other", actor="alice", share=alice)
+    assert other_tenant.label(["1", "3"], infer=True).affected_ids == []
+    assert db.record(alice, "1").tags == [] and db.record(alice, "3").tags == []
 
 
 class CountingExtractor(RuleExtractor):
@@ -260,3 +265,11 @@ def test_the_llm_extractor_without_an_llm_warns_and_stores_the_text(memory, db, 
     assert labelled.success and warned(labelled) == ["extract.no_llm"]
     assert labelled.warnings[0].path == "/args/infer"
     assert db.record(m, result.data["id"]).tags == []
+
+
+def test_an_encode_the_session_may_not_make_reads_nothing(memory, db, rules):
+    alice = memory()
+    counting = CountingExtractor()
+    reader = memory(actor="bot", role="agent", consent="read", extractor=counting, share=alice)
+    refused = reader.encode("Lena works at Google.", interpret=True)
+    assert rules(refused) == ["consent.write"] and counting.texts == [] and db.ids(alice) == []
