@@ -267,9 +267,13 @@ def test_the_llm_extractor_without_an_llm_warns_and_stores_the_text(memory, db, 
     assert db.record(m, result.data["id"]).tags == []
 
 
-def test_an_encode_the_session_may_not_make_reads_nothing(memory, db, rules):
+def test_an_encode_refused_by_governance_reads_nothing(memory, db, rules):
     alice = memory()
     counting = CountingExtractor()
-    reader = memory(actor="bot", role="agent", consent="read", extractor=counting, share=alice)
-    refused = reader.encode("Lena works at Google.", interpret=True)
-    assert rules(refused) == ["consent.write"] and counting.texts == [] and db.ids(alice) == []
+    agent = memory(actor="bot", role="agent", consent="read", extractor=counting, share=alice)
+    # below read_write an agent proposes, and who may read a proposal is for its approver to say
+    refused = agent.encode("Lena works at Google.", interpret=True, read_perm_level="public")
+    assert rules(refused) == ["permission.owner"]
+    missing = agent.encode("Lena works at Google.", interpret=True, derived_from={"ids": ["9"]})
+    assert rules(missing) == ["target.not_found"]
+    assert counting.texts == [] and db.ids(alice) == []
