@@ -30,6 +30,7 @@ from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
+from memql.services.extract.base import Extractor
 from memql.store import default_db_path, open_store
 
 Ids = str | list[str]
@@ -86,7 +87,7 @@ class Memory:
         clearance: str | None = None,
         role: str | None = None,
         consent: str | None = None,
-        extractor: Any = None,
+        extractor: Extractor | str | None = None,
     ) -> None:
         # a contradictory identity is refused before a store is opened (and left open)
         identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)

@@ -22,6 +22,7 @@ from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.record import Operation, Record
 from memql.ports.store import Store, StoreSession
+from memql.services.extract.base import Extractor
 
 StepObserver = Callable[[int, ExecutionResult], None]
 
@@ -45,7 +46,7 @@ class Executor:
         clearance: str | None = None,
         role: str | None = None,
         consent: str | None = None,
-        extractor: Any = None,
+        extractor: Extractor | str | None = None,
     ) -> None:
         """`extractor` ("rules", "llm" or an Extractor) reads text for Encode interpret and Label infer;
         default: the LLM one when `llm` is given, else the offline rules (engine/interpret.py)."""
