@@ -5,11 +5,14 @@ lower-case tags and goes through Label's governance and audit."""
 
 from __future__ import annotations
 
+import json
 from datetime import UTC, datetime
+from typing import cast
 
 import pytest
 
 from memql import Memory
+from memql.ports.store import PortableSession
 from memql.services.extract import RuleExtractor
 
 TEXT = "I need to renew my passport by next Friday. My passport deadline is July 15. Lena works at Google."
@@ -277,3 +280,31 @@ def test_an_encode_refused_by_governance_reads_nothing(memory, db, rules):
     missing = agent.encode("Lena works at Google.", interpret=True, derived_from={"ids": ["9"]})
     assert rules(missing) == ["target.not_found"]
     assert counting.texts == [] and db.ids(alice) == []
+
+
+def _raw_log(m) -> str:
+    """Every operation's IR and every event's before and after of m's tenant, as stored, as one text."""
+    rows = []
+    with m.store.dry_run() as store_session:
+        session = cast(PortableSession, store_session)
+        after = 0
+        while page := session.export_log(after, 500):
+            rows += [
+                [op.ir, [[e.before, e.after] for e in events]] for op, events in page if op.tenant == m.tenant
+            ]
+            after = page[-1][0].seq
+    return json.dumps(rows, ensure_ascii=False, default=str)
+
+
+def test_a_hard_delete_removes_the_interpreted_words_from_the_log(m):
+    secret = "Ottoline Vance works at Quillfeather."
+    rid = m.encode(secret, interpret=True).data["id"]
+    assert m.label(rid, infer=True).success
+    assert "Quillfeather" in _raw_log(m) and "quillfeather" in _raw_log(m)  # facets, tags and spans
+    deleted = m.execute(
+        {"op": "Delete", "target": {"ids": [rid]}, "args": {"soft": False}, "meta": {"confirmation": True}}
+    )
+    assert deleted.success, deleted.diagnostics
+    log = _raw_log(m).casefold()
+    for word in ("ottoline", "vance", "quillfeather"):
+        assert word not in log
