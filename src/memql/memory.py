@@ -23,12 +23,14 @@ from memql.engine import audit
 from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
+from memql.engine.interpret import default_extractor
 from memql.engine.result import ExecutionResult
 from memql.lang import ValidationResult, build, validate
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
+from memql.services.extract.base import Extractor
 from memql.store import default_db_path, open_store
 
 Ids = str | list[str]
@@ -65,7 +67,9 @@ class Memory:
     agent, its `consent` ("propose" — the default —, "read" or "read_write"; docs/engine.md). `clearance`
     is the most protected sensitivity ("standard" < "sensitive" < "restricted") the session may read or
     act on; records beyond it are, to this session, not there. Users and admins see every level by
-    default, agents only "standard".
+    default, agents only "standard". `extractor` ("rules", "llm" or an Extractor) is what Encode
+    `interpret` and Label `infer` read text with; default: the LLM one when `llm` is given, else the
+    offline rules (docs/language.md, Interpretation).
     """
 
     def __init__(
@@ -83,9 +87,11 @@ class Memory:
         clearance: str | None = None,
         role: str | None = None,
         consent: str | None = None,
+        extractor: Extractor | str | None = None,
     ) -> None:
         # a contradictory identity is refused before a store is opened (and left open)
         identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
+        extractor = default_extractor(llm, extractor)  # an unknown one too
         if isinstance(location, str | os.PathLike) or location is None:
             self.store = open_store(location if location is not None else default_db_path())
             self._owns_store = True
@@ -109,6 +115,7 @@ class Memory:
             clearance=clearance,
             role=role,
             consent=consent,
+            extractor=extractor,
         )
         self.tenant, self.actor = tenant, actor
         # the cognitive layers, each given the engine it runs on (none of them knows this class)
@@ -226,9 +233,18 @@ class Memory:
         return self.execute(build.update(build.by_ids(ids), **fields))
 
     def label(
-        self, ids: Ids, tags: list[str] | None = None, *, facets: dict | None = None, mode: str = "add"
+        self,
+        ids: Ids,
+        tags: list[str] | None = None,
+        *,
+        facets: dict | None = None,
+        mode: str = "add",
+        infer: bool = False,
     ) -> ExecutionResult:
-        return self.execute(build.label(build.by_ids(ids), tags, facets=facets, mode=mode))
+        """Add, replace or remove tags and facets; `infer` also adds tags read from each record's text."""
+        return self.execute(
+            build.label(build.by_ids(ids), tags, facets=facets, mode=mode, infer=True if infer else None)
+        )
 
     def promote(
         self,

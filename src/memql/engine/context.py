@@ -18,6 +18,7 @@ from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
 from memql.ports.record import RECORD_FIELDS, Event, Link, Record
 from memql.ports.store import Access, StoreSession
+from memql.services.extract.base import Extractor
 
 
 @dataclass(frozen=True)
@@ -94,6 +95,7 @@ class Context:
     role: str = "user"  # user | admin | agent (engine/access.py)
     consent: str | None = None  # an agent's: propose | read | read_write
     op: str = ""  # the verb being run (for diagnostics)
+    extractor: Extractor | None = None  # what Encode interpret and Label infer read with (interpret.py)
 
     def read_access(self) -> Access | None:
         """The read permissions every query of this session applies (None: an admin sees every record)."""

@@ -10,6 +10,7 @@ from typing import Any
 
 from memql.engine.access import check_consent, identity
 from memql.engine.context import Context, EngineConfig
+from memql.engine.interpret import default_extractor
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import RUNNERS
 from memql.errors import Refusal
@@ -21,6 +22,7 @@ from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.record import Operation, Record
 from memql.ports.store import Store, StoreSession
+from memql.services.extract.base import Extractor
 
 StepObserver = Callable[[int, ExecutionResult], None]
 
@@ -44,13 +46,17 @@ class Executor:
         clearance: str | None = None,
         role: str | None = None,
         consent: str | None = None,
+        extractor: Extractor | str | None = None,
     ) -> None:
+        """`extractor` ("rules", "llm" or an Extractor) reads text for Encode interpret and Label infer;
+        default: the LLM one when `llm` is given, else the offline rules (engine/interpret.py)."""
         self.identity = identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)
         self.role, self.consent = self.identity.role, self.identity.consent
         self.admin, self.clearance = self.identity.admin, self.identity.clearance
         self.store, self.tenant, self.actor, self.clock = store, tenant, actor, clock
         self.config, self.llm, self.embedder = config or EngineConfig(), llm, embedder
         self.strict = strict
+        self.extractor = default_extractor(llm, extractor)
 
     def context(
         self,
@@ -80,6 +86,7 @@ class Executor:
             clearance=self.clearance,
             role=self.role,
             consent=self.consent,
+            extractor=self.extractor,
         )
 
     def execute(

@@ -207,10 +207,13 @@ def label(
     *,
     facets: Mapping[str, Any] | None = None,
     mode: str | None = None,
+    infer: bool | None = None,
     meta: Mapping[str, Any] | None = None,
     comment: str | None = None,
 ) -> Program:
-    return _ir("Label", _target(target), {"tags": tags, "facets": facets, "mode": mode}, meta, comment)
+    """Label: `infer` also adds tags inferred from each record's text (docs/language.md, Interpretation)."""
+    args = {"tags": tags, "facets": facets, "mode": mode, "infer": infer}
+    return _ir("Label", _target(target), args, meta, comment)
 
 
 def promote(

@@ -59,7 +59,9 @@ RULES: dict[str, str] = {
     # verb invariants
     "encode.payload": "Encode needs exactly one of payload.text, payload.url, payload.structured",
     "encode.derived_from": "derived_from needs exactly one of from_step (an earlier workflow step) or ids",
-    "label.empty": "Label needs tags or facets",
+    "encode.interpret": "Encode interpret reads payload.text: a url or structured payload has none",
+    "label.empty": "Label needs tags or facets, or infer: true",
+    "label.infer_mode": "Label infer adds tags: it goes with mode add or replace, not remove",
     "update.empty": "Update needs a non-empty set",
     "update.embedding": "embeddings cannot be set directly; they are derived from the text",
     "weight.exclusive": "give exactly one of weight, weight_delta (and for Demote, archive)",

@@ -17,6 +17,7 @@ from memql import Memory
 from memql.cognition.conversation.records import ConversationError
 from memql.interfaces.cli import main
 from memql.lang import build
+from memql.services.extract import RuleExtractor
 
 TAG = "conv:mira/assistant"
 FIRST = "My passport renewal deadline is July 15."
@@ -119,11 +120,38 @@ def test_the_message_carries_what_was_interpreted(memory):
             "start": "2026-03-06T00:00:00Z",
             "end": "2026-03-07T00:00:00Z",
             "granularity": "day",
-            "quote": "next Friday",
+            "evidence": {"start": 44, "end": 55, "quote": "next Friday"},
         }
     ]
     assert any(e["text"] == "Porto" for e in facets["entities"])
+    # the spans point into the stored text ("mira: ..."), as an Encode with interpret's do
+    assert row["text"].startswith("mira: ")
+    for item in facets["times"] + facets["entities"]:
+        ev = item["evidence"]
+        assert row["text"][ev["start"] : ev["end"]] == ev["quote"]
     assert m.facts.get("mira", "residence").values() == {"residence": "Lisbon"}
+
+
+class CountingExtractor(RuleExtractor):
+    """The rule extractor, counting the messages it reads."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.texts: list[str] = []
+
+    def extract(self, message):
+        self.texts.append(message.text)
+        return super().extract(message)
+
+
+def test_each_message_is_read_once_and_its_encode_does_not_interpret_again(memory, db):
+    counting = CountingExtractor()
+    m = memory(actor="mira", embedder="none", extractor=counting)  # the engine's extractor is this one too
+    conv = m.conversation(user="mira", agent="assistant", extractor=counting)
+    conv.add_message("user", "I fly to Porto next Friday.", time="2026-03-02T09:00:00Z")
+    conv.add_turn(FIRST, "Noted.", time="2026-03-03T09:00:00Z")
+    assert counting.texts == ["I fly to Porto next Friday.", FIRST, "Noted."]
+    assert all("interpret" not in op["ir"]["args"] for op in db.operations(m) if op["op"] == "Encode")
 
 
 def test_a_locked_conversation_stores_neither_the_message_nor_its_facts(memory):

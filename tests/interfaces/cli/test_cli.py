@@ -40,7 +40,7 @@ def test_validate_from_stdin_invalid_exits_1():
             "path": "/args",
             "rule": "label.empty",
             "severity": "error",
-            "message": "Label needs at least one tag or facet",
+            "message": "Label needs at least one tag or facet, or infer: true",
         }
     ]
 

@@ -63,3 +63,29 @@ def test_each_verb_tool_runs_its_verb(new_location):
         anyio.run(scenario)
     finally:
         memory.close()
+
+
+def test_encode_interprets_and_label_infers_through_the_tools(new_location):
+    memory = Memory(new_location(in_memory=True), tenant="acme", actor="mira", clock=T0, embedder="none")
+
+    async def scenario():
+        async with Client(build_server(memory)) as client:
+            text = "I need to renew my passport by next Friday. Lena works at Google."
+            error, stored = await call(client, "memory_encode", text=text, interpret=True)
+            assert not error
+            error, rows = await call(
+                client, "memory_retrieve", ids=[stored["data"]["id"]], include=["facets", "time"]
+            )
+            (row,) = rows["data"]["rows"]
+            assert row["time"] == "2026-03-13T00:00:00Z"  # said on Monday 2026-03-02
+            assert (
+                row["facets"]["tasks"][0]["evidence"]["quote"] == "I need to renew my passport by next Friday"
+            )
+            error, labelled = await call(client, "memory_label", ids=[stored["data"]["id"]], infer=True)
+            assert not error and labelled["affected_ids"] == [stored["data"]["id"]]
+            error, rows = await call(client, "memory_retrieve", ids=[stored["data"]["id"]], include=["tags"])
+            assert rows["data"]["rows"] == [{"tags": ["lena", "google", "employer", "professional"]}]
+            error, empty = await call(client, "memory_label", ids=["1"])
+            assert error and rules(empty) == [("/args", "label.empty")]
+
+    anyio.run(scenario)

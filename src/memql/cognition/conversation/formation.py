@@ -5,7 +5,10 @@ The write side (`delta_encodes`, `interpreted_facets`): every fact candidate is 
 (`payload.structured`, so the engine's supersession closes the previous value of the same subject and
 attribute, never another's), tagged as the conversation's (level ``typed_fact``) and linked to the message
 it came from (`derived_from`); the message's own Encode carries what was interpreted in it (entities,
-resolved times, tasks, decisions). `Conversation._store` runs them all in the message's workflow.
+resolved times, tasks, decisions, each with its evidence span) in the facets an Encode with `interpret`
+writes (memql.services.extract.interpret), from the delta already extracted: one extraction per message,
+so the message's Encode does not ask the engine to interpret again. `Conversation._store` runs them all
+in the message's workflow.
 
 The read side (`fact_pieces`, `label_stale`): the conversation's facts whose subject, attribute, value or
 the vocabulary's words for the attribute match the query; the values true at the asked instant lead the
@@ -28,6 +31,7 @@ from memql.lang import build
 from memql.lang.delta import MemoryDelta
 from memql.lang.time.natural_en import MONTHS
 from memql.services.extract import Extractor, make_extractor
+from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 if TYPE_CHECKING:
@@ -109,38 +113,6 @@ def resolve_extractor(value: Any) -> Extractor | None:
 
 
 # --- the write side ----------------------------------------------------------------------------------
-
-
-def interpreted_facets(delta: MemoryDelta) -> dict[str, Any]:
-    """What the message's own Encode carries of its delta (each item with the words it came from)."""
-    out: dict[str, Any] = {}
-    if delta.entities:
-        out["entities"] = [
-            {"text": e.text, "kind": e.kind, "quote": e.evidence.quote} for e in delta.entities
-        ]
-    if delta.times:
-        out["times"] = [
-            {
-                "start": _iso(t.start),
-                "end": _iso(t.end),
-                "granularity": t.granularity,
-                "quote": t.evidence.quote,
-            }
-            for t in delta.times
-        ]
-    for name in ("tasks", "decisions"):
-        items = getattr(delta, name)
-        if items:
-            out[name] = [
-                {
-                    "text": a.text,
-                    "owner": a.owner,
-                    "due": None if a.due is None else _iso(a.due),
-                    "quote": a.evidence.quote,
-                }
-                for a in items
-            ]
-    return out
 
 
 def delta_encodes(
@@ -406,10 +378,6 @@ def _piece(f: StoredFact, text: str, level: str, score: float) -> Piece:
 
 def _day(when: datetime) -> str:
     return when.astimezone(UTC).date().isoformat()
-
-
-def _iso(when: datetime) -> str:
-    return when.astimezone(UTC).isoformat().replace("+00:00", "Z")
 
 
 __all__ = [

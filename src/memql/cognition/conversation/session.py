@@ -313,7 +313,8 @@ class Conversation:
         for i, (ir, (_, text, at, sources, _)) in enumerate(zip(irs, stored, strict=True)):
             speaker = ir["args"]["facets"]["speaker"]
             delta = self.extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent))
-            ir["args"]["facets"].update(interpreted_facets(delta))
+            stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
+            ir["args"]["facets"].update(interpreted_facets(delta, len(stored_text) - len(text)))
             for fact_ir in delta_encodes(
                 delta,
                 self.id,

@@ -8,6 +8,7 @@ from memql.engine.access import may_govern
 from memql.engine.context import Context
 from memql.engine.facts import encode_fact
 from memql.engine.governance import check_lock, check_writable, classify, lowered
+from memql.engine.interpret import INFERRED_TAGS, infer_tags
 from memql.engine.targets import resolve
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
@@ -150,18 +151,27 @@ def run_label(ctx: Context, ir: LabelIR) -> Outcome:
         adds_only = args.mode == "add" and all(record.facets.get(k, v) == v for k, v in new_facets.items())
         check_lock(ctx, "Label", record, appending=adds_only)
         tags, facets = list(record.tags), dict(record.facets)
+        given = list(args.tags or ())
+        inferred: dict[str, Any] = {}
+        if args.infer:  # read after the checks: a refused record costs no extraction (nor LLM call)
+            kept = given if args.mode == "replace" and args.tags is not None else tags + given
+            at = record.time or record.created_at or ctx.now
+            inferred = infer_tags(ctx, record.text, at, kept)
         if args.mode == "add":
-            tags = _unique(tags + list(args.tags or ()))
+            tags = _unique(tags + given + list(inferred))
             facets.update(new_facets)
         elif args.mode == "replace":
-            if args.tags is not None:
-                tags = _unique(list(args.tags))
+            if args.tags is not None or inferred:
+                tags = _unique((given if args.tags is not None else tags) + list(inferred))
             if args.facets is not None:
                 facets = new_facets
         else:  # remove: the given tags, and the given facet keys
             gone = {t.casefold() for t in args.tags or ()}
             tags = [t for t in tags if t.casefold() not in gone]
             facets = {k: v for k, v in facets.items() if k not in new_facets}
+        if inferred:  # where each inferred tag came from (added to what earlier inferences recorded)
+            prior = facets.get(INFERRED_TAGS)
+            facets[INFERRED_TAGS] = {**(prior if isinstance(prior, dict) else {}), **inferred}
         ctx.update(record, tags=tags, facets=facets)
         affected.append(record.id)
     return Outcome(affected, {"labelled": len(affected)})

@@ -12,6 +12,7 @@ from memql.engine.access import proposes
 from memql.engine.context import Context
 from memql.engine.facts import encode_fact
 from memql.engine.governance import classify
+from memql.engine.interpret import interpret_encode
 from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, runner
 from memql.lang.facts import FactPayload
@@ -103,7 +104,14 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
                 "args",
                 given[0],
             )
-    sensitivity = classify(ctx, args.category, args.sensitivity, None, ("args",))
+    facets = facets_of(args)
+    derived: dict[str, Any] = {}
+    if args.interpret and payload.text is not None:  # fills only what the caller left out
+        interpretation = interpret_encode(ctx, args, facets)
+        facets.update(interpretation.facets)
+        derived = interpretation.fields
+    category = args.category if args.category is not None else derived.get("category")
+    sensitivity = classify(ctx, category, args.sensitivity or derived.get("sensitivity"), None, ("args",))
     text = payload.text
     expire_at = args.expire_at
     on_expire = ("none" if proposal else ctx.config.default_on_expire) if expire_at is not None else None
@@ -117,12 +125,12 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
         payload_meta=extras,
         kind=args.type,
         tags=list(args.tags or ()),
-        facets=facets_of(args),
+        facets=facets,
         keywords=keywords(text) if text else [],
         source=args.source if args.source is not None else _str(extras.get("source")),
         content_hash=digest,
-        memory_type=args.memory_type,
-        category=args.category,
+        memory_type=args.memory_type or derived.get("memory_type"),
+        category=category,
         sensitivity=sensitivity,
         confidence=args.confidence,
         weight=args.weight if args.weight is not None else ctx.config.default_weight,
@@ -132,7 +140,7 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
         next_auto_update_at=args.next_auto_update_at or _next_refresh(ctx, args.auto_frequency),
         **{name: getattr(args, name) for name in PERMISSION_FIELDS},
         embedding_status="pending",
-        time=args.time,
+        time=args.time or _instant(derived.get("time")),
     )
     if fact is not None:
         record = _as_fact(ctx, record, fact, args.time)
@@ -221,6 +229,10 @@ def _as_fact(ctx: Context, record: Record, fact: FactPayload, time: datetime | N
         memory_type=record.memory_type or "semantic",
         facets={"subject": fact.subject, **record.facets},
     )
+
+
+def _instant(value: str | None) -> datetime | None:
+    return None if value is None else datetime.fromisoformat(value)
 
 
 def _str(value: Any) -> str | None:

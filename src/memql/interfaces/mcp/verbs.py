@@ -87,6 +87,13 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         dedupe: Annotated[
             bool | None, Field(description="false: store even if identical content exists")
         ] = None,
+        interpret: Annotated[
+            bool | None,
+            Field(
+                description="read the text and fill what you left out: entities, resolved times, tasks "
+                "and decisions (facets), time, memory_type, category, sensitivity, each with its evidence"
+            ),
+        ] = None,
         read_perm_level: ReadPerm | None = None,
         write_perm_level: WritePerm | None = None,
     ) -> Result:
@@ -114,6 +121,7 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
                     source=source,
                     proposal=proposal,
                     dedupe=dedupe,
+                    interpret=interpret,
                     read_perm_level=read_perm_level,
                     write_perm_level=write_perm_level,
                 ),
@@ -231,11 +239,18 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             Literal["add", "replace", "remove"],
             Field(description="add: union; replace: overwrite; remove: take these tags / facet keys away"),
         ] = "add",
+        infer: Annotated[
+            bool,
+            Field(
+                description="also add lower-case tags read from each memory's text: the people, places, "
+                "organisations and products it names, its facts' attributes, its category"
+            ),
+        ] = False,
     ) -> Result:
-        """Add, replace or remove tags and facets on memories (give tags or facets). Use it to organise
-        memories so filters (has_tags, facets) find them. Returns the ExecutionResult.
+        """Add, replace or remove tags and facets on memories (give tags or facets, or infer). Use it to
+        organise memories so filters (has_tags, facets) find them. Returns the ExecutionResult.
         """
-        return session.run(lambda m: m.label(ids, tags, facets=facets, mode=mode))
+        return session.run(lambda m: m.label(ids, tags, facets=facets, mode=mode, infer=infer))
 
     def memory_promote(
         ids: Ids,

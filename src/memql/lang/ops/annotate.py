@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from pydantic import Field, model_validator
+from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import DurationText, Facets, Id, StrictModel, Tags
@@ -70,11 +70,26 @@ class LabelArgs(StrictModel):
     mode: Literal["add", "replace", "remove"] = Field(
         "add", description="add: union; replace: overwrite; remove: take these tags/facet keys away"
     )
+    infer: bool | None = Field(
+        None,
+        description="also add tags inferred from each target record's text by the configured extractor: "
+        "its named entities, its a2p category and its facts' attribute keys, lower-case (memql extension, "
+        "language 1.x, added with issue 17)",
+    )
+
+    @field_validator("infer")
+    @classmethod
+    def _infer_adds(cls, value: bool | None, info: ValidationInfo) -> bool | None:
+        if value and info.data.get("mode") == "remove":
+            raise PydanticCustomError(
+                "label.infer_mode", "infer adds tags: it goes with mode add or replace, not remove"
+            )
+        return value
 
     @model_validator(mode="after")
     def _something(self) -> LabelArgs:
-        if not self.tags and (self.facets is None or self.facets.is_empty()):
-            raise PydanticCustomError("label.empty", "Label needs at least one tag or facet")
+        if not self.tags and (self.facets is None or self.facets.is_empty()) and not self.infer:
+            raise PydanticCustomError("label.empty", "Label needs at least one tag or facet, or infer: true")
         return self
 
 

@@ -5,7 +5,15 @@ from __future__ import annotations
 from typing import Annotated, Any, ClassVar, Literal
 from urllib.parse import urlsplit
 
-from pydantic import AfterValidator, ConfigDict, Field, JsonValue, model_validator
+from pydantic import (
+    AfterValidator,
+    ConfigDict,
+    Field,
+    JsonValue,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from memql.lang.facts import is_fact, parse_fact
@@ -103,6 +111,22 @@ class EncodeArgs(RecordFields, EncodeContent):
         description="store as a pending proposal that a user approves, edits or rejects "
         "(memql extension; an agent below read_write consent always proposes)",
     )
+    interpret: bool | None = Field(
+        None,
+        description="read payload.text with the configured extractor and fill what the caller left out: "
+        "facets entities, times, tasks, decisions; time; memory_type; category; sensitivity — each with "
+        "the evidence span it came from (memql extension, language 1.x, added with issue 17)",
+    )
+
+    @field_validator("interpret")
+    @classmethod
+    def _interprets_text(cls, value: bool | None, info: ValidationInfo) -> bool | None:
+        payload = info.data.get("payload")
+        if value and payload is not None and payload.text is None:
+            raise PydanticCustomError(
+                "encode.interpret", "interpret reads payload.text: a url or structured payload has none"
+            )
+        return value
 
     @model_validator(mode="before")
     @classmethod
