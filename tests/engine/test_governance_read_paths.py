@@ -145,6 +145,26 @@ def test_typed_facts_show_only_readable_facts_now_as_of_and_recorded_at(
         assert {f.id for f in found.facts} <= readable
         assert shown(made, repr(found.facts)) <= readable
 
+    # Retrieve facts: the value of each key true now is the last live fact the caller may read
+    live = {rid for rid in readable if made[rid].status == "active"}
+    last: dict[str, str] = {}
+    for rid in sorted(live, key=lambda rid: made[rid].valid_from):
+        last[made[rid].attribute] = rid
+    joined = m.retrieve("a0 a1 a2 memo", k=12, facts="current")
+    assert joined.success, joined.diagnostics
+    assert {f["id"] for f in joined.data["facts"]} == set(last.values())
+    assert all(f["current"] for f in joined.data["facts"])
+    for found in (
+        joined,
+        m.retrieve("a0 a1 a2 memo", k=12, facts="history"),
+        m.retrieve("a0 a1 a2 memo", k=12, facts="history", as_of=as_of),
+        m.retrieve(ids=list(made), facts="history"),
+    ):
+        assert found.success, found.diagnostics
+        assert {f["id"] for f in found.data["facts"]} <= live
+        assert {i for row in found.data["rows"] for i in row["superseded_by"]} <= live
+        assert shown(made, str(found.data)) <= live
+
 
 # --- the shells: REST (and the dashboard it serves), MCP ----------------------------------------------
 
