@@ -201,6 +201,8 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
         assert (history.status_code == 200) == (rid in readable), (rid, history.json())
     facts = client.get("/v1/facts/s")
     assert {f["id"] for f in facts.json()["facts"]} <= readable
+    joined = client.post("/v1/retrieve", json={"query": "a0 a1 a2 memo", "k": 12, "facts": "history"}).json()
+    assert {f["id"] for f in joined["data"]["facts"]} <= live and shown(made, str(joined)) <= live
     exported = client.get("/v1/export")
     assert shown(made, exported.text) == {rid for rid in readable if made[rid].status != "deleted"}
 
@@ -215,6 +217,7 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
 
     async def tools() -> list:
         calls = [("memory_retrieve", {"query": "memo", "k": 12}), ("memory_facts", {"subject": "s"})]
+        calls += [("memory_retrieve", {"query": "a0 a1 a2 memo", "k": 12, "facts": "current"})]
         calls += [("memory_history", {"record_id": rid}) for rid in made]
         return [(name, args, await server.call_tool(name, args)) for name, args in calls]
 
@@ -222,6 +225,7 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
         content = result.structured_content or {}
         if name == "memory_retrieve":
             assert {r["id"] for r in content["data"]["rows"]} == live
+            assert {f["id"] for f in content["data"].get("facts", [])} <= live
         elif name == "memory_facts":
             assert {f["id"] for f in content["facts"]} <= readable
         else:
