@@ -24,14 +24,13 @@ from typing import Any
 
 from memql.engine.context import Context
 from memql.engine.facts import chain_order
-from memql.engine.targets import resolve
+from memql.engine.targets import find_records, query_from_filter
 from memql.lang.ops import RetrieveIR
-from memql.lang.target import FactFilter, Filter, Target
+from memql.lang.target import FactFilter, Filter
 from memql.ports.record import Record
 from memql.services.extract.matching import QueryWords, match_score
 
 DERIVED_FROM = "derived_from"
-_MAX_FACTS = 100_000  # the language's largest filter limit
 _LIVE = ("active", "archived")
 _OPEN = datetime.max.replace(tzinfo=UTC)
 
@@ -43,63 +42,71 @@ def join_facts(
 ) -> list[dict[str, Any]]:
     """The facts of `ir.args.facts` for these hits; marks each of `rows` (the hits' rows, in order)."""
     at = as_of if as_of is not None else ctx.now
-    facts = resolve(ctx, Target(filter=Filter(fact=FactFilter(), limit=_MAX_FACTS)), write=False, as_of=as_of)
-    chains: dict[Key, list[Record]] = {}
-    for fact, _ in facts:
-        chains.setdefault((fact.subject, fact.attribute), []).append(fact)  # type: ignore[arg-type]
-    for chain in chains.values():
-        chain.sort(key=chain_order)
-    by_id = {f.id: f for f, _ in facts}
-    stated = _stated(ctx, hits, by_id, as_of)
+    holding: dict[Key, Record] = {}  # each key's readable value true at `at` (one store query)
+    for fact in sorted(_facts(ctx, FactFilter(valid_at=at), as_of), key=chain_order):
+        holding[_key(fact)] = fact
+    stated = _stated(ctx, hits, as_of)
     for record, row in zip(hits, rows, strict=True):
-        row.update(_superseded(stated.get(record.id, []), chains, at))  # type: ignore[arg-type]
+        row.update(_superseded(stated[record.id], holding, at))  # type: ignore[index]
     query = _query_text(ir)
     if query is not None:
-        keys = _matching(ctx, chains, query, _key_limit(ctx, ir))
+        keys = _matching(ctx, holding, query, _key_limit(ctx, ir))
     else:
-        keys = list(dict.fromkeys((f.subject, f.attribute) for found in stated.values() for f in found))
-    derived = _derived_from(ctx, [f for key in keys for f in chains[key]], as_of)  # type: ignore[misc]
-    out: list[dict[str, Any]] = []
+        keys = list(dict.fromkeys(_key(f) for found in stated.values() for f in found))
+    shown: list[Record] = []
     for key in keys:
-        chain = chains[key]
-        true_now = [f for f in chain if _holds(f, at)][-1:]
-        shown = true_now
-        if ir.args.facts == "history":
-            shown = [f for f in chain if f.valid_from <= at and f not in true_now]  # type: ignore[operator]
-            shown += true_now
-        out += [_fact_row(f, f in true_now, derived.get(f.id, [])) for f in shown]  # type: ignore[arg-type]
-    return out
+        if ir.args.facts == "history":  # the key's whole history up to the instant, oldest first
+            chain = _facts(ctx, FactFilter(subject=key[0], attribute=key[1]), as_of)
+            shown += sorted((f for f in chain if f.valid_from <= at), key=chain_order)  # type: ignore[operator]
+        elif key in holding:
+            shown.append(holding[key])
+    derived = _derived_from(ctx, shown, as_of)
+    current = {f.id for f in holding.values()}
+    return [_fact_row(f, f.id in current, derived.get(f.id, [])) for f in shown]  # type: ignore[arg-type]
 
 
-def _holds(fact: Record, at: datetime) -> bool:
-    return fact.valid_from <= at < (fact.valid_to or _OPEN)  # type: ignore[operator]
+def _key(fact: Record) -> Key:
+    return (fact.subject, fact.attribute)  # type: ignore[return-value]
 
 
-def _stated(
-    ctx: Context, hits: Sequence[Record], facts: dict[str | None, Record], as_of: datetime | None
-) -> dict[str, list[Record]]:
-    """hit id -> the readable facts it states: itself when it is one, and those formed from it."""
-    out: dict[str, list[Record]] = {h.id: [facts[h.id]] if h.id in facts else [] for h in hits}  # type: ignore[misc]
+def _facts(
+    ctx: Context, condition: FactFilter, as_of: datetime | None, ids: list[str] | None = None
+) -> list[Record]:
+    """The typed facts meeting `condition` that a read of this session sees (tenant, permissions,
+    clearance, consent, status, expiry), as the store held them at `as_of`; among `ids` when given."""
+    q = query_from_filter(Filter(fact=condition), ctx)
+    if ids is not None:
+        q.ids = ids
+    return [record for record, _ in find_records(ctx, q, as_of)]
+
+
+def _stated(ctx: Context, hits: Sequence[Record], as_of: datetime | None) -> dict[str, list[Record]]:
+    """hit id -> the facts it states that the reader may read: itself when it is a live fact, and those
+    formed from it (links derived_from: fact -> hit)."""
+    out: dict[str, list[Record]] = {
+        h.id: [h] if h.attribute is not None and h.status in _LIVE else []  # type: ignore[misc]
+        for h in hits
+    }
+    formed: dict[str, list[str]] = {}  # fact id -> the hits it was formed from
     for link in _links(ctx, list(out), as_of):
-        formed = facts.get(link.src) if link.relation == DERIVED_FROM and link.dst in out else None
-        if formed is not None and all(f.id != formed.id for f in out[link.dst]):
-            out[link.dst].append(formed)
+        if link.relation == DERIVED_FROM and link.dst in out:
+            formed.setdefault(link.src, []).append(link.dst)
+    if formed:
+        for fact in _facts(ctx, FactFilter(), as_of, ids=list(formed)):
+            for hit in formed[fact.id]:  # type: ignore[index]
+                if all(f.id != fact.id for f in out[hit]):
+                    out[hit].append(fact)
     return out
 
 
-def _superseded(stated: list[Record], chains: dict[Key, list[Record]], at: datetime) -> dict[str, Any]:
-    """A hit none of whose facts holds at `at` any more (each one closed by then): what replaced them."""
+def _superseded(stated: list[Record], holding: dict[Key, Record], at: datetime) -> dict[str, Any]:
+    """A hit none of whose facts holds at `at` any more (each one closed by then): what holds now."""
     closed = [f for f in stated if f.valid_to is not None and f.valid_to <= at]
     if not stated or len(closed) < len(stated):
         return {"superseded_by": [], "superseded_at": None}
-    holding = [
-        f.id
-        for fact in closed
-        for f in chains[(fact.subject, fact.attribute)]
-        if _holds(f, at)  # type: ignore[index]
-    ]
+    now = [holding[_key(f)].id for f in closed if _key(f) in holding]
     return {
-        "superseded_by": list(dict.fromkeys(holding)),
+        "superseded_by": list(dict.fromkeys(now)),
         "superseded_at": min(f.valid_to for f in closed),  # type: ignore[type-var]
     }
 
@@ -116,13 +123,13 @@ def _key_limit(ctx: Context, ir: RetrieveIR) -> int:
     return min(k, spec.limit) if spec.limit is not None else k  # type: ignore[union-attr]
 
 
-def _matching(ctx: Context, chains: dict[Key, list[Record]], query: str, limit: int) -> list[Key]:
+def _matching(ctx: Context, holding: dict[Key, Record], query: str, limit: int) -> list[Key]:
     """The keys the query names, best first. "my" in a user's query is the user's own facts."""
     words = QueryWords.of(query)
     asker = ctx.actor if ctx.role == "user" else None
     scored = []
-    for (subject, attribute), chain in chains.items():
-        score = match_score(subject, attribute, [f.value for f in chain], words, asker=asker)
+    for (subject, attribute), fact in holding.items():
+        score = match_score(subject, attribute, [fact.value], words, asker=asker)
         if score > 0:
             scored.append((-score, subject, attribute))
     return [(subject, attribute) for _, subject, attribute in sorted(scored)[:limit]]
