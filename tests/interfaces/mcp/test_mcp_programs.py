@@ -171,6 +171,11 @@ def test_conversation_context_leads_with_current_facts_and_takes_as_of(tmp_path)
             assert not error, then
             assert then["pieces"][0]["level"] == "fact" and "July 15" in then["pieces"][0]["text"]
             assert "June 30" not in then["text"]  # said after the instant asked for
+            # a time expression, against the server's --now (March 2): February 16
+            error, spoken = await call(
+                client, "memory_context", query=query, user="mira", as_of="2 weeks ago"
+            )
+            assert not error and spoken["text"] == then["text"]
             error, bad = await call(client, "memory_context", query=query, user="mira", as_of="not a time")
             assert error and rules(bad) == [("/as_of", "time.invalid")]
             error, found = await call(client, "memory_retrieve", query=query, facts="current")
