@@ -19,7 +19,7 @@ the read is about, true at its instant, and on every hit whether the facts it st
 from __future__ import annotations
 
 from collections.abc import Sequence
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import Any
 
 from memql.engine.context import Context
@@ -32,7 +32,6 @@ from memql.services.extract.matching import QueryWords, match_score
 
 DERIVED_FROM = "derived_from"
 _LIVE = ("active", "archived")
-_OPEN = datetime.max.replace(tzinfo=UTC)
 
 Key = tuple[str, str]
 
