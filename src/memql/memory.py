@@ -198,9 +198,12 @@ class Memory:
         as_of: str | None = None,
         order_by: str | None = None,
         overrides: dict | None = None,
+        facts: str | None = None,
         **meta: Any,
     ) -> ExecutionResult:
-        """`overrides`: further search overrides (alpha, recency, heat, mmr; docs/engine.md)."""
+        """`overrides`: further search overrides (alpha, recency, heat, mmr; docs/engine.md). `facts`
+        ("current" or "history") also returns the typed facts `query` names, true at `as_of` or now, and
+        marks each row whose typed facts no longer hold (docs/language.md, "Retrieve facts")."""
         return self.execute(
             build.retrieve(
                 query,
@@ -211,6 +214,7 @@ class Memory:
                 as_of=as_of,
                 order_by=order_by,
                 overrides=overrides,
+                facts=facts,
                 meta=meta,
             )
         )

@@ -145,6 +145,26 @@ def test_typed_facts_show_only_readable_facts_now_as_of_and_recorded_at(
         assert {f.id for f in found.facts} <= readable
         assert shown(made, repr(found.facts)) <= readable
 
+    # Retrieve facts: the value of each key true now is the last live fact the caller may read
+    live = {rid for rid in readable if made[rid].status == "active"}
+    last: dict[str, str] = {}
+    for rid in sorted(live, key=lambda rid: made[rid].valid_from):
+        last[made[rid].attribute] = rid
+    joined = m.retrieve("a0 a1 a2 memo", k=12, facts="current")
+    assert joined.success, joined.diagnostics
+    assert {f["id"] for f in joined.data["facts"]} == set(last.values())
+    assert all(f["current"] for f in joined.data["facts"])
+    for found in (
+        joined,
+        m.retrieve("a0 a1 a2 memo", k=12, facts="history"),
+        m.retrieve("a0 a1 a2 memo", k=12, facts="history", as_of=as_of),
+        m.retrieve(ids=list(made), facts="history"),
+    ):
+        assert found.success, found.diagnostics
+        assert {f["id"] for f in found.data["facts"]} <= live
+        assert {i for row in found.data["rows"] for i in row["superseded_by"]} <= live
+        assert shown(made, str(found.data)) <= live
+
 
 # --- the shells: REST (and the dashboard it serves), MCP ----------------------------------------------
 
@@ -181,6 +201,8 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
         assert (history.status_code == 200) == (rid in readable), (rid, history.json())
     facts = client.get("/v1/facts/s")
     assert {f["id"] for f in facts.json()["facts"]} <= readable
+    joined = client.post("/v1/retrieve", json={"query": "a0 a1 a2 memo", "k": 12, "facts": "history"}).json()
+    assert {f["id"] for f in joined["data"]["facts"]} <= live and shown(made, str(joined)) <= live
     exported = client.get("/v1/export")
     assert shown(made, exported.text) == {rid for rid in readable if made[rid].status != "deleted"}
 
@@ -195,6 +217,7 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
 
     async def tools() -> list:
         calls = [("memory_retrieve", {"query": "memo", "k": 12}), ("memory_facts", {"subject": "s"})]
+        calls += [("memory_retrieve", {"query": "a0 a1 a2 memo", "k": 12, "facts": "current"})]
         calls += [("memory_history", {"record_id": rid}) for rid in made]
         return [(name, args, await server.call_tool(name, args)) for name, args in calls]
 
@@ -202,6 +225,7 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
         content = result.structured_content or {}
         if name == "memory_retrieve":
             assert {r["id"] for r in content["data"]["rows"]} == live
+            assert {f["id"] for f in content["data"].get("facts", [])} <= live
         elif name == "memory_facts":
             assert {f["id"] for f in content["facts"]} <= readable
         else:

@@ -101,7 +101,7 @@ def _resolve(
 ) -> list[tuple[Record, float | None]]:
     if target.all:
         q = query_from_filter(None, ctx, write)
-        return _find(ctx, _narrowed(q, narrow), as_of)
+        return find_records(ctx, _narrowed(q, narrow), as_of)
     if target.ids is not None or target.from_step is not None:
         return _by_ids(ctx, target, write=write, narrow=narrow, as_of=as_of)
     q = query_from_filter(target.filter, ctx, write)
@@ -113,7 +113,7 @@ def _resolve(
         return ranking.search(ctx, spec, _narrowed(q, narrow), count, as_of)
     if q.limit is None and not write:
         q.limit = ctx.config.default_read_limit
-    return _find(ctx, _narrowed(q, narrow), as_of)
+    return find_records(ctx, _narrowed(q, narrow), as_of)
 
 
 def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | None, as_of: datetime | None):
@@ -125,7 +125,7 @@ def _by_ids(ctx: Context, target: Target, *, write: bool, narrow: RecordQuery | 
         q = _narrowed(query_from_filter(target.filter, ctx, write), narrow)
         q.ids = ids
         q.limit = None
-        return _find(ctx, q, as_of)
+        return find_records(ctx, q, as_of)
     found = {i: r for i, r in ctx.session.get(ctx.tenant, ids).items() if ctx.may_read(r)}
     for missing in [i for i in ids if i not in found]:
         ctx.warn("target.not_found", f"no record {missing} in this tenant", "target")
@@ -159,7 +159,11 @@ def _narrowed(q: RecordQuery, narrow: RecordQuery | None) -> RecordQuery:
     return replace(q, **changes)
 
 
-def _find(ctx: Context, q: RecordQuery, as_of: datetime | None = None) -> list[tuple[Record, float | None]]:
+def find_records(
+    ctx: Context, q: RecordQuery, as_of: datetime | None = None
+) -> list[tuple[Record, float | None]]:
+    """The records of a store query built by query_from_filter (the session's conditions are in it), as
+    they were at `as_of` when given."""
     if as_of is not None:
         q = replace(q, as_of=as_of, not_expired_at=as_of if q.not_expired_at is not None else None)
     return ctx.session.find(ctx.tenant, q)

@@ -163,11 +163,13 @@ def retrieve(
     as_of: str | None = None,
     order_by: str | None = None,
     overrides: Mapping[str, Any] | None = None,
+    facts: str | None = None,
     meta: Mapping[str, Any] | None = None,
     comment: str | None = None,
 ) -> Program:
     """Retrieve by `ids`, by a search for `query` (k, order_by, overrides, limit shape it), by `filter`,
-    or by a `target` built beforehand; `include` names the fields of each row, `as_of` reads the past."""
+    or by a `target` built beforehand; `include` names the fields of each row, `as_of` reads the past,
+    `facts` ("current" or "history") joins the typed facts the query names."""
     where = (
         target
         if target is not None
@@ -175,7 +177,7 @@ def retrieve(
             query, ids=ids, filter=filter, k=k, order_by=order_by, overrides=overrides, limit=limit
         )
     )
-    args = {"include": None if include is None else list(include), "as_of": as_of}
+    args = {"include": None if include is None else list(include), "as_of": as_of, "facts": facts}
     return _ir("Retrieve", where, args, meta, comment)
 
 

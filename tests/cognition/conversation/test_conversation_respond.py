@@ -88,6 +88,24 @@ def test_cli_context_and_chat_without_an_llm(tmp_path, monkeypatch):
     assert bad.exit_code == 1 and "[field.empty]" in bad.output
     bad_budget = invoke(["context", "cat", "--budget", "0"], db)
     assert bad_budget.exit_code == 2
+    bad_time = invoke(["context", "cat", "--user", "mira", "--as-of", "the day after never"], db)
+    assert bad_time.exit_code == 1 and "/as_of" in bad_time.output and "[time.invalid]" in bad_time.output
+
+
+def test_cli_context_as_of_leads_with_the_facts_true_then(tmp_path):
+    """`memql context --as-of`: the passport deadline corrected on March 1 reads July 15 on February 25."""
+    db = str(tmp_path / "m.db")
+    from memql import Memory
+
+    with Memory(db, actor="mira", embedder=None) as memory:
+        conv = memory.conversation(user="mira", agent="assistant", strategy="flat", extractor="rules")
+        conv.add_message("user", "My passport deadline is July 15.", time="2024-02-20T09:00:00Z")
+        conv.add_message("user", "Correction: it's June 30.", time="2024-03-01T09:00:00Z")
+    ask = ["context", "when is my passport due?", "--user", "mira", "--json"]
+    now = json.loads(invoke(ask, db).output)
+    assert now["pieces"][0]["level"] == "fact" and "June 30" in now["pieces"][0]["text"]
+    then = json.loads(invoke([*ask, "--as-of", "2024-02-25T00:00:00Z"], db).output)
+    assert "July 15" in then["pieces"][0]["text"] and "June 30" not in then["text"]
 
 
 def test_cli_chat_with_an_llm_stores_both_sides(tmp_path, monkeypatch, provider):

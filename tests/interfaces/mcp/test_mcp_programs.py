@@ -144,3 +144,46 @@ def test_conversation_context_cites_its_turns(tmp_path):
             assert error and rules(empty) == [("/query", "field.empty")]
 
     anyio.run(scenario)
+
+
+def test_conversation_context_leads_with_current_facts_and_takes_as_of(tmp_path):
+    """The passport example over MCP: the corrected value leads now; as_of a day in between, the first;
+    memory_retrieve with facts names the current fact and marks the superseded message."""
+    from memql import Memory
+
+    db = str(tmp_path / "mcp.db")
+    with Memory(db, tenant="default", actor="mira", embedder=None) as m:
+        conv = m.conversation(user="mira", agent="assistant", strategy="flat", extractor="rules")
+        conv.add_message("user", "My passport deadline is July 15.", time="2026-02-10T09:00:00Z")
+        conv.add_message("user", "Correction: it's June 30.", time="2026-02-20T09:00:00Z")
+    query = "when is my passport due?"
+
+    async def scenario():
+        async with connect(db, "--actor", "mira") as client:
+            error, now = await call(client, "memory_context", query=query, user="mira", budget_tokens=300)
+            assert not error, now
+            lead = now["pieces"][0]
+            assert lead["level"] == "fact" and "June 30" in lead["text"] and lead["source_ids"] == ["M2"]
+            assert "July 15" not in "\n".join(p["text"] for p in now["pieces"] if p["level"] == "fact")
+            error, then = await call(
+                client, "memory_context", query=query, user="mira", as_of="2026-02-15T00:00:00Z"
+            )
+            assert not error, then
+            assert then["pieces"][0]["level"] == "fact" and "July 15" in then["pieces"][0]["text"]
+            assert "June 30" not in then["text"]  # said after the instant asked for
+            # a time expression, against the server's --now (March 2): February 16
+            error, spoken = await call(
+                client, "memory_context", query=query, user="mira", as_of="2 weeks ago"
+            )
+            assert not error and spoken["text"] == then["text"]
+            error, bad = await call(client, "memory_context", query=query, user="mira", as_of="not a time")
+            assert error and rules(bad) == [("/as_of", "time.invalid")]
+            error, found = await call(client, "memory_retrieve", query=query, facts="current")
+            assert not error, found
+            assert [f["value"] for f in found["data"]["facts"]] == ["2026-06-30"]
+            stale = [r for r in found["data"]["rows"] if r["superseded_by"]]
+            assert stale and {i for r in stale for i in r["superseded_by"]} == {
+                found["data"]["facts"][0]["id"]
+            }
+
+    anyio.run(scenario)

@@ -32,6 +32,7 @@ from memql.lang.delta import MemoryDelta
 from memql.lang.time.natural_en import MONTHS
 from memql.services.extract import Extractor, make_extractor
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
+from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 if TYPE_CHECKING:
@@ -45,59 +46,7 @@ MAX_HISTORY = 3  # earlier values shown per fact
 _MAX_ROWS = 10_000
 _FIELDS = ["id", "subject", "attribute", "value", "valid_from", "valid_to", "source", "status", "facets"]
 _OPEN = datetime.max.replace(tzinfo=UTC)
-_WORD = re.compile(r"[^\W_]+")
-_CJK = re.compile(r"[\u3400-\u9fff]")
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
-# words a query uses for its asker, and words that say nothing about which fact is meant
-_SELF = frozenset({"i", "me", "my", "mine", "myself", "我", "我的"})
-_STOP = frozenset(
-    [
-        "a",
-        "an",
-        "the",
-        "of",
-        "for",
-        "in",
-        "on",
-        "at",
-        "to",
-        "by",
-        "is",
-        "are",
-        "was",
-        "were",
-        "be",
-        "been",
-        "do",
-        "does",
-        "did",
-        "what",
-        "when",
-        "where",
-        "who",
-        "which",
-        "how",
-        "my",
-        "me",
-        "i",
-        "your",
-        "you",
-        "his",
-        "her",
-        "their",
-        "our",
-        "its",
-        "it",
-        "and",
-        "or",
-        "with",
-        "from",
-        "about",
-        "now",
-        "current",
-        "currently",
-    ]
-)
 
 
 def resolve_extractor(value: Any) -> Extractor | None:
@@ -212,10 +161,11 @@ def fact_pieces(
     keys: dict[tuple[str, str], list[StoredFact]] = {}
     for f in facts:
         keys.setdefault((f.subject, f.attribute), []).append(f)
-    words, text = _query_words(query)
+    words = QueryWords.of(query)
     scored = []
     for (subject, attribute), chain in keys.items():
-        score = _match(subject, attribute, chain, words, text, asker, vocabulary)
+        values = [f.value for f in chain]
+        score = match_score(subject, attribute, values, words, asker=asker, vocabulary=vocabulary)
         if score > 0:
             scored.append((score, subject, attribute, chain))
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
@@ -267,67 +217,6 @@ def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: dateti
 
 
 # --- matching and rendering --------------------------------------------------------------------------
-
-
-def _query_words(query: str) -> tuple[set[str], str]:
-    folded = query.casefold()
-    return {_stem(w) for w in _WORD.findall(folded)}, folded
-
-
-def _stem(word: str) -> str:
-    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
-
-
-def _phrase_in(phrase: str, words: set[str], text: str) -> bool:
-    """A Chinese phrase is a substring of the query; an English one's content words are all in it."""
-    phrase = phrase.casefold().strip()
-    if not phrase:
-        return False
-    if _CJK.search(phrase):
-        return phrase in text
-    content = [_stem(w) for w in _WORD.findall(phrase) if w not in _STOP]
-    return bool(content) and all(w in words for w in content)
-
-
-def attribute_phrases(attribute: str, vocabulary: Vocabulary) -> set[str]:
-    """The words that name an attribute: its key's segments, the vocabulary's phrases for it, for its
-    aspect (deadline: due, due date, 截止日期 ...), for its thing (护照 for passport) and its relation."""
-    phrases = {p for seg in attribute.split(".") for p in (seg.replace("_", " "), seg)}
-    known = vocabulary.attribute(attribute)
-    if known is not None:
-        phrases.update(known.phrases)
-    head, _, last = attribute.rpartition(".")
-    phrases.update(vocabulary.aspects.get(last, ()))
-    if head:
-        phrases.update(word for word, key in vocabulary.things.items() if key == head)
-    if attribute.startswith("relation.") and attribute.endswith("_of"):
-        relation = attribute[len("relation.") : -len("_of")]
-        phrases.update(word for word, (key, _) in vocabulary.relations.items() if key == relation)
-    return phrases
-
-
-def _match(
-    subject: str,
-    attribute: str,
-    chain: Sequence[StoredFact],
-    words: set[str],
-    text: str,
-    asker: str,
-    vocabulary: Vocabulary,
-) -> float:
-    """How well a fact matches the query: at least one word of its attribute must be in it; its subject
-    (by name, or "my" for the asker's own facts) and its values add to that."""
-    hits = sum(1 for p in attribute_phrases(attribute, vocabulary) if _phrase_in(p, words, text))
-    if not hits:
-        return 0.0
-    score = float(hits)
-    if _phrase_in(subject, words, text) or (
-        subject.casefold() == asker.casefold() and (words & _SELF or any(w in text for w in ("我",)))
-    ):
-        score += 1.0
-    if any(_phrase_in(str(f.value), words, text) for f in chain):
-        score += 0.5
-    return score
 
 
 def _forms(value: Any) -> set[str]:

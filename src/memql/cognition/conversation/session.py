@@ -53,7 +53,7 @@ from memql.cognition.conversation.records import (
 from memql.lang import build
 from memql.lang.delta import Turn, Utterance
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.time import TimeParseError, parse_instant
+from memql.lang.time import TimeParseError, parse_instant, parse_natural
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 
 if TYPE_CHECKING:
@@ -519,9 +519,14 @@ class Conversation:
         if isinstance(time, str):
             try:
                 return parse_instant(time)[0]
+            except TimeParseError:
+                pass
+            try:  # a time expression, against the clock; an as_of phrase means its end (as in the language)
+                span = parse_natural(time, self.executor.clock.now())
             except TimeParseError as exc:
                 raise error(path, "time.invalid", f"{name}: {exc}") from None
-        raise error(path, "field.type", f"{name} is a datetime or an ISO-8601 string")
+            return span.end if path == "/as_of" else span.start
+        raise error(path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression")
 
 
 def _fact_refused(result: Any, messages: int) -> bool:

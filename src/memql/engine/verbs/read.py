@@ -10,6 +10,7 @@ from memql.engine.context import Context
 from memql.engine.targets import resolve
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
+from memql.engine.verbs.read_facts import join_facts
 from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
 from memql.ports.models import ChatMessage, ChatRequest
@@ -88,6 +89,8 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     data: dict[str, Any] = {"rows": rows, "count": len(rows)}
     if as_of is not None:
         data["as_of"] = as_of
+    if ir.args.facts is not None:  # beside the hits, the typed facts they and the query are about
+        data["facts"] = join_facts(ctx, ir, [r for r, _ in hits], rows, as_of)  # type: ignore[misc]
     return Outcome([r.id for r, _ in hits], data)  # type: ignore[misc]
 
 

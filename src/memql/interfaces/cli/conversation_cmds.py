@@ -79,6 +79,12 @@ def _fail(exc: Any) -> None:
 @main.command("context")
 @click.argument("query")
 @_conversation_options
+@click.option(
+    "--as-of",
+    "as_of",
+    metavar="TIME",
+    help="World time: the facts true then lead, and only what was said by then (default: now).",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.pass_context
 def context_command(
@@ -89,16 +95,18 @@ def context_command(
     agent: str | None,
     strategy: str | None,
     budget: int,
+    as_of: str | None,
     as_json: bool,
 ) -> None:
-    """The cited context memory assembles for QUERY from a conversation, within --budget tokens."""
+    """The cited context memory assembles for QUERY from a conversation, within --budget tokens: the
+    conversation's typed facts that match it lead, at their value true now (or --as-of)."""
     from memql.cognition.conversation.records import ConversationError
     from memql.cognition.conversation.session import context_dict
 
     with open_memory(ctx) as memory:
         conversation = _open(memory, user, agent, conversation_id, strategy)
         try:
-            context = conversation.context(query, budget, strategy=strategy)
+            context = conversation.context(query, budget, strategy=strategy, as_of=as_of)
         except ConversationError as exc:
             _fail(exc)
     if wants_json(as_json):

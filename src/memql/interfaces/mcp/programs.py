@@ -177,32 +177,40 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             Literal["flat", "tiers", "ladder", "hybrid"] | None,
             Field(description="how the context is assembled (default: the conversation's own)"),
         ] = None,
+        as_of: Annotated[
+            Time | None,
+            Field(description="world time: the facts true then lead, and only what was said by then"),
+        ] = None,
     ) -> CallToolResult:
         """Assemble what a conversation's memory holds about `query`, within `budget_tokens`, ready to
         put in your prompt. Use it before answering a question that depends on earlier turns of a
-        conversation memql stores (messages added with the Python API, `memql chat` or a bench). Returns
-        {query, strategy, budget_tokens, tokens, text, pieces: [{text, memory_ids, source_ids, level}],
-        memory_ids, source_ids}: every piece cites the memories and the source turns it came from.
-        Refused (isError): an empty query (field.empty), a strategy this installation or conversation
-        does not have (conversation.strategy_unavailable / conversation.strategy_inactive), a
-        conversation the server's identity is not part of (conversation.participant, naming /user or
+        conversation memql stores (messages added with the Python API, `memql chat` or a bench). What
+        leads: the conversation's typed facts that match the query (formed from its messages by an
+        extractor), each at its value true now (or at `as_of`) and cited to the turn that said it; a
+        value that was true before appears only on a line labelled "until <date>:" (history, not the
+        answer); then the strategy's pieces, with any line stating a no-longer-true value labelled the
+        same way. Returns {query, strategy, budget_tokens, tokens, text, pieces: [{text, memory_ids,
+        source_ids, level}], memory_ids, source_ids}: every piece cites the memories and the source turns
+        it came from (level "fact" and "fact_history" for the leading facts). Refused (isError): an
+        empty query (field.empty), a malformed as_of (time.invalid), a strategy this installation or
+        conversation does not have (conversation.strategy_unavailable / conversation.strategy_inactive),
+        a conversation the server's identity is not part of (conversation.participant, naming /user or
         /agent: a server acts only for the --actor it was started as; an admin for anyone).
         """
-        from memql.cognition.conversation.records import ConversationError, error
-        from memql.cognition.conversation.session import context_dict, participants
+        from memql.cognition.conversation.records import ConversationError
+        from memql.cognition.conversation.served import served_context
 
         def assemble(m):
-            if m.executor.identity.actor is None and not m.executor.identity.admin:
-                # the library lets a session without an actor act as the user it names; a server is
-                # reached by others, so it acts for nobody it was not started as
-                raise error(
-                    "/user",
-                    "conversation.participant",
-                    "this server was started without an identity (--actor): it reads no one's conversation",
-                )
-            who, with_agent = participants(m.executor, user, agent)
-            conv = m.conversation(user=who, agent=with_agent, id=conversation)
-            return context_dict(conv.context(query, budget_tokens, strategy=strategy))
+            return served_context(
+                m.executor,
+                query,
+                user=user,
+                agent=agent,
+                conversation=conversation,
+                budget_tokens=budget_tokens,
+                strategy=strategy,
+                as_of=as_of,
+            )
 
         try:
             result = session.call(assemble)

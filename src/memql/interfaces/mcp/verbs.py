@@ -150,16 +150,32 @@ def verb_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         order_by: Annotated[
             OrderBy | None, Field(description="with a query: sort the k best by this (default relevance)")
         ] = None,
+        facts: Annotated[
+            Literal["current", "history"] | None,
+            Field(
+                description="also return the typed facts the query names: their value now (or at as_of), "
+                "or with history their earlier values too; rows say whether their facts were superseded"
+            ),
+        ] = None,
     ) -> Result:
         """Recall memories: hybrid search (keywords + meaning) by `query`, narrowed by `filter`, or read
         records by `ids`; a filter alone reads its records in time order. Use it before answering anything
         the user may have told you before. Returns the ExecutionResult: data.rows (ranked; each with its
         fields and an explained score) and data.count. Deleted, archived and expired records are left out
-        unless filter.status says otherwise.
+        unless filter.status says otherwise. With `facts`: data.facts (subject, attribute, value,
+        valid_from, valid_to, current, source, evidence, derived_from), and on each row superseded_by (the
+        facts that replaced what it states; [] when it still holds) and superseded_at.
         """
         return session.run(
             lambda m: m.retrieve(
-                query, ids=ids, filter=filter, k=k, include=include, as_of=as_of, order_by=order_by
+                query,
+                ids=ids,
+                filter=filter,
+                k=k,
+                include=include,
+                as_of=as_of,
+                order_by=order_by,
+                facts=facts,
             )
         )
 

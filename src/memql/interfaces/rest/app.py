@@ -10,7 +10,13 @@ from fastapi.openapi.utils import get_openapi
 
 from memql import __version__
 from memql.interfaces.dashboard import dashboard_router
-from memql.interfaces.rest import routes_profile, routes_program, routes_proposals, routes_records
+from memql.interfaces.rest import (
+    routes_context,
+    routes_profile,
+    routes_program,
+    routes_proposals,
+    routes_records,
+)
 from memql.interfaces.rest.auth import Services, caller_memory
 from memql.interfaces.rest.errors import install_handlers
 from memql.interfaces.rest.middleware import DEFAULT_MAX_BODY, AccessLog, BodyLimit
@@ -37,8 +43,8 @@ def create_app(
     app = FastAPI(
         title="memql",
         version=__version__,
-        description="memql's REST API: the memory language, planning, facts, proposals and a2p profiles. "
-        "Every request acts as its API key's tenant and identity.",
+        description="memql's REST API: the memory language, planning, facts, conversation context, "
+        "proposals and a2p profiles. Every request acts as its API key's tenant and identity.",
     )
     app.state.memql = Services(store=store, embedder=embedder, llm=llm, clock=clock or SystemClock())
     install_handlers(app)
@@ -47,7 +53,7 @@ def create_app(
     def healthz() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
 
-    for module in (routes_program, routes_records, routes_proposals, routes_profile):
+    for module in (routes_program, routes_records, routes_proposals, routes_profile, routes_context):
         app.include_router(module.router)
 
     # the web dashboard at "/": the same callers (its login sets the cookie `memql_key`), the same API

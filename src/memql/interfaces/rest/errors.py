@@ -47,6 +47,7 @@ _BY_RULE = {
     "a2p.id_exists": 409,
     "proposal.approver": 403,
     "governance.lock_owner": 403,
+    "conversation.participant": 403,  # not the caller's conversation: a permission, not bad input
     "category.unregistered": 422,
     "plan.llm_error": 502,  # the model server failed: not the caller's input
     "exec.internal": 500,

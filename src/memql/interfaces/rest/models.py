@@ -36,6 +36,59 @@ class RetrieveRequest(Strict):
     as_of: str | None = Field(None, max_length=200)
     order_by: str | None = Field(None, max_length=100)
     overrides: dict[str, Any] | None = None
+    facts: Literal["current", "history"] | None = Field(
+        None,
+        description="also return the typed facts the query names (data.facts), true at as_of or now, "
+        "and mark each row whose facts were superseded (superseded_by, superseded_at)",
+    )
+
+
+class ContextRequest(Strict):
+    """A conversation's cited context for a query (the Python API's `Conversation.context`)."""
+
+    query: str = Field(min_length=1, max_length=10_000, description="what the agent needs to know")
+    user: str | None = Field(
+        None, min_length=1, max_length=256, description="who the agent talks to (default: the caller)"
+    )
+    agent: str | None = Field(
+        None, min_length=1, max_length=256, description="the agent (default: the caller, when an agent)"
+    )
+    conversation: str | None = Field(
+        None, min_length=1, max_length=512, description="conversation id (default user/agent)"
+    )
+    budget_tokens: int = Field(2000, ge=1, le=100_000, description="most tokens the context may have")
+    strategy: Literal["flat", "tiers", "ladder", "hybrid"] | None = Field(
+        None, description="how the context is assembled (default: the conversation's own)"
+    )
+    as_of: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="world time: the facts true then lead, and only what was said by then (default now)",
+    )
+
+
+class ContextPiece(BaseModel):
+    text: str
+    memory_ids: list[str]
+    source_ids: list[str]
+    level: str = Field(description='"fact" and "fact_history" for the leading typed facts')
+    score: float
+    time: str | None = None
+    tokens: int
+
+
+class ContextResponse(BaseModel):
+    success: bool
+    query: str
+    strategy: str
+    budget_tokens: int
+    tokens: int
+    llm_calls: int
+    memory_ids: list[str]
+    source_ids: list[str]
+    text: str
+    pieces: list[ContextPiece]
 
 
 class ValidationResponse(BaseModel):

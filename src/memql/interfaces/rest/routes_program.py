@@ -97,5 +97,6 @@ def retrieve(request: RetrieveRequest, memory: CallerMemory) -> JSONResponse:
             as_of=request.as_of,
             order_by=request.order_by,
             overrides=request.overrides,
+            facts=request.facts,
         )
     )

@@ -66,6 +66,12 @@ class RetrieveArgs(StrictModel):
     as_of: Instant | None = Field(
         None, description="read the store as it was at this instant (memql extension)"
     )
+    facts: Literal["current", "history"] | None = Field(
+        None,
+        description="memql extension: also return the typed facts the search query names (or, without a "
+        "query, that the hits state), true at as_of or now ('current'), with their earlier values too "
+        "('history'); each row says whether its typed facts still hold (superseded_by, superseded_at)",
+    )
 
 
 @verb

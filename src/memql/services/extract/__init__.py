@@ -3,14 +3,24 @@
 - `RuleExtractor`: offline, English and Chinese grammars (memql.services.extract.rules);
 - `LLMExtractor`: one OpenAI-compatible call per message, JSON-schema structured output, the reply
   validated against `MemoryDelta` (memql.services.extract.llm);
-- `Vocabulary`: attribute phrases -> one key each ("passport due date" -> passport.deadline).
+- `Vocabulary`: attribute phrases -> one key each ("passport due date" -> passport.deadline);
+- `matching`: which fact keys a question names (what reads that put facts first share).
+
+The extractors load on first use: a read that only matches facts (the engine's Retrieve `facts`) needs
+the vocabulary, not the grammars, whose patterns take a third of a second to compile.
 """
 
-from memql.ports.models import LLM
-from memql.services.extract.base import Extractor
-from memql.services.extract.llm import LLMExtractor
-from memql.services.extract.rules import RuleExtractor
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Attribute, Vocabulary
+
+if TYPE_CHECKING:
+    from memql.ports.models import LLM
+    from memql.services.extract.base import Extractor
+    from memql.services.extract.llm import LLMExtractor
+    from memql.services.extract.rules import RuleExtractor
 
 EXTRACTORS = ("rules", "llm")
 
@@ -26,12 +36,33 @@ __all__ = [
 ]
 
 
+def __getattr__(name: str) -> Any:
+    """The port and the extractors, imported when first named."""
+    if name == "Extractor":
+        from memql.services.extract.base import Extractor
+
+        return Extractor
+    if name == "RuleExtractor":
+        from memql.services.extract.rules import RuleExtractor
+
+        return RuleExtractor
+    if name == "LLMExtractor":
+        from memql.services.extract.llm import LLMExtractor
+
+        return LLMExtractor
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
 def make_extractor(
     name: str = "rules", *, llm: LLM | None = None, vocabulary: Vocabulary | None = None
 ) -> Extractor:
     """The extractor called `name` ("rules" or "llm"; the LLM one uses `llm`, else the environment's)."""
     if name == "rules":
+        from memql.services.extract.rules import RuleExtractor
+
         return RuleExtractor(vocabulary)
     if name == "llm":
+        from memql.services.extract.llm import LLMExtractor
+
         return LLMExtractor(llm, vocabulary=vocabulary)
     raise ValueError(f"unknown extractor {name!r}: choose one of {', '.join(EXTRACTORS)}")

@@ -1,0 +1,107 @@
+"""Which typed facts a question is about: a fact key (subject, attribute) matches a query when a word for
+its attribute is in it (the key's own segments, the vocabulary's phrases for the attribute, its aspect,
+its thing, its relation); its subject and its values add to the score.
+
+One matcher serves every read that puts facts first: a conversation's context (cognition's formation)
+and Retrieve's `facts` (the engine), so both pick the same facts for the same words.
+
+>>> query = QueryWords.of("when is my passport due?")
+>>> match_score("mira", "passport.deadline", ["2026-06-30"], query, asker="mira") > 0
+True
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
+
+_WORD = re.compile(r"[^\W_]+")
+_CJK = re.compile(r"[\u3400-\u9fff]")
+# words a query uses for its asker, and words that say nothing about which fact is meant
+SELF_WORDS = frozenset({"i", "me", "my", "mine", "myself", "我", "我的"})
+STOP_WORDS = frozenset(
+    (
+        *("a", "an", "the", "of", "for", "in", "on", "at", "to", "by", "is", "are", "was", "were", "be"),
+        *("been", "do", "does", "did", "what", "when", "where", "who", "which", "how", "my", "me", "i"),
+        *("your", "you", "his", "her", "their", "our", "its", "it", "and", "or", "with", "from", "about"),
+        *("now", "current", "currently"),
+    )
+)
+
+
+@dataclass(frozen=True)
+class QueryWords:
+    """A query as matching reads it: its stemmed words and its case-folded text (for Chinese phrases)."""
+
+    words: frozenset[str]
+    text: str
+
+    @classmethod
+    def of(cls, query: str) -> QueryWords:
+        folded = query.casefold()
+        return cls(frozenset(stem(w) for w in _WORD.findall(folded)), folded)
+
+    def has_phrase(self, phrase: str) -> bool:
+        """A Chinese phrase is a substring of the query; an English one's content words are all in it."""
+        phrase = phrase.casefold().strip()
+        if not phrase:
+            return False
+        if _CJK.search(phrase):
+            return phrase in self.text
+        content = [stem(w) for w in _WORD.findall(phrase) if w not in STOP_WORDS]
+        return bool(content) and all(w in self.words for w in content)
+
+    def names_self(self) -> bool:
+        """The query speaks of its asker ("my", "I", 我)."""
+        return bool(self.words & SELF_WORDS) or "我" in self.text
+
+
+def stem(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def attribute_phrases(attribute: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
+    """The words that name an attribute: its key's segments, the vocabulary's phrases for it, for its
+    aspect (deadline: due, due date, 截止日期 ...), for its thing (护照 for passport) and its relation."""
+    phrases = {p for seg in attribute.split(".") for p in (seg.replace("_", " "), seg)}
+    known = vocabulary.attribute(attribute)
+    if known is not None:
+        phrases.update(known.phrases)
+    head, _, last = attribute.rpartition(".")
+    phrases.update(vocabulary.aspects.get(last, ()))
+    if head:
+        phrases.update(word for word, key in vocabulary.things.items() if key == head)
+    if attribute.startswith("relation.") and attribute.endswith("_of"):
+        relation = attribute[len("relation.") : -len("_of")]
+        phrases.update(word for word, (key, _) in vocabulary.relations.items() if key == relation)
+    return phrases
+
+
+def match_score(
+    subject: str,
+    attribute: str,
+    values: Iterable[Any],
+    query: QueryWords,
+    *,
+    asker: str | None = None,
+    vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+) -> float:
+    """How well a fact key matches the query (0: not at all). At least one word of its attribute must be
+    in it; its subject (by name, or "my" when the subject is the `asker`) adds 1, one of its values 0.5."""
+    hits = sum(1 for p in attribute_phrases(attribute, vocabulary) if query.has_phrase(p))
+    if not hits:
+        return 0.0
+    score = float(hits)
+    mine = asker is not None and subject.casefold() == asker.casefold() and query.names_self()
+    if query.has_phrase(subject) or mine:
+        score += 1.0
+    if any(query.has_phrase(str(v)) for v in values):
+        score += 0.5
+    return score
+
+
+__all__ = ["QueryWords", "attribute_phrases", "match_score", "stem"]

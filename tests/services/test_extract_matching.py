@@ -1,0 +1,34 @@
+"""Which fact keys a question names (services/extract/matching.py): the one matcher behind a conversation's
+leading facts and Retrieve's `facts`."""
+
+from __future__ import annotations
+
+from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
+from memql.services.extract.vocabulary import DEFAULT_VOCABULARY
+
+
+def score(query: str, subject: str, attribute: str, *values: str, asker: str | None = "mira") -> float:
+    return match_score(subject, attribute, values, QueryWords.of(query), asker=asker)
+
+
+def test_an_attribute_word_is_needed_and_the_subject_and_value_rank():
+    assert score("what is the weather like?", "mira", "passport.deadline") == 0.0
+    due = score("when is my passport due?", "mira", "passport.deadline")
+    assert due > 0
+    assert score("when is my passport due?", "leo", "passport.deadline") < due  # "my" is the asker's
+    assert score("when is my passport due?", "mira", "passport.deadline", asker=None) < due
+    assert score("when is Leo's passport due?", "Leo", "passport.deadline") > score(
+        "when is Leo's passport due?", "mira", "passport.deadline"
+    )
+    assert (
+        score("is it still Lisbon for the city?", "mira", "city", "Lisbon")
+        == score("is it still Lisbon for the city?", "mira", "city", "Porto") + 0.5
+    )
+
+
+def test_plurals_stop_words_and_chinese_phrases():
+    assert score("what are my phones", "mira", "phone") > 0  # "phones" -> phone
+    assert score("the of a", "mira", "the") == 0.0  # a phrase of stop words names nothing
+    chinese = score("我的护照截止日期是什么时候？", "mira", "passport.deadline")
+    assert chinese >= 2.0  # 护照 (the thing), 截止日期 (the aspect), and 我 for the asker
+    assert "护照" in attribute_phrases("passport.deadline", DEFAULT_VOCABULARY)
