@@ -105,6 +105,15 @@ def delta_encodes(
 # --- the read side -----------------------------------------------------------------------------------
 
 
+def fact_refused(result: Any, messages: int) -> bool:
+    """A workflow refused at one of its typed facts (after its `messages` message steps), for a reason
+    that is the fact's own: a fact the session may not change, or a lock on it."""
+    step = result.failed_step
+    if step is None or step < messages or not result.diagnostics:
+        return False
+    return all(d.rule == "permission.fact" or d.rule.startswith("governance.") for d in result.diagnostics)
+
+
 @dataclass(frozen=True)
 class StoredFact:
     id: str
@@ -276,6 +285,7 @@ __all__ = [
     "conversation_facts",
     "delta_encodes",
     "fact_pieces",
+    "fact_refused",
     "interpreted_facets",
     "label_stale",
     "resolve_extractor",

@@ -35,6 +35,7 @@ from memql.cognition.conversation.formation import (
     conversation_facts,
     delta_encodes,
     fact_pieces,
+    fact_refused,
     interpreted_facets,
     label_stale,
     resolve_extractor,
@@ -264,7 +265,7 @@ class Conversation:
         program = irs + [ir for _, ir in facts]
         result = self.executor.execute(program[0] if len(program) == 1 else build.workflow(program))
         unformed: tuple[Diagnostic, ...] = ()
-        if not result.success and _fact_refused(result, len(irs)):
+        if not result.success and fact_refused(result, len(irs)):
             # what was said is stored even when a fact it states may not change (another's, or locked):
             # the facts are left out, and the message says why
             unformed, facts = tuple(result.diagnostics), []
@@ -527,15 +528,6 @@ class Conversation:
                 raise error(path, "time.invalid", f"{name}: {exc}") from None
             return span.end if path == "/as_of" else span.start
         raise error(path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression")
-
-
-def _fact_refused(result: Any, messages: int) -> bool:
-    """A workflow refused at one of its typed facts (after its `messages` message steps), for a reason
-    that is the fact's own: a fact the session may not change, or a lock on it."""
-    step = result.failed_step
-    if step is None or step < messages or not result.diagnostics:
-        return False
-    return all(d.rule == "permission.fact" or d.rule.startswith("governance.") for d in result.diagnostics)
 
 
 def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
