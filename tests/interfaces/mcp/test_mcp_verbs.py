@@ -77,7 +77,7 @@ def test_encode_interprets_and_label_infers_through_the_tools(new_location):
                 client, "memory_retrieve", ids=[stored["data"]["id"]], include=["facets", "time"]
             )
             (row,) = rows["data"]["rows"]
-            assert row["time"] == "2026-03-13T00:00:00Z"  # said on Monday 2026-03-02
+            assert row["time"] == "2026-03-06T00:00:00Z"  # said on Monday 2026-03-02: the coming Friday
             assert (
                 row["facets"]["tasks"][0]["evidence"]["quote"] == "I need to renew my passport by next Friday"
             )
