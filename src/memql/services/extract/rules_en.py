@@ -12,43 +12,31 @@ from __future__ import annotations
 
 import re
 
-from memql.lang.time.numbers import parse_en_number
-
 from .actions_en import read_decisions, read_tasks
 from .common import BOUND, HEDGED, Draft, Reading, strip_span, time_value
 from .patterns_en import (
     _ACTUALLY,
-    _AGE,
-    _ALLERGY,
     _AND_PREDICATE,
     _BARE,
-    _BASE_VERB,
-    _CHANGED_MY,
     _CONDITIONAL,
     _CORRECTION,
-    _COUNT,
     _DISCOURSE,
     _DUE,
     _EXPIRY,
     _HEDGE,
     _HYPOTHETICAL,
     _I,
-    _JOB,
     _LEADING_TIME,
     _NAME,
     _NEGATION,
     _POSSESSIVE_COPULA,
-    _PREDICATES,
-    _PREFERENCE,
     _QUESTION_START,
     _REPORTED,
-    _SENTIMENT,
     _SPACE,
-    _STATUSES,
     _SUBJECTLESS,
-    _WH_OR_PRONOUN,
     NOT_NAMES,
 )
+from .predicates_en import predicate
 from .values_en import add_fact, value_of
 from .vocabulary import snake
 
@@ -161,7 +149,6 @@ def _people(r: Reading, start: int, end: int) -> None:
         r.name_person(m[0], None, (m.start(), m.end()))
 
 
-_VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 _ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
 # what an unknown attribute's value starts with: a name, a digit, a time word, an address or a handle
 _VALUE_LIKE = re.compile(
@@ -392,142 +379,10 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     subject, at = got
     s = r.text
     at = _skip(_SPACE, s, at, end)
-    if not _predicate(r, subject, pos, at, end, confidence, correction):
+    if not predicate(r, subject, pos, at, end, confidence, correction):
         # "I left Google and joined Meta": the subject carries over to the verb after "and"
         m = _AND_PREDICATE.search(s, at, end)
-        return m is not None and _predicate(r, subject, pos, m.end(), end, confidence, correction)
-    return True
-
-
-def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
-    s = r.text
-    if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
-        key = r.vocabulary.normalize(m["attr"])
-        kind = r.vocabulary.kind(key)
-        value = value_of(r, m.end(), end, kind) if key else None
-        if value is not None:
-            v, v0, v1, rejected = value
-            add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
-            return True
-    for pattern, key, kind in _PREDICATES:
-        m = pattern.match(s, at, end)
-        if m is None:
-            continue
-        if key == "birth":
-            span = r.time_at(m.end(), end)
-            key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
-        value = value_of(r, m.end(), end, kind)
-        if value is None:
-            return False
-        v, v0, v1, rejected = value
-        add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
-        return True
-    if (m := _AGE.match(s, at, end)) is not None:
-        n = parse_en_number(m["n"])
-        add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
-        return True
-    for pattern, key in _STATUSES:
-        if (m := pattern.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
-            v = m["value"].lower()
-            add_fact(
-                r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
-            )
-            return True
-    if (m := _ALLERGY.match(s, at, end)) is not None:
-        got2 = value_of(r, m.end(), end, "text")
-        if got2 is not None:
-            add_fact(
-                r,
-                subject,
-                "allergy." + snake(str(got2[0])),
-                True,
-                pos,
-                end,
-                confidence,
-                correction,
-                "text",
-                (got2[1], got2[2]),
-            )
-            return True
-    if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"]) is None:
-        add_fact(
-            r,
-            subject,
-            "job_title",
-            m["title"],
-            pos,
-            end,
-            confidence,
-            correction,
-            "text",
-            (m.start("title"), m.end("title")),
-        )
-        if m["org"]:
-            org = value_of(r, m.start("org"), end, "organization")
-            if org is not None:
-                add_fact(
-                    r,
-                    subject,
-                    "employer",
-                    org[0],
-                    pos,
-                    end,
-                    confidence,
-                    correction,
-                    "organization",
-                    (org[1], org[2]),
-                )
-        return True
-    if (m := _PREFERENCE.match(s, at, end)) is not None:
-        if subject not in (r.speaker,) and _BASE_VERB.fullmatch(m["verb"]) and not m["neg"]:
-            return False  # "Sounds like a blast", "Trips like these": a named subject takes "likes"
-        return _preference(r, subject, m, pos, end, confidence)
-    if (m := _COUNT.match(s, at, end)) is not None and not _VAGUE.fullmatch(m["n"]):
-        n = parse_en_number(m["n"])
-        add_fact(
-            r,
-            subject,
-            r.vocabulary.normalize(m["x"]) + ".count",
-            n,
-            pos,
-            end,
-            confidence,
-            correction,
-            "number",
-            (m.start("n"), m.end("n")),
-        )
-        return True
-    return False
-
-
-def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, confidence: float) -> bool:
-    verb = (m["verb"] + (" not" if m["neg"] else "")).lower()
-    sentiment = next(value for word, value in _SENTIMENT if word in verb)
-    if m["neg"] and sentiment in ("like", "love", "prefer"):
-        sentiment = "dislike"
-    s = r.text
-    obj_start = m.end()
-    if (t := re.compile(r"to\s+", _I).match(s, obj_start, end)) is not None:
-        obj_start = t.end()
-    if _WH_OR_PRONOUN.match(s, obj_start, end):
-        return False
-    if article := re.compile(r"(?:(?:a|an|the|some|all|both|most|many|any)\s+)+", _I).match(
-        s, obj_start, end
-    ):
-        obj_start = article.end()  # "I love a dairy-free mousse": preference.dairy_free_mousse
-    obj_end = end
-    if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
-        obj_end = c.start() if sentiment == "prefer" else obj_end
-    got = value_of(r, obj_start, obj_end, "text")
-    if (
-        got is None
-        or len(str(got[0]).split()) > 4
-        or str(got[0]).lower() in ("to", "so", "too", "much", "more")
-    ):
-        return False
-    value, v0, v1, _ = got
-    key = "preference." + snake(str(value))
-    add_fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
+        return m is not None and predicate(r, subject, pos, m.end(), end, confidence, correction)
     return True
 
 
