@@ -36,7 +36,9 @@ _DISCOURSE = re.compile(
     r"one more thing|in other news|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
     r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
-    r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah)\b[\s,:;!.\-]*)+",
+    r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah|honestly|frankly|"
+    r"basically|seriously|to be honest|tbh|fun fact|funny enough|turns out|as it turns out|"
+    r"long story short|for the record|at the moment|right now)\b[\s,:;!.\-]*)+",
     _I,
 )
 _CORRECTION = re.compile(
@@ -170,7 +172,19 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"(?:work|works|am working|'m working|is working|'s working)\s+as(?:\s+an?)?", "job_title", "text"),
         (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
         (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
-        (r"(?:drive|drives|am driving|'m driving)\s+an?", "car", "product"),
+        (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
+            r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:again|once more|house)\s*[,:\-–—]",
+            "residence",
+            "place",
+        ),
+        (  # "I report to Kenji now": whom one reports to is one's manager (one at a time)
+            r"(?:report|reports|am reporting|'m reporting|is reporting|'s reporting|now report)\s+"
+            r"(?:directly\s+)?to",
+            "manager",
+            "person",
+        ),
+        (r"(?:weigh|weighs|am weighing|'m weighing)(?=\s+(?:about\s+|around\s+)?\d)", "weight", "text"),
+        (r"(?:drive|drives|am driving|'m driving|now drive|now drives)\s+(?:an?|the)", "car", "product"),
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
         (
             r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"
@@ -211,9 +225,11 @@ _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the
 )
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
-    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
+    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
     r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk|lead|"
-    r"head|chief)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
+    r"head|chief)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
+    r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"
+    r"team lead|captain|president|vp of [a-z]+)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
     r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
     _I,
 )
@@ -251,12 +267,12 @@ _OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|u
 _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
-    r",\s*(?:he|she|it|they|i|we|you|that|this)\b.*$|\s+[-–—]\s.*$",
+    r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please)\b.*$|\s+[-–—]\s.*$",
     _I,
 )
 _VALUE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
-    r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|"
+    r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc))+\s*$",
     _I,
 )

@@ -27,6 +27,7 @@ from .patterns_en import (
 from .values_en import add_fact, value_of
 from .vocabulary import snake
 
+_AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
 
@@ -51,6 +52,24 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
+        if key == "job_title" and (org := _AT_ORG.search(s, v0, v1)) is not None:
+            # "I work as a backend engineer at Shopify": the title, and the employer after "at"
+            got = value_of(r, org.end(), end, "organization")
+            if got is not None:
+                v1 = org.start()
+                v = s[v0:v1]
+                add_fact(
+                    r,
+                    subject,
+                    "employer",
+                    got[0],
+                    pos,
+                    end,
+                    confidence,
+                    correction,
+                    "organization",
+                    (got[1], got[2]),
+                )
         add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
         return True
     if (m := _AGE.match(s, at, end)) is not None:
@@ -80,18 +99,19 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
                 (got2[1], got2[2]),
             )
             return True
-    if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"]) is None:
+    if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"] or m["bare"]) is None:
+        title = "title" if m["title"] else "bare"
         add_fact(
             r,
             subject,
             "job_title",
-            m["title"],
+            m[title],
             pos,
             end,
             confidence,
             correction,
             "text",
-            (m.start("title"), m.end("title")),
+            (m.start(title), m.end(title)),
         )
         if m["org"]:
             org = value_of(r, m.start("org"), end, "organization")

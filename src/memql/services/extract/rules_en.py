@@ -157,7 +157,10 @@ _VALUE_LIKE = re.compile(
     r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
     re.I,
 )
-_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|the|i|i'm|i've|we|we're|we've)\b)", re.I)
+# a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
+_COMMA_SUBJECT = re.compile(
+    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's)\b)", re.I
+)
 
 
 def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
