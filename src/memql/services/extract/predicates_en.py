@@ -10,6 +10,7 @@ from memql.lang.time.numbers import parse_en_number
 
 from .common import Reading
 from .patterns_en import (
+    _ADVERBS,
     _AGE,
     _ALLERGY,
     _BASE_VERB,
@@ -71,6 +72,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
                     (got[1], got[2]),
                 )
         add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+        return True
+    if _kept_thing(r, subject, pos, at, end, confidence, correction):
         return True
     if (m := _AGE.match(s, at, end)) is not None:
         n = parse_en_number(m["n"])
@@ -180,3 +183,97 @@ def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, 
     key = "preference." + snake(str(value))
     add_fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
     return True
+
+
+_INSTRUMENTS = (
+    r"piano|keyboard|violin|viola|cello|double bass|bass|guitar|electric guitar|drums|drum kit|trumpet|"
+    r"trombone|tuba|french horn|horn|flute|clarinet|oboe|bassoon|saxophone|sax|harp|ukulele|banjo|"
+    r"mandolin|accordion|harmonica|recorder|organ|synth|synthesizer|xylophone|marimba"
+)
+# "Max plays the violin", "he's on the trumpet now", "she took up the cello": the instrument one plays
+_INSTRUMENT = re.compile(
+    _ADVERBS + r"(?:plays?|playing|am playing|'m playing|is playing|'s playing|is on|'s on|am on|'m on|"
+    r"took up|picked up|has taken up|'s taken up|switched to|moved on to|is learning|'s learning|am learning|"
+    r"'m learning|is into|'s into|am into|'m into|started)\s+(?:the\s+)?(?P<value>" + _INSTRUMENTS + r")\b",
+    re.I,
+)
+# "I take the 7:45 train", "she catches the 42 bus": the service one rides, keyed by the vehicle
+_RIDE = re.compile(
+    _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
+    r"get|gets)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
+    r"boat|coach)\b",
+    re.I,
+)
+# "Beth studies law at McGill", "I'm majoring in physics": the field of study
+_STUDY = re.compile(
+    _ADVERBS + r"(?:study|studies|am studying|'m studying|is studying|'s studying|major in|majors in|"
+    r"am majoring in|'m majoring in|is majoring in|'s majoring in|switched to studying|is doing a degree in|"
+    r"'s doing a degree in)\s+(?!at\b)(?P<value>[a-z][a-z -]{1,40}?)"
+    r"(?:\s+(?:at|in)\s+(?P<org>(?-i:[A-Z]).+?))?"
+    r"(?:\s+now)?[\s.!]*$",
+    re.I,
+)
+# "Pete is the on-call lead", "Dana took over as on-call lead": a role one person holds at a time
+_ROLE = re.compile(
+    _ADVERBS + r"(?:is|'s|became|has become|'s become|is now|took over as|has taken over as|'s taken over as|"
+    r"stepped in as|stepped up as|was named|was made|got made|replaced \w+ as|is our new|'s our new|"
+    r"is the new|'s the new)\s+(?:the\s+|our\s+|my\s+|new\s+)*"
+    r"(?P<value>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+"
+    r"(?:lead|manager|coordinator|captain|chair|head|owner|contact|rep|representative|organizer|"
+    r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
+    re.I,
+)
+# "He's up to 17 kilos", "I'm down to 72 kg": a measure, its attribute named by its unit
+_MEASURE = re.compile(
+    _ADVERBS
+    + r"(?:am|'m|is|'s|are|'re|went|has gone|'s gone|got)\s+(?:now\s+)?(?:up|down|back(?:\s+up|\s+down)?)"
+    r"\s+to\s+(?P<value>\d+(?:[.,]\d+)?\s*(?P<unit>kilos?|kilograms?|kgs?|pounds|lbs?|stone|cm|centimet(?:er|re)s|"
+    r"met(?:er|re)s|feet|foot|inches))\b",
+    re.I,
+)
+_UNIT_ATTRIBUTE = {"cm": "height", "feet": "height", "foot": "height", "inches": "height", "met": "height"}
+
+
+def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    """The instrument, the ride, the field of study, a role held, a measure (see the patterns above)."""
+    s = r.text
+    if (m := _INSTRUMENT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+        value = m["value"].lower()
+        add_fact(r, subject, "instrument", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _RIDE.match(s, at, end)) is not None:
+        key = m["vehicle"].lower()
+        add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _STUDY.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+        add_fact(r, subject, "major", m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        if m["org"]:
+            add_fact(
+                r,
+                subject,
+                "school",
+                m["org"],
+                pos,
+                end,
+                confidence,
+                correction,
+                "organization",
+                m.span("org"),
+            )
+        return True
+    if subject != r.speaker and (m := _ROLE.match(s, at, end)) is not None:
+        if _NEGATION.search(s, at, m.start("value")):
+            return False
+        # the role is the speaker's world's ("our on-call lead"); the holder is its value, so the next
+        # holder supersedes this one
+        key = snake(m["value"])
+        add_fact(
+            r, r.speaker, key, subject, pos, end, confidence, correction, "person", (pos, pos + len(subject))
+        )
+        return True
+    if (m := _MEASURE.match(s, at, end)) is not None:
+        unit = m["unit"].lower()
+        key = next((v for u, v in _UNIT_ATTRIBUTE.items() if unit.startswith(u)), "weight")
+        add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    return False

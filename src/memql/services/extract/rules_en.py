@@ -13,11 +13,12 @@ from __future__ import annotations
 import re
 
 from .actions_en import read_decisions, read_tasks
-from .common import BOUND, HEDGED, Draft, Reading, strip_span, time_value
+from .common import HEDGED, Reading, strip_span, time_value
+from .corrections_en import bare_value
+from .events_en import event
 from .patterns_en import (
     _ACTUALLY,
     _AND_PREDICATE,
-    _BARE,
     _CONDITIONAL,
     _CORRECTION,
     _DISCOURSE,
@@ -115,6 +116,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if trailing and not re.search(r"\b(?:will|'ll|shall|\w+ing)\b", rest[: trailing.start()], _I):
         body_end, rest = pos + trailing.start(), rest[: trailing.start()]
     read_tasks(r, pos, body_end)
+    if (said := _REPORTED.search(rest)) and (aside := _ASIDE.search(rest, 0, said.start())):
+        # "Biscuit weighs 14 kilos, the vet says he's fine": the report is an aside after the statement
+        body_end, rest = pos + aside.start(), rest[: aside.start()]
     if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
     found = _statement(r, pos, body_end, confidence, states)
@@ -123,10 +127,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if found := _statement(r, comma.end(), body_end, confidence, states):
             break
     if not found:
-        _bare_correction(r, pos, body_end, correction, about)
+        bare_value(r, pos, body_end, correction, about)
     _people(r, start, body_end)
 
 
+_ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
 _PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
 
 
@@ -170,6 +175,7 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
         or _subject_predicate(r, pos, end, confidence, correction)
         or _label(r, pos, end, confidence, correction)
         or _new_or_contact(r, pos, end, confidence, correction)
+        or event(r, pos, end, confidence, correction)
     )
 
 
@@ -221,6 +227,10 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     ).match(s, pos, end)
     if rel is not None:
         return _relative(r, rel), rel.end()
+    if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
+        r.name_person(m["name"], None, m.span("name"))
+        return m["name"], m.end()
     if (m := re.compile(_NAME + r"(?![\w'])").match(s, pos, end)) is not None and m[0] not in NOT_NAMES:
         r.name_person(m[0], None, (m.start(), m.end()))
         return m[0], m.end()
@@ -239,6 +249,7 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     return name
 
 
+_APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 
 
@@ -324,7 +335,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
-    dated = cop in ("is", "'s") and r.time_at(vstart, end) is not None
+    dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and r.time_at(vstart, end) is not None
     if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
         return False
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
@@ -340,6 +351,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
+_CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
     r"(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?(?:got|get|have|made|set up|opened)\s+(?:a|an)\s+new\s+"
     r"(?P<attr>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s*(?:[,:\-–—]\s*|\s+)(?:it'?s|it is|which is|now)?\s*",
@@ -403,52 +415,5 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     value, v0, v1, rejected = got
     add_fact(
         r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
-    )
-    return True
-
-
-def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
-    """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
-    attribute, bound to the earlier fact it corrects (never bound: no fact). Words before a comma that
-    leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
-    leads = [pos] + [
-        c.end()
-        for c in re.finditer(r",\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
-        if c.start() >= pos
-    ]
-    for lead in reversed(leads):
-        if _bare_at(r, lead, end, correction, about):
-            return
-
-
-def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> bool:
-    m = _BARE.match(r.text, pos, end)
-    if m is None:
-        return False
-    led = m.start("value") > m.start()  # "it's tree nuts": a value said as the value of "it"
-    got = value_of(r, m.start("value"), end, "text")
-    if got is None:
-        return False
-    value, v0, v1, rejected = got
-    if not correction and rejected is None:
-        return False
-    if len(r.text[v0:v1].split()) > 5:
-        return False
-    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
-    words = r.text[v0:v1]
-    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
-        return False  # "oops, I forgot": a clause, not a value
-    if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
-        return (
-            False  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
-        )
-    earlier = r.bind(kind, about or m["attr"], rejected, value)
-    if earlier is None or (
-        not correction
-        and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
-    ):
-        return False
-    r.add(
-        Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
     )
     return True
