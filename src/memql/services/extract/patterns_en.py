@@ -31,7 +31,7 @@ NOT_NAMES = frozenset((
 # fmt: on
 
 _DISCOURSE = re.compile(
-    r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
+    r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|ah|hmm|um|"
     r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|"
     r"one more thing|in other news|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
@@ -46,7 +46,8 @@ _CORRECTION = re.compile(
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|"
-    r"not quite|small correction|one correction|"
+    r"not quite|small correction|one correction|on second thoughts?|come to think of it|"
+    r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
     # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
     r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]))\b[\s,:;.!\-–—]*",
     _I,
@@ -267,7 +268,8 @@ _OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|u
 _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
-    r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please)\b.*$|\s+[-–—]\s.*$",
+    r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
+    r"did|isn't|don't|right|lol|haha)\b.*$|\s+[-–—]\s.*$",
     _I,
 )
 _VALUE_TAIL = re.compile(
@@ -307,6 +309,7 @@ _DECISION = re.compile(
 
 _BARE = re.compile(
     r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
+    r"put me down for|sign me up for|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
     _I,
 )

@@ -271,9 +271,47 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
             r, r.speaker, key, subject, pos, end, confidence, correction, "person", (pos, pos + len(subject))
         )
         return True
+    if _held_change(r, subject, pos, at, end, confidence, correction):
+        return True
     if (m := _MEASURE.match(s, at, end)) is not None:
         unit = m["unit"].lower()
         key = next((v for u, v in _UNIT_ATTRIBUTE.items() if unit.startswith(u)), "weight")
         add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    return False
+
+
+# "Tom has a white Audi now", "Beth is doing architecture now": a vague verb whose attribute is the one
+# the subject already holds a value of (a product for a name; an activity for lower-case words)
+_HELD_VERB = re.compile(
+    _ADVERBS
+    + r"(?:has|'s got|has got|got|bought|has bought|'s bought|just got|just bought|drives|is driving|"
+    r"'s driving|is doing|'s doing|does|switched to|has switched to|'s switched to|changed to|moved on to)\s+"
+    r"(?:an?\s+|the\s+)?(?:new\s+)?",
+    re.I,
+)
+_ACTIVITIES = frozenset({"major", "instrument", "sport", "diet"})
+
+
+def _held_change(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    s = r.text
+    m = _HELD_VERB.match(s, at, end)
+    if m is None or _NEGATION.search(s, at, m.end()):
+        return False
+    change = re.search(r"switched|changed|moved on|bought", m[0], re.I) is not None
+    now = re.search(r"\b(?:now|these days|nowadays|anymore)\b", s[m.end() : end], re.I) is not None
+    if not (change or now):
+        return False  # "Tom has a Volvo" alone may be a second car; "now" or a change says it replaced one
+    held = [
+        d for d in reversed(r.earlier) if d.subject == subject and not d.attribute.startswith("relation.")
+    ]
+    for d in held:
+        wanted = "product" if d.kind == "product" else "text" if d.attribute in _ACTIVITIES else None
+        if wanted is None:
+            continue
+        got = value_of(r, m.end(), end, wanted)
+        if got is None or (wanted == "text" and str(got[0])[:1].isupper()):
+            continue
+        add_fact(r, subject, d.attribute, got[0], pos, end, confidence, correction, wanted, (got[1], got[2]))
         return True
     return False

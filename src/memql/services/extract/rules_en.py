@@ -338,6 +338,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and r.time_at(vstart, end) is not None
     if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
         return False
+    if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
+        vstart = to.end()  # "my allergy is to peanuts"
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)

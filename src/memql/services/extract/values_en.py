@@ -50,6 +50,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     start, end = strip_span(s, start, end)
     if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in ("place", "organization"):
         start = m.end()
+    elif (m := re.compile(r"(?:a|an)\s+(?=\S)", _I).match(s, start, end)) and kind == "text":
+        start = m.end()  # "a medium", "a large": the size, as an echo ("Medium, noted") would say it
     words = s[start:end]
     if not words or len(words.split()) > (6 if kind != "text" else 10) or _OBJECT_PRONOUN.fullmatch(words):
         return None

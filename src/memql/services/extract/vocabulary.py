@@ -175,6 +175,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("school", ("school", "university", "college", "学校", "大学"), _CONTEXT, "organization"),
     Attribute("major", ("major", "field of study", "专业"), _CONTEXT),
     Attribute("car", ("car", "vehicle", "车"), _CONTEXT, "product"),
+    Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), _CONTEXT),
+    Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy"), _HEALTH),
+    Attribute("instrument", ("instrument", "musical instrument", "plays"), _CONTEXT),
+    Attribute("rent", ("rent", "monthly rent"), _MONEY),
     Attribute("timezone", ("time zone", "timezone", "时区"), _CONTEXT),
     Attribute("employment_status", ("employment status", "就业状况"), _WORK),
 )
