@@ -104,14 +104,29 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
         m = _EVENT.fullmatch(r.text, pos, t0)
         if m is None:
             return False
-        verb = m["verb"].split()[-1].lower()
+        verb = _base(m["verb"].split()[-1].lower())
         if verb in _NOT_EVENTS or verb.endswith("ed") or _NEGATION.search(r.text, pos, t0):
             return False
-        head = m["thing"] or ""
+        head, subject = m["thing"] or "", r.speaker
+        if head and (relative := r.vocabulary.relation(head.split()[-1])) is not None:
+            # "my sister flies to Lima on Tuesday": the sister's trip, never the speaker's
+            subject, head = f"{r.speaker}'s {relative[0].replace('_', ' ')}", ""
         key = snake(" ".join(w for w in (head, verb, m["rest"]) if w))
         if not key:
             return False
         value = spoken_time(r, span, t0, t1)
-        add_fact(r, r.speaker, key, value, pos, end, confidence, correction, "date", (t0, t1))
+        add_fact(r, subject, key, value, pos, end, confidence, correction, "date", (t0, t1))
         return True
     return False
+
+
+def _base(verb: str) -> str:
+    """The base form of a present-tense verb, so "she flies" and "I fly" name one event: flies -> fly,
+    goes -> go, comes -> come (a word ending in -ss or -ing is left as it is)."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:sh|ch|ss|x|o)es$", verb):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss") and len(verb) > 3:
+        return verb[:-1]
+    return verb

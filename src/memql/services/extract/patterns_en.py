@@ -174,7 +174,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
         (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
         (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
-            r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:again|once more|house)\s*[,:\-–—]",
+            r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)\s*[,:\-–—]",
             "residence",
             "place",
         ),
@@ -269,7 +269,7 @@ _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
-    r"did|isn't|don't|right|lol|haha)\b.*$|\s+[-–—]\s.*$",
+    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$",
     _I,
 )
 _VALUE_TAIL = re.compile(

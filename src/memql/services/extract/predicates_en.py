@@ -42,6 +42,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
             v, v0, v1, rejected = value
             add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
             return True
+    if _kept_thing(r, subject, pos, at, end, confidence, correction):
+        return True  # before the verbs of work: "switched to the flute" names no employer
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, at, end)
         if m is None:
@@ -73,7 +75,7 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
                 )
         add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
         return True
-    if _kept_thing(r, subject, pos, at, end, confidence, correction):
+    if _held_change(r, subject, pos, at, end, confidence, correction):
         return True
     if (m := _AGE.match(s, at, end)) is not None:
         n = parse_en_number(m["n"])
@@ -270,8 +272,6 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
         add_fact(
             r, r.speaker, key, subject, pos, end, confidence, correction, "person", (pos, pos + len(subject))
         )
-        return True
-    if _held_change(r, subject, pos, at, end, confidence, correction):
         return True
     if (m := _MEASURE.match(s, at, end)) is not None:
         unit = m["unit"].lower()
