@@ -67,7 +67,7 @@ _AND_PREDICATE = re.compile(
 )
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
-    r"settled)\b",
+    r"settled|got hired|got a job|got promoted)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -99,8 +99,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
             r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
             r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
-            r"am settled|'m settled|settled|live now|stay|stays|am staying|'m staying)"
-            r"\s+(?:down\s+)?(?:in|at|near|outside|on)",
+            r"am settled|'m settled|settled|live now|(?:am|'m|are|'re|is|'s)\s+now\s+based|stay|stays|"
+            r"am staying|'m staying)"
+            r"\s+(?:down\s+)?(?:in|at|near|outside|on|out of)",
             "residence",
             "place",
         ),
@@ -115,7 +116,10 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
             r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
             r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
-            r"(?:from\s+[^,.;]+?\s+)?(?:to|into)",  # "we moved from Porto to Lisbon"
+            r"(?:from\s+[^,.;]+?\s+)?(?:to|into)"  # "we moved from Porto to Lisbon"
+            # "we moved into a new place in Leith": the place is where the home is
+            r"(?:\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+|little\s+)?(?:place|flat|apartment|"
+            r"house|home|condo|studio)\s+(?:in|near|outside))?",
             "residence",
             "place",
         ),
@@ -164,7 +168,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer",
             "organization",
         ),
-        (r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:employed|hired)\s+(?:by|at)", "employer", "organization"),
+        (
+            r"(?:am|'m|are|'re|is|'s|got|was|were|have been|'ve been|has been)\s+(?:now\s+|just\s+)?"
+            r"(?:employed|hired|taken on)\s+(?:by|at)",
+            "employer",
+            "organization",
+        ),
         (
             r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+" + _NAME + r")(?=.*\bnow\b)",
             "employer",
@@ -174,7 +183,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
         (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
         (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
-            r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)\s*[,:\-–—]",
+            r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)"
+            r"\s*[,:\-–—]",
             "residence",
             "place",
         ),
@@ -226,7 +236,8 @@ _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the
 )
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
-    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
+    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|currently\s+|still\s+|officially\s+)?"
+    r"(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
     r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk|lead|"
     r"head|chief)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
     r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"

@@ -159,7 +159,7 @@ _ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
 _VALUE_LIKE = re.compile(
     r"(?-i:[A-Z0-9$€£@#+])|(?:next|this|last|tomorrow|today|tonight|yesterday|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|"
-    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
+    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@|[\w-]*\d",
     re.I,
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
@@ -243,7 +243,10 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
     if not name or name in NOT_NAMES:
-        return f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
+        who = f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
+        if gender is not None:
+            r.name_person(who, gender)  # "my mom lives in Cork. Actually she lives in Galway": she is mom
+        return who
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
     return name
@@ -313,7 +316,9 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
         return False
-    phrase, cop = m["attr"], m["cop"].lower()
+    phrase, cop = _NOW_WORDS.sub("", m["attr"]), m["cop"].lower()  # "my favourite food these days"
+    if not phrase:
+        return False
     vstart = m.end()
     if (d := _DUE.match(r.text, vstart, end)) is not None or "due" in cop:
         phrase, vstart = phrase + " deadline", d.end() if d else vstart
@@ -331,7 +336,13 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
     if cop in ("are", "were") and not known:
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
-    if not known and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
+    if (
+        not known
+        and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end)
+        and (
+            r.time_at(vstart, end) is None  # "my exam is in three weeks": a time is a value too
+        )
+    ):
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
@@ -353,6 +364,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
+_NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
 _CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
     r"(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?(?:got|get|have|made|set up|opened)\s+(?:a|an)\s+new\s+"
