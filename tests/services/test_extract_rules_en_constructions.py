@@ -191,3 +191,38 @@ def test_another_subject_never_supersedes_the_speakers_own():
     assert not any(t[0] == "Mira" and t[1] == "residence" for t in got)
     got = facts("My brother works as a chef at Nobu.")
     assert not any(t[0] == "Mira" for t in got if not t[1].startswith("relation."))
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm now based out of Porto.", ("Mira", "residence", "Porto")),
+        ("We just moved into a new flat in Gràcia.", ("Mira", "residence", "Gràcia")),
+        ("Just got hired by Spotify!", ("Mira", "employer", "Spotify")),
+        ("My driving test is in two weeks.", ("Mira", "driving_test", "2026-03-16")),
+        ("My favourite snack these days is edamame.", ("Mira", "favorite.snack", "edamame")),
+        ("Our door code is now 4471b.", ("Mira", "door_code", "4471b")),
+    ],
+)
+def test_more_ways_of_saying_where_one_lives_works_or_what_a_value_is(text, fact):
+    assert own(text) == {fact}
+
+
+def test_a_title_after_currently_keeps_the_employer():
+    assert own("I'm currently a product designer at Linear.") == {
+        ("Mira", "job_title", "product designer"),
+        ("Mira", "employer", "Linear"),
+    }
+
+
+def test_she_stands_for_an_unnamed_relative_of_her_gender():
+    assert own("Actually she lives in Sligo now.", ["My aunt lives in Cork."]) == {
+        ("Mira's aunt", "residence", "Sligo")
+    }
+    # two candidates of her gender: no guess
+    assert own("She lives in Sligo now.", ["My aunt and my sister live in Cork."]) == set()
+
+
+def test_unknown_attributes_still_need_a_value_like_word():
+    assert own("My team is super encouraging.") == set()
+    assert own("Our door is red.") == set()
