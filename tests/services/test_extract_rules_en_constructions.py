@@ -226,3 +226,23 @@ def test_she_stands_for_an_unnamed_relative_of_her_gender():
 def test_unknown_attributes_still_need_a_value_like_word():
     assert own("My team is super encouraging.") == set()
     assert own("Our door is red.") == set()
+
+
+def test_corrections_that_name_what_was_wrong_or_who_changed_it():
+    recent = ["My vet appointment is April 3."]
+    assert own("Sorry, I got the day wrong: it's April 5.", recent) == {
+        ("Mira", "vet.appointment", "2026-04-05")
+    }
+    assert own("They changed the gate to D7.", ["My gate is A3."]) == {("Mira", "gate", "D7")}
+    assert own("They changed the menu to tapas.") == set()  # nothing of the speaker's called a menu
+    assert own("Let's push it to 9.", ["Our dinner is at 8."]) == {("Mira", "dinner", 9)}
+    assert own("Our dinner is at 8.") == {("Mira", "dinner", 8)}
+
+
+def test_a_label_the_speaker_holds_gives_its_new_value():
+    assert own("New curfew: 11:30 pm.", ["My curfew is 11 pm."]) == {("Mira", "curfew", "11:30 pm")}
+    assert own("New curfew: 11:30 pm.") == set()  # a label alone names nothing known
+
+
+def test_an_age_turned_without_a_subject_is_the_speakers():
+    assert own("Just turned 41 today!") == {("Mira", "age", 41)}

@@ -16,8 +16,15 @@ from .values_en import add_fact, value_of
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _MOVED_IT = re.compile(
     r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
-    r"postponed|brought|shifted|switched|put)\s+(?:it|that|this|the time)\s+"
+    r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
+    r"(?:it|that|this|the time)\s+"
     r"(?:back\s+|forward\s+|up\s+|off\s+)?(?:to|until|till)\s+",
+    _I,
+)
+# "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
+_CHANGED_THE = re.compile(
+    r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
+    r"rescheduled|postponed)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
 # "… raised the rent, it's 1,620": the attribute the words before "it's" name
@@ -30,11 +37,13 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
     leads = [pos] + [
         c.end()
-        for c in re.finditer(r",\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
+        for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
         if c.start() >= pos
     ]
     if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
         _bare_at(r, m.end(), end, True, about, change=True)
+        return
+    if (m := _CHANGED_THE.match(r.text, pos, end)) is not None and _changed_the(r, m, pos, end):
         return
     for lead in reversed(leads):
         if _bare_at(r, lead, end, correction, about):
@@ -96,4 +105,24 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
     r.add(
         Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
     )
+    return True
+
+
+def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
+    """A value the speaker holds (or the vocabulary knows) changed by someone: the speaker's new value."""
+    key = r.vocabulary.normalize(m["attr"])
+    held = [
+        d
+        for d in reversed(r.earlier)
+        if d.subject == r.speaker and (d.attribute == key or d.attribute.endswith("." + key))
+    ]
+    if not key or not (held or r.vocabulary.attribute(key) is not None):
+        return False
+    key = held[0].attribute if held else key
+    kind = held[0].kind if held else r.vocabulary.kind(key)
+    got = value_of(r, m.end(), end, kind if kind != "text" else "text")
+    if got is None:
+        return False
+    value, v0, v1, rejected = got
+    add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
     return True

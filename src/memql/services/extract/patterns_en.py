@@ -45,7 +45,7 @@ _CORRECTION = re.compile(
     r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
-    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|"
+    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it|the [\w ]{1,20}?) wrong|i misspoke|"
     r"not quite|small correction|one correction|on second thoughts?|come to think of it|"
     r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
     # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
@@ -67,7 +67,7 @@ _AND_PREDICATE = re.compile(
 )
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
-    r"settled|got hired|got a job|got promoted)\b",
+    r"settled|got hired|got a job|got promoted|turned|am turning|'m turning)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)

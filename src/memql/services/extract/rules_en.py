@@ -419,9 +419,10 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
     if m is None:
         return False
-    key = r.vocabulary.normalize(m["attr"])
+    key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", m["attr"], flags=_I))
     known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
-    if not known:
+    # "New bedtime: 10:30 pm": a label the speaker already holds a value of is its new value
+    if not known and not (key and any(d.subject == r.speaker and d.attribute == key for d in r.earlier)):
         return False
     got = value_of(r, m.end(), end, r.vocabulary.kind(key))
     if got is None:

@@ -50,6 +50,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     start, end = strip_span(s, start, end)
     if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in ("place", "organization"):
         start = m.end()
+    elif (m := re.compile(r"at\s+(?=\d)", _I).match(s, start, end)) is not None:
+        start = m.end()  # "dinner is at 7": the 7
     elif (m := re.compile(r"(?:a|an)\s+(?=\S)", _I).match(s, start, end)) and kind == "text":
         start = m.end()  # "a medium", "a large": the size, as an echo ("Medium, noted") would say it
     words = s[start:end]
@@ -113,6 +115,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
         correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
     if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
         kind = "date"
+    elif kind == "text" and isinstance(value, int | float) and not isinstance(value, bool):
+        kind = "number"  # "dinner is at 8": a later "push it to 9" corrects a number
     return r.add(
         Draft(
             subject,
