@@ -246,3 +246,17 @@ def test_a_label_the_speaker_holds_gives_its_new_value():
 
 def test_an_age_turned_without_a_subject_is_the_speakers():
     assert own("Just turned 41 today!") == {("Mira", "age", 41)}
+
+
+def test_a_statement_after_a_comma_even_when_one_came_before():
+    got = own("Noor moved to the Berlin office, my new manager is Ed.")
+    assert ("Mira", "manager", "Ed") in got
+    assert not any(t[1] == "residence" for t in got)  # an office is no home
+
+
+def test_a_person_named_in_a_question_is_the_he_of_the_answer():
+    assert own("He's eleven.", [("Ada", "How old is Tomas now?")]) == {("Tomas", "age", 11)}
+
+
+def test_an_acronym_employer_with_now():
+    assert own("No, I'm at EY now.", [("Ada", "Are you still at Deloitte?")]) == {("Mira", "employer", "EY")}

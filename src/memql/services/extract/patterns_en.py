@@ -124,12 +124,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+" + _NAME + r")(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
             "residence",
             "place",
         ),
         (
-            r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+" + _NAME + r")",
+            r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+(?-i:[A-Z]))",
             "employer",
             "organization",
         ),
@@ -175,7 +175,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+" + _NAME + r")(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
             "employer",
             "organization",
         ),

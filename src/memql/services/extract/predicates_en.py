@@ -28,6 +28,9 @@ from .patterns_en import (
 from .values_en import add_fact, value_of
 from .vocabulary import snake
 
+_WORKPLACE = re.compile(
+    r"\b(?:office|branch|site|campus|team|department|division|hq|headquarters|desk)$", re.I
+)
 _AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
@@ -55,6 +58,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
+        if key == "residence" and _WORKPLACE.search(str(v)):
+            return False  # "moved to the Paris office": a workplace, not a home
         if key == "job_title" and (org := _AT_ORG.search(s, v0, v1)) is not None:
             # "I work as a backend engineer at Shopify": the title, and the employer after "at"
             got = value_of(r, org.end(), end, "organization")

@@ -97,6 +97,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         correction, about = True, about or m["about"]
         pos = _skip(_DISCOURSE, s, m.end(), end)
     if question or _QUESTION_START.match(s, pos, end):
+        _people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
         return
     confidence = 0.9
     if (m := _HEDGE.match(s, pos, end)) is not None:
@@ -121,10 +122,16 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         body_end, rest = pos + aside.start(), rest[: aside.start()]
     if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
+    before = len(r.facts)
     found = _statement(r, pos, body_end, confidence, states)
-    for comma in _COMMA_SUBJECT.finditer(s, pos, body_end) if not found else ():
-        # "Priya left, my new manager is Tom": a statement after a comma, when the start held none
-        if found := _statement(r, comma.end(), body_end, confidence, states):
+    # "Priya left, my new manager is Tom": a statement after a comma, when the start held none or its
+    # value ended before the comma ("Kim moved to Paris, my new manager is Olu")
+    stated_end = max((d.value_span[1] for d in r.facts[before:] if d.value_span), default=pos)
+    for comma in _COMMA_SUBJECT.finditer(s, pos, body_end):
+        if found and comma.start() < stated_end:
+            continue
+        if _statement(r, _skip(_DISCOURSE, s, comma.end(), body_end), body_end, confidence, states):
+            found = True
             break
     if not found:
         bare_value(r, pos, body_end, correction, about)
@@ -164,7 +171,7 @@ _VALUE_LIKE = re.compile(
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
 _COMMA_SUBJECT = re.compile(
-    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's)\b)", re.I
+    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b)", re.I
 )
 
 
