@@ -260,3 +260,8 @@ def test_a_person_named_in_a_question_is_the_he_of_the_answer():
 
 def test_an_acronym_employer_with_now():
     assert own("No, I'm at EY now.", [("Ada", "Are you still at Deloitte?")]) == {("Mira", "employer", "EY")}
+
+
+def test_a_past_verb_before_a_time_is_no_event():
+    assert own("My uncle retired in January.") == set()
+    assert own("My aunt arrives next Thursday.") == {("Mira's aunt", "arrive", "2026-03-12")}

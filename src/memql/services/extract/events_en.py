@@ -29,6 +29,9 @@ _EVENT = re.compile(
     r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)\s+$",
     _I,
 )
+_FUNCTION = frozenset(
+    {"for", "and", "the", "from", "into", "with", "until", "till", "off", "out", "back", "then"}
+)
 # verbs that do not name an event of their own ("I need …", "the weather is …")
 _NOT_EVENTS = frozenset(
     [
@@ -105,8 +108,11 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
         if m is None:
             return False
         verb = _base(m["verb"].split()[-1].lower())
+        words = (m["thing"] or "").lower().split()
         if verb in _NOT_EVENTS or verb.endswith("ed") or _NEGATION.search(r.text, pos, t0):
             return False
+        if len(verb) < 3 or verb in _FUNCTION or any(w.endswith("ed") or w in _NOT_EVENTS for w in words):
+            return False  # "my dad retired in January": a past verb read as a noun, "in" as a verb
         head, subject = m["thing"] or "", r.speaker
         if head and (relative := r.vocabulary.relation(head.split()[-1])) is not None:
             # "my sister flies to Lima on Tuesday": the sister's trip, never the speaker's
