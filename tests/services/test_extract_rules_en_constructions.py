@@ -76,11 +76,11 @@ def test_a_pronoun_subject_is_the_person_just_named():
 @pytest.mark.parametrize(
     ("text", "fact"),
     [
-        ("The painters arrive in ten days.", ("Mira", "painters_arrive", "2026-03-12")),
-        ("We leave for Madrid the day after tomorrow.", ("Mira", "leave_for_madrid", "2026-03-04")),
-        ("I fly to Lima next Tuesday", ("Mira", "fly_to_lima", "2026-03-10")),
+        ("The painters arrive in ten days.", ("Mira", "painters.arrive", "2026-03-12")),
+        ("We leave for Madrid the day after tomorrow.", ("Mira", "madrid.leave", "2026-03-04")),
+        ("I fly to Lima next Tuesday", ("Mira", "lima.fly", "2026-03-10")),
         # a relative's trip is the relative's, under the same key as one's own
-        ("My brother flies to Lima next Tuesday.", ("Mira's brother", "fly_to_lima", "2026-03-10")),
+        ("My brother flies to Lima next Tuesday.", ("Mira's brother", "lima.fly", "2026-03-10")),
     ],
 )
 def test_an_event_still_to_come_is_dated_by_its_time(text, fact):
@@ -99,8 +99,7 @@ def test_an_event_still_to_come_is_dated_by_its_time(text, fact):
     ],
 )
 def test_past_needed_hypothetical_or_negated_events_are_not_dated(text):
-    assert not any(t[1].endswith(("oslo", "paris", "madrid", "lima")) for t in own(text))
-    assert not any("bank" in t[1] for t in own(text))
+    assert own(text) == set()
 
 
 def test_a_time_before_a_new_clause_is_the_value():
@@ -265,3 +264,13 @@ def test_an_acronym_employer_with_now():
 def test_a_past_verb_before_a_time_is_no_event():
     assert own("My uncle retired in January.") == set()
     assert own("My aunt arrives next Thursday.") == {("Mira's aunt", "arrive", "2026-03-12")}
+
+
+def test_the_words_a_question_asks_by_name_the_attribute():
+    from memql.services.extract.vocabulary import DEFAULT_VOCABULARY as vocabulary
+
+    assert vocabulary.normalize("how old") == "age"
+    assert vocabulary.normalize("weighs") == "weight"
+    assert vocabulary.normalize("reports to") == "manager"
+    assert vocabulary.normalize("old car") == "old_car"  # a phrase is matched whole, not by a word of it
+    assert "play" in vocabulary.attribute("instrument").phrases

@@ -117,8 +117,12 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
         if head and (relative := r.vocabulary.relation(head.split()[-1])) is not None:
             # "my sister flies to Lima on Tuesday": the sister's trip, never the speaker's
             subject, head = f"{r.speaker}'s {relative[0].replace('_', ' ')}", ""
-        key = snake(" ".join(w for w in (head, verb, m["rest"]) if w))
-        if not key:
+        # "<what>.<verb>": the thing or the place, then the verb ("movers.come", "oslo.fly"), so a question
+        # naming either ("when do the movers come?", "when is the Oslo trip?") finds it
+        where = re.sub(r"^\s*\w+\s+(?:the\s+)?", "", m["rest"] or "")
+        what = snake(head or where)
+        key = f"{what}.{snake(verb)}" if what else snake(verb)
+        if not snake(verb):
             return False
         value = spoken_time(r, span, t0, t1)
         add_fact(r, subject, key, value, pos, end, confidence, correction, "date", (t0, t1))
