@@ -274,3 +274,26 @@ def test_the_words_a_question_asks_by_name_the_attribute():
     assert vocabulary.normalize("reports to") == "manager"
     assert vocabulary.normalize("old car") == "old_car"  # a phrase is matched whole, not by a word of it
     assert "play" in vocabulary.attribute("instrument").phrases
+
+
+@pytest.mark.parametrize(
+    ("text", "fact"),
+    [
+        ("I'm with Deloitte now.", ("Mira", "employer", "Deloitte")),
+        ("We've settled in Aarhus.", ("Mira", "residence", "Aarhus")),
+        ("Noor's a paramedic now.", ("Noor", "job_title", "paramedic")),
+        ("I'm a chef.", ("Mira", "job_title", "chef")),
+        ("I got a new mobile number: 0711 223 344.", ("Mira", "phone", "0711 223 344")),
+    ],
+)
+def test_more_employers_homes_titles_and_contacts(text, fact):
+    assert own(text) == {fact}
+
+
+def test_a_school_is_named_as_one():
+    assert own("My son goes to Hillcrest Primary now.") == {("Mira's son", "school", "Hillcrest Primary")}
+    assert own("My son goes to Paris in May.") == set()  # a trip, not a school
+
+
+def test_a_possessive_name_is_not_read_as_is():
+    assert own("Noor's car is a Fiat.") == {("Noor", "car", "Fiat")}

@@ -99,7 +99,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
             r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
             r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
-            r"am settled|'m settled|settled|live now|(?:am|'m|are|'re|is|'s)\s+now\s+based|stay|stays|"
+            r"am settled|'m settled|settled|have settled|'ve settled|has settled|live now|"
+            r"(?:am|'m|are|'re|is|'s)\s+now\s+based|stay|stays|"
             r"am staying|'m staying)"
             r"\s+(?:down\s+)?(?:in|at|near|outside|on|out of)",
             "residence",
@@ -175,7 +176,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:at|with)(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
             "employer",
             "organization",
         ),
@@ -238,8 +239,8 @@ _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very
 _JOB = re.compile(
     _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|currently\s+|still\s+|officially\s+)?"
     r"(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
-    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk|lead|"
-    r"head|chief)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
+    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon)|(?:[a-z-]+\s+)?(?:nurse|chef|doctor|lawyer|student|intern|"
+    r"pilot|clerk|lead|head|chief|vet|medic|cook|judge|coach|tutor|paramedic)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
     r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"
     r"team lead|captain|president|vp of [a-z]+)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
     r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"

@@ -211,6 +211,13 @@ _RIDE = re.compile(
     r"boat|coach)\b",
     re.I,
 )
+# "my son goes to Riverside Primary now": a school by the word that names it as one
+_SCHOOL_TO = re.compile(
+    _ADVERBS + r"(?:go|goes|is going|'s going|started at|starts at|is starting at|'s starting at)\s+to\s+"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+(?-i:School|Primary|High|Academy|College|"
+    r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School))\b",
+    re.I,
+)
 # "Beth studies law at McGill", "I'm majoring in physics": the field of study
 _STUDY = re.compile(
     _ADVERBS + r"(?:study|studies|am studying|'m studying|is studying|'s studying|major in|majors in|"
@@ -247,6 +254,20 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
     if (m := _INSTRUMENT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         value = m["value"].lower()
         add_fact(r, subject, "instrument", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _SCHOOL_TO.match(s, at, end)) is not None:
+        add_fact(
+            r,
+            subject,
+            "school",
+            m["value"],
+            pos,
+            end,
+            confidence,
+            correction,
+            "organization",
+            m.span("value"),
+        )
         return True
     if (m := _RIDE.match(s, at, end)) is not None:
         key = m["vehicle"].lower()

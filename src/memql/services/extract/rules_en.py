@@ -241,6 +241,10 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     if (m := re.compile(_NAME + r"(?![\w'])").match(s, pos, end)) is not None and m[0] not in NOT_NAMES:
         r.name_person(m[0], None, (m.start(), m.end()))
         return m[0], m.end()
+    if (m := _NAME_IS.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        # "Lena's a pilot now": the 's is "is", not a possessive
+        r.name_person(m["name"], None, m.span("name"))
+        return m["name"], m.end("name")
     return None
 
 
@@ -260,6 +264,10 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
 
 
 _APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
+_NAME_IS = re.compile(
+    rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
+    r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
+)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 
 
@@ -378,6 +386,7 @@ _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value
     r"(?P<attr>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s*(?:[,:\-–—]\s*|\s+)(?:it'?s|it is|which is|now)?\s*",
     _I,
 )
+_GOT_NEW_MARKED = re.compile(_GOT_NEW.pattern.replace(r"(?:[,:\-–—]\s*|\s+)", r"[,:\-–—]\s*"), _I)
 _USE_CONTACT = re.compile(  # "please use sofia@ruizstudio.com from now on": a contact named by its shape
     r"(?:please\s+)?(?:use|reach me (?:at|on)|contact me (?:at|on)|call me (?:at|on)|text me (?:at|on)|"
     r"email me (?:at|on)|write to me at|my (?:new )?contact is)\s+(?:my\s+(?:new\s+)?[\w ]*?\s*)?"
@@ -391,7 +400,8 @@ def _new_or_contact(r: Reading, pos: int, end: int, confidence: float, correctio
         key = "email" if "@" in m["value"] else "phone"
         add_fact(r, r.speaker, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
         return True
-    if (m := _GOT_NEW.match(r.text, pos, end)) is None:
+    m = _GOT_NEW_MARKED.match(r.text, pos, end) or _GOT_NEW.match(r.text, pos, end)
+    if m is None:  # "I got a new phone number: …" reads the attribute up to its colon first
         return False
     key = r.vocabulary.normalize(m["attr"])
     if not key or not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
@@ -424,8 +434,8 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
 
 def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
-    if m is None:
-        return False
+    if m is None or re.match(r"(?:i|we|you|he|she|they|it)\b", m["attr"], _I):
+        return False  # "I got a new phone number: …" is a clause before a colon, not a label
     key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", m["attr"], flags=_I))
     known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
     # "New bedtime: 10:30 pm": a label the speaker already holds a value of is its new value

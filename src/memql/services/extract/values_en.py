@@ -48,7 +48,11 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         end = m.start()
     start, end = strip_span(s, start, end)
-    if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in ("place", "organization"):
+    if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in (
+        "place",
+        "organization",
+        "product",
+    ):
         start = m.end()
     elif (m := re.compile(r"at\s+(?=\d)", _I).match(s, start, end)) is not None:
         start = m.end()  # "dinner is at 7": the 7
