@@ -31,20 +31,23 @@ NOT_NAMES = frozenset((
 # fmt: on
 
 _DISCOURSE = re.compile(
-    r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|"
+    r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|ah|hmm|um|"
     r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|"
     r"one more thing|in other news|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
     r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
-    r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah)\b[\s,:;!.\-]*)+",
+    r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah|honestly|frankly|"
+    r"basically|seriously|to be honest|tbh|fun fact|funny enough|turns out|as it turns out|"
+    r"long story short|for the record|at the moment|right now)\b[\s,:;!.\-]*)+",
     _I,
 )
 _CORRECTION = re.compile(
     r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
-    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it) wrong|i misspoke|"
-    r"not quite|small correction|one correction|"
+    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it|the [\w ]{1,20}?) wrong|i misspoke|"
+    r"not quite|small correction|one correction|on second thoughts?|come to think of it|"
+    r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
     # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
     r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]))\b[\s,:;.!\-–—]*",
     _I,
@@ -64,7 +67,7 @@ _AND_PREDICATE = re.compile(
 )
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
-    r"settled)\b",
+    r"settled|got hired|got a job|got promoted|turned|am turning|'m turning)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -96,8 +99,10 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
             r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
             r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
-            r"am settled|'m settled|settled|live now|stay|stays|am staying|'m staying)"
-            r"\s+(?:down\s+)?(?:in|at|near|outside|on)",
+            r"am settled|'m settled|settled|have settled|'ve settled|has settled|live now|"
+            r"(?:am|'m|are|'re|is|'s)\s+now\s+based|stay|stays|"
+            r"am staying|'m staying)"
+            r"\s+(?:down\s+)?(?:in|at|near|outside|on|out of)",
             "residence",
             "place",
         ),
@@ -112,17 +117,20 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
             r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
             r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
-            r"(?:from\s+[^,.;]+?\s+)?(?:to|into)",  # "we moved from Porto to Lisbon"
+            r"(?:from\s+[^,.;]+?\s+)?(?:to|into)"  # "we moved from Porto to Lisbon"
+            # "we moved into a new place in Leith": the place is where the home is
+            r"(?:\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+|little\s+)?(?:place|flat|apartment|"
+            r"house|home|condo|studio)\s+(?:in|near|outside))?",
             "residence",
             "place",
         ),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+" + _NAME + r")(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
             "residence",
             "place",
         ),
         (
-            r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+" + _NAME + r")",
+            r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+(?-i:[A-Z]))",
             "employer",
             "organization",
         ),
@@ -161,16 +169,34 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer",
             "organization",
         ),
-        (r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:employed|hired)\s+(?:by|at)", "employer", "organization"),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?at(?=\s+" + _NAME + r")(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s|got|was|were|have been|'ve been|has been)\s+(?:now\s+|just\s+)?"
+            r"(?:employed|hired|taken on)\s+(?:by|at)",
+            "employer",
+            "organization",
+        ),
+        (
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:at|with)(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
             "employer",
             "organization",
         ),
         (r"(?:work|works|am working|'m working|is working|'s working)\s+as(?:\s+an?)?", "job_title", "text"),
         (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
         (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
-        (r"(?:drive|drives|am driving|'m driving)\s+an?", "car", "product"),
+        (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
+            r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)"
+            r"\s*[,:\-–—]",
+            "residence",
+            "place",
+        ),
+        (  # "I report to Kenji now": whom one reports to is one's manager (one at a time)
+            r"(?:report|reports|am reporting|'m reporting|is reporting|'s reporting|now report)\s+"
+            r"(?:directly\s+)?to",
+            "manager",
+            "person",
+        ),
+        (r"(?:weigh|weighs|am weighing|'m weighing)(?=\s+(?:about\s+|around\s+)?\d)", "weight", "text"),
+        (r"(?:drive|drives|am driving|'m driving|now drive|now drives)\s+(?:an?|the)", "car", "product"),
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
         (
             r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"
@@ -211,9 +237,12 @@ _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the
 )
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
-    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+)?(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
-    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon|nurse|chef|doctor|lawyer|student|intern|pilot|clerk|lead|"
-    r"head|chief)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
+    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|currently\s+|still\s+|officially\s+)?"
+    r"(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
+    r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon)|(?:[a-z-]+\s+)?(?:nurse|chef|doctor|lawyer|student|intern|"
+    r"pilot|clerk|lead|head|chief|vet|medic|cook|judge|coach|tutor|paramedic)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
+    r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"
+    r"team lead|captain|president|vp of [a-z]+)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
     r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
     _I,
 )
@@ -251,12 +280,13 @@ _OBJECT_PRONOUN = re.compile(r"(?:it|that|this|them|you|him|her|those|these|me|u
 _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
-    r",\s*(?:he|she|it|they|i|we|you|that|this)\b.*$|\s+[-–—]\s.*$",
+    r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
+    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$",
     _I,
 )
 _VALUE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
-    r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|"
+    r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc))+\s*$",
     _I,
 )
@@ -291,6 +321,7 @@ _DECISION = re.compile(
 
 _BARE = re.compile(
     r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
+    r"put me down for|sign me up for|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
     _I,
 )

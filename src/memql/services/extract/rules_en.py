@@ -12,43 +12,32 @@ from __future__ import annotations
 
 import re
 
-from memql.lang.time.numbers import parse_en_number
-
 from .actions_en import read_decisions, read_tasks
-from .common import BOUND, HEDGED, Draft, Reading, strip_span, time_value
+from .common import HEDGED, Reading, strip_span, time_value
+from .corrections_en import bare_value
+from .events_en import event
 from .patterns_en import (
     _ACTUALLY,
-    _AGE,
-    _ALLERGY,
     _AND_PREDICATE,
-    _BARE,
-    _BASE_VERB,
-    _CHANGED_MY,
     _CONDITIONAL,
     _CORRECTION,
-    _COUNT,
     _DISCOURSE,
     _DUE,
     _EXPIRY,
     _HEDGE,
     _HYPOTHETICAL,
     _I,
-    _JOB,
     _LEADING_TIME,
     _NAME,
     _NEGATION,
     _POSSESSIVE_COPULA,
-    _PREDICATES,
-    _PREFERENCE,
     _QUESTION_START,
     _REPORTED,
-    _SENTIMENT,
     _SPACE,
-    _STATUSES,
     _SUBJECTLESS,
-    _WH_OR_PRONOUN,
     NOT_NAMES,
 )
+from .predicates_en import predicate
 from .values_en import add_fact, value_of
 from .vocabulary import snake
 
@@ -108,6 +97,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         correction, about = True, about or m["about"]
         pos = _skip(_DISCOURSE, s, m.end(), end)
     if question or _QUESTION_START.match(s, pos, end):
+        _people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
         return
     confidence = 0.9
     if (m := _HEDGE.match(s, pos, end)) is not None:
@@ -127,18 +117,28 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if trailing and not re.search(r"\b(?:will|'ll|shall|\w+ing)\b", rest[: trailing.start()], _I):
         body_end, rest = pos + trailing.start(), rest[: trailing.start()]
     read_tasks(r, pos, body_end)
+    if (said := _REPORTED.search(rest)) and (aside := _ASIDE.search(rest, 0, said.start())):
+        # "Biscuit weighs 14 kilos, the vet says he's fine": the report is an aside after the statement
+        body_end, rest = pos + aside.start(), rest[: aside.start()]
     if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
         return
+    before = len(r.facts)
     found = _statement(r, pos, body_end, confidence, states)
-    for comma in _COMMA_SUBJECT.finditer(s, pos, body_end) if not found else ():
-        # "Priya left, my new manager is Tom": a statement after a comma, when the start held none
-        if found := _statement(r, comma.end(), body_end, confidence, states):
+    # "Priya left, my new manager is Tom": a statement after a comma, when the start held none or its
+    # value ended before the comma ("Kim moved to Paris, my new manager is Olu")
+    stated_end = max((d.value_span[1] for d in r.facts[before:] if d.value_span), default=pos)
+    for comma in _COMMA_SUBJECT.finditer(s, pos, body_end):
+        if found and comma.start() < stated_end:
+            continue
+        if _statement(r, _skip(_DISCOURSE, s, comma.end(), body_end), body_end, confidence, states):
+            found = True
             break
     if not found:
-        _bare_correction(r, pos, body_end, correction, about)
+        bare_value(r, pos, body_end, correction, about)
     _people(r, start, body_end)
 
 
+_ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
 _PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
 
 
@@ -161,16 +161,18 @@ def _people(r: Reading, start: int, end: int) -> None:
         r.name_person(m[0], None, (m.start(), m.end()))
 
 
-_VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 _ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
 # what an unknown attribute's value starts with: a name, a digit, a time word, an address or a handle
 _VALUE_LIKE = re.compile(
     r"(?-i:[A-Z0-9$€£@#+])|(?:next|this|last|tomorrow|today|tonight|yesterday|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|"
-    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@",
+    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@|[\w-]*\d",
     re.I,
 )
-_COMMA_SUBJECT = re.compile(r",\s+(?=(?:my|our|the|i|i'm|i've|we|we're|we've)\b)", re.I)
+# a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
+_COMMA_SUBJECT = re.compile(
+    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b)", re.I
+)
 
 
 def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
@@ -180,6 +182,7 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
         or _subject_predicate(r, pos, end, confidence, correction)
         or _label(r, pos, end, confidence, correction)
         or _new_or_contact(r, pos, end, confidence, correction)
+        or event(r, pos, end, confidence, correction)
     )
 
 
@@ -231,9 +234,17 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     ).match(s, pos, end)
     if rel is not None:
         return _relative(r, rel), rel.end()
+    if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
+        r.name_person(m["name"], None, m.span("name"))
+        return m["name"], m.end()
     if (m := re.compile(_NAME + r"(?![\w'])").match(s, pos, end)) is not None and m[0] not in NOT_NAMES:
         r.name_person(m[0], None, (m.start(), m.end()))
         return m[0], m.end()
+    if (m := _NAME_IS.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        # "Lena's a pilot now": the 's is "is", not a possessive
+        r.name_person(m["name"], None, m.span("name"))
+        return m["name"], m.end("name")
     return None
 
 
@@ -243,12 +254,20 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
     if not name or name in NOT_NAMES:
-        return f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
+        who = f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
+        if gender is not None:
+            r.name_person(who, gender)  # "my mom lives in Cork. Actually she lives in Galway": she is mom
+        return who
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
     return name
 
 
+_APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
+_NAME_IS = re.compile(
+    rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
+    r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
+)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 
 
@@ -312,7 +331,9 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
         return False
-    phrase, cop = m["attr"], m["cop"].lower()
+    phrase, cop = _NOW_WORDS.sub("", m["attr"]), m["cop"].lower()  # "my favourite food these days"
+    if not phrase:
+        return False
     vstart = m.end()
     if (d := _DUE.match(r.text, vstart, end)) is not None or "due" in cop:
         phrase, vstart = phrase + " deadline", d.end() if d else vstart
@@ -330,13 +351,21 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
     if cop in ("are", "were") and not known:
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
-    if not known and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
+    if (
+        not known
+        and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end)
+        and (
+            r.time_at(vstart, end) is None  # "my exam is in three weeks": a time is a value too
+        )
+    ):
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
-    dated = cop in ("is", "'s") and r.time_at(vstart, end) is not None
+    dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and r.time_at(vstart, end) is not None
     if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
         return False
+    if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
+        vstart = to.end()  # "my allergy is to peanuts"
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
@@ -350,11 +379,14 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
+_NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
+_CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
     r"(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?(?:got|get|have|made|set up|opened)\s+(?:a|an)\s+new\s+"
     r"(?P<attr>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s*(?:[,:\-–—]\s*|\s+)(?:it'?s|it is|which is|now)?\s*",
     _I,
 )
+_GOT_NEW_MARKED = re.compile(_GOT_NEW.pattern.replace(r"(?:[,:\-–—]\s*|\s+)", r"[,:\-–—]\s*"), _I)
 _USE_CONTACT = re.compile(  # "please use sofia@ruizstudio.com from now on": a contact named by its shape
     r"(?:please\s+)?(?:use|reach me (?:at|on)|contact me (?:at|on)|call me (?:at|on)|text me (?:at|on)|"
     r"email me (?:at|on)|write to me at|my (?:new )?contact is)\s+(?:my\s+(?:new\s+)?[\w ]*?\s*)?"
@@ -368,7 +400,8 @@ def _new_or_contact(r: Reading, pos: int, end: int, confidence: float, correctio
         key = "email" if "@" in m["value"] else "phone"
         add_fact(r, r.speaker, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
         return True
-    if (m := _GOT_NEW.match(r.text, pos, end)) is None:
+    m = _GOT_NEW_MARKED.match(r.text, pos, end) or _GOT_NEW.match(r.text, pos, end)
+    if m is None:  # "I got a new phone number: …" reads the attribute up to its colon first
         return False
     key = r.vocabulary.normalize(m["attr"])
     if not key or not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects):
@@ -392,152 +425,21 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     subject, at = got
     s = r.text
     at = _skip(_SPACE, s, at, end)
-    if not _predicate(r, subject, pos, at, end, confidence, correction):
+    if not predicate(r, subject, pos, at, end, confidence, correction):
         # "I left Google and joined Meta": the subject carries over to the verb after "and"
         m = _AND_PREDICATE.search(s, at, end)
-        return m is not None and _predicate(r, subject, pos, m.end(), end, confidence, correction)
-    return True
-
-
-def _predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
-    s = r.text
-    if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
-        key = r.vocabulary.normalize(m["attr"])
-        kind = r.vocabulary.kind(key)
-        value = value_of(r, m.end(), end, kind) if key else None
-        if value is not None:
-            v, v0, v1, rejected = value
-            add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
-            return True
-    for pattern, key, kind in _PREDICATES:
-        m = pattern.match(s, at, end)
-        if m is None:
-            continue
-        if key == "birth":
-            span = r.time_at(m.end(), end)
-            key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
-        value = value_of(r, m.end(), end, kind)
-        if value is None:
-            return False
-        v, v0, v1, rejected = value
-        add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
-        return True
-    if (m := _AGE.match(s, at, end)) is not None:
-        n = parse_en_number(m["n"])
-        add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
-        return True
-    for pattern, key in _STATUSES:
-        if (m := pattern.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
-            v = m["value"].lower()
-            add_fact(
-                r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
-            )
-            return True
-    if (m := _ALLERGY.match(s, at, end)) is not None:
-        got2 = value_of(r, m.end(), end, "text")
-        if got2 is not None:
-            add_fact(
-                r,
-                subject,
-                "allergy." + snake(str(got2[0])),
-                True,
-                pos,
-                end,
-                confidence,
-                correction,
-                "text",
-                (got2[1], got2[2]),
-            )
-            return True
-    if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"]) is None:
-        add_fact(
-            r,
-            subject,
-            "job_title",
-            m["title"],
-            pos,
-            end,
-            confidence,
-            correction,
-            "text",
-            (m.start("title"), m.end("title")),
-        )
-        if m["org"]:
-            org = value_of(r, m.start("org"), end, "organization")
-            if org is not None:
-                add_fact(
-                    r,
-                    subject,
-                    "employer",
-                    org[0],
-                    pos,
-                    end,
-                    confidence,
-                    correction,
-                    "organization",
-                    (org[1], org[2]),
-                )
-        return True
-    if (m := _PREFERENCE.match(s, at, end)) is not None:
-        if subject not in (r.speaker,) and _BASE_VERB.fullmatch(m["verb"]) and not m["neg"]:
-            return False  # "Sounds like a blast", "Trips like these": a named subject takes "likes"
-        return _preference(r, subject, m, pos, end, confidence)
-    if (m := _COUNT.match(s, at, end)) is not None and not _VAGUE.fullmatch(m["n"]):
-        n = parse_en_number(m["n"])
-        add_fact(
-            r,
-            subject,
-            r.vocabulary.normalize(m["x"]) + ".count",
-            n,
-            pos,
-            end,
-            confidence,
-            correction,
-            "number",
-            (m.start("n"), m.end("n")),
-        )
-        return True
-    return False
-
-
-def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, confidence: float) -> bool:
-    verb = (m["verb"] + (" not" if m["neg"] else "")).lower()
-    sentiment = next(value for word, value in _SENTIMENT if word in verb)
-    if m["neg"] and sentiment in ("like", "love", "prefer"):
-        sentiment = "dislike"
-    s = r.text
-    obj_start = m.end()
-    if (t := re.compile(r"to\s+", _I).match(s, obj_start, end)) is not None:
-        obj_start = t.end()
-    if _WH_OR_PRONOUN.match(s, obj_start, end):
-        return False
-    if article := re.compile(r"(?:(?:a|an|the|some|all|both|most|many|any)\s+)+", _I).match(
-        s, obj_start, end
-    ):
-        obj_start = article.end()  # "I love a dairy-free mousse": preference.dairy_free_mousse
-    obj_end = end
-    if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
-        obj_end = c.start() if sentiment == "prefer" else obj_end
-    got = value_of(r, obj_start, obj_end, "text")
-    if (
-        got is None
-        or len(str(got[0]).split()) > 4
-        or str(got[0]).lower() in ("to", "so", "too", "much", "more")
-    ):
-        return False
-    value, v0, v1, _ = got
-    key = "preference." + snake(str(value))
-    add_fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
+        return m is not None and predicate(r, subject, pos, m.end(), end, confidence, correction)
     return True
 
 
 def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
-    if m is None:
-        return False
-    key = r.vocabulary.normalize(m["attr"])
+    if m is None or re.match(r"(?:i|we|you|he|she|they|it)\b", m["attr"], _I):
+        return False  # "I got a new phone number: …" is a clause before a colon, not a label
+    key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", m["attr"], flags=_I))
     known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
-    if not known:
+    # "New bedtime: 10:30 pm": a label the speaker already holds a value of is its new value
+    if not known and not (key and any(d.subject == r.speaker and d.attribute == key for d in r.earlier)):
         return False
     got = value_of(r, m.end(), end, r.vocabulary.kind(key))
     if got is None:
@@ -545,52 +447,5 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     value, v0, v1, rejected = got
     add_fact(
         r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
-    )
-    return True
-
-
-def _bare_correction(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
-    """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
-    attribute, bound to the earlier fact it corrects (never bound: no fact). Words before a comma that
-    leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
-    leads = [pos] + [
-        c.end()
-        for c in re.finditer(r",\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
-        if c.start() >= pos
-    ]
-    for lead in reversed(leads):
-        if _bare_at(r, lead, end, correction, about):
-            return
-
-
-def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> bool:
-    m = _BARE.match(r.text, pos, end)
-    if m is None:
-        return False
-    led = m.start("value") > m.start()  # "it's tree nuts": a value said as the value of "it"
-    got = value_of(r, m.start("value"), end, "text")
-    if got is None:
-        return False
-    value, v0, v1, rejected = got
-    if not correction and rejected is None:
-        return False
-    if len(r.text[v0:v1].split()) > 5:
-        return False
-    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int | float) else "text"
-    words = r.text[v0:v1]
-    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
-        return False  # "oops, I forgot": a clause, not a value
-    if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
-        return (
-            False  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
-        )
-    earlier = r.bind(kind, about or m["attr"], rejected, value)
-    if earlier is None or (
-        not correction
-        and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
-    ):
-        return False
-    r.add(
-        Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
     )
     return True

@@ -16,6 +16,9 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     expression resolved when the value is one, a trailing time removed from a non-date value."""
     s = r.text
     start, end = strip_span(s, start, end)
+    for t0, t1, _ in r.times:  # "ends in three months": the preposition read with the verb begins the time
+        if start - 4 <= t0 < start < t1 <= end and s[t0:start].strip().isalpha():
+            start = t0
     rejected = None
     if (m := _REJECTED.search(s, start, end)) is not None and m.start() > start:
         rejected, end = m["old"].strip(), m.start()
@@ -24,12 +27,18 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         start, end = strip_span(s, start, m.start())
     span = r.time_at(start, end)
+    if span is None and (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
+        # "in three months, so I need to decide soon": the time before a new clause is the value
+        span = r.time_at(start, m.start())
+        end = m.start() if span is not None else end
     if span is not None:
-        return time_value(span, r.now), start, end, rejected
+        return spoken_time(r, span, start, end), start, end, rejected
     if kind == "date":
         return None
     if (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
         end = m.start()
+    if kind in _NAMED and (m := re.compile(r",\s+(?=[a-z])").search(s, start, end)) is not None:
+        end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
         if t0 > start and not s[t1:end].strip(" ,.!"):
             end = t0
@@ -39,8 +48,16 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         end = m.start()
     start, end = strip_span(s, start, end)
-    if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in ("place", "organization"):
+    if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in (
+        "place",
+        "organization",
+        "product",
+    ):
         start = m.end()
+    elif (m := re.compile(r"at\s+(?=\d)", _I).match(s, start, end)) is not None:
+        start = m.end()  # "dinner is at 7": the 7
+    elif (m := re.compile(r"(?:a|an)\s+(?=\S)", _I).match(s, start, end)) and kind == "text":
+        start = m.end()  # "a medium", "a large": the size, as an echo ("Medium, noted") would say it
     words = s[start:end]
     if not words or len(words.split()) > (6 if kind != "text" else 10) or _OBJECT_PRONOUN.fullmatch(words):
         return None
@@ -52,13 +69,33 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         return (
             (parse_en_number(words), start, end, rejected) if re.fullmatch(EN_NUMBER_RE, words, _I) else None
         )
-    if (
-        kind in ("place", "organization", "person", "product")
-        and not words[:1].isupper()
-        and not words[0].isdigit()
-    ):
+    if kind == "product" and (m := _MODIFIED_NAME.fullmatch(words)) is not None:
+        words, start = words[m.start("name") :], start + m.start("name")  # "a red Volvo": the Volvo
+    if kind in _NAMED and not words[:1].isupper() and not words[0].isdigit():
         return None  # a proper name is written capitalised: "joined a new group" names no employer
     return words, start, end, rejected
+
+
+_NAMED = ("place", "organization", "person", "product")
+_MODIFIED_NAME = re.compile(
+    r"(?:(?:new|old|used|little|big|small|[a-z]+ish|red|blue|green|black|white|grey|gray|"
+    r"silver|yellow|orange|brown|dark|light|bright|shiny|electric|vintage)\s+){1,2}(?P<name>(?-i:[A-Z0-9]).*)"
+)
+# a bare clock time ("2:05", "8:05 pm", "the 7:45"): kept as said, since no day is named
+_CLOCK = re.compile(r"(?:at\s+|the\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|noon|midnight", _I)
+# "in two weeks", "in 3 days": a whole number of days from now names a day, not an instant
+_DAYS_FROM_NOW = re.compile(r"(?:in|within)\s+(?:\w+\s+){0,2}?(?:days?|weeks?|fortnight|months?|years?)", _I)
+
+
+def spoken_time(r: Reading, span, start: int, end: int) -> str:
+    """A time value as a fact holds it: a clock time without a day stays as said ("8:05 pm"); a distance
+    in days or more ("in two weeks") is the day it lands on; anything else as `time_value` gives it."""
+    words = r.text[start:end].strip()
+    if span.granularity in ("minute", "hour", "instant") and _CLOCK.fullmatch(words):
+        return re.sub(r"^(?:at|the)\s+", "", words, flags=_I)
+    if span.granularity == "instant" and _DAYS_FROM_NOW.fullmatch(words):
+        return span.start.astimezone(r.now.tzinfo).date().isoformat()
+    return time_value(span, r.now)
 
 
 def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
@@ -82,6 +119,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
         correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
     if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
         kind = "date"
+    elif kind == "text" and isinstance(value, int | float) and not isinstance(value, bool):
+        kind = "number"  # "dinner is at 8": a later "push it to 9" corrects a number
     return r.add(
         Draft(
             subject,

@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Literal
 
 ValueKind = Literal["text", "date", "place", "organization", "person", "number", "product"]
@@ -175,8 +175,31 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("school", ("school", "university", "college", "学校", "大学"), _CONTEXT, "organization"),
     Attribute("major", ("major", "field of study", "专业"), _CONTEXT),
     Attribute("car", ("car", "vehicle", "车"), _CONTEXT, "product"),
+    Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), _CONTEXT),
+    Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy"), _HEALTH),
+    Attribute("instrument", ("instrument", "musical instrument", "plays"), _CONTEXT),
+    Attribute("rent", ("rent", "monthly rent"), _MONEY),
     Attribute("timezone", ("time zone", "timezone", "时区"), _CONTEXT),
     Attribute("employment_status", ("employment status", "就业状况"), _WORK),
+)
+
+# the English words a question asks an attribute by ("how old is Leo?", "how much does Biscuit weigh?",
+# "who does Ana report to?"), so the fact matches the question that asks for it
+_ASKED_EN: dict[str, tuple[str, ...]] = {
+    "age": ("how old",),
+    "weight": ("weigh", "weighs"),
+    "car": ("drive", "drives"),
+    "major": ("study", "studies", "studying"),
+    "instrument": ("play", "playing"),
+    "residence": ("live", "lives", "living", "based"),
+    "employer": ("work", "works", "working"),
+    "job_title": ("do for a living", "do for work", "job"),
+}
+ATTRIBUTES = (
+    *(replace(a, phrases=a.phrases + _ASKED_EN.get(a.key, ())) for a in ATTRIBUTES),
+    Attribute(
+        "manager", ("manager", "line manager", "report to", "reports to", "reporting to"), _WORK, "person"
+    ),
 )
 
 # aspect key -> phrases; a phrase "<thing> <aspect>" is the key "<thing>.<aspect>"

@@ -1,0 +1,128 @@
+"""The English grammar's values said without their attribute: a correction ("correction: it's June 30",
+"actually, Porto", "make it eight"), a change of "it" ("the airline moved it to 8:05 pm"), and a value
+after a clause that names its attribute ("the landlord raised the rent, it's 1,620 a month"). Each is
+bound to the earlier fact it changes, or to the attribute its clause names; never bound, no fact."""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import EN_NUMBER_RE
+
+from .common import BOUND, Draft, Reading
+from .patterns_en import _BARE, _I
+from .values_en import add_fact, value_of
+
+# "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
+_MOVED_IT = re.compile(
+    r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
+    r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
+    r"(?:it|that|this|the time)\s+"
+    r"(?:back\s+|forward\s+|up\s+|off\s+)?(?:to|until|till)\s+",
+    _I,
+)
+# "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
+_CHANGED_THE = re.compile(
+    r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
+    r"rescheduled|postponed)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    _I,
+)
+# "… raised the rent, it's 1,620": the attribute the words before "it's" name
+_NAMED_BEFORE = re.compile(r"\b(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s*$", _I)
+
+
+def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
+    """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
+    attribute, bound to the earlier fact it corrects (never bound: no fact). Words before a comma that
+    leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
+    leads = [pos] + [
+        c.end()
+        for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
+        if c.start() >= pos
+    ]
+    if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
+        _bare_at(r, m.end(), end, True, about, change=True)
+        return
+    if (m := _CHANGED_THE.match(r.text, pos, end)) is not None and _changed_the(r, m, pos, end):
+        return
+    for lead in reversed(leads):
+        if _bare_at(r, lead, end, correction, about):
+            return
+        if lead > pos and not correction and _named_before(r, pos, lead, end):
+            return
+
+
+def _named_before(r: Reading, pos: int, lead: int, end: int) -> bool:
+    """ "Landlord raised the rent, it's 1,620 a month": "it" is the attribute the clause before names,
+    when the speaker already holds it or the vocabulary knows it (not "saw the dentist, it's fine")."""
+    m = _NAMED_BEFORE.search(r.text, pos, r.text.rfind(",", pos, lead))
+    if m is None or not re.match(r"\s*(?:it'?s|it is)\s", r.text[lead:end], _I):
+        return False
+    key = r.vocabulary.normalize(m["attr"])
+    held = any(d.subject == r.speaker and d.attribute == key for d in r.earlier)
+    if not key or not (held or r.vocabulary.attribute(key) is not None or "." in key):
+        return False
+    b = _BARE.match(r.text, lead, end)
+    kind = r.vocabulary.kind(key)
+    got = value_of(r, b.start("value"), end, kind) if b is not None else None
+    if got is None or (not re.match(r"[\d$€£]", r.text[got[1] : got[2]]) and kind == "text"):
+        return False  # a new value of an attribute that is not a name is a number or an amount
+    value, v0, v1, rejected = got
+    add_fact(r, r.speaker, key, value, pos, end, 0.8, False, kind, (v0, v1), rejected)
+    return True
+
+
+def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None, change=False) -> bool:
+    m = _BARE.match(r.text, pos, end)
+    if m is None:
+        return False
+    led = m.start("value") > m.start()  # "it's tree nuts": a value said as the value of "it"
+    got = value_of(r, m.start("value"), end, "text")
+    if got is None:
+        return False
+    value, v0, v1, rejected = got
+    if not correction and rejected is None:
+        return False
+    if len(r.text[v0:v1].split()) > 5:
+        return False
+    words = r.text[v0:v1]
+    numeric = isinstance(value, int | float) or re.fullmatch(EN_NUMBER_RE, words, _I) is not None
+    kind = "date" if r.time_at(v0, v1) is not None else "number" if numeric else "text"
+    if change and kind == "text":
+        return False  # "they moved it to the back room": a change of "it" binds a time or a number
+    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
+        return False  # "oops, I forgot": a clause, not a value
+    if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
+        return (
+            False  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
+        )
+    earlier = r.bind(kind, about or m["attr"], rejected, value)
+    if earlier is None or (
+        not correction
+        and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
+    ):
+        return False
+    r.add(
+        Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
+    )
+    return True
+
+
+def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
+    """A value the speaker holds (or the vocabulary knows) changed by someone: the speaker's new value."""
+    key = r.vocabulary.normalize(m["attr"])
+    held = [
+        d
+        for d in reversed(r.earlier)
+        if d.subject == r.speaker and (d.attribute == key or d.attribute.endswith("." + key))
+    ]
+    if not key or not (held or r.vocabulary.attribute(key) is not None):
+        return False
+    key = held[0].attribute if held else key
+    kind = held[0].kind if held else r.vocabulary.kind(key)
+    got = value_of(r, m.end(), end, kind if kind != "text" else "text")
+    if got is None:
+        return False
+    value, v0, v1, rejected = got
+    add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
+    return True

@@ -1,0 +1,142 @@
+"""The English grammar's dated events and bookings: "the movers come in two weeks", "I fly to Oslo the day
+after tomorrow" (the day an event of the speaker's happens), "book the table for six people" (the size of a
+booking). Each is keyed by the words that name it, so a later statement of the same event supersedes it."""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import EN_NUMBER_RE
+
+from .common import Reading
+from .patterns_en import _I, _NEGATION
+from .values_en import add_fact, spoken_time
+from .vocabulary import snake
+
+# "(I'd like to) book a table for six people", "reserve the room for two nights", "we need a car for 5 days"
+_BOOKING = re.compile(
+    r"(?:(?:please|can you|could you)\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+)?)?(?:book|booked|reserve|reserved|"
+    r"get|need|have|hold|make)\s+(?:us\s+|me\s+)?(?:a|an|the|our|my)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+"
+    r"for\s+(?P<n>\d+|" + EN_NUMBER_RE + r")(?:\s+(?P<unit>people|persons|guests|adults|of us|nights|days|"
+    r"weeks|hours|seats))?\b",
+    _I,
+)
+_UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": "people", "seats": "people"}
+# the words of an event before its time: "the movers come", "I fly to Oslo", "our lease starts"
+_EVENT = re.compile(
+    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?))\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|"
+    r"is\s+|'s\s+)?[a-z]+)(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
+    r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)\s+$",
+    _I,
+)
+_FUNCTION = frozenset(
+    {"for", "and", "the", "from", "into", "with", "until", "till", "off", "out", "back", "then"}
+)
+# verbs that do not name an event of their own ("I need …", "the weather is …")
+_NOT_EVENTS = frozenset(
+    [
+        "am",
+        "is",
+        "are",
+        "was",
+        "were",
+        "be",
+        "been",
+        "have",
+        "has",
+        "had",
+        "need",
+        "needs",
+        "want",
+        "wants",
+        "will",
+        "would",
+        "should",
+        "must",
+        "can",
+        "could",
+        "may",
+        "might",
+        "think",
+        "know",
+        "hope",
+        "plan",
+        "guess",
+        "said",
+        "says",
+        "told",
+        "do",
+        "does",
+        "did",
+        "get",
+        "got",
+        "go",
+        "goes",
+        "going",
+        "feel",
+        "feels",
+        "seem",
+        "seems",
+        "look",
+        "looks",
+    ]
+)
+
+
+def event(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    return _booking(r, pos, end, confidence, correction) or _dated_event(r, pos, end, confidence, correction)
+
+
+def _booking(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    m = _BOOKING.match(r.text, pos, end)
+    if m is None or _NEGATION.search(r.text, pos, m.start("n")):
+        return False
+    unit = (m["unit"] or "people").lower()
+    key = f"{snake(m['thing'])}.{_UNITS.get(unit, unit)}"
+    # the number as said ("six"), so a later "make it eight" and the message that said "six" read alike
+    add_fact(r, r.speaker, key, m["n"].lower(), pos, end, confidence, correction, "number", m.span("n"))
+    return True
+
+
+def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    """An event of the speaker's (I/we, or the/my/our thing) whose time ends the clause and is still to
+    come: its day is the value, its words (verb and where) the key — "fly_to_oslo", "movers_come"."""
+    for t0, t1, span in r.times_in(pos, end):
+        if r.text[t1:end].strip(" .!,") or span.start < r.now:
+            continue
+        m = _EVENT.fullmatch(r.text, pos, t0)
+        if m is None:
+            return False
+        verb = _base(m["verb"].split()[-1].lower())
+        words = (m["thing"] or "").lower().split()
+        if verb in _NOT_EVENTS or verb.endswith("ed") or _NEGATION.search(r.text, pos, t0):
+            return False
+        if len(verb) < 3 or verb in _FUNCTION or any(w.endswith("ed") or w in _NOT_EVENTS for w in words):
+            return False  # "my dad retired in January": a past verb read as a noun, "in" as a verb
+        head, subject = m["thing"] or "", r.speaker
+        if head and (relative := r.vocabulary.relation(head.split()[-1])) is not None:
+            # "my sister flies to Lima on Tuesday": the sister's trip, never the speaker's
+            subject, head = f"{r.speaker}'s {relative[0].replace('_', ' ')}", ""
+        # "<what>.<verb>": the thing or the place, then the verb ("movers.come", "oslo.fly"), so a question
+        # naming either ("when do the movers come?", "when is the Oslo trip?") finds it
+        where = re.sub(r"^\s*\w+\s+(?:the\s+)?", "", m["rest"] or "")
+        what = snake(head or where)
+        key = f"{what}.{snake(verb)}" if what else snake(verb)
+        if not snake(verb):
+            return False
+        value = spoken_time(r, span, t0, t1)
+        add_fact(r, subject, key, value, pos, end, confidence, correction, "date", (t0, t1))
+        return True
+    return False
+
+
+def _base(verb: str) -> str:
+    """The base form of a present-tense verb, so "she flies" and "I fly" name one event: flies -> fly,
+    goes -> go, comes -> come (a word ending in -ss or -ing is left as it is)."""
+    if verb.endswith("ies") and len(verb) > 4:
+        return verb[:-3] + "y"
+    if re.search(r"(?:sh|ch|ss|x|o)es$", verb):
+        return verb[:-2]
+    if verb.endswith("s") and not verb.endswith("ss") and len(verb) > 3:
+        return verb[:-1]
+    return verb

@@ -1,0 +1,343 @@
+"""The English grammar's verb predicates: what follows a clause's subject ("lives in Lisbon", "joined
+Meta", "is vegetarian", "is 34", "loves jazz", "has two kids") and the fact it states about that subject.
+The subject itself is found by memql.services.extract.rules_en."""
+
+from __future__ import annotations
+
+import re
+
+from memql.lang.time.numbers import parse_en_number
+
+from .common import Reading
+from .patterns_en import (
+    _ADVERBS,
+    _AGE,
+    _ALLERGY,
+    _BASE_VERB,
+    _CHANGED_MY,
+    _COUNT,
+    _I,
+    _JOB,
+    _NEGATION,
+    _PREDICATES,
+    _PREFERENCE,
+    _SENTIMENT,
+    _STATUSES,
+    _WH_OR_PRONOUN,
+)
+from .values_en import add_fact, value_of
+from .vocabulary import snake
+
+_WORKPLACE = re.compile(
+    r"\b(?:office|branch|site|campus|team|department|division|hq|headquarters|desk)$", re.I
+)
+_AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
+_VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
+
+
+def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    s = r.text
+    if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
+        key = r.vocabulary.normalize(m["attr"])
+        kind = r.vocabulary.kind(key)
+        value = value_of(r, m.end(), end, kind) if key else None
+        if value is not None:
+            v, v0, v1, rejected = value
+            add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+            return True
+    if _kept_thing(r, subject, pos, at, end, confidence, correction):
+        return True  # before the verbs of work: "switched to the flute" names no employer
+    for pattern, key, kind in _PREDICATES:
+        m = pattern.match(s, at, end)
+        if m is None:
+            continue
+        if key == "birth":
+            span = r.time_at(m.end(), end)
+            key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
+        value = value_of(r, m.end(), end, kind)
+        if value is None:
+            return False
+        v, v0, v1, rejected = value
+        if key == "residence" and _WORKPLACE.search(str(v)):
+            return False  # "moved to the Paris office": a workplace, not a home
+        if key == "job_title" and (org := _AT_ORG.search(s, v0, v1)) is not None:
+            # "I work as a backend engineer at Shopify": the title, and the employer after "at"
+            got = value_of(r, org.end(), end, "organization")
+            if got is not None:
+                v1 = org.start()
+                v = s[v0:v1]
+                add_fact(
+                    r,
+                    subject,
+                    "employer",
+                    got[0],
+                    pos,
+                    end,
+                    confidence,
+                    correction,
+                    "organization",
+                    (got[1], got[2]),
+                )
+        add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
+        return True
+    if _held_change(r, subject, pos, at, end, confidence, correction):
+        return True
+    if (m := _AGE.match(s, at, end)) is not None:
+        n = parse_en_number(m["n"])
+        add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
+        return True
+    for pattern, key in _STATUSES:
+        if (m := pattern.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+            v = m["value"].lower()
+            add_fact(
+                r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
+            )
+            return True
+    if (m := _ALLERGY.match(s, at, end)) is not None:
+        got2 = value_of(r, m.end(), end, "text")
+        if got2 is not None:
+            add_fact(
+                r,
+                subject,
+                "allergy." + snake(str(got2[0])),
+                True,
+                pos,
+                end,
+                confidence,
+                correction,
+                "text",
+                (got2[1], got2[2]),
+            )
+            return True
+    if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"] or m["bare"]) is None:
+        title = "title" if m["title"] else "bare"
+        add_fact(
+            r,
+            subject,
+            "job_title",
+            m[title],
+            pos,
+            end,
+            confidence,
+            correction,
+            "text",
+            (m.start(title), m.end(title)),
+        )
+        if m["org"]:
+            org = value_of(r, m.start("org"), end, "organization")
+            if org is not None:
+                add_fact(
+                    r,
+                    subject,
+                    "employer",
+                    org[0],
+                    pos,
+                    end,
+                    confidence,
+                    correction,
+                    "organization",
+                    (org[1], org[2]),
+                )
+        return True
+    if (m := _PREFERENCE.match(s, at, end)) is not None:
+        if subject not in (r.speaker,) and _BASE_VERB.fullmatch(m["verb"]) and not m["neg"]:
+            return False  # "Sounds like a blast", "Trips like these": a named subject takes "likes"
+        return _preference(r, subject, m, pos, end, confidence)
+    if (m := _COUNT.match(s, at, end)) is not None and not _VAGUE.fullmatch(m["n"]):
+        n = parse_en_number(m["n"])
+        add_fact(
+            r,
+            subject,
+            r.vocabulary.normalize(m["x"]) + ".count",
+            n,
+            pos,
+            end,
+            confidence,
+            correction,
+            "number",
+            (m.start("n"), m.end("n")),
+        )
+        return True
+    return False
+
+
+def _preference(r: Reading, subject: str, m: re.Match[str], pos: int, end: int, confidence: float) -> bool:
+    verb = (m["verb"] + (" not" if m["neg"] else "")).lower()
+    sentiment = next(value for word, value in _SENTIMENT if word in verb)
+    if m["neg"] and sentiment in ("like", "love", "prefer"):
+        sentiment = "dislike"
+    s = r.text
+    obj_start = m.end()
+    if (t := re.compile(r"to\s+", _I).match(s, obj_start, end)) is not None:
+        obj_start = t.end()
+    if _WH_OR_PRONOUN.match(s, obj_start, end):
+        return False
+    if article := re.compile(r"(?:(?:a|an|the|some|all|both|most|many|any)\s+)+", _I).match(
+        s, obj_start, end
+    ):
+        obj_start = article.end()  # "I love a dairy-free mousse": preference.dairy_free_mousse
+    obj_end = end
+    if c := re.compile(r"\s+(?:over|more than|rather than|to|than)\s+", _I).search(s, obj_start, end):
+        obj_end = c.start() if sentiment == "prefer" else obj_end
+    got = value_of(r, obj_start, obj_end, "text")
+    if (
+        got is None
+        or len(str(got[0]).split()) > 4
+        or str(got[0]).lower() in ("to", "so", "too", "much", "more")
+    ):
+        return False
+    value, v0, v1, _ = got
+    key = "preference." + snake(str(value))
+    add_fact(r, subject, key, sentiment, pos, end, confidence, False, "text", (v0, v1))
+    return True
+
+
+_INSTRUMENTS = (
+    r"piano|keyboard|violin|viola|cello|double bass|bass|guitar|electric guitar|drums|drum kit|trumpet|"
+    r"trombone|tuba|french horn|horn|flute|clarinet|oboe|bassoon|saxophone|sax|harp|ukulele|banjo|"
+    r"mandolin|accordion|harmonica|recorder|organ|synth|synthesizer|xylophone|marimba"
+)
+# "Max plays the violin", "he's on the trumpet now", "she took up the cello": the instrument one plays
+_INSTRUMENT = re.compile(
+    _ADVERBS + r"(?:plays?|playing|am playing|'m playing|is playing|'s playing|is on|'s on|am on|'m on|"
+    r"took up|picked up|has taken up|'s taken up|switched to|moved on to|is learning|'s learning|am learning|"
+    r"'m learning|is into|'s into|am into|'m into|started)\s+(?:the\s+)?(?P<value>" + _INSTRUMENTS + r")\b",
+    re.I,
+)
+# "I take the 7:45 train", "she catches the 42 bus": the service one rides, keyed by the vehicle
+_RIDE = re.compile(
+    _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
+    r"get|gets)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
+    r"boat|coach)\b",
+    re.I,
+)
+# "my son goes to Riverside Primary now": a school by the word that names it as one
+_SCHOOL_TO = re.compile(
+    _ADVERBS + r"(?:go|goes|is going|'s going|started at|starts at|is starting at|'s starting at)\s+to\s+"
+    r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+(?-i:School|Primary|High|Academy|College|"
+    r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School))\b",
+    re.I,
+)
+# "Beth studies law at McGill", "I'm majoring in physics": the field of study
+_STUDY = re.compile(
+    _ADVERBS + r"(?:study|studies|am studying|'m studying|is studying|'s studying|major in|majors in|"
+    r"am majoring in|'m majoring in|is majoring in|'s majoring in|switched to studying|is doing a degree in|"
+    r"'s doing a degree in)\s+(?!at\b)(?P<value>[a-z][a-z -]{1,40}?)"
+    r"(?:\s+(?:at|in)\s+(?P<org>(?-i:[A-Z]).+?))?"
+    r"(?:\s+now)?[\s.!]*$",
+    re.I,
+)
+# "Pete is the on-call lead", "Dana took over as on-call lead": a role one person holds at a time
+_ROLE = re.compile(
+    _ADVERBS + r"(?:is|'s|became|has become|'s become|is now|took over as|has taken over as|'s taken over as|"
+    r"stepped in as|stepped up as|was named|was made|got made|replaced \w+ as|is our new|'s our new|"
+    r"is the new|'s the new)\s+(?:the\s+|our\s+|my\s+|new\s+)*"
+    r"(?P<value>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+"
+    r"(?:lead|manager|coordinator|captain|chair|head|owner|contact|rep|representative|organizer|"
+    r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
+    re.I,
+)
+# "He's up to 17 kilos", "I'm down to 72 kg": a measure, its attribute named by its unit
+_MEASURE = re.compile(
+    _ADVERBS
+    + r"(?:am|'m|is|'s|are|'re|went|has gone|'s gone|got)\s+(?:now\s+)?(?:up|down|back(?:\s+up|\s+down)?)"
+    r"\s+to\s+(?P<value>\d+(?:[.,]\d+)?\s*(?P<unit>kilos?|kilograms?|kgs?|pounds|lbs?|stone|cm|centimet(?:er|re)s|"
+    r"met(?:er|re)s|feet|foot|inches))\b",
+    re.I,
+)
+_UNIT_ATTRIBUTE = {"cm": "height", "feet": "height", "foot": "height", "inches": "height", "met": "height"}
+
+
+def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    """The instrument, the ride, the field of study, a role held, a measure (see the patterns above)."""
+    s = r.text
+    if (m := _INSTRUMENT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+        value = m["value"].lower()
+        add_fact(r, subject, "instrument", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _SCHOOL_TO.match(s, at, end)) is not None:
+        add_fact(
+            r,
+            subject,
+            "school",
+            m["value"],
+            pos,
+            end,
+            confidence,
+            correction,
+            "organization",
+            m.span("value"),
+        )
+        return True
+    if (m := _RIDE.match(s, at, end)) is not None:
+        key = m["vehicle"].lower()
+        add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _STUDY.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+        add_fact(r, subject, "major", m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        if m["org"]:
+            add_fact(
+                r,
+                subject,
+                "school",
+                m["org"],
+                pos,
+                end,
+                confidence,
+                correction,
+                "organization",
+                m.span("org"),
+            )
+        return True
+    if subject != r.speaker and (m := _ROLE.match(s, at, end)) is not None:
+        if _NEGATION.search(s, at, m.start("value")):
+            return False
+        # the role is the speaker's world's ("our on-call lead"); the holder is its value, so the next
+        # holder supersedes this one
+        key = snake(m["value"])
+        add_fact(
+            r, r.speaker, key, subject, pos, end, confidence, correction, "person", (pos, pos + len(subject))
+        )
+        return True
+    if (m := _MEASURE.match(s, at, end)) is not None:
+        unit = m["unit"].lower()
+        key = next((v for u, v in _UNIT_ATTRIBUTE.items() if unit.startswith(u)), "weight")
+        add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    return False
+
+
+# "Tom has a white Audi now", "Beth is doing architecture now": a vague verb whose attribute is the one
+# the subject already holds a value of (a product for a name; an activity for lower-case words)
+_HELD_VERB = re.compile(
+    _ADVERBS
+    + r"(?:has|'s got|has got|got|bought|has bought|'s bought|just got|just bought|drives|is driving|"
+    r"'s driving|is doing|'s doing|does|switched to|has switched to|'s switched to|changed to|moved on to)\s+"
+    r"(?:an?\s+|the\s+)?(?:new\s+)?",
+    re.I,
+)
+_ACTIVITIES = frozenset({"major", "instrument", "sport", "diet"})
+
+
+def _held_change(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
+    s = r.text
+    m = _HELD_VERB.match(s, at, end)
+    if m is None or _NEGATION.search(s, at, m.end()):
+        return False
+    change = re.search(r"switched|changed|moved on|bought", m[0], re.I) is not None
+    now = re.search(r"\b(?:now|these days|nowadays|anymore)\b", s[m.end() : end], re.I) is not None
+    if not (change or now):
+        return False  # "Tom has a Volvo" alone may be a second car; "now" or a change says it replaced one
+    held = [
+        d for d in reversed(r.earlier) if d.subject == subject and not d.attribute.startswith("relation.")
+    ]
+    for d in held:
+        wanted = "product" if d.kind == "product" else "text" if d.attribute in _ACTIVITIES else None
+        if wanted is None:
+            continue
+        got = value_of(r, m.end(), end, wanted)
+        if got is None or (wanted == "text" and str(got[0])[:1].isupper()):
+            continue
+        add_fact(r, subject, d.attribute, got[0], pos, end, confidence, correction, wanted, (got[1], got[2]))
+        return True
+    return False
