@@ -13,7 +13,8 @@ _DISCOURSE = re.compile(
 )
 _CORRECTION = re.compile(
     r"(?:不对|不是的|错了|说错了|我说错了|搞错了|记错了|我记错了|更正一下|更正|纠正一下|纠正|改一下|"
-    r"我是说|我的意思是|其实|抱歉|不好意思|等等|哦不)[，,：:。！!\s]*"
+    r"我是说|我的意思是|其实|抱歉|不好意思|等等|等一下|等下|算了|哦不|我?(?:看|听|写|记|说|搞)错[^，,。]{0,5}?了?)"
+    r"[，,：:。！!\s]*"
 )
 _QUESTION = re.compile(
     r"[?？]$|[吗嘛呢]$|什么|哪里|哪儿|哪个|哪家|哪天|几号|几点|几月|多少|谁|怎么|是不是|有没有|对不对|能不能|要不要"
@@ -25,14 +26,16 @@ _HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
 _NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
 _NAME_LATIN = r"(?-i:[A-Z][a-z]+)"
 _NOT_NAME = re.compile(
-    r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是)"
+    r"^(?:现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是|他|她|你|它)"
 )
 _ADVERB = re.compile(
-    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就)"
+    r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就|"
+    r"每天|天天|平时|平常|一般|通常|经常|总是|只|主要)"
 )
 _PRED_START = (
     r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
-    r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近)"
+    r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近|"
+    r"开|换|买|改|读|喝|吃|养|坐)"
 )
 _TAIL = re.compile(
     r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$"
@@ -49,7 +52,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (r"在(?P<v>[^，,]+?)(?:住|生活|定居)(?!.*(?:工作|上班))", "residence", "place"),
         (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
-        (r"在(?!家)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职)", "employer", "organization"),
+        (r"在(?!家|那|这)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职)", "employer", "organization"),
         (
             r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|换工作到了?|换工作去了?)(?P<v>.+?)"
             r"(?:工作|上班|任职)?(?:了|啦)?$",
@@ -74,14 +77,14 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
 )
 _FROM = re.compile(r"从[^，,]{1,12}?(?=搬|跳槽|换|调)")
 _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"(?:已经)?(?:结婚了|结婚|已婚)"), "marital_status", "married"),
-    (re.compile(r"订婚了?"), "marital_status", "engaged"),
-    (re.compile(r"离婚了?"), "marital_status", "divorced"),
-    (re.compile(r"(?:是)?单身"), "marital_status", "single"),
-    (re.compile(r"(?:吃素|是素食者|素食主义者|吃全素)"), "diet", "vegetarian"),
-    (re.compile(r"退休了?"), "employment_status", "retired"),
-    (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "unemployed"),
-    (re.compile(r"怀孕了?"), "pregnancy", "pregnant"),
+    (re.compile(r"(?:已经)?(?:结婚了|结婚|已婚)"), "marital_status", "已婚"),
+    (re.compile(r"订婚了?"), "marital_status", "订婚"),
+    (re.compile(r"离婚了?"), "marital_status", "离婚"),
+    (re.compile(r"(?:是)?单身"), "marital_status", "单身"),
+    (re.compile(r"(?:吃素|是素食者|素食主义者|吃全素)"), "diet", "素食"),
+    (re.compile(r"退休了?"), "employment_status", "退休"),
+    (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "失业"),
+    (re.compile(r"怀孕了?"), "pregnancy", "怀孕"),
 )
 _AGE = re.compile(r"(?:今年)?(?P<n>" + ZH_NUMBER_RE + r")岁(?:了)?")
 _ALLERGY = re.compile(r"对(?P<v>.+?)过敏")
@@ -116,7 +119,7 @@ _COPULA = re.compile(
 )
 _CHANGE_COPULA = ("改", "换成", "变成", "推迟", "延期", "延后", "提前", "挪到")
 _EXPIRES = re.compile(r"(?P<attr>.+?)(?:就|才|将)?(?P<verb>到期|过期|截止|截至|失效)(?:了)?$")
-_BARE = re.compile(r"(?:应该|其实)?(?:是|改成|改为|为)?(?P<v>.+?)(?:才对|啦|了)?$")
+_BARE = re.compile(r"(?:应该|其实)?(?:给我|帮我|那就|就)?(?:是|改成|改为|为)?(?P<v>.+?)(?:才对|啦|了)?$")
 _NOT = re.compile(r"(?:而)?不是(?P<old>.+)$")
 _TASK = re.compile(
     r"(?:(?:我们|我)(?:还|也|一定)?)?(?P<verb>得|需要|必须|应该|要|记得|别忘了|不要忘了|别忘记)(?P<task>.+)|"

@@ -177,6 +177,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("car", ("car", "vehicle", "车"), _CONTEXT, "product"),
     Attribute("timezone", ("time zone", "timezone", "时区"), _CONTEXT),
     Attribute("employment_status", ("employment status", "就业状况"), _WORK),
+    # what one usually drinks, eats, smokes (我每天喝美式 -> drink; 我改喝绿茶了 supersedes it)
+    Attribute("drink", ("usual drink", "喝", "饮品", "饮料", "喝的"), _HEALTH),
+    Attribute("food", ("usual food", "吃", "吃的"), _HEALTH),
+    Attribute("smoking", ("抽", "抽烟", "吸烟"), _HEALTH),
+    Attribute("rent", ("rent", "房租", "租金", "月租"), _MONEY, "number"),
+    Attribute("floor", ("floor", "楼层", "几楼", "楼"), _CONTEXT),
 )
 
 # aspect key -> phrases; a phrase "<thing> <aspect>" is the key "<thing>.<aspect>"
@@ -219,6 +225,8 @@ ASPECTS: dict[str, tuple[str, ...]] = {
     "price": ("price", "cost", "fee", "价格", "费用", "价钱"),
     "location": ("location", "venue", "地点"),
     "status": ("status", "状态"),
+    "size": ("尺码", "尺寸", "码数"),  # Chinese only: "shoe size" stays one English key
+    "party_size": ("人数",),
 }
 # aspects that are dates: a correction with a date value binds to a fact with one of these
 DATE_ASPECTS = frozenset({"deadline", "expiry", "appointment", "date", "time", "start", "end"})

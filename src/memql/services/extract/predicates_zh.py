@@ -1,0 +1,206 @@
+"""The Chinese predicates beyond residence, work and status (rules_zh.py reads those): habits (我每天喝美式,
+我现在改喝绿茶了), studies (在读法学, 改读计算机), schools (在育才小学上学), cars (开一辆丰田, 换了辆奥迪),
+floors (办公室在4楼, 搬到9楼了), amounts by the period (房租每个月4500), sizes (文化衫我要M码), party sizes
+(订六个人的位子), the clock time of a ride (坐7点45的地铁) and dated events without a copula
+(合同下周五签, 搬家公司两周后来, 我后天飞哈尔滨) — and a change announced in one part and valued in the
+next (项目负责人换了，现在是小冯; 房东涨租了，从七月起每个月5200).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from memql.lang.time.numbers import ZH_NUMBER_RE, parse_zh_number
+
+from .common import Reading, strip_span, time_value
+from .values_zh import add_fact, key_of, read_value
+
+_CLAUSE = r"[^，,。；;！!？?]"
+# a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
+_HABIT_WORDS = re.compile(r"每天|每晚|每早|每周|平时|平常|一般|通常|经常|天天|总是|习惯|现在|如今|目前|只|都")
+_HABIT = re.compile(
+    r"(?P<change>改成?|换成?|转而)?(?P<verb>喝|吃|抽)(?:的是)?"
+    r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦|呢|吧)?$"
+)
+_HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
+_STUDY = re.compile(
+    r"(?:在读|主修|改读|改学|转读|转学|读的是|学的是|转到)(?P<v>"
+    + _CLAUSE
+    + r"{1,10}?)(?:专业|系)?(?:了|啦|呢)?$"
+)
+_SCHOOL = re.compile(
+    r"(?:在|转学到了?|转到了?)(?P<v>" + _CLAUSE + r"{2,12}?)"
+    r"(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$"
+)
+_CAR = re.compile(
+    r"(?:开着?|换了?|买了?|换成了?|提了)(?:一|新)?辆(?:新的?)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦)?$"
+)
+_FLOOR = re.compile(
+    r"(?P<thing>" + _CLAUSE + r"{0,6}?)(?:现在|目前|已经|也|还)*"
+    r"(?:在|搬到了?|搬去了?|换到了?|挪到了?|改到了?|调到了?)(?:" + _CLAUSE + r"{0,4}的)?"
+    r"(?P<v>(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:楼|层))(?:了|啦|呢)?$"
+)
+_PERIOD = r"(?:每个?月|一个月|每年|一年|每周|一周|每天|一天)"
+_AMOUNT = re.compile(
+    r"(?P<attr>" + _CLAUSE + r"{0,8}?)" + _PERIOD + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|涨到|降到|变成)?"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|" + ZH_NUMBER_RE + r")(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+)
+_SIZE = re.compile(
+    r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
+    r"(?P<v>[A-Za-z0-9]{1,4}(?:码|号)|(?:特大|加大|大|中|小)(?:码|号))(?:的)?(?:吧|了|啦)?$"
+)
+_PARTY = re.compile(
+    r"(?P<v>(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|位|人))的(?P<thing>位子|座位|桌子?|包间|包厢|房间|票)"
+)
+_RIDE = re.compile(
+    r"(?:坐|搭|乘|赶|坐上|搭乘)(?P<t>" + _CLAUSE + r"{2,10}?)的"
+    r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
+)
+_EVENT = re.compile(
+    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|出发|动身|启程|开|交|办|打|见|搬|考|"
+    r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办)"
+    + _CLAUSE
+    + r"{0,8}?)(?:了|吧|啦|呢)?$"
+)
+_RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
+_ANNOUNCE = re.compile(
+    r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
+    r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了))$"
+)
+_ANNOUNCED_VALUE = re.compile(
+    r"(?:现在|目前|如今|已经|改|换)*(?:成了?|是|为|由)?(?P<v>" + _CLAUSE + r"{1,12}?)"
+    r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
+)
+_MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
+
+
+def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
+    """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
+    s = r.text
+    if (m := _HABIT.match(s, verb_at, b)) is not None and (m["change"] or _HABIT_WORDS.search(s, a, verb_at)):
+        return _add(r, subject, _HABIT_KEYS[m["verb"]], m, a, b, confidence, correction, "text")
+    for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
+        if (m := pattern.match(s, verb_at, b)) is not None:
+            return _add(r, subject, key, m, a, b, confidence, correction, kind)
+    if (m := _CAR.match(s, verb_at, b)) is not None:
+        return _add(r, subject, "car", m, a, b, confidence, correction, "product")
+    if (m := _RIDE.match(s, verb_at, b)) is not None and r.times_in(m.start("t"), m.end("t")):
+        # the clock time as said (7点45): the words a later message's line is matched by
+        key = key_of(r, m["vehicle"] + "时间")
+        add_fact(r, subject, key, m["t"], a, b, confidence, correction, "text", m.span("t"))
+        return True
+    return False
+
+
+def floor(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
+    """办公室在大楼的4楼, 我们搬到9楼了: a floor, whatever is on it (搬到 a floor is no new city)."""
+    m = _FLOOR.match(r.text, at, b)
+    if m is None or re.search(r"[是住我你他她]", m["thing"]):
+        return False
+    add_fact(r, subject, "floor", m["v"], a, b, confidence, correction, "text", m.span("v"))
+    return True
+
+
+def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool):
+    """A predicate after a topic (a thing named first): a floor, an amount by the period, a size, a party
+    size, or a dated event."""
+    s = r.text
+    if floor(r, subject, a, at, b, confidence, correction):
+        return True
+    if (m := _AMOUNT.match(s, at, b)) is not None and m["attr"].strip():
+        key = key_of(r, m["attr"].strip())
+        if key and not re.search(r"[我你他她是在]", m["attr"]):
+            return amount(r, subject, key, m, a, b, confidence, correction)
+    if (m := _SIZE.match(s, at, b)) is not None and not re.search(r"[是在你他她]", m["thing"]):
+        key = key_of(r, m["thing"].strip() + "尺码")
+        return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
+    if (m := _PARTY.search(s, at, b)) is not None:
+        key = key_of(r, m["thing"] + "人数")
+        return _add(r, subject, key, m, a, b, confidence, correction, "text")
+    return event(r, subject, a, at, b, confidence, correction)
+
+
+def amount(r, subject, key, m, a, b, confidence, correction) -> bool:
+    n = m["n"]
+    number = float(n) if "." in n else int(n) if n.isdigit() else parse_zh_number(n)
+    if number is None:
+        return False
+    if m["unit"] in ("万", "千"):
+        number = number * (10000 if m["unit"] == "万" else 1000)
+    add_fact(r, subject, key, number, a, b, confidence, correction, "number", m.span("n"))
+    return True
+
+
+def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
+    """<thing><day><verb>: 合同下周五签, 搬家公司两周后来, 我后天飞哈尔滨 — the day the thing happens, keyed
+    by the thing (else by what is done), so that 合同改到下周一签了 moves it."""
+    s = r.text
+    for t0, t1, span in r.times_in(at, b):
+        clock = span.granularity in ("minute", "hour")
+        if span.granularity not in ("day", "week", "instant") and not (
+            clock and re.search(r"[0-9点:：]", s[t0:t1])
+        ):
+            continue
+        if s[max(at, t0 - 1) : t0] == "每":
+            continue
+        today = r.now.replace(hour=0, minute=0, second=0, microsecond=0)
+        done = re.search(r"过|了.", s[t1:b]) or (span.start < today + timedelta(days=1) and "了" in s[t1:b])
+        if span.end <= today or done:
+            return False  # 我们昨天去吃了火锅, 我今天去吃了火锅: an episode, not a plan
+        thing = s[at:t0].strip()
+        change = _RESCHEDULE.search(thing)
+        if change is not None:
+            thing = thing[: change.start()]
+        thing = thing.strip("的 ")
+        if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
+            return False
+        m = _EVENT.match(s, t1, b)
+        if m is None:
+            return False
+        phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"])
+        key = key_of(r, phrase + "日期")
+        if not key:
+            return False
+        # a day named relatively (两周后) is that day; a clock time (下午两点) the moment
+        value = time_value(span, r.now) if clock else span.start.astimezone(r.now.tzinfo).date().isoformat()
+        add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
+        return True
+    return False
+
+
+def announced(r: Reading, a: int, b: int) -> str | None:
+    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives."""
+    m = _ANNOUNCE.match(r.text, a, b)
+    if m is None:
+        return None
+    phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
+    if re.search(r"[我你他她是在]|工作|主意|天气", phrase):
+        return None
+    return key_of(r, phrase) or None
+
+
+def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confidence: float) -> bool:
+    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed."""
+    s = r.text
+    if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
+        return amount(r, subject, key, m, a, b, confidence, True)
+    m = _ANNOUNCED_VALUE.match(s, a, b)
+    if m is None:
+        return False
+    got = read_value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
+    if got is None or len(str(got[0])) > 10:
+        return False
+    value, v0, v1 = got
+    add_fact(r, subject, key, value, a, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
+    return True
+
+
+def _add(r, subject, key, m, a, b, confidence, correction, kind) -> bool:
+    v0, v1 = strip_span(r.text, m.start("v"), m.end("v"))
+    got = read_value(r, v0, v1, kind)
+    if got is None or not key:
+        return False
+    value, v0, v1 = got
+    add_fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
+    return True
