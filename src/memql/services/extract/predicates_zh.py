@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
-from memql.lang.time.numbers import ZH_NUMBER_RE, parse_zh_number
+from memql.lang.time.numbers import parse_zh_number
 
 from .common import Reading, strip_span, time_value
 from .values_zh import add_fact, key_of, read_value
@@ -21,13 +21,18 @@ _CLAUSE = r"[^，,。；;！!？?]"
 _HABIT_WORDS = re.compile(r"每天|每晚|每早|每周|平时|平常|一般|通常|经常|天天|总是|习惯|现在|如今|目前|只|都")
 _HABIT = re.compile(
     r"(?P<change>改成?|换成?|转而)?(?P<verb>喝|吃|抽)(?:的是)?"
-    r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦|呢|吧)?$"
+    r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?:点|一点|很多|一些|些)?(?!过|了|完|得|的|着)(?P<v>"
+    + _CLAUSE
+    + r"{1,12}?)(?:了|啦|呢|吧)?$"
 )
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
 _STUDY = re.compile(
     r"(?:在读|主修|改读|改学|转读|转学|读的是|学的是|转到)(?P<v>"
     + _CLAUSE
     + r"{1,10}?)(?:专业|系)?(?:了|啦|呢)?$"
+)
+_GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of study
+    r"(?:高|初|大|研)[一二三四]|[一二三四五六]年级|小学|初中|高中|大学|研究生|博士|硕士|本科|研|博"
 )
 _SCHOOL = re.compile(
     r"(?:在|转学到了?|转到了?)(?P<v>" + _CLAUSE + r"{2,12}?)"
@@ -36,15 +41,16 @@ _SCHOOL = re.compile(
 _CAR = re.compile(
     r"(?:开着?|换了?|买了?|换成了?|提了)(?:一|新)?辆(?:新的?)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦)?$"
 )
-_FLOOR = re.compile(
-    r"(?P<thing>" + _CLAUSE + r"{0,6}?)(?:现在|目前|已经|也|还)*"
-    r"(?:在|搬到了?|搬去了?|换到了?|挪到了?|改到了?|调到了?)(?:" + _CLAUSE + r"{0,4}的)?"
+_FLOOR = re.compile(  # the floor of a place one is at (办公室, 公司, 家), not of a thing (电梯在3楼)
+    r"(?P<thing>(?:我们|我)?(?:的)?(?:新)?(?:办公室|公司|家|工位|部门|宿舍|房间|教室|工作室|团队|小组|店|住处|"
+    r"诊所|实验室|门店|科室)?)(?:现在|目前|已经|也|还)*"
+    r"(?:住在|在|搬到了?|搬去了?|换到了?|挪到了?|改到了?|调到了?)(?:" + _CLAUSE + r"{0,4}的)?"
     r"(?P<v>(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:楼|层))(?:了|啦|呢)?$"
 )
 _PERIOD = r"(?:每个?月|一个月|每年|一年|每周|一周|每天|一天)"
 _AMOUNT = re.compile(
     r"(?P<attr>" + _CLAUSE + r"{0,8}?)" + _PERIOD + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|涨到|降到|变成)?"
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|" + ZH_NUMBER_RE + r")(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
 )
 _SIZE = re.compile(
     r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
@@ -58,7 +64,7 @@ _RIDE = re.compile(
     r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
 )
 _EVENT = re.compile(
-    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|出发|动身|启程|开|交|办|打|见|搬|考|"
+    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办)"
     + _CLAUSE
     + r"{0,8}?)(?:了|吧|啦|呢)?$"
@@ -81,7 +87,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     if (m := _HABIT.match(s, verb_at, b)) is not None and (m["change"] or _HABIT_WORDS.search(s, a, verb_at)):
         return _add(r, subject, _HABIT_KEYS[m["verb"]], m, a, b, confidence, correction, "text")
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
-        if (m := pattern.match(s, verb_at, b)) is not None:
+        if (m := pattern.match(s, verb_at, b)) is not None and not _GRADE.fullmatch(m["v"]):
             return _add(r, subject, key, m, a, b, confidence, correction, kind)
     if (m := _CAR.match(s, verb_at, b)) is not None:
         return _add(r, subject, "car", m, a, b, confidence, correction, "product")
@@ -96,7 +102,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
 def floor(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
     """办公室在大楼的4楼, 我们搬到9楼了: a floor, whatever is on it (搬到 a floor is no new city)."""
     m = _FLOOR.match(r.text, at, b)
-    if m is None or re.search(r"[是住我你他她]", m["thing"]):
+    if m is None:
         return False
     add_fact(r, subject, "floor", m["v"], a, b, confidence, correction, "text", m.span("v"))
     return True
@@ -123,13 +129,35 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
 
 def amount(r, subject, key, m, a, b, confidence, correction) -> bool:
     n = m["n"]
-    number = float(n) if "." in n else int(n) if n.isdigit() else parse_zh_number(n)
+    number = float(n) if "." in n else int(n) if n.isdigit() else zh_amount(n)
     if number is None:
         return False
     if m["unit"] in ("万", "千"):
         number = number * (10000 if m["unit"] == "万" else 1000)
     add_fact(r, subject, key, number, a, b, confidence, correction, "number", m.span("n"))
     return True
+
+
+_SPOKEN_TAIL = re.compile(r"(?P<head>.*?(?P<unit>[百千万]))(?P<digit>[一二两三四五六七八九])")
+
+
+def zh_amount(words: str) -> int | None:
+    """A spoken Chinese amount: 两千五 is 2500 and 一万二 12000 (a last digit after its unit is the next
+    unit down), 三万五千 35000; None when it is no number."""
+    try:
+        if "万" in words:
+            high, _, low = words.partition("万")
+            rest = zh_amount(low) if low else 0
+            if rest is not None and len(low) == 1:
+                rest *= 1000  # 一万二: 12000
+            top = zh_amount(high) if high else 1
+            return None if top is None or rest is None else top * 10000 + rest
+        if (m := _SPOKEN_TAIL.fullmatch(words)) is not None:
+            step = {"百": 10, "千": 100, "万": 1000}[m["unit"]]
+            return parse_zh_number(m["head"]) + parse_zh_number(m["digit"]) * step
+        return parse_zh_number(words)
+    except ValueError:
+        return None
 
 
 def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
@@ -158,7 +186,9 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         m = _EVENT.match(s, t1, b)
         if m is None:
             return False
-        phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"])
+        phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
+        if not thing and len(phrase) < 2:
+            return False  # 明天见: a farewell, no event named
         key = key_of(r, phrase + "日期")
         if not key:
             return False

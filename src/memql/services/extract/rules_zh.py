@@ -47,6 +47,7 @@ from .patterns_zh import (
 )
 from .predicates_zh import announced, announced_value, floor, topic_states, verb_states
 from .values_zh import add_fact as _fact
+from .values_zh import key_of
 from .values_zh import read_value as _value
 from .vocabulary import snake
 
@@ -91,6 +92,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
                 continue
         if (changed := announced(r, a, b)) is not None:
             continue
+        if _SPEECH.search(text):
+            return  # 我妈妈说，住在上海挺好: what follows is someone's words, not a fact
         confidence = 0.9
         if (m := _HEDGE.match(s, a, b)) is not None:
             confidence, a = HEDGED, m.end()
@@ -103,6 +106,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             correction = False  # a marker corrects the first value after it
 
 
+_SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
 _SINCE = re.compile(r"(?:开始|起|以来|以后|之后)")
 
 
@@ -286,9 +290,11 @@ def _statement(
     subject, at, possessive = got
     verb_at = _after_adverbs(r, at, b)
     if possessive or r.text.startswith("把", verb_at):  # 我把手机号换成了…: the attribute after 把
-        return _attribute_change(
-            r, subject, a, verb_at + (not possessive), b, confidence, correction
-        ), subject
+        at = verb_at + (not possessive)
+        said = _attribute_change(r, subject, a, at, b, confidence, correction) or (
+            possessive and topic_states(r, subject, a, at, b, confidence, correction)  # 我的房租每月3800
+        )
+        return said, subject
     said = _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
         r, subject, a, at, verb_at, b, confidence, correction
     )
@@ -462,7 +468,7 @@ def _attribute_change(
         return False
     if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None:
         return False
-    key = r.vocabulary.normalize(phrase)
+    key = key_of(r, phrase)
     if not key:
         return False
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))

@@ -1,0 +1,205 @@
+"""The Chinese rule grammar on what people say without a copula: habits and their changes (改喝), studies,
+schools, cars, floors, amounts by the period, sizes, party sizes, ride times, dated events (合同下周五签),
+a change announced and valued in the next part, the sentence's subject carried on, an unnamed relative
+resolved to the one named before, and correction markers (等一下, 算了, 我看错了) — each with sentences
+that must give no fact, or no fact of the speaker."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+import pytest
+
+from memql.lang.delta import Turn, Utterance, check_evidence
+from memql.services.extract import make_extractor
+
+NOW = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)  # a Monday
+RULES = make_extractor("rules")
+ME = "阿梅"
+
+
+def said(text: str, recent: tuple[str, ...] = (), now: datetime = NOW):
+    turns = tuple(Turn(speaker=ME, text=t, time=now) for t in recent)
+    delta = RULES.extract(Utterance(speaker=ME, text=text, time=now, recent=turns))
+    assert check_evidence(delta, text) == [], "every evidence quotes the message exactly"
+    return delta
+
+
+def facts(text: str, recent: tuple[str, ...] = (), now: datetime = NOW) -> set[tuple]:
+    """(subject, attribute, value) of the facts, without the relation facts a named relative brings."""
+    return {
+        (f.subject, f.attribute, f.value)
+        for f in said(text, recent, now).facts
+        if not f.attribute.startswith("relation.")
+    }
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我平时喝红茶。", {(ME, "drink", "红茶")}),
+        ("我每天晚上喝一杯热牛奶。", {(ME, "drink", "热牛奶")}),
+        ("我现在改喝豆浆了。", {(ME, "drink", "豆浆")}),
+        ("我中午一般吃沙拉。", {(ME, "food", "沙拉")}),
+        ("减肥呢，现在只喝黑咖啡。", {(ME, "drink", "黑咖啡")}),
+        ("我表弟在读医学。", {(f"{ME}的表弟", "major", "医学")}),
+        ("我儿子在第二中学上学。", {(f"{ME}的儿子", "school", "第二中学")}),
+        ("我开一辆蓝色的大众。", {(ME, "car", "蓝色的大众")}),
+        ("我们公司在大厦的12楼。", {(ME, "floor", "12楼")}),
+        ("我们搬到十五楼了。", {(ME, "floor", "十五楼")}),
+        ("我的房租每月3800块。", {(ME, "rent", 3800)}),
+        ("房租每个月两千五。", {(ME, "rent", 2500)}),
+        ("我的工资涨到9000了。", {(ME, "salary", 9000)}),
+        ("运动服我要XL码。", {(ME, "运动服.size", "XL码")}),
+        ("帮我订四个人的包间。", {(ME, "包间.party_size", "四个人")}),
+        ("我每天坐6点50的公交。", {(ME, "公交.time", "6点50")}),
+        ("我每天坐早上7点20的地铁。", {(ME, "地铁.time", "早上7点20")}),
+    ],
+)
+def test_habits_possessions_and_measures(text, expected):
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("房子下周四交。", {(ME, "房子.date", "2026-03-12")}),
+        ("装修队三天后来。", {(ME, "装修队.date", "2026-03-05")}),
+        ("我大后天飞成都。", {(ME, "飞成都.date", "2026-03-05")}),
+        ("体检下周三做。", {(ME, "checkup.date", "2026-03-11")}),
+        ("我们明天开会。", {(ME, "开会.date", "2026-03-03")}),
+    ],
+)
+def test_a_dated_event_without_a_copula_is_its_day(text, expected):
+    assert facts(text) == expected
+
+
+def test_a_rescheduled_event_keeps_its_key():
+    (fact,) = said("合同改到下周一签了。", ("合同下周五签。",)).facts
+    assert (fact.attribute, fact.value, fact.correction) == ("contract.date", "2026-03-09", True)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我喝了一杯水。",  # once, not a habit
+        "我不喝酒。",
+        "你平时喝什么？",
+        "如果我改喝茶就好了。",
+        "我打算改喝绿茶。",
+        "我们昨天去看了电影。",  # a day past: an episode
+        "我今天去吃了火锅。",
+        "你明天来吗？",
+        "如果下周五签合同，就来得及。",
+        "我觉得他每天喝咖啡。",  # 他 unresolved
+        "我在那边找了份工作。",
+    ],
+)
+def test_no_fact(text):
+    assert facts(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # another subject's change never closes the speaker's own value
+        ("我哥哥换了辆黑色的宝马。", ("我开一辆白色的本田。",), {(f"{ME}的哥哥", "car", "黑色的宝马")}),
+        ("我弟弟改喝可乐了。", ("我平时喝雪碧。",), {(f"{ME}的弟弟", "drink", "可乐")}),
+        ("我妹妹搬到了厦门。", ("我住在福州。",), {(f"{ME}的妹妹", "residence", "厦门")}),
+        # he/she is the last named person
+        ("他现在改读经济了。", ("我同学大林在读历史。",), {("大林", "major", "经济")}),
+    ],
+)
+def test_other_subjects(text, recent, expected):
+    assert facts(text, recent) == expected
+
+
+def test_an_unnamed_relative_is_the_one_named_before():
+    assert facts("我妹妹现在住在福州了。", ("我妹妹小雨住在厦门。",)) == {("小雨", "residence", "福州")}
+    two = ("我妹妹小雨住在厦门。", "我妹妹小雪住在宁波。")  # two sisters: no guess
+    assert facts("我妹妹现在住在福州了。", two) == {(f"{ME}的妹妹", "residence", "福州")}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我上个月跟女朋友领证了，已经结婚了。", {(ME, "marital_status", "已婚")}),
+        # the later part is the brother's, as the first part is
+        (
+            "我哥哥去年离婚了，现在单身。",
+            {(f"{ME}的哥哥", "marital_status", "离婚"), (f"{ME}的哥哥", "marital_status", "单身")},
+        ),
+        ("下个月开始我当部门主管了。", {(ME, "job_title", "部门主管")}),
+    ],
+)
+def test_the_subject_carries_over_the_sentence(text, expected):
+    assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("小组组长换了，现在是阿强。", {(ME, "小组组长", "阿强")}),
+        ("小组组长换了，现在是阿强在带。", {(ME, "小组组长", "阿强")}),
+        ("房东涨租了，从四月起每个月4100。", {(ME, "rent", 4100)}),
+    ],
+)
+def test_a_change_announced_then_valued(text, expected):
+    assert facts(text) == expected
+
+
+def test_announced_change_in_a_question_or_with_no_value_says_nothing():
+    assert facts("小组组长换了吗？") == set()
+    assert facts("天气变了，要下雨。") == set()
+
+
+def test_an_attribute_with_de_is_the_same_key():
+    before = facts("我们小组的组长是老周。")
+    assert before == {(ME, "小组组长", "老周")}
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("等一下，改成五个人。", ("帮我订四个人的包间。",), (ME, "包间.party_size", "五个人")),
+        ("算了，给我改成XXL码吧。", ("运动服我要XL码。",), (ME, "运动服.size", "XXL码")),
+        ("说错了，是光明中学，第二中学是她表哥的学校。", ("我女儿在第二中学上学。",), None),
+    ],
+)
+def test_corrections_bind_to_the_fact_they_correct(text, recent, expected):
+    got = {(f.subject, f.attribute, f.value): f.correction for f in said(text, recent).facts}
+    if expected is None:  # a school corrected: the daughter's, and nothing said of the cousin's school
+        assert got == {(f"{ME}的女儿", "school", "光明中学"): True}
+    else:
+        assert got == {expected: True}
+
+
+def test_a_status_is_kept_in_the_words_said():
+    (fact,) = said("我现在单身。").facts
+    assert (fact.attribute, fact.value) == ("marital_status", "单身")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们都吃过了。",  # 吃过: done, no food
+        "我都喝完了。",
+        "我平时吃得很少。",
+        "我女儿今年在读高三。",  # a grade, not a field of study
+        "电梯在3楼。",  # the floor of a thing, not of where one is
+        "明天见！",
+        "我妈妈说，住在上海挺好。",  # someone's words
+    ],
+)
+def test_no_fact_from_words_that_only_look_like_a_construction(text):
+    assert facts(text) == set()
+
+
+def test_amounts_are_read_as_spoken():
+    assert facts("房租每个月一万二。") == {(ME, "rent", 12000)}
+    assert facts("我们一般喝点酒。") == {(ME, "drink", "酒")}
+    assert facts("我住在5楼。") == {(ME, "floor", "5楼")}  # a floor is no city
+
+
+def test_an_event_of_a_thing_named_in_one_character():
+    assert facts("我家狗下周二去洗澡。") == {(ME, "狗.date", "2026-03-10")}
