@@ -51,7 +51,7 @@ def facts(text: str, recent: tuple[str, ...] = (), now: datetime = NOW) -> set[t
         ("房租每个月两千五。", {(ME, "rent", 2500)}),
         ("我的工资涨到9000了。", {(ME, "salary", 9000)}),
         ("运动服我要XL码。", {(ME, "运动服.size", "XL码")}),
-        ("帮我订四个人的包间。", {(ME, "包间.party_size", "四个人")}),
+        ("帮我订四个人的包间。", {(ME, "包间.headcount", "四个人")}),
         ("我每天坐6点50的公交。", {(ME, "公交.time", "6点50")}),
         ("我每天坐早上7点20的地铁。", {(ME, "地铁.time", "早上7点20")}),
     ],
@@ -161,7 +161,7 @@ def test_an_attribute_with_de_is_the_same_key():
 @pytest.mark.parametrize(
     "text, recent, expected",
     [
-        ("等一下，改成五个人。", ("帮我订四个人的包间。",), (ME, "包间.party_size", "五个人")),
+        ("等一下，改成五个人。", ("帮我订四个人的包间。",), (ME, "包间.headcount", "五个人")),
         ("算了，给我改成XXL码吧。", ("运动服我要XL码。",), (ME, "运动服.size", "XXL码")),
         ("说错了，是光明中学，第二中学是她表哥的学校。", ("我女儿在第二中学上学。",), None),
     ],
@@ -203,3 +203,28 @@ def test_amounts_are_read_as_spoken():
 
 def test_an_event_of_a_thing_named_in_one_character():
     assert facts("我家狗下周二去洗澡。") == {(ME, "狗.date", "2026-03-10")}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我最近开始喝燕麦奶了。", {(ME, "drink", "燕麦奶")}),
+        ("我现在吃素了。", {(ME, "diet", "素食")}),  # a status, not a food
+        ("我现在58公斤了。", {(ME, "weight", "58公斤")}),
+        ("我身高一米六五。", {(ME, "height", "一米六五")}),
+        ("我们小组有九个人。", {(ME, "小组.headcount", "九个人")}),
+        ("我女儿转学到了光明小学。", {(f"{ME}的女儿", "school", "光明小学")}),
+        ("我周末在书店兼职。", {(ME, "employer", "书店")}),
+        ("我换工作了，现在在网易。", {(ME, "employer", "网易")}),
+        ("我搬家了，现在在无锡。", {(ME, "residence", "无锡")}),
+        ("我搬家了，现在住在无锡。", {(ME, "residence", "无锡")}),
+    ],
+)
+def test_more_phrasings_of_states_and_changes(text, expected):
+    assert facts(text) == expected
+
+
+def test_an_announced_change_without_its_value_or_of_the_weather_says_nothing():
+    assert facts("我换工作了。") == set()
+    assert facts("天气变了，现在是阴天。") == set()
+    assert facts("我换工作了，你呢？") == set()

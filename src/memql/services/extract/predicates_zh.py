@@ -14,20 +14,21 @@ from datetime import timedelta
 from memql.lang.time.numbers import parse_zh_number
 
 from .common import Reading, strip_span, time_value
+from .patterns_zh import _STATUSES
 from .values_zh import add_fact, key_of, read_value
 
 _CLAUSE = r"[^，,。；;！!？?]"
 # a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
 _HABIT_WORDS = re.compile(r"每天|每晚|每早|每周|平时|平常|一般|通常|经常|天天|总是|习惯|现在|如今|目前|只|都")
 _HABIT = re.compile(
-    r"(?P<change>改成?|换成?|转而)?(?P<verb>喝|吃|抽)(?:的是)?"
+    r"(?P<change>改成?|换成?|转而|开始)?(?P<verb>喝|吃|抽)(?:的是)?"
     r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?:点|一点|很多|一些|些)?(?!过|了|完|得|的|着)(?P<v>"
     + _CLAUSE
     + r"{1,12}?)(?:了|啦|呢|吧)?$"
 )
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
 _STUDY = re.compile(
-    r"(?:在读|主修|改读|改学|转读|转学|读的是|学的是|转到)(?P<v>"
+    r"(?:在读|主修|改读|改学|转读|转专业到了?|读的是|学的是)(?P<v>"
     + _CLAUSE
     + r"{1,10}?)(?:专业|系)?(?:了|啦|呢)?$"
 )
@@ -35,8 +36,31 @@ _GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of s
     r"(?:高|初|大|研)[一二三四]|[一二三四五六]年级|小学|初中|高中|大学|研究生|博士|硕士|本科|研|博"
 )
 _SCHOOL = re.compile(
-    r"(?:在|转学到了?|转到了?)(?P<v>" + _CLAUSE + r"{2,12}?)"
-    r"(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$"
+    r"在(?P<v>"
+    + _CLAUSE
+    + r"{2,12}?)(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$|"
+    r"(?:转学到了?|转学去了?|转到了?)(?P<v2>" + _CLAUSE + r"{2,12}?)(?:上学|读书|念书|就读)?(?:了|啦|呢)?$"
+)
+_NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4})"
+_MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said
+    (
+        re.compile(
+            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
+        ),
+        "weight",
+    ),
+    (
+        re.compile(
+            r"(?:身高)?(?:有|是|已经|才|只有)?(?P<v>一米[0-9一二三四五六七八九]{1,2}|"
+            + _NUMBER
+            + r"(?:厘米|cm))(?:了|啦)?$"
+        ),
+        "height",
+    ),
+)
+_HEADCOUNT = re.compile(  # 我们部门有十二个人: a headcount, in the words said
+    r"(?P<thing>" + _CLAUSE + r"{1,6}?)(?:现在|目前|一共|总共|已经)*(?:有|是|共)"
+    r"(?P<v>(?:[0-9]{1,4}|[一二两三四五六七八九十百]{1,4})(?:个人|人|名员工|个员工|位员工|名学生|个学生))(?:了|啦)?$"
 )
 _CAR = re.compile(
     r"(?:开着?|换了?|买了?|换成了?|提了)(?:一|新)?辆(?:新的?)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦)?$"
@@ -72,23 +96,42 @@ _EVENT = re.compile(
 _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
 _ANNOUNCE = re.compile(
     r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
-    r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了))$"
+    r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
+    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
-    r"(?:现在|目前|如今|已经|改|换)*(?:成了?|是|为|由)?(?P<v>" + _CLAUSE + r"{1,12}?)"
+    r"(?:现在|目前|如今|已经|改|换)*(?:成了?|是|为|由|在|到了?|去了?)?(?P<v>" + _CLAUSE + r"{1,12}?)"
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
 )
+_VERB_OBJECT_KEYS = {
+    "换工作": "employer",
+    "跳槽": "employer",
+    "换公司": "employer",
+    "换单位": "employer",
+    "搬家": "residence",
+    "换": "phone",
+    "换手机": "phone",
+    "换车": "car",
+}
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 
 
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
-    if (m := _HABIT.match(s, verb_at, b)) is not None and (m["change"] or _HABIT_WORDS.search(s, a, verb_at)):
-        return _add(r, subject, _HABIT_KEYS[m["verb"]], m, a, b, confidence, correction, "text")
+    habit = _HABIT.match(s, verb_at, b)
+    if (
+        habit is not None
+        and (habit["change"] or _HABIT_WORDS.search(s, a, verb_at))
+        and not any(p.match(s, verb_at, b) for p, _, _ in _STATUSES)  # 我现在吃素了 is the diet
+    ):
+        return _add(r, subject, _HABIT_KEYS[habit["verb"]], habit, a, b, confidence, correction, "text")
+    for pattern, key in _MEASURES:
+        if (m := pattern.match(s, verb_at, b)) is not None:
+            return _add(r, subject, key, m, a, b, confidence, correction, "text")
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
-        if (m := pattern.match(s, verb_at, b)) is not None and not _GRADE.fullmatch(m["v"]):
-            return _add(r, subject, key, m, a, b, confidence, correction, kind)
+        if (m := pattern.match(s, verb_at, b)) is not None and not _GRADE.fullmatch(m["v"] or m["v2"] or ""):
+            return _add(r, subject, key, m, a, b, confidence, correction, kind, "v" if m["v"] else "v2")
     if (m := _CAR.match(s, verb_at, b)) is not None:
         return _add(r, subject, "car", m, a, b, confidence, correction, "product")
     if (m := _RIDE.match(s, verb_at, b)) is not None and r.times_in(m.start("t"), m.end("t")):
@@ -116,10 +159,13 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
         return True
     if (m := _AMOUNT.match(s, at, b)) is not None and m["attr"].strip():
         key = key_of(r, m["attr"].strip())
-        if key and not re.search(r"[我你他她是在]", m["attr"]):
+        if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
             return amount(r, subject, key, m, a, b, confidence, correction)
     if (m := _SIZE.match(s, at, b)) is not None and not re.search(r"[是在你他她]", m["thing"]):
         key = key_of(r, m["thing"].strip() + "尺码")
+        return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
+    if (m := _HEADCOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["thing"]):
+        key = key_of(r, m["thing"].strip() + "人数")
         return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
     if (m := _PARTY.search(s, at, b)) is not None:
         key = key_of(r, m["thing"] + "人数")
@@ -204,6 +250,8 @@ def announced(r: Reading, a: int, b: int) -> str | None:
     m = _ANNOUNCE.match(r.text, a, b)
     if m is None:
         return None
+    if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
+        return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
     if re.search(r"[我你他她是在]|工作|主意|天气", phrase):
         return None
@@ -226,8 +274,8 @@ def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confiden
     return True
 
 
-def _add(r, subject, key, m, a, b, confidence, correction, kind) -> bool:
-    v0, v1 = strip_span(r.text, m.start("v"), m.end("v"))
+def _add(r, subject, key, m, a, b, confidence, correction, kind, group="v") -> bool:
+    v0, v1 = strip_span(r.text, m.start(group), m.end(group))
     got = read_value(r, v0, v1, kind)
     if got is None or not key:
         return False

@@ -85,12 +85,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             return
         if _NOT.match(s, a, b):
             continue
-        if changed is not None:
-            at = _after_adverbs(r, a, b)
-            if announced_value(r, topic or r.speaker, changed, at, b, 0.9):
-                changed = None
-                continue
-        if (changed := announced(r, a, b)) is not None:
+        if (announcing := announced(r, a, b)) is not None:
+            changed = announcing
             continue
         if _SPEECH.search(text):
             return  # 我妈妈说，住在上海挺好: what follows is someone's words, not a fact
@@ -102,6 +98,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if _decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
         said, topic = _statement(r, a, b, confidence, correction, topic)
+        if not said and changed is not None:  # 项目负责人换了，现在是小冯: the value of what changed
+            said = announced_value(r, topic or r.speaker, changed, _after_adverbs(r, a, b), b, confidence)
+        changed = None
         if said or _bare(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
 
@@ -284,7 +283,7 @@ def _statement(
         return (
             _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
             or _status(r, r.speaker, a, verb_at, b, confidence, correction)
-            or topic_states(r, r.speaker, a, a, b, confidence, correction)
+            or topic_states(r, r.speaker, a, verb_at, b, confidence, correction)
             or _attribute_change(r, r.speaker, a, a, b, confidence, correction)
         ), None
     subject, at, possessive = got

@@ -226,7 +226,7 @@ ASPECTS: dict[str, tuple[str, ...]] = {
     "location": ("location", "venue", "地点"),
     "status": ("status", "状态"),
     "size": ("尺码", "尺寸", "码数"),  # Chinese only: "shoe size" stays one English key
-    "party_size": ("人数",),
+    "headcount": ("人数",),
 }
 # aspects that are dates: a correction with a date value binds to a fact with one of these
 DATE_ASPECTS = frozenset({"deadline", "expiry", "appointment", "date", "time", "start", "end"})
