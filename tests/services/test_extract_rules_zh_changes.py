@@ -201,8 +201,10 @@ def test_amounts_are_read_as_spoken():
     assert facts("我住在5楼。") == {(ME, "floor", "5楼")}  # a floor is no city
 
 
-def test_an_event_of_a_thing_named_in_one_character():
-    assert facts("我家狗下周二去洗澡。") == {(ME, "狗.date", "2026-03-10")}
+def test_an_event_of_a_pet_is_the_pet_s_and_a_time_is_no_name():
+    assert facts("我家狗下周二去洗澡。") == {(f"{ME}的狗", "洗澡.date", "2026-03-10")}
+    assert facts("我家的猫叫团团。", ()) == set()  # only the relation fact: 团团 is the cat
+    assert {(f.subject, f.attribute) for f in said("我家的猫叫团团。").facts} == {("团团", "relation.cat_of")}
 
 
 @pytest.mark.parametrize(
@@ -228,3 +230,27 @@ def test_an_announced_change_without_its_value_or_of_the_weather_says_nothing():
     assert facts("我换工作了。") == set()
     assert facts("天气变了，现在是阴天。") == set()
     assert facts("我换工作了，你呢？") == set()
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("我每天走路上班。", (), {(ME, "commute", "走路")}),
+        ("我现在改开车上班了。", (), {(ME, "commute", "开车")}),
+        ("我开的是一辆宝马。", (), {(ME, "car", "一辆宝马")}),
+        ("我喝的是乌龙茶。", (), {(ME, "drink", "乌龙茶")}),
+        ("我用的是华为手机。", (), set()),  # 用的: no attribute named
+        ("培训室在C105。", (), {(ME, "培训室", "C105")}),
+        ("我爸今年退休了。", (), {(f"{ME}的爸爸", "employment_status", "退休")}),  # 我爸 is 我爸爸
+        ("我姐夫在邮局上班。", (), {(f"{ME}的姐夫", "employer", "邮局")}),  # not a sister named 夫
+        ("预算提高到12000了。", (), {(ME, "budget", 12000)}),
+    ],
+)
+def test_commutes_codes_nominalised_objects_and_familiar_relatives(text, recent, expected):
+    assert facts(text, recent) == expected
+
+
+def test_a_change_verb_without_an_attribute_changes_the_fact_before():
+    (fact,) = said("改到周四了。", ("我的理发预约在周二。",)).facts
+    assert (fact.attribute, fact.value, fact.correction) == ("理发.appointment", "2026-03-05", True)
+    assert said("改到周四了吗？", ("我的理发预约在周二。",)).facts == []

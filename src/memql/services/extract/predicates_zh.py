@@ -26,6 +26,10 @@ _HABIT = re.compile(
     + _CLAUSE
     + r"{1,12}?)(?:了|啦|呢|吧)?$"
 )
+_COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了: how one gets to work or school
+    r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
+    r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
+)
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
 _STUDY = re.compile(
     r"(?:在读|主修|改读|改学|转读|转专业到了?|读的是|学的是)(?P<v>"
@@ -119,6 +123,8 @@ _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
+    if (m := _COMMUTE.match(s, verb_at, b)) is not None:
+        return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
     habit = _HABIT.match(s, verb_at, b)
     if (
         habit is not None

@@ -22,6 +22,7 @@ from .patterns_zh import (
     _ALLERGY,
     _BARE,
     _CHANGE_COPULA,
+    _CHANGE_OPENING,
     _CONDITIONAL,
     _COPULA,
     _CORRECTION,
@@ -97,7 +98,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         _tasks(r, a, b)
         if _decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
-        said, topic = _statement(r, a, b, confidence, correction, topic)
+        if _CHANGE_OPENING.match(s, _after_adverbs(r, a, b), b):
+            correction = True  # 改到周五了: the fact before changes; no attribute is named
+            said = False
+        else:
+            said, topic = _statement(r, a, b, confidence, correction, topic)
         if not said and changed is not None:  # 项目负责人换了，现在是小冯: the value of what changed
             said = announced_value(r, topic or r.speaker, changed, _after_adverbs(r, a, b), b, confidence)
         changed = None
@@ -105,6 +110,17 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             correction = False  # a marker corrects the first value after it
 
 
+_FAMILIAR = {
+    "爸": "爸爸",
+    "老爸": "爸爸",
+    "妈": "妈妈",
+    "老妈": "妈妈",
+    "哥": "哥哥",
+    "姐": "姐姐",
+    "弟": "弟弟",
+}
+_FAMILIAR |= {"妹": "妹妹", "闺女": "女儿", "小狗": "狗", "小猫": "猫"}  # 我爸 and 我爸爸: one father
+_NOMINALISED = {"喝": "饮品", "吃": "吃的", "开": "车", "读": "专业", "学": "专业", "住": "居住地"}
 _SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
 _SINCE = re.compile(r"(?:开始|起|以来|以后|之后)")
 
@@ -113,7 +129,7 @@ def _people(r: Reading, start: int, end: int) -> None:
     """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
     named = {(p.turn, p.name) for p in r.known_persons}
     pattern = (
-        rf"我(?:们)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        rf"我(?:们)?(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
         r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
     )
     for m in re.finditer(pattern, r.text[:end]):
@@ -122,6 +138,7 @@ def _people(r: Reading, start: int, end: int) -> None:
             or (r.turn, m["name"]) in named
             or _NOT_NAME.match(m["name"])
             or m["name"].startswith(("他", "她", "你", "它"))  # 我表妹她们: no name
+            or any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times)  # 我家猫下周一…: a time
         ):
             continue
         _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
@@ -157,12 +174,15 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
-        rf"(?:我们|我)的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
-        de = s.startswith("的", rel.end())  # 我姐姐的护照…: the sister's passport
-        return _relative(r, rel), rel.end() + de, de
+        after = rel.end()
+        if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
+            after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
+        de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
+        return _relative(r, rel), after + de, de
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
@@ -188,12 +208,15 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
 def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
+    if name and any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times):
+        name = None  # 我家猫下周一去打疫苗: a time, not the cat's name
     if not name or _NOT_NAME.match(name):
         # 我姐姐 after 我姐姐小红: the one sister named before, when only one was
         named = {
             d.subject for d in r.earlier if d.attribute == f"relation.{relation}_of" and d.value == r.speaker
         }
-        return named.pop() if len(named) == 1 else f"{r.speaker}的{m['rel']}"
+        rel = _FAMILIAR.get(m["rel"], m["rel"])  # 我爸 and 我爸爸 are one father
+        return named.pop() if len(named) == 1 else f"{r.speaker}的{rel}"
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
     return name
@@ -222,7 +245,7 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
     m = re.compile(
-        rf"(?:我们|我)的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
+        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
@@ -465,7 +488,15 @@ def _attribute_change(
     cop = m["cop"]
     if re.match(r"[你他她它]", m["v"]):  # 实验小学是她表姐的学校: said of another
         return False
-    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None:
+    # 会议室在A302: a room or a code is where a thing is, as a time is when
+    code = re.fullmatch(
+        r"[A-Za-z]{0,3}-?[0-9]{2,5}[A-Za-z]?(?:室|号|房间|会议室)?(?:了|啦)?", m["v"].strip(" 。")
+    )
+    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None and not code:
+        return False
+    if phrase.endswith("的") and phrase[:-1] in _NOMINALISED:  # 我开的是特斯拉: what one drives
+        phrase = _NOMINALISED[phrase[:-1]]
+    elif phrase.endswith("的") and len(phrase) <= 3:  # 我用的是…: no attribute named
         return False
     key = key_of(r, phrase)
     if not key:

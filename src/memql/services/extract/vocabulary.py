@@ -181,6 +181,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("drink", ("usual drink", "喝", "饮品", "饮料", "喝的"), _HEALTH),
     Attribute("food", ("usual food", "吃", "吃的"), _HEALTH),
     Attribute("smoking", ("抽", "抽烟", "吸烟"), _HEALTH),
+    Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), _CONTEXT),
     Attribute("rent", ("rent", "房租", "租金", "月租"), _MONEY, "number"),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), _CONTEXT),
 )
@@ -398,6 +399,27 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "邻居": ("neighbor", None),
     "孩子": ("child", None),
     "同学": ("classmate", None),
+    # the short and familiar forms (我爸, 我姐, 老妈), in-laws (so 我姐夫 is no sister named 夫), pets
+    "爸": ("father", "m"),
+    "老爸": ("father", "m"),
+    "妈": ("mother", "f"),
+    "老妈": ("mother", "f"),
+    "哥": ("brother", "m"),
+    "姐": ("sister", "f"),
+    "弟": ("brother", "m"),
+    "妹": ("sister", "f"),
+    "闺女": ("daughter", "f"),
+    "姐夫": ("brother_in_law", "m"),
+    "妹夫": ("brother_in_law", "m"),
+    "嫂子": ("sister_in_law", "f"),
+    "弟媳": ("sister_in_law", "f"),
+    "上司": ("boss", None),
+    "主管": ("manager", None),
+    "房东": ("landlord", None),
+    "狗": ("dog", None),
+    "小狗": ("dog", None),
+    "猫": ("cat", None),
+    "小猫": ("cat", None),
 }
 
 _SPELLING = {
