@@ -254,3 +254,28 @@ def test_a_change_verb_without_an_attribute_changes_the_fact_before():
     (fact,) = said("改到周四了。", ("我的理发预约在周二。",)).facts
     assert (fact.attribute, fact.value, fact.correction) == ("理发.appointment", "2026-03-05", True)
     assert said("改到周四了吗？", ("我的理发预约在周二。",)).facts == []
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("不对不对，是5521。", ("我的借书证号是5512。",), (ME, "借书证.number", 5521)),
+        ("我上司换人了，现在是老郑。", ("我的上司是老钱。",), (ME, "boss", "老郑")),
+        ("复查推迟到下周五了。", ("我下周三复查。",), (ME, "复查.date", "2026-03-13")),
+    ],
+)
+def test_changes_bind_to_the_fact_before(text, recent, expected):
+    assert expected in {(f.subject, f.attribute, f.value) for f in said(text, recent).facts}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我儿子在向阳幼儿园。", {(f"{ME}的儿子", "school", "向阳幼儿园")}),
+        ("我外婆每天早上喝米粥。", {(f"{ME}的外婆", "drink", "米粥")}),  # 每天早 is no name
+        ("我们下个月10号结婚。", set()),  # a plan: not married yet
+        ("我表姐下周订婚。", set()),
+    ],
+)
+def test_schools_by_their_name_and_statuses_not_yet_true(text, expected):
+    assert facts(text) == expected

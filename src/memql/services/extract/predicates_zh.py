@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import Reading, strip_span, time_value
+from .common import SINGULAR_RELATIONS, Reading, strip_span, time_value
 from .patterns_zh import _STATUSES
 from .values_zh import add_fact, key_of, read_value
 
@@ -43,6 +43,7 @@ _SCHOOL = re.compile(
     r"在(?P<v>"
     + _CLAUSE
     + r"{2,12}?)(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$|"
+    r"在(?P<v3>" + _CLAUSE + r"{1,10}?(?:幼儿园|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|呢|啦)?$|"
     r"(?:转学到了?|转学去了?|转到了?)(?P<v2>" + _CLAUSE + r"{2,12}?)(?:上学|读书|念书|就读)?(?:了|啦|呢)?$"
 )
 _NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4})"
@@ -136,8 +137,10 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if (m := pattern.match(s, verb_at, b)) is not None:
             return _add(r, subject, key, m, a, b, confidence, correction, "text")
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
-        if (m := pattern.match(s, verb_at, b)) is not None and not _GRADE.fullmatch(m["v"] or m["v2"] or ""):
-            return _add(r, subject, key, m, a, b, confidence, correction, kind, "v" if m["v"] else "v2")
+        m = pattern.match(s, verb_at, b)
+        group = next((g for g in ("v", "v2", "v3") if m is not None and m.groupdict().get(g)), "v")
+        if m is not None and not _GRADE.fullmatch(m[group]):
+            return _add(r, subject, key, m, a, b, confidence, correction, kind, group)
     if (m := _CAR.match(s, verb_at, b)) is not None:
         return _add(r, subject, "car", m, a, b, confidence, correction, "product")
     if (m := _RIDE.match(s, verb_at, b)) is not None and r.times_in(m.start("t"), m.end("t")):
@@ -256,6 +259,10 @@ def announced(r: Reading, a: int, b: int) -> str | None:
     m = _ANNOUNCE.match(r.text, a, b)
     if m is None:
         return None
+    owner = re.match(r"(?:我们|我)的?", m["attr"] or "")
+    relation = r.vocabulary.relation(m["attr"][owner.end() :]) if owner and m["attr"] else None
+    if relation is not None and relation[0] in SINGULAR_RELATIONS:  # 我老板换人了，现在是刘总
+        return relation[0]
     if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()

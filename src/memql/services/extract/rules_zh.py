@@ -407,6 +407,8 @@ def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
 
 def _status(r, subject, a, verb_at, b, confidence, correction) -> bool:
     """结婚了, 单身, 吃素: the status in the speaker's words (the words a line is later matched by)."""
+    if any(span.start > r.now for _, _, span in r.times_in(a, b)):
+        return False  # 我们下个月8号结婚: a plan, not a status yet
     for pattern, key, value in _STATUSES:
         if (m := pattern.match(r.text, verb_at, b)) is not None:
             _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
@@ -526,6 +528,8 @@ def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) ->
         old = r.time_at(*_find(r.text, rejected, a))
         rejected = time_value(old, r.now) if old is not None else rejected
     earlier = r.bind(kind, None, rejected, value)
+    if earlier is None and kind == "number":  # 是8868: digits may correct a code (a card number)
+        earlier = r.bind("text", None, rejected, value)
     if earlier is None:
         return False
     if not correction and str(earlier.value) != rejected:

@@ -50,6 +50,12 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
                 break
     if kind == "text" and r.time_at(*vspan) is not None:
         kind = "date"
+    if kind == "date":  # 我下周二体检 then 体检提前到下周一了: one thing's day, however it was keyed
+        thing = key.removesuffix(".date")
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.kind == "date" and d.attribute in (thing, thing + ".date"):
+                key = d.attribute
+                break
     return r.add(
         Draft(
             subject,
