@@ -279,3 +279,15 @@ def test_changes_bind_to_the_fact_before(text, recent, expected):
 )
 def test_schools_by_their_name_and_statuses_not_yet_true(text, expected):
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我被提拔为销售总监了。", {(ME, "job_title", "销售总监")}),
+        ("我们周六去露营吧。", set()),  # a suggestion, no plan yet
+        ("我爸让我早点睡。", set()),  # 让我早 is no name
+    ],
+)
+def test_promotions_suggestions_and_requests(text, expected):
+    assert facts(text) == expected

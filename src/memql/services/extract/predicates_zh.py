@@ -239,8 +239,8 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
             return False
         m = _EVENT.match(s, t1, b)
-        if m is None:
-            return False
+        if m is None or s[t1:b].rstrip("。！!").endswith("吧"):
+            return False  # 我们周末去爬山吧: a suggestion, not a plan
         phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
         if not thing and len(phrase) < 2:
             return False  # 明天见: a farewell, no event named

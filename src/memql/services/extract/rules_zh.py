@@ -464,7 +464,7 @@ def _attribute_change(
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
-        or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉", phrase)
+        or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
         or phrase
