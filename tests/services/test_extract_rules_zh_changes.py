@@ -291,3 +291,16 @@ def test_schools_by_their_name_and_statuses_not_yet_true(text, expected):
 )
 def test_promotions_suggestions_and_requests(text, expected):
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我午饭一般吃面条。", {(ME, "food", "面条")}),
+        ("明天上午十点来装宽带。", {(ME, "装宽带.date", "2026-03-03T10:00:00Z")}),
+        ("我舍友小周在读化学。", {("小周", "major", "化学")}),
+        ("单位搬到了亦庄。", set()),  # an organisation moved, no person named 单位
+    ],
+)
+def test_meal_habits_subjectless_plans_roommates_and_organisations(text, expected):
+    assert facts(text) == expected

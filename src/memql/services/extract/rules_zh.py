@@ -46,7 +46,7 @@ from .patterns_zh import (
     _STATUSES,
     _TASK,
 )
-from .predicates_zh import announced, announced_value, floor, topic_states, verb_states
+from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states
 from .values_zh import add_fact as _fact
 from .values_zh import key_of
 from .values_zh import read_value as _value
@@ -121,6 +121,7 @@ _FAMILIAR = {
 }
 _FAMILIAR |= {"妹": "妹妹", "闺女": "女儿", "小狗": "狗", "小猫": "猫"}  # 我爸 and 我爸爸: one father
 _NOMINALISED = {"喝": "饮品", "吃": "吃的", "开": "车", "读": "专业", "学": "专业", "住": "居住地"}
+_PLACE_NOUN = re.compile(r"(?:公司|单位|办公室|学校|部门|家里|门店|工厂|医院|团队|小组|总部|店|厂|局|院)$")
 _SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
 _SINCE = re.compile(r"(?:开始|起|以来|以后|之后)")
 
@@ -199,6 +200,7 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         m is not None
         and not _NOT_NAME.match(m["name"])
         and not m["name"].startswith(("你", "他", "她", "这", "那"))
+        and not _PLACE_NOUN.search(m["name"])  # 公司搬到了望京: an organisation, not a person
     ):
         r.name_person(m["name"], None, (m.start(), m.end()))
         return m["name"], m.end(), False
@@ -307,6 +309,7 @@ def _statement(
             _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
             or _status(r, r.speaker, a, verb_at, b, confidence, correction)
             or topic_states(r, r.speaker, a, verb_at, b, confidence, correction)
+            or event(r, r.speaker, a, a, b, confidence, correction)  # 后天下午三点来修空调
             or _attribute_change(r, r.speaker, a, a, b, confidence, correction)
         ), None
     subject, at, possessive = got
