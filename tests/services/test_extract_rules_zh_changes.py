@@ -304,3 +304,16 @@ def test_promotions_suggestions_and_requests(text, expected):
 )
 def test_meal_habits_subjectless_plans_roommates_and_organisations(text, expected):
     assert facts(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("包裹后天上午到。", {(ME, "包裹.date", "2026-03-04")}),  # a day with its part: that day
+        ("我爸下个月20号来上海。", {(f"{ME}的爸爸", "上海.date", "2026-04-20")}),
+        ("奖金下个月发。", {(ME, "奖金.date", "2026-04")}),
+        ("我早上喝咖啡。", set()),  # 早上 names no day, and no word of habit
+    ],
+)
+def test_plans_by_a_day_part_a_month_or_a_relative(text, expected):
+    assert facts(text) == expected

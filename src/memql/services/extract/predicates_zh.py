@@ -93,7 +93,7 @@ _RIDE = re.compile(
     r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
 )
 _EVENT = re.compile(
-    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|出发|动身|启程|开|交|办|打|见|搬|考|"
+    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办)"
     + _CLAUSE
     + r"{0,8}?)(?:了|吧|啦|呢)?$"
@@ -220,10 +220,13 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
     by the thing (else by what is done), so that 合同改到下周一签了 moves it."""
     s = r.text
     for t0, t1, span in r.times_in(at, b):
-        clock = span.granularity in ("minute", "hour")
-        if span.granularity not in ("day", "week", "instant") and not (
-            clock and re.search(r"[0-9点:：]", s[t0:t1])
-        ):
+        words = s[t0:t1]
+        clock = span.granularity in ("minute", "hour") and re.search(r"[0-9点:：]", words) is not None
+        # 明天下午 is that day; 下个月 that month; 早上 alone no day at all
+        day = span.granularity in ("day", "week", "instant") or (
+            span.granularity == "hour" and re.search(r"[天号日周]|星期", words) is not None
+        )
+        if not (clock or day or span.granularity == "month"):
             continue
         if s[max(at, t0 - 1) : t0] == "每":
             continue
@@ -248,7 +251,11 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if not key:
             return False
         # a day named relatively (两周后) is that day; a clock time (下午两点) the moment
-        value = time_value(span, r.now) if clock else span.start.astimezone(r.now.tzinfo).date().isoformat()
+        value = (
+            time_value(span, r.now)
+            if clock or not day
+            else span.start.astimezone(r.now.tzinfo).date().isoformat()
+        )
         add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
         return True
     return False

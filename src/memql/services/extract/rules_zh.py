@@ -184,6 +184,9 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
             after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
         de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
         return _relative(r, rel), after + de, de
+    bare = re.compile(rf"(?:我们|我)(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>)").match(s, pos, end)
+    if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
+        return _relative(r, bare), bare.end(), False
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
