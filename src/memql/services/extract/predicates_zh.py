@@ -21,7 +21,7 @@ _CLAUSE = r"[^，,。；;！!？?]"
 # a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
 _HABIT_WORDS = re.compile(r"每天|每晚|每早|每周|平时|平常|一般|通常|经常|天天|总是|习惯|现在|如今|目前|只|都")
 _HABIT = re.compile(
-    r"(?P<change>改成?|换成?|转而|开始)?(?P<verb>喝|吃|抽)(?:的是)?"
+    r"(?P<change>改成?|换成?|转而|开始|在)?(?P<verb>喝|吃|抽|用|学|练|玩)(?:的是)?"
     r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?:点|一点|很多|一些|些)?(?!过|了|完|得|的|着)(?P<v>"
     + _CLAUSE
     + r"{1,12}?)(?:了|啦|呢|吧)?$"
@@ -129,10 +129,12 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     habit = _HABIT.match(s, verb_at, b)
     if (
         habit is not None
+        and (habit["change"] != "在" or habit["verb"] in "学练")  # 在学 is a study; 在吃 only now
         and (habit["change"] or _HABIT_WORDS.search(s, a, verb_at))
         and not any(p.match(s, verb_at, b) for p, _, _ in _STATUSES)  # 我现在吃素了 is the diet
     ):
-        return _add(r, subject, _HABIT_KEYS[habit["verb"]], habit, a, b, confidence, correction, "text")
+        key = _HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
+        return _add(r, subject, key, habit, a, b, confidence, correction, "text")
     for pattern, key in _MEASURES:
         if (m := pattern.match(s, verb_at, b)) is not None:
             return _add(r, subject, key, m, a, b, confidence, correction, "text")
