@@ -22,11 +22,11 @@ from .patterns_zh import (
     _ALLERGY,
     _BARE,
     _CHANGE_COPULA,
+    _CHANGE_OPENING,
     _CONDITIONAL,
     _COPULA,
     _CORRECTION,
     _COUNT,
-    _CUT,
     _DECISION,
     _DISCOURSE,
     _EXPIRES,
@@ -44,9 +44,12 @@ from .patterns_zh import (
     _REPORTED,
     _SENTIMENT,
     _STATUSES,
-    _TAIL,
     _TASK,
 )
+from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states
+from .values_zh import add_fact as _fact
+from .values_zh import key_of
+from .values_zh import read_value as _value
 from .vocabulary import snake
 
 
@@ -75,12 +78,19 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     for a, b in parts:
         if (m := _NOT.match(s, a, b)) is not None:
             rejected = m["old"].strip()
+    topic: str | None = None  # the subject a part names, for the parts after it that name none
+    changed: str | None = None  # the attribute a part said changed (项目负责人换了), valued by the next
     for a, b in parts:
         text = s[a:b]
         if _CONDITIONAL.search(text):
             return
         if _NOT.match(s, a, b):
             continue
+        if (announcing := announced(r, a, b)) is not None:
+            changed = announcing
+            continue
+        if _SPEECH.search(text):
+            return  # 我妈妈说，住在上海挺好: what follows is someone's words, not a fact
         confidence = 0.9
         if (m := _HEDGE.match(s, a, b)) is not None:
             confidence, a = HEDGED, m.end()
@@ -88,19 +98,49 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         _tasks(r, a, b)
         if _decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
-        if _statement(r, a, b, confidence, correction) or _bare(r, a, b, correction, rejected):
+        if _CHANGE_OPENING.match(s, _after_adverbs(r, a, b), b):
+            correction = True  # 改到周五了: the fact before changes; no attribute is named
+            said = False
+        else:
+            said, topic = _statement(r, a, b, confidence, correction, topic)
+        if not said and changed is not None:  # 项目负责人换了，现在是小冯: the value of what changed
+            said = announced_value(r, topic or r.speaker, changed, _after_adverbs(r, a, b), b, confidence)
+        changed = None
+        if said or _bare(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
+
+
+_FAMILIAR = {
+    "爸": "爸爸",
+    "老爸": "爸爸",
+    "妈": "妈妈",
+    "老妈": "妈妈",
+    "哥": "哥哥",
+    "姐": "姐姐",
+    "弟": "弟弟",
+}
+_FAMILIAR |= {"妹": "妹妹", "闺女": "女儿", "小狗": "狗", "小猫": "猫"}  # 我爸 and 我爸爸: one father
+_NOMINALISED = {"喝": "饮品", "吃": "吃的", "开": "车", "读": "专业", "学": "专业", "住": "居住地"}
+_PLACE_NOUN = re.compile(r"(?:公司|单位|办公室|学校|部门|家里|门店|工厂|医院|团队|小组|总部|店|厂|局|院)$")
+_SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
+_SINCE = re.compile(r"(?:开始|起|以来|以后|之后)")
 
 
 def _people(r: Reading, start: int, end: int) -> None:
     """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
     named = {(p.turn, p.name) for p in r.known_persons}
     pattern = (
-        rf"我(?:们)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        rf"我(?:们)?(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
         r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
     )
     for m in re.finditer(pattern, r.text[:end]):
-        if m.start() < start or (r.turn, m["name"]) in named or _NOT_NAME.match(m["name"]):
+        if (
+            m.start() < start
+            or (r.turn, m["name"]) in named
+            or _NOT_NAME.match(m["name"])
+            or m["name"].startswith(("他", "她", "你", "它"))  # 我表妹她们: no name
+            or any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times)  # 我家猫下周一…: a time
+        ):
             continue
         _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
         r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
@@ -135,12 +175,18 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
-        rf"(?:我们|我)的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
-        de = s.startswith("的", rel.end())  # 我姐姐的护照…: the sister's passport
-        return _relative(r, rel), rel.end() + de, de
+        after = rel.end()
+        if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
+            after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
+        de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
+        return _relative(r, rel), after + de, de
+    bare = re.compile(rf"(?:我们|我)(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>)").match(s, pos, end)
+    if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
+        return _relative(r, bare), bare.end(), False
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
@@ -157,6 +203,7 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         m is not None
         and not _NOT_NAME.match(m["name"])
         and not m["name"].startswith(("你", "他", "她", "这", "那"))
+        and not _PLACE_NOUN.search(m["name"])  # 公司搬到了望京: an organisation, not a person
     ):
         r.name_person(m["name"], None, (m.start(), m.end()))
         return m["name"], m.end(), False
@@ -166,8 +213,15 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
 def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
+    if name and any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times):
+        name = None  # 我家猫下周一去打疫苗: a time, not the cat's name
     if not name or _NOT_NAME.match(name):
-        return f"{r.speaker}的{m['rel']}"
+        # 我姐姐 after 我姐姐小红: the one sister named before, when only one was
+        named = {
+            d.subject for d in r.earlier if d.attribute == f"relation.{relation}_of" and d.value == r.speaker
+        }
+        rel = _FAMILIAR.get(m["rel"], m["rel"])  # 我爸 and 我爸爸 are one father
+        return named.pop() if len(named) == 1 else f"{r.speaker}的{rel}"
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
     return name
@@ -175,76 +229,18 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
 
 def _after_adverbs(r: Reading, pos: int, end: int) -> int:
     """Past the adverbs and time words between a subject and its verb (我上个月已经搬到…)."""
+    s = r.text
     while pos < end:
-        m = _ADVERB.match(r.text, pos, end)
+        m = _ADVERB.match(s, pos, end)
         if m is not None and m.end() > pos:
             pos = m.end()
             continue
-        t = next((t1 for t0, t1, _ in r.times if t0 == pos and t1 <= end), None)
+        at = pos + 1 if s.startswith("从", pos) else pos  # 从七月起, 这个月开始: a time it starts at
+        t = next((t1 for t0, t1, _ in r.times if t0 == at and t1 <= end), None)
         if t is None:
             return pos
-        pos = t
+        pos = _skip(_SINCE, s, t, end)
     return pos
-
-
-# --- values --------------------------------------------------------------------------------------------
-
-
-def _value(r: Reading, start: int, end: int, kind: str):
-    s = r.text
-    start, end = strip_span(s, start, end)
-    span = r.time_at(start, end)
-    if span is not None:
-        return time_value(span, r.now), start, end
-    if kind == "date":
-        return None
-    if (m := _CUT.search(s, start + 1, end)) is not None:
-        end = m.start()
-    for t0, t1, _ in reversed(r.times_in(start, end)):  # 搬到苏州了（上个月）: the time is not the value
-        if t0 > start and not s[t1:end].strip(" 了啦"):
-            end = t0
-    if (m := _TAIL.search(s, start, end)) is not None and m.start() > start:
-        end = m.start()
-    start, end = strip_span(s, start, end)
-    while start < end and s[start] in "了到去在":
-        start += 1
-    words = s[start:end]
-    if not words or len(words) > 20:
-        return None
-    if re.fullmatch(r"-?\d+", words):
-        return int(words), start, end
-    return words, start, end
-
-
-def _valid_from(r: Reading, start: int, end: int, v0: int, v1: int):
-    for t0, t1, span in r.times_in(start, end):
-        if t1 <= v0 or t0 >= v1:
-            return span.start
-    return r.now
-
-
-def _fact(r, subject, key, value, start, end, confidence, correction, kind, vspan) -> Draft:
-    if correction and "." not in key:
-        for d in reversed(r.earlier):
-            if d.subject == subject and d.attribute.endswith("." + key):
-                key = d.attribute
-                break
-    if kind == "text" and r.time_at(*vspan) is not None:
-        kind = "date"
-    return r.add(
-        Draft(
-            subject,
-            key,
-            value,
-            start,
-            end,
-            _valid_from(r, start, end, *vspan),
-            confidence,
-            correction,
-            kind,
-            vspan,
-        )
-    )
 
 
 # --- statements ----------------------------------------------------------------------------------------
@@ -254,7 +250,7 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
     m = re.compile(
-        rf"(?:我们|我)的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
+        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
@@ -287,35 +283,58 @@ _USE_CONTACT = re.compile(  # 以后请用我的工作邮箱hexue@starlab.cn: a 
 )
 
 
-def _statement(r: Reading, a: int, b: int, confidence: float, correction: bool) -> bool:
+def _statement(
+    r: Reading, a: int, b: int, confidence: float, correction: bool, topic: str | None
+) -> tuple[bool, str | None]:
+    """Whether the part states a fact, and the subject of the sentence after it (`topic`, the last one a
+    part named: 国庆节我领证了，已经结婚啦 — the second part is the speaker's too)."""
     if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
-        return True
+        return True, topic
     if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
         key = "email" if "@" in m["value"] else "phone"
         _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
-        return True
+        return True, topic
     got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
     if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
-        return False  # an unresolved 他/她, or 你: not the speaker's
+        return False, None  # an unresolved 他/她, or 你: not the speaker's
+    if got is None and topic is not None:  # a part continuing the subject of the one before
+        verb_at = _after_adverbs(r, a, b)
+        said = _predicates(r, topic, a, verb_at, b, confidence, correction) or _states(
+            r, topic, a, a, verb_at, b, confidence, correction
+        )
+        return said, topic
     if got is None:
         # a part without a subject (我换了工作，现在在字节上班) speaks of the speaker; only a verb of
-        # residence, work or birth is read so, else it may name an attribute (截止日期改成…)
-        return _predicates(r, r.speaker, a, _after_adverbs(r, a, b), b, confidence, correction) or (
-            _attribute_change(r, r.speaker, a, a, b, confidence, correction)
-        )
+        # residence, work, a habit or a thing named first (合同下周五签) is read so, else it may name an
+        # attribute (截止日期改成…)
+        verb_at = _after_adverbs(r, a, b)
+        return (
+            _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
+            or _status(r, r.speaker, a, verb_at, b, confidence, correction)
+            or topic_states(r, r.speaker, a, verb_at, b, confidence, correction)
+            or event(r, r.speaker, a, a, b, confidence, correction)  # 后天下午三点来修空调
+            or _attribute_change(r, r.speaker, a, a, b, confidence, correction)
+        ), None
     subject, at, possessive = got
     verb_at = _after_adverbs(r, at, b)
     if possessive or r.text.startswith("把", verb_at):  # 我把手机号换成了…: the attribute after 把
-        return _attribute_change(r, subject, a, verb_at + (not possessive), b, confidence, correction)
-    return _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
+        at = verb_at + (not possessive)
+        said = _attribute_change(r, subject, a, at, b, confidence, correction) or (
+            possessive and topic_states(r, subject, a, at, b, confidence, correction)  # 我的房租每月3800
+        )
+        return said, subject
+    said = _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
         r, subject, a, at, verb_at, b, confidence, correction
     )
+    return said, subject
 
 
 def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     s = r.text
     if (origin := _FROM.match(s, verb_at, b)) is not None:
         verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
+    if floor(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
+        return True
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, verb_at, b)
         if m is None:
@@ -332,16 +351,14 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:
             _fact(r, subject, "job_title", job[0], a, b, confidence, correction, "text", (job[1], job[2]))
         return True
-    return False
+    return verb_states(r, subject, a, verb_at, b, confidence, correction)
 
 
 def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
     """Statuses, age, allergies, counts, preferences, or an attribute with a copula."""
     s = r.text
-    for pattern, key, value in _STATUSES:
-        if (m := pattern.match(s, verb_at, b)) is not None:
-            _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
-            return True
+    if _status(r, subject, a, verb_at, b, confidence, correction):
+        return True
     if (m := _AGE.match(s, verb_at, b)) is not None or (m := _AGE.match(s, at, b)) is not None:
         r.add(
             Draft(
@@ -389,7 +406,20 @@ def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
     names_attribute = "的" in s[verb_at:b] and _COPULA.match(s, at, b)  # 我最喜欢的颜色是… is a favourite
     if not names_attribute and (m := _PREFERENCE.match(s, verb_at, b)) is not None:
         return _preference(r, subject, m, a, b, confidence)
-    return _attribute_change(r, subject, a, at, b, confidence, correction)
+    return topic_states(r, subject, a, at, b, confidence, correction) or _attribute_change(
+        r, subject, a, at, b, confidence, correction
+    )
+
+
+def _status(r, subject, a, verb_at, b, confidence, correction) -> bool:
+    """结婚了, 单身, 吃素: the status in the speaker's words (the words a line is later matched by)."""
+    if any(span.start > r.now for _, _, span in r.times_in(a, b)):
+        return False  # 我们下个月8号结婚: a plan, not a status yet
+    for pattern, key, value in _STATUSES:
+        if (m := pattern.match(r.text, verb_at, b)) is not None:
+            _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
+            return True
+    return False
 
 
 def _preference(r: Reading, subject: str, m: re.Match[str], a: int, b: int, confidence: float) -> bool:
@@ -440,7 +470,7 @@ def _attribute_change(
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
-        or re.search(r"住|搬|工作|上班|不", phrase)
+        or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
         or phrase
@@ -464,9 +494,19 @@ def _attribute_change(
     ):
         return False
     cop = m["cop"]
-    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None:
+    if re.match(r"[你他她它]", m["v"]):  # 实验小学是她表姐的学校: said of another
         return False
-    key = r.vocabulary.normalize(phrase)
+    # 会议室在A302: a room or a code is where a thing is, as a time is when
+    code = re.fullmatch(
+        r"[A-Za-z]{0,3}-?[0-9]{2,5}[A-Za-z]?(?:室|号|房间|会议室)?(?:了|啦)?", m["v"].strip(" 。")
+    )
+    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None and not code:
+        return False
+    if phrase.endswith("的") and phrase[:-1] in _NOMINALISED:  # 我开的是特斯拉: what one drives
+        phrase = _NOMINALISED[phrase[:-1]]
+    elif phrase.endswith("的") and len(phrase) <= 3:  # 我用的是…: no attribute named
+        return False
+    key = key_of(r, phrase)
     if not key:
         return False
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
@@ -494,6 +534,8 @@ def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) ->
         old = r.time_at(*_find(r.text, rejected, a))
         rejected = time_value(old, r.now) if old is not None else rejected
     earlier = r.bind(kind, None, rejected, value)
+    if earlier is None and kind == "number":  # 是8868: digits may correct a code (a card number)
+        earlier = r.bind("text", None, rejected, value)
     if earlier is None:
         return False
     if not correction and str(earlier.value) != rejected:

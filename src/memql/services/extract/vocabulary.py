@@ -181,6 +181,13 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("rent", ("rent", "monthly rent"), _MONEY),
     Attribute("timezone", ("time zone", "timezone", "时区"), _CONTEXT),
     Attribute("employment_status", ("employment status", "就业状况"), _WORK),
+    # what one usually drinks, eats, smokes (我每天喝美式 -> drink; 我改喝绿茶了 supersedes it)
+    Attribute("drink", ("usual drink", "喝", "饮品", "饮料", "喝的"), _HEALTH),
+    Attribute("food", ("usual food", "吃", "吃的"), _HEALTH),
+    Attribute("smoking", ("抽", "抽烟", "吸烟"), _HEALTH),
+    Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), _CONTEXT),
+    Attribute("rent", ("rent", "房租", "租金", "月租"), _MONEY, "number"),
+    Attribute("floor", ("floor", "楼层", "几楼", "楼"), _CONTEXT),
 )
 
 # the English words a question asks an attribute by ("how old is Leo?", "how much does Biscuit weigh?",
@@ -242,6 +249,8 @@ ASPECTS: dict[str, tuple[str, ...]] = {
     "price": ("price", "cost", "fee", "价格", "费用", "价钱"),
     "location": ("location", "venue", "地点"),
     "status": ("status", "状态"),
+    "size": ("尺码", "尺寸", "码数"),  # Chinese only: "shoe size" stays one English key
+    "headcount": ("人数",),
 }
 # aspects that are dates: a correction with a date value binds to a fact with one of these
 DATE_ASPECTS = frozenset({"deadline", "expiry", "appointment", "date", "time", "start", "end"})
@@ -413,6 +422,30 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "邻居": ("neighbor", None),
     "孩子": ("child", None),
     "同学": ("classmate", None),
+    # the short and familiar forms (我爸, 我姐, 老妈), in-laws (so 我姐夫 is no sister named 夫), pets
+    "爸": ("father", "m"),
+    "老爸": ("father", "m"),
+    "妈": ("mother", "f"),
+    "老妈": ("mother", "f"),
+    "哥": ("brother", "m"),
+    "姐": ("sister", "f"),
+    "弟": ("brother", "m"),
+    "妹": ("sister", "f"),
+    "闺女": ("daughter", "f"),
+    "姐夫": ("brother_in_law", "m"),
+    "妹夫": ("brother_in_law", "m"),
+    "嫂子": ("sister_in_law", "f"),
+    "弟媳": ("sister_in_law", "f"),
+    "上司": ("boss", None),
+    "主管": ("manager", None),
+    "房东": ("landlord", None),
+    "舍友": ("roommate", None),
+    "闺蜜": ("best_friend", "f"),
+    "发小": ("best_friend", None),
+    "狗": ("dog", None),
+    "小狗": ("dog", None),
+    "猫": ("cat", None),
+    "小猫": ("cat", None),
 }
 
 _SPELLING = {

@@ -1,0 +1,306 @@
+"""The Chinese predicates beyond residence, work and status (rules_zh.py reads those): habits (我每天喝美式,
+我现在改喝绿茶了), studies (在读法学, 改读计算机), schools (在育才小学上学), cars (开一辆丰田, 换了辆奥迪),
+floors (办公室在4楼, 搬到9楼了), amounts by the period (房租每个月4500), sizes (文化衫我要M码), party sizes
+(订六个人的位子), the clock time of a ride (坐7点45的地铁) and dated events without a copula
+(合同下周五签, 搬家公司两周后来, 我后天飞哈尔滨) — and a change announced in one part and valued in the
+next (项目负责人换了，现在是小冯; 房东涨租了，从七月起每个月5200).
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+
+from memql.lang.time.numbers import parse_zh_number
+
+from .common import SINGULAR_RELATIONS, Reading, strip_span, time_value
+from .patterns_zh import _STATUSES
+from .values_zh import add_fact, key_of, read_value
+
+_CLAUSE = r"[^，,。；;！!？?]"
+# a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
+_HABIT_WORDS = re.compile(r"每天|每晚|每早|每周|平时|平常|一般|通常|经常|天天|总是|习惯|现在|如今|目前|只|都")
+_HABIT = re.compile(
+    r"(?P<change>改成?|换成?|转而|开始|在)?(?P<verb>喝|吃|抽|用|学|练|玩)(?:的是)?"
+    r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?:点|一点|很多|一些|些)?(?!过|了|完|得|的|着)(?P<v>"
+    + _CLAUSE
+    + r"{1,12}?)(?:了|啦|呢|吧)?$"
+)
+_COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了: how one gets to work or school
+    r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
+    r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
+)
+_HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
+_STUDY = re.compile(
+    r"(?:在读|主修|改读|改学|转读|转专业到了?|读的是|学的是)(?P<v>"
+    + _CLAUSE
+    + r"{1,10}?)(?:专业|系)?(?:了|啦|呢)?$"
+)
+_GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of study
+    r"(?:高|初|大|研)[一二三四]|[一二三四五六]年级|小学|初中|高中|大学|研究生|博士|硕士|本科|研|博"
+)
+_SCHOOL = re.compile(
+    r"在(?P<v>"
+    + _CLAUSE
+    + r"{2,12}?)(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$|"
+    r"在(?P<v3>" + _CLAUSE + r"{1,10}?(?:幼儿园|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|呢|啦)?$|"
+    r"(?:转学到了?|转学去了?|转到了?)(?P<v2>" + _CLAUSE + r"{2,12}?)(?:上学|读书|念书|就读)?(?:了|啦|呢)?$"
+)
+_NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4})"
+_MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said
+    (
+        re.compile(
+            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
+        ),
+        "weight",
+    ),
+    (
+        re.compile(
+            r"(?:身高)?(?:有|是|已经|才|只有)?(?P<v>一米[0-9一二三四五六七八九]{1,2}|"
+            + _NUMBER
+            + r"(?:厘米|cm))(?:了|啦)?$"
+        ),
+        "height",
+    ),
+)
+_HEADCOUNT = re.compile(  # 我们部门有十二个人: a headcount, in the words said
+    r"(?P<thing>" + _CLAUSE + r"{1,6}?)(?:现在|目前|一共|总共|已经)*(?:有|是|共)"
+    r"(?P<v>(?:[0-9]{1,4}|[一二两三四五六七八九十百]{1,4})(?:个人|人|名员工|个员工|位员工|名学生|个学生))(?:了|啦)?$"
+)
+_CAR = re.compile(
+    r"(?:开着?|换了?|买了?|换成了?|提了)(?:一|新)?辆(?:新的?)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦)?$"
+)
+_FLOOR = re.compile(  # the floor of a place one is at (办公室, 公司, 家), not of a thing (电梯在3楼)
+    r"(?P<thing>(?:我们|我)?(?:的)?(?:新)?(?:办公室|公司|家|工位|部门|宿舍|房间|教室|工作室|团队|小组|店|住处|"
+    r"诊所|实验室|门店|科室)?)(?:现在|目前|已经|也|还)*"
+    r"(?:住在|在|搬到了?|搬去了?|换到了?|挪到了?|改到了?|调到了?)(?:" + _CLAUSE + r"{0,4}的)?"
+    r"(?P<v>(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:楼|层))(?:了|啦|呢)?$"
+)
+_PERIOD = r"(?:每个?月|一个月|每年|一年|每周|一周|每天|一天)"
+_AMOUNT = re.compile(
+    r"(?P<attr>" + _CLAUSE + r"{0,8}?)" + _PERIOD + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|涨到|降到|变成)?"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+)
+_SIZE = re.compile(
+    r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
+    r"(?P<v>[A-Za-z0-9]{1,4}(?:码|号)|(?:特大|加大|大|中|小)(?:码|号))(?:的)?(?:吧|了|啦)?$"
+)
+_PARTY = re.compile(
+    r"(?P<v>(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|位|人))的(?P<thing>位子|座位|桌子?|包间|包厢|房间|票)"
+)
+_RIDE = re.compile(
+    r"(?:坐|搭|乘|赶|坐上|搭乘)(?P<t>" + _CLAUSE + r"{2,10}?)的"
+    r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
+)
+_EVENT = re.compile(
+    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
+    r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办)"
+    + _CLAUSE
+    + r"{0,8}?)(?:了|吧|啦|呢)?$"
+)
+_RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
+_ANNOUNCE = re.compile(
+    r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
+    r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
+    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车)了)$"
+)
+_ANNOUNCED_VALUE = re.compile(
+    r"(?:现在|目前|如今|已经|改|换)*(?:成了?|是|为|由|在|到了?|去了?)?(?P<v>" + _CLAUSE + r"{1,12}?)"
+    r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
+)
+_VERB_OBJECT_KEYS = {
+    "换工作": "employer",
+    "跳槽": "employer",
+    "换公司": "employer",
+    "换单位": "employer",
+    "搬家": "residence",
+    "换": "phone",
+    "换手机": "phone",
+    "换车": "car",
+}
+_MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
+
+
+def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
+    """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
+    s = r.text
+    if (m := _COMMUTE.match(s, verb_at, b)) is not None:
+        return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
+    habit = _HABIT.match(s, verb_at, b)
+    if (
+        habit is not None
+        and (habit["change"] != "在" or habit["verb"] in "学练")  # 在学 is a study; 在吃 only now
+        and (habit["change"] or _HABIT_WORDS.search(s, a, verb_at))
+        and not any(p.match(s, verb_at, b) for p, _, _ in _STATUSES)  # 我现在吃素了 is the diet
+    ):
+        key = _HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
+        return _add(r, subject, key, habit, a, b, confidence, correction, "text")
+    for pattern, key in _MEASURES:
+        if (m := pattern.match(s, verb_at, b)) is not None:
+            return _add(r, subject, key, m, a, b, confidence, correction, "text")
+    for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
+        m = pattern.match(s, verb_at, b)
+        group = next((g for g in ("v", "v2", "v3") if m is not None and m.groupdict().get(g)), "v")
+        if m is not None and not _GRADE.fullmatch(m[group]):
+            return _add(r, subject, key, m, a, b, confidence, correction, kind, group)
+    if (m := _CAR.match(s, verb_at, b)) is not None:
+        return _add(r, subject, "car", m, a, b, confidence, correction, "product")
+    if (m := _RIDE.match(s, verb_at, b)) is not None and r.times_in(m.start("t"), m.end("t")):
+        # the clock time as said (7点45): the words a later message's line is matched by
+        key = key_of(r, m["vehicle"] + "时间")
+        add_fact(r, subject, key, m["t"], a, b, confidence, correction, "text", m.span("t"))
+        return True
+    return False
+
+
+def floor(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
+    """办公室在大楼的4楼, 我们搬到9楼了: a floor, whatever is on it (搬到 a floor is no new city)."""
+    m = _FLOOR.match(r.text, at, b)
+    if m is None:
+        return False
+    add_fact(r, subject, "floor", m["v"], a, b, confidence, correction, "text", m.span("v"))
+    return True
+
+
+def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool):
+    """A predicate after a topic (a thing named first): a floor, an amount by the period, a size, a party
+    size, or a dated event."""
+    s = r.text
+    if floor(r, subject, a, at, b, confidence, correction):
+        return True
+    if (m := _AMOUNT.match(s, at, b)) is not None and m["attr"].strip():
+        key = key_of(r, m["attr"].strip())
+        if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
+            return amount(r, subject, key, m, a, b, confidence, correction)
+    if (m := _SIZE.match(s, at, b)) is not None and not re.search(r"[是在你他她]", m["thing"]):
+        key = key_of(r, m["thing"].strip() + "尺码")
+        return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
+    if (m := _HEADCOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["thing"]):
+        key = key_of(r, m["thing"].strip() + "人数")
+        return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
+    if (m := _PARTY.search(s, at, b)) is not None:
+        key = key_of(r, m["thing"] + "人数")
+        return _add(r, subject, key, m, a, b, confidence, correction, "text")
+    return event(r, subject, a, at, b, confidence, correction)
+
+
+def amount(r, subject, key, m, a, b, confidence, correction) -> bool:
+    n = m["n"]
+    number = float(n) if "." in n else int(n) if n.isdigit() else zh_amount(n)
+    if number is None:
+        return False
+    if m["unit"] in ("万", "千"):
+        number = number * (10000 if m["unit"] == "万" else 1000)
+    add_fact(r, subject, key, number, a, b, confidence, correction, "number", m.span("n"))
+    return True
+
+
+_SPOKEN_TAIL = re.compile(r"(?P<head>.*?(?P<unit>[百千万]))(?P<digit>[一二两三四五六七八九])")
+
+
+def zh_amount(words: str) -> int | None:
+    """A spoken Chinese amount: 两千五 is 2500 and 一万二 12000 (a last digit after its unit is the next
+    unit down), 三万五千 35000; None when it is no number."""
+    try:
+        if "万" in words:
+            high, _, low = words.partition("万")
+            rest = zh_amount(low) if low else 0
+            if rest is not None and len(low) == 1:
+                rest *= 1000  # 一万二: 12000
+            top = zh_amount(high) if high else 1
+            return None if top is None or rest is None else top * 10000 + rest
+        if (m := _SPOKEN_TAIL.fullmatch(words)) is not None:
+            step = {"百": 10, "千": 100, "万": 1000}[m["unit"]]
+            return parse_zh_number(m["head"]) + parse_zh_number(m["digit"]) * step
+        return parse_zh_number(words)
+    except ValueError:
+        return None
+
+
+def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
+    """<thing><day><verb>: 合同下周五签, 搬家公司两周后来, 我后天飞哈尔滨 — the day the thing happens, keyed
+    by the thing (else by what is done), so that 合同改到下周一签了 moves it."""
+    s = r.text
+    for t0, t1, span in r.times_in(at, b):
+        words = s[t0:t1]
+        clock = span.granularity in ("minute", "hour") and re.search(r"[0-9点:：]", words) is not None
+        # 明天下午 is that day; 下个月 that month; 早上 alone no day at all
+        day = span.granularity in ("day", "week", "instant") or (
+            span.granularity == "hour" and re.search(r"[天号日周]|星期", words) is not None
+        )
+        if not (clock or day or span.granularity == "month"):
+            continue
+        if s[max(at, t0 - 1) : t0] == "每":
+            continue
+        today = r.now.replace(hour=0, minute=0, second=0, microsecond=0)
+        done = re.search(r"过|了.", s[t1:b]) or (span.start < today + timedelta(days=1) and "了" in s[t1:b])
+        if span.end <= today or done:
+            return False  # 我们昨天去吃了火锅, 我今天去吃了火锅: an episode, not a plan
+        thing = s[at:t0].strip()
+        change = _RESCHEDULE.search(thing)
+        if change is not None:
+            thing = thing[: change.start()]
+        thing = thing.strip("的 ")
+        if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
+            return False
+        m = _EVENT.match(s, t1, b)
+        if m is None or s[t1:b].rstrip("。！!").endswith("吧"):
+            return False  # 我们周末去爬山吧: a suggestion, not a plan
+        phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
+        if not thing and len(phrase) < 2:
+            return False  # 明天见: a farewell, no event named
+        key = key_of(r, phrase + "日期")
+        if not key:
+            return False
+        # a day named relatively (两周后) is that day; a clock time (下午两点) the moment
+        value = (
+            time_value(span, r.now)
+            if clock or not day
+            else span.start.astimezone(r.now.tzinfo).date().isoformat()
+        )
+        add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
+        return True
+    return False
+
+
+def announced(r: Reading, a: int, b: int) -> str | None:
+    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives."""
+    m = _ANNOUNCE.match(r.text, a, b)
+    if m is None:
+        return None
+    owner = re.match(r"(?:我们|我)的?", m["attr"] or "")
+    relation = r.vocabulary.relation(m["attr"][owner.end() :]) if owner and m["attr"] else None
+    if relation is not None and relation[0] in SINGULAR_RELATIONS:  # 我老板换人了，现在是刘总
+        return relation[0]
+    if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
+        return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
+    phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
+    if re.search(r"[我你他她是在]|工作|主意|天气", phrase):
+        return None
+    return key_of(r, phrase) or None
+
+
+def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confidence: float) -> bool:
+    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed."""
+    s = r.text
+    if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
+        return amount(r, subject, key, m, a, b, confidence, True)
+    m = _ANNOUNCED_VALUE.match(s, a, b)
+    if m is None:
+        return False
+    got = read_value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
+    if got is None or len(str(got[0])) > 10:
+        return False
+    value, v0, v1 = got
+    add_fact(r, subject, key, value, a, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
+    return True
+
+
+def _add(r, subject, key, m, a, b, confidence, correction, kind, group="v") -> bool:
+    v0, v1 = strip_span(r.text, m.start(group), m.end(group))
+    got = read_value(r, v0, v1, kind)
+    if got is None or not key:
+        return False
+    value, v0, v1 = got
+    add_fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
+    return True

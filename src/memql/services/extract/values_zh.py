@@ -1,0 +1,80 @@
+"""The values of the Chinese rule grammar: a value's words cut from the clause (the time, the trailing
+particles and the clause after it left out), when it became true, and the fact drafted from it."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Draft, Reading, strip_span, time_value
+from .patterns_zh import _CUT, _TAIL
+
+
+def read_value(r: Reading, start: int, end: int, kind: str):
+    s = r.text
+    start, end = strip_span(s, start, end)
+    span = r.time_at(start, end)
+    if span is not None:
+        return time_value(span, r.now), start, end
+    if kind == "date":
+        return None
+    if (m := _CUT.search(s, start + 1, end)) is not None:
+        end = m.start()
+    for t0, t1, _ in reversed(r.times_in(start, end)):  # 搬到苏州了（上个月）: the time is not the value
+        if t0 > start and not s[t1:end].strip(" 了啦"):
+            end = t0
+    if (m := _TAIL.search(s, start, end)) is not None and m.start() > start:
+        end = m.start()
+    start, end = strip_span(s, start, end)
+    while start < end and s[start] in "了到去在":
+        start += 1
+    words = s[start:end]
+    if not words or len(words) > 20:
+        return None
+    if re.fullmatch(r"-?\d+", words):
+        return int(words), start, end
+    return words, start, end
+
+
+def valid_from(r: Reading, start: int, end: int, v0: int, v1: int):
+    for t0, t1, span in r.times_in(start, end):
+        if t1 <= v0 or t0 >= v1:
+            return span.start
+    return r.now
+
+
+def add_fact(r, subject, key, value, start, end, confidence, correction, kind, vspan) -> Draft:
+    if correction and "." not in key:
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.attribute.endswith("." + key):
+                key = d.attribute
+                break
+    if kind == "text" and r.time_at(*vspan) is not None:
+        kind = "date"
+    if kind == "date":  # 我下周二体检 then 体检提前到下周一了: one thing's day, however it was keyed
+        thing = key.removesuffix(".date")
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.kind == "date" and d.attribute in (thing, thing + ".date"):
+                key = d.attribute
+                break
+    return r.add(
+        Draft(
+            subject,
+            key,
+            value,
+            start,
+            end,
+            valid_from(r, start, end, *vspan),
+            confidence,
+            correction,
+            kind,
+            vspan,
+        )
+    )
+
+
+def key_of(r: Reading, phrase: str) -> str:
+    """The key of an attribute phrase; 的 between its nouns is no part of it (项目的负责人 is 项目负责人)."""
+    key = r.vocabulary.normalize(phrase)
+    if "的" in key and not phrase.startswith("最"):
+        key = r.vocabulary.normalize(phrase.replace("的", "")) or key
+    return key
