@@ -263,7 +263,7 @@ def test_an_acronym_employer_with_now():
 
 def test_a_past_verb_before_a_time_is_no_event():
     assert own("My uncle retired in January.") == set()
-    assert own("My aunt arrives next Thursday.") == {("Mira's aunt", "arrive", "2026-03-12")}
+    assert own("My aunt arrives next Thursday.") == {("Mira's aunt", "arrive", "2026-03-05")}
 
 
 def test_the_words_a_question_asks_by_name_the_attribute():

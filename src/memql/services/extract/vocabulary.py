@@ -178,7 +178,6 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), _CONTEXT),
     Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy"), _HEALTH),
     Attribute("instrument", ("instrument", "musical instrument", "plays"), _CONTEXT),
-    Attribute("rent", ("rent", "monthly rent"), _MONEY),
     Attribute("timezone", ("time zone", "timezone", "时区"), _CONTEXT),
     Attribute("employment_status", ("employment status", "就业状况"), _WORK),
     # what one usually drinks, eats, smokes (我每天喝美式 -> drink; 我改喝绿茶了 supersedes it)
@@ -186,7 +185,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("food", ("usual food", "吃", "吃的"), _HEALTH),
     Attribute("smoking", ("抽", "抽烟", "吸烟"), _HEALTH),
     Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), _CONTEXT),
-    Attribute("rent", ("rent", "房租", "租金", "月租"), _MONEY, "number"),
+    Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), _MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), _CONTEXT),
 )
 
