@@ -354,7 +354,7 @@ class Memory:
         config: dict[str, Any] | None = None,
         llm: LLM | None = None,
         embed_batch: int = 1,
-        extractor: Any = None,
+        extractor: Any = "rules",
     ) -> Conversation:
         """A conversation between `user` and `agent` (id default "<user>/<agent>"): add messages, get cited
         context under a token budget, respond with the LLM; `strategy` names the strategies that observe
@@ -362,8 +362,9 @@ class Memory:
         embeds messages that many at a time (and before every read). The conversation is private to its
         participants: its records are the user's, readable by its agent and admins; this session opens
         it only as its user, its agent or an admin (`conversation.participant` otherwise); without an
-        actor, it acts as the user. `extractor` ("rules", "llm" or an Extractor; default None: off) forms
-        typed facts from every message, in the message's workflow, and lets them lead its contexts. See
+        actor, it acts as the user. `extractor` (default "rules": offline; "llm", an Extractor, or None:
+        off) forms typed facts from every message, in the message's workflow, and lets them lead its
+        contexts. See
         docs/conversation.md (Privacy, Locks, Formation)."""
         return Conversation(
             self.executor,

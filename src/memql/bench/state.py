@@ -97,9 +97,13 @@ def _role(item: StateItem, speaker: str) -> str:
 
 def run_item(item: StateItem, config: RunConfig, embedder: Any) -> list[QuestionResult]:
     """Ingest one item's sessions and answer its questions under `config`."""
-    options: dict[str, Any] = {"user": item.user, "agent": AGENT, "id": item.id, "strategy": config.strategy}
-    if config.extractor is not None:
-        options["extractor"] = config.extractor  # the interface of issue 17; absent before it lands
+    options: dict[str, Any] = {
+        "user": item.user,
+        "agent": AGENT,
+        "id": item.id,
+        "strategy": config.strategy,
+        "extractor": config.extractor,  # None: the baseline, no extraction
+    }
     results = []
     with item_memory(item, embedder, config.llm) as memory:
         conv = memory.conversation(**options)

@@ -62,7 +62,17 @@ def test_messages_are_encodes_that_follow_the_storage_conventions(memory):
         "role": "Caroline",
         "speaker": "Caroline",
         "position": 0,
+        # what the default offline extraction read, each item with the words it came from
+        "times": [
+            {
+                "start": "2023-05-07T00:00:00Z",
+                "end": "2023-05-08T00:00:00Z",
+                "granularity": "day",
+                "evidence": {"start": 42, "end": 51, "quote": "yesterday"},
+            }
+        ],
     }
+    assert first["text"][42:51] == "yesterday"
     assert second["facets"]["previous"] == first["id"] and second["facets"]["position"] == 1
     assert [msg.source_ids for msg in messages][:2] == [("D1:1",), ("D1:2",)]
     history = m.history(first["id"])

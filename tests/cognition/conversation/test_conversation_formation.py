@@ -213,12 +213,16 @@ def test_another_user_sees_none_of_the_facts(memory):
     assert _rows(ravi, "typed_fact") == []
 
 
-def test_without_an_extractor_nothing_is_formed_and_a_bad_extractor_is_a_diagnostic(memory):
+def test_formation_is_on_by_default_off_with_none_and_a_bad_extractor_is_a_diagnostic(memory):
     m = memory(actor="mira", embedder="none")
-    conv = m.conversation(user="mira", agent="assistant")
-    said = conv.add_message("user", FIRST, time="2026-03-02T09:00:00Z")
-    assert said.fact_ids == () and _rows(m, "typed_fact") == []
-    assert "entities" not in _rows(m, "message")[0]["facets"]
+    default = m.conversation(user="mira", agent="assistant")  # the offline rules
+    assert default.add_message("user", FIRST, time="2026-03-02T09:00:00Z").fact_ids
+    assert [f.value for f in m.facts.history("mira", "passport.deadline").facts] == ["2026-07-15"]
+    off = m.conversation(user="mira", agent="assistant", id="plain", extractor=None)
+    said = off.add_message("user", "My visa expires on May 2.", time="2026-03-02T09:00:00Z")
+    assert said.fact_ids == ()
+    plain = m.retrieve(filter={"has_tags": ["conv:plain"], "limit": 100}, include=["facets"]).data["rows"]
+    assert [r["facets"]["level"] for r in plain] == ["message"] and "times" not in plain[0]["facets"]
     with pytest.raises(ConversationError) as caught:
         m.conversation(user="mira", agent="assistant", extractor="regex")
     assert [(d.path, d.rule) for d in caught.value.diagnostics] == [("/extractor", "field.enum")]

@@ -26,7 +26,8 @@ def _turns(conv) -> None:
 
 
 def _rows(m, **target) -> list[dict]:
-    result = m.retrieve(**target, include=["id", "owner", "read_perm_level", "read_whitelist", "facets"])
+    include = ["id", "owner", "read_perm_level", "read_whitelist", "facets", "sensitivity"]
+    result = m.retrieve(**target, include=include)
     assert result.success, result.diagnostics
     return result.data["rows"]
 
@@ -85,10 +86,15 @@ def test_nobody_else_reads_a_conversation_on_any_path(people, who):
 def test_the_user_its_agent_and_admins_read_it(people):
     mira = people["mira"]
     _turns(mira.conversation(user="mira", agent="assistant", strategy=STRATEGIES, config=CONFIG))
-    count = len(_rows(mira, filter={"has_tags": [TAG], "limit": 1000}))
+    rows = _rows(mira, filter={"has_tags": [TAG], "limit": 1000})
+    count = len(rows)
+    # an agent's clearance is "standard": the fact "Ana is mira's sister" (a2p:relationships) is sensitive
+    cleared = [r for r in rows if r["sensitivity"] in ("public", "standard")]
+    assert 0 < len(cleared) < count
     for who in ("reader", "writer", "admin"):
         m = people[who]
-        assert len(_rows(m, filter={"has_tags": [TAG], "limit": 1000})) == count
+        seen = _rows(m, filter={"has_tags": [TAG], "limit": 1000})
+        assert len(seen) == (count if who == "admin" else len(cleared)), who
         conv = m.conversation(user="mira", agent="assistant", strategy=STRATEGIES, config=CONFIG)
         for strategy in STRATEGIES:
             assert "M5" in conv.context("Where did Ana move?", strategy=strategy).source_ids, (who, strategy)

@@ -219,9 +219,10 @@ def test_a_conversation_is_readable_only_by_its_participants(server, tenant, use
         conv = m.conversation(user="mira", agent="assistant", strategy="flat")
         conv.add_turn("Ana moved to Porto.", "Nice!")
     ask = {"filter": {"has_tags": ["conv:mira/assistant"]}}
-    assert user.post("/v1/retrieve", json=ask).json()["data"]["count"] == 2
+    # the two messages and the fact formed from the first (Ana's residence: Porto)
+    assert user.post("/v1/retrieve", json=ask).json()["data"]["count"] == 3
     agent = server.client(server.key(tenant, "assistant", role="agent", consent="read"))
-    assert agent.post("/v1/retrieve", json=ask).json()["data"]["count"] == 2
+    assert agent.post("/v1/retrieve", json=ask).json()["data"]["count"] == 3
     for other in (
         server.client(server.key(tenant, "ravi")),
         server.client(server.key(tenant, "spy", role="agent", consent="read")),

@@ -137,7 +137,7 @@ class Conversation:
         config: Mapping[str, Any] | None = None,
         llm: LLM | None = None,
         embed_batch: int = 1,
-        extractor: Any = None,
+        extractor: Any = "rules",
     ) -> None:
         _require_name("/user", user)
         if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
