@@ -257,3 +257,16 @@ def test_a_reopened_conversation_binds_a_correction_to_what_was_said_before(memo
     values = [(f.value, f.valid_to) for f in m.facts.history("mira", "passport.deadline").facts]
     assert [v for v, _ in values] == ["2026-07-15", "2026-06-30"]
     assert values[0][1] is not None and values[1][1] is None
+
+
+def test_an_echo_of_a_superseded_clock_time_is_labelled_as_history(memory):
+    """A value stored as a moment is found in the words people echo it with ("2 pm", "两点")."""
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", strategy="flat")
+    conv.add_message("user", "My dentist appointment is on Thursday at 2 pm.", time="2026-04-06T09:00:00Z")
+    conv.add_message("assistant", "Noted, Thursday 2 pm.", time="2026-04-06T09:00:05Z")
+    fix = "Correction: my dentist appointment is on Thursday at 4 pm."
+    conv.add_message("user", fix, time="2026-04-06T10:00:00Z")
+    text = conv.context("When is my dentist appointment?", budget_tokens=300).text
+    assert "4 pm" in _current(text)
+    assert "2 pm" in text and "2 pm" not in _current(text)  # the echo too is labelled

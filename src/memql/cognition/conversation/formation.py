@@ -47,6 +47,7 @@ _MAX_ROWS = 10_000
 _FIELDS = ["id", "subject", "attribute", "value", "valid_from", "valid_to", "source", "status", "facets"]
 _OPEN = datetime.max.replace(tzinfo=UTC)
 _ISO_DAY = re.compile(r"^(\d{4})-(\d{2})-(\d{2})$")
+_ISO_MOMENT = re.compile(r"^\d{4}-\d{2}-\d{2}T(?P<h>\d{2}):(?P<m>\d{2})")
 
 
 def resolve_extractor(value: Any) -> Extractor | None:
@@ -233,6 +234,10 @@ def _forms(value: Any) -> set[str]:
     text = str(value).casefold().strip()
     out = {text} if text else set()
     day = _as_date(value)
+    moment = _ISO_MOMENT.match(value) if isinstance(value, str) else None
+    if moment is not None:  # a moment: its day's spellings and its clock's ("Tuesday 2 pm" echoes it)
+        day = _as_date(value[:10])
+        out.update(_clock_forms(int(moment["h"]), int(moment["m"])))
     if day is not None:
         month = MONTHS[day.month - 1]
         out.update(
@@ -244,6 +249,22 @@ def _forms(value: Any) -> set[str]:
             }
         )
     return out
+
+
+_ZH_DIGITS = "零一两三四五六七八九十"
+
+
+def _clock_forms(hour: int, minute: int) -> set[str]:
+    """How people write a clock time: 2 pm, 2pm, 2:00 pm, 14:00; 下午2点, 两点, 14点; 8:05 pm, 8点05."""
+    half = hour % 12 or 12
+    suffix = "am" if hour < 12 else "pm"
+    forms = {f"{hour:02d}:{minute:02d}", f"{half}:{minute:02d} {suffix}", f"{half}:{minute:02d}{suffix}"}
+    if minute:
+        forms |= {f"{half}:{minute:02d}", f"{half}点{minute:02d}", f"{hour}点{minute:02d}"}
+    else:
+        spoken = _ZH_DIGITS[half] if half <= 10 else f"十{_ZH_DIGITS[half - 10]}"
+        forms |= {f"{half} {suffix}", f"{half}{suffix}", f"{half}点", f"{hour}点", f"{spoken}点"}
+    return forms
 
 
 def _as_date(value: Any) -> date | None:
