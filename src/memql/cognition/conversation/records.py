@@ -213,3 +213,56 @@ def locked_ids(executor: Executor, ids: Sequence[str], op: str = "Update") -> se
         )
     now = executor.clock.now()
     return {str(row["id"]) for row in result.data.get("rows", []) if refuses(row.get("lock"), op, now)}
+
+
+def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
+    """A shell's defaults for who talks: the session's own name for its side (a user's, or an agent's),
+    "user" and "assistant" otherwise. Whether the session may act in that conversation is
+    `Conversation`'s to say."""
+    me = executor.identity
+    if user is None:
+        user = me.actor if me.role == "user" and me.actor else "user"
+    if agent is None:
+        agent = me.actor if me.role == "agent" and me.actor else "assistant"
+    return user, agent
+
+
+def acting_executor(executor: Executor, user: str, agent: str) -> Executor:
+    """The Executor a conversation acts through: the session's own, when it is a participant (the user,
+    the agent) or an admin; for a session without an actor (the embedded library), one acting as the
+    user. Anyone else is refused, naming the field."""
+    me = executor.identity
+    if me.admin:
+        return executor
+    if me.role == "agent":
+        if me.actor != agent:
+            raise error(
+                "/agent",
+                "conversation.participant",
+                f"agent {me.actor} may not act in a conversation of agent {agent!r}: a conversation is "
+                "private to its user, its agent and admins",
+            )
+        return executor
+    if me.actor is None:
+        from memql.engine.executor import Executor as Engine
+
+        return Engine(
+            executor.store,
+            tenant=executor.tenant,
+            actor=user,
+            clock=executor.clock,
+            config=executor.config,
+            llm=executor.llm,
+            embedder=executor.embedder,
+            strict=executor.strict,
+            clearance=executor.clearance,
+            extractor=executor.extractor,
+        )
+    if me.actor != user:
+        raise error(
+            "/user",
+            "conversation.participant",
+            f"{me.actor} may not act in a conversation of user {user!r}: a conversation is private to "
+            "its user, its agent and admins",
+        )
+    return executor

@@ -12,13 +12,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from memql.cognition.conversation.records import error
-from memql.cognition.conversation.session import (
-    DEFAULT_BUDGET_TOKENS,
-    Conversation,
-    context_dict,
-    participants,
-)
+from memql.cognition.conversation.records import error, participants
+from memql.cognition.conversation.session import DEFAULT_BUDGET_TOKENS, Conversation, context_dict
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor

@@ -44,6 +44,7 @@ from memql.cognition.conversation.records import (
     MESSAGE_LEVEL,
     ConversationError,
     ParticipantExecutor,
+    acting_executor,
     conversation_filter,
     error,
     message_encode,
@@ -144,7 +145,7 @@ class Conversation:
             raise error("/embed_batch", "field.range", "embed_batch must be a positive integer")
         _require_name("/agent", agent)
         self.session_executor = executor
-        self.executor = ParticipantExecutor(_acting(executor, user, agent), user, agent)
+        self.executor = ParticipantExecutor(acting_executor(executor, user, agent), user, agent)
         self.user, self.agent = user, agent
         self.id = f"{user}/{agent}" if id is None else id
         _require_name("/id", self.id)
@@ -528,58 +529,6 @@ class Conversation:
                 raise error(path, "time.invalid", f"{name}: {exc}") from None
             return span.end if path == "/as_of" else span.start
         raise error(path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression")
-
-
-def participants(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
-    """A shell's defaults for who talks: the session's own name for its side (a user's, or an agent's),
-    "user" and "assistant" otherwise. Whether the session may act in that conversation is
-    `Conversation`'s to say."""
-    me = executor.identity
-    if user is None:
-        user = me.actor if me.role == "user" and me.actor else "user"
-    if agent is None:
-        agent = me.actor if me.role == "agent" and me.actor else "assistant"
-    return user, agent
-
-
-def _acting(executor: Executor, user: str, agent: str) -> Executor:
-    """The Executor a conversation acts through: the session's own, when it is a participant (the user,
-    the agent) or an admin; for a session without an actor (the embedded library), one acting as the
-    user. Anyone else is refused, naming the field."""
-    me = executor.identity
-    if me.admin:
-        return executor
-    if me.role == "agent":
-        if me.actor != agent:
-            raise error(
-                "/agent",
-                "conversation.participant",
-                f"agent {me.actor} may not act in a conversation of agent {agent!r}: a conversation is "
-                "private to its user, its agent and admins",
-            )
-        return executor
-    if me.actor is None:
-        from memql.engine.executor import Executor as Engine
-
-        return Engine(
-            executor.store,
-            tenant=executor.tenant,
-            actor=user,
-            clock=executor.clock,
-            config=executor.config,
-            llm=executor.llm,
-            embedder=executor.embedder,
-            strict=executor.strict,
-            clearance=executor.clearance,
-        )
-    if me.actor != user:
-        raise error(
-            "/user",
-            "conversation.participant",
-            f"{me.actor} may not act in a conversation of user {user!r}: a conversation is private to "
-            "its user, its agent and admins",
-        )
-    return executor
 
 
 def _require_name(path: str, value: Any) -> None:

@@ -53,8 +53,7 @@ def _conversation_options(command: Any) -> Any:
 def _open(
     memory: Any, user: str | None, agent: str | None, conversation_id: str | None, strategy: str | None
 ) -> Any:
-    from memql.cognition.conversation.records import ConversationError
-    from memql.cognition.conversation.session import participants
+    from memql.cognition.conversation.records import ConversationError, participants
 
     user, agent = participants(memory.executor, user, agent)
     try:
