@@ -27,6 +27,10 @@ _CHANGED_THE = re.compile(
     r"rescheduled|postponed)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
+_JUDGEMENT = re.compile(
+    r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|false)[.!]*",
+    _I,
+)
 # "… raised the rent, it's 1,620": the attribute the words before "it's" name
 _NAMED_BEFORE = re.compile(r"\b(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s*$", _I)
 
@@ -90,6 +94,8 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
     kind = "date" if r.time_at(v0, v1) is not None else "number" if numeric else "text"
     if change and kind == "text":
         return False  # "they moved it to the back room": a change of "it" binds a time or a number
+    if _JUDGEMENT.fullmatch(words):
+        return False  # "wait, that's wrong": a judgement of the old value, never a new one
     if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
         return False  # "oops, I forgot": a clause, not a value
     if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():

@@ -92,10 +92,14 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     body_end = strip_span(s, start, end)[1]
     question = s[start:end].rstrip().endswith("?")
     pos = _skip(_DISCOURSE, s, start, end)
-    correction, about = False, None
+    correction, about = r.correction_pending, None
+    r.correction_pending = False
     while (m := _CORRECTION.match(s, pos, end)) is not None and m.end() > pos:
         correction, about = True, about or m["about"]
         pos = _skip(_DISCOURSE, s, m.end(), end)
+    if correction and pos >= body_end:
+        r.correction_pending = True  # "Wait, that's wrong — it's 555 0143": the value is in the next clause
+        return
     if question or _QUESTION_START.match(s, pos, end):
         _people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
         return
@@ -120,7 +124,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if (said := _REPORTED.search(rest)) and (aside := _ASIDE.search(rest, 0, said.start())):
         # "Biscuit weighs 14 kilos, the vet says he's fine": the report is an aside after the statement
         body_end, rest = pos + aside.start(), rest[: aside.start()]
-    if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
+    # "change of plan: we're going to Nopa instead": a corrected plan is no hypothetical
+    hypothetical = _HYPOTHETICAL.search(rest) and not (correction and _GOING_TO_NAME.match(rest))
+    if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
         return
     before = len(r.facts)
     found = _statement(r, pos, body_end, confidence, states)
@@ -138,6 +144,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     _people(r, start, body_end)
 
 
+_GOING_TO_NAME = re.compile(
+    r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
+)
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
 _PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
 

@@ -1,0 +1,130 @@
+"""A probe set of everyday English conversations written apart from the bench set: first statements in
+many forms, changes, corrections, third parties and relative dates. Each message names the fact it must
+form as (subject, a fragment of the attribute or "=" for the attribute the conversation's first fact took,
+a fragment of the value); None means the message must form no fact. No message may form a fact whose
+value is a filler word ("wrong", "instead")."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import extract
+
+M = "Mira"
+SAME = "="
+# fmt: off
+PROBES: list[list[tuple[str, tuple[str, str, str] | None]]] = [
+    [("The dentist appointment is on Thursday at 3.", (M, "dentist", "2026-03-05")),
+     ("Oops, I meant 4, not 3.", (M, SAME, "16:00"))],
+    [("My new phone number is 555 0134.", (M, "phone", "555 0134")),
+     ("Wait, that's wrong — it's 555 0143.", (M, SAME, "555 0143"))],
+    [("Our anniversary dinner is at Luca's on Friday.", (M, "anniversary", "Luca")),
+     ("Change of plan: we're going to Nopa instead.", (M, SAME, "Nopa"))],
+    [("My gym is Equinox on 5th.", (M, "gym", "Equinox")),
+     ("I switched gyms, I go to Crunch now.", (M, SAME, "Crunch"))],
+    [("I weigh 82 kg.", (M, "weight", "82")),
+     ("Down to 79 kg this month!", (M, SAME, "79"))],
+    [("My daughter Zoe goes to Hillside Elementary.", ("Zoe", "school", "Hillside")),
+     ("Zoe transferred to Maple Leaf this fall.", ("Zoe", SAME, "Maple Leaf"))],
+    [("The team offsite is in Denver.", (M, "offsite", "Denver")),
+     ("Update: the offsite moved to Boulder.", (M, SAME, "Boulder"))],
+    [("My landlord is Mr Patel.", (M, "landlord", "Patel"))],
+    [("My dog's vet is Dr Alvarez.", (M, "vet", "Alvarez"))],
+    [("Rent is 1,450 a month.", (M, "rent", "1,450")),
+     ("They raised it, rent is now 1,600.", (M, SAME, "1,600"))],
+    [("My flight to Lisbon leaves at 7:40 am.", (M, "flight", "7:40")),
+     ("Scratch that, it leaves at 9:15 am.", (M, SAME, "9:15"))],
+    [("My doctor is Dr Kim.", (M, "doctor", "Kim")),
+     ("I no longer see Dr Kim, my doctor is Dr Osei now.", (M, "doctor", "Osei"))],
+    [("My wifi password: sunflower42", (M, "wifi", "sunflower42"))],
+    [("My car is a Toyota Corolla.", (M, "car", "Corolla")),
+     ("I sold the Corolla, I drive a Mazda 3 now.", (M, SAME, "Mazda"))],
+    [("I work at Shopify.", (M, "employer", "Shopify")),
+     ("I'm at Stripe now.", (M, SAME, "Stripe"))],
+    [("I live in Austin.", (M, "residence", "Austin")),
+     ("We moved to Denver last month.", (M, SAME, "Denver"))],
+    [("My sister Ana lives in Porto.", ("Ana", "residence", "Porto")),
+     ("She moved to Braga in June.", ("Ana", SAME, "Braga"))],
+    [("My son Leo is 7.", ("Leo", "age", "7"))],
+    [("My brother works at Google.", ("Mira's brother", "employer", "Google")),
+     ("My brother joined Apple.", ("Mira's brother", SAME, "Apple"))],
+    [("The parent-teacher meeting is on May 12.", (M, "meeting", "2026-05-12")),
+     ("Correction: it's May 14.", (M, SAME, "2026-05-14"))],
+    [("My passport expires on August 3, 2027.", (M, "passport", "2027-08-03"))],
+    [("The plumber comes tomorrow at 10.", (M, "plumber", "2026-03-03"))],
+    [("Our book club meets on Wednesdays.", None)],
+    [("I'm vegetarian.", (M, "diet", "vegetarian")),
+     ("I've gone vegan.", (M, SAME, "vegan"))],
+    [("My favourite coffee shop is Blue Bottle.", (M, "coffee", "Blue Bottle")),
+     ("These days my favourite coffee shop is Sightglass.", (M, SAME, "Sightglass"))],
+    [("Book a table for four people at 8.", (M, "table", "four")),
+     ("Make it six.", (M, SAME, "six"))],
+    [("My manager is Priya.", (M, "manager", "Priya")),
+     ("Priya left, my new manager is Tom.", (M, SAME, "Tom"))],
+    [("The wedding is on June 20.", (M, "wedding", "2026-06-20")),
+     ("Update: the wedding got pushed to June 27.", (M, SAME, "2026-06-27"))],
+    [("My cat is called Miso.", (M, "cat", "Miso"))],
+    [("The recital is at 6 pm on Saturday.", (M, "recital", "18:00")),
+     ("Make it 6:30.", (M, SAME, "18:30"))],
+    [("My email is mira@example.com.", (M, "email", "mira@example.com")),
+     ("Please use mira.lee@work.com from now on.", (M, SAME, "mira.lee@work.com"))],
+    [("My hairdresser is Jo.", (M, "hairdresser", "Jo")),
+     ("Actually, it's Joanna, not Jo.", (M, SAME, "Joanna"))],
+    [("My goal is 10,000 steps a day.", (M, "goal", "10,000")),
+     ("My goal is now 12,000 steps.", (M, SAME, "12,000"))],
+    [("My salary is 85k.", (M, "salary", "85k")),
+     ("I got a raise, my salary is 92k now.", (M, SAME, "92k"))],
+    [("I'm allergic to penicillin.", (M, "allergy.penicillin", "true"))],
+    [("My mom lives in Cork.", ("Mira's mother", "residence", "Cork")),
+     ("Actually she lives in Galway.", ("Mira's mother", SAME, "Galway"))],
+    [("I'm learning the violin.", (M, "instrument", "violin"))],
+    [("It was a lovely day at the beach.", None)],
+    [("What time is the dentist appointment?", None)],
+    [("If I move to Berlin I'll need a new bank.", None)],
+    [("My new address is 12 Elm Street.", (M, "address", "12 Elm Street")),
+     ("No wait, it's 21 Elm Street.", (M, SAME, "21 Elm Street"))],
+    [("The car service is booked for next Tuesday.", (M, "car_service", "2026-03-10")),
+     ("They moved it to Thursday.", (M, SAME, "2026-03-05"))],
+    [("My train is at 8:10.", (M, "train", "8:10")),
+     ("New timetable: I catch the 8:25 now.", None)],
+]
+# fmt: on
+FILLER = {"wrong", "instead", "that", "it", "now", "this", "right", "correct"}
+
+
+def run(conversation):
+    """For each message, (expected, the facts it formed)."""
+    said, out = [], []
+    for text, expected in conversation:
+        got = [(f.subject, f.attribute, f.value) for f in extract(text, tuple(said)).facts]
+        out.append((expected, got))
+        said.append(text)
+    return out
+
+
+def passes(conversation) -> bool:
+    first_attr = None
+    for expected, got in run(conversation):
+        got = [g for g in got if not g[1].startswith("relation.")]
+        if any(str(v).strip(" .!").lower() in FILLER for _, _, v in got):
+            return False
+        if expected is None:
+            if got:
+                return False
+            continue
+        subject, attr, value = expected
+        hits = [
+            g
+            for g in got
+            if g[0] == subject
+            and ((g[1] == first_attr) if attr == SAME else attr in g[1])
+            and value.lower() in str(g[2]).lower()
+        ]
+        if not hits:
+            return False
+        first_attr = first_attr or hits[0][1]
+    return True
+
+
+@pytest.mark.parametrize("conversation", PROBES, ids=[c[0][0][:40] for c in PROBES])
+def test_probe(conversation):
+    assert passes(conversation), run(conversation)
