@@ -28,7 +28,8 @@ _CHANGED_THE = re.compile(
     _I,
 )
 _JUDGEMENT = re.compile(
-    r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|false)[.!]*",
+    r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|"
+    r"false)[.!]*",
     _I,
 )
 # "… raised the rent, it's 1,620": the attribute the words before "it's" name
@@ -44,6 +45,8 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
         if c.start() >= pos
     ]
+    if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction):
+        return
     if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
         _bare_at(r, m.end(), end, True, about, change=True)
         return
@@ -131,4 +134,97 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
         return False
     value, v0, v1, rejected = got
     add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
+    return True
+
+
+# "down to 79 kg this month", "up to 12 km now", "now 80 kg": a new number in the unit of a held one
+_MEASURE_CHANGE = re.compile(
+    r"(?:(?:i'?m|i am|we'?re|it'?s|it is|(?:i|we)\s+(?:got|went|came|dropped|climbed))\s+)?(?:now\s+)?"
+    r"(?:down|up|back)\s+to\s+(?:about\s+|around\s+)?(?P<value>\d[\d,.]*\s*(?P<unit>[a-z%]+)?)",
+    _I,
+)
+
+
+def _changed_measure(r: Reading, pos: int, end: int) -> bool:
+    """The held fact whose value is said in the same unit ("82 kg"), or a bare number when no unit is
+    said and the speaker holds exactly one numeric fact; never a guess among several."""
+    m = _MEASURE_CHANGE.match(r.text, pos, end)
+    if m is None:
+        return False
+    unit = (m["unit"] or "").lower()
+    held = [
+        d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
+    ]
+    if unit:
+        fits = [d for d in held if re.fullmatch(r"[\d,.]+\s*" + re.escape(unit), str(d.value), _I)]
+    else:
+        fits = [d for d in held if isinstance(d.value, int | float) and not isinstance(d.value, bool)]
+        if len({d.attribute for d in fits}) != 1:
+            return False
+    if not fits:
+        return False
+    earlier = fits[0]
+    words = m["value"].strip()
+    value: object = int(words) if re.fullmatch(r"\d+", words) else words
+    r.add(
+        Draft(
+            earlier.subject,
+            earlier.attribute,
+            value,
+            pos,
+            end,
+            r.now,
+            BOUND,
+            True,
+            earlier.kind,
+            m.span("value"),
+        )
+    )
+    return True
+
+
+# "I switched gyms, I go to Crunch now", "changed dentists — seeing Dr Hale now": the held thing named by
+# the plural takes the name that follows
+_SWITCHED_NOUN = re.compile(
+    r"(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?(?:switched|changed|swapped)\s+(?P<noun>[a-z]+?)s\b"
+    r"[\s,:;.!\-–—]*(?:and\s+)?(?P<rest>.*)$",
+    _I,
+)
+_NAME_IN_REST = re.compile(
+    r"(?:.*?\b(?:to|at|with|is|'s|see|seeing|use|using|go to|now)\s+)?(?:the\s+|a\s+)?"
+    r"(?P<name>(?-i:[A-Z][\w'&-]*)"
+    r"(?:\s+(?-i:[A-Z0-9][\w'&-]*))*)",
+    _I,
+)
+
+
+def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
+    m = _SWITCHED_NOUN.match(r.text, pos, end)
+    if m is None:
+        return False
+    key = r.vocabulary.normalize(m["noun"])
+    held = [
+        d
+        for d in reversed(r.earlier)
+        if d.subject == r.speaker and (d.attribute == key or d.attribute.endswith("." + key))
+    ]
+    if not key or not held:
+        return False  # "I switched teams": no held value of mine to change
+    n = _NAME_IN_REST.match(r.text, m.start("rest"), end)
+    if n is None or n["name"] in ("I", "The", "My", "Now"):
+        return False
+    r.add(
+        Draft(
+            r.speaker,
+            held[0].attribute,
+            n["name"],
+            pos,
+            end,
+            r.now,
+            BOUND,
+            True,
+            held[0].kind,
+            n.span("name"),
+        )
+    )
     return True

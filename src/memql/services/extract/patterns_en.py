@@ -324,7 +324,8 @@ _DECISION = re.compile(
 _BARE = re.compile(
     r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
     r"put me down for|sign me up for|(?:we'?re|we are|i'?m|i am) (?:going|heading) (?:to|with)|"
-    r"(?:we'?re|we are|i'?m|i am|let'?s) (?:going with|meeting at|doing)|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
+    r"(?:we'?re|we are|i'?m|i am|let'?s) (?:going with|meeting at|doing)|"
+    r"change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
     _I,
 )

@@ -371,7 +371,23 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
     dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and r.time_at(vstart, end) is not None
-    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
+    # "the team offsite is in Denver", "the offsite moved to Boulder": an event of theirs held somewhere
+    placed = (cop in ("is", "'s") and _IN_A_PLACE.match(r.text, vstart, end)) or (
+        _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)
+    )
+    if definite and placed and not r.vocabulary.attribute(key):
+        # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
+        for d in reversed(r.earlier):
+            if d.subject == subject and (d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)):
+                key = d.attribute
+                break
+    if definite and not (
+        "." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated or placed
+    ):
+        return False
+    if definite and placed and placed["name"] not in NOT_NAMES and not r.vocabulary.attribute(key):
+        vstart = placed.start("name")
+    elif definite and placed and placed["name"] in NOT_NAMES and not dated:
         return False
     if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
         vstart = to.end()  # "my allergy is to peanuts"
@@ -388,6 +404,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
+_IN_A_PLACE = re.compile(rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
+_A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
 _NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
 _CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
