@@ -6,10 +6,12 @@ bound to the earlier fact it changes, or to the attribute its clause names; neve
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE
+from memql.lang.time.spans import TimeSpan
 
-from .common import BOUND, Draft, Reading
+from .common import BOUND, Draft, Reading, time_value
 from .patterns_en import _BARE, _I
 from .values_en import add_fact, value_of
 
@@ -46,6 +48,8 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         if c.start() >= pos
     ]
     if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction):
+        return
+    if correction and _clock_correction(r, pos, end):
         return
     if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
         _bare_at(r, m.end(), end, True, about, change=True)
@@ -228,3 +232,43 @@ def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
         )
     )
     return True
+
+
+# "I meant 4, not 3", "make it 6:30", "it's 5 pm": a new hour of a held moment
+_NEW_CLOCK = re.compile(
+    r"(?:(?:it'?s|it is|at|make it|it should be|should be)\s+)?(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?"
+    r"\s*(?P<ampm>[ap])?\.?(?:m\.?)?(?:\s*,?\s*(?:not|instead of|rather than)\s+(?:at\s+)?(?P<old>\d{1,2})"
+    r"(?::[0-5]\d)?\s*(?:[ap]\.?m\.?)?)?[\s.!]*$",
+    _I,
+)
+
+
+def _clock_correction(r: Reading, pos: int, end: int) -> bool:
+    """The speaker's latest moment (a day with its hour) gets the new hour on the same day; an hour
+    without am/pm keeps the old one's half of the day. With "not <hour>", only a moment at that hour."""
+    m = _NEW_CLOCK.match(r.text, pos, end)
+    if m is None:
+        return False
+    hour, minute = int(m["h"]), int(m["m"] or 0)
+    if hour > 23:
+        return False
+    for d in reversed(r.earlier):
+        if d.speaker != r.speaker or not isinstance(d.value, str):
+            continue
+        try:
+            old = datetime.strptime(d.value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except ValueError:
+            continue
+        local = old.astimezone(r.now.tzinfo)
+        if m["old"] is not None and int(m["old"]) % 12 != local.hour % 12:
+            continue
+        new = hour
+        if m["ampm"]:
+            new = hour % 12 + (12 if m["ampm"].lower() == "p" else 0)
+        elif hour < 12 and local.hour >= 12:
+            new = hour + 12
+        moment = local.replace(hour=new, minute=minute)
+        value = time_value(TimeSpan(moment, moment + timedelta(minutes=1), "minute"), r.now)
+        r.add(Draft(d.subject, d.attribute, value, pos, end, r.now, BOUND, True, d.kind, m.span("h")))
+        return True
+    return False

@@ -11,6 +11,9 @@ residence, work, birth, preference, a status ("I'm vegetarian"), a count ("I hav
 from __future__ import annotations
 
 import re
+from datetime import timedelta
+
+from memql.lang.time.spans import TimeSpan
 
 from .actions_en import read_decisions, read_tasks
 from .common import HEDGED, Reading, strip_span, time_value
@@ -88,6 +91,7 @@ def clauses(text: str) -> list[tuple[int, int]]:
 
 def read_clause(r: Reading, start: int, end: int) -> None:
     s = r.text
+    _clock_after_day(r)
     r.clause_start = start
     body_end = strip_span(s, start, end)[1]
     question = s[start:end].rstrip().endswith("?")
@@ -147,6 +151,24 @@ def read_clause(r: Reading, start: int, end: int) -> None:
 _GOING_TO_NAME = re.compile(
     r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
 )
+# "Thursday at 3", "tomorrow at 10:30": an hour after a day, said without am/pm
+_AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap]\.?m\b|%|[.,]\d|\w))", _I)
+
+
+def _clock_after_day(r: Reading) -> None:
+    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
+    afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
+    for i, (t0, t1, span) in enumerate(r.times):
+        if span.granularity != "day" or (m := _AT_HOUR.match(r.text, t1)) is None:
+            continue
+        hour, minute = int(m["h"]), int(m["m"] or 0)
+        if hour > 23 or hour == 0:
+            continue
+        hour = hour + 12 if hour < 7 else hour
+        local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
+        r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
+
+
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
 _PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
 

@@ -65,6 +65,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         return int(words), start, end, rejected
     if re.fullmatch(r"-?\d+\.\d+", words):
         return float(words), start, end, rejected
+    if kind == "number" and _AMOUNT.fullmatch(words):
+        return words, start, end, rejected  # "85k", "$1,450", "2.5m": an amount as said
     if kind == "number":  # "I turned it into a lesson" is no age
         return (
             (parse_en_number(words), start, end, rejected) if re.fullmatch(EN_NUMBER_RE, words, _I) else None
@@ -76,6 +78,9 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     return words, start, end, rejected
 
 
+_AMOUNT = re.compile(
+    r"[$€£]?\d[\d,.]*\s*(?:k|m|bn|grand|[$€£]|usd|eur|gbp)?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?", _I
+)
 _NAMED = ("place", "organization", "person", "product")
 _MODIFIED_NAME = re.compile(
     r"(?:(?:new|old|used|little|big|small|[a-z]+ish|red|blue|green|black|white|grey|gray|"
