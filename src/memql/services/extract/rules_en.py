@@ -202,7 +202,9 @@ _VALUE_LIKE = re.compile(
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
 _COMMA_SUBJECT = re.compile(
-    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b)", re.I
+    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b|"
+    r"[a-z]+(?:\s+[a-z]+)?\s+(?:is|'s)\s+now\b)",
+    re.I,
 )
 
 
@@ -299,6 +301,7 @@ _NAME_IS = re.compile(
     rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
     r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
 )
+_BARE_NOUN = re.compile(r"(?P<noun>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|was|'s)\b", _I)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 
 
@@ -326,6 +329,10 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         _I,
     ).match(s, pos, end):
         return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
+    if (m := _BARE_NOUN.match(s, pos, end)) is not None and r.vocabulary.attribute(
+        r.vocabulary.normalize(m["noun"])
+    ):
+        return _DEFINITE, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
     m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
@@ -372,6 +379,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         ("expire", "runs out", "ends")
     ):
         phrase, vstart = phrase + " expiry", e.end() if e else vstart
+    if (booked := _BOOKED_FOR.match(r.text, vstart, end)) is not None and r.time_at(booked.end(), end):
+        vstart = booked.end()  # "the car service is booked for next Tuesday": the day is the value
     if (named := re.compile(r"(?:called|named)\s+", _I).match(r.text, vstart, end)) is not None:
         phrase, vstart = phrase + " name", named.end()  # "my cat is called Miso": cat.name
     key = r.vocabulary.normalize(phrase)
@@ -428,6 +437,9 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
 
 _IN_A_PLACE = re.compile(rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
 _A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
+_BOOKED_FOR = re.compile(
+    r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|penciled in|pencilled in)\s+(?:for|on)\s+", _I
+)
 _NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
 _CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
@@ -474,6 +486,8 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     subject, at = got
     s = r.text
     at = _skip(_SPACE, s, at, end)
+    if _transferred(r, subject, pos, at, end):
+        return True
     if not predicate(r, subject, pos, at, end, confidence, correction):
         # "I left Google and joined Meta": the subject carries over to the verb after "and"
         m = _AND_PREDICATE.search(s, at, end)
@@ -485,8 +499,22 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
     if m is None or re.match(r"(?:i|we|you|he|she|they|it)\b", m["attr"], _I):
         return False  # "I got a new phone number: …" is a clause before a colon, not a label
-    key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", m["attr"], flags=_I))
-    known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
+    mine = re.match(r"(?:my|our)\s+", m["attr"], _I)
+    attr = m["attr"][mine.end() :] if mine else m["attr"]
+    key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", attr, flags=_I))
+    known = r.vocabulary.known(attr) is not None or "." in key or key in r.vocabulary.aspects
+    # "My wifi password: sunflower42": a thing of mine labelled with one name, number or code
+    known = (
+        known
+        or bool(
+            mine
+            and key
+            and re.fullmatch(r"[a-z' -]+", attr, _I)
+            and len(attr.split()) <= 3
+            and r.text[m.end() - 1].isspace()  # "7:40" is a time, not a label
+            and re.fullmatch(r"\S+(?:\s+\S+)?", r.text[m.end() : end].strip(" .!"))
+        )
+    )
     # "New bedtime: 10:30 pm": a label the speaker already holds a value of is its new value
     if not known and not (key and any(d.subject == r.speaker and d.attribute == key for d in r.earlier)):
         return False
@@ -497,4 +525,24 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     add_fact(
         r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
     )
+    return True
+
+
+# "Zoe transferred to Maple Leaf", "he switched over to Lyft": the subject's held school, employer or
+# club, whichever is the latest organisation of theirs
+_TRANSFER = re.compile(
+    r"(?:has\s+|'s\s+|just\s+|finally\s+)*(?:transferred|switched|changed)\s+(?:schools|jobs|teams|clubs|"
+    rf"companies|over)?\s*(?:over\s+)?to\s+(?:the\s+)?(?P<name>{_NAME}(?:\s+{_NAME})*)",
+    _I,
+)
+
+
+def _transferred(r: Reading, subject: str, pos: int, at: int, end: int) -> bool:
+    m = _TRANSFER.match(r.text, at, end)
+    if m is None or m["name"] in NOT_NAMES:
+        return False
+    held = [d for d in reversed(r.earlier) if d.subject == subject and d.kind == "organization"]
+    if not held:
+        return False  # nothing of theirs to transfer from: no guess at what changed
+    add_fact(r, subject, held[0].attribute, m["name"], pos, end, 0.8, True, "organization", m.span("name"))
     return True
