@@ -206,7 +206,8 @@ def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
     m = _SWITCHED_NOUN.match(r.text, pos, end)
     if m is None:
         return False
-    key = r.vocabulary.normalize(m["noun"])
+    noun = m["noun"][:-2] + "y" if m["noun"].lower().endswith("ie") else m["noun"]  # pharmacies
+    key = r.vocabulary.normalize(noun)
     held = [
         d
         for d in reversed(r.earlier)

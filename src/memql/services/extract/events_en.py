@@ -26,7 +26,7 @@ _UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": 
 _EVENT = re.compile(
     r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
     r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
-    r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?[a-z]+)"
+    r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by)\s)[a-z]+)"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
     r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around))?\s+$",
     _I,

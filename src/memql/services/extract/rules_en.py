@@ -435,7 +435,10 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
-_IN_A_PLACE = re.compile(rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
+# the place may be followed by its day: "the housewarming is at Priya's on Saturday"
+_IN_A_PLACE = re.compile(
+    rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?(?=[\s.!]*$|\s+(?:on|this|next|tomorrow)\b)", _I
+)
 _A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
 _BOOKED_FOR = re.compile(
     r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|penciled in|pencilled in)\s+(?:for|on)\s+", _I
@@ -532,7 +535,7 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
 # club, whichever is the latest organisation of theirs
 _TRANSFER = re.compile(
     r"(?:has\s+|'s\s+|just\s+|finally\s+)*(?:transferred|switched|changed)\s+(?:schools|jobs|teams|clubs|"
-    rf"companies|over)?\s*(?:over\s+)?to\s+(?:the\s+)?(?P<name>{_NAME}(?:\s+{_NAME})*)",
+    r"companies|over)?\s*(?:over\s+)?to\s+(?:the\s+)?(?P<name>(?-i:[A-Z][\w'&.-]*)(?:\s+(?-i:[A-Z][\w'&-]*))*)",
     _I,
 )
 
