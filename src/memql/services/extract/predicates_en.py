@@ -215,7 +215,8 @@ _RIDE = re.compile(
 _SCHOOL_TO = re.compile(
     _ADVERBS + r"(?:go|goes|is going|'s going|started at|starts at|is starting at|'s starting at)\s+to\s+"
     r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+(?-i:School|Primary|High|Academy|College|"
-    r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School|Middle|Prep|Montessori))\b",
+    r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School|Middle|Prep|"
+    r"Montessori))\b",
     re.I,
 )
 # "Beth studies law at McGill", "I'm majoring in physics": the field of study
