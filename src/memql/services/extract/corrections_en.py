@@ -253,8 +253,13 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
     hour, minute = int(m["h"]), int(m["m"] or 0)
     if hour > 23:
         return False
-    for d in reversed(r.earlier):
-        if d.speaker != r.speaker or not isinstance(d.value, str):
+    own = [
+        d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
+    ]
+    if m["old"] is None:
+        own = own[:1]  # "make it 6" with no old hour said: only when the latest fact is a moment
+    for d in own:
+        if not isinstance(d.value, str):
             continue
         try:
             old = datetime.strptime(d.value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)

@@ -303,6 +303,7 @@ _NAME_IS = re.compile(
 )
 _BARE_NOUN = re.compile(r"(?P<noun>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|was|'s)\b", _I)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
+_BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
 
 
 def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
@@ -332,7 +333,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     if (m := _BARE_NOUN.match(s, pos, end)) is not None and r.vocabulary.attribute(
         r.vocabulary.normalize(m["noun"])
     ):
-        return _DEFINITE, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
+        return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
     m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
@@ -364,7 +365,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if owner is None:
         return False
     subject, at = owner
-    definite = subject is _DEFINITE
+    bare = subject is _BARE_OWNER
+    definite = subject is _DEFINITE or bare
     subject = r.speaker if definite else subject
     m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
@@ -419,6 +421,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if definite and placed and placed["name"] not in NOT_NAMES and not r.vocabulary.attribute(key):
         vstart = placed.start("name")
     elif definite and placed and placed["name"] in NOT_NAMES and not dated:
+        return False
+    if bare and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
         return False
     if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
         vstart = to.end()  # "my allergy is to peanuts"
