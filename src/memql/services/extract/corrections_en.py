@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import BOUND, Draft, Reading, time_value
+from .common import BOUND, Draft, Reading, same_value, time_value
 from .patterns_en import _BARE, _I
 from .values_en import add_fact, value_of
 
@@ -47,12 +47,13 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
         if c.start() >= pos
     ]
-    if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction):
+    if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction) or _no_longer(r, pos, end):
         return
     if correction and _clock_correction(r, pos, end):
         return
     if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
-        _bare_at(r, m.end(), end, True, about, change=True)
+        if not _moved_to_weekday(r, m.end(), end):
+            _bare_at(r, m.end(), end, True, about, change=True)
         return
     if (m := _CHANGED_THE.match(r.text, pos, end)) is not None and _changed_the(r, m, pos, end):
         return
@@ -97,7 +98,11 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
     if len(r.text[v0:v1].split()) > 5:
         return False
     words = r.text[v0:v1]
-    numeric = isinstance(value, int | float) or re.fullmatch(EN_NUMBER_RE, words, _I) is not None
+    numeric = (
+        isinstance(value, int | float)
+        or re.fullmatch(EN_NUMBER_RE, words, _I) is not None
+        or re.fullmatch(r"[$€£]?\d[\d,.]*\s*(?:k|m|[$€£])?", words, _I) is not None  # "make that 1,800"
+    )
     kind = "date" if r.time_at(v0, v1) is not None else "number" if numeric else "text"
     if change and kind == "text":
         return False  # "they moved it to the back room": a change of "it" binds a time or a number
@@ -143,8 +148,13 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
 
 # "down to 79 kg this month", "up to 12 km now", "now 80 kg": a new number in the unit of a held one
 _MEASURE_CHANGE = re.compile(
-    r"(?:(?:i'?m|i am|we'?re|it'?s|it is|(?:i|we)\s+(?:got|went|came|dropped|climbed))\s+)?(?:now\s+)?"
-    r"(?:down|up|back)\s+to\s+(?:about\s+|around\s+)?(?P<value>\d[\d,.]*\s*(?P<unit>[a-z%]+)?)",
+    r"(?:(?:i'?m|i am|we'?re|it'?s|it is|(?:i|we|it)\s+(?:got|went|came|dropped|climbed))\s+|"
+    # "internet bill went up to $80": the attribute named before the verb
+    r"(?:(?:the|my|our)\s+)?(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:has\s+|'s\s+|just\s+)?"
+    r"(?:went|gone|is|'s|got|dropped|rose|fell|climbed|came|jumped|increased|decreased|was raised|"
+    r"was cut)\s+)?"
+    r"(?:now\s+)?(?:down|up|back)\s+to\s+(?:about\s+|around\s+)?"
+    r"(?P<value>(?P<cur>[$€£])?\d[\d,.]*\s*(?P<unit>[a-z%]+)?)",
     _I,
 )
 
@@ -155,11 +165,16 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     m = _MEASURE_CHANGE.match(r.text, pos, end)
     if m is None:
         return False
-    unit = (m["unit"] or "").lower()
+    unit = (m["unit"] or m["cur"] or "").lower()
     held = [
         d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
     ]
-    if unit:
+    key = r.vocabulary.normalize(m["attr"]) if m["attr"] else ""
+    if key:
+        fits = [d for d in held if d.attribute == key or d.attribute.endswith(("." + key, "_" + key))]
+    elif m["cur"]:
+        fits = [d for d in held if str(d.value).startswith(m["cur"])]
+    elif unit:
         fits = [d for d in held if re.fullmatch(r"[\d,.]+\s*" + re.escape(unit), str(d.value), _I)]
     else:
         fits = [d for d in held if isinstance(d.value, int | float) and not isinstance(d.value, bool)]
@@ -278,3 +293,85 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
         r.add(Draft(d.subject, d.attribute, value, pos, end, r.now, BOUND, True, d.kind, m.span("h")))
         return True
     return False
+
+
+# "no longer Zuni, it's Flour + Water now": the old value named, then the new one
+_NO_LONGER = re.compile(
+    r"(?:(?:it'?s|it is|that'?s)\s+)?(?:no longer|not)\s+(?P<old>[^,;]+?)\s*[,;:]\s*(?:it'?s|it is|now)?\s*",
+    _I,
+)
+
+
+def _no_longer(r: Reading, pos: int, end: int) -> bool:
+    m = _NO_LONGER.match(r.text, pos, end)
+    if m is None:
+        return False
+    held = [d for d in reversed(r.earlier) if d.speaker == r.speaker and same_value(d.value, m["old"])]
+    if not held:
+        return False  # only a value the speaker holds can be "no longer"
+    got = value_of(r, m.end(), end, held[0].kind)
+    if got is None or _JUDGEMENT.fullmatch(r.text[got[1] : got[2]]):
+        return False
+    value, v0, v1, _ = got
+    r.add(
+        Draft(held[0].subject, held[0].attribute, value, pos, end, r.now, BOUND, True, held[0].kind, (v0, v1))
+    )
+    return True
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_TO_WEEKDAY = re.compile(r"(?:on\s+)?(?:the\s+)?(?P<day>" + "|".join(_WEEKDAYS) + r")[\s.!]*$", _I)
+
+
+def _moved_to_weekday(r: Reading, pos: int, end: int) -> bool:
+    """ "They moved it to Tuesday" of a held Monday-the-9th appointment: the Tuesday nearest the old day
+    (not one already past), keeping the old hour; a weekday alone is read against what it moves."""
+    m = _TO_WEEKDAY.match(r.text, pos, end)
+    if m is None:
+        return False
+    earlier = r.bind("date", None, None)
+    if earlier is None or not isinstance(earlier.value, str):
+        return False
+    try:
+        old = (
+            datetime.strptime(earlier.value, "%Y-%m-%dT%H:%M:%SZ")
+            .replace(tzinfo=UTC)
+            .astimezone(r.now.tzinfo)
+        )
+        timed = True
+    except ValueError:
+        try:
+            old = datetime.strptime(earlier.value, "%Y-%m-%d").replace(tzinfo=r.now.tzinfo)
+            timed = False
+        except ValueError:
+            return False
+    target = _WEEKDAYS.index(m["day"].lower())
+    today = r.now.astimezone(r.now.tzinfo).date()
+    days = [
+        k
+        for k in range(-6, 7)
+        if (old.weekday() + k) % 7 == target and (old + timedelta(days=k)).date() >= today
+    ]
+    if not days:
+        return False
+    new = old + timedelta(days=min(days, key=lambda k: (abs(k), -k)))
+    value = (
+        time_value(TimeSpan(new, new + timedelta(minutes=1), "minute"), r.now)
+        if timed
+        else new.date().isoformat()
+    )
+    r.add(
+        Draft(
+            earlier.subject,
+            earlier.attribute,
+            value,
+            pos,
+            end,
+            r.now,
+            BOUND,
+            True,
+            earlier.kind,
+            m.span("day"),
+        )
+    )
+    return True

@@ -159,12 +159,17 @@ def _clock_after_day(r: Reading) -> None:
     """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
     afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
     for i, (t0, t1, span) in enumerate(r.times):
-        if span.granularity != "day" or (m := _AT_HOUR.match(r.text, t1)) is None:
+        # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
+        part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
+        if not (span.granularity == "day" or part) or (m := _AT_HOUR.match(r.text, t1)) is None:
             continue
         hour, minute = int(m["h"]), int(m["m"] or 0)
         if hour > 23 or hour == 0:
             continue
-        hour = hour + 12 if hour < 7 else hour
+        if part:
+            hour = hour + 12 if hour < 12 and span.start.astimezone(r.now.tzinfo).hour >= 12 else hour
+        else:
+            hour = hour + 12 if hour < 7 else hour
         local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
         r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
 
@@ -301,7 +306,7 @@ _NAME_IS = re.compile(
     rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
     r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
 )
-_BARE_NOUN = re.compile(r"(?P<noun>[a-z][\w'-]*(?:\s+[a-z][\w'-]*){0,2}?)\s+(?:is|was|'s)\b", _I)
+_BARE_NOUN = re.compile(r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|'s)\b", _I)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 _BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
 
@@ -330,8 +335,13 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         _I,
     ).match(s, pos, end):
         return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
-    if (m := _BARE_NOUN.match(s, pos, end)) is not None and r.vocabulary.attribute(
-        r.vocabulary.normalize(m["noun"])
+    if (
+        (m := _BARE_NOUN.match(s, pos, end)) is not None
+        and (
+            r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
+            # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
+            or (m["noun"][1:].islower() and r.time_at(m.end(), end) is not None)
+        )
     ):
         return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
     m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)

@@ -126,6 +126,12 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
         kind = "date"
     elif kind == "text" and isinstance(value, int | float) and not isinstance(value, bool):
         kind = "number"  # "dinner is at 8": a later "push it to 9" corrects a number
+    elif (
+        kind == "text"
+        and isinstance(value, str)
+        and re.fullmatch(r"[$€£]?\d{1,3}(?:,\d{3})+|[$€£]\d+", value)
+    ):
+        kind = "number"  # "my monthly budget is 2,000": an amount, which "make that 1,800" corrects
     return r.add(
         Draft(
             subject,
