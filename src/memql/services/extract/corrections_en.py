@@ -104,6 +104,8 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
         or re.fullmatch(r"[$€£]?\d[\d,.]*\s*(?:k|m|[$€£])?", words, _I) is not None  # "make that 1,800"
     )
     kind = "date" if r.time_at(v0, v1) is not None else "number" if numeric else "text"
+    if kind == "date" and re.fullmatch(r"\d{4}", words) and r.bind("number", about or m["attr"], rejected):
+        kind = "number"  # "it's 1692" after "my gate code is 1962": a code, not a year
     if change and kind == "text":
         return False  # "they moved it to the back room": a change of "it" binds a time or a number
     if _JUDGEMENT.fullmatch(words):
@@ -297,7 +299,8 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
 
 # "no longer Zuni, it's Flour + Water now": the old value named, then the new one
 _NO_LONGER = re.compile(
-    r"(?:(?:it'?s|it is|that'?s)\s+)?(?:no longer|not)\s+(?P<old>[^,;]+?)\s*[,;:]\s*(?:it'?s|it is|now)?\s*",
+    r"(?:(?:it'?s|it is|that'?s)\s+)?(?:no longer|not)\s+(?P<old>[^,;]+?)(?:\s+(?:anymore|any more|now))?"
+    r"\s*[,;:]\s*(?:it'?s|it is|now)?\s*",
     _I,
 )
 

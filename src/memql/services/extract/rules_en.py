@@ -445,6 +445,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     value, v0, v1, rejected = got
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
+    if _IDENTIFIER.search(key) and isinstance(value, str) and re.fullmatch(r"\d{4}", value):
+        value, kind = int(value), "number"  # "my gate code is 1962": a code, not a year
     add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
     return True
 
@@ -454,6 +456,9 @@ _IN_A_PLACE = re.compile(
     rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?(?=[\s.!]*$|\s+(?:on|this|next|tomorrow)\b)", _I
 )
 _A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
+_IDENTIFIER = re.compile(
+    r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
+)
 _BOOKED_FOR = re.compile(
     r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|penciled in|pencilled in)\s+(?:for|on)\s+", _I
 )

@@ -40,6 +40,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if kind in _NAMED and (m := re.compile(r",\s+(?=[a-z])").search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
+        if re.search(r"\d[\s.-]*$", s[start:t0]) and re.fullmatch(r"\d{4}", s[t0:t1]):
+            continue  # "555 1962": a group of a number, not a year after it
         if t0 > start and not s[t1:end].strip(" ,.!"):
             end = t0
             head = re.search(r"\s+(?:in|on|at|since|from|last|this|as of)\s*$", s[start:end], _I)
@@ -62,6 +64,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if not words or len(words.split()) > (6 if kind != "text" else 10) or _OBJECT_PRONOUN.fullmatch(words):
         return None
     if re.fullmatch(r"-?\d+", words):
+        if kind in _NAMED:
+            return None  # "standup moved to 10": a number is no place, organisation or person
         return int(words), start, end, rejected
     if re.fullmatch(r"-?\d+\.\d+", words):
         return float(words), start, end, rejected
