@@ -172,6 +172,39 @@ PROBES += [
     [("I owe Sam 40 dollars.", None)],
     [("That was fun.", None)],
 ]
+# a fourth batch, written after the fixes above and measured before its own (11 of 15 passed)
+PROBES += [
+    [("My mechanic is Luis.", (M, "mechanic", "Luis")),
+     ("Luis retired, so my mechanic is now Bea.", (M, SAME, "Bea"))],
+    [("The recital is on May 3 at 5.", (M, "recital", "2026-05-03T17:00")),
+     ("Oops, 6 not 5.", (M, SAME, "2026-05-03T18:00"))],
+    [("My gate code is 1962.", (M, "gate", "1962")),
+     ("Sorry, that's wrong, it's 1692.", (M, SAME, "1692"))],
+    [("Our Friday standup is at 9:30.", (M, "standup", "9:30")),
+     ("Standup moved to 10.", (M, SAME, "10"))],
+    [("The reunion is in Cleveland.", (M, "reunion", "Cleveland")),
+     ("The reunion moved to Columbus.", (M, SAME, "Columbus"))],
+    [("My physio is Dr Brandt.", (M, "physio", "Brandt")),
+     ("I changed physios, I see Dr Moss now.", (M, SAME, "Moss"))],
+    [("My cholesterol is 240.", (M, "cholesterol", "240")),
+     ("Cholesterol is down to 190!", (M, SAME, "190"))],
+    [("My nephew Theo studies at Reed College.", ("Theo", "school", "Reed")),
+     ("Theo transferred to Whitman.", ("Theo", SAME, "Whitman"))],
+
+    [("My savings goal is $5,000.", (M, "goal", "5,000")),
+     ("Make it $6,000.", (M, SAME, "6,000"))],
+    [("Our babysitter is Nora.", (M, "babysitter", "Nora")),
+     ("Not Nora anymore, it's Bella now.", (M, SAME, "Bella"))],
+    [("I'm tired today.", None)],
+    [("The movie was great.", None)],
+    [("My boss is in Tokyo this week.", None)],
+    [("Can you move my meeting to 3?", None)],
+]
+# "at 7" with no am/pm is read as the morning; an evening class is a reading the grammar does not make
+AMBIGUOUS = [
+    [("The pottery class is on Thursday at 7.", (M, "pottery", "2026-03-05T19:00")),
+     ("They moved it to Friday.", (M, SAME, "2026-03-06"))],
+]
 # fmt: on
 FILLER = {"wrong", "instead", "that", "it", "now", "this", "right", "correct"}
 
@@ -212,4 +245,10 @@ def passes(conversation) -> bool:
 
 @pytest.mark.parametrize("conversation", PROBES, ids=[c[0][0][:40] for c in PROBES])
 def test_probe(conversation):
+    assert passes(conversation), run(conversation)
+
+
+@pytest.mark.xfail(strict=True, reason="an hour 7-11 without am/pm is read as the morning")
+@pytest.mark.parametrize("conversation", AMBIGUOUS)
+def test_evening_hour_without_am_pm(conversation):
     assert passes(conversation), run(conversation)

@@ -306,7 +306,11 @@ _NAME_IS = re.compile(
     rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
     r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
 )
-_BARE_NOUN = re.compile(r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|'s)\b", _I)
+_BARE_NOUN = re.compile(
+    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
+    r"(?:moved|changed|pushed|bumped|rescheduled))\b",
+    _I,
+)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 _BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
 
@@ -341,6 +345,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
             r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
             # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
             or (m["noun"][1:].islower() and r.time_at(m.end(), end) is not None)
+            or _held_by_head(r, r.speaker, r.vocabulary.normalize(m["noun"])) is not None  # "Standup moved"
         )
     ):
         return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
@@ -418,14 +423,12 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     placed = (cop in ("is", "'s") and _IN_A_PLACE.match(r.text, vstart, end)) or (
         _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)
     )
-    if definite and placed and not r.vocabulary.attribute(key):
+    held = _held_by_head(r, subject, key) if definite and not r.vocabulary.attribute(key) else None
+    if held is not None:
         # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
-        for d in reversed(r.earlier):
-            if d.subject == subject and (d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)):
-                key = d.attribute
-                break
+        key = held.attribute
     if definite and not (
-        "." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated or placed
+        "." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated or placed or held
     ):
         return False
     if definite and placed and placed["name"] not in NOT_NAMES and not r.vocabulary.attribute(key):
@@ -568,3 +571,15 @@ def _transferred(r: Reading, subject: str, pos: int, at: int, end: int) -> bool:
         return False  # nothing of theirs to transfer from: no guess at what changed
     add_fact(r, subject, held[0].attribute, m["name"], pos, end, 0.8, True, "organization", m.span("name"))
     return True
+
+
+def _held_by_head(r: Reading, subject: str, key: str):
+    """The subject's latest fact whose attribute this key names or ends ("offsite" of "team_offsite")."""
+    if not key:
+        return None
+    for d in reversed(r.earlier):
+        if d.subject == subject and (
+            d.attribute == key or d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)
+        ):
+            return d
+    return None
