@@ -200,6 +200,29 @@ PROBES += [
     [("My boss is in Tokyo this week.", None)],
     [("Can you move my meeting to 3?", None)],
 ]
+# a fifth batch, written last (9 of 14 passed before its fixes: "extended it to", "they changed it, …")
+PROBES += [
+    [("We're doing Thanksgiving at my mom's this year.", None)],
+    [("Piano lessons are on Wednesdays now.", None)],
+    [("I get paid on the 15th.", None)],
+    [("My husband Raj is a nurse.", ("Raj", "job", "nurse")),
+     ("Raj is a nurse practitioner now.", ("Raj", SAME, "nurse practitioner"))],
+    [("I have two cats.", (M, "cat", "2")),
+     ("We adopted another one, so three cats now.", None)],
+    [("The lease ends June 30.", (M, "lease", "2026-06-30")),
+     ("Landlord extended it to August 31.", (M, SAME, "2026-08-31"))],
+    [("My daughter Ivy is allergic to eggs.", ("Ivy", "allergy.eggs", "true"))],
+    [("Our flight lands at 4:15 pm on Sunday.", (M, "flight", "2026-03-08T16:15"))],
+    [("My new address: 88 Birch Lane.", (M, "address", "88 Birch Lane"))],
+    [("I'm now going by Alex.", None)],
+]
+# known gaps: "Flight's" (a noun with 's as its copula); a switch whose new value is in the next clause
+GAPS = [
+    [("Flight's at 6:50 tomorrow morning.", (M, "flight", "2026-03-03")),
+     ("They changed it, it's 8:20 now.", (M, SAME, "8:20"))],
+    [("My hotel is the Marriott downtown.", (M, "hotel", "Marriott")),
+     ("We switched hotels — we're at the Hilton now.", (M, SAME, "Hilton"))],
+]
 # "at 7" with no am/pm is read as the morning; an evening class is a reading the grammar does not make
 AMBIGUOUS = [
     [("The pottery class is on Thursday at 7.", (M, "pottery", "2026-03-05T19:00")),
@@ -251,4 +274,10 @@ def test_probe(conversation):
 @pytest.mark.xfail(strict=True, reason="an hour 7-11 without am/pm is read as the morning")
 @pytest.mark.parametrize("conversation", AMBIGUOUS)
 def test_evening_hour_without_am_pm(conversation):
+    assert passes(conversation), run(conversation)
+
+
+@pytest.mark.xfail(strict=True, reason="known gaps of the grammar, kept to show when they close")
+@pytest.mark.parametrize("conversation", GAPS)
+def test_known_gaps(conversation):
     assert passes(conversation), run(conversation)

@@ -18,6 +18,7 @@ from .values_en import add_fact, value_of
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _MOVED_IT = re.compile(
     r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
+    r"extended|renewed|delayed|"
     r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
     r"(?:it|that|this|the time)\s+"
     r"(?:back\s+|forward\s+|up\s+|off\s+)?(?:to|until|till)\s+",

@@ -307,8 +307,8 @@ _NAME_IS = re.compile(
     r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
 )
 _BARE_NOUN = re.compile(
-    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
-    r"(?:moved|changed|pushed|bumped|rescheduled))\b",
+    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
+    r"(?:moved|changed|pushed|bumped|rescheduled))\b)",
     _I,
 )
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
