@@ -78,6 +78,8 @@ class Reading:
     tasks: list[Item] = field(default_factory=list)
     decisions: list[Item] = field(default_factory=list)
     clause_start: int = 0  # where the clause being read begins (a time before its subject still dates it)
+    # a clause that is only a correction marker ("Wait, that's wrong — it's 555 0143") marks the next one
+    correction_pending: bool = False
     # reads the recent turns, when a correction or a pronoun first needs them: most messages never do, and
     # reading every recent turn again for every message would cost more than the message itself
     context: Callable[[], tuple[list[Draft], list[Person]]] | None = None

@@ -6,16 +6,19 @@ bound to the earlier fact it changes, or to the attribute its clause names; neve
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE
+from memql.lang.time.spans import TimeSpan
 
-from .common import BOUND, Draft, Reading
+from .common import BOUND, Draft, Reading, same_value, time_value
 from .patterns_en import _BARE, _I
 from .values_en import add_fact, value_of
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _MOVED_IT = re.compile(
     r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
+    r"extended|renewed|delayed|"
     r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
     r"(?:it|that|this|the time)\s+"
     r"(?:back\s+|forward\s+|up\s+|off\s+)?(?:to|until|till)\s+",
@@ -25,6 +28,11 @@ _MOVED_IT = re.compile(
 _CHANGED_THE = re.compile(
     r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
     r"rescheduled|postponed)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    _I,
+)
+_JUDGEMENT = re.compile(
+    r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|"
+    r"false)[.!]*",
     _I,
 )
 # "… raised the rent, it's 1,620": the attribute the words before "it's" name
@@ -40,8 +48,13 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
         if c.start() >= pos
     ]
+    if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction) or _no_longer(r, pos, end):
+        return
+    if correction and _clock_correction(r, pos, end):
+        return
     if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
-        _bare_at(r, m.end(), end, True, about, change=True)
+        if not _moved_to_weekday(r, m.end(), end):
+            _bare_at(r, m.end(), end, True, about, change=True)
         return
     if (m := _CHANGED_THE.match(r.text, pos, end)) is not None and _changed_the(r, m, pos, end):
         return
@@ -86,10 +99,18 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
     if len(r.text[v0:v1].split()) > 5:
         return False
     words = r.text[v0:v1]
-    numeric = isinstance(value, int | float) or re.fullmatch(EN_NUMBER_RE, words, _I) is not None
+    numeric = (
+        isinstance(value, int | float)
+        or re.fullmatch(EN_NUMBER_RE, words, _I) is not None
+        or re.fullmatch(r"[$€£]?\d[\d,.]*\s*(?:k|m|[$€£])?", words, _I) is not None  # "make that 1,800"
+    )
     kind = "date" if r.time_at(v0, v1) is not None else "number" if numeric else "text"
+    if kind == "date" and re.fullmatch(r"\d{4}", words) and r.bind("number", about or m["attr"], rejected):
+        kind = "number"  # "it's 1692" after "my gate code is 1962": a code, not a year
     if change and kind == "text":
         return False  # "they moved it to the back room": a change of "it" binds a time or a number
+    if _JUDGEMENT.fullmatch(words):
+        return False  # "wait, that's wrong": a judgement of the old value, never a new one
     if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
         return False  # "oops, I forgot": a clause, not a value
     if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
@@ -125,4 +146,236 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
         return False
     value, v0, v1, rejected = got
     add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
+    return True
+
+
+# "down to 79 kg this month", "up to 12 km now", "now 80 kg": a new number in the unit of a held one
+_MEASURE_CHANGE = re.compile(
+    r"(?:(?:i'?m|i am|we'?re|it'?s|it is|(?:i|we|it)\s+(?:got|went|came|dropped|climbed))\s+|"
+    # "internet bill went up to $80": the attribute named before the verb
+    r"(?:(?:the|my|our)\s+)?(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:has\s+|'s\s+|just\s+)?"
+    r"(?:went|gone|is|'s|got|dropped|rose|fell|climbed|came|jumped|increased|decreased|was raised|"
+    r"was cut)\s+)?"
+    r"(?:now\s+)?(?:down|up|back)\s+to\s+(?:about\s+|around\s+)?"
+    r"(?P<value>(?P<cur>[$€£])?\d[\d,.]*\s*(?P<unit>[a-z%]+)?)",
+    _I,
+)
+
+
+def _changed_measure(r: Reading, pos: int, end: int) -> bool:
+    """The held fact whose value is said in the same unit ("82 kg"), or a bare number when no unit is
+    said and the speaker holds exactly one numeric fact; never a guess among several."""
+    m = _MEASURE_CHANGE.match(r.text, pos, end)
+    if m is None:
+        return False
+    unit = (m["unit"] or m["cur"] or "").lower()
+    held = [
+        d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
+    ]
+    key = r.vocabulary.normalize(m["attr"]) if m["attr"] else ""
+    if key:
+        fits = [d for d in held if d.attribute == key or d.attribute.endswith(("." + key, "_" + key))]
+    elif m["cur"]:
+        fits = [d for d in held if str(d.value).startswith(m["cur"])]
+    elif unit:
+        fits = [d for d in held if re.fullmatch(r"[\d,.]+\s*" + re.escape(unit), str(d.value), _I)]
+    else:
+        fits = [d for d in held if isinstance(d.value, int | float) and not isinstance(d.value, bool)]
+        if len({d.attribute for d in fits}) != 1:
+            return False
+    if not fits:
+        return False
+    earlier = fits[0]
+    words = m["value"].strip()
+    value: object = int(words) if re.fullmatch(r"\d+", words) else words
+    r.add(
+        Draft(
+            earlier.subject,
+            earlier.attribute,
+            value,
+            pos,
+            end,
+            r.now,
+            BOUND,
+            True,
+            earlier.kind,
+            m.span("value"),
+        )
+    )
+    return True
+
+
+# "I switched gyms, I go to Crunch now", "changed dentists — seeing Dr Hale now": the held thing named by
+# the plural takes the name that follows
+_SWITCHED_NOUN = re.compile(
+    r"(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?(?:switched|changed|swapped)\s+(?P<noun>[a-z]+?)s\b"
+    r"[\s,:;.!\-–—]*(?:and\s+)?(?P<rest>.*)$",
+    _I,
+)
+_NAME_IN_REST = re.compile(
+    r"(?:.*?\b(?:to|at|with|is|'s|see|seeing|use|using|go to|now)\s+)?(?:the\s+|a\s+)?"
+    r"(?P<name>(?-i:[A-Z][\w'&-]*)"
+    r"(?:\s+(?-i:[A-Z0-9][\w'&-]*))*)",
+    _I,
+)
+
+
+def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
+    m = _SWITCHED_NOUN.match(r.text, pos, end)
+    if m is None:
+        return False
+    noun = m["noun"][:-2] + "y" if m["noun"].lower().endswith("ie") else m["noun"]  # pharmacies
+    key = r.vocabulary.normalize(noun)
+    held = [
+        d
+        for d in reversed(r.earlier)
+        if d.subject == r.speaker and (d.attribute == key or d.attribute.endswith("." + key))
+    ]
+    if not key or not held:
+        return False  # "I switched teams": no held value of mine to change
+    n = _NAME_IN_REST.match(r.text, m.start("rest"), end)
+    if n is None or n["name"] in ("I", "The", "My", "Now"):
+        return False
+    r.add(
+        Draft(
+            r.speaker,
+            held[0].attribute,
+            n["name"],
+            pos,
+            end,
+            r.now,
+            BOUND,
+            True,
+            held[0].kind,
+            n.span("name"),
+        )
+    )
+    return True
+
+
+# "I meant 4, not 3", "make it 6:30", "it's 5 pm": a new hour of a held moment
+_NEW_CLOCK = re.compile(
+    r"(?:(?:it'?s|it is|at|make it|it should be|should be)\s+)?(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?"
+    r"\s*(?P<ampm>[ap])?\.?(?:m\.?)?(?:\s*,?\s*(?:not|instead of|rather than)\s+(?:at\s+)?(?P<old>\d{1,2})"
+    r"(?::[0-5]\d)?\s*(?:[ap]\.?m\.?)?)?[\s.!]*$",
+    _I,
+)
+
+
+def _clock_correction(r: Reading, pos: int, end: int) -> bool:
+    """The speaker's latest moment (a day with its hour) gets the new hour on the same day; an hour
+    without am/pm keeps the old one's half of the day. With "not <hour>", only a moment at that hour."""
+    m = _NEW_CLOCK.match(r.text, pos, end)
+    if m is None:
+        return False
+    hour, minute = int(m["h"]), int(m["m"] or 0)
+    if hour > 23:
+        return False
+    own = [
+        d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
+    ]
+    if m["old"] is None:
+        own = own[:1]  # "make it 6" with no old hour said: only when the latest fact is a moment
+    for d in own:
+        if not isinstance(d.value, str):
+            continue
+        try:
+            old = datetime.strptime(d.value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)
+        except ValueError:
+            continue
+        local = old.astimezone(r.now.tzinfo)
+        if m["old"] is not None and int(m["old"]) % 12 != local.hour % 12:
+            continue
+        new = hour
+        if m["ampm"]:
+            new = hour % 12 + (12 if m["ampm"].lower() == "p" else 0)
+        elif hour < 12 and local.hour >= 12:
+            new = hour + 12
+        moment = local.replace(hour=new, minute=minute)
+        value = time_value(TimeSpan(moment, moment + timedelta(minutes=1), "minute"), r.now)
+        r.add(Draft(d.subject, d.attribute, value, pos, end, r.now, BOUND, True, d.kind, m.span("h")))
+        return True
+    return False
+
+
+# "no longer Zuni, it's Flour + Water now": the old value named, then the new one
+_NO_LONGER = re.compile(
+    r"(?:(?:it'?s|it is|that'?s)\s+)?(?:no longer|not)\s+(?P<old>[^,;]+?)(?:\s+(?:anymore|any more|now))?"
+    r"\s*[,;:]\s*(?:it'?s|it is|now)?\s*",
+    _I,
+)
+
+
+def _no_longer(r: Reading, pos: int, end: int) -> bool:
+    m = _NO_LONGER.match(r.text, pos, end)
+    if m is None:
+        return False
+    held = [d for d in reversed(r.earlier) if d.speaker == r.speaker and same_value(d.value, m["old"])]
+    if not held:
+        return False  # only a value the speaker holds can be "no longer"
+    got = value_of(r, m.end(), end, held[0].kind)
+    if got is None or _JUDGEMENT.fullmatch(r.text[got[1] : got[2]]):
+        return False
+    value, v0, v1, _ = got
+    r.add(
+        Draft(held[0].subject, held[0].attribute, value, pos, end, r.now, BOUND, True, held[0].kind, (v0, v1))
+    )
+    return True
+
+
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+_TO_WEEKDAY = re.compile(r"(?:on\s+)?(?:the\s+)?(?P<day>" + "|".join(_WEEKDAYS) + r")[\s.!]*$", _I)
+
+
+def _moved_to_weekday(r: Reading, pos: int, end: int) -> bool:
+    """ "They moved it to Tuesday" of a held Monday-the-9th appointment: the Tuesday nearest the old day
+    (not one already past), keeping the old hour; a weekday alone is read against what it moves."""
+    m = _TO_WEEKDAY.match(r.text, pos, end)
+    if m is None:
+        return False
+    earlier = r.bind("date", None, None)
+    if earlier is None or not isinstance(earlier.value, str):
+        return False
+    try:
+        old = (
+            datetime.strptime(earlier.value, "%Y-%m-%dT%H:%M:%SZ")
+            .replace(tzinfo=UTC)
+            .astimezone(r.now.tzinfo)
+        )
+        timed = True
+    except ValueError:
+        try:
+            old = datetime.strptime(earlier.value, "%Y-%m-%d").replace(tzinfo=r.now.tzinfo)
+            timed = False
+        except ValueError:
+            return False
+    target = _WEEKDAYS.index(m["day"].lower())
+    today = r.now.astimezone(r.now.tzinfo).date()
+    days = [
+        k
+        for k in range(-6, 7)
+        if (old.weekday() + k) % 7 == target and (old + timedelta(days=k)).date() >= today
+    ]
+    if not days:
+        return False
+    new = old + timedelta(days=min(days, key=lambda k: (abs(k), -k)))
+    value = (
+        time_value(TimeSpan(new, new + timedelta(minutes=1), "minute"), r.now)
+        if timed
+        else new.date().isoformat()
+    )
+    r.add(
+        Draft(
+            earlier.subject,
+            earlier.attribute,
+            value,
+            pos,
+            end,
+            r.now,
+            BOUND,
+            True,
+            earlier.kind,
+            m.span("day"),
+        )
+    )
     return True

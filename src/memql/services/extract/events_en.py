@@ -24,11 +24,14 @@ _BOOKING = re.compile(
 _UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": "people", "seats": "people"}
 # the words of an event before its time: "the movers come", "I fly to Oslo", "our lease starts"
 _EVENT = re.compile(
-    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?))\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|"
-    r"is\s+|'s\s+)?[a-z]+)(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
-    r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)\s+$",
+    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
+    r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
+    r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by)\s)[a-z]+)"
+    r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
+    r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around))?\s+$",
     _I,
 )
+_CLOCK_ONLY = re.compile(r"(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|(?:at\s+)?(?:noon|midnight)", _I)
 _FUNCTION = frozenset(
     {"for", "and", "the", "from", "into", "with", "until", "till", "off", "out", "back", "then"}
 )
@@ -102,7 +105,8 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
     """An event of the speaker's (I/we, or the/my/our thing) whose time ends the clause and is still to
     come: its day is the value, its words (verb and where) the key — "fly_to_oslo", "movers_come"."""
     for t0, t1, span in r.times_in(pos, end):
-        if r.text[t1:end].strip(" .!,") or span.start < r.now:
+        clock = _CLOCK_ONLY.fullmatch(r.text, t0, t1) is not None  # "leaves at 7:40 am": no day said
+        if r.text[t1:end].strip(" .!,") or (span.start < r.now and not clock):
             continue
         m = _EVENT.fullmatch(r.text, pos, t0)
         if m is None:

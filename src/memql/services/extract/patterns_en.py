@@ -46,9 +46,12 @@ _CORRECTION = re.compile(
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it|the [\w ]{1,20}?) wrong|i misspoke|"
-    r"not quite|small correction|one correction|on second thoughts?|come to think of it|"
+    r"not quite|small correction|make it(?=\s+\S)|"
+    r"(?:they|we|i|he|she)\s+(?:have\s+|'ve\s+|just\s+)?(?:changed|updated|moved)\s+(?:it|that)(?=\s*[,:;\-–—])|"
+    r"one correction|on second thoughts?|come to think of it|"
     r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
     # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
+    r"that'?s (?:wrong|not right|incorrect|a mistake)|that was (?:wrong|a mistake)|change of plans?|"
     r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]))\b[\s,:;.!\-–—]*",
     _I,
 )
@@ -287,7 +290,8 @@ _VALUE_CUT = re.compile(
 _VALUE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
     r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
-    r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc))+\s*$",
+    r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc|instead|this month|this week|"
+    r"this year|already))+\s*$",
     _I,
 )
 _REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^,;.]+?)\s*[.!]?$", _I)
@@ -321,7 +325,10 @@ _DECISION = re.compile(
 
 _BARE = re.compile(
     r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
-    r"put me down for|sign me up for|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
+    r"put me down for|sign me up for|(?:we'?re|we are|i'?m|i am) (?:going|heading) (?:to|with)|"
+    r"(?:we'?re|we are|i'?m|i am|let'?s) (?:going with|meeting at|doing)|"
+    r"(?:it|that|they|she|he)\s+(?:leaves|starts|begins|ends|opens|closes|departs|arrives|lands|"
+    r"finishes|is|'s)\s+(?:at|on|by)|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
     _I,
 )

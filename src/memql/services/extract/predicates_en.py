@@ -38,6 +38,9 @@ _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I 
 def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
     s = r.text
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
+        owner = re.search(r"\b(?P<p>his|her)\s+$", s[at : m.start("attr")], re.I)
+        if owner is not None:  # "we moved her bedtime to 8": hers, when "her" is one known person
+            subject = r.pronoun("m" if owner["p"].lower() == "his" else "f") or subject
         key = r.vocabulary.normalize(m["attr"])
         kind = r.vocabulary.kind(key)
         value = value_of(r, m.end(), end, kind) if key else None
@@ -215,7 +218,8 @@ _RIDE = re.compile(
 _SCHOOL_TO = re.compile(
     _ADVERBS + r"(?:go|goes|is going|'s going|started at|starts at|is starting at|'s starting at)\s+to\s+"
     r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+(?-i:School|Primary|High|Academy|College|"
-    r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School))\b",
+    r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School|Middle|Prep|"
+    r"Montessori))\b",
     re.I,
 )
 # "Beth studies law at McGill", "I'm majoring in physics": the field of study

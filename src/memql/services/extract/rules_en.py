@@ -11,6 +11,9 @@ residence, work, birth, preference, a status ("I'm vegetarian"), a count ("I hav
 from __future__ import annotations
 
 import re
+from datetime import timedelta
+
+from memql.lang.time.spans import TimeSpan
 
 from .actions_en import read_decisions, read_tasks
 from .common import HEDGED, Reading, strip_span, time_value
@@ -88,14 +91,19 @@ def clauses(text: str) -> list[tuple[int, int]]:
 
 def read_clause(r: Reading, start: int, end: int) -> None:
     s = r.text
+    _clock_after_day(r)
     r.clause_start = start
     body_end = strip_span(s, start, end)[1]
     question = s[start:end].rstrip().endswith("?")
     pos = _skip(_DISCOURSE, s, start, end)
-    correction, about = False, None
+    correction, about = r.correction_pending, None
+    r.correction_pending = False
     while (m := _CORRECTION.match(s, pos, end)) is not None and m.end() > pos:
         correction, about = True, about or m["about"]
         pos = _skip(_DISCOURSE, s, m.end(), end)
+    if correction and pos >= body_end:
+        r.correction_pending = True  # "Wait, that's wrong — it's 555 0143": the value is in the next clause
+        return
     if question or _QUESTION_START.match(s, pos, end):
         _people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
         return
@@ -120,7 +128,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if (said := _REPORTED.search(rest)) and (aside := _ASIDE.search(rest, 0, said.start())):
         # "Biscuit weighs 14 kilos, the vet says he's fine": the report is an aside after the statement
         body_end, rest = pos + aside.start(), rest[: aside.start()]
-    if read_decisions(r, pos, body_end) or _HYPOTHETICAL.search(rest) or _REPORTED.search(rest):
+    # "change of plan: we're going to Nopa instead": a corrected plan is no hypothetical
+    hypothetical = _HYPOTHETICAL.search(rest) and not (correction and _GOING_TO_NAME.match(rest))
+    if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
         return
     before = len(r.facts)
     found = _statement(r, pos, body_end, confidence, states)
@@ -136,6 +146,32 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if not found:
         bare_value(r, pos, body_end, correction, about)
     _people(r, start, body_end)
+
+
+_GOING_TO_NAME = re.compile(
+    r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
+)
+# "Thursday at 3", "tomorrow at 10:30": an hour after a day, said without am/pm
+_AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap]\.?m\b|%|[.,]\d|\w))", _I)
+
+
+def _clock_after_day(r: Reading) -> None:
+    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
+    afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
+    for i, (t0, t1, span) in enumerate(r.times):
+        # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
+        part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
+        if not (span.granularity == "day" or part) or (m := _AT_HOUR.match(r.text, t1)) is None:
+            continue
+        hour, minute = int(m["h"]), int(m["m"] or 0)
+        if hour > 23 or hour == 0:
+            continue
+        if part:
+            hour = hour + 12 if hour < 12 and span.start.astimezone(r.now.tzinfo).hour >= 12 else hour
+        else:
+            hour = hour + 12 if hour < 7 else hour
+        local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
+        r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
 
 
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
@@ -171,7 +207,9 @@ _VALUE_LIKE = re.compile(
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
 _COMMA_SUBJECT = re.compile(
-    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b)", re.I
+    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b|"
+    r"[a-z]+(?:\s+[a-z]+)?\s+(?:is|'s)\s+now\b)",
+    re.I,
 )
 
 
@@ -268,7 +306,13 @@ _NAME_IS = re.compile(
     rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
     r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
 )
+_BARE_NOUN = re.compile(
+    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
+    r"(?:moved|changed|pushed|bumped|rescheduled))\b)",
+    _I,
+)
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
+_BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
 
 
 def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
@@ -295,6 +339,16 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         _I,
     ).match(s, pos, end):
         return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
+    if (
+        (m := _BARE_NOUN.match(s, pos, end)) is not None
+        and (
+            r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
+            # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
+            or (m["noun"][1:].islower() and r.time_at(m.end(), end) is not None)
+            or _held_by_head(r, r.speaker, r.vocabulary.normalize(m["noun"])) is not None  # "Standup moved"
+        )
+    ):
+        return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
     m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
     if m is not None and m["name"] not in NOT_NAMES:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
@@ -326,7 +380,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if owner is None:
         return False
     subject, at = owner
-    definite = subject is _DEFINITE
+    bare = subject is _BARE_OWNER
+    definite = subject is _DEFINITE or bare
     subject = r.speaker if definite else subject
     m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
@@ -341,6 +396,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         ("expire", "runs out", "ends")
     ):
         phrase, vstart = phrase + " expiry", e.end() if e else vstart
+    if (booked := _BOOKED_FOR.match(r.text, vstart, end)) is not None and r.time_at(booked.end(), end):
+        vstart = booked.end()  # "the car service is booked for next Tuesday": the day is the value
     if (named := re.compile(r"(?:called|named)\s+", _I).match(r.text, vstart, end)) is not None:
         phrase, vstart = phrase + " name", named.end()  # "my cat is called Miso": cat.name
     key = r.vocabulary.normalize(phrase)
@@ -362,7 +419,23 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
     dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and r.time_at(vstart, end) is not None
-    if definite and not ("." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated):
+    # "the team offsite is in Denver", "the offsite moved to Boulder": an event of theirs held somewhere
+    placed = (cop in ("is", "'s") and _IN_A_PLACE.match(r.text, vstart, end)) or (
+        _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)
+    )
+    held = _held_by_head(r, subject, key) if definite and not r.vocabulary.attribute(key) else None
+    if held is not None:
+        # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
+        key = held.attribute
+    if definite and not (
+        "." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated or placed or held
+    ):
+        return False
+    if definite and placed and placed["name"] not in NOT_NAMES and not r.vocabulary.attribute(key):
+        vstart = placed.start("name")
+    elif definite and placed and placed["name"] in NOT_NAMES and not dated:
+        return False
+    if bare and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
         return False
     if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
         vstart = to.end()  # "my allergy is to peanuts"
@@ -375,10 +448,23 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     value, v0, v1, rejected = got
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
+    if _IDENTIFIER.search(key) and isinstance(value, str) and re.fullmatch(r"\d{4}", value):
+        value, kind = int(value), "number"  # "my gate code is 1962": a code, not a year
     add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
     return True
 
 
+# the place may be followed by its day: "the housewarming is at Priya's on Saturday"
+_IN_A_PLACE = re.compile(
+    rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?(?=[\s.!]*$|\s+(?:on|this|next|tomorrow)\b)", _I
+)
+_A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
+_IDENTIFIER = re.compile(
+    r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
+)
+_BOOKED_FOR = re.compile(
+    r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|penciled in|pencilled in)\s+(?:for|on)\s+", _I
+)
 _NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
 _CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
@@ -425,6 +511,8 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     subject, at = got
     s = r.text
     at = _skip(_SPACE, s, at, end)
+    if _transferred(r, subject, pos, at, end):
+        return True
     if not predicate(r, subject, pos, at, end, confidence, correction):
         # "I left Google and joined Meta": the subject carries over to the verb after "and"
         m = _AND_PREDICATE.search(s, at, end)
@@ -436,8 +524,22 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
     if m is None or re.match(r"(?:i|we|you|he|she|they|it)\b", m["attr"], _I):
         return False  # "I got a new phone number: …" is a clause before a colon, not a label
-    key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", m["attr"], flags=_I))
-    known = r.vocabulary.known(m["attr"]) is not None or "." in key or key in r.vocabulary.aspects
+    mine = re.match(r"(?:my|our)\s+", m["attr"], _I)
+    attr = m["attr"][mine.end() :] if mine else m["attr"]
+    key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", attr, flags=_I))
+    known = r.vocabulary.known(attr) is not None or "." in key or key in r.vocabulary.aspects
+    # "My wifi password: sunflower42": a thing of mine labelled with one name, number or code
+    known = (
+        known
+        or bool(
+            mine
+            and key
+            and re.fullmatch(r"[a-z' -]+", attr, _I)
+            and len(attr.split()) <= 3
+            and r.text[m.end() - 1].isspace()  # "7:40" is a time, not a label
+            and re.fullmatch(r"\S+(?:\s+\S+)?", r.text[m.end() : end].strip(" .!"))
+        )
+    )
     # "New bedtime: 10:30 pm": a label the speaker already holds a value of is its new value
     if not known and not (key and any(d.subject == r.speaker and d.attribute == key for d in r.earlier)):
         return False
@@ -449,3 +551,35 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
         r, r.speaker, key, value, pos, end, confidence, correction, r.vocabulary.kind(key), (v0, v1), rejected
     )
     return True
+
+
+# "Zoe transferred to Maple Leaf", "he switched over to Lyft": the subject's held school, employer or
+# club, whichever is the latest organisation of theirs
+_TRANSFER = re.compile(
+    r"(?:has\s+|'s\s+|just\s+|finally\s+)*(?:transferred|switched|changed)\s+(?:schools|jobs|teams|clubs|"
+    r"companies|over)?\s*(?:over\s+)?to\s+(?:the\s+)?(?P<name>(?-i:[A-Z][\w'&.-]*)(?:\s+(?-i:[A-Z][\w'&-]*))*)",
+    _I,
+)
+
+
+def _transferred(r: Reading, subject: str, pos: int, at: int, end: int) -> bool:
+    m = _TRANSFER.match(r.text, at, end)
+    if m is None or m["name"] in NOT_NAMES:
+        return False
+    held = [d for d in reversed(r.earlier) if d.subject == subject and d.kind == "organization"]
+    if not held:
+        return False  # nothing of theirs to transfer from: no guess at what changed
+    add_fact(r, subject, held[0].attribute, m["name"], pos, end, 0.8, True, "organization", m.span("name"))
+    return True
+
+
+def _held_by_head(r: Reading, subject: str, key: str):
+    """The subject's latest fact whose attribute this key names or ends ("offsite" of "team_offsite")."""
+    if not key:
+        return None
+    for d in reversed(r.earlier):
+        if d.subject == subject and (
+            d.attribute == key or d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)
+        ):
+            return d
+    return None

@@ -40,6 +40,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if kind in _NAMED and (m := re.compile(r",\s+(?=[a-z])").search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
+        if re.search(r"\d[\s.-]*$", s[start:t0]) and re.fullmatch(r"\d{4}", s[t0:t1]):
+            continue  # "555 1962": a group of a number, not a year after it
         if t0 > start and not s[t1:end].strip(" ,.!"):
             end = t0
             head = re.search(r"\s+(?:in|on|at|since|from|last|this|as of)\s*$", s[start:end], _I)
@@ -62,9 +64,13 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if not words or len(words.split()) > (6 if kind != "text" else 10) or _OBJECT_PRONOUN.fullmatch(words):
         return None
     if re.fullmatch(r"-?\d+", words):
+        if kind in _NAMED:
+            return None  # "standup moved to 10": a number is no place, organisation or person
         return int(words), start, end, rejected
     if re.fullmatch(r"-?\d+\.\d+", words):
         return float(words), start, end, rejected
+    if kind == "number" and _AMOUNT.fullmatch(words):
+        return words, start, end, rejected  # "85k", "$1,450", "2.5m": an amount as said
     if kind == "number":  # "I turned it into a lesson" is no age
         return (
             (parse_en_number(words), start, end, rejected) if re.fullmatch(EN_NUMBER_RE, words, _I) else None
@@ -76,6 +82,9 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     return words, start, end, rejected
 
 
+_AMOUNT = re.compile(
+    r"[$€£]?\d[\d,.]*\s*(?:k|m|bn|grand|[$€£]|usd|eur|gbp)?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?", _I
+)
 _NAMED = ("place", "organization", "person", "product")
 _MODIFIED_NAME = re.compile(
     r"(?:(?:new|old|used|little|big|small|[a-z]+ish|red|blue|green|black|white|grey|gray|"
@@ -121,6 +130,12 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
         kind = "date"
     elif kind == "text" and isinstance(value, int | float) and not isinstance(value, bool):
         kind = "number"  # "dinner is at 8": a later "push it to 9" corrects a number
+    elif (
+        kind == "text"
+        and isinstance(value, str)
+        and re.fullmatch(r"[$€£]?\d{1,3}(?:,\d{3})+|[$€£]\d+", value)
+    ):
+        kind = "number"  # "my monthly budget is 2,000": an amount, which "make that 1,800" corrects
     return r.add(
         Draft(
             subject,
