@@ -16,6 +16,7 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
+from .corrections_zh import _CLOCK, _DAY, bound, clock_fix, day_fix, number_fix, unnamed_relative
 from .patterns_zh import (
     _ADVERB,
     _AGE,
@@ -46,7 +47,7 @@ from .patterns_zh import (
     _STATUSES,
     _TASK,
 )
-from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states
+from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
 from .values_zh import add_fact as _fact
 from .values_zh import key_of
 from .values_zh import read_value as _value
@@ -190,7 +191,8 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
-        who = r.pronoun("m" if m["p"] == "他" else "f")
+        gender = "m" if m["p"] == "他" else "f"
+        who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
         return (who, m.end(), bool(m["de"])) if who else None
     for person in reversed(r.persons):
         if s.startswith(person.name, pos):
@@ -529,7 +531,28 @@ def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) ->
     if got is None or len(str(got[0])) > 12:
         return False
     value, v0, v1 = got
+    if rejected is not None and (_DAY.fullmatch(rejected) or _CLOCK.fullmatch(rejected)):
+        rejected, correction = None, True  # 是22号，不是20号: the day of the latest date
+    # a clock time or a day of the month alone moves the latest moment or date; an amount the latest number
+    if (fixed := clock_fix(r, str(value)) or day_fix(r, str(value))) is not None:
+        bound(r, fixed[0], fixed[1], a, b, (v0, v1))
+        return True
+    amount = (
+        value
+        if isinstance(value, int)
+        else zh_amount(str(value))
+        if _AMOUNT_WORDS.fullmatch(str(value))
+        else None
+    )
+    if amount is not None and (earlier := number_fix(r, amount)) is not None:
+        bound(r, earlier, amount, a, b, (v0, v1))
+        return True
+    marked = m.start("v") > a or rejected is not None  # 是…, 改成…, …不是…: a value is given
+    if not marked and (r.time_at(v0, v1) is None and _NOT_A_VALUE.search(str(value))):
+        return False  # 不好意思，刚才信号不好: an apology, not a value
     kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int) else "text"
+    if kind == "text" and _NOT_A_VALUE.search(str(value)):
+        return False
     if rejected is not None:
         old = r.time_at(*_find(r.text, rejected, a))
         rejected = time_value(old, r.now) if old is not None else rejected
@@ -542,6 +565,11 @@ def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) ->
         return False
     r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, (v0, v1)))
     return True
+
+
+# words no value of a fact has: a clause about something else (刚才信号不好, 我没说清楚)
+_NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|吧$")
+_AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:块|元)?")
 
 
 def _find(s: str, words: str, near: int) -> tuple[int, int]:

@@ -1,0 +1,106 @@
+"""Chinese corrections and changes that name no attribute, bound to the earlier fact they update by the
+kind of their value: a clock time (说错了，是四点; 改成三点吧) moves the time of the latest moment, a day of
+the month alone (是22号，不是20号) the day of the latest date, an amount (涨到一万五了) the latest
+number — and 他/她 read as the one unnamed relative spoken of before (我女儿… 她转学了)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memql.lang.time.numbers import parse_zh_number
+
+from .common import BOUND, Draft, Reading
+
+_DIGITS = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})"
+_CLOCK = re.compile(
+    r"(?P<half>上午|早上|早晨|凌晨|中午|下午|傍晚|晚上)?(?P<h>" + _DIGITS + r")(?:点|:|：)"
+    r"(?:(?P<m>[0-9]{2}|[一二三四五六七八九十]{1,3}|半|一刻|三刻)分?)?(?:钟)?"
+)
+_DAY = re.compile(r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)")
+_MOMENT = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):00Z")
+_PM = ("下午", "傍晚", "晚上")
+
+
+def _number(words: str) -> int | None:
+    if words.isdigit():
+        return int(words)
+    try:
+        return parse_zh_number(words)
+    except ValueError:
+        return None
+
+
+def _mine(r: Reading) -> list[Draft]:
+    return [
+        d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
+    ]
+
+
+def clock_fix(r: Reading, words: str) -> tuple[Draft, str] | None:
+    """(the latest moment, the moment with its clock time set to `words`) for a bare clock time."""
+    m = _CLOCK.fullmatch(words)
+    if m is None:
+        return None
+    hour = _number(m["h"])
+    minute = {"半": 30, "一刻": 15, "三刻": 45, None: 0}.get(m["m"])
+    if minute is None:
+        minute = _number(m["m"])
+    if hour is None or minute is None or hour > 23 or minute > 59:
+        return None
+    for d in _mine(r):
+        if d.kind != "date" or (old := _MOMENT.fullmatch(str(d.value))) is None:
+            continue
+        if (m["half"] in _PM and hour < 12) or (m["half"] is None and int(old["h"]) >= 12 and hour < 12):
+            hour += 12  # 下午三点 then 是四点: still the afternoon
+        if hour > 23:
+            return None
+        return d, f"{old['date']}T{hour:02d}:{minute:02d}:00Z"
+    return None
+
+
+def day_fix(r: Reading, words: str) -> tuple[Draft, str] | None:
+    """(the latest date, that date on the day of the month `words` names) for a bare 22号."""
+    m = _DAY.fullmatch(words)
+    day = _number(m["d"]) if m else None
+    if day is None:
+        return None
+    for d in _mine(r):
+        if d.kind != "date" or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(d.value)):
+            continue
+        try:
+            moved = datetime.strptime(str(d.value), "%Y-%m-%d").replace(day=day)
+        except ValueError:
+            return None
+        return d, moved.date().isoformat()
+    return None
+
+
+def number_fix(r: Reading, value: int) -> Draft | None:
+    """The latest amount of the speaker (not a count or an age) an amount alone updates."""
+    for d in _mine(r):
+        if d.kind == "number" and isinstance(d.value, int) and not d.attribute.endswith((".count", "age")):
+            return d
+    return None
+
+
+def bound(r: Reading, earlier: Draft, value: object, a: int, b: int, vspan: tuple[int, int]) -> None:
+    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, vspan))
+
+
+def unnamed_relative(r: Reading, gender: str | None) -> str | None:
+    """他/她 when nobody is named: the relative the latest facts speak of without a name (阿梅的女儿), when
+    there is exactly one of a fitting gender."""
+    if r.persons:
+        return None
+    prefix = f"{r.speaker}的"
+    found: list[str] = []
+    for d in reversed(r.earlier):
+        if d.subject.startswith(prefix) and d.subject not in found:
+            found.append(d.subject)
+    fitting = []
+    for subject in found:
+        known = r.vocabulary.relation(subject.removeprefix(prefix))
+        if known is not None and (gender is None or known[1] in (None, gender)):
+            fitting.append(subject)
+    return fitting[0] if len(fitting) == 1 else None
