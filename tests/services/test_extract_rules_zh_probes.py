@@ -56,7 +56,6 @@ if __name__ == "__main__":  # the pass rate by message, and each failure
             if passes(expected, formed):
                 ok += 1
             else:
-                print(
-                    f"FAIL {name}: {text}\n   want {sorted(map(str, expected))}\n   got  {sorted(map(str, formed))}"
-                )
+                print(f"FAIL {name}: {text}\n   want {sorted(map(str, expected))}")
+                print(f"   got  {sorted(map(str, formed))}")
     print(f"{ok}/{total} messages")
