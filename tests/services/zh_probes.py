@@ -308,8 +308,8 @@ CONVERSATIONS: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]] 
     (
         "dinner 老地方 change",
         [
-            ("我们周五在老地方吃饭。", set()),
-            ("改地方了，去海底捞。", set()),
+            ("我们周五在老地方吃饭。", {(ME, "吃饭.date", "2026-03-06"), (ME, "吃饭.location", "老地方")}),
+            ("改地方了，去海底捞。", {(ME, "吃饭.location", "海底捞")}),
         ],
     ),
 ]

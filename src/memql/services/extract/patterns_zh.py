@@ -158,5 +158,6 @@ _DECISION = re.compile(
 
 # a part that opens with a change verb and names no attribute (改到周五了): a change of the fact before
 _CHANGE_OPENING = re.compile(
-    r"(?:又)?(?:改到|改成|改为|改在|换到|换在|挪在|换成|推迟到|提前到|挪到|延期到|延后到)"
+    r"(?:又)?(?:改到|改成|改为|改在|换到|换在|挪在|换成|推迟到|提前到|挪到|延期到|延后到|涨到|降到|减到|加到|"
+    r"提高到|降低到)"
 )

@@ -81,6 +81,14 @@ _AMOUNT = re.compile(
     r"(?P<attr>" + _CLAUSE + r"{0,8}?)" + _PERIOD + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|涨到|降到|变成)?"
     r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
 )
+# 我月薪一万二, 工资涨到一万五了: an amount after an attribute whose values are numbers (no period said)
+_PLAIN_AMOUNT = re.compile(
+    r"(?P<attr>"
+    + _CLAUSE
+    + r"{1,6}?)(?:现在|目前|已经|也|才|都)*(?P<change>涨到|降到|提高到|降低到|加到|减到|变成)?"
+    r"(?:是|有|为|只有|大概|差不多)?"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+)
 _SIZE = re.compile(
     r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
     r"(?P<v>[A-Za-z0-9]{1,4}(?:码|号)|(?:特大|加大|大|中|小)(?:码|号))(?:的)?(?:吧|了|啦)?$"
@@ -93,16 +101,17 @@ _RIDE = re.compile(
     r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
 )
 _EVENT = re.compile(
-    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
-    r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办)"
-    + _CLAUSE
-    + r"{0,8}?)(?:了|吧|啦|呢)?$"
+    r"(?:就|才|要|会|将|再|开始)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
+    r"(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
+    r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
+    r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛)" + _CLAUSE + r"{0,8}?)(?:了|吧|啦|呢)?$"
 )
 _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
 _ANNOUNCE = re.compile(
     r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
-    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车)了)$"
+    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|改地方|换地方|"
+    r"改地点|换地点)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
     r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在|到了?|去了?)?(?P<v>"
@@ -119,6 +128,10 @@ _VERB_OBJECT_KEYS = {
     "换": "phone",
     "换手机": "phone",
     "换车": "car",
+    "改地方": "location",  # 改地方了，去海底捞: the place of the plan before
+    "换地方": "location",
+    "改地点": "location",
+    "换地点": "location",
 }
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 
@@ -174,6 +187,11 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
         key = key_of(r, m["attr"].strip())
         if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
             return amount(r, subject, key, m, a, b, confidence, correction)
+    if (m := _PLAIN_AMOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["attr"]):
+        key = key_of(r, m["attr"].strip())
+        money = key in ("rent", "price") or key.endswith(".price") or m["unit"] is not None
+        if key and (r.vocabulary.kind(key) == "number" or money):
+            return amount(r, subject, key, m, a, b, confidence, correction or m["change"] is not None)
     if (m := _SIZE.match(s, at, b)) is not None and not re.search(r"[是在你他她]", m["thing"]):
         key = key_of(r, m["thing"].strip() + "尺码")
         return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
@@ -261,6 +279,8 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             else span.start.astimezone(r.now.tzinfo).date().isoformat()
         )
         add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
+        if m["place"] and (where := key_of(r, phrase + "地点")):  # 周五在老地方吃饭: where, too
+            _add(r, subject, where, m, a, b, confidence, correction, "place", "place")
         return True
     return False
 

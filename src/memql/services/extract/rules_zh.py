@@ -515,7 +515,15 @@ def _attribute_change(
     if got is None:
         return False
     value, v0, v1 = got
+    if r.vocabulary.kind(key) == "number" and isinstance(value, str) and _AMOUNT_WORDS.fullmatch(value):
+        value = zh_amount(value.rstrip("块元")) or value  # 月薪是一万二: 12000
     change = cop.startswith(_CHANGE_COPULA)
+    if change and isinstance(value, int) and _ACTOR.fullmatch(phrase):
+        # 房东涨到5000了: who raised it is no attribute; the amount updates the latest number
+        if (earlier := number_fix(r, value)) is None:
+            return False
+        bound(r, earlier, value, a, b, (v0, v1))
+        return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
 
@@ -567,6 +575,9 @@ def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) ->
     return True
 
 
+_ACTOR = re.compile(
+    r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
+)
 # words no value of a fact has: a clause about something else (刚才信号不好, 我没说清楚)
 _NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|吧$")
 _AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:块|元)?")
