@@ -10,7 +10,10 @@ from datetime import datetime
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import BOUND, Draft, Reading
+from .common import BOUND, Draft, Reading, time_value
+from .patterns_zh import _BARE
+from .predicates_zh import zh_amount
+from .values_zh import read_value
 
 _DIGITS = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})"
 _CLOCK = re.compile(
@@ -104,3 +107,60 @@ def unnamed_relative(r: Reading, gender: str | None) -> str | None:
         if known is not None and (gender is None or known[1] in (None, gender)):
             fitting.append(subject)
     return fitting[0] if len(fitting) == 1 else None
+
+
+def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
+    """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
+    if not correction and rejected is None:
+        return False
+    m = _BARE.match(r.text, a, b)
+    if m is None:
+        return False
+    got = read_value(r, m.start("v"), m.end("v"), "text")
+    if got is None or len(str(got[0])) > 12:
+        return False
+    value, v0, v1 = got
+    if rejected is not None and (_DAY.fullmatch(rejected) or _CLOCK.fullmatch(rejected)):
+        rejected, correction = None, True  # 是22号，不是20号: the day of the latest date
+    # a clock time or a day of the month alone moves the latest moment or date; an amount the latest number
+    if (fixed := clock_fix(r, str(value)) or day_fix(r, str(value))) is not None:
+        bound(r, fixed[0], fixed[1], a, b, (v0, v1))
+        return True
+    amount = (
+        value
+        if isinstance(value, int)
+        else zh_amount(str(value))
+        if AMOUNT_WORDS.fullmatch(str(value))
+        else None
+    )
+    if amount is not None and (earlier := number_fix(r, amount)) is not None:
+        bound(r, earlier, amount, a, b, (v0, v1))
+        return True
+    marked = m.start("v") > a or rejected is not None  # 是…, 改成…, …不是…: a value is given
+    if not marked and (r.time_at(v0, v1) is None and _NOT_A_VALUE.search(str(value))):
+        return False  # 不好意思，刚才信号不好: an apology, not a value
+    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int) else "text"
+    if kind == "text" and _NOT_A_VALUE.search(str(value)):
+        return False
+    if rejected is not None:
+        old = r.time_at(*_find(r.text, rejected, a))
+        rejected = time_value(old, r.now) if old is not None else rejected
+    earlier = r.bind(kind, None, rejected, value)
+    if earlier is None and kind == "number":  # 是8868: digits may correct a code (a card number)
+        earlier = r.bind("text", None, rejected, value)
+    if earlier is None:
+        return False
+    if not correction and str(earlier.value) != rejected:
+        return False
+    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, (v0, v1)))
+    return True
+
+
+# words no value of a fact has: a clause about something else (刚才信号不好, 我没说清楚)
+_NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|吧$")
+AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:块|元)?")
+
+
+def _find(s: str, words: str, near: int) -> tuple[int, int]:
+    i = s.find(words)
+    return (i, i + len(words)) if i >= 0 else (near, near)
