@@ -119,6 +119,10 @@ _ANNOUNCED_VALUE = re.compile(
     + r"{1,12}?)"
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
 )
+# 新的是amei@qq.com: an address or a number, longer than a value is otherwise
+_CONTACT = re.compile(
+    r"(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
+)
 _VERB_OBJECT_KEYS = {
     "换工作": "employer",
     "跳槽": "employer",
@@ -307,11 +311,13 @@ def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confiden
     s = r.text
     if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
         return amount(r, subject, key, m, a, b, confidence, True)
-    m = _ANNOUNCED_VALUE.match(s, a, b)
+    end = a + len(s[a:b].rstrip("。！!了啦"))
+    contact = _CONTACT.fullmatch(s, a, end)
+    m = _ANNOUNCED_VALUE.match(s, a, b) if contact is None else contact
     if m is None:
         return False
     got = read_value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
-    if got is None or len(str(got[0])) > 10:
+    if got is None or (len(str(got[0])) > 10 and contact is None):
         return False
     value, v0, v1 = got
     add_fact(r, subject, key, value, a, b, confidence, True, r.vocabulary.kind(key), (v0, v1))

@@ -247,7 +247,7 @@ def _after_adverbs(r: Reading, pos: int, end: int) -> int:
 # --- statements ----------------------------------------------------------------------------------------
 
 
-def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
+def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
     m = re.compile(
@@ -255,11 +255,11 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
-        return False
+        return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
     r.relate(m["name"], relation, a, b, confidence, (m.start("name"), m.end("name")))
-    return True
+    return m["name"]
 
 
 def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
@@ -289,7 +289,9 @@ def _statement(
 ) -> tuple[bool, str | None]:
     """Whether the part states a fact, and the subject of the sentence after it (`topic`, the last one a
     part named: 国庆节我领证了，已经结婚啦 — the second part is the speaker's too)."""
-    if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
+    if (named := _relation(r, a, b, confidence)) is not None:
+        return True, named  # 我家猫叫咪咪，今年三岁了: the parts after it speak of 咪咪
+    if _time_is_my(r, a, b, confidence):
         return True, topic
     if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
         key = "email" if "@" in m["value"] else "phone"
@@ -471,6 +473,7 @@ def _attribute_change(
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
+        or re.fullmatch(r"新的|新号", phrase)  # 换号码了，新号是…: the thing changed, named before
         or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
@@ -501,13 +504,20 @@ def _attribute_change(
     code = re.fullmatch(
         r"[A-Za-z]{0,3}-?[0-9]{2,5}[A-Za-z]?(?:室|号|房间|会议室)?(?:了|啦)?", m["v"].strip(" 。")
     )
-    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None and not code:
+    at_time = r.time_at(m.start("v"), m.end("v")) is not None
+    venue = None  # 周六晚上的聚餐在海底捞, 聚餐改在外婆家了: where a gathering is, keyed <gathering>.location
+    if cop.startswith(("在", "改在", "挪在")) and not at_time and not code:
+        gathering = _GATHERING.search(_without_times(r, m.start("attr"), m.end("attr")))
+        venue = key_of(r, gathering[0] + "地点") if gathering else None
+    if cop in ("在", "到", "至") and not at_time and not code and venue is None:
         return False
     if phrase.endswith("的") and phrase[:-1] in _NOMINALISED:  # 我开的是特斯拉: what one drives
         phrase = _NOMINALISED[phrase[:-1]]
     elif phrase.endswith("的") and len(phrase) <= 3:  # 我用的是…: no attribute named
         return False
-    key = key_of(r, phrase)
+    elif (verb := re.search(r"(?<=.)(?:订|选|住|买|约|定|用|租)的$", phrase)) is not None:
+        phrase = phrase[: verb.start()]  # 酒店订的是希尔顿: the hotel
+    key = venue or key_of(r, phrase)
     if not key:
         return False
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
@@ -525,6 +535,20 @@ def _attribute_change(
         return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
+
+
+_GATHERING = re.compile(
+    r"(?:聚餐|聚会|饭局|年会|团建|婚礼|婚宴|派对|生日会|生日宴|面试|考试|比赛|演出|活动|培训|讲座|约会|"
+    r"体检|复查|会议|例会|周会|晚宴|酒席|家长会|同学会)$"
+)
+
+
+def _without_times(r: Reading, start: int, end: int) -> str:
+    """The words of a span after its last time (周六晚上的聚餐 -> 聚餐)."""
+    for _t0, t1, _ in reversed(r.times_in(start, end)):
+        start = max(start, t1)
+        break
+    return r.text[start:end].strip().lstrip("的")
 
 
 _ACTOR = re.compile(
