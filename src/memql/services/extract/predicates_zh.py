@@ -121,7 +121,8 @@ _ANNOUNCED_VALUE = re.compile(
 )
 # 新的是amei@qq.com: an address or a number, longer than a value is otherwise
 _CONTACT = re.compile(
-    r"(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
+    r"(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*"
+    r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
 )
 _VERB_OBJECT_KEYS = {
     "换工作": "employer",
