@@ -30,6 +30,9 @@ _COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了:
     r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
     r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
 )
+_WORKOUT = re.compile(  # 我在一兆韦德健身: where one works out
+    r"在(?P<v>" + _CLAUSE + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
+)
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
 _STUDY = re.compile(
     r"(?:在读|主修|改读|改学|转读|转专业到了?|读的是|学的是)(?P<v>"
@@ -50,7 +53,8 @@ _NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4
 _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said
     (
         re.compile(
-            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
+            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?:瘦到|胖到|降到|涨到|减到|长到|掉到)?"
+            r"(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
         ),
         "weight",
     ),
@@ -110,11 +114,11 @@ _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提
 _ANNOUNCE = re.compile(
     r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
-    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|改地方|换地方|"
+    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|转专业|换专业|改地方|换地方|"
     r"改地点|换地点)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
-    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在|到了?|去了?)?(?P<v>"
+    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在|到了?|去了?|读|学)?(?P<v>"
     + _CLAUSE
     + r"{1,12}?)"
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
@@ -133,6 +137,8 @@ _VERB_OBJECT_KEYS = {
     "换": "phone",
     "换手机": "phone",
     "换车": "car",
+    "转专业": "major",
+    "换专业": "major",
     "改地方": "location",  # 改地方了，去海底捞: the place of the plan before
     "换地方": "location",
     "改地点": "location",
@@ -144,6 +150,8 @@ _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
+    if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
+        return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
         return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
     habit = _HABIT.match(s, verb_at, b)

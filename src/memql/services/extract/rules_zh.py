@@ -154,6 +154,8 @@ def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
 def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
     out, last = [], start
     for m in re.finditer(r"[，,；;：:]", s[start:end]):
+        if m[0] in "：:" and re.fullmatch(r"(?:我们|我)的[^，,；;：:]{1,8}", s[last : start + m.start()]):
+            continue  # 我的工位：A区23号: an attribute and its value
         out.append((last, start + m.start()))
         last = start + m.end()
     out.append((last, end))
