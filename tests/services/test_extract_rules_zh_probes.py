@@ -9,7 +9,7 @@ from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract import make_extractor
 
 from .extract_helpers import NOW
-from .zh_probes import CONVERSATIONS, ME
+from .zh_probes import CONVERSATIONS, CONVERSATIONS_2, ME
 
 RULES = make_extractor("rules")
 
@@ -42,15 +42,22 @@ def passes(expected: set, formed: set) -> bool:
     return all(any(s == fs and family(fa, a) and v == fv for fs, fa, fv in formed) for s, a, v in expected)
 
 
-@pytest.mark.parametrize("name, conversation", CONVERSATIONS, ids=[c[0] for c in CONVERSATIONS])
+ALL = CONVERSATIONS + CONVERSATIONS_2
+
+
+@pytest.mark.parametrize("name, conversation", ALL, ids=[c[0] for c in ALL])
 def test_probe(name, conversation):
     for text, expected, formed in read(conversation):
         assert passes(expected, formed), f"{text}: expected {expected}, formed {formed}"
 
 
 if __name__ == "__main__":  # the pass rate by message, and each failure
+    import sys
+
     total = ok = 0
-    for name, conversation in CONVERSATIONS:
+    for name, conversation in (
+        CONVERSATIONS_2 if sys.argv[1:] == ["2"] else CONVERSATIONS if sys.argv[1:] == ["1"] else ALL
+    ):
         for text, expected, formed in read(conversation):
             total += 1
             if passes(expected, formed):

@@ -313,3 +313,213 @@ CONVERSATIONS: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]] 
         ],
     ),
 ]
+
+# written after the grammar was fixed against the ones above, to see whether the fixes carry over
+FATHER, WIFE, HUSBAND = ME + "的爸爸", ME + "的老婆", ME + "的老公"
+CONVERSATIONS_2: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]] = [
+    (
+        "haircut tomorrow corrected to half past",
+        [
+            ("明天上午十点剪头发。", {(ME, "剪头发", "2026-03-03T10:00:00Z")}),
+            ("哦不，是十点半。", {(ME, "剪头发", "2026-03-03T10:30:00Z")}),
+        ],
+    ),
+    (
+        "father hospital pronoun",
+        [
+            ("我爸住在南京。", {(FATHER, "residence", "南京")}),
+            ("他去年搬到扬州了。", {(FATHER, "residence", "扬州")}),
+        ],
+    ),
+    (
+        "parking spot",
+        [
+            ("我的车位是B2-117。", {(ME, "车位", "B2-117")}),
+            ("更正一下，车位是B2-171。", {(ME, "车位", "B2-171")}),
+        ],
+    ),
+    (
+        "yoga studio",
+        [
+            ("我平时练瑜伽。", {(ME, "练", "瑜伽")}),
+        ],
+    ),
+    (
+        "wife employer",
+        [
+            ("我老婆在建设银行上班。", {(WIFE, "employer", "建设银行")}),
+            ("她跳槽去招商银行了。", {(WIFE, "employer", "招商银行")}),
+        ],
+    ),
+    (
+        "rent down",
+        [
+            ("房租一个月三千二。", {(ME, "rent", 3200)}),
+            ("跟房东谈了，降到三千了。", {(ME, "rent", 3000)}),
+        ],
+    ),
+    (
+        "meeting time pushed",
+        [
+            ("项目评审会在周三下午两点。", {(ME, "评审会", "2026-03-04T14:00:00Z")}),
+            ("评审会推迟到周四下午了。", {(ME, "评审会", "2026-03-05T12:00:00Z")}),
+        ],
+    ),
+    (
+        "dentist moved to next week",
+        [
+            ("周五下午洗牙。", {(ME, "洗牙", "2026-03-06")}),
+        ],
+    ),
+    (
+        "school pickup no fact",
+        [
+            ("今天好累啊。", set()),
+        ],
+    ),
+    (
+        "question no fact",
+        [
+            ("我妈住在哪来着？", set()),
+        ],
+    ),
+    (
+        "kid's class",
+        [
+            ("我儿子在读三年级。", set()),
+        ],
+    ),
+    (
+        "son school transfer",
+        [
+            ("我儿子在育英中学读书。", {(SON, "school", "育英中学")}),
+            ("他下学期转学到十一学校。", {(SON, "school", "十一学校")}),
+        ],
+    ),
+    (
+        "bank card last digits",
+        [
+            ("我的工资卡尾号是3321。", {(ME, "工资卡", 3321)}),
+            ("不对，尾号是3312。", {(ME, "工资卡", 3312)}),
+        ],
+    ),
+    (
+        "flight date corrected 不是…而是",
+        [
+            ("回老家的机票是2月28号的。", {(ME, "机票", "2027-02-28")}),
+        ],
+    ),
+    (
+        "pet food",
+        [
+            ("我家狗每天吃皇家狗粮。", {(ME + "的狗", "food", "皇家狗粮")}),
+        ],
+    ),
+    (
+        "favourite",
+        [
+            ("我最喜欢的电影是《霸王别姬》。", {(ME, "movie", "《霸王别姬》")}),
+        ],
+    ),
+    (
+        "tea switched",
+        [
+            ("我以前喝咖啡，现在只喝茶了。", {(ME, "drink", "茶")}),
+        ],
+    ),
+    (
+        "visit date relative",
+        [
+            ("我妈下周六来北京。", {(MOTHER, "北京", "2026-03-14")}),
+            ("她改成下周日来了。", {(MOTHER, "北京", "2026-03-15")}),
+        ],
+    ),
+    (
+        "hotel check-in",
+        [
+            ("酒店是周五入住。", {(ME, "酒店", "2026-03-06")}),
+        ],
+    ),
+    (
+        "birthday party place",
+        [
+            ("女儿的生日会在周日下午。", {(DAUGHTER, "生日会", "2026-03-08T12:00:00Z")}),
+        ],
+    ),
+    (
+        "phone changed with 换成",
+        [
+            ("我手机号是13600001111。", {(ME, "phone", 13600001111)}),
+            ("我把手机号换成13600002222了。", {(ME, "phone", 13600002222)}),
+        ],
+    ),
+    (
+        "salary annual",
+        [
+            ("我年薪三十万。", {(ME, "salary", 300000)}),
+        ],
+    ),
+    (
+        "weight in 斤 gain",
+        [
+            ("我体重120斤。", {(ME, "weight", "120斤")}),
+            ("过年胖到128斤了。", {(ME, "weight", "128斤")}),
+        ],
+    ),
+    (
+        "time corrected to morning",
+        [
+            ("我约了周四下午三点看牙。", {(ME, "看牙", "2026-03-05T15:00:00Z")}),
+            ("我看错了，是上午十点。", {(ME, "看牙", "2026-03-05T10:00:00Z")}),
+        ],
+    ),
+    (
+        "course day change",
+        [
+            ("我的英语课在每周二晚上。", set()),
+        ],
+    ),
+    (
+        "landlord unrelated chatter",
+        [
+            ("房东人挺好的。", set()),
+        ],
+    ),
+    (
+        "brother named, moves",
+        [
+            ("我弟弟小军在深圳工作。", {("小军", "employer", "深圳")}),
+        ],
+    ),
+    (
+        "car plate",
+        [
+            ("我的车牌号是京A12345。", {(ME, "车牌", "京A12345")}),
+        ],
+    ),
+    (
+        "gym to swimming",
+        [
+            ("我在游泳馆办了卡。", set()),
+        ],
+    ),
+    (
+        "party size change",
+        [
+            ("周六订了六个人的位子。", {(ME, "headcount", "六个人")}),
+        ],
+    ),
+    (
+        "appointment on day corrected with 号",
+        [
+            ("3月18号去办签证。", {(ME, "签证", "2026-03-18")}),
+            ("搞错了，是19号。", {(ME, "签证", "2026-03-19")}),
+        ],
+    ),
+    (
+        "wifi new",
+        [
+            ("wifi密码改成了88888888。", {(ME, "wifi", 88888888)}),
+        ],
+    ),
+]

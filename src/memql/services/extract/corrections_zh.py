@@ -117,13 +117,14 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
     if m is None:
         return False
     got = read_value(r, m.start("v"), m.end("v"), "text")
-    if got is None or len(str(got[0])) > 12:
+    if got is None or (len(str(got[0])) > 12 and r.time_at(got[1], got[2]) is None):
         return False
     value, v0, v1 = got
     if rejected is not None and (_DAY.fullmatch(rejected) or _CLOCK.fullmatch(rejected)):
         rejected, correction = None, True  # 是22号，不是20号: the day of the latest date
     # a clock time or a day of the month alone moves the latest moment or date; an amount the latest number
-    if (fixed := clock_fix(r, str(value)) or day_fix(r, str(value))) is not None:
+    words = r.text[v0:v1]  # as said: 十点半 may read as a time today, but corrects the time of a day said
+    if (fixed := clock_fix(r, words) or day_fix(r, words)) is not None:
         bound(r, fixed[0], fixed[1], a, b, (v0, v1))
         return True
     amount = (

@@ -273,7 +273,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         change = _RESCHEDULE.search(thing)
         if change is not None:
             thing = thing[: change.start()]
-        thing = thing.strip("的 ")
+        thing = re.sub(r"^(?:预约了?|约了?|订了?|定了?|安排了?)", "", thing.strip("的 "))  # 约了周四看牙
         if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
             return False
         m = _EVENT.match(s, t1, b)
