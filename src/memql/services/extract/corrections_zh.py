@@ -165,3 +165,23 @@ AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:�
 def _find(s: str, words: str, near: int) -> tuple[int, int]:
     i = s.find(words)
     return (i, i + len(words)) if i >= 0 else (near, near)
+
+
+_MOVED_TO = re.compile(r"(?:又)?(?:改到|改成|改为|改在|推迟到|提前到|挪到|延期到|延后到)了?")
+_THEN = re.compile(r"(?:再)?(?:来|去|到|回来|过来|见|办|做)?(?:了|吧|啦)?[。！!]*")
+
+
+def subject_moved(r: Reading, subject: str, a: int, at: int, b: int) -> bool:
+    """她改成下周日来了: the latest date of that person moves to the time after the change verb."""
+    m = _MOVED_TO.match(r.text, at, b)
+    if m is None:
+        return False
+    inside = [t for t in r.times_in(m.end(), b) if t[0] == m.end()]
+    if not inside or not _THEN.fullmatch(r.text, inside[0][1], b):
+        return False
+    t0, t1, span = inside[0]
+    for d in reversed(r.earlier):
+        if d.subject == subject and d.kind == "date" and not d.attribute.startswith("relation."):
+            bound(r, d, time_value(span, r.now), a, b, (t0, t1))
+            return True
+    return False

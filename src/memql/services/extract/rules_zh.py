@@ -16,7 +16,7 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .common import HEDGED, Draft, Item, Reading, strip_span, time_value
-from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, unnamed_relative
+from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved, unnamed_relative
 from .patterns_zh import (
     _ADVERB,
     _AGE,
@@ -177,7 +177,7 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
-        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?:(?:我们|我)(?:家)?的?)?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
@@ -328,8 +328,10 @@ def _statement(
             possessive and topic_states(r, subject, a, at, b, confidence, correction)  # 我的房租每月3800
         )
         return said, subject
-    said = _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
-        r, subject, a, at, verb_at, b, confidence, correction
+    said = (
+        _predicates(r, subject, a, verb_at, b, confidence, correction)
+        or _states(r, subject, a, at, verb_at, b, confidence, correction)
+        or subject_moved(r, subject, a, verb_at, b)  # 她改成下周日来了
     )
     return said, subject
 
@@ -475,7 +477,9 @@ def _attribute_change(
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
-        or re.fullmatch(r"新的|新号", phrase)  # 换号码了，新号是…: the thing changed, named before
+        or re.fullmatch(
+            r"新的|新号|又?(?:改|换|挪|推迟|提前|延期|延后|调)", phrase
+        )  # 我改到周日了: no attribute  # 换号码了，新号是…: the thing changed, named before
         or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
@@ -522,7 +526,14 @@ def _attribute_change(
     key = venue or key_of(r, phrase)
     if not key:
         return False
+    inside = r.times_in(m.start("v"), m.end("v"))
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
+    if inside and (got is None or r.time_at(got[1], got[2]) is None):
+        # 酒店是周五入住: the time with a verb after it is when; any other time inside is no value
+        t0, t1, span = inside[0]
+        if len(inside) > 1 or t0 != m.start("v") or not _DONE_THEN.fullmatch(r.text, t1, m.end("v")):
+            return False
+        got = time_value(span, r.now), t0, t1
     if got is None:
         return False
     value, v0, v1 = got
@@ -553,6 +564,9 @@ def _without_times(r: Reading, start: int, end: int) -> str:
     return r.text[start:end].strip().lstrip("的")
 
 
+_DONE_THEN = re.compile(
+    r"(?:的)?(?:入住|退房|到|出发|开始|结束|举行|举办|开|见|交|签|去|来)?(?:的|了)?[。！!]*"
+)
 _ACTOR = re.compile(
     r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
 )

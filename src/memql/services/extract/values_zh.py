@@ -48,6 +48,13 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
             if d.subject == subject and d.attribute.endswith("." + key):
                 key = d.attribute
                 break
+    elif correction and not any(d.attribute == key for d in r.earlier):
+        # 工资卡尾号是3321, then 不对，尾号是3312: the same aspect of the thing it ends like
+        thing, _, aspect = key.rpartition(".")
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.attribute.endswith(f"{thing}.{aspect}"):
+                key = d.attribute
+                break
     if kind == "text" and r.time_at(*vspan) is not None:
         kind = "date"
     if kind == "date":  # 我下周二体检 then 体检提前到下周一了: one thing's day, however it was keyed
