@@ -477,9 +477,8 @@ def _attribute_change(
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
-        or re.fullmatch(
-            r"新的|新号|又?(?:改|换|挪|推迟|提前|延期|延后|调)", phrase
-        )  # 我改到周日了: no attribute  # 换号码了，新号是…: the thing changed, named before
+        # 换号码了，新号是…: the thing changed, named before; 我改到周日了: a change verb, no attribute
+        or re.fullmatch(r"新的|新号|又?(?:改|换|挪|推迟|提前|延期|延后|调)", phrase)
         or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
