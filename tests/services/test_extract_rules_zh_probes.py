@@ -4,12 +4,11 @@ read with the messages before it as recent turns, gives the facts it must and no
 from __future__ import annotations
 
 import pytest
+from extract_helpers import NOW
+from zh_probes import CONVERSATIONS, CONVERSATIONS_2, ME
 
 from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract import make_extractor
-
-from .extract_helpers import NOW
-from .zh_probes import CONVERSATIONS, CONVERSATIONS_2, ME
 
 RULES = make_extractor("rules")
 

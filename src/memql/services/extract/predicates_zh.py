@@ -114,7 +114,7 @@ _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提
 _ANNOUNCE = re.compile(
     r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
-    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|转专业|换专业|改地方|换地方|"
+    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|离职|辞职|转专业|换专业|改地方|换地方|"
     r"改地点|换地点)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
@@ -137,6 +137,8 @@ _VERB_OBJECT_KEYS = {
     "换": "phone",
     "换手机": "phone",
     "换车": "car",
+    "离职": "employer",  # 他离职了，现在在小米: the next part names the new one
+    "辞职": "employer",
     "转专业": "major",
     "换专业": "major",
     "改地方": "location",  # 改地方了，去海底捞: the place of the plan before

@@ -89,6 +89,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (announcing := announced(r, a, b)) is not None:
             changed = announcing
             continue
+        if (of_other := _announced_of_other(r, a, b)) is not None:
+            changed, topic = of_other  # 他去年离职了，现在在小米: his employer
+            continue
         if _SPEECH.search(text):
             return  # 我妈妈说，住在上海挺好: what follows is someone's words, not a fact
         confidence = 0.9
@@ -144,6 +147,15 @@ def _people(r: Reading, start: int, end: int) -> None:
             continue
         _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
         r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
+
+
+def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
+    """他去年离职了: (the attribute he changed, him), for the next part's value."""
+    at = _after_adverbs(r, a, b)
+    if not re.match(r"[他她]", r.text[at:b]) or (got := _subject(r, at, b)) is None:
+        return None
+    key = announced(r, _after_adverbs(r, got[1], b), b)
+    return (key, got[0]) if key is not None else None
 
 
 def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
