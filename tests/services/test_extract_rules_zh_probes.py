@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from extract_helpers import NOW
-from zh_probes import CONVERSATIONS, CONVERSATIONS_2, ME
+from zh_probes import CONVERSATIONS, CONVERSATIONS_2, CONVERSATIONS_3, ME
 
 from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract import make_extractor
@@ -41,7 +41,7 @@ def passes(expected: set, formed: set) -> bool:
     return all(any(s == fs and family(fa, a) and v == fv for fs, fa, fv in formed) for s, a, v in expected)
 
 
-ALL = CONVERSATIONS + CONVERSATIONS_2
+ALL = CONVERSATIONS + CONVERSATIONS_2 + CONVERSATIONS_3
 
 
 @pytest.mark.parametrize("name, conversation", ALL, ids=[c[0] for c in ALL])

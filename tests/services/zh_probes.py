@@ -523,3 +523,127 @@ CONVERSATIONS_2: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
         ],
     ),
 ]
+
+# a third set, written after the second was fixed
+GRANDMA = ME + "的奶奶"
+CONVERSATIONS_3: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]] = [
+    (
+        "massage booking moved",
+        [
+            ("周日下午四点约了按摩。", {(ME, "按摩", "2026-03-08T16:00:00Z")}),
+            ("店里说满了，改到五点。", {(ME, "按摩", "2026-03-08T17:00:00Z")}),
+        ],
+    ),
+    (
+        "grandma lives",
+        [
+            ("我奶奶一个人住在老家绍兴。", {(GRANDMA, "residence", "老家绍兴")}),
+        ],
+    ),
+    (
+        "husband drives",
+        [
+            ("我老公开的是大众。", {(HUSBAND, "car", "大众")}),
+            ("他上个月换成理想了。", {(HUSBAND, "car", "理想")}),
+        ],
+    ),
+    (
+        "conference city",
+        [
+            ("年会在三亚开。", {(ME, "年会", "三亚")}),
+            ("年会地点改了，改成厦门。", {(ME, "年会", "厦门")}),
+        ],
+    ),
+    (
+        "mortgage",
+        [
+            ("房贷每个月还6800。", {(ME, "房贷", 6800)}),
+        ],
+    ),
+    (
+        "dog age pronoun",
+        [
+            ("我家狗叫豆豆。", {("豆豆", "relation.dog_of", ME)}),
+            ("它今年五岁了。", set()),
+        ],
+    ),
+    (
+        "train time wrong",
+        [
+            ("高铁票是明天早上7点的。", {(ME, "高铁", "2026-03-03T07:00:00Z")}),
+            ("写错了，是7点半。", {(ME, "高铁", "2026-03-03T07:30:00Z")}),
+        ],
+    ),
+    (
+        "office move",
+        [
+            ("我们公司在国贸。", set()),
+        ],
+    ),
+    (
+        "study language switched",
+        [
+            ("我在学日语。", {(ME, "学", "日语")}),
+            ("现在改学韩语了。", {(ME, "学", "韩语")}),
+        ],
+    ),
+    (
+        "sister's wedding date",
+        [
+            ("我姐下个月15号结婚。", set()),  # a plan; not married yet (a wedding day is for another day)
+        ],
+    ),
+    (
+        "apology no value",
+        [
+            ("我的地址是朝阳区望京街5号。", {(ME, "address", "朝阳区望京街5号")}),
+            ("抱歉，刚才打错字了。", set()),
+        ],
+    ),
+    (
+        "budget",
+        [
+            ("装修预算是二十万。", {(ME, "预算", 200000)}),
+            ("预算提高到二十五万了。", {(ME, "预算", 250000)}),
+        ],
+    ),
+    (
+        "coworker named",
+        [
+            ("我同事小张住在通州。", {("小张", "residence", "通州")}),
+            ("他搬到亦庄了。", {("小张", "residence", "亦庄")}),
+        ],
+    ),
+    (
+        "doctor appointment day only correction",
+        [
+            ("下周三复诊。", {(ME, "复诊", "2026-03-11")}),
+            ("不对不对，是下周四。", {(ME, "复诊", "2026-03-12")}),
+        ],
+    ),
+    (
+        "suggestion no fact",
+        [
+            ("要不我们周末去爬山吧。", set()),
+        ],
+    ),
+    (
+        "hypothetical move",
+        [
+            ("我可能明年去深圳工作。", set()),
+        ],
+    ),
+    (
+        "kid's teacher",
+        [
+            ("我儿子的班主任是王老师。", {(SON, "班主任", "王老师")}),
+            ("班主任换了，现在是李老师。", {(SON, "班主任", "李老师")}),
+        ],
+    ),
+    (
+        "mobile plan",
+        [
+            ("我的手机套餐每月58块。", {(ME, "套餐", 58)}),
+        ],
+    ),
+]

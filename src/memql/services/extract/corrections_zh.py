@@ -168,11 +168,21 @@ def _find(s: str, words: str, near: int) -> tuple[int, int]:
 
 
 _MOVED_TO = re.compile(r"(?:又)?(?:改到|改成|改为|改在|推迟到|提前到|挪到|延期到|延后到)了?")
+_SWAPPED = re.compile(
+    r"(?:又)?换成了?(?:一辆|一台|一部|辆|台|部)?(?P<v>[^，,。！!？?\s了]{1,8})(?:了|啦)?[。！!]*"
+)
 _THEN = re.compile(r"(?:再)?(?:来|去|到|回来|过来|见|办|做)?(?:了|吧|啦)?[。！!]*")
 
 
 def subject_moved(r: Reading, subject: str, a: int, at: int, b: int) -> bool:
     """她改成下周日来了: the latest date of that person moves to the time after the change verb."""
+    if (swap := _SWAPPED.fullmatch(r.text, at, b)) is not None:
+        # 他换成理想了: the thing one has (a car, a phone) of the latest product fact of that person
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.kind == "product":
+                bound(r, d, swap["v"], a, b, swap.span("v"))
+                return True
+        return False
     m = _MOVED_TO.match(r.text, at, b)
     if m is None:
         return False

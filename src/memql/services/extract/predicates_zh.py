@@ -15,7 +15,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, strip_span, time_value
 from .patterns_zh import _STATUSES
-from .values_zh import add_fact, key_of, read_value
+from .values_zh import add_fact, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
 # a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
@@ -82,7 +82,11 @@ _FLOOR = re.compile(  # the floor of a place one is at (办公室, 公司, 家),
 )
 _PERIOD = r"(?:每个?月|一个月|每年|一年|每周|一周|每天|一天)"
 _AMOUNT = re.compile(
-    r"(?P<attr>" + _CLAUSE + r"{0,8}?)" + _PERIOD + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|涨到|降到|变成)?"
+    r"(?P<attr>"
+    + _CLAUSE
+    + r"{0,8}?)"
+    + _PERIOD
+    + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|还|存|收|涨到|降到|变成)?"
     r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
 )
 # 我月薪一万二, 工资涨到一万五了: an amount after an attribute whose values are numbers (no period said)
@@ -108,7 +112,8 @@ _EVENT = re.compile(
     r"(?:就|才|要|会|将|再|开始)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
     r"(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
-    r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛)" + _CLAUSE + r"{0,8}?)(?:了|吧|啦|呢)?$"
+    r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
+    r"打针|检查|产检|拔牙|补牙)" + _CLAUSE + r"{0,8}?)(?:了|吧|啦|呢)?$"
 )
 _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
 _ANNOUNCE = re.compile(
@@ -203,7 +208,7 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
         if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
             return amount(r, subject, key, m, a, b, confidence, correction)
     if (m := _PLAIN_AMOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["attr"]):
-        key = key_of(r, m["attr"].strip())
+        key = said_like(r, subject, key_of(r, m["attr"].strip()), m["attr"].strip(), m["change"] is not None)
         money = key in ("rent", "price") or key.endswith(".price") or m["unit"] is not None
         if key and (r.vocabulary.kind(key) == "number" or money):
             return amount(r, subject, key, m, a, b, confidence, correction or m["change"] is not None)
@@ -268,7 +273,11 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if s[max(at, t0 - 1) : t0] == "每":
             continue
         today = r.now.replace(hour=0, minute=0, second=0, microsecond=0)
-        done = re.search(r"过|了.", s[t1:b]) or (span.start < today + timedelta(days=1) and "了" in s[t1:b])
+        booked = re.match(r"(?:预约了?|约了?|订了?|定了?|安排了?)", s[t1:b])  # 周日下午四点约了按摩
+        after = t1 + (booked.end() if booked else 0)
+        done = re.search(r"过|了.", s[after:b]) or (
+            span.start < today + timedelta(days=1) and "了" in s[after:b]
+        )
         if span.end <= today or done:
             return False  # 我们昨天去吃了火锅, 我今天去吃了火锅: an episode, not a plan
         thing = s[at:t0].strip()
@@ -278,7 +287,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         thing = re.sub(r"^(?:预约了?|约了?|订了?|定了?|安排了?)", "", thing.strip("的 "))  # 约了周四看牙
         if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
             return False
-        m = _EVENT.match(s, t1, b)
+        m = _EVENT.match(s, after, b)
         if m is None or s[t1:b].rstrip("。！!").endswith("吧"):
             return False  # 我们周末去爬山吧: a suggestion, not a plan
         phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]

@@ -48,7 +48,7 @@ from .patterns_zh import (
 )
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
 from .values_zh import add_fact as _fact
-from .values_zh import key_of
+from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
 from .vocabulary import snake
 
@@ -107,7 +107,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         else:
             said, topic = _statement(r, a, b, confidence, correction, topic)
         if not said and changed is not None:  # 项目负责人换了，现在是小冯: the value of what changed
-            said = announced_value(r, topic or r.speaker, changed, _after_adverbs(r, a, b), b, confidence)
+            said = announced_value(
+                r, _owner(r, topic, changed), changed, _after_adverbs(r, a, b), b, confidence
+            )
         changed = None
         if said or bare_value(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
@@ -147,6 +149,15 @@ def _people(r: Reading, start: int, end: int) -> None:
             continue
         _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
         r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
+
+
+def _owner(r: Reading, topic: str | None, key: str) -> str:
+    """Whose attribute changed: the part's subject, else the speaker, else the one person it was said of
+    (我儿子的班主任是王老师, then 班主任换了: the son's)."""
+    if topic is not None:
+        return topic
+    said_of = {d.subject for d in r.earlier if d.attribute == key or d.attribute.endswith("." + key)}
+    return said_of.pop() if len(said_of) == 1 else r.speaker
 
 
 def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
@@ -363,8 +374,8 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
         key = "employer" if key == "employer_change" else key
         got_value = _value(r, m.start("v"), m.end("v"), kind)
-        if got_value is None:
-            continue
+        if got_value is None or (key == "job_title" and _ADDRESSED.fullmatch(str(got_value[0]))):
+            continue  # 现在是李老师: a person called by surname and title, not the speaker's job
         value, v0, v1 = got_value
         _fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
         if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:
@@ -548,9 +559,15 @@ def _attribute_change(
     if got is None:
         return False
     value, v0, v1 = got
-    if r.vocabulary.kind(key) == "number" and isinstance(value, str) and AMOUNT_WORDS.fullmatch(value):
-        value = zh_amount(value.rstrip("块元")) or value  # 月薪是一万二: 12000
+    if venue is not None and (held := re.search(r"(?:开|办|举行|举办|进行|吃|聚)$", str(value))) is not None:
+        value, v1 = str(value)[: held.start()], v0 + held.start()  # 年会在三亚开: 三亚
+        if not value:
+            return False
+    money = r.vocabulary.kind(key) == "number" or re.search(r"[万千百块元]", str(value))
+    if money and isinstance(value, str) and AMOUNT_WORDS.fullmatch(value):
+        value = zh_amount(value.rstrip("块元")) or value  # 月薪是一万二: 12000; 预算是二十万: 200000
     change = cop.startswith(_CHANGE_COPULA)
+    key = said_like(r, subject, key, phrase, change)
     if change and isinstance(value, int) and _ACTOR.fullmatch(phrase):
         # 房东涨到5000了: who raised it is no attribute; the amount updates the latest number
         if (earlier := number_fix(r, value)) is None:
@@ -578,6 +595,7 @@ def _without_times(r: Reading, start: int, end: int) -> str:
 _DONE_THEN = re.compile(
     r"(?:的)?(?:入住|退房|到|出发|开始|结束|举行|举办|开|见|交|签|去|来)?(?:的|了)?[。！!]*"
 )
+_ADDRESSED = re.compile(r"[\u4e00-\u9fff](?:老师|医生|大夫|总|经理|主任|律师|教授|师傅|工)")
 _ACTOR = re.compile(
     r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
 )

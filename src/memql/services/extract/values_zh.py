@@ -85,3 +85,12 @@ def key_of(r: Reading, phrase: str) -> str:
     if "的" in key and not phrase.startswith("最"):
         key = r.vocabulary.normalize(phrase.replace("的", "")) or key
     return key
+
+
+def said_like(r: Reading, subject: str, key: str, phrase: str, change: bool) -> str:
+    """装修预算是二十万, then 预算提高到二十五万了: a change names the one attribute said before that ends
+    like its words, when none is said under its own key."""
+    if not change or not phrase or any(d.attribute == key for d in r.earlier):
+        return key
+    like = {d.attribute for d in r.earlier if d.subject == subject and d.attribute.endswith(phrase)}
+    return like.pop() if len(like) == 1 else key
