@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 from extract_helpers import NOW
-from zh_probes import CONVERSATIONS, CONVERSATIONS_2, CONVERSATIONS_3, ME
+from zh_probes import CONVERSATIONS, CONVERSATIONS_2, CONVERSATIONS_3, CONVERSATIONS_4, KNOWN_MISSES, ME
 
 from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract import make_extractor
@@ -41,10 +41,16 @@ def passes(expected: set, formed: set) -> bool:
     return all(any(s == fs and family(fa, a) and v == fv for fs, fa, fv in formed) for s, a, v in expected)
 
 
-ALL = CONVERSATIONS + CONVERSATIONS_2 + CONVERSATIONS_3
+ALL = CONVERSATIONS + CONVERSATIONS_2 + CONVERSATIONS_3 + CONVERSATIONS_4
 
 
-@pytest.mark.parametrize("name, conversation", ALL, ids=[c[0] for c in ALL])
+@pytest.mark.parametrize(
+    "name, conversation",
+    [
+        pytest.param(*c, id=c[0], marks=[pytest.mark.xfail(strict=True)] if c[0] in KNOWN_MISSES else [])
+        for c in ALL
+    ],
+)
 def test_probe(name, conversation):
     for text, expected, formed in read(conversation):
         assert passes(expected, formed), f"{text}: expected {expected}, formed {formed}"

@@ -647,3 +647,88 @@ CONVERSATIONS_3: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
         ],
     ),
 ]
+
+# a fourth set, written after the third was fixed
+CONVERSATIONS_4: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]] = [
+    (
+        "nail salon",
+        [
+            ("周三晚上七点做美甲。", {(ME, "美甲", "2026-03-04T19:00:00Z")}),
+            ("改成八点了。", {(ME, "美甲", "2026-03-04T20:00:00Z")}),
+        ],
+    ),
+    (
+        "mother-in-law visit",
+        [
+            ("我婆婆住在长沙。", {(ME + "的婆婆", "residence", "长沙")}),
+        ],
+    ),
+    (
+        "phone plan price corrected",
+        [
+            ("宽带一年是1200块。", {(ME, "宽带", 1200)}),
+            ("记错了，是1080。", {(ME, "宽带", 1080)}),
+        ],
+    ),
+    (
+        "meeting room",
+        [
+            ("明天的会在302会议室。", {(ME, "会", "302会议室")}),
+            ("会议室换了，改到305。", {(ME, "会", "305")}),
+        ],
+    ),
+    (
+        "daughter's height",
+        [
+            ("我女儿现在一米三了。", {(DAUGHTER, "height", "一米三")}),
+        ],
+    ),
+    (
+        "tutor day",
+        [
+            ("儿子的钢琴课改到周六了。", {(SON, "钢琴课", "2026-03-07")}),
+        ],
+    ),
+    (
+        "neighbor chatter",
+        [
+            ("楼下邻居又在装修，吵死了。", set()),
+        ],
+    ),
+    (
+        "favourite restaurant",
+        [
+            ("我最喜欢的餐厅是鼎泰丰。", {(ME, "餐厅", "鼎泰丰")}),
+            ("现在最喜欢的变成了西贝。", {(ME, "餐厅", "西贝")}),
+        ],
+    ),
+    (
+        "new job title",
+        [
+            ("我升职了，现在是部门经理。", {(ME, "job_title", "部门经理")}),
+        ],
+    ),
+    (
+        "cat vet corrected time",
+        [
+            ("猫咪周五上午十一点打疫苗。", {(ME + "的猫", "疫苗", "2026-03-06T11:00:00Z")}),
+            ("不是十一点，是十点。", {(ME + "的猫", "疫苗", "2026-03-06T10:00:00Z")}),
+        ],
+    ),
+    (
+        "commute by bus",
+        [
+            ("我每天坐公交上班。", {(ME, "commute", "坐公交")}),
+        ],
+    ),
+    (
+        "girlfriend name",
+        [
+            ("我女朋友叫小雨。", {("小雨", "relation.girlfriend_of", ME), (ME, "girlfriend", "小雨")}),
+            ("她在协和医院当护士。", {("小雨", "employer", "协和医院"), ("小雨", "job_title", "护士")}),
+        ],
+    ),
+]
+
+# not read yet: 会议室换了，改到305 keys the room apart from the meeting; 现在最喜欢的变成了西贝 names no thing
+KNOWN_MISSES = frozenset({"meeting room", "favourite restaurant"})

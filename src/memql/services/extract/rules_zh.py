@@ -124,7 +124,14 @@ _FAMILIAR = {
     "姐": "姐姐",
     "弟": "弟弟",
 }
-_FAMILIAR |= {"妹": "妹妹", "闺女": "女儿", "小狗": "狗", "小猫": "猫"}  # 我爸 and 我爸爸: one father
+_FAMILIAR |= {
+    "妹": "妹妹",
+    "闺女": "女儿",
+    "小狗": "狗",
+    "小猫": "猫",
+    "猫咪": "猫",
+    "狗狗": "狗",
+}  # 我爸 and 我爸爸: one father
 _NOMINALISED = {"喝": "饮品", "吃": "吃的", "开": "车", "读": "专业", "学": "专业", "住": "居住地"}
 _PLACE_NOUN = re.compile(r"(?:公司|单位|办公室|学校|部门|家里|门店|工厂|医院|团队|小组|总部|店|厂|局|院)$")
 _SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
@@ -209,7 +216,9 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
             after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
         de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
         return _relative(r, rel), after + de, de
-    bare = re.compile(rf"(?:我们|我)(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>)").match(s, pos, end)
+    bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{_relation_words(r)})(?P<name>)").match(
+        s, pos, end
+    )
     if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
         return _relative(r, bare), bare.end(), False
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:

@@ -17,7 +17,7 @@ def read_value(r: Reading, start: int, end: int, kind: str):
         return time_value(span, r.now), start, end
     if kind == "date":
         return None
-    if (m := _CUT.search(s, start + 1, end)) is not None:
+    if (m := _CUT.search(s, start + 2, end)) is not None:  # 协和医院: 和 inside a two-character name
         end = m.start()
     for t0, t1, _ in reversed(r.times_in(start, end)):  # 搬到苏州了（上个月）: the time is not the value
         if t0 > start and not s[t1:end].strip(" 了啦"):
