@@ -60,9 +60,8 @@ if __name__ == "__main__":  # the pass rate by message, and each failure
     import sys
 
     total = ok = 0
-    for name, conversation in (
-        CONVERSATIONS_2 if sys.argv[1:] == ["2"] else CONVERSATIONS if sys.argv[1:] == ["1"] else ALL
-    ):
+    sets = {"1": CONVERSATIONS, "2": CONVERSATIONS_2, "3": CONVERSATIONS_3, "4": CONVERSATIONS_4}
+    for name, conversation in sets.get(sys.argv[1] if sys.argv[1:] else "", ALL):
         for text, expected, formed in read(conversation):
             total += 1
             if passes(expected, formed):
