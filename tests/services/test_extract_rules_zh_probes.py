@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import pytest
 from extract_helpers import NOW
-from zh_probes import CONVERSATIONS, CONVERSATIONS_2, CONVERSATIONS_3, CONVERSATIONS_4, KNOWN_MISSES, ME
+from zh_probes import CONVERSATIONS, CONVERSATIONS_2, ME
+from zh_probes_later import CONVERSATIONS_3, CONVERSATIONS_4, KNOWN_MISSES
 
 from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract import make_extractor
