@@ -15,7 +15,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, strip_span, time_value
 from .patterns_zh import _STATUSES
-from .values_zh import add_fact, key_of, read_value
+from .values_zh import add_fact, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
 # a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
@@ -29,6 +29,9 @@ _HABIT = re.compile(
 _COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了: how one gets to work or school
     r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
     r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
+)
+_WORKOUT = re.compile(  # 我在一兆韦德健身: where one works out
+    r"在(?P<v>" + _CLAUSE + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
 )
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
 _STUDY = re.compile(
@@ -50,7 +53,8 @@ _NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4
 _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said
     (
         re.compile(
-            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
+            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?:瘦到|胖到|降到|涨到|减到|长到|掉到)?"
+            r"(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
         ),
         "weight",
     ),
@@ -78,8 +82,20 @@ _FLOOR = re.compile(  # the floor of a place one is at (办公室, 公司, 家),
 )
 _PERIOD = r"(?:每个?月|一个月|每年|一年|每周|一周|每天|一天)"
 _AMOUNT = re.compile(
-    r"(?P<attr>" + _CLAUSE + r"{0,8}?)" + _PERIOD + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|涨到|降到|变成)?"
+    r"(?P<attr>"
+    + _CLAUSE
+    + r"{0,8}?)"
+    + _PERIOD
+    + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|还|存|收|涨到|降到|变成)?"
     r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+)
+# 我月薪一万二, 工资涨到一万五了: an amount after an attribute whose values are numbers (no period said)
+_PLAIN_AMOUNT = re.compile(
+    r"(?P<attr>"
+    + _CLAUSE
+    + r"{1,6}?)(?:现在|目前|已经|也|才|都)*(?P<change>涨到|降到|提高到|降低到|加到|减到|变成)?"
+    r"(?:是|有|为|只有|大概|差不多)?"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
 )
 _SIZE = re.compile(
     r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
@@ -93,20 +109,29 @@ _RIDE = re.compile(
     r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
 )
 _EVENT = re.compile(
-    r"(?:就|才|要|会|将|再|开始)*(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
-    r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办)"
-    + _CLAUSE
-    + r"{0,8}?)(?:了|吧|啦|呢)?$"
+    r"(?:就|才|要|会|将|再|开始)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
+    r"(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
+    r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
+    r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
+    r"打针|检查|产检|拔牙|补牙)" + _CLAUSE + r"{0,8}?)(?:了|吧|啦|呢)?$"
 )
 _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
 _ANNOUNCE = re.compile(
     r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
-    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车)了)$"
+    r"(?:我们|我)?(?:已经)?(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|离职|辞职|转专业|换专业|改地方|换地方|"
+    r"改地点|换地点)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
-    r"(?:现在|目前|如今|已经|改|换)*(?:成了?|是|为|由|在|到了?|去了?)?(?P<v>" + _CLAUSE + r"{1,12}?)"
+    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在|到了?|去了?|读|学)?(?P<v>"
+    + _CLAUSE
+    + r"{1,12}?)"
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
+)
+# 新的是amei@qq.com: an address or a number, longer than a value is otherwise
+_CONTACT = re.compile(
+    r"(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*"
+    r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
 )
 _VERB_OBJECT_KEYS = {
     "换工作": "employer",
@@ -117,6 +142,14 @@ _VERB_OBJECT_KEYS = {
     "换": "phone",
     "换手机": "phone",
     "换车": "car",
+    "离职": "employer",  # 他离职了，现在在小米: the next part names the new one
+    "辞职": "employer",
+    "转专业": "major",
+    "换专业": "major",
+    "改地方": "location",  # 改地方了，去海底捞: the place of the plan before
+    "换地方": "location",
+    "改地点": "location",
+    "换地点": "location",
 }
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 
@@ -124,6 +157,8 @@ _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
+    if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
+        return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
         return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
     habit = _HABIT.match(s, verb_at, b)
@@ -172,6 +207,11 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
         key = key_of(r, m["attr"].strip())
         if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
             return amount(r, subject, key, m, a, b, confidence, correction)
+    if (m := _PLAIN_AMOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["attr"]):
+        key = said_like(r, subject, key_of(r, m["attr"].strip()), m["attr"].strip(), m["change"] is not None)
+        money = key in ("rent", "price") or key.endswith(".price") or m["unit"] is not None
+        if key and (r.vocabulary.kind(key) == "number" or money):
+            return amount(r, subject, key, m, a, b, confidence, correction or m["change"] is not None)
     if (m := _SIZE.match(s, at, b)) is not None and not re.search(r"[是在你他她]", m["thing"]):
         key = key_of(r, m["thing"].strip() + "尺码")
         return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
@@ -233,17 +273,21 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if s[max(at, t0 - 1) : t0] == "每":
             continue
         today = r.now.replace(hour=0, minute=0, second=0, microsecond=0)
-        done = re.search(r"过|了.", s[t1:b]) or (span.start < today + timedelta(days=1) and "了" in s[t1:b])
+        booked = re.match(r"(?:预约了?|约了?|订了?|定了?|安排了?)", s[t1:b])  # 周日下午四点约了按摩
+        after = t1 + (booked.end() if booked else 0)
+        done = re.search(r"过|了.", s[after:b]) or (
+            span.start < today + timedelta(days=1) and "了" in s[after:b]
+        )
         if span.end <= today or done:
             return False  # 我们昨天去吃了火锅, 我今天去吃了火锅: an episode, not a plan
         thing = s[at:t0].strip()
         change = _RESCHEDULE.search(thing)
         if change is not None:
             thing = thing[: change.start()]
-        thing = thing.strip("的 ")
+        thing = re.sub(r"^(?:预约了?|约了?|订了?|定了?|安排了?)", "", thing.strip("的 "))  # 约了周四看牙
         if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
             return False
-        m = _EVENT.match(s, t1, b)
+        m = _EVENT.match(s, after, b)
         if m is None or s[t1:b].rstrip("。！!").endswith("吧"):
             return False  # 我们周末去爬山吧: a suggestion, not a plan
         phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
@@ -259,6 +303,8 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             else span.start.astimezone(r.now.tzinfo).date().isoformat()
         )
         add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
+        if m["place"] and (where := key_of(r, phrase + "地点")):  # 周五在老地方吃饭: where, too
+            _add(r, subject, where, m, a, b, confidence, correction, "place", "place")
         return True
     return False
 
@@ -285,11 +331,13 @@ def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confiden
     s = r.text
     if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
         return amount(r, subject, key, m, a, b, confidence, True)
-    m = _ANNOUNCED_VALUE.match(s, a, b)
+    end = a + len(s[a:b].rstrip("。！!了啦"))
+    contact = _CONTACT.fullmatch(s, a, end)
+    m = _ANNOUNCED_VALUE.match(s, a, b) if contact is None else contact
     if m is None:
         return False
     got = read_value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
-    if got is None or len(str(got[0])) > 10:
+    if got is None or (len(str(got[0])) > 10 and contact is None):
         return False
     value, v0, v1 = got
     add_fact(r, subject, key, value, a, b, confidence, True, r.vocabulary.kind(key), (v0, v1))

@@ -15,12 +15,12 @@ import re
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import BOUND, HEDGED, Draft, Item, Reading, strip_span, time_value
+from .common import HEDGED, Draft, Item, Reading, strip_span, time_value
+from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved, unnamed_relative
 from .patterns_zh import (
     _ADVERB,
     _AGE,
     _ALLERGY,
-    _BARE,
     _CHANGE_COPULA,
     _CHANGE_OPENING,
     _CONDITIONAL,
@@ -46,9 +46,9 @@ from .patterns_zh import (
     _STATUSES,
     _TASK,
 )
-from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states
+from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
 from .values_zh import add_fact as _fact
-from .values_zh import key_of
+from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
 from .vocabulary import snake
 
@@ -89,6 +89,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (announcing := announced(r, a, b)) is not None:
             changed = announcing
             continue
+        if (of_other := _announced_of_other(r, a, b)) is not None:
+            changed, topic = of_other  # 他去年离职了，现在在小米: his employer
+            continue
         if _SPEECH.search(text):
             return  # 我妈妈说，住在上海挺好: what follows is someone's words, not a fact
         confidence = 0.9
@@ -104,9 +107,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         else:
             said, topic = _statement(r, a, b, confidence, correction, topic)
         if not said and changed is not None:  # 项目负责人换了，现在是小冯: the value of what changed
-            said = announced_value(r, topic or r.speaker, changed, _after_adverbs(r, a, b), b, confidence)
+            said = announced_value(
+                r, _owner(r, topic, changed), changed, _after_adverbs(r, a, b), b, confidence
+            )
         changed = None
-        if said or _bare(r, a, b, correction, rejected):
+        if said or bare_value(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
 
 
@@ -119,7 +124,14 @@ _FAMILIAR = {
     "姐": "姐姐",
     "弟": "弟弟",
 }
-_FAMILIAR |= {"妹": "妹妹", "闺女": "女儿", "小狗": "狗", "小猫": "猫"}  # 我爸 and 我爸爸: one father
+_FAMILIAR |= {
+    "妹": "妹妹",
+    "闺女": "女儿",
+    "小狗": "狗",
+    "小猫": "猫",
+    "猫咪": "猫",
+    "狗狗": "狗",
+}  # 我爸 and 我爸爸: one father
 _NOMINALISED = {"喝": "饮品", "吃": "吃的", "开": "车", "读": "专业", "学": "专业", "住": "居住地"}
 _PLACE_NOUN = re.compile(r"(?:公司|单位|办公室|学校|部门|家里|门店|工厂|医院|团队|小组|总部|店|厂|局|院)$")
 _SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
@@ -146,6 +158,24 @@ def _people(r: Reading, start: int, end: int) -> None:
         r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
 
 
+def _owner(r: Reading, topic: str | None, key: str) -> str:
+    """Whose attribute changed: the part's subject, else the speaker, else the one person it was said of
+    (我儿子的班主任是王老师, then 班主任换了: the son's)."""
+    if topic is not None:
+        return topic
+    said_of = {d.subject for d in r.earlier if d.attribute == key or d.attribute.endswith("." + key)}
+    return said_of.pop() if len(said_of) == 1 else r.speaker
+
+
+def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
+    """他去年离职了: (the attribute he changed, him), for the next part's value."""
+    at = _after_adverbs(r, a, b)
+    if not re.match(r"[他她]", r.text[at:b]) or (got := _subject(r, at, b)) is None:
+        return None
+    key = announced(r, _after_adverbs(r, got[1], b), b)
+    return (key, got[0]) if key is not None else None
+
+
 def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
     m = pattern.match(s, pos, end)
     return m.end() if m else pos
@@ -154,6 +184,8 @@ def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
 def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
     out, last = [], start
     for m in re.finditer(r"[，,；;：:]", s[start:end]):
+        if m[0] in "：:" and re.fullmatch(r"(?:我们|我)的[^，,；;：:]{1,8}", s[last : start + m.start()]):
+            continue  # 我的工位：A区23号: an attribute and its value
         out.append((last, start + m.start()))
         last = start + m.end()
     out.append((last, end))
@@ -175,7 +207,7 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
-        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?:(?:我们|我)(?:家)?的?)?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
@@ -184,13 +216,16 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
             after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
         de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
         return _relative(r, rel), after + de, de
-    bare = re.compile(rf"(?:我们|我)(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>)").match(s, pos, end)
+    bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{_relation_words(r)})(?P<name>)").match(
+        s, pos, end
+    )
     if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
         return _relative(r, bare), bare.end(), False
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
-        who = r.pronoun("m" if m["p"] == "他" else "f")
+        gender = "m" if m["p"] == "他" else "f"
+        who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
         return (who, m.end(), bool(m["de"])) if who else None
     for person in reversed(r.persons):
         if s.startswith(person.name, pos):
@@ -246,7 +281,7 @@ def _after_adverbs(r: Reading, pos: int, end: int) -> int:
 # --- statements ----------------------------------------------------------------------------------------
 
 
-def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
+def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
     m = re.compile(
@@ -254,11 +289,11 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> bool:
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
-        return False
+        return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
     r.relate(m["name"], relation, a, b, confidence, (m.start("name"), m.end("name")))
-    return True
+    return m["name"]
 
 
 def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
@@ -288,7 +323,9 @@ def _statement(
 ) -> tuple[bool, str | None]:
     """Whether the part states a fact, and the subject of the sentence after it (`topic`, the last one a
     part named: 国庆节我领证了，已经结婚啦 — the second part is the speaker's too)."""
-    if _relation(r, a, b, confidence) or _time_is_my(r, a, b, confidence):
+    if (named := _relation(r, a, b, confidence)) is not None:
+        return True, named  # 我家猫叫咪咪，今年三岁了: the parts after it speak of 咪咪
+    if _time_is_my(r, a, b, confidence):
         return True, topic
     if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
         key = "email" if "@" in m["value"] else "phone"
@@ -323,8 +360,10 @@ def _statement(
             possessive and topic_states(r, subject, a, at, b, confidence, correction)  # 我的房租每月3800
         )
         return said, subject
-    said = _predicates(r, subject, a, verb_at, b, confidence, correction) or _states(
-        r, subject, a, at, verb_at, b, confidence, correction
+    said = (
+        _predicates(r, subject, a, verb_at, b, confidence, correction)
+        or _states(r, subject, a, at, verb_at, b, confidence, correction)
+        or subject_moved(r, subject, a, verb_at, b)  # 她改成下周日来了
     )
     return said, subject
 
@@ -344,8 +383,8 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
         key = "employer" if key == "employer_change" else key
         got_value = _value(r, m.start("v"), m.end("v"), kind)
-        if got_value is None:
-            continue
+        if got_value is None or (key == "job_title" and _ADDRESSED.fullmatch(str(got_value[0]))):
+            continue  # 现在是李老师: a person called by surname and title, not the speaker's job
         value, v0, v1 = got_value
         _fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
         if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:
@@ -470,6 +509,8 @@ def _attribute_change(
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
     if (
         not phrase
+        # 换号码了，新号是…: the thing changed, named before; 我改到周日了: a change verb, no attribute
+        or re.fullmatch(r"新的|新号|又?(?:改|换|挪|推迟|提前|延期|延后|调)", phrase)
         or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
@@ -500,53 +541,73 @@ def _attribute_change(
     code = re.fullmatch(
         r"[A-Za-z]{0,3}-?[0-9]{2,5}[A-Za-z]?(?:室|号|房间|会议室)?(?:了|啦)?", m["v"].strip(" 。")
     )
-    if cop in ("在", "到", "至") and r.time_at(m.start("v"), m.end("v")) is None and not code:
+    at_time = r.time_at(m.start("v"), m.end("v")) is not None
+    venue = None  # 周六晚上的聚餐在海底捞, 聚餐改在外婆家了: where a gathering is, keyed <gathering>.location
+    if cop.startswith(("在", "改在", "挪在")) and not at_time and not code:
+        gathering = _GATHERING.search(_without_times(r, m.start("attr"), m.end("attr")))
+        venue = key_of(r, gathering[0] + "地点") if gathering else None
+    if cop in ("在", "到", "至") and not at_time and not code and venue is None:
         return False
     if phrase.endswith("的") and phrase[:-1] in _NOMINALISED:  # 我开的是特斯拉: what one drives
         phrase = _NOMINALISED[phrase[:-1]]
     elif phrase.endswith("的") and len(phrase) <= 3:  # 我用的是…: no attribute named
         return False
-    key = key_of(r, phrase)
+    elif (verb := re.search(r"(?<=.)(?:订|选|住|买|约|定|用|租)的$", phrase)) is not None:
+        phrase = phrase[: verb.start()]  # 酒店订的是希尔顿: the hotel
+    key = venue or key_of(r, phrase)
     if not key:
         return False
+    inside = r.times_in(m.start("v"), m.end("v"))
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
+    if inside and (got is None or r.time_at(got[1], got[2]) is None):
+        # 酒店是周五入住: the time with a verb after it is when; any other time inside is no value
+        t0, t1, span = inside[0]
+        if len(inside) > 1 or t0 != m.start("v") or not _DONE_THEN.fullmatch(r.text, t1, m.end("v")):
+            return False
+        got = time_value(span, r.now), t0, t1
     if got is None:
         return False
     value, v0, v1 = got
+    if venue is not None and (held := re.search(r"(?:开|办|举行|举办|进行|吃|聚)$", str(value))) is not None:
+        value, v1 = str(value)[: held.start()], v0 + held.start()  # 年会在三亚开: 三亚
+        if not value:
+            return False
+    money = r.vocabulary.kind(key) == "number" or re.search(r"[万千百块元]", str(value))
+    if money and isinstance(value, str) and AMOUNT_WORDS.fullmatch(value):
+        value = zh_amount(value.rstrip("块元")) or value  # 月薪是一万二: 12000; 预算是二十万: 200000
     change = cop.startswith(_CHANGE_COPULA)
+    key = said_like(r, subject, key, phrase, change)
+    if change and isinstance(value, int) and _ACTOR.fullmatch(phrase):
+        # 房东涨到5000了: who raised it is no attribute; the amount updates the latest number
+        if (earlier := number_fix(r, value)) is None:
+            return False
+        bound(r, earlier, value, a, b, (v0, v1))
+        return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
 
 
-def _bare(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
-    """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
-    if not correction and rejected is None:
-        return False
-    m = _BARE.match(r.text, a, b)
-    if m is None:
-        return False
-    got = _value(r, m.start("v"), m.end("v"), "text")
-    if got is None or len(str(got[0])) > 12:
-        return False
-    value, v0, v1 = got
-    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int) else "text"
-    if rejected is not None:
-        old = r.time_at(*_find(r.text, rejected, a))
-        rejected = time_value(old, r.now) if old is not None else rejected
-    earlier = r.bind(kind, None, rejected, value)
-    if earlier is None and kind == "number":  # 是8868: digits may correct a code (a card number)
-        earlier = r.bind("text", None, rejected, value)
-    if earlier is None:
-        return False
-    if not correction and str(earlier.value) != rejected:
-        return False
-    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, (v0, v1)))
-    return True
+_GATHERING = re.compile(
+    r"(?:聚餐|聚会|饭局|年会|团建|婚礼|婚宴|派对|生日会|生日宴|面试|考试|比赛|演出|活动|培训|讲座|约会|"
+    r"体检|复查|会议|例会|周会|晚宴|酒席|家长会|同学会)$"
+)
 
 
-def _find(s: str, words: str, near: int) -> tuple[int, int]:
-    i = s.find(words)
-    return (i, i + len(words)) if i >= 0 else (near, near)
+def _without_times(r: Reading, start: int, end: int) -> str:
+    """The words of a span after its last time (周六晚上的聚餐 -> 聚餐)."""
+    for _t0, t1, _ in reversed(r.times_in(start, end)):
+        start = max(start, t1)
+        break
+    return r.text[start:end].strip().lstrip("的")
+
+
+_DONE_THEN = re.compile(
+    r"(?:的)?(?:入住|退房|到|出发|开始|结束|举行|举办|开|见|交|签|去|来)?(?:的|了)?[。！!]*"
+)
+_ADDRESSED = re.compile(r"[\u4e00-\u9fff](?:老师|医生|大夫|总|经理|主任|律师|教授|师傅|工)")
+_ACTOR = re.compile(
+    r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
+)
 
 
 # --- tasks and decisions -------------------------------------------------------------------------------

@@ -17,7 +17,7 @@ def read_value(r: Reading, start: int, end: int, kind: str):
         return time_value(span, r.now), start, end
     if kind == "date":
         return None
-    if (m := _CUT.search(s, start + 1, end)) is not None:
+    if (m := _CUT.search(s, start + 2, end)) is not None:  # 协和医院: 和 inside a two-character name
         end = m.start()
     for t0, t1, _ in reversed(r.times_in(start, end)):  # 搬到苏州了（上个月）: the time is not the value
         if t0 > start and not s[t1:end].strip(" 了啦"):
@@ -46,6 +46,13 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
     if correction and "." not in key:
         for d in reversed(r.earlier):
             if d.subject == subject and d.attribute.endswith("." + key):
+                key = d.attribute
+                break
+    elif correction and not any(d.attribute == key for d in r.earlier):
+        # 工资卡尾号是3321, then 不对，尾号是3312: the same aspect of the thing it ends like
+        thing, _, aspect = key.rpartition(".")
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.attribute.endswith(f"{thing}.{aspect}"):
                 key = d.attribute
                 break
     if kind == "text" and r.time_at(*vspan) is not None:
@@ -78,3 +85,12 @@ def key_of(r: Reading, phrase: str) -> str:
     if "的" in key and not phrase.startswith("最"):
         key = r.vocabulary.normalize(phrase.replace("的", "")) or key
     return key
+
+
+def said_like(r: Reading, subject: str, key: str, phrase: str, change: bool) -> str:
+    """装修预算是二十万, then 预算提高到二十五万了: a change names the one attribute said before that ends
+    like its words, when none is said under its own key."""
+    if not change or not phrase or any(d.attribute == key for d in r.earlier):
+        return key
+    like = {d.attribute for d in r.earlier if d.subject == subject and d.attribute.endswith(phrase)}
+    return like.pop() if len(like) == 1 else key

@@ -445,6 +445,17 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "小狗": ("dog", None),
     "猫": ("cat", None),
     "小猫": ("cat", None),
+    "猫咪": ("cat", None),
+    "狗狗": ("dog", None),
+    "婆婆": ("mother_in_law", "f"),
+    "岳母": ("mother_in_law", "f"),
+    "丈母娘": ("mother_in_law", "f"),
+    "公公": ("father_in_law", "m"),
+    "岳父": ("father_in_law", "m"),
+    "老丈人": ("father_in_law", "m"),
+    "姑姑": ("aunt", "f"),
+    "小姨": ("aunt", "f"),
+    "姨妈": ("aunt", "f"),
 }
 
 _SPELLING = {

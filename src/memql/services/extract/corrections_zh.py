@@ -1,0 +1,197 @@
+"""Chinese corrections and changes that name no attribute, bound to the earlier fact they update by the
+kind of their value: a clock time (说错了，是四点; 改成三点吧) moves the time of the latest moment, a day of
+the month alone (是22号，不是20号) the day of the latest date, an amount (涨到一万五了) the latest
+number — and 他/她 read as the one unnamed relative spoken of before (我女儿… 她转学了)."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+
+from memql.lang.time.numbers import parse_zh_number
+
+from .common import BOUND, Draft, Reading, time_value
+from .patterns_zh import _BARE
+from .predicates_zh import zh_amount
+from .values_zh import read_value
+
+_DIGITS = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})"
+_CLOCK = re.compile(
+    r"(?P<half>上午|早上|早晨|凌晨|中午|下午|傍晚|晚上)?(?P<h>" + _DIGITS + r")(?:点|:|：)"
+    r"(?:(?P<m>[0-9]{2}|[一二三四五六七八九十]{1,3}|半|一刻|三刻)分?)?(?:钟)?"
+)
+_DAY = re.compile(r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)")
+_MOMENT = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):00Z")
+_PM = ("下午", "傍晚", "晚上")
+
+
+def _number(words: str) -> int | None:
+    if words.isdigit():
+        return int(words)
+    try:
+        return parse_zh_number(words)
+    except ValueError:
+        return None
+
+
+def _mine(r: Reading) -> list[Draft]:
+    return [
+        d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
+    ]
+
+
+def clock_fix(r: Reading, words: str) -> tuple[Draft, str] | None:
+    """(the latest moment, the moment with its clock time set to `words`) for a bare clock time."""
+    m = _CLOCK.fullmatch(words)
+    if m is None:
+        return None
+    hour = _number(m["h"])
+    minute = {"半": 30, "一刻": 15, "三刻": 45, None: 0}.get(m["m"])
+    if minute is None:
+        minute = _number(m["m"])
+    if hour is None or minute is None or hour > 23 or minute > 59:
+        return None
+    for d in _mine(r):
+        if d.kind != "date" or (old := _MOMENT.fullmatch(str(d.value))) is None:
+            continue
+        if (m["half"] in _PM and hour < 12) or (m["half"] is None and int(old["h"]) >= 12 and hour < 12):
+            hour += 12  # 下午三点 then 是四点: still the afternoon
+        if hour > 23:
+            return None
+        return d, f"{old['date']}T{hour:02d}:{minute:02d}:00Z"
+    return None
+
+
+def day_fix(r: Reading, words: str) -> tuple[Draft, str] | None:
+    """(the latest date, that date on the day of the month `words` names) for a bare 22号."""
+    m = _DAY.fullmatch(words)
+    day = _number(m["d"]) if m else None
+    if day is None:
+        return None
+    for d in _mine(r):
+        if d.kind != "date" or not re.fullmatch(r"\d{4}-\d{2}-\d{2}", str(d.value)):
+            continue
+        try:
+            moved = datetime.strptime(str(d.value), "%Y-%m-%d").replace(day=day)
+        except ValueError:
+            return None
+        return d, moved.date().isoformat()
+    return None
+
+
+def number_fix(r: Reading, value: int) -> Draft | None:
+    """The latest amount of the speaker (not a count or an age) an amount alone updates."""
+    for d in _mine(r):
+        if d.kind == "number" and isinstance(d.value, int) and not d.attribute.endswith((".count", "age")):
+            return d
+    return None
+
+
+def bound(r: Reading, earlier: Draft, value: object, a: int, b: int, vspan: tuple[int, int]) -> None:
+    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, vspan))
+
+
+def unnamed_relative(r: Reading, gender: str | None) -> str | None:
+    """他/她 when nobody is named: the relative the latest facts speak of without a name (阿梅的女儿), when
+    there is exactly one of a fitting gender."""
+    if r.persons:
+        return None
+    prefix = f"{r.speaker}的"
+    found: list[str] = []
+    for d in reversed(r.earlier):
+        if d.subject.startswith(prefix) and d.subject not in found:
+            found.append(d.subject)
+    fitting = []
+    for subject in found:
+        known = r.vocabulary.relation(subject.removeprefix(prefix))
+        if known is not None and (gender is None or known[1] in (None, gender)):
+            fitting.append(subject)
+    return fitting[0] if len(fitting) == 1 else None
+
+
+def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
+    """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
+    if not correction and rejected is None:
+        return False
+    m = _BARE.match(r.text, a, b)
+    if m is None:
+        return False
+    got = read_value(r, m.start("v"), m.end("v"), "text")
+    if got is None or (len(str(got[0])) > 12 and r.time_at(got[1], got[2]) is None):
+        return False
+    value, v0, v1 = got
+    if rejected is not None and (_DAY.fullmatch(rejected) or _CLOCK.fullmatch(rejected)):
+        rejected, correction = None, True  # 是22号，不是20号: the day of the latest date
+    # a clock time or a day of the month alone moves the latest moment or date; an amount the latest number
+    words = r.text[v0:v1]  # as said: 十点半 may read as a time today, but corrects the time of a day said
+    if (fixed := clock_fix(r, words) or day_fix(r, words)) is not None:
+        bound(r, fixed[0], fixed[1], a, b, (v0, v1))
+        return True
+    amount = (
+        value
+        if isinstance(value, int)
+        else zh_amount(str(value))
+        if AMOUNT_WORDS.fullmatch(str(value))
+        else None
+    )
+    if amount is not None and (earlier := number_fix(r, amount)) is not None:
+        bound(r, earlier, amount, a, b, (v0, v1))
+        return True
+    marked = m.start("v") > a or rejected is not None  # 是…, 改成…, …不是…: a value is given
+    if not marked and (r.time_at(v0, v1) is None and _NOT_A_VALUE.search(str(value))):
+        return False  # 不好意思，刚才信号不好: an apology, not a value
+    kind = "date" if r.time_at(v0, v1) is not None else "number" if isinstance(value, int) else "text"
+    if kind == "text" and _NOT_A_VALUE.search(str(value)):
+        return False
+    if rejected is not None:
+        old = r.time_at(*_find(r.text, rejected, a))
+        rejected = time_value(old, r.now) if old is not None else rejected
+    earlier = r.bind(kind, None, rejected, value)
+    if earlier is None and kind == "number":  # 是8868: digits may correct a code (a card number)
+        earlier = r.bind("text", None, rejected, value)
+    if earlier is None:
+        return False
+    if not correction and str(earlier.value) != rejected:
+        return False
+    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, (v0, v1)))
+    return True
+
+
+# words no value of a fact has: a clause about something else (刚才信号不好, 我没说清楚)
+_NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|吧$")
+AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:块|元)?")
+
+
+def _find(s: str, words: str, near: int) -> tuple[int, int]:
+    i = s.find(words)
+    return (i, i + len(words)) if i >= 0 else (near, near)
+
+
+_MOVED_TO = re.compile(r"(?:又)?(?:改到|改成|改为|改在|推迟到|提前到|挪到|延期到|延后到)了?")
+_SWAPPED = re.compile(
+    r"(?:又)?换成了?(?:一辆|一台|一部|辆|台|部)?(?P<v>[^，,。！!？?\s了]{1,8})(?:了|啦)?[。！!]*"
+)
+_THEN = re.compile(r"(?:再)?(?:来|去|到|回来|过来|见|办|做)?(?:了|吧|啦)?[。！!]*")
+
+
+def subject_moved(r: Reading, subject: str, a: int, at: int, b: int) -> bool:
+    """她改成下周日来了: the latest date of that person moves to the time after the change verb."""
+    if (swap := _SWAPPED.fullmatch(r.text, at, b)) is not None:
+        # 他换成理想了: the thing one has (a car, a phone) of the latest product fact of that person
+        for d in reversed(r.earlier):
+            if d.subject == subject and d.kind == "product":
+                bound(r, d, swap["v"], a, b, swap.span("v"))
+                return True
+        return False
+    m = _MOVED_TO.match(r.text, at, b)
+    if m is None:
+        return False
+    inside = [t for t in r.times_in(m.end(), b) if t[0] == m.end()]
+    if not inside or not _THEN.fullmatch(r.text, inside[0][1], b):
+        return False
+    t0, t1, span = inside[0]
+    for d in reversed(r.earlier):
+        if d.subject == subject and d.kind == "date" and not d.attribute.startswith("relation."):
+            bound(r, d, time_value(span, r.now), a, b, (t0, t1))
+            return True
+    return False
