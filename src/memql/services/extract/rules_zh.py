@@ -15,7 +15,8 @@ import re
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import HEDGED, Draft, Item, Reading, strip_span, time_value
+from .actions_zh import read_decision, read_tasks
+from .common import HEDGED, Draft, Reading, strip_span, time_value
 from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved, unnamed_relative
 from .patterns_zh import (
     _ADVERB,
@@ -27,7 +28,6 @@ from .patterns_zh import (
     _COPULA,
     _CORRECTION,
     _COUNT,
-    _DECISION,
     _DISCOURSE,
     _EXPIRES,
     _FROM,
@@ -44,7 +44,6 @@ from .patterns_zh import (
     _REPORTED,
     _SENTIMENT,
     _STATUSES,
-    _TASK,
 )
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
 from .values_zh import add_fact as _fact
@@ -98,8 +97,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (m := _HEDGE.match(s, a, b)) is not None:
             confidence, a = HEDGED, m.end()
             a = _skip(re.compile(r"[，,\s]*"), s, a, b)
-        _tasks(r, a, b)
-        if _decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
+        read_tasks(r, a, b)
+        if read_decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
         if _CHANGE_OPENING.match(s, _after_adverbs(r, a, b), b):
             correction = True  # 改到周五了: the fact before changes; no attribute is named
@@ -608,30 +607,3 @@ _ADDRESSED = re.compile(r"[\u4e00-\u9fff](?:老师|医生|大夫|总|经理|主�
 _ACTOR = re.compile(
     r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
 )
-
-
-# --- tasks and decisions -------------------------------------------------------------------------------
-
-
-def _tasks(r: Reading, a: int, b: int) -> None:
-    m = _TASK.search(r.text, a, b)
-    if m is None:
-        return
-    group = "task" if m["task"] else "task2" if m["task2"] else "task3"
-    if m["verb"] == "要" and not r.times_in(a, b):
-        return  # 我要… is as often "I want" as "I must": a task only with a time
-    t0, t1 = strip_span(r.text, m.start(group), b)
-    if t1 > t0:
-        inside = r.times_in(a, b)
-        r.tasks.append(Item(r.text[t0:t1], r.speaker, inside[0][2].start if inside else None, a, t1))
-
-
-def _decision(r: Reading, a: int, b: int) -> bool:
-    m = _DECISION.match(r.text, a, b)
-    if m is None:
-        return False
-    t0, t1 = (m.start("what"), b) if m["what"] else (a, b)
-    t0, t1 = strip_span(r.text, t0, t1)
-    inside = r.times_in(a, b)
-    r.decisions.append(Item(r.text[t0:t1], r.speaker, inside[0][2].start if inside else None, a, t1))
-    return True
