@@ -143,6 +143,25 @@ class Reading:
 
     # -- facts ----------------------------------------------------------------------------------------
 
+    def correct(
+        self, earlier: Draft, value: object, start: int, end: int, value_span: tuple[int, int]
+    ) -> Draft:
+        """A bound correction: `earlier`'s subject and attribute take `value` from now on."""
+        return self.add(
+            Draft(
+                earlier.subject,
+                earlier.attribute,
+                value,  # type: ignore[arg-type]
+                start,
+                end,
+                self.now,
+                BOUND,
+                True,
+                earlier.kind,
+                value_span,
+            )
+        )
+
     def add(self, draft: Draft) -> Draft:
         draft.speaker = self.speaker
         self.facts.append(draft)

@@ -123,9 +123,7 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
         and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
     ):
         return False
-    r.add(
-        Draft(earlier.subject, earlier.attribute, value, pos, end, r.now, BOUND, True, earlier.kind, (v0, v1))
-    )
+    r.correct(earlier, value, pos, end, (v0, v1))
     return True
 
 
@@ -188,20 +186,7 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     earlier = fits[0]
     words = m["value"].strip()
     value: object = int(words) if re.fullmatch(r"\d+", words) else words
-    r.add(
-        Draft(
-            earlier.subject,
-            earlier.attribute,
-            value,
-            pos,
-            end,
-            r.now,
-            BOUND,
-            True,
-            earlier.kind,
-            m.span("value"),
-        )
-    )
+    r.correct(earlier, value, pos, end, m.span("value"))
     return True
 
 
@@ -293,7 +278,7 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
             new = hour + 12
         moment = local.replace(hour=new, minute=minute)
         value = time_value(TimeSpan(moment, moment + timedelta(minutes=1), "minute"), r.now)
-        r.add(Draft(d.subject, d.attribute, value, pos, end, r.now, BOUND, True, d.kind, m.span("h")))
+        r.correct(d, value, pos, end, m.span("h"))
         return True
     return False
 
@@ -317,9 +302,7 @@ def _no_longer(r: Reading, pos: int, end: int) -> bool:
     if got is None or _JUDGEMENT.fullmatch(r.text[got[1] : got[2]]):
         return False
     value, v0, v1, _ = got
-    r.add(
-        Draft(held[0].subject, held[0].attribute, value, pos, end, r.now, BOUND, True, held[0].kind, (v0, v1))
-    )
+    r.correct(held[0], value, pos, end, (v0, v1))
     return True
 
 
@@ -364,18 +347,5 @@ def _moved_to_weekday(r: Reading, pos: int, end: int) -> bool:
         if timed
         else new.date().isoformat()
     )
-    r.add(
-        Draft(
-            earlier.subject,
-            earlier.attribute,
-            value,
-            pos,
-            end,
-            r.now,
-            BOUND,
-            True,
-            earlier.kind,
-            m.span("day"),
-        )
-    )
+    r.correct(earlier, value, pos, end, m.span("day"))
     return True

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import BOUND, Draft, Reading, time_value
+from .common import Draft, Reading, time_value
 from .patterns_zh import _BARE
 from .predicates_zh import zh_amount
 from .values_zh import read_value
@@ -88,7 +88,7 @@ def number_fix(r: Reading, value: int) -> Draft | None:
 
 
 def bound(r: Reading, earlier: Draft, value: object, a: int, b: int, vspan: tuple[int, int]) -> None:
-    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, vspan))
+    r.correct(earlier, value, a, b, vspan)
 
 
 def unnamed_relative(r: Reading, gender: str | None) -> str | None:
@@ -153,7 +153,7 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
         return False
     if not correction and str(earlier.value) != rejected:
         return False
-    r.add(Draft(earlier.subject, earlier.attribute, value, a, b, r.now, BOUND, True, earlier.kind, (v0, v1)))
+    r.correct(earlier, value, a, b, (v0, v1))
     return True
 
 
