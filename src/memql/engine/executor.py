@@ -58,6 +58,22 @@ class Executor:
         self.strict = strict
         self.extractor = default_extractor(llm, extractor)
 
+    def acting_as(self, actor: str) -> Executor:
+        """This session's engine (store, tenant, clock, models, settings, clearance) acting as user
+        `actor`: how the embedded library, which has no actor of its own, writes as the user it names."""
+        return Executor(
+            self.store,
+            tenant=self.tenant,
+            actor=actor,
+            clock=self.clock,
+            config=self.config,
+            llm=self.llm,
+            embedder=self.embedder,
+            strict=self.strict,
+            clearance=self.clearance,
+            extractor=self.extractor,
+        )
+
     def context(
         self,
         session: StoreSession,

@@ -244,20 +244,7 @@ def acting_executor(executor: Executor, user: str, agent: str) -> Executor:
             )
         return executor
     if me.actor is None:
-        from memql.engine.executor import Executor as Engine
-
-        return Engine(
-            executor.store,
-            tenant=executor.tenant,
-            actor=user,
-            clock=executor.clock,
-            config=executor.config,
-            llm=executor.llm,
-            embedder=executor.embedder,
-            strict=executor.strict,
-            clearance=executor.clearance,
-            extractor=executor.extractor,
-        )
+        return executor.acting_as(user)
     if me.actor != user:
         raise error(
             "/user",
