@@ -19,6 +19,8 @@ from .actions_zh import read_decision, read_tasks
 from .common import HEDGED, Draft, Reading, strip_span, time_value
 from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved, unnamed_relative
 from .patterns_zh import (
+    _ACTOR,
+    _ADDRESSED,
     _ADVERB,
     _AGE,
     _ALLERGY,
@@ -29,20 +31,27 @@ from .patterns_zh import (
     _CORRECTION,
     _COUNT,
     _DISCOURSE,
+    _DONE_THEN,
     _EXPIRES,
+    _FAMILIAR,
     _FROM,
+    _GATHERING,
     _HEDGE,
     _HYPOTHETICAL,
     _NAME_CJK,
     _NAME_LATIN,
+    _NOMINALISED,
     _NOT,
     _NOT_NAME,
+    _PLACE_NOUN,
     _PRED_START,
     _PREDICATES,
     _PREFERENCE,
     _QUESTION,
     _REPORTED,
     _SENTIMENT,
+    _SINCE,
+    _SPEECH,
     _STATUSES,
 )
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
@@ -112,29 +121,6 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         changed = None
         if said or bare_value(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
-
-
-_FAMILIAR = {
-    "爸": "爸爸",
-    "老爸": "爸爸",
-    "妈": "妈妈",
-    "老妈": "妈妈",
-    "哥": "哥哥",
-    "姐": "姐姐",
-    "弟": "弟弟",
-}
-_FAMILIAR |= {
-    "妹": "妹妹",
-    "闺女": "女儿",
-    "小狗": "狗",
-    "小猫": "猫",
-    "猫咪": "猫",
-    "狗狗": "狗",
-}  # 我爸 and 我爸爸: one father
-_NOMINALISED = {"喝": "饮品", "吃": "吃的", "开": "车", "读": "专业", "学": "专业", "住": "居住地"}
-_PLACE_NOUN = re.compile(r"(?:公司|单位|办公室|学校|部门|家里|门店|工厂|医院|团队|小组|总部|店|厂|局|院)$")
-_SPEECH = re.compile(r"(?:说|觉得|认为|问|讲|告诉我|以为|说道)$")
-_SINCE = re.compile(r"(?:开始|起|以来|以后|之后)")
 
 
 def _people(r: Reading, start: int, end: int) -> None:
@@ -586,24 +572,9 @@ def _attribute_change(
     return True
 
 
-_GATHERING = re.compile(
-    r"(?:聚餐|聚会|饭局|年会|团建|婚礼|婚宴|派对|生日会|生日宴|面试|考试|比赛|演出|活动|培训|讲座|约会|"
-    r"体检|复查|会议|例会|周会|晚宴|酒席|家长会|同学会)$"
-)
-
-
 def _without_times(r: Reading, start: int, end: int) -> str:
     """The words of a span after its last time (周六晚上的聚餐 -> 聚餐)."""
     for _t0, t1, _ in reversed(r.times_in(start, end)):
         start = max(start, t1)
         break
     return r.text[start:end].strip().lstrip("的")
-
-
-_DONE_THEN = re.compile(
-    r"(?:的)?(?:入住|退房|到|出发|开始|结束|举行|举办|开|见|交|签|去|来)?(?:的|了)?[。！!]*"
-)
-_ADDRESSED = re.compile(r"[\u4e00-\u9fff](?:老师|医生|大夫|总|经理|主任|律师|教授|师傅|工)")
-_ACTOR = re.compile(
-    r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
-)
