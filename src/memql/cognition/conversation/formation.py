@@ -34,6 +34,7 @@ from memql.services.extract import Extractor, make_extractor
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
+from memql.services.summarize import estimate_tokens
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
@@ -124,10 +125,12 @@ class StoredFact:
     valid_from: datetime
     valid_to: datetime | None
     source: str | None
+    evidence: str | None = None  # the words of the message that state it
 
 
-def conversation_facts(executor: Executor, conversation_id: str) -> list[StoredFact]:
-    """Every live typed fact the conversation formed (all windows, oldest first)."""
+def conversation_facts(executor: Executor, conversation_id: str, *, visit: bool = True) -> list[StoredFact]:
+    """Every live typed fact the conversation formed (all windows, oldest first); `visit=False` for the
+    cognitive layers' own reads on the write path (a dry run: no heat, no audit entry)."""
     rows = read_rows(
         executor,
         {
@@ -140,6 +143,7 @@ def conversation_facts(executor: Executor, conversation_id: str) -> list[StoredF
             }
         },
         _FIELDS,
+        visit=visit,
     )
     facts = [
         StoredFact(
@@ -150,6 +154,7 @@ def conversation_facts(executor: Executor, conversation_id: str) -> list[StoredF
             r["valid_from"],
             r["valid_to"],
             r["source"],
+            (r.get("facets") or {}).get("evidence"),
         )
         for r in rows
         if r.get("status") in ("active", "archived") and r.get("valid_from") is not None
@@ -224,6 +229,48 @@ def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: dateti
                 changed = True
         out.append(replace(piece, text="\n".join(lines)) if changed else piece)
     return out
+
+
+def facts_by_source(facts: Sequence[StoredFact]) -> dict[str, list[StoredFact]]:
+    """The facts stated by each message, keyed by the message's turn id (its first source id)."""
+    out: dict[str, list[StoredFact]] = {}
+    for f in facts:
+        if f.source:
+            out.setdefault(f.source, []).append(f)
+    return out
+
+
+def fact_statement(f: StoredFact) -> str:
+    """A typed fact as one self-contained sentence for the cognitive layers (ladder facts, LPM knowledge):
+    who, what, the value, and the words it was read from (so lexical search still finds "moved")."""
+    label = f.attribute.replace("_", " ").replace(".", " ")
+    said = f' ("{f.evidence}")' if f.evidence else ""
+    return f"{f.subject}'s {label}: {_render(f.value)}, from {_day(f.valid_from)}{said}"
+
+
+def profile_fields(
+    facts: Sequence[StoredFact], budget_tokens: int, user: str | None = None
+) -> tuple[list[str], tuple[str, ...]]:
+    """A profile's fields: each key's current value ("Mira's employer: Stripe"), the `user`'s first, then
+    the people and things around them, within `budget_tokens`; and the messages they cite."""
+    current: dict[tuple[str, str], StoredFact] = {}
+    for f in facts:
+        if f.valid_to is None:
+            current[(f.subject, f.attribute)] = f  # oldest first: the last one holds the key now
+    ranked = sorted(current.values(), key=lambda f: (f.subject != user, f.subject, f.attribute))
+    lines: list[str] = []
+    sources: list[str] = []
+    used = 0
+    for f in ranked:
+        label = f.attribute.replace("_", " ").replace(".", " ")
+        line = f"{f.subject}'s {label}: {_render(f.value)}"
+        used += estimate_tokens(line)
+        if used > budget_tokens:
+            break
+        lines.append(line)
+        if f.source:
+            sources.append(f.source)
+    return lines, tuple(dict.fromkeys(sources))
 
 
 # --- matching and rendering --------------------------------------------------------------------------
@@ -307,7 +354,10 @@ __all__ = [
     "delta_encodes",
     "fact_pieces",
     "fact_refused",
+    "fact_statement",
+    "facts_by_source",
     "interpreted_facets",
     "label_stale",
+    "profile_fields",
     "resolve_extractor",
 ]

@@ -62,9 +62,13 @@ def conversation_filter(conversation_id: str, level: str | None = None) -> dict[
     return {"has_tags": [tag(conversation_id)], "facets": facets}
 
 
-def read_rows(executor: Executor, target: dict[str, Any], include: Sequence[str] = ROW_FIELDS) -> list[dict]:
-    """Rows of one Retrieve; a refusal raises ConversationError with the engine's diagnostics."""
-    result = executor.execute(build.retrieve(target=target, include=include))
+def read_rows(
+    executor: Executor, target: dict[str, Any], include: Sequence[str] = ROW_FIELDS, *, visit: bool = True
+) -> list[dict]:
+    """Rows of one Retrieve (`visit=False`: a dry run — a write path's own read is no visit, no heat);
+    a refusal raises ConversationError with the engine's diagnostics."""
+    meta = None if visit else {"dry_run": True}
+    result = executor.execute(build.retrieve(target=target, include=include, meta=meta))
     if not result.success:
         raise ConversationError(
             "; ".join(d.message for d in result.diagnostics) or "Retrieve failed", result.diagnostics

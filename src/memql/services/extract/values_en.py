@@ -49,6 +49,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
                 end = start + head.start()
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         end = m.start()
+    if kind == "organization" and (m := re.compile(r"\s+in\s+[A-Z]").search(s, start, end)) is not None:
+        end = m.start()  # "works at Siemens in Munich": the employer, not where its office is
     start, end = strip_span(s, start, end)
     if (m := re.compile(r"(?:the|a|an)\s+", _I).match(s, start, end)) and kind in (
         "place",

@@ -1,6 +1,8 @@
 """Semantic facts of an episode: short statements, each citing the message(s) it came from.
 
-Offline (the default, no model call): a message's salient sentences — those carrying at least
+Typed where possible: the typed facts the conversation's extractor formed from a message (subject,
+attribute, value, the words they were read from) are that message's semantic facts. Offline (no model
+call), the sentences of a message that state no typed fact add its salient ones — those carrying at least
 `fact_min_terms` content keywords, the `facts_per_message` richest of them —, prefixed with the speaker
 so that "I" keeps its referent. With an LLM: one call per closed episode (so well under one call per
 turn) asks for atomic facts, each naming the message it came from; a reply that is not usable falls back
@@ -10,10 +12,12 @@ to the offline extraction, so the write path never fails because of the model.
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from memql.cognition.conversation.base import Message
+from memql.cognition.conversation.formation import StoredFact, fact_statement
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 from memql.services.keywords import keywords
 from memql.services.sentences import split_sentences
@@ -54,11 +58,30 @@ def salient_sentences(text: str, config: LadderConfig) -> list[str]:
     return [s for _, _, s in sorted(best, key=lambda item: item[1])]
 
 
-def extract_offline(messages: list[Message], config: LadderConfig) -> list[FactDraft]:
+def typed_drafts(message: Message, typed: Sequence[StoredFact]) -> list[FactDraft]:
+    return [
+        FactDraft(fact_statement(f), message.source_ids, (message.memory_id,), message.time) for f in typed
+    ]
+
+
+def _of(message: Message, typed: Mapping[str, Sequence[StoredFact]]) -> list[StoredFact]:
+    return [f for s in message.source_ids for f in typed.get(s, ())]
+
+
+def extract_offline(
+    messages: list[Message], config: LadderConfig, typed: Mapping[str, Sequence[StoredFact]] | None = None
+) -> list[FactDraft]:
+    """Each message's typed facts (`typed`: by the message's turn id), then the salient sentences of the
+    rest of it: a sentence that holds a typed fact's words is already stated, typed."""
     drafts = []
     for message in messages:
         role, body = speaker_body(message)
+        facts = _of(message, typed or {})
+        drafts.extend(typed_drafts(message, facts))
+        quotes = [f.evidence.casefold() for f in facts if f.evidence]
         for sentence in salient_sentences(body, config):
+            if any(q in sentence.casefold() for q in quotes):
+                continue
             drafts.append(
                 FactDraft(
                     f"{role}: {sentence}" if role else sentence,
@@ -93,8 +116,15 @@ _INSTRUCTION = (
 )
 
 
-def extract_with_llm(llm: LLM, messages: list[Message], config: LadderConfig) -> list[FactDraft]:
-    """One LLM call for the episode; the offline extraction when the reply is unusable."""
+def extract_with_llm(
+    llm: LLM,
+    messages: list[Message],
+    config: LadderConfig,
+    typed: Mapping[str, Sequence[StoredFact]] | None = None,
+) -> list[FactDraft]:
+    """The messages' typed facts, then the facts of one LLM call for the episode; the offline extraction
+    when the reply is unusable."""
+    known = [d for m in messages for d in typed_drafts(m, _of(m, typed or {}))]
     lines = "\n".join(f"{i}. {spoken(m)}" for i, m in enumerate(messages))
     request = ChatRequest(
         [ChatMessage("system", _INSTRUCTION), ChatMessage("user", lines)],
@@ -118,4 +148,4 @@ def extract_with_llm(llm: LLM, messages: list[Message], config: LadderConfig) ->
             continue
         source = messages[index]
         drafts.append(FactDraft(text.strip(), source.source_ids, (source.memory_id,), source.time))
-    return drafts or extract_offline(messages, config)
+    return known + drafts if drafts else extract_offline(messages, config, typed)

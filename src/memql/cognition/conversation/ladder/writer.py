@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from memql.cognition.conversation.base import Message
+from memql.cognition.conversation.formation import conversation_facts, facts_by_source
 from memql.cognition.conversation.records import locked_ids
 from memql.errors import MemqlError
 from memql.lang import build
@@ -111,10 +112,11 @@ class LadderWriter:
         messages = self.state.open
         if not messages:
             return
+        typed = facts_by_source(conversation_facts(self.executor, self.conversation_id, visit=False))
         drafts = (
-            extract_with_llm(self.llm, messages, self.config)
+            extract_with_llm(self.llm, messages, self.config, typed)
             if self.llm is not None
-            else extract_offline(messages, self.config)
+            else extract_offline(messages, self.config, typed)
         )
         episode = self._episode_record(messages)
         steps = [episode] + [self._fact_record(d) for d in drafts]

@@ -1,9 +1,12 @@
 """Long-term persona memory (LPM): a hot segment's new content becomes user knowledge (a base of at most
 `kb_capacity` sentences, oldest dropped first), a user profile and user/agent traits.
 
-Offline, extraction is extractive: first-person statements (I, my, we ...) that are not questions become
-knowledge; the profile is an extractive summary of the knowledge base; traits are the most frequent
-keywords of what each side said. With an LLM, one structured call per promotion does all three.
+Knowledge is typed where possible: the typed facts the conversation's extractor formed from the
+segment's messages become knowledge entries (one statement each, cited to its message). Offline, the
+first-person statements (I, my, we ...) that are not questions and state no typed fact add to them; the
+profile's fields are the current typed facts (the user's first), then an extractive summary of the rest
+of the knowledge base; traits are the most frequent keywords of what each side said. With an LLM, one
+structured call per promotion gives the profile's static fields, trait dimensions and knowledge.
 """
 
 from __future__ import annotations
@@ -11,12 +14,20 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING, Any
 
+from memql.cognition.conversation.formation import (
+    StoredFact,
+    conversation_facts,
+    fact_statement,
+    facts_by_source,
+    profile_fields,
+)
 from memql.cognition.conversation.tiers.records import step_ids
 from memql.cognition.conversation.tiers.scoring import Vectorizer
 from memql.cognition.conversation.tiers.state import Entry, SegmentState, instant
 from memql.lang import build
 from memql.lang.time import format_instant
 from memql.services import jaccard, split_sentences, summarize
+from memql.services.summarize import estimate_tokens
 
 if TYPE_CHECKING:
     from memql.cognition.conversation.tiers.view import TiersView
@@ -25,6 +36,7 @@ AGENT_ROLES = frozenset({"assistant", "agent", "system"})
 _FIRST_PERSON = re.compile(r"\b(i|i'm|i've|i'd|i'll|my|mine|me|we|our|we're|we've)\b", re.I)
 _DUPLICATE = 0.6  # keyword Jaccard at which a sentence repeats a knowledge entry already kept
 _MIN_KEYWORDS = 3
+FIELD_MARK = "- "  # a profile line that is a typed field (the rest of the profile is its summary)
 
 
 def entry_from_row(row: dict[str, Any], vectorizer: Vectorizer) -> Entry:
@@ -52,17 +64,39 @@ def _lines(page_row: dict[str, Any]) -> list[tuple[str, str, tuple[str, ...]]]:
     ]
 
 
+def _typed_knowledge(
+    lines: list[tuple[str, str, tuple[str, ...]]], kept: list[Entry], typed: dict[str, list[StoredFact]]
+) -> list[tuple[str, tuple[str, ...]]]:
+    """The typed facts stated in the lines, as knowledge statements not already in the base."""
+    known = {e.text for e in kept}
+    out: dict[str, tuple[str, ...]] = {}
+    for _, _, sources in lines:
+        for source in sources:
+            for f in typed.get(source, ()):
+                text = fact_statement(f)
+                if text not in known:
+                    out.setdefault(text, (source,))
+    return list(out.items())
+
+
 def _knowledge(
-    lines: list[tuple[str, str, tuple[str, ...]]], kept: list[Entry], limit: int, vectorizer: Vectorizer
+    lines: list[tuple[str, str, tuple[str, ...]]],
+    kept: list[Entry],
+    limit: int,
+    vectorizer: Vectorizer,
+    typed: dict[str, list[StoredFact]],
 ):
     candidates: dict[str, tuple[str, ...]] = {}
     for role, text, sources in lines:
         if role.lower() in AGENT_ROLES:
             continue
+        quotes = [f.evidence.casefold() for s in sources for f in typed.get(s, ()) if f.evidence]
         for sentence in split_sentences(text):
             s = sentence.strip()
             words = vectorizer.keywords(s, 10)
             if s.endswith("?") or not _FIRST_PERSON.search(s) or len(words) < _MIN_KEYWORDS:
+                continue
+            if any(q in s.casefold() for q in quotes):  # stated already, typed
                 continue
             if any(jaccard(words, e.keywords) >= _DUPLICATE for e in kept):
                 continue
@@ -90,10 +124,14 @@ def promote(tiers: TiersView, key: str, seg: SegmentState, h: float) -> None:
         else None
     )
     sources = tuple(dict.fromkeys(s for _, _, ids in lines for s in ids))
-    if persona is not None:
-        new = [(k, sources) for k in persona.knowledge]
-    else:
-        new = _knowledge(lines, knowledge_entries, cfg.knowledge_per_promotion, tiers.vectorizer)
+    facts = conversation_facts(r.executor, r.conversation_id, visit=False)
+    typed = facts_by_source(facts)
+    untyped = (
+        [(k, sources) for k in persona.knowledge]
+        if persona is not None
+        else _knowledge(lines, knowledge_entries, cfg.knowledge_per_promotion, tiers.vectorizer, typed)
+    )
+    new = _typed_knowledge(lines, knowledge_entries, typed) + untyped
     reason = f"tiers: segment {key} heat {h:.3f} > τ {cfg.heat_threshold}: its content moves into LPM"
     steps: list[dict[str, Any]] = [
         build.promote([seg.id], weight_delta=0.1, reason=reason, comment=reason),
@@ -130,7 +168,7 @@ def promote(tiers: TiersView, key: str, seg: SegmentState, h: float) -> None:
                 f"tiers: user knowledge base over {cfg.kb_capacity} entries: oldest dropped",
             )
         )
-    profile_text, profile_sources = _profile_text(tiers, new, persona)
+    profile_text, profile_sources = _profile_text(tiers, untyped, persona, facts)
     extra: list[tuple[str, str, dict[str, Any], str]] = []  # (level, text, facets, key) of LPM singletons
     if profile_text:
         extra.append(("profile", profile_text, {"source_ids": list(profile_sources)}, "profile"))
@@ -195,21 +233,29 @@ def _profile(tiers: TiersView) -> Entry | None:
     return _singleton(tiers, "profile", None)
 
 
-def _profile_text(tiers: TiersView, new, persona) -> tuple[str, tuple[str, ...]]:
-    """The profile, updated incrementally: its current sentences and the new knowledge compete in one
-    extractive summary (bounded work per promotion, whatever the size of the knowledge base)."""
+def _profile_text(tiers: TiersView, untyped, persona, facts: list[StoredFact]) -> tuple[str, tuple[str, ...]]:
+    """The profile: its fields (the current typed facts, one per line: a value that changes later is
+    labelled on its own line, not the whole profile), then a summary updated incrementally — the current
+    summary's sentences and the new untyped knowledge compete in one extractive summary (bounded work per
+    promotion, whatever the size of the knowledge base)."""
+    fields, field_sources = profile_fields(
+        facts, tiers.config.profile_tokens, getattr(tiers.records.executor, "user", None)
+    )
+    fields = [f"{FIELD_MARK}{f}" for f in fields]
     if persona is not None:
-        return persona.profile, tuple(dict.fromkeys(s for _, ids in new for s in ids))
+        text = "\n".join([*fields, persona.profile] if persona.profile else fields)
+        return text, tuple(dict.fromkeys([*field_sources, *(s for _, ids in untyped for s in ids)]))
     current = _profile(tiers)
     texts: dict[str, tuple[str, ...]] = {}
     if current is not None:
-        texts.update((s, current.source_ids) for s in split_sentences(current.text))
-    texts.update((t, tuple(ids)) for t, ids in new)
-    if not texts:
-        return "", ()
-    summary = summarize(list(texts), tiers.config.profile_tokens)
+        summary_lines = [line for line in current.text.split("\n") if not line.startswith(FIELD_MARK)]
+        texts.update((s, current.source_ids) for line in summary_lines for s in split_sentences(line))
+    texts.update((t, tuple(ids)) for t, ids in untyped)
+    budget = tiers.config.profile_tokens - estimate_tokens("\n".join(fields))
+    summary = summarize(list(texts), budget) if texts and budget > 0 else ""
     sources = tuple(dict.fromkeys(s for t, ids in texts.items() if t in summary for s in ids))
-    return summary.replace("\n", " "), sources
+    text = "\n".join([*fields, summary.replace("\n", " ")] if summary else fields)
+    return text, tuple(dict.fromkeys([*field_sources, *sources]))
 
 
 def _traits(tiers: TiersView, lines, persona) -> dict[str, dict[str, int]]:
