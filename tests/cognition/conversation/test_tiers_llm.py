@@ -12,6 +12,7 @@ import pytest
 
 from memql.bench.conversation import encode_message, synthetic_turns
 from memql.cognition.conversation.tiers import Tiers, TiersConfig
+from memql.cognition.conversation.tiers.llm import STATIC_FIELDS, TRAIT_DIMENSIONS
 from memql.services.llm import OpenAIChat
 
 CONV = "mira/assistant"
@@ -33,6 +34,8 @@ def answer(body: dict) -> str:
     return json.dumps(
         {
             "profile": "Mira is an active person with many hobbies.",
+            "static": {**dict.fromkeys(STATIC_FIELDS), "name": "Mira", "occupation": "teacher"},
+            "trait_dimensions": {**dict.fromkeys(TRAIT_DIMENSIONS), "interests": "sport, gardening"},
             "knowledge": ["Mira practises a hobby every week."],
             "user_traits": ["curious", "active"],
             "agent_traits": ["encouraging"],
@@ -70,6 +73,15 @@ def test_llm_write_path_stays_within_one_call_per_message(memory, clock, provide
     assert any(k["text"] == "Mira practises a hobby every week." for k in knowledge)
     traits = m.retrieve(filter={"has_tags": [f"conv:{CONV}"], "facets": {"level": "trait", "of": "agent"}})
     assert "encouraging" in traits.data["rows"][0]["text"]
+    # the profile: MemoryOS's static fields and trait dimensions the model filled (null ones left out),
+    # one field per line, then the model's summary
+    profile = m.retrieve(filter={"has_tags": [f"conv:{CONV}"], "facets": {"level": "profile"}}).data["rows"]
+    assert profile[0]["text"].split("\n") == [
+        "- user's name: Mira",
+        "- user's occupation: teacher",
+        "- user's interests: sport, gardening",
+        "Mira is an active person with many hobbies.",
+    ]
 
 
 def test_a_reply_that_is_not_the_json_asked_for_falls_back_to_the_offline_rules(memory, clock, provider, llm):

@@ -5,7 +5,7 @@ promotion into LPM (profile, knowledge, traits). Every call is counted by the LL
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memql.ports.models import LLM, ChatMessage, ChatRequest
@@ -23,17 +23,50 @@ PAGE_SCHEMA = {
     "required": ["continuous", "summary", "keywords"],
     "additionalProperties": False,
 }
+# MemoryOS's profile has static fields and trait dimensions; these are memql's own (docs/tiers.md)
+STATIC_FIELDS = ("name", "age", "gender", "occupation", "location", "family", "education", "languages")
+TRAIT_DIMENSIONS = (
+    # needs and personality
+    "openness",
+    "conscientiousness",
+    "sociability",
+    "emotional_state",
+    # what the user wants of the assistant
+    "preferred_detail",
+    "preferred_tone",
+    "autonomy_wanted",
+    # interests
+    "interests",
+    "values",
+)
+
+
+def _nullable_fields(names: tuple[str, ...]) -> dict[str, Any]:
+    return {
+        "type": "object",
+        "properties": {n: {"type": ["string", "null"]} for n in names},
+        "required": list(names),
+        "additionalProperties": False,
+    }
+
+
+PERSONA_CORE = ("profile", "knowledge", "user_traits", "agent_traits")
 PERSONA_SCHEMA = {
     "type": "object",
     "properties": {
         "profile": {"type": "string"},
+        "static": _nullable_fields(STATIC_FIELDS),
+        "trait_dimensions": _nullable_fields(TRAIT_DIMENSIONS),
         "knowledge": {"type": "array", "items": {"type": "string"}},
         "user_traits": {"type": "array", "items": {"type": "string"}},
         "agent_traits": {"type": "array", "items": {"type": "string"}},
     },
-    "required": ["profile", "knowledge", "user_traits", "agent_traits"],
+    "required": ["profile", "static", "trait_dimensions", "knowledge", "user_traits", "agent_traits"],
     "additionalProperties": False,
 }
+
+
+MAX_FIELD_CHARS = 120  # a profile field longer than this is not a field: left out
 
 
 @dataclass
@@ -49,6 +82,14 @@ class Persona:
     knowledge: list[str]
     user_traits: list[str]
     agent_traits: list[str]
+    static: dict[str, str] = field(default_factory=dict)  # the STATIC_FIELDS the model could fill
+    dimensions: dict[str, str] = field(default_factory=dict)  # the TRAIT_DIMENSIONS it could judge
+
+    def fields(self) -> list[str]:
+        """The profile's model-given fields, one line each: static fields, then trait dimensions."""
+        return [
+            f"user's {k.replace('_', ' ')}: {v}" for k, v in (*self.static.items(), *self.dimensions.items())
+        ]
 
 
 class TiersLLM:
@@ -58,14 +99,16 @@ class TiersLLM:
         self.llm = llm
         self.calls = 0
 
-    def _ask(self, system: str, user: str, schema: dict[str, Any]) -> dict[str, Any] | None:
+    def _ask(
+        self, system: str, user: str, schema: dict[str, Any], needed: tuple[str, ...] | None = None
+    ) -> dict[str, Any] | None:
         self.calls += 1
         request = ChatRequest([ChatMessage("system", system), ChatMessage("user", user)], json_schema=schema)
         try:
             reply = json.loads(self.llm.chat(request))
         except (ValueError, RuntimeError):
             return None
-        if not isinstance(reply, dict) or any(k not in reply for k in schema["required"]):
+        if not isinstance(reply, dict) or any(k not in reply for k in needed or schema["required"]):
             return None
         return reply
 
@@ -88,11 +131,16 @@ class TiersLLM:
     def persona(self, pages: list[str], profile: str) -> Persona | None:
         reply = self._ask(
             "From the conversation pages, update the user's persona. Answer in JSON: `profile` (the whole "
-            "updated profile, at most 80 words), `knowledge` (new facts about the user, one short sentence "
-            "each, at most 5), `user_traits` (interests, preferences, personality words), `agent_traits` "
-            "(how the assistant behaves or what it knows).",
+            "updated profile, at most 80 words), `static` (the user's "
+            + ", ".join(STATIC_FIELDS)
+            + " as stated, null when unsaid), `trait_dimensions` (a few words on each of "
+            + ", ".join(TRAIT_DIMENSIONS)
+            + ", null when the pages give no evidence), `knowledge` (new facts about the user, one short "
+            "sentence each, at most 5), `user_traits` (interests, preferences, personality words), "
+            "`agent_traits` (how the assistant behaves or what it knows).",
             f"CURRENT profile:\n{profile or '(none)'}\n\nPAGES:\n" + "\n---\n".join(pages),
             PERSONA_SCHEMA,
+            needed=PERSONA_CORE,  # a reply without the fields still gives a profile and knowledge
         )
         if reply is None:
             return None
@@ -101,9 +149,18 @@ class TiersLLM:
             value = reply.get(key)
             return [str(v).strip() for v in value if str(v).strip()] if isinstance(value, list) else []
 
+        def filled(key: str, names: tuple[str, ...]) -> dict[str, str]:
+            value = reply.get(key)
+            if not isinstance(value, dict):
+                return {}
+            out = {n: str(value[n]).strip() for n in names if isinstance(value.get(n), str | int | float)}
+            return {n: v for n, v in out.items() if v and len(v) <= MAX_FIELD_CHARS}
+
         return Persona(
             str(reply.get("profile") or "").strip(),
             strings("knowledge"),
             strings("user_traits"),
             strings("agent_traits"),
+            filled("static", STATIC_FIELDS),
+            filled("trait_dimensions", TRAIT_DIMENSIONS),
         )

@@ -241,6 +241,8 @@ def _profile_text(tiers: TiersView, untyped, persona, facts: list[StoredFact]) -
     fields, field_sources = profile_fields(
         facts, tiers.config.profile_tokens, getattr(tiers.records.executor, "user", None)
     )
+    if persona is not None:
+        fields = [*fields, *persona.fields()]
     fields = [f"{FIELD_MARK}{f}" for f in fields]
     if persona is not None:
         text = "\n".join([*fields, persona.profile] if persona.profile else fields)
