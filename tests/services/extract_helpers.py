@@ -23,14 +23,17 @@ def message(text: str, recent=(), speaker: str = "Mira", now=NOW) -> Utterance:
 
 
 def extract(text: str, recent=(), speaker: str = "Mira", now=NOW) -> MemoryDelta:
-    delta = EXTRACTOR.extract(message(text, recent, speaker, now))
-    assert check_evidence(delta, text) == [], "every evidence quotes the message exactly"
+    said = message(text, recent, speaker, now)
+    delta = EXTRACTOR.extract(said)
+    assert check_evidence(delta, text, said.recent) == [], "every evidence quotes its turn exactly"
     return delta
 
 
 def facts(text: str, recent=(), speaker: str = "Mira", now=NOW) -> set[tuple]:
-    """{(subject, attribute, value)} of the rule extractor's facts."""
-    return {(f.subject, f.attribute, f.value) for f in extract(text, recent, speaker, now).facts}
+    """{(subject, attribute, value)} of the rule extractor's facts stated by the message itself (not the
+    earlier values it shows were facts: those are `said_in` a recent turn)."""
+    delta = extract(text, recent, speaker, now)
+    return {(f.subject, f.attribute, f.value) for f in delta.facts if f.said_in is None}
 
 
 def own(text: str, recent=(), speaker: str = "Mira", now=NOW) -> set[tuple]:

@@ -16,6 +16,7 @@ hold a delta against the text it claims to quote.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Annotated, Any, Literal
 
@@ -84,6 +85,7 @@ class Turn(StrictModel):
     speaker: Name
     text: Annotated[str, Field(max_length=MAX_TEXT)]
     time: AwareTime | None = None
+    source: Name | None = None  # the turn's id, so a fact read from its words can cite it
 
     @field_validator("time")
     @classmethod
@@ -175,6 +177,15 @@ class FactCandidate(DeltaModel):
         Field(description="true when the message corrects an earlier value rather than reports a change"),
     ] = False
     category: Annotated[Category | None, Field(description="the a2p category of the fact, or null")] = None
+    said_in: Annotated[
+        int | None,
+        Field(
+            ge=0,
+            description="null when this message states the fact; else the index (0 = oldest) of the recent "
+            "turn that stated it, when only this message shows it was a fact (the value a change or "
+            "correction replaces): the evidence then quotes that turn",
+        ),
+    ] = None
 
     @field_validator("attribute")
     @classmethod
@@ -283,11 +294,26 @@ class MemoryDelta(DeltaModel):
         return out
 
 
-def check_evidence(delta: MemoryDelta, text: str) -> list[str]:
-    """What in `delta` does not quote `text` faithfully (empty when every span is exact)."""
+def _quoted(delta: MemoryDelta, path: str, text: str, recent: Sequence[Turn]) -> str | None:
+    """The text an evidence at `path` quotes: the message's, or a recent turn's for a fact `said_in` it
+    (None when that turn does not exist)."""
+    if not path.startswith("/facts/"):
+        return text
+    said_in = delta.facts[int(path.split("/")[2])].said_in
+    if said_in is None:
+        return text
+    return recent[said_in].text if said_in < len(recent) else None
+
+
+def check_evidence(delta: MemoryDelta, text: str, recent: Sequence[Turn] = ()) -> list[str]:
+    """What in `delta` does not quote `text` (or, for a fact `said_in` a recent turn, that turn's text)
+    faithfully (empty when every span is exact)."""
     problems = []
     for path, ev in delta.evidence():
-        if ev.end > len(text) or text[ev.start : ev.end] != ev.quote:
+        quoted = _quoted(delta, path, text, recent)
+        if quoted is None:
+            problems.append(f"{path}: said_in names no recent turn")
+        elif ev.end > len(quoted) or quoted[ev.start : ev.end] != ev.quote:
             problems.append(f"{path}: {ev.quote!r} is not the text at [{ev.start}, {ev.end})")
     return problems
 
@@ -302,15 +328,20 @@ def _anchored(ev: Evidence, text: str) -> Evidence | None:
     return Evidence(start=start, end=start + len(ev.quote), quote=ev.quote)
 
 
-def anchor_evidence(delta: MemoryDelta, text: str) -> tuple[MemoryDelta, list[str]]:
-    """The delta with each evidence's offsets moved onto its quote in `text` (a model quotes words well and
-    counts characters badly); the problems name the quotes `text` does not contain at all."""
+def anchor_evidence(
+    delta: MemoryDelta, text: str, recent: Sequence[Turn] = ()
+) -> tuple[MemoryDelta, list[str]]:
+    """The delta with each evidence's offsets moved onto its quote in `text` (or in the recent turn a fact
+    is `said_in`: a model quotes words well and counts characters badly); the problems name the quotes
+    that text does not contain at all."""
     problems: list[str] = []
     data = delta.model_dump()
     for path, ev in delta.evidence():
-        fixed = _anchored(ev, text)
+        quoted = _quoted(delta, path, text, recent)
+        fixed = _anchored(ev, quoted) if quoted is not None else None
         if fixed is None:
-            problems.append(f"{path}: {ev.quote!r} does not occur in the message")
+            where = "the message" if quoted is text else "the recent turn it is said_in"
+            problems.append(f"{path}: {ev.quote!r} does not occur in {where}")
             continue
         _, name, index, _ = path.split("/")
         data[name][int(index)]["evidence"] = fixed.model_dump()

@@ -73,32 +73,41 @@ def delta_encodes(
     source: str,
     message_step: int,
     skip_embedding: bool | None,
+    recent: Sequence[tuple[str | None, dict[str, Any]]] = (),
 ) -> list[dict[str, Any]]:
     """One Encode per fact candidate: a typed fact cited to its message (`source`, the message's turn id)
-    and linked to the message's record (step `message_step` of the same workflow)."""
+    and linked to the message's record (step `message_step` of the same workflow). A fact `said_in` a
+    recent turn is cited to that turn and linked to its record instead: `recent[i]` is the turn's
+    (source, derived_from) — an id (``{"ids": [...]}``) or a step of the same workflow; one without a
+    source cannot be cited and is left out."""
     out = []
-    seen: set[tuple[str, str]] = set()
+    seen: set[tuple[str, str, str]] = set()
     for fact in delta.facts:
-        key = (fact.subject, fact.attribute)
+        cited, link = source, {"from_step": message_step}
+        if fact.said_in is not None:
+            if fact.said_in >= len(recent) or recent[fact.said_in][0] is None:
+                continue
+            cited, link = recent[fact.said_in][0], recent[fact.said_in][1]  # type: ignore[assignment]
+        key = (fact.subject, fact.attribute, cited)
         if key in seen:  # one message, one value per key: the first statement (a workflow is one instant)
             continue
         seen.add(key)
         out.append(
             build.encode(
-                structured=fact.structured(source=source),
+                structured=fact.structured(source=cited),
                 type=FACT_TYPE,
                 tags=[tag(conversation_id)],
                 facets={
                     "conversation": conversation_id,
                     "level": FACT_LEVEL,
-                    "source_ids": [source],
+                    "source_ids": [cited],
                     "evidence": fact.evidence.quote,
                 },
                 memory_type="semantic",
                 category=fact.category,
                 confidence=fact.confidence,
                 skip_embedding=skip_embedding,
-                derived_from={"from_step": message_step},
+                derived_from=link,
             )
         )
     return out

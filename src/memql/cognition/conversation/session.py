@@ -171,11 +171,14 @@ class Conversation:
         self.embed_batch = embed_batch if executor.embedder is not None else 1
         self._unembedded = 0
         self._latest: datetime | None = None  # the latest message time seen (stored or reloaded)
+        self._tail_ids: list[tuple[str, str]] = []  # (turn id, record id) of the reloaded last turns
         self._next_position, self._previous, recent = self._tail()
         # formation (formation.py): each message's MemoryDelta is written in the message's workflow; a
         # reopened conversation's extractor sees its last turns, so "correction: it's June 30" binds
         self.extractor = resolve_extractor(extractor)
         self._recent: deque[Turn] = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
+        # the records of the recent turns by turn id: a fact read from a recent turn's words is linked to it
+        self._recent_ids: dict[str, str] = dict(self._tail_ids)
 
     # --- the write path --------------------------------------------------------------------------
 
@@ -291,7 +294,11 @@ class Conversation:
             self._next_position, self._previous = pos + 1, (memory_id, ir["args"]["payload"]["text"])
             self._latest = at if self._latest is None else max(self._latest, at)
             if self.extractor is not None:
-                self._recent.append(Turn(speaker=ir["args"]["facets"]["speaker"], text=text, time=at))
+                speaker = ir["args"]["facets"]["speaker"]
+                self._recent.append(Turn(speaker=speaker, text=text, time=at, source=sources[0]))
+                self._recent_ids[sources[0]] = memory_id
+                live = {t.source for t in self._recent}
+                self._recent_ids = {k: v for k, v in self._recent_ids.items() if k in live}
         if self.embed_batch > 1:
             self._unembedded += len(out)
             if self._unembedded >= self.embed_batch:
@@ -312,20 +319,36 @@ class Conversation:
             return []
         out: list[tuple[int, dict[str, Any]]] = []
         recent = list(self._recent)
+        links: dict[str, dict[str, Any]] = {k: {"ids": [v]} for k, v in self._recent_ids.items()}
+        held: set[tuple[str, str, str]] | None = None  # the conversation's facts, read on first need
         for i, (ir, (_, text, at, sources, _)) in enumerate(zip(irs, stored, strict=True)):
             speaker = ir["args"]["facets"]["speaker"]
             delta = self.extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent))
             stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
             ir["args"]["facets"].update(interpreted_facets(delta, len(stored_text) - len(text)))
+            if any(f.said_in is not None for f in delta.facts):
+                if held is None:
+                    facts = conversation_facts(self.executor, self.id, visit=False)
+                    held = {(f.subject, f.attribute, str(f.value)) for f in facts}
+                # a value an earlier message already made a fact of is not made again
+                kept = [
+                    f
+                    for f in delta.facts
+                    if f.said_in is None or (f.subject, f.attribute, str(f.value)) not in held
+                ]
+                delta = delta.model_copy(update={"facts": kept})
+            refs = [(t.source, links.get(t.source or "")) for t in recent]
             for fact_ir in delta_encodes(
                 delta,
                 self.id,
                 source=sources[0],
                 message_step=i,
                 skip_embedding=ir["args"].get("skip_embedding"),
+                recent=[(src, link) if link else (None, {}) for src, link in refs],
             ):
                 out.append((i, fact_ir))
-            recent = [*recent, Turn(speaker=speaker, text=text, time=at)][-RECENT_TURNS:]
+            recent = [*recent, Turn(speaker=speaker, text=text, time=at, source=sources[0])][-RECENT_TURNS:]
+            links[sources[0]] = {"from_step": i}
         return out
 
     # --- the read path ---------------------------------------------------------------------------
@@ -504,11 +527,21 @@ class Conversation:
         self._latest = max(times) if times else None
         rows.sort(key=lambda row: int((row.get("facets") or {}).get("position") or 0))
         last = rows[-1]
-        recent = [
-            Turn(speaker=str(row["facets"]["speaker"]), text=message_row_text(row), time=row["time"])
+        kept = [
+            row
             for row in rows[-RECENT_TURNS:]
             if row.get("text") and (row.get("facets") or {}).get("speaker") and row.get("time") is not None
         ]
+        recent = [
+            Turn(
+                speaker=str(row["facets"]["speaker"]),
+                text=message_row_text(row),
+                time=row["time"],
+                source=_first_source(row),
+            )
+            for row in kept
+        ]
+        self._tail_ids = [(s, str(row["id"])) for row in kept if (s := _first_source(row))]
         position = int(last["facets"].get("position") or 0) + 1
         return position, (str(last["id"]), str(last.get("text") or "")), recent
 
@@ -529,6 +562,11 @@ class Conversation:
                 raise error(path, "time.invalid", f"{name}: {exc}") from None
             return span.end if path == "/as_of" else span.start
         raise error(path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression")
+
+
+def _first_source(row: dict[str, Any]) -> str | None:
+    sources = (row.get("facets") or {}).get("source_ids") or []
+    return str(sources[0]) if sources else None
 
 
 def _require_name(path: str, value: Any) -> None:

@@ -40,6 +40,7 @@ class Draft:
     kind: str = "text"  # the value's kind: date, place, organization, person, number, product, text
     value_span: tuple[int, int] | None = None  # where the value is written (an entity's evidence)
     speaker: str = ""
+    said_in: int | None = None  # the recent turn whose words state it (replacements.py), else this one
 
 
 @dataclass

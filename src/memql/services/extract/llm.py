@@ -44,6 +44,9 @@ given schema exactly. Fill only what the message itself says; an empty list is a
   valid_from: when the value became true if the message says so ("moved last month"), else null.
   correction: true when the message corrects an earlier statement ("actually", "correction:", "scratch
   that", "I meant", "不对", "改成"); then use the attribute of the fact it corrects in the recent turns.
+  said_in: null for what the message says. When the message changes or corrects a value that a recent
+  turn stated (that turn's `index`), also give that earlier fact with said_in = the index, its evidence
+  quoting that turn's words and valid_from that turn's time, before the new one.
   Questions, hypotheticals ("if I moved"), wishes and plans are not facts.
 - entities: people, places, organizations, products named in the message.
 - times: every time expression, resolved to absolute UTC instants against the message time (its zone is
@@ -60,9 +63,11 @@ given schema exactly. Fill only what the message itself says; an empty list is a
 
 def render_message(message: Utterance, recent_turns: int = RECENT_TURNS) -> str:
     """The user turn of the request: the message, its time and the recent turns, as JSON."""
+    first = max(0, len(message.recent) - recent_turns)  # `index` is the turn's place in Utterance.recent
     recent = [
-        {"speaker": t.speaker, "text": t.text, **({"time": t.time.isoformat()} if t.time else {})}
-        for t in message.recent[-recent_turns:]
+        {"index": first + i, "speaker": t.speaker, "text": t.text}
+        | ({"time": t.time.isoformat()} if t.time else {})
+        for i, t in enumerate(message.recent[first:])
     ]
     payload = {
         "speaker": message.speaker,
@@ -156,7 +161,7 @@ class LLMExtractor:
             delta = MemoryDelta.model_validate(data)
         except ValidationError as exc:
             return None, [_problem(e) for e in exc.errors()[:10]]
-        delta, problems = anchor_evidence(delta, message.text)
+        delta, problems = anchor_evidence(delta, message.text, message.recent)
         if problems:
             return None, problems
         return self._normalised(delta, message), []

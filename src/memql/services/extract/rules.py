@@ -26,8 +26,9 @@ from memql.lang.delta import (
     Utterance,
 )
 
-from . import rules_en, rules_zh
+from . import replacements, rules_en, rules_zh
 from .common import CJK, Draft, Item, Person, Reading, find_times
+from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 _PROCEDURAL = re.compile(
@@ -51,13 +52,17 @@ class RuleExtractor:
     def extract(self, message: Utterance) -> MemoryDelta:
         speakers = frozenset({message.speaker, *(t.speaker for t in message.recent)})
 
+        said = [Said(t.speaker, t.text, t.time or message.time) for t in message.recent]
+
         def recent_turns() -> tuple[list[Draft], list[Person]]:
             """The recent turns read in order, each with its own speaker and time (on first need)."""
             earlier: list[Draft] = []
             persons: list[Person] = []
-            for i, turn in enumerate(message.recent):
-                time = turn.time or message.time
-                self._read(turn.text, turn.speaker, time, i, earlier, persons, speakers, message.lang)
+            for i, turn in enumerate(said):
+                reading = self._read(
+                    turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang
+                )
+                replacements.bind(reading, said[:i], i)
             return earlier, persons
 
         reading = self._read(
@@ -71,7 +76,8 @@ class RuleExtractor:
             message.lang,
             context=recent_turns if message.recent else None,
         )
-        return _delta(reading, message.text, self.vocabulary)
+        replacements.bind(reading, said, None)
+        return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 
     def _read(
         self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, context=None
@@ -103,9 +109,10 @@ def _evidence(text: str, start: int, end: int) -> Evidence:
     return Evidence(start=start, end=end, quote=text[start:end])
 
 
-def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
+def _delta(r: Reading, text: str, recent: list[str], vocabulary: Vocabulary) -> MemoryDelta:
     facts = []
-    for d in r.facts:
+    for d in sorted(r.facts, key=lambda d: d.said_in is None):  # a fact said in an earlier turn first
+        quoted = text if d.said_in is None else recent[d.said_in]
         try:
             fact = FactCandidate(
                 subject=d.subject,
@@ -113,9 +120,10 @@ def _delta(r: Reading, text: str, vocabulary: Vocabulary) -> MemoryDelta:
                 value=d.value,
                 valid_from=d.valid_from,
                 confidence=d.confidence,
-                evidence=_evidence(text, d.start, d.end),
+                evidence=_evidence(quoted, d.start, d.end),
                 correction=d.correction,
                 category=vocabulary.category(d.attribute),
+                said_in=d.said_in,
             )
         except ValidationError:  # a draft the delta cannot hold (a key without words ...): left out
             continue

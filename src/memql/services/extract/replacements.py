@@ -1,0 +1,393 @@
+"""The change or correction a grammar did not bind: a message that puts a value in place of an earlier one
+of the same kind ("Switched to Sonic.", "Sorry, typo. It's UA 828.", "搞错了，应该是4471").
+
+People rarely say a change in the words a grammar expects, but they nearly always say the new value in
+the shape of the old one: a date for a date, an amount for an amount, a code for a code, a name for a
+name. So this pass, run after the grammar on a message that carries a change or correction cue and whose
+facts bind none of the earlier keys, finds the message's new value and the latest earlier value of the
+same shape in a turn on the same topic (they share a content word; a correction binds to the turn just
+before without one), and drafts:
+
+- the new value, under the key of the earlier fact that holds the old value, else a key named by the
+  words the two turns share ("door code", "lisinopril") or the noun the old value was given for;
+- the old value itself when no earlier fact holds it, `said_in` the turn that said it (cited to that turn,
+  true from its time), so that supersession has a value to close and the old value reads as history.
+
+Rare shapes (an email, a code, an amount or a measure in the same unit) need no shared word. A value the
+message also names as rejected ("not the other one" aside) is never the new one. The drafts are hedged
+(confidence HEDGED): they are read from the shape of a change, not from a construction the grammar knows.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from memql.services.tokenize import STOP_WORDS, tokens
+
+from .common import CJK, HEDGED, Draft, Reading, find_times, same_value, time_value
+
+_I = re.IGNORECASE
+CORRECTION = re.compile(
+    r"\b(?:sorry|oops|wait|no,|nope|actually|correction|misspoke|mis-spoke|said it wrong|typo|scratch that|"
+    r"i meant|meant to say|should (?:be|have said)|had it wrong|got it wrong|wrong|mixed (?:it|them|the two) "
+    r"up|not the other|my bad|mistake|let me correct|double-?checked|read (?:it|the number) backwards)\b|"
+    r"不对|搞错|说错|记错|弄错|写错|看错|错了|应该是|更正|纠正|其实是|口误|不是.{1,12}而是",
+    _I,
+)
+CHANGE = re.compile(
+    r"\b(?:instead|switch(?:ed|ing)?|swap(?:ped)?|mov(?:ed|ing)|transferr?(?:ed|ing)?|relocat(?:ed|ing)|"
+    r"chang(?:ed|ing)|push(?:ed)?|bump(?:ed)?|delay(?:ed)?|postpon(?:ed)?|reschedul(?:ed)?|upgrad(?:ed)?|"
+    r"replac(?:ed)?|new|now|anymore|no longer|from now on|these days|went with|going with|updated?|"
+    r"raised|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|reshuffled|took over|"
+    r"setting|set|turns out|any more|got)\b|"
+    r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
+    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了",
+    _I,
+)
+# a change said with one of these binds to a value just before without a shared word ("swapped to X")
+STRONG_CHANGE = re.compile(
+    r"\b(?:instead|switch(?:ed)?|swap(?:ped)?|moved|relocated|transferred|went with|replaced|changed|"
+    r"pushed|bumped|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|提前|延期|挪到",
+    _I,
+)
+# a correction looks back this many turns without a shared word ("Sorry, typo. It's UA 828.")
+CORRECTION_REACH = 4
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_MONEY = re.compile(
+    r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
+    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|元|块|万))"
+)
+_UNITS = {
+    "mg": "mg", "毫克": "mg", "g": "g", "克": "g", "kg": "kg", "公斤": "kg", "千克": "kg", "斤": "jin",
+    "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "km": "km", "公里": "km", "mile": "mi",
+    "miles": "mi", "mi": "mi", "cm": "cm", "厘米": "cm", "%": "%", "percent": "%", "hours": "h", "hour": "h",
+    "小时": "h", "minutes": "min", "minute": "min", "分钟": "min", "mph": "mph", "gb": "gb", "tb": "tb",
+}  # fmt: skip
+_MEASURE = re.compile(
+    r"(?<![\w.])(\d+(?:\.\d+)?)\s?("
+    + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
+    + r")(?![a-z])",
+    _I,
+)
+_CODE = re.compile(r"\b(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)\b")
+_NUMBER = re.compile(r"(?<![\w.$€£¥-])\d(?:[\d,.-]*\d)?(?![\w%])")
+_NAME_EN = re.compile(
+    r"\b(?:[A-Z][\w&'.-]*[\w&]|i[A-Z]\w+|[A-Z])(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][\w&'.-]*[\w&]|\d+))*"
+)
+# a Chinese name or place after the verb that states it, up to a particle or punctuation
+_NAME_ZH = re.compile(
+    r"(?:住在|搬到|搬去|搬回|在|去了|去|到|是|成|为|用|叫|换成|改成|转到|调到|换到|报了|学|上|读)"
+    r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
+)
+_QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
+_PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|they|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
+_REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", _I)
+_GENERIC_WORDS = """
+    now new got get getting week weeks month months year years today yesterday tomorrow day days time
+    sorry oops wait actually correction instead switched moved changed said meant thanks okay ok just
+    really still already also back last next first old one ones thing things lot bit
+    现在 如今 目前 改成 换成 不对 搞错 应该 是的 了吧 我们 今天 明天 昨天
+"""
+_EXTRA_STOP = frozenset(_GENERIC_WORDS.split())  # words two turns share without sharing a topic
+# the key of a value whose turns name no attribute: what its shape says it is
+_BY_SHAPE = {"clock": "time", "money": "amount", "measure": "amount", "number": "number", "name": "name"}
+_DAY = timedelta(days=1)
+_CLOCK_WORDS = re.compile(r"\d:\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)|点|noon|midnight", _I)
+_DATE_GRANULARITIES = frozenset({"day", "week", "month", "year"})
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # email, money, measure:<unit>, code, date, clock, number, name
+    start: int
+    end: int
+    value: str | int | float
+
+    def rare(self) -> bool:
+        return self.kind in ("email", "money", "code") or self.kind.startswith("measure:")
+
+
+@dataclass(frozen=True)
+class Said:
+    """An earlier turn: its speaker, words and time (its index is its place among the turns)."""
+
+    speaker: str
+    text: str
+    time: datetime
+
+
+def values(text: str, now: datetime) -> list[Value]:
+    """The values a turn states, each once, by shape (the first shape that covers a span wins)."""
+    found: list[Value] = []
+
+    def free(a: int, b: int) -> bool:
+        return not any(v.start < b and a < v.end for v in found)
+
+    for m in _EMAIL.finditer(text):
+        found.append(Value("email", m.start(), m.end(), m[0].lower()))
+    for m in _MONEY.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("money", m.start(), m.end(), m[0].strip()))
+    for m in _MEASURE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value(f"measure:{_UNITS[m[2].lower()]}", m.start(), m.end(), m[0].strip()))
+    for a, b, span in find_times(text, now):
+        if free(a, b):
+            value = time_value(span, now)
+            if span.granularity in _DATE_GRANULARITIES:
+                found.append(Value("date", a, b, value))
+            elif not _CLOCK_WORDS.search(text, a, b) and abs(span.start - now) >= _DAY:
+                # "in two weeks": a day, not the moment two weeks from the message's minute
+                found.append(Value("date", a, b, span.start.astimezone(now.tzinfo).date().isoformat()))
+            else:
+                found.append(Value("clock", a, b, value))
+    for m in _CODE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("code", m.start(), m.end(), m[0]))
+    for m in _NUMBER.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("number", m.start(), m.end(), m[0]))
+    for m in _NAME_EN.finditer(text):
+        name = m[0].strip()
+        if free(m.start(), m.end()) and _is_name(text, m.start(), name):
+            found.append(Value("name", m.start(), m.start() + len(name), name))
+    for m in _NAME_ZH.finditer(text):
+        if free(m.start("name"), m.end("name")) and CJK.search(m["name"]):
+            found.append(Value("name", m.start("name"), m.end("name"), m["name"]))
+    return sorted(found, key=lambda v: v.start)
+
+
+def _is_name(text: str, start: int, name: str) -> bool:
+    from .patterns_en import NOT_NAMES  # the grammar's list of capitalised words that name nothing
+
+    first = name.split()[0]
+    if first in NOT_NAMES or first.lower() in STOP_WORDS or (first.upper() == first and len(first) == 1):
+        return False
+    opening = start == 0 or re.search(r"[.!?:;]\s*$|^\s*$", text[:start]) is not None
+    return not (opening and " " not in name)  # a single capitalised word opening a sentence: any word
+
+
+def _terms(text: str) -> set[str]:
+    return {
+        t
+        for t in tokens(text)
+        if t not in STOP_WORDS and t not in _EXTRA_STOP and not t.isnumeric() and len(t) > 1
+    }
+
+
+def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
+    """Draft a replacement the grammar did not bind (see the module docstring) into `r.facts`.
+    `before` are the turns before the one read (oldest first); the old value's draft is `said_in` its
+    turn (an index into `before`) when `turn_index` is None (the message itself), else it is left to the
+    turn that said it."""
+    text = r.text
+    correcting = CORRECTION.search(text) is not None
+    if not before or not (correcting or CHANGE.search(text)) or _QUESTION.search(text):
+        return
+    if _PRONOUN.search(text) and not any(d.subject != r.speaker for d in r.facts):
+        return  # "she lives in Sligo now" the grammar could not resolve: whose it is is not guessed
+    earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}
+    if any((d.subject, d.attribute) in earlier_keys for d in r.facts):
+        return  # the grammar bound this change to a fact already
+    mine = values(text, r.now)
+    candidates = [v for v in mine if not _REJECTED.search(text[max(0, v.start - 12) : v.start])]
+    if not candidates:
+        return
+    terms = _terms(text)
+    strong = STRONG_CHANGE.search(text) is not None
+    echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
+    candidates = [v for v in candidates if str(v.value).casefold() not in echoes]
+    held = [d for d in r.earlier if d not in r.facts and d.speaker == r.speaker]
+    people = {p.name for p in r.persons} | set(r.speakers)
+    for own in (True, False):  # the speaker's own turns first: an echo by someone else is a last resort
+        for back in range(len(before) - 1, -1, -1):
+            said = before[back]
+            if (said.speaker == r.speaker) != own:
+                continue
+            near = len(before) - back <= CORRECTION_REACH
+            topic = _terms(said.text) & terms
+            for old in values(said.text, said.time):
+                new = _new_value(candidates, old, said.text)
+                if new is None or (old.value in people) != (new.value in people):
+                    continue  # a person is replaced by a person ("our landlord now"), not by a city
+                shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
+                known = any(same_value(d.value, str(old.value)) for d in held)
+                if not (shared or old.rare() or known or ((correcting or strong) and near)):
+                    continue
+                _draft(r, said, back, old, new, shared, turn_index)
+                return
+
+
+def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | None:
+    """The message's value that replaces `old`: the first of its kind that the old turn does not say."""
+    for v in candidates:
+        if v.kind == old.kind and not same_value(v.value, str(old.value)):
+            if v.kind == "name" and v.value.casefold() in old_text.casefold():
+                continue  # "Jin moved over to …": a name both turns say is who it is about, not the value
+            return v
+    return None
+
+
+def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: set[str], turn: int | None):
+    held = next((d for d in reversed(r.earlier) if same_value(d.value, str(old.value))), None)
+    own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
+    start, end = _clause(r.text, new.start, new.end)
+    correcting = CORRECTION.search(r.text) is not None
+    if own is not None:
+        # the grammar read the new value, and whose it is: an earlier fact that holds the old value under
+        # another subject or key is not this one's; an old value no fact held is the earlier value of the
+        # grammar's key ("moved to Seattle": residence) when it is the same subject's
+        if held is not None or r.vocabulary.attribute(own.attribute) is None:
+            return
+        if own.subject != r.speaker and not _mentions(said.text, own.subject, r.speaker):
+            return
+        if turn is None:
+            o0, o1 = _clause(said.text, old.start, old.end)
+            old_kind = _kind(old)
+            r.facts.insert(
+                0, Draft(own.subject, own.attribute, old.value, o0, o1, said.time, HEDGED, False, old_kind)
+            )
+            r.facts[0].speaker, r.facts[0].said_in = r.speaker, back
+        return
+    if held is not None:
+        subject, attribute = held.subject, held.attribute
+    else:
+        subject = _subject(r, said)
+        attribute = _attribute(r, said, old, shared, subject)
+        if not attribute:
+            return
+    # the grammar's own reading of the new value under a key it could not bind is replaced by this one
+    r.facts[:] = [d for d in r.facts if not same_value(d.value, str(new.value))]
+    if held is None and turn is None:
+        o0, o1 = _clause(said.text, old.start, old.end)
+        r.facts.insert(
+            0,
+            Draft(
+                subject,
+                attribute,
+                old.value,
+                o0,
+                o1,
+                said.time,
+                HEDGED,
+                False,
+                _kind(old),
+                None,
+                r.speaker,
+                back,
+            ),
+        )
+    r.add(
+        Draft(
+            subject,
+            attribute,
+            new.value,
+            start,
+            end,
+            r.now,
+            HEDGED,
+            correcting,
+            _kind(new),
+            (new.start, new.end),
+        )
+    )
+
+
+def _mentions(text: str, subject: str, speaker: str) -> bool:
+    """Does `text` name `subject` ("Ana", or "Mira's sister" as "my sister" / 我妹妹)?"""
+    for prefix in (f"{speaker}'s ", f"{speaker}的"):
+        if subject.startswith(prefix):
+            return _relative(text) == subject[len(prefix) :].lower()
+    return subject in text
+
+
+def _kind(v: Value) -> str:
+    return {"date": "date", "clock": "date", "number": "number", "name": "text"}.get(v.kind, "text")
+
+
+def _clause(text: str, start: int, end: int) -> tuple[int, int]:
+    """The sentence around [start, end): the evidence of a replacement."""
+    left = max((m.end() for m in re.finditer(r"[.!?。！？\n]\s*", text[:start])), default=0)
+    right = re.search(r"[.!?。！？\n]", text[end:])
+    stop = end + right.start() if right else len(text)
+    return left, stop
+
+
+_RELATIVE = re.compile(
+    r"\b(?:my|our)\s+(mom|mum|mother|dad|father|sister|brother|son|daughter|wife|husband|partner|boss|"
+    r"manager|landlord|grandma|grandpa)\b|\b(?-i:(Mom|Mum|Dad|Grandma|Grandpa))\b|"
+    r"(妈妈|爸爸|老妈|老爸|姐姐|妹妹|哥哥|弟弟|儿子|女儿|老婆|老公|老板)",
+    _I,
+)
+
+
+def _relative(text: str) -> str | None:
+    m = _RELATIVE.search(text)
+    return next(g for g in m.groups() if g).lower() if m else None
+
+
+def _subject(r: Reading, said: Said) -> str:
+    """Whose value it is: a person named before whom the message opens with ("Priya transferred to
+    Austin"), a relative of the speaker's either turn names ("Dad takes 10 mg"), else the speaker."""
+    names = {p.name for p in r.persons}
+    opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
+    if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
+        return opening[1]
+    for text in (r.text, said.text):
+        if (relative := _relative(text)) is not None:
+            return f"{r.speaker}'s {relative}"
+    return r.speaker
+
+
+def _is_value_word(word: str, said: Said) -> bool:
+    return any(
+        word in str(v.value) for v in values(said.text, said.time) if v.kind == "name" and v.value != word
+    )
+
+
+_GIVEN_FOR = re.compile(
+    r"(?:my|our|the|his|her|their|your)\s+((?:[a-z-]+\s+){0,2}[a-z-]+?)(?:'s|\s+is|\s+are|\s+was|:|\s+of)?\s*"
+    r"(?:is|are|was|at|in|on|through|with|to|from|for|=|:)?\s*$",
+    _I,
+)
+
+
+_RESIDENCE = re.compile(r"\b(?:mov(?:e|ed|ing)|relocat\w*|liv(?:e|es|ed|ing)|settled)\b|住|搬", _I)
+_WORKPLACE = re.compile(r"\b(?:transferr?\w*|office|based)\b|调到|调去", _I)
+
+
+def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: str) -> str:
+    """The key of a value no fact held: for a place, where someone lives (a move) or works (a transfer);
+    else the words the two turns share, in the old turn's order (the ones nearest the old value); else the
+    noun the old value was given for; else what its shape says it is."""
+    vocabulary = r.vocabulary
+    if old.kind == "name":
+        if _RESIDENCE.search(r.text) or _RESIDENCE.search(said.text):
+            return "residence"
+        if _WORKPLACE.search(r.text):
+            return "work_location"
+    shared = shared - _terms(subject) - _terms(r.speaker)  # who it is about names no attribute
+    if shared:
+        words = [w for w in tokens(said.text) if w in shared]
+        if words:
+            nearest = min(words, key=lambda w: abs(said.text.lower().find(w) - old.start))
+            phrase = _phrase(said.text.lower(), nearest, shared)
+            return vocabulary.normalize(phrase)
+    given = _GIVEN_FOR.search(said.text[: old.start])
+    if given:
+        return vocabulary.normalize(given[1])
+    if old.kind == "name" and re.search(r"\b(?:at|in)\s+(?:the\s+)?$", said.text[: old.start], _I):
+        return "location"
+    return _BY_SHAPE.get(old.kind.split(":")[0], old.kind)
+
+
+def _phrase(text: str, word: str, shared: set[str]) -> str:
+    """`word` with the shared words right before or after it ("door" + "code")."""
+    m = re.search(r"((?:[\w-]+\s+)?)" + re.escape(word) + r"((?:\s+[\w-]+)?)", text)
+    if not m:
+        return word
+    before, after = m[1].strip(), m[2].strip()
+    parts = [p for p in (before, word, after) if p and (p == word or p in shared)]
+    return " ".join(parts)
