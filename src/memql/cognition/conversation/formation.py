@@ -199,8 +199,7 @@ def fact_pieces(
         before = [f for f in chain if f.valid_to is not None and f.valid_to <= at and f not in current]
         label = attribute.replace("_", " ").replace(".", " ")
         for f in current[-1:]:
-            text_ = f"{_cite(f)} {subject}'s {label}: {_render(f.value)} (since {_day(f.valid_from)})"
-            out.append(_piece(f, text_, "fact", FACT_SCORE + score))
+            out.append(_current_piece(f, FACT_SCORE + score))
         for f in before[-MAX_HISTORY:][::-1]:
             text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {_render(f.value)}"  # type: ignore[arg-type]
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
@@ -210,20 +209,30 @@ def fact_pieces(
 _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
-def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime) -> list[Piece]:
-    """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
-    any fact then) labelled ``until <date>:`` — the date the value stopped being true."""
+def _stale_forms(
+    facts: Sequence[StoredFact], at: datetime
+) -> dict[str, tuple[datetime, set[tuple[str, str]]]]:
+    """Each way of writing a value no longer true at `at` (and not true of any fact then): when it stopped
+    being true, and the keys it was a value of."""
     current_forms: set[str] = set()
-    stale: dict[str, datetime] = {}
     for f in facts:
         if f.valid_from <= at < (f.valid_to or _OPEN):
             current_forms.update(_forms(f.value))
+    stale: dict[str, tuple[datetime, set[tuple[str, str]]]] = {}
     for f in facts:
         if f.valid_to is not None and f.valid_to <= at:
             for form in _forms(f.value):
                 # two Chinese characters name a city (成都) as three Latin letters do a word
                 if form not in current_forms and len(form) >= (2 if _HAN.search(form) else 3):
-                    stale[form] = max(stale.get(form, f.valid_to), f.valid_to)
+                    until, keys = stale.get(form, (f.valid_to, set()))
+                    stale[form] = (max(until, f.valid_to), keys | {(f.subject, f.attribute)})
+    return stale
+
+
+def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime) -> list[Piece]:
+    """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
+    any fact then) labelled ``until <date>:`` — the date the value stopped being true."""
+    stale = _stale_forms(facts, at)
     if not stale:
         return list(pieces)
     out = []
@@ -232,11 +241,35 @@ def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: dateti
         changed = False
         for i, line in enumerate(lines):
             folded = line.casefold()
-            until = [t for form, t in stale.items() if form in folded]
+            until = [t for form, (t, _) in stale.items() if form in folded]
             if until and not line.startswith("until "):
                 lines[i] = f"until {_day(max(until))}: {line}"
                 changed = True
         out.append(replace(piece, text="\n".join(lines)) if changed else piece)
+    return out
+
+
+def replacing_pieces(
+    pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime, shown: set[str]
+) -> list[Piece]:
+    """What replaced the stale values the pieces show: the value true at `at` of each key one of whose
+    earlier values a piece states (a context that shows an outdated value also shows the current one,
+    whatever words the query used), unless a fact of `shown` (ids) already says it."""
+    stale = _stale_forms(facts, at)
+    keys: set[tuple[str, str]] = set()
+    for piece in pieces:
+        folded = piece.text.casefold()
+        for form, (_, of) in stale.items():
+            if form in folded:
+                keys |= of
+    out = []
+    for f in facts:
+        if (
+            (f.subject, f.attribute) in keys
+            and f.id not in shown
+            and f.valid_from <= at < (f.valid_to or _OPEN)
+        ):
+            out.append(_current_piece(f, FACT_SCORE - 1))
     return out
 
 
@@ -340,6 +373,12 @@ def _render(value: Any) -> str:
     return f"{MONTHS[day.month - 1].capitalize()} {day.day}, {day.year} ({value})"
 
 
+def _current_piece(f: StoredFact, score: float) -> Piece:
+    label = f.attribute.replace("_", " ").replace(".", " ")
+    text = f"{_cite(f)} {f.subject}'s {label}: {_render(f.value)} (since {_day(f.valid_from)})"
+    return _piece(f, text, "fact", score)
+
+
 def _cite(f: StoredFact) -> str:
     return f"[{f.source}]" if f.source else f"[fact {f.id}]"
 
@@ -368,5 +407,6 @@ __all__ = [
     "interpreted_facets",
     "label_stale",
     "profile_fields",
+    "replacing_pieces",
     "resolve_extractor",
 ]

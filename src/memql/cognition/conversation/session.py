@@ -38,6 +38,7 @@ from memql.cognition.conversation.formation import (
     fact_refused,
     interpreted_facets,
     label_stale,
+    replacing_pieces,
     resolve_extractor,
 )
 from memql.cognition.conversation.records import (
@@ -396,7 +397,10 @@ class Conversation:
         pieces = context.pieces
         if as_of is not None:  # the context as of an instant holds what had been said by then
             pieces = [p for p in pieces if p.time is None or p.time <= at]
-        context.pieces = leading + label_stale(pieces, facts, at) if left > 0 else leading
+        shown = {i for p in leading for i in p.memory_ids}
+        # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
+        pieces = replacing_pieces(pieces, facts, at, shown) + label_stale(pieces, facts, at)
+        context.pieces = leading + pieces if left > 0 else leading
         context.budget_tokens = budget_tokens
         _enforce_budget(context)
         return context

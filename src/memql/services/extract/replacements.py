@@ -82,7 +82,7 @@ _NAME_ZH = re.compile(
     r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
-_PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|they|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
+_PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
 _REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", _I)
 _GENERIC_WORDS = """
     now new got get getting week weeks month months year years today yesterday tomorrow day days time
@@ -150,9 +150,11 @@ def values(text: str, now: datetime) -> list[Value]:
         if free(m.start(), m.end()):
             found.append(Value("number", m.start(), m.end(), m[0]))
     for m in _NAME_EN.finditer(text):
-        name = m[0].strip()
-        if free(m.start(), m.end()) and _is_name(text, m.start(), name):
-            found.append(Value("name", m.start(), m.start() + len(name), name))
+        name, start = m[0].strip(), m.start()
+        if re.match(r"The\s+(?-i:[A-Z])", name):  # "The Overstory": the title, without its article
+            name, start = name[4:].lstrip(), start + len(name) - len(name[4:].lstrip())
+        if free(start, start + len(name)) and _is_name(text, start, name):
+            found.append(Value("name", start, start + len(name), name))
     for m in _NAME_ZH.finditer(text):
         if free(m.start("name"), m.end("name")) and CJK.search(m["name"]):
             found.append(Value("name", m.start("name"), m.end("name"), m["name"]))
@@ -165,7 +167,7 @@ def _is_name(text: str, start: int, name: str) -> bool:
     first = name.split()[0]
     if first in NOT_NAMES or first.lower() in STOP_WORDS or (first.upper() == first and len(first) == 1):
         return False
-    opening = start == 0 or re.search(r"[.!?:;]\s*$|^\s*$", text[:start]) is not None
+    opening = start == 0 or re.search(r"[.!?]\s*$|^\s*$", text[:start]) is not None
     return not (opening and " " not in name)  # a single capitalised word opening a sentence: any word
 
 
@@ -200,7 +202,14 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
     candidates = [v for v in candidates if str(v.value).casefold() not in echoes]
     held = [d for d in r.earlier if d not in r.facts and d.speaker == r.speaker]
-    people = {p.name for p in r.persons} | set(r.speakers)
+    # the people the grammar knows by a relation or a fact about them (its list of names read anywhere
+    # also holds titles and places: "reading Middlemarch")
+    known = [*r.earlier, *r.facts]
+    people = set(r.speakers) | {d.subject for d in known}
+    people |= {str(d.value) for d in known if d.attribute.startswith("relation.") or d.kind == "person"}
+    # whom the grammar read this message to be about is not a replacement's new value
+    subjects = {d.subject.casefold() for d in r.facts} | {p.casefold() for p in people}
+    candidates = [v for v in candidates if v.kind != "name" or str(v.value).casefold() not in subjects]
     for own in (True, False):  # the speaker's own turns first: an echo by someone else is a last resort
         for back in range(len(before) - 1, -1, -1):
             said = before[back]
@@ -210,14 +219,32 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
             topic = _terms(said.text) & terms
             for old in values(said.text, said.time):
                 new = _new_value(candidates, old, said.text)
-                if new is None or (old.value in people) != (new.value in people):
+                if new is None or _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
                 known = any(same_value(d.value, str(old.value)) for d in held)
-                if not (shared or old.rare() or known or ((correcting or strong) and near)):
+                if not (shared or old.rare() or (known and strong) or ((correcting or strong) and near)):
+                    continue
+                if not (shared or known or (correcting and near)) and _read_under_own_key(r, new):
+                    continue  # the grammar's key for the new value needs the old turn to be on its topic
+                if not _same_subject(r, said):
                     continue
                 _draft(r, said, back, old, new, shared, turn_index)
                 return
+
+
+_COMPANION = re.compile(
+    r"(?<!went )(?<!going )(?<!go )\b(?:with|met|told|asked|called|texted|visited)\s+$", _I
+)
+
+
+def _person(v: Value, text: str, people: set[str]) -> bool:
+    """Is the value someone: a person the grammar knows, or a name after "with", "met", "told" ...?"""
+    return v.value in people or (v.kind == "name" and _COMPANION.search(text[: v.start]) is not None)
+
+
+def _read_under_own_key(r: Reading, new: Value) -> bool:
+    return any(same_value(d.value, str(new.value)) for d in r.facts)
 
 
 def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | None:
@@ -243,13 +270,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
             return
         if own.subject != r.speaker and not _mentions(said.text, own.subject, r.speaker):
             return
-        if turn is None:
-            o0, o1 = _clause(said.text, old.start, old.end)
-            old_kind = _kind(old)
-            r.facts.insert(
-                0, Draft(own.subject, own.attribute, old.value, o0, o1, said.time, HEDGED, False, old_kind)
-            )
-            r.facts[0].speaker, r.facts[0].said_in = r.speaker, back
+        _earlier_value(r, own.subject, own.attribute, said, back, old, turn)
         return
     if held is not None:
         subject, attribute = held.subject, held.attribute
@@ -260,39 +281,24 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
             return
     # the grammar's own reading of the new value under a key it could not bind is replaced by this one
     r.facts[:] = [d for d in r.facts if not same_value(d.value, str(new.value))]
-    if held is None and turn is None:
-        o0, o1 = _clause(said.text, old.start, old.end)
-        r.facts.insert(
-            0,
-            Draft(
-                subject,
-                attribute,
-                old.value,
-                o0,
-                o1,
-                said.time,
-                HEDGED,
-                False,
-                _kind(old),
-                None,
-                r.speaker,
-                back,
-            ),
-        )
-    r.add(
-        Draft(
-            subject,
-            attribute,
-            new.value,
-            start,
-            end,
-            r.now,
-            HEDGED,
-            correcting,
-            _kind(new),
-            (new.start, new.end),
-        )
+    if held is None:
+        _earlier_value(r, subject, attribute, said, back, old, turn)
+    span = (new.start, new.end)
+    r.add(Draft(subject, attribute, new.value, start, end, r.now, HEDGED, correcting, _kind(new), span))
+
+
+def _earlier_value(r: Reading, subject: str, attribute: str, said: Said, back: int, old: Value, turn) -> None:
+    """The old value as a fact of its own turn: in the message's delta (`said_in` that turn), or, when a
+    recent turn is read again, only known to the turns after it (its own delta made it a fact then)."""
+    o0, o1 = _clause(said.text, old.start, old.end)
+    draft = Draft(
+        subject, attribute, old.value, o0, o1, said.time, HEDGED, False, _kind(old), None, r.speaker
     )
+    if turn is None:
+        draft.said_in = back
+        r.facts.insert(0, draft)
+    else:
+        r.known_facts.append(draft)
 
 
 def _mentions(text: str, subject: str, speaker: str) -> bool:
@@ -333,12 +339,30 @@ def _subject(r: Reading, said: Said) -> str:
     Austin"), a relative of the speaker's either turn names ("Dad takes 10 mg"), else the speaker."""
     names = {p.name for p in r.persons}
     opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
+    if opening and _relative(opening[1]):  # "Grandpa's doctor …": a relative, as "my grandpa" would be
+        return f"{r.speaker}'s {_relative(opening[1])}"
     if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
         return opening[1]
-    for text in (r.text, said.text):
-        if (relative := _relative(text)) is not None:
-            return f"{r.speaker}'s {relative}"
-    return r.speaker
+    relative = _relative(r.text) or (_relative(said.text) if _OPENS_WITH_OTHER.search(said.text) else None)
+    return f"{r.speaker}'s {relative}" if relative else r.speaker
+
+
+_OPENS_WITH_OTHER = re.compile(
+    r"^\s*(?:\w+[,:]\s*)*(?:(?:my|our)\s+(?:\w+\s+)?(?:mom|mum|mother|dad|father|sister|brother|son|"
+    r"daughter|wife|husband|partner|boss|manager|friend|neighbou?r|colleague|grandma|grandpa)|"
+    r"(?-i:Mom|Mum|Dad|Grandma|Grandpa))\b|^\s*我(?:的)?(?:妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|儿子|女儿|老婆|老公|老板|朋友|同事)",
+    _I,
+)
+
+
+def _same_subject(r: Reading, said: Said) -> bool:
+    """Are the two turns about the same one? A message about someone else (my sister's flight) never
+    replaces the speaker's own value, nor the other way round; someone the message names must be named in
+    the old turn too."""
+    subject = _subject(r, said)
+    if subject == r.speaker:  # the message is the speaker's own: so must the old turn be
+        return _OPENS_WITH_OTHER.search(said.text) is None and _OPENS_WITH_OTHER.search(r.text) is None
+    return _mentions(said.text, subject, r.speaker) and _mentions(r.text, subject, r.speaker)
 
 
 def _is_value_word(word: str, said: Said) -> bool:

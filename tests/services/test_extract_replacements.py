@@ -1,0 +1,94 @@
+"""A change or correction the grammar has no construction for (replacements.py): the new value replaces
+the latest earlier value of its shape on the same topic; an old value no fact held becomes a fact
+`said_in` its own turn, quoting that turn; another subject, a question or a person never replaces a value."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from extract_helpers import NOW, EXTRACTOR, extract, message
+
+from memql.lang.delta import check_evidence
+
+
+def _all(text: str, recent) -> list[tuple]:
+    """(subject, attribute, value, said_in) of every fact, in the delta's order."""
+    return [(f.subject, f.attribute, f.value, f.said_in) for f in extract(text, recent).facts]
+
+
+def _keyed(text: str, recent) -> tuple[dict, dict]:
+    """(the message's own facts, the facts said in earlier turns), each as {value: (subject, key)}."""
+    delta = extract(text, recent)
+    own = {f.value: (f.subject, f.attribute) for f in delta.facts if f.said_in is None}
+    said = {f.value: (f.subject, f.attribute, f.said_in) for f in delta.facts if f.said_in is not None}
+    return own, said
+
+
+def test_a_corrected_code_replaces_the_one_said_just_before():
+    own, said = _keyed("Oops, typo — it's 41C.", ["Booked seat 14C on the sleeper train.", ("assistant", "OK.")])
+    assert own["41C"][0] == "Mira" and said["14C"] == (*own["41C"], 0)
+
+
+def test_the_old_value_is_quoted_from_its_own_turn():
+    recent = ["We settled on Harbor Grill for the reunion dinner.", ("assistant", "Sounds fun.")]
+    said = message("Change of venue for the reunion dinner: Blue Door Bistro instead.", recent)
+    delta = EXTRACTOR.extract(said)
+    assert check_evidence(delta, said.text, said.recent) == []
+    (earlier,) = [f for f in delta.facts if f.said_in is not None]
+    assert earlier.value == "Harbor Grill" and earlier.evidence.quote.startswith("We settled on Harbor Grill")
+    assert earlier.valid_from == NOW  # true from its turn's time (the helper's turns share one time)
+    assert [f.value for f in delta.facts if f.said_in is None] == ["Blue Door Bistro"]
+
+
+def test_a_relatives_dose_changes_under_the_words_both_turns_share():
+    own, said = _keyed(
+        "Grandpa's doctor bumped the warfarin up to 7.5 mg.", ["Grandpa takes 5 mg of warfarin daily."]
+    )
+    assert own["7.5 mg"] == ("Mira's grandpa", "warfarin") and said["5 mg"] == ("Mira's grandpa", "warfarin", 0)
+
+
+def test_an_amount_correction_needs_no_shared_word():
+    own, said = _keyed("Sorry, no, $210.", ["Parking at the new office costs $180 a month."])
+    assert own["$210"] == said["$180"][:2]
+
+
+def test_a_moved_day_replaces_the_day_of_the_same_matter():
+    recent = ["The piano recital is on May 9.", ("assistant", "Noted."), "Lily is nervous about it."]
+    own, _ = _keyed("They pushed the recital to next Saturday.", recent)
+    (key,) = {k for _, k in own.values()}
+    assert "2026-03-07" in own  # said on Monday 2 March
+    first = {f.value: f.attribute for f in extract(recent[0]).facts}
+    assert first.get("2026-05-09", key) == key  # the same key as the recital's day, or the key it gets now
+
+
+@pytest.mark.parametrize(
+    ("text", "recent"),
+    [
+        # another subject's value of the same shape never replaces the speaker's own, nor the reverse
+        ("My sister's flight was moved to 9:15 pm.", ["My flight lands at 6:40 pm."]),
+        ("They moved my flight to 9:15 pm.", ["My sister's flight lands at 6:40 pm."]),
+        # a question is no change
+        ("Did they move the recital to Friday?", ["The piano recital is on May 9."]),
+        # a person does not replace a place
+        ("Moved in with Sam last month.", ["I rent a room in Leeds."]),
+        # no cue of a change or a correction
+        ("The dinner is at Blue Door Bistro.", ["Lunch was at Harbor Grill."]),
+    ],
+)
+def test_no_replacement(text, recent):
+    assert not any(said_in is not None for *_, said_in in _all(text, recent))
+    assert not any(v == "Sam" for _, _, v, _ in _all(text, recent))
+
+
+def test_a_recent_turn_that_replaced_a_value_is_itself_an_earlier_fact():
+    """Read again as a recent turn, a replacement is known: the next change binds to its key, and the
+    value it replaced is not made a fact twice."""
+    week = timedelta(days=7)
+    first = ("Mira", "Book club is reading Middlemarch this month.")
+    second = ("Mira", "We swapped to The Overstory, nobody finished Middlemarch.")
+    said = message("New pick for book club: Piranesi.", [first, second], now=NOW + week)
+    delta = EXTRACTOR.extract(said)
+    own = [(f.attribute, f.value) for f in delta.facts if f.said_in is None]
+    assert own and own[0][1] == "Piranesi"
+    assert not any(f.value == "Middlemarch" for f in delta.facts)
