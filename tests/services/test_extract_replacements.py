@@ -7,7 +7,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
-from extract_helpers import NOW, EXTRACTOR, extract, message
+from extract_helpers import EXTRACTOR, NOW, extract, message
 
 from memql.lang.delta import check_evidence
 
@@ -26,7 +26,9 @@ def _keyed(text: str, recent) -> tuple[dict, dict]:
 
 
 def test_a_corrected_code_replaces_the_one_said_just_before():
-    own, said = _keyed("Oops, typo — it's 41C.", ["Booked seat 14C on the sleeper train.", ("assistant", "OK.")])
+    own, said = _keyed(
+        "Oops, typo — it's 41C.", ["Booked seat 14C on the sleeper train.", ("assistant", "OK.")]
+    )
     assert own["41C"][0] == "Mira" and said["14C"] == (*own["41C"], 0)
 
 
@@ -45,7 +47,11 @@ def test_a_relatives_dose_changes_under_the_words_both_turns_share():
     own, said = _keyed(
         "Grandpa's doctor bumped the warfarin up to 7.5 mg.", ["Grandpa takes 5 mg of warfarin daily."]
     )
-    assert own["7.5 mg"] == ("Mira's grandpa", "warfarin") and said["5 mg"] == ("Mira's grandpa", "warfarin", 0)
+    assert own["7.5 mg"] == ("Mira's grandpa", "warfarin") and said["5 mg"] == (
+        "Mira's grandpa",
+        "warfarin",
+        0,
+    )
 
 
 def test_an_amount_correction_needs_no_shared_word():

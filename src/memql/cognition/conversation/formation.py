@@ -20,7 +20,7 @@ on each of its lines, so no reader takes the stale value for the current one.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import TYPE_CHECKING, Any
@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.lang import build
-from memql.lang.delta import MemoryDelta
+from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS
 from memql.services.extract import Extractor, make_extractor
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
@@ -110,6 +110,55 @@ def delta_encodes(
                 derived_from=link,
             )
         )
+    return out
+
+
+RECENT_TURNS = 6  # the turns before a message its extractor sees (corrections and pronouns bind to them)
+
+
+def form_messages(
+    extractor: Extractor,
+    read_facts: Callable[[], list[StoredFact]],
+    conversation_id: str,
+    irs: list[dict[str, Any]],
+    said: list[tuple[bool, str, datetime, str]],
+    recent: list[Turn],
+    recent_ids: dict[str, str],
+) -> list[tuple[int, dict[str, Any]]]:
+    """Each message's delta — its interpreted facets onto its Encode `irs[i]` (in place) and one Encode per
+    typed fact, linked to it — as (message index, IR), to run in the messages' workflow. `said[i]` is (by
+    the agent?, text, time, turn id); `recent` the turns before them and `recent_ids` their records by turn
+    id. The agent's facts about itself are not the user's memory: left out. A value an earlier message
+    already made a fact of (`read_facts`, read on first need) is not made a fact again."""
+    out: list[tuple[int, dict[str, Any]]] = []
+    links: dict[str, dict[str, Any]] = {k: {"ids": [v]} for k, v in recent_ids.items()}
+    held: set[tuple[str, str, str]] | None = None
+    for i, (ir, (by_agent, text, at, source)) in enumerate(zip(irs, said, strict=True)):
+        speaker = ir["args"]["facets"]["speaker"]
+        delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent))
+        stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
+        ir["args"]["facets"].update(interpreted_facets(delta, len(stored_text) - len(text)))
+        kept = [f for f in delta.facts if not (by_agent and f.subject == speaker)]
+        if any(f.said_in is not None for f in kept):
+            if held is None:
+                held = {(f.subject, f.attribute, str(f.value)) for f in read_facts()}
+            kept = [
+                f for f in kept if f.said_in is None or (f.subject, f.attribute, str(f.value)) not in held
+            ]
+        refs = [(t.source, links.get(t.source or "")) for t in recent]
+        out.extend(
+            (i, fact_ir)
+            for fact_ir in delta_encodes(
+                delta.model_copy(update={"facts": kept}),
+                conversation_id,
+                source=source,
+                message_step=i,
+                skip_embedding=ir["args"].get("skip_embedding"),
+                recent=[(src, link) if link else (None, {}) for src, link in refs],
+            )
+        )
+        recent = [*recent, Turn(speaker=speaker, text=text, time=at, source=source)][-RECENT_TURNS:]
+        links[source] = {"from_step": i}
     return out
 
 
@@ -221,9 +270,12 @@ def _stale_forms(
     stale: dict[str, tuple[datetime, set[tuple[str, str]]]] = {}
     for f in facts:
         if f.valid_to is not None and f.valid_to <= at:
+            parts = _name_parts(f.value) if isinstance(f.value, str) else set()
             for form in _forms(f.value):
+                if form in current_forms or (form in parts and any(form in c for c in current_forms)):
+                    continue  # "Spotify" is no stale form while "Spotify Premium" holds
                 # two Chinese characters name a city (成都) as three Latin letters do a word
-                if form not in current_forms and len(form) >= (2 if _HAN.search(form) else 3):
+                if len(form) >= (2 if _HAN.search(form) else 3):
                     until, keys = stale.get(form, (f.valid_to, set()))
                     stale[form] = (max(until, f.valid_to), keys | {(f.subject, f.attribute)})
     return stale
@@ -337,7 +389,31 @@ def _forms(value: Any) -> set[str]:
                 f"{day.month}月{day.day}日",
             }
         )
+    elif moment is None and isinstance(value, str):
+        out.update(_name_parts(value))
     return out
+
+
+# the parts of a name that name nothing by themselves ("Family" of "Spotify Family", 驾校 of 东方驾校)
+_GENERIC_WORDS = """
+    family street road avenue home house care office team hotel inn barn pavilion hall park center centre
+    school college clinic hospital bank club group plan plus pro max mini air the and of
+    驾校 公司 医院 学校 小学 中学 大学 餐厅 酒店 银行 中心 超市 公园 小区 大厦 广场 门店 分店 集团 科技
+"""
+_GENERIC_PARTS = frozenset(_GENERIC_WORDS.split())
+
+
+def _name_parts(value: str) -> set[str]:
+    """How a many-word name is said again in short: its capitalised words ("Rosewood" of "Rosewood
+    Barn", "Haddad" of "Mr. Haddad"), the head or brand of a Chinese name (朗逸 of 大众朗逸), never a
+    generic word."""
+    words = value.split()
+    out: set[str] = set()
+    if len(words) > 1:
+        out |= {w.casefold().strip(".,") for w in words if w[:1].isupper() and len(w.strip(".,")) >= 4}
+    elif _HAN.search(value) and len(value) >= 4 and re.fullmatch(r"[\u4e00-\u9fff]+", value):
+        out |= {value[:2], value[-2:]}
+    return {p for p in out if p not in _GENERIC_PARTS}
 
 
 _ZH_DIGITS = "零一两三四五六七八九十"
@@ -404,6 +480,7 @@ __all__ = [
     "fact_refused",
     "fact_statement",
     "facts_by_source",
+    "form_messages",
     "interpreted_facets",
     "label_stale",
     "profile_fields",

@@ -32,11 +32,11 @@ from typing import TYPE_CHECKING, Any
 from memql.cognition.conversation import registry
 from memql.cognition.conversation.base import Context, Message, Piece, Strategy
 from memql.cognition.conversation.formation import (
+    RECENT_TURNS,
     conversation_facts,
-    delta_encodes,
     fact_pieces,
     fact_refused,
-    interpreted_facets,
+    form_messages,
     label_stale,
     replacing_pieces,
     resolve_extractor,
@@ -54,7 +54,7 @@ from memql.cognition.conversation.records import (
     refuses,
 )
 from memql.lang import build
-from memql.lang.delta import Turn, Utterance
+from memql.lang.delta import Turn
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import TimeParseError, parse_instant, parse_natural
 from memql.ports.models import LLM, ChatMessage, ChatRequest
@@ -66,7 +66,6 @@ DEFAULT_STRATEGY = "flat"  # what `context` uses by default: the best measured (
 DEFAULT_BUDGET_TOKENS = 2000
 OBSERVED_BY_DEFAULT = ("flat", "tiers", "ladder")
 ANSWER_MAX_TOKENS = 512
-RECENT_TURNS = 6  # the turns before a message its extractor sees (corrections and pronouns bind to them)
 _TAIL_ROWS = 20  # latest messages read on opening, to continue positions (times may tie)
 
 SYSTEM_PROMPT = (
@@ -314,43 +313,18 @@ class Conversation:
     def _form(
         self, irs: list[dict[str, Any]], stored: list[tuple[str, str, datetime, tuple[str, ...], int]]
     ) -> list[tuple[int, dict[str, Any]]]:
-        """With an extractor: each message's delta — its interpreted facets onto its Encode (in place) and
-        one Encode per typed fact, linked to it — as (message index, IR), to run in the same workflow."""
+        """With an extractor: each message's facts, to run in the message's workflow (formation.py)."""
         if self.extractor is None:
             return []
-        out: list[tuple[int, dict[str, Any]]] = []
-        recent = list(self._recent)
-        links: dict[str, dict[str, Any]] = {k: {"ids": [v]} for k, v in self._recent_ids.items()}
-        held: set[tuple[str, str, str]] | None = None  # the conversation's facts, read on first need
-        for i, (ir, (_, text, at, sources, _)) in enumerate(zip(irs, stored, strict=True)):
-            speaker = ir["args"]["facets"]["speaker"]
-            delta = self.extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent))
-            stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
-            ir["args"]["facets"].update(interpreted_facets(delta, len(stored_text) - len(text)))
-            if any(f.said_in is not None for f in delta.facts):
-                if held is None:
-                    facts = conversation_facts(self.executor, self.id, visit=False)
-                    held = {(f.subject, f.attribute, str(f.value)) for f in facts}
-                # a value an earlier message already made a fact of is not made again
-                kept = [
-                    f
-                    for f in delta.facts
-                    if f.said_in is None or (f.subject, f.attribute, str(f.value)) not in held
-                ]
-                delta = delta.model_copy(update={"facts": kept})
-            refs = [(t.source, links.get(t.source or "")) for t in recent]
-            for fact_ir in delta_encodes(
-                delta,
-                self.id,
-                source=sources[0],
-                message_step=i,
-                skip_embedding=ir["args"].get("skip_embedding"),
-                recent=[(src, link) if link else (None, {}) for src, link in refs],
-            ):
-                out.append((i, fact_ir))
-            recent = [*recent, Turn(speaker=speaker, text=text, time=at, source=sources[0])][-RECENT_TURNS:]
-            links[sources[0]] = {"from_step": i}
-        return out
+        return form_messages(
+            self.extractor,
+            lambda: conversation_facts(self.executor, self.id, visit=False),
+            self.id,
+            irs,
+            [(role == "assistant", text, at, sources[0]) for role, text, at, sources, _ in stored],
+            list(self._recent),
+            self._recent_ids,
+        )
 
     # --- the read path ---------------------------------------------------------------------------
 

@@ -78,7 +78,7 @@ _NAME_EN = re.compile(
 )
 # a Chinese name or place after the verb that states it, up to a particle or punctuation
 _NAME_ZH = re.compile(
-    r"(?:住在|搬到|搬去|搬回|在|去了|去|到|是|成|为|用|叫|换成|改成|转到|调到|换到|报了|学|上|读)"
+    r"(?:[一两几]?(?:杯|辆|台|部|只|家|份|件|双|本|款)|住在|搬到|搬去|搬回|在|去了|去|到|是|成|为|用|叫|换成|改成|转到|调到|换到|报了|学|上|读)"
     r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
@@ -266,7 +266,11 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
         # the grammar read the new value, and whose it is: an earlier fact that holds the old value under
         # another subject or key is not this one's; an old value no fact held is the earlier value of the
         # grammar's key ("moved to Seattle": residence) when it is the same subject's
-        if held is not None or r.vocabulary.attribute(own.attribute) is None:
+        if held is not None:
+            if held.subject == own.subject and held.attribute != own.attribute and (correcting or shared):
+                own.attribute = held.attribute  # "体检是4月16号" corrects the day the earlier words keyed
+            return
+        if r.vocabulary.attribute(own.attribute) is None:
             return
         if own.subject != r.speaker and not _mentions(said.text, own.subject, r.speaker):
             return
