@@ -209,6 +209,6 @@ CONVERSATIONS_4: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
     ),
 ]
 
-# not read yet: 会议室换了，改到305 keys the room apart from the meeting (现在最喜欢的变成了西贝, which names no
-# thing, is read since replacements.py binds a value to the earlier one of its shape)
+# not read yet: 会议室换了，改到305 keys the room apart from the meeting (现在最喜欢的变成了西贝, which
+# names no thing, is read since replacements.py binds a value to the earlier one of its shape)
 KNOWN_MISSES = frozenset({"meeting room"})
