@@ -387,6 +387,7 @@ def _forms(value: Any) -> set[str]:
                 f"{day.day} {month}",
                 f"{month[:3]} {day.day}",
                 f"{day.month}月{day.day}日",
+                f"{day.month}月{day.day}号",
             }
         )
     elif moment is None and isinstance(value, str):

@@ -43,13 +43,14 @@ CHANGE = re.compile(
     r"raised|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|reshuffled|took over|"
     r"setting|set|turns out|any more|got)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
-    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了",
+    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新",
     _I,
 )
 # a change said with one of these binds to a value just before without a shared word ("swapped to X")
 STRONG_CHANGE = re.compile(
     r"\b(?:instead|switch(?:ed)?|swap(?:ped)?|moved|relocated|transferred|went with|replaced|changed|"
-    r"pushed|bumped|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|提前|延期|挪到",
+    r"pushed|bumped|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|提前|延期|挪到|搬到|"
+    r"搬去|转到|调到|换到|换了|跳槽",
     _I,
 )
 # a correction looks back this many turns without a shared word ("Sorry, typo. It's UA 828.")
@@ -72,7 +73,10 @@ _MEASURE = re.compile(
     _I,
 )
 _CODE = re.compile(r"\b(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)\b")
-_NUMBER = re.compile(r"(?<![\w.$€£¥-])\d(?:[\d,.-]*\d)?(?![\w%])")
+_PHONE = re.compile(r"(?<![A-Za-z0-9])(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}(?![0-9])")
+_NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
+_TITLE_ZH = re.compile(r"《[^》]{1,30}》")
+_COLOR_ZH = re.compile(r"(?:[深浅淡亮暗墨米]?[红橙黄绿青蓝紫黑白灰粉棕金银]|咖啡|卡其|藏青|米白)色")
 _NAME_EN = re.compile(
     r"\b(?:[A-Z][\w&'.-]*[\w&]|i[A-Z]\w+|[A-Z])(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][\w&'.-]*[\w&]|\d+))*"
 )
@@ -92,7 +96,15 @@ _GENERIC_WORDS = """
 """
 _EXTRA_STOP = frozenset(_GENERIC_WORDS.split())  # words two turns share without sharing a topic
 # the key of a value whose turns name no attribute: what its shape says it is
-_BY_SHAPE = {"clock": "time", "money": "amount", "measure": "amount", "number": "number", "name": "name"}
+_BY_SHAPE = {
+    "clock": "time",
+    "money": "amount",
+    "measure": "amount",
+    "number": "number",
+    "name": "name",
+    "phone": "phone",
+    "color": "color",
+}
 _DAY = timedelta(days=1)
 _CLOCK_WORDS = re.compile(r"\d:\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)|点|noon|midnight", _I)
 _DATE_GRANULARITIES = frozenset({"day", "week", "month", "year"})
@@ -106,7 +118,7 @@ class Value:
     value: str | int | float
 
     def rare(self) -> bool:
-        return self.kind in ("email", "money", "code") or self.kind.startswith("measure:")
+        return self.kind in ("email", "money", "code", "phone") or self.kind.startswith("measure:")
 
 
 @dataclass(frozen=True)
@@ -143,6 +155,14 @@ def values(text: str, now: datetime) -> list[Value]:
                 found.append(Value("date", a, b, span.start.astimezone(now.tzinfo).date().isoformat()))
             else:
                 found.append(Value("clock", a, b, value))
+    for m in _TITLE_ZH.finditer(text):
+        found.append(Value("name", m.start(), m.end(), m[0]))
+    for m in _COLOR_ZH.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("color", m.start(), m.end(), m[0]))
+    for m in _PHONE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("phone", m.start(), m.end(), m[0]))
     for m in _CODE.finditer(text):
         if free(m.start(), m.end()):
             found.append(Value("code", m.start(), m.end(), m[0]))
@@ -225,8 +245,9 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 known = any(same_value(d.value, str(old.value)) for d in held)
                 if not (shared or old.rare() or (known and strong) or ((correcting or strong) and near)):
                     continue
-                if not (shared or known or (correcting and near)) and _read_under_own_key(r, new):
-                    continue  # the grammar's key for the new value needs the old turn to be on its topic
+                topical = shared or known or (correcting and near) or _where_one_lives(r, said, old)
+                if not topical and _read_under_own_key(r, new):
+                    continue  # the grammar's key for the new value needs the old turn on its topic
                 if not _same_subject(r, said):
                     continue
                 _draft(r, said, back, old, new, shared, turn_index)
@@ -241,6 +262,15 @@ _COMPANION = re.compile(
 def _person(v: Value, text: str, people: set[str]) -> bool:
     """Is the value someone: a person the grammar knows, or a name after "with", "met", "told" ...?"""
     return v.value in people or (v.kind == "name" and _COMPANION.search(text[: v.start]) is not None)
+
+
+_LIVES_IN = re.compile(r"\b(?:live[sd]?|living|based|staying|still)\s+in\s+$|(?:住在|我在|还在)\s*$", _I)
+
+
+def _where_one_lives(r: Reading, said: Said, old: Value) -> bool:
+    """A move ("搬到南京了") and an old turn that says where one is ("我在上海", "still in Chicago")."""
+    moved = any(d.attribute == "residence" for d in r.facts)
+    return moved and _LIVES_IN.search(said.text[: old.start]) is not None
 
 
 def _read_under_own_key(r: Reading, new: Value) -> bool:
@@ -260,6 +290,8 @@ def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | No
 def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: set[str], turn: int | None):
     held = next((d for d in reversed(r.earlier) if same_value(d.value, str(old.value))), None)
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
+    if own is not None and r.vocabulary.attribute(own.attribute) is None and held is not None:
+        own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
     start, end = _clause(r.text, new.start, new.end)
     correcting = CORRECTION.search(r.text) is not None
     if own is not None:
