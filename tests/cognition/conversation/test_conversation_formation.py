@@ -270,3 +270,47 @@ def test_an_echo_of_a_superseded_clock_time_is_labelled_as_history(memory):
     text = conv.context("When is my dentist appointment?", budget_tokens=300).text
     assert "4 pm" in _current(text)
     assert "2 pm" in text and "2 pm" not in _current(text)  # the echo too is labelled
+
+
+def test_an_old_value_no_fact_held_becomes_a_fact_of_the_message_that_said_it(memory):
+    """A change the grammar has no construction for (replacements.py): the value it replaces is made a
+    fact of the earlier message, cited to it and linked to its record, and closed by the new one."""
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules")
+    old = conv.add_message("user", "The gate code for the bike shed is 7301.", time="2026-03-02T09:00:00Z")
+    conv.add_message("assistant", "Got it.", time="2026-03-02T09:00:05Z")
+    new = conv.add_message("user", "They changed the bike shed code to 7310.", time="2026-03-09T09:00:00Z")
+    (key,) = {(r["subject"], r["attribute"]) for r in _typed(m)}
+    history = m.facts.history(*key).facts
+    assert [(f.value, f.source, f.derived_from) for f in history] == [
+        ("7301", "M1", [old.memory_id]),
+        ("7310", "M3", [new.memory_id]),
+    ]
+    assert history[0].valid_to == history[1].valid_from
+    # a query that only finds the old message still gets the value that replaced it
+    text = conv.context("gate code?", budget_tokens=120).text
+    assert "7310" in _current(text) and "7301" not in _current(text)
+
+
+def test_a_stale_value_said_in_short_or_as_a_chinese_day_is_labelled(memory):
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules")
+    conv.add_message("user", "我开的是大众朗逸。", time="2026-03-02T09:00:00Z")
+    conv.add_message("assistant", "朗逸挺皮实的。", time="2026-03-02T09:00:05Z")
+    conv.add_message("user", "车换了，现在开比亚迪海豹。", time="2026-05-02T09:00:00Z")
+    conv.add_message("user", "体检约在4月9号。", time="2026-03-02T10:00:00Z")
+    conv.add_message("assistant", "好，4月9号。", time="2026-03-02T10:00:05Z")
+    conv.add_message("user", "我看错了，体检是4月16号。", time="2026-03-03T10:00:00Z")
+    text = conv.context("我开什么车？体检哪天？", budget_tokens=400).text
+    current = _current(text)
+    assert "海豹" in current and "2026-04-16" in current
+    assert "朗逸" not in current and "4月9号" not in current
+
+
+def _typed(m) -> list[dict]:
+    result = m.retrieve(
+        filter={"has_tags": [TAG], "facets": {"level": "typed_fact"}, "status": "any", "limit": 100},
+        include=["subject", "attribute", "value"],
+    )
+    assert result.success, result.diagnostics
+    return result.data["rows"]

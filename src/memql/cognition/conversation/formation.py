@@ -270,8 +270,8 @@ def _stale_forms(
     stale: dict[str, tuple[datetime, set[tuple[str, str]]]] = {}
     for f in facts:
         if f.valid_to is not None and f.valid_to <= at:
-            parts = _name_parts(f.value) if isinstance(f.value, str) else set()
-            for form in _forms(f.value):
+            parts = _name_parts(f.value) if isinstance(f.value, str) and not _as_date(f.value) else set()
+            for form in _forms(f.value) | parts:
                 if form in current_forms or (form in parts and any(form in c for c in current_forms)):
                     continue  # "Spotify" is no stale form while "Spotify Premium" holds
                 # two Chinese characters name a city (成都) as three Latin letters do a word
@@ -390,8 +390,6 @@ def _forms(value: Any) -> set[str]:
                 f"{day.month}月{day.day}号",
             }
         )
-    elif moment is None and isinstance(value, str):
-        out.update(_name_parts(value))
     return out
 
 
