@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import logging
+import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
@@ -54,3 +59,26 @@ def serve(
     )
     # uvicorn's own access log is replaced by memql's structured one
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+
+
+@contextmanager
+def background_server(store: Store, *, embedder: str = "auto", host: str = "127.0.0.1") -> Iterator[str]:
+    """The REST app served on a free port of `host` by a thread of this process, for as long as the block
+    runs: its base URL. What a tool that needs memql's endpoints for a while uses (`memql bench text2mem
+    --store mem0` gives mem0 memql's /v1/embeddings this way)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port = probe.getsockname()[1]
+    app = create_app(store, embedder=default_embedder(embedder), access_log=access_logger("off"))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, access_log=False, log_level="warning"))
+    thread = threading.Thread(target=server.run, name=f"memql-rest-{port}", daemon=True)
+    thread.start()
+    try:
+        while not server.started:  # uvicorn sets it once the socket listens
+            if not thread.is_alive():
+                raise RuntimeError(f"the REST server on {host}:{port} did not start")
+            time.sleep(0.01)
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
