@@ -15,6 +15,7 @@ import uvicorn
 
 from memql.interfaces.rest.app import ACCESS_LOGGER, create_app
 from memql.memory import default_embedder
+from memql.ports.models import Embedder
 from memql.ports.store import Store
 
 
@@ -62,14 +63,18 @@ def serve(
 
 
 @contextmanager
-def background_server(store: Store, *, embedder: str = "auto", host: str = "127.0.0.1") -> Iterator[str]:
+def background_server(
+    store: Store, *, embedder: str | Embedder = "auto", host: str = "127.0.0.1"
+) -> Iterator[str]:
     """The REST app served on a free port of `host` by a thread of this process, for as long as the block
-    runs: its base URL. What a tool that needs memql's endpoints for a while uses (`memql bench text2mem
-    --store mem0` gives mem0 memql's /v1/embeddings this way)."""
+    runs: its base URL. `embedder`: a choice as for `memql serve --embedder`, or an Embedder. What a tool
+    that needs memql's endpoints for a while uses (`memql bench text2mem --store mem0` gives mem0 memql's
+    /v1/embeddings this way)."""
     with socket.socket() as probe:
         probe.bind((host, 0))
         port = probe.getsockname()[1]
-    app = create_app(store, embedder=default_embedder(embedder), access_log=access_logger("off"))
+    model = default_embedder(embedder) if isinstance(embedder, str) else embedder
+    app = create_app(store, embedder=model, access_log=access_logger("off"))
     server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, access_log=False, log_level="warning"))
     thread = threading.Thread(target=server.run, name=f"memql-rest-{port}", daemon=True)
     thread.start()
