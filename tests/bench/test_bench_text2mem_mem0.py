@@ -14,10 +14,10 @@ from click.testing import CliRunner
 os.environ["MEM0_TELEMETRY"] = "False"
 pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
 
-from memql.bench import text2mem  # noqa: E402
-from memql.bench.text2mem_mem0 import mem0_samples  # noqa: E402
-from memql.interfaces.cli import main  # noqa: E402
-from memql.services.embedding import available  # noqa: E402
+from memql.bench import text2mem
+from memql.bench.text2mem_mem0 import mem0_samples
+from memql.interfaces.cli import main
+from memql.services.embedding import available
 
 pytestmark = pytest.mark.skipif(not available(), reason="the packaged MiniLM weights are not installed")
 
