@@ -37,11 +37,14 @@ def embedding_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Serve
 
 
 def memqls_own(texts: list[str]) -> np.ndarray:
-    memory = Memory(":memory:", embedder="minilm")
-    try:
-        return np.asarray(memory.embed(texts))
-    finally:
-        memory.close()
+    """The vectors memql stores for these texts: each encoded as a record, its embedding read back."""
+    with Memory(":memory:", embedder="minilm") as memory:
+        ids = [memory.encode(text).id for text in texts]
+        with memory.store.transaction() as session:
+            records = session.get("default", ids)
+        stored = np.asarray([np.frombuffer(records[i].embedding, dtype=np.float32) for i in ids])
+        assert np.allclose(stored, memory.embed(texts), atol=1e-6)  # Memory.embed: the same vectors
+        return stored
 
 
 def test_the_vectors_are_memqls_own_for_the_same_text(embedding_server):
@@ -119,7 +122,10 @@ def test_the_key_is_checked_like_every_route(embedding_server):
     assert reply.status_code == 401 and reply.json()["diagnostics"][0]["rule"] == "auth.invalid"
 
 
-def test_a_server_without_an_embedder_says_so(user):
+def test_a_server_without_an_embedder_says_so(server, user):
+    """On every backend: the key first (401 without one), then 404 embedding.unavailable."""
+    reply = server.client().post("/v1/embeddings", json={"model": MODEL_NAME, "input": "hello"})
+    assert reply.status_code == 401 and reply.json()["diagnostics"][0]["rule"] == "auth.missing"
     reply = user.post("/v1/embeddings", json={"model": MODEL_NAME, "input": "hello"})
     assert reply.status_code == 404
     assert reply.json()["diagnostics"][0]["rule"] == "embedding.unavailable"
