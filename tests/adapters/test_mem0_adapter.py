@@ -259,3 +259,16 @@ def test_the_scope_is_checked():
         Mem0Adapter(object(), scope={})
     with pytest.raises(ValueError, match="unknown: org_id"):
         Mem0Adapter(object(), scope={"org_id": "x"})
+
+
+def test_a_mem0_that_cannot_be_read_or_written_is_a_diagnostic(embeddings, tmp_path, clock):
+    base, key = embeddings
+    broken = mem0.Memory.from_config(local_mem0_config(tmp_path / "a", base_url=base, api_key=key))
+    broken.vector_store.delete_col()  # mem0's own call: its collection is gone, so every read fails
+    failed = adapter(broken, clock).execute({"op": "Encode", "args": {"payload": {"text": "x"}}})
+    assert not failed.success and rules(failed) == ["adapter.read_failed"] and failed.op == "Encode"
+    closed = mem0.Memory.from_config(local_mem0_config(tmp_path / "b", base_url=base, api_key=key))
+    closed.close()  # reads still answer, writes fail: the failed add had nothing before it to undo
+    failed = adapter(closed, clock).execute({"op": "Encode", "args": {"payload": {"text": "x"}}})
+    assert not failed.success and rules(failed) == ["adapter.write_failed"]
+    assert "were undone" in failed.diagnostics[0].message

@@ -25,6 +25,7 @@ from typing import Any
 
 from memql.adapters.mem0.apply import Write, WriteFailed, apply_writes
 from memql.adapters.mem0.records import Stored, adopted, from_mem0, mem0_metadata, mem0_text, memql_part
+from memql.engine.access import identity
 from memql.engine.context import EngineConfig
 from memql.engine.result import ExecutionResult
 from memql.lang.diagnostics import Diagnostic
@@ -79,7 +80,7 @@ class Mem0Adapter:
             "config": config,
             "strict": strict,
         }
-        Memory(":memory:", tenant=self.tenant, embedder="none", **self._identity).close()  # refuse early
+        identity(actor, role=role, consent=consent, clearance=clearance, admin=admin)  # refused here, early
         self._vectors: dict[str, tuple[Any, ...]] = {}  # content hash -> the derived embedding fields
 
     # --- running programs ------------------------------------------------------------------------
@@ -88,7 +89,12 @@ class Mem0Adapter:
         """Run an IR or a workflow (JSON text, a dict/list or a typed model) as `memql.Memory.execute`
         does, on the scope's records in mem0. A dry run, a refusal or an invalid program leaves mem0 as
         it was; a failed mem0 write is compensated and reported as `adapter.write_failed`."""
-        stored = self._read()
+        try:
+            stored = self._read()
+        except Exception as exc:  # mem0, its vector store or the embedder: nothing was written
+            return _failed(
+                _op_name(program), "adapter.read_failed", f"reading the scope from mem0 failed: {exc}"
+            )
         with self._scratch(stored) as memory:
             before = self._images(memory)
             result = memory.execute(program, dry_run=dry_run)
@@ -101,13 +107,7 @@ class Mem0Adapter:
         except WriteFailed as failed:
             undone = "undone" if failed.undone else f"NOT undone for records {', '.join(failed.leftovers)}"
             message = f"{failed} — the {len(writes)} writes of this program were {undone}"
-            return ExecutionResult(
-                success=False,
-                op=result.op,
-                diagnostics=[
-                    Diagnostic(path="", rule="adapter.write_failed", severity="error", message=message)
-                ],
-            )
+            return _failed(result.op, "adapter.write_failed", message)
         return result
 
     def snapshot(self) -> Memory:
@@ -210,6 +210,19 @@ class _Scratch:
 
     def __exit__(self, *exc: object) -> None:
         self.memory.close()
+
+
+def _failed(op: str, rule: str, message: str) -> ExecutionResult:
+    return ExecutionResult(
+        success=False, op=op, diagnostics=[Diagnostic(path="", rule=rule, severity="error", message=message)]
+    )
+
+
+def _op_name(program: Any) -> str:
+    """The verb a program names, for a result that failed before memql read it ("Workflow" for several)."""
+    if isinstance(program, dict):
+        return "Workflow" if "workflow" in program else str(program.get("op") or "?")
+    return "Workflow" if isinstance(program, list) else str(getattr(program, "op", "?"))
 
 
 def _meta(item: dict[str, Any]) -> dict[str, Any]:
