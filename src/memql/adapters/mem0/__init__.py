@@ -20,7 +20,8 @@ fails half-way is compensated (apply.py). docs/integrations-mem0.md has the verb
 from __future__ import annotations
 
 import os
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
+from contextlib import contextmanager
 from typing import Any
 
 from memql.adapters.mem0.apply import Write, WriteFailed, apply_writes
@@ -33,10 +34,10 @@ from memql.memory import Memory, default_embedder
 from memql.ports.clock import Clock, SystemClock
 from memql.ports.models import Embedder
 from memql.ports.record import Link, Record
-from memql.store import open_store
 
 SCOPE_KEYS = ("user_id", "agent_id", "run_id")
 _DERIVED = ("embedding", "embedding_model", "embedding_dim")  # carried between runs by content hash
+_VECTORS_KEPT = 100_000  # embeddings remembered between programs (a 384-d vector is 1.5 kB)
 _LIST_LIMIT = 1_000_000  # mem0's get_all is paged by top_k: ask for the whole scope
 
 
@@ -151,7 +152,9 @@ class Mem0Adapter:
     def _open(self, stored: dict[str, Stored]) -> Memory:
         """A memql Memory over a new in-memory store holding `stored` (ids, links and numbering kept),
         embedded with memql's model (vectors reused by content hash between runs)."""
-        store = open_store(":memory:")
+        memory = Memory(
+            ":memory:", tenant=self.tenant, clock=self.clock, embedder=self.embedder, **self._identity
+        )
         records = []
         for item in stored.values():
             record = item.record.copy()
@@ -164,18 +167,23 @@ class Mem0Adapter:
             records.append(record)
         records.sort(key=lambda r: int(r.id or 0))
         links = [(self.tenant, link) for item in stored.values() for link in item.links]
-        with store.transaction() as session:
+        with memory.store.transaction() as session:  # a copy: written exactly as given, not audited
             session.import_records(records)  # type: ignore[attr-defined]
             session.import_links(links)  # type: ignore[attr-defined]
-            session.set_last_record_number(max((int(r.id or 0) for r in records), default=0))  # type: ignore[attr-defined]
-        memory = Memory(store, tenant=self.tenant, clock=self.clock, embedder=self.embedder, **self._identity)
-        memory._owns_store = True  # this store is the scratch copy: closing the Memory drops it
+            last = max((int(r.id or 0) for r in records), default=0)
+            session.set_last_record_number(last)  # type: ignore[attr-defined]
         if self.embedder is not None:
             memory.embed_pending()
         return memory
 
-    def _scratch(self, stored: dict[str, Stored]) -> _Scratch:
-        return _Scratch(self, stored)
+    @contextmanager
+    def _scratch(self, stored: dict[str, Stored]) -> Iterator[Memory]:
+        """The scratch Memory for one program, dropped after it."""
+        memory = self._open(stored)
+        try:
+            yield memory
+        finally:
+            memory.close()
 
     def _images(self, memory: Memory) -> dict[str, tuple[str, dict[str, Any], Record]]:
         """Every record of the scratch store as mem0 would hold it: text and memql metadata, by memql id.
@@ -189,6 +197,8 @@ class Mem0Adapter:
         out = {}
         for record in records:
             if record.embedding is not None and record.content_hash:
+                if len(self._vectors) >= _VECTORS_KEPT:  # bounded: drop the oldest remembered
+                    del self._vectors[next(iter(self._vectors))]
                 self._vectors[record.content_hash] = tuple(getattr(record, f) for f in _DERIVED)
             out[str(record.id)] = (
                 mem0_text(record),
@@ -196,20 +206,6 @@ class Mem0Adapter:
                 record,
             )
         return out
-
-
-class _Scratch:
-    """`with adapter._scratch(stored) as memory:` — the scratch Memory, closed (and dropped) after."""
-
-    def __init__(self, adapter: Mem0Adapter, stored: dict[str, Stored]) -> None:
-        self.adapter, self.stored = adapter, stored
-
-    def __enter__(self) -> Memory:
-        self.memory = self.adapter._open(self.stored)
-        return self.memory
-
-    def __exit__(self, *exc: object) -> None:
-        self.memory.close()
 
 
 def _failed(op: str, rule: str, message: str) -> ExecutionResult:
