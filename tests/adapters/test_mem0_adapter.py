@@ -272,3 +272,19 @@ def test_a_mem0_that_cannot_be_read_or_written_is_a_diagnostic(embeddings, tmp_p
     failed = adapter(closed, clock).execute({"op": "Encode", "args": {"payload": {"text": "x"}}})
     assert not failed.success and rules(failed) == ["adapter.write_failed"]
     assert "were undone" in failed.diagnostics[0].message
+
+
+def test_a_workflow_refused_at_a_later_step_writes_nothing_to_mem0(store, clock):
+    a = adapter(store, clock)
+    locked = encode(a, "Budget is 40k")
+    assert a.execute({"op": "Lock", "target": {"ids": [locked]}, "args": {"mode": "read_only"}}).success
+    refused = a.execute(
+        {
+            "workflow": [
+                {"op": "Encode", "args": {"payload": {"text": "A note that must not stay"}}},
+                {"op": "Label", "target": {"ids": [locked]}, "args": {"tags": ["finance"]}},
+            ]
+        }
+    )
+    assert not refused.success and refused.failed_step == 1
+    assert set(held(store)) == {locked}  # memql refused in the scratch run: mem0 was never called
