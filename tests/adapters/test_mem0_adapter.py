@@ -6,6 +6,7 @@ middle of a workflow is undone."""
 from __future__ import annotations
 
 import os
+import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,6 +15,7 @@ import numpy as np
 import pytest
 
 os.environ["MEM0_TELEMETRY"] = "False"  # read when mem0 is imported: nothing may leave the machine
+os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="memql-mem0-home-"))  # not the user's ~/.mem0
 mem0 = pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
 
 from memql.adapters.mem0 import Mem0Adapter, local_mem0_config  # noqa: E402
@@ -32,7 +34,6 @@ T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 @pytest.fixture(scope="module")
 def embeddings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, str]]:
     """memql's REST server on 127.0.0.1 with the local model: its /v1 URL and an API key for mem0."""
-    os.environ["MEM0_DIR"] = str(tmp_path_factory.mktemp("mem0home"))  # mem0's own files stay here
     store = open_store(":memory:")
     key = create_key(store, tenant="embeddings", actor="mem0", role="user", now=datetime.now(UTC))
     with background_server(store, embedder="minilm") as base:

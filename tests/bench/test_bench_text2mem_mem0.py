@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-os.environ["MEM0_TELEMETRY"] = "False"
+os.environ["MEM0_TELEMETRY"] = "False"  # read when mem0 is imported: nothing may leave the machine
+os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="memql-mem0-home-"))  # not the user's ~/.mem0
 pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
 
 from memql.bench import text2mem
