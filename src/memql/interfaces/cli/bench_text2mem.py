@@ -154,9 +154,9 @@ def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = No
 
 def _run_on_mem0(data: tuple[Path, ...], *, as_json: bool, show_failures: bool, **choice: Any) -> None:
     """The samples on memql's store and on mem0 through the adapter; ESR/EMR per verb side by side."""
-    from memql.bench import text2mem, text2mem_report
-
     from importlib.util import find_spec
+
+    from memql.bench import text2mem, text2mem_report
 
     if find_spec("mem0") is None:  # said before the SQLite half runs for nothing
         click.echo("memql: the mem0 store needs mem0ai: pip install 'memql[mem0]'", err=True)
