@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 from rest_server import Server, start_server, stop_server
 
+from memql.errors import Refusal
 from memql.memory import Memory
 from memql.services.embedding import MODEL_NAME, available
 from memql.store import open_store
@@ -129,3 +130,11 @@ def test_a_server_without_an_embedder_says_so(server, user):
     reply = user.post("/v1/embeddings", json={"model": MODEL_NAME, "input": "hello"})
     assert reply.status_code == 404
     assert reply.json()["diagnostics"][0]["rule"] == "embedding.unavailable"
+
+
+def test_memory_embed_refuses_without_an_embedder():
+    with Memory(":memory:", embedder="none") as memory:
+        assert memory.embedding_model is None
+        with pytest.raises(Refusal) as refused:
+            memory.embed(["hello"])
+    assert refused.value.rule == "embedding.unavailable"
