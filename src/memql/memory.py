@@ -6,6 +6,7 @@ validated, transactional, audited path as `execute` — the convenience methods 
 from __future__ import annotations
 
 import os
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any
 
@@ -25,6 +26,7 @@ from memql.engine.context import EngineConfig
 from memql.engine.executor import Executor, StepObserver
 from memql.engine.interpret import default_extractor
 from memql.engine.result import ExecutionResult
+from memql.errors import Refusal
 from memql.lang import ValidationResult, build, validate
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
@@ -408,6 +410,32 @@ class Memory:
         """Embed records stored with skip_embedding or before an embedder was set; returns how many.
         `progress` (memql.ports.progress) hears the count after each batch."""
         return self.executor.embed_pending(batch=batch, limit=limit, progress=progress)
+
+    def embed(self, texts: Sequence[str]) -> list[list[float]]:
+        """The vectors memql itself compares for `texts` (this session's embedder, unit length), so another
+        tool can embed with memql's model (the REST server's /v1/embeddings). Refuses (rule
+        `embedding.unavailable`) when the session has no embedder."""
+        if self.executor.embedder is None:
+            raise Refusal(
+                "embedding.unavailable",
+                "this memory has no embedder (started with embedder='none', or the model is not installed)",
+            )
+        return self.executor.embedder.embed(list(texts))
+
+    def count_embedding_tokens(self, texts: Sequence[str]) -> int:
+        """How many model tokens `texts` are to this session's embedder (its own tokenizer when it has
+        one, as MiniLM's WordPiece; else a whitespace count): what /v1/embeddings reports as usage."""
+        embedder = self.executor.embedder
+        token_ids = getattr(embedder, "token_ids", None)
+        if callable(token_ids):
+            return sum(len(token_ids(text)) for text in texts)
+        return sum(len(text.split()) for text in texts)
+
+    @property
+    def embedding_model(self) -> tuple[str, int] | None:
+        """The embedder's model name and dimension, or None when there is none."""
+        embedder = self.executor.embedder
+        return None if embedder is None else (embedder.model, embedder.dimension)
 
     def close(self) -> None:
         if self._owns_store:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import AbstractContextManager, contextmanager, nullcontext
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
@@ -38,6 +39,32 @@ from memql.ports.progress import Progress, silent
 # after the prerequisites ran, to read store context from — never the gold or assertions. The planners the
 # bench offers by name are in text2mem_plan.py, which builds on this runner (not the other way round).
 Planner = Callable[[str, Any], Any]
+
+# Where a sample runs: given the sample's clock, a context manager yielding a SampleTarget. Default: a new
+# in-memory memql store (`memql_sample`); `memql bench text2mem --store mem0` gives one of
+# text2mem_mem0.py, which runs the same programs on a mem0 store through memql.adapters.mem0.
+SampleStore = Callable[[Any], AbstractContextManager["SampleTarget"]]
+
+
+@dataclass
+class SampleTarget:
+    """What one sample runs on: `execute(program)` like `Memory.execute`; `assertion_store()` a context
+    manager yielding a store whose `execute_sql` reads the `memory` view of what the program left; and
+    `memory`, the memql Memory a planner reads store context from (None: gold IRs only)."""
+
+    execute: Callable[[Any], Any]
+    assertion_store: Callable[[], AbstractContextManager[Any]]
+    memory: Any = None
+
+
+@contextmanager
+def memql_sample(clock: Any) -> Iterator[SampleTarget]:
+    """A sample on a new in-memory memql store, acting as user `bench` of tenant `bench`."""
+    from memql import Memory
+
+    with Memory(":memory:", tenant="bench", actor="bench", clock=clock) as memory:
+        yield SampleTarget(memory.execute, lambda: nullcontext(memory.store), memory)
+
 
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\u3040-\u30ff\uac00-\ud7af]")
 _AGG_FUNCS = ("count", "sum", "avg", "min", "max", "total")
@@ -268,8 +295,14 @@ def _ranked_ids(result: Any, steps: list[Any], step_index: int) -> list[str] | N
 # --- running ------------------------------------------------------------------------------------------
 
 
-def run_sample(sample: dict[str, Any], planner: Planner | None = None, source: str = "") -> SampleResult:
-    """Run one sample; never raises (a sample that breaks something is a failure with the reason)."""
+def run_sample(
+    sample: dict[str, Any],
+    planner: Planner | None = None,
+    source: str = "",
+    store: SampleStore = memql_sample,
+) -> SampleResult:
+    """Run one sample on a new `store` (default: memql's in-memory one); never raises (a sample that
+    breaks something is a failure with the reason)."""
     cls = sample.get("class") if isinstance(sample.get("class"), dict) else {}
     gold = sample.get("schema_list")
     gold_steps = _steps(gold) if gold is not None else []
@@ -284,7 +317,7 @@ def run_sample(sample: dict[str, Any], planner: Planner | None = None, source: s
         instruction=str(cls.get("instruction_type") or "?"),
     )
     try:
-        _run(sample, planner, text, result)
+        _run(sample, planner, text, result, store)
     except SampleError as exc:
         result.fail(result.stage or "setup", str(exc))
     except Exception as exc:
@@ -294,16 +327,19 @@ def run_sample(sample: dict[str, Any], planner: Planner | None = None, source: s
     return result
 
 
-def _run(sample: dict[str, Any], planner: Planner | None, text: str, result: SampleResult) -> None:
-    from memql import Memory
-
+def _run(
+    sample: dict[str, Any], planner: Planner | None, text: str, result: SampleResult, store: SampleStore
+) -> None:
     if "_load_error" in sample:
         raise SampleError(sample["_load_error"])
     expected = sample.get("expected") or {}
     clock = _eval_clock(sample)
-    with Memory(":memory:", tenant="bench", actor="bench", clock=clock) as memory:
+    with store(clock) as target:
+        memory = target.memory
+        if planner is not None and memory is None:
+            raise SampleError("this store runs gold IRs only (no planner)")
         for i, ir in enumerate(sample.get("prerequisites") or []):
-            done = memory.execute(ir)
+            done = target.execute(ir)
             if not done.success:
                 result.fail("prerequisite", f"prerequisites[{i}] ({_op_of(ir)}) refused: {_why(done)}")
                 return
@@ -328,14 +364,17 @@ def _run(sample: dict[str, Any], planner: Planner | None, text: str, result: Sam
             result.op, result.workflow = _first_op(steps), len(steps) > 1
         else:  # breakdowns stay by what the sample asks (its gold), the planner's verb is kept beside
             result.planned_op = _first_op(steps)
-        done = memory.execute(program)
+        done = target.execute(program)
         result.warnings = [f"{w.path or '/'}: {w.message} [{w.rule}]" for w in _all_warnings(done)]
         if not done.success:
             result.fail("execute", _why(done))
             return
         result.executed = True
         result.stage = "assertion"
-        result.checks = [check_assertion(memory.store, spec) for spec in expected.get("assertions") or []]
+        with target.assertion_store() as assertion_store:
+            result.checks = [
+                check_assertion(assertion_store, spec) for spec in expected.get("assertions") or []
+            ]
         result.stage = None
         ranking = expected.get("ranking")
         if ranking:
@@ -393,10 +432,12 @@ def run_files(
     lines: str | None = None,
     on_sample: Callable[[SampleResult], None] | None = None,
     progress: Progress | None = None,
+    store: SampleStore = memql_sample,
 ) -> list[SampleResult]:
     """Run the samples of every file (optionally only the given ids, at most `limit` per file). `lines`
-    "even" or "odd" keeps the samples on lines of that parity, counting the file's first line as 0 (a
-    development half and a held-out half). `progress` hears each sample done, per file."""
+        "even" or "odd" keeps the samples on lines of that parity, counting the file's first line as 0 (a
+        development half and a held-out half). `progress` hears each sample done, per file; `store` is where
+    each sample runs (memql's in-memory store by default)."""
     say = progress or silent
     results: list[SampleResult] = []
     for path in paths:
@@ -404,7 +445,7 @@ def run_files(
         task = f"{Path(path).name}: {len(chosen)} samples"
         say(task, 0, len(chosen))
         for done, sample in enumerate(chosen, start=1):
-            outcome = run_sample(sample, planner, source=Path(path).name)
+            outcome = run_sample(sample, planner, source=Path(path).name, store=store)
             results.append(outcome)
             if on_sample is not None:
                 on_sample(outcome)

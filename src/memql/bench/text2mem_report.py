@@ -143,6 +143,24 @@ def summarize(results: list[SampleResult], planner: str = "gold") -> dict[str, A
             name: {**row, "valid": _rate([r for r in valid if r.source == name])}
             for name, row in _group(results, lambda r: [r.source]).items()
         },
+        "single_op": _rate([r for r in results if not r.workflow]),
         "valid": {**_rate(valid), "excluded": len(results) - len(valid)},
         "failures": failures,
     }
+
+
+def beside(reports: dict[str, dict[str, Any]]) -> dict[str, Any]:
+    """Two or more stores' reports of the same samples, and one row per verb (then `all` and the
+    single-op samples, `single-op`) with each store's ESR and EMR as `<store>_esr`, `<store>_emr`."""
+    first = next(iter(reports.values()))
+    rows: dict[str, dict[str, Any]] = {}
+    for name in [*first["by_op"], "all", "single-op"]:
+        row: dict[str, Any] = {}
+        for store, report in reports.items():
+            rates = report if name == "all" else report["by_op"].get(name) or report.get("single_op") or {}
+            if name == "single-op":
+                rates = report["single_op"]
+            row["n"] = rates.get("n", 0)
+            row[f"{store}_esr"], row[f"{store}_emr"] = rates.get("esr", 0.0), rates.get("emr", 0.0)
+        rows[name] = row
+    return {**reports, "rows": rows}

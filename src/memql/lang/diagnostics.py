@@ -125,6 +125,8 @@ RULES: dict[str, str] = {
     "split.nothing": "the record's text yields a single part",
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
+    "adapter.write_failed": "the other memory system failed a write; the writes already made were undone",
+    "adapter.read_failed": "the other memory system failed a read; nothing was written",
     # profiles (cognition: a2p import and export, automatic promotion)
     "a2p.memory_type": "a key under memories is not a2p:episodic, a2p:semantic or a2p:procedural",
     "a2p.duplicate_id": "two memories of the profile have the same id",

@@ -45,6 +45,14 @@ def _fraction(value: float | None) -> str:
     help="How instructions become IRs (gold: the sample's own schema_list; rules, llm: a planner that "
     "sees only the instruction and the store).",
 )
+@click.option(
+    "--store",
+    type=click.Choice(["sqlite", "mem0"]),
+    default="sqlite",
+    show_default=True,
+    help="Where the samples run: memql's own in-memory store, or a mem0 OSS store through "
+    "memql.adapters.mem0 (gold IRs only; reported per verb beside the SQLite run). Needs memql[mem0].",
+)
 @click.option("--limit", type=click.IntRange(min=1), help="Run at most N samples of each file.")
 @click.option(
     "--lines",
@@ -59,6 +67,7 @@ def _fraction(value: float | None) -> str:
 def bench_text2mem_command(
     data: tuple[Path, ...],
     planner: str,
+    store: str,
     limit: int | None,
     lines: str | None,
     only: tuple[str, ...],
@@ -81,6 +90,12 @@ def bench_text2mem_command(
     except (ImportError, ValueError, RuntimeError) as exc:  # e.g. the LLM planner without a model configured
         click.echo(f"memql: planner {planner} is not available: {exc}", err=True)
         sys.exit(2)
+    if store == "mem0":
+        if planner != "gold":
+            click.echo("memql: --store mem0 runs the gold IRs only (--planner gold)", err=True)
+            sys.exit(2)
+        _run_on_mem0(data, only=only, limit=limit, lines=lines, as_json=as_json, show_failures=show_failures)
+        return
     prepare_report_dir(report_dir)
     with progress_bars() as progress:
         results = text2mem.run_files(data, chosen, only=only, limit=limit, lines=lines, progress=progress)
@@ -135,3 +150,48 @@ def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = No
         )
         if "known_defect" in failure:
             console.print(f"    [dim]{escape(failure['known_defect'])}[/dim]")
+
+
+def _run_on_mem0(data: tuple[Path, ...], *, as_json: bool, show_failures: bool, **choice: Any) -> None:
+    """The samples on memql's store and on mem0 through the adapter; ESR/EMR per verb side by side."""
+    from importlib.util import find_spec
+
+    from memql.bench import text2mem, text2mem_report
+
+    if find_spec("mem0") is None:  # said before the SQLite half runs for nothing
+        click.echo("memql: the mem0 store needs mem0ai: pip install 'memql[mem0]'", err=True)
+        sys.exit(2)
+    from memql.bench.text2mem_mem0 import mem0_samples
+
+    with progress_bars() as progress:
+        sqlite = text2mem.run_files(data, None, progress=progress, **choice)
+        with mem0_samples() as on_mem0:
+            mem0 = text2mem.run_files(data, None, progress=progress, store=on_mem0, **choice)
+    report = text2mem_report.beside(
+        {"sqlite": text2mem_report.summarize(sqlite), "mem0": text2mem_report.summarize(mem0)}
+    )
+    if wants_json(as_json):
+        emit_json(report)
+        return
+    from rich.console import Console
+    from rich.markup import escape
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title="Text2Mem Bench, gold IRs: memql's SQLite store beside mem0 (memql.adapters.mem0)")
+    for column in ("verb", "n", "SQLite ESR", "SQLite EMR", "mem0 ESR", "mem0 EMR"):
+        table.add_column(column, justify="left" if column == "verb" else "right")
+    for name, row in report["rows"].items():
+        if name in ("all", "single-op"):
+            table.add_section()
+        table.add_row(
+            escape(name),
+            str(row["n"]),
+            *(f"{row[f'{store}_{rate}']:.1%}" for store in ("sqlite", "mem0") for rate in ("esr", "emr")),
+        )
+    console.print(table)
+    failures = report["mem0"]["failures"]
+    if failures and not show_failures:
+        console.print(f"{len(failures)} samples fail on mem0; --failures lists them")
+    for failure in failures if show_failures else []:
+        console.print(f"[red]{failure['stage']}[/red] {escape(failure['id'])}: {escape(failure['reason'])}")

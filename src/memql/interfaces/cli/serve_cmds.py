@@ -31,7 +31,8 @@ def _open_store(ctx: click.Context):
     type=click.Choice(["auto", "minilm", "none"]),
     default="auto",
     show_default=True,
-    help="Semantic search model, loaded once and shared by every request (none: lexical search only).",
+    help="Semantic search model, loaded once and shared by every request; also what /v1/embeddings "
+    "serves to OpenAI clients (none: lexical search only, no /v1/embeddings).",
 )
 @click.option(
     "--max-body",
@@ -52,7 +53,8 @@ def _open_store(ctx: click.Context):
 def serve_command(
     ctx: click.Context, host: str, port: int, embedder: str, max_body: int, access_log: str
 ) -> None:
-    """Serve the REST API (docs/rest.md). Requests authenticate with API keys (`memql keys create`)."""
+    """Serve the REST API (docs/rest.md), OpenAI's /v1/embeddings included. Requests authenticate with API
+    keys (`memql keys create`)."""
     from memql.interfaces.rest.server import serve
     from memql.services.embedding import EmbedderUnavailable
 

@@ -12,6 +12,7 @@ from memql import __version__
 from memql.interfaces.dashboard import dashboard_router
 from memql.interfaces.rest import (
     routes_context,
+    routes_embeddings,
     routes_profile,
     routes_program,
     routes_proposals,
@@ -53,7 +54,14 @@ def create_app(
     def healthz() -> dict[str, str]:
         return {"status": "ok", "version": __version__}
 
-    for module in (routes_program, routes_records, routes_proposals, routes_profile, routes_context):
+    for module in (
+        routes_program,
+        routes_records,
+        routes_proposals,
+        routes_profile,
+        routes_context,
+        routes_embeddings,
+    ):
         app.include_router(module.router)
 
     # the web dashboard at "/": the same callers (its login sets the cookie `memql_key`), the same API

@@ -32,6 +32,7 @@ RULES: dict[str, str] = {
     "http.too_large": "the request body is larger than the server's limit",
     "http.bad_request": "the request is malformed (headers, encoding, length)",
     "http.internal": "an unexpected error; it was logged, and nothing about it is in the response",
+    "embedding.unavailable": "the server runs without an embedder, so it has no vectors to give",
 }
 
 # the status of a refusal, by the rule id of its first error (exact id first, then the id's family)
@@ -50,6 +51,7 @@ _BY_RULE = {
     "conversation.participant": 403,  # not the caller's conversation: a permission, not bad input
     "category.unregistered": 422,
     "plan.llm_error": 502,  # the model server failed: not the caller's input
+    "embedding.unavailable": 404,  # no model on this server (not a 5xx: nothing failed)
     "exec.internal": 500,
     "http.internal": 500,
     "http.method": 405,

@@ -3,13 +3,19 @@
 from __future__ import annotations
 
 import logging
+import socket
 import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import uvicorn
 
 from memql.interfaces.rest.app import ACCESS_LOGGER, create_app
 from memql.memory import default_embedder
+from memql.ports.models import Embedder
 from memql.ports.store import Store
 
 
@@ -54,3 +60,30 @@ def serve(
     )
     # uvicorn's own access log is replaced by memql's structured one
     uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+
+
+@contextmanager
+def background_server(
+    store: Store, *, embedder: str | Embedder = "auto", host: str = "127.0.0.1"
+) -> Iterator[str]:
+    """The REST app served on a free port of `host` by a thread of this process, for as long as the block
+    runs: its base URL. `embedder`: a choice as for `memql serve --embedder`, or an Embedder. What a tool
+    that needs memql's endpoints for a while uses (`memql bench text2mem --store mem0` gives mem0 memql's
+    /v1/embeddings this way)."""
+    with socket.socket() as probe:
+        probe.bind((host, 0))
+        port = probe.getsockname()[1]
+    model = default_embedder(embedder) if isinstance(embedder, str) else embedder
+    app = create_app(store, embedder=model, access_log=access_logger("off"))
+    server = uvicorn.Server(uvicorn.Config(app, host=host, port=port, access_log=False, log_level="warning"))
+    thread = threading.Thread(target=server.run, name=f"memql-rest-{port}", daemon=True)
+    thread.start()
+    try:
+        while not server.started:  # uvicorn sets it once the socket listens
+            if not thread.is_alive():
+                raise RuntimeError(f"the REST server on {host}:{port} did not start")
+            time.sleep(0.01)
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
