@@ -33,7 +33,7 @@ CORRECTION = re.compile(
     r"\b(?:sorry|oops|wait|no,|nope|actually|correction|misspoke|mis-spoke|said it wrong|typo|scratch that|"
     r"i meant|meant to say|should (?:be|have said)|had it wrong|got it wrong|wrong|mixed (?:it|them|the two) "
     r"up|not the other|my bad|mistake|let me correct|double-?checked|read (?:it|the number) backwards)\b|"
-    r"不对|搞错|说错|记错|弄错|写错|看错|错了|应该是|更正|纠正|其实是|口误|不是.{1,12}而是",
+    r"不对|搞错|说错|记错|弄错|写错|看错|错了|应该是|更正|纠正|其实是|口误|不是.{1,12}而是|写反|说反|记反|弄反|反了",
     _I,
 )
 CHANGE = re.compile(
@@ -67,7 +67,7 @@ _UNITS = {
     "小时": "h", "minutes": "min", "minute": "min", "分钟": "min", "mph": "mph", "gb": "gb", "tb": "tb",
 }  # fmt: skip
 _MEASURE = re.compile(
-    r"(?<![\w.])(\d+(?:\.\d+)?)\s?("
+    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?("
     + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
     + r")(?![a-z])",
     _I,
@@ -82,8 +82,9 @@ _NAME_EN = re.compile(
 )
 # a Chinese name or place after the verb that states it, up to a particle or punctuation
 _NAME_ZH = re.compile(
-    r"(?:[一两几]?(?:杯|辆|台|部|只|家|份|件|双|本|款)|住在|搬到|搬去|搬回|在|去了|去|到|是|成|为|用|叫|换成|改成|转到|调到|换到|报了|学|上|读)"
-    r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
+    r"(?:[一两几]?(?:杯|辆|台|部|只|家|份|件|双|本|款)|住在|搬到|搬去|搬回|(?<![现实存正])在|去了|去|到|是|用|叫|换成|改成|改为|"
+    r"转到|调到|换到|报了|变成|改喝|改用|改吃|改练|改开|改学|买了|入了|换了|提了)"
+    r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?(?:\s\d+)?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
 )
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 _PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
@@ -166,9 +167,6 @@ def values(text: str, now: datetime) -> list[Value]:
     for m in _CODE.finditer(text):
         if free(m.start(), m.end()):
             found.append(Value("code", m.start(), m.end(), m[0]))
-    for m in _NUMBER.finditer(text):
-        if free(m.start(), m.end()):
-            found.append(Value("number", m.start(), m.end(), m[0]))
     for m in _NAME_EN.finditer(text):
         name, start = m[0].strip(), m.start()
         if re.match(r"The\s+(?-i:[A-Z])", name):  # "The Overstory": the title, without its article
@@ -178,6 +176,9 @@ def values(text: str, now: datetime) -> list[Value]:
     for m in _NAME_ZH.finditer(text):
         if free(m.start("name"), m.end("name")) and CJK.search(m["name"]):
             found.append(Value("name", m.start("name"), m.end("name"), m["name"]))
+    for m in _NUMBER.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("number", m.start(), m.end(), m[0]))
     return sorted(found, key=lambda v: v.start)
 
 
@@ -237,9 +238,8 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 continue
             near = len(before) - back <= CORRECTION_REACH
             topic = _terms(said.text) & terms
-            for old in values(said.text, said.time):
-                new = _new_value(candidates, old, said.text)
-                if new is None or _person(old, said.text, people) != _person(new, text, people):
+            for old, new in _pairs(values(said.text, said.time), candidates, said.text):
+                if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
                 known = any(same_value(d.value, str(old.value)) for d in held)
@@ -277,6 +277,20 @@ def _read_under_own_key(r: Reading, new: Value) -> bool:
     return any(same_value(d.value, str(new.value)) for d in r.facts)
 
 
+def _pairs(olds: list[Value], candidates: list[Value], old_text: str) -> list[tuple[Value, Value]]:
+    """(old, new) of the same kind, the closest in form first ("1502" before "3" for "1205"), else in the
+    order the old turn says them."""
+    pairs = [(old, new) for old in olds if (new := _new_value(candidates, old, old_text)) is not None]
+    return sorted(pairs, key=lambda p: _length_gap(*p))
+
+
+def _length_gap(old: Value, new: Value) -> int:
+    """How far apart two digit strings are in length (only digits' lengths say which is the same thing)."""
+    if old.kind not in ("number", "code", "phone"):
+        return 0
+    return abs(len(str(old.value)) - len(str(new.value)))
+
+
 def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | None:
     """The message's value that replaces `old`: the first of its kind that the old turn does not say."""
     for v in candidates:
@@ -289,6 +303,10 @@ def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | No
 
 def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: set[str], turn: int | None):
     held = next((d for d in reversed(r.earlier) if same_value(d.value, str(old.value))), None)
+    part = next((d for d in reversed(r.earlier) if _part_of(old, d)), None) if held is None else None
+    if part is not None:  # "3K729" of 京A·3K729: the held value with its part replaced
+        held = part
+        new = Value(new.kind, new.start, new.end, str(part.value).replace(str(old.value), str(new.value)))
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
     if own is not None and r.vocabulary.attribute(own.attribute) is None and held is not None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
@@ -335,6 +353,11 @@ def _earlier_value(r: Reading, subject: str, attribute: str, said: Said, back: i
         r.facts.insert(0, draft)
     else:
         r.known_facts.append(draft)
+
+
+def _part_of(old: Value, draft: Draft) -> bool:
+    text = str(old.value)
+    return len(text) >= 3 and isinstance(draft.value, str) and text in draft.value and text != draft.value
 
 
 def _mentions(text: str, subject: str, speaker: str) -> bool:
