@@ -23,6 +23,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta
+from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS, tokens
 
@@ -132,7 +133,13 @@ class Said:
 
 
 def values(text: str, now: datetime) -> list[Value]:
-    """The values a turn states, each once, by shape (the first shape that covers a span wins)."""
+    """The values a turn states, each once, by shape (the first shape that covers a span wins). A recent
+    turn is read again for each of the next messages: its values are remembered."""
+    return list(_values(text, now))
+
+
+@lru_cache(maxsize=256)
+def _values(text: str, now: datetime) -> tuple[Value, ...]:
     found: list[Value] = []
 
     def free(a: int, b: int) -> bool:
@@ -179,7 +186,7 @@ def values(text: str, now: datetime) -> list[Value]:
     for m in _NUMBER.finditer(text):
         if free(m.start(), m.end()):
             found.append(Value("number", m.start(), m.end(), m[0]))
-    return sorted(found, key=lambda v: v.start)
+    return tuple(sorted(found, key=lambda v: v.start))
 
 
 def _is_name(text: str, start: int, name: str) -> bool:
@@ -211,13 +218,13 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
         return
     if _PRONOUN.search(text) and not any(d.subject != r.speaker for d in r.facts):
         return  # "she lives in Sligo now" the grammar could not resolve: whose it is is not guessed
-    earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}
-    if any((d.subject, d.attribute) in earlier_keys for d in r.facts):
-        return  # the grammar bound this change to a fact already
     mine = values(text, r.now)
     candidates = [v for v in mine if not _REJECTED.search(text[max(0, v.start - 12) : v.start])]
     if not candidates:
-        return
+        return  # (before the recent turns are read: most messages end here)
+    earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}
+    if any((d.subject, d.attribute) in earlier_keys for d in r.facts):
+        return  # the grammar bound this change to a fact already
     terms = _terms(text)
     strong = STRONG_CHANGE.search(text) is not None
     echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
