@@ -39,7 +39,8 @@ CORRECTION = re.compile(
 )
 CHANGE = re.compile(
     r"\b(?:instead|switch(?:ed|ing)?|swap(?:ped)?|mov(?:ed|ing)|transferr?(?:ed|ing)?|relocat(?:ed|ing)|"
-    r"chang(?:ed|ing)|push(?:ed)?|bump(?:ed)?|delay(?:ed)?|postpon(?:ed)?|reschedul(?:ed)?|upgrad(?:ed)?|"
+    r"chang(?:ed|ing)|push(?:ed|ing)?|bump(?:ed|ing)?|delay(?:ed|ing)?|postpon(?:ed|ing)?|reschedul(?:ed|ing)?|"
+    r"upgrad(?:ed|ing)?|"
     r"replac(?:ed)?|new|now|anymore|no longer|from now on|these days|went with|going with|updated?|"
     r"raised|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|reshuffled|took over|"
     r"setting|set|turns out|any more|got)\b|"
@@ -49,10 +50,19 @@ CHANGE = re.compile(
 )
 # a change said with one of these binds to a value just before without a shared word ("swapped to X")
 STRONG_CHANGE = re.compile(
-    r"\b(?:instead|switch(?:ed)?|swap(?:ped)?|moved|relocated|transferred|went with|replaced|changed|"
-    r"pushed|bumped|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|提前|延期|挪到|搬到|"
+    r"\b(?:instead|switch(?:ed|ing)?|swap(?:ped|ping)?|moved|relocated|transferred|went with|replaced|"
+    r"changed|push(?:ed|ing)|bump(?:ed|ing)|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|"
+    r"提前|延期|挪到|搬到|"
     r"搬去|转到|调到|换到|换了|跳槽",
     _I,
+)
+# getting or giving up a thing one owns: a new one of the kind the speaker held ("got an iPhone 16")
+ACQUIRED = re.compile(
+    r"\b(?:got|bought|picked up|ordered|returned|sold|traded in)\b|买了|入了|提了|退了|卖了", _I
+)
+OWNED = re.compile(
+    r"(?:^|[._])(?:phone|car|laptop|computer|bike|tablet|watch|camera|console|headphones|vehicle|"
+    r"work_laptop|手机|车|电脑|笔记本|平板)(?:$|[._])"
 )
 # a correction looks back this many turns without a shared word ("Sorry, typo. It's UA 828.")
 CORRECTION_REACH = 4
@@ -79,7 +89,8 @@ _NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%
 _TITLE_ZH = re.compile(r"《[^》]{1,30}》")
 _COLOR_ZH = re.compile(r"(?:[深浅淡亮暗墨米]?[红橙黄绿青蓝紫黑白灰粉棕金银]|咖啡|卡其|藏青|米白)色")
 _NAME_EN = re.compile(
-    r"\b(?:[A-Z][\w&'.-]*[\w&]|i[A-Z]\w+|[A-Z])(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][\w&'.-]*[\w&]|\d+))*"
+    r"\b(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(?:[A-Z][\w&'.-]*[\w&]|i[A-Z]\w+|[A-Z])"
+    r"(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][\w&'.-]*[\w&]|\d+))*"
 )
 # a Chinese name or place after the verb that states it, up to a particle or punctuation
 _NAME_ZH = re.compile(
@@ -189,10 +200,15 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
     return tuple(sorted(found, key=lambda v: v.start))
 
 
+_TITLES = frozenset({"Mr", "Mrs", "Ms", "Miss", "Dr", "Prof"})
+
+
 def _is_name(text: str, start: int, name: str) -> bool:
     from .patterns_en import NOT_NAMES  # the grammar's list of capitalised words that name nothing
 
-    first = name.split()[0]
+    first = name.split()[0].split("'")[0].split("\u2019")[0]  # "It's 4471": the word is "It"
+    if first.rstrip(".") in _TITLES:
+        return " " in name  # "Mr. Osei": a person by title and name
     if first in NOT_NAMES or first.lower() in STOP_WORDS or (first.upper() == first and len(first) == 1):
         return False
     opening = start == 0 or re.search(r"[.!?]\s*$|^\s*$", text[:start]) is not None
@@ -227,6 +243,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
         return  # the grammar bound this change to a fact already
     terms = _terms(text)
     strong = STRONG_CHANGE.search(text) is not None
+    acquired = ACQUIRED.search(text) is not None
     echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
     candidates = [v for v in candidates if str(v.value).casefold() not in echoes]
     held = [d for d in r.earlier if d not in r.facts and d.speaker == r.speaker]
@@ -249,8 +266,12 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
-                known = any(same_value(d.value, str(old.value)) for d in held)
-                if not (shared or old.rare() or (known and strong) or ((correcting or strong) and near)):
+                holders = [d for d in held if same_value(d.value, str(old.value))]
+                known = bool(holders)
+                owned = acquired and any(OWNED.search(d.attribute) for d in holders)
+                if not (
+                    shared or old.rare() or (known and (strong or owned)) or ((correcting or strong) and near)
+                ):
                     continue
                 topical = shared or known or (correcting and near) or _where_one_lives(r, said, old)
                 if not topical and _read_under_own_key(r, new):
@@ -315,7 +336,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
         held = part
         new = Value(new.kind, new.start, new.end, str(part.value).replace(str(old.value), str(new.value)))
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
-    if own is not None and r.vocabulary.attribute(own.attribute) is None and held is not None:
+    if own is not None and r.vocabulary.attribute(own.attribute) is None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
     start, end = _clause(r.text, new.start, new.end)
     correcting = CORRECTION.search(r.text) is not None
