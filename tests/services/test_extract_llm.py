@@ -199,3 +199,26 @@ def test_model_keys_pass_through_the_vocabulary(provider, extractor, model_key, 
     provider.replies = [reply(facts=[fact])]
     (got,) = extractor.extract(message(TEXT, RECENT)).facts
     assert got.attribute == key
+
+
+def test_a_fact_said_in_a_recent_turn_quotes_that_turn(provider, extractor):
+    """The value a correction replaces, stated by a recent turn (said_in its index): its evidence is
+    anchored in that turn's words; an index that names no turn makes the reply invalid."""
+    earlier = {
+        **json.loads(reply())["facts"][0],
+        "value": "2026-07-15",
+        "correction": False,
+        "said_in": 0,
+        "evidence": {"start": 0, "end": 28, "quote": "passport deadline is July 15"},  # offsets miscounted
+    }
+    provider.replies = [reply(facts=[earlier, json.loads(reply())["facts"][0]])]
+    said = message(TEXT, RECENT)
+    delta = extractor.extract(said)
+    rendered = json.loads(provider.requests[0]["body"]["messages"][-1]["content"])
+    assert rendered["recent_turns"][0]["index"] == 0
+    assert [(f.value, f.said_in) for f in delta.facts] == [("2026-07-15", 0), ("2026-06-30", None)]
+    assert delta.facts[0].evidence.start == RECENT[0].index("passport deadline")
+    assert check_evidence(delta, TEXT, said.recent) == []
+    provider.replies = [reply(facts=[{**earlier, "said_in": 5}])] * 2
+    dropped = extractor.extract(message(TEXT, RECENT))
+    assert dropped.facts == [] and dropped.diagnostics[0].rule == "extract.invalid_reply"
