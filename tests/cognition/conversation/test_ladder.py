@@ -255,22 +255,46 @@ def test_facts_left_without_a_theme_are_placed_on_restart(m):
 # --- the LLM path -----------------------------------------------------------------------------------------
 
 
-def test_with_an_llm_facts_come_from_one_call_per_episode(m, provider):
-    def respond(body):
-        lines = body["messages"][-1]["content"].splitlines()
+def _model(body):
+    """The model's side: episodes (two per excerpt of four or more messages, titled, a fact per message)
+    or theme titles and summaries, by the schema asked for."""
+    lines = body["messages"][-1]["content"].splitlines()
+    if "episodes" in json.dumps(body["response_format"]):
+        firsts = [0, len(lines) // 2] if len(lines) >= 4 else [0]
         return json.dumps(
-            {"facts": [{"text": f"Fact of line {i}.", "message": i} for i in range(len(lines))]}
+            {
+                "episodes": [
+                    {
+                        "first": first,
+                        "title": f"Topic {first}",
+                        "facts": [{"text": f"Fact of line {i}.", "message": i} for i in range(len(lines))],
+                    }
+                    for first in firsts
+                ]
+            }
         )
+    themes = sum(1 for line in lines if line.startswith("Theme "))
+    return json.dumps(
+        {"themes": [{"theme": i, "title": f"T{i}", "summary": f"Summary {i}."} for i in range(themes)]}
+    )
 
-    provider.respond = respond
+
+def test_with_an_llm_episodes_titles_facts_and_theme_summaries_are_the_models(m, provider):
+    provider.respond = _model
     llm = OpenAIChat(provider.url, "test-ladder", timeout=2.0, max_retries=0)
     try:
         ladder = build(m, llm=llm)
     finally:
         llm.close()
-    assert ladder.llm_calls == len(ladder.state.episodes) == len(EPISODES)
-    assert ladder.llm_calls / len(TURNS) <= 1
-    assert sorted(f.text for f in ladder.state.facts.values())[:2] == ["Fact of line 0.", "Fact of line 0."]
+    episodes = list(ladder.state.episodes.values())
+    assert episodes and all(e.text.startswith("Topic ") for e in episodes)
+    # each episode holds the model's facts of its own messages, none of another episode's
+    for e in episodes:
+        held = {f.text for f in ladder.state.facts.values() if set(f.message_ids) <= set(e.message_ids)}
+        assert held and all(t.startswith("Fact of line ") for t in held)
+    themes = list(ladder.state.themes.values())
+    assert themes and all(t.text.startswith("T") and "Summary" in t.text for t in themes)
+    assert ladder.llm_calls / len(TURNS) <= 1  # the write path's budget: one call per message at most
     assert all(body["response_format"] for body in provider.bodies())
 
 

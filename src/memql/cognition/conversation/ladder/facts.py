@@ -4,21 +4,17 @@ Typed where possible: the typed facts the conversation's extractor formed from a
 attribute, value, the words they were read from) are that message's semantic facts. Offline (no model
 call), the sentences of a message that state no typed fact add its salient ones — those carrying at least
 `fact_min_terms` content keywords, the `facts_per_message` richest of them —, prefixed with the speaker
-so that "I" keeps its referent. With an LLM: one call per closed episode (so well under one call per
-turn) asks for atomic facts, each naming the message it came from; a reply that is not usable falls back
-to the offline extraction, so the write path never fails because of the model.
+so that "I" keeps its referent. With an LLM, the model's facts come with its episodes (llm.py).
 """
 
 from __future__ import annotations
 
-import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from memql.cognition.conversation.base import Message
 from memql.cognition.conversation.formation import StoredFact, fact_statement
-from memql.ports.models import LLM, ChatMessage, ChatRequest
 from memql.services.keywords import keywords
 from memql.services.sentences import split_sentences
 
@@ -64,7 +60,7 @@ def typed_drafts(message: Message, typed: Sequence[StoredFact]) -> list[FactDraf
     ]
 
 
-def _of(message: Message, typed: Mapping[str, Sequence[StoredFact]]) -> list[StoredFact]:
+def typed_of(message: Message, typed: Mapping[str, Sequence[StoredFact]]) -> list[StoredFact]:
     return [f for s in message.source_ids for f in typed.get(s, ())]
 
 
@@ -76,7 +72,7 @@ def extract_offline(
     drafts = []
     for message in messages:
         role, body = speaker_body(message)
-        facts = _of(message, typed or {})
+        facts = typed_of(message, typed or {})
         drafts.extend(typed_drafts(message, facts))
         quotes = [f.evidence.casefold() for f in facts if f.evidence]
         for sentence in salient_sentences(body, config):
@@ -91,61 +87,3 @@ def extract_offline(
                 )
             )
     return drafts
-
-
-_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "facts": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {"text": {"type": "string"}, "message": {"type": "integer"}},
-                "required": ["text", "message"],
-            },
-        }
-    },
-    "required": ["facts"],
-}
-
-_INSTRUCTION = (
-    "Extract the atomic facts worth remembering from this conversation excerpt: events, plans, "
-    "preferences, relationships, dates, names. Each fact is one short self-contained sentence that names "
-    "the person it is about (never 'I' or 'you'), and gives the number of the message it comes from. "
-    'Reply with JSON: {"facts": [{"text": ..., "message": <number>}]}.'
-)
-
-
-def extract_with_llm(
-    llm: LLM,
-    messages: list[Message],
-    config: LadderConfig,
-    typed: Mapping[str, Sequence[StoredFact]] | None = None,
-) -> list[FactDraft]:
-    """The messages' typed facts, then the facts of one LLM call for the episode; the offline extraction
-    when the reply is unusable."""
-    known = [d for m in messages for d in typed_drafts(m, _of(m, typed or {}))]
-    lines = "\n".join(f"{i}. {spoken(m)}" for i, m in enumerate(messages))
-    request = ChatRequest(
-        [ChatMessage("system", _INSTRUCTION), ChatMessage("user", lines)],
-        json_schema=_SCHEMA,
-        temperature=0.0,
-        metadata={"purpose": "ladder.facts"},
-    )
-    try:
-        reply = json.loads(llm.chat(request))
-        items = reply["facts"] if isinstance(reply, dict) else None
-    except Exception:  # any failure of the model or its reply: the offline facts still get written
-        items = None
-    drafts = []
-    for item in items if isinstance(items, list) else []:
-        if not isinstance(item, dict):
-            continue
-        text, index = item.get("text"), item.get("message")
-        if not isinstance(text, str) or not text.strip() or len(text) > MAX_FACT_CHARS:
-            continue
-        if not isinstance(index, int) or isinstance(index, bool) or not 0 <= index < len(messages):
-            continue
-        source = messages[index]
-        drafts.append(FactDraft(text.strip(), source.source_ids, (source.memory_id,), source.time))
-    return known + drafts if drafts else extract_offline(messages, config, typed)

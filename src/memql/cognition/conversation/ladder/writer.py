@@ -30,7 +30,8 @@ from memql.services.sentences import split_sentences
 from memql.services.summarize import summarize
 
 from .config import LadderConfig
-from .facts import FactDraft, extract_offline, extract_with_llm, spoken
+from .facts import FactDraft, extract_offline, spoken, typed_drafts, typed_of
+from .llm import EpisodePlan, plan_episodes, summarise_themes
 from .themes import ThemeOrganizer, ThemePlan
 from .units import EpisodeUnit, FactUnit, LadderState, ThemeUnit, encode_ir, unit_facets
 from .vectors import Vectors, centroid, cosine
@@ -83,19 +84,24 @@ class LadderWriter:
         held = self.state.open
         if not held:
             return
-        vectors = self.vectors.embed([spoken(m) for m in held])
-        runs: list[list[int]] = [[0]]
-        for i in range(1, len(held)):
-            if self.shift(vectors[runs[-1]], vectors[i]):
-                runs.append([i])
-            else:
-                runs[-1].append(i)
+        plans = plan_episodes(self.llm, held) if self.llm is not None else None
+        if plans is not None:  # the model's boundaries, titles and facts (one call)
+            ends = [p.first for p in plans[1:]] + [len(held)]
+            runs = [list(range(p.first, end)) for p, end in zip(plans, ends, strict=True)]
+        else:
+            vectors = self.vectors.embed([spoken(m) for m in held])
+            runs = [[0]]
+            for i in range(1, len(held)):
+                if self.shift(vectors[runs[-1]], vectors[i]):
+                    runs.append([i])
+                else:
+                    runs[-1].append(i)
         if len(runs) == 1 and not close_all and len(held) < self.config.max_episode_messages:
             return
         closing = runs if close_all or len(runs) == 1 else runs[:-1]
-        for run in closing:
+        for index, run in enumerate(closing):
             self.state.open = [held[i] for i in run]
-            self.close_episode()
+            self.close_episode(plans[index] if plans is not None else None)
         self.state.open = [] if closing is runs else [held[i] for i in runs[-1]]
 
     def shift(self, episode: np.ndarray, vector: np.ndarray) -> bool:
@@ -107,18 +113,20 @@ class LadderWriter:
             return False
         return cosine(vector, centroid(episode)) < config.episode_shift
 
-    def close_episode(self) -> None:
-        """Write the open episode and its facts, then place the facts in themes."""
+    def close_episode(self, plan: EpisodePlan | None = None) -> None:
+        """Write the open episode and its facts (the typed ones, then the model's when `plan` gives them,
+        else the offline ones), then place the facts in themes."""
         messages = self.state.open
         if not messages:
             return
         typed = facts_by_source(conversation_facts(self.executor, self.conversation_id, visit=False))
-        drafts = (
-            extract_with_llm(self.llm, messages, self.config, typed)
-            if self.llm is not None
-            else extract_offline(messages, self.config, typed)
-        )
-        episode = self._episode_record(messages)
+        if plan is not None:
+            own = {m.memory_id for m in messages}
+            said = [d for d in plan.facts if set(d.message_ids) <= own]
+            drafts = [d for m in messages for d in typed_drafts(m, typed_of(m, typed))] + said
+        else:
+            drafts = extract_offline(messages, self.config, typed)
+        episode = self._episode_record(messages, plan.title if plan is not None else None)
         steps = [episode] + [self._fact_record(d) for d in drafts]
         results = self._run(steps, "episode")
         episode_id = results[0]
@@ -142,9 +150,11 @@ class LadderWriter:
         self.state.open = []
         self.place(fact_ids)
 
-    def _episode_record(self, messages: list[Message]) -> dict[str, Any]:
+    def _episode_record(self, messages: list[Message], title: str | None = None) -> dict[str, Any]:
         lines = [spoken(m) for m in messages]
         text = summarize(lines, self.config.episode_summary_tokens) or lines[0]
+        if title:  # the model's title leads the extractive summary
+            text = f"{title}: {text}"
         cited = cited_sources(text, [(spoken(m), m.source_ids) for m in messages])
         sources = [s for m in messages for s in m.source_ids]
         facets = unit_facets(
@@ -175,8 +185,7 @@ class LadderWriter:
         hidden = {t: self.state.themes.pop(t) for t in held if t in self.state.themes}
         try:
             plan = self.organizer.place(fact_ids)
-            for theme_id in plan.touched:
-                self._describe(self.state.themes[theme_id])
+            self._describe_all([self.state.themes[theme_id] for theme_id in plan.touched])
             steps, new_ids = self._theme_steps(plan)
             results = self._run(steps, "themes")
             for step, theme_id in new_ids.items():
@@ -188,6 +197,23 @@ class LadderWriter:
                     self.state.fact_theme[member] = real
         finally:
             self.state.themes.update(hidden)
+
+    def _describe_all(self, themes: list[ThemeUnit]) -> None:
+        """The touched themes' texts: the model's titles and summaries (one call), else extractive ones."""
+        written = (
+            summarise_themes(self.llm, [[self.state.facts[m].text for m in t.members] for t in themes])
+            if self.llm is not None and themes
+            else None
+        )
+        for i, theme in enumerate(themes):
+            if written is None:
+                self._describe(theme)
+                continue
+            title, summary = written[i]
+            theme.text = f"{title}: {summary}"
+            theme.cited = tuple(
+                dict.fromkeys(s for m in theme.members for s in self.state.facts[m].source_ids)
+            )
 
     def _describe(self, theme: ThemeUnit) -> None:
         """A theme's stored text: a label of its top keywords, then an extractive summary of its facts."""
