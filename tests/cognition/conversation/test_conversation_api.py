@@ -143,7 +143,8 @@ def test_a_tight_budget_keeps_the_best_piece_and_nothing_over_it(memory):
     fill(conv)
     full = conv.context("charity 5k race", budget_tokens=2000)
     assert full.tokens <= 2000 and len(full.pieces) >= 2
-    race = estimate_tokens("25 May 2023:\n[D2:3] Melanie: I ran a charity 5k race in the park last Saturday.")
+    said = "I ran a charity 5k race in the park last Saturday (2023-05-20)."  # the day it resolved to, shown
+    race = estimate_tokens(f"25 May 2023:\n[D2:3] Melanie: {said}")
     tight = conv.context("charity 5k race", budget_tokens=race)
     assert tight.tokens == race and tight.source_ids == ["D2:3"]
     # one token short: the hit does not fit, and the message before it does not come without it

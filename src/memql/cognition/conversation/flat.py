@@ -13,7 +13,12 @@ from typing import TYPE_CHECKING
 
 from memql.cognition.conversation.assemble import MessagePiece, assemble, message_text
 from memql.cognition.conversation.base import Context, Message, Piece
-from memql.cognition.conversation.records import conversation_filter, message_row_text, read_rows
+from memql.cognition.conversation.records import (
+    conversation_filter,
+    message_row_text,
+    read_rows,
+    with_resolved_days,
+)
 from memql.lang import build
 from memql.ports.models import LLM
 
@@ -136,7 +141,7 @@ def _piece(row: dict, score: float, anchor: str | None = None) -> Piece:
     facets = row.get("facets") or {}
     source_ids = tuple(str(s) for s in facets.get("source_ids") or ())
     speaker = str(facets.get("speaker") or facets.get("role") or "")
-    text = message_row_text(row)
+    text = with_resolved_days(message_row_text(row), facets)
     return MessagePiece(
         text=message_text(source_ids, (row["id"],), speaker, text),
         memory_ids=(row["id"],),

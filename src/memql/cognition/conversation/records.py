@@ -19,6 +19,7 @@ the one place that adds those fields: the strategies write through it without kn
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -82,6 +83,30 @@ def message_row_text(row: dict) -> str:
     speaker = str((row.get("facets") or {}).get("speaker") or "")
     prefix = f"{speaker}: "
     return text[len(prefix) :] if speaker and text.startswith(prefix) else text
+
+
+def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
+    """A message's text with the day each relative time in it resolved to, after its words ("the day after
+    tomorrow (2026-05-14)"), from the times interpreted when it was stored: a reader later does not know
+    when "tomorrow" was said. Words that already name the day (a date, a month) are left as they are."""
+    found: list[tuple[int, str]] = []
+    for t in facets.get("times") or ():
+        quote = str((t.get("evidence") or {}).get("quote") or "")
+        if t.get("granularity") != "day" or not quote or re.search(r"\d|" + _MONTH_WORDS, quote, re.I):
+            continue
+        at = text.find(quote)
+        try:
+            start, end = datetime.fromisoformat(t["start"]), datetime.fromisoformat(t["end"])
+        except (KeyError, TypeError, ValueError):
+            continue
+        if at >= 0:
+            found.append((at + len(quote), (start + (end - start) / 2).date().isoformat()))
+    for at, day in sorted(found, reverse=True):
+        text = f"{text[:at]} ({day}){text[at:]}"
+    return text
+
+
+_MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|月"
 
 
 def message_encode(
