@@ -7,6 +7,7 @@ from typing import Annotated, Literal
 from pydantic import AfterValidator, Field
 
 from memql.lang.fields import Instant, StrictModel, dedupe
+from memql.lang.keyed import NamespaceListing
 from memql.lang.ops.base import OpBase, verb
 
 IncludeField = Literal[
@@ -54,6 +55,10 @@ IncludeField = Literal[
     "last_access_at",
     "evidence",
     "schema_version",
+    # memql: key-addressed records
+    "namespace",
+    "key",
+    "ttl",
     "score",
     "explain",
 ]
@@ -71,6 +76,18 @@ class RetrieveArgs(StrictModel):
         description="memql extension: also return the typed facts the search query names (or, without a "
         "query, that the hits state), true at as_of or now ('current'), with their earlier values too "
         "('history'); each row says whether its typed facts still hold (superseded_by, superseded_at)",
+    )
+    # memql extensions, language 1.x, added with issue 18
+    offset: Annotated[int, Field(ge=0, le=10_000_000)] | None = Field(
+        None, description="skip this many of the ordered results before the limit"
+    )
+    refresh_ttl: bool | None = Field(
+        None,
+        description="renew each returned record's time to live (expire_at = now + its ttl); "
+        "not a content change",
+    )
+    namespaces: NamespaceListing | None = Field(
+        None, description="list the distinct namespaces of the target's records instead of rows"
     )
 
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from memql.index.lexical import CONTEXT_WEIGHT
-from memql.ports.record import PROPOSAL_STATUSES
-from memql.ports.store import Access, RecordQuery
+from memql.ports.record import NAMESPACE_SEP, PROPOSAL_STATUSES
+from memql.ports.store import Access, RecordQuery, StructuredCondition
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
@@ -125,6 +125,24 @@ def build(
         else:
             where.append("json_extract(r.facets, ?) = ?")
             params.extend([path, int(value) if isinstance(value, bool) else value])
+    if q.namespace is not None:
+        where.append("r.namespace = ?")
+        params.append(q.namespace)
+    if q.namespace_prefix is not None:
+        if q.namespace_prefix:  # the namespace itself, or one that goes on after a separator
+            where.append("(r.namespace = ? OR substr(r.namespace, 1, ?) = ?)")
+            params.extend(
+                [q.namespace_prefix, len(q.namespace_prefix) + 1, q.namespace_prefix + NAMESPACE_SEP]
+            )
+        else:
+            where.append("r.namespace IS NOT NULL")
+    if q.key is not None:
+        where.append("r.key = ?")
+        params.append(q.key)
+    for condition in q.structured:
+        sql_condition, values = structured_condition(condition)
+        where.append(sql_condition)
+        params.extend(values)
     for column, op, value in (("weight", ">=", q.weight_gte), ("weight", "<=", q.weight_lte)):
         if value is not None:
             where.append(f"r.{column} {op} ?")
@@ -140,9 +158,12 @@ def build(
     else:
         order = _ORDER[q.order]
     sql = f"SELECT r.*, {score} AS score FROM {table} r{join} WHERE {' AND '.join(where)} ORDER BY {order}"
-    if q.limit is not None:
+    if q.limit is not None or q.offset:
         sql += " LIMIT ?"
-        params.append(q.limit)
+        params.append(q.limit if q.limit is not None else -1)  # SQLite: -1 is no limit
+    if q.offset:
+        sql += " OFFSET ?"
+        params.append(q.offset)
     if window is not None and head:
         # the window as a materialised CTE, read once for the rows and once for its size and floor
         inner = sql.replace(join, " JOIN hits f ON f.hit = r.num", 1)
@@ -153,6 +174,31 @@ def build(
             1,
         )
     return sql, [*head, *params]
+
+
+_COMPARE = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+def structured_condition(condition: StructuredCondition) -> tuple[str, list[Any]]:
+    """A condition on a structured payload value as SQL (memql.ports.store.StructuredCondition)."""
+    path = "$" + "".join('."' + part.replace('"', '""') + '"' for part in condition.path)
+    kind = "json_type(r.structured, ?)"
+    at = "json_extract(r.structured, ?)"
+    value = condition.value
+    if condition.op in _COMPARE:
+        types = "('integer', 'real')" if isinstance(value, int | float) else "('text')"
+        return f"({kind} IN {types} AND {at} {_COMPARE[condition.op]} ?)", [path, path, value]
+    if value is None:
+        equal, values = f"({kind} IS NULL OR {kind} = 'null')", [path, path]
+    elif isinstance(value, bool):
+        equal, values = f"COALESCE({kind} = ?, 0)", [path, "true" if value else "false"]
+    elif isinstance(value, int | float):
+        equal, values = f"COALESCE({kind} IN ('integer', 'real') AND {at} = ?, 0)", [path, path, value]
+    elif isinstance(value, str):
+        equal, values = f"COALESCE({kind} = 'text' AND {at} = ?, 0)", [path, path, value]
+    else:  # a list: the same JSON, item by item in order
+        equal, values = f"COALESCE({kind} = 'array' AND {at} = json(?), 0)", [path, path, dumps(value)]
+    return (f"NOT {equal}" if condition.op == "ne" else equal), values
 
 
 _UNACCEPTED = (
