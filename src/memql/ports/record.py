@@ -97,6 +97,9 @@ class Record:
     namespace: str | None = None
     key: str | None = None
     ttl: str | None = None  # an ISO duration: a read that asks to refresh it moves expire_at to now + ttl
+    # what of the structured payload the indexes cover (its text is then the text at these paths): None
+    # all of it, [] nothing (memql.index.text.texts_at_paths reads the paths)
+    index_paths: list[str] | None = None
 
     def copy(self, **changes: Any) -> Record:
         return replace(self, **changes)
@@ -159,6 +162,7 @@ JSON_FIELDS = frozenset(
         "write_blacklist",
         "value",
         "evidence",
+        "index_paths",
     }
 )
 # fields the engine never changes through `update` (identity and bookkeeping)
