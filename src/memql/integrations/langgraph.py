@@ -220,6 +220,8 @@ class MemqlStore(BaseStore):
         result = self.memory.execute(program)
         if not result.success:
             first = result.diagnostics[0]
+            if first.rule == "filter.where":  # LangGraph's stores call this an invalid filter key
+                raise InvalidStoreOp(first.rule, f"Invalid filter key or value: {first.message}", first.path)
             if first.rule.startswith(("json.", "field.", "filter.", "encode.", "target.", "op.", "workflow.")):
                 raise InvalidStoreOp(first.rule, first.message, first.path)
             raise Refusal(first.rule, first.message, first.path)

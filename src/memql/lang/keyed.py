@@ -33,7 +33,7 @@ def _where(value: dict[str, Any]) -> dict[str, Any]:
     condition on each of its keys below the path (so {"a": {"b": 1}} is {"a.b": 1})."""
     for path, condition in value.items():
         if not path or any(not part for part in path.split(".")):
-            raise PydanticCustomError("filter.where", "where: {path!r} is not a dotted path", {"path": path})
+            raise PydanticCustomError("filter.where", "where: {path} is not a dotted path", {"path": path})
         if isinstance(condition, dict) and any(k.startswith("$") for k in condition):
             for op, operand in condition.items():
                 if op not in OPERATORS:

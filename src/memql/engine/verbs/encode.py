@@ -119,6 +119,7 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     index_paths = None if args.index is None else ([] if args.index is False else list(args.index))
     if index_paths is not None:  # the indexes cover the text at these paths of the document
         text = "\n".join(texts_at_paths(structured, index_paths)) or None
+        digest = content_hash(text, payload.url, structured)  # the embedding cache keys on the text
     expire_at = args.expire_at
     if args.ttl is not None:
         expire_at = add_duration(ctx.now, parse_duration(args.ttl))

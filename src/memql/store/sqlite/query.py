@@ -185,6 +185,8 @@ def structured_condition(condition: StructuredCondition) -> tuple[str, list[Any]
     kind = "json_type(r.structured, ?)"
     at = "json_extract(r.structured, ?)"
     value = condition.value
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUM:
+        value = float(value)  # beyond SQLite's integers: compared as a real, as SQLite compares them
     if condition.op in _COMPARE:
         types = "('integer', 'real')" if isinstance(value, int | float) else "('text')"
         return f"({kind} IN {types} AND {at} {_COMPARE[condition.op]} ?)", [path, path, value]
