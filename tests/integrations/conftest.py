@@ -5,9 +5,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 
-import pytest
-
 import langgraph_stores
+import pytest
 
 
 @pytest.fixture(autouse=True)

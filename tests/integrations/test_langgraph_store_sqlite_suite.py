@@ -53,9 +53,7 @@ class CharacterEmbeddings(Embeddings):
         self.dims = dims
         # Create projection vector for each character lazily
         self._char_projections: dict[str, list[float]] = defaultdict(
-            lambda: [
-                self._rng.gauss(0, 1 / math.sqrt(self.dims)) for _ in range(self.dims)
-            ]
+            lambda: [self._rng.gauss(0, 1 / math.sqrt(self.dims)) for _ in range(self.dims)]
         )
 
     def _embed_one(self, text: str) -> list[float]:
@@ -132,16 +130,12 @@ def test_batch_order(store: MemqlStore) -> None:
     ops = [
         GetOp(namespace=("test", "foo"), key="key1"),
         PutOp(namespace=("test", "bar"), key="key2", value={"data": "value2"}),
-        SearchOp(
-            namespace_prefix=("test",), filter={"data": "value1"}, limit=10, offset=0
-        ),
+        SearchOp(namespace_prefix=("test",), filter={"data": "value1"}, limit=10, offset=0),
         ListNamespacesOp(match_conditions=None, max_depth=None, limit=10, offset=0),
         GetOp(namespace=("test",), key="key3"),
     ]
 
-    results = store.batch(
-        cast(Iterable[GetOp | PutOp | SearchOp | ListNamespacesOp], ops)
-    )
+    results = store.batch(cast(Iterable[GetOp | PutOp | SearchOp | ListNamespacesOp], ops))
     assert len(results) == 5
     assert isinstance(results[0], Item)
     assert isinstance(results[0].value, dict)
@@ -287,9 +281,7 @@ def test_batch_list_namespaces_ops(store: MemqlStore) -> None:
         ),
     ]
 
-    results = store.batch(
-        cast(Iterable[GetOp | PutOp | SearchOp | ListNamespacesOp], ops)
-    )
+    results = store.batch(cast(Iterable[GetOp | PutOp | SearchOp | ListNamespacesOp], ops))
     assert len(results) == 3
 
     # First operation should list all namespaces
@@ -439,9 +431,7 @@ def test_vector_insert_with_auto_embedding(
     conn_type: Literal["memory", "file"],
 ) -> None:
     """Test inserting items that get auto-embedded."""
-    with create_vector_store(
-        fake_embeddings, distance_type=distance_type, conn_type=conn_type
-    ) as store:
+    with create_vector_store(fake_embeddings, distance_type=distance_type, conn_type=conn_type) as store:
         docs = [
             ("doc1", {"text": "short text"}),
             ("doc2", {"text": "longer text document"}),
@@ -470,9 +460,7 @@ def test_vector_update_with_embedding(
     conn_type: Literal["memory", "file"],
 ) -> None:
     """Test that updating items properly updates their embeddings."""
-    with create_vector_store(
-        fake_embeddings, distance_type=distance_type, conn_type=conn_type
-    ) as store:
+    with create_vector_store(fake_embeddings, distance_type=distance_type, conn_type=conn_type) as store:
         store.put(("test",), "doc1", {"text": "zany zebra Xerxes"})
         store.put(("test",), "doc2", {"text": "something about dogs"})
         store.put(("test",), "doc3", {"text": "text about birds"})
@@ -527,9 +515,7 @@ def test_vector_search_with_filters(
         assert len(results) > 0
         assert results[0].key == "doc2"
 
-        results = store.search(
-            ("test",), query="bbbbluuu", filter={"score": {"$gt": 3.2}}
-        )
+        results = store.search(("test",), query="bbbbluuu", filter={"score": {"$gt": 3.2}})
         # There should be 3 documents with score > 3.2
         assert len(results) == 3
         # Check that the blue car is the most similar to "bbbbluuu" query
@@ -540,9 +526,7 @@ def test_vector_search_with_filters(
         assert "doc3" in high_score_keys  # score 4.0
 
         # Multiple filters
-        results = store.search(
-            ("test",), query="apple", filter={"score": {"$gte": 4.0}, "color": "green"}
-        )
+        results = store.search(("test",), query="apple", filter={"score": {"$gte": 4.0}, "color": "green"})
         # Check that doc3 is the top result
         assert len(results) > 0
         assert results[0].key == "doc3"
@@ -578,9 +562,7 @@ def test_vector_search_pagination(
         # First page results should have higher scores than second page
         all_results = store.search(("test",), query="test", limit=10)
         assert len(all_results) == 5
-        assert (
-            all_results[0].score >= all_results[2].score
-        )  # First page vs second page start
+        assert all_results[0].score >= all_results[2].score  # First page vs second page start
 
 
 @pytest.mark.parametrize("distance_type", VECTOR_TYPES)
@@ -607,7 +589,10 @@ def test_vector_search_edge_cases(
         assert len(results) == 1
 
 
-@pytest.mark.xfail(strict=True, reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best")
+@pytest.mark.xfail(
+    strict=True,
+    reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best",
+)
 @pytest.mark.parametrize("distance_type", VECTOR_TYPES)
 def test_embed_with_path(
     fake_embeddings: CharacterEmbeddings,
@@ -666,16 +651,17 @@ def test_embed_with_path(
         assert results[1].score < 0.9
 
 
-@pytest.mark.xfail(strict=True, reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best")
+@pytest.mark.xfail(
+    strict=True,
+    reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best",
+)
 @pytest.mark.parametrize("distance_type", VECTOR_TYPES)
 def test_embed_with_path_operation_config(
     fake_embeddings: CharacterEmbeddings,
     distance_type: str,
 ) -> None:
     """Test operation-level field configuration for vector search."""
-    with create_vector_store(
-        fake_embeddings, text_fields=["key17"], distance_type=distance_type
-    ) as store:
+    with create_vector_store(fake_embeddings, text_fields=["key17"], distance_type=distance_type) as store:
         doc3 = {
             "key0": "aaa",
             "key1": "bbb",
@@ -710,9 +696,7 @@ def test_embed_with_path_operation_config(
 
         results = store.search(("test",), query="ccc")
         assert len(results) == 2
-        assert all(
-            r.score < 0.9 for r in results
-        )  # Unindexed field should have low scores
+        assert all(r.score < 0.9 for r in results)  # Unindexed field should have low scores
 
         # Test index=False behavior
         doc5 = {
@@ -743,7 +727,22 @@ def _cosine_similarity(X: list[float], Y: list[list[float]]) -> list[float]:
     return similarities
 
 
-@pytest.mark.parametrize("query", ["aaa", "bbb", "ccc", "abcd", pytest.param("poisson", marks=pytest.mark.xfail(strict=True, reason="memql's dense score is the cosine clamped to [0, 1], and a record with no positive similarity is no match; LangGraph returns negative cosines"))])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "aaa",
+        "bbb",
+        "ccc",
+        "abcd",
+        pytest.param(
+            "poisson",
+            marks=pytest.mark.xfail(
+                strict=True,
+                reason="memql's dense score is the cosine clamped to [0, 1], and a record with no positive similarity is no match; LangGraph returns negative cosines",
+            ),
+        ),
+    ],
+)
 @pytest.mark.parametrize("conn_type", ["memory", "file"])
 def test_scores(
     fake_embeddings: CharacterEmbeddings,
@@ -777,9 +776,7 @@ def test_basic_store_operations(
     fake_embeddings: CharacterEmbeddings,
 ) -> None:
     """Test basic store operations with SQLite store."""
-    with create_vector_store(
-        fake_embeddings, text_fields=["key0", "key1", "key3"]
-    ) as store:
+    with create_vector_store(fake_embeddings, text_fields=["key0", "key1", "key3"]) as store:
         uid = uuid.uuid4().hex
         namespace = (uid, "test", "documents")
         item_id = "doc1"
@@ -840,9 +837,7 @@ def test_list_namespaces_operations(
     fake_embeddings: CharacterEmbeddings,
 ) -> None:
     """Test list namespaces functionality with various filters."""
-    with create_vector_store(
-        fake_embeddings, text_fields=["key0", "key1", "key3"]
-    ) as store:
+    with create_vector_store(fake_embeddings, text_fields=["key0", "key1", "key3"]) as store:
         test_pref = str(uuid.uuid4())
         test_namespaces = [
             (test_pref, "test", "documents", "public", test_pref),
@@ -864,9 +859,7 @@ def test_list_namespaces_operations(
         assert all(ns[1] == "test" for ns in prefix_result)
 
         # Test specific prefix
-        specific_prefix_result = store.list_namespaces(
-            prefix=(test_pref, "test", "documents")
-        )
+        specific_prefix_result = store.list_namespaces(prefix=(test_pref, "test", "documents"))
         assert len(specific_prefix_result) == 2
         assert all(ns[1:3] == ("test", "documents") for ns in specific_prefix_result)
 
@@ -876,31 +869,21 @@ def test_list_namespaces_operations(
         assert all(ns[-2] == "public" for ns in suffix_result)
 
         # Test combined prefix and suffix
-        prefix_suffix_result = store.list_namespaces(
-            prefix=(test_pref, "test"), suffix=("public", test_pref)
-        )
+        prefix_suffix_result = store.list_namespaces(prefix=(test_pref, "test"), suffix=("public", test_pref))
         assert len(prefix_suffix_result) == 2
-        assert all(
-            ns[1] == "test" and ns[-2] == "public" for ns in prefix_suffix_result
-        )
+        assert all(ns[1] == "test" and ns[-2] == "public" for ns in prefix_suffix_result)
 
         # Test wildcard in prefix
-        wildcard_prefix_result = store.list_namespaces(
-            prefix=(test_pref, "*", "documents")
-        )
+        wildcard_prefix_result = store.list_namespaces(prefix=(test_pref, "*", "documents"))
         assert len(wildcard_prefix_result) == 5
         assert all(ns[2] == "documents" for ns in wildcard_prefix_result)
 
         # Test wildcard in suffix
-        wildcard_suffix_result = store.list_namespaces(
-            suffix=("*", "public", test_pref)
-        )
+        wildcard_suffix_result = store.list_namespaces(suffix=("*", "public", test_pref))
         assert len(wildcard_suffix_result) == 4
         assert all(ns[-2] == "public" for ns in wildcard_suffix_result)
 
-        wildcard_single = store.list_namespaces(
-            suffix=("some", "*", "public", test_pref)
-        )
+        wildcard_single = store.list_namespaces(suffix=("some", "*", "public", test_pref))
         assert len(wildcard_single) == 1
         assert wildcard_single[0] == (
             test_pref,
@@ -916,9 +899,7 @@ def test_list_namespaces_operations(
         max_depth_result = store.list_namespaces(max_depth=3)
         assert all(len(ns) <= 3 for ns in max_depth_result)
 
-        max_depth_result = store.list_namespaces(
-            max_depth=4, prefix=(test_pref, "*", "documents")
-        )
+        max_depth_result = store.list_namespaces(max_depth=4, prefix=(test_pref, "*", "documents"))
         assert len(set(res for res in max_depth_result)) == len(max_depth_result) == 5
 
         # Test pagination
@@ -955,9 +936,7 @@ def test_search_items(
         {"title": "Report B", "author": "Alice Johnson", "tags": ["draft"]},
     ]
 
-    with create_vector_store(
-        fake_embeddings, text_fields=["key0", "key1", "key3"]
-    ) as store:
+    with create_vector_store(fake_embeddings, text_fields=["key0", "key1", "key3"]) as store:
         # Insert test data
         for ns, item in zip(test_namespaces, test_items, strict=False):
             key = f"item_{ns[-1]}"
@@ -1001,9 +980,7 @@ def test_sql_injection_vulnerability(store: MemqlStore) -> None:
     """Test that SQL injection via malicious filter keys is prevented."""
     # Add public and private documents
     store.put(("docs",), "public", {"access": "public", "data": "public info"})
-    store.put(
-        ("docs",), "private", {"access": "private", "data": "secret", "password": "123"}
-    )
+    store.put(("docs",), "private", {"access": "private", "data": "secret", "password": "123"})
 
     # Normal query - returns 1 public document
     normal = store.search(("docs",), filter={"access": "public"})
@@ -1043,9 +1020,7 @@ def test_sql_injection_filter_values(store: MemqlStore) -> None:
     # Test 4: Parameterized queries handle strings with null bytes and SQL injection attempts safely
     malicious_value = "public\x00' OR '1'='1"
     results = store.search(("docs",), filter={"access": malicious_value})
-    assert len(results) == 0, (
-        "Parameterized queries treat injection attempts as literal strings"
-    )
+    assert len(results) == 0, "Parameterized queries treat injection attempts as literal strings"
 
     # Test 5: Multiple single quotes
     malicious_value = "''''"
@@ -1064,7 +1039,10 @@ def test_sql_injection_filter_values(store: MemqlStore) -> None:
     assert len(results) == 0, "Unicode-based injection should be blocked"
 
 
-@pytest.mark.xfail(strict=True, reason="memql's language is JSON: a filter bound of Infinity or NaN is refused (json.non_finite), not compared")
+@pytest.mark.xfail(
+    strict=True,
+    reason="memql's language is JSON: a filter bound of Infinity or NaN is refused (json.non_finite), not compared",
+)
 def test_numeric_filter_safety(store: MemqlStore) -> None:
     """Test that numeric filter values are handled safely."""
     # Setup: Create documents with numeric fields
@@ -1083,9 +1061,7 @@ def test_numeric_filter_safety(store: MemqlStore) -> None:
 
     # Test 3: Special float values (negative infinity)
     results = store.search(("items",), filter={"price": {"$gt": float("-inf")}})
-    assert len(results) == 3, (
-        "All finite values should be greater than negative infinity"
-    )
+    assert len(results) == 3, "All finite values should be greater than negative infinity"
 
     # Test 4: NaN handling - NaN comparisons should not cause errors
     try:
@@ -1161,9 +1137,7 @@ def test_non_ascii(
     """Test support for non-ascii characters"""
     with create_vector_store(fake_embeddings, distance_type=distance_type) as store:
         store.put(("user_123", "memories"), "1", {"text": "这是中文"})  # Chinese
-        store.put(
-            ("user_123", "memories"), "2", {"text": "これは日本語です"}
-        )  # Japanese
+        store.put(("user_123", "memories"), "2", {"text": "これは日本語です"})  # Japanese
         store.put(("user_123", "memories"), "3", {"text": "이건 한국어야"})  # Korean
         store.put(("user_123", "memories"), "4", {"text": "Это русский"})  # Russian
         store.put(("user_123", "memories"), "5", {"text": "यह रूसी है"})  # Hindi

@@ -42,6 +42,8 @@ from memql.errors import MemqlError, Refusal
 from memql.memory import Memory
 
 ITEM_FIELDS = ["id", "namespace", "key", "structured", "created_at", "updated_at"]
+# the rule families of an invalid program (the rest are the engine's refusals)
+INVALID = ("json.", "field.", "filter.", "encode.", "target.", "op.", "workflow.", "time.", "duration.")
 WORKFLOW_STEPS = 100  # the language's limit on a hand-written workflow
 
 
@@ -100,10 +102,12 @@ class MemqlStore(BaseStore):
             embed = self.index_config.get("embed")
             embedder = memory.executor.embedder
             if embedder is None:
-                raise ValueError("an index needs the Memory's embedder: Memory(embedder=as_embedder(embed, dims))")
+                raise ValueError(
+                    "an index needs the Memory's embedder: Memory(embedder=as_embedder(embed, dims))"
+                )
             if embed is not None and getattr(embedder, "embeddings", None) is not embed:
                 raise ValueError(
-                    "index.embed must be the Memory's embedder: build it with Memory(embedder=as_embedder(...))"
+                    "index.embed must be the Memory's embedder: Memory(embedder=as_embedder(embed, dims))"
                 )
             self.embeddings = getattr(embedder, "embeddings", None)
             fields = self.index_config.get("fields", self.index_config.get("text_fields"))
@@ -183,7 +187,8 @@ class MemqlStore(BaseStore):
             listing["match"] = [{"type": c.match_type, "path": list(c.path)} for c in op.match_conditions]
         if op.max_depth is not None:
             listing["max_depth"] = op.max_depth
-        program = {"op": "Retrieve", "target": {"filter": {"namespace_prefix": []}}, "args": {"namespaces": listing}}
+        target = {"filter": {"namespace_prefix": []}}
+        program = {"op": "Retrieve", "target": target, "args": {"namespaces": listing}}
         return [tuple(ns) for ns in self._run(program)["namespaces"]]
 
     def _put_all(self, ops: list[PutOp]) -> None:
@@ -196,7 +201,11 @@ class MemqlStore(BaseStore):
         if op.value is None:
             target = {"filter": {"namespace": list(op.namespace), "key": op.key, "limit": 1}}
             return {"op": "Delete", "target": target, "args": {"soft": True}}
-        args: dict[str, Any] = {"payload": {"document": op.value}, "namespace": list(op.namespace), "key": op.key}
+        args: dict[str, Any] = {
+            "payload": {"document": op.value},
+            "namespace": list(op.namespace),
+            "key": op.key,
+        }
         if self.read_perm_level is not None:
             args["read_perm_level"] = self.read_perm_level
         if self.index_config is not None:
@@ -222,7 +231,7 @@ class MemqlStore(BaseStore):
             first = result.diagnostics[0]
             if first.rule == "filter.where":  # LangGraph's stores call this an invalid filter key
                 raise InvalidStoreOp(first.rule, f"Invalid filter key or value: {first.message}", first.path)
-            if first.rule.startswith(("json.", "field.", "filter.", "encode.", "target.", "op.", "workflow.")):
+            if first.rule.startswith(INVALID):
                 raise InvalidStoreOp(first.rule, first.message, first.path)
             raise Refusal(first.rule, first.message, first.path)
         return result.data or {}

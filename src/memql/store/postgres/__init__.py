@@ -163,8 +163,8 @@ class PostgresSession(PortableSession, PostgresKeys):
             return []
         conds, params = conditions
         statement = (
-            f'SELECT DISTINCT r.namespace COLLATE "C" AS namespace FROM records r WHERE {" AND ".join(conds)} '
-            "AND r.namespace IS NOT NULL ORDER BY 1"
+            'SELECT DISTINCT r.namespace COLLATE "C" AS namespace FROM records r '
+            f"WHERE {' AND '.join(conds)} AND r.namespace IS NOT NULL ORDER BY 1"
         )
         return [codec.unescape(row["namespace"]) for row in self._rows(statement, params)]
 
