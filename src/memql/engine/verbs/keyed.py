@@ -59,16 +59,20 @@ def put_keyed(ctx: Context, record: Record, namespace: list[str], key: str, give
     return Outcome([updated.id], {"id": updated.id, "created": False})  # type: ignore[list-item]
 
 
-def refresh_ttl(ctx: Context, records: list[Record]) -> None:
+def refresh_ttl(ctx: Context, records: list[Record]) -> list[Record]:
     """Renew the time to live of the records that have one and that the session may change (a lock
-    holds): expire_at = now + ttl. An audited change of expire_at alone, not of content: updated_at stays."""
+    holds): expire_at = now + ttl. An audited change of expire_at alone, not of content: updated_at stays.
+    Returns the records as they now are."""
+    out = []
     for record in records:
-        if record.ttl is None or record.locked(ctx.now) or not may_write(ctx, record):
-            continue
-        expire_at = add_duration(ctx.now, parse_duration(record.ttl))
-        if expire_at != record.expire_at:
-            ctx.session.update(ctx.tenant, record.id, {"expire_at": expire_at})  # type: ignore[arg-type]
-            ctx.log_change(record, {"expire_at": expire_at})
+        if record.ttl is not None and not record.locked(ctx.now) and may_write(ctx, record):
+            expire_at = add_duration(ctx.now, parse_duration(record.ttl))
+            if expire_at != record.expire_at:
+                ctx.session.update(ctx.tenant, record.id, {"expire_at": expire_at})  # type: ignore[arg-type]
+                ctx.log_change(record, {"expire_at": expire_at})
+                record = record.copy(expire_at=expire_at)
+        out.append(record)
+    return out
 
 
 def list_namespaces(ctx: Context, target: Target, listing: NamespaceListing) -> Outcome:

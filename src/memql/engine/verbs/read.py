@@ -87,8 +87,9 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     if ir.args.namespaces is not None:  # the distinct namespaces of the target's records, not rows
         return list_namespaces(ctx, ir.target, ir.args.namespaces)  # type: ignore[arg-type]
     hits = resolve(ctx, ir.target, write=False, as_of=as_of, offset=ir.args.offset or 0)  # type: ignore[arg-type]
-    if ir.args.refresh_ttl and as_of is None:
-        refresh_ttl(ctx, [r for r, _ in hits])
+    if ir.args.refresh_ttl and as_of is None:  # rows show the renewed expiry
+        renewed = refresh_ttl(ctx, [r for r, _ in hits])
+        hits = [(record, score) for record, (_, score) in zip(renewed, hits, strict=True)]
     rows = [row(r, s, include, ctx.now, ctx.explanations.get(r.id)) for r, s in hits]  # type: ignore[arg-type]
     if as_of is None:  # heat: a read is a visit (bookkeeping, not an audited change)
         ctx.session.touch(ctx.tenant, [r.id for r, _ in hits], ctx.now)  # type: ignore[misc]
