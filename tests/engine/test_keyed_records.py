@@ -233,6 +233,11 @@ def test_index_paths_decide_what_search_finds(m: Memory) -> None:
             "/target/filter/where",
         ),
         (
+            {"op": "Retrieve", "target": {"ids": ["1"]}, "args": {"namespaces": {}}},
+            "retrieve.namespaces",
+            "",
+        ),
+        (
             {"op": "Retrieve", "target": {"filter": {"key": "k"}}, "args": {"offset": -1}},
             "field.range",
             "/args/offset",

@@ -63,6 +63,7 @@ RULES: dict[str, str] = {
     "encode.key": "Encode key and namespace come together, without proposal, on a non-fact payload",
     "encode.index": "Encode index (false or paths) applies to a structured payload",
     "filter.where": "a where condition names a dotted path and a value or comparison operators",
+    "retrieve.namespaces": "a namespace listing reads the records of a filter, now",
     "key.taken": "another live record holds this namespace and key, and the session may not change it",
     "label.empty": "Label needs tags or facets, or infer: true",
     "label.infer_mode": "Label infer adds tags: it goes with mode add or replace, not remove",

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import Instant, StrictModel, dedupe
 from memql.lang.keyed import NamespaceListing
@@ -96,6 +97,18 @@ class RetrieveIR(OpBase):
     op: Literal["Retrieve"]
     stage: Literal["RET"] = "RET"
     args: RetrieveArgs = Field(default_factory=RetrieveArgs)
+
+    @model_validator(mode="after")
+    def _listing_by_filter(self) -> RetrieveIR:
+        if self.args.namespaces is not None and (
+            self.target is None or self.target.selector != "filter" or self.args.as_of is not None
+        ):
+            raise PydanticCustomError(
+                "retrieve.namespaces",
+                "a namespace listing reads the records of a filter, now (no ids, search, all, from_step "
+                "or as_of)",
+            )
+        return self
 
 
 class SummarizeArgs(StrictModel):
