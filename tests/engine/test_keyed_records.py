@@ -248,3 +248,15 @@ def test_bad_keyed_programs_get_diagnostics(program: dict[str, Any], rule: str, 
     result = validate(program)
     assert not result.valid
     assert [(d.rule, d.path) for d in result.diagnostics if d.severity == "error"] == [(rule, path)]
+
+
+def test_a_put_by_another_user_cannot_change_who_reads_the_record(memory) -> None:
+    alice = memory(actor="alice")
+    bob = memory(actor="bob", share=alice)
+    put(alice, ["team"], "k", {"v": 1})  # public, open: bob may read and edit it
+    assert put(bob, ["team"], "k", {"v": 2}).success
+    hidden = put(bob, ["team"], "k", {"v": 3}, read_perm_level="private")
+    assert [(d.rule, d.path) for d in hidden.diagnostics] == [("permission.owner", "/args/read_perm_level")]
+    assert get(alice, ["team"], "k")[0]["structured"] == {"v": 2}
+    assert put(alice, ["team"], "k", {"v": 4}, read_perm_level="private").success  # the owner may
+    assert get(bob, ["team"], "k") == []

@@ -239,8 +239,8 @@ class MemqlStore(BaseStore):
 
 def _duration(minutes: float) -> str:
     """LangGraph's ttl (minutes) as an ISO duration in seconds (the language's finest unit we need)."""
-    seconds = round(minutes * 60, 3)
-    return f"PT{seconds:g}S"
+    seconds = f"{minutes * 60:.3f}".rstrip("0").rstrip(".")  # never in exponent notation
+    return f"PT{seconds}S"
 
 
 def _where(filter: dict[str, Any] | None) -> dict[str, Any]:

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.engine.access import check_write, may_write
+from memql.engine.access import check_write, may_govern, may_write
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable
 from memql.engine.targets import query_from_filter
@@ -14,7 +14,7 @@ from memql.engine.verbs.base import Outcome
 from memql.lang.keyed import NamespaceListing, NamespaceMatch
 from memql.lang.target import Target
 from memql.lang.time import add_duration, parse_duration
-from memql.ports.record import Record, namespace_labels, namespace_path
+from memql.ports.record import PERMISSION_FIELDS, Record, namespace_labels, namespace_path
 from memql.ports.store import RecordQuery
 
 HOLDING = ("active", "pending", "archived")  # a record in one of these holds its key
@@ -50,6 +50,21 @@ def put_keyed(ctx: Context, record: Record, namespace: list[str], key: str, give
     check_write(ctx, holder)
     check_writable(ctx, "Update", holder)
     check_lock(ctx, "Update", holder)
+    # who reads and writes it, and how protected it is, are its owner's say (as for an Update)
+    governing = sorted(
+        name
+        for name in given & {*PERMISSION_FIELDS, "sensitivity", "category"}
+        if getattr(record, name) != getattr(holder, name)
+    )
+    if governing and not may_govern(ctx, holder):
+        raise ctx.refuse(
+            "permission.owner",
+            f"record {holder.id} "
+            + (f"belongs to {holder.owner}" if holder.owner else "has no owner")
+            + f": only its owner or an admin may change its {', '.join(governing)}",
+            "args",
+            governing[0],
+        )
     changes: dict[str, Any] = {name: getattr(record, name) for name in (*CONTENT, *given)}
     changes["expire_at"] = record.expire_at
     changes["on_expire"] = record.on_expire if record.expire_at is not None else None
