@@ -260,3 +260,25 @@ def test_a_put_by_another_user_cannot_change_who_reads_the_record(memory) -> Non
     assert get(alice, ["team"], "k")[0]["structured"] == {"v": 2}
     assert put(alice, ["team"], "k", {"v": 4}, read_perm_level="private").success  # the owner may
     assert get(bob, ["team"], "k") == []
+
+
+def test_a_restore_never_makes_a_second_holder_of_a_key(m: Memory) -> None:
+    first = put(m, ["r"], "k", {"v": 1}).data["id"]
+    m.execute({"op": "Delete", "target": {"filter": {"namespace": ["r"], "key": "k"}}})
+    second = put(m, ["r"], "k", {"v": 2}).data["id"]
+    assert [d.rule for d in m.restore(first).diagnostics] == ["key.taken"]
+    m.execute({"op": "Delete", "target": {"filter": {"namespace": ["r"], "key": "k"}}})
+    assert m.restore(first).success and get(m, ["r"], "k")[0]["id"] == first
+    assert second != first
+
+
+def test_the_store_keeps_one_live_record_per_key(m: Memory) -> None:
+    """Even a writer that skips the engine's holder lookup (a concurrent one) cannot add a second."""
+    from memql.ports.record import Record
+
+    put(m, ["u"], "k", {"v": 1})
+    with pytest.raises(Exception, match=r"(?i)unique"), m.store.transaction() as session:
+        now = m.clock.now()
+        session.insert(
+            Record(tenant=m.tenant, namespace="u", key="k", text="twin", created_at=now, updated_at=now)
+        )

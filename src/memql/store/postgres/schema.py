@@ -153,7 +153,10 @@ CREATE TABLE api_keys (
 -- indexed ([]: nothing; absent: all of it)
 ALTER TABLE records ADD COLUMN namespace TEXT, ADD COLUMN key TEXT, ADD COLUMN ttl TEXT,
     ADD COLUMN index_paths JSON;
-CREATE INDEX records_by_key ON records (tenant, namespace COLLATE "C", key) WHERE namespace IS NOT NULL;
+-- one live record per (tenant, namespace, key), even between concurrent writers (the engine retires a
+-- lapsed holder before it inserts)
+CREATE UNIQUE INDEX records_by_key ON records (tenant, namespace COLLATE "C", key)
+    WHERE key IS NOT NULL AND status IN ('active', 'pending', 'archived');
 """,
     ),
 ]

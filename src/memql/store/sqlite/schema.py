@@ -195,7 +195,10 @@ ALTER TABLE records ADD COLUMN namespace TEXT;
 ALTER TABLE records ADD COLUMN key TEXT;
 ALTER TABLE records ADD COLUMN ttl TEXT;
 ALTER TABLE records ADD COLUMN index_paths TEXT;
-CREATE INDEX records_by_key ON records (tenant, namespace, key) WHERE namespace IS NOT NULL;
+-- one live record per (tenant, namespace, key), even between concurrent writers (the engine retires a
+-- lapsed holder before it inserts)
+CREATE UNIQUE INDEX records_by_key ON records (tenant, namespace, key)
+    WHERE key IS NOT NULL AND status IN ('active', 'pending', 'archived');
 """,
     )
 )
