@@ -104,10 +104,12 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
     if q.namespace_prefix is not None:
         if q.namespace_prefix:  # the namespace itself, or one that goes on after a separator
             prefix = escape(q.namespace_prefix)
-            conds.append(
-                f"(r.namespace = {param(prefix)} OR substr(r.namespace, 1, {param(len(prefix) + 1)}) = "
-                f"{param(prefix + NAMESPACE_SEP)})"
-            )
+            # the ones below it start with its labels and a separator: a range, which an index serves
+            # (within [prefix, prefix + the character after it), less labels that merely go on: "foo\n")
+            ns = 'r.namespace COLLATE "C"'
+            low, high = param(prefix), param(prefix + chr(ord(NAMESPACE_SEP) + 1))
+            below = param(prefix + NAMESPACE_SEP)
+            conds.append(f"{ns} >= {low} AND {ns} < {high} AND ({ns} = {low} OR {ns} >= {below})")
         else:
             conds.append("r.namespace IS NOT NULL")
     if q.key is not None:

@@ -157,6 +157,8 @@ ALTER TABLE records ADD COLUMN namespace TEXT, ADD COLUMN key TEXT, ADD COLUMN t
 -- lapsed holder before it inserts)
 CREATE UNIQUE INDEX records_by_key ON records (tenant, namespace COLLATE "C", key)
     WHERE key IS NOT NULL AND status IN ('active', 'pending', 'archived');
+-- reads by namespace, namespace prefix (a range: the labels, then U+001F) and key
+CREATE INDEX records_by_namespace ON records (tenant, namespace COLLATE "C", key) WHERE namespace IS NOT NULL;
 """,
     ),
 ]

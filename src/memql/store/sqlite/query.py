@@ -11,6 +11,7 @@ from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
 MAX_NUM = 2**63 - 1  # SQLite's largest rowid
+AFTER_SEP = chr(ord(NAMESPACE_SEP) + 1)  # the character after the namespace separator
 
 _ORDER = {
     "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",
@@ -67,7 +68,10 @@ def build(
         where.append(f"r.num IN ({','.join('?' * len(nums))})")
         params.extend(nums)
     if q.statuses is not None:
-        status = f"r.status IN ({','.join('?' * len(q.statuses))})"
+        # by namespace or key, `+` keeps SQLite off the (tenant, status, time) index, which it would walk
+        # for the order, and on the namespace index (a get at 20k records: 33 ms -> well under 1 ms)
+        keyed = q.key is not None or q.namespace is not None or bool(q.namespace_prefix)
+        status = f"{'+' if keyed else ''}r.status IN ({','.join('?' * len(q.statuses))})"
         params.extend(q.statuses)
         if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
             lapsed = "r.status IN ('active', 'pending') AND r.expire_at IS NOT NULL AND r.expire_at <= ?"
@@ -130,10 +134,11 @@ def build(
         params.append(q.namespace)
     if q.namespace_prefix is not None:
         if q.namespace_prefix:  # the namespace itself, or one that goes on after a separator
-            where.append("(r.namespace = ? OR substr(r.namespace, 1, ?) = ?)")
-            params.extend(
-                [q.namespace_prefix, len(q.namespace_prefix) + 1, q.namespace_prefix + NAMESPACE_SEP]
-            )
+            # the ones below it start with its labels and a separator: a range, which an index serves
+            # (within [prefix, prefix + the character after it), less labels that merely go on: "foo\n")
+            where.append("r.namespace >= ? AND r.namespace < ? AND (r.namespace = ? OR r.namespace >= ?)")
+            prefix = q.namespace_prefix
+            params.extend([prefix, prefix + AFTER_SEP, prefix, prefix + NAMESPACE_SEP])
         else:
             where.append("r.namespace IS NOT NULL")
     if q.key is not None:

@@ -199,6 +199,8 @@ ALTER TABLE records ADD COLUMN index_paths TEXT;
 -- lapsed holder before it inserts)
 CREATE UNIQUE INDEX records_by_key ON records (tenant, namespace, key)
     WHERE key IS NOT NULL AND status IN ('active', 'pending', 'archived');
+-- reads by namespace, namespace prefix (a range: the labels, then U+001F) and key
+CREATE INDEX records_by_namespace ON records (tenant, namespace, key) WHERE namespace IS NOT NULL;
 """,
     )
 )
