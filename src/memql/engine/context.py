@@ -157,6 +157,12 @@ class Context:
             self.to_embed[updated.id] = updated  # type: ignore[index]
         return updated
 
+    def log_change(self, record: Record, after: dict[str, Any]) -> None:
+        """Note a bookkeeping change the session already made (a time-to-live refresh): an update event,
+        so that point-in-time reads replay it, without touching updated_at (no content changed)."""
+        before = {k: getattr(record, k) for k in after}
+        self.events.append(Event(record_id=record.id, kind="update", before=before, after=dict(after)))  # type: ignore[arg-type]
+
     def embed_queued(self) -> None:
         """Embed this op's pending records in one batch (identical content reuses a stored vector).
         Embeddings are derived data: stored on the record, not in the audit log."""

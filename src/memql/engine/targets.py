@@ -11,10 +11,11 @@ from memql.engine import ranking
 from memql.engine.access import check_write
 from memql.engine.context import Context
 from memql.lang.fields import TimeRange
+from memql.lang.keyed import conditions
 from memql.lang.target import Filter, Target
 from memql.lang.time import relative_window
-from memql.ports.record import Record
-from memql.ports.store import RecordQuery
+from memql.ports.record import Record, namespace_path
+from memql.ports.store import RecordQuery, StructuredCondition
 
 VISIBLE = ("active",)  # what reads see by default
 LIVE = ("active", "archived")  # what writes by filter, search or all act on by default
@@ -56,6 +57,13 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
     q.weight_gte, q.weight_lte = f.weight_gte, f.weight_lte
     q.expire_before, q.expire_after = f.expire_before, f.expire_after
     q.memory_type, q.category, q.sensitivity = f.memory_type, f.category, f.sensitivity
+    if f.namespace is not None:
+        q.namespace = namespace_path(f.namespace)
+    if f.namespace_prefix is not None:
+        q.namespace_prefix = namespace_path(f.namespace_prefix)
+    q.key = f.key
+    if f.where is not None:
+        q.structured = [StructuredCondition(path, op, value) for path, op, value in conditions(f.where)]  # type: ignore[arg-type]
     if f.fact is not None:
         q.facts_only = True
         q.subject, q.attribute, q.valid_at = f.fact.subject, f.fact.attribute, f.fact.valid_at
@@ -76,6 +84,7 @@ def resolve(
     write: bool,
     narrow: RecordQuery | None = None,
     as_of: datetime | None = None,
+    offset: int = 0,
 ) -> list[tuple[Record, float | None]]:
     """The records a target selects, in ranking order, with their lexical score when searched.
 
@@ -83,8 +92,9 @@ def resolve(
     limit the language wrote into the IR; reads through a bare filter default to the read limit.
     `as_of` (reads) selects from the records as the audit log says they were at that instant.
     A write is refused (`permission.write`) when a record it resolves may be read but not changed.
+    `offset` (reads) skips that many of the ordered records first: a search ranks offset + k candidates.
     """
-    rows = _resolve(ctx, target, write=write, narrow=narrow, as_of=as_of)
+    rows = _resolve(ctx, target, write=write, narrow=narrow, as_of=as_of, offset=offset)
     if write:
         for record, _ in rows:
             check_write(ctx, record)
@@ -98,21 +108,24 @@ def _resolve(
     write: bool,
     narrow: RecordQuery | None,
     as_of: datetime | None,
+    offset: int = 0,
 ) -> list[tuple[Record, float | None]]:
     if target.all:
         q = query_from_filter(None, ctx, write)
+        q.offset = offset
         return find_records(ctx, _narrowed(q, narrow), as_of)
     if target.ids is not None or target.from_step is not None:
-        return _by_ids(ctx, target, write=write, narrow=narrow, as_of=as_of)
+        return _by_ids(ctx, target, write=write, narrow=narrow, as_of=as_of)[offset:]
     q = query_from_filter(target.filter, ctx, write)
     if target.search is not None:
         spec = target.search
         overrides = spec.overrides
         k = overrides.k if overrides and overrides.k else spec.limit or ctx.config.default_k
         count = min(k, spec.limit) if spec.limit is not None else k  # top-k candidates, at most limit
-        return ranking.search(ctx, spec, _narrowed(q, narrow), count, as_of)
+        return ranking.search(ctx, spec, _narrowed(q, narrow), count + offset, as_of)[offset:]
     if q.limit is None and not write:
         q.limit = ctx.config.default_read_limit
+    q.offset = offset
     return find_records(ctx, _narrowed(q, narrow), as_of)
 
 

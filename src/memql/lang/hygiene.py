@@ -129,6 +129,7 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 if not isinstance(k, str):
                     report([*parts, str(k)], "json.bad_key", "object keys must be strings")
                     continue
+                copy[k] = None  # placed now, filled when popped: the copy keeps the input's key order
                 stack.append((v, copy, k, [*parts, k], depth + 1))
         elif isinstance(value, list | tuple):
             items: list[Any] = [None] * len(value)

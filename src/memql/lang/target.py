@@ -23,6 +23,7 @@ from memql.lang.fields import (
     TimeRange,
     Weight,
 )
+from memql.lang.keyed import Key, Namespace, NamespacePrefix, Where
 
 Limit = Annotated[int, Field(ge=1, le=100_000)]
 StatusFilter = Literal["active", "archived", "deleted", "expired", "pending", "rejected", "any"]
@@ -66,6 +67,17 @@ class Filter(StrictModel):
     sensitivity: Sensitivity | None = None
     fact: FactFilter | None = Field(
         None, description="typed facts only, by subject, attribute and world time (memql extension)"
+    )
+    # key-addressed records (memql extension, language 1.x, added with issue 18)
+    namespace: Namespace | None = Field(None, description="records of exactly this namespace")
+    namespace_prefix: NamespacePrefix | None = Field(
+        None, description="records of this namespace or one under it ([]: any record with a namespace)"
+    )
+    key: Key | None = Field(None, description="the record with this key")
+    where: Where | None = Field(
+        None,
+        description="conditions on payload.structured values: dotted path -> value (equal) or "
+        "{$eq|$ne|$gt|$gte|$lt|$lte: value}",
     )
 
     @model_validator(mode="after")

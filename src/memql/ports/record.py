@@ -6,6 +6,7 @@ memql.engine.access, the replay of the audit log in memql.store.replay, index te
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from datetime import datetime
 from typing import Any, Literal
@@ -90,6 +91,15 @@ class Record:
     updated_at: datetime | None = None
     deleted_at: datetime | None = None
     schema_version: int = SCHEMA_VERSION
+    # a key-addressed record (a document store's item, e.g. LangGraph's): (tenant, namespace, key) names
+    # one live record. `namespace` is its labels joined by NAMESPACE_SEP (namespace_path), so a prefix of
+    # labels is a prefix of the string that stops at a separator
+    namespace: str | None = None
+    key: str | None = None
+    ttl: str | None = None  # an ISO duration: a read that asks to refresh it moves expire_at to now + ttl
+    # what of the structured payload the indexes cover (its text is then the text at these paths): None
+    # all of it, [] nothing (memql.index.text.texts_at_paths reads the paths)
+    index_paths: list[str] | None = None
 
     def copy(self, **changes: Any) -> Record:
         return replace(self, **changes)
@@ -99,6 +109,18 @@ class Record:
 
     def expired(self, now: datetime) -> bool:
         return self.expire_at is not None and self.expire_at <= now
+
+
+NAMESPACE_SEP = "\x1f"  # the unit separator: a control character, which no namespace label may hold
+
+
+def namespace_path(labels: Sequence[str]) -> str:
+    """A namespace's labels as the one string the stores keep and match by prefix."""
+    return NAMESPACE_SEP.join(labels)
+
+
+def namespace_labels(path: str) -> tuple[str, ...]:
+    return tuple(path.split(NAMESPACE_SEP)) if path else ()
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
@@ -140,6 +162,7 @@ JSON_FIELDS = frozenset(
         "write_blacklist",
         "value",
         "evidence",
+        "index_paths",
     }
 )
 # fields the engine never changes through `update` (identity and bookkeeping)

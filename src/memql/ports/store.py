@@ -16,6 +16,21 @@ from typing import Any, Literal, Protocol
 from memql.ports.record import Event, Link, Operation, Record
 
 Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_asc"]
+Comparison = Literal["eq", "ne", "gt", "gte", "lt", "lte"]
+
+
+@dataclass(frozen=True)
+class StructuredCondition:
+    """A condition on a value inside the structured payload, at `path` (object keys from the top).
+
+    eq: the value there equals `value` as JSON (a number equals a number, `true` is not `1`; a list equals
+    a list of the same items in order; null matches a missing value too). ne: not eq (so a missing value
+    matches). gt, gte, lt, lte: a number compared with a number, or a string with a string (by code
+    point); a value of another type does not match."""
+
+    path: tuple[str, ...]
+    op: Comparison
+    value: Any
 
 
 @dataclass(frozen=True)
@@ -74,8 +89,15 @@ class RecordQuery:
         """Whether the query asks for typed facts only."""
         return self.facts_only or any(v is not None for v in (self.subject, self.attribute, self.valid_at))
 
+    # key-addressed records: namespaces as memql.ports.record.namespace_path strings
+    namespace: str | None = None  # exactly this namespace
+    namespace_prefix: str | None = None  # this namespace or one under it ("": any record with a namespace)
+    key: str | None = None
+    structured: Sequence[StructuredCondition] = ()  # conditions on payload.structured values (all hold)
+
     order: Order = "time_desc"
     limit: int | None = None
+    offset: int = 0  # skip this many of the ordered matches (before the limit)
     # read the records as the audit log says they were at this instant (who may read them — owner, agent,
     # sensitivity, read permissions — as they are now: see governed_as_now)
     as_of: datetime | None = None
@@ -92,6 +114,12 @@ class StoreSession(Protocol):
 
     def find(self, tenant: str, query: RecordQuery) -> list[tuple[Record, float | None]]:
         """Matching records, ordered; the float is the lexical score when query.text_query is set."""
+        ...
+
+    def namespaces(self, tenant: str, query: RecordQuery) -> list[str]:
+        """The distinct namespaces (namespace_path strings) of the records matching the query, sorted;
+        computed by the store (the records themselves are not read out). The query's order, limit and
+        offset do not apply."""
         ...
 
     def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None: ...

@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING, Protocol
 import pytest
 
 # the suite's failed assertions show their values, as a test module's do (before its sections load)
-pytest.register_assert_rewrite("memql.testing.store", "memql.testing.keys", "memql.testing.lexical")
+pytest.register_assert_rewrite(
+    "memql.testing.store", "memql.testing.keys", "memql.testing.lexical", "memql.testing.keyed"
+)
 
 if TYPE_CHECKING:
     from memql.ports.store import Store

@@ -15,6 +15,8 @@ from memql.engine.governance import classify
 from memql.engine.interpret import interpret_encode
 from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, runner
+from memql.engine.verbs.keyed import put_keyed
+from memql.index.text import texts_at_paths
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
@@ -92,7 +94,8 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     args = ir.args
     payload = args.payload
     extras = dict(payload.__pydantic_extra__ or {})
-    digest = content_hash(payload.text, payload.url, payload.structured)
+    structured = payload.structured if payload.structured is not None else payload.document
+    digest = content_hash(payload.text, payload.url, structured)
     fact = payload.fact
     proposal = proposes(ctx, args.proposal)
     if proposal:
@@ -113,7 +116,13 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     category = args.category if args.category is not None else derived.get("category")
     sensitivity = classify(ctx, category, args.sensitivity or derived.get("sensitivity"), None, ("args",))
     text = payload.text
+    index_paths = None if args.index is None else ([] if args.index is False else list(args.index))
+    if index_paths is not None:  # the indexes cover the text at these paths of the document
+        text = "\n".join(texts_at_paths(structured, index_paths)) or None
+        digest = content_hash(text, payload.url, structured)  # the embedding cache keys on the text
     expire_at = args.expire_at
+    if args.ttl is not None:
+        expire_at = add_duration(ctx.now, parse_duration(args.ttl))
     on_expire = ("none" if proposal else ctx.config.default_on_expire) if expire_at is not None else None
     record = Record(
         owner=None if proposal else ctx.actor,
@@ -121,8 +130,10 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
         status="pending" if proposal else "active",
         text=text,
         url=payload.url,
-        structured=payload.structured,
+        structured=structured,
         payload_meta=extras,
+        ttl=args.ttl,
+        index_paths=index_paths,
         kind=args.type,
         tags=list(args.tags or ()),
         facets=facets,
@@ -149,6 +160,10 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
             return encode_fact(ctx, record)
         # a proposed fact stays out of its key's history (pending is not live) until a user approves it:
         # the approval places it (engine/facts.py approve_fact)
+    if args.key is not None:  # one live record per (namespace, key): insert or update it
+        ctx.defer_embedding = bool(args.skip_embedding)
+        given = {_FIELD_OF.get(name, name) for name in args.model_fields_set} & _KEYED_FIELDS
+        return put_keyed(ctx, record, args.namespace, args.key, given)  # type: ignore[arg-type]
     if args.dedupe is not False:
         existing = _duplicate(ctx, record)
         if existing is not None:
@@ -162,6 +177,25 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     if proposal:
         data["proposal"] = True
     return Outcome([record.id], data)  # type: ignore[list-item]
+
+
+# the Encode args an Encode of an existing key also writes to the record holding it, as record fields
+_FIELD_OF = {"type": "kind"}
+_KEYED_FIELDS = frozenset(
+    {
+        "kind",
+        "tags",
+        "facets",
+        "time",
+        "weight",
+        "memory_type",
+        "category",
+        "sensitivity",
+        "confidence",
+        "source",
+        *PERMISSION_FIELDS,
+    }
+)
 
 
 def _duplicate(ctx: Context, record: Record) -> Record | None:

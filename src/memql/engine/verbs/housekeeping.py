@@ -12,9 +12,10 @@ from memql.engine.context import Context
 from memql.engine.governance import check_lock
 from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, clamp, runner
+from memql.engine.verbs.keyed import key_holder
 from memql.engine.verbs.weight import next_occurrence
 from memql.lang.ops import RemindIR, RestoreIR, SweepIR
-from memql.ports.record import Record
+from memql.ports.record import Record, namespace_labels
 from memql.ports.store import RecordQuery
 
 _TICK = timedelta(microseconds=1)
@@ -131,5 +132,7 @@ def run_restore(ctx: Context, ir: RestoreIR) -> Outcome:
         )
     check_write(ctx, record)
     check_lock(ctx, "Restore", record)
+    if record.key is not None and key_holder(ctx, list(namespace_labels(record.namespace or "")), record.key):
+        raise ctx.refuse("key.taken", f"record {rid}: another live record holds its namespace and key now")
     ctx.update(record, status="active", deleted_at=None)
     return Outcome([rid], {"restored": rid})

@@ -10,11 +10,12 @@ from memql.engine.context import Context
 from memql.engine.targets import resolve
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.encode import content_hash
+from memql.engine.verbs.keyed import list_namespaces, refresh_ttl
 from memql.engine.verbs.read_facts import join_facts
 from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
 from memql.ports.models import ChatMessage, ChatRequest
-from memql.ports.record import PERMISSION_FIELDS, Record
+from memql.ports.record import PERMISSION_FIELDS, Record, namespace_labels
 from memql.services import estimate_tokens, keywords, summarize
 
 FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above
@@ -73,7 +74,8 @@ def row(
         if explain is not None
         else (None if score is None else {"bm25": round(score, 6), "weight": record.weight}),
     }
-    for name in (*PERMISSION_FIELDS, *FACT_FIELDS, "schema_version"):
+    values["namespace"] = None if record.namespace is None else list(namespace_labels(record.namespace))
+    for name in (*PERMISSION_FIELDS, *FACT_FIELDS, "schema_version", "key", "ttl"):
         values[name] = getattr(record, name, None)
     return {name: values.get(name) for name in include}
 
@@ -82,7 +84,12 @@ def row(
 def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     include = ir.args.include or list(DEFAULT_INCLUDE)
     as_of = ir.args.as_of
-    hits = resolve(ctx, ir.target, write=False, as_of=as_of)  # type: ignore[arg-type]
+    if ir.args.namespaces is not None:  # the distinct namespaces of the target's records, not rows
+        return list_namespaces(ctx, ir.target, ir.args.namespaces)  # type: ignore[arg-type]
+    hits = resolve(ctx, ir.target, write=False, as_of=as_of, offset=ir.args.offset or 0)  # type: ignore[arg-type]
+    if ir.args.refresh_ttl and as_of is None:  # rows show the renewed expiry
+        renewed = refresh_ttl(ctx, [r for r, _ in hits])
+        hits = [(record, score) for record, (_, score) in zip(renewed, hits, strict=True)]
     rows = [row(r, s, include, ctx.now, ctx.explanations.get(r.id)) for r, s in hits]  # type: ignore[arg-type]
     if as_of is None:  # heat: a read is a visit (bookkeeping, not an audited change)
         ctx.session.touch(ctx.tenant, [r.id for r, _ in hits], ctx.now)  # type: ignore[misc]

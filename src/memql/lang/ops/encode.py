@@ -17,7 +17,8 @@ from pydantic import (
 from pydantic_core import PydanticCustomError
 
 from memql.lang.facts import is_fact, parse_fact
-from memql.lang.fields import StrictModel
+from memql.lang.fields import DurationText, StrictModel
+from memql.lang.keyed import IndexArg, Key, Namespace
 from memql.lang.ops.base import OpBase, verb
 from memql.lang.ops.record import RecordFields
 
@@ -47,14 +48,19 @@ class Payload(StrictModel):
         description="a JSON object; with a subject and an attribute it is a typed fact {subject, attribute, "
         "value, valid_from?, source?} (memql extension)",
     )
+    document: dict[str, JsonValue] | None = Field(
+        None,
+        description="a JSON object kept as it is, never read as a typed fact: a document store's item "
+        "(memql extension, language 1.x, added with issue 18)",
+    )
 
     @model_validator(mode="after")
     def _exactly_one(self) -> Payload:
-        given = [k for k in ("text", "url", "structured") if getattr(self, k) is not None]
+        given = [k for k in ("text", "url", "structured", "document") if getattr(self, k) is not None]
         if len(given) != 1:
             raise PydanticCustomError(
                 "encode.payload",
-                "payload needs exactly one of text, url, structured (got {got})",
+                "payload needs exactly one of text, url, structured, document (got {got})",
                 {"got": ", ".join(given) or "none"},
             )
         if self.text is not None and not self.text.strip():
@@ -118,11 +124,44 @@ class EncodeArgs(RecordFields, EncodeContent):
         "the evidence span it came from (memql extension, language 1.x, added with issue 17)",
     )
 
+    # key-addressed records (memql extension, language 1.x, added with issue 18)
+    namespace: Namespace | None = Field(None, description="the record's namespace (labels); with key")
+    key: Key | None = Field(
+        None,
+        description="with namespace: names one live record of the tenant; an Encode of an existing key "
+        "updates that record (audited, with history) instead of adding one",
+    )
+    ttl: DurationText | None = Field(
+        None, description="expire this long from now; a Retrieve with refresh_ttl renews it"
+    )
+    index: IndexArg | None = Field(
+        None,
+        description="structured payloads: false (not indexed, not embedded) or the paths whose text the "
+        "indexes cover ($ = all of it; a.b, a[0], a[*])",
+    )
+
+    @model_validator(mode="after")
+    def _keyed(self) -> EncodeArgs:
+        if (self.namespace is None) != (self.key is None):
+            raise PydanticCustomError("encode.key", "namespace and key are given together")
+        if self.key is not None and (self.proposal or self.payload.fact is not None):
+            raise PydanticCustomError(
+                "encode.key",
+                "a keyed record is not a proposal nor a typed fact (give its value as payload.document)",
+            )
+        if self.index is not None and self.payload.structured is None and self.payload.document is None:
+            raise PydanticCustomError(
+                "encode.index", "index selects paths of a structured or document payload"
+            )
+        if self.ttl is not None and self.expire_at is not None:
+            raise PydanticCustomError("expire.horizon", "give ttl or expire_at, not both")
+        return self
+
     @field_validator("interpret")
     @classmethod
     def _interprets_text(cls, value: bool | None, info: ValidationInfo) -> bool | None:
         payload = info.data.get("payload")
-        if value and payload is not None and payload.text is None:
+        if value and payload is not None and payload.text is None:  # url, structured or document
             raise PydanticCustomError(
                 "encode.interpret", "interpret reads payload.text: a url or structured payload has none"
             )

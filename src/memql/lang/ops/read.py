@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import AfterValidator, Field
+from pydantic import AfterValidator, Field, model_validator
+from pydantic_core import PydanticCustomError
 
 from memql.lang.fields import Instant, StrictModel, dedupe
+from memql.lang.keyed import NamespaceListing
 from memql.lang.ops.base import OpBase, verb
 
 IncludeField = Literal[
@@ -54,6 +56,10 @@ IncludeField = Literal[
     "last_access_at",
     "evidence",
     "schema_version",
+    # memql: key-addressed records
+    "namespace",
+    "key",
+    "ttl",
     "score",
     "explain",
 ]
@@ -72,6 +78,18 @@ class RetrieveArgs(StrictModel):
         "query, that the hits state), true at as_of or now ('current'), with their earlier values too "
         "('history'); each row says whether its typed facts still hold (superseded_by, superseded_at)",
     )
+    # memql extensions, language 1.x, added with issue 18
+    offset: Annotated[int, Field(ge=0, le=10_000_000)] | None = Field(
+        None, description="skip this many of the ordered results before the limit"
+    )
+    refresh_ttl: bool | None = Field(
+        None,
+        description="renew each returned record's time to live (expire_at = now + its ttl); "
+        "not a content change",
+    )
+    namespaces: NamespaceListing | None = Field(
+        None, description="list the distinct namespaces of the target's records instead of rows"
+    )
 
 
 @verb
@@ -79,6 +97,18 @@ class RetrieveIR(OpBase):
     op: Literal["Retrieve"]
     stage: Literal["RET"] = "RET"
     args: RetrieveArgs = Field(default_factory=RetrieveArgs)
+
+    @model_validator(mode="after")
+    def _listing_by_filter(self) -> RetrieveIR:
+        if self.args.namespaces is not None and (
+            self.target is None or self.target.selector != "filter" or self.args.as_of is not None
+        ):
+            raise PydanticCustomError(
+                "retrieve.namespaces",
+                "a namespace listing reads the records of a filter, now (no ids, search, all, from_step "
+                "or as_of)",
+            )
+        return self
 
 
 class SummarizeArgs(StrictModel):

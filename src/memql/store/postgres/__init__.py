@@ -44,7 +44,7 @@ from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_i
 
 DEFAULT_SCHEMA = "memql"
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
-_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
+_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _COLUMNS = codec.SELECT_COLUMNS
 
 
@@ -155,6 +155,18 @@ class PostgresSession(PortableSession, PostgresKeys):
             return find_as_of(self, tenant, q)
         statement, params = query.build(tenant, q)
         return [(codec.decode(row), row["score"]) for row in self._rows(statement, params)]
+
+    def namespaces(self, tenant: str, q: RecordQuery) -> list[str]:
+        self._enter(tenant)
+        conditions = query.where(tenant, q)
+        if conditions is None:
+            return []
+        conds, params = conditions
+        statement = (
+            'SELECT DISTINCT r.namespace COLLATE "C" AS namespace FROM records r '
+            f"WHERE {' AND '.join(conds)} AND r.namespace IS NOT NULL ORDER BY 1"
+        )
+        return [codec.unescape(row["namespace"]) for row in self._rows(statement, params)]
 
     def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None:
         self._enter(tenant)

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.ports.record import PROPOSAL_STATUSES
-from memql.ports.store import Access, RecordQuery
+from memql.ports.record import NAMESPACE_SEP, PROPOSAL_STATUSES
+from memql.ports.store import Access, RecordQuery, StructuredCondition
 from memql.store.postgres import lexical
 from memql.store.postgres.codec import dumps, escape
 
@@ -99,6 +99,23 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
         conds.append(access_condition(param, q.access))
     for key, value in q.facet_equals.items():
         conds.append(_facet(param, escape(key), value))
+    if q.namespace is not None:
+        conds.append(f"r.namespace = {param(escape(q.namespace))}")
+    if q.namespace_prefix is not None:
+        if q.namespace_prefix:  # the namespace itself, or one that goes on after a separator
+            prefix = escape(q.namespace_prefix)
+            # the ones below it start with its labels and a separator: a range, which an index serves
+            # (within [prefix, prefix + the character after it), less labels that merely go on: "foo\n")
+            ns = 'r.namespace COLLATE "C"'
+            low, high = param(prefix), param(prefix + chr(ord(NAMESPACE_SEP) + 1))
+            below = param(prefix + NAMESPACE_SEP)
+            conds.append(f"{ns} >= {low} AND {ns} < {high} AND ({ns} = {low} OR {ns} >= {below})")
+        else:
+            conds.append("r.namespace IS NOT NULL")
+    if q.key is not None:
+        conds.append(f"r.key = {param(escape(q.key))}")
+    for condition in q.structured:
+        conds.append(_structured(param, condition))
     if q.weight_gte is not None:
         conds.append(f"r.weight >= {param(q.weight_gte)}")
     if q.weight_lte is not None:
@@ -162,6 +179,39 @@ def _facet(param, key: str, value: Any) -> str:
     return f"(jsonb_typeof({v}) = 'string' AND ({v} #>> '{{}}') = {param(escape(str(value)))})"
 
 
+_COMPARE = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+def _structured(param, condition: StructuredCondition) -> str:
+    """A condition on a structured payload value, as memql.store.sqlite.query compares it."""
+    v = f"(r.structured::jsonb #> {param([escape(p) for p in condition.path])}::text[])"
+    value = condition.value
+    if condition.op in _COMPARE:
+        op = _COMPARE[condition.op]
+        if isinstance(value, int | float):
+            return (
+                f"(jsonb_typeof({v}) = 'number' AND ({v} #>> '{{}}')::numeric {op} {param(value)}::numeric)"
+            )
+        return (
+            f"(jsonb_typeof({v}) = 'string' AND ({v} #>> '{{}}') COLLATE \"C\" {op} "
+            f'{param(escape(value))} COLLATE "C")'
+        )
+    if value is None:
+        equal = f"({v} IS NULL OR jsonb_typeof({v}) = 'null')"
+    elif isinstance(value, bool):
+        equal = f"COALESCE({v} = {param('true' if value else 'false')}::jsonb, false)"
+    elif isinstance(value, int | float):
+        equal = (
+            f"COALESCE(jsonb_typeof({v}) = 'number' AND ({v} #>> '{{}}')::numeric = {param(value)}::numeric, "
+            "false)"
+        )
+    elif isinstance(value, str):
+        equal = f"COALESCE(jsonb_typeof({v}) = 'string' AND ({v} #>> '{{}}') = {param(escape(value))}, false)"
+    else:  # a list: the same JSON, item by item in order
+        equal = f"COALESCE(jsonb_typeof({v}) = 'array' AND {v} = {param(dumps(value))}::jsonb, false)"
+    return f"NOT {equal}" if condition.op == "ne" else equal
+
+
 def build(
     tenant: str,
     q: RecordQuery,
@@ -205,6 +255,9 @@ def build(
     if q.limit is not None:
         sql += " LIMIT %(limit)s"
         params["limit"] = q.limit
+    if q.offset:
+        sql += " OFFSET %(offset)s"
+        params["offset"] = q.offset
     if lock:
         sql += " FOR UPDATE OF r"
     return sql, params

@@ -10,6 +10,7 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from pathlib import Path
 from typing import Any
@@ -29,7 +30,7 @@ BUSY_TIMEOUT_MS = 30_000
 # FTS5 lexical search ranks this many of the index's best matches before checking the query's conditions
 LEXICAL_FIRST_WINDOW = 200
 LEXICAL_MAX_WINDOW = 12_800
-_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta"})
+_LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 
 
 class SQLiteSession(SQLiteKeys):
@@ -77,6 +78,13 @@ class SQLiteSession(SQLiteKeys):
             return self._find_ranked(tenant, q)
         sql, params = query.build(tenant, q)
         return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+
+    def namespaces(self, tenant: str, q: RecordQuery) -> list[str]:
+        bare = replace(q, text_query=None, limit=None, offset=0, order="created_asc")
+        sql, params = query.build(tenant, bare)
+        inner = sql.replace("SELECT r.*, NULL AS score FROM", "SELECT r.namespace FROM", 1)
+        statement = f"SELECT DISTINCT namespace FROM ({inner}) WHERE namespace IS NOT NULL ORDER BY namespace"
+        return [row[0] for row in self.conn.execute(statement, params)]
 
     def _find_ranked(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         """The best q.limit lexical matches, from the postings index (see memql.store.sqlite.lexical) or

@@ -30,6 +30,7 @@ _WANTED = (
     "CREATE TABLE records ",
     "ALTER TABLE records ",
     "CREATE INDEX records_",
+    "CREATE UNIQUE INDEX records_",
     "CREATE VIRTUAL TABLE records_fts ",
     "DROP TABLE records_fts",
 )

@@ -5,12 +5,13 @@ from __future__ import annotations
 from typing import Any
 
 from memql.index.lexical import CONTEXT_WEIGHT
-from memql.ports.record import PROPOSAL_STATUSES
-from memql.ports.store import Access, RecordQuery
+from memql.ports.record import NAMESPACE_SEP, PROPOSAL_STATUSES
+from memql.ports.store import Access, RecordQuery, StructuredCondition
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
 MAX_NUM = 2**63 - 1  # SQLite's largest rowid
+AFTER_SEP = chr(ord(NAMESPACE_SEP) + 1)  # the character after the namespace separator
 
 _ORDER = {
     "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",
@@ -67,7 +68,10 @@ def build(
         where.append(f"r.num IN ({','.join('?' * len(nums))})")
         params.extend(nums)
     if q.statuses is not None:
-        status = f"r.status IN ({','.join('?' * len(q.statuses))})"
+        # by namespace or key, `+` keeps SQLite off the (tenant, status, time) index, which it would walk
+        # for the order, and on the namespace index (a get at 20k records: 33 ms -> well under 1 ms)
+        keyed = q.key is not None or q.namespace is not None or bool(q.namespace_prefix)
+        status = f"{'+' if keyed else ''}r.status IN ({','.join('?' * len(q.statuses))})"
         params.extend(q.statuses)
         if q.lapsed_at is not None:  # expired in effect, though the sweeper has not run yet
             lapsed = "r.status IN ('active', 'pending') AND r.expire_at IS NOT NULL AND r.expire_at <= ?"
@@ -125,6 +129,25 @@ def build(
         else:
             where.append("json_extract(r.facets, ?) = ?")
             params.extend([path, int(value) if isinstance(value, bool) else value])
+    if q.namespace is not None:
+        where.append("r.namespace = ?")
+        params.append(q.namespace)
+    if q.namespace_prefix is not None:
+        if q.namespace_prefix:  # the namespace itself, or one that goes on after a separator
+            # the ones below it start with its labels and a separator: a range, which an index serves
+            # (within [prefix, prefix + the character after it), less labels that merely go on: "foo\n")
+            where.append("r.namespace >= ? AND r.namespace < ? AND (r.namespace = ? OR r.namespace >= ?)")
+            prefix = q.namespace_prefix
+            params.extend([prefix, prefix + AFTER_SEP, prefix, prefix + NAMESPACE_SEP])
+        else:
+            where.append("r.namespace IS NOT NULL")
+    if q.key is not None:
+        where.append("r.key = ?")
+        params.append(q.key)
+    for condition in q.structured:
+        sql_condition, values = structured_condition(condition)
+        where.append(sql_condition)
+        params.extend(values)
     for column, op, value in (("weight", ">=", q.weight_gte), ("weight", "<=", q.weight_lte)):
         if value is not None:
             where.append(f"r.{column} {op} ?")
@@ -140,9 +163,12 @@ def build(
     else:
         order = _ORDER[q.order]
     sql = f"SELECT r.*, {score} AS score FROM {table} r{join} WHERE {' AND '.join(where)} ORDER BY {order}"
-    if q.limit is not None:
+    if q.limit is not None or q.offset:
         sql += " LIMIT ?"
-        params.append(q.limit)
+        params.append(q.limit if q.limit is not None else -1)  # SQLite: -1 is no limit
+    if q.offset:
+        sql += " OFFSET ?"
+        params.append(q.offset)
     if window is not None and head:
         # the window as a materialised CTE, read once for the rows and once for its size and floor
         inner = sql.replace(join, " JOIN hits f ON f.hit = r.num", 1)
@@ -153,6 +179,33 @@ def build(
             1,
         )
     return sql, [*head, *params]
+
+
+_COMPARE = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
+
+
+def structured_condition(condition: StructuredCondition) -> tuple[str, list[Any]]:
+    """A condition on a structured payload value as SQL (memql.ports.store.StructuredCondition)."""
+    path = "$" + "".join('."' + part.replace('"', '""') + '"' for part in condition.path)
+    kind = "json_type(r.structured, ?)"
+    at = "json_extract(r.structured, ?)"
+    value = condition.value
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUM:
+        value = float(value)  # beyond SQLite's integers: compared as a real, as SQLite compares them
+    if condition.op in _COMPARE:
+        types = "('integer', 'real')" if isinstance(value, int | float) else "('text')"
+        return f"({kind} IN {types} AND {at} {_COMPARE[condition.op]} ?)", [path, path, value]
+    if value is None:
+        equal, values = f"({kind} IS NULL OR {kind} = 'null')", [path, path]
+    elif isinstance(value, bool):
+        equal, values = f"COALESCE({kind} = ?, 0)", [path, "true" if value else "false"]
+    elif isinstance(value, int | float):
+        equal, values = f"COALESCE({kind} IN ('integer', 'real') AND {at} = ?, 0)", [path, path, value]
+    elif isinstance(value, str):
+        equal, values = f"COALESCE({kind} = 'text' AND {at} = ?, 0)", [path, path, value]
+    else:  # a list: the same JSON, item by item in order
+        equal, values = f"COALESCE({kind} = 'array' AND {at} = json(?), 0)", [path, path, dumps(value)]
+    return (f"NOT {equal}" if condition.op == "ne" else equal), values
 
 
 _UNACCEPTED = (

@@ -183,6 +183,28 @@ CREATE TABLE api_keys (
     )
 )
 
+MIGRATIONS.append(
+    (
+        9,
+        """
+-- key-addressed records (a document store's items): (tenant, namespace, key) names one live record;
+-- namespace holds the labels joined by U+001F, so a namespace prefix is a string prefix. ttl is the
+-- ISO duration a refreshing read renews expire_at by; index_paths (JSON) what of a structured payload is
+-- indexed ([]: nothing; absent: all of it)
+ALTER TABLE records ADD COLUMN namespace TEXT;
+ALTER TABLE records ADD COLUMN key TEXT;
+ALTER TABLE records ADD COLUMN ttl TEXT;
+ALTER TABLE records ADD COLUMN index_paths TEXT;
+-- one live record per (tenant, namespace, key), even between concurrent writers (the engine retires a
+-- lapsed holder before it inserts)
+CREATE UNIQUE INDEX records_by_key ON records (tenant, namespace, key)
+    WHERE key IS NOT NULL AND status IN ('active', 'pending', 'archived');
+-- reads by namespace, namespace prefix (a range: the labels, then U+001F) and key
+CREATE INDEX records_by_namespace ON records (tenant, namespace, key) WHERE namespace IS NOT NULL;
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 
