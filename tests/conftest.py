@@ -15,11 +15,30 @@ from pathlib import Path
 
 import pytest
 
+import budgets
+import pgtest
 from backends import BACKENDS, StoreFactory
 
 # the engine semantics fixtures (memory, m, clock, t0, db, rules, warned, visible), shared by the engine,
 # cognition and interface tests
 pytest_plugins = ["memory_fixtures"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from hypothesis import settings
+
+    if error := budgets.profile_error():
+        raise pytest.UsageError(error)
+    # property tests that state no budget: Hypothesis's default of 100, scaled like the stated ones
+    settings.register_profile(budgets.PROFILE, max_examples=budgets.examples(100))
+    settings.load_profile(budgets.PROFILE)
+    if not hasattr(config, "workerinput"):  # the main process, before any pytest-xdist worker starts
+        pgtest.begin_run()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # after the workers have exited
+        pgtest.end_run()
 
 
 @pytest.fixture(params=list(BACKENDS))
