@@ -9,6 +9,12 @@ the backends are tests/backends.py's registry, so no test names one.
 import os
 
 os.environ.setdefault("MEMQL_EMBEDDER", "none")
+# One BLAS thread per process: the suite's parallelism is its workers, one per core (pytest-xdist, which
+# starts them with this environment), and OpenBLAS's own threads would contend with them and spin-wait
+# (the MiniLM tests cost twice the CPU with two threads a worker on two cores).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 from collections.abc import Callable
 from pathlib import Path
