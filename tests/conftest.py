@@ -9,17 +9,42 @@ the backends are tests/backends.py's registry, so no test names one.
 import os
 
 os.environ.setdefault("MEMQL_EMBEDDER", "none")
+# One BLAS thread per process: the suite's parallelism is its workers, one per core (pytest-xdist, which
+# starts them with this environment), and OpenBLAS's own threads would contend with them and spin-wait
+# (the MiniLM tests cost twice the CPU with two threads a worker on two cores).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+os.environ.setdefault("OMP_NUM_THREADS", "1")
+os.environ.setdefault("MKL_NUM_THREADS", "1")
 
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+import budgets
+import pgtest
 from backends import BACKENDS, StoreFactory
 
 # the engine semantics fixtures (memory, m, clock, t0, db, rules, warned, visible), shared by the engine,
 # cognition and interface tests
 pytest_plugins = ["memory_fixtures"]
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    from hypothesis import settings
+
+    if error := budgets.profile_error():
+        raise pytest.UsageError(error)
+    # property tests that state no budget: Hypothesis's default of 100, scaled like the stated ones
+    settings.register_profile(budgets.PROFILE, max_examples=budgets.examples(100))
+    settings.load_profile(budgets.PROFILE)
+    if not hasattr(config, "workerinput"):  # the main process, before any pytest-xdist worker starts
+        pgtest.begin_run()
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    if not hasattr(config, "workerinput"):  # after the workers have exited
+        pgtest.end_run()
 
 
 @pytest.fixture(params=list(BACKENDS))

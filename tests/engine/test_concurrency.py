@@ -1,6 +1,7 @@
 """Concurrency: several processes writing one SQLite file — no error reaches a caller, no lost update.
 
-Four spawned processes run 500 mixed operations each (helpers_durability.concurrency_worker), one
+Four spawned processes run 500 mixed operations each (125 in the default Hypothesis profile, the same
+share as the property tests' budgets: tests/budgets.py; helpers_durability.concurrency_worker), one
 Memory per process: Encode, Update, Promote (a read-modify-write of the weight) and soft Delete of
 their own records, Retrieve with read-your-writes checks, and Label add of a unique tag to ONE shared
 record — the classic lost-update case, since every Label reads the tag list and writes it back.
@@ -15,10 +16,11 @@ from pathlib import Path
 
 from helpers_durability import OP_WEIGHTS, concurrency_worker, fresh_file_opener
 
+from budgets import examples
 from memql import Memory
 
 WORKERS = 4
-OPS_PER_WORKER = 500
+OPS_PER_WORKER = examples(500)  # the overlap of the workers is asserted, whatever the count
 SEED = 20240611
 
 

@@ -1,5 +1,6 @@
-"""Concurrency on PostgreSQL: eight writer processes × 500 mixed operations — no error reaches a caller,
-no update is lost, lineage stays whole, and the kept lexical statistics equal a recount.
+"""Concurrency on PostgreSQL: eight writer processes × 500 mixed operations (125 in the default profile of
+tests/budgets.py) — no error reaches a caller, no update is lost, lineage stays whole, and the kept
+lexical statistics equal a recount.
 
 The first test runs the SQLite concurrency workload (helpers_durability) in one tenant: every worker
 labels ONE shared record (the classic lost-update case) and promotes, updates, deletes and reads its own.
@@ -15,11 +16,12 @@ from helpers_durability import OP_WEIGHTS, concurrency_worker
 from helpers_lineage import lineage_worker
 from test_concurrency import run_processes
 
+from budgets import examples
 from memql import Memory
 from pgtest import fresh_location
 
 WORKERS = 8
-OPS_PER_WORKER = 500
+OPS_PER_WORKER = examples(500)  # the overlap of the workers is asserted, whatever the count
 SEED = 20240611
 
 

@@ -15,6 +15,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from governance_oracle import (
     HashedWords,
     build,
@@ -36,7 +37,9 @@ def base(memory):
     return memory(embedder="none")
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     generated=st.lists(records, min_size=1, max_size=20),
     caller=callers,
@@ -140,7 +143,9 @@ locks = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(generated=st.lists(records, min_size=1, max_size=6), lock=locks, caller=callers)
 def test_who_may_govern_lock_and_lift_a_lock(memory, base, generated, lock, caller):
     """Placing a lock and changing read governance (owner, permissions, lowering sensitivity) are the

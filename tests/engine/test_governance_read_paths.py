@@ -17,6 +17,7 @@ from fastapi.testclient import TestClient
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from governance_oracle import (
     HashedWords,
     build,
@@ -36,7 +37,9 @@ from memql.interfaces.mcp.server import build_server
 from memql.interfaces.rest.app import create_app
 from memql.ports.record import Link
 
-FAST = settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+FAST = settings(
+    max_examples=examples(20), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 RELATIONS = ["merged_into", "split_from", "summarizes", "supersedes"]
 KEY = {"subject": "s", "attribute": "a0"}
 links = st.lists(st.tuples(st.integers(0, 11), st.integers(0, 11), st.sampled_from(RELATIONS)), max_size=8)
@@ -169,7 +172,9 @@ def test_typed_facts_show_only_readable_facts_now_as_of_and_recorded_at(
 # --- the shells: REST (and the dashboard it serves), MCP ----------------------------------------------
 
 
-@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(8), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(generated=st.lists(records, min_size=1, max_size=8), caller=callers)
 def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, base, site, generated, caller):
     if caller.actor is None:

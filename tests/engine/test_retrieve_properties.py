@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from backends import BACKENDS
+from budgets import examples
 from memql import Memory
 from memql.ports.clock import FixedClock
 from memql.services.tokenize import index_terms, query_terms
@@ -71,7 +72,9 @@ def open_store(path: str):
 
 
 @pytest.mark.parametrize("mode", ["sqlite-exact", "sqlite-hnsw", "postgres-exact", "postgres-hnsw"])
-@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(30), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     generated=records,
     query=st.lists(st.sampled_from(VOCAB), min_size=1, max_size=2),

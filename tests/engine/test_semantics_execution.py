@@ -11,6 +11,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
+
 
 def _wf(*steps, **extra):
     return {"workflow": list(steps), **extra}
@@ -504,7 +506,9 @@ def _state(db, m):
     return db.records(m), db.links(m), db.operations(m), [m.history(i) for i in ("1", "2", "3")]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(steps=st.lists(_STEPS, min_size=1, max_size=6))
 def test_property_refused_workflows_and_dry_runs_leave_no_trace(memory, db, steps):
     m = memory()

@@ -18,6 +18,7 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from backends import BACKENDS
+from budgets import examples
 from memql import Memory
 from memql.ports.clock import FixedClock
 
@@ -257,7 +258,7 @@ def live_count(m: Memory, tenant: str, now: datetime) -> int:
 
 
 @settings(
-    max_examples=200,
+    max_examples=examples(200),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )
@@ -267,7 +268,7 @@ def test_tenants_never_read_or_change_each_others_records(program: list[tuple[st
 
 
 @settings(
-    max_examples=100,  # a fresh PostgreSQL schema per example costs more than a SQLite file
+    max_examples=examples(100),  # a fresh PostgreSQL schema per example costs more than a SQLite file
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

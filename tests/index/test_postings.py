@@ -12,6 +12,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.index import postings
 from memql.index.lexical import CONTEXT_WEIGHT, fts_tokens, query_phrases
 from memql.index.postings import BM25Postings
@@ -86,7 +87,9 @@ def assert_same_scores(index: BM25Postings, mirror: FTS5Mirror, tokens: list[str
     assert got == pytest.approx(want, rel=1e-12, abs=0)
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     plan=steps,
     query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4),
@@ -106,7 +109,9 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
     assert len(index) == mirror.conn.execute("SELECT count(*) FROM f").fetchone()[0]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(plan=steps, more=steps, query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3))
 def test_a_snapshot_gives_back_the_same_index(tmp_path_factory, plan, more, query):
     index, mirror = BM25Postings(), FTS5Mirror()
@@ -151,7 +156,7 @@ _SHARED_UNICODE = st.characters(codec="utf-8", exclude_categories=("Cs",)).filte
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(text=st.text(_SHARED_UNICODE, max_size=40))
 def test_tokens_are_the_tokens_fts5_makes_of_any_text(text):
     conn = sqlite3.connect(":memory:")

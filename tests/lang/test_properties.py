@@ -1,5 +1,6 @@
-"""Property tests: > 10,000 generated and mutated inputs per run; nothing escapes validate, and every
-valid IR re-validates to the identical canonical form."""
+"""Property tests: 12,000 generated and mutated inputs per run with MEMQL_HYPOTHESIS_PROFILE=thorough
+(3,000 in the default `ci` profile, tests/budgets.py); nothing escapes validate, and every valid IR
+re-validates to the identical canonical form."""
 
 from __future__ import annotations
 
@@ -10,12 +11,13 @@ from hypothesis import strategies as st
 from ir_samples import NOW
 from ir_strategies import json_values, mutated_ir, valid_ir
 
+from budgets import examples
 from memql.lang import RULES, validate
 
 
 def budget(n: int) -> settings:
     return settings(
-        max_examples=n,
+        max_examples=examples(n),
         deadline=None,
         database=None,
         suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],

@@ -10,6 +10,8 @@ from extract_helpers import NOW, extract, facts, own
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
+
 PASSPORT = ("Mira", "passport.deadline", "2026-07-15")
 
 
@@ -468,7 +470,7 @@ _PIECES = [
 ]  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(st.sampled_from(_PIECES), max_size=12).map(" ".join) | st.text(max_size=80),
     st.lists(st.sampled_from(_PIECES), max_size=8).map("".join),

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.services import (
     chunk_by_count,
     chunk_by_size,
@@ -55,7 +56,7 @@ def test_chunk_by_size_keeps_formatting_and_rejects_bad_size():
 _ALPHABET = "ab Z.!?。，学习\n"
 
 
-@settings(max_examples=250, deadline=None, database=None)
+@settings(max_examples=examples(250), deadline=None, database=None)
 @given(st.text(alphabet=_ALPHABET, max_size=120), st.integers(min_value=1, max_value=30))
 def test_chunk_by_size_invariants(text, max_chars):
     chunks = chunk_by_size(text, max_chars)
@@ -84,7 +85,7 @@ def test_chunk_by_count_falls_back_to_words_then_characters():
         chunk_by_count("x", 0)
 
 
-@settings(max_examples=250, deadline=None, database=None)
+@settings(max_examples=examples(250), deadline=None, database=None)
 @given(st.text(alphabet=_ALPHABET, max_size=120), st.integers(min_value=1, max_value=12))
 def test_chunk_by_count_invariants(text, n):
     parts = chunk_by_count(text, n)

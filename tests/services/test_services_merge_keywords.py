@@ -5,6 +5,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.services import jaccard, keywords, merge_texts, tokens
 from memql.services.keywords import term_overlap
 
@@ -33,13 +34,13 @@ def test_merge_chinese():
     assert merge_texts(["", "Only."]) == "Only."
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=examples(150), deadline=None, database=None)
 @given(st.lists(st.text(alphabet="ab c.。!我", max_size=30), max_size=4))
 def test_merging_twice_adds_nothing(texts):
     assert merge_texts(texts + texts) == merge_texts(texts)
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=examples(150), deadline=None, database=None)
 @given(st.lists(st.text(alphabet="ab cd.!?\n", max_size=30), max_size=4))
 def test_merge_loses_no_word(texts):
     merged = merge_texts(texts)

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.services import split_paragraphs, split_sentences
 from memql.services.sentences import join_sentences, sentence_spans
 
@@ -133,7 +134,7 @@ def test_join_sentences():
 _ALPHABET = "ab Z9.!?…。！？；”」)\"'\n-*#1、我的"
 
 
-@settings(max_examples=300, deadline=None, database=None)
+@settings(max_examples=examples(300), deadline=None, database=None)
 @given(st.text(alphabet=_ALPHABET, max_size=80), st.sampled_from(["auto", "en", "zh"]))
 def test_sentences_preserve_content(text, lang):
     sentences = split_sentences(text, lang)
@@ -155,7 +156,7 @@ def test_paragraphs():
     assert split_paragraphs("\n\n") == []
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(st.text(alphabet="ab #\n`~.", max_size=60))
 def test_paragraphs_preserve_content(text):
     paragraphs = split_paragraphs(text)

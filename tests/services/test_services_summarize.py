@@ -6,6 +6,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.services import estimate_tokens, summarize
 
 EN = (
@@ -116,7 +117,7 @@ def _texts(draw):
     return "".join(" ".join(words) + end for words, end in sentences)
 
 
-@settings(max_examples=200, deadline=None, database=None)
+@settings(max_examples=examples(200), deadline=None, database=None)
 @given(
     st.lists(_texts(), max_size=3),
     st.integers(min_value=1, max_value=40),
@@ -130,7 +131,7 @@ def test_summary_within_budget(texts, budget, focus):
         assert summary
 
 
-@settings(max_examples=100, deadline=None, database=None)
+@settings(max_examples=examples(100), deadline=None, database=None)
 @given(st.text(max_size=80), st.integers(min_value=1, max_value=20))
 def test_summary_within_budget_any_text(text, budget):
     assert estimate_tokens(summarize([text], budget)) <= budget

@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.services import (
     fts_match_expression,
     index_terms,
@@ -177,7 +178,7 @@ def test_fts_operator_words_are_plain_words(fts):
     assert _search(fts, 'passport" OR "x') == [0]
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=examples(150), deadline=None, database=None)
 @given(st.text(max_size=40))
 def test_fts_any_text_is_a_valid_query(text):
     db = sqlite3.connect(":memory:")
@@ -189,7 +190,7 @@ def test_fts_any_text_is_a_valid_query(text):
     db.close()
 
 
-@settings(max_examples=100, deadline=None, database=None)
+@settings(max_examples=examples(100), deadline=None, database=None)
 @given(st.text(alphabet='abc XYZ学习机器的。，!?"*()-:^', max_size=30))
 def test_fts_document_is_found_by_its_own_text(text):
     db = sqlite3.connect(":memory:")
@@ -202,7 +203,7 @@ def test_fts_document_is_found_by_its_own_text(text):
     db.close()
 
 
-@settings(max_examples=150, deadline=None, database=None)
+@settings(max_examples=examples(150), deadline=None, database=None)
 @given(st.text(max_size=60))
 def test_tokens_are_normalised_and_nonempty(text):
     toks = tokens(text)

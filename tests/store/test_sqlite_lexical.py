@@ -18,6 +18,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.ports.record import Record
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import query_terms
@@ -163,7 +164,9 @@ def run(store: SQLiteStore, other: SQLiteStore, plan) -> list[tuple[str, str]]:
 
 
 @pytest.mark.parametrize("windows", [(200, 12_800), (1, 8)], ids=["default-windows", "tiny-windows"])
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(plan=steps, checks=queries)
 def test_the_index_answers_as_fts5_over_generated_stores(monkeypatch, windows, plan, checks):
     first, widest = windows

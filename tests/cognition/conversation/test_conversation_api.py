@@ -9,6 +9,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.cognition.conversation import registry
 from memql.cognition.conversation.flat import Flat, FlatConfig
 from memql.cognition.conversation.hybrid import Hybrid, HybridConfig
@@ -153,7 +154,7 @@ def test_a_tight_budget_keeps_the_best_piece_and_nothing_over_it(memory):
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

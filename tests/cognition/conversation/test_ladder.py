@@ -12,6 +12,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from ladder_fixture import DAY2, EPISODES, TAG, TURNS, store_messages
 
+from budgets import examples
 from memql.cognition.conversation.base import Message
 from memql.cognition.conversation.ladder import Ladder, LadderConfig
 from memql.cognition.conversation.ladder.themes import ThemeOrganizer
@@ -202,7 +203,9 @@ def built(m):
     return build(m)
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
 @given(
     words=st.lists(
         st.sampled_from(QUERY_WORDS),

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.cognition.planner.base import PlanContext
 from memql.cognition.planner.llm_prompt import detect_lang, read_reply, render_request
 from memql.cognition.planner.programs import check_steps, is_destructive
@@ -89,7 +90,7 @@ ir_like = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(
     st.one_of(
         st.text(max_size=200),

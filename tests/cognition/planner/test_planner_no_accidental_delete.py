@@ -12,6 +12,7 @@ from datetime import UTC, datetime
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.cognition.planner import PlanContext, make_planner
 
 NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday
@@ -120,14 +121,14 @@ INSTRUCTIONS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(INSTRUCTIONS)
 def test_tags_priority_reminders_and_expiry_never_plan_a_delete(text):
     plan = PLANNER.plan(text, context=CONTEXT)
     assert "Delete" not in _ops(plan), (text, plan.program)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(
     st.one_of(
         _instruction("en", EN_TAG_REMOVALS).filter(lambda s: " it" not in s and "travel notes" not in s),

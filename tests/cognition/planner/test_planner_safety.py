@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.cognition.planner import PlanContext, make_planner
 from memql.lang import RULES, validate
 
@@ -82,7 +83,7 @@ VOCABULARY = (
 WORDS = st.sampled_from(VOCABULARY.split())
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(WORDS, min_size=0, max_size=14).map(" ".join))
 def test_any_instruction_gives_a_valid_canonical_plan_or_a_clarification(text):
     made = plan(text)

@@ -10,6 +10,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from helpers_profile import PROFILE_CONFIG
 from memql.lang.time import format_instant, parse_instant
 
@@ -137,7 +138,7 @@ def _check_kept(given: dict, exported: dict) -> None:
 
 
 @settings(
-    max_examples=25,
+    max_examples=examples(25),
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

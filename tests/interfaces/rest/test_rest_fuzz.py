@@ -1,7 +1,7 @@
 """Schemathesis against the live /openapi.json of `memql serve`, on both backends: every operation gets
 generated requests — valid ones from the published schemas (the language's own IR schema included) and
 invalid ones — and none may be answered with a 5xx or a body that is not JSON. Bounded: MAX_EXAMPLES per
-operation and mode.
+operation and mode (20 with MEMQL_HYPOTHESIS_PROFILE=thorough, 10 by default: tests/budgets.py).
 
 (Schemathesis's lazy pytest loader does not run under this pytest; its Python API drives Hypothesis here.)
 """
@@ -15,7 +15,9 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis.errors import Unsatisfiable
 from schemathesis import GenerationMode
 
-MAX_EXAMPLES = 20
+from budgets import examples
+
+MAX_EXAMPLES = examples(20)
 
 
 def fuzz(operation, mode: GenerationMode, headers: dict[str, str], failures: list[str]) -> None:

@@ -5,6 +5,7 @@ from datetime import UTC, datetime, timedelta, timezone
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.lang.time import (
     Duration,
     TimeParseError,
@@ -19,7 +20,9 @@ from memql.lang.time import (
     to_utc,
 )
 
-FAST = settings(max_examples=400, deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow])
+FAST = settings(
+    max_examples=examples(400), deadline=None, database=None, suppress_health_check=[HealthCheck.too_slow]
+)
 
 TOKENS = [
     "P",
