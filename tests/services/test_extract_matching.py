@@ -3,6 +3,8 @@ leading facts and Retrieve's `facts`."""
 
 from __future__ import annotations
 
+import pytest
+
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY
 
@@ -32,3 +34,18 @@ def test_plurals_stop_words_and_chinese_phrases():
     chinese = score("我的护照截止日期是什么时候？", "mira", "passport.deadline")
     assert chinese >= 2.0  # 护照 (the thing), 截止日期 (the aspect), and 我 for the asker
     assert "护照" in attribute_phrases("passport.deadline", DEFAULT_VOCABULARY)
+
+
+@pytest.mark.parametrize(
+    ("subject", "query", "matches"),
+    [
+        ("Ravi's brother", "which city do I live in?", False),
+        ("Ravi's brother", "where does my brother live?", True),
+        ("Ravi", "which city do I live in?", True),
+        ("Ravi的妹妹", "我住在哪？", False),
+        ("Ravi的妹妹", "我妹妹住在哪？", True),
+    ],
+)
+def test_a_question_about_the_asker_is_not_about_their_relative(subject, query, matches):
+    score = match_score(subject, "residence", ["Austin"], QueryWords.of(query), asker="Ravi")
+    assert (score > 0) is matches

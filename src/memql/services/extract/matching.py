@@ -91,11 +91,18 @@ def match_score(
     vocabulary: Vocabulary = DEFAULT_VOCABULARY,
 ) -> float:
     """How well a fact key matches the query (0: not at all). At least one word of its attribute must be
-    in it; its subject (by name, or "my" when the subject is the `asker`) adds 1, one of its values 0.5."""
+    in it; its subject (by name, or "my" when the subject is the `asker`) adds 1, one of its values 0.5.
+    A relative of the asker's ("Ravi's brother") is not what a question about the asker means unless it
+    names the relative ("my brother")."""
     hits = sum(1 for p in attribute_phrases(attribute, vocabulary) if query.has_phrase(p))
     if not hits:
         return 0.0
     score = float(hits)
+    if asker is not None and query.names_self() and not query.has_phrase(subject):
+        for joint in ("'s ", "的"):  # "Ravi's brother": the asker's relative, when the query names them
+            relative = subject[len(asker) + len(joint) :]
+            if subject.casefold().startswith(asker.casefold() + joint) and not query.has_phrase(relative):
+                return 0.0  # "where do I live?" is not about my brother's home
     mine = asker is not None and subject.casefold() == asker.casefold() and query.names_self()
     if query.has_phrase(subject) or mine:
         score += 1.0
