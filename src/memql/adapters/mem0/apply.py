@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from memql.adapters.mem0.records import Stored
+from memql.errors import MemqlError
 
 
 @dataclass
@@ -31,7 +32,7 @@ class Applied:
     mem0_id: str
 
 
-class WriteFailed(Exception):
+class WriteFailed(MemqlError, RuntimeError):
     """A mem0 call failed; `undone` says whether every earlier write was compensated."""
 
     def __init__(self, write: Write, cause: BaseException, undone: bool, leftovers: list[str]) -> None:
