@@ -98,3 +98,16 @@ def test_a_recent_turn_that_replaced_a_value_is_itself_an_earlier_fact():
     own = [(f.attribute, f.value) for f in delta.facts if f.said_in is None]
     assert own and own[0][1] == "Piranesi"
     assert not any(f.value == "Middlemarch" for f in delta.facts)
+
+
+def test_a_correction_that_names_its_attribute_binds_to_that_fact_not_the_latest_number():
+    recent = ["想做个记账表，房租每月4800，水电大概300", "吃饭2000吧"]
+    own, said = _keyed("啊刚才房租说错了，应该是4300", recent)
+    assert own["4300"][1] == "rent" and said == {}  # the rent fact held 4800: it is closed, 2000 untouched
+
+
+def test_codes_and_names_beside_chinese_are_values():
+    own, said = _keyed("搞错了，刚看了行程单，是CA1382", ["下周回北京，航班CA1832，早上九点的"])
+    assert said["CA1832"][:2] == own["CA1382"]
+    own, said = _keyed("干脆换了台华为Mate 60，拍照绝了", ["我这iPhone 13电池不行了", "再说吧"])
+    assert said["iPhone 13"][:2] == own["Mate 60"]

@@ -83,14 +83,14 @@ _MEASURE = re.compile(
     + r")(?![a-z])",
     _I,
 )
-_CODE = re.compile(r"\b(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)\b")
+_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)(?![A-Za-z0-9])")
 _PHONE = re.compile(r"(?<![A-Za-z0-9])(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}(?![0-9])")
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
 _TITLE_ZH = re.compile(r"《[^》]{1,30}》")
 _COLOR_ZH = re.compile(r"(?:[深浅淡亮暗墨米]?[红橙黄绿青蓝紫黑白灰粉棕金银]|咖啡|卡其|藏青|米白)色")
 _NAME_EN = re.compile(
-    r"\b(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(?:[A-Z][\w&'.-]*[\w&]|i[A-Z]\w+|[A-Z])"
-    r"(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][\w&'.-]*[\w&]|\d+))*"
+    r"(?<![A-Za-z0-9'])(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(?:[A-Z][A-Za-z0-9_&'.-]*[A-Za-z0-9_&]|"
+    r"i[A-Z][A-Za-z0-9]+|[A-Z])(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][A-Za-z0-9_&'.-]*[A-Za-z0-9_&]|\d+))*"
 )
 # a Chinese name or place after the verb that states it, up to a particle or punctuation
 _NAME_ZH = re.compile(
@@ -255,6 +255,8 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     # whom the grammar read this message to be about is not a replacement's new value
     subjects = {d.subject.casefold() for d in r.facts} | {p.casefold() for p in people}
     candidates = [v for v in candidates if v.kind != "name" or str(v.value).casefold() not in subjects]
+    if _bind_named(r, before, candidates, turn_index, people):
+        return
     for own in (True, False):  # the speaker's own turns first: an echo by someone else is a last resort
         for back in range(len(before) - 1, -1, -1):
             said = before[back]
@@ -301,8 +303,40 @@ def _where_one_lives(r: Reading, said: Said, old: Value) -> bool:
     return moved and _LIVES_IN.search(said.text[: old.start]) is not None
 
 
+def _bind_named(
+    r: Reading, before: list[Said], candidates: list[Value], turn: int | None, people: set[str]
+) -> bool:
+    """A message that names the attribute it changes ("刚才房租说错了，应该是4300", "the rent is 1,600
+    now"): the new value replaces the speaker's latest fact of that attribute whose value has its shape."""
+    from .matching import QueryWords, attribute_phrases
+
+    words = QueryWords.of(r.text)
+    mine = [d for d in r.earlier if d not in r.facts and d.speaker == r.speaker]
+    for held in reversed(mine):
+        if not any(words.has_phrase(p) for p in attribute_phrases(held.attribute, r.vocabulary)):
+            continue
+        for back in range(len(before) - 1, -1, -1):
+            said = before[back]
+            old = next(
+                (v for v in values(said.text, said.time) if same_value(v.value, str(held.value))), None
+            )
+            if old is None or said.speaker != r.speaker:
+                continue
+            new = _new_value(candidates, old, said.text)
+            if new is None or _person(old, said.text, people) != _person(new, r.text, people):
+                continue
+            if _same_subject(r, said):
+                _draft(r, said, back, old, new, set(), turn)
+                return True
+    return False
+
+
 def _read_under_own_key(r: Reading, new: Value) -> bool:
-    return any(same_value(d.value, str(new.value)) for d in r.facts)
+    """Did the grammar read the new value under a key the vocabulary knows (its own makings do not count)?"""
+    return any(
+        same_value(d.value, str(new.value)) and r.vocabulary.attribute(d.attribute) is not None
+        for d in r.facts
+    )
 
 
 def _pairs(olds: list[Value], candidates: list[Value], old_text: str) -> list[tuple[Value, Value]]:
