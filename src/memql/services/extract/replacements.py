@@ -32,7 +32,8 @@ from .common import CJK, HEDGED, Draft, Reading, find_times, same_value, time_va
 _I = re.IGNORECASE
 CORRECTION = re.compile(
     r"\b(?:sorry|oops|wait|no,|nope|actually|correction|misspoke|mis-spoke|said it wrong|typo|scratch that|"
-    r"i meant|meant to say|should (?:be|have said)|had it wrong|got it wrong|wrong|mixed (?:it|them|the two) "
+    r"i meant|meant to say|hold on|hang on|should (?:be|have said)|had it wrong|got it wrong|wrong|"
+    r"mixed (?:it|them|the two) "
     r"up|not the other|my bad|mistake|let me correct|double-?checked|read (?:it|the number) backwards)\b|"
     r"不对|搞错|说错|记错|弄错|写错|看错|错了|应该是|更正|纠正|其实是|口误|不是.{1,12}而是|写反|说反|记反|弄反|反了",
     _I,
@@ -43,7 +44,7 @@ CHANGE = re.compile(
     r"upgrad(?:ed|ing)?|"
     r"replac(?:ed)?|new|now|anymore|no longer|from now on|these days|went with|going with|updated?|"
     r"raised|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|reshuffled|took over|"
-    r"setting|set|turns out|any more|got)\b|"
+    r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新",
     _I,
