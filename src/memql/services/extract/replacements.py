@@ -28,6 +28,8 @@ from functools import lru_cache
 from memql.services.tokenize import STOP_WORDS, tokens
 
 from .common import CJK, HEDGED, Draft, Reading, find_times, same_value, time_value
+from .matching import QueryWords, attribute_phrases
+from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
 
 _I = re.IGNORECASE
 CORRECTION = re.compile(
@@ -205,8 +207,6 @@ _TITLES = frozenset({"Mr", "Mrs", "Ms", "Miss", "Dr", "Prof"})
 
 
 def _is_name(text: str, start: int, name: str) -> bool:
-    from .patterns_en import NOT_NAMES  # the grammar's list of capitalised words that name nothing
-
     first = name.split()[0].split("'")[0].split("\u2019")[0]  # "It's 4471": the word is "It"
     if first.rstrip(".") in _TITLES:
         return " " in name  # "Mr. Osei": a person by title and name
@@ -309,8 +309,6 @@ def _bind_named(
 ) -> bool:
     """A message that names the attribute it changes ("刚才房租说错了，应该是4300", "the rent is 1,600
     now"): the new value replaces the speaker's latest fact of that attribute whose value has its shape."""
-    from .matching import QueryWords, attribute_phrases
-
     words = QueryWords.of(r.text)
     mine = [d for d in r.earlier if d not in r.facts and d.speaker == r.speaker]
     for held in reversed(mine):
@@ -443,10 +441,16 @@ def _clause(text: str, start: int, end: int) -> tuple[int, int]:
     return left, stop
 
 
+# the relatives and close others a turn names: one list for whose value it is and whom a turn opens with
+_RELATIVES_EN = (
+    "mom|mum|mother|dad|father|sister|brother|son|daughter|wife|husband|partner|boss|manager|landlord|"
+    "grandma|grandpa"
+)
+_RELATIVES_ZH = "妈妈|爸爸|老妈|老爸|姐姐|妹妹|哥哥|弟弟|儿子|女儿|老婆|老公|老板"
+_OTHERS_EN, _OTHERS_ZH = "friend|neighbou?r|colleague", "朋友|同事"  # someone else, not keyed as a relative
+_FAMILIAR = "(?-i:Mom|Mum|Dad|Grandma|Grandpa)"  # a relative named as a name
 _RELATIVE = re.compile(
-    r"\b(?:my|our)\s+(mom|mum|mother|dad|father|sister|brother|son|daughter|wife|husband|partner|boss|"
-    r"manager|landlord|grandma|grandpa)\b|\b(?-i:(Mom|Mum|Dad|Grandma|Grandpa))\b|"
-    r"(妈妈|爸爸|老妈|老爸|姐姐|妹妹|哥哥|弟弟|儿子|女儿|老婆|老公|老板)",
+    rf"\b(?:my|our)\s+({_RELATIVES_EN})\b|\b({_FAMILIAR})\b|({_RELATIVES_ZH})",
     _I,
 )
 
@@ -470,9 +474,8 @@ def _subject(r: Reading, said: Said) -> str:
 
 
 _OPENS_WITH_OTHER = re.compile(
-    r"^\s*(?:\w+[,:]\s*)*(?:(?:my|our)\s+(?:\w+\s+)?(?:mom|mum|mother|dad|father|sister|brother|son|"
-    r"daughter|wife|husband|partner|boss|manager|friend|neighbou?r|colleague|grandma|grandpa)|"
-    r"(?-i:Mom|Mum|Dad|Grandma|Grandpa))\b|^\s*我(?:的)?(?:妈妈|爸爸|姐姐|妹妹|哥哥|弟弟|儿子|女儿|老婆|老公|老板|朋友|同事)",
+    rf"^\s*(?:\w+[,:]\s*)*(?:(?:my|our)\s+(?:\w+\s+)?(?:{_RELATIVES_EN}|{_OTHERS_EN})|{_FAMILIAR})\b|"
+    rf"^\s*我(?:的)?(?:{_RELATIVES_ZH}|{_OTHERS_ZH})",
     _I,
 )
 

@@ -6,12 +6,12 @@ counted by the LLM port (`LLM.usage`)."""
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from typing import Any
 
 from memql.cognition.conversation.base import Message
-from memql.ports.models import LLM, ChatMessage, ChatRequest
+from memql.ports.models import LLM
+from memql.services.llm.structured import ask_json
 
 from .facts import MAX_FACT_CHARS, FactDraft, spoken
 
@@ -86,28 +86,15 @@ class EpisodePlan:
     facts: list[FactDraft]
 
 
-def _ask(llm: LLM, system: str, user: str, schema: dict[str, Any], purpose: str) -> Any:
-    request = ChatRequest(
-        [ChatMessage("system", system), ChatMessage("user", user)],
-        json_schema=schema,
-        temperature=0.0,
-        metadata={"purpose": purpose},
-    )
-    try:
-        return json.loads(llm.chat(request))
-    except Exception:  # any failure of the model or its reply: the caller uses the offline rule
-        return None
-
-
 def plan_episodes(llm: LLM, messages: list[Message]) -> list[EpisodePlan] | None:
     """The model's episodes of `messages` (in order, the first starting at 0), or None when its reply is
     unusable: boundaries out of order, a blank or overlong title, or no episode at all."""
-    reply = _ask(
+    reply = ask_json(
         llm,
         _EPISODES,
         "\n".join(f"{i}. {spoken(m)}" for i, m in enumerate(messages)),
         EPISODES_SCHEMA,
-        "ladder.episodes",
+        purpose="ladder.episodes",
     )
     items = reply.get("episodes") if isinstance(reply, dict) else None
     if not isinstance(items, list) or not items:
@@ -147,7 +134,7 @@ def summarise_themes(llm: LLM, themes: list[list[str]]) -> list[tuple[str, str]]
     for i, facts in enumerate(themes):
         lines.append(f"Theme {i}:")
         lines.extend(f"- {f}" for f in facts)
-    reply = _ask(llm, _THEMES, "\n".join(lines), THEMES_SCHEMA, "ladder.themes")
+    reply = ask_json(llm, _THEMES, "\n".join(lines), THEMES_SCHEMA, purpose="ladder.themes")
     items = reply.get("themes") if isinstance(reply, dict) else None
     found: dict[int, tuple[str, str]] = {}
     for item in items if isinstance(items, list) else []:

@@ -4,11 +4,11 @@ promotion into LPM (profile, knowledge, traits). Every call is counted by the LL
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from memql.ports.models import LLM, ChatMessage, ChatRequest
+from memql.ports.models import LLM
+from memql.services.llm.structured import ask_json
 
 if TYPE_CHECKING:
     from memql.cognition.conversation.tiers.state import PageState
@@ -103,14 +103,7 @@ class TiersLLM:
         self, system: str, user: str, schema: dict[str, Any], needed: tuple[str, ...] | None = None
     ) -> dict[str, Any] | None:
         self.calls += 1
-        request = ChatRequest([ChatMessage("system", system), ChatMessage("user", user)], json_schema=schema)
-        try:
-            reply = json.loads(self.llm.chat(request))
-        except (ValueError, RuntimeError):
-            return None
-        if not isinstance(reply, dict) or any(k not in reply for k in needed or schema["required"]):
-            return None
-        return reply
+        return ask_json(self.llm, system, user, schema, needed=needed or schema["required"])
 
     def page_to_segment(
         self, previous: PageState | None, page: PageState, summary: str | None
