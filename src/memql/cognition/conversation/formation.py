@@ -281,48 +281,39 @@ def _stale_forms(
     return stale
 
 
-def label_stale(pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime) -> list[Piece]:
+def label_stale(
+    pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime, shown: set[str] = frozenset()
+) -> list[Piece]:
     """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
-    any fact then) labelled ``until <date>:`` — the date the value stopped being true."""
+    any fact then) labelled ``until <date>:`` — the date the value stopped being true; led by what
+    replaced those values: the value true at `at` of each key one of whose earlier values a piece states
+    (a context that shows an outdated value also shows the current one, whatever words the query used),
+    unless a fact of `shown` (ids) already says it."""
     stale = _stale_forms(facts, at)
     if not stale:
         return list(pieces)
+    keys: set[tuple[str, str]] = set()
     out = []
     for piece in pieces:
         lines = piece.text.split("\n")
         changed = False
         for i, line in enumerate(lines):
             folded = line.casefold()
-            until = [t for form, (t, _) in stale.items() if form in folded]
-            if until and not line.startswith("until "):
-                lines[i] = f"until {_day(max(until))}: {line}"
+            found = [(t, of) for form, (t, of) in stale.items() if form in folded]
+            for _, of in found:
+                keys |= of
+            if found and not line.startswith("until "):
+                lines[i] = f"until {_day(max(t for t, _ in found))}: {line}"
                 changed = True
         out.append(replace(piece, text="\n".join(lines)) if changed else piece)
-    return out
-
-
-def replacing_pieces(
-    pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime, shown: set[str]
-) -> list[Piece]:
-    """What replaced the stale values the pieces show: the value true at `at` of each key one of whose
-    earlier values a piece states (a context that shows an outdated value also shows the current one,
-    whatever words the query used), unless a fact of `shown` (ids) already says it."""
-    stale = _stale_forms(facts, at)
-    keys: set[tuple[str, str]] = set()
-    for piece in pieces:
-        folded = piece.text.casefold()
-        for form, (_, of) in stale.items():
-            if form in folded:
-                keys |= of
-    out = []
-    for f in facts:
-        if (
-            (f.subject, f.attribute) in keys
-            and f.id not in shown
-            and f.valid_from <= at < (f.valid_to or _OPEN)
-        ):
-            out.append(_current_piece(f, FACT_SCORE - 1))
-    return out
+    replacing = [
+        _current_piece(f, FACT_SCORE - 1)
+        for f in facts
+        if (f.subject, f.attribute) in keys
+        and f.id not in shown
+        and f.valid_from <= at < (f.valid_to or _OPEN)
+    ]
+    return replacing + out
 
 
 def facts_by_source(facts: Sequence[StoredFact]) -> dict[str, list[StoredFact]]:
@@ -483,6 +474,5 @@ __all__ = [
     "interpreted_facets",
     "label_stale",
     "profile_fields",
-    "replacing_pieces",
     "resolve_extractor",
 ]

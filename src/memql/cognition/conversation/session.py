@@ -38,7 +38,6 @@ from memql.cognition.conversation.formation import (
     fact_refused,
     form_messages,
     label_stale,
-    replacing_pieces,
     resolve_extractor,
 )
 from memql.cognition.conversation.records import (
@@ -373,7 +372,7 @@ class Conversation:
             pieces = [p for p in pieces if p.time is None or p.time <= at]
         shown = {i for p in leading for i in p.memory_ids}
         # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
-        pieces = replacing_pieces(pieces, facts, at, shown) + label_stale(pieces, facts, at)
+        pieces = label_stale(pieces, facts, at, shown)
         context.pieces = leading + pieces if left > 0 else leading
         context.budget_tokens = budget_tokens
         _enforce_budget(context)
