@@ -297,3 +297,18 @@ def test_a_school_is_named_as_one():
 
 def test_a_possessive_name_is_not_read_as_is():
     assert own("Noor's car is a Fiat.") == {("Noor", "car", "Fiat")}
+
+
+def test_an_unknown_attribute_takes_a_thing_said_with_its_article():
+    assert own("Too cold for iced stuff, my order is a cortado these days.") == {("Mira", "order", "cortado")}
+    assert own("My team is super encouraging.") == set()
+    assert own("My day was a mess.") == set()  # only "is" states what holds now
+
+
+def test_the_first_of_a_list_of_amounts_is_the_value():
+    assert own("Making a budget. rent is 1,850, car 320, phone 60") == {("Mira", "rent", "1,850")}
+    corrected = [("Mira", "rent is 1,850, car 320, phone 60"), ("Mira", "utilities ~ 120")]
+    assert own("wait the rent number is wrong, I swapped the digits. it's 1,580", corrected) == {
+        ("Mira", "rent", "1,580")
+    }
+    assert own("My address is 12 Main St, Apt 4") == {("Mira", "address", "12 Main St, Apt 4")}

@@ -411,9 +411,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if (
         not known
         and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end)
-        and (
-            r.time_at(vstart, end) is None  # "my exam is in three weeks": a time is a value too
-        )
+        and r.time_at(vstart, end) is None  # "my exam is in three weeks": a time is a value too
+        and not (cop in ("is", "'s", "is now") and _A_THING.match(r.text, vstart, end))
     ):
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
@@ -457,6 +456,10 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
 # the place may be followed by its day: "the housewarming is at Priya's on Saturday"
 _IN_A_PLACE = re.compile(
     rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?(?=[\s.!]*$|\s+(?:on|this|next|tomorrow)\b)", _I
+)
+# "my order is a cortado (these days)": a thing, said with its article, ends the clause
+_A_THING = re.compile(
+    r"(?:a|an)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+(?:\s*,?\s*(?:now|these days|nowadays|lately))?[\s.!]*$", _I
 )
 _A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
 _IDENTIFIER = re.compile(

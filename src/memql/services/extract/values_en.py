@@ -10,6 +10,11 @@ from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 from .common import Draft, Reading, strip_span, time_value
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
+# an amount followed by other items' amounts: ", car 320, phone 60"
+_LISTED_AMOUNT = re.compile(
+    r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?)\s*,\s*(?:[A-Za-z][\w'-]*\s+){1,2}[$€£¥]?\d"
+)
+
 
 def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
     """(value, start, end, rejected words) of the words in [start, end): cut at a new clause, its time
@@ -37,6 +42,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         return None
     if (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
         end = m.start()
+    if (m := _LISTED_AMOUNT.match(s, start, end)) is not None:
+        end = m.end("first")  # "rent is 1,850, car 320, phone 60": the first of a list of amounts
     if kind in _NAMED and (m := re.compile(r",\s+(?=[a-z])").search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
