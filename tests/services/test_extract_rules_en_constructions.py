@@ -312,3 +312,14 @@ def test_the_first_of_a_list_of_amounts_is_the_value():
         ("Mira", "rent", "1,580")
     }
     assert own("My address is 12 Main St, Apt 4") == {("Mira", "address", "12 Main St, Apt 4")}
+
+
+def test_a_clause_without_its_subject_and_a_name_followed_by_chatter():
+    assert own("first week at Northwind done") == {("Mira", "employer", "Northwind")}
+    assert own("first day at school was rough") == set()  # no name: nothing to call an employer
+    assert own("traded in my old car on Saturday. driving a used Mazda CX-5 now, 41k miles") == {
+        ("Mira", "car", "Mazda CX-5")
+    }
+    assert own("driving the kids to school") == set()
+    assert own("I work at Bank of America since last spring") == {("Mira", "employer", "Bank of America")}
+    assert own("I live in Rio de Janeiro now, love it") == {("Mira", "residence", "Rio de Janeiro")}

@@ -70,7 +70,8 @@ _AND_PREDICATE = re.compile(
 )
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
-    r"settled|got hired|got a job|got promoted|turned|am turning|'m turning)\b",
+    r"settled|got hired|got a job|got promoted|turned|am turning|'m turning|driving|"
+    r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -151,7 +152,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (
             r"(?:started|start|am starting|'m starting|is starting|'s starting|began|have started|"
             r"'ve started|has started)\s+(?:a\s+(?:new\s+)?(?:job|position|role)\s+|working\s+|work\s+)?"
-            r"(?:at|with|for)",
+            r"(?:at|with|for)|first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with)(?=\s+(?-i:[A-Z]))",
             "employer",
             "organization",
         ),
@@ -199,7 +200,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "person",
         ),
         (r"(?:weigh|weighs|am weighing|'m weighing)(?=\s+(?:about\s+|around\s+)?\d)", "weight", "text"),
-        (r"(?:drive|drives|am driving|'m driving|now drive|now drives)\s+(?:an?|the)", "car", "product"),
+        (
+            r"(?:drive|drives|am driving|'m driving|driving|now drive|now drives)\s+(?:an?|the)",
+            "car",
+            "product",
+        ),
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
         (
             r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"

@@ -88,6 +88,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         words, start = words[m.start("name") :], start + m.start("name")  # "a red Volvo": the Volvo
     if kind in _NAMED and not words[:1].isupper() and not words[0].isdigit():
         return None  # a proper name is written capitalised: "joined a new group" names no employer
+    if kind in _NAMED and (m := _NAME_THEN_CHATTER.match(words)) is not None:
+        words, end = m["name"], start + m.end("name")  # "Northwind done", "Mazda CX-5 now, 41k miles"
     return words, start, end, rejected
 
 
@@ -95,6 +97,14 @@ _AMOUNT = re.compile(
     r"[$€£]?\d[\d,.]*\s*(?:k|m|bn|grand|[$€£]|usd|eur|gbp)?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?", _I
 )
 _NAMED = ("place", "organization", "person", "product")
+# a name (capitalised words, joined by "of", "de", "&"…) and chatter after it: a word that
+# never heads a noun phrase ("the Berlin office" is no name cut short)
+_NAME_THEN_CHATTER = re.compile(
+    r"(?P<name>(?-i:[A-Z0-9])[\w'&.-]*(?:\s+(?:(?:of|de|la|del|the|and|&|y)\s+)?(?-i:[A-Z0-9])[\w'&.-]*)*)"
+    r"(?=\s+(?!(?:of|de|la|del|the|and|y)\s+(?-i:[A-Z0-9]))(?:done|now|again|already|finally|today|"
+    r"tonight|tomorrow|yesterday|lol|haha|too|btw|yay|though|this|last|next|is|was|has|had|and|but|so|since|"
+    r"because|for|with|which|where|who)\b)"
+)
 _MODIFIED_NAME = re.compile(
     r"(?:(?:new|old|used|little|big|small|[a-z]+ish|red|blue|green|black|white|grey|gray|"
     r"silver|yellow|orange|brown|dark|light|bright|shiny|electric|vintage)\s+){1,2}(?P<name>(?-i:[A-Z0-9]).*)"
