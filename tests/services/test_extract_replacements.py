@@ -111,3 +111,17 @@ def test_codes_and_names_beside_chinese_are_values():
     assert said["CA1832"][:2] == own["CA1382"]
     own, said = _keyed("干脆换了台华为Mate 60，拍照绝了", ["我这iPhone 13电池不行了", "再说吧"])
     assert said["iPhone 13"][:2] == own["Mate 60"]
+
+
+def test_a_value_given_alone_after_the_speaker_announced_a_change_replaces_its_shape():
+    recent = [
+        "我爸手机号 138 1234 5678，存一下",
+        ("assistant", "已保存。"),
+        "我爸换号了，老号停机了",
+        ("assistant", "新号码是多少？"),
+    ]
+    own, _ = _keyed("13900217788", recent)
+    assert own["13900217788"] == ("Mira的爸爸", "phone")
+    # no change announced: a number alone replaces nothing
+    quiet = ["我爸手机号 138 1234 5678，存一下", ("assistant", "已保存。"), "谢啦", ("assistant", "不客气")]
+    assert _keyed("13900217788", quiet)[0] == {}

@@ -49,6 +49,11 @@ def facts(text: str, recent: tuple[str, ...] = (), now: datetime = NOW) -> set[t
         ("我们搬到十五楼了。", {(ME, "floor", "十五楼")}),
         ("终于把旧房子钥匙还了，新家在重庆，阳台超大", {(ME, "residence", "重庆")}),
         ("我老家在湖南。", set()),
+        ("我每天早上一杯美式，不加糖", {(ME, "drink", "美式")}),
+        ("我昨天喝了一杯美式", set()),
+        ("我女儿班主任是王老师，看着挺凶的", {(f"{ME}的女儿", "班主任", "王老师")}),
+        ("我爸手机号：138 1234 5678", {(f"{ME}的爸爸", "phone", "138 1234 5678")}),
+        ("我的邮箱 a@b.com", {(ME, "email", "a@b.com")}),
         ("我的房租每月3800块。", {(ME, "rent", 3800)}),
         ("房租每个月两千五。", {(ME, "rent", 2500)}),
         ("我的工资涨到9000了。", {(ME, "salary", 9000)}),
@@ -334,3 +339,10 @@ def test_plans_by_a_day_part_a_month_or_a_relative(text, expected):
 )
 def test_habits_keyed_by_their_verb(text, recent, expected):
     assert facts(text, recent) == expected
+
+
+def test_a_correction_skips_the_part_that_says_what_the_old_value_was():
+    recent = ("我女儿班主任是王老师，看着挺凶的", "还行")
+    assert facts("哎我记错了，那是去年的班主任，今年是刘老师", recent) == {
+        (f"{ME}的女儿", "班主任", "刘老师")
+    }

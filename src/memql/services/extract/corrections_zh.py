@@ -158,7 +158,7 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
 
 
 # words no value of a fact has: a clause about something else (刚才信号不好, 我没说清楚)
-_NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|吧$")
+_NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|那是|这是|吧$")
 AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:块|元)?")
 
 

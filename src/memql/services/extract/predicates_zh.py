@@ -26,6 +26,12 @@ _HABIT = re.compile(
     + _CLAUSE
     + r"{1,12}?)(?:了|啦|呢|吧)?$"
 )
+# 我每天早上一杯美式: a habit of a drink said by its cup, without the verb
+_CUP = re.compile(
+    r"(?:早上|早晨|上午|中午|下午|晚上|睡前|饭后)?(?:都|就|要|得)?(?:一|两|半)(?:杯|罐|瓶)(?P<v>"
+    + _CLAUSE
+    + r"{1,10}?)(?:了|啦|呢)?$"
+)
 _COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了: how one gets to work or school
     r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
     r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
@@ -170,6 +176,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     ):
         key = _HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
         return _add(r, subject, key, habit, a, b, confidence, correction, "text")
+    if (m := _CUP.match(s, verb_at, b)) is not None and _HABIT_WORDS.search(s, a, verb_at):
+        return _add(r, subject, "drink", m, a, b, confidence, correction, "text")
     for pattern, key in _MEASURES:
         if (m := pattern.match(s, verb_at, b)) is not None:
             return _add(r, subject, key, m, a, b, confidence, correction, "text")

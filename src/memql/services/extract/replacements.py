@@ -48,7 +48,7 @@ CHANGE = re.compile(
     r"raised|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|reshuffled|took over|"
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
-    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新",
+    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了",
     _I,
 )
 # a change said with one of these binds to a value just before without a shared word ("swapped to X")
@@ -87,7 +87,9 @@ _MEASURE = re.compile(
     _I,
 )
 _CODE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)(?![A-Za-z0-9])")
-_PHONE = re.compile(r"(?<![A-Za-z0-9])(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}(?![0-9])")
+_PHONE = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4})(?![0-9])"
+)  # a Chinese mobile number is 11 digits from 13…-19…, grouped or not
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
 _TITLE_ZH = re.compile(r"《[^》]{1,30}》")
 _COLOR_ZH = re.compile(r"(?:[深浅淡亮暗墨米]?[红橙黄绿青蓝紫黑白灰粉棕金银]|咖啡|卡其|藏青|米白)色")
@@ -144,6 +146,16 @@ class Said:
     speaker: str
     text: str
     time: datetime
+
+
+def _answers_own_change(r: Reading, text: str, before: list[Said]) -> Said | None:
+    """The turn of the last three where the speaker announced a change, when the message is a value alone
+    (the change's new value, given when asked for)."""
+    said = text.strip(" .。!！~")
+    found = values(said, r.now)
+    if len(found) != 1 or found[0].end - found[0].start < len(said) - 2:
+        return None
+    return next((t for t in reversed(before[-3:]) if t.speaker == r.speaker and CHANGE.search(t.text)), None)
 
 
 def values(text: str, now: datetime) -> list[Value]:
@@ -231,7 +243,8 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     turn that said it."""
     text = r.text
     correcting = CORRECTION.search(text) is not None
-    if not before or not (correcting or CHANGE.search(text)) or _QUESTION.search(text):
+    announced = _answers_own_change(r, text, before)  # "we changed the wifi" … "new one?" … "sunflower99"
+    if not before or not (correcting or announced or CHANGE.search(text)) or _QUESTION.search(text):
         return
     if _PRONOUN.search(text) and not any(d.subject != r.speaker for d in r.facts):
         return  # "she lives in Sligo now" the grammar could not resolve: whose it is is not guessed
@@ -243,7 +256,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     if any((d.subject, d.attribute) in earlier_keys for d in r.facts):
         return  # the grammar bound this change to a fact already
     terms = _terms(text)
-    strong = STRONG_CHANGE.search(text) is not None
+    strong = announced is not None or STRONG_CHANGE.search(text) is not None
     acquired = ACQUIRED.search(text) is not None
     echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
     candidates = [v for v in candidates if str(v.value).casefold() not in echoes]
@@ -279,7 +292,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 topical = shared or known or (correcting and near) or _where_one_lives(r, said, old)
                 if not topical and _read_under_own_key(r, new):
                     continue  # the grammar's key for the new value needs the old turn on its topic
-                if not _same_subject(r, said):
+                if not _same_subject(r, said, announced.text if announced else text):
                     continue
                 _draft(r, said, back, old, new, shared, turn_index)
                 return
@@ -324,7 +337,7 @@ def _bind_named(
             new = _new_value(candidates, old, said.text)
             if new is None or _person(old, said.text, people) != _person(new, r.text, people):
                 continue
-            if _same_subject(r, said):
+            if _same_subject(r, said, r.text):
                 _draft(r, said, back, old, new, set(), turn)
                 return True
     return False
@@ -480,14 +493,14 @@ _OPENS_WITH_OTHER = re.compile(
 )
 
 
-def _same_subject(r: Reading, said: Said) -> bool:
+def _same_subject(r: Reading, said: Said, about: str) -> bool:
     """Are the two turns about the same one? A message about someone else (my sister's flight) never
     replaces the speaker's own value, nor the other way round; someone the message names must be named in
-    the old turn too."""
+    the old turn too. `about` is the message's words, or those of the change it gives the value of."""
     subject = _subject(r, said)
     if subject == r.speaker:  # the message is the speaker's own: so must the old turn be
-        return _OPENS_WITH_OTHER.search(said.text) is None and _OPENS_WITH_OTHER.search(r.text) is None
-    return _mentions(said.text, subject, r.speaker) and _mentions(r.text, subject, r.speaker)
+        return _OPENS_WITH_OTHER.search(said.text) is None and _OPENS_WITH_OTHER.search(about) is None
+    return _mentions(said.text, subject, r.speaker) and _mentions(about, subject, r.speaker)
 
 
 def _is_value_word(word: str, said: Said) -> bool:

@@ -169,8 +169,15 @@ def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
 def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
     out, last = [], start
     for m in re.finditer(r"[，,；;：:]", s[start:end]):
-        if m[0] in "：:" and re.fullmatch(r"(?:我们|我)的[^，,；;：:]{1,8}", s[last : start + m.start()]):
-            continue  # 我的工位：A区23号: an attribute and its value
+        head, tail = s[last : start + m.start()], s[start + m.end() : end]
+        if m[0] in "：:" and (
+            re.fullmatch(r"(?:我们|我)的[^，,；;：:]{1,8}", head)
+            or (
+                re.fullmatch(r"(?:我们|我)[^，,；;：:说讲问想]{1,8}", head)
+                and re.match(r"\s*[0-9A-Za-z+]", tail)
+            )
+        ):
+            continue  # 我的工位：A区23号, 我爸手机号：138…: an attribute and its value
         out.append((last, start + m.start()))
         last = start + m.end()
     out.append((last, end))
@@ -178,6 +185,21 @@ def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
 
 
 # --- subjects ------------------------------------------------------------------------------------------
+
+
+# a role someone holds for the relative before it: 我女儿班主任是王老师 names the teacher, not the daughter
+_ROLE_NOUN = re.compile(
+    r"班主任|主任|老师|医生|大夫|经理|老板|教练|同学|同事|领导|上司|班长|校长|律师|保姆|司机|室友|房东|对象"
+)
+
+
+_ATTRIBUTE_NEXT = re.compile(r"(?P<attr>[\u4e00-\u9fff]{1,6}?)(?=[：:\s]|是)")
+
+
+def _not_a_name(r: Reading, words: str) -> bool:
+    return (
+        bool(_ROLE_NOUN.fullmatch(words)) or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
+    )
 
 
 def _relation_words(r: Reading) -> str:
@@ -200,12 +222,17 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
             after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
         de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
+        if rel["name"] and _not_a_name(r, rel["name"]):
+            return _relative(r, rel), rel.start("name"), True  # 我女儿班主任是…: the daughter's teacher
         return _relative(r, rel), after + de, de
     bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{_relation_words(r)})(?P<name>)").match(
         s, pos, end
     )
     if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
         return _relative(r, bare), bare.end(), False
+    attr = _ATTRIBUTE_NEXT.match(s, bare.end(), end) if bare is not None else None
+    if bare is not None and attr is not None and r.vocabulary.attribute(r.vocabulary.normalize(attr["attr"])):
+        return _relative(r, bare), bare.end(), True  # 我爸手机号：138…: the father's phone
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
@@ -233,6 +260,8 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
 def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
+    if name and _not_a_name(r, name):
+        name = None  # 我女儿班主任, 我爸手机号: a role or an attribute of theirs, not their name
     if name and any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times):
         name = None  # 我家猫下周一去打疫苗: a time, not the cat's name
     if not name or _NOT_NAME.match(name):
