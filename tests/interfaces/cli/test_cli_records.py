@@ -22,7 +22,9 @@ def db(new_location) -> str:
 
 def cli(db: str, *args: str, stdin: str | None = None):
     runner = CliRunner()
-    return runner.invoke(main, ["--db", db, "--tenant", "t", "--actor", "mira", "--now", NOW, *args], input=stdin)
+    return runner.invoke(
+        main, ["--db", db, "--tenant", "t", "--actor", "mira", "--now", NOW, *args], input=stdin
+    )
 
 
 def out(result) -> object:
@@ -31,7 +33,9 @@ def out(result) -> object:
 
 
 def test_add_search_get_mirror_the_api(db):
-    added = out(cli(db, "add", "Standup moves to 9:30", "--tag", "team", "--tag", "ops", "--type", "note", "--json"))
+    added = out(
+        cli(db, "add", "Standup moves to 9:30", "--tag", "team", "--tag", "ops", "--type", "note", "--json")
+    )
     first = added["data"]["id"]
     out(cli(db, "add", "Lisbon trip in May", "--tag", "travel", "--weight", "0.8", "--json"))
 
@@ -113,7 +117,9 @@ def test_global_options_after_the_subcommand(db):
 
 def test_a_subcommand_s_own_option_of_the_same_name_stays_its_own(db):
     # `keys create --tenant` is the key's tenant, not the session's
-    made = CliRunner().invoke(main, ["keys", "create", "--tenant", "acme", "--actor", "ci", "--json", "--db", db])
+    made = CliRunner().invoke(
+        main, ["keys", "create", "--tenant", "acme", "--actor", "ci", "--json", "--db", db]
+    )
     assert made.exit_code == 0, made.output
     assert json.loads(made.stdout)["tenant"] == "acme"
 
