@@ -8,7 +8,7 @@ from functools import cache
 from pydantic import BaseModel, ValidationError
 
 from memql.lang.diagnostics import RULES, Diagnostics, join
-from memql.lang.placement import shape_hint, where_it_goes
+from memql.lang.placement import models_in, shape_hint, where_it_goes
 
 _BY_TYPE = {
     "missing": "field.required",
@@ -58,26 +58,12 @@ def vocabulary() -> tuple[str, ...]:
         seen.add(model)
         for name, field in model.model_fields.items():
             names.add(field.alias or name)
-            for sub in _models_in(field.annotation):
+            for sub in models_in(field.annotation):
                 visit(sub)
 
     for model in VERB_MODELS.values():
         visit(model)
     return tuple(sorted(names))
-
-
-def _models_in(annotation: object) -> list[type[BaseModel]]:
-    found = []
-    stack = [annotation]
-    while stack:
-        a = stack.pop()
-        if isinstance(a, type) and issubclass(a, BaseModel):
-            found.append(a)
-        stack.extend(getattr(a, "__args__", ()) or ())
-        origin = getattr(a, "__origin__", None)
-        if origin is not None and origin is not a:
-            stack.append(origin)
-    return found
 
 
 def _message(error: dict, rule: str, op: str | None = None) -> str:

@@ -32,10 +32,24 @@ SHAPES: dict[str, str] = {
 }
 
 
+def models_in(annotation: object) -> list[type[BaseModel]]:
+    """The pydantic models inside a type annotation (unions, lists, optionals)."""
+    found = []
+    stack = [annotation]
+    while stack:
+        a = stack.pop()
+        if isinstance(a, type) and issubclass(a, BaseModel):
+            found.append(a)
+        stack.extend(getattr(a, "__args__", ()) or ())
+        origin = getattr(a, "__origin__", None)
+        if origin is not None and origin is not a:
+            stack.append(origin)
+    return found
+
+
 @cache
 def places(op: str) -> dict[str, tuple[str, ...]]:
     """Every field name of `op`'s IR -> the dotted paths it sits at (shortest first)."""
-    from memql.lang.errors import _models_in
     from memql.lang.ops import VERB_MODELS
 
     found: dict[str, list[str]] = {}
@@ -45,7 +59,7 @@ def places(op: str) -> dict[str, tuple[str, ...]]:
             key = field.alias or name
             path = f"{prefix}.{key}" if prefix else key
             found.setdefault(key, []).append(path)
-            for sub in _models_in(field.annotation):
+            for sub in models_in(field.annotation):
                 if sub not in seen:  # recursive models (a where clause) end here
                     visit(sub, path, seen | {sub})
 
