@@ -5,6 +5,7 @@ same names, JSON with --json, exit 0 (done) / 1 (absent or refused) / 2 (usage).
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from click.testing import CliRunner
@@ -128,3 +129,20 @@ def test_add_refused_is_exit_1_with_the_rule(db):
     result = cli(db, "add", "x", "--category", "work", "--json")
     assert result.exit_code == 1
     assert [d["rule"] for d in json.loads(result.stdout)["diagnostics"]] == ["category.namespace"]
+
+
+def test_docs_cli_lists_every_command_and_each_old_spelling_runs():
+    from pathlib import Path
+
+    import click
+
+    from memql.interfaces.cli.common import MemqlGroup
+
+    text = (Path(__file__).resolve().parents[3] / "docs" / "cli.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"`memql ([a-z0-9-]+)", text))
+    visible = {name for name, command in main.commands.items() if not command.hidden}
+    assert visible - listed == set(), "commands missing from docs/cli.md"
+    for old, new in MemqlGroup.aliases.items():
+        assert f"`memql {old}`" in text, old
+        context = click.Context(main)
+        assert main.get_command(context, old) is main.commands[new]
