@@ -167,3 +167,52 @@ def test_mcp_over_http_prints_its_address(tmp_path):
     finally:
         process.terminate()
         process.wait(timeout=30)
+
+
+@pytest.mark.parametrize("command", [["mcp", "--transport", "http"], ["serve", "--embedder", "none"]])
+def test_a_taken_port_is_named_not_announced(tmp_path, command):
+    import socket
+
+    with socket.socket() as holder:
+        holder.bind(("127.0.0.1", 0))
+        holder.listen()
+        port = holder.getsockname()[1]
+        args = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(tmp_path / "m.db"), *command]
+        args += ["--port", str(port)]
+        result = subprocess.run(args, capture_output=True, text=True, env=env(), timeout=120)
+    assert result.returncode == 2 and "listening" not in result.stderr
+    assert result.stderr.strip().startswith(f"memql: cannot listen on 127.0.0.1:{port}: ")
+
+
+def test_human_output_on_a_terminal(tmp_path):
+    """add, search, get and lineage print lines for people on a terminal (JSON only when piped)."""
+    db = str(tmp_path / "m.db")
+
+    def on_terminal(*args: str) -> str:
+        leader, follower = pty.openpty()
+        command = [sys.executable, "-m", "memql.interfaces.cli", "--db", db, *args]
+        process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, env=env())
+        os.close(follower)
+        output = b""
+        while True:
+            ready, _, _ = select.select([leader], [], [], 60)
+            if not ready:
+                break
+            try:
+                chunk = os.read(leader, 4096)
+            except OSError:  # the terminal closed: the command is done
+                break
+            if not chunk:
+                break
+            output += chunk
+        os.close(leader)
+        assert process.wait(timeout=60) == 0, output
+        return output.decode().replace("\r\n", "\n")
+
+    assert on_terminal("add", "Standup moves to 9:30", "--tag", "team").strip() == "added 1"
+    line = on_terminal("search", "standup").strip()
+    assert re.fullmatch(r"1  \d\.\d{3}  Standup moves to 9:30  \[team\]", line), line
+    shown = on_terminal("get", "1").splitlines()
+    assert shown[0] == "1: Standup moves to 9:30" and '  tags: ["team"]' in shown
+    assert on_terminal("lineage", "1").strip() == "record 1 has no lineage links"
+    assert on_terminal("search", "passport").strip() == "no memories match 'passport'"

@@ -294,6 +294,17 @@ def _existing_parent(path: Path) -> Path:
     return parent
 
 
+def port_free_or_exit(host: str, port: int) -> None:
+    """Exit 2 with the reason when host:port cannot be listened on (taken, or not an address here)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do: TIME_WAIT is free
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            click.echo(f"memql: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+
+
 def announce_when_listening(host: str, port: int, message: str, *, timeout: float = 60.0) -> None:
     """Print `message` to standard error once something accepts connections on host:port (a server
     started next, in this thread); a daemon thread, so it never keeps the process alive."""

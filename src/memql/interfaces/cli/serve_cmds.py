@@ -8,7 +8,7 @@ import sys
 import click
 
 from memql.engine.access import CONSENTS, ROLES
-from memql.interfaces.cli.common import emit_json, main, store_problem, wants_json
+from memql.interfaces.cli.common import emit_json, main, port_free_or_exit, store_problem, wants_json
 from memql.lang.fields import SENSITIVITY_ORDER
 
 
@@ -59,6 +59,8 @@ def serve_command(
     from memql.interfaces.rest.server import serve
     from memql.services.embedding import EmbedderUnavailable
 
+    if port:  # port 0: the system picks a free one
+        port_free_or_exit(host, port)
     store = _open_store(ctx)
     try:
         serve(
