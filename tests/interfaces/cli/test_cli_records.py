@@ -146,3 +146,14 @@ def test_docs_cli_lists_every_command_and_each_old_spelling_runs():
         assert f"`memql {old}`" in text, old
         context = click.Context(main)
         assert main.get_command(context, old) is main.commands[new]
+
+
+def test_get_of_a_deleted_record_points_at_its_history(db):
+    record = out(cli(db, "add", "old plan", "--json"))["data"]["id"]
+    out(cli(db, "execute", "--json", stdin=json.dumps({"op": "Delete", "target": {"ids": [record]}})))
+    gone = cli(db, "get", record)
+    assert gone.exit_code == 1 and f"memql history {record}" in gone.stderr
+    changes = [event["change"] for event in out(cli(db, "history", record, "--json"))]
+    assert changes[0] == "insert" and len(changes) == 2
+    again = out(cli(db, "execute", "--json", stdin=json.dumps({"op": "Delete", "target": {"ids": ["4040"]}})))
+    assert again["success"] and [w["rule"] for w in again["warnings"]] == ["target.not_found"]

@@ -99,8 +99,12 @@ def get_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
         except Refusal as exc:
             click.echo(f"memql: refused: {exc.message} [{exc.rule}]", err=True)
             sys.exit(1)
-    if row is None:
-        click.echo(f"memql: no record {record_id} in this tenant", err=True)
+    if row is None:  # deleted, archived and expired records are not live: their history still shows them
+        click.echo(
+            f"memql: no record {record_id} in this tenant (deleted, archived and expired ones are not shown: "
+            f"memql history {record_id})",
+            err=True,
+        )
         sys.exit(1)
     if wants_json(as_json):
         emit_json(row)
