@@ -8,7 +8,7 @@ from __future__ import annotations
 import os
 from collections.abc import Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, get_args
 
 from memql.cognition.conversation.session import Conversation
 from memql.cognition.facts import Facts
@@ -28,6 +28,7 @@ from memql.engine.interpret import default_extractor
 from memql.engine.result import ExecutionResult
 from memql.errors import Refusal
 from memql.lang import ValidationResult, build, validate
+from memql.lang.ops.read import IncludeField
 from memql.ports.clock import Clock, FixedClock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
@@ -36,6 +37,9 @@ from memql.services.extract.base import Extractor
 from memql.store import default_db_path, open_store
 
 Ids = str | list[str]
+
+# every field a Retrieve can return about one record (its search score and explanation are about a query)
+RECORD_FIELDS: list[str] = [f for f in get_args(IncludeField) if f not in ("score", "explain")]
 
 # the method of this API that sends each verb (Memory.execute sends any); tests/test_verb_coverage.py
 # checks that every verb of the language has one
@@ -220,6 +224,20 @@ class Memory:
                 meta=meta,
             )
         )
+
+    add = encode  # the command line's name (`memql add`); encode is the verb's
+    search = retrieve  # the command line's name (`memql search`); retrieve is the verb's
+
+    def get(self, record_id: str) -> dict[str, Any] | None:
+        """One record with every field this session may read (a Retrieve by id), or None when there is
+        no such live record in the tenant or this session may not read it (the same answer). Raises
+        memql.errors.Refusal when the read itself is refused (e.g. an agent without read consent)."""
+        result = self.execute(build.retrieve(ids=[record_id], include=RECORD_FIELDS))
+        if not result.success:
+            first = result.diagnostics[0]
+            raise Refusal(first.rule, first.message, first.path)
+        rows = result.data.get("rows") or []
+        return rows[0] if rows else None
 
     def summarize(
         self,

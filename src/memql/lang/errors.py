@@ -8,6 +8,7 @@ from functools import cache
 from pydantic import BaseModel, ValidationError
 
 from memql.lang.diagnostics import RULES, Diagnostics, join
+from memql.lang.placement import models_in, shape_hint, where_it_goes
 
 _BY_TYPE = {
     "missing": "field.required",
@@ -57,7 +58,7 @@ def vocabulary() -> tuple[str, ...]:
         seen.add(model)
         for name, field in model.model_fields.items():
             names.add(field.alias or name)
-            for sub in _models_in(field.annotation):
+            for sub in models_in(field.annotation):
                 visit(sub)
 
     for model in VERB_MODELS.values():
@@ -65,35 +66,41 @@ def vocabulary() -> tuple[str, ...]:
     return tuple(sorted(names))
 
 
-def _models_in(annotation: object) -> list[type[BaseModel]]:
-    found = []
-    stack = [annotation]
-    while stack:
-        a = stack.pop()
-        if isinstance(a, type) and issubclass(a, BaseModel):
-            found.append(a)
-        stack.extend(getattr(a, "__args__", ()) or ())
-        origin = getattr(a, "__origin__", None)
-        if origin is not None and origin is not a:
-            stack.append(origin)
-    return found
-
-
-def _message(error: dict, rule: str) -> str:
-    loc = error.get("loc") or ()
-    if (error.get("ctx") or {}).get("field"):
+def _message(error: dict, rule: str, op: str | None = None) -> str:
+    loc = tuple(str(p) for p in error.get("loc") or ())
+    ctx = error.get("ctx") or {}
+    if ctx.get("field"):
         return str(error.get("msg", "invalid value"))  # a memql validator's own message for that field
     if rule == "field.unknown" and loc:
-        name = str(loc[-1])
+        name = loc[-1]
+        placed = where_it_goes(op, name, loc[:-1])  # a real field in the wrong place: say where it goes
+        if placed:
+            return f"unknown field {name!r} here: {placed}"
         hint = difflib.get_close_matches(name, vocabulary(), n=1, cutoff=0.75)
+        if hint and hint[0] == name:  # a field of another verb, or of another object
+            where = f"of {op}" if op and len(loc) == 1 else f"in {'.'.join(loc[:-1])}" if loc[:-1] else "here"
+            return f"{name!r} is not a field {where}"
         return f"unknown field {name!r}" + (f"; did you mean {hint[0]!r}?" if hint else "")
-    if rule == "field.required" and loc:
-        return f"{loc[-1]!s} is required"
+    if rule == "field.required" and loc and error.get("type") == "missing":
+        return f"{loc[-1]} is required"
+    if error.get("type") in ("model_type", "model_attributes_type", "dict_type") and loc:
+        return shape_hint(loc[-1], _json_kind(error.get("input")), ctx.get("class_name"))
     return str(error.get("msg", "invalid value"))
 
 
-def report(exc: ValidationError, base: str, diags: Diagnostics, skip: set[str] = frozenset()) -> None:
-    """Add one diagnostic per pydantic error, located under `base` (a JSON pointer).
+def _json_kind(value: object) -> str:
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, int | float):
+        return "a number"
+    return {str: "a string", list: "a list", type(None): "null"}.get(type(value), type(value).__name__)
+
+
+def report(
+    exc: ValidationError, base: str, diags: Diagnostics, skip: set[str] = frozenset(), op: str | None = None
+) -> None:
+    """Add one diagnostic per pydantic error, located under `base` (a JSON pointer); `op` is the verb whose
+    IR was parsed (its fields' places make the hints of a misplaced field).
 
     Paths in `skip` already carry an error from an earlier pass; a second one there would only echo it.
     """
@@ -110,4 +117,4 @@ def report(exc: ValidationError, base: str, diags: Diagnostics, skip: set[str] =
         if key in seen or path in skip:
             continue
         seen.add(key)
-        diags.error(path, rule, _message(error, rule))
+        diags.error(path, rule, _message({**error, "loc": parts}, rule, op))

@@ -21,6 +21,7 @@ from typing import Any
 from memql.lang.diagnostics import Diagnostics, join
 from memql.lang.facts import is_fact
 from memql.lang.ops import OPS, STAGE_OF, EncodeArgs, UpdateSet
+from memql.lang.reference_spellings import expire_horizon, expire_reason, flat_time_range, lock_mode
 from memql.lang.time import (
     TimeParseError,
     format_instant,
@@ -75,6 +76,7 @@ _LOCK_MODES = {
     "release": "unlock",
     "lift": "unlock",
     "off": "unlock",
+    "disabled": "unlock",  # the Text2Mem reference's way to lift a lock
 }
 _ON_EXPIRE = {
     "delete": "soft_delete",
@@ -261,6 +263,8 @@ class _Pass:
             special = getattr(self, "args_" + op.lower(), None)  # a verb's own spellings, if it has any
             if special is not None:
                 special(args, join(path, "args"))
+            if op == "Expire":
+                expire_reason(ir, path, self.alias)
             self.nested_times(args, join(path, "args"))
         if op in STAGE_OF and STAGE_OF[op] == "STO" and isinstance(target, dict):
             self.write_cap(target, join(path, "target"))
@@ -330,6 +334,7 @@ class _Pass:
 
     def time_range(self, tr: dict, path: str) -> None:
         self.trim_keys(tr, path)
+        flat_time_range(tr, path, self.alias)
         self.enum_alias(tr, "unit", _UNIT_ALIASES, path)
         self.enum_alias(tr, "relative", _RELATIVE_ALIASES, path)
         for key in ("unit", "relative"):
@@ -416,6 +421,7 @@ class _Pass:
             a["mode"] = "unlock"
             self.alias(join(path, "unlock"), "unlock: true is mode unlock")
         self.enum_alias(a, "mode", _LOCK_MODES, path)
+        lock_mode(a, path, self.alias)
         policy = a.get("policy")
         if isinstance(policy, dict):
             for key in ("allow", "deny"):
@@ -426,6 +432,7 @@ class _Pass:
 
     def args_expire(self, a: dict, path: str) -> None:
         self.rename(a, "expire_at", "until", path, silent=True)
+        expire_horizon(a, path, self.alias)
         self.enum_alias(a, "on_expire", _ON_EXPIRE, path)
 
     def args_split(self, a: dict, path: str) -> None:

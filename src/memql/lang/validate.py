@@ -185,7 +185,7 @@ def _parse_ir(raw: Any, path: str, diags: Diagnostics, now: datetime | None, lim
         model = VERB_MODELS[op].model_validate(raw)
     except ValidationError as exc:
         already = {d.path for d in diags.items[mark:] if d.severity == "error"}
-        errors.report(exc, path, diags, skip=already)
+        errors.report(exc, path, diags, skip=already, op=op)
         return None
     return None if diags.errors_since(mark) else model
 

@@ -18,6 +18,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     plan_cmds,
     profile_cmds,
     proposal_cmds,
+    record_cmds,
     serve_cmds,
     store_cmds,
     store_copy,

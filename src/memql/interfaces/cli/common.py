@@ -3,10 +3,16 @@
 from __future__ import annotations
 
 import json
+import os
+import socket
 import sqlite3
 import sys
+import threading
+import time
 from datetime import datetime
-from typing import Any
+from pathlib import Path
+from typing import Any, ClassVar
+from urllib.parse import urlsplit, urlunsplit
 
 import click
 
@@ -40,7 +46,86 @@ def wants_json(flag: bool) -> bool:
     return flag or not sys.stdout.isatty()
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+class MemqlGroup(click.Group):
+    """The `memql` group: commands under their API method's name (`export-a2p` is Memory.export_a2p), the
+    older or shorter spellings kept as aliases (not listed twice in --help), and global options accepted
+    after the subcommand too (`memql add TEXT --db x.db` is `memql --db x.db add TEXT`)."""
+
+    aliases: ClassVar[dict[str, str]] = {}
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        return super().get_command(ctx, self.aliases.get(cmd_name, cmd_name))
+
+    def resolve_command(self, ctx: click.Context, args: list[str]):
+        name, command, rest = super().resolve_command(ctx, args)
+        return self.aliases.get(name, name) if name else name, command, rest
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        return super().parse_args(ctx, hoist_global_options(self, ctx, list(args)))
+
+
+def alias(name: str, *old: str) -> None:
+    """Register older spellings of the command `name` (they run it; its help says so)."""
+    command = main.commands[name]
+    for spelling in old:
+        MemqlGroup.aliases[spelling] = name
+    command.help = (command.help or "") + "\n\nAlso spelled: " + ", ".join(f"memql {o}" for o in old) + "."
+
+
+def _option_arity(command: click.Command) -> dict[str, int]:
+    """Each option string of `command` -> how many values follow it (0 for a flag)."""
+    arity = {"-h": 0, "--help": 0}
+    for param in command.params:
+        if isinstance(param, click.Option):
+            count = 0 if param.is_flag or param.count else param.nargs
+            for opt in (*param.opts, *param.secondary_opts):
+                arity[opt] = count
+    return arity
+
+
+def hoist_global_options(group: click.Group, ctx: click.Context, args: list[str]) -> list[str]:
+    """Move the group's own options found after the subcommand (and its sub-subcommands) to before it,
+    unless the subcommand has an option of that name itself (`keys create --tenant` stays its own)."""
+    own = _option_arity(group)
+    i = 0
+    while i < len(args):  # the group's options before the subcommand, as given
+        name = args[i].split("=", 1)[0] if args[i].startswith("--") else args[i]
+        if name not in own or name in ("-h", "--help"):
+            break
+        i += 1 if "=" in args[i] else 1 + own[name]
+    if i >= len(args):
+        return args
+    path_end, command = i + 1, group.get_command(ctx, args[i])
+    if command is None:
+        return args
+    theirs = _option_arity(command)
+    while isinstance(command, click.Group) and path_end < len(args):
+        sub = command.get_command(ctx, args[path_end])
+        if sub is None:
+            break
+        command, path_end = sub, path_end + 1
+        theirs |= _option_arity(command)
+    moved: list[str] = []
+    rest: list[str] = []
+    j = path_end
+    while j < len(args):
+        token = args[j]
+        if token == "--":
+            rest.extend(args[j:])
+            break
+        name = token.split("=", 1)[0] if token.startswith("--") else token
+        if name in own and name not in theirs and name not in ("-h", "--help"):
+            width = 1 if "=" in token else 1 + own[name]
+            moved.extend(args[j : j + width])
+            j += width
+            continue
+        width = 1 if "=" in token else 1 + theirs.get(name, 0)
+        rest.extend(args[j : j + width])
+        j += width
+    return args[:i] + moved + args[i:path_end] + rest
+
+
+@click.group(cls=MemqlGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="memql")
 @click.option(
     "--db",
@@ -149,12 +234,20 @@ def _categories(values: tuple[str, ...]) -> dict[str, str]:
 def open_memory(ctx: click.Context):
     """The Memory the global options describe (opened lazily: `validate` and `schema` need no store)."""
     from memql import Memory
+    from memql.engine.access import identity
     from memql.engine.context import EngineConfig
+    from memql.store import default_db_path
 
     o = ctx.obj
+    try:  # a contradictory identity is a usage error, before any store is opened
+        identity(o["actor"], role=o["role"], consent=o["consent"], clearance=o["clearance"], admin=o["admin"])
+    except ValueError as exc:
+        click.echo(f"memql: {exc}", err=True)
+        sys.exit(2)
+    location = o["db"] or str(default_db_path())
     try:
         return Memory(
-            o["db"],
+            location,
             tenant=o["tenant"],
             actor=o["actor"],
             admin=o["admin"],
@@ -165,14 +258,80 @@ def open_memory(ctx: click.Context):
             config=EngineConfig(categories=o["categories"]) if o["categories"] else None,
         )
     except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:  # unusable: not a traceback
-        click.echo(f"memql: cannot open the store: {exc}", err=True)
+        click.echo(store_problem(location, exc), err=True)
         sys.exit(2)
 
 
+def store_problem(location: str, exc: BaseException) -> str:
+    """Why the store at `location` cannot be opened, in words: the path and the reason."""
+    from memql.store import is_postgres_url
+
+    text = str(exc).strip() or type(exc).__name__
+    if is_postgres_url(location):
+        parts = urlsplit(location)
+        if parts.password:  # never echo a password
+            netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
+            location = urlunsplit(parts._replace(netloc=netloc))
+        return f"memql: cannot open the store {location}: {text}"
+    path = Path(location).expanduser()
+    if path.is_dir():
+        reason = "it is a directory; give a file in it, e.g. --db " + str(path / "memql.db")
+    elif "readonly" in text or "read-only" in text or (path.exists() and not os.access(path, os.W_OK)):
+        reason = "it is read-only (memql writes its schema, records and audit log there)"
+    elif isinstance(exc, sqlite3.DatabaseError) and ("not a database" in text or "encrypted" in text):
+        reason = "it is not a SQLite database, so not a memql store"
+    elif not path.exists() and not os.access(_existing_parent(path), os.W_OK):
+        reason = f"{_existing_parent(path)} is not writable, so the store cannot be created"
+    else:
+        reason = text
+    return f"memql: cannot open the store {location}: {reason}"
+
+
+def _existing_parent(path: Path) -> Path:
+    parent = path.absolute().parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    return parent
+
+
+def port_free_or_exit(host: str, port: int) -> None:
+    """Exit 2 with the reason when host:port cannot be listened on (taken, or not an address here)."""
+    with socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as the servers do: TIME_WAIT is free
+        try:
+            probe.bind((host, port))
+        except OSError as exc:
+            click.echo(f"memql: cannot listen on {host}:{port}: {exc.strerror or exc}", err=True)
+            sys.exit(2)
+
+
+def announce_when_listening(host: str, port: int, message: str, *, timeout: float = 60.0) -> None:
+    """Print `message` to standard error once something accepts connections on host:port (a server
+    started next, in this thread); a daemon thread, so it never keeps the process alive."""
+
+    def watch() -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                with socket.create_connection((host, port), timeout=0.5):
+                    click.echo(message, err=True)
+                    return
+            except OSError:
+                time.sleep(0.1)
+
+    threading.Thread(target=watch, name="memql-announce", daemon=True).start()
+
+
 def read_input(source: str) -> bytes:
-    """The bytes of FILE or of standard input ('-'); exit 2 when unreadable."""
+    """The bytes of FILE or of standard input ('-'); exit 2 when unreadable. On a terminal, reading
+    standard input says so first (a command waiting for input should not look hung)."""
     try:
         if source == "-":
+            if sys.stdin.isatty():
+                click.echo(
+                    "memql: reading from standard input (type or paste JSON, then Ctrl-D; or give a FILE)",
+                    err=True,
+                )
             return sys.stdin.buffer.read()
         with open(source, "rb") as handle:
             return handle.read()

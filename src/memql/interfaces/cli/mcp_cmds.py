@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import click
 
-from memql.interfaces.cli.common import main, open_memory
+from memql.interfaces.cli.common import announce_when_listening, main, open_memory, port_free_or_exit
 
 
 @main.command("mcp")
@@ -28,4 +28,8 @@ def mcp_command(ctx: click.Context, transport: str, port: int) -> None:
         if transport == "stdio":
             server.run("stdio")
         else:  # loopback only: the server has no authentication of its own
+            port_free_or_exit("127.0.0.1", port)  # else the announcement would hear whoever holds it
+            announce_when_listening(
+                "127.0.0.1", port, f"memql: MCP server listening on http://127.0.0.1:{port}/mcp"
+            )
             server.run("streamable-http", host="127.0.0.1", port=port)

@@ -1,4 +1,4 @@
-"""`memql export`, `import`, `reclassify`, `consolidate` and `maintain promote`: a2p profiles on the
+"""`memql export-a2p`, `import-a2p`, `reclassify`, `consolidate` and `promote-episodes`: a2p profiles on the
 command line (each a thin shell over a Memory method; docs/profile.md)."""
 
 from __future__ import annotations
@@ -8,7 +8,7 @@ from pathlib import Path
 
 import click
 
-from memql.interfaces.cli.common import emit_json, main, open_memory, read_input, wants_json
+from memql.interfaces.cli.common import alias, emit_json, main, open_memory, read_input, wants_json
 from memql.interfaces.cli.progress import progress_bars
 from memql.interfaces.cli.store_cmds import _finish
 
@@ -18,14 +18,14 @@ def _print_diagnostics(items, *, err: bool = False) -> None:
         click.echo(f"{d.severity}: {d.path or '/'}: {d.message} [{d.rule}]", err=err)
 
 
-@main.command("export")
+@main.command("export-a2p")
 @click.option("--format", "fmt", type=click.Choice(["a2p"]), default="a2p", show_default=True)
 @click.option("--user", default=None, help="Only the memories this user (owner) holds.")
 @click.option("--did", default=None, help="The profile's DID (default: derived from the user or tenant).")
 @click.option("--out", "out", type=click.Path(dir_okay=False), help="Write here instead of standard output.")
 @click.pass_context
 def export_command(ctx: click.Context, fmt: str, user: str | None, did: str | None, out: str | None) -> None:
-    """The tenant's (or one user's) memories as an a2p profile: canonical JSON.
+    """The tenant's (or one user's) memories as an a2p profile: canonical JSON (Memory.export_a2p).
 
     Exits 0 on success, 1 when the export is refused (its diagnostics go to standard error).
     """
@@ -45,14 +45,15 @@ def export_command(ctx: click.Context, fmt: str, user: str | None, did: str | No
     click.echo(f"exported {result.count} memories to {out}", err=True)
 
 
-@main.command("import")
+@main.command("import-a2p")
 @click.argument("file", required=False, default="-")
 @click.option("--format", "fmt", type=click.Choice(["a2p"]), default="a2p", show_default=True)
 @click.option("--dry-run", is_flag=True, help="Check and show the import; commit nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.pass_context
 def import_command(ctx: click.Context, file: str, fmt: str, dry_run: bool, as_json: bool) -> None:
-    """Import an a2p profile from FILE (or - for standard input) into the tenant, owned by --actor.
+    """Import an a2p profile from FILE (or - for standard input) into the tenant, owned by --actor
+    (Memory.import_a2p).
 
     All or nothing. Exits 0 when imported, 1 when refused (nothing imported), 2 when unreadable.
     """
@@ -168,3 +169,8 @@ def promote_command(
             click.echo(f"  left {s['id']}: {s['reason']}")
         _print_diagnostics(report.diagnostics + report.warnings)
     sys.exit(0 if report.success else 1)
+
+
+main.add_command(promote_command, "promote-episodes")  # Memory.promote_episodes; also `maintain promote`
+alias("export-a2p", "export")
+alias("import-a2p", "import")

@@ -8,7 +8,7 @@ import sys
 import click
 
 from memql.engine.access import CONSENTS, ROLES
-from memql.interfaces.cli.common import emit_json, main, wants_json
+from memql.interfaces.cli.common import emit_json, main, port_free_or_exit, store_problem, wants_json
 from memql.lang.fields import SENSITIVITY_ORDER
 
 
@@ -16,10 +16,11 @@ def _open_store(ctx: click.Context):
     """The store --db names (no Memory: keys are store-wide, and the server makes one per request)."""
     from memql.store import default_db_path, open_store
 
+    location = ctx.obj["db"] or str(default_db_path())
     try:
-        return open_store(ctx.obj["db"] or default_db_path())
+        return open_store(location)
     except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:
-        click.echo(f"memql: cannot open the store: {exc}", err=True)
+        click.echo(store_problem(location, exc), err=True)
         sys.exit(2)
 
 
@@ -58,9 +59,19 @@ def serve_command(
     from memql.interfaces.rest.server import serve
     from memql.services.embedding import EmbedderUnavailable
 
+    if port:  # port 0: the system picks a free one
+        port_free_or_exit(host, port)
     store = _open_store(ctx)
     try:
-        serve(store, host=host, port=port, embedder=embedder, max_body=max_body, access_log=access_log)
+        serve(
+            store,
+            host=host,
+            port=port,
+            embedder=embedder,
+            max_body=max_body,
+            access_log=access_log,
+            on_ready=lambda url: click.echo(f"memql: REST API listening on {url}", err=True),
+        )
     except EmbedderUnavailable as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)

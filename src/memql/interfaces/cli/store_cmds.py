@@ -6,7 +6,7 @@ import sys
 
 import click
 
-from memql.interfaces.cli.common import emit_json, main, open_memory, read_input, wants_json
+from memql.interfaces.cli.common import alias, emit_json, main, open_memory, read_input, wants_json
 from memql.interfaces.cli.progress import progress_bars
 
 
@@ -34,13 +34,14 @@ def _print(result) -> None:
         console.print_json(data=result.to_json().get("data"))
 
 
-@main.command("exec")
+@main.command("execute")
 @click.argument("file", required=False, default="-")
 @click.option("--dry-run", is_flag=True, help="Show every change; commit nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.pass_context
 def exec_command(ctx: click.Context, file: str, dry_run: bool, as_json: bool) -> None:
-    """Run an IR or workflow from FILE (or - for standard input); print the ExecutionResult.
+    """Run an IR or workflow from FILE (or - for standard input); print the ExecutionResult
+    (Memory.execute).
 
     Exits 0 on success, 1 when refused or failed, 2 when the input cannot be read.
     """
@@ -58,6 +59,11 @@ def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
     """Every change to a record, from the audit log."""
     with open_memory(ctx) as memory:
         rows = memory.history(record_id)
+    if not rows:  # never existed here, or this session may not read it: the same answer
+        click.echo(f"memql: no record {record_id} in this tenant (no history)", err=True)
+        if wants_json(as_json):
+            emit_json(rows)
+        sys.exit(1)
     if wants_json(as_json):
         emit_json(rows)
         return
@@ -80,8 +86,6 @@ def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
         change = f"{r['change']}: {r['proposal']}" if r["proposal"] else r["change"]
         table.add_row(str(r["seq"]), when, r["actor"] or "-", op, change, fields)
     Console().print(table)
-    if not rows:
-        sys.exit(1)
 
 
 @main.command("sweep")
@@ -113,14 +117,12 @@ def restore_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
         _finish(memory.restore(record_id), as_json)
 
 
-@main.command("embed")
-@click.option(
-    "--pending", "pending", is_flag=True, required=True, help="Embed records whose embedding is pending."
-)
+@main.command("embed-pending")
 @click.option("--batch", default=64, show_default=True, help="Records per transaction.")
 @click.pass_context
-def embed_command(ctx: click.Context, pending: bool, batch: int) -> None:
-    """Fill in embeddings deferred with skip_embedding (or stored before an embedder was available)."""
+def embed_pending_command(ctx: click.Context, batch: int) -> None:
+    """Fill in embeddings deferred with skip_embedding (or stored before an embedder was available), as
+    Memory.embed_pending. Also spelled: memql embed --pending."""
     with open_memory(ctx) as memory:
         if memory.executor.embedder is None:
             click.echo(
@@ -132,3 +134,15 @@ def embed_command(ctx: click.Context, pending: bool, batch: int) -> None:
         with progress_bars() as progress:
             count = memory.embed_pending(batch=batch, progress=progress)
     emit_json({"embedded": count})
+
+
+@main.command("embed", hidden=True)  # the older spelling of embed-pending
+@click.option("--pending", "pending", is_flag=True, required=True, help="Records whose embedding is pending.")
+@click.option("--batch", default=64, show_default=True, help="Records per transaction.")
+@click.pass_context
+def embed_command(ctx: click.Context, pending: bool, batch: int) -> None:
+    """Same as memql embed-pending."""
+    ctx.invoke(embed_pending_command, batch=batch)
+
+
+alias("execute", "exec")

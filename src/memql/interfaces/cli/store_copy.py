@@ -9,7 +9,7 @@ from pathlib import Path
 
 import click
 
-from memql.interfaces.cli.common import emit_json, main, wants_json
+from memql.interfaces.cli.common import emit_json, main, store_problem, wants_json
 from memql.interfaces.cli.progress import progress_bars
 
 
@@ -35,7 +35,7 @@ def copy_command(source: str, destination: str, as_json: bool) -> None:
             try:
                 stores.append(open_store(location))
             except (OSError, ValueError, RuntimeError, sqlite3.DatabaseError) as exc:
-                click.echo(f"memql: cannot open the store {location}: {exc}", err=True)
+                click.echo(store_problem(location, exc), err=True)
                 sys.exit(2)
         try:
             with progress_bars() as progress:

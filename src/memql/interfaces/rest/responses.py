@@ -13,7 +13,11 @@ from memql.interfaces.rest.errors import status_for
 
 def missed(result: ExecutionResult) -> bool:
     """A successful op that found none of the ids it named (unknown, or another tenant's): 404. The engine
-    reports those as warnings (`target.not_found`) so a workflow can go on; for HTTP it is 'not found'."""
+    reports those as warnings (`target.not_found`) so a workflow can go on; for HTTP it is 'not found'.
+    Not a Delete: the engine's answer to deleting what is not there is success (the record is absent, as
+    asked) with that warning, and the CLI, MCP and REST all give that answer (200 here)."""
+    if result.op == "Delete":
+        return False
     rows = result.data.get("rows")
     return not result.affected_ids and not rows and any(w.rule == "target.not_found" for w in result.warnings)
 

@@ -7,7 +7,7 @@ import socket
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -47,8 +47,10 @@ def serve(
     embedder: str = "auto",
     max_body: int,
     access_log: str = "-",
+    on_ready: Callable[[str], None] | None = None,
 ) -> None:
-    """Serve until interrupted. The embedder is loaded once, before the first request."""
+    """Serve until interrupted. The embedder is loaded once, before the first request. `on_ready` hears
+    the base URL once the socket listens (with port 0, the port the system chose)."""
     errors = logging.getLogger("memql.rest")
     if not errors.handlers:
         handler = logging.StreamHandler(sys.stderr)
@@ -59,7 +61,23 @@ def serve(
         store, embedder=default_embedder(embedder), max_body=max_body, access_log=access_logger(access_log)
     )
     # uvicorn's own access log is replaced by memql's structured one
-    uvicorn.run(app, host=host, port=port, access_log=False, log_level="warning")
+    config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level="warning")
+    _AnnouncingServer(config, on_ready).run()
+
+
+class _AnnouncingServer(uvicorn.Server):
+    """uvicorn's server, telling `on_ready` the address it listens on once it does."""
+
+    def __init__(self, config: uvicorn.Config, on_ready: Callable[[str], None] | None) -> None:
+        super().__init__(config)
+        self.on_ready = on_ready
+
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        await super().startup(sockets=sockets)
+        if self.on_ready is None or not self.started:
+            return
+        host, port = next(s.getsockname() for server in self.servers for s in server.sockets)[:2]
+        self.on_ready(f"http://{f'[{host}]' if ':' in host else host}:{port}")
 
 
 @contextmanager
