@@ -23,7 +23,7 @@ def test_the_generator_is_deterministic_and_topics_recur():
 def test_the_report_shows_bounded_tiers_evictions_and_promotions_with_their_audit_notes():
     result = CliRunner().invoke(main, ["bench", "conversation", "--turns", "80", "--mtm", "4", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["turns"] == 80 and report["within_capacity"] is True
     assert (
         report["sizes"]["mtm"] <= 4

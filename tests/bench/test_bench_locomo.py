@@ -154,7 +154,7 @@ def test_cli_json_shape():
         main, ["bench", "locomo", "--data", str(MINI), "--k", "1,10", "--limit-conversations", "1", "--json"]
     )
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert set(report) >= {
         "recall",
         "by_category",
@@ -176,8 +176,8 @@ def test_cli_passes_ranking_overrides_to_every_retrieve():
     args = ["bench", "locomo", "--data", str(MINI), "--k", "1,10", "--limit-conversations", "1", "--json"]
     result = CliRunner().invoke(main, [*args, "--recency", "0", "--heat", "0", "--mmr", "0.7"])
     assert result.exit_code == 0, result.output
-    assert json.loads(result.output)["overrides"] == {"recency": 0.0, "heat": 0.0, "mmr": 0.7}
-    assert "overrides" not in json.loads(CliRunner().invoke(main, args).output)
+    assert json.loads(result.stdout)["overrides"] == {"recency": 0.0, "heat": 0.0, "mmr": 0.7}
+    assert "overrides" not in json.loads(CliRunner().invoke(main, args).stdout)
     bad = CliRunner().invoke(main, [*args, "--mmr", "1.5"])
     assert bad.exit_code == 2
 

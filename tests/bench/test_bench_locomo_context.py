@@ -60,14 +60,14 @@ def test_cli_budget_json_is_the_issue_shape_and_k_mode_is_unchanged():
     args = ["bench", "locomo", "--data", str(MINI), "--limit-conversations", "1"]
     result = CliRunner().invoke(main, [*args, "--budget", "200", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert isinstance(report["recall"], float)
     assert set(report) >= {"recall", "by_category", "context_tokens", "llm_calls", "curve", "ingest_s"}
     assert set(report["llm_calls"]) >= {"write_per_turn", "read_per_question"}
     assert report["questions"] == 8
-    several = json.loads(CliRunner().invoke(main, [*args, "--budget", "100,200", "--json"]).output)
+    several = json.loads(CliRunner().invoke(main, [*args, "--budget", "100,200", "--json"]).stdout)
     assert [p["budget"] for p in several["curve"]["flat"]] == [100, 200]
-    classic = json.loads(CliRunner().invoke(main, [*args, "--k", "1,10", "--json"]).output)
+    classic = json.loads(CliRunner().invoke(main, [*args, "--k", "1,10", "--json"]).stdout)
     assert set(classic["recall"]) == {"1", "10"}  # without --budget: recall@k as before
     for bad in (["--budget", "0"], ["--budget", "x"], ["--mode", "graph"], ["--mode", "hybrid"], ["--llm"]):
         assert CliRunner().invoke(main, [*args, *bad]).exit_code == 2, bad
@@ -77,7 +77,7 @@ def test_cli_compares_ingest_with_and_without_extraction_in_one_run():
     args = ["bench", "locomo", "--data", str(MINI), "--limit-conversations", "1", "--budget", "200"]
     result = CliRunner().invoke(main, [*args, "--extractor", "none,rules", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert list(report["modes"]) == ["flat", "flat+rules"]
     for run in report["modes"].values():
         assert run["ingest_turns_per_s"] > 0 and isinstance(run["recall"], float)

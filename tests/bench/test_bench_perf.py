@@ -61,7 +61,7 @@ def test_cli_json_and_temp_dir_cleanup(tmp_path, monkeypatch):
         ["bench", "perf", "--sizes", "150", "--queries", "5", "--encode-ops", "20", "--no-dense", "--json"],
     )
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert list(out["retrieve"]) == ["150"]
     assert out["encode"]["per_op"]["ops"] == 20
     assert "retrieve_hybrid" not in out
@@ -95,7 +95,7 @@ def test_memql_on_postgresql_beside_raw_sqlite_leaves_no_schema_behind(tmp_path)
         ],
     )
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["backend"] == "postgresql" and "retrieve_hybrid" not in report
     block = report["retrieve"]["150"]
     assert block["search"]["same_top"] >= 0.9 and block["filter"]["same_top"] == 1.0

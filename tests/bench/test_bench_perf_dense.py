@@ -94,7 +94,7 @@ def test_cli_json_has_the_hybrid_table(tmp_path, monkeypatch):
     args = ["bench", "perf", "--sizes", "100", "--queries", "3", "--encode-ops", "10"]
     result = CliRunner().invoke(main, [*args, "--dense-sizes", "150", "--word-vectors", "random", "--json"])
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert list(out["retrieve_hybrid"]) == ["150"]
     assert out["retrieve_hybrid"]["150"]["exact_p50_ms"] > 0
     assert out["dense"]["settings"]["queries"] == 3

@@ -213,12 +213,12 @@ def test_cli_json_shape(tmp_path: Path) -> None:
     args = ["bench", "state", "--data", str(path), "--extractor", "none", "--embedder", "none", "--json"]
     result = CliRunner().invoke(main, args)
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert {"accuracy", "by_kind", "by_lang", "by_split", "n", "baseline_flat"} <= set(report)
     assert report["n"] == 3 and report["extractor"] == "none"
     only_heldout = CliRunner().invoke(main, [*args, "--split", "heldout"])
-    assert json.loads(only_heldout.output)["n"] == 1
-    with_contexts = json.loads(CliRunner().invoke(main, [*args, "--contexts"]).output)
+    assert json.loads(only_heldout.stdout)["n"] == 1
+    with_contexts = json.loads(CliRunner().invoke(main, [*args, "--contexts"]).stdout)
     # the miss shows what flat gave: both deadlines, the stale one outside any history label
     assert "July 15" in with_contexts["wrong"][0]["context"]
 
@@ -276,6 +276,6 @@ def test_cli_rules_json_shape(tmp_path: Path) -> None:
     path = _write(tmp_path, _item())
     result = CliRunner().invoke(main, ["bench", "state", "--data", str(path), "--embedder", "none", "--json"])
     assert result.exit_code == 0, result.output
-    report = json.loads(result.output)
+    report = json.loads(result.stdout)
     assert report["extractor"] == "rules" and report["n"] == 2
     assert report["baseline"]["accuracy"] == report["baseline_flat"] == 0.0

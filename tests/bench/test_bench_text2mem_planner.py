@@ -84,7 +84,10 @@ def test_breakdowns_stay_by_the_gold_verb(results):
 
 def test_the_report_keeps_the_gold_runner_keys_and_adds_sma(results):
     report = text2mem_report.summarize(list(results.values()), "rules")
-    assert list(report)[:5] == ["planner", "esr", "emr", "sma_lev", "sma_cos"]
+    assert list(report)[:7] == ["planner", "esr", "emr", "emr_assertions", "sma_lev", "sma_cos", "sma_exact"]
+    # the paper's SMA: exact canonical equality, a share of the samples (those the planner declined: 0)
+    exact = [r.sma_exact for r in results.values()]
+    assert report["sma_exact"] == round(sum(exact) / len(exact), 4) and False in exact
     assert report["esr"] == report["emr"] == round(7 / 8, 4)
     assert report["sma_cos"] is None  # the suite runs without the embedding model
     assert 0 < report["sma_lev"] < 1
@@ -102,7 +105,7 @@ def test_cli_runs_the_rules_planner_and_splits_lines():
         main, ["bench", "text2mem", "--planner", "rules", "--data", str(FIXTURE), "--json"]
     )
     assert result.exit_code == 0, result.output
-    out = json.loads(result.output)
+    out = json.loads(result.stdout)
     assert (out["planner"], out["n"], out["esr"]) == ("rules", 8, 0.875)
     halves = []
     for lines in ("even", "odd"):
@@ -110,7 +113,7 @@ def test_cli_runs_the_rules_planner_and_splits_lines():
             main,
             ["bench", "text2mem", "--planner", "rules", "--data", str(FIXTURE), "--lines", lines, "--json"],
         )
-        halves.append(json.loads(half.output)["n"])
+        halves.append(json.loads(half.stdout)["n"])
     assert halves == [4, 4]
 
 

@@ -242,7 +242,7 @@ def test_the_bench_command_takes_a_shipped_set_by_name(samples):
     args = ["bench", "text2mem", "--data", "memql-v1", "--json", *(x for i in some for x in ("--only", i))]
     done = CliRunner().invoke(main, args)
     assert done.exit_code == 0, done.output
-    report = json.loads(done.output)
+    report = json.loads(done.stdout)
     assert (report["n"], report["esr"], report["emr"]) == (2, 1.0, 1.0)
     assert list(report["by_file"]) == ["memql-v1.jsonl"]
 

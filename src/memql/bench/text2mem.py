@@ -113,6 +113,8 @@ class SampleResult:
     program: Any = None  # with a planner: the program it made (None when it declined)
     sma_lev: float | None = None  # with a planner: schema matching accuracy against the gold (bench/sma.py)
     sma_cos: float | None = None
+    sma_exact: bool | None = None  # with a planner: its canonical text is the gold's (the paper's SMA)
+    expected_checks: int = 0  # the sample's assertions and ranking check: the paper's EMR counts each
 
     def fail(self, stage: str, reason: str) -> SampleResult:
         self.stage, self.reason = stage, reason
@@ -333,6 +335,7 @@ def _run(
     if "_load_error" in sample:
         raise SampleError(sample["_load_error"])
     expected = sample.get("expected") or {}
+    result.expected_checks = len(expected.get("assertions") or []) + bool(expected.get("ranking"))
     clock = _eval_clock(sample)
     with store(clock) as target:
         memory = target.memory
@@ -392,14 +395,14 @@ def _run(
 
 
 def _score_sma(result: SampleResult, program: Any, sample: dict[str, Any], memory: Any) -> None:
-    from memql.bench.sma import sma
+    from memql.bench.sma import program_text, sma
 
     gold = sample.get("schema_list")
     if gold is None:
         return
-    result.sma_lev, result.sma_cos = sma(
-        program, gold, now=memory.clock.now(), embedder=memory.executor.embedder
-    )
+    now = memory.clock.now()
+    result.sma_lev, result.sma_cos = sma(program, gold, now=now, embedder=memory.executor.embedder)
+    result.sma_exact = program is not None and program_text(program, now) == program_text(gold, now)
 
 
 def _op_of(ir: Any) -> str:

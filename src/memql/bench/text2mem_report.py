@@ -95,7 +95,12 @@ def _rate(results: list[SampleResult]) -> dict[str, Any]:
         "esr": round(sum(r.executed for r in results) / n, 4) if n else 0.0,
         "emr": round(sum(r.matched for r in results) / n, 4) if n else 0.0,
     }
-    for key in ("sma_lev", "sma_cos"):  # planners only: the mean over the samples that have one
+    # the Text2Mem paper's EMR: satisfied assertions over all assertions (a sample that did not execute
+    # satisfies none of its own), beside memql's strict per-sample EMR above
+    expected = sum(r.expected_checks for r in results)
+    if expected:
+        row["emr_assertions"] = round(sum(c.passed for r in results for c in r.checks) / expected, 4)
+    for key in ("sma_lev", "sma_cos", "sma_exact"):  # planners only: the mean over the samples that have one
         values = [getattr(r, key) for r in results if getattr(r, key) is not None]
         if values:
             row[key] = round(sum(values) / len(values), 4)
@@ -129,9 +134,12 @@ def summarize(results: list[SampleResult], planner: str = "gold") -> dict[str, A
         "esr": overall["esr"],
         "emr": overall["emr"],
     }
+    if "emr_assertions" in overall:
+        report["emr_assertions"] = overall["emr_assertions"]
     if "sma_lev" in overall:
         report["sma_lev"] = overall["sma_lev"]
         report["sma_cos"] = overall.get("sma_cos")
+        report["sma_exact"] = overall.get("sma_exact")
     return report | {
         "n": overall["n"],
         "by_op": _group(results, lambda r: [r.op, "workflow"] if r.workflow else [r.op]),

@@ -69,13 +69,39 @@ def test_quiet_is_a_global_option_read_by_the_helper():
         main.commands.pop("probe-quiet")
 
 
-def test_bench_json_off_a_terminal_has_nothing_but_json():
+def test_bench_json_off_a_terminal_has_nothing_but_json_on_stdout():
     result = CliRunner().invoke(
         main, ["bench", "text2mem", "--data", str(FIXTURES / "text2mem-mini.jsonl"), "--json", "--limit", "3"]
     )
     assert result.exit_code == 0
     assert json.loads(result.stdout)["n"] == 3
-    assert result.stderr == ""  # no bars, no report line: standard error is not a terminal here
+    # standard error is not a terminal here: no bars, but a long bench's progress as plain lines
+    lines = result.stderr.splitlines()
+    assert lines and all(line.startswith("memql: text2mem-mini.jsonl") for line in lines)
+    assert lines[0].endswith(": 0/3 (0 s)") and " 3/3 (" in lines[-1]
+    quiet = CliRunner().invoke(
+        main,
+        [
+            "--quiet",
+            "bench",
+            "text2mem",
+            "--data",
+            str(FIXTURES / "text2mem-mini.jsonl"),
+            "--json",
+            "--limit",
+            "3",
+        ],
+    )
+    assert quiet.exit_code == 0 and quiet.stderr == ""
+
+
+def test_lines_off_a_terminal_only_when_asked():
+    stream = io.StringIO()
+    with progress_bars(quiet=False, stream=stream, lines=True) as progress:
+        progress("load", 0, 40)
+        progress("load", 1, 40)  # within the interval: no line
+        progress("load", 40, 40)
+    assert stream.getvalue().splitlines() == ["memql: load: 0/40 (0 s)", "memql: load: 40/40 (0 s)"]
 
 
 def test_a_task_cut_short_is_not_drawn_complete():

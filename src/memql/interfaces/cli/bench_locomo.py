@@ -128,7 +128,7 @@ def bench_locomo_command(
         )
         sys.exit(2)
     bars = ExitStack()  # closed in `finally`: the bars end before any output
-    progress = bars.enter_context(progress_bars())
+    progress = bars.enter_context(progress_bars(lines=True))
     try:
         report = locomo.run(
             data,
@@ -200,7 +200,7 @@ def _run_contexts(
             click.echo("memql: --llm needs MEMQL_LLM_BASE_URL and MEMQL_LLM_MODEL", err=True)
             sys.exit(2)
     bars = ExitStack()  # closed in `finally`: the bars end before any output
-    progress = bars.enter_context(progress_bars())
+    progress = bars.enter_context(progress_bars(lines=True))
     try:
         report = locomo_context.run(
             data,

@@ -83,7 +83,7 @@ def bench_perf_command(
     folder = None if directory is None or backend else Path(directory)
     prepare_report_dir(report_dir)
     try:
-        with progress_bars() as progress:
+        with progress_bars(lines=True) as progress:
             report = perf.run(
                 sizes,
                 queries=queries,

@@ -97,7 +97,7 @@ def bench_text2mem_command(
         _run_on_mem0(data, only=only, limit=limit, lines=lines, as_json=as_json, show_failures=show_failures)
         return
     prepare_report_dir(report_dir)
-    with progress_bars() as progress:
+    with progress_bars(lines=True) as progress:
         results = text2mem.run_files(data, chosen, only=only, limit=limit, lines=lines, progress=progress)
     report = text2mem_report.summarize(results, planner)
     if wants_json(as_json):
@@ -110,6 +110,10 @@ def bench_text2mem_command(
         save_report(report_dir, text2mem_page(report))
 
 
+def _percent(value: float | None) -> str:
+    return "-" if value is None else f"{value:.1%}"
+
+
 def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = None) -> None:
     from rich.console import Console
     from rich.markup import escape
@@ -119,15 +123,20 @@ def _print_tables(report: dict[str, Any], show_failures: bool, console: Any = No
     table = Table(title=f"Text2Mem Bench (planner: {report['planner']})")
     sma = "sma_lev" in report
     columns = [("group", "left"), ("", "left"), ("n", "right"), ("ESR", "right"), ("EMR", "right")]
+    columns += [("EMR (paper)", "right")]  # satisfied assertions over all assertions
     if sma:
-        columns += [("SMA-Lev", "right"), ("SMA-Cos", "right")]
+        columns += [("SMA-Lev", "right"), ("SMA-Cos", "right"), ("SMA (paper)", "right")]
     for column, justify in columns:
         table.add_column(column, justify=justify)  # type: ignore[arg-type]
 
     def cells(row: dict[str, Any]) -> list[str]:
-        out = [str(row["n"]), f"{row['esr']:.1%}", f"{row['emr']:.1%}"]
+        out = [str(row["n"]), f"{row['esr']:.1%}", f"{row['emr']:.1%}", _percent(row.get("emr_assertions"))]
         if sma:
-            out += [_fraction(row.get("sma_lev")), _fraction(row.get("sma_cos"))]
+            out += [
+                _fraction(row.get("sma_lev")),
+                _fraction(row.get("sma_cos")),
+                _percent(row.get("sma_exact")),
+            ]
         return out
 
     table.add_row("[bold]all[/bold]", "", *cells(report))
@@ -163,7 +172,7 @@ def _run_on_mem0(data: tuple[Path, ...], *, as_json: bool, show_failures: bool, 
         sys.exit(2)
     from memql.bench.text2mem_mem0 import mem0_samples
 
-    with progress_bars() as progress:
+    with progress_bars(lines=True) as progress:
         sqlite = text2mem.run_files(data, None, progress=progress, **choice)
         with mem0_samples() as on_mem0:
             mem0 = text2mem.run_files(data, None, progress=progress, store=on_mem0, **choice)

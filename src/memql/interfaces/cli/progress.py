@@ -8,6 +8,7 @@ The library reports through the Progress port (memql.ports.progress); this is it
 from __future__ import annotations
 
 import sys
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import IO, Any
@@ -31,11 +32,16 @@ def shows_progress(quiet: bool | None = None, stream: IO[str] | None = None) -> 
 
 
 @contextmanager
-def progress_bars(quiet: bool | None = None, stream: IO[str] | None = None) -> Iterator[Progress]:
+def progress_bars(
+    quiet: bool | None = None, stream: IO[str] | None = None, *, lines: bool = False
+) -> Iterator[Progress]:
     """A Progress that draws rich bars on `stream` (default standard error) while the block runs, or a
-    silent one when `stream` is not a terminal or quiet (default: `memql --quiet`) is set."""
+    silent one when `stream` is not a terminal or quiet (default: `memql --quiet`) is set. With `lines`
+    (the long benches), a stream that is not a terminal gets plain progress lines instead of silence: a
+    CI log or `2> log` shows how far a run of many minutes is."""
     if not shows_progress(quiet, stream):
-        yield silent
+        quiet = quiet_requested() if quiet is None else quiet
+        yield _Lines(stream if stream is not None else sys.stderr) if lines and not quiet else silent
         return
     from rich.console import Console
     from rich.progress import (
@@ -88,3 +94,27 @@ class _Bars:
         if task is not None and task.total is None:
             self._bars.update(self._task, total=max(task.completed, 1), completed=max(task.completed, 1))
         self._task, self._message = None, None
+
+
+class _Lines:
+    """Progress as plain lines: a task's first report, then at most one line per `every` seconds, and its
+    last (done == total)."""
+
+    def __init__(self, stream: IO[str], every: float = 15.0) -> None:
+        self._stream, self._every = stream, every
+        self._message: str | None = None
+        self._last = 0.0
+        self._started = time.monotonic()
+
+    def __call__(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        now = time.monotonic()
+        first = message != self._message
+        if first:
+            self._message, self._started = message, now
+        finished = total is not None and done is not None and done >= total
+        if not (first or finished or now - self._last >= self._every):
+            return
+        self._last = now
+        count = f"{done or 0}/{total}" if total is not None else str(done or 0)
+        self._stream.write(f"memql: {message}: {count} ({now - self._started:.0f} s)\n")
+        self._stream.flush()
