@@ -14,12 +14,12 @@ from memql.engine.verbs.keyed import list_namespaces, refresh_ttl
 from memql.engine.verbs.read_facts import join_facts
 from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
+from memql.lang.ops.read import DEFAULT_INCLUDE
 from memql.ports.models import ChatMessage, ChatRequest
 from memql.ports.record import PERMISSION_FIELDS, Record, namespace_labels
 from memql.services import estimate_tokens, keywords, summarize
 
 FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above
-DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
 
 
 def row(

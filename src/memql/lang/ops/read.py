@@ -65,9 +65,13 @@ IncludeField = Literal[
 ]
 
 
+# what a Retrieve returns when `include` is not given (the engine reads this one list)
+DEFAULT_INCLUDE = ("id", "text", "type", "tags", "facets", "time", "weight", "status", "score")
+
+
 class RetrieveArgs(StrictModel):
     include: Annotated[list[IncludeField], Field(min_length=1), AfterValidator(dedupe)] | None = Field(
-        None, description="the fields to return (default: all readable fields)"
+        None, description=f"the fields to return (default: {', '.join(DEFAULT_INCLUDE)})"
     )
     as_of: Instant | None = Field(
         None, description="read the store as it was at this instant (memql extension)"
