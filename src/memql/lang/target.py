@@ -77,7 +77,11 @@ class Filter(StrictModel):
     where: Where | None = Field(
         None,
         description="conditions on payload.structured values: dotted path -> value (equal) or "
-        "{$eq|$ne|$gt|$gte|$lt|$lte: value}",
+        "{$eq|$ne|$gt|$gte|$lt|$lte|$in|$nin|$contains|$icontains: value}; $and, $or (lists) and $not "
+        "combine where objects",
+    )
+    facets_where: Where | None = Field(
+        None, description="conditions on the record's facets, in the grammar of `where` (memql extension)"
     )
 
     @model_validator(mode="after")
