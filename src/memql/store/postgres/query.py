@@ -218,7 +218,8 @@ def _leaf(param, condition: StructuredCondition) -> str:
         listed = f"(jsonb_typeof({v}) = 'array' AND {v} @> {param(dumps([value]))}::jsonb)"
         if not isinstance(value, str):
             return listed
-        return f"((jsonb_typeof({v}) = 'string' AND strpos({v} #>> '{{}}', {param(escape(value))}) > 0) OR {listed})"
+        substring = f"(jsonb_typeof({v}) = 'string' AND strpos({v} #>> '{{}}', {param(escape(value))}) > 0)"
+        return f"({substring} OR {listed})"
     if value is None:
         equal = f"({v} IS NULL OR jsonb_typeof({v}) = 'null')"
     elif isinstance(value, bool):
