@@ -108,3 +108,29 @@ def test_a_bad_condition_names_its_path_and_operator(where: dict[str, Any], mess
         (d,) = result.diagnostics
         assert (d.rule, d.path) == ("filter.where", f"/target/filter/{field}")
         assert message in d.message
+
+
+def test_current_leaves_out_superseded_facts_and_keeps_other_records(m: Memory, clock) -> None:
+    from datetime import timedelta
+
+    fact = {"subject": "alice", "attribute": "residence"}
+    m.encode(structured={**fact, "value": "Berlin"})
+    m.encode("a plain note")
+    clock.advance(timedelta(days=1))
+    m.encode(structured={**fact, "value": "Lisbon"})
+    rows = m.retrieve(filter={"current": True}, include=["text", "value"]).data["rows"]
+    assert sorted(str(r["text"] or r["value"]) for r in rows) == ["Lisbon", "a plain note"]
+    everything = m.retrieve(filter={}, include=["value"]).data["rows"]
+    assert sorted(str(r["value"]) for r in everything) == ["Berlin", "Lisbon", "None"]
+    searched = m.retrieve("Berlin Lisbon", filter={"current": True}, include=["value"]).data["rows"]
+    assert [r["value"] for r in searched] == ["Lisbon"]
+
+
+def test_min_score_leaves_out_weak_matches(m: Memory) -> None:
+    m.encode("tea tea tea, green tea and black tea")
+    m.encode("a long note about many things, coffee and, once, tea among them all")
+    found = m.retrieve("tea", include=["text", "score"]).data["rows"]
+    assert len(found) == 2 and found[0]["score"] > found[1]["score"]
+    cut = (found[0]["score"] + found[1]["score"]) / 2
+    kept = m.retrieve("tea", overrides={"min_score": cut}, include=["text"]).data["rows"]
+    assert [r["text"] for r in kept] == [found[0]["text"]]

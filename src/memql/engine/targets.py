@@ -65,6 +65,8 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
     for where, column in ((f.where, "structured"), (f.facets_where, "facets")):
         if where is not None:
             q.structured = [*q.structured, *(_condition(c, column) for c in conditions(where))]
+    if f.current:
+        q.facts_current_at = ctx.now
     if f.fact is not None:
         q.facts_only = True
         q.subject, q.attribute, q.valid_at = f.fact.subject, f.fact.attribute, f.fact.valid_at

@@ -101,6 +101,8 @@ class RecordQuery:
     attribute: str | None = None
     valid_at: datetime | None = None  # world time: valid_from <= valid_at < valid_to (valid_to None: open)
     facts_only: bool = False
+    # typed facts match only while they hold at this instant; other records are unaffected
+    facts_current_at: datetime | None = None
 
     @property
     def about_facts(self) -> bool:

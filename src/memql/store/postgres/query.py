@@ -95,6 +95,12 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
         at = param(q.valid_at)
         conds.append(f"(r.valid_from IS NULL OR r.valid_from <= {at})")
         conds.append(f"(r.valid_to IS NULL OR r.valid_to > {at})")
+    if q.facts_current_at is not None:
+        now = param(q.facts_current_at)
+        conds.append(
+            f"(r.attribute IS NULL OR ((r.valid_from IS NULL OR r.valid_from <= {now}) "
+            f"AND (r.valid_to IS NULL OR r.valid_to > {now})))"
+        )
     if q.access is not None:
         conds.append(access_condition(param, q.access))
     for key, value in q.facet_equals.items():

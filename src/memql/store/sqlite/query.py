@@ -117,6 +117,12 @@ def build(
     if q.valid_at is not None:
         where.append("(r.valid_from IS NULL OR r.valid_from <= ?) AND (r.valid_to IS NULL OR r.valid_to > ?)")
         params.extend([to_us(q.valid_at)] * 2)
+    if q.facts_current_at is not None:
+        where.append(
+            "(r.attribute IS NULL OR ((r.valid_from IS NULL OR r.valid_from <= ?) "
+            "AND (r.valid_to IS NULL OR r.valid_to > ?)))"
+        )
+        params.extend([to_us(q.facts_current_at)] * 2)
     if q.access is not None:
         condition, values = access_condition(q.access)
         where.append(condition)
