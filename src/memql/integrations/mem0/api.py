@@ -1,0 +1,327 @@
+"""mem0's API on memql: `from memql.integrations.mem0 import Memory` (docs/integrations.md, "mem0's API").
+
+A thin shell over memql's Python API that speaks mem0 OSS's method names, arguments and result shapes; it
+needs no mem0 installed. Every call is a memql program (or `memql.Memory.remember`) run by a session of
+the scope's principal, so it is validated, governed and audited like any other:
+
+- scopes: a memory's owner is its user (`user_id`; else `agent:<agent_id>`, else `run:<run_id>`), and
+  the scope's other principals (`agent:<id>`, `run:<id>`) are its only other readers and writers (read
+  and write level `custom`, else `private` / `owner_only`). A call acts as the principal of the scope it
+  names, so another user's memories are, to it, not there — inside the store query, on every path — and
+  its scope ids and mem0 filters narrow further (`facets_where`);
+- a record's facets hold its scope (`user_id`, `agent_id`, `run_id`), `role`, `actor_id` and mem0's
+  `metadata`; mem0's filter operators become memql's `where` operators on them;
+- `add(infer=True)` is `memql.Memory.remember` (typed facts with supersession: ADD, UPDATE, NONE events);
+  `infer=False` stores each message as it is;
+- calls by id without a scope (`get`, `update`, `delete`, `history`) and `reset` act as the tenant's
+  operator (an admin), as mem0's do for anyone holding the id; give `user_id=` (or another scope id) to
+  have them checked as that principal. Locks, expiry and the audit log hold for the operator too.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from datetime import datetime
+from typing import Any
+
+from memql.errors import Refusal
+from memql.integrations.mem0.translate import (
+    InvalidRequest,
+    count,
+    expiry,
+    facets_of,
+    history_rows,
+    item,
+    messages_of,
+    metadata_of,
+    ok,
+    only_scope,
+    permissions,
+    principal,
+    refusal,
+    scope_of,
+    split_filters,
+    where_of,
+)
+from memql.lang import build
+from memql.memory import Memory as MemqlMemory
+from memql.memory import default_embedder
+from memql.ports.clock import Clock, FixedClock
+from memql.store import default_db_path, open_store
+
+PROCEDURAL = "procedural_memory"
+OPERATOR_ACTOR = "mem0"  # who the unscoped calls act as (an admin of the tenant)
+CONFIG_KEYS = ("path", "location", "url", "db_url", "tenant", "embedder", "extractor", "operator", "clock")
+_FIELDS = ["id", "text", "structured", "facets", "created_at", "updated_at", "expire_at", "lock"]
+_BATCH = 10_000  # records one delete_all step removes
+
+
+class Memory:
+    """mem0's `Memory` over a memql store: one tenant, any number of users, agents and runs.
+
+    `location`: a path or a database URL (postgresql://…), default memql's own store; `tenant`: the
+    isolation boundary; `embedder`: "auto", "minilm", "none" or an Embedder; `extractor`: what
+    `add(infer=True)` reads messages with ("rules" offline, "llm" with `llm`, or an Extractor).
+    """
+
+    def __init__(
+        self,
+        location: str | None = None,
+        *,
+        tenant: str = "default",
+        embedder: Any = "auto",
+        extractor: Any = "rules",
+        llm: Any = None,
+        operator: str = OPERATOR_ACTOR,
+        clock: Clock | datetime | None = None,
+    ) -> None:
+        self.store = open_store(location if location is not None else default_db_path())
+        self.tenant, self.operator = tenant, operator
+        self._embedder = default_embedder(embedder) if isinstance(embedder, str) else embedder
+        self._extractor, self._llm = extractor, llm
+        self._clock = FixedClock(clock) if isinstance(clock, datetime) else clock
+        self._sessions: dict[tuple[str, bool], MemqlMemory] = {}
+
+    @classmethod
+    def from_config(cls, config: Mapping[str, Any] | None = None) -> Memory:
+        """memql's own options (mem0's provider configs do not apply): `path` (or `location`, `url`,
+        `db_url`), `tenant`, `embedder`, `extractor`, `operator`, `clock`."""
+        config = dict(config or {})
+        for key in config:
+            if key not in CONFIG_KEYS:
+                raise InvalidRequest(
+                    "config.unknown",
+                    key,
+                    f"memql's Memory takes {', '.join(CONFIG_KEYS)} (mem0's provider "
+                    "configs do not apply: memql stores, embeds and extracts itself)",
+                )
+        places = [config.pop(k) for k in ("path", "location", "url", "db_url") if k in config]
+        if len(places) > 1:
+            raise InvalidRequest("config.conflict", "path", "give one of path, location, url, db_url")
+        return cls(places[0] if places else None, **config)
+
+    # --- sessions ------------------------------------------------------------------------------------
+
+    def _session(self, actor: str, *, admin: bool = False) -> MemqlMemory:
+        key = (actor, admin)
+        if key not in self._sessions:
+            self._sessions[key] = MemqlMemory(
+                self.store,
+                tenant=self.tenant,
+                actor=actor,
+                admin=admin,
+                clock=self._clock,
+                embedder=self._embedder,
+                extractor=self._extractor,
+                llm=self._llm,
+            )
+        return self._sessions[key]
+
+    def _by_id(self, scope: dict[str, str]) -> MemqlMemory:
+        return self._session(principal(scope)) if scope else self._session(self.operator, admin=True)
+
+    # --- writes --------------------------------------------------------------------------------------
+
+    def add(
+        self,
+        messages: Any,
+        *,
+        user_id: Any = None,
+        agent_id: Any = None,
+        run_id: Any = None,
+        metadata: Mapping[str, Any] | None = None,
+        infer: bool = True,
+        memory_type: str | None = None,
+        prompt: str | None = None,
+        expiration_date: Any = None,
+    ) -> dict[str, Any]:
+        """Store messages (a string, a {role, content} dict or a list of them) in the scope: with `infer`,
+        the facts memql reads in them (a newer value supersedes the old: event UPDATE), a message with
+        none kept as said; without, every message as it is. Returns {"results": [{id, memory, event}]}."""
+        scope = scope_of(user_id=user_id, agent_id=agent_id, run_id=run_id, required=True)
+        turns = messages_of(messages)
+        if memory_type is not None and memory_type != PROCEDURAL:
+            raise InvalidRequest("memory_type.enum", "memory_type", f"only {PROCEDURAL!r} is a memory type")
+        if prompt is not None:
+            raise InvalidRequest(
+                "prompt.unsupported",
+                "prompt",
+                "memql's extractors take no custom prompt (give Memory an extractor instead)",
+            )
+        meta = metadata_of(metadata)
+        session = self._session(principal(scope))
+        fields = {**permissions(scope), **expiry(expiration_date)}
+        if memory_type == PROCEDURAL:  # the steps as one procedural memory (mem0 has an LLM summarise them)
+            text = "\n".join(f"{role}: {content}" for role, content, _ in turns)
+            facets = facets_of(scope, meta, role="procedure")
+            return {"results": [self._stored(session, text, facets, fields, memory_type="procedural")]}
+        if not infer:
+            steps = [
+                build.encode(content, facets=facets_of(scope, meta, role=role, actor_id=name), **fields)
+                for role, content, name in turns
+            ]
+            if not steps:
+                return {"results": []}
+            result = ok(session.execute(steps[0] if len(steps) == 1 else {"workflow": steps}))
+            outcomes = result.steps if result.steps is not None else [result]
+            return {
+                "results": [
+                    {
+                        "id": str(o.data["id"]),
+                        "memory": content,
+                        "event": "NONE" if o.data.get("deduplicated") else "ADD",
+                        "actor_id": name,
+                        "role": role,
+                    }
+                    for o, (role, content, name) in zip(outcomes, turns, strict=True)
+                ]
+            }
+        speaker = scope.get("user_id") or principal(scope)
+        said = [(speaker if role == "user" else (name or role), content) for role, content, name in turns]
+        remembered = session.remember(said, speaker=speaker, facets=facets_of(scope, meta), **fields)
+        if not remembered.success:
+            raise refusal(remembered.diagnostics)
+        results = []
+        for memory in remembered.memories:
+            entry: dict[str, Any] = {"id": memory.id, "memory": memory.text, "event": memory.event}
+            if memory.superseded:
+                entry["previous_memory"] = memory.superseded[0]["text"]
+                entry["superseded"] = [s["id"] for s in memory.superseded]
+            results.append(entry)
+        return {"results": results}
+
+    def _stored(self, session: MemqlMemory, text: str, facets: dict, fields: dict, **more: Any) -> dict:
+        result = ok(session.execute(build.encode(text, facets=facets, **fields, **more)))
+        event = "NONE" if result.data.get("deduplicated") else "ADD"
+        return {"id": str(result.data["id"]), "memory": text, "event": event}
+
+    def update(
+        self,
+        memory_id: str,
+        data: str | None = None,
+        *,
+        text: str | None = None,
+        metadata: Mapping[str, Any] | None = None,
+        **scope_ids: Any,
+    ) -> dict[str, str]:
+        """Change a memory's text and/or merge `metadata` into its metadata (one audited Update)."""
+        scope = scope_of(**only_scope(scope_ids, "update"))
+        new_text = text if text is not None else data
+        if new_text is None and metadata is None:
+            raise InvalidRequest("update.empty", "data", "give the new text (data=) or metadata=")
+        session = self._by_id(scope)
+        changes: dict[str, Any] = {}
+        if new_text is not None:
+            if not isinstance(new_text, str) or not new_text.strip():
+                raise InvalidRequest("update.text", "data", "the new text is a non-blank string")
+            changes["text"] = new_text
+        if metadata is not None:
+            row = self._row(session, memory_id)
+            if row is None:
+                raise Refusal("target.not_found", f"Memory with id {memory_id} not found", "/memory_id")
+            merged = {**((row.get("facets") or {}).get("metadata") or {}), **metadata_of(metadata)}
+            changes["facets"] = {"metadata": merged}
+        ok(session.execute(build.update(build.by_ids(str(memory_id)), **changes)), memory_id)
+        return {"message": "Memory updated successfully!"}
+
+    def delete(self, memory_id: str, **scope_ids: Any) -> dict[str, str]:
+        """Delete a memory (a soft delete: restorable by memql for its recovery window)."""
+        session = self._by_id(scope_of(**only_scope(scope_ids, "delete")))
+        ok(session.delete(str(memory_id)), memory_id)
+        return {"message": "Memory deleted successfully!"}
+
+    def delete_all(self, user_id: Any = None, agent_id: Any = None, run_id: Any = None) -> dict[str, str]:
+        """Delete every memory of the scope — and only of it: it acts as the scope's principal, on the
+        records it may read whose scope ids are the ones given. A lock on one refuses all."""
+        scope = scope_of(user_id=user_id, agent_id=agent_id, run_id=run_id, required=True, what="delete_all")
+        session = self._session(principal(scope))
+        target = {"filter": {"facets_where": where_of(scope, None), "limit": _BATCH}}
+        while ok(session.execute(build.delete(target, soft=True))).affected_ids:
+            pass
+        return {"message": "Memories deleted successfully!"}
+
+    def reset(self) -> None:
+        """Delete every memory of the tenant, as its operator (hard deletes; the audit log stays)."""
+        session = self._session(self.operator, admin=True)
+        program = build.delete({"all": True}, soft=False, meta={"confirmation": True})
+        ok(session.execute(program))
+
+    # --- reads ---------------------------------------------------------------------------------------
+
+    def get(self, memory_id: str, **scope_ids: Any) -> dict[str, Any] | None:
+        """The memory, or None when there is none (or the scope given may not read it)."""
+        session = self._by_id(scope_of(**only_scope(scope_ids, "get")))
+        row = self._row(session, memory_id)
+        return None if row is None else {**item(row), "score": None}
+
+    def get_all(
+        self,
+        *,
+        user_id: Any = None,
+        agent_id: Any = None,
+        run_id: Any = None,
+        filters: Mapping[str, Any] | None = None,
+        limit: int | None = None,
+        top_k: int | None = None,
+    ) -> dict[str, Any]:
+        """The scope's current memories (a superseded fact is history: `history` shows it)."""
+        scope, rest = split_filters(user_id, agent_id, run_id, filters, "get_all")
+        size = count(limit, top_k, 100)
+        session = self._session(principal(scope))
+        target = {"filter": {"facets_where": where_of(scope, rest), "current": True, "limit": size}}
+        rows = ok(session.execute(build.retrieve(target=target, include=_FIELDS))).data["rows"]
+        return {"results": [item(row) for row in rows]}
+
+    def search(
+        self,
+        query: str,
+        *,
+        user_id: Any = None,
+        agent_id: Any = None,
+        run_id: Any = None,
+        limit: int | None = None,
+        top_k: int | None = None,
+        filters: Mapping[str, Any] | None = None,
+        threshold: float | None = None,
+    ) -> dict[str, Any]:
+        """The scope's current memories that best match `query` (memql's hybrid search), best first, each
+        with its `score`; `threshold` leaves out those scoring below it."""
+        if not isinstance(query, str) or not query.strip():
+            raise InvalidRequest("query.empty", "query", "the query is a non-blank string")
+        if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, int | float)):
+            raise InvalidRequest("threshold.type", "threshold", "the threshold is a number")
+        if threshold is not None and not 0 <= threshold <= 1000:
+            raise InvalidRequest("threshold.range", "threshold", "the threshold is at least 0")
+        scope, rest = split_filters(user_id, agent_id, run_id, filters, "search")
+        overrides: dict[str, Any] = {"k": count(limit, top_k, 100)}
+        if threshold:
+            overrides["min_score"] = float(threshold)
+        target = {
+            "search": {"intent": {"query": query.strip()}, "overrides": overrides},
+            "filter": {"facets_where": where_of(scope, rest), "current": True},
+        }
+        session = self._session(principal(scope))
+        rows = ok(session.execute(build.retrieve(target=target, include=[*_FIELDS, "score"]))).data["rows"]
+        return {"results": [{**item(row), "score": row.get("score")} for row in rows]}
+
+    def history(self, memory_id: str, **scope_ids: Any) -> list[dict[str, Any]]:
+        """What happened to a memory, oldest first, as mem0's history rows (ADD, UPDATE, DELETE); for a
+        typed fact, also the values its key held before it (the memory it superseded)."""
+        session = self._by_id(scope_of(**only_scope(scope_ids, "history")))
+        return history_rows(session, str(memory_id))
+
+    def _row(self, session: MemqlMemory, memory_id: Any) -> dict[str, Any] | None:
+        rows = ok(session.execute(build.retrieve(ids=str(memory_id), include=_FIELDS))).data["rows"]
+        return rows[0] if rows else None
+
+    # --- lifetime ------------------------------------------------------------------------------------
+
+    def close(self) -> None:
+        self._sessions.clear()
+        self.store.close()
+
+    def __enter__(self) -> Memory:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
