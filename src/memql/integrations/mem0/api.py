@@ -47,6 +47,7 @@ from memql.lang import build
 from memql.memory import Memory as MemqlMemory
 from memql.memory import default_embedder
 from memql.ports.clock import Clock, FixedClock
+from memql.ports.store import Store
 from memql.store import default_db_path, open_store
 
 PROCEDURAL = "procedural_memory"
@@ -59,14 +60,15 @@ _BATCH = 10_000  # records one delete_all step removes
 class Memory:
     """mem0's `Memory` over a memql store: one tenant, any number of users, agents and runs.
 
-    `location`: a path or a database URL (postgresql://…), default memql's own store; `tenant`: the
-    isolation boundary; `embedder`: "auto", "minilm", "none" or an Embedder; `extractor`: what
-    `add(infer=True)` reads messages with ("rules" offline, "llm" with `llm`, or an Extractor).
+    `location`: a path, a database URL (postgresql://…) or an open Store, default memql's own store;
+    `tenant`: the isolation boundary; `embedder`: "auto", "minilm", "none" or an Embedder; `extractor`:
+    what `add(infer=True)` reads messages with ("rules" offline, "llm" with `llm`, or an Extractor);
+    `operator`: who calls without a scope act as (an admin of the tenant).
     """
 
     def __init__(
         self,
-        location: str | None = None,
+        location: str | Store | None = None,
         *,
         tenant: str = "default",
         embedder: Any = "auto",
@@ -75,7 +77,10 @@ class Memory:
         operator: str = OPERATOR_ACTOR,
         clock: Clock | datetime | None = None,
     ) -> None:
-        self.store = open_store(location if location is not None else default_db_path())
+        if isinstance(location, str) or location is None:
+            self.store, self._owns_store = open_store(location or default_db_path()), True
+        else:  # a Store another part of the program opened (and closes)
+            self.store, self._owns_store = location, False
         self.tenant, self.operator = tenant, operator
         self._embedder = default_embedder(embedder) if isinstance(embedder, str) else embedder
         self._extractor, self._llm = extractor, llm
@@ -318,7 +323,8 @@ class Memory:
 
     def close(self) -> None:
         self._sessions.clear()
-        self.store.close()
+        if self._owns_store:
+            self.store.close()
 
     def __enter__(self) -> Memory:
         return self
