@@ -441,6 +441,22 @@ def test_an_expiration_date_hides_the_memory_after_that_day(open_memory, clock) 
     assert m.get_all(user_id="alice")["results"] == []
 
 
+def test_update_merges_metadata_and_sets_an_expiration_date(open_memory, clock) -> None:
+    m = open_memory()
+    memory_id = m.add("a note", user_id="alice", infer=False, metadata={"a": 1, "b": 2})["results"][0]["id"]
+    m.update(memory_id, metadata={"b": 3, "c": 4})
+    assert m.get(memory_id)["metadata"] == {"a": 1, "b": 3, "c": 4}
+    assert memories(m.get_all(user_id="alice", filters={"b": 3})) == ["a note"]
+    assert [h["event"] for h in m.history(memory_id)] == ["ADD", "UPDATE"]
+    m.update(memory_id, expiration_date="2026-03-02")
+    clock.advance(timedelta(days=1))
+    assert m.get(memory_id) is None and m.get_all(user_id="alice")["results"] == []
+    with pytest.raises(MemoryNotFound):
+        m.update("999", metadata={"x": 1})
+    with pytest.raises(MemoryNotFound):
+        m.delete("999")
+
+
 def test_a_procedural_memory_is_one_record_of_the_steps(open_memory) -> None:
     m = open_memory()
     steps = [{"role": "user", "content": "open the repo"}, {"role": "assistant", "content": "ran the tests"}]

@@ -20,13 +20,14 @@ the scope's principal, so it is validated, governed and audited like any other:
 
 from __future__ import annotations
 
+from collections import OrderedDict
 from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
-from memql.errors import Refusal
 from memql.integrations.mem0.translate import (
     InvalidRequest,
+    MemoryNotFound,
     count,
     expiry,
     facets_of,
@@ -55,6 +56,7 @@ OPERATOR_ACTOR = "mem0"  # who the unscoped calls act as (an admin of the tenant
 CONFIG_KEYS = ("path", "location", "url", "db_url", "tenant", "embedder", "extractor", "operator", "clock")
 _FIELDS = ["id", "text", "structured", "facets", "created_at", "updated_at", "expire_at", "lock"]
 _BATCH = 10_000  # records one delete_all step removes
+SESSIONS = 256  # principals' sessions kept open at once (a session is cheap to make again)
 
 
 class Memory:
@@ -85,7 +87,7 @@ class Memory:
         self._embedder = default_embedder(embedder) if isinstance(embedder, str) else embedder
         self._extractor, self._llm = extractor, llm
         self._clock = FixedClock(clock) if isinstance(clock, datetime) else clock
-        self._sessions: dict[tuple[str, bool], MemqlMemory] = {}
+        self._sessions: OrderedDict[tuple[str, bool], MemqlMemory] = OrderedDict()
 
     @classmethod
     def from_config(cls, config: Mapping[str, Any] | None = None) -> Memory:
@@ -109,7 +111,11 @@ class Memory:
 
     def _session(self, actor: str, *, admin: bool = False) -> MemqlMemory:
         key = (actor, admin)
-        if key not in self._sessions:
+        if key in self._sessions:
+            self._sessions.move_to_end(key)
+        else:
+            if len(self._sessions) >= SESSIONS:  # the least recently used goes (it holds no state of its own)
+                self._sessions.popitem(last=False)
             self._sessions[key] = MemqlMemory(
                 self.store,
                 tenant=self.tenant,
@@ -207,15 +213,19 @@ class Memory:
         *,
         text: str | None = None,
         metadata: Mapping[str, Any] | None = None,
+        expiration_date: Any = None,
         **scope_ids: Any,
     ) -> dict[str, str]:
-        """Change a memory's text and/or merge `metadata` into its metadata (one audited Update)."""
+        """Change a memory's text, merge `metadata` into its metadata and/or set its expiration_date (one
+        audited Update)."""
         scope = scope_of(**only_scope(scope_ids, "update"))
         new_text = text if text is not None else data
-        if new_text is None and metadata is None:
-            raise InvalidRequest("update.empty", "data", "give the new text (data=) or metadata=")
+        if new_text is None and metadata is None and expiration_date is None:
+            raise InvalidRequest(
+                "update.empty", "data", "give the new text (data=), metadata= or expiration_date="
+            )
         session = self._by_id(scope)
-        changes: dict[str, Any] = {}
+        changes: dict[str, Any] = dict(expiry(expiration_date))
         if new_text is not None:
             if not isinstance(new_text, str) or not new_text.strip():
                 raise InvalidRequest("update.text", "data", "the new text is a non-blank string")
@@ -223,7 +233,9 @@ class Memory:
         if metadata is not None:
             row = self._row(session, memory_id)
             if row is None:
-                raise Refusal("target.not_found", f"Memory with id {memory_id} not found", "/memory_id")
+                raise MemoryNotFound(
+                    "target.not_found", f"Memory with id {memory_id} not found", "/memory_id"
+                )
             merged = {**((row.get("facets") or {}).get("metadata") or {}), **metadata_of(metadata)}
             changes["facets"] = {"metadata": merged}
         ok(session.execute(build.update(build.by_ids(str(memory_id)), **changes)), memory_id)
