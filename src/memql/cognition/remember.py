@@ -17,7 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
 from memql.lang import build
-from memql.lang.delta import Turn, Utterance
+from memql.lang.delta import MAX_TEXT, Turn, Utterance
 from memql.lang.diagnostics import Diagnostic
 
 if TYPE_CHECKING:
@@ -66,6 +66,15 @@ def remember(
     its extractor reads corrections and pronouns against) and store what it says: one Encode per typed
     fact, and — with `keep_unformed` — the message itself when no fact was read in it. `facets` and
     `fields` (record fields: permissions, tags, sensitivity …) go on every record written."""
+    for i, (_, text) in enumerate(turns):
+        if len(text) > MAX_TEXT:  # what an extractor reads at once
+            message = f"a message of {len(text)} characters; an extractor reads at most {MAX_TEXT}"
+            return RememberResult(
+                False,
+                diagnostics=[
+                    Diagnostic(path=f"/said/{i}", rule="field.size", severity="error", message=message)
+                ],
+            )
     at = time or executor.clock.now()
     steps: list[dict[str, Any]] = []
     kinds: list[tuple[str, dict[str, Any] | None]] = []  # per step: its text, its fact
@@ -93,7 +102,7 @@ def remember(
             if not delta.facts and keep_unformed:
                 steps.append(build.encode(text, facets=dict(facets or {}) or None, **fields))
                 kinds.append((text, None))
-        recent = [*recent, Turn(speaker=who, text=text[:10_000], time=at)][-RECENT_TURNS:]
+        recent = [*recent, Turn(speaker=who, text=text, time=at)][-RECENT_TURNS:]
     if not steps:
         return RememberResult(True)
     result = executor.execute(steps[0] if len(steps) == 1 else {"workflow": steps})
