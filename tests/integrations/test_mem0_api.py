@@ -174,6 +174,21 @@ def test_a_move_supersedes_the_old_residence_instead_of_adding_a_second(open_mem
     assert [f.value for f in facts.history("alice", "residence").facts] == ["Berlin", "Lisbon"]
 
 
+def test_a_search_in_other_words_finds_the_current_fact_of_its_scope(open_memory, clock) -> None:
+    m = open_memory()
+    m.add("I live in Berlin.", user_id="alice", metadata={"topic": "home"})
+    m.add("Likes to play cricket on weekends", user_id="alice", infer=False)
+    m.add("I live in Paris.", user_id="bob")
+    clock.advance(timedelta(days=2))
+    m.add("I moved to Lisbon.", user_id="alice", metadata={"topic": "home"})
+    found = m.search("where do I live?", user_id="alice")["results"]
+    assert [r["memory"] for r in found] == ["alice's residence: Lisbon"]  # named by its words; current only
+    assert found[0]["score"] == 1.0  # no hit of the search itself: the fact alone, scored as one
+    assert memories(m.search("where do I live?", user_id="bob")) == ["bob's residence: Paris"]
+    assert m.search("where do I live?", user_id="alice", filters={"topic": "work"})["results"] == []
+    assert m.search("where do I live?", user_id="alice", agent_id="bot")["results"] == []  # not that scope
+
+
 def test_infer_false_stores_each_message_as_said(open_memory) -> None:
     m = open_memory()
     result = m.add(

@@ -56,6 +56,7 @@ OPERATOR_ACTOR = "mem0"  # who the unscoped calls act as (an admin of the tenant
 CONFIG_KEYS = ("path", "location", "url", "db_url", "tenant", "embedder", "extractor", "operator", "clock")
 _FIELDS = ["id", "text", "structured", "facets", "created_at", "updated_at", "expire_at", "lock"]
 _BATCH = 10_000  # records one delete_all step removes
+NAMED_FACTS = 30  # facts a query names that lead its results, at most
 SESSIONS = 256  # principals' sessions kept open at once (a session is cheap to make again)
 
 
@@ -301,8 +302,10 @@ class Memory:
         filters: Mapping[str, Any] | None = None,
         threshold: float | None = None,
     ) -> dict[str, Any]:
-        """The scope's current memories that best match `query` (memql's hybrid search), best first, each
-        with its `score`; `threshold` leaves out those scoring below it."""
+        """The scope's current memories that best match `query`, best first, each with its `score`: the
+        typed facts the query names (memql's Retrieve `facts`: by the words of their attribute, so "where
+        do I live?" finds a residence) lead, scored as the best hit; then memql's hybrid search.
+        `threshold` leaves out hits scoring below it."""
         if not isinstance(query, str) or not query.strip():
             raise InvalidRequest("query.empty", "query", "the query is a non-blank string")
         if threshold is not None and (isinstance(threshold, bool) or not isinstance(threshold, int | float)):
@@ -310,16 +313,30 @@ class Memory:
         if threshold is not None and not 0 <= threshold <= 1000:
             raise InvalidRequest("threshold.range", "threshold", "the threshold is at least 0")
         scope, rest = split_filters(user_id, agent_id, run_id, filters, "search")
-        overrides: dict[str, Any] = {"k": count(limit, top_k, 100)}
+        size = count(limit, top_k, 100)
+        overrides: dict[str, Any] = {"k": size}
         if threshold:
             overrides["min_score"] = float(threshold)
+        where = where_of(scope, rest)
         target = {
             "search": {"intent": {"query": query.strip()}, "overrides": overrides},
-            "filter": {"facets_where": where_of(scope, rest), "current": True},
+            "filter": {"facets_where": where, "current": True},
         }
         session = self._session(principal(scope))
-        rows = ok(session.execute(build.retrieve(target=target, include=[*_FIELDS, "score"]))).data["rows"]
-        return {"results": [{**item(row), "score": row.get("score")} for row in rows]}
+        program = build.retrieve(target=target, include=[*_FIELDS, "score"], facts="current")
+        found = ok(session.execute(program)).data
+        rows = found["rows"]
+        hits = {str(r["id"]) for r in rows}
+        named = [(f["subject"], f["attribute"]) for f in found.get("facts", []) if str(f["id"]) not in hits]
+        leading: list[dict[str, Any]] = []
+        if named:  # the named facts of this scope and filters (another scope's are not read)
+            keys = [{"subject": s, "attribute": a} for s, a in list(dict.fromkeys(named))[:NAMED_FACTS]]
+            scoped = {"facets_where": where, "current": True, "where": {"$or": keys}, "limit": len(keys)}
+            leading = ok(session.execute(build.retrieve(filter=scoped, include=_FIELDS))).data["rows"]
+        best = max((r["score"] for r in rows if r.get("score") is not None), default=1.0)
+        results = [{**item(r), "score": best} for r in leading]
+        results += [{**item(r), "score": r.get("score")} for r in rows]
+        return {"results": results[:size]}
 
     def history(self, memory_id: str, **scope_ids: Any) -> list[dict[str, Any]]:
         """What happened to a memory, oldest first, as mem0's history rows (ADD, UPDATE, DELETE); for a
