@@ -419,6 +419,10 @@ def test_from_config_takes_memqls_options(new_location, clock) -> None:
     with pytest.raises(InvalidRequest) as unknown:
         Memory.from_config({"vector_store": {"provider": "qdrant"}})
     assert (unknown.value.rule, unknown.value.field) == ("config.unknown", "vector_store")
+    for option, rule in (("embedder", "config.embedder"), ("extractor", "config.extractor")):
+        with pytest.raises(InvalidRequest) as bad:
+            Memory.from_config({"path": new_location(in_memory=True), option: "nope"})
+        assert (bad.value.rule, bad.value.field) == (rule, option)
 
 
 @pytest.mark.parametrize(
@@ -440,6 +444,8 @@ def test_from_config_takes_memqls_options(new_location, clock) -> None:
         (lambda m: m.search("hi", user_id="a", threshold="high"), "threshold.type", "threshold"),
         (lambda m: m.update("1"), "update.empty", "data"),
         (lambda m: m.get("1", owner="a"), "argument.unknown", "owner"),
+        (lambda m: m.delete(None), "memory_id.invalid", "memory_id"),
+        (lambda m: m.get(""), "memory_id.invalid", "memory_id"),
     ],
 )
 def test_bad_input_names_the_field_and_the_rule(open_memory, call, rule, field) -> None:

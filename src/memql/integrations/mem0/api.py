@@ -25,6 +25,7 @@ from collections.abc import Mapping
 from datetime import datetime
 from typing import Any
 
+from memql.engine.interpret import default_extractor
 from memql.integrations.mem0.translate import (
     InvalidRequest,
     MemoryNotFound,
@@ -33,6 +34,7 @@ from memql.integrations.mem0.translate import (
     facets_of,
     history_rows,
     item,
+    memory_id_of,
     messages_of,
     metadata_of,
     ok,
@@ -52,6 +54,7 @@ from memql.ports.store import Store
 from memql.store import default_db_path, open_store
 
 PROCEDURAL = "procedural_memory"
+EMBEDDERS = ("auto", "minilm", "none")
 OPERATOR_ACTOR = "mem0"  # who the unscoped calls act as (an admin of the tenant)
 CONFIG_KEYS = ("path", "location", "url", "db_url", "tenant", "embedder", "extractor", "operator", "clock")
 _FIELDS = ["id", "text", "structured", "facets", "created_at", "updated_at", "expire_at", "lock"]
@@ -80,13 +83,22 @@ class Memory:
         operator: str = OPERATOR_ACTOR,
         clock: Clock | datetime | None = None,
     ) -> None:
+        # the options are checked before a store is opened (and left open)
+        if isinstance(embedder, str) and embedder not in EMBEDDERS:
+            raise InvalidRequest(
+                "config.embedder", "embedder", f"one of {', '.join(EMBEDDERS)} or an Embedder"
+            )
+        self._embedder = default_embedder(embedder) if isinstance(embedder, str) else embedder
+        try:  # one extractor for every session, checked now rather than at the first add
+            self._extractor = default_extractor(llm, extractor)
+        except (ValueError, TypeError) as exc:
+            raise InvalidRequest("config.extractor", "extractor", str(exc)) from None
+        self._llm = llm
         if isinstance(location, str) or location is None:
             self.store, self._owns_store = open_store(location or default_db_path()), True
         else:  # a Store another part of the program opened (and closes)
             self.store, self._owns_store = location, False
         self.tenant, self.operator = tenant, operator
-        self._embedder = default_embedder(embedder) if isinstance(embedder, str) else embedder
-        self._extractor, self._llm = extractor, llm
         self._clock = FixedClock(clock) if isinstance(clock, datetime) else clock
         self._sessions: OrderedDict[tuple[str, bool], MemqlMemory] = OrderedDict()
 
@@ -219,6 +231,7 @@ class Memory:
     ) -> dict[str, str]:
         """Change a memory's text, merge `metadata` into its metadata and/or set its expiration_date (one
         audited Update)."""
+        memory_id = memory_id_of(memory_id)
         scope = scope_of(**only_scope(scope_ids, "update"))
         new_text = text if text is not None else data
         if new_text is None and metadata is None and expiration_date is None:
@@ -239,13 +252,14 @@ class Memory:
                 )
             merged = {**((row.get("facets") or {}).get("metadata") or {}), **metadata_of(metadata)}
             changes["facets"] = {"metadata": merged}
-        ok(session.execute(build.update(build.by_ids(str(memory_id)), **changes)), memory_id)
+        ok(session.execute(build.update(build.by_ids(memory_id), **changes)), memory_id)
         return {"message": "Memory updated successfully!"}
 
     def delete(self, memory_id: str, **scope_ids: Any) -> dict[str, str]:
         """Delete a memory (a soft delete: restorable by memql for its recovery window)."""
+        memory_id = memory_id_of(memory_id)
         session = self._by_id(scope_of(**only_scope(scope_ids, "delete")))
-        ok(session.delete(str(memory_id)), memory_id)
+        ok(session.delete(memory_id), memory_id)
         return {"message": "Memory deleted successfully!"}
 
     def delete_all(self, user_id: Any = None, agent_id: Any = None, run_id: Any = None) -> dict[str, str]:
@@ -268,6 +282,7 @@ class Memory:
 
     def get(self, memory_id: str, **scope_ids: Any) -> dict[str, Any] | None:
         """The memory, or None when there is none (or the scope given may not read it)."""
+        memory_id = memory_id_of(memory_id)
         session = self._by_id(scope_of(**only_scope(scope_ids, "get")))
         row = self._row(session, memory_id)
         return None if row is None else {**item(row), "score": None}
@@ -341,8 +356,9 @@ class Memory:
     def history(self, memory_id: str, **scope_ids: Any) -> list[dict[str, Any]]:
         """What happened to a memory, oldest first, as mem0's history rows (ADD, UPDATE, DELETE); for a
         typed fact, also the values its key held before it (the memory it superseded)."""
+        memory_id = memory_id_of(memory_id)
         session = self._by_id(scope_of(**only_scope(scope_ids, "history")))
-        return history_rows(session, str(memory_id))
+        return history_rows(session, memory_id)
 
     def _row(self, session: MemqlMemory, memory_id: Any) -> dict[str, Any] | None:
         rows = ok(session.execute(build.retrieve(ids=str(memory_id), include=_FIELDS))).data["rows"]

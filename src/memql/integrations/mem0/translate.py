@@ -388,9 +388,16 @@ def refusal(diagnostics: Sequence[Diagnostic], memory_id: Any = None) -> MemqlEr
     return Refusal(first.rule, first.message, first.path)
 
 
+def memory_id_of(value: Any) -> str:
+    """A memory id as memql names records (mem0's are strings; an integer is taken too)."""
+    if isinstance(value, bool) or not isinstance(value, str | int) or not str(value).strip():
+        raise InvalidRequest("memory_id.invalid", "memory_id", "a memory id is a non-empty string")
+    return str(value).strip()
+
+
 def ok(result: ExecutionResult, memory_id: Any = None) -> ExecutionResult:
     """The result of a call that succeeded; else memql's first diagnostic as an exception. A write by id
-    that found nothing (memql's warning `target.not_found`) is MemoryNotFound."""
+    (`memory_id` given) that found nothing (memql's warning `target.not_found`) is MemoryNotFound."""
     if not result.success:
         raise refusal(result.diagnostics, memory_id)
     missing = [w for w in result.warnings if w.rule == "target.not_found"]
