@@ -127,7 +127,10 @@ def test_mem0s_quick_start_runs_with_only_the_import_changed(new_location, clock
     m.delete_all(user_id="alice")
     assert m.get_all(user_id="alice")["results"] == []
 
+    m.add("bob's note", user_id="bob", infer=False)
     m.reset()
+    assert m.get_all(user_id="bob")["results"] == []  # every scope's memories, soft-deleted ones too
+    assert m.get(memory_id) is None
     m.close()
 
 

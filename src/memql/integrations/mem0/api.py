@@ -273,10 +273,13 @@ class Memory:
         return {"message": "Memories deleted successfully!"}
 
     def reset(self) -> None:
-        """Delete every memory of the tenant, as its operator (hard deletes; the audit log stays)."""
+        """Delete every memory of the tenant, soft-deleted ones too, as its operator (hard deletes,
+        confirmed; the audit log stays). A lock on one refuses it all."""
         session = self._session(self.operator, admin=True)
-        program = build.delete({"all": True}, soft=False, meta={"confirmation": True})
-        ok(session.execute(program))
+        target = {"filter": {"status": "any", "limit": _BATCH}}
+        program = build.delete(target, soft=False, meta={"confirmation": True})
+        while ok(session.execute(program)).affected_ids:
+            pass
 
     # --- reads ---------------------------------------------------------------------------------------
 
