@@ -20,6 +20,7 @@ from memql.cognition.profile.a2p_import import ImportResult, import_profile
 from memql.cognition.profile.consolidation import consolidate, reclassify
 from memql.cognition.profile.promotion import PromotionConfig, PromotionReport, promote_episodes
 from memql.cognition.profile.proposals import Proposals
+from memql.cognition.remember import RememberResult, remember
 from memql.engine import audit
 from memql.engine.access import identity
 from memql.engine.context import EngineConfig
@@ -396,6 +397,28 @@ class Memory:
             llm=llm,
             embed_batch=embed_batch,
             extractor=extractor,
+        )
+
+    def remember(
+        self,
+        said: str | Sequence[tuple[str, str]],
+        *,
+        speaker: str | None = None,
+        time: datetime | None = None,
+        facets: dict[str, Any] | None = None,
+        keep_unformed: bool = True,
+        **fields: Any,
+    ) -> RememberResult:
+        """Store what `speaker` (default: this session's actor, else "user") says: `said` is a message or
+        the turns (speaker, text) of an exchange, oldest first. Each typed fact the session's extractor
+        reads becomes a fact record — a newer value supersedes the one its key held, and the result says
+        so (`UPDATE` with the facts it closed) —; a message of the speaker's with no fact is stored as it
+        is (`keep_unformed`). One workflow: all or nothing. `facets` and `fields` (permissions, tags,
+        sensitivity …) go on every record. See memql.cognition.remember."""
+        who = speaker or self.actor or "user"
+        turns = [(who, said)] if isinstance(said, str) else list(said)
+        return remember(
+            self.executor, turns, speaker=who, time=time, facets=facets, keep_unformed=keep_unformed, **fields
         )
 
     # --- housekeeping and history ----------------------------------------------------------------

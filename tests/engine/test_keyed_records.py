@@ -218,7 +218,7 @@ def test_index_paths_decide_what_search_finds(m: Memory) -> None:
             "/args/namespace/0",
         ),
         (
-            {"op": "Retrieve", "target": {"filter": {"where": {"a": {"$in": [1]}}}}},
+            {"op": "Retrieve", "target": {"filter": {"where": {"a": {"$regex": "x"}}}}},
             "filter.where",
             "/target/filter/where",
         ),

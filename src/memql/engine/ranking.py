@@ -72,6 +72,8 @@ def search(
     )
     records, fused = _fuse(ctx, lexical, dense, alpha)
     shaped = _shape(ctx, spec, records, fused, as_of or ctx.now)
+    if overrides is not None and overrides.min_score is not None:
+        shaped = {rid: s for rid, s in shaped.items() if s >= overrides.min_score}
     ranked = sorted(shaped, key=lambda rid: (-shaped[rid], -int(rid) if rid.isdigit() else 0))
     if mmr is None:
         best = ranked[:count]

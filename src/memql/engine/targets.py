@@ -15,7 +15,7 @@ from memql.lang.keyed import conditions
 from memql.lang.target import Filter, Target
 from memql.lang.time import relative_window
 from memql.ports.record import Record, namespace_path
-from memql.ports.store import RecordQuery, StructuredCondition
+from memql.ports.store import ConditionGroup, RecordQuery, StructuredCondition
 
 VISIBLE = ("active",)  # what reads see by default
 LIVE = ("active", "archived")  # what writes by filter, search or all act on by default
@@ -62,13 +62,25 @@ def query_from_filter(f: Filter | None, ctx: Context, write: bool = False) -> Re
     if f.namespace_prefix is not None:
         q.namespace_prefix = namespace_path(f.namespace_prefix)
     q.key = f.key
-    if f.where is not None:
-        q.structured = [StructuredCondition(path, op, value) for path, op, value in conditions(f.where)]  # type: ignore[arg-type]
+    for where, column in ((f.where, "structured"), (f.facets_where, "facets")):
+        if where is not None:
+            q.structured = [*q.structured, *(_condition(c, column) for c in conditions(where))]
+    if f.current:
+        q.facts_current_at = ctx.now
     if f.fact is not None:
         q.facts_only = True
         q.subject, q.attribute, q.valid_at = f.fact.subject, f.fact.attribute, f.fact.valid_at
     q.limit = f.limit
     return q
+
+
+def _condition(node: tuple, column: str) -> StructuredCondition | ConditionGroup:
+    """A node of memql.lang.keyed.conditions as the store port's condition on `column`."""
+    if len(node) == 2:
+        kind, children = node
+        return ConditionGroup(kind, tuple(_condition(c, column) for c in children))
+    path, op, value = node
+    return StructuredCondition(path, op, value, column)  # type: ignore[arg-type]
 
 
 def canonical_id(value: str) -> str:

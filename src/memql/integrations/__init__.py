@@ -2,4 +2,5 @@
 optional extra (`pip install 'memql[langgraph]'`) and a thin shell over the Python API (docs/integrations.md).
 
 - `memql.integrations.langgraph`: `MemqlStore`, a LangGraph `BaseStore`.
+- `memql.integrations.mem0`: `Memory`, mem0 OSS's `Memory` API over memql (needs no mem0 installed).
 """

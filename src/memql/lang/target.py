@@ -77,7 +77,16 @@ class Filter(StrictModel):
     where: Where | None = Field(
         None,
         description="conditions on payload.structured values: dotted path -> value (equal) or "
-        "{$eq|$ne|$gt|$gte|$lt|$lte: value}",
+        "{$eq|$ne|$gt|$gte|$lt|$lte|$in|$nin|$contains|$icontains: value}; $and, $or (lists) and $not "
+        "combine where objects",
+    )
+    current: bool | None = Field(
+        None,
+        description="true: a typed fact matches only while it holds (valid now, at the op's clock); other "
+        "records are unaffected (memql extension)",
+    )
+    facets_where: Where | None = Field(
+        None, description="conditions on the record's facets, in the grammar of `where` (memql extension)"
     )
 
     @model_validator(mode="after")
@@ -139,6 +148,9 @@ class SearchOverrides(StrictModel):
         None,
         description="heat shaping strength: a memory visited often and lately scores up to (1 + heat) "
         "times higher; 0 turns it off (engine default 0.02; memql extension)",
+    )
+    min_score: Annotated[float, Field(ge=0, le=1000)] | None = Field(
+        None, description="leave out results scoring below this (memql extension)"
     )
     mmr: Weight | None = Field(
         None,

@@ -16,7 +16,7 @@ from typing import Any, Literal, Protocol
 from memql.ports.record import Event, Link, Operation, Record
 
 Order = Literal["relevance", "time_desc", "time_asc", "weight_desc", "created_asc"]
-Comparison = Literal["eq", "ne", "gt", "gte", "lt", "lte"]
+Comparison = Literal["eq", "ne", "gt", "gte", "lt", "lte", "contains", "icontains"]
 
 
 @dataclass(frozen=True)
@@ -26,11 +26,29 @@ class StructuredCondition:
     eq: the value there equals `value` as JSON (a number equals a number, `true` is not `1`; a list equals
     a list of the same items in order; null matches a missing value too). ne: not eq (so a missing value
     matches). gt, gte, lt, lte: a number compared with a number, or a string with a string (by code
-    point); a value of another type does not match."""
+    point); a value of another type does not match. contains: a string value holding `value` (a string)
+    as a substring, or a list value with an item equal to `value` (a string, number or boolean). icontains:
+    a string value holding `value` as a substring, ASCII letters compared without case (as tags are).
+
+    `column` is the JSON column the path starts in: the structured payload or the record's facets."""
 
     path: tuple[str, ...]
     op: Comparison
     value: Any
+    column: Literal["structured", "facets"] = "structured"
+
+
+@dataclass(frozen=True)
+class ConditionGroup:
+    """Conditions combined: `and` (all hold; none given: true), `or` (one holds; none given: false), `not`
+    (its one child does not hold). A condition on a missing value that does not hold is false, never
+    unknown, so `not` of it holds."""
+
+    kind: Literal["and", "or", "not"]
+    children: tuple[StructuredCondition | ConditionGroup, ...]
+
+
+Condition = StructuredCondition | ConditionGroup
 
 
 @dataclass(frozen=True)
@@ -83,6 +101,8 @@ class RecordQuery:
     attribute: str | None = None
     valid_at: datetime | None = None  # world time: valid_from <= valid_at < valid_to (valid_to None: open)
     facts_only: bool = False
+    # typed facts match only while they hold at this instant; other records are unaffected
+    facts_current_at: datetime | None = None
 
     @property
     def about_facts(self) -> bool:
@@ -93,7 +113,8 @@ class RecordQuery:
     namespace: str | None = None  # exactly this namespace
     namespace_prefix: str | None = None  # this namespace or one under it ("": any record with a namespace)
     key: str | None = None
-    structured: Sequence[StructuredCondition] = ()  # conditions on payload.structured values (all hold)
+    # conditions on payload.structured (or facets) values, all of which hold
+    structured: Sequence[StructuredCondition | ConditionGroup] = ()
 
     order: Order = "time_desc"
     limit: int | None = None

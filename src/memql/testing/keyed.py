@@ -15,7 +15,7 @@ from typing import Any
 import numpy as np
 
 from memql.ports.record import namespace_path
-from memql.ports.store import Access, RecordQuery, StructuredCondition
+from memql.ports.store import Access, ConditionGroup, RecordQuery, StructuredCondition
 from memql.testing.sample import MODEL, NOW, put, store, unit
 
 
@@ -85,6 +85,51 @@ def test_structured_conditions_compare_as_json(store):
         assert names((("s",), "eq", "apple' OR '1'='1")) == set()
 
 
+def test_contains_groups_and_facet_conditions(store):
+    values = {
+        "one": {"s": "Grüne Apple pie", "l": ["x", 2, True]},
+        "two": {"s": "banana", "l": ["xy", 2.0]},
+        "num": {"s": 5, "l": "x"},
+        "none": {},
+    }
+    with store.transaction() as s:
+        made = {
+            name: _item(s, "A", ["v"], name, value, facets={"meta": value}) for name, value in values.items()
+        }
+
+        def names(*conditions: StructuredCondition | ConditionGroup) -> set[str]:
+            found = {r.id for r, _ in s.find("A", RecordQuery(structured=list(conditions)))}
+            return {name for name, record_id in made.items() if record_id in found}
+
+        def leaf(path: str, op: str, value: Any, column: str = "structured") -> StructuredCondition:
+            return StructuredCondition(tuple(path.split(".")), op, value, column)  # type: ignore[arg-type]
+
+        assert names(leaf("s", "contains", "pple")) == {"one"}
+        assert names(leaf("s", "contains", "APPLE")) == set()
+        assert names(leaf("s", "icontains", "APPLE")) == {"one"}
+        assert names(leaf("s", "icontains", "GRÜNE")) == set()  # ASCII letters only fold
+        assert names(leaf("s", "icontains", "grüne")) == {"one"}
+        # an item of a list (not a part of the item "xy"), or a part of a string
+        assert names(leaf("l", "contains", "x")) == {"one", "num"}
+        assert names(leaf("l", "contains", 2)) == {"one", "two"} and names(leaf("l", "contains", True)) == {
+            "one"
+        }
+        assert names(leaf("l", "contains", 1)) == set()  # True is not 1
+        assert names(leaf("s", "contains", 5)) == set()  # a number is no substring
+        either = ConditionGroup("or", (leaf("s", "eq", "banana"), leaf("s", "gt", 1)))
+        assert names(either) == {"two", "num"}
+        assert names(ConditionGroup("not", (either,))) == {"one", "none"}  # a missing value: not, holds
+        assert names(ConditionGroup("not", (leaf("s", "gt", 1),))) == {"one", "two", "none"}
+        assert names(ConditionGroup("or", ())) == set() and names(ConditionGroup("and", ())) == set(made)
+        both = ConditionGroup(
+            "and", (leaf("l", "contains", 2), ConditionGroup("not", (leaf("s", "eq", "banana"),)))
+        )
+        assert names(both) == {"one"}
+        assert names(leaf("meta.s", "icontains", "BAN", "facets")) == {"two"}
+        assert names(leaf("meta.l", "contains", True, "facets")) == {"one"}
+        assert names(leaf("s", "eq", "banana", "facets")) == set()  # facets hold it under meta only
+
+
 def test_offset_skips_the_first_ordered_matches(store):
     with store.transaction() as s:
         ids = [put(s, "A", f"r{i}", None, time=NOW + timedelta(minutes=i)) for i in range(6)]
@@ -118,6 +163,7 @@ def test_namespaces_are_the_distinct_ones_the_query_admits(store):
 # what a backend's test module imports with `from memql.testing.keyed import *`
 __all__ = [
     "store",
+    "test_contains_groups_and_facet_conditions",
     "test_namespace_prefix_and_key_conditions_are_exact",
     "test_namespaces_are_the_distinct_ones_the_query_admits",
     "test_offset_skips_the_first_ordered_matches",

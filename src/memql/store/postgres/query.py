@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from memql.ports.record import NAMESPACE_SEP, PROPOSAL_STATUSES
-from memql.ports.store import Access, RecordQuery, StructuredCondition
+from memql.ports.store import Access, ConditionGroup, RecordQuery, StructuredCondition
 from memql.store.postgres import lexical
 from memql.store.postgres.codec import dumps, escape
 
@@ -95,6 +95,12 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
         at = param(q.valid_at)
         conds.append(f"(r.valid_from IS NULL OR r.valid_from <= {at})")
         conds.append(f"(r.valid_to IS NULL OR r.valid_to > {at})")
+    if q.facts_current_at is not None:
+        now = param(q.facts_current_at)
+        conds.append(
+            f"(r.attribute IS NULL OR ((r.valid_from IS NULL OR r.valid_from <= {now}) "
+            f"AND (r.valid_to IS NULL OR r.valid_to > {now})))"
+        )
     if q.access is not None:
         conds.append(access_condition(param, q.access))
     for key, value in q.facet_equals.items():
@@ -182,9 +188,22 @@ def _facet(param, key: str, value: Any) -> str:
 _COMPARE = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
 
-def _structured(param, condition: StructuredCondition) -> str:
-    """A condition on a structured payload value, as memql.store.sqlite.query compares it."""
-    v = f"(r.structured::jsonb #> {param([escape(p) for p in condition.path])}::text[])"
+def _structured(param, condition: StructuredCondition | ConditionGroup) -> str:
+    """A condition on a structured payload (or facets) value, as memql.store.sqlite.query compares it;
+    never NULL, so a NOT of it is exact."""
+    if isinstance(condition, ConditionGroup):
+        parts = [_structured(param, child) for child in condition.children]
+        if condition.kind == "not":
+            return f"NOT {parts[0]}"
+        if not parts:
+            return "true" if condition.kind == "and" else "false"
+        return "(" + (" AND " if condition.kind == "and" else " OR ").join(parts) + ")"
+    return f"COALESCE({_leaf(param, condition)}, false)"
+
+
+def _leaf(param, condition: StructuredCondition) -> str:
+    column = "r.facets" if condition.column == "facets" else "r.structured"
+    v = f"({column}::jsonb #> {param([escape(p) for p in condition.path])}::text[])"
     value = condition.value
     if condition.op in _COMPARE:
         op = _COMPARE[condition.op]
@@ -196,6 +215,17 @@ def _structured(param, condition: StructuredCondition) -> str:
             f"(jsonb_typeof({v}) = 'string' AND ({v} #>> '{{}}') COLLATE \"C\" {op} "
             f'{param(escape(value))} COLLATE "C")'
         )
+    if condition.op == "icontains":  # ASCII letters folded, as SQLite's lower() does
+        return (
+            f"(jsonb_typeof({v}) = 'string' AND strpos(lower(({v} #>> '{{}}') COLLATE \"C\"), "
+            f'lower({param(escape(value))} COLLATE "C")) > 0)'
+        )
+    if condition.op == "contains":
+        listed = f"(jsonb_typeof({v}) = 'array' AND {v} @> {param(dumps([value]))}::jsonb)"
+        if not isinstance(value, str):
+            return listed
+        substring = f"(jsonb_typeof({v}) = 'string' AND strpos({v} #>> '{{}}', {param(escape(value))}) > 0)"
+        return f"({substring} OR {listed})"
     if value is None:
         equal = f"({v} IS NULL OR jsonb_typeof({v}) = 'null')"
     elif isinstance(value, bool):

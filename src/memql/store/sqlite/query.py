@@ -6,7 +6,7 @@ from typing import Any
 
 from memql.index.lexical import CONTEXT_WEIGHT
 from memql.ports.record import NAMESPACE_SEP, PROPOSAL_STATUSES
-from memql.ports.store import Access, RecordQuery, StructuredCondition
+from memql.ports.store import Access, ConditionGroup, RecordQuery, StructuredCondition
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.codec import dumps, to_us
 
@@ -117,6 +117,12 @@ def build(
     if q.valid_at is not None:
         where.append("(r.valid_from IS NULL OR r.valid_from <= ?) AND (r.valid_to IS NULL OR r.valid_to > ?)")
         params.extend([to_us(q.valid_at)] * 2)
+    if q.facts_current_at is not None:
+        where.append(
+            "(r.attribute IS NULL OR ((r.valid_from IS NULL OR r.valid_from <= ?) "
+            "AND (r.valid_to IS NULL OR r.valid_to > ?)))"
+        )
+        params.extend([to_us(q.facts_current_at)] * 2)
     if q.access is not None:
         condition, values = access_condition(q.access)
         where.append(condition)
@@ -184,17 +190,45 @@ def build(
 _COMPARE = {"gt": ">", "gte": ">=", "lt": "<", "lte": "<="}
 
 
-def structured_condition(condition: StructuredCondition) -> tuple[str, list[Any]]:
-    """A condition on a structured payload value as SQL (memql.ports.store.StructuredCondition)."""
+def structured_condition(condition: StructuredCondition | ConditionGroup) -> tuple[str, list[Any]]:
+    """A condition on a structured payload (or facets) value as SQL (memql.ports.store.StructuredCondition,
+    ConditionGroup); never NULL, so a NOT of it is exact."""
+    if isinstance(condition, ConditionGroup):
+        parts = [structured_condition(child) for child in condition.children]
+        values = [v for _, vs in parts for v in vs]
+        if condition.kind == "not":
+            return f"NOT {parts[0][0]}", values
+        if not parts:
+            return ("1" if condition.kind == "and" else "0"), []
+        joiner = " AND " if condition.kind == "and" else " OR "
+        return "(" + joiner.join(sql for sql, _ in parts) + ")", values
+    sql, values = _leaf(condition)
+    return f"COALESCE({sql}, 0)", values
+
+
+def _leaf(condition: StructuredCondition) -> tuple[str, list[Any]]:
+    column = f"r.{'facets' if condition.column == 'facets' else 'structured'}"
     path = "$" + "".join('."' + part.replace('"', '""') + '"' for part in condition.path)
-    kind = "json_type(r.structured, ?)"
-    at = "json_extract(r.structured, ?)"
+    kind = f"json_type({column}, ?)"
+    at = f"json_extract({column}, ?)"
     value = condition.value
     if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUM:
         value = float(value)  # beyond SQLite's integers: compared as a real, as SQLite compares them
     if condition.op in _COMPARE:
         types = "('integer', 'real')" if isinstance(value, int | float) else "('text')"
         return f"({kind} IN {types} AND {at} {_COMPARE[condition.op]} ?)", [path, path, value]
+    if condition.op == "icontains":  # SQLite's lower() folds ASCII letters only, as PostgreSQL's under "C"
+        return f"({kind} = 'text' AND instr(lower({at}), lower(?)) > 0)", [path, path, value]
+    if condition.op == "contains":
+        item = _item_equals(value)
+        substring = f"({kind} = 'text' AND instr({at}, ?) > 0)" if isinstance(value, str) else "0"
+        listed = f"({kind} = 'array' AND EXISTS (SELECT 1 FROM json_each({column}, ?) j WHERE {item[0]}))"
+        return f"({substring} OR {listed})", [
+            *([path, path, value] if isinstance(value, str) else []),
+            path,
+            path,
+            *item[1],
+        ]
     if value is None:
         equal, values = f"({kind} IS NULL OR {kind} = 'null')", [path, path]
     elif isinstance(value, bool):
@@ -206,6 +240,15 @@ def structured_condition(condition: StructuredCondition) -> tuple[str, list[Any]
     else:  # a list: the same JSON, item by item in order
         equal, values = f"COALESCE({kind} = 'array' AND {at} = json(?), 0)", [path, path, dumps(value)]
     return (f"NOT {equal}" if condition.op == "ne" else equal), values
+
+
+def _item_equals(value: Any) -> tuple[str, list[Any]]:
+    """An item of json_each equal to a scalar, as JSON compares it."""
+    if isinstance(value, bool):
+        return "j.type = ?", ["true" if value else "false"]
+    if isinstance(value, int | float):
+        return "(j.type IN ('integer', 'real') AND j.value = ?)", [value]
+    return "(j.type = 'text' AND j.value = ?)", [value]
 
 
 _UNACCEPTED = (

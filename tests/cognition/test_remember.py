@@ -1,0 +1,88 @@
+"""Memory.remember (issue 18, item 2: what mem0's add(infer=True) runs on), on every backend: typed facts
+read from messages supersede the value their key held (events ADD, UPDATE, NONE), a message with no fact
+is kept as said, the other speakers' turns are context only — and governance: a lock on the value it would
+close or another user's fact refuses the whole call, which stores nothing."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from memql import Memory
+
+
+def values(m: Memory, subject: str, attribute: str) -> list[str]:
+    return [f.value for f in m.facts.history(subject, attribute).facts]
+
+
+def test_a_new_value_supersedes_and_says_which_it_closed(memory, clock) -> None:
+    m = memory(actor="mira", embedder="none")
+    (first,) = m.remember("I live in Berlin.", facets={"from": "chat"}, tags=["onboarding"]).memories
+    assert (first.event, first.text, first.fact) == (
+        "ADD",
+        "mira's residence: Berlin",
+        {"subject": "mira", "attribute": "residence", "value": "Berlin"},
+    )
+    clock.advance(timedelta(days=3))
+    (moved,) = m.remember("I moved to Lisbon.").memories
+    assert (moved.event, moved.superseded) == (
+        "UPDATE",
+        [{"id": first.id, "text": "mira's residence: Berlin"}],
+    )
+    (again,) = m.remember("I moved to Lisbon.").memories
+    assert (again.event, again.id) == ("NONE", moved.id)
+    assert values(m, "mira", "residence") == ["Berlin", "Lisbon"]
+    (row,) = m.retrieve(ids=[first.id], include=["facets", "tags", "memory_type"]).data["rows"]
+    assert row["facets"]["from"] == "chat" and row["facets"]["evidence"] == "I live in Berlin"
+    assert row["tags"] == ["onboarding"] and row["memory_type"] == "semantic"
+
+
+def test_a_message_without_a_fact_is_kept_and_others_turns_are_context(memory) -> None:
+    m = memory(actor="mira", embedder="none")
+    said = [
+        ("mira", "Likes to play cricket on weekends"),
+        ("bot", "I live in Paris."),  # the bot's words: context, not mira's memory
+        ("mira", "My passport deadline is July 15."),
+        ("mira", "Correction: it's June 30."),  # binds to the turn before it
+    ]
+    result = m.remember(said)
+    assert [(r.event, r.text) for r in result.memories] == [
+        ("ADD", "Likes to play cricket on weekends"),
+        ("ADD", "mira's passport deadline: 2026-07-15"),
+        ("UPDATE", "mira's passport deadline: 2026-06-30"),
+    ]
+    assert m.facts.get("bot").facts == []
+    assert m.remember([("bot", "I live in Paris.")], speaker="mira").memories == []
+    kept = m.remember("Likes to play cricket on weekends", keep_unformed=False)
+    assert kept.success and kept.memories == []
+
+
+def test_a_lock_on_the_value_it_would_close_stores_nothing(memory, clock) -> None:
+    m = memory(actor="mira", embedder="none")
+    (berlin,) = m.remember("I live in Berlin.").memories
+    assert m.lock(berlin.id, reason="legal hold").success
+    clock.advance(timedelta(days=1))
+    refused = m.remember([("mira", "Likes chess"), ("mira", "I moved to Lisbon.")])
+    assert not refused.success and refused.memories == []
+    assert refused.diagnostics[0].rule == "governance.locked"
+    assert values(m, "mira", "residence") == ["Berlin"]
+    assert m.retrieve(filter={}, include=["text"]).data["count"] == 1  # not "Likes chess" either
+
+
+def test_another_users_fact_is_not_closed_and_tenants_never_meet(memory, clock) -> None:
+    mira = memory(actor="mira", embedder="none")
+    mira.remember("I live in Berlin.", read_perm_level="private")
+    clock.advance(timedelta(days=1))
+    ravi = memory(actor="ravi", share=mira, embedder="none")
+    refused = ravi.remember([("mira", "I moved to Lisbon.")], speaker="mira")  # ravi writing mira's key
+    assert not refused.success and refused.diagnostics[0].rule == "permission.fact"
+    assert "Berlin" not in refused.diagnostics[0].message  # never a hidden value
+    other = memory(tenant="other", actor="mira", share=mira, embedder="none")
+    assert [m.event for m in other.remember("I moved to Lisbon.").memories] == ["ADD"]  # its own key
+    assert values(mira, "mira", "residence") == ["Berlin"]
+
+
+def test_a_message_too_long_to_read_is_a_diagnostic(memory) -> None:
+    m = memory(actor="mira", embedder="none")
+    result = m.remember("word " * 30_000)
+    assert not result.success
+    assert (result.diagnostics[0].rule, result.diagnostics[0].path) == ("field.size", "/said/0")
