@@ -206,11 +206,15 @@ class Memory:
         order_by: str | None = None,
         overrides: dict | None = None,
         facts: str | None = None,
+        offset: int | None = None,
+        refresh_ttl: bool | None = None,
         **meta: Any,
     ) -> ExecutionResult:
         """`overrides`: further search overrides (alpha, recency, heat, mmr; docs/engine.md). `facts`
         ("current" or "history") also returns the typed facts `query` names, true at `as_of` or now, and
-        marks each row whose typed facts no longer hold (docs/language.md, "Retrieve facts")."""
+        marks each row whose typed facts no longer hold (docs/language.md, "Retrieve facts"). `offset`
+        skips that many ordered results (paging); `refresh_ttl` renews each returned record's time to live
+        (not a content change)."""
         return self.execute(
             build.retrieve(
                 query,
@@ -222,6 +226,8 @@ class Memory:
                 order_by=order_by,
                 overrides=overrides,
                 facts=facts,
+                offset=offset,
+                refresh_ttl=refresh_ttl,
                 meta=meta,
             )
         )

@@ -282,3 +282,20 @@ def test_the_store_keeps_one_live_record_per_key(m: Memory) -> None:
         session.insert(
             Record(tenant=m.tenant, namespace="u", key="k", text="twin", created_at=now, updated_at=now)
         )
+
+
+def test_memory_retrieve_takes_offset_and_refresh_ttl(m: Memory, clock) -> None:
+    for i in range(5):
+        put(m, ["p"], f"k{i}", {"v": i}, ttl="PT10M")
+    listed = m.retrieve(filter={"namespace": ["p"], "limit": 10}, include=["key"], order_by="created_at")
+    paged = m.retrieve(
+        filter={"namespace": ["p"], "limit": 2}, include=["key"], order_by="created_at", offset=3
+    )
+    assert listed.success and paged.success, paged.diagnostics
+    assert [r["key"] for r in paged.data["rows"]] == [r["key"] for r in listed.data["rows"]][3:5]
+    clock.advance(timedelta(minutes=8))
+    renewed = m.retrieve(filter={"namespace": ["p"], "key": "k0"}, include=["expire_at"], refresh_ttl=True)
+    assert renewed.data["rows"][0]["expire_at"] == clock.now() + timedelta(minutes=10)
+    assert (
+        m.retrieve(filter={"namespace": ["p"], "key": "k0"}, offset=-1).diagnostics[0].path == "/args/offset"
+    )

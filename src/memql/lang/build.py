@@ -164,12 +164,15 @@ def retrieve(
     order_by: str | None = None,
     overrides: Mapping[str, Any] | None = None,
     facts: str | None = None,
+    offset: int | None = None,
+    refresh_ttl: bool | None = None,
     meta: Mapping[str, Any] | None = None,
     comment: str | None = None,
 ) -> Program:
     """Retrieve by `ids`, by a search for `query` (k, order_by, overrides, limit shape it), by `filter`,
     or by a `target` built beforehand; `include` names the fields of each row, `as_of` reads the past,
-    `facts` ("current" or "history") joins the typed facts the query names."""
+    `facts` ("current" or "history") joins the typed facts the query names, `offset` skips that many
+    ordered results, `refresh_ttl` renews each returned record's time to live."""
     where = (
         target
         if target is not None
@@ -178,6 +181,7 @@ def retrieve(
         )
     )
     args = {"include": None if include is None else list(include), "as_of": as_of, "facts": facts}
+    args |= {"offset": offset, "refresh_ttl": refresh_ttl}
     return _ir("Retrieve", where, args, meta, comment)
 
 
