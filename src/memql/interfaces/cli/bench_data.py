@@ -34,3 +34,4 @@ class BenchData(click.ParamType):
 
 TEXT2MEM_DATA = BenchData("text2mem")
 STATE_DATA = BenchData("state")
+INSTRUCTIONS_DATA = BenchData("instructions")

@@ -181,6 +181,14 @@ def _field_named(folded: str, lang: str) -> str | None:
     }.get(word, "time")
 
 
+# the records named by number or pronoun, then the tags unquoted: "tag memory 3 okr and meeting", "tag them
+# weekend"
+_REF_THEN_TAGS = re.compile(
+    r"(?i)(?P<ref>(?:(?:records?|memor(?:y|ies)|notes?|items?|entr(?:y|ies))\s*#?\s*)?#?\d+"
+    r"(?:\s*(?:,|and|&)\s*#?\d+)*|it|them|this|that|these|those|this one|that one)\s+(?P<tags>[^'\"]+)$"
+)
+
+
 def label_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     mode = clause.cue.mode if clause.cue else None
@@ -215,9 +223,13 @@ def label_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
             phrase = clause.text[start:]
             phrase = re.sub(r"(?i)^\s*(?:of|on|from)\s+", "", phrase)  # "… from the tags of note 7"
             between_end = start - (m.end() - m.start()) if m else None
+            named = None if m or in_cue else _REF_THEN_TAGS.match(phrase.strip())
+            if named is not None:  # "untag 7 meeting": the record, then the tags
+                phrase = named["ref"]
             tags = (
                 in_cue
                 or _en_tags_in_cue(cue_text)
+                or (a.tag_list(named["tags"], lang) if named is not None else [])
                 or a.tag_list(clause.text[clause.cue_end : between_end], lang)
             )
         else:
@@ -234,6 +246,8 @@ def label_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
             rest = clause.text[end:]
             rest = re.sub(r"(?i)^\s*(?:as|with|under|into|to\s+be|:)\s*", "", rest)
             tags = a.tag_list(rest, lang) if rest.strip() else []
+            if not tags and (named := _REF_THEN_TAGS.match(phrase.strip())) is not None:
+                phrase, tags = named["ref"], a.tag_list(named["tags"], lang)  # "tag memory 3 okr and meeting"
             if not tags:  # "tag it 'demo'": the tags are quoted right after the object
                 after = clause.text[clause.cue_end :]
                 tags = a.quoted_values(after)

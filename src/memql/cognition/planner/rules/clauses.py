@@ -85,7 +85,9 @@ def _split_on_and(masked: str, start: int, end: int, lang: str) -> list[tuple[in
         if not rest.strip():
             continue
         external = lexicon(lang).EXTERNAL.match(rest.strip())
-        if not (_starts_with_cue(rest, lang) or external):
+        # "，给它们打上周末标签", "，把它们删掉": the records named back before the verb
+        pointed = _POINTED_ZH.match(rest) if lang == "zh" else None
+        if not (_starts_with_cue(rest[pointed.end() :] if pointed else rest, lang) or external):
             continue
         if note and not (external or _refers_back(rest, lang)):
             continue
@@ -95,6 +97,11 @@ def _split_on_and(masked: str, start: int, end: int, lang: str) -> list[tuple[in
             continue  # "总结…，重点关注X": what to focus on, not a Promote
         return [(start, m.start()), *_split_on_and(masked, m.end(), end, lang)]
     return [(start, end)]
+
+
+_POINTED_ZH = re.compile(
+    r"\s*(?:再|然后)?(?:给|把|将)(?:它们?|这些|那些|这几条|那几条|这条|那条|他们|她们)(?:都|全)?"
+)
 
 
 def _refers_back(text: str, lang: str) -> bool:

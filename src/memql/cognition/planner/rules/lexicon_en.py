@@ -53,6 +53,9 @@ CUES: tuple[Cue, ...] = (
     Cue(r"\bset\s+" + OBJ + r"(?:to\s+|as\s+)?read[- ]only\b", "Lock", "any"),
     Cue(r"\bset\s+" + OBJ + r"(?:to\s+)?expir\w*", "Expire", "any"),
     Cue(r"\bset\s+(?:up\s+)?(?:a\s+|an\s+)?(?:\w+\s+)?reminders?\b", "Promote", "any", remind=True),
+    # "bump 6 up", "push note 10 down the list", "move it up": a record moved in the order of importance
+    Cue(r"\b(?:bump|push|move|nudge|shift)\s+" + OBJ + r"up\b", "Promote", "any"),
+    Cue(r"\b(?:bump|push|move|nudge|shift)\s+" + OBJ + r"down\b", "Demote", "any"),
     # Expire (before Delete: "delete ... in 30 days" is a scheduled expiry)
     Cue(r"\b(?:expir\w*|self-destruct\w*|auto-?delet\w*|ttl)\b", "Expire", "any"),
     Cue(
@@ -222,14 +225,17 @@ CUES: tuple[Cue, ...] = (
         "any",
     ),
     Cue(
-        r"\b(?:record|note|log|document|jot|write|add|keep|file|register|put|enter|input|create|draft|prepare|"
-        r"schedule|plan|assign|organi[sz]e|insert|track)\b",
+        # "note 1 and note 2 …" opens with a numbered record, not the verb "note"
+        r"\b(?:(?:record|note)(?!\s*#?\d)|log|document|jot|write|add|keep|file|register|put|enter|input|create|"
+        r"draft|prepare|schedule|plan|assign|organi[sz]e|insert|track)\b",
         "Encode",
         "start",
     ),
     Cue(r"\bset\s+up\b", "Encode", "start"),
     Cue(
-        r"\b(?:make|take|create|add)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:note|memo|record|entry|memory|reminder)\b",
+        # not "make memory 11 expire …": a numbered record is an existing one
+        r"\b(?:make|take|create|add)\s+(?:a\s+|an\s+)?(?:new\s+)?(?:note|memo|record|entry|memory|reminder)\b"
+        r"(?!\s*#?\d)",
         "Encode",
         "any",
     ),

@@ -211,6 +211,21 @@ def lock_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     return [make_step("Lock", args, found, destructive=True)]
 
 
+def _bare_time(clause: Clause, reading: Reading) -> tuple[Any, int]:
+    """The first time expression of the clause outside its record numbers (11号 is a record, not the 11th),
+    and where it starts; (None, end) when there is none."""
+    text = clause.text
+    if reading.lang == "zh":  # the numbers that name records are blanked out, keeping the offsets
+        text = re.sub(
+            r"\d+(?=号|条)|第[\d一二三四五六七八九十]+(?:条|个|项|号)", lambda m: " " * len(m[0]), text
+        )
+    for start, _, span in find_natural(text, reading.now, reading.lang):
+        if span.end <= reading.now or re.search(r"(?i)\b(?:from|since|of)\s+(?:the\s+)?$|从$", text[:start]):
+            continue  # "notes from last week": when the records are from, not when they expire
+        return span, start
+    return None, len(text)
+
+
 def expire_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
     lang = reading.lang
     folded = clause.lower
@@ -237,6 +252,9 @@ def expire_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
             if spans:
                 until = spans[0][2]
                 horizon_at = min(horizon_at, m.start())
+    if until is None and not found_durations:  # "expire tomorrow", "11号明天过期": a time said bare
+        until, at = _bare_time(clause, reading)
+        horizon_at = min(horizon_at, at)
     if found_durations and until is None:
         args["ttl"] = found_durations[0][2]
         horizon_at = min(horizon_at, _horizon_start(folded, found_durations[0][0], lang))

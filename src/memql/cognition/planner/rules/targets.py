@@ -115,6 +115,20 @@ def find_ids(folded: str, lang: str) -> list[str]:
     return ids
 
 
+# a verb's object that is numbers alone: "archive 3", "show me 9", "combine 2 and 5" (not "3 days", "9am")
+_LEADING_IDS_EN = re.compile(
+    r"\s*(?:me\s+|up\s+)?(?P<list>\d+(?:\s*(?:,|and|&)\s*\d+)*)(?![\d.:%]|\s*(?:am|pm|a\.m|p\.m|min\w*|"
+    r"hours?|days?|weeks?|months?|years?|times?|percent|st|nd|rd|th)\b)(?:\s+up|\s+down)?\s*$"
+)
+
+
+def _leading_ids(folded: str, lang: str) -> list[str]:
+    if lang == "zh":
+        return []
+    m = _LEADING_IDS_EN.match(folded)
+    return re.findall(r"\d+", m["list"]) if m else []
+
+
 def explicit_tags(phrase: str, lang: str) -> list[str]:
     """Tags the user names as tags: "tagged 'budget'", "with the tag urgent", "#launch", "标签为'预算'"."""
     folded = fold(phrase)
@@ -362,7 +376,7 @@ def read_target(
     lang, context = reading.lang, reading.context
     lex = lexicon_zh if lang == "zh" else lexicon_en
     folded = fold(phrase)
-    ids = find_ids(folded, lang)
+    ids = find_ids(folded, lang) or _leading_ids(folded, lang)
     if ids:
         return TargetReading({"ids": ids}, 0.95, "ids")
     content = content_words(phrase, lang)
