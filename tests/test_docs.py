@@ -66,3 +66,29 @@ def test_relative_links_and_their_anchors_resolve():
             elif anchor and target.suffix == ".md" and anchor not in _anchors(target):
                 broken.append(f"{doc.name}: {link} (no such heading)")
     assert broken == []
+
+
+def test_readme_language_example_is_refused_as_the_readme_says():
+    """The README's one-line IR under "## The language" gets the exit code and rules its text names, and
+    is valid once the named fix is made."""
+    import json
+
+    from click.testing import CliRunner
+
+    from memql.interfaces.cli import main
+
+    section = (ROOT / "README.md").read_text(encoding="utf-8").split("## The language\n", 1)[1]
+    command = re.search(r"```bash\n(.*?)```", section, re.S).group(1).strip()
+    prefix = "memql validate - <<< '"
+    assert command.startswith(prefix) and command.endswith("'")
+    ir = command[len(prefix) : -1]
+    refused = CliRunner().invoke(main, ["validate", "-"], input=ir)
+    assert refused.exit_code == 1
+    report = json.loads(refused.output)
+    assert [(d["path"], d["rule"], d["severity"]) for d in report["diagnostics"]] == [
+        ("/target/filter/limit", "write.default_limit", "warning"),
+        ("/args", "expire.on_expire", "error"),
+    ]
+    fixed = json.loads(ir)
+    fixed["args"]["on_expire"] = "soft_delete"
+    assert CliRunner().invoke(main, ["validate", "-"], input=json.dumps(fixed)).exit_code == 0
