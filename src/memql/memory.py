@@ -6,12 +6,13 @@ validated, transactional, audited path as `execute` — the convenience methods 
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any, get_args
 
 from memql.cognition.conversation.session import Conversation
 from memql.cognition.facts import Facts
+from memql.cognition.maintenance import Maintenance
 from memql.cognition.planner import Plan, Planner, make_planner
 from memql.cognition.planner.execution import PlanOutcome, run_plan
 from memql.cognition.planner.store_context import store_context
@@ -432,6 +433,20 @@ class Memory:
     def sweep(self) -> ExecutionResult:
         """Apply on_expire to expired records; purge soft deletions past the recovery window."""
         return self.execute(build.sweep())
+
+    def maintenance(
+        self,
+        *,
+        every: float = 60.0,
+        promote_every: float | None = None,
+        on_due: Callable[[list[dict[str, Any]]], None] | None = None,
+        webhook: str | None = None,
+    ) -> Maintenance:
+        """A runner that sweeps expired records, fires due reminders (to `on_due` and/or a `webhook`
+        URL) and, every `promote_every` seconds, promotes episodes — each run through the verbs, visible
+        in history. `run_once()` runs it now; `start()`/`stop()` or a `with` block run it every `every`
+        seconds in a background thread (docs/engine.md, "Maintenance")."""
+        return Maintenance(self, every=every, promote_every=promote_every, on_due=on_due, webhook=webhook)
 
     def due(self, *, advance: bool = False) -> ExecutionResult:
         """Reminders that are due now (advance=True schedules each one's next occurrence)."""
