@@ -11,7 +11,9 @@ Merge reading its children, Encode's de-duplication) never interleave with anoth
 tenant: no lost update, no broken lineage, and -- as a transaction only ever holds its own tenant's lock
 and rows plus, when it inserts, the record counter -- no deadlock. Writers of different tenants run in
 parallel. Reads of a write transaction by id also lock the rows (SELECT … FOR UPDATE), which guards them
-against writers outside memql. Dry runs take no lock: they are always rolled back.
+against writers outside memql. Dry runs take no lock: they are always rolled back. A read transaction
+(Store.read) is REPEATABLE READ, READ ONLY and takes no lock at all; its visits and audit entries are
+buffered (memql.store.visits) and written by a flush that takes its tenants' advisory locks in order.
 
 Record numbers are gapless as in SQLite ("1", "2", … on a fresh store; a rolled-back transaction or a
 dry run takes none): the counter row stays locked by an inserting transaction until it ends, which
@@ -40,7 +42,9 @@ from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
+from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
 from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
+from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 DEFAULT_SCHEMA = "memql"
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
@@ -399,6 +403,16 @@ class PostgresSession(PortableSession, PostgresKeys):
             self.conn.execute("RELEASE SAVEPOINT scratch")
 
 
+@refuse_writes
+class PostgresReadSession(ReadMixin, PostgresSession):
+    """A read transaction's session: no advisory or row locks, every write refused (the server would too),
+    visits and audit entries to the store's buffer."""
+
+    def __init__(self, store: PostgresStore, conn: psycopg.Connection) -> None:
+        super().__init__(store, conn, write=False)
+        self.buffer = store.visits
+
+
 class PostgresStore:
     """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
 
@@ -425,6 +439,8 @@ class PostgresStore:
             open=True,
         )
         self._lock = threading.Lock()
+        self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
+        self.visits = VisitBuffer(self.flush_visits)
         self._inserted, self._analyze_at = 0, ANALYZE_FIRST
         self.indexed_dimensions = self._indexed_dimensions()
         self._rebuild_lexical_index()
@@ -485,6 +501,7 @@ class PostgresStore:
 
     @contextmanager
     def transaction(self) -> Iterator[PostgresSession]:
+        self.flush_visits()  # the process's earlier reads are recorded before its next write
         with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
             session = PostgresSession(self, conn, write=True)
             yield session
@@ -510,7 +527,35 @@ class PostgresStore:
             )
 
     @contextmanager
+    def read(self) -> Iterator[PostgresReadSession]:
+        with self.pool.connection() as conn:
+            conn.execute(BEGIN_READ)
+            try:
+                yield PostgresReadSession(self, conn)
+            finally:
+                conn.rollback()
+        if self.visits.due:
+            self.flush_visits()
+
+    def flush_visits(self) -> None:
+        """Write the buffered visits and read audit entries in one transaction (memql.store.visits)."""
+        with self._flushing:
+            if not self.visits.pending:
+                return
+            batch = self.visits.drain()
+            try:
+                with self.pool.connection() as conn:
+                    session = PostgresSession(self, conn, write=True)
+                    for tenant in tenants_of(batch):
+                        session._enter(tenant)
+                    write_batch(conn, batch, session._log)
+            except BaseException:
+                self.visits.restore(batch)
+                raise
+
+    @contextmanager
     def dry_run(self) -> Iterator[PostgresSession]:
+        self.flush_visits()
         with self.pool.connection() as conn:
             try:
                 yield PostgresSession(self, conn, write=False)
@@ -519,6 +564,7 @@ class PostgresStore:
 
     def execute_sql(self, statement: str, params: Any = ()) -> list[dict[str, Any]]:
         """Read-only SQL for tools and tests (rows as dicts)."""
+        self.flush_visits()
         with self.pool.connection() as conn:
             try:
                 return conn.execute(statement, params or None).fetchall()
@@ -528,12 +574,18 @@ class PostgresStore:
     def drop(self) -> None:
         """Remove the whole store (its schema) from the database — for throwaway stores such as a
         benchmark's. The store cannot be used afterwards."""
+        self.visits.drain()  # nothing left to record
         with self.pool.connection() as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
             conn.commit()
 
     def close(self) -> None:
-        self.pool.close()
+        """Flush the buffer (a clean close loses no visit), then close the pool."""
+        self.visits.close()
+        try:
+            self.flush_visits()
+        finally:
+            self.pool.close()
 
 
 def _version(text: str) -> tuple[int, ...]:
