@@ -245,7 +245,7 @@ class Store(Protocol):
 
     def read(self) -> AbstractContextManager[ReadSession]:
         """A read-only transaction over one consistent state that never takes a write lock (SQLite: a
-        deferred BEGIN in WAL mode; PostgreSQL: REPEATABLE READ, READ ONLY). Visits and read audit entries
+        deferred BEGIN in WAL mode; PostgreSQL: REPEATABLE READ, no lock). Visits and read audit entries
         are buffered and written in batches: when enough are pending, a moment after the first (the
         buffer's interval), before the store's next write transaction or dry run, and on close."""
         ...

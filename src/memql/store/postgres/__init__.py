@@ -12,7 +12,7 @@ tenant: no lost update, no broken lineage, and -- as a transaction only ever hol
 and rows plus, when it inserts, the record counter -- no deadlock. Writers of different tenants run in
 parallel. Reads of a write transaction by id also lock the rows (SELECT … FOR UPDATE), which guards them
 against writers outside memql. Dry runs take no lock: they are always rolled back. A read transaction
-(Store.read) is REPEATABLE READ, READ ONLY and takes no lock at all; its visits and audit entries are
+(Store.read) is REPEATABLE READ, refuses writes and takes no lock at all; its visits and audit entries are
 buffered (memql.store.visits) and written by a flush that takes its tenants' advisory locks in order.
 
 Record numbers are gapless as in SQLite ("1", "2", … on a fresh store; a rolled-back transaction or a
@@ -405,7 +405,7 @@ class PostgresSession(PortableSession, PostgresKeys):
 
 @refuse_writes
 class PostgresReadSession(ReadMixin, PostgresSession):
-    """A read transaction's session: no advisory or row locks, every write refused (the server would too),
+    """A read transaction's session: no advisory or row locks, every write refused,
     visits and audit entries to the store's buffer."""
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection) -> None:

@@ -9,8 +9,10 @@ import psycopg
 from memql.store.postgres import codec, query
 from memql.store.visits import Batch, by_tenant, entries_to_log
 
-# a read transaction: one snapshot for all of a workflow's queries, and the server refuses any write
-BEGIN_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY"
+# a read transaction: one snapshot for all of a workflow's queries, no lock taken. Not READ ONLY: a
+# point-in-time read rebuilds the past in temporary tables, which PostgreSQL's READ ONLY forbids creating;
+# the read session refuses every write itself (memql.store.visits.refuse_writes)
+BEGIN_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
 
 
 def write_batch(conn: psycopg.Connection, batch: Batch, log: Any) -> None:
