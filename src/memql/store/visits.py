@@ -11,6 +11,7 @@ The process's own reads see its pending visits (`overlay`), so heat ranks as if 
 
 from __future__ import annotations
 
+import logging
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
@@ -92,24 +93,28 @@ class VisitBuffer:
             self._arm()
 
     def _arm(self) -> None:
-        """Start the interval's timer when the first entry arrives (called under the lock)."""
-        if self._timer is None and not self._closed and self._batch:
-            self._timer = threading.Timer(self.interval, self._on_timer)
-            self._timer.daemon = True
-            self._timer.start()
+        """Start the timer when the first entry arrives, or at once when `size` are pending (called under
+        the lock): the flush runs in the timer's thread, so that no read waits for the write lock."""
+        if self._closed or not self._batch:
+            return
+        full = len(self._batch) >= self.size
+        if self._timer is not None and not (full and self._timer.interval > 0):
+            return
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = threading.Timer(0 if full else self.interval, self._on_timer)
+        self._timer.daemon = True
+        self._timer.start()
 
     def _on_timer(self) -> None:
         with self._lock:
             self._timer = None
             if self._closed:
                 return
-        self._flush()
-
-    @property
-    def due(self) -> bool:
-        """Enough is pending for a flush now (checked after each read transaction)."""
-        with self._lock:
-            return len(self._batch) >= self.size
+        try:
+            self._flush()
+        except Exception as exc:  # the batch is back in the buffer (the store restores it): retried later
+            logging.getLogger("memql").warning("recording buffered visits failed, will retry: %s", exc)
 
     @property
     def pending(self) -> bool:
@@ -211,9 +216,7 @@ def by_tenant(batch: Batch) -> dict[str, list[tuple[str, Visits]]]:
     return grouped
 
 
-def entries_to_log(
-    batch: Batch, present: Callable[[str, list[str]], set[str]]
-) -> list[Operation]:
+def entries_to_log(batch: Batch, present: Callable[[str, list[str]], set[str]]) -> list[Operation]:
     """The read audit entries as the log keeps them: an entry that read a record which is gone by now
     (hard-deleted since, its content redacted from the log) is written with its redacted IR.
     `present(tenant, ids)` answers which of the ids still exist."""

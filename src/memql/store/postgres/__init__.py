@@ -534,8 +534,6 @@ class PostgresStore:
                 yield PostgresReadSession(self, conn)
             finally:
                 conn.rollback()
-        if self.visits.due:
-            self.flush_visits()
 
     def flush_visits(self) -> None:
         """Write the buffered visits and read audit entries in one transaction (memql.store.visits)."""

@@ -8,6 +8,7 @@ its audit entry) waits in the store's VisitBuffer (memql.store.visits) for one b
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import secrets
@@ -418,6 +419,8 @@ class SQLiteStore:
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
         self._closed = False
+        self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
+        self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
         snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
         self.vectors = VectorIndex(vector_index, snapshots)
@@ -496,30 +499,40 @@ class SQLiteStore:
                 yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits)
             finally:
                 self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
-        if self.visits.due:
-            self.flush_visits()
 
     def flush_visits(self) -> None:
         """Write the buffered visits and read audit entries in one write transaction (see
-        memql.store.visits); given back to the buffer if the write fails."""
-        with self._lock:
+        memql.store.visits); given back to the buffer if the write fails. Called by the buffer's timer,
+        it writes through a connection of its own, so that this process's reads do not wait meanwhile
+        for the write lock (a :memory: store has one connection, and no other process to wait for)."""
+        # a thread inside a transaction of this store (a write's flush, close) uses the main connection
+        own = self.path != ":memory:" and not self._lock._is_owned()  # type: ignore[attr-defined]
+        with contextlib.nullcontext() if own else self._lock, self._flushing:  # this order, always
             if self._closed or not self.visits.pending:
                 return
             batch = self.visits.drain()
             try:
-                self._write_batch(batch)
+                self._write_batch(self._flush_connection() if own else self.conn, batch)
             except BaseException:
                 self.visits.restore(batch)
                 raise
 
-    def _write_batch(self, batch: Batch) -> None:
-        self.conn.execute("BEGIN IMMEDIATE")
+    def _flush_connection(self) -> sqlite3.Connection:
+        if self._flush_conn is None:
+            self._flush_conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            self._flush_conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return self._flush_conn
+
+    def _write_batch(self, conn: sqlite3.Connection, batch: Batch) -> None:
+        conn.execute("BEGIN IMMEDIATE")
         try:
-            write_batch(self.conn, batch, SQLiteSession(self.conn, self.vectors, self.lexical).log)
+            write_batch(conn, batch, SQLiteSession(conn, self.vectors, self.lexical).log)
         except BaseException:
-            self.conn.execute("ROLLBACK")
+            conn.execute("ROLLBACK")
             raise
-        self.conn.execute("COMMIT")
+        conn.execute("COMMIT")
 
     @contextmanager
     def dry_run(self) -> Iterator[SQLiteSession]:
@@ -547,6 +560,8 @@ class SQLiteStore:
                 self.flush_visits()
             finally:
                 self._closed = True
+                if self._flush_conn is not None:
+                    self._flush_conn.close()
                 self.vectors.close()
                 self.lexical.close()
                 self.conn.close()
