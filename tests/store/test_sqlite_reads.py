@@ -4,7 +4,10 @@ processes beside a writer."""
 
 from __future__ import annotations
 
+import os
 import sqlite3
+import subprocess
+import sys
 from datetime import UTC, datetime
 
 from memql import Memory
@@ -42,5 +45,27 @@ def test_retrieve_answers_while_another_connection_holds_the_write_lock(tmp_path
     reopened = SQLiteStore(path)
     try:
         assert [tuple(r) for r in reopened.execute_sql("SELECT num, visits FROM records")] == [(int(rid), 2)]
+    finally:
+        reopened.close()
+
+
+def test_a_process_that_exits_without_closing_still_records_its_reads(tmp_path):
+    path = str(tmp_path / "m.db")
+    m = Memory(path, tenant="t", actor="alice", clock=datetime(2026, 3, 4, tzinfo=UTC), embedder=None)
+    rid = m.encode("the night bus runs hourly").affected_ids[0]
+    m.close()
+    script = (
+        "import sys; from memql import Memory; "
+        "m = Memory(sys.argv[1], tenant='t', actor='alice', embedder=None); "
+        "assert m.retrieve(ids=[sys.argv[2]]).data['count'] == 1"  # and exit: no close
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+    subprocess.run([sys.executable, "-c", script, path, rid], check=True, env=env)
+    reopened = SQLiteStore(path)
+    try:
+        rows = reopened.execute_sql("SELECT visits FROM records")
+        assert [r[0] for r in rows] == [1]
+        ops = reopened.execute_sql("SELECT op FROM operations ORDER BY seq")
+        assert [r[0] for r in ops] == ["Encode", "Retrieve"]
     finally:
         reopened.close()

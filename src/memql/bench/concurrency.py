@@ -31,13 +31,14 @@ def _reader(path: str, queries: list[str], start: Any, seconds: float, out: Any)
             m.retrieve(query=q, k=10)
         start.wait()
         done, failed, i = 0, 0, 0
+        cpu = time.process_time()
         stop = time.perf_counter() + seconds
         while time.perf_counter() < stop:
             result = m.retrieve(query=queries[i % len(queries)], k=10)
             done += result.success
             failed += not result.success
             i += 1
-        out.put(("read", done, failed))
+        out.put(("read", done, failed, time.process_time() - cpu))
     finally:
         m.close()
 
@@ -53,7 +54,7 @@ def _writer(path: str, texts: list[str], start: Any, seconds: float, out: Any) -
             done += result.success
             failed += not result.success
             i += 1
-        out.put(("write", done, failed))
+        out.put(("write", done, failed, 0.0))
     finally:
         m.close()
 
@@ -75,14 +76,18 @@ def _round(path: Path, readers: int, writer: bool, queries: list[str], texts: li
     results = [out.get(timeout=seconds + 600) for _ in procs]
     for p in procs:
         p.join()
-    reads = sum(n for kind, n, _ in results if kind == "read")
-    writes = sum(n for kind, n, _ in results if kind == "write")
-    failures = sum(f for _, _, f in results)
+    reads = sum(n for kind, n, _, _ in results if kind == "read")
+    writes = sum(n for kind, n, _, _ in results if kind == "write")
+    failures = sum(f for _, _, f, _ in results)
+    cpu = sum(c for kind, _, _, c in results if kind == "read")
     return {
         "readers": readers,
         "writer": writer,
         "retrieves": reads,
         "retrieve_per_s": round(reads / seconds, 1),
+        # the readers' own CPU time per Retrieve: with C cores free, C / this is the most they can do
+        "cpu_ms_per_retrieve": round(1000 * cpu / reads, 3) if reads else None,
+        "reader_cpu_share": round(cpu / (readers * seconds), 3),  # of the time they ran: the rest waited
         "encode_per_s": round(writes / seconds, 1) if writer else None,
         "failed": failures,
     }
@@ -126,5 +131,5 @@ def run(
         for n in readers
         if by.get((n, False))
     }
-    report.update(records=records, seconds=seconds, machine=machine())
+    report.update(records=records, seconds=seconds, machine=machine(), load_average=os.getloadavg())
     return report

@@ -11,8 +11,10 @@ The process's own reads see its pending visits (`overlay`), so heat ranks as if 
 
 from __future__ import annotations
 
+import atexit
 import logging
 import threading
+import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -68,11 +70,20 @@ class VisitBuffer:
         interval: float = DEFAULT_FLUSH_INTERVAL,
     ) -> None:
         self.size, self.interval = size, interval
-        self._flush = flush
+        # held weakly (the store holds this buffer): an unclosed, dropped store can still be collected
+        self._flush_ref = weakref.WeakMethod(flush) if hasattr(flush, "__self__") else (lambda: flush)
         self._lock = threading.Lock()
         self._batch = Batch()
         self._timer: threading.Timer | None = None
         self._closed = False
+
+        # a process that exits without closing its store (a one-shot CLI command) still writes its reads
+        def at_exit() -> None:
+            if not self._closed and self.pending:
+                self._flush()
+
+        self._at_exit = at_exit
+        atexit.register(at_exit)
 
     # --- buffering (a read transaction) ------------------------------------------------------------
 
@@ -105,6 +116,11 @@ class VisitBuffer:
         self._timer = threading.Timer(0 if full else self.interval, self._on_timer)
         self._timer.daemon = True
         self._timer.start()
+
+    def _flush(self) -> None:
+        flush = self._flush_ref()
+        if flush is not None:
+            flush()
 
     def _on_timer(self) -> None:
         with self._lock:
@@ -166,6 +182,7 @@ class VisitBuffer:
             if self._timer is not None:
                 self._timer.cancel()
                 self._timer = None
+        atexit.unregister(self._at_exit)
 
 
 # the session methods that change the store: a read session refuses them before any SQL runs, so that a

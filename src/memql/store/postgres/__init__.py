@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -43,7 +43,13 @@ from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
-from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
+from memql.store.postgres.schema import (
+    MAX_INDEXED_DIMENSION,
+    extension_version,
+    migrate,
+    vector_index_sql,
+    vector_schema,
+)
 from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 DEFAULT_SCHEMA = "memql"
@@ -422,11 +428,11 @@ class PostgresStore:
         connections = max(min_connections, pool_max(url, max_connections))
         try:
             with psycopg.connect(self.dsn, autocommit=True) as conn:
-                self.extension_schema = _vector_schema(conn)
+                self.extension_schema = vector_schema(conn)
                 (version,) = conn.execute(
                     "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
                 ).fetchone()
-                self.iterative_scans = _version(version) >= (0, 8)
+                self.iterative_scans = extension_version(version) >= (0, 8)
                 migrate(conn, self.schema, self.extension_schema)
         except psycopg.Error as exc:  # unreachable server, bad URL, missing rights: a message, not a trace
             raise StoreUnavailable(f"PostgreSQL at {parts_for_message(url)}: {exc}") from exc
@@ -584,24 +590,6 @@ class PostgresStore:
             self.flush_visits()
         finally:
             self.pool.close()
-
-
-def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split(".") if part.isdigit())
-
-
-def _vector_schema(conn: psycopg.Connection) -> str:
-    """The schema of the pgvector extension, created (in `public`) when missing."""
-    find = (
-        "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
-        "WHERE e.extname = 'vector'"
-    )
-    row = conn.execute(find).fetchone()
-    if row is None:
-        with suppress(psycopg.errors.UniqueViolation):  # created by another process at the same moment
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
-        row = conn.execute(find).fetchone()
-    return row[0]
 
 
 __all__ = ["PostgresSession", "PostgresStore", "StoreUnavailable", "split_url"]
