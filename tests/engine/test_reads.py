@@ -13,8 +13,6 @@ import pytest
 
 from memql import Memory
 from memql.ports.record import Record
-from memql.ports.store import RecordQuery
-from memql.store.visits import ReadOnlyTransaction
 
 T0 = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
 
@@ -110,25 +108,6 @@ def test_a_read_answers_while_another_connection_holds_a_write_transaction(store
         assert m.retrieve(ids=[rid], include=["weight"]).data["rows"] == [{"weight": 0.9}]
     finally:
         writer_store.close()
-        store.close()
-
-
-def test_a_read_transaction_refuses_writes(store_factory):
-    store = store_factory()
-    try:
-        with store.transaction() as session:
-            rid = session.insert(Record(tenant="t", text="kept", created_at=T0, updated_at=T0))
-        with store.read() as session:
-            with pytest.raises(ReadOnlyTransaction, match="insert"):
-                session.insert(Record(tenant="t", text="not kept"))
-            with pytest.raises(ReadOnlyTransaction, match="update"):
-                session.update("t", rid, {"weight": 1.0})
-            with pytest.raises(ReadOnlyTransaction, match="hard_delete"):
-                session.hard_delete("t", [rid])
-        with store.read() as session:
-            found = session.find("t", RecordQuery(statuses=None))
-        assert [(r.text, r.weight) for r, _ in found] == [("kept", 0.5)]
-    finally:
         store.close()
 
 
