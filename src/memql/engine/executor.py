@@ -11,6 +11,7 @@ from typing import Any
 from memql.engine.access import check_consent, identity
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
+from memql.engine.redaction import redact_ir
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import RUNNERS
 from memql.errors import Refusal
@@ -151,8 +152,14 @@ class Executor:
         workflow_id = uuid.uuid4().hex if is_workflow else None
         results: list[ExecutionResult] = []
         failed: tuple[int, Diagnostic] | None = None
+        # a program that only reads runs in a read transaction: no write lock, its visits buffered
+        read_only = not whole_dry and all(reads_only(ir, meta) for ir, meta in zip(steps, metas, strict=True))
+        if whole_dry:
+            opened = self.store.dry_run()
+        else:
+            opened = self.store.read() if read_only else self.store.transaction()
         try:
-            with self.store.dry_run() if whole_dry else self.store.transaction() as session:
+            with opened as session:
                 step_ids: list[list[str]] = []
                 queue: dict[str, Record] = {}  # records awaiting their embedding, batched across steps
                 for i, ir in enumerate(steps):
@@ -169,6 +176,7 @@ class Executor:
                             workflow_id,
                             i if is_workflow else None,
                             queue,
+                            read_only,
                         )
                     except Refusal as refusal:
                         failed = (
@@ -227,6 +235,7 @@ class Executor:
         workflow_id: str | None,
         step: int | None,
         queue: dict[str, Record],
+        read_only: bool = False,
     ) -> ExecutionResult:
         step_dry = not whole_dry and bool(meta.dry_run)
         # a previewed step's records are undone, so it keeps a queue of its own that is never flushed
@@ -245,20 +254,21 @@ class Executor:
         else:
             outcome = RUNNERS[ir.op](ctx, ir)
             if not whole_dry and (ctx.events or not ir.system):  # housekeeping that did nothing: no entry
-                session.log(
-                    Operation(
-                        time=now,
-                        tenant=self.tenant,
-                        actor=ctx.actor,
-                        op=ir.op,
-                        ir=ctx.loggable_ir(ir.canonical()),
-                        affected_ids=outcome.affected_ids,
-                        trace_id=meta.trace_id,
-                        workflow_id=workflow_id,
-                        step=step,
-                    ),
-                    ctx.loggable_events(),
+                operation = Operation(
+                    time=now,
+                    tenant=self.tenant,
+                    actor=ctx.actor,
+                    op=ir.op,
+                    ir=ctx.loggable_ir(ir.canonical()),
+                    affected_ids=outcome.affected_ids,
+                    trace_id=meta.trace_id,
+                    workflow_id=workflow_id,
+                    step=step,
                 )
+                if read_only:  # audited like any op, written with the next flush of the read buffer
+                    session.log_read(operation, redact_ir(operation.ir))  # type: ignore[attr-defined]
+                else:
+                    session.log(operation, ctx.loggable_events())
         dry = whole_dry or step_dry
         return ExecutionResult(
             success=True,
@@ -330,6 +340,17 @@ class Executor:
             preview=preview,
             data={"workflow_id": workflow_id},
         )
+
+
+def reads_only(ir: OpBase, meta: Meta) -> bool:
+    """Whether a step only reads, so that it may run in a read transaction: a Retrieve that renews no
+    time to live, or a system verb that says it does not write (Remind without advance). Summarize
+    stores its summary; a previewed step needs a savepoint to undo. Everything else writes."""
+    if meta.dry_run:
+        return False
+    if ir.op == "Retrieve":
+        return not ir.args.refresh_ttl  # type: ignore[attr-defined]
+    return ir.system and not ir.writes
 
 
 def _op_name(source: Any) -> str:

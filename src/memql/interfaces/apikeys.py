@@ -73,7 +73,7 @@ def create_key(
 
 
 def list_keys(store: Store) -> list[ApiKey]:
-    with store.dry_run() as session:
+    with store.read() as session:
         return cast(KeySession, session).api_keys()
 
 
@@ -87,7 +87,7 @@ def authenticate(store: Store, presented: str) -> ApiKey | None:
     """The live key `presented` is, or None (unknown, malformed or revoked)."""
     if not presented.startswith(PREFIX) or len(presented) > _MAX_KEY_LENGTH:
         return None
-    with store.dry_run() as session:  # a read: nothing to commit
+    with store.read() as session:  # a read: no write lock, every request checks its key
         key = cast(KeySession, session).api_key_by_hash(secret_hash(presented))
     if key is None or key.revoked_at is not None:
         return None

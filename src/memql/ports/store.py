@@ -204,6 +204,17 @@ class StoreSession(Protocol):
         ...
 
 
+class ReadSession(StoreSession, Protocol):
+    """A read transaction (Store.read): the reading methods of StoreSession over one consistent state,
+    without the write lock. Its write methods refuse; `touch` records the visits in the store's buffer
+    (memql.store.visits), and the records it returns count this process's pending visits."""
+
+    def log_read(self, operation: Operation, redacted_ir: dict[str, Any]) -> None:
+        """Buffer a read's audit entry (written with the next flush of the buffer); `redacted_ir` is its IR
+        as the log keeps it should a record it read be hard-deleted before then."""
+        ...
+
+
 class PortableSession(Protocol):
     """Moving a whole store between backends (`memql copy`): every tenant, record ids, audit sequence
     numbers and embeddings kept. A session of either store: the source's exports, the destination's
@@ -253,4 +264,17 @@ class Store(Protocol):
         """A transaction that is always rolled back."""
         ...
 
-    def close(self) -> None: ...
+    def read(self) -> AbstractContextManager[ReadSession]:
+        """A read-only transaction over one consistent state that never takes a write lock (SQLite: a
+        deferred BEGIN in WAL mode; PostgreSQL: REPEATABLE READ, no lock). Visits and read audit entries
+        are buffered and written in batches: when enough are pending, a moment after the first (the
+        buffer's interval), before the store's next write transaction or dry run, and on close."""
+        ...
+
+    def flush_visits(self) -> None:
+        """Write the buffered visits and read audit entries now, in one write transaction."""
+        ...
+
+    def close(self) -> None:
+        """Flush the buffer (a clean close loses no visit), then close."""
+        ...

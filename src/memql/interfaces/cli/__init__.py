@@ -6,6 +6,7 @@ Exit codes: 0 success/valid, 1 invalid or refused, 2 unreadable input or a usage
 
 from memql.interfaces.cli import (  # noqa: F401  (importing a module registers its commands)
     bench_cmds,
+    bench_concurrency,
     bench_conversation,
     bench_instructions,
     bench_locomo,

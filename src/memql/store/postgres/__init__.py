@@ -11,7 +11,9 @@ Merge reading its children, Encode's de-duplication) never interleave with anoth
 tenant: no lost update, no broken lineage, and -- as a transaction only ever holds its own tenant's lock
 and rows plus, when it inserts, the record counter -- no deadlock. Writers of different tenants run in
 parallel. Reads of a write transaction by id also lock the rows (SELECT … FOR UPDATE), which guards them
-against writers outside memql. Dry runs take no lock: they are always rolled back.
+against writers outside memql. Dry runs take no lock: they are always rolled back. A read transaction
+(Store.read) is REPEATABLE READ, refuses writes and takes no lock at all; its visits and audit entries are
+buffered (memql.store.visits) and written by a flush that takes its tenants' advisory locks in order.
 
 Record numbers are gapless as in SQLite ("1", "2", … on a fresh store; a rolled-back transaction or a
 dry run takes none): the counter row stays locked by an inserting transaction until it ends, which
@@ -22,7 +24,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
@@ -40,7 +42,15 @@ from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
-from memql.store.postgres.schema import MAX_INDEXED_DIMENSION, migrate, vector_index_sql
+from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
+from memql.store.postgres.schema import (
+    MAX_INDEXED_DIMENSION,
+    extension_version,
+    migrate,
+    vector_index_sql,
+    vector_schema,
+)
+from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 DEFAULT_SCHEMA = "memql"
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
@@ -399,6 +409,16 @@ class PostgresSession(PortableSession, PostgresKeys):
             self.conn.execute("RELEASE SAVEPOINT scratch")
 
 
+@refuse_writes
+class PostgresReadSession(ReadMixin, PostgresSession):
+    """A read transaction's session: no advisory or row locks, every write refused,
+    visits and audit entries to the store's buffer."""
+
+    def __init__(self, store: PostgresStore, conn: psycopg.Connection) -> None:
+        super().__init__(store, conn, write=False)
+        self.buffer = store.visits
+
+
 class PostgresStore:
     """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
 
@@ -408,11 +428,11 @@ class PostgresStore:
         connections = max(min_connections, pool_max(url, max_connections))
         try:
             with psycopg.connect(self.dsn, autocommit=True) as conn:
-                self.extension_schema = _vector_schema(conn)
+                self.extension_schema = vector_schema(conn)
                 (version,) = conn.execute(
                     "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
                 ).fetchone()
-                self.iterative_scans = _version(version) >= (0, 8)
+                self.iterative_scans = extension_version(version) >= (0, 8)
                 migrate(conn, self.schema, self.extension_schema)
         except psycopg.Error as exc:  # unreachable server, bad URL, missing rights: a message, not a trace
             raise StoreUnavailable(f"PostgreSQL at {parts_for_message(url)}: {exc}") from exc
@@ -425,6 +445,8 @@ class PostgresStore:
             open=True,
         )
         self._lock = threading.Lock()
+        self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
+        self.visits = VisitBuffer(self.flush_visits)
         self._inserted, self._analyze_at = 0, ANALYZE_FIRST
         self.indexed_dimensions = self._indexed_dimensions()
         self._rebuild_lexical_index()
@@ -485,6 +507,7 @@ class PostgresStore:
 
     @contextmanager
     def transaction(self) -> Iterator[PostgresSession]:
+        self.flush_visits()  # the process's earlier reads are recorded before its next write
         with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
             session = PostgresSession(self, conn, write=True)
             yield session
@@ -510,7 +533,33 @@ class PostgresStore:
             )
 
     @contextmanager
+    def read(self) -> Iterator[PostgresReadSession]:
+        with self.pool.connection() as conn:
+            conn.execute(BEGIN_READ)
+            try:
+                yield PostgresReadSession(self, conn)
+            finally:
+                conn.rollback()
+
+    def flush_visits(self) -> None:
+        """Write the buffered visits and read audit entries in one transaction (memql.store.visits)."""
+        with self._flushing:
+            if not self.visits.pending:
+                return
+            batch = self.visits.drain()
+            try:
+                with self.pool.connection() as conn:
+                    session = PostgresSession(self, conn, write=True)
+                    for tenant in tenants_of(batch):
+                        session._enter(tenant)
+                    write_batch(conn, batch, session._log)
+            except BaseException:
+                self.visits.restore(batch)
+                raise
+
+    @contextmanager
     def dry_run(self) -> Iterator[PostgresSession]:
+        self.flush_visits()
         with self.pool.connection() as conn:
             try:
                 yield PostgresSession(self, conn, write=False)
@@ -519,6 +568,7 @@ class PostgresStore:
 
     def execute_sql(self, statement: str, params: Any = ()) -> list[dict[str, Any]]:
         """Read-only SQL for tools and tests (rows as dicts)."""
+        self.flush_visits()
         with self.pool.connection() as conn:
             try:
                 return conn.execute(statement, params or None).fetchall()
@@ -528,30 +578,18 @@ class PostgresStore:
     def drop(self) -> None:
         """Remove the whole store (its schema) from the database — for throwaway stores such as a
         benchmark's. The store cannot be used afterwards."""
+        self.visits.drain()  # nothing left to record
         with self.pool.connection() as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
             conn.commit()
 
     def close(self) -> None:
-        self.pool.close()
-
-
-def _version(text: str) -> tuple[int, ...]:
-    return tuple(int(part) for part in text.split(".") if part.isdigit())
-
-
-def _vector_schema(conn: psycopg.Connection) -> str:
-    """The schema of the pgvector extension, created (in `public`) when missing."""
-    find = (
-        "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
-        "WHERE e.extname = 'vector'"
-    )
-    row = conn.execute(find).fetchone()
-    if row is None:
-        with suppress(psycopg.errors.UniqueViolation):  # created by another process at the same moment
-            conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
-        row = conn.execute(find).fetchone()
-    return row[0]
+        """Flush the buffer (a clean close loses no visit), then close the pool."""
+        self.visits.close()
+        try:
+            self.flush_visits()
+        finally:
+            self.pool.close()
 
 
 __all__ = ["PostgresSession", "PostgresStore", "StoreUnavailable", "split_url"]

@@ -7,6 +7,8 @@ creates it once per database.
 
 from __future__ import annotations
 
+from contextlib import suppress
+
 import psycopg
 from psycopg import sql
 
@@ -209,3 +211,21 @@ def migrate(conn: psycopg.Connection, schema: str, extension_schema: str) -> int
                     (version,),
                 )
     return LATEST
+
+
+def extension_version(text: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in text.split(".") if part.isdigit())
+
+
+def vector_schema(conn: psycopg.Connection) -> str:
+    """The schema of the pgvector extension, created (in `public`) when missing."""
+    find = (
+        "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+        "WHERE e.extname = 'vector'"
+    )
+    row = conn.execute(find).fetchone()
+    if row is None:
+        with suppress(psycopg.errors.UniqueViolation):  # created by another process at the same moment
+            conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
+        row = conn.execute(find).fetchone()
+    return row[0]

@@ -1,7 +1,14 @@
-"""The embedded SQLite backend: one file (or :memory:), WAL, a busy timeout, versioned migrations."""
+"""The embedded SQLite backend: one file (or :memory:), WAL, a busy timeout, versioned migrations.
+
+A write transaction is `BEGIN IMMEDIATE` (it takes the file's write lock at once, so that its reads and
+writes see one state); a read transaction is a deferred `BEGIN` that only reads, so in WAL mode readers in
+any number of processes run beside each other and beside one writer. What a read leaves behind (visits,
+its audit entry) waits in the store's VisitBuffer (memql.store.visits) for one batched write.
+"""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import random
 import secrets
@@ -23,9 +30,11 @@ from memql.store.replay import governed_as_now, replay
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
+from memql.store.sqlite.reads import write_batch
 from memql.store.sqlite.schema import migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
+from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
 
 BUSY_TIMEOUT_MS = 30_000
 # FTS5 lexical search ranks this many of the index's best matches before checking the query's conditions
@@ -70,7 +79,8 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer):
         self.lexical_written = True
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
-        return {r.id: r for r, _ in self.find(tenant, RecordQuery(ids=list(ids), statuses=None))}  # type: ignore[misc]
+        sql, params = query.build(tenant, RecordQuery(ids=list(ids), statuses=None))
+        return {str(row["num"]): codec.decode(row) for row in self.conn.execute(sql, params)}
 
     def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         if q.as_of is not None:
@@ -356,6 +366,18 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer):
         return {row["record_id"]: json.loads(row["before"]) for row in rows}
 
 
+@refuse_writes
+class SQLiteReadSession(ReadMixin, SQLiteSession):
+    """A read transaction's session: it reads as SQLiteSession does, refuses every write, and leaves its
+    visits and audit entries in the store's buffer."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex, buffer: VisitBuffer
+    ) -> None:
+        super().__init__(conn, vectors, lexical)
+        self.buffer = buffer
+
+
 def _enable_wal(conn: sqlite3.Connection) -> None:
     """Switch the file to WAL (a persistent setting). The switch needs an exclusive lock and SQLite may
     report "locked" at once, without its busy handler, while another process opens the same fresh
@@ -396,6 +418,10 @@ class SQLiteStore:
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
+        self._closed = False
+        self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
+        self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
+        self.visits = VisitBuffer(self.flush_visits)
         snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
         self.vectors = VectorIndex(vector_index, snapshots)
         self.lexical = LexicalIndex(
@@ -456,6 +482,7 @@ class SQLiteStore:
     @contextmanager
     def transaction(self) -> Iterator[SQLiteSession]:
         with self._lock:
+            self.flush_visits()  # the process's earlier reads are recorded before its next write
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
@@ -465,8 +492,52 @@ class SQLiteStore:
             self.conn.execute("COMMIT")
 
     @contextmanager
+    def read(self) -> Iterator[SQLiteReadSession]:
+        with self._lock:
+            self.conn.execute("BEGIN")  # deferred: a shared read lock (a WAL snapshot), never the write lock
+            try:
+                yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits)
+            finally:
+                self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
+
+    def flush_visits(self) -> None:
+        """Write the buffered visits and read audit entries in one write transaction (see
+        memql.store.visits); given back to the buffer if the write fails. Called by the buffer's timer,
+        it writes through a connection of its own, so that this process's reads do not wait meanwhile
+        for the write lock (a :memory: store has one connection, and no other process to wait for)."""
+        # a thread inside a transaction of this store (a write's flush, close) uses the main connection
+        own = self.path != ":memory:" and not self._lock._is_owned()  # type: ignore[attr-defined]
+        with contextlib.nullcontext() if own else self._lock, self._flushing:  # this order, always
+            if self._closed or not self.visits.pending:
+                return
+            batch = self.visits.drain()
+            try:
+                self._write_batch(self._flush_connection() if own else self.conn, batch)
+            except BaseException:
+                self.visits.restore(batch)
+                raise
+
+    def _flush_connection(self) -> sqlite3.Connection:
+        if self._flush_conn is None:
+            self._flush_conn = sqlite3.connect(
+                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            )
+            self._flush_conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        return self._flush_conn
+
+    def _write_batch(self, conn: sqlite3.Connection, batch: Batch) -> None:
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            write_batch(conn, batch, SQLiteSession(conn, self.vectors, self.lexical).log)
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    @contextmanager
     def dry_run(self) -> Iterator[SQLiteSession]:
         with self._lock:
+            self.flush_visits()  # what it reads includes the process's own earlier reads
             self.conn.execute("BEGIN IMMEDIATE")
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
@@ -476,10 +547,21 @@ class SQLiteStore:
     def execute_sql(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
         """Read-only SQL for tools such as the bench's assertions (run against the `memory` view)."""
         with self._lock:
+            self.flush_visits()
             return list(self.conn.execute(sql, params))
 
     def close(self) -> None:
+        """Record what the reads buffered (nothing is lost on a clean close), then close."""
         with self._lock:
-            self.vectors.close()
-            self.lexical.close()
-            self.conn.close()
+            if self._closed:
+                return
+            self.visits.close()
+            try:
+                self.flush_visits()
+            finally:
+                self._closed = True
+                if self._flush_conn is not None:
+                    self._flush_conn.close()
+                self.vectors.close()
+                self.lexical.close()
+                self.conn.close()

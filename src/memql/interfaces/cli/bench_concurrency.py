@@ -1,0 +1,55 @@
+"""`memql bench concurrency`: Retrieve throughput of reader processes over one SQLite file, with and
+without a writer process beside them."""
+
+from __future__ import annotations
+
+import sys
+
+import click
+
+from memql.interfaces.cli.bench_cmds import bench_group, positive_ints
+from memql.interfaces.cli.common import emit_json, wants_json
+from memql.interfaces.cli.progress import progress_bars
+
+
+@bench_group.command("concurrency")
+@click.option("--records", default=10_000, show_default=True, type=click.IntRange(1), help="Store size.")
+@click.option(
+    "--readers",
+    default="1,4",
+    show_default=True,
+    callback=positive_ints("reader process counts", "1,4"),
+    help="Reader process counts, each measured alone and beside one writer process.",
+)
+@click.option(
+    "--seconds", default=5.0, show_default=True, type=click.FloatRange(0.1, 600), help="Time per round."
+)
+@click.option("--db", "directory", metavar="DIR", help="Keep the store in DIR (default: a temporary one).")
+@click.option("--seed", default=7, show_default=True, type=int, help="Corpus and query seed.")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+def bench_concurrency_command(
+    records: int, readers: list[int], seconds: float, directory: str | None, seed: int, as_json: bool
+) -> None:
+    """Retrieve/s of N reader processes (lexical search, k = 10) over one SQLite file in WAL, alone and
+    beside one writer process (an Encode per transaction); the scaling and the writer's cost as ratios."""
+    from memql.bench import concurrency
+
+    try:
+        with progress_bars() as progress:
+            report = concurrency.run(
+                records, readers=readers, seconds=seconds, seed=seed, directory=directory, progress=progress
+            )
+    except (FileExistsError, OSError, ValueError) as exc:
+        click.echo(f"memql: {exc}", err=True)
+        sys.exit(2)
+    if wants_json(as_json):
+        emit_json(report)
+        return
+    click.echo(f"{records} records, {seconds:g} s per round, {report['machine']['cpus']} CPUs")
+    for r in report["rounds"]:
+        writer = f", writer {r['encode_per_s']} Encode/s" if r["writer"] else ""
+        click.echo(
+            f"  {r['readers']} reader(s): {r['retrieve_per_s']} Retrieve/s{writer}, failed {r['failed']}"
+        )
+    for name, value in report["ratios"].items():
+        click.echo(f"  {name}: {value}")

@@ -1,0 +1,31 @@
+"""`memql bench concurrency` end to end on a tiny store: every round runs, nothing fails, the ratios are
+the acceptance's, and the store it made is kept where --db says (or removed)."""
+
+from __future__ import annotations
+
+import json
+
+from click.testing import CliRunner
+
+from memql.interfaces.cli import main
+
+
+def test_readers_alone_and_beside_a_writer(tmp_path):
+    folder = tmp_path / "bench"
+    args = ["bench", "concurrency", "--records", "60", "--readers", "1", "--seconds", "0.2"]
+    result = CliRunner().invoke(main, [*args, "--db", str(folder), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    rounds = [(r["readers"], r["writer"]) for r in out["rounds"]]
+    assert rounds == [(1, False), (1, True)]  # (a few processes each: the suite's time)
+    assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
+    assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
+    assert set(out["ratios"]) == {"writer_cost_1_readers"}
+    assert (folder / "concurrency-60.db").exists()
+    again = CliRunner().invoke(main, [*args, "--db", str(folder), "--json"])
+    assert again.exit_code == 2 and "exists" in again.output
+
+
+def test_bad_reader_counts_are_a_usage_error():
+    result = CliRunner().invoke(main, ["bench", "concurrency", "--readers", "0"])
+    assert result.exit_code == 2 and "--readers" in result.output
