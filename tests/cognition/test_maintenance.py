@@ -122,3 +122,24 @@ def test_the_thread_runs_until_stopped(memory):
     stopped_at = runner.runs
     time.sleep(0.05)
     assert runner.runs == stopped_at
+
+
+def test_tenants_maintenance_runs_each_tenant_and_survives_one_that_fails(memory, clock):
+    from memql import Memory
+    from memql.cognition.maintenance import TenantsMaintenance
+
+    m = memory()
+    other = memory(tenant="other", share=m)
+    mine, theirs = m.encode("a", ttl="PT1H").id, other.encode("b", ttl="PT1H").id
+    clock.advance(timedelta(hours=2))
+
+    def open_memory(tenant: str) -> Memory:
+        if tenant == "broken":
+            raise RuntimeError("cannot open")
+        return Memory(m.store, tenant=tenant, actor="memql-maintenance", admin=True, clock=clock)
+
+    runner = TenantsMaintenance(lambda: ["broken", "other", "t"], open_memory)
+    runs = runner.run_once()
+    assert runs["t"].swept == [mine] and runs["other"].swept == [theirs]
+    assert runs["broken"].errors == ["RuntimeError: cannot open"]
+    runner.stop()

@@ -34,6 +34,14 @@ from memql.lang import build
 WEBHOOK_TIMEOUT_S = 5.0
 
 
+def check_settings(every: float, promote_every: float | None, webhook: str | None) -> None:
+    """ValueError naming the setting that is wrong."""
+    if every <= 0 or (promote_every is not None and promote_every <= 0):
+        raise ValueError("every and promote_every are positive numbers of seconds")
+    if webhook is not None and not webhook.startswith(("http://", "https://")):
+        raise ValueError(f"webhook must be an http(s) URL, not {webhook!r}")
+
+
 @dataclass
 class MaintenanceRun:
     """What one run did: the records the sweep expired or purged, the reminders fired, the episodes
@@ -62,10 +70,7 @@ class Maintenance:
         webhook: str | None = None,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
-        if every <= 0 or (promote_every is not None and promote_every <= 0):
-            raise ValueError("every and promote_every are positive numbers of seconds")
-        if webhook is not None and not webhook.startswith(("http://", "https://")):
-            raise ValueError(f"webhook must be an http(s) URL, not {webhook!r}")
+        check_settings(every, promote_every, webhook)
         self.memory, self.every, self.promote_every = memory, every, promote_every
         self.on_due, self.webhook, self._monotonic = on_due, webhook, monotonic
         self._last_promotion: float | None = None
@@ -127,6 +132,10 @@ class Maintenance:
             except Exception as exc:  # unreachable, refused, an error status: reported, not retried
                 run.errors.append(f"webhook: {type(exc).__name__}: {exc}")
 
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to `seconds`, woken early by stop(); True when stopped."""
+        return self._stop.wait(seconds)
+
     # --- the thread ---------------------------------------------------------------------------------
 
     def start(self) -> Maintenance:
@@ -157,3 +166,60 @@ class Maintenance:
 
 def _why(result: Any) -> str:
     return "; ".join(f"{d.path or '/'}: {d.message} [{d.rule}]" for d in result.diagnostics) or "refused"
+
+
+class TenantsMaintenance:
+    """One runner over several tenants of a store (what `memql serve --maintain-every` runs): every
+    `every` seconds, a run for each tenant `tenants()` names, on the Memory `open_memory(tenant)` gives
+    (a housekeeping session of that tenant). `last` holds each tenant's last run."""
+
+    def __init__(
+        self,
+        tenants: Callable[[], list[str]],
+        open_memory: Callable[[str], Any],
+        *,
+        every: float = 60.0,
+        promote_every: float | None = None,
+        webhook: str | None = None,
+    ) -> None:
+        self._tenants, self._open = tenants, open_memory
+        self._settings = {"every": every, "promote_every": promote_every, "webhook": webhook}
+        check_settings(every, promote_every, webhook)  # now, not in the thread
+        self.every = every
+        self._runners: dict[str, Maintenance] = {}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self.last: dict[str, MaintenanceRun] = {}
+
+    def run_once(self) -> dict[str, MaintenanceRun]:
+        try:
+            tenants = self._tenants()
+        except Exception as exc:  # the store is unreachable for now: the next round tries again
+            self.last["*"] = MaintenanceRun(errors=[f"tenants: {type(exc).__name__}: {exc}"])
+            return dict(self.last)
+        for tenant in tenants:
+            try:  # a tenant that cannot be opened does not end maintenance for the others
+                runner = self._runners.get(tenant)
+                if runner is None:
+                    runner = self._runners[tenant] = Maintenance(self._open(tenant), **self._settings)
+                self.last[tenant] = runner.run_once()
+            except Exception as exc:
+                self.last[tenant] = MaintenanceRun(errors=[f"{type(exc).__name__}: {exc}"])
+        return dict(self.last)
+
+    def start(self) -> TenantsMaintenance:
+        self._thread = threading.Thread(target=self._loop, name="memql-maintenance", daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self, timeout: float | None = 10.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+        for runner in self._runners.values():
+            runner.memory.close()
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.run_once()
+            self._stop.wait(self.every)

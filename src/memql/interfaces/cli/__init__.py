@@ -16,6 +16,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     conversation_cmds,
     facts_cmds,
     lang_cmds,
+    maintain_cmds,
     mcp_cmds,
     plan_cmds,
     profile_cmds,

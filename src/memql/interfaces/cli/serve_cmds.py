@@ -50,18 +50,47 @@ def _open_store(ctx: click.Context):
     metavar="DEST",
     help="One JSON line per request: '-' standard error, a file path, or 'off'.",
 )
+@click.option(
+    "--maintain-every",
+    type=click.FloatRange(min=0.01),
+    default=None,
+    metavar="SECONDS",
+    help="Run maintenance (expiry, due reminders) for every tenant with an API key this often.",
+)
+@click.option(
+    "--webhook", default=None, metavar="URL", help="With --maintain-every: POST due reminders here."
+)
+@click.option(
+    "--promote-every", type=click.FloatRange(min=0.01), default=None, metavar="SECONDS",
+    help="With --maintain-every: also promote episodes, at most this often.",
+)  # fmt: skip
 @click.pass_context
 def serve_command(
-    ctx: click.Context, host: str, port: int, embedder: str, max_body: int, access_log: str
+    ctx: click.Context,
+    host: str,
+    port: int,
+    embedder: str,
+    max_body: int,
+    access_log: str,
+    maintain_every: float | None,
+    webhook: str | None,
+    promote_every: float | None,
 ) -> None:
     """Serve the REST API (docs/rest.md), OpenAI's /v1/embeddings included. Requests authenticate with API
-    keys (`memql keys create`)."""
+    keys (`memql keys create`). With --maintain-every, maintenance runs in the background for each tenant
+    that has an API key (Memory.maintenance; docs/engine.md, "Maintenance")."""
     from memql.interfaces.rest.server import serve
     from memql.services.embedding import EmbedderUnavailable
 
     if port:  # port 0: the system picks a free one
         port_free_or_exit(host, port)
     store = _open_store(ctx)
+    maintenance = None
+    if maintain_every is not None:
+        maintenance = _maintenance(store, maintain_every, promote_every, webhook)
+    elif webhook is not None or promote_every is not None:
+        click.echo("memql: --webhook and --promote-every go with --maintain-every", err=True)
+        sys.exit(2)
     try:
         serve(
             store,
@@ -76,7 +105,32 @@ def serve_command(
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     finally:
+        if maintenance is not None:
+            maintenance.stop()
         store.close()
+
+
+def _maintenance(store, every: float, promote_every: float | None, webhook: str | None):
+    """The background maintenance of every tenant with a live API key (a housekeeping session each)."""
+    from memql import Memory
+    from memql.cognition.maintenance import TenantsMaintenance
+    from memql.interfaces.apikeys import list_keys
+
+    def tenants() -> list[str]:
+        return sorted({k.tenant for k in list_keys(store) if k.revoked_at is None})
+
+    try:
+        runner = TenantsMaintenance(
+            tenants,
+            lambda tenant: Memory(store, tenant=tenant, actor="memql-maintenance", admin=True),
+            every=every,
+            promote_every=promote_every,
+            webhook=webhook,
+        )
+    except ValueError as exc:
+        click.echo(f"memql: {exc}", err=True)
+        sys.exit(2)
+    return runner.start()
 
 
 @main.group("keys")

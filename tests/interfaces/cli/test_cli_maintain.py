@@ -1,0 +1,74 @@
+"""`memql maintain run` and `memql serve --maintain-every`: maintenance from the shell, through the verbs —
+an expired record is swept (its history says Sweep), a bad setting is a diagnostic, not a traceback."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+
+from click.testing import CliRunner
+from test_cli_shell import _first_stderr_line, env
+
+from memql.interfaces.cli import main
+
+
+def _expiring(db) -> str:
+    program = {"op": "Encode", "args": {"payload": {"text": "parking permit"}, "ttl": "PT1S"}}
+    result = CliRunner().invoke(
+        main, ["--db", str(db), "--tenant", "t", "execute", "--json"], input=json.dumps(program)
+    )
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)["affected_ids"][0]
+
+
+def _swept(db, record: str) -> bool:
+    history = CliRunner().invoke(main, ["--db", str(db), "--tenant", "t", "history", record, "--json"])
+    return "Sweep" in [h["op"] for h in json.loads(history.stdout)]
+
+
+def test_maintain_run_once_sweeps_and_reports(tmp_path):
+    db = tmp_path / "m.db"
+    record = _expiring(db)
+    time.sleep(1.2)
+    result = CliRunner().invoke(
+        main, ["--db", str(db), "--tenant", "t", "maintain", "run", "--once", "--json"]
+    )
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout) == {"swept": [record], "due": [], "promoted": None, "errors": []}
+    assert _swept(db, record)
+    bad = CliRunner().invoke(main, ["--db", str(db), "maintain", "run", "--once", "--webhook", "ftp://x"])
+    assert (
+        bad.exit_code == 2
+        and "webhook must be an http(s) URL" in bad.stderr
+        and "Traceback" not in bad.output
+    )
+
+
+def test_serve_maintains_the_tenants_that_have_keys(tmp_path):
+    db = tmp_path / "m.db"
+    created = CliRunner().invoke(
+        main, ["--db", str(db), "keys", "create", "--tenant", "t", "--actor", "a", "--json"]
+    )
+    assert created.exit_code == 0, created.output
+    record = _expiring(db)
+    time.sleep(1.2)
+    command = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(db), "serve", "--port", "0"]
+    process = subprocess.Popen(
+        [*command, "--embedder", "none", "--access-log", "off", "--maintain-every", "0.2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        env=env(),
+    )
+    try:
+        _first_stderr_line(process, r"memql: REST API listening on")
+        deadline = time.monotonic() + 30
+        while not _swept(db, record) and time.monotonic() < deadline:
+            time.sleep(0.2)
+        assert _swept(db, record)
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+    lone = CliRunner().invoke(main, ["--db", str(db), "serve", "--webhook", "http://127.0.0.1:9/x"])
+    assert lone.exit_code == 2 and "go with --maintain-every" in lone.stderr
