@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
+from memql.errors import MemqlError
 from memql.ports.record import Operation, Record
 from memql.ports.store import RecordQuery
 
@@ -204,7 +205,7 @@ WRITE_METHODS = (
 )
 
 
-class ReadOnlyTransaction(RuntimeError):
+class ReadOnlyTransaction(MemqlError, RuntimeError):
     """A write attempted in a read transaction (a defect of the caller: reads go to the buffer)."""
 
 
