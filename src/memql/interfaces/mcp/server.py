@@ -8,6 +8,7 @@ a message, as the language reports its own fields), never the SDK's free-text va
 from __future__ import annotations
 
 import difflib
+import os
 from typing import Any
 
 from mcp.server.mcpserver import MCPServer
@@ -16,6 +17,7 @@ from mcp.server.mcpserver.tools import Tool
 from pydantic import ValidationError
 
 from memql import __version__
+from memql.interfaces.mcp.catalog import TOOLS, tool_names
 from memql.interfaces.mcp.framing import diagnostic, refusal
 from memql.interfaces.mcp.programs import program_tools
 from memql.interfaces.mcp.session import Session
@@ -62,16 +64,26 @@ def _unknown(key: str, known: set[str]):
     return diagnostic(f"/{key}", "field.unknown", message)
 
 
-def build_server(memory: Memory) -> MemqlServer:
-    """An MCP server whose tools act on `memory` (its tenant, actor, role, consent, clearance, clock)."""
+def tool_set_from_env() -> str:
+    """The tool set `$MEMQL_MCP_TOOLS` names (core when unset)."""
+    return os.environ.get("MEMQL_MCP_TOOLS", "").strip().lower() or "core"
+
+
+def build_server(memory: Memory, *, tools: str | None = None) -> MemqlServer:
+    """An MCP server whose tools act on `memory` (its tenant, actor, role, consent, clearance, clock).
+
+    `tools`: "core", the compact default set, or "full", every tool (default: `$MEMQL_MCP_TOOLS`, else
+    core); an unknown name raises ValueError."""
+    wanted = tool_names(tools or tool_set_from_env())
     session = Session(memory)
-    tools = []
-    for fn in [*verb_tools(session), *program_tools(session)]:
-        tool = Tool.from_function(fn, structured_output=True)
+    functions = {fn.__name__: fn for fn in [*verb_tools(session), *program_tools(session)]}
+    served = []
+    for fn in (functions[name] for name in wanted):
+        tool = Tool.from_function(fn, structured_output=True, annotations=TOOLS[fn.__name__].annotations())
         tool.parameters["additionalProperties"] = False  # unknown parameters are refused, not ignored
-        tools.append(tool)
+        served.append(tool)
     return MemqlServer(
-        tools,
+        served,
         name="memql",
         version=__version__,
         instructions=INSTRUCTIONS,
