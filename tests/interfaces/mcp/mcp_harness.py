@@ -13,16 +13,17 @@ from mcp import Client, StdioServerParameters
 NOW = "2026-03-02T09:00:00+00:00"
 
 
-def server_command(db: str, *options: str) -> StdioServerParameters:
-    """`memql --db DB OPTIONS... mcp` (the CLI entry point, run by this interpreter), embedder off."""
-    env = {**os.environ, "MEMQL_EMBEDDER": "none"}
+def server_command(db: str, *options: str, tools: str = "full") -> StdioServerParameters:
+    """`memql --db DB OPTIONS... mcp` (the CLI entry point, run by this interpreter), embedder off,
+    serving the tool set `tools` ($MEMQL_MCP_TOOLS)."""
+    env = {**os.environ, "MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": tools}
     args = ["-m", "memql.interfaces.cli", "--db", db, "--now", NOW, *options, "mcp"]
     return StdioServerParameters(command=sys.executable, args=args, env=env)
 
 
 @asynccontextmanager
-async def connect(db: str, *options: str) -> AsyncIterator[Client]:
-    async with Client(server_command(db, *options), read_timeout_seconds=60) as client:
+async def connect(db: str, *options: str, tools: str = "full") -> AsyncIterator[Client]:
+    async with Client(server_command(db, *options, tools=tools), read_timeout_seconds=60) as client:
         yield client
 
 

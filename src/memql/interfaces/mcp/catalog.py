@@ -11,8 +11,7 @@ counted from now, a new record per call are not).
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-from mcp_types import ToolAnnotations
+from typing import Any
 
 TOOL_SETS = ("core", "full")
 
@@ -25,7 +24,11 @@ class ToolInfo:
     idempotent: bool
     core: bool
 
-    def annotations(self) -> ToolAnnotations:
+    def annotations(self) -> Any:
+        from mcp_types import (
+            ToolAnnotations,  # the SDK is an optional extra; `memql --help` reads this module
+        )
+
         return ToolAnnotations(
             read_only_hint=self.read_only,
             # the MCP spec reads these two only for a tool that writes; stated anyway, both false
@@ -95,8 +98,52 @@ TOOLS: dict[str, ToolInfo] = {
 }
 
 
+def tools_help() -> str:
+    """Every tool with its one-line summary, the compact set's marked (for `memql mcp --help`)."""
+    width = max(map(len, TOOLS))
+    lines = [f"{name:<{width}}  {'*' if info.core else ' '} {info.summary}" for name, info in TOOLS.items()]
+    return "\n".join(lines)
+
+
 def tool_names(tool_set: str) -> list[str]:
     """The tools in `tool_set` ("core": the compact default; "full": every tool), in catalogue order."""
     if tool_set not in TOOL_SETS:
         raise ValueError(f"unknown tool set {tool_set!r}: expected one of {', '.join(TOOL_SETS)}")
     return [name for name, info in TOOLS.items() if tool_set == "full" or info.core]
+
+
+REFUSED = " Refused: isError, diagnostics name field, rule, reason; nothing changed."
+# the compact set's tool descriptions: what to use the tool for, what it returns (the full set has more)
+BRIEF: dict[str, str] = {
+    "memory_encode": "Remember something: store one memory (text, url, or a typed fact in structured) "
+    "with tags, facets, weight. Returns the ExecutionResult; data.id is the record's id.",
+    "memory_retrieve": "Recall memories before answering what the user may have said: hybrid search by "
+    "query, narrowed by filter, or read by ids. Returns data.rows (ranked) and data.count.",
+    "memory_update": "Change fields of memories in place (give at least one field); old values stay in "
+    "the history. Approve/reject a proposal with status.",
+    "memory_label": "Add, replace or remove tags and facets on memories (mode), or infer tags from text.",
+    "memory_promote": "Make memories more important (weight or delta) and/or schedule a reminder "
+    "(remind: an RRULE).",
+    "memory_delete": "Forget memories: soft (restorable for 30 days) by default; hard needs confirm "
+    "(ask the user first).",
+    "memory_lock": "Protect memories from change (read_only or append_only), with a reason.",
+    "memory_expire": "Give memories an expiry (ttl or until) and what happens then (on_expire).",
+    "memory_plan": "Turn a natural-language memory instruction (English, Chinese) into a program; execute "
+    "runs it; a destructive one needs confirm (ask the user first).",
+    "memory_history": "Memories' audit history: every change, when, who, which op, fields before/after.",
+}
+# the compact set's parameter descriptions, where a parameter's own would cost more than it tells
+BRIEF_PARAMETERS: dict[str, str] = {
+    "ids": 'record ids, e.g. ["3"]',
+    "text": "the text",
+    "time": "ISO-8601 or an expression ('tomorrow 9am')",
+    "until": "ISO-8601 or an expression ('in 3 days')",
+    "weight": "priority 0..1",
+    "filter": "conditions (AND)",
+    "include": "fields to return (default: 9 common fields)",
+    "as_of": "read as at this instant",
+    "ttl": "ISO-8601 duration, e.g. P7D",
+    "category": "a2p category, e.g. a2p:preferences",
+    "facts": "also the typed facts the query names (history: earlier values too)",
+    "interpret": "read the text into facets, time, type, category",
+}

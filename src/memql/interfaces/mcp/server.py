@@ -17,7 +17,8 @@ from mcp.server.mcpserver.tools import Tool
 from pydantic import ValidationError
 
 from memql import __version__
-from memql.interfaces.mcp.catalog import TOOLS, tool_names
+from memql.interfaces.mcp.catalog import BRIEF, BRIEF_PARAMETERS, REFUSED, TOOLS, tool_names
+from memql.interfaces.mcp.compact import compact_input_schema, drop_nulls, null_tree
 from memql.interfaces.mcp.framing import diagnostic, refusal
 from memql.interfaces.mcp.programs import program_tools
 from memql.interfaces.mcp.session import Session
@@ -38,13 +39,16 @@ INSTRUCTIONS = (
 class MemqlServer(MCPServer):
     """MCPServer whose tools refuse unknown or ill-typed parameters with memql diagnostics."""
 
-    def __init__(self, tools: list[Tool], **options: Any) -> None:
+    def __init__(self, tools: list[Tool], accepted: dict[str, dict[str, Any]], **options: Any) -> None:
+        """`accepted`: each tool's full input schema (what a call may say, whichever set is served)."""
         super().__init__(tools=tools, **options)
-        self._parameters = {tool.name: set(tool.parameters.get("properties", {})) for tool in tools}
+        self._parameters = {name: set(schema.get("properties", {})) for name, schema in accepted.items()}
+        self._nulls = {name: null_tree(schema) for name, schema in accepted.items()}
 
     async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
         known = self._parameters.get(name)
         if known is not None:
+            arguments = drop_nulls(arguments, self._nulls[name])  # a strict client's "not given"
             unknown = [key for key in arguments if key not in known]
             if unknown:
                 return refusal([_unknown(key, known) for key in unknown], tool=name)
@@ -74,16 +78,26 @@ def build_server(memory: Memory, *, tools: str | None = None) -> MemqlServer:
 
     `tools`: "core", the compact default set, or "full", every tool (default: `$MEMQL_MCP_TOOLS`, else
     core); an unknown name raises ValueError."""
-    wanted = tool_names(tools or tool_set_from_env())
+    tool_set = tools or tool_set_from_env()
+    wanted = tool_names(tool_set)
     session = Session(memory)
     functions = {fn.__name__: fn for fn in [*verb_tools(session), *program_tools(session)]}
-    served = []
-    for fn in (functions[name] for name in wanted):
-        tool = Tool.from_function(fn, structured_output=True, annotations=TOOLS[fn.__name__].annotations())
+    served, accepted = [], {}
+    for name in wanted:
+        compact = tool_set == "core"
+        # the compact set publishes no output schema (the result's shape is in the description)
+        tool = Tool.from_function(
+            functions[name], structured_output=not compact, annotations=TOOLS[name].annotations()
+        )
         tool.parameters["additionalProperties"] = False  # unknown parameters are refused, not ignored
+        accepted[name] = tool.parameters
+        if compact:
+            tool.parameters = compact_input_schema(tool.parameters, BRIEF_PARAMETERS)
+            tool.description = BRIEF[name] + REFUSED
         served.append(tool)
     return MemqlServer(
         served,
+        accepted,
         name="memql",
         version=__version__,
         instructions=INSTRUCTIONS,
