@@ -30,7 +30,8 @@ from memql.interfaces.mcp.catalog import TOOL_SETS, tools_help
 @click.pass_context
 def mcp_command(ctx: click.Context, transport: str, port: int, tool_set: str) -> None:
     try:
-        from memql.interfaces.mcp import build_server
+        from memql.interfaces.mcp.sdk import run_http
+        from memql.interfaces.mcp.server import build_server
     except ImportError as exc:  # the MCP SDK is the optional extra memql[mcp]
         raise click.ClickException(
             f"the MCP server needs the MCP SDK ({exc}); install it with: pip install 'memql[mcp]'"
@@ -45,7 +46,7 @@ def mcp_command(ctx: click.Context, transport: str, port: int, tool_set: str) ->
             announce_when_listening(
                 "127.0.0.1", port, f"memql: MCP server listening on http://127.0.0.1:{port}/mcp"
             )
-            server.run("streamable-http", host="127.0.0.1", port=port)
+            run_http(server, "127.0.0.1", port)
 
 
 mcp_command.help = (

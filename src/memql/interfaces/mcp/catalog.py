@@ -25,16 +25,15 @@ class ToolInfo:
     core: bool
 
     def annotations(self) -> Any:
-        from mcp_types import (
-            ToolAnnotations,  # the SDK is an optional extra; `memql --help` reads this module
-        )
+        # the SDK is an optional extra; `memql mcp --help` reads this module without it
+        from memql.interfaces.mcp.sdk import ToolAnnotations
 
         return ToolAnnotations(
-            read_only_hint=self.read_only,
-            # the MCP spec reads these two only for a tool that writes; stated anyway, both false
-            destructive_hint=self.destructive,
-            idempotent_hint=self.idempotent,
-            open_world_hint=False,  # the tools act on this memql store only
+            readOnlyHint=self.read_only,
+            # the MCP spec reads these two only for a tool that writes; stated anyway
+            destructiveHint=self.destructive,
+            idempotentHint=self.idempotent,
+            openWorldHint=False,  # the tools act on this memql store only
         )
 
 

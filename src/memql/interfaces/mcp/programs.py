@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from mcp_types import CallToolResult
 from pydantic import Field
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
 from memql.interfaces.mcp.params import Ids, RecordId, Time
+from memql.interfaces.mcp.sdk import CallToolResult
 from memql.interfaces.mcp.session import Session, internal_error, log
 
 Subject = Annotated[str, Field(min_length=1, max_length=512, description="whom or what the fact is about")]

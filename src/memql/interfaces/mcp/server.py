@@ -11,9 +11,6 @@ import difflib
 import os
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool
 from pydantic import ValidationError
 
 from memql import __version__
@@ -21,6 +18,7 @@ from memql.interfaces.mcp.catalog import BRIEF, BRIEF_PARAMETERS, REFUSED, TOOLS
 from memql.interfaces.mcp.compact import compact_input_schema, drop_nulls, null_tree
 from memql.interfaces.mcp.framing import diagnostic, refusal
 from memql.interfaces.mcp.programs import program_tools
+from memql.interfaces.mcp.sdk import BaseServer, Tool, ToolError, server_options
 from memql.interfaces.mcp.session import Session
 from memql.interfaces.mcp.verbs import verb_tools
 from memql.lang.diagnostics import Diagnostics
@@ -36,7 +34,7 @@ INSTRUCTIONS = (
 )
 
 
-class MemqlServer(MCPServer):
+class MemqlServer(BaseServer):
     """MCPServer whose tools refuse unknown or ill-typed parameters with memql diagnostics."""
 
     def __init__(self, tools: list[Tool], accepted: dict[str, dict[str, Any]], **options: Any) -> None:
@@ -45,7 +43,8 @@ class MemqlServer(MCPServer):
         self._parameters = {name: set(schema.get("properties", {})) for name, schema in accepted.items()}
         self._nulls = {name: null_tree(schema) for name, schema in accepted.items()}
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+    async def call_tool(self, name: str, arguments: dict[str, Any], *context: Any) -> Any:
+        # 2.x passes a context, 1.x does not
         known = self._parameters.get(name)
         if known is not None:
             arguments = drop_nulls(arguments, self._nulls[name])  # a strict client's "not given"
@@ -53,7 +52,7 @@ class MemqlServer(MCPServer):
             if unknown:
                 return refusal([_unknown(key, known) for key in unknown], tool=name)
         try:
-            return await super().call_tool(name, arguments, context)
+            return await super().call_tool(name, arguments, *context)
         except ToolError as exc:
             if not isinstance(exc.__cause__, ValidationError):
                 raise
@@ -99,7 +98,7 @@ def build_server(memory: Memory, *, tools: str | None = None) -> MemqlServer:
         served,
         accepted,
         name="memql",
-        version=__version__,
+        **server_options(__version__),
         instructions=INSTRUCTIONS,
         log_level="WARNING",
     )
