@@ -120,3 +120,21 @@ def test_mcp_help_lists_every_tool_with_a_summary():
         line = next(line for line in shown.splitlines() if line.strip().startswith(name + " "))
         assert info.summary in line and ("*" in line) == info.core, line
     assert "--tools [core|full]" in shown and "MEMQL_MCP_TOOLS" in shown
+
+
+def test_without_the_mcp_sdk_the_cli_names_the_extra(tmp_path):
+    """The core install has no MCP SDK: `memql --help` works and `memql mcp` says what to install."""
+    blocked = (
+        "import sys; sys.modules['mcp'] = None; sys.modules['mcp_types'] = None; "
+        "from memql.interfaces.cli import main; main()"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path), "MEMQL_EMBEDDER": "none"}
+
+    def run(*args: str) -> subprocess.CompletedProcess:
+        command = [sys.executable, "-c", blocked, "--db", str(tmp_path / "m.db"), *args]
+        return subprocess.run(command, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL)
+
+    assert run("mcp", "--help").returncode == 0
+    served = run("mcp")
+    assert served.returncode == 1 and "pip install 'memql[mcp]'" in served.stderr, served.stderr
+    assert "Traceback" not in served.stderr
