@@ -16,7 +16,7 @@ from typing import Any, get_args
 
 import anyio
 import pytest
-from mcp import Client
+from mcp_harness import Client
 
 from memql import Memory
 from memql.interfaces.mcp import build_server

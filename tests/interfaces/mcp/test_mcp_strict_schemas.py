@@ -12,7 +12,7 @@ from typing import Any
 
 import anyio
 import pytest
-from mcp import Client
+from mcp_harness import Client
 
 from memql import Memory
 from memql.interfaces.mcp import build_server

@@ -11,8 +11,7 @@ from datetime import UTC, datetime
 
 import anyio
 import pytest
-from mcp import Client
-from mcp_harness import call, connect, rules
+from mcp_harness import Client, call, connect, rules
 
 from memql import Memory
 from memql.interfaces.mcp import build_server

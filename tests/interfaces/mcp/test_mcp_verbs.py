@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import anyio
-from mcp import Client
-from mcp_harness import call, rules
+from mcp_harness import Client, call, rules
 
 from memql import Memory
 from memql.interfaces.mcp import build_server
