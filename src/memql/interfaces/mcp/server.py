@@ -67,6 +67,15 @@ def _unknown(key: str, known: set[str]):
     return diagnostic(f"/{key}", "field.unknown", message)
 
 
+def _root_inlined(tool: Tool) -> None:
+    """An output schema whose root is a `$ref` (SDK 1.x before 1.2x writes one) with the root inlined,
+    so every SDK line publishes the ExecutionResult's properties at the top."""
+    schema = tool.fn_metadata.output_schema
+    if schema and set(schema) == {"$defs", "$ref"} and schema["$ref"].startswith("#/$defs/"):
+        root = schema["$ref"].removeprefix("#/$defs/")
+        tool.fn_metadata.output_schema = {**schema["$defs"][root], "$defs": schema["$defs"]}
+
+
 def tool_set_from_env() -> str:
     """The tool set `$MEMQL_MCP_TOOLS` names (core when unset)."""
     return os.environ.get("MEMQL_MCP_TOOLS", "").strip().lower() or "core"
@@ -89,6 +98,7 @@ def build_server(memory: Memory, *, tools: str | None = None) -> MemqlServer:
             functions[name], structured_output=not compact, annotations=TOOLS[name].annotations()
         )
         tool.parameters["additionalProperties"] = False  # unknown parameters are refused, not ignored
+        _root_inlined(tool)
         accepted[name] = tool.parameters
         if compact:
             tool.parameters = compact_input_schema(tool.parameters, BRIEF_PARAMETERS)
