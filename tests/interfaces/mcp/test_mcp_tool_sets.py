@@ -83,6 +83,10 @@ def test_a_strict_clients_nulls_mean_not_given_and_governance_holds(new_location
             error, history = await call(client, "memory_history", ids=["1", "404"])
             assert not error and [e["op"] for e in history["records"][0]["events"]] == ["Encode", "Lock"]
             assert [w["rule"] for w in history["warnings"]] == ["target.not_found"]
+            error, unnamed = await call(client, "memory_history", ids=None)
+            assert error and rules(unnamed) == [("/ids", "field.required")]
+            error, absent = await call(client, "memory_history", ids=["404"])
+            assert error and rules(absent) == [("/ids", "target.not_found")]
         async with Client(build_server(agent)) as client:  # an agent with read consent only
             error, proposed = await call(client, "memory_encode", **stored)
             assert not error and proposed["data"]["proposal"] is True  # a proposal, not a memory
