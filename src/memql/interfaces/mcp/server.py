@@ -27,8 +27,8 @@ from memql.memory import Memory
 
 INSTRUCTIONS = (
     "memql is this user's long-term memory. Recall with memory_retrieve before answering what the user "
-    "may have said before; store what is worth keeping with memory_encode; organise with memory_label, "
-    "memory_promote/demote, memory_merge; forget with memory_delete or memory_expire. Every write is "
+    "may have said before; store what is worth keeping with memory_encode; organise with memory_label "
+    "and memory_promote; forget with memory_delete or memory_expire. Every write is "
     "validated, audited (memory_history) and may be refused: a refusal is an error result whose "
     "diagnostics name the field, a rule id and the reason; nothing was changed."
 )
