@@ -218,7 +218,7 @@ def test_rest_mcp_and_the_dashboard_show_only_what_the_caller_may_read(memory, b
         record_page = client.get(f"/memories/{rid}")
         assert shown(made, record_page.text) <= readable
 
-    server = build_server(m)
+    server = build_server(m, tools="full")
 
     async def tools() -> list:
         calls = [("memory_retrieve", {"query": "memo", "k": 12}), ("memory_facts", {"subject": "s"})]

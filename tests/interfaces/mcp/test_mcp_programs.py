@@ -9,8 +9,7 @@ import sys
 import time
 
 import anyio
-from mcp import Client
-from mcp_harness import NOW, call, connect, rules
+from mcp_harness import NOW, Client, call, connect, rules
 
 
 def test_plan_execute_facts_and_history(tmp_path):

@@ -6,8 +6,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import anyio
-from mcp import Client
-from mcp_harness import call, rules
+from mcp_harness import Client, call, rules
 
 from memql import Memory
 from memql.interfaces.mcp import build_server
@@ -19,7 +18,7 @@ def test_each_verb_tool_runs_its_verb(new_location):
     memory = Memory(new_location(in_memory=True), tenant="acme", actor="mira", clock=T0, embedder="none")
 
     async def scenario():
-        async with Client(build_server(memory)) as client:
+        async with Client(build_server(memory, tools="full")) as client:
             for text in ("Lisbon trip in May. Book the flights. Renew the passport.", "Flights to Lisbon."):
                 error, _ = await call(client, "memory_encode", text=text, tags=["travel"], weight=0.4)
                 assert not error
@@ -69,7 +68,7 @@ def test_encode_interprets_and_label_infers_through_the_tools(new_location):
     memory = Memory(new_location(in_memory=True), tenant="acme", actor="mira", clock=T0, embedder="none")
 
     async def scenario():
-        async with Client(build_server(memory)) as client:
+        async with Client(build_server(memory, tools="full")) as client:
             text = "I need to renew my passport by next Friday. Lena works at Google."
             error, stored = await call(client, "memory_encode", text=text, interpret=True)
             assert not error

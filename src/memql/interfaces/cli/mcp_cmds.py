@@ -5,6 +5,7 @@ from __future__ import annotations
 import click
 
 from memql.interfaces.cli.common import announce_when_listening, main, open_memory, port_free_or_exit
+from memql.interfaces.mcp.catalog import TOOL_SETS, tools_help
 
 
 @main.command("mcp")
@@ -16,15 +17,28 @@ from memql.interfaces.cli.common import announce_when_listening, main, open_memo
     help="stdio: the client starts memql as a subprocess; http: streamable HTTP on 127.0.0.1:PORT/mcp.",
 )
 @click.option("--port", type=click.IntRange(1, 65535), default=8765, show_default=True, help="HTTP port.")
+@click.option(
+    "--tools",
+    "tool_set",
+    type=click.Choice(TOOL_SETS),
+    default="core",
+    show_default=True,
+    envvar="MEMQL_MCP_TOOLS",
+    show_envvar=True,
+    help="core: the compact set (marked *), strict schemas, under 16,000 characters; full: every tool.",
+)
 @click.pass_context
-def mcp_command(ctx: click.Context, transport: str, port: int) -> None:
-    """Run the MCP server: one tool per verb plus memory_plan, memory_execute, memory_facts and
-    memory_history, acting as the global options say (--db, --tenant, --actor, --role, --consent,
-    --clearance, --now). See docs/mcp.md."""
-    from memql.interfaces.mcp import build_server
+def mcp_command(ctx: click.Context, transport: str, port: int, tool_set: str) -> None:
+    try:
+        from memql.interfaces.mcp.sdk import run_http
+        from memql.interfaces.mcp.server import build_server
+    except ImportError as exc:  # the MCP SDK is the optional extra memql[mcp]
+        raise click.ClickException(
+            f"the MCP server needs the MCP SDK ({exc}); install it with: pip install 'memql[mcp]'"
+        ) from None
 
     with open_memory(ctx) as memory:
-        server = build_server(memory)
+        server = build_server(memory, tools=tool_set)
         if transport == "stdio":
             server.run("stdio")
         else:  # loopback only: the server has no authentication of its own
@@ -32,4 +46,11 @@ def mcp_command(ctx: click.Context, transport: str, port: int) -> None:
             announce_when_listening(
                 "127.0.0.1", port, f"memql: MCP server listening on http://127.0.0.1:{port}/mcp"
             )
-            server.run("streamable-http", host="127.0.0.1", port=port)
+            run_http(server, "127.0.0.1", port)
+
+
+mcp_command.help = (
+    "Run the MCP server, acting as the global options say (--db, --tenant, --actor, --role, --consent, "
+    "--clearance, --now). See docs/mcp.md.\n\nTools (* in the default core set; all with --tools full):\n\n"
+    "\b\n" + tools_help()
+)

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from mcp_types import CallToolResult, TextContent
-
+from memql.interfaces.mcp.sdk import CallToolResult, TextContent
 from memql.lang.diagnostics import RULES, Diagnostic
 from memql.lang.encoding import json_default
 
@@ -28,7 +27,7 @@ def answer(
         reasons = "; ".join(str(d) for d in diagnostics or []) or "refused"
         text = f"refused: {reasons}\n{text}"
     return CallToolResult(
-        content=[TextContent(type="text", text=text)], structured_content=data, is_error=refused
+        content=[TextContent(type="text", text=text)], structuredContent=data, isError=refused
     )
 
 

@@ -7,12 +7,12 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from mcp_types import CallToolResult
 from pydantic import Field
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
-from memql.interfaces.mcp.params import RecordId, Time
+from memql.interfaces.mcp.params import Ids, RecordId, Time
+from memql.interfaces.mcp.sdk import CallToolResult
 from memql.interfaces.mcp.session import Session, internal_error, log
 
 Subject = Annotated[str, Field(min_length=1, max_length=512, description="whom or what the fact is about")]
@@ -122,29 +122,43 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             return internal_error()
         return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
 
-    def memory_history(record_id: RecordId) -> CallToolResult:
-        """A memory's audit history, oldest first: every change with when, who (actor), which op, each
+    def memory_history(
+        ids: Annotated[Ids | None, Field(description="the records whose history to read")] = None,
+        record_id: Annotated[
+            RecordId | None, Field(description="one record (the older spelling of ids)")
+        ] = None,
+    ) -> CallToolResult:
+        """Memories' audit history, oldest first: every change with when, who (actor), which op, each
         field before and after, and notes (reclassification, consolidation, proposal steps). Use it to
-        explain where a memory came from or why it changed. Returns {record_id, events: [...]}. Refused
-        (isError, target.not_found): the record does not exist in this tenant or this session may not
-        read it.
+        explain where a memory came from or why it changed. Returns {success, records: [{record_id,
+        events}]} (with record_id: also its record_id and events); an id that does not exist or that
+        this session may not read is left out with the warning target.not_found. Refused (isError,
+        target.not_found): none of them can be read; field.required: neither ids nor record_id.
         """
+        if ids is None and record_id is None:
+            return refusal([diagnostic("/ids", "field.required", "give ids (a list of record ids)")])
+        path, wanted = ("/ids", list(ids or [])) if record_id is None else ("/record_id", [record_id])
+        if ids is not None and record_id is not None:
+            wanted = list(dict.fromkeys([*ids, record_id]))
         try:
-            events = session.call(lambda m: m.history(record_id))
+            found = session.call(lambda m: [(rid, m.history(rid)) for rid in dict.fromkeys(wanted)])
         except Exception:
             log.exception("memql history failed")
             return internal_error()
-        if not events:
-            return refusal(
-                [
-                    diagnostic(
-                        "/record_id", "target.not_found", f"no record {record_id} this session may read"
-                    )
-                ],
-                record_id=record_id,
-                events=[],
-            )
-        return answer({"success": True, "record_id": record_id, "events": events}, refused=False)
+        records = [{"record_id": rid, "events": events} for rid, events in found if events]
+        missing = [rid for rid, events in found if not events]
+        unreadable = [
+            diagnostic(path, "target.not_found", f"no record {rid} this session may read") for rid in missing
+        ]
+        single = {"record_id": record_id} if record_id is not None and ids is None else {}
+        if not records:
+            return refusal(unreadable, **single, **({"events": []} if single else {}), records=[])
+        body: dict[str, Any] = {"success": True, **single, "records": records}
+        if single:
+            body["events"] = records[0]["events"]
+        if unreadable:  # a partial read: the others are answered, these named (as the verbs do)
+            body["warnings"] = [d.model_dump() | {"severity": "warning"} for d in unreadable]
+        return answer(body, refused=False)
 
     def memory_context(
         query: Annotated[

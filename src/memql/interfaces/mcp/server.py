@@ -8,16 +8,17 @@ a message, as the language reports its own fields), never the SDK's free-text va
 from __future__ import annotations
 
 import difflib
+import os
 from typing import Any
 
-from mcp.server.mcpserver import MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from mcp.server.mcpserver.tools import Tool
 from pydantic import ValidationError
 
 from memql import __version__
+from memql.interfaces.mcp.catalog import BRIEF, BRIEF_PARAMETERS, REFUSED, TOOLS, tool_names
+from memql.interfaces.mcp.compact import compact_input_schema, drop_nulls, null_tree
 from memql.interfaces.mcp.framing import diagnostic, refusal
 from memql.interfaces.mcp.programs import program_tools
+from memql.interfaces.mcp.sdk import BaseServer, Tool, ToolError, server_options
 from memql.interfaces.mcp.session import Session
 from memql.interfaces.mcp.verbs import verb_tools
 from memql.lang.diagnostics import Diagnostics
@@ -26,28 +27,32 @@ from memql.memory import Memory
 
 INSTRUCTIONS = (
     "memql is this user's long-term memory. Recall with memory_retrieve before answering what the user "
-    "may have said before; store what is worth keeping with memory_encode; organise with memory_label, "
-    "memory_promote/demote, memory_merge; forget with memory_delete or memory_expire. Every write is "
+    "may have said before; store what is worth keeping with memory_encode; organise with memory_label "
+    "and memory_promote; forget with memory_delete or memory_expire. Every write is "
     "validated, audited (memory_history) and may be refused: a refusal is an error result whose "
     "diagnostics name the field, a rule id and the reason; nothing was changed."
 )
 
 
-class MemqlServer(MCPServer):
+class MemqlServer(BaseServer):
     """MCPServer whose tools refuse unknown or ill-typed parameters with memql diagnostics."""
 
-    def __init__(self, tools: list[Tool], **options: Any) -> None:
+    def __init__(self, tools: list[Tool], accepted: dict[str, dict[str, Any]], **options: Any) -> None:
+        """`accepted`: each tool's full input schema (what a call may say, whichever set is served)."""
         super().__init__(tools=tools, **options)
-        self._parameters = {tool.name: set(tool.parameters.get("properties", {})) for tool in tools}
+        self._parameters = {name: set(schema.get("properties", {})) for name, schema in accepted.items()}
+        self._nulls = {name: null_tree(schema) for name, schema in accepted.items()}
 
-    async def call_tool(self, name: str, arguments: dict[str, Any], context: Any = None) -> Any:
+    async def call_tool(self, name: str, arguments: dict[str, Any], *context: Any) -> Any:
+        # 2.x passes a context, 1.x does not
         known = self._parameters.get(name)
         if known is not None:
+            arguments = drop_nulls(arguments, self._nulls[name])  # a strict client's "not given"
             unknown = [key for key in arguments if key not in known]
             if unknown:
                 return refusal([_unknown(key, known) for key in unknown], tool=name)
         try:
-            return await super().call_tool(name, arguments, context)
+            return await super().call_tool(name, arguments, *context)
         except ToolError as exc:
             if not isinstance(exc.__cause__, ValidationError):
                 raise
@@ -62,18 +67,48 @@ def _unknown(key: str, known: set[str]):
     return diagnostic(f"/{key}", "field.unknown", message)
 
 
-def build_server(memory: Memory) -> MemqlServer:
-    """An MCP server whose tools act on `memory` (its tenant, actor, role, consent, clearance, clock)."""
+def _root_inlined(tool: Tool) -> None:
+    """An output schema whose root is a `$ref` (SDK 1.x before 1.2x writes one) with the root inlined,
+    so every SDK line publishes the ExecutionResult's properties at the top."""
+    schema = tool.fn_metadata.output_schema
+    if schema and set(schema) == {"$defs", "$ref"} and schema["$ref"].startswith("#/$defs/"):
+        root = schema["$ref"].removeprefix("#/$defs/")
+        tool.fn_metadata.output_schema = {**schema["$defs"][root], "$defs": schema["$defs"]}
+
+
+def tool_set_from_env() -> str:
+    """The tool set `$MEMQL_MCP_TOOLS` names (core when unset)."""
+    return os.environ.get("MEMQL_MCP_TOOLS", "").strip().lower() or "core"
+
+
+def build_server(memory: Memory, *, tools: str | None = None) -> MemqlServer:
+    """An MCP server whose tools act on `memory` (its tenant, actor, role, consent, clearance, clock).
+
+    `tools`: "core", the compact default set, or "full", every tool (default: `$MEMQL_MCP_TOOLS`, else
+    core); an unknown name raises ValueError."""
+    tool_set = tools or tool_set_from_env()
+    wanted = tool_names(tool_set)
     session = Session(memory)
-    tools = []
-    for fn in [*verb_tools(session), *program_tools(session)]:
-        tool = Tool.from_function(fn, structured_output=True)
+    functions = {fn.__name__: fn for fn in [*verb_tools(session), *program_tools(session)]}
+    served, accepted = [], {}
+    for name in wanted:
+        compact = tool_set == "core"
+        # the compact set publishes no output schema (the result's shape is in the description)
+        tool = Tool.from_function(
+            functions[name], structured_output=not compact, annotations=TOOLS[name].annotations()
+        )
         tool.parameters["additionalProperties"] = False  # unknown parameters are refused, not ignored
-        tools.append(tool)
+        _root_inlined(tool)
+        accepted[name] = tool.parameters
+        if compact:
+            tool.parameters = compact_input_schema(tool.parameters, BRIEF_PARAMETERS)
+            tool.description = BRIEF[name] + REFUSED
+        served.append(tool)
     return MemqlServer(
-        tools,
+        served,
+        accepted,
         name="memql",
-        version=__version__,
+        **server_options(__version__),
         instructions=INSTRUCTIONS,
         log_level="WARNING",
     )

@@ -7,10 +7,9 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from mcp_types import CallToolResult
-
 from memql.engine.result import ExecutionResult
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
+from memql.interfaces.mcp.sdk import CallToolResult
 from memql.memory import Memory
 
 log = logging.getLogger("memql.mcp")

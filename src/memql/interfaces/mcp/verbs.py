@@ -7,7 +7,6 @@ import inspect
 from collections.abc import Callable
 from typing import Annotated, Any, Literal
 
-from mcp_types import CallToolResult
 from pydantic import Field
 
 from memql.engine.result import ExecutionResult
@@ -31,6 +30,7 @@ from memql.interfaces.mcp.params import (
     WeightDelta,
     WritePerm,
 )
+from memql.interfaces.mcp.sdk import CallToolResult
 from memql.interfaces.mcp.session import Session
 
 # the output schema every verb tool publishes: the API's ExecutionResult

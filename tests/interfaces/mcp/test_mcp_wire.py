@@ -1,0 +1,96 @@
+"""`memql mcp` spoken to as JSON-RPC over stdio, with no SDK client: the same on either MCP SDK line the
+server runs on (1.x or 2.x), so this file is what checks the line a CI job installs."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from typing import Any
+
+from memql.interfaces.mcp.catalog import TOOLS, tool_names
+
+NOW = "2026-03-02T09:00:00+00:00"
+
+
+class Wire:
+    """One `memql mcp` subprocess and the JSON-RPC requests sent to it, one line each."""
+
+    def __init__(self, db: str, tools: str = "") -> None:
+        env = {**os.environ, "MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": tools}
+        command = [sys.executable, "-m", "memql.interfaces.cli", "--db", db, "--actor", "mira"]
+        self.process = subprocess.Popen(
+            [*command, "--now", NOW, "mcp"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            text=True,
+            env=env,
+        )
+        self.next_id = 0
+
+    def send(self, method: str, params: dict[str, Any] | None = None, *, notify: bool = False) -> Any:
+        message: dict[str, Any] = {"jsonrpc": "2.0", "method": method, "params": params or {}}
+        if not notify:
+            self.next_id += 1
+            message["id"] = self.next_id
+        assert self.process.stdin and self.process.stdout
+        self.process.stdin.write(json.dumps(message) + "\n")
+        self.process.stdin.flush()
+        if notify:
+            return None
+        while True:  # skip notifications (logs) until our answer
+            reply = json.loads(self.process.stdout.readline())
+            if reply.get("id") == self.next_id:
+                assert "error" not in reply, reply
+                return reply["result"]
+
+    def __enter__(self) -> Wire:
+        hello = {
+            "protocolVersion": "2025-06-18",
+            "capabilities": {},
+            "clientInfo": {"name": "t", "version": "1"},
+        }
+        self.info = self.send("initialize", hello)
+        self.send("notifications/initialized", notify=True)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        assert self.process.stdin
+        self.process.stdin.close()
+        self.process.wait(timeout=30)
+
+
+def test_lists_and_calls_tools_over_stdio(tmp_path):
+    with Wire(str(tmp_path / "mcp.db")) as wire:
+        assert wire.info["serverInfo"]["name"] == "memql"
+        listed = wire.send("tools/list")
+        assert len(json.dumps(listed)) <= 16_000
+        tools = {tool["name"]: tool for tool in listed["tools"]}
+        assert list(tools) == tool_names("core")
+        for name, tool in tools.items():
+            hints = tool["annotations"]
+            assert hints["readOnlyHint"] == TOOLS[name].read_only, name
+            assert hints["destructiveHint"] == TOOLS[name].destructive, name
+            assert tool["inputSchema"]["additionalProperties"] is False, name
+
+        stored = wire.send("tools/call", {"name": "memory_encode", "arguments": {"text": "Aisle seats."}})
+        assert not stored.get("isError") and stored["structuredContent"]["data"]["id"] == "1"
+        wire.send("tools/call", {"name": "memory_lock", "arguments": {"ids": ["1"], "reason": "confirmed"}})
+        refused = wire.send(
+            "tools/call", {"name": "memory_delete", "arguments": {"ids": ["1"], "hard": None}}
+        )
+        assert refused["isError"] is True
+        assert refused["structuredContent"]["diagnostics"][0]["rule"] == "governance.locked"
+        assert refused["content"][0]["text"].startswith("refused: error: /target:")
+        wrong = wire.send("tools/call", {"name": "memory_promote", "arguments": {"ids": ["1"], "weight": 2}})
+        assert wrong["isError"] and wrong["structuredContent"]["diagnostics"][0]["path"] == "/weight"
+        history = wire.send("tools/call", {"name": "memory_history", "arguments": {"ids": ["1"]}})
+        events = history["structuredContent"]["records"][0]["events"]
+        assert [e["op"] for e in events] == ["Encode", "Lock"]
+
+    with Wire(str(tmp_path / "mcp.db"), tools="full") as wire:
+        full = wire.send("tools/list")["tools"]
+        assert [tool["name"] for tool in full] == list(TOOLS)
+        assert "outputSchema" in next(t for t in full if t["name"] == "memory_encode")
