@@ -152,6 +152,8 @@ def _answers_own_change(r: Reading, text: str, before: list[Said]) -> Said | Non
     """The turn of the last three where the speaker announced a change, when the message is a value alone
     (the change's new value, given when asked for)."""
     said = text.strip(" .。!！~")
+    if len(said) > 64:  # a value alone is short (and most messages end here, before any value is read)
+        return None
     found = values(said, r.now)
     if len(found) != 1 or found[0].end - found[0].start < len(said) - 2:
         return None
