@@ -154,10 +154,15 @@ def _answers_own_change(r: Reading, text: str, before: list[Said]) -> Said | Non
     said = text.strip(" .。!！~")
     if len(said) > 64:  # a value alone is short (and most messages end here, before any value is read)
         return None
+    announced = next(
+        (t for t in reversed(before[-3:]) if t.speaker == r.speaker and CHANGE.search(t.text)), None
+    )
+    if announced is None:
+        return None
     found = values(said, r.now)
     if len(found) != 1 or found[0].end - found[0].start < len(said) - 2:
         return None
-    return next((t for t in reversed(before[-3:]) if t.speaker == r.speaker and CHANGE.search(t.text)), None)
+    return announced
 
 
 def values(text: str, now: datetime) -> list[Value]:
