@@ -56,7 +56,48 @@ class MaintenanceRun:
         return {"swept": self.swept, "due": self.due, "promoted": self.promoted, "errors": self.errors}
 
 
-class Maintenance:
+class _Periodic:
+    """run_once() every `every` seconds in a daemon thread, from start() until stop() (or a `with` block)."""
+
+    every: float
+
+    def __init__(self) -> None:
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def run_once(self) -> Any:
+        raise NotImplementedError
+
+    def wait(self, seconds: float) -> bool:
+        """Sleep up to `seconds`, woken early by stop(); True when stopped."""
+        return self._stop.wait(seconds)
+
+    def start(self):
+        if self._thread is None:
+            self._stop.clear()
+            self._thread = threading.Thread(target=self._loop, name="memql-maintenance", daemon=True)
+            self._thread.start()
+        return self
+
+    def stop(self, timeout: float | None = 10.0) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout)
+            self._thread = None
+
+    def _loop(self) -> None:
+        while not self._stop.is_set():
+            self.run_once()
+            self._stop.wait(self.every)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+class Maintenance(_Periodic):
     """The runner (see the module docstring). `memory` is a `memql.Memory`; `monotonic` is the clock the
     promotion interval is measured on (tests pass their own)."""
 
@@ -70,12 +111,11 @@ class Maintenance:
         webhook: str | None = None,
         monotonic: Callable[[], float] = time.monotonic,
     ) -> None:
+        super().__init__()
         check_settings(every, promote_every, webhook)
         self.memory, self.every, self.promote_every = memory, every, promote_every
         self.on_due, self.webhook, self._monotonic = on_due, webhook, monotonic
         self._last_promotion: float | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self.runs = 0
         self.last: MaintenanceRun | None = None
 
@@ -132,43 +172,12 @@ class Maintenance:
             except Exception as exc:  # unreachable, refused, an error status: reported, not retried
                 run.errors.append(f"webhook: {type(exc).__name__}: {exc}")
 
-    def wait(self, seconds: float) -> bool:
-        """Sleep up to `seconds`, woken early by stop(); True when stopped."""
-        return self._stop.wait(seconds)
-
-    # --- the thread ---------------------------------------------------------------------------------
-
-    def start(self) -> Maintenance:
-        if self._thread is not None:
-            return self
-        self._stop.clear()
-        self._thread = threading.Thread(target=self._loop, name="memql-maintenance", daemon=True)
-        self._thread.start()
-        return self
-
-    def stop(self, timeout: float | None = 10.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
-            self._thread = None
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            self.run_once()
-            self._stop.wait(self.every)
-
-    def __enter__(self) -> Maintenance:
-        return self.start()
-
-    def __exit__(self, *exc: object) -> None:
-        self.stop()
-
 
 def _why(result: Any) -> str:
     return "; ".join(f"{d.path or '/'}: {d.message} [{d.rule}]" for d in result.diagnostics) or "refused"
 
 
-class TenantsMaintenance:
+class TenantsMaintenance(_Periodic):
     """One runner over several tenants of a store (what `memql serve --maintain-every` runs): every
     `every` seconds, a run for each tenant `tenants()` names, on the Memory `open_memory(tenant)` gives
     (a housekeeping session of that tenant). `last` holds each tenant's last run."""
@@ -184,11 +193,10 @@ class TenantsMaintenance:
     ) -> None:
         self._tenants, self._open = tenants, open_memory
         self._settings = {"every": every, "promote_every": promote_every, "webhook": webhook}
+        super().__init__()
         check_settings(every, promote_every, webhook)  # now, not in the thread
         self.every = every
         self._runners: dict[str, Maintenance] = {}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
         self.last: dict[str, MaintenanceRun] = {}
 
     def run_once(self) -> dict[str, MaintenanceRun]:
@@ -207,19 +215,7 @@ class TenantsMaintenance:
                 self.last[tenant] = MaintenanceRun(errors=[f"{type(exc).__name__}: {exc}"])
         return dict(self.last)
 
-    def start(self) -> TenantsMaintenance:
-        self._thread = threading.Thread(target=self._loop, name="memql-maintenance", daemon=True)
-        self._thread.start()
-        return self
-
     def stop(self, timeout: float | None = 10.0) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout)
+        super().stop(timeout)
         for runner in self._runners.values():
             runner.memory.close()
-
-    def _loop(self) -> None:
-        while not self._stop.is_set():
-            self.run_once()
-            self._stop.wait(self.every)
