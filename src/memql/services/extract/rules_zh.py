@@ -17,7 +17,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
 from .common import HEDGED, Draft, Reading, strip_span, time_value
-from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved, unnamed_relative
+from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved
 from .patterns_zh import (
     _ACTOR,
     _ADDRESSED,
@@ -33,18 +33,14 @@ from .patterns_zh import (
     _DISCOURSE,
     _DONE_THEN,
     _EXPIRES,
-    _FAMILIAR,
     _FROM,
     _GATHERING,
     _HEDGE,
     _HYPOTHETICAL,
-    _NAME_CJK,
     _NAME_LATIN,
     _NOMINALISED,
     _NOT,
     _NOT_NAME,
-    _PLACE_NOUN,
-    _PRED_START,
     _PREDICATES,
     _PREFERENCE,
     _QUESTION,
@@ -55,6 +51,7 @@ from .patterns_zh import (
     _STATUSES,
 )
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
+from .subjects_zh import relation_words, subject_at
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
@@ -127,7 +124,7 @@ def _people(r: Reading, start: int, end: int) -> None:
     """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
     named = {(p.turn, p.name) for p in r.known_persons}
     pattern = (
-        rf"我(?:们)?(?:家)?的?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        rf"我(?:们)?(?:家)?的?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
         r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
     )
     for m in re.finditer(pattern, r.text[:end]):
@@ -155,7 +152,7 @@ def _owner(r: Reading, topic: str | None, key: str) -> str:
 def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
     """他去年离职了: (the attribute he changed, him), for the next part's value."""
     at = _after_adverbs(r, a, b)
-    if not re.match(r"[他她]", r.text[at:b]) or (got := _subject(r, at, b)) is None:
+    if not re.match(r"[他她]", r.text[at:b]) or (got := subject_at(r, at, b)) is None:
         return None
     key = announced(r, _after_adverbs(r, got[1], b), b)
     return (key, got[0]) if key is not None else None
@@ -184,96 +181,7 @@ def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
     return [strip_span(s, a, b) for a, b in out if s[a:b].strip(" ，,")]
 
 
-# --- subjects ------------------------------------------------------------------------------------------
-
-
-# a role someone holds for the relative before it: 我女儿班主任是王老师 names the teacher, not the daughter
-_ROLE_NOUN = re.compile(
-    r"班主任|主任|老师|医生|大夫|经理|老板|教练|同学|同事|领导|上司|班长|校长|律师|保姆|司机|室友|房东|对象"
-)
-
-
-_ATTRIBUTE_NEXT = re.compile(r"(?P<attr>[\u4e00-\u9fff]{1,6}?)(?=[：:\s]|是)")
-
-
-def _not_a_name(r: Reading, words: str) -> bool:
-    return (
-        bool(_ROLE_NOUN.fullmatch(words)) or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
-    )
-
-
-def _relation_words(r: Reading) -> str:
-    def make() -> str:
-        words = [w for w in r.vocabulary.relations if not w.isascii()]
-        return "|".join(sorted(words, key=len, reverse=True))
-
-    return r.vocabulary.memo("relations_zh", make)
-
-
-def _subject(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
-    """(subject, position after it, possessive 的 follows) at the start of a part."""
-    s = r.text
-    rel = re.compile(
-        rf"(?:(?:我们|我)(?:家)?的?)?(?:新)?(?P<rel>{_relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
-        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
-    ).match(s, pos, end)
-    if rel is not None:
-        after = rel.end()
-        if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
-            after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
-        de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
-        if rel["name"] and _not_a_name(r, rel["name"]):
-            return _relative(r, rel), rel.start("name"), True  # 我女儿班主任是…: the daughter's teacher
-        return _relative(r, rel), after + de, de
-    bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{_relation_words(r)})(?P<name>)").match(
-        s, pos, end
-    )
-    if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
-        return _relative(r, bare), bare.end(), False
-    attr = _ATTRIBUTE_NEXT.match(s, bare.end(), end) if bare is not None else None
-    if bare is not None and attr is not None and r.vocabulary.attribute(r.vocabulary.normalize(attr["attr"])):
-        return _relative(r, bare), bare.end(), True  # 我爸手机号：138…: the father's phone
-    if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
-        return r.speaker, m.end(), bool(m["de"])
-    if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
-        gender = "m" if m["p"] == "他" else "f"
-        who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
-        return (who, m.end(), bool(m["de"])) if who else None
-    for person in reversed(r.persons):
-        if s.startswith(person.name, pos):
-            de = s.startswith("的", pos + len(person.name))
-            return person.name, pos + len(person.name) + de, de
-    m = re.compile(
-        rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)(?=(?:现在|目前|已经|也|还)*(?:住在|搬到|搬去|在.+?(?:工作|上班)))"
-    ).match(s, pos, end)
-    if (
-        m is not None
-        and not _NOT_NAME.match(m["name"])
-        and not m["name"].startswith(("你", "他", "她", "这", "那"))
-        and not _PLACE_NOUN.search(m["name"])  # 公司搬到了望京: an organisation, not a person
-    ):
-        r.name_person(m["name"], None, (m.start(), m.end()))
-        return m["name"], m.end(), False
-    return None
-
-
-def _relative(r: Reading, m: re.Match[str]) -> str:
-    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
-    name = m["name"]
-    if name and _not_a_name(r, name):
-        name = None  # 我女儿班主任, 我爸手机号: a role or an attribute of theirs, not their name
-    if name and any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times):
-        name = None  # 我家猫下周一去打疫苗: a time, not the cat's name
-    if not name or _NOT_NAME.match(name):
-        # 我姐姐 after 我姐姐小红: the one sister named before, when only one was
-        named = {
-            d.subject for d in r.earlier if d.attribute == f"relation.{relation}_of" and d.value == r.speaker
-        }
-        rel = _FAMILIAR.get(m["rel"], m["rel"])  # 我爸 and 我爸爸 are one father
-        return named.pop() if len(named) == 1 else f"{r.speaker}的{rel}"
-    r.name_person(name, gender, (m.start("name"), m.end("name")))
-    r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
-    return name
+# --- subjects (subjects_zh.py) ----------------------------------------------------------------------
 
 
 def _after_adverbs(r: Reading, pos: int, end: int) -> int:
@@ -297,7 +205,7 @@ def _after_adverbs(r: Reading, pos: int, end: int) -> int:
 
 def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
-    rels, name = _relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
+    rels, name = relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
     m = re.compile(
         rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
     ).match(r.text, a, b)
@@ -345,7 +253,7 @@ def _statement(
         key = "email" if "@" in m["value"] else "phone"
         _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
         return True, topic
-    got = _subject(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
+    got = subject_at(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
     if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
         return False, None  # an unresolved 他/她, or 你: not the speaker's
     if got is None and topic is not None:  # a part continuing the subject of the one before

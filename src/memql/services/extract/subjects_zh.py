@@ -1,0 +1,98 @@
+"""Who a Chinese part is about (rules_zh.py reads the rest): the speaker (我/我们), a relative with or
+without a name (我姐姐安娜, 我妈), a role or attribute of a relative that is not their name (我女儿班主任,
+我爸手机号), 他/她 resolved to the one person they can be, or a name before a verb of residence or work."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Reading
+from .corrections_zh import unnamed_relative
+from .patterns_zh import _ADVERB, _FAMILIAR, _NAME_CJK, _NAME_LATIN, _NOT_NAME, _PLACE_NOUN, _PRED_START
+from .vocabulary import snake
+
+# a role someone holds for the relative before it: 我女儿班主任是王老师 names the teacher, not the daughter
+_ROLE_NOUN = re.compile(
+    r"班主任|主任|老师|医生|大夫|经理|老板|教练|同学|同事|领导|上司|班长|校长|律师|保姆|司机|室友|房东|对象"
+)
+
+
+_ATTRIBUTE_NEXT = re.compile(r"(?P<attr>[\u4e00-\u9fff]{1,6}?)(?=[：:\s]|是)")
+
+
+def _not_a_name(r: Reading, words: str) -> bool:
+    return (
+        bool(_ROLE_NOUN.fullmatch(words)) or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
+    )
+
+
+def relation_words(r: Reading) -> str:
+    def make() -> str:
+        words = [w for w in r.vocabulary.relations if not w.isascii()]
+        return "|".join(sorted(words, key=len, reverse=True))
+
+    return r.vocabulary.memo("relations_zh", make)
+
+
+def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
+    """(subject, position after it, possessive 的 follows) at the start of a part."""
+    s = r.text
+    rel = re.compile(
+        rf"(?:(?:我们|我)(?:家)?的?)?(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
+    ).match(s, pos, end)
+    if rel is not None:
+        after = rel.end()
+        if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
+            after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
+        de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
+        if rel["name"] and _not_a_name(r, rel["name"]):
+            return _relative(r, rel), rel.start("name"), True  # 我女儿班主任是…: the daughter's teacher
+        return _relative(r, rel), after + de, de
+    bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{relation_words(r)})(?P<name>)").match(s, pos, end)
+    if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
+        return _relative(r, bare), bare.end(), False
+    attr = _ATTRIBUTE_NEXT.match(s, bare.end(), end) if bare is not None else None
+    if bare is not None and attr is not None and r.vocabulary.attribute(r.vocabulary.normalize(attr["attr"])):
+        return _relative(r, bare), bare.end(), True  # 我爸手机号：138…: the father's phone
+    if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
+        return r.speaker, m.end(), bool(m["de"])
+    if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
+        gender = "m" if m["p"] == "他" else "f"
+        who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
+        return (who, m.end(), bool(m["de"])) if who else None
+    for person in reversed(r.persons):
+        if s.startswith(person.name, pos):
+            de = s.startswith("的", pos + len(person.name))
+            return person.name, pos + len(person.name) + de, de
+    m = re.compile(
+        rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)(?=(?:现在|目前|已经|也|还)*(?:住在|搬到|搬去|在.+?(?:工作|上班)))"
+    ).match(s, pos, end)
+    if (
+        m is not None
+        and not _NOT_NAME.match(m["name"])
+        and not m["name"].startswith(("你", "他", "她", "这", "那"))
+        and not _PLACE_NOUN.search(m["name"])  # 公司搬到了望京: an organisation, not a person
+    ):
+        r.name_person(m["name"], None, (m.start(), m.end()))
+        return m["name"], m.end(), False
+    return None
+
+
+def _relative(r: Reading, m: re.Match[str]) -> str:
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    name = m["name"]
+    if name and _not_a_name(r, name):
+        name = None  # 我女儿班主任, 我爸手机号: a role or an attribute of theirs, not their name
+    if name and any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times):
+        name = None  # 我家猫下周一去打疫苗: a time, not the cat's name
+    if not name or _NOT_NAME.match(name):
+        # 我姐姐 after 我姐姐小红: the one sister named before, when only one was
+        named = {
+            d.subject for d in r.earlier if d.attribute == f"relation.{relation}_of" and d.value == r.speaker
+        }
+        rel = _FAMILIAR.get(m["rel"], m["rel"])  # 我爸 and 我爸爸 are one father
+        return named.pop() if len(named) == 1 else f"{r.speaker}的{rel}"
+    r.name_person(name, gender, (m.start("name"), m.end("name")))
+    r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
+    return name
