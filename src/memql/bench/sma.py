@@ -81,11 +81,19 @@ def sma(
     predicted: Any, gold: Any, *, now: datetime | None = None, embedder: Any = None
 ) -> tuple[float, float | None]:
     """(SMA-Lev, SMA-Cos) of one sample; SMA-Cos is None without an embedder. No program scores 0."""
+    return scores(predicted, gold, now=now, embedder=embedder)[:2]
+
+
+def scores(
+    predicted: Any, gold: Any, *, now: datetime | None = None, embedder: Any = None
+) -> tuple[float, float | None, bool]:
+    """(SMA-Lev, SMA-Cos, exact) of one sample, each program's canonical text made once; exact is the
+    Text2Mem paper's SMA: the two texts are equal. No program scores 0 and is not exact."""
     if predicted is None:
-        return 0.0, (0.0 if embedder is not None else None)
+        return 0.0, (0.0 if embedder is not None else None), False
     p, g = program_text(predicted, now), program_text(gold, now)
     lev = lev_similarity(p, g)
     if embedder is None:
-        return lev, None
+        return lev, None, p == g
     vectors = embedder.embed([p, g])
-    return lev, cosine(list(vectors[0]), list(vectors[1]))
+    return lev, cosine(list(vectors[0]), list(vectors[1])), p == g

@@ -395,14 +395,14 @@ def _run(
 
 
 def _score_sma(result: SampleResult, program: Any, sample: dict[str, Any], memory: Any) -> None:
-    from memql.bench.sma import program_text, sma
+    from memql.bench.sma import scores
 
     gold = sample.get("schema_list")
     if gold is None:
         return
-    now = memory.clock.now()
-    result.sma_lev, result.sma_cos = sma(program, gold, now=now, embedder=memory.executor.embedder)
-    result.sma_exact = program is not None and program_text(program, now) == program_text(gold, now)
+    result.sma_lev, result.sma_cos, result.sma_exact = scores(
+        program, gold, now=memory.clock.now(), embedder=memory.executor.embedder
+    )
 
 
 def _op_of(ir: Any) -> str:
