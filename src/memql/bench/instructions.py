@@ -25,6 +25,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
+from memql.bench.text2mem import steps_of
 from memql.cognition.planner import PlanContext
 from memql.lang import validate
 
@@ -58,10 +59,6 @@ def load(path: Path) -> list[dict[str, Any]]:
     return items
 
 
-def _steps(program: dict[str, Any]) -> list[dict[str, Any]]:
-    return list(program["workflow"]) if "workflow" in program else [program]
-
-
 def _texts(step: dict[str, Any]) -> str:
     return json.dumps(step.get("args", {}), ensure_ascii=False)
 
@@ -71,25 +68,26 @@ def judge(item: dict[str, Any], program: dict[str, Any] | None) -> tuple[str, li
     expect = item["expect"]
     if program is None:
         return ("right" if expect.get("clarify") else "asked"), [], ""
-    steps = _steps(program)
+    steps = steps_of(program)
     ops = [s["op"] for s in steps]
     if expect.get("clarify"):
         return "misread", ops, "planned where it should have asked"
     wanted = expect.get("ops") or [expect["op"]]
     if ops != wanted:
         return "misread", ops, f"verbs {ops}, not {wanted}"
-    first = steps[0]
-    if "ids" in expect and sorted(first.get("target", {}).get("ids") or [], key=str) != sorted(expect["ids"]):
-        return "misread", ops, f"records {first.get('target', {}).get('ids')}, not {expect['ids']}"
+    first, args = steps[0], steps[0].get("args", {})
+    ids = first.get("target", {}).get("ids")
+    if "ids" in expect and sorted(ids or [], key=str) != sorted(expect["ids"]):
+        return "misread", ops, f"records {ids}, not {expect['ids']}"
     if "tags" in expect:
-        label = next(s for s in steps if s["op"] == "Label")
-        if sorted(label.get("args", {}).get("tags") or []) != sorted(expect["tags"]):
-            return "misread", ops, f"tags {label.get('args', {}).get('tags')}, not {expect['tags']}"
+        tags = next(s for s in steps if s["op"] == "Label").get("args", {}).get("tags")
+        if sorted(tags or []) != sorted(expect["tags"]):
+            return "misread", ops, f"tags {tags}, not {expect['tags']}"
     if "text" in expect and expect["text"].casefold() not in _texts(first).casefold():
         return "misread", ops, f"the text does not say {expect['text']!r}"
     for key, value in (expect.get("args") or {}).items():
-        if first.get("args", {}).get(key) != value:
-            return "misread", ops, f"{key} is {first.get('args', {}).get(key)!r}, not {value!r}"
+        if args.get(key) != value:
+            return "misread", ops, f"{key} is {args.get(key)!r}, not {value!r}"
     return "right", ops, ""
 
 

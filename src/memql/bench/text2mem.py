@@ -155,7 +155,8 @@ def detect_lang(text: str) -> str:
     return "zh" if _CJK.search(text or "") else "en"
 
 
-def _steps(program: Any) -> list[Any]:
+def steps_of(program: Any) -> list[Any]:
+    """The steps of a program: an IR, a list of IRs, or {"workflow": [...]}."""
     if isinstance(program, dict) and isinstance(program.get("workflow"), list):
         return program["workflow"]
     if isinstance(program, list):
@@ -307,7 +308,7 @@ def run_sample(
     breaks something is a failure with the reason)."""
     cls = sample.get("class") if isinstance(sample.get("class"), dict) else {}
     gold = sample.get("schema_list")
-    gold_steps = _steps(gold) if gold is not None else []
+    gold_steps = steps_of(gold) if gold is not None else []
     text = instruction_text(sample)
     result = SampleResult(
         id=str(sample.get("id", "?")),
@@ -360,7 +361,7 @@ def _run(
             result.program = program
             _score_sma(result, program, sample, memory)
             result.stage = None
-        steps = _steps(program)
+        steps = steps_of(program)
         if len(steps) == 1:
             program = steps[0]
         if planner is None:
