@@ -9,7 +9,7 @@ from memql.cognition.planner.rules import arguments as a
 from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
-from memql.cognition.planner.rules.targets import find_ids
+from memql.cognition.planner.rules.targets import RECORD_NOUNS_EN, find_ids
 from memql.cognition.planner.rules.text import capitalise, clean_phrase, fold, mask_quotes, quoted
 from memql.lang.time import find_natural
 
@@ -184,7 +184,7 @@ def _field_named(folded: str, lang: str) -> str | None:
 # the records named by number or pronoun, then the tags unquoted: "tag memory 3 okr and meeting", "tag them
 # weekend"
 _REF_THEN_TAGS = re.compile(
-    r"(?i)(?P<ref>(?:(?:records?|memor(?:y|ies)|notes?|items?|entr(?:y|ies))\s*#?\s*)?#?\d+"
+    rf"(?i)(?P<ref>(?:(?:{RECORD_NOUNS_EN})\s*#?\s*)?#?\d+"
     r"(?:\s*(?:,|and|&)\s*#?\d+)*|it|them|this|that|these|those|this one|that one)\s+(?P<tags>[^'\"]+)$"
 )
 

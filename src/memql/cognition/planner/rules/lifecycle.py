@@ -10,7 +10,13 @@ from memql.cognition.planner.rules import lexicon_en, lexicon_zh
 from memql.cognition.planner.rules.common import make_step, object_phrase, target_of
 from memql.cognition.planner.rules.model import Clarify, Clause, Reading, Step
 from memql.cognition.planner.rules.reads import summarize_step
-from memql.cognition.planner.rules.targets import TargetReading, find_ids, record_time, without_spans
+from memql.cognition.planner.rules.targets import (
+    TargetReading,
+    blank_ids,
+    find_ids,
+    record_time,
+    without_spans,
+)
 from memql.cognition.planner.rules.text import clean_phrase, fold
 from memql.lang.time import find_natural
 
@@ -214,11 +220,7 @@ def lock_step(clause: Clause, reading: Reading, index: int) -> list[Step]:
 def _bare_time(clause: Clause, reading: Reading) -> tuple[Any, int]:
     """The first time expression of the clause outside its record numbers (11号 is a record, not the 11th),
     and where it starts; (None, end) when there is none."""
-    text = clause.text
-    if reading.lang == "zh":  # the numbers that name records are blanked out, keeping the offsets
-        text = re.sub(
-            r"\d+(?=号|条)|第[\d一二三四五六七八九十]+(?:条|个|项|号)", lambda m: " " * len(m[0]), text
-        )
+    text = blank_ids(clause.lower, reading.lang)
     for start, _, span in find_natural(text, reading.now, reading.lang):
         if span.end <= reading.now or re.search(r"(?i)\b(?:from|since|of)\s+(?:the\s+)?$|从$", text[:start]):
             continue  # "notes from last week": when the records are from, not when they expire

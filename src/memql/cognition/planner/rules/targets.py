@@ -69,8 +69,10 @@ _NOT_RECORD_TIME_EN = re.compile(
     r"(?:the\s+)?(?:end\s+of\s+)?$"
 )
 _NOT_RECORD_TIME_ZH = re.compile(r"(?:在|于)?(?:截止|到|至|直到|之前|每|每个)$")
+# the nouns a record is named by, before its number ("memory 11", "notes 4 and 6")
+RECORD_NOUNS_EN = r"records?|memor(?:y|ies)|notes?|items?|entr(?:y|ies)"
 _IDS_EN = re.compile(
-    r"(?:\b(?:records?|memor(?:y|ies)|notes?|items?|entr(?:y|ies)|ids?|numbers?|nos?\.?)\s*#?\s*|#)"
+    rf"(?:\b(?:{RECORD_NOUNS_EN}|ids?|numbers?|nos?\.?)\s*#?\s*|#)"
     r"(?P<list>\d+(?!\.\d)(?:\s*(?:,|and|&|or|to|through|-|–)\s*(?:#\s*)?\d+(?!\.\d))*)\b"
 )
 _IDS_ZH = re.compile(
@@ -96,6 +98,13 @@ class TargetReading:
 
 
 # --- pieces ------------------------------------------------------------------------------------------
+
+
+def blank_ids(folded: str, lang: str) -> str:
+    """The text with its record numbers blanked out, offsets kept (11号 names a record, not the 11th)."""
+    for m in (_IDS_ZH if lang == "zh" else _IDS_EN).finditer(folded):
+        folded = folded[: m.start()] + " " * (m.end() - m.start()) + folded[m.end() :]
+    return folded
 
 
 def find_ids(folded: str, lang: str) -> list[str]:
