@@ -23,7 +23,6 @@ from __future__ import annotations
 import json
 import threading
 import time
-import urllib.request
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -161,6 +160,8 @@ class Maintenance(_Periodic):
             except Exception as exc:
                 run.errors.append(f"on_due: {type(exc).__name__}: {exc}")
         if self.webhook is not None:
+            import urllib.request  # only a runner with a webhook pays for it, not every `import memql`
+
             body = json.dumps({"tenant": self.memory.tenant, "due": run.due}, default=str).encode()
             request = urllib.request.Request(
                 self.webhook, data=body, headers={"Content-Type": "application/json"}, method="POST"
