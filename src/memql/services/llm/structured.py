@@ -11,6 +11,20 @@ from typing import Any
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 
 
+def closed_object(**properties: dict[str, Any]) -> dict[str, Any]:
+    """A strict-mode object schema: these properties, every one required, nothing else."""
+    return {
+        "type": "object",
+        "properties": properties,
+        "required": list(properties),
+        "additionalProperties": False,
+    }
+
+
+def array_of(items: dict[str, Any]) -> dict[str, Any]:
+    return {"type": "array", "items": items}
+
+
 def ask_json(
     llm: LLM,
     system: str,

@@ -11,59 +11,19 @@ from typing import Any
 
 from memql.cognition.conversation.base import Message
 from memql.ports.models import LLM
-from memql.services.llm.structured import ask_json
+from memql.services.llm.structured import array_of, ask_json, closed_object
 
 from .facts import MAX_FACT_CHARS, FactDraft, spoken
 
 MAX_TITLE_CHARS = 120
 MAX_SUMMARY_CHARS = 600
 
-_FACT = {
-    "type": "object",
-    "properties": {"text": {"type": "string"}, "message": {"type": "integer"}},
-    "required": ["text", "message"],
-    "additionalProperties": False,
-}
-EPISODES_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "episodes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "first": {"type": "integer"},
-                    "title": {"type": "string"},
-                    "facts": {"type": "array", "items": _FACT},
-                },
-                "required": ["first", "title", "facts"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["episodes"],
-    "additionalProperties": False,
-}
-THEMES_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "themes": {
-            "type": "array",
-            "items": {
-                "type": "object",
-                "properties": {
-                    "theme": {"type": "integer"},
-                    "title": {"type": "string"},
-                    "summary": {"type": "string"},
-                },
-                "required": ["theme", "title", "summary"],
-                "additionalProperties": False,
-            },
-        }
-    },
-    "required": ["themes"],
-    "additionalProperties": False,
-}
+_INTEGER, _STRING = {"type": "integer"}, {"type": "string"}
+_FACT = closed_object(text=_STRING, message=_INTEGER)
+EPISODES_SCHEMA = closed_object(
+    episodes=array_of(closed_object(first=_INTEGER, title=_STRING, facts=array_of(_FACT)))
+)
+THEMES_SCHEMA = closed_object(themes=array_of(closed_object(theme=_INTEGER, title=_STRING, summary=_STRING)))
 _EPISODES = (
     "Cut this numbered conversation excerpt into episodes: runs of consecutive messages on one topic or "
     "event. For each episode give `first` (the number of its first message; the first episode starts at "

@@ -8,21 +8,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from memql.ports.models import LLM
-from memql.services.llm.structured import ask_json
+from memql.services.llm.structured import array_of, ask_json, closed_object
 
 if TYPE_CHECKING:
     from memql.cognition.conversation.tiers.state import PageState
 
-PAGE_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "continuous": {"type": "boolean"},
-        "summary": {"type": "string"},
-        "keywords": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["continuous", "summary", "keywords"],
-    "additionalProperties": False,
-}
+_STRINGS = array_of({"type": "string"})
+PAGE_SCHEMA = closed_object(continuous={"type": "boolean"}, summary={"type": "string"}, keywords=_STRINGS)
 # MemoryOS's profile has static fields and trait dimensions; these are memql's own (docs/tiers.md)
 STATIC_FIELDS = ("name", "age", "gender", "occupation", "location", "family", "education", "languages")
 TRAIT_DIMENSIONS = (
@@ -42,28 +34,18 @@ TRAIT_DIMENSIONS = (
 
 
 def _nullable_fields(names: tuple[str, ...]) -> dict[str, Any]:
-    return {
-        "type": "object",
-        "properties": {n: {"type": ["string", "null"]} for n in names},
-        "required": list(names),
-        "additionalProperties": False,
-    }
+    return closed_object(**{n: {"type": ["string", "null"]} for n in names})
 
 
 PERSONA_CORE = ("profile", "knowledge", "user_traits", "agent_traits")
-PERSONA_SCHEMA = {
-    "type": "object",
-    "properties": {
-        "profile": {"type": "string"},
-        "static": _nullable_fields(STATIC_FIELDS),
-        "trait_dimensions": _nullable_fields(TRAIT_DIMENSIONS),
-        "knowledge": {"type": "array", "items": {"type": "string"}},
-        "user_traits": {"type": "array", "items": {"type": "string"}},
-        "agent_traits": {"type": "array", "items": {"type": "string"}},
-    },
-    "required": ["profile", "static", "trait_dimensions", "knowledge", "user_traits", "agent_traits"],
-    "additionalProperties": False,
-}
+PERSONA_SCHEMA = closed_object(
+    profile={"type": "string"},
+    static=_nullable_fields(STATIC_FIELDS),
+    trait_dimensions=_nullable_fields(TRAIT_DIMENSIONS),
+    knowledge=_STRINGS,
+    user_traits=_STRINGS,
+    agent_traits=_STRINGS,
+)
 
 
 MAX_FIELD_CHARS = 120  # a profile field longer than this is not a field: left out
