@@ -19,9 +19,6 @@ ONE_VECTOR = (
     "memql keeps one vector per record (of the text at all its index paths, joined); STORE keeps one per "
     "path and scores the best"
 )
-NON_FINITE = (
-    "memql's language is JSON: a filter bound of Infinity or NaN is refused (json.non_finite), not compared"
-)
 
 
 def upstream(path: str) -> str:
@@ -159,7 +156,6 @@ xf = {
     name: ONE_VECTOR.replace("STORE", "LangGraph's SQLite store")
     for name in ("test_embed_with_path", "test_embed_with_path_operation_config")
 }
-xf["test_numeric_filter_safety"] = NON_FINITE
 src = mark_xfail(src, xf)
 out_extra = {"test_scores[poisson]": SCORES}
 out = header("libs/checkpoint-sqlite/tests/test_store.py", dropped, {**xf, **out_extra}) + src

@@ -4,6 +4,7 @@ restorable and audited, large batches in one workflow per 100 puts, and memql's 
 
 from __future__ import annotations
 
+import operator
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -100,3 +101,38 @@ def test_bad_ops_raise_memqls_diagnostics(backend: str) -> None:
     with pytest.raises(InvalidStoreOp) as bad:
         store.put(("x",), "k", {"v": 1}, ttl=-5)
     assert bad.value.path == "/args/ttl"
+
+
+def test_infinite_and_nan_bounds_compare_as_in_python(backend: str) -> None:
+    """JSON has no Infinity: the adapter says each such bound as the finite test it equals, and the
+    results are what Python's operators give over the same values."""
+    store = open_store()
+    prices = {"a": -(10**300), "b": -1.5, "c": 0, "d": 7, "e": 10**300}
+    for key, price in prices.items():
+        store.put(("items",), key, {"price": price})
+    store.put(("items",), "none", {"label": "no price"})
+    inf, nan = float("inf"), float("nan")
+    cases = [
+        {"$lt": inf},
+        {"$lte": -inf},
+        {"$gt": -inf, "$lt": 7},
+        {"$gte": inf},
+        {"$lt": inf, "$lte": 0},
+        {"$eq": nan},
+        {"$gt": nan},
+        {"$ne": inf},
+    ]
+    for test in cases:
+        found = {item.key for item in store.search(("items",), filter={"price": test}, limit=50)}
+        expected = {k for k, v in prices.items() if all(_python_compare(op, v, b) for op, b in test.items())}
+        if "$ne" in test:
+            expected.add("none")  # LangGraph's $ne holds for an item without the field
+        assert found == expected, test
+    assert store.search(("items",), filter={"price": nan}) == []
+    assert store.search(("items",), filter={"price": inf}) == []
+
+
+def _python_compare(op: str, value: float, bound: float) -> bool:
+    ops = {"$lt": operator.lt, "$lte": operator.le, "$gt": operator.gt, "$gte": operator.ge}
+    ops |= {"$eq": operator.eq, "$ne": operator.ne}
+    return ops[op](value, bound)

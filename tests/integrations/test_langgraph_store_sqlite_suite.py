@@ -11,7 +11,6 @@ assertion is unchanged. Not ported (docs/integrations.md lists them with their r
 Ported, and expected to fail (strict xfail, with the reason):
 - test_embed_with_path: memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best
 - test_embed_with_path_operation_config: memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best
-- test_numeric_filter_safety: memql's language is JSON: a filter bound of Infinity or NaN is refused (json.non_finite), not compared
 - test_scores[poisson]: memql's dense score is the cosine clamped to [0, 1], and a record with no positive similarity is no match; LangGraph returns negative cosines
 """
 # ruff: noqa
@@ -1039,10 +1038,6 @@ def test_sql_injection_filter_values(store: MemqlStore) -> None:
     assert len(results) == 0, "Unicode-based injection should be blocked"
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memql's language is JSON: a filter bound of Infinity or NaN is refused (json.non_finite), not compared",
-)
 def test_numeric_filter_safety(store: MemqlStore) -> None:
     """Test that numeric filter values are handled safely."""
     # Setup: Create documents with numeric fields

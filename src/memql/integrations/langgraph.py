@@ -243,8 +243,54 @@ def _duration(minutes: float) -> str:
     return f"PT{seconds}S"
 
 
+LARGEST = 1.7976931348623157e308  # the largest finite double: every stored number lies within +-LARGEST
+# a comparison with an infinite bound, said with finite ones (memql's language is JSON, which has no
+# Infinity): (op, bound is +inf) -> the same test; None when no finite number passes it
+_INFINITE = {
+    ("$lt", True): ("$lte", LARGEST),
+    ("$lte", True): ("$lte", LARGEST),
+    ("$gt", False): ("$gte", -LARGEST),
+    ("$gte", False): ("$gte", -LARGEST),
+}
+NEVER = ("$gt", LARGEST)  # no finite number is greater: the test a finite value never passes
+
+
 def _where(filter: dict[str, Any] | None) -> dict[str, Any]:
-    return dict(filter or {})
+    """LangGraph's filter as memql's `where`. LangGraph compares with Python's operators, so a bound of
+    Infinity or NaN is meaningful there: `$lt: inf` holds for every number, anything `== nan` is false and
+    `!= nan` true. Those bounds are rewritten as the finite tests they equal."""
+    where: dict[str, Any] = {}
+    extra: list[dict[str, Any]] = []  # a second test of one operator on a field (`$lt: inf, $lte: 5`)
+    for field, test in (filter or {}).items():
+        if field.startswith("$") or not (isinstance(test, dict) or _non_finite(test)):
+            where[field] = test
+            continue
+        for op, bound in test.items() if isinstance(test, dict) else [("$eq", test)]:
+            finite = _finite_test(op, bound)
+            if finite is None:
+                continue  # every value passes (`$ne: nan`)
+            if finite[0] in where.setdefault(field, {}):
+                extra.append({field: dict([finite])})
+            else:
+                where[field][finite[0]] = finite[1]
+    if extra:
+        where = {"$and": [where, *extra]}
+    return where
+
+
+def _finite_test(op: str, bound: Any) -> tuple[str, Any] | None:
+    """(op, bound) with a finite bound; None when every value passes."""
+    if not _non_finite(bound):
+        return op, bound
+    if op in ("$ne", "$nin"):
+        return None
+    if math.isnan(bound):
+        return NEVER
+    return _INFINITE.get((op, bound > 0), NEVER)
+
+
+def _non_finite(value: Any) -> bool:
+    return isinstance(value, float) and not math.isfinite(value)
 
 
 def _item(row: dict[str, Any], search: bool = False) -> Item:
