@@ -126,3 +126,15 @@ def test_the_date_of_an_event_of_the_speakers(text, key, value):
 )
 def test_no_event_date_without_a_date_or_when_asked_or_supposed(text):
     assert own(text) == set()
+
+
+@pytest.mark.parametrize(
+    "text, fact",
+    [
+        ("my wife Sun-hee is a resident at Mercy General", ("Sun-hee", "employer", "Mercy General")),
+        ("my friend Jean-Luc lives in Paris", ("Jean-Luc", "residence", "Paris")),
+        ("Mary-Kate works at Google now", ("Mary-Kate", "employer", "Google")),
+    ],
+)
+def test_a_hyphenated_given_name_is_one_name(text, fact):
+    assert fact in facts(text)

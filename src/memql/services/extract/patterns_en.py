@@ -10,7 +10,7 @@ from memql.lang.time.numbers import EN_NUMBER_RE
 
 _I = re.I
 _SPACE = re.compile(r"\s+")
-_NAME = r"(?-i:[A-Z][a-z]+(?:[- ][A-Z][a-z]+)?)"
+_NAME = r"(?-i:[A-Z][a-z]+(?:-[a-z]+|[- ][A-Z][a-z]+)?)"  # Sun-hee, Jean-Luc, Ana Lima
 # capitalised words that are not names (sentence openers, pronouns, days, months)
 # fmt: off
 NOT_NAMES = frozenset((
