@@ -89,7 +89,9 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
         components[f"IR_{name}"] = schema
     components["Program"] = {k: v for k, v in program.items() if k not in ("$schema", "$id")}
     # /v1/retrieve reads its raw body (its shorthand or a Retrieve program): its schemas are added here
-    components["RetrieveRequest"] = RetrieveRequest.model_json_schema(ref_template=COMPONENT_REF)
+    shorthand = RetrieveRequest.model_json_schema(ref_template=COMPONENT_REF)
+    components.update(shorthand.pop("$defs", {}))  # the models it nests, were it to nest any
+    components["RetrieveRequest"] = shorthand
     components["RetrieveWorkflow"] = retrieve_workflow_schema(components["IR_Workflow"])
     app.openapi_schema = doc
     return doc
