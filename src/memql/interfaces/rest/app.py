@@ -21,13 +21,15 @@ from memql.interfaces.rest import (
 from memql.interfaces.rest.auth import Services, caller_memory
 from memql.interfaces.rest.errors import install_handlers
 from memql.interfaces.rest.middleware import DEFAULT_MAX_BODY, AccessLog, BodyLimit
-from memql.interfaces.rest.models import Health
+from memql.interfaces.rest.models import Health, RetrieveRequest
+from memql.interfaces.rest.retrieve_body import retrieve_workflow_schema
 from memql.lang.schema import json_schema
 from memql.ports.clock import Clock, SystemClock
 from memql.ports.models import LLM, Embedder
 from memql.ports.store import Store
 
 ACCESS_LOGGER = "memql.rest.access"
+COMPONENT_REF = "#/components/schemas/{model}"
 
 
 def create_app(
@@ -76,7 +78,8 @@ def create_app(
 
 def _openapi(app: FastAPI) -> dict[str, Any]:
     """FastAPI's document plus the language's own JSON Schema as the `Program` body of execute and
-    validate (its $defs become components, so every $ref resolves inside the document)."""
+    validate (its $defs become components, so every $ref resolves inside the document) and the bodies
+    /v1/retrieve takes."""
     if app.openapi_schema:
         return app.openapi_schema
     doc = get_openapi(title=app.title, version=app.version, description=app.description, routes=app.routes)
@@ -85,18 +88,34 @@ def _openapi(app: FastAPI) -> dict[str, Any]:
     for name, schema in program.pop("$defs", {}).items():
         components[f"IR_{name}"] = schema
     components["Program"] = {k: v for k, v in program.items() if k not in ("$schema", "$id")}
+    # /v1/retrieve reads its raw body (its shorthand or a Retrieve program): its schemas are added here
+    shorthand = RetrieveRequest.model_json_schema(ref_template=COMPONENT_REF)
+    components.update(shorthand.pop("$defs", {}))  # the models it nests, were it to nest any
+    components["RetrieveRequest"] = shorthand
+    components["RetrieveWorkflow"] = retrieve_workflow_schema(components["IR_Workflow"])
     app.openapi_schema = doc
     return doc
 
 
 def _rebase(schema: Any) -> Any:
-    """Point the language schema's local refs (#/$defs/X) at the components (#/components/schemas/IR_X)."""
+    """Point the language schema's local refs (#/$defs/X) at the components (#/components/schemas/IR_X):
+    every `$ref`, and every target of a `discriminator.mapping` (pydantic writes those as refs too; left
+    as #/$defs/X they dangle in the OpenAPI document and generators fail on them)."""
     if isinstance(schema, dict):
         out = {k: _rebase(v) for k, v in schema.items()}
-        ref = out.get("$ref")
-        if isinstance(ref, str) and ref.startswith("#/$defs/"):
-            out["$ref"] = "#/components/schemas/IR_" + ref.removeprefix("#/$defs/")
+        if isinstance(out.get("$ref"), str):
+            out["$ref"] = _component_ref(out["$ref"])
+        discriminator = out.get("discriminator")
+        if isinstance(discriminator, dict) and isinstance(discriminator.get("mapping"), dict):
+            mapping = {key: _component_ref(ref) for key, ref in discriminator["mapping"].items()}
+            out["discriminator"] = {**discriminator, "mapping": mapping}
         return out
     if isinstance(schema, list):
         return [_rebase(v) for v in schema]
     return schema
+
+
+def _component_ref(ref: Any) -> Any:
+    if isinstance(ref, str) and ref.startswith("#/$defs/"):
+        return "#/components/schemas/IR_" + ref.removeprefix("#/$defs/")
+    return ref

@@ -10,8 +10,9 @@ from fastapi.responses import JSONResponse
 from memql.engine.result import ExecutionResult
 from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.errors import ErrorBody, status_for
-from memql.interfaces.rest.models import PlanRequest, PlanResponse, RetrieveRequest, ValidationResponse
+from memql.interfaces.rest.models import PlanRequest, PlanResponse, ValidationResponse
 from memql.interfaces.rest.responses import RawBody, result_response
+from memql.interfaces.rest.retrieve_body import RETRIEVE_BODY, retrieve_result
 
 router = APIRouter(prefix="/v1", tags=["language"])
 
@@ -84,19 +85,8 @@ def plan(request: PlanRequest, memory: CallerMemory) -> JSONResponse:
     "/retrieve",
     response_model=ExecutionResult,
     responses=REFUSALS,
-    summary="Retrieve by a search query, ids or a filter (one Retrieve IR)",
+    openapi_extra=RETRIEVE_BODY,
+    summary="Retrieve by a search query, ids or a filter, or run a program of Retrieve IRs",
 )
-def retrieve(request: RetrieveRequest, memory: CallerMemory) -> JSONResponse:
-    return result_response(
-        memory.retrieve(
-            request.query,
-            ids=request.ids,
-            filter=request.filter,
-            k=request.k,
-            include=request.include,  # type: ignore[arg-type]
-            as_of=request.as_of,
-            order_by=request.order_by,
-            overrides=request.overrides,
-            facts=request.facts,
-        )
-    )
+def retrieve(memory: CallerMemory, body: RawBody) -> JSONResponse:
+    return result_response(retrieve_result(memory, body))
