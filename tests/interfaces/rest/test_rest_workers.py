@@ -1,0 +1,131 @@
+"""`memql serve --workers N` on both backends: N processes answer on one socket; what one writes every
+other reads; tenants stay apart; a clean stop writes every worker's buffered visits."""
+
+from __future__ import annotations
+
+import re
+import signal
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from datetime import UTC, datetime
+from pathlib import Path
+
+import httpx
+import pytest
+from rest_server import server_env
+
+from memql import Memory
+from memql.interfaces.apikeys import create_key
+from memql.store import open_store
+
+WORKERS = 2
+
+
+def _start(location: str, tmp_path: Path) -> tuple[subprocess.Popen, str]:
+    """`memql serve --workers 2 --port 0` and the address it says it listens on, once /healthz answers."""
+    err = tmp_path / "serve.stderr"
+    args = [sys.executable, "-m", "memql.interfaces.cli", "--db", location, "serve", "--port", "0"]
+    args += ["--workers", str(WORKERS), "--embedder", "none", "--access-log", "off"]
+    with open(err, "wb") as sink:
+        process = subprocess.Popen(args, env=server_env(), stdout=sink, stderr=sink)
+    deadline = time.monotonic() + 120  # a bound for a loaded machine
+    while time.monotonic() < deadline:
+        assert process.poll() is None, err.read_text()
+        said = re.search(r"listening on (http://127\.0\.0\.1:\d+)", err.read_text())
+        if said:
+            try:
+                if httpx.get(f"{said[1]}/healthz", timeout=2).status_code == 200:
+                    return process, said[1]
+            except httpx.HTTPError:
+                pass
+        time.sleep(0.1)
+    process.kill()
+    raise AssertionError(f"no worker answered within 120 s: {err.read_text()}")
+
+
+def _workers_of(process: subprocess.Popen) -> list[int]:
+    """The pids of the server's worker processes (its children running multiprocessing's spawn)."""
+    children = Path(f"/proc/{process.pid}/task/{process.pid}/children").read_text().split()
+    return [int(c) for c in children if b"spawn_main" in Path(f"/proc/{c}/cmdline").read_bytes()]
+
+
+def _stop(process: subprocess.Popen) -> int:
+    process.send_signal(signal.SIGTERM)
+    try:
+        return process.wait(timeout=60)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        raise
+
+
+def test_workers_share_one_store_keep_tenants_apart_and_write_their_visits(backend, new_location, tmp_path):
+    location = new_location()
+    setup = open_store(location)
+    now = datetime.now(UTC)
+    mira = create_key(setup, tenant="acme", actor="mira", role="user", now=now).secret
+    other = create_key(setup, tenant="globex", actor="ravi", role="user", now=now).secret
+    setup.close()
+    process, base = _start(location, tmp_path)
+    try:
+        assert len(_workers_of(process)) == WORKERS
+        as_mira = {"Authorization": f"Bearer {mira}"}
+
+        def encode(i: int) -> str:
+            body = {"op": "Encode", "args": {"payload": {"text": f"standup note {i} about the ferry"}}}
+            reply = httpx.post(f"{base}/v1/execute", json=body, headers=as_mira, timeout=60)
+            assert reply.status_code == 200, reply.text
+            return reply.json()["affected_ids"][0]
+
+        with ThreadPoolExecutor(8) as pool:  # concurrent writers through both workers
+            ids = list(pool.map(encode, range(24)))
+        assert len(set(ids)) == 24
+
+        def read(record: str) -> dict:
+            reply = httpx.get(f"{base}/v1/memories/{record}", headers=as_mira, timeout=60)
+            assert reply.status_code == 200, reply.text
+            return reply.json()["memory"]
+
+        with ThreadPoolExecutor(8) as pool:  # every write is read back, whichever worker answers
+            assert [r["text"] for r in pool.map(read, ids)] == [
+                f"standup note {i} about the ferry" for i in range(24)
+            ]
+
+        found = httpx.post(
+            f"{base}/v1/retrieve", json={"query": "ferry", "k": 50}, headers=as_mira, timeout=60
+        ).json()
+        assert found["data"]["count"] == 24
+        theirs = httpx.post(
+            f"{base}/v1/retrieve",
+            json={"query": "ferry", "k": 50},
+            headers={"Authorization": f"Bearer {other}"},
+            timeout=60,
+        ).json()
+        assert theirs["data"]["count"] == 0  # another tenant's key reads none of them
+
+        reads = 30
+        with ThreadPoolExecutor(6) as pool:
+            list(pool.map(lambda _: read(ids[0]), range(reads)))
+    finally:
+        code = _stop(process)
+    assert code == 0
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        # 24 Retrieve hits of the search above, then the 30 reads of ids[0] and its one read-back before
+        rows = m.retrieve(ids=[ids[0]], include=["visits"]).data["rows"]
+    assert rows == [{"visits": reads + 2}]
+
+
+def test_workers_need_a_store_they_can_share(tmp_path):
+    args = [sys.executable, "-m", "memql.interfaces.cli", "--db", ":memory:", "serve", "--workers", "2"]
+    done = subprocess.run(args, env=server_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2
+    assert "--workers needs a store file or a PostgreSQL URL" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+@pytest.mark.parametrize("value", ["0", "x"])
+def test_a_bad_worker_count_is_a_usage_error(value):
+    args = [sys.executable, "-m", "memql.interfaces.cli", "serve", "--workers", value]
+    done = subprocess.run(args, env=server_env(), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 2 and "--workers" in done.stderr and "Traceback" not in done.stderr
