@@ -11,6 +11,7 @@ from memql.interfaces.cli import (  # noqa: F401  (importing a module registers 
     bench_instructions,
     bench_locomo,
     bench_perf,
+    bench_serve,
     bench_state,
     bench_text2mem,
     conversation_cmds,
