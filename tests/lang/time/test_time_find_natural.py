@@ -111,3 +111,29 @@ def test_long_text_is_fast_enough() -> None:
 def test_bad_now_is_a_value_error() -> None:
     with pytest.raises(ValueError):
         find_natural("tomorrow", datetime(2025, 1, 1))
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "day"),
+    [
+        ("it's pushed to two weeks from today", "two weeks from today", "2025-11-05"),
+        ("send it a week from Friday instead", "a week from Friday", "2025-10-31"),
+        ("three days after tomorrow works", "three days after tomorrow", "2025-10-26"),
+        ("a week from next Monday", "a week from next Monday", "2025-11-03"),
+        ("book club is on the 27th at Marisol's", "the 27th", "2025-10-27"),
+        ("rent is due the 1st", "the 1st", "2025-11-01"),  # the 1st of this month has passed
+        ("the 31st", "the 31st", "2025-10-31"),
+    ],
+)
+def test_an_amount_from_a_named_day_and_a_bare_day_of_the_month(text, phrase, day) -> None:
+    found = find_natural(text, WED)
+    assert [(text[s:e], span.start.date().isoformat(), span.granularity) for s, e, span in found] == [
+        (phrase, day, "day")
+    ]
+
+
+@pytest.mark.parametrize(
+    "text", ["we're on the 27th floor", "my 3rd birthday", "the 27 of them", "3 hours from today"]
+)
+def test_ordinals_and_amounts_that_name_no_day(text) -> None:
+    assert [text[s:e] for s, e, _ in find_natural(text, WED) if text[s:e] != "today"] == []

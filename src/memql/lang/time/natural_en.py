@@ -6,7 +6,7 @@ import re
 from collections.abc import Callable
 from datetime import datetime, timedelta
 
-from .durations import Duration
+from .durations import Duration, add_duration
 from .errors import TimeParseError
 from .numbers import EN_NUMBER_RE, parse_en_number
 from .spans import (
@@ -20,8 +20,10 @@ from .spans import (
     calendar_day,
     day_span,
     hours_span,
+    local_midnight,
     mid_month,
     month_span,
+    nearest_day_of_month,
     period_span,
     weekday_after,
     weekday_before,
@@ -180,6 +182,31 @@ def _weekend(m: re.Match[str], now: datetime) -> TimeSpan:
 
 _future_instant, _past_instant, _past_window, _future_window = amount_handlers(_amount)
 
+_ANCHOR_DAY = rf"today|tomorrow|tonight|(?:(?:this|next|on)\s+)?{_WD}"
+
+
+def _from_day(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "two weeks from today", "a week from Friday": the day the amount after the named day falls on."""
+    unit, amount = _amount(m)
+    if unit in ("minutes", "hours"):
+        raise TimeParseError(f"an amount of {unit} from a day names no day: {m.group(0)!r}")
+    anchor = _words(m["anchor"])
+    if anchor in ("today", "tonight", "tomorrow"):
+        day = now.date() + timedelta(days=1 if anchor == "tomorrow" else 0)
+    else:
+        rel, _, wd = anchor.rpartition(" ")
+        day = (
+            weekday_in_week(now.date(), _weekday(wd), 1)
+            if rel == "next"
+            else weekday_after(now.date(), _weekday(wd))
+        )
+    return day_span(add_duration(local_midnight(day, now.tzinfo), amount).date(), now.tzinfo)
+
+
+def _day_of_month(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "on the 27th": the first such day of a month from today on."""
+    return day_span(nearest_day_of_month(now.date(), int(m["day"]), m.group(0)), now.tzinfo)
+
 
 def _rolling(sign: int) -> Callable[[re.Match[str], datetime], TimeSpan]:
     def handler(m: re.Match[str], now: datetime) -> TimeSpan:
@@ -258,6 +285,7 @@ RULES: tuple[Rule, ...] = (
     Rule(_w(r"(?:(?P<rel>this|next|last|the)\s+)?weekend"), _weekend),
     Rule(_w(rf"in\s+{_AMOUNT}"), _future_instant),
     Rule(_w(rf"{_AMOUNT}\s+(?:from\s+now|later|hence)"), _future_instant),
+    Rule(_w(rf"(?:a\s+|an\s+)?{_AMOUNT}\s+(?:from|after)\s+(?P<anchor>{_ANCHOR_DAY})"), _from_day),
     Rule(_w(rf"{_AMOUNT}\s+(?:ago|before\s+now|earlier)"), _past_instant),
     Rule(_w(rf"{_PREP}(?:the\s+)?(?:last|past|previous|preceding)\s+{_AMOUNT}"), _past_window),
     Rule(_w(rf"{_PREP}(?:the\s+)?(?:next|coming|following|upcoming)\s+{_AMOUNT}"), _future_window),
@@ -281,6 +309,13 @@ RULES: tuple[Rule, ...] = (
         _date,
     ),
     Rule(_w(rf"(?P<mon>{_MONTH}),?\s+(?P<year>[0-9]{{4}})"), _month_year),
+    # "the 27th" (an ordinal is needed: "the 27" is a count), not "the 27th floor" or "the 3rd of May"
+    Rule(
+        _w(
+            r"the\s+(?P<day>[0-9]{1,2})(?:st|nd|rd|th)(?!\s+(?:of|floor|birthday|anniversary|time|place|row|century))"
+        ),
+        _day_of_month,
+    ),
 )
 
 # --- clock times ------------------------------------------------------------------------------
