@@ -125,3 +125,10 @@ def test_a_value_given_alone_after_the_speaker_announced_a_change_replaces_its_s
     # no change announced: a number alone replaces nothing
     quiet = ["我爸手机号 138 1234 5678，存一下", ("assistant", "已保存。"), "谢啦", ("assistant", "不客气")]
     assert _keyed("13900217788", quiet)[0] == {}
+
+
+def test_who_passes_a_change_on_is_not_its_new_value():
+    recent = ["book club is on the 27th at Marisol's", ("assistant", "Noted."), "we're reading Piranesi"]
+    own, said = _keyed("ok Marisol just texted the group, it's pushed to two weeks from today", recent)
+    assert set(own) == {"2026-03-16"} and set(said) == {"2026-03-27"}  # said on Monday 2 March
+    assert own["2026-03-16"] == said["2026-03-27"][:2]  # one key: the moved meeting's day

@@ -231,8 +231,17 @@ def _is_name(text: str, start: int, name: str) -> bool:
         return " " in name  # "Mr. Osei": a person by title and name
     if first in NOT_NAMES or first.lower() in STOP_WORDS or (first.upper() == first and len(first) == 1):
         return False
+    if _SPEAKS.match(text, start + len(name)):
+        return False  # "Marisol just texted the group": who says something, not a value said
     opening = start == 0 or re.search(r"[.!?]\s*$|^\s*$", text[:start]) is not None
     return not (opening and " " not in name)  # a single capitalised word opening a sentence: any word
+
+
+_SPEAKS = re.compile(
+    r"\s+(?:just\s+|already\s+|also\s+)?(?:texted|texts|said|says|told|tells|called|calls|emailed|emails|"
+    r"wrote|writes|asked|asks|messaged|mentioned|thinks|reckons|swears|confirmed|replied)\b",
+    _I,
+)
 
 
 def _terms(text: str) -> set[str]:
