@@ -49,6 +49,21 @@ def search(
     indexed: bool,
     iterative: bool = True,
 ) -> list[tuple[Record, float]]:
+    rows = ranked_rows(conn, tenant, vector, q, k, model, indexed, iterative)
+    return [(codec.decode(row), float(row["score"])) for row in rows]
+
+
+def ranked_rows(
+    conn: Any,
+    tenant: str,
+    vector: Sequence[float],
+    q: RecordQuery,
+    k: int,
+    model: str,
+    indexed: bool,
+    iterative: bool = True,
+) -> list[dict[str, Any]]:
+    """The rows of `search`'s records with their cosines (`score`), best first, not decoded."""
     dim = len(vector)
     conditions = query.where(tenant, q)
     if conditions is None or k <= 0 or not 0 < dim <= MAX_DIMENSION:
@@ -71,9 +86,9 @@ def search(
     return _ranked(conn, distance, filters, params)
 
 
-def _ranked(conn: Any, distance: str, filters: str, params: dict) -> list[tuple[Record, float]]:
+def _ranked(conn: Any, distance: str, filters: str, params: dict) -> list[dict[str, Any]]:
     sql = (
         f"SELECT * FROM (SELECT r.*, -{distance} AS score FROM records r WHERE {filters} AND {distance} < 0 "
         f"ORDER BY {distance} LIMIT %(k)s) hits ORDER BY score DESC, num ASC"
     )
-    return [(codec.decode(row), float(row["score"])) for row in conn.execute(sql, params)]
+    return conn.execute(sql, params).fetchall()

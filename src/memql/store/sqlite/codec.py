@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memql.lang.encoding import json_default
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
+from memql.ports.store import Candidate
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
@@ -62,3 +64,8 @@ def decode(row: sqlite3.Row) -> Record:
         else:
             values[name] = raw
     return Record(**values)
+
+
+def candidate(row: Sequence[Any], score: float) -> Candidate:
+    """A row of query.CANDIDATE_COLUMNS (num, weight, at, visits, last_access_at) as a search candidate."""
+    return Candidate(str(row[0]), score, row[1], from_us(row[2]), row[3], from_us(row[4]))
