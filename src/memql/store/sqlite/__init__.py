@@ -38,7 +38,7 @@ from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
 
 BUSY_TIMEOUT_MS = 30_000
 # FTS5 lexical search ranks this many of the index's best matches before checking the query's conditions
-LEXICAL_FIRST_WINDOW = 200
+LEXICAL_FIRST_WINDOW = 64
 LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 
@@ -124,7 +124,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer):
         (too few rows passed, or the last one ties with the window's floor); past LEXICAL_MAX_WINDOW, one
         query over every match."""
         limit: int = q.limit  # type: ignore[assignment]
-        window = max(4 * limit, LEXICAL_FIRST_WINDOW)
+        window = max(limit + limit // 4, LEXICAL_FIRST_WINDOW)
         while window <= LEXICAL_MAX_WINDOW:
             sql, params = query.build(tenant, q, window=window, columns=columns)
             rows = self.conn.execute(sql, params).fetchall()

@@ -47,7 +47,7 @@ from memql.store.sqlite import codec, query
 LexicalMode = Literal["auto", "fts5", "postings"]
 LEXICAL_MODES: tuple[str, ...] = ("auto", "fts5", "postings")
 POSTINGS_MIN_RECORDS = 10_000  # "auto" builds the index from here on; below, FTS5 is as fast
-FIRST_WINDOW = 200  # best matches checked against the query's conditions first
+FIRST_WINDOW = 64  # at least this many best matches are checked against the query's conditions first
 MAX_WINDOW = 12_800  # wider than this, the full FTS5 query over every match answers instead
 _BATCH = 50_000  # documents read and indexed at a time
 FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
@@ -234,15 +234,22 @@ def _filtered_top(
     conn: sqlite3.Connection, tenant: str, q: RecordQuery, limit: int, nums: np.ndarray, scores: np.ndarray
 ) -> list[Hit] | None:
     """The `limit` best matches that satisfy q, ordered as FTS5's query orders them (score, then weight,
-    then the newest record), or None when the window would grow past MAX_WINDOW. The window widens
-    while a match outside it could still rank among the first `limit` (fewer passed, or the last one
-    passed does not beat the best match left outside)."""
+    then the newest record), or None when the window would grow past MAX_WINDOW.
+
+    The window starts a little above `limit` (most searches have no filter that rejects many matches)
+    and never ends inside a run of equal scores: it takes the whole run, so every match left outside
+    scores below every match inside, and `limit` passing matches answer at once (a tie outside could
+    otherwise outrank one inside by weight). It widens (x8, the last step to MAX_WINDOW itself) while
+    fewer pass."""
     hits: list[tuple[float, float, int, sqlite3.Row]] = []  # (score, weight, num, candidate columns)
-    window, checked = max(4 * limit, FIRST_WINDOW), 0
+    window, checked = max(limit + limit // 4, FIRST_WINDOW), 0
     while True:
+        order = _best(nums, scores, window + 1)  # one more: the best match left outside the window
+        if len(order) > window and scores[order[window]] == scores[order[window - 1]]:
+            window = int(np.count_nonzero(scores >= scores[order[window - 1]]))  # the whole run
+            order = _best(nums, scores, window + 1)
         if window > MAX_WINDOW:
             return None
-        order = _best(nums, scores, window + 1)  # one more: the best match left outside the window
         fresh = order[checked:window]
         passing = _passing(conn, tenant, q, nums[fresh].tolist())
         hits += [
@@ -252,9 +259,11 @@ def _filtered_top(
         ]
         checked = len(fresh) + checked
         hits.sort(key=lambda h: (-h[0], -h[1], -h[2]))
-        if len(order) <= window or (len(hits) >= limit and hits[limit - 1][0] > scores[order[window]]):
+        if len(order) <= window or len(hits) >= limit:
             return [(n, s, row) for s, _, n, row in hits[:limit]]
-        window *= 8
+        if window >= MAX_WINDOW:
+            return None
+        window = min(window * 8, MAX_WINDOW)
 
 
 def _best(nums: np.ndarray, scores: np.ndarray, count: int) -> np.ndarray:
