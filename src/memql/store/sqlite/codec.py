@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
 from collections.abc import Sequence
@@ -46,23 +47,32 @@ def encode(record: Record) -> dict[str, Any]:
 
 
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
+_PLAIN, _INSTANT, _JSON = 0, 1, 2
+_KIND = {
+    name: _INSTANT if name in INSTANT_FIELDS else _JSON if name in JSON_FIELDS else _PLAIN for name in COLUMNS
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(keys: tuple[str, ...]) -> tuple[int, tuple[tuple[int, str, int], ...]]:
+    """Where each record field sits in a row of these columns, and how it is converted (once per query
+    shape: a sqlite3.Row looks each name up by scanning its columns)."""
+    at = {key: i for i, key in enumerate(keys)}
+    return at["num"], tuple((at[name], name, _KIND[name]) for name in COLUMNS)
 
 
 def decode(row: sqlite3.Row) -> Record:
-    # one dict of the row first: a sqlite3.Row looks each name up by scanning its columns
-    data = dict(zip(row.keys(), row, strict=True))
-    values: dict[str, Any] = {"id": str(data["num"])}
-    for name in COLUMNS:
-        raw = data[name]
-        if raw is None:
-            values[name] = None
-        elif name in INSTANT_FIELDS:
-            values[name] = from_us(raw)
-        elif name in JSON_FIELDS:
+    num, plan = _plan(tuple(row.keys()))
+    values: dict[str, Any] = {"id": str(row[num])}
+    for i, name, kind in plan:
+        raw = row[i]
+        if raw is None or kind == _PLAIN:
+            values[name] = raw
+        elif kind == _INSTANT:
+            values[name] = _EPOCH + timedelta(microseconds=raw)
+        else:
             empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
             values[name] = empty() if empty else json.loads(raw)
-        else:
-            values[name] = raw
     return Record(**values)
 
 

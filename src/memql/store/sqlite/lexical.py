@@ -119,12 +119,12 @@ class LexicalIndex:
             return None
         if q.limit <= 0:
             return []
-        terms = query_terms(q.text_query)
-        if not terms:
-            return []  # no terms: FTS5 has nothing to match either
         with self.lock:
             if not self._caught_up(conn):
-                return None
+                return None  # before the query is analysed: FTS5 analyses it again
+            terms = query_terms(q.text_query)
+            if not terms:
+                return []  # no terms: FTS5 has nothing to match either
             assert self.postings is not None
             phrases = self.postings.phrases(terms)
             if any(len(p) != 1 for p in phrases):
