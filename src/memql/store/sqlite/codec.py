@@ -14,7 +14,7 @@ from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Recor
 from memql.ports.store import Candidate
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
+COLUMNS: tuple[str, ...] = RECORD_FIELDS[1:]  # every field but the first, `id` (the row's `num`)
 
 
 def to_us(value: datetime | None) -> int | None:
@@ -47,33 +47,38 @@ def encode(record: Record) -> dict[str, Any]:
 
 
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
-_PLAIN, _INSTANT, _JSON = 0, 1, 2
-_KIND = {
-    name: _INSTANT if name in INSTANT_FIELDS else _JSON if name in JSON_FIELDS else _PLAIN for name in COLUMNS
+
+
+def _from_json(raw: Any) -> Any:
+    empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
+    return empty() if empty else json.loads(raw)
+
+
+_CONVERT = {
+    name: from_us if name in INSTANT_FIELDS else _from_json
+    for name in COLUMNS
+    if name in INSTANT_FIELDS | JSON_FIELDS
 }
 
 
 @functools.lru_cache(maxsize=64)
-def _plan(keys: tuple[str, ...]) -> tuple[int, tuple[tuple[int, str, int], ...]]:
-    """Where each record field sits in a row of these columns, and how it is converted (once per query
-    shape: a sqlite3.Row looks each name up by scanning its columns)."""
+def _plan(keys: tuple[str, ...]) -> tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]:
+    """For rows of these columns: where the record number is, where each record field is (in the
+    Record's field order, after `id`), and which fields are converted, by what (once per query shape: a
+    sqlite3.Row looks each name up by scanning its columns)."""
     at = {key: i for i, key in enumerate(keys)}
-    return at["num"], tuple((at[name], name, _KIND[name]) for name in COLUMNS)
+    converted = tuple((j, _CONVERT[name]) for j, name in enumerate(COLUMNS) if name in _CONVERT)
+    return at["num"], tuple(at[name] for name in COLUMNS), converted
 
 
 def decode(row: sqlite3.Row) -> Record:
-    num, plan = _plan(tuple(row.keys()))
-    values: dict[str, Any] = {"id": str(row[num])}
-    for i, name, kind in plan:
-        raw = row[i]
-        if raw is None or kind == _PLAIN:
-            values[name] = raw
-        elif kind == _INSTANT:
-            values[name] = _EPOCH + timedelta(microseconds=raw)
-        else:
-            empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
-            values[name] = empty() if empty else json.loads(raw)
-    return Record(**values)
+    num, where, converted = _plan(tuple(row.keys()))
+    raw = tuple(row)
+    values = [raw[i] for i in where]
+    for j, convert in converted:
+        if values[j] is not None:
+            values[j] = convert(values[j])
+    return Record(str(raw[num]), *values)  # COLUMNS are the Record's fields after `id`, in order
 
 
 def candidate(row: Sequence[Any], score: float) -> Candidate:

@@ -136,6 +136,8 @@ class LexicalIndex:
 
     def _caught_up(self, conn: sqlite3.Connection) -> bool:
         """Absorb the committed changes (building or loading the index first); False when FTS5 answers."""
+        if self.postings is None and self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
+            return False  # a small store: one query says so, not three
         generation = _counter(conn, "lexical_generation")
         last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
         if self.postings is not None and (generation != self.generation or last < self.seq):
