@@ -41,7 +41,8 @@ def search(
     """The `count` best records for the search within q's conditions, best first (or in order_by).
 
     Both sides answer with candidates (memql.ports.store.Candidate: a score and what shapes it), and only
-    the chosen records are read whole: a search ranks up to 2 x POOL x count candidates to return count."""
+    the chosen records are read whole: a hybrid search ranks two lists of max(50, POOL x count) candidates
+    to return `count` records."""
     overrides = spec.overrides
     alpha = overrides.alpha if overrides and overrides.alpha is not None else DEFAULT_ALPHA
     order = overrides.order_by if overrides and overrides.order_by else "relevance"
