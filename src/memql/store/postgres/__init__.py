@@ -228,18 +228,15 @@ class PostgresSession(PortableSession, PostgresKeys):
         return None if row is None else bytes(row["embedding"])
 
     def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        self._enter(tenant)
-        indexed = len(vector) in self.store.indexed_dimensions
-        return vectors.search(self.conn, tenant, vector, q, k, model, indexed, self.store.iterative_scans)
+        return [(codec.decode(row), float(row["score"])) for row in self._dense(tenant, vector, q, k, model)]
 
-    def dense_candidates(
-        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
-    ) -> list[Candidate]:
+    def dense_candidates(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
+        return [codec.candidate(row) for row in self._dense(tenant, vector, q, k, model)]
+
+    def _dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
         self._enter(tenant)
-        indexed = len(vector) in self.store.indexed_dimensions
-        iterative = self.store.iterative_scans
-        rows = vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative)
-        return [codec.candidate(row) for row in rows]
+        indexed, iterative = len(vector) in self.store.indexed_dimensions, self.store.iterative_scans
+        return vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self._enter(tenant)

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from memql.ports.record import Record
 from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, query
 
@@ -39,20 +38,6 @@ def column_value(blob: bytes | None) -> str | None:
     return vector_text(np.frombuffer(blob, dtype="<f4"))
 
 
-def search(
-    conn: Any,
-    tenant: str,
-    vector: Sequence[float],
-    q: RecordQuery,
-    k: int,
-    model: str,
-    indexed: bool,
-    iterative: bool = True,
-) -> list[tuple[Record, float]]:
-    rows = ranked_rows(conn, tenant, vector, q, k, model, indexed, iterative)
-    return [(codec.decode(row), float(row["score"])) for row in rows]
-
-
 def ranked_rows(
     conn: Any,
     tenant: str,
@@ -63,7 +48,8 @@ def ranked_rows(
     indexed: bool,
     iterative: bool = True,
 ) -> list[dict[str, Any]]:
-    """The rows of `search`'s records with their cosines (`score`), best first, not decoded."""
+    """The rows of the k records matching q closest to the vector (cosine, best first) with their cosines
+    (`score`), not decoded."""
     dim = len(vector)
     conditions = query.where(tenant, q)
     if conditions is None or k <= 0 or not 0 < dim <= MAX_DIMENSION:
