@@ -6,6 +6,7 @@ import json
 import tempfile
 
 import numpy as np
+import pytest
 from click.testing import CliRunner
 
 from memql.bench import perf_dense
@@ -85,7 +86,16 @@ def test_run_reports_sane_numbers(tmp_path, monkeypatch):
         else:
             assert block["recall_at_10"] >= 0.9
         assert "embed_p50_ms" not in block
+        baseline = block["baseline"]  # the hand-written sqlite3 + numpy hybrid search, same data
+        for prefix in ("memql", "raw", "memql_cpu", "raw_cpu"):
+            assert 0 <= baseline[f"{prefix}_p50_ms"] <= baseline[f"{prefix}_p95_ms"], prefix
+        assert baseline["ratio_p50"] == pytest.approx(
+            baseline["memql_p50_ms"] / baseline["raw_p50_ms"], rel=0.01
+        )
+        assert 0.3 <= baseline["overlap_at_10"] <= 1.0  # both search the same records
+        assert baseline["memql_vector_index"] == "exact"  # below ANN_MIN_VECTORS, as a default store
     assert report["embedder"]["model"] == "bench-word-mean/random"
+    assert sorted(p.name for p in tmp_path.iterdir() if p.suffix == ".db") == ["dense.db", "hybrid-raw.db"]
     assert report["settings"]["ann_index"] == ann
 
 

@@ -62,10 +62,12 @@ from memql.bench.perf import (
     percentile,
     search_queries,
 )
+from memql.bench.perf_baseline import BASELINE_MAX, HybridBaseline, alternating, measure
 from memql.ports.models import Embedder
 from memql.ports.progress import Progress, silent
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import tokens
+from memql.store.sqlite.vectors import ANN_MIN_VECTORS
 
 DIMENSION = 384  # all-MiniLM-L6-v2's; the random fallback uses the same
 NOISE = 0.2  # per-text random part, relative to the unit word mean: cosine ~0.98 to the noiseless vector
@@ -262,29 +264,6 @@ def recall(ann: Sequence[tuple[str, float]], exact: Sequence[tuple[str, float]])
     return min(len(exact), sum(rid in found or cos >= floor for rid, cos in ann)) / len(exact)
 
 
-def _alternating(
-    fns: tuple[Callable[[Any], Any], Callable[[Any], Any]],
-    inputs: Sequence[Any],
-    cpu: tuple[list[float], list[float]] | None = None,
-) -> tuple[list[float], list[float], list[Any], list[Any]]:
-    """Runs both functions on each input, first one first on even inputs and second first on odd ones, so
-    that neither always follows the other (caches, background load); milliseconds and answers of each.
-    `cpu` collects each call's CPU time in milliseconds: the calling thread's own, without the time it
-    waited for a core (nor helper threads: BLAS's spin after a matrix product and would swell a process
-    total; the one search that uses them, exact dense search, is undercounted)."""
-    millis: tuple[list[float], list[float]] = ([], [])
-    answers: tuple[list[Any], list[Any]] = ([], [])
-    for i, item in enumerate(inputs):
-        for side in (0, 1) if i % 2 == 0 else (1, 0):
-            started, started_cpu = time.perf_counter(), time.thread_time()
-            answer = fns[side](item)
-            millis[side].append((time.perf_counter() - started) * 1000)
-            if cpu is not None:
-                cpu[side].append((time.thread_time() - started_cpu) * 1000)
-            answers[side].append(answer)
-    return millis[0], millis[1], answers[0], answers[1]
-
-
 def _timed_ms(fn: Callable[[Any], Any], inputs: Sequence[Any]) -> list[float]:
     out = []
     for item in inputs:
@@ -332,21 +311,21 @@ def _measure(
         for q in queries[1:4]:
             _hybrid(m, q)
     hybrid_cpu: tuple[list[float], list[float]] = ([], [])
-    exact_ms, ann_ms, _, _ = _alternating(
+    exact_ms, ann_ms, _, _ = alternating(
         (lambda q: _hybrid(exact_m, q), lambda q: _hybrid(ann_m, q)), queries, hybrid_cpu
     )
     out |= _p(ann_ms, "hnsw") | _p(exact_ms, "exact")
     out |= _p(hybrid_cpu[1], "hnsw_cpu") | _p(hybrid_cpu[0], "exact_cpu")
     out["ratio_p50"] = out["hnsw_p50_ms"] / out["exact_p50_ms"]
     out["ratio_p95"] = out["hnsw_p95_ms"] / out["exact_p95_ms"]
-    exact_dense_ms, ann_dense_ms, exact_top, ann_top = _alternating(
+    exact_dense_ms, ann_dense_ms, exact_top, ann_top = alternating(
         (lambda v: _dense(exact_m, v), lambda v: _dense(ann_m, v)), vectors
     )
     out["recall_at_10"] = sum(map(recall, ann_top, exact_top)) / len(queries)
     out["min_recall_at_10"] = min(map(recall, ann_top, exact_top))
     out |= _p(ann_dense_ms, "hnsw_dense") | _p(exact_dense_ms, "exact_dense")
     lexical_cpu: tuple[list[float], list[float]] = ([], [])
-    lexical_ms, fts5_ms, _, _ = _alternating(
+    lexical_ms, fts5_ms, _, _ = alternating(
         (lambda q: _lexical(ann_m, q), lambda q: _lexical(fts5_m, q)), queries, lexical_cpu
     )
     out |= _p(lexical_ms, "lexical") | _p(fts5_ms, "lexical_fts5")
@@ -435,9 +414,9 @@ def _run(
     embed_queries: bool,
     say: Progress,
 ) -> dict[str, Any]:
-    path = folder / "dense.db"
-    if path.exists():
-        raise FileExistsError(f"{folder} already holds dense.db; use an empty directory")
+    path, raw_path = folder / "dense.db", folder / "hybrid-raw.db"
+    if path.exists() or raw_path.exists():
+        raise FileExistsError(f"{folder} already holds dense.db or hybrid-raw.db; use an empty directory")
     embedder, fallback = bench_embedder(word_vectors)
     if fallback:
         say(fallback)
@@ -451,6 +430,7 @@ def _run(
     timed_embedder = PrecomputedQueries(embedder, texts)
     vectors = [timed_embedder.vectors[q] for q in texts]
     loader = open_memory(path, "exact", embedder)  # never searches, so it never builds an index
+    baseline = HybridBaseline(raw_path, embedder.embed_array)  # plain sqlite3 + numpy, same texts and vectors
     blocks: dict[str, Any] = {}
     loaded, load_s = 0, 0.0
     try:
@@ -461,7 +441,10 @@ def _run(
             memql_load(
                 loader, notes[loaded:size], batch, lambda done, t=task, n=size - loaded: say(t, done, n)
             )
-            load_s, loaded = load_s + time.perf_counter() - began, size
+            load_s = load_s + time.perf_counter() - began
+            if size <= BASELINE_MAX:
+                baseline.load(notes[loaded:size])
+            loaded = size
             say(f"dense: {queries} hybrid Retrieves at {size} records, {ann_index} vs exact")
             exact_m = open_memory(path, "exact", timed_embedder)
             ann_m = open_memory(path, ann_index, timed_embedder)
@@ -469,6 +452,15 @@ def _run(
             try:
                 measured = _measure(exact_m, ann_m, fts5_m, texts, vectors, embed_ms)
                 measured["lexical_index"] = _lexical_index(ann_m)
+                if size <= BASELINE_MAX:  # against the store a default configuration uses at this size
+                    default_m = exact_m if size < ANN_MIN_VECTORS else ann_m
+                    compared = measure(
+                        lambda q, m=default_m: _hybrid(m, q), baseline.search(), texts, vectors
+                    )
+                    measured["baseline"] = {
+                        **compared,
+                        "memql_vector_index": "exact" if size < ANN_MIN_VECTORS else ann_index,
+                    }
             finally:
                 _close(exact_m, ann_m, fts5_m)
             measured["hnsw_reopen_s"] = round(_reopen(path, ann_index, timed_embedder, vectors[0]), 4)
@@ -483,6 +475,7 @@ def _run(
             }
     finally:
         _close(loader)
+        baseline.close()
     return {
         "retrieve_hybrid": blocks,
         "embedder": {

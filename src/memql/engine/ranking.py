@@ -17,8 +17,9 @@ for Retrieve's `explain`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
+from typing import Any
 
 import numpy as np
 
@@ -26,7 +27,7 @@ from memql.engine.context import Context
 from memql.index.text import lexical_text
 from memql.lang.target import Search
 from memql.ports.record import Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import tokens
 
 DEFAULT_ALPHA = 0.5
@@ -37,7 +38,11 @@ _DAY = timedelta(days=1)
 def search(
     ctx: Context, spec: Search, q: RecordQuery, count: int, as_of: datetime | None
 ) -> list[tuple[Record, float | None]]:
-    """The `count` best records for the search within q's conditions, best first (or in order_by)."""
+    """The `count` best records for the search within q's conditions, best first (or in order_by).
+
+    Both sides answer with candidates (memql.ports.store.Candidate: a score and what shapes it), and only
+    the chosen records are read whole: a hybrid search ranks two lists of max(50, POOL x count) candidates
+    to return `count` records."""
     overrides = spec.overrides
     alpha = overrides.alpha if overrides and overrides.alpha is not None else DEFAULT_ALPHA
     order = overrides.order_by if overrides and overrides.order_by else "relevance"
@@ -57,30 +62,36 @@ def search(
     # fusion needs deep lists; lexical ranking alone only needs room for shaping to reorder (decoding a
     # row costs more than ranking it)
     pool = max(window, 50, POOL * count) if vector is not None else max(window, 2 * count)
-    lexical = (
-        []
-        if alpha == 1.0
-        else ctx.session.find(
-            ctx.tenant,
-            replace(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of),
-        )
-    )
-    dense = (
-        []
-        if vector is None
-        else ctx.session.dense(ctx.tenant, vector, replace(q, text_query=None, limit=None), pool, model)
-    )
-    records, fused = _fuse(ctx, lexical, dense, alpha)
-    shaped = _shape(ctx, spec, records, fused, as_of or ctx.now)
+    records: dict[str, Record] = {}  # records already read whole (a point-in-time read's)
+    lexical: list[Candidate] = []
+    if alpha != 1.0:
+        lexical_q = replace(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of)
+        if as_of is None:
+            lexical = ctx.session.find_candidates(ctx.tenant, lexical_q)
+        else:  # the records as they were: rebuilt from the audit log, not read again by id
+            found = ctx.session.find(ctx.tenant, lexical_q)
+            records = {r.id: r for r, _ in found}  # type: ignore[misc]
+            lexical = [Candidate.of(r, s) for r, s in found]
+    dense_q = replace(q, text_query=None, limit=None)
+    dense = [] if vector is None else ctx.session.dense_candidates(ctx.tenant, vector, dense_q, pool, model)
+    fused = _fuse(lexical, dense, alpha)
+    shaped = _shape(ctx, spec, fused, as_of or ctx.now)
     if overrides is not None and overrides.min_score is not None:
-        shaped = {rid: s for rid, s in shaped.items() if s >= overrides.min_score}
-    ranked = sorted(shaped, key=lambda rid: (-shaped[rid], -int(rid) if rid.isdigit() else 0))
+        shaped = {rid: s for rid, s in shaped.items() if s.score >= overrides.min_score}
+    ranked = sorted(shaped, key=lambda rid: (-shaped[rid].score, -int(rid) if rid.isdigit() else 0))
+    chosen = ranked[:window]
+    for rid in chosen:
+        ctx.explanations[rid] = shaped[rid].explain(alpha)
+    missing = [rid for rid in chosen if rid not in records]
+    if missing:  # the chosen candidates, read whole in the same transaction that ranked them
+        records.update(ctx.session.get(ctx.tenant, missing))
+    chosen = [rid for rid in chosen if rid in records]
     if mmr is None:
-        best = ranked[:count]
+        best = chosen[:count]
     else:
-        candidates = [records[rid] for rid in ranked[:window]]
-        best = diversify(ctx, candidates, shaped, count, mmr, model)
-    hits = [(records[rid], shaped[rid]) for rid in best]
+        scores = {rid: shaped[rid].score for rid in chosen}
+        best = diversify(ctx, [records[rid] for rid in chosen], scores, count, mmr, model)
+    hits: list[tuple[Record, float | None]] = [(records[rid], shaped[rid].score) for rid in best]
     if order != "relevance":
         key = {
             "time_desc": lambda h: -(h[0].time or h[0].created_at).timestamp(),
@@ -91,36 +102,62 @@ def search(
     return hits
 
 
-def _fuse(
-    ctx: Context,
-    lexical: list[tuple[Record, float | None]],
-    dense: list[tuple[Record, float]],
-    alpha: float,
-) -> tuple[dict[str, Record], dict[str, float]]:
+@dataclass(slots=True)
+class _Scored:
+    """One candidate's evidence and score, kept as numbers until the search knows which are returned
+    (only those are explained: rounding every candidate's parts cost more than ranking them)."""
+
+    candidate: Candidate
+    lexical_rank: int | None = None
+    bm25: float | None = None
+    dense_rank: int | None = None
+    cosine: float | None = None
+    lexical: float = 0.0
+    dense: float = 0.0
+    fused: float = 0.0
+    recency: float = 1.0
+    age: float | None = None
+    heat: float = 1.0
+    score: float = 0.0
+
+    def explain(self, alpha: float) -> dict[str, Any]:
+        """The score's account (Retrieve's `explain`): each side's rank and raw score, the normalised
+        parts, so that fused = (1 - alpha) * lexical + alpha * dense can be checked, and the shaping."""
+        out: dict[str, Any] = {"alpha": alpha}
+        if self.lexical_rank is not None:
+            out["lexical_rank"], out["bm25"] = self.lexical_rank, _sig(self.bm25)
+        if self.dense_rank is not None:
+            out["dense_rank"], out["cosine"] = self.dense_rank, _sig(self.cosine)
+        c = self.candidate
+        out.update(
+            lexical=round(self.lexical, 6),
+            dense=round(self.dense, 6),
+            fused=round(self.fused, 6),
+            weight=c.weight,
+            recency=round(self.recency, 6),
+            age_days=None if self.age is None else round(self.age, 3),
+            heat=round(self.heat, 6),
+            visits=c.visits,
+            score=round(self.score, 6),
+        )
+        return out
+
+
+def _fuse(lexical: list[Candidate], dense: list[Candidate], alpha: float) -> dict[str, _Scored]:
     """A convex combination of the two sides' evidence, each on [0, 1]: BM25 divided by the best BM25 of
-    the query, and the cosine itself (see _dense_evidence). Each part is explained."""
-    records: dict[str, Record] = {}
-    parts: dict[str, dict[str, float]] = {}
-    best_bm25 = max((float(s) for _, s in lexical if s is not None), default=0.0)
-    for side, hits in (("lexical", lexical), ("dense", dense)):
-        for rank, (record, score) in enumerate(hits, start=1):
-            rid: str = record.id  # type: ignore[assignment]
-            records[rid] = record
-            if side == "lexical":
-                norm = float(score) / best_bm25 if score is not None and best_bm25 > 0 else 0.0
-            else:
-                norm = _dense_evidence(float(score))
-            parts.setdefault(rid, {})[side] = norm
-            explain = ctx.explanations.setdefault(rid, {"alpha": alpha})
-            explain[f"{side}_rank"] = rank
-            explain["bm25" if side == "lexical" else "cosine"] = _sig(score)
-    fused = {}
-    for rid, p in parts.items():
-        lexical_part, dense_part = p.get("lexical", 0.0), p.get("dense", 0.0)
-        fused[rid] = (1.0 - alpha) * lexical_part + alpha * dense_part
-        # the normalised parts, so that fused = (1 - alpha) * lexical + alpha * dense can be checked
-        ctx.explanations[rid].update(lexical=round(lexical_part, 6), dense=round(dense_part, 6))
-    return records, fused
+    the query, and the cosine itself (see _dense_evidence)."""
+    scored: dict[str, _Scored] = {}
+    best_bm25 = max((c.score for c in lexical), default=0.0)
+    for rank, c in enumerate(lexical, start=1):
+        entry = scored[c.id] = _Scored(c, lexical_rank=rank, bm25=c.score)
+        entry.lexical = c.score / best_bm25 if best_bm25 > 0 else 0.0
+    for rank, c in enumerate(dense, start=1):
+        entry = scored.get(c.id) or scored.setdefault(c.id, _Scored(c))
+        entry.candidate, entry.dense_rank, entry.cosine = c, rank, c.score
+        entry.dense = _dense_evidence(c.score)
+    for entry in scored.values():
+        entry.fused = (1.0 - alpha) * entry.lexical + alpha * entry.dense
+    return scored
 
 
 def _dense_evidence(cosine: float) -> float:
@@ -131,36 +168,24 @@ def _dense_evidence(cosine: float) -> float:
     return min(1.0, max(0.0, cosine))
 
 
-def _shape(
-    ctx: Context, spec: Search, records: dict[str, Record], fused: dict[str, float], now: datetime
-) -> dict[str, float]:
-    """fused x weight x recency x heat factors, each explained."""
+def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime) -> dict[str, _Scored]:
+    """fused x weight x recency x heat factors."""
     config, overrides = ctx.config, spec.overrides
     recency = overrides.recency if overrides and overrides.recency is not None else config.recency_shaping
     heat = overrides.heat if overrides and overrides.heat is not None else config.heat_shaping
-    shaped = {}
-    for rid, score in fused.items():
-        record = records[rid]
-        weight_factor = 1.0 + config.weight_shaping * (record.weight - 0.5)
-        age = _days(now, record.time or record.created_at)
-        freshness = 0.0 if age is None else 0.5 ** (age / (config.recency_half_life / _DAY))
-        recency_factor = 1.0 + recency * freshness
-        warmth = heat_of(record, now, config.heat_visits, config.heat_half_life)
-        heat_factor = 1.0 + heat * warmth
-        shaped[rid] = score * weight_factor * recency_factor * heat_factor
-        ctx.explanations[rid].update(
-            fused=round(score, 6),
-            weight=record.weight,
-            recency=round(recency_factor, 6),
-            age_days=None if age is None else round(age, 3),
-            heat=round(heat_factor, 6),
-            visits=record.visits,
-            score=round(shaped[rid], 6),
-        )
-    return shaped
+    recency_days = config.recency_half_life / _DAY
+    for entry in scored.values():
+        c = entry.candidate
+        weight_factor = 1.0 + config.weight_shaping * (c.weight - 0.5)
+        entry.age = age = _days(now, c.at)
+        freshness = 0.0 if age is None else 0.5 ** (age / recency_days)
+        entry.recency = 1.0 + recency * freshness
+        entry.heat = 1.0 + heat * heat_of(c, now, config.heat_visits, config.heat_half_life)
+        entry.score = entry.fused * weight_factor * entry.recency * entry.heat
+    return scored
 
 
-def heat_of(record: Record, now: datetime, half_visits: float, half_life: timedelta) -> float:
+def heat_of(record: Record | Candidate, now: datetime, half_visits: float, half_life: timedelta) -> float:
     """How hot a memory is, in [0, 1): saturating in its visits, decaying since its last visit."""
     since = _days(now, record.last_access_at)
     if record.visits <= 0 or since is None:

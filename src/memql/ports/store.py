@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any, Literal, Protocol
+from typing import Any, Literal, NamedTuple, Protocol
 
 from memql.ports.record import Event, Link, Operation, Record
 
@@ -124,6 +124,26 @@ class RecordQuery:
     as_of: datetime | None = None
 
 
+class Candidate(NamedTuple):
+    """A search match before the search chooses among them: its score and what shapes the score (weight,
+    age, heat), without the record. A search ranks many candidates and returns a few, so a store answers
+    `find_candidates` and `dense_candidates` without decoding records; the chosen ones are then read by id.
+    `visits` and `last_access_at` include the caller's pending visits, as the records' do."""
+
+    id: str
+    score: float
+    weight: float
+    at: datetime | None  # the record's event time, else its creation time: what recency ages
+    visits: int
+    last_access_at: datetime | None
+
+    @classmethod
+    def of(cls, record: Record, score: float | None) -> Candidate:
+        """A record already read, as a candidate (a store without a leaner path; point-in-time reads)."""
+        at = record.time or record.created_at
+        return cls(record.id or "", score or 0.0, record.weight, at, record.visits, record.last_access_at)
+
+
 class StoreSession(Protocol):
     """One transaction on one store. Every method is scoped to the tenant it is given."""
 
@@ -135,6 +155,11 @@ class StoreSession(Protocol):
 
     def find(self, tenant: str, query: RecordQuery) -> list[tuple[Record, float | None]]:
         """Matching records, ordered; the float is the lexical score when query.text_query is set."""
+        ...
+
+    def find_candidates(self, tenant: str, query: RecordQuery) -> list[Candidate]:
+        """A lexical search's matches as candidates: the same records, scores and order as `find` with
+        query.text_query, query.limit and order "relevance" (no point-in-time query: `as_of` is None)."""
         ...
 
     def namespaces(self, tenant: str, query: RecordQuery) -> list[str]:
@@ -157,6 +182,12 @@ class StoreSession(Protocol):
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
     ) -> list[tuple[Record, float]]:
         """The k records matching q closest to the vector (cosine, best first); filters act before the cut."""
+        ...
+
+    def dense_candidates(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+    ) -> list[Candidate]:
+        """`dense`'s answer as candidates: the same records, cosines and order."""
         ...
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:

@@ -180,9 +180,16 @@ def query_tokens(text: str) -> list[str]:
 def query_terms(text: str) -> list[str]:
     """Distinct index terms of the query tokens, in order: stop words go by the surface word, then the
     rest is stemmed exactly as the index is ("Who is running?" -> ["run"])."""
-    return dedupe([index_term(t) for t in query_tokens(text)])
+    return list(_query_terms(text))
 
 
+@functools.lru_cache(maxsize=1024)
+def _query_terms(text: str) -> tuple[str, ...]:
+    # a search analyses its query more than once (each index side, the FTS5 expression): once is enough
+    return tuple(dedupe([index_term(t) for t in query_tokens(text)]))
+
+
+@functools.lru_cache(maxsize=1024)
 def fts_match_expression(text: str) -> str | None:
     """An FTS5 MATCH expression OR-ing the query terms, each a quoted string; None without terms.
 

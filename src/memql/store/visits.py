@@ -22,7 +22,7 @@ from typing import Any
 
 from memql.errors import MemqlError
 from memql.ports.record import Operation, Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import Candidate, RecordQuery
 
 DEFAULT_FLUSH_SIZE = 1024  # pending visits and audit entries that make a flush due at once
 DEFAULT_FLUSH_INTERVAL = 1.0  # seconds: the most a crash can lose
@@ -152,6 +152,22 @@ class VisitBuffer:
                     if record.last_access_at is None or record.last_access_at < seen.last:
                         record.last_access_at = seen.last
 
+    def overlay_candidates(self, tenant: str, candidates: list[Candidate]) -> list[Candidate]:
+        """`overlay` for a search's candidates (immutable: the changed ones are copies)."""
+        with self._lock:
+            if not self._batch.visits:
+                return candidates
+            out = []
+            for c in candidates:
+                seen = self._batch.visits.get((tenant, c.id))
+                if seen is not None:
+                    last = c.last_access_at
+                    if last is None or last < seen.last:
+                        last = seen.last
+                    c = c._replace(visits=c.visits + seen.count, last_access_at=last)
+                out.append(c)
+            return out
+
     # --- flushing (the store's write transaction) ----------------------------------------------------
 
     def drain(self) -> Batch:
@@ -273,6 +289,16 @@ class ReadMixin:
         found = super().dense(tenant, vector, q, k, model)  # type: ignore[misc]
         self.buffer.overlay(tenant, (record for record, _ in found))
         return found
+
+    def find_candidates(self, tenant: str, q: RecordQuery) -> list[Candidate]:
+        found = super().find_candidates(tenant, q)  # type: ignore[misc]
+        return found if q.as_of is not None else self.buffer.overlay_candidates(tenant, found)
+
+    def dense_candidates(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+    ) -> list[Candidate]:
+        found = super().dense_candidates(tenant, vector, q, k, model)  # type: ignore[misc]
+        return self.buffer.overlay_candidates(tenant, found)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self.buffer.visit(tenant, ids, now)

@@ -13,8 +13,9 @@ check by importing the suite into one of its test modules and defining that fixt
         return MyStoreFactory(tmp_path)  # __call__() -> a new, empty store; reopen(store) -> a second one
 
 Sections, importable one by one: memql.testing.store (records, facts, links, dense search within
-filters, transactions, a reader's access), memql.testing.keys (API keys) and memql.testing.lexical
-(lexical scores equal SQLite's, the reference). Importing memql needs neither pytest nor hypothesis;
+filters, transactions, a reader's access), memql.testing.keys (API keys), memql.testing.lexical
+(lexical scores equal SQLite's, the reference) and memql.testing.candidates (a search's candidates are
+find's and dense's answers). Importing memql needs neither pytest nor hypothesis;
 importing the suite does (`pip install memql[testing]`).
 """
 
@@ -26,7 +27,11 @@ import pytest
 
 # the suite's failed assertions show their values, as a test module's do (before its sections load)
 pytest.register_assert_rewrite(
-    "memql.testing.store", "memql.testing.keys", "memql.testing.lexical", "memql.testing.keyed"
+    "memql.testing.store",
+    "memql.testing.keys",
+    "memql.testing.lexical",
+    "memql.testing.keyed",
+    "memql.testing.candidates",
 )
 
 if TYPE_CHECKING:

@@ -6,11 +6,13 @@ The sections' tests and fixtures are collected in the importing module; each ope
 `store_factory`.
 """
 
+from memql.testing import candidates as candidates_section
 from memql.testing import keyed as keyed_section
 from memql.testing import keys as keys_section
 from memql.testing import lexical as lexical_section
 from memql.testing import reads as reads_section
 from memql.testing import store as store_section
+from memql.testing.candidates import *  # noqa: F403
 from memql.testing.keyed import *  # noqa: F403
 from memql.testing.keys import *  # noqa: F403
 from memql.testing.lexical import *  # noqa: F403
@@ -19,6 +21,7 @@ from memql.testing.store import *  # noqa: F403
 
 __all__ = sorted(
     {
+        *candidates_section.__all__,
         *keyed_section.__all__,
         *keys_section.__all__,
         *lexical_section.__all__,

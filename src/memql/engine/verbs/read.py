@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
 from typing import Any
 
@@ -22,6 +23,39 @@ from memql.services import estimate_tokens, keywords, summarize
 FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above
 
 
+def _lock(record: Record, now: datetime) -> dict[str, Any] | None:
+    if not record.locked(now):
+        return None
+    return {
+        "mode": record.lock_mode,
+        "reason": record.lock_reason,
+        "by": record.lock_by,
+        "until": record.lock_until,
+        "policy": record.lock_policy,
+    }
+
+
+# each field of a result row (record field names as the language spells them), computed only when asked
+_FIELDS: dict[str, Callable[[Record, datetime], Any]] = {
+    "type": lambda r, _: r.kind,
+    "time": lambda r, _: r.time or r.created_at,
+    "subject": lambda r, _: r.subject if r.subject is not None else r.facets.get("subject"),
+    "location": lambda r, _: r.facets.get("location"),
+    "topic": lambda r, _: r.facets.get("topic"),
+    "lock": _lock,
+    "namespace": lambda r, _: None if r.namespace is None else list(namespace_labels(r.namespace)),
+}
+for _name in (
+    *("id", "text", "tags", "facets", "source", "weight", "status", "owner", "agent", "structured"),
+    *("keywords", "created_at", "updated_at", "expire_at", "on_expire", "memory_type", "category"),
+    *("sensitivity", "confidence", "url", "payload_meta", "visits", "last_access_at"),
+    *PERMISSION_FIELDS,
+    *FACT_FIELDS,
+    *("schema_version", "key", "ttl"),
+):
+    _FIELDS.setdefault(_name, lambda r, _, name=_name: getattr(r, name, None))
+
+
 def row(
     record: Record,
     score: float | None,
@@ -31,53 +65,18 @@ def row(
 ) -> dict[str, Any]:
     """A record as a result row with the requested fields (record field names as the language spells them).
     `explain` is the ranking's account of the score (see engine/ranking.py)."""
-    values: dict[str, Any] = {
-        "id": record.id,
-        "text": record.text,
-        "type": record.kind,
-        "tags": record.tags,
-        "facets": record.facets,
-        "time": record.time or record.created_at,
-        "subject": record.subject if record.subject is not None else record.facets.get("subject"),
-        "location": record.facets.get("location"),
-        "topic": record.facets.get("topic"),
-        "source": record.source,
-        "weight": record.weight,
-        "status": record.status,
-        "owner": record.owner,
-        "agent": record.agent,
-        "structured": record.structured,
-        "keywords": record.keywords,
-        "created_at": record.created_at,
-        "updated_at": record.updated_at,
-        "expire_at": record.expire_at,
-        "on_expire": record.on_expire,
-        "memory_type": record.memory_type,
-        "category": record.category,
-        "sensitivity": record.sensitivity,
-        "confidence": record.confidence,
-        "url": record.url,
-        "payload_meta": record.payload_meta,
-        "visits": record.visits,
-        "last_access_at": record.last_access_at,
-        "lock": None
-        if not record.locked(now)
-        else {
-            "mode": record.lock_mode,
-            "reason": record.lock_reason,
-            "by": record.lock_by,
-            "until": record.lock_until,
-            "policy": record.lock_policy,
-        },
-        "score": score,
-        "explain": explain
-        if explain is not None
-        else (None if score is None else {"bm25": round(score, 6), "weight": record.weight}),
-    }
-    values["namespace"] = None if record.namespace is None else list(namespace_labels(record.namespace))
-    for name in (*PERMISSION_FIELDS, *FACT_FIELDS, "schema_version", "key", "ttl"):
-        values[name] = getattr(record, name, None)
-    return {name: values.get(name) for name in include}
+    out: dict[str, Any] = {}
+    for name in include:
+        if name == "score":
+            out[name] = score
+        elif name == "explain":
+            if explain is None and score is not None:
+                explain = {"bm25": round(score, 6), "weight": record.weight}
+            out[name] = explain
+        else:
+            field = _FIELDS.get(name)
+            out[name] = None if field is None else field(record, now)
+    return out
 
 
 @runner("Retrieve")

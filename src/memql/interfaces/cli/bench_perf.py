@@ -293,6 +293,8 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
             )
     console.print(cpu)
 
+    _print_baseline(console, blocks)
+
     embed = Table(
         title="With the query embedded by MiniLM, p50 / p95 ms",
         caption="each query's Retrieve time plus its embedding time, then percentiles of the sums",
@@ -304,3 +306,28 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
             f"{int(size):,}", _ms(b, "embed"), _ms(b, "hnsw_with_embed"), _ms(b, "exact_with_embed")
         )
     console.print(embed)
+
+
+def _print_baseline(console: Any, blocks: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(
+        title="Hybrid Retrieve beside a hand-written hybrid search (plain sqlite3 + numpy), p50 / p95 ms",
+        caption="baseline: exact cosine by a matrix product, FTS5 BM25, reciprocal rank fusion, the rows' "
+        "text; same texts and vectors, queries alternating; CPU: the calling thread's; × = memql/baseline",
+    )
+    for column in ("records", "memql", "baseline", "× p50", "CPU memql", "CPU baseline", "× CPU p50"):
+        table.add_column(column, justify="right")
+    for size, b in blocks.items():
+        c = b.get("baseline")
+        if c:
+            table.add_row(
+                f"{int(size):,}",
+                _ms(c, "memql"),
+                _ms(c, "raw"),
+                _x(c["ratio_p50"]),
+                _ms(c, "memql_cpu"),
+                _ms(c, "raw_cpu"),
+                _x(c["ratio_cpu_p50"]),
+            )
+    console.print(table)

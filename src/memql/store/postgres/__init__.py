@@ -37,7 +37,7 @@ from psycopg_pool import ConnectionPool
 
 from memql.errors import MemqlError
 from memql.ports.record import Event, Link, Operation, Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
@@ -166,6 +166,15 @@ class PostgresSession(PortableSession, PostgresKeys):
         statement, params = query.build(tenant, q)
         return [(codec.decode(row), row["score"]) for row in self._rows(statement, params)]
 
+    def find_candidates(self, tenant: str, q: RecordQuery) -> list[Candidate]:
+        if q.as_of is not None or q.text_query is None:
+            # this class's find, not a read session's: that one adds pending visits, which its
+            # find_candidates adds too
+            return [Candidate.of(record, score) for record, score in PostgresSession.find(self, tenant, q)]
+        self._enter(tenant)
+        statement, params = query.build(tenant, q)
+        return [codec.candidate(row) for row in self._rows(statement, params)]
+
     def namespaces(self, tenant: str, q: RecordQuery) -> list[str]:
         self._enter(tenant)
         conditions = query.where(tenant, q)
@@ -219,9 +228,15 @@ class PostgresSession(PortableSession, PostgresKeys):
         return None if row is None else bytes(row["embedding"])
 
     def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
+        return [(codec.decode(row), float(row["score"])) for row in self._dense(tenant, vector, q, k, model)]
+
+    def dense_candidates(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
+        return [codec.candidate(row) for row in self._dense(tenant, vector, q, k, model)]
+
+    def _dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
         self._enter(tenant)
-        indexed = len(vector) in self.store.indexed_dimensions
-        return vectors.search(self.conn, tenant, vector, q, k, model, indexed, self.store.iterative_scans)
+        indexed, iterative = len(vector) in self.store.indexed_dimensions, self.store.iterative_scans
+        return vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self._enter(tenant)

@@ -17,6 +17,7 @@ from psycopg.types.json import Json
 
 from memql.lang.encoding import json_default
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Event, Link, Operation, Record
+from memql.ports.store import Candidate
 
 ESC = "\U0010fffd"
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
@@ -115,6 +116,13 @@ def decode(row: dict[str, Any]) -> Record:
         else:
             values[name] = raw
     return Record(**values)
+
+
+def candidate(row: dict[str, Any]) -> Candidate:
+    """A scored record row as a search candidate: only what ranking reads is converted."""
+    at = to_utc(row["time"] if row["time"] is not None else row["created_at"])
+    last = to_utc(row["last_access_at"])
+    return Candidate(str(row["num"]), float(row["score"]), row["weight"], at, row["visits"], last)
 
 
 # --- audit log and lineage rows ----------------------------------------------------------------------

@@ -19,7 +19,6 @@ from typing import Any
 
 import numpy as np
 
-from memql.ports.record import Record
 from memql.ports.store import RecordQuery
 from memql.store.postgres import codec, query
 
@@ -39,7 +38,7 @@ def column_value(blob: bytes | None) -> str | None:
     return vector_text(np.frombuffer(blob, dtype="<f4"))
 
 
-def search(
+def ranked_rows(
     conn: Any,
     tenant: str,
     vector: Sequence[float],
@@ -48,7 +47,9 @@ def search(
     model: str,
     indexed: bool,
     iterative: bool = True,
-) -> list[tuple[Record, float]]:
+) -> list[dict[str, Any]]:
+    """The rows of the k records matching q closest to the vector (cosine, best first) with their cosines
+    (`score`), not decoded."""
     dim = len(vector)
     conditions = query.where(tenant, q)
     if conditions is None or k <= 0 or not 0 < dim <= MAX_DIMENSION:
@@ -71,9 +72,9 @@ def search(
     return _ranked(conn, distance, filters, params)
 
 
-def _ranked(conn: Any, distance: str, filters: str, params: dict) -> list[tuple[Record, float]]:
+def _ranked(conn: Any, distance: str, filters: str, params: dict) -> list[dict[str, Any]]:
     sql = (
         f"SELECT * FROM (SELECT r.*, -{distance} AS score FROM records r WHERE {filters} AND {distance} < 0 "
         f"ORDER BY {distance} LIMIT %(k)s) hits ORDER BY score DESC, num ASC"
     )
-    return [(codec.decode(row), float(row["score"])) for row in conn.execute(sql, params)]
+    return conn.execute(sql, params).fetchall()

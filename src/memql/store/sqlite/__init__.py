@@ -24,7 +24,7 @@ from typing import Any
 
 from memql.index.text import context_text, lexical_text
 from memql.ports.record import Event, Link, Operation, Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.replay import governed_as_now, replay
 from memql.store.sqlite import codec, query
@@ -38,7 +38,7 @@ from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
 
 BUSY_TIMEOUT_MS = 30_000
 # FTS5 lexical search ranks this many of the index's best matches before checking the query's conditions
-LEXICAL_FIRST_WINDOW = 200
+LEXICAL_FIRST_WINDOW = 64
 LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 
@@ -97,28 +97,45 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer):
         statement = f"SELECT DISTINCT namespace FROM ({inner}) WHERE namespace IS NOT NULL ORDER BY namespace"
         return [row[0] for row in self.conn.execute(statement, params)]
 
+    def find_candidates(self, tenant: str, q: RecordQuery) -> list[Candidate]:
+        if q.as_of is not None or q.text_query is None or q.limit is None or q.order != "relevance":
+            # this class's find, not a read session's: that one adds pending visits, which its
+            # find_candidates adds too
+            return [Candidate.of(record, score) for record, score in SQLiteSession.find(self, tenant, q)]
+        if not self.lexical_written:
+            found = self.lexical.candidates(self.conn, tenant, q)
+            if found is not None:
+                return found
+        rows = self._fts5_ranked(tenant, q, query.CANDIDATE_COLUMNS)
+        return [codec.candidate(row, row["score"]) for row in rows]
+
     def _find_ranked(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         """The best q.limit lexical matches, from the postings index (see memql.store.sqlite.lexical) or
-        from FTS5: the query's conditions checked on the index's best matches first, the window widening
-        while a wider one could change the answer (too few rows passed, or the last one ties with the
-        window's floor); past LEXICAL_MAX_WINDOW, one query over every match."""
+        from FTS5 (`_fts5_ranked`)."""
         if not self.lexical_written:
             found = self.lexical.search(self.conn, tenant, q)
             if found is not None:
                 return found  # type: ignore[return-value]
+        return [(codec.decode(row), row["score"]) for row in self._fts5_ranked(tenant, q, "r.*")]
+
+    def _fts5_ranked(self, tenant: str, q: RecordQuery, columns: str) -> list[sqlite3.Row]:
+        """FTS5's best q.limit matches, `columns` of each with its score: the query's conditions checked
+        on the index's best matches first, the window widening while a wider one could change the answer
+        (too few rows passed, or the last one ties with the window's floor); past LEXICAL_MAX_WINDOW, one
+        query over every match."""
         limit: int = q.limit  # type: ignore[assignment]
-        window = max(4 * limit, LEXICAL_FIRST_WINDOW)
+        window = max(limit + limit // 4, LEXICAL_FIRST_WINDOW)
         while window <= LEXICAL_MAX_WINDOW:
-            sql, params = query.build(tenant, q, window=window)
+            sql, params = query.build(tenant, q, window=window, columns=columns)
             rows = self.conn.execute(sql, params).fetchall()
             if not rows:
                 break  # nothing in the window passed: the matches that do lie further down, if anywhere
             complete = rows[0]["window_hits"] < window  # the window held every match
             if complete or (len(rows) == limit and rows[-1]["score"] > rows[0]["window_floor"]):
-                return [(codec.decode(row), row["score"]) for row in rows]
+                return rows
             window *= 8
-        sql, params = query.build(tenant, q)
-        return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+        sql, params = query.build(tenant, q, columns=columns)
+        return self.conn.execute(sql, params).fetchall()
 
     def update(self, tenant: str, record_id: str, changes: dict[str, Any]) -> None:
         if not changes:
@@ -161,6 +178,11 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer):
 
     def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
         return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq)
+
+    def dense_candidates(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+    ) -> list[Candidate]:
+        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]

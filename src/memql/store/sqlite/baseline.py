@@ -7,6 +7,9 @@ keywords, the audit log, row decoding, visit bookkeeping), so the ratio of the t
 overhead. Rows are encoded by `prepare`, outside the timed region; the SELECTs return the rows memql's
 reads return, in the same order, so a benchmark can check that both answer alike.
 
+`RawHybrid` is the hybrid search an application would write by hand over the same file: numpy's exact
+cosine over a matrix of the vectors, FTS5's BM25, reciprocal-rank fusion, the chosen rows' text.
+
 It lives here rather than in the benchmark because only the backend may know its own SQL.
 """
 
@@ -17,6 +20,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+
+import numpy as np
 
 from memql.index.text import lexical_text
 from memql.ports.record import Record
@@ -122,5 +127,51 @@ class RawSQLite:
         """The ids of the newest `limit` live records carrying `tag`."""
         return [str(row[0]) for row in self.conn.execute(_WITH_TAG, (tenant, tag, limit)).fetchall()]
 
+    def nums(self) -> np.ndarray:
+        """Every record number, in insertion order (the rows of a matrix of their vectors)."""
+        return np.fromiter(
+            (row[0] for row in self.conn.execute("SELECT num FROM records ORDER BY num")), np.int64
+        )
+
     def close(self) -> None:
         self.conn.close()
+
+
+# --- hybrid search, as an application would write it by hand ---------------------------------------------
+
+RRF_K = 60  # reciprocal rank fusion's usual constant: 1 / (60 + rank)
+# the best `limit` BM25 matches among the tenant's live records (ids only: the text is fetched once fused)
+_LEXICAL_TOP = (
+    "SELECT r.num FROM records_fts JOIN records r ON r.num = records_fts.rowid "
+    f"WHERE records_fts MATCH ? AND {_SCOPE} ORDER BY bm25(records_fts), r.num DESC LIMIT ?"
+)
+
+
+class RawHybrid:
+    """Hybrid search over a RawSQLite file with plain sqlite3 and numpy: the tenant's vectors in one
+    float32 matrix (loaded once, untimed), exact cosine by one matrix product and argpartition, FTS5's
+    BM25 top `k`, the two lists fused by reciprocal rank (RRF), then the chosen rows' text in one SELECT.
+    `nums[i]` is the record number of `vectors[i]` (unit rows, so the inner product is the cosine)."""
+
+    def __init__(self, raw: RawSQLite, nums: np.ndarray, vectors: np.ndarray) -> None:
+        self.conn = raw.conn
+        self.nums = np.asarray(nums, dtype=np.int64)
+        self.matrix = np.ascontiguousarray(vectors, dtype=np.float32)
+
+    def search(self, tenant: str, match: str | None, vector: np.ndarray, k: int) -> list[tuple[str, str]]:
+        """(id, text) of the `k` best records for a prepared MATCH expression (None: a query without terms)
+        and a float32 query vector."""
+        scores = self.matrix @ vector
+        top = np.argpartition(-scores, k - 1)[:k] if len(scores) > k else np.arange(len(scores))
+        dense = self.nums[top[np.argsort(-scores[top])]].tolist()
+        lexical = [] if match is None else [r[0] for r in self.conn.execute(_LEXICAL_TOP, (match, tenant, k))]
+        fused: dict[int, float] = {}
+        for ranked in (dense, lexical):
+            for rank, num in enumerate(ranked, start=1):
+                fused[num] = fused.get(num, 0.0) + 1.0 / (RRF_K + rank)
+        best = sorted(fused, key=lambda num: (-fused[num], -num))[:k]
+        marks = ",".join("?" * len(best))
+        texts = dict(
+            self.conn.execute(f"SELECT num, text FROM records WHERE num IN ({marks})", best).fetchall()
+        )
+        return [(str(num), texts[num]) for num in best if num in texts]

@@ -2,16 +2,19 @@
 
 from __future__ import annotations
 
+import functools
 import json
 import sqlite3
+from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from memql.lang.encoding import json_default
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
+from memql.ports.store import Candidate
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
-COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
+COLUMNS: tuple[str, ...] = RECORD_FIELDS[1:]  # every field but the first, `id` (the row's `num`)
 
 
 def to_us(value: datetime | None) -> int | None:
@@ -46,19 +49,38 @@ def encode(record: Record) -> dict[str, Any]:
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
 
 
+def _from_json(raw: Any) -> Any:
+    empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
+    return empty() if empty else json.loads(raw)
+
+
+_CONVERT = {
+    name: from_us if name in INSTANT_FIELDS else _from_json
+    for name in COLUMNS
+    if name in INSTANT_FIELDS | JSON_FIELDS
+}
+
+
+@functools.lru_cache(maxsize=64)
+def _plan(keys: tuple[str, ...]) -> tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]:
+    """For rows of these columns: where the record number is, where each record field is (in the
+    Record's field order, after `id`), and which fields are converted, by what (once per query shape: a
+    sqlite3.Row looks each name up by scanning its columns)."""
+    at = {key: i for i, key in enumerate(keys)}
+    converted = tuple((j, _CONVERT[name]) for j, name in enumerate(COLUMNS) if name in _CONVERT)
+    return at["num"], tuple(at[name] for name in COLUMNS), converted
+
+
 def decode(row: sqlite3.Row) -> Record:
-    # one dict of the row first: a sqlite3.Row looks each name up by scanning its columns
-    data = dict(zip(row.keys(), row, strict=True))
-    values: dict[str, Any] = {"id": str(data["num"])}
-    for name in COLUMNS:
-        raw = data[name]
-        if raw is None:
-            values[name] = None
-        elif name in INSTANT_FIELDS:
-            values[name] = from_us(raw)
-        elif name in JSON_FIELDS:
-            empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
-            values[name] = empty() if empty else json.loads(raw)
-        else:
-            values[name] = raw
-    return Record(**values)
+    num, where, converted = _plan(tuple(row.keys()))
+    raw = tuple(row)
+    values = [raw[i] for i in where]
+    for j, convert in converted:
+        if values[j] is not None:
+            values[j] = convert(values[j])
+    return Record(str(raw[num]), *values)  # COLUMNS are the Record's fields after `id`, in order
+
+
+def candidate(row: Sequence[Any], score: float) -> Candidate:
+    """A row of query.CANDIDATE_COLUMNS (num, weight, at, visits, last_access_at) as a search candidate."""
+    return Candidate(str(row[0]), score, row[1], from_us(row[2]), row[3], from_us(row[4]))

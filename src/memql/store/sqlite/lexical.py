@@ -40,17 +40,19 @@ import numpy as np
 
 from memql.index.postings import BM25Postings
 from memql.ports.record import Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
 
 LexicalMode = Literal["auto", "fts5", "postings"]
 LEXICAL_MODES: tuple[str, ...] = ("auto", "fts5", "postings")
 POSTINGS_MIN_RECORDS = 10_000  # "auto" builds the index from here on; below, FTS5 is as fast
-FIRST_WINDOW = 200  # best matches checked against the query's conditions first
+FIRST_WINDOW = 64  # at least this many best matches are checked against the query's conditions first
 MAX_WINDOW = 12_800  # wider than this, the full FTS5 query over every match answers instead
 _BATCH = 50_000  # documents read and indexed at a time
 FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
+
+Hit = tuple[int, float, sqlite3.Row]  # a record number, its BM25 score and its candidate columns
 
 
 class FTS5Tokenizer:
@@ -104,28 +106,38 @@ class LexicalIndex:
     ) -> list[tuple[Record, float]] | None:
         """The best q.limit records matching q, by BM25 (best first; ties by weight, then newest), or None
         when FTS5 should answer (mode, store size, a phrase, or a window that grew too wide)."""
+        hits = self._hits(conn, tenant, q)
+        return None if hits is None else _decoded(conn, tenant, [(num, score) for num, score, _ in hits])
+
+    def candidates(self, conn: sqlite3.Connection, tenant: str, q: RecordQuery) -> list[Candidate] | None:
+        """`search`'s answer as candidates (no record decoded), or None when FTS5 should answer."""
+        hits = self._hits(conn, tenant, q)
+        return None if hits is None else [codec.candidate(row, score) for _, score, row in hits]
+
+    def _hits(self, conn: sqlite3.Connection, tenant: str, q: RecordQuery) -> list[Hit] | None:
         if self.mode == "fts5" or q.text_query is None or q.limit is None:
             return None
         if q.limit <= 0:
             return []
-        terms = query_terms(q.text_query)
-        if not terms:
-            return []  # no terms: FTS5 has nothing to match either
         with self.lock:
             if not self._caught_up(conn):
-                return None
+                return None  # before the query is analysed: FTS5 analyses it again
+            terms = query_terms(q.text_query)
+            if not terms:
+                return []  # no terms: FTS5 has nothing to match either
             assert self.postings is not None
             phrases = self.postings.phrases(terms)
             if any(len(p) != 1 for p in phrases):
                 return None  # a phrase needs token positions: FTS5 matches it
             nums, scores = self.postings.scores([p[0] for p in phrases], tenant)
-        hits = _filtered_top(conn, tenant, q, q.limit, nums, scores)
-        return None if hits is None else _decoded(conn, tenant, hits)
+        return _filtered_top(conn, tenant, q, q.limit, nums, scores)
 
     # --- catching up --------------------------------------------------------------------------------
 
     def _caught_up(self, conn: sqlite3.Connection) -> bool:
         """Absorb the committed changes (building or loading the index first); False when FTS5 answers."""
+        if self.postings is None and self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
+            return False  # a small store: one query says so, not three
         generation = _counter(conn, "lexical_generation")
         last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
         if self.postings is not None and (generation != self.generation or last < self.seq):
@@ -222,29 +234,38 @@ class LexicalIndex:
 
 def _filtered_top(
     conn: sqlite3.Connection, tenant: str, q: RecordQuery, limit: int, nums: np.ndarray, scores: np.ndarray
-) -> list[tuple[int, float]] | None:
+) -> list[Hit] | None:
     """The `limit` best matches that satisfy q, ordered as FTS5's query orders them (score, then weight,
-    then the newest record), or None when the window would grow past MAX_WINDOW. The window widens
-    while a match outside it could still rank among the first `limit` (fewer passed, or the last one
-    passed does not beat the best match left outside)."""
-    hits: list[tuple[float, float, int]] = []  # (score, weight, num)
-    window, checked = max(4 * limit, FIRST_WINDOW), 0
+    then the newest record), or None when the window would grow past MAX_WINDOW.
+
+    The window starts a little above `limit` (most searches have no filter that rejects many matches)
+    and never ends inside a run of equal scores: it takes the whole run, so every match left outside
+    scores below every match inside, and `limit` passing matches answer at once (a tie outside could
+    otherwise outrank one inside by weight). It widens (x8, the last step to MAX_WINDOW itself) while
+    fewer pass."""
+    hits: list[tuple[float, float, int, sqlite3.Row]] = []  # (score, weight, num, candidate columns)
+    window, checked = max(limit + limit // 4, FIRST_WINDOW), 0
     while True:
+        order = _best(nums, scores, window + 1)  # one more: the best match left outside the window
+        if len(order) > window and scores[order[window]] == scores[order[window - 1]]:
+            window = int(np.count_nonzero(scores >= scores[order[window - 1]]))  # the whole run
+            order = _best(nums, scores, window + 1)
         if window > MAX_WINDOW:
             return None
-        order = _best(nums, scores, window + 1)  # one more: the best match left outside the window
         fresh = order[checked:window]
-        weights = _passing(conn, tenant, q, nums[fresh].tolist())
+        passing = _passing(conn, tenant, q, nums[fresh].tolist())
         hits += [
-            (s, weights[n], n)
+            (s, passing[n][1], n, passing[n])
             for n, s in zip(nums[fresh].tolist(), scores[fresh].tolist(), strict=True)
-            if n in weights
+            if n in passing
         ]
         checked = len(fresh) + checked
         hits.sort(key=lambda h: (-h[0], -h[1], -h[2]))
-        if len(order) <= window or (len(hits) >= limit and hits[limit - 1][0] > scores[order[window]]):
-            return [(n, s) for s, _, n in hits[:limit]]
-        window *= 8
+        if len(order) <= window or len(hits) >= limit:
+            return [(n, s, row) for s, _, n, row in hits[:limit]]
+        if window >= MAX_WINDOW:
+            return None
+        window = min(window * 8, MAX_WINDOW)
 
 
 def _best(nums: np.ndarray, scores: np.ndarray, count: int) -> np.ndarray:
@@ -261,8 +282,11 @@ def _best(nums: np.ndarray, scores: np.ndarray, count: int) -> np.ndarray:
     return chosen[np.lexsort((-nums[chosen], -scores[chosen]))]
 
 
-def _passing(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int]) -> dict[int, float]:
-    """The candidates that satisfy the query's conditions, with their weights (the order's tie-break)."""
+def _passing(
+    conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int]
+) -> dict[int, sqlite3.Row]:
+    """The candidates that satisfy the query's conditions, with their candidate columns
+    (query.CANDIDATE_COLUMNS; the weight, second, is the order's tie-break)."""
     ids = [str(n) for n in nums]
     if q.ids is not None:  # the query's own ids narrow the candidates
         wanted = set(q.ids)
@@ -270,8 +294,8 @@ def _passing(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[i
     if not ids:
         return {}
     checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
-    sql, params = query.build(tenant, checked)
-    return {num: weight for num, weight in conn.execute(f"SELECT num, weight FROM ({sql})", params)}
+    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS)
+    return {row[0]: row for row in conn.execute(sql, params)}
 
 
 def _decoded(

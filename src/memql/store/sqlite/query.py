@@ -13,6 +13,9 @@ from memql.store.sqlite.codec import dumps, to_us
 MAX_NUM = 2**63 - 1  # SQLite's largest rowid
 AFTER_SEP = chr(ord(NAMESPACE_SEP) + 1)  # the character after the namespace separator
 
+# what a search's candidate needs (memql.ports.store.Candidate, less its score), read by `candidate`
+CANDIDATE_COLUMNS = "r.num, r.weight, COALESCE(r.time, r.created_at) AS at, r.visits, r.last_access_at"
+
 _ORDER = {
     "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",
     "time_asc": "COALESCE(r.time, r.created_at) ASC, r.num ASC",
@@ -27,8 +30,10 @@ def build(
     table: str = "records",
     fts: str = "records_fts",
     window: int | None = None,
+    columns: str = "r.*",
 ) -> tuple[str, list[Any]]:
-    """SELECT r.*, <score> for the query; the score is -bm25 (higher is better) or NULL.
+    """SELECT r.*, <score> for the query; the score is -bm25 (higher is better) or NULL. `columns`
+    replaces r.* (a search's candidates need a few columns, not the records: CANDIDATE_COLUMNS).
 
     `window` (with a text query): rank the whole lexical index first and check the query's conditions
     only on its `window` best matches (FTS5 ranks far faster alone than joined to the records). Each row
@@ -45,7 +50,7 @@ def build(
     if q.text_query is not None:
         match = fts_match_expression(q.text_query)
         if match is None:
-            return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
+            return f"SELECT {columns}, NULL AS score FROM records r WHERE 0", []
         bm25 = f"bm25({fts}, 1.0, {CONTEXT_WEIGHT})"
         if window is not None:
             head = [match, window]
@@ -64,7 +69,7 @@ def build(
             int(i) for i in q.ids if i.isascii() and i.isdigit() and int(i) <= MAX_NUM
         ]  # larger: no such record
         if not nums:
-            return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
+            return f"SELECT {columns}, NULL AS score FROM records r WHERE 0", []
         where.append(f"r.num IN ({','.join('?' * len(nums))})")
         params.extend(nums)
     if q.statuses is not None:
@@ -105,7 +110,7 @@ def build(
             params.append(value)
     if q.sensitivities is not None:
         if not q.sensitivities:
-            return "SELECT r.*, NULL AS score FROM records r WHERE 0", []
+            return f"SELECT {columns}, NULL AS score FROM records r WHERE 0", []
         where.append(f"r.sensitivity IN ({','.join('?' * len(q.sensitivities))})")
         params.extend(q.sensitivities)
     if q.about_facts:
@@ -168,7 +173,8 @@ def build(
         order = "score DESC, r.weight DESC, r.num DESC" if q.text_query is not None else _ORDER["weight_desc"]
     else:
         order = _ORDER[q.order]
-    sql = f"SELECT r.*, {score} AS score FROM {table} r{join} WHERE {' AND '.join(where)} ORDER BY {order}"
+    conditions = " AND ".join(where)
+    sql = f"SELECT {columns}, {score} AS score FROM {table} r{join} WHERE {conditions} ORDER BY {order}"
     if q.limit is not None or q.offset:
         sql += " LIMIT ?"
         params.append(q.limit if q.limit is not None else -1)  # SQLite: -1 is no limit
@@ -179,8 +185,8 @@ def build(
         # the window as a materialised CTE, read once for the rows and once for its size and floor
         inner = sql.replace(join, " JOIN hits f ON f.hit = r.num", 1)
         sql = f"WITH hits AS MATERIALIZED ({join[len(' JOIN (') : join.rindex(') f ON')]}) " + inner.replace(
-            "SELECT r.*,",
-            "SELECT r.*, (SELECT count(*) FROM hits) AS window_hits, "
+            f"SELECT {columns},",
+            f"SELECT {columns}, (SELECT count(*) FROM hits) AS window_hits, "
             "(SELECT min(hit_score) FROM hits) AS window_floor,",
             1,
         )

@@ -29,7 +29,7 @@ import numpy as np
 
 from memql.index.vectors import ExactVectors, HNSWVectors
 from memql.ports.record import Record
-from memql.ports.store import RecordQuery
+from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
 
 VectorMode = Literal["auto", "exact", "hnsw"]
@@ -38,6 +38,8 @@ ANN_MIN_VECTORS = 20_000  # "auto" switches to HNSW here: exact search over 20k 
 FIRST_WINDOW = 64
 ANN_MAX_WINDOW = 4_096  # wider than this, a selective filter is better served by exact ranking
 _CATCH_UP_BATCH = 10_000
+
+Hit = tuple[int, float, sqlite3.Row]  # a record number, its cosine and its candidate columns
 
 
 class VectorCache:
@@ -182,16 +184,41 @@ class VectorIndex:
 
         `upto`: inside a transaction that wrote embeddings, the sequence value it started from; its own
         rows (above it) are scored from the database, not absorbed into the shared cache."""
+        scored = self._scored(conn, tenant, model, vector, q, k, upto)
+        return _decoded(conn, tenant, [(num, score) for num, score, _ in scored])
+
+    def candidates(
+        self,
+        conn: sqlite3.Connection,
+        tenant: str,
+        model: str,
+        vector: list[float] | np.ndarray,
+        q: RecordQuery,
+        k: int,
+        upto: int | None = None,
+    ) -> list[Candidate]:
+        """`search`'s answer as candidates: no record is decoded."""
+        scored = self._scored(conn, tenant, model, vector, q, k, upto)
+        return [codec.candidate(row, score) for _, score, row in scored]
+
+    def _scored(
+        self,
+        conn: sqlite3.Connection,
+        tenant: str,
+        model: str,
+        vector: list[float] | np.ndarray,
+        q: RecordQuery,
+        k: int,
+        upto: int | None,
+    ) -> list[Hit]:
         cache = self.cache(conn, tenant, model)
         cache.catch_up(conn, upto)
         query_vector = np.asarray(vector, dtype=np.float32)
         overlay = _overlay(conn, cache, upto)
         with cache.lock:
             if cache.hnsw is not None:
-                scored = _search_hnsw(conn, tenant, q, k, cache.hnsw, query_vector, overlay)
-            else:
-                scored = _search_exact(conn, tenant, q, k, cache.exact, query_vector, overlay)
-        return _decoded(conn, tenant, scored)
+                return _search_hnsw(conn, tenant, q, k, cache.hnsw, query_vector, overlay)
+            return _search_exact(conn, tenant, q, k, cache.exact, query_vector, overlay)
 
 
 def _search_exact(
@@ -202,7 +229,7 @@ def _search_exact(
     exact: ExactVectors | None,
     query_vector: np.ndarray,
     overlay: dict[int, np.ndarray | None],
-) -> list[tuple[int, float]]:
+) -> list[Hit]:
     nums, scores = (exact or ExactVectors()).scores(query_vector)
     nums, scores = _with_overlay(nums, scores, overlay, query_vector)
     return _filtered_top(conn, tenant, q, k, nums, scores)
@@ -216,10 +243,10 @@ def _search_hnsw(
     hnsw: HNSWVectors,
     query_vector: np.ndarray,
     overlay: dict[int, np.ndarray | None],
-) -> list[tuple[int, float]]:
+) -> list[Hit]:
     window = max(FIRST_WINDOW, 4 * k)
     seen: set[int] = set()
-    hits: list[tuple[int, float]] = []
+    hits: list[Hit] = []
     over_nums, over_scores = _with_overlay(
         np.zeros(0, np.int64), np.zeros(0, np.float32), overlay, query_vector
     )
@@ -229,12 +256,12 @@ def _search_hnsw(
         if window >= len(hnsw) or window > ANN_MAX_WINDOW:
             # as many candidates as vectors (a small set or a deep search), or few neighbours pass the
             # filter: rank every record that matches, exactly
-            subset = _matching_nums(conn, tenant, q, None)
+            subset = _matching(conn, tenant, q, None)
             keys, matrix = hnsw.vectors([n for n in subset if n not in overlay])
             exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
             shared = zip(keys.tolist(), exact_scores.tolist(), strict=True)
             own = zip(over_nums.tolist(), over_scores.tolist(), strict=True)
-            hits = [(n, s) for n, s in [*shared, *own] if s > 0.0 and (n in subset)]
+            hits = [(n, s, subset[n]) for n, s in [*shared, *own] if s > 0.0 and n in subset]
             break
         nums, scores = hnsw.nearest(query_vector, window)
         fresh = [
@@ -244,8 +271,8 @@ def _search_hnsw(
         ] + pending
         pending = []
         seen.update(n for n, _ in fresh)
-        matched = _matching_nums(conn, tenant, q, [n for n, _ in fresh])
-        hits += [(n, s) for n, s in fresh if n in matched]
+        matched = _matching(conn, tenant, q, [n for n, _ in fresh])
+        hits += [(n, s, matched[n]) for n, s in fresh if n in matched]
         if len(hits) >= k:
             break
         window *= 4
@@ -255,14 +282,16 @@ def _search_hnsw(
 
 def _filtered_top(
     conn: sqlite3.Connection, tenant: str, q: RecordQuery, k: int, nums: np.ndarray, scores: np.ndarray
-) -> list[tuple[int, float]]:
-    """The k best-scoring nums that satisfy q, widening the window of candidates checked in SQL."""
+) -> list[Hit]:
+    """The k best-scoring nums that satisfy q, widening the window of candidates checked in SQL: it starts
+    a little above k (most searches have no filter that rejects many records: checking a candidate costs
+    more than scoring every vector)."""
     if not len(nums):
         return []
-    window = max(FIRST_WINDOW, 4 * k)
+    window = max(FIRST_WINDOW, k + k // 4)
     order = _ranked(scores, min(len(scores), window))
     seen = np.zeros(len(scores), dtype=bool)
-    hits: list[tuple[int, float]] = []
+    hits: list[Hit] = []
     while len(hits) < k:
         fresh = order[~seen[order]][:window]
         if not len(fresh):
@@ -273,8 +302,10 @@ def _filtered_top(
         seen[fresh] = True
         fresh = fresh[scores[fresh] > 0.0]  # cleared rows and opposite directions are no evidence
         if len(fresh):
-            matched = _matching_nums(conn, tenant, q, [int(n) for n in nums[fresh]])
-            hits += [(int(nums[i]), float(scores[i])) for i in fresh if int(nums[i]) in matched]
+            fresh_nums, fresh_scores = nums[fresh].tolist(), scores[fresh].tolist()
+            matched = _matching(conn, tenant, q, fresh_nums)
+            fresh_hits = zip(fresh_nums, fresh_scores, strict=True)
+            hits += [(n, s, matched[n]) for n, s in fresh_hits if n in matched]
         window *= 4
     return hits[:k]
 
@@ -311,17 +342,20 @@ def _ranked(scores: np.ndarray, top: int) -> np.ndarray:
     return best[np.argsort(-scores[best], kind="stable")]
 
 
-def _matching_nums(conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int] | None) -> set[int]:
-    """Which candidates (every record, when None) satisfy the query's conditions; nothing is decoded."""
+def _matching(
+    conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int] | None
+) -> dict[int, sqlite3.Row]:
+    """Which candidates (every record, when None) satisfy the query's conditions, each with its candidate
+    columns (query.CANDIDATE_COLUMNS: what ranking needs); nothing is decoded."""
     if nums is not None and not nums:
-        return set()
+        return {}
     ids = None if nums is None else [str(n) for n in nums]
     if q.ids is not None:  # the query's own ids narrow the candidates
         wanted = set(q.ids)
         ids = list(q.ids) if ids is None else [i for i in ids if i in wanted]
     checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
-    sql, params = query.build(tenant, checked)
-    return {row[0] for row in conn.execute(f"SELECT num FROM ({sql})", params)}
+    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS)
+    return {row[0]: row for row in conn.execute(sql, params)}
 
 
 def _decoded(
