@@ -10,7 +10,6 @@ import sys
 from typing import Any
 
 import anyio
-import pytest
 from mcp_harness import Client
 
 from memql import Memory
