@@ -154,7 +154,7 @@ def test_the_record_page_shows_fields_lock_expiry_and_history(client, site):
     assert "Q2 budget draft" in page and '<span class="tag">budget</span>' in page
     assert "topic: finance" in page
     assert re.search(r'<dd class="lock">read_only — board review \(by mira\)', page)
-    assert '<dd class="expiry">2026-03-11T10:00:00Z → archive</dd>' in page
+    assert '<dd class="expiry">11 Mar 2026, 10:00 UTC → archive</dd>' in page  # a time for people
     assert timeline(page) == [("Encode", "insert", ""), ("Expire", "update", ""), ("Lock", "update", "")]
 
 
@@ -202,8 +202,10 @@ def test_facts_show_validity_windows(client, site, clock):
     site.mira.encode(structured={"subject": "passport", "attribute": "office", "value": "Lyon"})
     history = client.get("/facts", params={"subject": "passport", "attribute": "deadline"}).text
     assert row_ids(history) == ["1", "2"]
-    assert re.search(r"June 1</td>\s*<td>2026-03-04T10:00:00Z</td>\s*<td>2026-03-05T10:00:00Z</td>", history)
-    assert re.search(r"July 1</td>\s*<td>2026-03-05T10:00:00Z</td>\s*<td>still true</td>", history)
+    assert re.search(
+        r"June 1</td>\s*<td>4 Mar 2026, 10:00 UTC</td>\s*<td>5 Mar 2026, 10:00 UTC</td>", history
+    )
+    assert re.search(r"July 1</td>\s*<td>5 Mar 2026, 10:00 UTC</td>\s*<td>still true</td>", history)
     assert row_ids(client.get("/facts", params={"subject": "passport"}).text) == ["2", "3"]
     then = client.get("/facts", params={"subject": "passport", "as_of": "2026-03-04T12:00:00Z"}).text
     assert row_ids(then) == ["1"]
