@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from memql import Memory
 from memql.interfaces.mcp.catalog import TOOLS, tool_names
 from npm_tools import node_modules
 
@@ -35,6 +36,7 @@ def inspect(tmp_path):
         assert done.returncode == 0, done.stdout + done.stderr
         return json.loads(done.stdout)
 
+    run.db = db
     return run
 
 
@@ -74,14 +76,12 @@ def test_the_inspector_calls_encode_then_retrieve_and_a_refusal_is_a_tool_error(
     assert [(row["id"], row["text"], row["tags"]) for row in rows] == [
         (record, "the design review moves to Friday", ["meetings"])
     ]
-    # the same agent's write is refused: a tool error naming the rule, and nothing is stored
+    # the same agent's delete is refused: a tool error naming the rule, and nothing changes
     refused = inspect(
         "--method", "tools/call", "--tool-name", "memory_delete", "--tool-arg", f'ids=["{record}"]',
         session=reader,
     )  # fmt: skip
     assert refused["isError"] is True
     assert [d["rule"] for d in _result(refused)["diagnostics"]] == ["consent.write"]
-    again = inspect(
-        "--method", "tools/call", "--tool-name", "memory_retrieve", "--tool-arg", f'ids=["{record}"]'
-    )
-    assert [row["id"] for row in _result(again)["data"]["rows"]] == [record]
+    with Memory(inspect.db, actor="mira", embedder="none") as memory:  # the store agrees: still there
+        assert memory.retrieve(ids=[record], include=["status"]).data["rows"] == [{"status": "active"}]
