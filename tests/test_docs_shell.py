@@ -91,9 +91,22 @@ def _commands(lines: list[str], first: int) -> list[tuple[int, str]]:
                 text += "\n" + lines[i]
             i += 1
             text += "\n" + heredoc.group(1)
-        commands.append((start, text.removeprefix("$ ")))
+        commands.append((start, text))
         i += 1
     return commands
+
+
+def _typed(lines: list[str]) -> list[str]:
+    """A console transcript's typed lines (`$ ` and their `\\` continuations); output lines are blank, so
+    line numbers still point into the document."""
+    typed, continued = [], False
+    for line in lines:
+        if line.startswith("$ ") or continued:
+            typed.append(line.removeprefix("$ "))
+            continued = line.endswith("\\")
+        else:
+            typed.append("")
+    return typed
 
 
 def shell_blocks(doc: Path) -> list[Block]:
@@ -105,6 +118,8 @@ def shell_blocks(doc: Path) -> list[Block]:
             else:
                 lang, start, body = fence
                 if lang in SHELLS:
+                    if lang == "console":  # a transcript: `$ ` lines are typed, the others are output
+                        body = _typed(body)
                     blocks.append(Block(doc.name, start, _commands(body, start + 1)))
                 fence = None
         elif fence is not None:
