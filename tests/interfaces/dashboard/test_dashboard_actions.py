@@ -1,6 +1,6 @@
 """The dashboard's actions over HTTP, on every backend: each one is the Python API's call (its effect is
 read back through Memory), a success redirects (redirect-after-post), and a refusal changes nothing and
-shows the engine's diagnostics on the page."""
+shows the engine's diagnostics on the page it came from (a redirect there too, the refusal kept for it)."""
 
 from __future__ import annotations
 
@@ -28,9 +28,11 @@ def test_lock_then_a_refused_delete_then_unlock(client, site):
     assert "Locked." in client.get(locked.headers["location"]).text
 
     refused = client.post("/memories/1/delete", follow_redirects=False)
-    assert refused.status_code == 422
-    assert refusals(refused.text) == [("governance.locked", "/target")]
-    assert "record 1 is locked read_only (board): Delete refused" in refused.text
+    assert refused.status_code == 303 and refused.headers["location"].startswith("/memories/1?refused=")
+    page = client.get(refused.headers["location"])  # back on the record's page, the refusal shown
+    assert page.status_code == 200 and refusals(page.text) == [("governance.locked", "/target")]
+    assert "record 1 is locked read_only (board): Delete refused" in page.text
+    assert refusals(client.get(refused.headers["location"]).text) == []  # shown once: a reload is clean
     assert status_of(site.mira, "1") == "active"
 
     assert client.post("/memories/1/unlock", follow_redirects=False).status_code == 303
@@ -41,7 +43,7 @@ def test_lock_then_a_refused_delete_then_unlock(client, site):
 def test_a_bad_lock_mode_is_the_languages_diagnostic(client, site):
     site.mira.encode("Q2 budget draft")
     refused = client.post("/memories/1/lock", data={"mode": "forever"})
-    assert refused.status_code == 422 and refusals(refused.text) == [("field.enum", "/args/mode")]
+    assert refused.url.path == "/memories/1" and refusals(refused.text) == [("field.enum", "/args/mode")]
     assert row(site.mira, "1", "lock")["lock"] is None
 
 
@@ -63,7 +65,7 @@ def test_expire_by_duration_or_time(client, site, t0):
 def test_a_bad_expiry_is_refused_with_its_field(client, site):
     site.mira.encode("Trip plan")
     garbage = client.post("/memories/1/expire", data={"when": "whenever"})
-    assert garbage.status_code == 422 and refusals(garbage.text) == [("time.invalid", "/args/until")]
+    assert garbage.url.path == "/memories/1" and refusals(garbage.text) == [("time.invalid", "/args/until")]
     blank = client.post("/memories/1/expire", data={"when": " "})
     assert refusals(blank.text) == [("field.required", "/when")]
     policy = client.post("/memories/1/expire", data={"when": "P1D", "on_expire": "explode"})
@@ -126,9 +128,13 @@ def test_edit_without_changes_is_a_plain_approval(client, site):
 def test_an_agent_cannot_decide_and_the_page_says_why(site, sign_in):
     site.helper.encode("Mira prefers morning meetings")
     helper = sign_in("key-helper")
-    refused = helper.post("/proposals/1/approve", follow_redirects=False)
-    assert refused.status_code == 422 and refusals(refused.text) == [("consent.write", "")]
-    assert proposal_ids(refused.text) == ["1"]  # the queue, unchanged
+    refused = helper.post("/proposals/1/approve", data={"status": "any"}, follow_redirects=False)
+    assert refused.status_code == 303 and refused.headers["location"].startswith(
+        "/proposals?status=any&refused="
+    )
+    page = helper.get(refused.headers["location"])  # back on the list it came from (status=any)
+    assert refusals(page.text) == [("consent.write", "")]
+    assert proposal_ids(page.text) == ["1"]  # the queue, unchanged
     assert status_of(site.mira, "1") == "pending"
 
 
@@ -136,5 +142,18 @@ def test_a_decided_proposal_cannot_be_decided_again(client, site):
     site.helper.encode("Mira likes tea")
     client.post("/proposals/1/reject")
     again = client.post("/proposals/1/approve")
-    assert again.status_code == 422 and refusals(again.text)[0][0] == "proposal.transition"
+    assert again.url.path == "/proposals" and refusals(again.text)[0][0] == "proposal.transition"
     assert status_of(site.mira, "1") == "rejected"
+
+
+def test_a_kept_refusal_is_shown_only_to_the_caller_it_refused(site, sign_in):
+    """The token in the redirect names a refusal kept server-side; another caller (another tenant's user)
+    following the same link sees nothing of it, and the refused caller still can afterwards."""
+    site.mira.encode("Q2 budget draft")
+    site.mira.lock("1", reason="board")
+    mira = sign_in("key-mira")
+    location = mira.post("/memories/1/delete", follow_redirects=False).headers["location"]
+    olga = sign_in("key-olga")
+    seen_by_olga = olga.get(location)
+    assert refusals(seen_by_olga.text) == [] and "locked" not in seen_by_olga.text
+    assert refusals(mira.get(location).text) == [("governance.locked", "/target")]

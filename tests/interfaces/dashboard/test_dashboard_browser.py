@@ -1,12 +1,14 @@
 """The dashboard in a real browser: Debian's chromium, driven by Playwright, against the server's own app
 (`memql.interfaces.rest.create_app`, what `memql serve` runs) behind a real uvicorn on 127.0.0.1, signed in
-with a real API key — sign in, search, approve a proposal, see the approval in the record's history.
-Screenshots of the main pages go to build/dashboard-screenshots/<backend>/ (ignored by git).
+with a real API key — sign in, search, approve a proposal, see the approval in the record's history; every
+page on a 390 px wide phone without sideways scrolling. Screenshots of the pages go to
+build/dashboard-screenshots/<backend>/ (ignored by git).
 
 Skipped — never passed — when Playwright or /usr/bin/chromium is missing."""
 
 from __future__ import annotations
 
+import re
 import socket
 import threading
 import time
@@ -148,7 +150,63 @@ def test_a_refused_delete_shows_the_engines_diagnostic(page, site, backend, mira
     assert "read_only — board review" in page.locator("dd.lock").inner_text()
     page.once("dialog", lambda dialog: dialog.accept())  # "Delete memory 1? ..."
     page.click("button:has-text('Delete')")
-    page.wait_for_selector(".diagnostics")
+    page.wait_for_url("**/memories/1?refused=*")  # back on the page it came from
     assert "governance.locked" in page.locator(".diagnostics").inner_text()
     shot(page, backend, "refused")
     assert site.mira.retrieve(ids=["1"], include=["status"]).data["rows"] == [{"status": "active"}]
+
+
+PHONE = {"width": 390, "height": 844}
+INSTANT = re.compile(r"^\d{1,2} [A-Z][a-z]{2} \d{4}, \d{2}:\d{2}(:\d{2})? UTC$")  # "2 Mar 2026, 09:00 UTC"
+
+
+def fits(page) -> None:
+    """The page does not scroll sideways: its content is no wider than the viewport."""
+    scroll, client = page.evaluate(
+        "[document.scrollingElement.scrollWidth, document.scrollingElement.clientWidth]"
+    )
+    assert scroll <= client, f"{page.url}: {scroll} px of content in a {client} px wide viewport"
+
+
+def test_every_page_fits_a_390_px_phone(page, site, backend, mira_key):
+    long = "Quarterly planning notes: " + " ".join(f"item-{i}-with-a-long-unbroken-name" for i in range(12))
+    site.mira.encode(long, tags=["planning", "quarterly", "long-tag-name-for-layout"], type="note")
+    site.mira.encode("Standup moves to 9:30", tags=["team"])
+    site.mira.encode(structured={"subject": "passport", "attribute": "deadline", "value": "June 1"})
+    site.helper.encode("Mira prefers morning meetings", tags=["preferences"])  # a proposal (id 4)
+    site.mira.lock("1", reason="board review of the quarterly planning notes")
+    site.mira.expire("2", ttl="P7D", on_expire="archive")
+    page.set_viewport_size(PHONE)
+
+    page.goto("/login")
+    fits(page)
+    shot(page, backend, "390-login")
+    page.fill("#key", mira_key)
+    page.click("button[type=submit]")
+    page.wait_for_url("**/")
+    fits(page)
+    shot(page, backend, "390-memories")
+    times = page.locator("table.rows tbody time")
+    assert times.count() == 3
+    for i in range(3):  # an instant for people, its ISO form for machines
+        assert INSTANT.match(times.nth(i).inner_text()), times.nth(i).inner_text()
+        assert times.nth(i).get_attribute("datetime").endswith("Z")
+
+    for name, path in [
+        ("390-search", "/?q=standup"),
+        ("390-proposals", "/proposals"),
+        ("390-record", "/memories/1"),
+        ("390-facts", "/facts?subject=passport&attribute=deadline"),
+    ]:
+        page.goto(path)
+        fits(page)
+        shot(page, backend, name)
+    page.goto("/memories/1")
+    assert all(INSTANT.match(t) for t in page.locator("ol.timeline time").all_inner_texts())
+
+    page.once("dialog", lambda dialog: dialog.accept())
+    page.click("button:has-text('Delete')")  # record 1 is locked: refused, back on its page
+    page.wait_for_url("**/memories/1?refused=*")
+    assert "governance.locked" in page.locator(".diagnostics").inner_text()
+    fits(page)
+    shot(page, backend, "390-refused")

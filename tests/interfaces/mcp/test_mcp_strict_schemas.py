@@ -1,7 +1,6 @@
 """The default tool set's input schemas are strict, as OpenAI's strict mode (the Agents SDK's
 `convert_schemas_to_strict=True`) requires: checked structurally always, and through the Agents SDK
-itself over stdio when `openai-agents` is installed (it is not in the `test` extra: it pulls in the
-openai client, griffelib and websockets; the test is skipped without it)."""
+itself over stdio (`openai-agents` is in the `test` extra)."""
 
 from __future__ import annotations
 
@@ -11,7 +10,6 @@ import sys
 from typing import Any
 
 import anyio
-import pytest
 from mcp_harness import Client
 
 from memql import Memory
@@ -75,7 +73,6 @@ def test_every_core_schema_is_closed_fully_required_and_uses_only_strict_keyword
 
 
 def test_the_agents_sdk_converts_every_default_tool_to_strict(tmp_path):
-    pytest.importorskip("agents", reason="openai-agents is not installed (not in the test extra)")
     from agents import Agent
     from agents.mcp import MCPServerStdio, MCPUtil
     from agents.run_context import RunContextWrapper

@@ -3,15 +3,14 @@ tsc type-checks ts_client/client.ts against them and node runs it (openapi-fetch
 `memql serve` on 127.0.0.1 — execute, and retrieve in its shorthand, as an IR and as a workflow — on both
 backends. ts_client/wrong.ts must fail the type check: the types are real, not `any`.
 
-The npm tools are pinned in ts_client/package.json and installed by .ci/run outside the repository, in
-$MEMQL_NODE_TOOLS (default ~/.cache/memql-node); nothing is downloaded here. Without node, npm or the
-pinned tools the test skips, saying how to install them, except in CI (CI=true), where it fails.
+The npm tools are pinned in tests/node_tools/package.json and installed by .ci/run outside the repository
+(tests/npm_tools.py); nothing is downloaded here. Without node, npm or the pinned tools the test skips,
+saying how to install them, except in CI (CI=true), where it fails.
 """
 
 from __future__ import annotations
 
 import json
-import os
 import shutil
 import subprocess
 from pathlib import Path
@@ -19,39 +18,11 @@ from pathlib import Path
 import httpx
 import pytest
 
+from npm_tools import PACKAGE, node_modules
+
 TS_CLIENT = Path(__file__).parent / "ts_client"
-TOOLS = Path(os.environ.get("MEMQL_NODE_TOOLS") or Path.home() / ".cache" / "memql-node")
-PINNED: dict[str, str] = json.loads((TS_CLIENT / "package.json").read_text())["dependencies"]
 TEXT = "the design review moves to Friday"
-
-
-def node_modules() -> Path:
-    """The pinned tools' node_modules, or a skip (no node/npm, outside CI) or a failure saying why."""
-    absent = [tool for tool in ("node", "npm") if shutil.which(tool) is None]
-    if absent:
-        missing(f"{' and '.join(absent)} not on PATH: the TypeScript client test needs Node.js (20) and npm")
-    modules = TOOLS / "node_modules"
-    wrong = [f"{name}@{version}" for name, version in PINNED.items() if installed(modules, name) != version]
-    if wrong:
-        missing(
-            f"{', '.join(wrong)} not installed in {TOOLS} (MEMQL_NODE_TOOLS); install them as .ci/run does: "
-            f'mkdir -p "{TOOLS}" && cp {TS_CLIENT / "package.json"} "{TOOLS}/" '
-            f'&& npm install --prefix "{TOOLS}"'
-        )
-    return modules
-
-
-def missing(reason: str) -> None:
-    """CI (CI=true, where .ci/run installed the tools) must run the test: a failure there; elsewhere (the
-    README's test command alone installs no npm tools) a skip that says how to run it."""
-    if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-        pytest.fail(f"{reason} (CI must run it)")
-    pytest.skip(reason)
-
-
-def installed(modules: Path, name: str) -> str | None:
-    manifest = modules / name / "package.json"
-    return json.loads(manifest.read_text())["version"] if manifest.exists() else None
+TS_TOOLS = ("openapi-fetch", "openapi-typescript", "typescript")
 
 
 def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
@@ -63,9 +34,10 @@ def project(server, tmp_path) -> Path:
     """tmp_path as a TypeScript project: the sources, the tools, and memql.d.ts generated from the live
     server's document (--default-non-nullable false: a field with a server-side default is optional to
     send, as openapi-typescript already treats inline request bodies)."""
-    modules = node_modules()
-    for name in ("client.ts", "wrong.ts", "tsconfig.json", "package.json"):
+    modules = node_modules(*TS_TOOLS)
+    for name in ("client.ts", "wrong.ts", "tsconfig.json"):
         shutil.copy(TS_CLIENT / name, tmp_path / name)
+    shutil.copy(PACKAGE, tmp_path / "package.json")  # "type": "module"
     (tmp_path / "node_modules").symlink_to(modules, target_is_directory=True)
     (tmp_path / "openapi.json").write_bytes(httpx.get(f"{server.base}/openapi.json", timeout=60).content)
     cli = modules / "openapi-typescript" / "bin" / "cli.js"

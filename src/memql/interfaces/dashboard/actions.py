@@ -1,11 +1,13 @@
 """The dashboard's actions (POST forms): lock, unlock, expire, delete and restore a record; approve, edit
 then approve, and reject a proposal. Each is one Memory call — the same IR path as the API — and ends
-with a redirect to the page it came from (redirect-after-post). A refusal changes nothing, so the page is
-shown again, as it is, with the engine's diagnostics (field, rule, message)."""
+with a redirect to the page it came from (redirect-after-post). A refusal changes nothing and redirects
+there too, where the page shows the engine's diagnostics (field, rule, message), kept for it in
+`Refusals`."""
 
 # no `from __future__ import annotations`: FastAPI reads the routes' annotations, which name the local
 # `Caller` type, at runtime
 from typing import Annotated, Any
+from urllib.parse import urlencode
 
 from fastapi import APIRouter, Depends, Form
 from fastapi.responses import RedirectResponse
@@ -13,32 +15,33 @@ from fastapi.responses import RedirectResponse
 from memql.engine.result import ExecutionResult
 from memql.engine.targets import canonical_id
 from memql.interfaces.dashboard.pages import proposals_page, record_page
-from memql.interfaces.dashboard.views import problem
+from memql.interfaces.dashboard.views import Refusals, problem
 from memql.memory import Memory
 
 Text = Annotated[str, Form()]
 
 
-def _record_outcome(memory: Memory, record_id: str, action: str, result: ExecutionResult):
-    if result.success and result.affected_ids:
-        return RedirectResponse(f"/memories/{canonical_id(record_id)}?done={action}", status_code=303)
-    if result.success:  # it touched nothing (an id not in this tenant): say so, announce no success
-        return record_page(memory, record_id, warnings=result.warnings)
-    return record_page(
-        memory, record_id, status=422, diagnostics=result.diagnostics, warnings=result.warnings
-    )
-
-
-def _proposal_outcome(memory: Memory, action: str, result: ExecutionResult, status: str):
-    if result.success and result.affected_ids:
-        return RedirectResponse(f"/proposals?done={action}", status_code=303)
-    if result.success:
-        return proposals_page(memory, status, status=404, warnings=result.warnings)
-    return proposals_page(memory, status, status=422, diagnostics=result.diagnostics)
-
-
-def add_routes(router: APIRouter, memory_dependency: Any) -> None:
+def add_routes(router: APIRouter, memory_dependency: Any, refusals: Refusals) -> None:
     Caller = Annotated[Memory, Depends(memory_dependency)]
+
+    def refused_to(page: str, query: dict[str, str], memory: Memory, diagnostics: list, warnings: list):
+        token = refusals.keep(memory, diagnostics, warnings)
+        return RedirectResponse(f"{page}?{urlencode({**query, 'refused': token})}", status_code=303)
+
+    def _record_outcome(memory: Memory, record_id: str, action: str, result: ExecutionResult):
+        page = f"/memories/{canonical_id(record_id)}"
+        if result.success and result.affected_ids:
+            return RedirectResponse(f"{page}?done={action}", status_code=303)
+        if result.success:  # it touched nothing (an id not in this tenant): say so, announce no success
+            return record_page(memory, record_id, warnings=result.warnings)
+        return refused_to(page, {}, memory, result.diagnostics, result.warnings)
+
+    def _proposal_outcome(memory: Memory, action: str, result: ExecutionResult, status: str):
+        if result.success and result.affected_ids:
+            return RedirectResponse(f"/proposals?done={action}", status_code=303)
+        if result.success:
+            return proposals_page(memory, status, status=404, warnings=result.warnings)
+        return refused_to("/proposals", {"status": status}, memory, result.diagnostics, result.warnings)
 
     @router.post("/memories/{record_id}/lock")
     def lock(record_id: str, memory: Caller, mode: Text = "read_only", reason: Text = ""):
@@ -55,7 +58,7 @@ def add_routes(router: APIRouter, memory_dependency: Any) -> None:
         when = when.strip()
         if not when:  # the form's own field: the language would only say the Expire has no horizon
             problems = [problem("/when", "field.required", "give a time or a duration (e.g. P7D)")]
-            return record_page(memory, record_id, status=422, diagnostics=problems)
+            return refused_to(f"/memories/{canonical_id(record_id)}", {}, memory, problems, [])
         duration = when[:1] in ("P", "p")
         result = memory.expire(
             record_id,

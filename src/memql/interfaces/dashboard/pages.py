@@ -15,6 +15,7 @@ from memql.interfaces.dashboard.views import (
     RECORD_FIELDS,
     STATUSES,
     Browse,
+    Refusals,
     lineage,
     render,
     timeline,
@@ -64,7 +65,7 @@ def proposals_page(memory: Memory, chosen: str, *, status: int = 200, **extra: A
     )
 
 
-def add_routes(router: APIRouter, memory_dependency: Any) -> None:
+def add_routes(router: APIRouter, memory_dependency: Any, refusals: Refusals) -> None:
     Caller = Annotated[Memory, Depends(memory_dependency)]
 
     @router.get("/")
@@ -90,8 +91,11 @@ def add_routes(router: APIRouter, memory_dependency: Any) -> None:
         )
 
     @router.get("/memories/{record_id}")
-    def record(record_id: str, memory: Caller, done: str = ""):
-        return record_page(memory, record_id, notice=NOTICES.get(done))
+    def record(record_id: str, memory: Caller, done: str = "", refused: str = ""):
+        diagnostics, warnings = refusals.take(memory, refused)  # an action's refusal, redirected here
+        return record_page(
+            memory, record_id, notice=NOTICES.get(done), diagnostics=diagnostics, warnings=warnings
+        )
 
     @router.get("/facts")
     def facts(
@@ -124,5 +128,8 @@ def add_routes(router: APIRouter, memory_dependency: Any) -> None:
         )
 
     @router.get("/proposals")
-    def proposals(memory: Caller, status: str = "pending", done: str = ""):
-        return proposals_page(memory, status or "pending", notice=NOTICES.get(done))
+    def proposals(memory: Caller, status: str = "pending", done: str = "", refused: str = ""):
+        diagnostics, warnings = refusals.take(memory, refused)  # an action's refusal, redirected here
+        return proposals_page(
+            memory, status or "pending", notice=NOTICES.get(done), diagnostics=diagnostics, warnings=warnings
+        )

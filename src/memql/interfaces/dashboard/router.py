@@ -10,6 +10,7 @@ from fastapi import APIRouter
 from fastapi.responses import Response
 
 from memql.interfaces.dashboard import actions, auth, pages
+from memql.interfaces.dashboard.views import Refusals
 
 STATIC_PREFIX = "/_dashboard"  # out of the way of the REST API's paths
 _STATIC = {"dashboard.css": "text/css; charset=utf-8", "dashboard.js": "text/javascript; charset=utf-8"}
@@ -21,8 +22,9 @@ def dashboard_router(memory_dependency: Callable[..., Any]) -> APIRouter:
     `caller_memory`); pages and actions get their Memory from it, and a 401 sends the browser to /login."""
     router = APIRouter(route_class=auth.LoginRedirectRoute, include_in_schema=False)
     auth.add_routes(router)
-    pages.add_routes(router, memory_dependency)
-    actions.add_routes(router, memory_dependency)
+    refusals = Refusals()  # an action's refusal, kept for the page it redirects back to
+    pages.add_routes(router, memory_dependency, refusals)
+    actions.add_routes(router, memory_dependency, refusals)
 
     @router.get(STATIC_PREFIX + "/{name}")
     def static(name: str) -> Response:

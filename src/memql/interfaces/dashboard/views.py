@@ -6,8 +6,11 @@ Memory method."""
 from __future__ import annotations
 
 import json
+import secrets
+import threading
+from collections import OrderedDict
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 from urllib.parse import urlencode
 
@@ -20,6 +23,12 @@ from memql.lang.time import format_instant
 from memql.memory import Memory
 
 PAGE_SIZE = 20
+# a search result scoring below this is noise (unrelated text scores ~0.02-0.06 with MiniLM): not shown
+SEARCH_MIN_SCORE = 0.1
+# fields holding an instant: shown as "2 Mar 2026, 09:00 UTC" (the ISO form stays in <time datetime>)
+TIME_FIELDS = frozenset(
+    {"time", "created_at", "updated_at", "expire_at", "valid_from", "valid_to", "last_access_at", "until"}
+)
 MAX_ROWS = 100_000  # the language's largest filter limit / search k: the last reachable row
 STATUSES = ("active", "archived", "deleted", "expired", "pending", "rejected", "any")
 ROW_FIELDS = ["id", "text", "type", "tags", "status", "weight", "time", "score"]
@@ -110,7 +119,10 @@ class Browse:
         language has no offset, so page n re-reads the n-1 pages before it."""
         wanted = self.page * PAGE_SIZE + 1
         if self.query is not None:
-            result = memory.retrieve(self.query, filter=self.filter, k=wanted, include=ROW_FIELDS)
+            overrides = {"min_score": SEARCH_MIN_SCORE}
+            result = memory.retrieve(
+                self.query, filter=self.filter, k=wanted, include=ROW_FIELDS, overrides=overrides
+            )
         else:
             result = memory.retrieve(filter={**self.filter, "limit": wanted}, include=ROW_FIELDS)
         rows = result.data.get("rows", []) if result.success else []
@@ -171,18 +183,46 @@ def timeline(history: list[dict[str, Any]]) -> list[dict[str, Any]]:
             {
                 **event,
                 "time": when(event["time"]),
-                "fields": [(n, show(before.get(n)), show(after.get(n))) for n in names],
+                "iso": iso(event["time"]),
+                "fields": [(n, shown(n, before.get(n)), shown(n, after.get(n))) for n in names],
             }
         )
     return items
 
 
+def _instant(value: Any) -> datetime | None:
+    if isinstance(value, datetime):
+        return value
+    if isinstance(value, str) and "T" in value:
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00"))
+        except ValueError:
+            return None
+    return None
+
+
 def when(value: Any) -> str:
+    """An instant for people: "2 Mar 2026, 09:00 UTC" (seconds when it has them); anything else as is."""
     if value is None:
         return ""
-    if isinstance(value, datetime):
-        return format_instant(value)
-    return str(value)
+    instant = _instant(value)
+    if instant is None:
+        return str(value)
+    if instant.tzinfo is not None:
+        instant = instant.astimezone(UTC)
+    clock = "%H:%M:%S" if instant.second else "%H:%M"
+    return f"{instant.day} {instant.strftime('%b %Y, ' + clock)}{' UTC' if instant.tzinfo else ''}"
+
+
+def iso(value: Any) -> str:
+    """The machine form of an instant, for <time datetime>: ISO-8601 UTC."""
+    instant = _instant(value)
+    return "" if instant is None else format_instant(instant) if instant.tzinfo else instant.isoformat()
+
+
+def shown(name: str, value: Any) -> str:
+    """A field's value as text: an instant field for people (when), any other as show does."""
+    return when(value) if name in TIME_FIELDS and _instant(value) is not None else show(value)
 
 
 def show(value: Any) -> str:
@@ -204,7 +244,38 @@ _env = Environment(
     lstrip_blocks=True,
 )
 _env.filters["when"] = when
+_env.filters["iso"] = iso
 _env.filters["show"] = show
+_env.globals["shown"] = shown
+
+
+class Refusals:
+    """What an action refused, kept for the page its redirect returns to (redirect-after-post for
+    refusals too, so the browser is back on the page it came from and a reload sends nothing): read once,
+    by the same caller (tenant and actor) only; the oldest go first beyond `size`. Nothing from the URL
+    but the random token is used."""
+
+    def __init__(self, size: int = 256) -> None:
+        self._kept: OrderedDict[str, tuple[tuple[str, str | None], list, list]] = OrderedDict()
+        self._lock = threading.Lock()
+        self._size = size
+
+    def keep(self, memory: Memory, diagnostics: list, warnings: list) -> str:
+        token = secrets.token_urlsafe(12)
+        with self._lock:
+            self._kept[token] = ((memory.tenant, memory.actor), list(diagnostics), list(warnings))
+            while len(self._kept) > self._size:
+                self._kept.popitem(last=False)
+        return token
+
+    def take(self, memory: Memory, token: str) -> tuple[list, list]:
+        """(diagnostics, warnings) kept under `token` for this caller; nothing for anyone else."""
+        with self._lock:
+            kept = self._kept.get(token)
+            if kept is None or kept[0] != (memory.tenant, memory.actor):
+                return [], []
+            del self._kept[token]
+        return kept[1], kept[2]
 
 
 _SECTIONS = {"memories.html": "memories", "record.html": "memories", "facts.html": "facts"}
