@@ -9,11 +9,13 @@ from datetime import datetime
 from typing import Any
 
 from memql.engine.access import check_consent, identity
+from memql.engine.bulk import EncodeBatch
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
 from memql.engine.redaction import redact_ir
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import RUNNERS
+from memql.engine.verbs.encode import batchable
 from memql.errors import Refusal
 from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
@@ -113,10 +115,15 @@ class Executor:
         dry_run: bool = False,
         on_step: StepObserver | None = None,
         limits: Limits | None = None,
+        batch_size: int | None = None,
     ) -> ExecutionResult:
         """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program).
         `limits` widens validation's bounds for a program built by memql itself (an a2p import is one
-        workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have)."""
+        workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have).
+        `batch_size` writes the workflow's plain Encodes that many at a time (engine/bulk.py): the same
+        outcome in the same one transaction, without a statement per record and per audit entry."""
+        if batch_size is not None and batch_size < 1:
+            raise ValueError("batch_size must be a positive number of Encodes")  # a caller's bug
         started = time.perf_counter()
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
@@ -128,7 +135,7 @@ class Executor:
                 success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
             )
         else:
-            result = self._run(checked.program, now, dry_run, on_step)
+            result = self._run(checked.program, now, dry_run, on_step, batch_size, checked.canonical)
             result.warnings = checked.warnings + result.warnings
         calls_after, tokens_after = _llm_counts(self.llm)
         result.stats = Stats(  # this call's share of the LLM's running totals
@@ -139,7 +146,13 @@ class Executor:
         return result
 
     def _run(
-        self, program: OpBase | Workflow, now: datetime, dry_run: bool, on_step: StepObserver | None
+        self,
+        program: OpBase | Workflow,
+        now: datetime,
+        dry_run: bool,
+        on_step: StepObserver | None,
+        batch_size: int | None = None,
+        canonical: dict[str, Any] | None = None,
     ) -> ExecutionResult:
         is_workflow = isinstance(program, Workflow)
         steps: list[OpBase] = program.workflow if is_workflow else [program]  # type: ignore[union-attr]
@@ -158,12 +171,39 @@ class Executor:
             opened = self.store.dry_run()
         else:
             opened = self.store.read() if read_only else self.store.transaction()
+        batcher: EncodeBatch | None = None
         try:
             with opened as session:
                 step_ids: list[list[str]] = []
                 queue: dict[str, Record] = {}  # records awaiting their embedding, batched across steps
+
+                def written(i: int, result: ExecutionResult) -> None:
+                    results.append(result)
+                    step_ids.append(result.affected_ids)
+                    if on_step is not None:
+                        on_step(i, result)
+
+                if batch_size is not None and not whole_dry and canonical is not None:
+                    batcher = EncodeBatch(
+                        session, size=batch_size, workflow_id=workflow_id, now=now, on_written=written
+                    )
+                    canonical_steps = canonical["workflow"] if is_workflow else [canonical]
                 for i, ir in enumerate(steps):
                     path = f"/workflow/{i}" if is_workflow else ""
+                    if batcher is not None and _batchable(ir, metas[i]):
+                        ctx = self.context(
+                            session, now, metas[i], path=path, step_ids=step_ids, to_embed=queue
+                        )
+                        try:
+                            batcher.add(ctx, ir, canonical_steps[i], i)  # type: ignore[arg-type]
+                        except Refusal as refusal:
+                            results.extend(batcher.abandon())
+                            failed = (i, _refused(refusal))
+                            results.append(ExecutionResult(success=False, op=ir.op, diagnostics=[failed[1]]))
+                            raise
+                        continue
+                    if batcher is not None:
+                        batcher.flush()  # this step may read what the waiting Encodes write
                     try:
                         result = self._step(
                             session,
@@ -179,15 +219,7 @@ class Executor:
                             read_only,
                         )
                     except Refusal as refusal:
-                        failed = (
-                            i,
-                            Diagnostic(
-                                path=refusal.path,
-                                rule=refusal.rule,
-                                severity="error",
-                                message=refusal.message,
-                            ),
-                        )
+                        failed = (i, _refused(refusal))
                         results.append(ExecutionResult(success=False, op=ir.op, diagnostics=[failed[1]]))
                         raise
                     results.append(result)
@@ -195,6 +227,8 @@ class Executor:
                     step_ids.append([] if result.dry_run and not whole_dry else result.affected_ids)
                     if on_step is not None:
                         on_step(i, result)
+                if batcher is not None:
+                    batcher.flush()
                 if queue and not whole_dry:
                     self.context(session, now, to_embed=queue).embed_queued()
         except Refusal:
@@ -202,7 +236,11 @@ class Executor:
         except (
             Exception
         ) as exc:  # a defect: roll back (done by the transaction) and report, never a traceback
-            index = len(results) - (1 if results and not results[-1].success else 0)
+            if batcher is not None and batcher.pending:  # a batch failed to write: its first step is named
+                results.extend(batcher.abandon())
+                index = batcher.failed_at if batcher.failed_at is not None else len(results)
+            else:
+                index = len(results) - (1 if results and not results[-1].success else 0)
             failed = (
                 index,
                 Diagnostic(
@@ -313,9 +351,7 @@ class Executor:
         dry: bool,
         workflow_id: str | None,
     ) -> ExecutionResult:
-        affected: list[str] = []
-        for r in results:
-            affected += [i for i in r.affected_ids if i not in affected]
+        affected = list(dict.fromkeys(i for r in results for i in r.affected_ids))
         if failed is not None:
             for r in results[: failed[0]]:
                 r.data["rolled_back"] = True
@@ -340,6 +376,14 @@ class Executor:
             preview=preview,
             data={"workflow_id": workflow_id},
         )
+
+
+def _batchable(ir: OpBase, meta: Meta) -> bool:
+    return ir.op == "Encode" and not meta.dry_run and batchable(ir)  # type: ignore[arg-type]
+
+
+def _refused(refusal: Refusal) -> Diagnostic:
+    return Diagnostic(path=refusal.path, rule=refusal.rule, severity="error", message=refusal.message)
 
 
 def reads_only(ir: OpBase, meta: Meta) -> bool:

@@ -92,6 +92,51 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     """A new record; or, for an agent below read_write consent or when `proposal` is asked, a pending
     proposal: no owner until a user approves it, the proposer as `agent`, on expiry status expired."""
     args = ir.args
+    record, proposal = encoded_record(ctx, ir)
+    if args.payload.fact is not None and not proposal:  # a fact's history decides what a repeat is
+        ctx.defer_embedding = bool(args.skip_embedding)
+        return encode_fact(ctx, record)
+    # a proposed fact stays out of its key's history (pending is not live) until a user approves it:
+    # the approval places it (engine/facts.py approve_fact)
+    if args.key is not None:  # one live record per (namespace, key): insert or update it
+        ctx.defer_embedding = bool(args.skip_embedding)
+        given = {_FIELD_OF.get(name, name) for name in args.model_fields_set} & _KEYED_FIELDS
+        return put_keyed(ctx, record, args.namespace, args.key, given)  # type: ignore[arg-type]
+    if args.dedupe is not False:
+        existing = _duplicate(ctx, record)
+        if existing is not None:
+            return Outcome([existing.id], duplicate_data(existing))  # type: ignore[list-item]
+    ctx.defer_embedding = bool(args.skip_embedding)
+    record = ctx.insert(record)
+    return Outcome([record.id], inserted_data(record.id, proposal))  # type: ignore[list-item, arg-type]
+
+
+def batchable(ir: EncodeIR) -> bool:
+    """Whether an Encode only inserts a record or returns its duplicate, so that a bulk write may insert
+    it with others (engine/bulk.py): not a typed fact, a key or a derived record, which read and write
+    what earlier steps left."""
+    args = ir.args
+    return args.payload.fact is None and args.key is None and args.derived_from is None
+
+
+def duplicate_data(existing: Record) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": existing.id, "deduplicated": True}
+    if existing.status == "pending":
+        data["proposal"] = True
+    return data
+
+
+def inserted_data(record_id: str, proposal: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": record_id}
+    if proposal:
+        data["proposal"] = True
+    return data
+
+
+def encoded_record(ctx: Context, ir: EncodeIR) -> tuple[Record, bool]:
+    """The record an Encode stores (a typed fact's record for a fact), and whether it is a proposal;
+    refuses what the session may not encode. Nothing is written."""
+    args = ir.args
     payload = args.payload
     extras = dict(payload.__pydantic_extra__ or {})
     structured = payload.structured if payload.structured is not None else payload.document
@@ -155,28 +200,7 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     )
     if fact is not None:
         record = _as_fact(ctx, record, fact, args.time)
-        if not proposal:  # a fact's history decides what a repeat is
-            ctx.defer_embedding = bool(args.skip_embedding)
-            return encode_fact(ctx, record)
-        # a proposed fact stays out of its key's history (pending is not live) until a user approves it:
-        # the approval places it (engine/facts.py approve_fact)
-    if args.key is not None:  # one live record per (namespace, key): insert or update it
-        ctx.defer_embedding = bool(args.skip_embedding)
-        given = {_FIELD_OF.get(name, name) for name in args.model_fields_set} & _KEYED_FIELDS
-        return put_keyed(ctx, record, args.namespace, args.key, given)  # type: ignore[arg-type]
-    if args.dedupe is not False:
-        existing = _duplicate(ctx, record)
-        if existing is not None:
-            data = {"id": existing.id, "deduplicated": True}
-            if existing.status == "pending":
-                data["proposal"] = True
-            return Outcome([existing.id], data)  # type: ignore[list-item]
-    ctx.defer_embedding = bool(args.skip_embedding)
-    record = ctx.insert(record)
-    data: dict[str, Any] = {"id": record.id}
-    if proposal:
-        data["proposal"] = True
-    return Outcome([record.id], data)  # type: ignore[list-item]
+    return record, proposal
 
 
 # the Encode args an Encode of an existing key also writes to the record holding it, as record fields
