@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
 from memql.engine.access import check_consent, identity
-from memql.engine.bulk import EncodeBatch
+from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
 from memql.engine.redaction import redact_ir
@@ -323,6 +323,34 @@ class Executor:
             stats=Stats(elapsed_ms=round((time.perf_counter() - started) * 1000, 3)),
         )
 
+    def encode_many(
+        self,
+        items: Sequence[Any],
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        on_step: StepObserver | None = None,
+    ) -> ExecutionResult:
+        """Run many Encodes (IR objects, decoded or typed, or bare texts) as one workflow, in one
+        transaction, written `batch_size` at a time (engine/bulk.py): all or nothing. Each is validated
+        as a step of that workflow (a diagnostic names /workflow/i and the field), beyond the 100 steps a
+        hand-written workflow may have; anything but an Encode is refused."""
+        steps: list[Any] = []
+        for i, item in enumerate(items):
+            if isinstance(item, str):
+                item = {"op": "Encode", "args": {"payload": {"text": item}}}
+            elif isinstance(item, OpBase):
+                item = item.canonical()
+            op = item.get("op") if isinstance(item, dict) else None
+            if op != "Encode":
+                message = f"step {i} is {op!r}: a bulk write holds Encodes only" if op else "not an Encode IR"
+                diagnostic = Diagnostic(
+                    path=f"/workflow/{i}/op", rule="bulk.encode_only", severity="error", message=message
+                )
+                return ExecutionResult(success=False, op="Workflow", failed_step=i, diagnostics=[diagnostic])
+            steps.append(item)
+        program = {"workflow": steps}  # diagnostics then name /workflow/i
+        return self.execute(program, on_step=on_step, limits=bulk_limits(len(steps)), batch_size=batch_size)
+
     def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
         """Embed the tenant's pending records in batches, one transaction each; returns how many were
         embedded. Embeddings are derived data: stored on the records, not in the audit log. `progress` hears
@@ -376,6 +404,17 @@ class Executor:
             preview=preview,
             data={"workflow_id": workflow_id},
         )
+
+
+def bulk_limits(steps: int) -> Limits:
+    """Validation's bounds for a bulk write of `steps` Encodes: as many steps, the same bounds per step."""
+    default = Limits()
+    return Limits(
+        max_steps=max(default.max_steps, steps),
+        max_items=max(default.max_items, steps),
+        max_nodes=max(default.max_nodes, steps * 2_000),
+        max_bytes=max(default.max_bytes, steps * 64 * 1024),
+    )
 
 
 def _batchable(ir: OpBase, meta: Meta) -> bool:

@@ -27,7 +27,9 @@ _INSERT_OPERATIONS = (
     "INSERT INTO operations (seq, time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step) "
     "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 )
-_INSERT_EVENTS = "INSERT INTO events (op_seq, tenant, record_id, kind, before, after) VALUES (?, ?, ?, ?, ?, ?)"
+_INSERT_EVENTS = (
+    "INSERT INTO events (op_seq, tenant, record_id, kind, before, after) VALUES (?, ?, ?, ?, ?, ?)"
+)
 
 
 class SQLiteBulk:
