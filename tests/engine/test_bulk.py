@@ -77,6 +77,9 @@ def test_a_bulk_write_leaves_what_the_encodes_leave_one_by_one(memory, batch_siz
     assert _records(bulk) == _records(alone)
     assert _log(bulk) == _log(alone)
     assert _links(bulk) == _links(alone) != set()
+    for query in ("rent", "standup", "theme light"):  # the same lexical index: the same scores
+        searched = [m.retrieve(query, include=["id", "score"]).data["rows"] for m in (alone, bulk)]
+        assert searched[0] == searched[1] != []
     # what each path produced: a repeat returns the first record, a proposal waits, a key holds one record
     data = [s.data for s in batched.steps]
     assert data[2] == {"id": data[0]["id"], "deduplicated": True}
