@@ -184,6 +184,10 @@ def pointer(parts: Iterable[str | int]) -> str:
 
 
 def join(base: str, *parts: str | int) -> str:
+    if len(parts) == 1:  # the common case, on every step validated: one plain key
+        part = parts[0]
+        if type(part) is str and "~" not in part and "/" not in part:
+            return f"{base}/{part}"
     return base + pointer(parts)
 
 
