@@ -169,6 +169,19 @@ class Memory:
         """
         return self.executor.encode_many(items, batch_size=batch_size, on_step=on_step)
 
+    def import_jsonl(
+        self,
+        source: str | bytes,
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        dry_run: bool = False,
+        on_step: StepObserver | None = None,
+    ) -> ExecutionResult:
+        """Import JSON Lines as one bulk write (`encode_many`; `memql import --format jsonl`): each
+        non-blank line an Encode IR, an Encode's args ({"payload": {"text": ...}, "tags": [...]}) or a
+        bare text. All or nothing; a diagnostic names the step (the n-th non-blank line, from 0)."""
+        return self.executor.import_jsonl(source, batch_size=batch_size, on_step=on_step, dry_run=dry_run)
+
     def validate(self, program: Any) -> ValidationResult:
         return validate(program, now=self.clock.now(), strict=self.executor.strict)
 

@@ -13,6 +13,7 @@ one by one (tests/engine/test_bulk.py compares both paths' records and audit log
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -20,7 +21,7 @@ from typing import Any
 
 from memql.engine.access import check_consent
 from memql.engine.context import Context, snapshot
-from memql.engine.result import ExecutionResult, Stats
+from memql.engine.result import ExecutionResult
 from memql.engine.verbs.encode import (
     DUPLICATE_CANDIDATES,
     duplicate_data,
@@ -28,6 +29,7 @@ from memql.engine.verbs.encode import (
     inserted_data,
     same_memory,
 )
+from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import EncodeIR
 from memql.ports.record import Event, Operation, Record
 from memql.ports.store import StoreSession
@@ -82,7 +84,7 @@ class EncodeBatch:
         """The results of the steps still waiting when the workflow fails: rolled back with the rest."""
         if self.pending:
             self.failed_at = self.pending[0].step
-        out = [ExecutionResult.model_construct(success=True, op="Encode", data={}) for _ in self.pending]
+        out = [ExecutionResult(success=True, op="Encode") for _ in self.pending]
         self.pending = []
         return out
 
@@ -140,18 +142,8 @@ class EncodeBatch:
             results.append(
                 (
                     p.step,
-                    ExecutionResult.model_construct(
-                        success=True,
-                        op="Encode",
-                        affected_ids=affected,
-                        data=data,
-                        warnings=ctx.warnings,
-                        diagnostics=[],
-                        dry_run=False,
-                        preview=None,
-                        steps=None,
-                        failed_step=None,
-                        stats=Stats(),
+                    ExecutionResult(
+                        success=True, op="Encode", affected_ids=affected, data=data, warnings=ctx.warnings
                     ),
                 )
             )
@@ -188,6 +180,30 @@ class EncodeBatch:
             if p.ctx.may_read(candidate) and same_memory(candidate, p.record):
                 return candidate
         return None
+
+
+def read_jsonl(source: str | bytes) -> tuple[list[Any], list[Diagnostic]]:
+    """The Encodes of a JSON Lines text, one per non-blank line: an Encode IR (an object with "op"), an
+    Encode's args (an object without: {"payload": {"text": ...}, "tags": [...]}) or a bare text (a JSON
+    string). A line that is not JSON is a diagnostic naming the step it would have been and its line."""
+    text = source.decode("utf-8-sig") if isinstance(source, bytes | bytearray) else source
+    items: list[Any] = []
+    problems: list[Diagnostic] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError as exc:
+            message = f"line {number} is not JSON: {exc}"
+            where = f"/workflow/{len(items)}"
+            problems.append(Diagnostic(path=where, rule="json.malformed", severity="error", message=message))
+            items.append(None)
+            continue
+        if isinstance(value, dict) and "op" not in value:
+            value = {"op": "Encode", "args": value}
+        items.append(value)
+    return items, problems
 
 
 def insert_many(session: StoreSession, records: Sequence[Record]) -> list[str]:

@@ -9,7 +9,7 @@ from datetime import datetime
 from typing import Any
 
 from memql.engine.access import check_consent, identity
-from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch
+from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch, read_jsonl
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
 from memql.engine.redaction import redact_ir
@@ -329,11 +329,13 @@ class Executor:
         *,
         batch_size: int = DEFAULT_BATCH,
         on_step: StepObserver | None = None,
+        dry_run: bool = False,
     ) -> ExecutionResult:
         """Run many Encodes (IR objects, decoded or typed, or bare texts) as one workflow, in one
         transaction, written `batch_size` at a time (engine/bulk.py): all or nothing. Each is validated
         as a step of that workflow (a diagnostic names /workflow/i and the field), beyond the 100 steps a
-        hand-written workflow may have; anything but an Encode is refused."""
+        hand-written workflow may have; anything but an Encode is refused. A dry run runs them one by
+        one and rolls back, with the preview of every change."""
         steps: list[Any] = []
         for i, item in enumerate(items):
             if isinstance(item, str):
@@ -349,7 +351,24 @@ class Executor:
                 return ExecutionResult(success=False, op="Workflow", failed_step=i, diagnostics=[diagnostic])
             steps.append(item)
         program = {"workflow": steps}  # diagnostics then name /workflow/i
-        return self.execute(program, on_step=on_step, limits=bulk_limits(len(steps)), batch_size=batch_size)
+        return self.execute(
+            program, dry_run=dry_run, on_step=on_step, limits=bulk_limits(len(steps)), batch_size=batch_size
+        )
+
+    def import_jsonl(
+        self,
+        source: str | bytes,
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        on_step: StepObserver | None = None,
+        dry_run: bool = False,
+    ) -> ExecutionResult:
+        """`encode_many` of the Encodes of a JSON Lines text (engine/bulk.py `read_jsonl`); a line that is
+        not JSON refuses the whole import."""
+        items, problems = read_jsonl(source)
+        if problems:
+            return ExecutionResult(success=False, op="Workflow", diagnostics=problems)
+        return self.encode_many(items, batch_size=batch_size, on_step=on_step, dry_run=dry_run)
 
     def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
         """Embed the tenant's pending records in batches, one transaction each; returns how many were

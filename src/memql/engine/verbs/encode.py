@@ -28,13 +28,14 @@ DERIVED_FROM = "derived_from"  # the link an Encode's derived_from makes: new re
 DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compares, oldest first
 
 
+# one encoder for every Encode (json.dumps with options builds a new one per call)
+_canonical_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+
+
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
     """Identity of content for de-duplication: whitespace-normalised text, the URL, canonical JSON."""
-    body = json.dumps(
-        {"text": _SPACE.sub(" ", text).strip() if text else None, "url": url, "structured": structured},
-        sort_keys=True,
-        ensure_ascii=False,
-        separators=(",", ":"),
+    body = _canonical_json(
+        {"text": _SPACE.sub(" ", text).strip() if text else None, "url": url, "structured": structured}
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
