@@ -95,7 +95,8 @@ class SQLiteBulk:
             rows = self.conn.execute(
                 "SELECT content_hash, num FROM records WHERE tenant = ? "
                 f"AND content_hash IN ({','.join('?' * len(part))}) "
-                "AND status IN ('active', 'pending') AND (expire_at IS NULL OR expire_at > ?) ORDER BY num",
+                # `+status`: look up by hash; with a list of hashes SQLite would scan the tenant's live rows
+                "AND +status IN ('active', 'pending') AND (expire_at IS NULL OR expire_at > ?) ORDER BY num",
                 (tenant, *part, codec.to_us(now)),
             )
             for digest, num in rows:
