@@ -183,11 +183,14 @@ class Executor:
                     if on_step is not None:
                         on_step(i, result)
 
-                if batch_size is not None and not whole_dry and canonical is not None:
+                # each step's canonical IR, as validation made it: the audit log keeps it (made once)
+                canonical_steps = None
+                if canonical is not None:
+                    canonical_steps = canonical["workflow"] if is_workflow else [canonical]
+                if batch_size is not None and not whole_dry and canonical_steps is not None:
                     batcher = EncodeBatch(
                         session, size=batch_size, workflow_id=workflow_id, now=now, on_written=written
                     )
-                    canonical_steps = canonical["workflow"] if is_workflow else [canonical]
                 for i, ir in enumerate(steps):
                     path = f"/workflow/{i}" if is_workflow else ""
                     if batcher is not None and _batchable(ir, metas[i]):
@@ -195,7 +198,7 @@ class Executor:
                             session, now, metas[i], path=path, step_ids=step_ids, to_embed=queue
                         )
                         try:
-                            batcher.add(ctx, ir, canonical_steps[i], i)  # type: ignore[arg-type]
+                            batcher.add(ctx, ir, canonical_steps[i], i)  # type: ignore[arg-type, index]
                         except Refusal as refusal:
                             results.extend(batcher.abandon())
                             failed = (i, _refused(refusal))
@@ -217,6 +220,7 @@ class Executor:
                             i if is_workflow else None,
                             queue,
                             read_only,
+                            canonical_steps[i] if canonical_steps is not None else None,
                         )
                     except Refusal as refusal:
                         failed = (i, _refused(refusal))
@@ -274,6 +278,7 @@ class Executor:
         step: int | None,
         queue: dict[str, Record],
         read_only: bool = False,
+        canonical: dict[str, Any] | None = None,
     ) -> ExecutionResult:
         step_dry = not whole_dry and bool(meta.dry_run)
         # a previewed step's records are undone, so it keeps a queue of its own that is never flushed
@@ -297,7 +302,7 @@ class Executor:
                     tenant=self.tenant,
                     actor=ctx.actor,
                     op=ir.op,
-                    ir=ctx.loggable_ir(ir.canonical()),
+                    ir=ctx.loggable_ir(canonical if canonical is not None else ir.canonical()),
                     affected_ids=outcome.affected_ids,
                     trace_id=meta.trace_id,
                     workflow_id=workflow_id,
