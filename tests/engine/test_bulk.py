@@ -242,3 +242,16 @@ def test_embeddings_are_computed_once_per_batch(memory, db):
     assert embedder.calls == [10, 10, 5]
     statuses = [r.embedding_status for r in db.records(m).values()]
     assert statuses == ["ready"] * 25 + ["pending"]
+
+
+def test_the_garbage_collector_is_as_the_caller_left_it(m):
+    """A bulk write pauses Python's cyclic collector while it runs (engine/bulk.py paused_gc)."""
+    import gc
+
+    assert gc.isenabled()
+    assert m.encode_many(["a", "b"]).success and gc.isenabled()
+    gc.disable()
+    try:
+        assert m.encode_many(["c"]).success and not gc.isenabled()
+    finally:
+        gc.enable()

@@ -5,11 +5,12 @@ from __future__ import annotations
 import time
 import uuid
 from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from datetime import datetime
 from typing import Any
 
 from memql.engine.access import check_consent, identity
-from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch, read_jsonl
+from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch, paused_gc, read_jsonl
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
 from memql.engine.redaction import redact_ir
@@ -129,14 +130,15 @@ class Executor:
         now = self.clock.now()
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
-        checked = validate(source, now=now, strict=self.strict, limits=limits)
-        if not checked.valid:
-            result = ExecutionResult(
-                success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
-            )
-        else:
-            result = self._run(checked.program, now, dry_run, on_step, batch_size, checked.canonical)
-            result.warnings = checked.warnings + result.warnings
+        with paused_gc() if batch_size is not None else nullcontext():
+            checked = validate(source, now=now, strict=self.strict, limits=limits)
+            if not checked.valid:
+                result = ExecutionResult(
+                    success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
+                )
+            else:
+                result = self._run(checked.program, now, dry_run, on_step, batch_size, checked.canonical)
+                result.warnings = checked.warnings + result.warnings
         calls_after, tokens_after = _llm_counts(self.llm)
         result.stats = Stats(  # this call's share of the LLM's running totals
             elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
