@@ -183,7 +183,8 @@ def test_an_agent_without_write_consent_overwrites_nothing(memory, db, consent):
     overwrite = {"op": "Encode", "args": {"payload": {"text": "v2"}, "key": "k", "namespace": ["n"]}}
     result = agent.encode_many(["one", "two", overwrite], batch_size=2)
     assert not result.success and result.failed_step == 2
-    assert result.diagnostics[0].rule == ("key.taken" if consent == "propose" else "consent.write")
+    # as docs/engine.md's "Who may do what" says: a proposal has no key; a reader may not update
+    assert result.diagnostics[0].rule == ("encode.key" if consent == "propose" else "consent.write")
     assert [(r.text, r.status) for r in db.records(owner).values()] == [
         ("v1", "active")
     ]  # nothing proposed either

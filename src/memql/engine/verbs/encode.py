@@ -144,6 +144,15 @@ def encoded_record(ctx: Context, ir: EncodeIR) -> tuple[Record, bool]:
     digest = content_hash(payload.text, payload.url, structured)
     fact = payload.fact
     proposal = proposes(ctx, args.proposal)
+    if args.key is not None and ctx.role == "agent" and ctx.consent == "propose":
+        # an agent that may only propose has no key to write (docs/engine.md, Who may do what); one with
+        # read consent is refused an existing key's update by the Update's consent check (put_keyed)
+        raise ctx.refuse(
+            "encode.key",
+            f"agent {ctx.actor} proposes records (consent {ctx.consent!r}): a proposal has no key",
+            "args",
+            "key",
+        )
     if proposal:
         given = [name for name in PERMISSION_FIELDS if getattr(args, name) is not None]
         if given:  # who reads and writes it is for its owner to say: whoever approves it
