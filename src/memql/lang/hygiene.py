@@ -121,6 +121,13 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
         if nodes > limits.max_nodes:
             report((), "json.too_large", f"input has more than {limits.max_nodes} values")
             break
+        kind = type(value)
+        if kind is int or kind is bool or value is None:  # the commonest leaves, by exact type first
+            parent[key] = value
+            continue
+        if kind is str and value.isascii() and len(value) <= limits.max_string:  # ASCII: no surrogate
+            parent[key] = value
+            continue
         if isinstance(value, dict | list | tuple):
             if depth >= limits.max_depth:
                 report(where, "json.too_deep", f"nesting deeper than {limits.max_depth} levels")
