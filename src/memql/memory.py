@@ -24,8 +24,9 @@ from memql.cognition.profile.proposals import Proposals
 from memql.cognition.remember import RememberResult, remember
 from memql.engine import audit
 from memql.engine.access import identity
+from memql.engine.bulk import DEFAULT_BATCH
 from memql.engine.context import EngineConfig
-from memql.engine.executor import Executor, StepObserver
+from memql.engine.executor import Executor, StepObserver, bulk_limits
 from memql.engine.interpret import default_extractor
 from memql.engine.result import ExecutionResult
 from memql.errors import Refusal
@@ -133,10 +134,53 @@ class Memory:
     # --- the language ----------------------------------------------------------------------------
 
     def execute(
-        self, program: Any, *, dry_run: bool = False, on_step: StepObserver | None = None
+        self,
+        program: Any,
+        *,
+        dry_run: bool = False,
+        on_step: StepObserver | None = None,
+        max_steps: int | None = None,
+        batch_size: int | None = None,
     ) -> ExecutionResult:
-        """Run an IR or a workflow (JSON text, a dict/list, or a typed model)."""
-        return self.executor.execute(program, dry_run=dry_run, on_step=on_step)
+        """Run an IR or a workflow (JSON text, a dict/list, or a typed model). A workflow has at most 100
+        steps unless `max_steps` raises the cap (the caller's explicit choice, as for an import);
+        `batch_size` writes its plain Encodes that many at a time, in the same one transaction."""
+        limits = bulk_limits(max_steps) if max_steps is not None else None
+        return self.executor.execute(
+            program, dry_run=dry_run, on_step=on_step, limits=limits, batch_size=batch_size
+        )
+
+    def encode_many(
+        self,
+        items: Sequence[Any],
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        on_step: StepObserver | None = None,
+    ) -> ExecutionResult:
+        """Encode many memories in one transaction, all or nothing: `items` are Encode IRs (dicts or
+        typed) or bare texts. Records, index rows and audit entries are written `batch_size` at a time;
+        each record still gets its own audited Encode, and the outcome is the one the Encodes would have
+        run one by one. The result is a workflow's: `steps[i].data["id"]` is item i's record.
+
+        >>> m = Memory(":memory:", embedder="none")
+        >>> second = {"op": "Encode", "args": {"payload": {"text": "second"}}}
+        >>> m.encode_many(["first note", second]).affected_ids
+        ['1', '2']
+        """
+        return self.executor.encode_many(items, batch_size=batch_size, on_step=on_step)
+
+    def import_jsonl(
+        self,
+        source: str | bytes,
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        dry_run: bool = False,
+        on_step: StepObserver | None = None,
+    ) -> ExecutionResult:
+        """Import JSON Lines as one bulk write (`encode_many`; `memql import --format jsonl`): each
+        non-blank line an Encode IR, an Encode's args ({"payload": {"text": ...}, "tags": [...]}) or a
+        bare text. All or nothing; a diagnostic names the step (the n-th non-blank line, from 0)."""
+        return self.executor.import_jsonl(source, batch_size=batch_size, on_step=on_step, dry_run=dry_run)
 
     def validate(self, program: Any) -> ValidationResult:
         return validate(program, now=self.clock.now(), strict=self.executor.strict)

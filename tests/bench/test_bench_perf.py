@@ -26,12 +26,13 @@ def test_percentile_interpolates():
 
 
 def test_run_reports_positive_numbers(tmp_path):
-    report = perf.run([100, 200], queries=12, encode_ops=50, seed=1, directory=tmp_path)
+    report = perf.run([100, 200], queries=12, encode_ops=50, seed=1, directory=tmp_path, bulk_ops=120)
     assert set(report) >= {"encode", "retrieve", "machine", "elapsed_s"}
-    for key in ("per_op", "batched"):
+    for key in ("per_op", "batched", "bulk"):
         row = report["encode"][key]
         assert row["memql_ops_s"] > 0 and row["raw_ops_s"] > 0 and row["ratio"] > 0
     assert report["encode"]["batched"]["ops"] == 100
+    assert (report["encode"]["bulk"]["ops"], report["encode"]["bulk"]["per_transaction"]) == (120, 120)
     assert set(report["retrieve"]) == {"100", "200"}
     for block in report["retrieve"].values():
         assert block["load_s"]["memql"] > 0 and block["load_s"]["raw"] > 0
@@ -54,16 +55,31 @@ def test_run_reports_positive_numbers(tmp_path):
     assert report["machine"]["cpus"] >= 1 and report["machine"]["sqlite"]
 
 
+BULK = ("--bulk-ops", "30")
+
+
 def test_cli_json_and_temp_dir_cleanup(tmp_path, monkeypatch):
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     result = CliRunner().invoke(
         main,
-        ["bench", "perf", "--sizes", "150", "--queries", "5", "--encode-ops", "20", "--no-dense", "--json"],
+        [
+            "bench",
+            "perf",
+            "--sizes",
+            "150",
+            "--queries",
+            "5",
+            "--encode-ops",
+            "20",
+            *BULK,
+            "--no-dense",
+            "--json",
+        ],
     )
     assert result.exit_code == 0, result.output
     out = json.loads(result.stdout)
     assert list(out["retrieve"]) == ["150"]
-    assert out["encode"]["per_op"]["ops"] == 20
+    assert out["encode"]["per_op"]["ops"] == 20 and out["encode"]["bulk"]["ops"] == 30
     assert "retrieve_hybrid" not in out
     assert list(tmp_path.iterdir()) == []  # the temporary stores are gone
 
@@ -89,6 +105,8 @@ def test_memql_on_postgresql_beside_raw_sqlite_leaves_no_schema_behind(tmp_path)
             "8",
             "--encode-ops",
             "30",
+            "--bulk-ops",
+            "40",
             "--db",
             server_dsn(),
             "--json",
@@ -100,6 +118,7 @@ def test_memql_on_postgresql_beside_raw_sqlite_leaves_no_schema_behind(tmp_path)
     block = report["retrieve"]["150"]
     assert block["search"]["same_top"] >= 0.9 and block["filter"]["same_top"] == 1.0
     assert report["encode"]["per_op"]["memql_ops_s"] > 0
+    assert report["encode"]["bulk"]["ops"] == 40 and report["encode"]["bulk"]["memql_ops_s"] > 0
     with psycopg.connect(server_dsn()) as conn:
         left = conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'memql_perf_%'").fetchall()
     assert left == []

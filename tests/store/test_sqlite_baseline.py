@@ -69,3 +69,33 @@ def test_its_selects_answer_what_memqls_reads_answer(tmp_path):
     finally:
         m.close()
         raw.close()
+
+
+def test_insert_many_stores_what_insert_stores(tmp_path):
+    """The bulk figure's baseline (one transaction, executemany) writes the same rows as row by row."""
+    records = [
+        Record(
+            tenant="bench",
+            owner="bench",
+            text=f"note {i} 笔记",
+            tags=[f"t{i % 3}"],
+            created_at=NOW,
+            updated_at=NOW,
+        )
+        for i in range(25)
+    ]
+    one, many = RawSQLite(tmp_path / "one.db"), RawSQLite(tmp_path / "many.db")
+    try:
+        one.insert(prepare(records), batch=7)
+        many.insert_many(prepare(records[:10]))
+        many.insert_many(prepare(records[10:]))  # numbered on from the rows already there
+        dump = "SELECT * FROM records ORDER BY num"
+        fts = "SELECT rowid, body FROM records_fts ORDER BY rowid"
+        for sql in (dump, fts):
+            assert many.conn.execute(sql).fetchall() == one.conn.execute(sql).fetchall() != []
+        assert many.search("bench", match_expression("note"), 30) == one.search(
+            "bench", match_expression("note"), 30
+        )
+    finally:
+        one.close()
+        many.close()

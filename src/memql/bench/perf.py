@@ -152,6 +152,8 @@ def raw_rows(notes: Sequence[Note]) -> list[RawRow]:
     )
 
 
+BULK_BATCH = 1000  # Encodes per batch of the bulk write (memql.engine.bulk.DEFAULT_BATCH)
+
 # --- memql ---------------------------------------------------------------------------------------
 
 
@@ -180,6 +182,13 @@ def memql_load(
             raise RuntimeError(f"memql refused a load batch: {result.diagnostics}")
         if done is not None:
             done(min(start + batch, len(notes)))
+
+
+def memql_bulk(m: Memory, notes: Sequence[Note], batch_size: int) -> None:
+    """Encode `notes` as one bulk write: one workflow, one transaction (Memory.encode_many)."""
+    result = m.encode_many([n.ir() for n in notes], batch_size=batch_size)
+    if not result.success:
+        raise RuntimeError(f"memql refused the bulk write: {result.diagnostics}")
 
 
 def memql_per_op(m: Memory, notes: Sequence[Note], done: Callable[[int], None] | None = None) -> None:
@@ -300,6 +309,7 @@ def run(
     batch: int = 100,
     progress: Progress | None = None,
     backend: str | None = None,
+    bulk_ops: int = 10_000,
 ) -> dict[str, Any]:
     """Run the benchmark; stores go in `directory` (kept) or a temporary directory (removed). `backend`, a
     postgresql:// URL, puts memql's stores in new schemas of that database (dropped afterwards); the raw
@@ -309,10 +319,14 @@ def run(
     sizes = sorted(set(sizes))
     if not sizes or sizes[0] <= 0 or queries <= 0 or encode_ops <= 0 or batch <= 0:
         raise ValueError("sizes, queries, encode_ops and batch must be positive")
+    if bulk_ops < 0:
+        raise ValueError("bulk_ops must be 0 (no bulk figure) or positive")
     say = progress or silent
     started = time.perf_counter()
     report = in_folder(
-        directory, "memql-perf-", lambda f: _run(f, sizes, queries, seed, encode_ops, batch, say, backend)
+        directory,
+        "memql-perf-",
+        lambda f: _run(f, sizes, queries, seed, encode_ops, batch, say, backend, bulk_ops),
     )
     report["backend"] = "postgresql" if backend else "sqlite"
     report["elapsed_s"] = round(time.perf_counter() - started, 2)
@@ -328,8 +342,9 @@ def _run(
     batch: int,
     say: Progress,
     backend: str | None = None,
+    bulk_ops: int = 0,
 ) -> dict[str, Any]:
-    names = ("encode-memql.db", "encode-raw.db", "memql.db", "raw.db")
+    names = ("encode-memql.db", "encode-raw.db", "bulk-memql.db", "bulk-raw.db", "memql.db", "raw.db")
     made: list[Store] = []
 
     def memql_store(name: str) -> Path | Store:
@@ -341,7 +356,7 @@ def _run(
     taken = [n for n in names if (folder / n).exists()]
     if taken:
         raise FileExistsError(f"{folder} already holds {', '.join(taken)}; use an empty directory")
-    notes = corpus(max(sizes[-1], encode_ops), seed)
+    notes = corpus(max(sizes[-1], encode_ops, bulk_ops), seed)
     rows = raw_rows(notes)
     say(f"corpus: {len(notes)} notes (seed {seed})")
 
@@ -354,6 +369,8 @@ def _run(
     raw_s = _timed(lambda: raw.insert(rows[:encode_ops], 1))
     raw.close()
     encode: dict[str, Any] = {"per_op": _throughput(encode_ops, 1, memql_s, raw_s)}
+    if bulk_ops:
+        encode["bulk"] = _bulk(folder, memql_store, notes[:bulk_ops], rows[:bulk_ops], say)
 
     m, raw = memql_open(memql_store("memql.db")), RawSQLite(folder / "raw.db")
     rng = random.Random(seed + 2)
@@ -396,8 +413,50 @@ def _run(
         "encode": encode,
         "retrieve": retrieve,
         "machine": machine(),
-        "settings": {"seed": seed, "queries": queries, "encode_ops": encode_ops, "batch": batch},
+        "settings": {
+            "seed": seed,
+            "queries": queries,
+            "encode_ops": encode_ops,
+            "batch": batch,
+            "bulk_ops": bulk_ops,
+        },
     }
+
+
+def _bulk(
+    folder: Path,
+    memql_store: Callable[[str], Path | Store],
+    notes: Sequence[Note],
+    rows: Sequence[RawRow],
+    say: Progress,
+) -> dict[str, Any]:
+    """The bulk figure: `notes` as one bulk write (one transaction, written BULK_BATCH at a time) beside
+    raw SQLite inserting the same rows in one transaction with `executemany`."""
+    task = f"encode, one bulk write: {len(notes)} ops"
+    say(task, 0, len(notes))
+    m = memql_open(memql_store("bulk-memql.db"))
+    try:
+        memql_s, memql_cpu = _timed_cpu(lambda: memql_bulk(m, notes, BULK_BATCH))
+    finally:
+        m.close()
+    say(task, len(notes), len(notes))
+    raw = RawSQLite(folder / "bulk-raw.db")
+    try:
+        raw_s, raw_cpu = _timed_cpu(lambda: raw.insert_many(rows))
+    finally:
+        raw.close()
+    # on cores shared with other work the wall clock mostly measures the others: the CPU time of this
+    # process (memql's Python and SQLite alike run in it; on PostgreSQL the server's share is not in it)
+    n = len(notes)
+    cpu = {"memql_cpu_ops_s": round(n / memql_cpu, 1), "raw_cpu_ops_s": round(n / raw_cpu, 1)}
+    return _throughput(len(notes), len(notes), memql_s, raw_s) | cpu | {"batch_size": BULK_BATCH}
+
+
+def _timed_cpu(fn: Callable[[], Any]) -> tuple[float, float]:
+    """(wall seconds, this process's CPU seconds) of fn()."""
+    wall, cpu = time.perf_counter(), time.process_time()
+    fn()
+    return time.perf_counter() - wall, time.process_time() - cpu
 
 
 def _throughput(n: int, batch: int, memql_s: float, raw_s: float) -> dict[str, Any]:

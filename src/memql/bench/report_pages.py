@@ -142,7 +142,11 @@ def perf_page(report: dict[str, Any]) -> Report:
     encode = Section("Encode throughput")
     rows = [
         [label, row["ops"], f"{row['memql_ops_s']:,.0f}", f"{row['raw_ops_s']:,.0f}", f"{row['ratio']:.2f}×"]
-        for key, label in (("per_op", "1 op per transaction"), ("batched", "100 ops per transaction"))
+        for key, label in (
+            ("per_op", "1 op per transaction"),
+            ("batched", "100 ops per transaction"),
+            ("bulk", "bulk write (encode_many), 1 transaction"),
+        )
         if (row := report.get("encode", {}).get(key))
     ]
     encode.add(Table(["mode", "ops", "memql ops/s", "raw SQLite ops/s", "memql/raw"], rows))

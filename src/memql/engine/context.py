@@ -16,7 +16,7 @@ from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
-from memql.ports.record import RECORD_FIELDS, Event, Link, Record
+from memql.ports.record import Event, Link, Record
 from memql.ports.store import Access, StoreSession
 from memql.services.extract.base import Extractor
 
@@ -65,11 +65,14 @@ def snapshot(record: Record) -> dict[str, Any]:
     and restored as defaults on replay), but never the id or the raw embedding."""
     return {
         name: value
-        for name in RECORD_FIELDS
-        if name not in ("id", "embedding")
-        and (value := getattr(record, name)) is not None
-        and (value not in ([], {}) or name == "value")  # a fact's value may be an empty list or object
+        for name, value in record.__dict__.items()  # a dataclass's fields, in their order
+        if value is not None
+        and name not in _NOT_SNAPSHOT
+        and (name == "value" or not (not value and type(value) in (list, dict)))  # a fact's may be empty
     }
+
+
+_NOT_SNAPSHOT = frozenset({"id", "embedding"})
 
 
 @dataclass

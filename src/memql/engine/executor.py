@@ -4,16 +4,19 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from contextlib import nullcontext
 from datetime import datetime
 from typing import Any
 
 from memql.engine.access import check_consent, identity
+from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch, paused_gc, read_jsonl
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
 from memql.engine.redaction import redact_ir
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import RUNNERS
+from memql.engine.verbs.encode import batchable
 from memql.errors import Refusal
 from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
@@ -113,23 +116,29 @@ class Executor:
         dry_run: bool = False,
         on_step: StepObserver | None = None,
         limits: Limits | None = None,
+        batch_size: int | None = None,
     ) -> ExecutionResult:
         """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program).
         `limits` widens validation's bounds for a program built by memql itself (an a2p import is one
-        workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have)."""
+        workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have).
+        `batch_size` writes the workflow's plain Encodes that many at a time (engine/bulk.py): the same
+        outcome in the same one transaction, without a statement per record and per audit entry."""
+        if batch_size is not None and batch_size < 1:
+            raise ValueError("batch_size must be a positive number of Encodes")  # a caller's bug
         started = time.perf_counter()
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
-        checked = validate(source, now=now, strict=self.strict, limits=limits)
-        if not checked.valid:
-            result = ExecutionResult(
-                success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
-            )
-        else:
-            result = self._run(checked.program, now, dry_run, on_step)
-            result.warnings = checked.warnings + result.warnings
+        with paused_gc() if batch_size is not None else nullcontext():
+            checked = validate(source, now=now, strict=self.strict, limits=limits)
+            if not checked.valid:
+                result = ExecutionResult(
+                    success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
+                )
+            else:
+                result = self._run(checked.program, now, dry_run, on_step, batch_size, checked.canonical)
+                result.warnings = checked.warnings + result.warnings
         calls_after, tokens_after = _llm_counts(self.llm)
         result.stats = Stats(  # this call's share of the LLM's running totals
             elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -139,7 +148,13 @@ class Executor:
         return result
 
     def _run(
-        self, program: OpBase | Workflow, now: datetime, dry_run: bool, on_step: StepObserver | None
+        self,
+        program: OpBase | Workflow,
+        now: datetime,
+        dry_run: bool,
+        on_step: StepObserver | None,
+        batch_size: int | None = None,
+        canonical: dict[str, Any] | None = None,
     ) -> ExecutionResult:
         is_workflow = isinstance(program, Workflow)
         steps: list[OpBase] = program.workflow if is_workflow else [program]  # type: ignore[union-attr]
@@ -158,12 +173,42 @@ class Executor:
             opened = self.store.dry_run()
         else:
             opened = self.store.read() if read_only else self.store.transaction()
+        batcher: EncodeBatch | None = None
         try:
             with opened as session:
                 step_ids: list[list[str]] = []
                 queue: dict[str, Record] = {}  # records awaiting their embedding, batched across steps
+
+                def written(i: int, result: ExecutionResult) -> None:
+                    results.append(result)
+                    step_ids.append(result.affected_ids)
+                    if on_step is not None:
+                        on_step(i, result)
+
+                # each step's canonical IR, as validation made it: the audit log keeps it (made once)
+                canonical_steps = None
+                if canonical is not None:
+                    canonical_steps = canonical["workflow"] if is_workflow else [canonical]
+                if batch_size is not None and not whole_dry and canonical_steps is not None:
+                    batcher = EncodeBatch(
+                        session, size=batch_size, workflow_id=workflow_id, now=now, on_written=written
+                    )
                 for i, ir in enumerate(steps):
                     path = f"/workflow/{i}" if is_workflow else ""
+                    if batcher is not None and _batchable(ir, metas[i]):
+                        ctx = self.context(
+                            session, now, metas[i], path=path, step_ids=step_ids, to_embed=queue
+                        )
+                        try:
+                            batcher.add(ctx, ir, canonical_steps[i], i)  # type: ignore[arg-type, index]
+                        except Refusal as refusal:
+                            results.extend(batcher.abandon())
+                            failed = (i, _refused(refusal))
+                            results.append(ExecutionResult(success=False, op=ir.op, diagnostics=[failed[1]]))
+                            raise
+                        continue
+                    if batcher is not None:
+                        batcher.flush()  # this step may read what the waiting Encodes write
                     try:
                         result = self._step(
                             session,
@@ -177,17 +222,10 @@ class Executor:
                             i if is_workflow else None,
                             queue,
                             read_only,
+                            canonical_steps[i] if canonical_steps is not None else None,
                         )
                     except Refusal as refusal:
-                        failed = (
-                            i,
-                            Diagnostic(
-                                path=refusal.path,
-                                rule=refusal.rule,
-                                severity="error",
-                                message=refusal.message,
-                            ),
-                        )
+                        failed = (i, _refused(refusal))
                         results.append(ExecutionResult(success=False, op=ir.op, diagnostics=[failed[1]]))
                         raise
                     results.append(result)
@@ -195,6 +233,8 @@ class Executor:
                     step_ids.append([] if result.dry_run and not whole_dry else result.affected_ids)
                     if on_step is not None:
                         on_step(i, result)
+                if batcher is not None:
+                    batcher.flush()
                 if queue and not whole_dry:
                     self.context(session, now, to_embed=queue).embed_queued()
         except Refusal:
@@ -202,7 +242,11 @@ class Executor:
         except (
             Exception
         ) as exc:  # a defect: roll back (done by the transaction) and report, never a traceback
-            index = len(results) - (1 if results and not results[-1].success else 0)
+            if batcher is not None and batcher.pending:  # a batch failed to write: its first step is named
+                results.extend(batcher.abandon())
+                index = batcher.failed_at if batcher.failed_at is not None else len(results)
+            else:
+                index = len(results) - (1 if results and not results[-1].success else 0)
             failed = (
                 index,
                 Diagnostic(
@@ -236,6 +280,7 @@ class Executor:
         step: int | None,
         queue: dict[str, Record],
         read_only: bool = False,
+        canonical: dict[str, Any] | None = None,
     ) -> ExecutionResult:
         step_dry = not whole_dry and bool(meta.dry_run)
         # a previewed step's records are undone, so it keeps a queue of its own that is never flushed
@@ -259,7 +304,7 @@ class Executor:
                     tenant=self.tenant,
                     actor=ctx.actor,
                     op=ir.op,
-                    ir=ctx.loggable_ir(ir.canonical()),
+                    ir=ctx.loggable_ir(canonical if canonical is not None else ir.canonical()),
                     affected_ids=outcome.affected_ids,
                     trace_id=meta.trace_id,
                     workflow_id=workflow_id,
@@ -284,6 +329,53 @@ class Executor:
             else None,
             stats=Stats(elapsed_ms=round((time.perf_counter() - started) * 1000, 3)),
         )
+
+    def encode_many(
+        self,
+        items: Sequence[Any],
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        on_step: StepObserver | None = None,
+        dry_run: bool = False,
+    ) -> ExecutionResult:
+        """Run many Encodes (IR objects, decoded or typed, or bare texts) as one workflow, in one
+        transaction, written `batch_size` at a time (engine/bulk.py): all or nothing. Each is validated
+        as a step of that workflow (a diagnostic names /workflow/i and the field), beyond the 100 steps a
+        hand-written workflow may have; anything but an Encode is refused. A dry run runs them one by
+        one and rolls back, with the preview of every change."""
+        steps: list[Any] = []
+        for i, item in enumerate(items):
+            if isinstance(item, str):
+                item = {"op": "Encode", "args": {"payload": {"text": item}}}
+            elif isinstance(item, OpBase):
+                item = item.canonical()
+            op = item.get("op") if isinstance(item, dict) else None
+            if op != "Encode":
+                message = f"step {i} is {op!r}: a bulk write holds Encodes only" if op else "not an Encode IR"
+                diagnostic = Diagnostic(
+                    path=f"/workflow/{i}/op", rule="bulk.encode_only", severity="error", message=message
+                )
+                return ExecutionResult(success=False, op="Workflow", failed_step=i, diagnostics=[diagnostic])
+            steps.append(item)
+        program = {"workflow": steps}  # diagnostics then name /workflow/i
+        return self.execute(
+            program, dry_run=dry_run, on_step=on_step, limits=bulk_limits(len(steps)), batch_size=batch_size
+        )
+
+    def import_jsonl(
+        self,
+        source: str | bytes,
+        *,
+        batch_size: int = DEFAULT_BATCH,
+        on_step: StepObserver | None = None,
+        dry_run: bool = False,
+    ) -> ExecutionResult:
+        """`encode_many` of the Encodes of a JSON Lines text (engine/bulk.py `read_jsonl`); a line that is
+        not JSON refuses the whole import."""
+        items, problems = read_jsonl(source)
+        if problems:
+            return ExecutionResult(success=False, op="Workflow", diagnostics=problems)
+        return self.encode_many(items, batch_size=batch_size, on_step=on_step, dry_run=dry_run)
 
     def embed_pending(self, *, batch: int = 64, limit: int | None = None, progress: Progress = silent) -> int:
         """Embed the tenant's pending records in batches, one transaction each; returns how many were
@@ -313,9 +405,7 @@ class Executor:
         dry: bool,
         workflow_id: str | None,
     ) -> ExecutionResult:
-        affected: list[str] = []
-        for r in results:
-            affected += [i for i in r.affected_ids if i not in affected]
+        affected = list(dict.fromkeys(i for r in results for i in r.affected_ids))
         if failed is not None:
             for r in results[: failed[0]]:
                 r.data["rolled_back"] = True
@@ -340,6 +430,25 @@ class Executor:
             preview=preview,
             data={"workflow_id": workflow_id},
         )
+
+
+def bulk_limits(steps: int) -> Limits:
+    """Validation's bounds for a bulk write of `steps` Encodes: as many steps, the same bounds per step."""
+    default = Limits()
+    return Limits(
+        max_steps=max(default.max_steps, steps),
+        max_items=max(default.max_items, steps),
+        max_nodes=max(default.max_nodes, steps * 2_000),
+        max_bytes=max(default.max_bytes, steps * 64 * 1024),
+    )
+
+
+def _batchable(ir: OpBase, meta: Meta) -> bool:
+    return ir.op == "Encode" and not meta.dry_run and batchable(ir)  # type: ignore[arg-type]
+
+
+def _refused(refusal: Refusal) -> Diagnostic:
+    return Diagnostic(path=refusal.path, rule=refusal.rule, severity="error", message=refusal.message)
 
 
 def reads_only(ir: OpBase, meta: Meta) -> bool:

@@ -130,6 +130,7 @@ RULES: dict[str, str] = {
     "split.nothing": "the record's text yields a single part",
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
+    "bulk.encode_only": "a bulk write (encode_many, memql import) holds Encodes only",
     "adapter.write_failed": "the other memory system failed a write; the writes already made were undone",
     "adapter.read_failed": "the other memory system failed a read; nothing was written",
     # profiles (cognition: a2p import and export, automatic promotion)
@@ -183,6 +184,10 @@ def pointer(parts: Iterable[str | int]) -> str:
 
 
 def join(base: str, *parts: str | int) -> str:
+    if len(parts) == 1:  # the common case, on every step validated: one plain key
+        part = parts[0]
+        if type(part) is str and "~" not in part and "/" not in part:
+            return f"{base}/{part}"
     return base + pointer(parts)
 
 

@@ -91,80 +91,99 @@ def _loads(text: str, diags: Diagnostics, duplicates: dict[int, list[str]]) -> A
     return MISSING
 
 
+def _parts(where: Any) -> list[Any]:
+    """The path parts of a chain of (parent, key) pairs."""
+    parts: list[Any] = []
+    while where:
+        where, key = where
+        parts.append(key)
+    return parts[::-1]
+
+
 def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, list[str]]) -> Any:
     """Iteratively copy `root` into dict/list/str/int/float/bool/None, reporting what does not fit."""
     problems = 0
     nodes = 0
 
-    def report(parts: list, rule: str, message: str) -> None:
+    def report(where: Any, rule: str, message: str) -> None:
         nonlocal problems
         problems += 1
         if problems <= MAX_REPORTED:
-            diags.error(pointer(parts), rule, message)
+            diags.error(pointer(_parts(where)), rule, message)
 
     holder: list[Any] = [None]
-    # stack of (value, parent container, key in parent, path parts, depth)
-    stack: list[tuple[Any, Any, Any, list, int]] = [(root, holder, 0, [], 0)]
+    # stack of (value, parent container, key in parent, where, depth); `where` is the path as a chain of
+    # (where of the parent, key) pairs, () for the root: spelled out only for a problem
+    stack: list[tuple[Any, Any, Any, Any, int]] = [(root, holder, 0, (), 0)]
     while stack:
-        value, parent, key, parts, depth = stack.pop()
+        value, parent, key, where, depth = stack.pop()
         nodes += 1
         if nodes > limits.max_nodes:
-            report([], "json.too_large", f"input has more than {limits.max_nodes} values")
+            report((), "json.too_large", f"input has more than {limits.max_nodes} values")
             break
+        kind = type(value)
+        if kind is int or kind is bool or value is None:  # the commonest leaves, by exact type first
+            parent[key] = value
+            continue
+        if kind is str and value.isascii() and len(value) <= limits.max_string:  # ASCII: no surrogate
+            parent[key] = value
+            continue
         if isinstance(value, dict | list | tuple):
             if depth >= limits.max_depth:
-                report(parts, "json.too_deep", f"nesting deeper than {limits.max_depth} levels")
+                report(where, "json.too_deep", f"nesting deeper than {limits.max_depth} levels")
                 parent[key] = None
                 continue
             if len(value) > limits.max_items:
-                report(parts, "json.too_long", f"{len(value)} items; the limit is {limits.max_items}")
+                report(where, "json.too_long", f"{len(value)} items; the limit is {limits.max_items}")
                 parent[key] = None
                 continue
         if isinstance(value, dict):
             for dup in duplicates.get(id(value), ()):
-                report([*parts, dup], "json.duplicate_key", f"key {dup!r} appears more than once")
+                report((where, dup), "json.duplicate_key", f"key {dup!r} appears more than once")
             copy: dict[str, Any] = {}
             parent[key] = copy
             for k, v in value.items():
                 if not isinstance(k, str):
-                    report([*parts, str(k)], "json.bad_key", "object keys must be strings")
+                    report((where, str(k)), "json.bad_key", "object keys must be strings")
                     continue
                 copy[k] = None  # placed now, filled when popped: the copy keeps the input's key order
-                stack.append((v, copy, k, [*parts, k], depth + 1))
+                stack.append((v, copy, k, (where, k), depth + 1))
         elif isinstance(value, list | tuple):
             items: list[Any] = [None] * len(value)
             parent[key] = items
             for i, v in enumerate(value):
-                stack.append((v, items, i, [*parts, i], depth + 1))
+                stack.append((v, items, i, (where, i), depth + 1))
         elif isinstance(value, str):
             if len(value) > limits.max_string:
                 report(
-                    parts,
+                    where,
                     "json.too_long",
                     f"string of {len(value)} characters; the limit is {limits.max_string}",
                 )
                 parent[key] = ""
                 continue
-            try:
-                value.encode("utf-8")
-            except UnicodeEncodeError:
-                report(parts, "json.encoding", "string holds a lone surrogate, which is not valid Unicode")
-                parent[key] = ""
-                continue
+            if not value.isascii():  # ASCII holds no lone surrogate
+                try:
+                    value.encode("utf-8")
+                except UnicodeEncodeError:
+                    message = "string holds a lone surrogate, which is not valid Unicode"
+                    report(where, "json.encoding", message)
+                    parent[key] = ""
+                    continue
             parent[key] = value
         elif isinstance(value, float):
             if not math.isfinite(value):
-                report(parts, "json.non_finite", "NaN and Infinity are not JSON numbers")
+                report(where, "json.non_finite", "NaN and Infinity are not JSON numbers")
                 parent[key] = None
                 continue
             parent[key] = value
         elif value is None or isinstance(value, bool | int):
             parent[key] = value
         elif isinstance(value, _NonFinite):
-            report(parts, "json.non_finite", f"{value.literal} is not a JSON number")
+            report(where, "json.non_finite", f"{value.literal} is not a JSON number")
             parent[key] = None
         else:
-            report(parts, "json.type", f"a {type(value).__name__} is not a JSON value")
+            report(where, "json.type", f"a {type(value).__name__} is not a JSON value")
             parent[key] = None
     if problems > MAX_REPORTED:
         diags.error("", "json.too_large", f"{problems - MAX_REPORTED} more input problems not listed")

@@ -44,8 +44,10 @@ class Workflow(StrictModel):
 
     def effective_meta(self, index: int) -> Meta:
         """The meta a step runs with: workflow meta overlaid by the step's own."""
-        merged = self.meta.model_dump(exclude_none=True) if self.meta else {}
         step = self.workflow[index]
+        if self.meta is None:  # nothing to overlay (asked twice per step of a workflow of any length)
+            return step.meta if step.meta is not None else Meta()
+        merged = self.meta.model_dump(exclude_none=True)
         if step.meta is not None:
             merged.update(step.meta.model_dump(exclude_none=True))
         return Meta.model_validate(merged, strict=False)

@@ -71,10 +71,13 @@ def _interior_bigrams(toks: list[str], counts: Counter[str]) -> set[str]:
     return {t for t, flag in inside.items() if flag}
 
 
+_BOOSTS = [0.0] + [1.0 + math.log(n) for n in range(1, 17)]  # by effective length, capped at 16
+
+
 def _length_boost(token: str) -> float:
     # CJK characters carry roughly three latin letters' worth of meaning each
     effective = 3 * len(token) if is_cjk(token[0]) else len(token)
-    return 1.0 + math.log(min(effective, 16))
+    return _BOOSTS[min(effective, 16)]
 
 
 def keywords(
@@ -89,7 +92,8 @@ def keywords(
         return []
     toks = tokens(text)
     counts = Counter(toks)
-    interior = _interior_bigrams(toks, counts)
+    latin = text.isascii()  # no CJK token: no interior bigram, no function character (runs per record)
+    interior = set() if latin else _interior_bigrams(toks, counts)
     first: dict[str, int] = {}
     for i, t in enumerate(toks):
         if t not in first and t not in interior and _is_candidate(t):
@@ -101,8 +105,8 @@ def keywords(
             assert corpus_df is not None
             weight = math.log((1 + corpus_size) / (1 + corpus_df.get(t, 0))) + 1.0
         else:
-            weight = _length_boost(t)
-        if is_cjk(t[0]) and any(c in CHINESE_STOP_CHARS for c in t):
+            weight = _BOOSTS[min(len(t), 16)] if latin else _length_boost(t)
+        if not latin and is_cjk(t[0]) and any(c in CHINESE_STOP_CHARS for c in t):
             weight *= 0.25
         scores[t] = counts[t] * weight
     ranked = sorted(first, key=lambda t: (-scores[t], first[t]))

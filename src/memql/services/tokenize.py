@@ -28,6 +28,7 @@ must increase it: a store whose index was written by another version refills its
 from __future__ import annotations
 
 import functools
+import re
 import threading
 import unicodedata
 
@@ -82,12 +83,8 @@ def is_cjk(ch: str) -> bool:
     """True for a CJK ideograph, kana or Hangul syllable (letters and numerals only, not CJK punctuation)."""
     if len(ch) != 1 or ch < "\u3005":  # fast path: everything below the first CJK block (latin text)
         return False
-    return _in_cjk_block(ord(ch)) and unicodedata.category(ch)[0] in "LN"
-
-
-def _is_word_char(ch: str) -> bool:
-    # letters, digits and combining marks; underscore, apostrophes and hyphens are separators
-    return unicodedata.category(ch)[0] in "LNM"
+    kind = _CLASSES.get(ch)
+    return (kind if kind is not None else _classify(ch)) == _CJK
 
 
 def _bigrams(run: str) -> list[str]:
@@ -96,10 +93,22 @@ def _bigrams(run: str) -> list[str]:
     return [run[i : i + 2] for i in range(len(run) - 1)]
 
 
-def _flush_word(word: list[str], out: list[str]) -> None:
-    if word and any(unicodedata.category(c)[0] in "LN" for c in word):
-        out.append("".join(word[:MAX_WORD]))
-    word.clear()
+# what a character is to the tokenizer: CJK, a letter or digit, a combining mark (part of a word, but no
+# word alone) or a separator (underscore, apostrophes and hyphens too); looked up once per distinct
+# character (tokens runs per record written and per query, and unicodedata costs more than a dict)
+_SEPARATOR, _MARK, _LETTER, _CJK = 0, 1, 2, 3
+_CLASSES: dict[str, int] = {}
+_ASCII_WORD = re.compile(r"[a-z0-9]+")
+
+
+def _classify(ch: str) -> int:
+    major = unicodedata.category(ch)[0]
+    if ch >= "\u3005" and _in_cjk_block(ord(ch)) and major in "LN":
+        kind = _CJK
+    else:
+        kind = _LETTER if major in "LN" else _MARK if major == "M" else _SEPARATOR
+    _CLASSES[ch] = kind
+    return kind
 
 
 def tokens(text: str) -> list[str]:
@@ -108,22 +117,38 @@ def tokens(text: str) -> list[str]:
     >>> tokens("机器学习 is fun")
     ['机器', '器学', '学习', 'is', 'fun']
     """
+    if text.isascii():  # NFKC leaves ASCII alone and casefolds it as lower(); words are [a-z0-9] runs
+        return [word[:MAX_WORD] for word in _ASCII_WORD.findall(text.lower())]
     out: list[str] = []
     word: list[str] = []
+    lettered = False  # a word of combining marks alone is no word
     run: list[str] = []
+    classes = _CLASSES
     for ch in normalize_text(text):
-        if is_cjk(ch):
-            _flush_word(word, out)
+        kind = classes.get(ch)
+        if kind is None:
+            kind = _classify(ch)
+        if kind == _CJK:
+            if word:
+                if lettered:
+                    out.append("".join(word[:MAX_WORD]))
+                word.clear()
+                lettered = False
             run.append(ch)
             continue
         if run:
             out.extend(_bigrams("".join(run)))
             run.clear()
-        if _is_word_char(ch):
+        if kind:
             word.append(ch)
-        else:
-            _flush_word(word, out)
-    _flush_word(word, out)
+            lettered = lettered or kind == _LETTER
+        elif word:
+            if lettered:
+                out.append("".join(word[:MAX_WORD]))
+            word.clear()
+            lettered = False
+    if word and lettered:
+        out.append("".join(word[:MAX_WORD]))
     if run:
         out.extend(_bigrams("".join(run)))
     return out

@@ -206,6 +206,8 @@ class VisitBuffer:
 # read transaction never takes the write lock (its `touch` is ReadMixin's: a visit into the buffer)
 WRITE_METHODS = (
     "insert",
+    "insert_many",
+    "log_many",
     "update",
     "hard_delete",
     "redact",

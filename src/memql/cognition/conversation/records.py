@@ -24,6 +24,7 @@ from collections.abc import Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from memql.engine.bulk import DEFAULT_BATCH
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
@@ -180,8 +181,9 @@ class ParticipantExecutor:
             return self.inner.execute(governed[0], **options)
         program = {**({} if single else source), "workflow": governed + handover}
         program.pop("op", None)
-        if len(program["workflow"]) > Limits.max_steps:
+        if len(program["workflow"]) > Limits.max_steps:  # an import: its Encodes written in batches
             options["limits"] = Limits(max_steps=len(program["workflow"]))
+            options.setdefault("batch_size", DEFAULT_BATCH)
         result = self.inner.execute(program, **options)
         if result.success and result.steps:
             if single:  # the caller sent one op: it gets that op's result back

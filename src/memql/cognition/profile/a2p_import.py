@@ -27,6 +27,7 @@ from memql.cognition.profile.a2p import (
     TYPE_KEYS,
     a2p_id,
 )
+from memql.engine.bulk import DEFAULT_BATCH
 from memql.engine.result import ExecutionResult
 from memql.lang import Limits, build, errors
 from memql.lang.categories import Category
@@ -192,6 +193,7 @@ def import_profile(
         dry_run=dry_run,
         limits=Limits(max_steps=len(steps), max_items=max(Limits().max_items, len(steps)), max_nodes=10**8),
         on_step=lambda index, _result: progress(task, index + 1, len(steps)),
+        batch_size=DEFAULT_BATCH,  # its Encodes are written in batches (engine/bulk.py): the same outcome
     )
     warnings = _warnings(diags) + [
         _moved(w, origins) for w in result.warnings if w.rule not in ("expire.in_past", "target.empty")

@@ -28,13 +28,14 @@ DERIVED_FROM = "derived_from"  # the link an Encode's derived_from makes: new re
 DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compares, oldest first
 
 
+# one encoder for every Encode (json.dumps with options builds a new one per call)
+_canonical_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+
+
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
     """Identity of content for de-duplication: whitespace-normalised text, the URL, canonical JSON."""
-    body = json.dumps(
-        {"text": _SPACE.sub(" ", text).strip() if text else None, "url": url, "structured": structured},
-        sort_keys=True,
-        ensure_ascii=False,
-        separators=(",", ":"),
+    body = _canonical_json(
+        {"text": _SPACE.sub(" ", text).strip() if text else None, "url": url, "structured": structured}
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
@@ -92,12 +93,66 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     """A new record; or, for an agent below read_write consent or when `proposal` is asked, a pending
     proposal: no owner until a user approves it, the proposer as `agent`, on expiry status expired."""
     args = ir.args
+    record, proposal = encoded_record(ctx, ir)
+    if args.payload.fact is not None and not proposal:  # a fact's history decides what a repeat is
+        ctx.defer_embedding = bool(args.skip_embedding)
+        return encode_fact(ctx, record)
+    # a proposed fact stays out of its key's history (pending is not live) until a user approves it:
+    # the approval places it (engine/facts.py approve_fact)
+    if args.key is not None:  # one live record per (namespace, key): insert or update it
+        ctx.defer_embedding = bool(args.skip_embedding)
+        given = {_FIELD_OF.get(name, name) for name in args.model_fields_set} & _KEYED_FIELDS
+        return put_keyed(ctx, record, args.namespace, args.key, given)  # type: ignore[arg-type]
+    if args.dedupe is not False:
+        existing = _duplicate(ctx, record)
+        if existing is not None:
+            return Outcome([existing.id], duplicate_data(existing))  # type: ignore[list-item]
+    ctx.defer_embedding = bool(args.skip_embedding)
+    record = ctx.insert(record)
+    return Outcome([record.id], inserted_data(record.id, proposal))  # type: ignore[list-item, arg-type]
+
+
+def batchable(ir: EncodeIR) -> bool:
+    """Whether an Encode only inserts a record or returns its duplicate, so that a bulk write may insert
+    it with others (engine/bulk.py): not a typed fact, a key or a derived record, which read and write
+    what earlier steps left."""
+    args = ir.args
+    return args.payload.fact is None and args.key is None and args.derived_from is None
+
+
+def duplicate_data(existing: Record) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": existing.id, "deduplicated": True}
+    if existing.status == "pending":
+        data["proposal"] = True
+    return data
+
+
+def inserted_data(record_id: str, proposal: bool) -> dict[str, Any]:
+    data: dict[str, Any] = {"id": record_id}
+    if proposal:
+        data["proposal"] = True
+    return data
+
+
+def encoded_record(ctx: Context, ir: EncodeIR) -> tuple[Record, bool]:
+    """The record an Encode stores (a typed fact's record for a fact), and whether it is a proposal;
+    refuses what the session may not encode. Nothing is written."""
+    args = ir.args
     payload = args.payload
     extras = dict(payload.__pydantic_extra__ or {})
     structured = payload.structured if payload.structured is not None else payload.document
     digest = content_hash(payload.text, payload.url, structured)
     fact = payload.fact
     proposal = proposes(ctx, args.proposal)
+    if args.key is not None and ctx.role == "agent" and ctx.consent == "propose":
+        # an agent that may only propose has no key to write (docs/engine.md, Who may do what); one with
+        # read consent is refused an existing key's update by the Update's consent check (put_keyed)
+        raise ctx.refuse(
+            "encode.key",
+            f"agent {ctx.actor} proposes records (consent {ctx.consent!r}): a proposal has no key",
+            "args",
+            "key",
+        )
     if proposal:
         given = [name for name in PERMISSION_FIELDS if getattr(args, name) is not None]
         if given:  # who reads and writes it is for its owner to say: whoever approves it
@@ -155,28 +210,7 @@ def _encode(ctx: Context, ir: EncodeIR) -> Outcome:
     )
     if fact is not None:
         record = _as_fact(ctx, record, fact, args.time)
-        if not proposal:  # a fact's history decides what a repeat is
-            ctx.defer_embedding = bool(args.skip_embedding)
-            return encode_fact(ctx, record)
-        # a proposed fact stays out of its key's history (pending is not live) until a user approves it:
-        # the approval places it (engine/facts.py approve_fact)
-    if args.key is not None:  # one live record per (namespace, key): insert or update it
-        ctx.defer_embedding = bool(args.skip_embedding)
-        given = {_FIELD_OF.get(name, name) for name in args.model_fields_set} & _KEYED_FIELDS
-        return put_keyed(ctx, record, args.namespace, args.key, given)  # type: ignore[arg-type]
-    if args.dedupe is not False:
-        existing = _duplicate(ctx, record)
-        if existing is not None:
-            data = {"id": existing.id, "deduplicated": True}
-            if existing.status == "pending":
-                data["proposal"] = True
-            return Outcome([existing.id], data)  # type: ignore[list-item]
-    ctx.defer_embedding = bool(args.skip_embedding)
-    record = ctx.insert(record)
-    data: dict[str, Any] = {"id": record.id}
-    if proposal:
-        data["proposal"] = True
-    return Outcome([record.id], data)  # type: ignore[list-item]
+    return record, proposal
 
 
 # the Encode args an Encode of an existing key also writes to the record holding it, as record fields

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from memql.engine.access import check_write, may_govern, may_write
+from memql.engine.access import check_consent, check_write, may_govern, may_write
 from memql.engine.context import Context
 from memql.engine.governance import check_lock, check_writable
 from memql.engine.targets import query_from_filter
@@ -46,7 +46,8 @@ def put_keyed(ctx: Context, record: Record, namespace: list[str], key: str, give
         raise ctx.refuse(
             "key.taken", "another live record holds this namespace and key in the tenant", "args", "key"
         )
-    ctx.op = "Update"  # the governance of an Update applies: permissions, state, locks
+    ctx.op = "Update"  # the governance of an Update applies: consent, permissions, state, locks
+    check_consent(ctx, "Update")  # an agent below read_write proposes records; it never overwrites one
     check_write(ctx, holder)
     check_writable(ctx, "Update", holder)
     check_lock(ctx, "Update", holder)

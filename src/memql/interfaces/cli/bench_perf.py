@@ -36,6 +36,13 @@ from memql.interfaces.cli.progress import progress_bars
     help="Encodes measured one transaction per op.",
 )
 @click.option(
+    "--bulk-ops",
+    default=10_000,
+    show_default=True,
+    type=click.IntRange(0),
+    help="Encodes of the bulk write measured in one transaction (Memory.encode_many); 0 skips it.",
+)
+@click.option(
     "--db",
     "directory",
     metavar="DIR|URL",
@@ -66,6 +73,7 @@ def bench_perf_command(
     sizes: list[int],
     queries: int,
     encode_ops: int,
+    bulk_ops: int,
     directory: str | None,
     dense_sizes: list[int],
     no_dense: bool,
@@ -90,6 +98,7 @@ def bench_perf_command(
                 seed=seed,
                 directory=folder,
                 encode_ops=encode_ops,
+                bulk_ops=bulk_ops,
                 progress=progress,
                 backend=backend,
             )
@@ -116,6 +125,14 @@ def bench_perf_command(
         save_report(report_dir, perf_page(report))
 
 
+# the Encode throughput figures: the report's key, its label
+ENCODE_MODES = (
+    ("per_op", "1 op per transaction"),
+    ("batched", "100 ops per transaction"),
+    ("bulk", "bulk write (encode_many), 1 transaction"),
+)
+
+
 def _print(report: dict[str, Any]) -> None:
     from rich.console import Console
     from rich.table import Table
@@ -125,7 +142,7 @@ def _print(report: dict[str, Any]) -> None:
     encode = Table(title="Encode throughput (ops/s)")
     for column in ("mode", "ops", memql, "raw SQLite", "memql/raw"):
         encode.add_column(column, justify="left" if column == "mode" else "right")
-    for key, label in (("per_op", "1 op per transaction"), ("batched", "100 ops per transaction")):
+    for key, label in ENCODE_MODES:
         row = report["encode"].get(key)
         if row:
             encode.add_row(

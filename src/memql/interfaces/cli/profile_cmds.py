@@ -8,6 +8,7 @@ from pathlib import Path
 
 import click
 
+from memql.engine.bulk import DEFAULT_BATCH
 from memql.interfaces.cli.common import alias, emit_json, main, open_memory, read_input, wants_json
 from memql.interfaces.cli.progress import progress_bars
 from memql.interfaces.cli.store_cmds import _finish
@@ -47,17 +48,40 @@ def export_command(ctx: click.Context, fmt: str, user: str | None, did: str | No
 
 @main.command("import-a2p")
 @click.argument("file", required=False, default="-")
-@click.option("--format", "fmt", type=click.Choice(["a2p"]), default="a2p", show_default=True)
+@click.option(
+    "--format",
+    "fmt",
+    type=click.Choice(["a2p", "jsonl"]),
+    default="a2p",
+    show_default=True,
+    help="a2p: a profile (Memory.import_a2p); jsonl: one Encode IR, Encode args or text per line "
+    "(Memory.import_jsonl).",
+)
+@click.option(
+    "--batch-size",
+    default=DEFAULT_BATCH,
+    show_default=True,
+    type=click.IntRange(1),
+    help="Encodes written at a time (one transaction whatever the size).",
+)
 @click.option("--dry-run", is_flag=True, help="Check and show the import; commit nothing.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 @click.pass_context
-def import_command(ctx: click.Context, file: str, fmt: str, dry_run: bool, as_json: bool) -> None:
-    """Import an a2p profile from FILE (or - for standard input) into the tenant, owned by --actor
-    (Memory.import_a2p).
+def import_command(
+    ctx: click.Context, file: str, fmt: str, batch_size: int, dry_run: bool, as_json: bool
+) -> None:
+    """Import FILE (or - for standard input) into the tenant, owned by --actor: an a2p profile, or JSON
+    Lines of Encodes as one bulk write.
 
     All or nothing. Exits 0 when imported, 1 when refused (nothing imported), 2 when unreadable.
     """
     data = read_input(file)
+    if fmt == "jsonl":
+        with open_memory(ctx) as memory, progress_bars() as progress:
+            done = _counter(progress, "importing JSON Lines")
+            written = memory.import_jsonl(data, batch_size=batch_size, dry_run=dry_run, on_step=done)
+        _finish_bulk(written, as_json)
+        return
     with open_memory(ctx) as memory, progress_bars() as progress:
         result = memory.import_a2p(data, dry_run=dry_run, progress=progress)
     if wants_json(as_json):
@@ -66,6 +90,31 @@ def import_command(ctx: click.Context, file: str, fmt: str, dry_run: bool, as_js
         state = "imported" if result.success else "refused (nothing imported)"
         dry = " (dry run: nothing committed)" if result.dry_run else ""
         click.echo(f"{state}{dry}: {len(result.imported)} memories")
+        _print_diagnostics(result.diagnostics + result.warnings)
+    sys.exit(0 if result.success else 1)
+
+
+def _counter(progress, task: str):
+    """An on_step observer that reports every thousandth step (its total is not known in advance)."""
+
+    def step(index: int, _result) -> None:
+        if (index + 1) % 1000 == 0:
+            progress(task, index + 1, None)
+
+    return step
+
+
+def _finish_bulk(result, as_json: bool) -> None:
+    if wants_json(as_json):
+        emit_json(result.to_json() | {"steps": len(result.steps or [])})
+    else:
+        state = "imported" if result.success else "refused (nothing imported)"
+        dry = " (dry run: nothing committed)" if result.dry_run else ""
+        records = len(result.affected_ids) if result.success else 0
+        click.echo(f"{state}{dry}: {len(result.steps or [])} Encodes, {records} records")
+        where = f" (step {result.failed_step})" if result.failed_step is not None else ""
+        if where:
+            click.echo(f"failed at{where}", err=True)
         _print_diagnostics(result.diagnostics + result.warnings)
     sys.exit(0 if result.success else 1)
 

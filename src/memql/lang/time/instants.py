@@ -14,6 +14,7 @@ conversion to UTC), and anything else.
 
 from __future__ import annotations
 
+import functools
 import re
 from datetime import UTC, datetime, timedelta, timezone
 
@@ -36,6 +37,11 @@ def parse_instant(text: str) -> tuple[datetime, bool]:
     """
     if not isinstance(text, str):
         raise TypeError(f"parse_instant expects a str, got {type(text).__name__}")
+    return _parse_instant(text)
+
+
+@functools.lru_cache(maxsize=4096)  # validation parses each instant twice (normalising, then the model)
+def _parse_instant(text: str) -> tuple[datetime, bool]:
     raw = text.strip()
     m = _INSTANT_RE.fullmatch(raw)
     if m is None:
@@ -73,6 +79,7 @@ def to_utc(dt: datetime) -> datetime:
     return dt.astimezone(UTC)
 
 
+@functools.lru_cache(maxsize=4096)  # a write formats the same instants (its now) for every record
 def format_instant(dt: datetime) -> str:
     """Canonical UTC text ``YYYY-MM-DDTHH:MM:SSZ``, with ``.ffffff`` only when there are microseconds."""
     u = to_utc(dt)

@@ -39,6 +39,7 @@ from memql.errors import MemqlError
 from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
+from memql.store.postgres.bulk import PostgresBulk
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
@@ -109,7 +110,7 @@ def pool_max(url: str, default: int) -> int:
     return int(value)
 
 
-class PostgresSession(PortableSession, PostgresKeys):
+class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
     """One transaction on a PostgreSQL store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection, write: bool) -> None:

@@ -28,6 +28,7 @@ from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import index_text
 from memql.store.replay import governed_as_now, replay
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.reads import write_batch
@@ -43,7 +44,7 @@ LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 
 
-class SQLiteSession(SQLiteKeys, SQLiteTransfer):
+class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
     """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex) -> None:

@@ -30,8 +30,14 @@ def from_us(value: int | None) -> datetime | None:
     return _EPOCH + timedelta(microseconds=value)
 
 
+# one encoder for every write: json.dumps with options builds a new one per call
+_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=json_default).encode
+
+
 def dumps(value: Any) -> str:
-    return json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=json_default)
+    if not value and type(value) in (list, dict):  # most JSON columns and audit images are empty
+        return "[]" if type(value) is list else "{}"
+    return _dumps(value)
 
 
 def encode_field(name: str, value: Any) -> Any:
@@ -42,8 +48,19 @@ def encode_field(name: str, value: Any) -> Any:
     return value
 
 
+# each column with how it is stored: 1 an instant, 2 JSON, 0 as it is (encode runs per record written)
+_KINDS = tuple((name, 1 if name in INSTANT_FIELDS else 2 if name in JSON_FIELDS else 0) for name in COLUMNS)
+
+
 def encode(record: Record) -> dict[str, Any]:
-    return {name: encode_field(name, getattr(record, name)) for name in COLUMNS}
+    values = record.__dict__
+    out: dict[str, Any] = {}
+    for name, kind in _KINDS:
+        value = values[name]
+        if kind and value is not None:
+            value = to_us(value) if kind == 1 else dumps(value)
+        out[name] = value
+    return out
 
 
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
