@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memql.bench.perf import corpus, in_folder, machine, memql_load, memql_open, search_queries
+from memql.bench.perf import Note, corpus, in_folder, machine, memql_load, memql_open, search_queries
 from memql.ports.progress import Progress, silent
 
 WARMUP_QUERIES = 20
@@ -93,6 +93,22 @@ def _round(path: Path, readers: int, writer: bool, queries: list[str], texts: li
     }
 
 
+def load_store(
+    path: Path, records: int, seed: int, progress: Progress
+) -> tuple[Path, list[Note], list[str], list[str]]:
+    """A new SQLite file at `path` with `records` of perf's notes: the path, the notes, 400 search queries
+    and 500 texts to Encode (distinct from the notes)."""
+    if path.exists():
+        raise FileExistsError(f"{path} exists: give an empty directory")
+    notes = corpus(records, seed)
+    m = memql_open(path)
+    try:
+        memql_load(m, notes, 100, lambda n: progress("loading", n, records))
+    finally:
+        m.close()
+    return path, notes, search_queries(400, seed), [n.text for n in corpus(500, seed + 2)]
+
+
 def run(
     records: int = 10_000,
     *,
@@ -103,17 +119,7 @@ def run(
     progress: Progress = silent,
 ) -> dict[str, Any]:
     def measure(folder: Path) -> dict[str, Any]:
-        path = folder / f"concurrency-{records}.db"
-        if path.exists():
-            raise FileExistsError(f"{path} exists: give an empty directory")
-        notes = corpus(records, seed)
-        m = memql_open(path)
-        try:
-            memql_load(m, notes, 100, lambda n: progress("loading", n, records))
-        finally:
-            m.close()
-        queries = search_queries(400, seed)
-        texts = [n.text for n in corpus(500, seed + 2)]
+        path, _, queries, texts = load_store(folder / f"concurrency-{records}.db", records, seed, progress)
         rounds = []
         for count in readers:
             for writer in (False, True):

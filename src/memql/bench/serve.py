@@ -38,16 +38,8 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any
 
-from memql.bench.perf import (
-    TENANT,
-    corpus,
-    in_folder,
-    machine,
-    memql_load,
-    memql_open,
-    raw_rows,
-    search_queries,
-)
+from memql.bench.concurrency import load_store
+from memql.bench.perf import TENANT, in_folder, machine, raw_rows
 from memql.ports.progress import Progress, silent
 
 WARMUP_REQUESTS = 20
@@ -66,18 +58,8 @@ def run(
     progress: Progress = silent,
 ) -> dict[str, Any]:
     def measure(folder: Path) -> dict[str, Any]:
-        path = folder / f"serve-{records}.db"
-        if path.exists():
-            raise FileExistsError(f"{path} exists: give an empty directory")
-        notes = corpus(records, seed)
-        m = memql_open(path)
-        try:
-            memql_load(m, notes, 100, lambda n: progress("loading", n, records))
-        finally:
-            m.close()
+        path, notes, queries, texts = load_store(folder / f"serve-{records}.db", records, seed, progress)
         key = _api_key(path)
-        queries = search_queries(400, seed)
-        texts = [n.text for n in corpus(500, seed + 2)]
         progress("baselines", 0, 2)
         cpu_ms = _cpu_ms_per_retrieve(path, queries, seconds)
         raw = _raw_sqlite_queries_per_s(folder, notes, queries, seconds)

@@ -10,5 +10,5 @@ from memql.interfaces.mcp import sdk
 
 
 def test_the_line_memql_serves_with_is_the_installed_one():
-    assert sdk.SDK_LINE == int(version("mcp").split(".")[0])
+    assert int(version("mcp").split(".")[0]) == sdk.SDK_LINE
     assert sdk.server_options("9.9") == ({"version": "9.9"} if sdk.SDK_LINE == 2 else {})

@@ -83,10 +83,18 @@ def serve_workers(
         log_level="warning",
         lifespan="on",
     )
-    sock = config.bind_socket()
+    sock = tcp_socket(config)
     if on_ready is not None:
         on_ready(_url(sock))
     Multiprocess(config, sockets=[sock]).run()
+
+
+def tcp_socket(config: uvicorn.Config) -> socket.socket:
+    """The listening socket uvicorn binds, said to be TCP: asyncio sets TCP_NODELAY only on connections
+    accepted from a socket whose proto is IPPROTO_TCP, and uvicorn binds with proto 0 — every response
+    then waited ~40 ms for a delayed ACK (Nagle's algorithm holding back its last segment)."""
+    bound = config.bind_socket()
+    return socket.socket(bound.family, bound.type, socket.IPPROTO_TCP, fileno=bound.detach())
 
 
 def _url(sock: socket.socket) -> str:

@@ -39,7 +39,7 @@ from memql.errors import MemqlError
 from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
-from memql.store.postgres.bulk import PostgresBulk
+from memql.store.postgres.bulk import PostgresBulk, operation_values
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
@@ -359,17 +359,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
 
     def _log(self, operation: Operation, events: Sequence[Event], keep_seq: bool = False) -> int:
         columns = "time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step"
-        values = [
-            codec.to_utc(operation.time),
-            operation.tenant,
-            codec.escape_optional(operation.actor),
-            escape(operation.op),
-            Json(operation.ir, dumps=codec.dumps),
-            Json(operation.affected_ids, dumps=codec.dumps),
-            codec.escape_optional(operation.trace_id),
-            codec.escape_optional(operation.workflow_id),
-            operation.step,
-        ]
+        values = list(operation_values(operation))
         if keep_seq:
             columns, values = "seq, " + columns, [operation.seq, *values]
         marks = ", ".join(["%s"] * len(values))

@@ -125,7 +125,7 @@ class PostgresBulk:
         with self.conn.cursor() as cur:
             cur.executemany(
                 _INSERT_OPERATIONS,
-                [(seq, *_operation_values(op)) for seq, (op, _events) in zip(seqs, entries, strict=True)],
+                [(seq, *operation_values(op)) for seq, (op, _events) in zip(seqs, entries, strict=True)],
             )
             events = [
                 (
@@ -160,8 +160,8 @@ class PostgresBulk:
         return out
 
 
-def _operation_values(op: Operation) -> tuple[Any, ...]:
-    """An operation's columns after `seq`, as PostgresSession._log stores them."""
+def operation_values(op: Operation) -> tuple[Any, ...]:
+    """An operation's columns after `seq` (what PostgresSession._log and the bulk writes store)."""
     return (
         codec.to_utc(op.time),
         op.tenant,
