@@ -5,8 +5,6 @@ middle of a workflow is undone."""
 
 from __future__ import annotations
 
-import os
-import tempfile
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -14,8 +12,8 @@ from typing import Any
 import numpy as np
 import pytest
 
-os.environ["MEM0_TELEMETRY"] = "False"  # read when mem0 is imported: nothing may leave the machine
-os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="memql-mem0-home-"))  # not the user's ~/.mem0
+import mem0_home  # noqa: F401  (mem0's telemetry off and its home a temporary folder, before mem0)
+
 mem0 = pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
 
 from memql.adapters.mem0 import Mem0Adapter, local_mem0_config  # noqa: E402

@@ -5,15 +5,13 @@ do on memql's own store, and the CLI reports both per verb."""
 from __future__ import annotations
 
 import json
-import os
-import tempfile
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
 
-os.environ["MEM0_TELEMETRY"] = "False"  # read when mem0 is imported: nothing may leave the machine
-os.environ.setdefault("MEM0_DIR", tempfile.mkdtemp(prefix="memql-mem0-home-"))  # not the user's ~/.mem0
+import mem0_home  # noqa: F401  (mem0's telemetry off and its home a temporary folder, before mem0)
+
 pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
 
 from memql.bench import text2mem
