@@ -27,7 +27,6 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
-from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
 import psycopg
 from psycopg import sql
@@ -35,7 +34,6 @@ from psycopg.rows import dict_row
 from psycopg.types.json import Json, set_json_loads
 from psycopg_pool import ConnectionPool
 
-from memql.errors import MemqlError
 from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
@@ -51,9 +49,9 @@ from memql.store.postgres.schema import (
     vector_index_sql,
     vector_schema,
 )
+from memql.store.postgres.urls import StoreUnavailable, parts_for_message, pool_max, split_url
 from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
-DEFAULT_SCHEMA = "memql"
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _COLUMNS = codec.SELECT_COLUMNS
@@ -73,41 +71,6 @@ _EVENT_SELECT = (
     "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, o.ir, "
     "o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq "
 )
-
-
-class StoreUnavailable(MemqlError, RuntimeError):
-    """The PostgreSQL store cannot be opened (the server, the URL or the role's rights)."""
-
-
-def parts_for_message(url: str) -> str:
-    """The URL without its password."""
-    parts = urlsplit(url)
-    host = parts.hostname or ""
-    user = f"{parts.username}@" if parts.username else ""
-    port = f":{parts.port}" if parts.port else ""
-    return urlunsplit(parts._replace(netloc=f"{user}{host}{port}"))
-
-
-_OWN_PARAMETERS = ("schema", "pool_max")
-
-
-def split_url(url: str) -> tuple[str, str]:
-    """(libpq connection string, schema) from a memql PostgreSQL URL (memql's own parameters removed)."""
-    parts = urlsplit(url)
-    params = parse_qsl(parts.query, keep_blank_values=True)
-    schema = next((v for k, v in params if k == "schema"), DEFAULT_SCHEMA)
-    rest = urlencode([(k, v) for k, v in params if k not in _OWN_PARAMETERS])
-    return urlunsplit(parts._replace(query=rest)), schema
-
-
-def pool_max(url: str, default: int) -> int:
-    """The URL's `pool_max` (connections a store may open at once), else `default`."""
-    value = next((v for k, v in parse_qsl(urlsplit(url).query) if k == "pool_max"), None)
-    if value is None:
-        return default
-    if not value.isdigit() or int(value) < 1:
-        raise StoreUnavailable(f"pool_max must be a positive number of connections, not {value!r}")
-    return int(value)
 
 
 class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
