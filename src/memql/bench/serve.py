@@ -66,15 +66,14 @@ def run(
         rounds = []
         total = len(workers) * (len(clients) + 1)
         for w in workers:
-            with _server(path, w) as base:
-                _warm_up(base, key, queries)
+            with _Server(path, w) as server:
+                _warm_up(server.base, key, queries)
                 for j, c in enumerate([*clients, max(clients)]):  # the last: read-only, for the ratio
                     share = write_share if j < len(clients) else 0.0
                     progress(f"{w} worker(s), {c} client(s)", len(rounds), total)
                     rounds.append(
-                        {"workers": w, **_round(base, key, c, share, queries, texts, seconds, len(rounds))}
+                        {"workers": w, **_round(server, key, c, share, queries, texts, seconds, len(rounds))}
                     )
-                    rounds[-1]["server_cpu_ms_per_request"] = _per_request(base, rounds[-1])
         return {"rounds": rounds, "cpu_ms_per_retrieve": cpu_ms, "raw_sqlite_queries_per_s": raw}
 
     report = in_folder(directory, "memql-serve-", measure)
@@ -99,36 +98,31 @@ def run(
 # --- the server -------------------------------------------------------------------------------------
 
 
-class _server:
-    """`memql serve --workers W` on a free port of 127.0.0.1, for the block: its base URL."""
+class _Server:
+    """`memql serve --workers W` on a free port of 127.0.0.1, for the block: its `base` URL and `pid`."""
 
     def __init__(self, path: Path, workers: int) -> None:
         self.path, self.workers = path, workers
 
-    def __enter__(self) -> str:
+    def __enter__(self) -> _Server:
         args = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(self.path), "serve", "--port", "0"]
         args += ["--workers", str(self.workers), "--embedder", "none", "--access-log", "off"]
         self.process = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
         assert self.process.stderr is not None
+        self.pid = self.process.pid
         deadline = time.monotonic() + 120
-        for line in self.process.stderr:
+        said, line = None, ""
+        while said is None and time.monotonic() < deadline and (line := self.process.stderr.readline()):
             said = re.search(r"listening on (http://\S+)", line)
-            if said:
-                self.base = said[1]
-                break
-            if time.monotonic() > deadline:
-                break
-        else:
-            line = ""
-        if not getattr(self, "base", None):
+        if said is None:
             self.process.kill()
             raise RuntimeError(f"memql serve did not start: {line.strip()}")
+        self.base = said[1]
         threading.Thread(target=self.process.stderr.read, daemon=True).start()  # never let it block
         while time.monotonic() < deadline:
             try:
                 if _request(_connection(self.base), "GET", "/healthz", None, {})[0] == 200:
-                    _PIDS[self.base] = self.process.pid
-                    return self.base
+                    return self
             except OSError:
                 time.sleep(0.1)
         self.process.kill()
@@ -141,9 +135,6 @@ class _server:
         except subprocess.TimeoutExpired:
             self.process.kill()
             self.process.wait()
-
-
-_PIDS: dict[str, int] = {}  # base URL -> the server's pid (its CPU time is read from /proc)
 
 
 def _connection(base: str) -> http.client.HTTPConnection:
@@ -194,7 +185,7 @@ def _warm_up(base: str, key: str, queries: list[str]) -> None:
 
 
 def _round(
-    base: str,
+    server: _Server,
     key: str,
     clients: int,
     write_share: float,
@@ -211,7 +202,7 @@ def _round(
 
     def client(n: int) -> None:
         rng = random.Random(n)  # the texts are distinct: memql stores an identical text once
-        conn = _connection(base)
+        conn = _connection(server.base)
         mine: dict[str, list[float]] = {"retrieve": [], "encode": []}
         bad, i = 0, 0
         start.wait()
@@ -230,7 +221,7 @@ def _round(
             except (OSError, http.client.HTTPException):
                 status = 0
                 conn.close()
-                conn = _connection(base)
+                conn = _connection(server.base)
             if status == 200:
                 mine[op].append(time.perf_counter() - t0)
             else:
@@ -245,7 +236,7 @@ def _round(
     threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
     for t in threads:
         t.start()
-    server_cpu = _server_cpu(base)
+    server_cpu = _server_cpu(server.pid)
     client_cpu = time.process_time()
     stop_at[0] = time.perf_counter() + seconds
     start.wait()
@@ -254,7 +245,7 @@ def _round(
         t.join()
     elapsed = time.perf_counter() - began
     client_cpu = time.process_time() - client_cpu
-    server_cpu = _server_cpu(base) - server_cpu if server_cpu is not None else None
+    server_cpu = _server_cpu(server.pid) - server_cpu if server_cpu is not None else None
     out: dict[str, Any] = {"clients": clients, "write_share": write_share, "seconds": round(elapsed, 2)}
     for name, values in latencies.items():
         out[f"{name}s"] = len(values)
@@ -262,14 +253,10 @@ def _round(
         out |= _percentiles(values, name)
     out["failed"] = failed[0]
     out["client_cpu_share"] = round(client_cpu / (elapsed * (os.cpu_count() or 1)), 3)
-    out["_server_cpu_s"] = server_cpu
+    requests = out["retrieves"] + out["encodes"]
+    measured = server_cpu is not None and requests
+    out["server_cpu_ms_per_request"] = round(1000 * server_cpu / requests, 3) if measured else None
     return out
-
-
-def _per_request(base: str, r: dict[str, Any]) -> float | None:
-    cpu = r.pop("_server_cpu_s")
-    requests = r["retrieves"] + r["encodes"]
-    return round(1000 * cpu / requests, 3) if cpu is not None and requests else None
 
 
 def _percentiles(values: list[float], name: str) -> dict[str, float | None]:
@@ -280,9 +267,8 @@ def _percentiles(values: list[float], name: str) -> dict[str, float | None]:
     return {f"{name}_p50_ms": pick(0.50), f"{name}_p95_ms": pick(0.95)}
 
 
-def _server_cpu(base: str) -> float | None:
+def _server_cpu(pid: int) -> float | None:
     """User + system seconds of the server process and its workers so far (/proc; None elsewhere)."""
-    pid = _PIDS.get(base)
     try:
         pids = [pid, *map(int, Path(f"/proc/{pid}/task/{pid}/children").read_text().split())]
         ticks = 0
