@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from datetime import datetime, timedelta
+from datetime import date, datetime, timedelta
 
 from .durations import Duration, add_duration
 from .errors import TimeParseError
@@ -150,13 +150,16 @@ def _bare_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
 
 
 def _relative_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
-    rel, wd, today = _words(m["rel"]), _weekday(m["wd"]), now.date()
+    return day_span(_weekday_day(_words(m["rel"]), _weekday(m["wd"]), now.date()), now.tzinfo)
+
+
+def _weekday_day(rel: str, wd: int, today: date) -> date:
+    """The day "<rel> <weekday>" names: a bare or "on" weekday is the next one from today on."""
     if rel in ("past", "this past"):
-        return day_span(weekday_before(today, wd), now.tzinfo)
-    if rel in ("on", "coming", "this coming", "the coming"):
-        return day_span(weekday_after(today, wd), now.tzinfo)
-    weeks = {"this": 0, "next": 1, "last": -1, "previous": -1}[rel]
-    return day_span(weekday_in_week(today, wd, weeks), now.tzinfo)
+        return weekday_before(today, wd)
+    if rel in ("", "on", "coming", "this coming", "the coming"):
+        return weekday_after(today, wd)
+    return weekday_in_week(today, wd, {"this": 0, "next": 1, "last": -1, "previous": -1}[rel])
 
 
 _PERIOD_OFFSET = {
@@ -191,15 +194,11 @@ def _from_day(m: re.Match[str], now: datetime) -> TimeSpan:
     if unit in ("minutes", "hours"):
         raise TimeParseError(f"an amount of {unit} from a day names no day: {m.group(0)!r}")
     anchor = _words(m["anchor"])
-    if anchor in ("today", "tonight", "tomorrow"):
-        day = now.date() + timedelta(days=1 if anchor == "tomorrow" else 0)
+    if anchor in _DAY_WORDS or anchor == "tonight":
+        day = now.date() + timedelta(days=_DAY_WORDS.get(anchor, 0))
     else:
         rel, _, wd = anchor.rpartition(" ")
-        day = (
-            weekday_in_week(now.date(), _weekday(wd), 1)
-            if rel == "next"
-            else weekday_after(now.date(), _weekday(wd))
-        )
+        day = _weekday_day(rel, _weekday(wd), now.date())
     return day_span(add_duration(local_midnight(day, now.tzinfo), amount).date(), now.tzinfo)
 
 
