@@ -37,7 +37,7 @@ from psycopg_pool import ConnectionPool
 from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
-from memql.store.postgres.bulk import PostgresBulk, operation_values
+from memql.store.postgres.bulk import PostgresBulk, event_values, operation_values
 from memql.store.postgres.codec import escape
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
@@ -331,18 +331,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             .fetchone()
             .values()
         )
-        rows = [
-            [
-                *([e.seq] if keep_seq else []),
-                seq,
-                operation.tenant,
-                escape(e.record_id),
-                escape(e.kind),
-                Json(e.before, dumps=codec.dumps),
-                Json(e.after, dumps=codec.dumps),
-            ]
-            for e in events
-        ]
+        rows = [[*([e.seq] if keep_seq else []), *event_values(seq, operation.tenant, e)] for e in events]
         if rows:
             names = ("seq, " if keep_seq else "") + "op_seq, tenant, record_id, kind, before, after"
             with self.conn.cursor() as cur:

@@ -128,14 +128,7 @@ class PostgresBulk:
                 [(seq, *operation_values(op)) for seq, (op, _events) in zip(seqs, entries, strict=True)],
             )
             events = [
-                (
-                    seq,
-                    op.tenant,
-                    escape(e.record_id),
-                    escape(e.kind),
-                    Json(e.before, dumps=codec.dumps),
-                    Json(e.after, dumps=codec.dumps),
-                )
+                event_values(seq, op.tenant, e)
                 for seq, (op, events) in zip(seqs, entries, strict=True)
                 for e in events
             ]
@@ -158,6 +151,18 @@ class PostgresBulk:
             if len(found) < limit:
                 found.append(str(row["num"]))
         return out
+
+
+def event_values(op_seq: int, tenant: str, e: Event) -> tuple[Any, ...]:
+    """An event's columns after its own `seq`: its operation's seq, then what it changed."""
+    return (
+        op_seq,
+        tenant,
+        escape(e.record_id),
+        escape(e.kind),
+        Json(e.before, dumps=codec.dumps),
+        Json(e.after, dumps=codec.dumps),
+    )
 
 
 def operation_values(op: Operation) -> tuple[Any, ...]:
