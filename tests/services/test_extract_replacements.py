@@ -132,3 +132,44 @@ def test_who_passes_a_change_on_is_not_its_new_value():
     own, said = _keyed("ok Marisol just texted the group, it's pushed to two weeks from today", recent)
     assert set(own) == {"2026-03-16"} and set(said) == {"2026-03-27"}  # said on Monday 2 March
     assert own["2026-03-16"] == said["2026-03-27"][:2]  # one key: the moved meeting's day
+
+
+def test_a_count_in_words_is_replaced_by_a_count_in_words():
+    recent = ["Book a table for four at Nonna's on Friday.", ("assistant", "Table for four, Friday.")]
+    own, _ = _keyed("Oops, make that six people, my cousins are coming.", recent)
+    assert own["six"] == ("Mira", "table.people")
+    # held as a number, the count in words keeps being one: "two cats" then "three cats now" is 3
+    own, _ = _keyed("We adopted another one, so three cats now.", ["I have two cats."])
+    assert own == {3: ("Mira", "cats.count")}
+    # "one" is a pronoun here, no count
+    assert _keyed("Switched to the new one.", ["I have two cats."])[0] == {}
+
+
+def test_a_bare_no_opens_a_correction():
+    own, _ = _keyed("hm no, locker is 241, I always flip those digits", ["My locker number is 214."])
+    assert own == {"241": ("Mira", "locker.number")}
+
+
+def test_a_settled_amount_replaces_the_last_one():
+    recent = ["Rent is $1,800 a month.", "The landlord raised rent to $1,950."]
+    own, _ = _keyed("After some back and forth we settled at $1,900.", recent)
+    assert [(k, v) for k, v in own.items() if "1,900" in str(k)] == [("$1,900 a month", ("Mira", "rent"))]
+
+
+def test_a_pronoun_stands_for_the_one_other_subject_the_speaker_just_spoke_of():
+    own, _ = _keyed("He sold the Civic and bought a Subaru Forester.", ["My husband drives a Honda Civic."])
+    assert own == {"Subaru Forester": ("Mira's husband", "car")}
+    # two relatives just named: whose car it is is not guessed
+    recent = ["My husband and my brother both drive a Honda Civic."]
+    assert _keyed("He sold the Civic and bought a Subaru Forester.", recent)[0] == {}
+
+
+def test_a_titled_name_replaces_a_titled_name_and_names_no_employer():
+    own, _ = _keyed("Dad switched to Dr. Patel because Stone retired.", ["My dad's doctor is Dr. Stone."])
+    assert own == {"Dr. Patel": ("Mira's father", "doctor")}
+
+
+def test_a_chinese_key_is_the_whole_run_of_shared_characters():
+    own, said = _keyed("读书会改到周三了。", ["读书会每周一见面。"])
+    assert {key for _, key in own.values()} == {"读书会"}
+    assert {key for _, key, _ in said.values()} == {"读书会"}

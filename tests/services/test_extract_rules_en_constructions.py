@@ -323,3 +323,14 @@ def test_a_clause_without_its_subject_and_a_name_followed_by_chatter():
     assert own("driving the kids to school") == set()
     assert own("I work at Bank of America since last spring") == {("Mira", "employer", "Bank of America")}
     assert own("I live in Rio de Janeiro now, love it") == {("Mira", "residence", "Rio de Janeiro")}
+
+
+def test_a_team_and_whom_someone_is_dating():
+    assert own("I'm on the payments team.") == {("Mira", "team", "payments team")}
+    assert own("I moved to the fraud team.") == {("Mira", "team", "fraud team")}
+    assert own("My team is super encouraging.") == set()  # an opinion of one's team names none
+    assert own("My sister Meg is dating a guy named Paul.") == {("Meg", "partner", "Paul")}
+    recent = ["My sister Meg is dating a guy named Paul."]
+    assert own("Meg and Paul broke up, she's seeing someone called Theo now.", recent) == {
+        ("Meg", "partner", "Theo")
+    }

@@ -208,7 +208,7 @@ PROBES += [
     [("My husband Raj is a nurse.", ("Raj", "job", "nurse")),
      ("Raj is a nurse practitioner now.", ("Raj", SAME, "nurse practitioner"))],
     [("I have two cats.", (M, "cat", "2")),
-     ("We adopted another one, so three cats now.", None)],
+     ("We adopted another one, so three cats now.", (M, SAME, "3"))],
     [("The lease ends June 30.", (M, "lease", "2026-06-30")),
      ("Landlord extended it to August 31.", (M, SAME, "2026-08-31"))],
     [("My daughter Ivy is allergic to eggs.", ("Ivy", "allergy.eggs", "true"))],

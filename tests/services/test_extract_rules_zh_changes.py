@@ -346,3 +346,13 @@ def test_a_correction_skips_the_part_that_says_what_the_old_value_was():
     assert facts("哎我记错了，那是去年的班主任，今年是刘老师", recent) == {
         (f"{ME}的女儿", "班主任", "刘老师")
     }
+
+
+def test_a_team_a_changed_amount_and_a_count_beside_a_weekday():
+    assert facts("我在支付组。") == {(ME, "team", "支付组")}
+    assert facts("现在在身份认证组。") == {(ME, "team", "身份认证组")}
+    assert facts("小婷调回北京工作了。", ("我闺蜜小婷在深圳工作。",)) == {("小婷", "employer", "北京")}
+    # 房东把房租涨到3300了: the landlord changed the speaker's rent, the attribute is what follows 把
+    assert {(s, a) for s, a, _ in facts("房东把房租涨到3300了。", ("房租是每月3000。",))} == {(ME, "rent")}
+    # 周五四个人: 五 belongs to the weekday, the party is four
+    assert facts("帮我订周五四个人的桌。") == {(ME, "桌.headcount", "四个人")}

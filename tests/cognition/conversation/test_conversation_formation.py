@@ -307,6 +307,26 @@ def test_a_stale_value_said_in_short_or_as_a_chinese_day_is_labelled(memory):
     assert "朗逸" not in current and "4月9号" not in current
 
 
+def test_a_change_said_for_later_shows_the_value_until_then_and_the_next_one_from_then(memory, clock):
+    """Said on Tuesday 3 March: Tom starts at Rivian next Monday (9 March). On Wednesday the context says
+    Ford until the 9th and Rivian from then; as of February only Ford; after the 9th, Rivian and Ford's
+    window as history."""
+    m = memory(actor="mira", embedder="none")
+    conv = m.conversation(user="mira", agent="assistant", extractor="rules")
+    conv.add_message("user", "My brother Tom works at Ford.", time="2026-02-02T09:00:00Z")
+    conv.add_message("user", "Tom got hired by Rivian, he starts next Monday.", time="2026-03-03T09:00:00Z")
+    text = conv.context("Where does Tom work?", budget_tokens=300).text
+    assert "until 2026-03-09: [M1] Tom's employer: Ford (since 2026-02-02)" in text
+    assert "from 2026-03-09: [M2] Tom's employer: Rivian" in text
+    assert "Ford" not in _current(text)  # the message that said it is labelled too
+    past = conv.context("Where does Tom work?", budget_tokens=300, as_of="2026-02-20").text
+    assert "Ford" in _current(past) and "Rivian" not in past
+    clock.set(datetime.fromisoformat("2026-03-10T09:00:00+00:00"))
+    later = conv.context("Where does Tom work?", budget_tokens=300).text
+    assert "Tom's employer: Rivian (since 2026-03-09)" in _current(later)
+    assert "until 2026-03-09: [M1] Tom's employer was Ford" in later and "from 2026-" not in later
+
+
 def _typed(m) -> list[dict]:
     result = m.retrieve(
         filter={"has_tags": [TAG], "facets": {"level": "typed_fact"}, "status": "any", "limit": 100},

@@ -228,9 +228,13 @@ def fact_pieces(
     *,
     asker: str,
     vocabulary: Vocabulary = DEFAULT_VOCABULARY,
+    upcoming: bool = False,
 ) -> list[Piece]:
     """The pieces that lead a context: each matching fact's value true at `at` (best match first), then
-    up to MAX_HISTORY of its earlier values, each on a line labelled ``until <date>:``."""
+    up to MAX_HISTORY of its earlier values, each on a line labelled ``until <date>:``. With `upcoming`
+    (a context for now), a change already said but not yet in force ("he starts at Rivian next week")
+    shows too: the value in force labelled ``until <date>:`` (it is history from then), and the next one
+    on a line labelled ``from <date>:``."""
     keys: dict[tuple[str, str], list[StoredFact]] = {}
     for f in facts:
         keys.setdefault((f.subject, f.attribute), []).append(f)
@@ -248,7 +252,9 @@ def fact_pieces(
         before = [f for f in chain if f.valid_to is not None and f.valid_to <= at and f not in current]
         label = attribute.replace("_", " ").replace(".", " ")
         for f in current[-1:]:
-            out.append(_current_piece(f, FACT_SCORE + score))
+            out.append(_current_piece(f, FACT_SCORE + score, ending=upcoming))
+        if upcoming:
+            out.extend([_next_piece(f, FACT_SCORE + score - 0.25) for f in chain if f.valid_from > at][:1])
         for f in before[-MAX_HISTORY:][::-1]:
             text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {_render(f.value)}"  # type: ignore[arg-type]
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
@@ -259,17 +265,18 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _stale_forms(
-    facts: Sequence[StoredFact], at: datetime
+    facts: Sequence[StoredFact], at: datetime, ending: bool = False
 ) -> dict[str, tuple[datetime, set[tuple[str, str]]]]:
     """Each way of writing a value no longer true at `at` (and not true of any fact then): when it stopped
-    being true, and the keys it was a value of."""
+    being true, and the keys it was a value of. With `ending`, a value true at `at` whose end is already
+    known (a change said for later) counts too: it is history from that end."""
     current_forms: set[str] = set()
     for f in facts:
-        if f.valid_from <= at < (f.valid_to or _OPEN):
+        if f.valid_from <= at < (f.valid_to or _OPEN) and not (ending and f.valid_to is not None):
             current_forms.update(_forms(f.value))
     stale: dict[str, tuple[datetime, set[tuple[str, str]]]] = {}
     for f in facts:
-        if f.valid_to is not None and f.valid_to <= at:
+        if f.valid_to is not None and (f.valid_to <= at or (ending and f.valid_from <= at)):
             parts = _name_parts(f.value) if isinstance(f.value, str) and not _as_date(f.value) else set()
             for form in _forms(f.value) | parts:
                 if form in current_forms or (form in parts and any(form in c for c in current_forms)):
@@ -282,14 +289,19 @@ def _stale_forms(
 
 
 def label_stale(
-    pieces: Sequence[Piece], facts: Sequence[StoredFact], at: datetime, shown: set[str] = frozenset()
+    pieces: Sequence[Piece],
+    facts: Sequence[StoredFact],
+    at: datetime,
+    shown: set[str] = frozenset(),
+    upcoming: bool = False,
 ) -> list[Piece]:
     """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
     any fact then) labelled ``until <date>:`` — the date the value stopped being true; led by what
     replaced those values: the value true at `at` of each key one of whose earlier values a piece states
     (a context that shows an outdated value also shows the current one, whatever words the query used),
-    unless a fact of `shown` (ids) already says it."""
-    stale = _stale_forms(facts, at)
+    unless a fact of `shown` (ids) already says it. With `upcoming` (a context for now), a value whose
+    end is already known is labelled with that end, and the value that follows it leads too."""
+    stale = _stale_forms(facts, at, ending=upcoming)
     if not stale:
         return list(pieces)
     keys: set[tuple[str, str]] = set()
@@ -306,13 +318,17 @@ def label_stale(
                 lines[i] = f"until {_day(max(t for t, _ in found))}: {line}"
                 changed = True
         out.append(replace(piece, text="\n".join(lines)) if changed else piece)
-    replacing = [
-        _current_piece(f, FACT_SCORE - 1)
-        for f in facts
-        if (f.subject, f.attribute) in keys
-        and f.id not in shown
-        and f.valid_from <= at < (f.valid_to or _OPEN)
-    ]
+    replacing: list[Piece] = []
+    following: set[tuple[str, str]] = set()
+    for f in facts:
+        key = (f.subject, f.attribute)
+        if key not in keys or f.id in shown:
+            continue
+        if f.valid_from <= at < (f.valid_to or _OPEN):
+            replacing.append(_current_piece(f, FACT_SCORE - 1, ending=upcoming))
+        elif upcoming and f.valid_from > at and key not in following:
+            following.add(key)
+            replacing.append(_next_piece(f, FACT_SCORE - 1.25))
     return replacing + out
 
 
@@ -439,10 +455,20 @@ def _render(value: Any) -> str:
     return f"{MONTHS[day.month - 1].capitalize()} {day.day}, {day.year} ({value})"
 
 
-def _current_piece(f: StoredFact, score: float) -> Piece:
+def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
+    """A value in force; with `ending`, one whose end is already known is labelled with it."""
     label = f.attribute.replace("_", " ").replace(".", " ")
     text = f"{_cite(f)} {f.subject}'s {label}: {_render(f.value)} (since {_day(f.valid_from)})"
+    if ending and f.valid_to is not None:
+        text = f"until {_day(f.valid_to)}: {text}"
     return _piece(f, text, "fact", score)
+
+
+def _next_piece(f: StoredFact, score: float) -> Piece:
+    """A value said for later ("she starts at St. Luke's on Monday"), labelled with when it begins."""
+    label = f.attribute.replace("_", " ").replace(".", " ")
+    text = f"from {_day(f.valid_from)}: {_cite(f)} {f.subject}'s {label}: {_render(f.value)}"
+    return _piece(f, text, "fact_upcoming", score)
 
 
 def _cite(f: StoredFact) -> str:

@@ -362,7 +362,9 @@ class Conversation:
         chosen = self.strategy(name)
         self.flush()
         facts = conversation_facts(self.executor, self.id)
-        leading = _within(fact_pieces(facts, query, at, asker=self.user), budget_tokens)
+        # a context for now also shows a change already said for later ("he starts next week")
+        upcoming = as_of is None
+        leading = _within(fact_pieces(facts, query, at, asker=self.user, upcoming=upcoming), budget_tokens)
         left = budget_tokens - sum(p.tokens for p in leading) - len(leading)  # a newline between pieces
         before = _calls(self.llm)
         context = chosen.context(query, max(left, 1))
@@ -372,7 +374,7 @@ class Conversation:
             pieces = [p for p in pieces if p.time is None or p.time <= at]
         shown = {i for p in leading for i in p.memory_ids}
         # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
-        pieces = label_stale(pieces, facts, at, shown)
+        pieces = label_stale(pieces, facts, at, shown, upcoming=upcoming)
         context.pieces = leading + pieces if left > 0 else leading
         context.budget_tokens = budget_tokens
         _enforce_budget(context)

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from memql.lang.time import TimeSpan, find_natural
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
+from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_number
 from memql.lang.time.spans import month_span, weekday_after, year_span
 
 from .vocabulary import Vocabulary
@@ -235,7 +236,28 @@ class Reading:
 
 
 def same_value(value: object, words: str) -> bool:
-    return str(value).strip().lower() == words.strip().lower()
+    """The same value, as said: the same words, or the same count in digits or words (2, "two", 两)."""
+    a, b = str(value).strip().lower(), words.strip().lower()
+    if a == b:
+        return True
+    count = count_of(a)
+    return count is not None and count == count_of(b)
+
+
+_COUNT_WORDS = re.compile(r"\d{1,6}|[a-z]+(?:-[a-z]+)?|[零〇一二两三四五六七八九十百千]{1,6}")
+
+
+def count_of(text: str) -> int | None:
+    """A whole count written in digits, English number words or Chinese numerals; else None."""
+    text = text.strip().lower()
+    if not _COUNT_WORDS.fullmatch(text) or text in ("a", "an", "few", "couple", "dozen", "several"):
+        return None
+    for parse in (parse_en_number, parse_zh_number):
+        try:
+            return parse(text)
+        except TimeParseError:
+            continue
+    return None
 
 
 def kinds_match(old: str, new: str) -> bool:

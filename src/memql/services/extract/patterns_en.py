@@ -117,6 +117,20 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
+        (  # "I'm on the payments team", "moved to the fraud team", "joined the identity team": a team
+            r"(?:(?:am|'m|are|'re|is|'s|was|were)\s+(?:now\s+)?on|"
+            r"(?:moved|transferred|switched|went|got moved)\s+(?:over\s+)?to|"
+            r"joined|(?:am|'m|is|'s)\s+joining)\s+the(?=\s+(?:[\w-]+\s+){1,2}?team\b)",
+            "team",
+            "text",
+        ),
+        (  # "Meg is dating a guy named Paul", "she's seeing someone called Theo now": one's partner
+            r"(?:am|'m|are|'re|is|'s|was|were|has been|'s been|have been|'ve been)\s+(?:now\s+)?"
+            r"(?:dating|seeing|going out with)(?:\s+(?:a|this)\s+(?:guy|girl|man|woman|boy|lady|dude)|"
+            r"\s+someone(?:\s+new)?)?(?:\s+(?:named|called))?(?=\s+(?-i:[A-Z]))",
+            "partner",
+            "person",
+        ),
         (
             r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
             r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
@@ -168,7 +182,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:switched|changed|moved)\s+(?:jobs|companies|employers)\s+(?:over\s+)?to|switched\s+to|"
+            r"(?:switched|changed|moved)\s+(?:jobs|companies|employers)\s+(?:over\s+)?to|"
+            r"switched\s+to(?!\s+(?:Dr|Mr|Mrs|Ms|Prof)\b)|"  # "switched to Dr. Patel": a doctor, no employer
             r"moved\s+over\s+to|(?:switched|moved|went)\s+from\s+[^,.;]+?\s+to|left\s+[^,.;]+?\s+for",
             "employer",
             "organization",

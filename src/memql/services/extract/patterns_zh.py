@@ -46,6 +46,12 @@ _CUT = re.compile(r"(?:离|跟|和|因为|所以|但是|不过|而且|可是|感
 _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(p), key, kind)
     for p, key, kind in (
+        (  # 我在支付组, 我调到风控组了, 现在在身份认证组: the team one is on
+            r"(?:在|调到了?|调去了?|转到了?|换到了?|去了?|加入了?|进了?)(?P<v>[^，,在到]{1,8}?(?:组|小组|团队|项目组))"
+            r"(?:了|啦|呢)?$",
+            "team",
+            "text",
+        ),
         (
             r"(?:住在|居住在|定居在|定居于|落户在|住到了?|搬到了?|搬去了?|搬家到了?|搬回到?了?|搬来了?|迁到了?|移居到?|定居|落户|住|(?:新)?家(?:就|现在|已经)?在)(?P<v>.+)",
             "residence",
@@ -65,7 +71,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:换到了?|去了?|调到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
+            r"(?:换到了?|去了?|调到了?|调回到?了?|调去了?|回到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
             "employer_change",
             "organization",
         ),

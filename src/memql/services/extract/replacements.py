@@ -27,13 +27,15 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS, tokens
 
-from .common import CJK, HEDGED, Draft, Reading, find_times, same_value, time_value
+from .common import CJK, HEDGED, Draft, Reading, count_of, find_times, same_value, time_value
 from .matching import QueryWords, attribute_phrases
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
+from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
 CORRECTION = re.compile(
-    r"\b(?:sorry|oops|wait|no,|nope|actually|correction|misspoke|mis-spoke|said it wrong|typo|scratch that|"
+    r"(?:^|(?<=[\s,.!]))no,|"  # "hm no, locker is 241": a comma ends no word, so no \b after it
+    r"\b(?:sorry|oops|wait|nope|actually|correction|misspoke|mis-spoke|said it wrong|typo|scratch that|"
     r"i meant|meant to say|hold on|hang on|should (?:be|have said)|had it wrong|got it wrong|wrong|"
     r"mixed (?:it|them|the two) "
     r"up|not the other|my bad|mistake|let me correct|double-?checked|read (?:it|the number) backwards)\b|"
@@ -46,9 +48,11 @@ CHANGE = re.compile(
     r"upgrad(?:ed|ing)?|"
     r"replac(?:ed)?|new|now|anymore|no longer|from now on|these days|went with|going with|updated?|"
     r"raised|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|reshuffled|took over|"
-    r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*)\b|"
+    r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
+    r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
-    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了",
+    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
+    r"调整|调成|调为|最后|最终|又",
     _I,
 )
 # a change said with one of these binds to a value just before without a shared word ("swapped to X")
@@ -91,6 +95,13 @@ _PHONE = re.compile(
     r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4})(?![0-9])"
 )  # a Chinese mobile number is 11 digits from 13…-19…, grouped or not
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
+# a count in words ("a table for four" … "make that six"; 六个人, 八位), read as its number
+_COUNT_EN = re.compile(  # "one" is more often a pronoun ("the new one") than a count
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty)\b(?!-)",
+    _I,
+)
+_COUNT_ZH = re.compile(r"(?<![周期拜])[一二两三四五六七八九十]{1,3}(?=个人|个|位|人|名|口|间|张|只|天|晚|次)")
 _TITLE_ZH = re.compile(r"《[^》]{1,30}》")
 _COLOR_ZH = re.compile(r"(?:[深浅淡亮暗墨米]?[红橙黄绿青蓝紫黑白灰粉棕金银]|咖啡|卡其|藏青|米白)色")
 _NAME_EN = re.compile(
@@ -219,6 +230,9 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
     for m in _NUMBER.finditer(text):
         if free(m.start(), m.end()):
             found.append(Value("number", m.start(), m.end(), m[0]))
+    for m in (*_COUNT_EN.finditer(text), *_COUNT_ZH.finditer(text)):
+        if free(m.start(), m.end()):
+            found.append(Value("number", m.start(), m.end(), m[0]))
     return tuple(sorted(found, key=lambda v: v.start))
 
 
@@ -262,8 +276,16 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     announced = _answers_own_change(r, text, before)  # "we changed the wifi" … "new one?" … "sunflower99"
     if not before or not (correcting or announced or CHANGE.search(text)) or _QUESTION.search(text):
         return
+    referent = None
     if _PRONOUN.search(text) and not any(d.subject != r.speaker for d in r.facts):
-        return  # "she lives in Sligo now" the grammar could not resolve: whose it is is not guessed
+        # "He sold the Civic …" right after "My husband drives a Honda Civic": the one other subject the
+        # speaker's recent facts are about; with none or several, whose it is is not guessed
+        others = {d.subject for d in r.earlier if d.subject != r.speaker and d.speaker == r.speaker}
+        others -= {d.subject for d in r.earlier if d.attribute.startswith("relation.")}
+        named = {m[1].lower() for t in before[-3:] if t.speaker == r.speaker for m in _KIN.finditer(t.text)}
+        if len(others) != 1 or len(named) > 1:
+            return
+        referent = others.pop()
     mine = values(text, r.now)
     candidates = [v for v in mine if not _REJECTED.search(text[max(0, v.start - 12) : v.start])]
     if not candidates:
@@ -308,7 +330,10 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 topical = shared or known or (correcting and near) or _where_one_lives(r, said, old)
                 if not topical and _read_under_own_key(r, new):
                     continue  # the grammar's key for the new value needs the old turn on its topic
-                if not _same_subject(r, said, announced.text if announced else text):
+                if referent is not None:
+                    if not any(d.subject == referent and same_value(d.value, str(old.value)) for d in held):
+                        continue  # a pronoun's change replaces a value its referent held
+                elif not _same_subject(r, said, announced.text if announced else text):
                     continue
                 _draft(r, said, back, old, new, shared, turn_index)
                 return
@@ -397,6 +422,9 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     if part is not None:  # "3K729" of 京A·3K729: the held value with its part replaced
         held = part
         new = Value(new.kind, new.start, new.end, str(part.value).replace(str(old.value), str(new.value)))
+    elif held is not None and isinstance(held.value, int) and not str(new.value).isdigit():
+        n = count_of(str(new.value))
+        new = new if n is None else Value(new.kind, new.start, new.end, n)  # held 2: "three cats now" is 3
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
     if own is not None and r.vocabulary.attribute(own.attribute) is None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
@@ -484,6 +512,10 @@ _RELATIVE = re.compile(
 )
 
 
+# anyone the speaker names by relation ("my aunt and my sister"): more than one, and "she" is no one's
+_KIN = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join(RELATIONS) + r")\b", _I)
+
+
 def _relative(text: str) -> str | None:
     m = _RELATIVE.search(text)
     return next(g for g in m.groups() if g).lower() if m else None
@@ -562,7 +594,15 @@ def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: st
 
 
 def _phrase(text: str, word: str, shared: set[str]) -> str:
-    """`word` with the shared words right before or after it ("door" + "code")."""
+    """`word` with the shared words right before or after it ("door" + "code"); a Chinese word with the
+    shared character pairs it overlaps (读书 + 书会: 读书会)."""
+    if CJK.match(word) and (at := text.find(word)) >= 0:
+        start, end = at, at + len(word)
+        while start > 0 and text[start - 1 : start + 1] in shared:
+            start -= 1
+        while end < len(text) and text[end - 1 : end + 1] in shared:
+            end += 1
+        return text[start:end]
     m = re.search(r"((?:[\w-]+\s+)?)" + re.escape(word) + r"((?:\s+[\w-]+)?)", text)
     if not m:
         return word

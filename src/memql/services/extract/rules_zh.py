@@ -267,6 +267,9 @@ def _statement(
         # residence, work, a habit or a thing named first (合同下周五签) is read so, else it may name an
         # attribute (截止日期改成…)
         verb_at = _after_adverbs(r, a, b)
+        if (agent := _AGENT_BA.match(r.text, verb_at, b)) is not None:
+            # 房东把房租涨到3300了: someone else changed the speaker's attribute, named after 把
+            return _attribute_change(r, r.speaker, a, agent.end(), b, confidence, correction), None
         return (
             _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
             or _status(r, r.speaker, a, verb_at, b, confidence, correction)
@@ -288,6 +291,9 @@ def _statement(
         or subject_moved(r, subject, a, verb_at, b)  # 她改成下周日来了
     )
     return said, subject
+
+
+_AGENT_BA = re.compile(r"[\u4e00-\u9fff]{1,4}?把(?=[\u4e00-\u9fff])")  # 房东把…, 公司把…, 老板把…
 
 
 def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
