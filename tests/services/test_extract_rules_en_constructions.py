@@ -6,7 +6,7 @@ verb. Each with its negatives: questions, hypotheticals, other subjects and plai
 from __future__ import annotations
 
 import pytest
-from extract_helpers import extract, facts, own
+from extract_helpers import NOW, extract, facts, own
 
 
 def test_work_as_a_title_at_an_employer_gives_both():
@@ -334,3 +334,10 @@ def test_a_team_and_whom_someone_is_dating():
     assert own("Meg and Paul broke up, she's seeing someone called Theo now.", recent) == {
         ("Meg", "partner", "Theo")
     }
+
+
+def test_a_later_time_starts_a_fact_only_when_something_begins_then():
+    booked = extract("Book a table for four at Nonna's on Friday.").facts
+    assert [(f.attribute, f.value, f.valid_from) for f in booked] == [("table.people", "four", NOW)]
+    hired = [f for f in extract("Tom got hired by Rivian, he starts next Monday.").facts if f.value == "Rivian"]
+    assert [f.valid_from.date().isoformat() for f in hired] == ["2026-03-09"]

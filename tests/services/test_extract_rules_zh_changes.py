@@ -356,3 +356,7 @@ def test_a_team_a_changed_amount_and_a_count_beside_a_weekday():
     assert {(s, a) for s, a, _ in facts("房东把房租涨到3300了。", ("房租是每月3000。",))} == {(ME, "rent")}
     # 周五四个人: 五 belongs to the weekday, the party is four
     assert facts("帮我订周五四个人的桌。") == {(ME, "桌.headcount", "四个人")}
+    # …and it holds from now, for a dinner on Friday; 下个月搬到上海 starts then
+    assert {f.valid_from for f in said("帮我订周五四个人的桌。").facts} == {NOW}
+    moved = said("我下个月搬到上海。").facts
+    assert [(f.attribute, f.valid_from.date().isoformat()) for f in moved] == [("residence", "2026-04-01")]

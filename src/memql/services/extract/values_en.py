@@ -126,11 +126,24 @@ def spoken_time(r: Reading, span, start: int, end: int) -> str:
     return time_value(span, r.now)
 
 
+# a later time starts a fact only when the clause says something begins then ("he starts next week",
+# "we're moving in May"); "book a table for four on Friday" holds from now, for a dinner on Friday
+_BEGINS = re.compile(
+    r"\b(?:start\w*|begin\w*|began|mov(?:e|es|ed|ing)|switch\w*|join\w*|relocat\w*|transferr?\w*|from|"
+    r"as of|effective|takes? over|taking over|will|'ll|going to|gonna|kicks? in|goes live)\b",
+    _I,
+)
+
+
 def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
-    """A time in the clause outside the value ("moved to Lisbon last month") starts the fact; else now."""
-    for t0, t1, span in r.times_in(min(start, r.clause_start), end):
+    """A time in the clause outside the value ("moved to Lisbon last month") starts the fact; else now.
+    A time after now does only when the clause says something begins then (`_BEGINS`)."""
+    first = min(start, r.clause_start)
+    for t0, t1, span in r.times_in(first, end):
         if t1 <= vstart or t0 >= vend:
             begin = span.start
+            if begin > r.now and not _BEGINS.search(r.text, first, end):
+                continue
             if begin > r.now and span.granularity == "month" and _PAST.search(r.text, start, end):
                 begin = begin.replace(year=begin.year - 1)  # "I started in January" said in March
             return begin

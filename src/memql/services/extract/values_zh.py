@@ -35,9 +35,16 @@ def read_value(r: Reading, start: int, end: int, kind: str):
     return words, start, end
 
 
+# a later time starts a fact only when the clause says something begins then (下周一起入职, 下个月搬到…);
+# 帮我订周五四个人的桌 holds from now, for a dinner on Friday
+_BEGINS = re.compile(r"开始|起|入职|上任|生效|搬|调|转|换|加入|接手|要|会|将|打算|准备|从")
+
+
 def valid_from(r: Reading, start: int, end: int, v0: int, v1: int):
     for t0, t1, span in r.times_in(start, end):
         if t1 <= v0 or t0 >= v1:
+            if span.start > r.now and not _BEGINS.search(r.text, start, end):
+                continue
             return span.start
     return r.now
 
