@@ -173,3 +173,20 @@ def test_a_chinese_key_is_the_whole_run_of_shared_characters():
     own, said = _keyed("读书会改到周三了。", ["读书会每周一见面。"])
     assert {key for _, key in own.values()} == {"读书会"}
     assert {key for _, key, _ in said.values()} == {"读书会"}
+
+
+def test_a_swap_in_plain_words_replaces_the_held_value():
+    """swaps.py: the held value named after a verb of leaving, the new one after a verb of taking up."""
+    own, _ = _keyed("Eli quit trumpet and picked up drums.", ["My son Eli plays trumpet in the school band."])
+    assert own == {"drums": ("Eli", "instrument")}
+    # the grammar's reading of "joined the YMCA" (an employer) yields to the swap of the gym
+    own, _ = _keyed("I cancelled Planet Fitness and joined the YMCA.", ["My gym is Planet Fitness on 5th."])
+    assert own == {"YMCA": ("Mira", "gym")}
+    own, _ = _keyed("Finished Dune, started Project Hail Mary.", ["I'm reading Dune."])
+    assert own == {"Project Hail Mary": ("Mira", "reading")}
+    # a value said alone after "switched to", right after the speaker's own plain value
+    assert _keyed("Switched to oat lattes.", ["My coffee order is a flat white."])[0] == {
+        "oat lattes": ("Mira", "coffee_order")
+    }
+    # nothing held is named: no swap
+    assert _keyed("I quit smoking and picked up running.", ["My gym is Planet Fitness on 5th."])[0] == {}

@@ -339,5 +339,7 @@ def test_a_team_and_whom_someone_is_dating():
 def test_a_later_time_starts_a_fact_only_when_something_begins_then():
     booked = extract("Book a table for four at Nonna's on Friday.").facts
     assert [(f.attribute, f.value, f.valid_from) for f in booked] == [("table.people", "four", NOW)]
-    hired = [f for f in extract("Tom got hired by Rivian, he starts next Monday.").facts if f.value == "Rivian"]
+    hired = [
+        f for f in extract("Tom got hired by Rivian, he starts next Monday.").facts if f.value == "Rivian"
+    ]
     assert [f.valid_from.date().isoformat() for f in hired] == ["2026-03-09"]

@@ -360,3 +360,10 @@ def test_a_team_a_changed_amount_and_a_count_beside_a_weekday():
     assert {f.valid_from for f in said("帮我订周五四个人的桌。").facts} == {NOW}
     moved = said("我下个月搬到上海。").facts
     assert [(f.attribute, f.valid_from.date().isoformat()) for f in moved] == [("residence", "2026-04-01")]
+
+
+def test_a_time_after_a_relative_is_no_name_and_a_wedding_day_is_no_status():
+    assert facts("我奶奶冬天住在海南。") == {(f"{ME}的奶奶", "residence", "海南")}
+    assert facts("奶奶昨天回北京了。", ("我奶奶冬天住在海南。",)) == {(f"{ME}的奶奶", "residence", "北京")}
+    assert facts("我回家了。") == set()
+    assert not any(a == "marital_status" for _, a, _ in facts("结婚纪念日晚饭订在14号。"))

@@ -395,6 +395,7 @@ def _forms(value: Any) -> set[str]:
                 f"{month[:3]} {day.day}",
                 f"{day.month}月{day.day}日",
                 f"{day.month}月{day.day}号",
+                _ordinal(day.day),  # "the 14th", said of a day of the month
             }
         )
     return out
@@ -425,15 +426,23 @@ def _name_parts(value: str) -> set[str]:
 _ZH_DIGITS = "零一两三四五六七八九十"
 
 
+def _ordinal(day: int) -> str:
+    suffix = "th" if 10 <= day % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(day % 10, "th")
+    return f"{day}{suffix}"
+
+
 def _clock_forms(hour: int, minute: int) -> set[str]:
     """How people write a clock time: 2 pm, 2pm, 2:00 pm, 14:00; 下午2点, 两点, 14点; 8:05 pm, 8点05."""
     half = hour % 12 or 12
     suffix = "am" if hour < 12 else "pm"
     forms = {f"{hour:02d}:{minute:02d}", f"{half}:{minute:02d} {suffix}", f"{half}:{minute:02d}{suffix}"}
+    spoken = _ZH_DIGITS[half] if half <= 10 else f"十{_ZH_DIGITS[half - 10]}"
     if minute:
         forms |= {f"{half}:{minute:02d}", f"{half}点{minute:02d}", f"{hour}点{minute:02d}"}
+        # 三点半, 三点一刻, 三点十五, 九点四十五: a Chinese clock said in words
+        words = {30: ("半",), 15: ("一刻", "十五"), 45: ("三刻", "四十五")}.get(minute, ())
+        forms |= {f"{spoken}点{w}" for w in words} | {f"{half}点{w}" for w in words}
     else:
-        spoken = _ZH_DIGITS[half] if half <= 10 else f"十{_ZH_DIGITS[half - 10]}"
         forms |= {f"{half} {suffix}", f"{half}{suffix}", f"{half}点", f"{hour}点", f"{spoken}点"}
     return forms
 

@@ -14,6 +14,7 @@ from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_nu
 from memql.lang.time.spans import month_span, weekday_after, year_span
 
 from .vocabulary import Vocabulary
+from .vocabulary_words import RELATIONS
 
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it
@@ -233,6 +234,15 @@ class Reading:
             if shaped or fitting:
                 return (shaped or fitting)[0]
         return None
+
+
+# anyone a speaker names by relation ("my aunt and my sister"): with more than one, "she" is no one's
+_KIN = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join(RELATIONS) + r")\b", re.IGNORECASE)
+
+
+def kin_named(texts: list[str]) -> set[str]:
+    """The relation words ("aunt", "sister") the texts name a relative of the speaker's by."""
+    return {m[1].lower() for text in texts for m in _KIN.finditer(text)}
 
 
 def same_value(value: object, words: str) -> bool:

@@ -124,6 +124,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "team",
             "text",
         ),
+        (  # "I'm reading Dune": the book one is on now
+            r"(?:am|'m|is|'s|are|'re)\s+(?:currently\s+|now\s+)?(?:reading|re-?reading)(?=\s+(?-i:[A-Z]))",
+            "reading",
+            "text",
+        ),
         (  # "Meg is dating a guy named Paul", "she's seeing someone called Theo now": one's partner
             r"(?:am|'m|are|'re|is|'s|was|were|has been|'s been|have been|'ve been)\s+(?:now\s+)?"
             r"(?:dating|seeing|going out with)(?:\s+(?:a|this)\s+(?:guy|girl|man|woman|boy|lady|dude)|"

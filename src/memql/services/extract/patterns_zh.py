@@ -26,8 +26,9 @@ _HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
 _NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
 _NAME_LATIN = r"(?-i:[A-Z][a-z]+)"
 _NOT_NAME = re.compile(
-    r"^(?:一个人|自己|俩|两个|现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是|他|她|你|它|每|让|给|被|把|叫|和|跟)"
-)
+    r"^(?:一个人|自己|俩|两个|现在|目前|已经|刚|终于|也|还|都|又|正式|就|一直|如今|最近|今年|去年|明年|的|在|是|他|她|你|它|每|让|给|被|把|叫|和|跟|"
+    r"(?:春|夏|秋|冬)天|(?:今|明|昨|后|前|每|白|当)天|周末|平时|早上|晚上|中午|上午|下午|夜里|那天|这天)"
+)  # 我奶奶冬天住在海南: a season or a time of day after a relative is when, not a name
 _ADVERB = re.compile(
     r"(?:现在|目前|已经|刚刚|刚|终于|也|还|都|又|正式|就|一直|如今|最近|其实|真的|确实|总算|早就|"
     r"每天|每周|每晚|天天|平时|平常|一般|通常|经常|总是|只|主要|早餐|早饭|午饭|午餐|晚饭|晚餐|工作日|平日|"
@@ -58,6 +59,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (r"在(?P<v>[^，,]+?)(?:住|生活|定居)(?!.*(?:工作|上班))", "residence", "place"),
+        (  # 奶奶昨天回北京了: back to a city is where one lives again (not 回家, 回公司)
+            r"(?:飞回|搬回|回到了?|回)(?!家|去|来|公司|学校|单位|宿舍|办公室|医院|酒店|房间)"
+            r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:了|啦|去了)$",
+            "residence",
+            "place",
+        ),
         (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
         (
             r"在(?!家|那|这)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职|兼职)",
@@ -88,7 +95,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
 )
 _FROM = re.compile(r"从[^，,]{1,12}?(?=搬|跳槽|换|调)")
 _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
-    (re.compile(r"(?:已经)?(?:结婚了|结婚|已婚)"), "marital_status", "已婚"),
+    (
+        re.compile(r"(?:已经)?(?:结婚了|结婚(?!纪念|周年|照|证|典礼|戒指|请柬|礼物)|已婚)"),
+        "marital_status",
+        "已婚",
+    ),
     (re.compile(r"订婚了?"), "marital_status", "订婚"),
     (re.compile(r"离婚了?"), "marital_status", "离婚"),
     (re.compile(r"(?:是)?单身"), "marital_status", "单身"),

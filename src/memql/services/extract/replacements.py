@@ -27,10 +27,9 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS, tokens
 
-from .common import CJK, HEDGED, Draft, Reading, count_of, find_times, same_value, time_value
+from .common import CJK, HEDGED, Draft, Reading, count_of, find_times, kin_named, same_value, time_value
 from .matching import QueryWords, attribute_phrases
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
-from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
 CORRECTION = re.compile(
@@ -282,8 +281,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
         # speaker's recent facts are about; with none or several, whose it is is not guessed
         others = {d.subject for d in r.earlier if d.subject != r.speaker and d.speaker == r.speaker}
         others -= {d.subject for d in r.earlier if d.attribute.startswith("relation.")}
-        named = {m[1].lower() for t in before[-3:] if t.speaker == r.speaker for m in _KIN.finditer(t.text)}
-        if len(others) != 1 or len(named) > 1:
+        if len(others) != 1 or len(kin_named([t.text for t in before[-3:] if t.speaker == r.speaker])) > 1:
             return
         referent = others.pop()
     mine = values(text, r.now)
@@ -510,10 +508,6 @@ _RELATIVE = re.compile(
     rf"\b(?:my|our)\s+({_RELATIVES_EN})\b|\b({_FAMILIAR})\b|({_RELATIVES_ZH})",
     _I,
 )
-
-
-# anyone the speaker names by relation ("my aunt and my sister"): more than one, and "she" is no one's
-_KIN = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join(RELATIONS) + r")\b", _I)
 
 
 def _relative(text: str) -> str | None:

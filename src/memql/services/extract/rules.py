@@ -26,7 +26,7 @@ from memql.lang.delta import (
     Utterance,
 )
 
-from . import replacements, rules_en, rules_zh
+from . import replacements, rules_en, rules_zh, swaps
 from .common import CJK, Draft, Item, Person, Reading, find_times
 from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -63,6 +63,7 @@ class RuleExtractor:
                     turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang
                 )
                 replacements.bind(reading, said[:i], i)
+                swaps.bind(reading, [t.text for t in said[:i][-3:] if t.speaker == turn.speaker])
             return earlier, persons
 
         reading = self._read(
@@ -77,6 +78,7 @@ class RuleExtractor:
             context=recent_turns if message.recent else None,
         )
         replacements.bind(reading, said, None)
+        swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
         return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 
     def _read(

@@ -159,6 +159,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("car", ("car", "vehicle", "车"), CONTEXT, "product"),
     Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), CONTEXT),
     Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy", "过敏", "过敏源"), HEALTH),
+    Attribute("reading", ("reading", "currently reading"), CONTEXT),
     Attribute("partner", ("partner", "dating", "seeing", "going out with", "对象"), CONTEXT, "person"),
     Attribute("instrument", ("instrument", "musical instrument", "plays"), CONTEXT),
     Attribute("timezone", ("time zone", "timezone", "时区"), CONTEXT),

@@ -1,0 +1,129 @@
+"""A swap in plain words, in English: the speaker gives up a value a fact held and takes up another in the
+same message ("Eli quit trumpet and picked up drums", "I cancelled Planet Fitness and joined the YMCA",
+"Finished Dune, started Project Hail Mary"), or says what they switched to right after stating the value
+("My coffee order is a flat white." … "Switched to oat lattes.").
+
+The replacements pass (replacements.py) pairs values by their shape (a date for a date, a name for a
+name); these values have none — "trumpet", "oat lattes" are plain words — so this pass reads the words
+instead: the held value named after a verb of leaving, the new one after a verb of taking up, under the
+held fact's key and subject (the grammar's own reading of the new value under another key yields to it).
+Its drafts are hedged (confidence HEDGED), as a replacement's are.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .common import HEDGED, Draft, Reading, kin_named
+
+_I = re.IGNORECASE
+_LEAVE = re.compile(
+    r"\b(?:quit|left|cancell?ed|dropped|gave up|stopped|finished|sold|ditched|replaced|traded in|"
+    r"got rid of|(?:am|'m) done with|moved (?:away )?from|switched (?:away )?from|no longer (?:at|with|on))"
+    r"\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?",
+    _I,
+)
+_TAKE = re.compile(
+    r"\b(?:picked up|took up|started(?: on)?|joined|switched to|moved (?:over )?to|signed up (?:for|with|at)|"
+    r"went with|going with|got|bought)\s+(?:the\s+|a\s+|an\s+|my\s+|some\s+)?",
+    _I,
+)
+# said alone right after the value it replaces: "Switched to oat lattes.", "These days it's black coffee."
+_SWITCHED = re.compile(
+    r"^\s*(?:(?:i|we)\s+)?(?:(?:have|'ve)\s+)?(?:switched|changed|moved) (?:over )?to\s+|"
+    r"^\s*(?:these days|now|nowadays|lately)\s*,?\s+it'?s\s+(?:just\s+|mostly\s+|only\s+)?|"
+    r"^\s*(?:now|these days)\s*,?\s+(?:i'?m|i am)\s+on\s+",
+    _I,
+)
+# where a value said after a verb ends: a new clause, a reason, a time or a filler word
+_END = re.compile(
+    r"\s*(?:[,.;:!?(]|\s-\s|\s(?:and|but|because|since|so|as|instead|now|too|again|anymore|last|this|"
+    r"yesterday|today|tonight|finally|lol|haha)\b)|$",
+    _I,
+)
+_MAX_WORDS = 5
+
+
+def bind(r: Reading, before: list[str]) -> None:
+    """Draft the swap a message states (see the module docstring) into `r.facts`; a value said alone
+    after "switched to" only when the grammar read nothing in the message. `before`: the speaker's
+    recent turns (whom "he" or "she" can be)."""
+    held = [
+        d
+        for d in r.earlier
+        if d not in r.facts and isinstance(d.value, str) and not d.attribute.startswith("relation.")
+    ]
+    if not held or _swapped(r, held, before) or r.facts:
+        return  # a fact the grammar read says what changed
+    _switched(r, held)
+
+
+def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
+    """ "X quit trumpet and picked up drums": the held value named after a verb of leaving, the new one
+    after a verb of taking up that follows it."""
+    text = r.text
+    for leave in _LEAVE.finditer(text):
+        named = _value_at(text, leave.end())
+        if named is None:
+            continue
+        holders = [d for d in held if _names(named[0], str(d.value)) and _about(r, d, before)]
+        if len({(d.subject, d.attribute) for d in holders}) != 1:
+            continue  # nobody's, or two people's Civic: whose it was is not guessed
+        old = holders[-1]
+        take = _TAKE.search(text, named[2])
+        new = _value_at(text, take.end()) if take is not None else None
+        if new is None or new[0].casefold() == str(old.value).casefold():
+            continue
+        if any((d.subject, d.attribute) == (old.subject, old.attribute) for d in r.facts):
+            return True  # the grammar bound the change itself
+        # the grammar's own reading of the new value ("joined the YMCA": an employer) yields to the swap
+        r.facts[:] = [d for d in r.facts if str(d.value).casefold() != new[0].casefold()]
+        r.add(Draft(old.subject, old.attribute, new[0], take.start(), new[2], r.now, HEDGED, False, old.kind,
+                    (new[1], new[2])))  # fmt: skip
+        return True
+    return False
+
+
+def _switched(r: Reading, held: list[Draft]) -> None:
+    """ "Switched to oat lattes." said right after the speaker's own plain value: that value's key."""
+    m = _SWITCHED.match(r.text)
+    if m is None:
+        return
+    last = held[-1]
+    if last.subject != r.speaker or last.kind != "text" or last.speaker != r.speaker:
+        return
+    new = _value_at(r.text, m.end())
+    if new is None or new[0].casefold() == str(last.value).casefold():
+        return
+    r.add(Draft(last.subject, last.attribute, new[0], m.start(), new[2], r.now, HEDGED, False, last.kind,
+                (new[1], new[2])))  # fmt: skip
+
+
+def _value_at(text: str, start: int) -> tuple[str, int, int] | None:
+    """(words, start, end) of the value said from `start`: up to the end of its phrase, at most
+    _MAX_WORDS words, not a pronoun."""
+    end = _END.search(text, start)
+    stop = end.start() if end is not None else len(text)
+    words = text[start:stop].strip()
+    if not words or len(words.split()) > _MAX_WORDS:
+        return None
+    if re.fullmatch(r"(?:it|them|that|this|one|him|her|some|those|these)", words, _I):
+        return None
+    return words, start, start + len(words)
+
+
+def _names(said: str, value: str) -> bool:
+    """Do the words `said` name the held `value` ("Planet Fitness" of "Planet Fitness on 5th")?"""
+    said, value = said.casefold(), value.casefold()
+    return said == value or (len(said) >= 4 and (value.startswith(said) or said in value.split(" (")[0]))
+
+
+def _about(r: Reading, old: Draft, before: list[str]) -> bool:
+    """The swap is the held fact's subject's: the speaker's own, someone the message names, or the one
+    relative "he" or "she" can be."""
+    if old.subject == r.speaker:
+        return True
+    name = old.subject.split("'s ")[-1] if "'s " in old.subject else old.subject
+    if re.search(rf"\b{re.escape(name)}\b", r.text, _I):
+        return True
+    return re.match(r"\s*(?:he|she)\b", r.text, _I) is not None and len(kin_named(before)) <= 1
