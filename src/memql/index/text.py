@@ -34,6 +34,19 @@ def context_text(record: Record) -> str:
     return context if isinstance(context, str) else ""
 
 
+# a record is scored by at most this many of its texts (the first ones, in path order)
+MAX_PATH_VECTORS = 1024
+
+
+def path_texts(record: Record) -> list[str]:
+    """The texts a record with index paths gets one vector each for: those at its paths, when there are
+    several (one text is the record's own text and its own vector); [] for any other record."""
+    if not record.index_paths or record.structured is None:
+        return []
+    found = texts_at_paths(record.structured, record.index_paths)[:MAX_PATH_VECTORS]
+    return found if len(found) > 1 else []
+
+
 _STEP = re.compile(r"([^.\[\]]+)|\[(\*|-?\d+)\]")
 
 

@@ -177,13 +177,15 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
         ).fetchone()
         return None if row is None else row[0]
 
-    def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq)
+    def dense(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
+    ):
+        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
 
     def dense_candidates(
-        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
-        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq)
+        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]
