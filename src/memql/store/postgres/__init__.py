@@ -55,6 +55,7 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _COLUMNS = codec.SELECT_COLUMNS
+_VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
 
 
 def _insert_sql(numbered: bool) -> str:
@@ -161,6 +162,18 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         (num,) = query.record_nums([record_id]) or (None,)
         if not changes or num is None:
             return
+        if _VECTOR_FIELDS & changes.keys() and not changes.keys() >= _VECTOR_FIELDS:
+            # vec and path_vecs derive from all three (the engine changes them together): the rest as stored
+            row = self.conn.execute(
+                "SELECT embedding, path_embeddings, embedding_dim FROM records "
+                "WHERE tenant = %s AND num = %s",
+                (tenant, num),
+            ).fetchone()
+            if row is not None:
+                stored = {
+                    k: bytes(row[k]) if isinstance(row[k], memoryview) else row[k] for k in _VECTOR_FIELDS
+                }
+                changes = {**stored, **changes}
         sets = [sql.SQL("{} = %s").format(sql.Identifier(name)) for name in changes]
         values = [codec.encode_field(name, value) for name, value in changes.items()]
         if "embedding" in changes:  # a record with path vectors has no searchable vector of its own

@@ -143,7 +143,8 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
             return
         sets = ", ".join(f"{name} = ?" for name in changes)
         values = [codec.encode_field(name, value) for name, value in changes.items()]
-        if "embedding" in changes:  # a stored or cleared vector: vector caches catch up by this sequence
+        if "embedding" in changes or "path_embeddings" in changes:
+            # a stored or cleared vector: vector caches catch up by this sequence
             sets += ", embedding_seq = ?"
             values.append(self._next_embedding_seq())
         self.conn.execute(
