@@ -157,3 +157,28 @@ def test_a_postgres_store_from_before_path_vectors_opens_and_searches_as_before(
 
 
 assert DIM == 16  # the sample vectors' dimension, which pgvector indexes (the HNSW branch is searched)
+
+
+def test_memql_copy_carries_path_vectors_both_ways(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from memql.interfaces.cli import main
+
+    first, back, pg = str(tmp_path / "first.db"), str(tmp_path / "back.db"), fresh_location()
+    with Memory(first, tenant="t", embedder=_Words()) as m:
+        document = {"a": "alpaca", "b": "walrus heron"}
+        encode = {"payload": {"document": document}, "namespace": ["n"], "key": "k", "index": ["a", "b"]}
+        assert m.execute({"op": "Encode", "args": encode}).success
+        m.encode("zebra")
+    for src, dst in ((first, pg), (pg, back)):
+        result = CliRunner().invoke(main, ["copy", src, dst, "--json"])
+        assert result.exit_code == 0, result.output
+    answers = []
+    for location in (first, pg, back):
+        with Memory(location, tenant="t", embedder=_Words()) as m:
+            with m.store.dry_run() as session:
+                assert len(session.get("t", ["1"])["1"].path_embeddings or b"") == 2 * 8 * 4  # two texts
+            overrides = {"alpha": 1.0, "score": "cosine"}
+            rows = m.retrieve("walrus heron", k=5, overrides=overrides, include=["id", "score"]).data["rows"]
+            answers.append([(row["id"], round(row["score"], 5)) for row in rows])
+    assert answers[0][0] == ("1", 1.0) and answers[0] == answers[1] == answers[2]
