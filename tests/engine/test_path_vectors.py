@@ -245,3 +245,12 @@ def test_deleted_and_expired_records_leave_the_search(m: Memory, clock) -> None:
     }
     assert m.execute(hard).success, "hard delete"
     assert set(search(m, "alpaca")) == {"locked"}
+
+
+def test_an_update_of_the_text_leaves_one_vector_of_the_new_text(m: Memory, db) -> None:
+    record = put(m, "k", {"a": "alpaca", "b": "zebra"}, ["a", "b"])
+    update = {"op": "Update", "target": {"ids": [record]}, "args": {"set": {"text": "walrus heron"}}}
+    assert m.execute(update).success
+    assert db.record(m, record).path_embeddings is None  # the document's texts are no longer its text
+    assert search(m, "walrus heron")["k"] == pytest.approx(1.0, abs=1e-5)
+    assert search(m, "alpaca", score=None).get("k", 0.0) < 0.5
