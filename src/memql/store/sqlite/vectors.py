@@ -131,6 +131,8 @@ class VectorCache:
     def path_best(self, query: np.ndarray, overlay: Overlay, signed: bool) -> tuple[np.ndarray, np.ndarray]:
         """Each record's best path-vector score (records of the overlay scored by the overlay's)."""
         nums, scores = np.zeros(0, np.int64), np.zeros(0, np.float32)
+        if not self.path_counts and not any(m is not None for _, m in overlay.values()):
+            return nums, scores  # most stores: no record has path vectors
         if self.path_counts:
             keys, scores = self.paths.scores(query, live_only=True)
             nums = keys // MAX_PATH_VECTORS
