@@ -87,10 +87,10 @@ def ranked_rows(
         # pgvector allows 1..1000; an iterative scan goes on past ef_search when more rows are needed
         conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH, k))),))
         rows = _ranked(conn, distance, filters, paths, params, signed)
-        if len(rows) == k:
-            return rows
+        if sum(not row["by_path"] for row in rows) == k:  # the index's side is complete
+            return rows[:k]
     distance = "(r.vec <#> %(q)s::vector)"  # not the index's expression: an exact ranking
-    return _ranked(conn, distance, filters, paths, params, signed)
+    return _ranked(conn, distance, filters, paths, params, signed)[:k]
 
 
 def _path_ranked(filters: str, dim: int, signed: bool) -> str:
@@ -98,7 +98,7 @@ def _path_ranked(filters: str, dim: int, signed: bool) -> str:
     best = f"(SELECT max(-(v::vector({dim}) <#> %(q)s::vector({dim}))) FROM unnest(r.path_vecs) v)"
     positive = "" if signed else " WHERE score > 0"
     return (
-        f"SELECT * FROM (SELECT r.*, {best} AS score FROM records r WHERE {filters} "
+        f"SELECT * FROM (SELECT r.*, {best} AS score, TRUE AS by_path FROM records r WHERE {filters} "
         f"AND r.path_vecs IS NOT NULL) p{positive} ORDER BY score DESC, num ASC LIMIT %(k)s"
     )
 
@@ -106,10 +106,12 @@ def _path_ranked(filters: str, dim: int, signed: bool) -> str:
 def _ranked(
     conn: Any, distance: str, filters: str, paths: str, params: dict, signed: bool
 ) -> list[dict[str, Any]]:
+    """Each side's k best (records by `distance`, records with path vectors by their best), merged: up to
+    2k rows, best first, each marked `by_path`."""
     if not signed:
         filters += f" AND {distance} < 0"
     sql = (
-        f"SELECT * FROM ((SELECT r.*, -{distance} AS score FROM records r WHERE {filters} "
-        f"ORDER BY {distance} LIMIT %(k)s) UNION ALL ({paths})) hits ORDER BY score DESC, num ASC LIMIT %(k)s"
+        f"SELECT * FROM ((SELECT r.*, -{distance} AS score, FALSE AS by_path FROM records r WHERE {filters} "
+        f"ORDER BY {distance} LIMIT %(k)s) UNION ALL ({paths})) hits ORDER BY score DESC, num ASC"
     )
     return conn.execute(sql, params).fetchall()

@@ -107,7 +107,7 @@ class VectorCache:
 
     def _put_paths(self, num: int, matrix: np.ndarray | None) -> None:
         """Replace a record's path vectors (None: it has none)."""
-        had, has = self.path_counts.get(num, 0), 0 if matrix is None else len(matrix)
+        had, has = self.path_counts.get(num, 0), 0 if matrix is None else min(len(matrix), MAX_PATH_VECTORS)
         base = num * MAX_PATH_VECTORS
         for i in range(has):
             self.paths.put(base + i, matrix[i])  # type: ignore[index]
