@@ -4,7 +4,7 @@
 
 It reads each source file at COMMIT (git show), leaves out the tests listed in `dropped` (each with its
 reason), swaps LangGraph's store fixtures and constructors for MemqlStore ones (langgraph_stores.open_store)
-and marks the known failures strict xfail; no assertion is touched, so a diff against the source shows
+; no assertion is touched, so a diff against the source shows
 exactly the adaptations. A script, not a test module: pytest does not collect it, nothing imports it."""
 # ruff: noqa
 
@@ -15,10 +15,6 @@ from pathlib import Path
 
 HERE = Path(__file__).parent
 CHECKOUT = Path(sys.argv[1])
-ONE_VECTOR = (
-    "memql keeps one vector per record (of the text at all its index paths, joined); STORE keeps one per "
-    "path and scores the best"
-)
 
 
 def upstream(path: str) -> str:
@@ -46,7 +42,7 @@ def drop(src: str, names: list[str]) -> str:
     return src
 
 
-def header(path: str, dropped: dict[str, str], xfails: dict[str, str]) -> str:
+def header(path: str, dropped: dict[str, str]) -> str:
     lines = [
         f'"""Ported from langchain-ai/langgraph, {path} at commit {COMMIT}',
         "(MIT licence, Copyright (c) 2024 LangChain, Inc.): LangGraph's own store tests, run on",
@@ -56,26 +52,13 @@ def header(path: str, dropped: dict[str, str], xfails: dict[str, str]) -> str:
     ]
     for name, why in dropped.items():
         lines.append(f"- {name}: {why}")
-    if xfails:
-        lines.append("Ported, and expected to fail (strict xfail, with the reason):")
-        for name, why in xfails.items():
-            lines.append(f"- {name}: {why}")
     lines.append('"""')
     lines.append("# ruff: noqa")
     return "\n".join(lines) + "\n\n"
 
 
-def mark_xfail(src: str, xfails: dict[str, str]) -> str:
-    for name, why in xfails.items():
-        m = re.search(rf"^((?:@.*\n)*)((?:async )?def {name}\()", src, re.M)
-        assert m, name
-        src = src[: m.start()] + f"@pytest.mark.xfail(strict=True, reason={why!r})\n" + src[m.start() :]
-    return src
-
-
 # --- libs/checkpoint-sqlite/tests/test_store.py -------------------------------------------------------
 
-SCORES = "memql's dense score is the cosine clamped to [0, 1], and a record with no positive similarity is no match; LangGraph returns negative cosines"
 OTHER = "tests another backend's own configuration"
 src = upstream("libs/checkpoint-sqlite/tests/test_store.py")
 dropped = {
@@ -146,19 +129,7 @@ src = src.replace("Create a SqliteStore with vector", "Create a MemqlStore with 
 assert "SqliteStore" not in src.replace("TestSqliteStore", ""), [
     l for l in src.splitlines() if "SqliteStore" in l
 ]
-src = src.replace(
-    '@pytest.mark.parametrize("query", ["aaa", "bbb", "ccc", "abcd", "poisson"])',
-    '@pytest.mark.parametrize("query", ["aaa", "bbb", "ccc", "abcd", pytest.param("poisson", marks=pytest.mark.xfail(strict=True, reason='
-    + repr(SCORES)
-    + "))])",
-)
-xf = {
-    name: ONE_VECTOR.replace("STORE", "LangGraph's SQLite store")
-    for name in ("test_embed_with_path", "test_embed_with_path_operation_config")
-}
-src = mark_xfail(src, xf)
-out_extra = {"test_scores[poisson]": SCORES}
-out = header("libs/checkpoint-sqlite/tests/test_store.py", dropped, {**xf, **out_extra}) + src
+out = header("libs/checkpoint-sqlite/tests/test_store.py", dropped) + src
 write("test_langgraph_store_sqlite_suite.py", out)
 
 
@@ -220,9 +191,7 @@ src = src.replace(
 )
 src = src.replace("store: AsyncSqliteStore", "store: MemqlStore")
 assert "AsyncSqliteStore" not in src, [l for l in src.splitlines() if "AsyncSqliteStore" in l]
-xf = {"test_embed_with_path": ONE_VECTOR.replace("STORE", "LangGraph's SQLite store")}
-src = mark_xfail(src, xf)
-out = header("libs/checkpoint-sqlite/tests/test_async_store.py", dropped, xf) + src
+out = header("libs/checkpoint-sqlite/tests/test_async_store.py", dropped) + src
 write("test_langgraph_store_sqlite_async_suite.py", out)
 
 
@@ -252,9 +221,7 @@ pytestmark = pytest.mark.anyio
 src = src.replace("self._store = InMemoryStore(**kwargs)", "self._store = open_store(**kwargs)")
 src = src.replace("InMemoryStore(", "open_store(")
 assert "InMemoryStore" not in src, [l for l in src.splitlines() if "InMemoryStore" in l]
-xf = {"test_embed_with_path": ONE_VECTOR.replace("STORE", "LangGraph's InMemoryStore")}
-src = mark_xfail(src, xf)
-out = header("libs/checkpoint/tests/test_store.py", dropped, xf) + src
+out = header("libs/checkpoint/tests/test_store.py", dropped) + src
 write("test_langgraph_store_suite.py", out)
 u = upstream("libs/checkpoint/tests/embed_test_utils.py")
 write(

@@ -4,8 +4,6 @@ memql.integrations.langgraph.MemqlStore on every memql backend. Only fixtures an
 adapted (a MemqlStore from langgraph_stores.open_store in place of the LangGraph store); every
 assertion is unchanged. Not ported (docs/integrations.md lists them with their reasons):
 - test_no_running_loop: tests another backend's own configuration (AsyncSqliteStore refuses its sync methods inside the event loop; MemqlStore's sync methods work everywhere)
-Ported, and expected to fail (strict xfail, with the reason):
-- test_embed_with_path: memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best
 """
 # ruff: noqa
 
@@ -402,10 +400,6 @@ async def test_vector_search_edge_cases(fake_embeddings: CharacterEmbeddings) ->
         assert len(results) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best",
-)
 async def test_embed_with_path(
     fake_embeddings: CharacterEmbeddings,
 ) -> None:

@@ -8,10 +8,6 @@ assertion is unchanged. Not ported (docs/integrations.md lists them with their r
 - test_escape_glob_literal: tests another backend's own configuration (SqliteStore's GLOB escaping helper)
 - test_namespace_match_pattern: tests another backend's own configuration (SqliteStore's regex helper)
 - test_list_namespaces_prefix_uses_indexable_condition: tests another backend's own configuration (the SQL SqliteStore builds)
-Ported, and expected to fail (strict xfail, with the reason):
-- test_embed_with_path: memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best
-- test_embed_with_path_operation_config: memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best
-- test_scores[poisson]: memql's dense score is the cosine clamped to [0, 1], and a record with no positive similarity is no match; LangGraph returns negative cosines
 """
 # ruff: noqa
 
@@ -588,10 +584,6 @@ def test_vector_search_edge_cases(
         assert len(results) == 1
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best",
-)
 @pytest.mark.parametrize("distance_type", VECTOR_TYPES)
 def test_embed_with_path(
     fake_embeddings: CharacterEmbeddings,
@@ -650,10 +642,6 @@ def test_embed_with_path(
         assert results[1].score < 0.9
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's SQLite store keeps one per path and scores the best",
-)
 @pytest.mark.parametrize("distance_type", VECTOR_TYPES)
 def test_embed_with_path_operation_config(
     fake_embeddings: CharacterEmbeddings,
@@ -726,22 +714,7 @@ def _cosine_similarity(X: list[float], Y: list[list[float]]) -> list[float]:
     return similarities
 
 
-@pytest.mark.parametrize(
-    "query",
-    [
-        "aaa",
-        "bbb",
-        "ccc",
-        "abcd",
-        pytest.param(
-            "poisson",
-            marks=pytest.mark.xfail(
-                strict=True,
-                reason="memql's dense score is the cosine clamped to [0, 1], and a record with no positive similarity is no match; LangGraph returns negative cosines",
-            ),
-        ),
-    ],
-)
+@pytest.mark.parametrize("query", ["aaa", "bbb", "ccc", "abcd", "poisson"])
 @pytest.mark.parametrize("conn_type", ["memory", "file"])
 def test_scores(
     fake_embeddings: CharacterEmbeddings,

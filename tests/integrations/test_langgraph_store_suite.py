@@ -7,8 +7,6 @@ assertion is unchanged. Not ported (docs/integrations.md lists them with their r
 - test_async_batch_store: tests LangGraph's own AsyncBatchedBaseStore or helper function, with no store under test (a stub store built from pytest-mock)
 - test_async_batch_store_handles_cancellation: tests LangGraph's own AsyncBatchedBaseStore or helper function, with no store under test (a stub store)
 - test_async_batch_store_deduplication: tests AsyncBatchedBaseStore's op de-duplication by spying on InMemoryStore.batch with pytest-mock, not a store's results
-Ported, and expected to fail (strict xfail, with the reason):
-- test_embed_with_path: memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's InMemoryStore keeps one per path and scores the best
 """
 # ruff: noqa
 
@@ -673,10 +671,6 @@ async def test_async_vector_search_pagination(
     assert len(all_results) == 5
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="memql keeps one vector per record (of the text at all its index paths, joined); LangGraph's InMemoryStore keeps one per path and scores the best",
-)
 async def test_embed_with_path(fake_embeddings: CharacterEmbeddings) -> None:
     # Test store-level field configuration
     store = open_store(

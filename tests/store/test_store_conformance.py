@@ -14,6 +14,7 @@ from memql.services.tokenize import index_text
 from memql.store.postgres.lexical import fts_tokens
 from memql.testing.sample import DIM
 from memql.testing.store import *  # noqa: F403  (the suite's tests and fixtures, collected here)
+from memql.testing.vectors import *  # noqa: F403
 
 # path -> (backend, vector index, whether its dense search is approximate)
 PATHS = {

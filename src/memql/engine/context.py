@@ -11,6 +11,7 @@ import numpy as np
 from memql.engine.access import admits
 from memql.engine.redaction import blank_image, redact_ir
 from memql.errors import Refusal
+from memql.index.text import path_texts
 from memql.lang.categories import check_category
 from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
@@ -72,7 +73,7 @@ def snapshot(record: Record) -> dict[str, Any]:
     }
 
 
-_NOT_SNAPSHOT = frozenset({"id", "embedding"})
+_NOT_SNAPSHOT = frozenset({"id", "embedding", "path_embeddings"})
 
 
 @dataclass
@@ -149,11 +150,12 @@ class Context:
         if not diff:
             return record
         diff["updated_at"] = self.now
-        if diff.get("embedding_status") == "pending":  # the text changed: its old vector no longer applies
+        if diff.get("embedding_status") == "pending":  # the text changed: its old vectors no longer apply
             diff["embedding"] = None
+            diff["path_embeddings"] = None
         self.session.update(self.tenant, record.id, diff)  # type: ignore[arg-type]
-        before = {k: getattr(record, k) for k in diff if k != "embedding"}
-        after = {k: v for k, v in diff.items() if k != "embedding"}
+        before = {k: getattr(record, k) for k in diff if k not in _NOT_SNAPSHOT}
+        after = {k: v for k, v in diff.items() if k not in _NOT_SNAPSHOT}
         self.events.append(Event(record_id=record.id, kind="update", before=before, after=after))  # type: ignore[arg-type]
         updated = record.copy(**diff)
         if diff.get("embedding_status") == "pending" and self.embedder is not None:
@@ -187,6 +189,7 @@ class Context:
         if todo:
             for record, vector in zip(todo, self.embedder.embed([r.text for r in todo]), strict=True):
                 vectors[record.id] = np.asarray(vector, dtype="<f4").tobytes()  # type: ignore[index]
+        paths = self._path_vectors(vectors)
         for record_id, blob in vectors.items():
             self.session.update(
                 self.tenant,
@@ -196,9 +199,29 @@ class Context:
                     "embedding_model": model,
                     "embedding_dim": len(blob) // 4,
                     "embedding_status": "ready",
+                    "path_embeddings": paths.get(record_id),
                 },
             )
         self.to_embed.clear()
+
+    def _path_vectors(self, embedded: dict[str, bytes]) -> dict[str, bytes]:
+        """One vector per text of the embedded records whose index paths hold several texts (a search
+        scores such a record by its best text, as a document store with per-field vectors does)."""
+        texts: dict[str, list[str]] = {}
+        for record_id in embedded:
+            found = path_texts(self.to_embed[record_id])
+            if found:
+                texts[record_id] = found
+        if not texts or self.embedder is None:
+            return {}
+        flat = self.embedder.embed([t for found in texts.values() for t in found])
+        out: dict[str, bytes] = {}
+        start = 0
+        for record_id, found in texts.items():
+            rows = np.asarray(flat[start : start + len(found)], dtype="<f4")
+            start += len(found)
+            out[record_id] = rows.tobytes()
+        return out
 
     def hard_delete(self, records: list[Record]) -> None:
         """Remove the records; their content is also redacted from the audit log (the delete event keeps

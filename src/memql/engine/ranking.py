@@ -72,10 +72,21 @@ def search(
             found = ctx.session.find(ctx.tenant, lexical_q)
             records = {r.id: r for r, _ in found}  # type: ignore[misc]
             lexical = [Candidate.of(r, s) for r, s in found]
+    # overrides.score "cosine" (validated dense only): the raw cosine, negative ones too, unshaped
+    cosine = vector is not None and overrides is not None and overrides.score == "cosine"
     dense_q = replace(q, text_query=None, limit=None)
-    dense = [] if vector is None else ctx.session.dense_candidates(ctx.tenant, vector, dense_q, pool, model)
+    dense = (
+        []
+        if vector is None
+        else ctx.session.dense_candidates(ctx.tenant, vector, dense_q, pool, model, signed=cosine)
+    )
     fused = _fuse(lexical, dense, alpha)
-    shaped = _shape(ctx, spec, fused, as_of or ctx.now)
+    if cosine:
+        for entry in fused.values():
+            entry.dense = entry.fused = entry.score = entry.candidate.score
+        shaped = fused
+    else:
+        shaped = _shape(ctx, spec, fused, as_of or ctx.now)
     if overrides is not None and overrides.min_score is not None:
         shaped = {rid: s for rid, s in shaped.items() if s.score >= overrides.min_score}
     ranked = sorted(shaped, key=lambda rid: (-shaped[rid].score, -int(rid) if rid.isdigit() else 0))
@@ -92,6 +103,10 @@ def search(
         scores = {rid: shaped[rid].score for rid in chosen}
         best = diversify(ctx, [records[rid] for rid in chosen], scores, count, mmr, model)
     hits: list[tuple[Record, float | None]] = [(records[rid], shaped[rid].score) for rid in best]
+    if cosine and len(hits) < count:  # every record matches: those without a vector follow, unscored
+        rest = replace(q, text_query=None, limit=count - len(hits) + len(shaped), order="created_asc")
+        unscored = [r for r, _ in ctx.session.find(ctx.tenant, rest) if r.id not in shaped]
+        hits += [(r, None) for r in unscored[: count - len(hits)]]
     if order != "relevance":
         key = {
             "time_desc": lambda h: -(h[0].time or h[0].created_at).timestamp(),

@@ -34,6 +34,22 @@ def context_text(record: Record) -> str:
     return context if isinstance(context, str) else ""
 
 
+# a record is scored by at most this many of its texts (the first ones, in path order)
+MAX_PATH_VECTORS = 1024
+
+
+def path_texts(record: Record) -> list[str]:
+    """The texts a record with index paths gets one vector each for: those at its paths, when there are
+    several and they still are its text (an Update may have set another); [] for any other record (one
+    text is the record's own text and its own vector)."""
+    if not record.index_paths or record.structured is None or not record.text:
+        return []
+    found = texts_at_paths(record.structured, record.index_paths)
+    if len(found) < 2 or "\n".join(found) != record.text:
+        return []
+    return found[:MAX_PATH_VECTORS]
+
+
 _STEP = re.compile(r"([^.\[\]]+)|\[(\*|-?\d+)\]")
 
 

@@ -41,6 +41,7 @@ class ExactVectors:
         self.matrix = np.zeros((0, 0), dtype=np.float32)
         self.size = 0
         self.pos: dict[int, int] = {}
+        self.live = np.zeros(0, dtype=bool)  # rows holding a vector (a cleared row is zeros, not live)
 
     def __len__(self) -> int:
         return self.size
@@ -55,6 +56,7 @@ class ExactVectors:
         if vector is None:
             if index is not None:
                 self.matrix[index] = 0.0
+                self.live[index] = False
             return
         if self.matrix.shape[1] != vector.shape[0]:
             if self.size:  # a different dimension replaces the old vectors
@@ -62,26 +64,34 @@ class ExactVectors:
                 self.size = 0
             self.matrix = np.zeros((1024, vector.shape[0]), dtype=np.float32)
             self.keys = np.zeros(1024, dtype=np.int64)
+            self.live = np.zeros(1024, dtype=bool)
+            index = None
         if index is None:
             if self.size == self.matrix.shape[0]:
                 grow = max(1024, self.size)
                 self.matrix = np.vstack([self.matrix, np.zeros((grow, self.matrix.shape[1]), np.float32)])
                 self.keys = np.concatenate([self.keys, np.zeros(grow, np.int64)])
+                self.live = np.concatenate([self.live, np.zeros(grow, bool)])
             index = self.size
             self.size += 1
             self.pos[key] = index
             self.keys[index] = key
         self.matrix[index] = vector
+        self.live[index] = True
 
-    def scores(self, query: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-        """Every key and its score (cleared rows score 0)."""
+    def scores(self, query: np.ndarray, live_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
+        """Every key and its score (cleared rows score 0; `live_only` leaves them out)."""
         if self.size == 0 or self.dimension != query.shape[0]:
             return np.zeros(0, np.int64), np.zeros(0, np.float32)
-        return self.keys[: self.size].copy(), self.matrix[: self.size] @ query
+        keys, scores = self.keys[: self.size].copy(), self.matrix[: self.size] @ query
+        if live_only:
+            live = self.live[: self.size]
+            return keys[live], scores[live]
+        return keys, scores
 
     def items(self) -> Iterable[tuple[int, np.ndarray]]:
         """The live (key, vector) pairs: what an HNSW index is built from."""
-        live = np.flatnonzero(np.any(self.matrix[: self.size] != 0.0, axis=1))
+        live = np.flatnonzero(self.live[: self.size])
         return ((int(self.keys[i]), self.matrix[i]) for i in live)
 
     def vectors(self, keys: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:

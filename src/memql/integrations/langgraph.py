@@ -174,7 +174,9 @@ class MemqlStore(BaseStore):
         if self._refresh(op.refresh_ttl):
             args["refresh_ttl"] = True
         if op.query and self.index_config is not None:
-            overrides = {"k": op.limit, "alpha": self.alpha, "recency": 0.0, "heat": 0.0}
+            overrides: dict[str, Any] = {"k": op.limit, "alpha": self.alpha, "recency": 0.0, "heat": 0.0}
+            if self.alpha == 1.0:  # dense only: the score is the cosine, as LangGraph's stores give it
+                overrides["score"] = "cosine"
             target = {"search": {"intent": {"query": op.query}, "overrides": overrides}, "filter": scope}
         else:
             target = {"filter": {**scope, "limit": op.limit}}

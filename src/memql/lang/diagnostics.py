@@ -51,6 +51,7 @@ RULES: dict[str, str] = {
     "target.forbidden": "this op takes no target",
     "target.missing_selector": "a target needs one of ids, filter, search, all, from_step",
     "target.conflict": "a target combines selectors that cannot be combined",
+    "search.score": "overrides.score 'cosine' needs a dense-only, unshaped search (alpha 1, no shaping)",
     "filter.empty_range": "a filter's lower bound is above its upper bound",
     "write.default_limit": "a write through filter/search has no limit; the default cap applies",
     "confirm.all_write": "a write on all records needs meta.confirmation or meta.dry_run",

@@ -157,12 +157,39 @@ class SearchOverrides(StrictModel):
         description="diversify by maximal marginal relevance with this lambda: 1 = plain relevance order, "
         "lower values trade relevance for results unlike those above them; absent = off (memql extension)",
     )
+    score: Literal["evidence", "cosine"] | None = Field(
+        None,
+        description="what a result's score is: evidence (default: fused, shaped, on [0, 1]; only records "
+        "with positive similarity match the dense side) or cosine (a dense-only search, alpha 1 or a "
+        "vector intent: the raw cosine in [-1, 1], unshaped, every embedded record a match; memql "
+        "extension)",
+    )
 
 
 class Search(StrictModel):
     intent: SearchIntent
     overrides: SearchOverrides | None = None
     limit: Limit | None = Field(None, description="most records to act on (writes get a default cap)")
+
+    @model_validator(mode="after")
+    def _cosine_is_dense_only(self) -> Search:
+        o = self.overrides
+        if o is None or o.score != "cosine":
+            return self
+        if self.intent.vector is None and o.alpha != 1:
+            raise PydanticCustomError(
+                "search.score",
+                "overrides.score 'cosine' is the dense side's raw cosine: it needs overrides.alpha 1 "
+                "(dense only) or a vector intent",
+            )
+        shaping = [name for name in ("recency", "heat") if getattr(o, name)]
+        if shaping:
+            raise PydanticCustomError(
+                "search.score",
+                "overrides.score 'cosine' is the unshaped cosine: overrides.{name} must be 0 or absent",
+                {"name": shaping[0]},
+            )
+        return self
 
 
 class Target(StrictModel):

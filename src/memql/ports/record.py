@@ -100,6 +100,10 @@ class Record:
     # what of the structured payload the indexes cover (its text is then the text at these paths): None
     # all of it, [] nothing (memql.index.text.texts_at_paths reads the paths)
     index_paths: list[str] | None = None
+    # a record with index paths whose text is several texts (memql.index.text.texts_at_paths): one unit
+    # vector per text, of the embedding's model, concatenated (float32 little-endian, n x embedding_dim).
+    # A dense search scores the record by its best one; `embedding` (the texts joined) is then not searched
+    path_embeddings: bytes | None = None
 
     def copy(self, **changes: Any) -> Record:
         return replace(self, **changes)

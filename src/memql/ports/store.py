@@ -179,13 +179,15 @@ class StoreSession(Protocol):
         ...
 
     def dense(
-        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[tuple[Record, float]]:
-        """The k records matching q closest to the vector (cosine, best first); filters act before the cut."""
+        """The k records matching q closest to the vector (cosine, best first); filters act before the cut.
+        Only positive cosines count unless `signed` (then every vector's cosine, in [-1, 1]). A record with
+        path vectors (Record.path_embeddings) scores its best one."""
         ...
 
     def dense_candidates(
-        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
         """`dense`'s answer as candidates: the same records, cosines and order."""
         ...

@@ -287,8 +287,10 @@ class ReadMixin:
         self.buffer.overlay(tenant, found.values())
         return found
 
-    def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        found = super().dense(tenant, vector, q, k, model)  # type: ignore[misc]
+    def dense(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
+    ):
+        found = super().dense(tenant, vector, q, k, model, signed)  # type: ignore[misc]
         self.buffer.overlay(tenant, (record for record, _ in found))
         return found
 
@@ -297,9 +299,9 @@ class ReadMixin:
         return found if q.as_of is not None else self.buffer.overlay_candidates(tenant, found)
 
     def dense_candidates(
-        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
-        found = super().dense_candidates(tenant, vector, q, k, model)  # type: ignore[misc]
+        found = super().dense_candidates(tenant, vector, q, k, model, signed)  # type: ignore[misc]
         return self.buffer.overlay_candidates(tenant, found)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:

@@ -14,9 +14,9 @@ check by importing the suite into one of its test modules and defining that fixt
 
 Sections, importable one by one: memql.testing.store (records, facts, links, dense search within
 filters, transactions, a reader's access), memql.testing.keys (API keys), memql.testing.lexical
-(lexical scores equal SQLite's, the reference) and memql.testing.candidates (a search's candidates are
-find's and dense's answers). Importing memql needs neither pytest nor hypothesis;
-importing the suite does (`pip install memql[testing]`).
+(lexical scores equal SQLite's, the reference), memql.testing.candidates (a search's candidates are
+find's and dense's answers) and memql.testing.vectors (path vectors, signed dense search). Importing
+memql needs neither pytest nor hypothesis; importing the suite does (`pip install memql[testing]`).
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ pytest.register_assert_rewrite(
     "memql.testing.lexical",
     "memql.testing.keyed",
     "memql.testing.candidates",
+    "memql.testing.vectors",
 )
 
 if TYPE_CHECKING:

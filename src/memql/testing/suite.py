@@ -12,12 +12,14 @@ from memql.testing import keys as keys_section
 from memql.testing import lexical as lexical_section
 from memql.testing import reads as reads_section
 from memql.testing import store as store_section
+from memql.testing import vectors as vectors_section
 from memql.testing.candidates import *  # noqa: F403
 from memql.testing.keyed import *  # noqa: F403
 from memql.testing.keys import *  # noqa: F403
 from memql.testing.lexical import *  # noqa: F403
 from memql.testing.reads import *  # noqa: F403
 from memql.testing.store import *  # noqa: F403
+from memql.testing.vectors import *  # noqa: F403
 
 __all__ = sorted(
     {
@@ -27,5 +29,6 @@ __all__ = sorted(
         *lexical_section.__all__,
         *reads_section.__all__,
         *store_section.__all__,
+        *vectors_section.__all__,
     }
 )

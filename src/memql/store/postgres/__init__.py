@@ -55,6 +55,7 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _COLUMNS = codec.SELECT_COLUMNS
+_VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
 
 
 def _insert_sql(numbered: bool) -> str:
@@ -62,8 +63,12 @@ def _insert_sql(numbered: bool) -> str:
     num = "(SELECT value FROM c)" if numbered else "%(num)s::bigint"
     ctes = ["c AS (UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value)"]
     ctes = (ctes if numbered else []) + lexical.add_ctes(num)
-    values = ", ".join((num, *(f"%(c_{name})s" for name in codec.COLUMNS), "%(vec)s::vector"))
-    return f"WITH {', '.join(ctes)} INSERT INTO records ({_COLUMNS}) VALUES ({values}) RETURNING num"
+    values = ", ".join(
+        (num, *(f"%(c_{name})s" for name in codec.COLUMNS), "%(vec)s::vector", "%(path_vecs)s::vector[]")
+    )
+    return (
+        f"WITH {', '.join(ctes)} INSERT INTO records ({_COLUMNS}, path_vecs) VALUES ({values}) RETURNING num"
+    )
 
 
 _INSERT_NUMBERED, _INSERT_GIVEN = _insert_sql(True), _insert_sql(False)
@@ -107,7 +112,8 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         postings, length = lexical.document(record)
         params = {
             **{f"c_{name}": value for name, value in codec.encode(record).items()},
-            "vec": vectors.column_value(record.embedding),
+            "vec": vectors.searchable(record.embedding, record.path_embeddings),
+            "path_vecs": vectors.path_values(record.path_embeddings, record.embedding_dim),
             **lexical.add_params(record.tenant, postings, length),
         }
         if num is None:
@@ -156,11 +162,27 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         (num,) = query.record_nums([record_id]) or (None,)
         if not changes or num is None:
             return
+        if _VECTOR_FIELDS & changes.keys() and not changes.keys() >= _VECTOR_FIELDS:
+            # vec and path_vecs derive from all three (the engine changes them together): the rest as stored
+            row = self.conn.execute(
+                "SELECT embedding, path_embeddings, embedding_dim FROM records "
+                "WHERE tenant = %s AND num = %s",
+                (tenant, num),
+            ).fetchone()
+            if row is not None:
+                stored = {
+                    k: bytes(row[k]) if isinstance(row[k], memoryview) else row[k] for k in _VECTOR_FIELDS
+                }
+                changes = {**stored, **changes}
         sets = [sql.SQL("{} = %s").format(sql.Identifier(name)) for name in changes]
         values = [codec.encode_field(name, value) for name, value in changes.items()]
-        if "embedding" in changes:
+        if "embedding" in changes:  # a record with path vectors has no searchable vector of its own
             sets.append(sql.SQL("vec = %s::vector"))
-            values.append(vectors.column_value(changes["embedding"]))
+            values.append(vectors.searchable(changes["embedding"], changes.get("path_embeddings")))
+        if "path_embeddings" in changes:
+            sets.append(sql.SQL("path_vecs = %s::vector[]"))
+            dim = changes.get("embedding_dim")
+            values.append(vectors.path_values(changes["path_embeddings"], dim))
         self.conn.execute(
             sql.SQL("UPDATE records SET {} WHERE tenant = %s AND num = %s").format(sql.SQL(", ").join(sets)),
             [*values, tenant, num],
@@ -191,16 +213,21 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         ).fetchone()
         return None if row is None else bytes(row["embedding"])
 
-    def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        return [(codec.decode(row), float(row["score"])) for row in self._dense(tenant, vector, q, k, model)]
+    def dense(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
+    ):
+        rows = self._dense(tenant, vector, q, k, model, signed)
+        return [(codec.decode(row), float(row["score"])) for row in rows]
 
-    def dense_candidates(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        return [codec.candidate(row) for row in self._dense(tenant, vector, q, k, model)]
+    def dense_candidates(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
+    ):
+        return [codec.candidate(row) for row in self._dense(tenant, vector, q, k, model, signed)]
 
-    def _dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
+    def _dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool):
         self._enter(tenant)
         indexed, iterative = len(vector) in self.store.indexed_dimensions, self.store.iterative_scans
-        return vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative)
+        return vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative, signed)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self._enter(tenant)

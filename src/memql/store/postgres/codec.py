@@ -26,7 +26,8 @@ TEXT_FIELDS = frozenset(
     name
     for name in COLUMNS
     if name not in INSTANT_FIELDS | JSON_FIELDS
-    and name not in {"confidence", "weight", "visits", "interactions", "embedding", "embedding_dim"}
+    and name
+    not in {"confidence", "weight", "visits", "interactions", "embedding", "embedding_dim", "path_embeddings"}
     and name != "schema_version"
 )
 
@@ -109,7 +110,7 @@ def decode(row: dict[str, Any]) -> Record:
             values[name] = raw.astimezone(UTC)
         elif name in JSON_FIELDS:
             values[name] = raw  # parsed by the connection's JSON loader (`loads`)
-        elif name == "embedding":
+        elif name in ("embedding", "path_embeddings"):
             values[name] = bytes(raw)
         elif name in TEXT_FIELDS:
             values[name] = unescape(raw)

@@ -163,6 +163,17 @@ CREATE UNIQUE INDEX records_by_key ON records (tenant, namespace COLLATE "C", ke
 CREATE INDEX records_by_namespace ON records (tenant, namespace COLLATE "C", key) WHERE namespace IS NOT NULL;
 """,
     ),
+    (
+        6,
+        """
+-- one vector per text of a record with several index paths: path_embeddings as stored (float32 rows),
+-- path_vecs the same as pgvector values; a dense search scores the record by its best one (ranked
+-- exactly: such records have no `vec`, so the HNSW indexes never hold them)
+ALTER TABLE records ADD COLUMN path_embeddings BYTEA, ADD COLUMN path_vecs vector[];
+CREATE INDEX records_with_path_vectors ON records (tenant, embedding_model, embedding_dim)
+    WHERE path_vecs IS NOT NULL;
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -9,7 +9,12 @@ An HNSW scan runs with pgvector's iterative scan (``hnsw.iterative_scan = strict
 yielding neighbours until k rows pass the filters, so a filter never loses matches to a top-k cut. When
 the scan stops short (``hnsw.max_scan_tuples``: a filter few neighbours satisfy) the matching records are
 ranked exactly instead, as the SQLite backend does. A dimension without an index is always ranked
-exactly. As in SQLite, only vectors pointing the query's way (cosine > 0) count as evidence.
+exactly. As in SQLite, only vectors pointing the query's way (cosine > 0) count as evidence, unless the
+search is signed (then every cosine, in [-1, 1]).
+
+A record with several index paths has one vector per text (`path_vecs`, a vector[]) and no `vec`: the same
+statement ranks those records exactly by their best vector (records_with_path_vectors finds them; in a
+store without any, that branch reads nothing) beside the indexed ranking of the others.
 """
 
 from __future__ import annotations
@@ -38,6 +43,19 @@ def column_value(blob: bytes | None) -> str | None:
     return vector_text(np.frombuffer(blob, dtype="<f4"))
 
 
+def searchable(blob: bytes | None, paths: bytes | None) -> str | None:
+    """The `vec` column: the embedding's, unless the record has path vectors (then they are searched)."""
+    return None if paths is not None else column_value(blob)
+
+
+def path_values(paths: bytes | None, dim: int | None) -> str | None:
+    """The `path_vecs` column (pgvector's array text) for a record's path vectors."""
+    if paths is None or not dim or not 0 < dim <= MAX_DIMENSION or len(paths) % (4 * dim):
+        return None
+    rows = np.frombuffer(paths, dtype="<f4").reshape(-1, dim)
+    return "{" + ",".join(f'"{vector_text(row)}"' for row in rows) + "}"
+
+
 def ranked_rows(
     conn: Any,
     tenant: str,
@@ -47,6 +65,7 @@ def ranked_rows(
     model: str,
     indexed: bool,
     iterative: bool = True,
+    signed: bool = False,
 ) -> list[dict[str, Any]]:
     """The rows of the k records matching q closest to the vector (cosine, best first) with their cosines
     (`score`), not decoded."""
@@ -55,9 +74,11 @@ def ranked_rows(
     if conditions is None or k <= 0 or not 0 < dim <= MAX_DIMENSION:
         return []
     conds, params = conditions
-    conds += ["r.vec IS NOT NULL", f"r.embedding_dim = {int(dim)}", "r.embedding_model = %(model)s"]
+    conds += [f"r.embedding_dim = {int(dim)}", "r.embedding_model = %(model)s"]
     params.update(model=codec.escape(model), q=vector_text(vector), k=k)
     filters = " AND ".join(conds)
+    paths = _path_ranked(filters, dim, signed)
+    filters += " AND r.vec IS NOT NULL"
     if indexed:
         # the index's own expression, so that the planner can walk the HNSW graph
         distance = f"(r.vec::vector({int(dim)}) <#> %(q)s::vector({int(dim)}))"
@@ -65,16 +86,32 @@ def ranked_rows(
             conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
         # pgvector allows 1..1000; an iterative scan goes on past ef_search when more rows are needed
         conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH, k))),))
-        rows = _ranked(conn, distance, filters, params)
-        if len(rows) == k:
-            return rows
+        rows = _ranked(conn, distance, filters, paths, params, signed)
+        if sum(not row["by_path"] for row in rows) == k:  # the index's side is complete
+            return rows[:k]
     distance = "(r.vec <#> %(q)s::vector)"  # not the index's expression: an exact ranking
-    return _ranked(conn, distance, filters, params)
+    return _ranked(conn, distance, filters, paths, params, signed)[:k]
 
 
-def _ranked(conn: Any, distance: str, filters: str, params: dict) -> list[dict[str, Any]]:
+def _path_ranked(filters: str, dim: int, signed: bool) -> str:
+    """The k best records with path vectors, by their best path vector (exact)."""
+    best = f"(SELECT max(-(v::vector({dim}) <#> %(q)s::vector({dim}))) FROM unnest(r.path_vecs) v)"
+    positive = "" if signed else " WHERE score > 0"
+    return (
+        f"SELECT * FROM (SELECT r.*, {best} AS score, TRUE AS by_path FROM records r WHERE {filters} "
+        f"AND r.path_vecs IS NOT NULL) p{positive} ORDER BY score DESC, num ASC LIMIT %(k)s"
+    )
+
+
+def _ranked(
+    conn: Any, distance: str, filters: str, paths: str, params: dict, signed: bool
+) -> list[dict[str, Any]]:
+    """Each side's k best (records by `distance`, records with path vectors by their best), merged: up to
+    2k rows, best first, each marked `by_path`."""
+    if not signed:
+        filters += f" AND {distance} < 0"
     sql = (
-        f"SELECT * FROM (SELECT r.*, -{distance} AS score FROM records r WHERE {filters} AND {distance} < 0 "
-        f"ORDER BY {distance} LIMIT %(k)s) hits ORDER BY score DESC, num ASC"
+        f"SELECT * FROM ((SELECT r.*, -{distance} AS score, FALSE AS by_path FROM records r WHERE {filters} "
+        f"ORDER BY {distance} LIMIT %(k)s) UNION ALL ({paths})) hits ORDER BY score DESC, num ASC"
     )
     return conn.execute(sql, params).fetchall()

@@ -143,7 +143,8 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
             return
         sets = ", ".join(f"{name} = ?" for name in changes)
         values = [codec.encode_field(name, value) for name, value in changes.items()]
-        if "embedding" in changes:  # a stored or cleared vector: vector caches catch up by this sequence
+        if "embedding" in changes or "path_embeddings" in changes:
+            # a stored or cleared vector: vector caches catch up by this sequence
             sets += ", embedding_seq = ?"
             values.append(self._next_embedding_seq())
         self.conn.execute(
@@ -177,13 +178,15 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
         ).fetchone()
         return None if row is None else row[0]
 
-    def dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str):
-        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq)
+    def dense(
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
+    ):
+        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
 
     def dense_candidates(
-        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str
+        self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
-        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq)
+        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]

@@ -205,6 +205,19 @@ CREATE INDEX records_by_namespace ON records (tenant, namespace, key) WHERE name
     )
 )
 
+MIGRATIONS.append(
+    (
+        10,
+        """
+-- one vector per text of a record with several index paths (float32 rows, records.embedding_model):
+-- a dense search scores the record by its best one. Changed with the record's embedding, under its
+-- embedding_seq, so the vector caches catch up on both at once
+ALTER TABLE records ADD COLUMN path_embeddings BLOB;
+CREATE INDEX records_with_path_vectors ON records (tenant) WHERE path_embeddings IS NOT NULL;
+""",
+    )
+)
+
 LATEST = MIGRATIONS[-1][0]
 
 

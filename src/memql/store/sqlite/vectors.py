@@ -14,6 +14,14 @@ Inside a write transaction, rows written by that transaction are not yet committ
 catches up to the sequence value the transaction started from, and the transaction's own rows are read
 and scored as an overlay. A rollback (or a rolled-back savepoint) therefore never leaves the shared index
 holding vectors that were never committed.
+
+A record with several index paths has one vector per text at its paths (records.path_embeddings) and no
+searchable vector of its own: those live in a second, always exact index of the cache, keyed by
+(record number, text) as num * MAX_PATH_VECTORS + i, and a record's score is its best text's. Stores
+without such records never score it (it is empty).
+
+A signed search (Store.dense(..., signed=True)) returns every vector's cosine, negative ones too; by
+default only vectors pointing the query's way (cosine > 0) count as evidence.
 """
 
 from __future__ import annotations
@@ -27,6 +35,7 @@ from typing import Literal
 
 import numpy as np
 
+from memql.index.text import MAX_PATH_VECTORS
 from memql.index.vectors import ExactVectors, HNSWVectors
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
@@ -40,6 +49,8 @@ ANN_MAX_WINDOW = 4_096  # wider than this, a selective filter is better served b
 _CATCH_UP_BATCH = 10_000
 
 Hit = tuple[int, float, sqlite3.Row]  # a record number, its cosine and its candidate columns
+# a transaction's own vectors by record number: its vector (None: none searchable) and its path vectors
+Overlay = dict[int, tuple[np.ndarray | None, np.ndarray | None]]
 
 
 class VectorCache:
@@ -49,6 +60,8 @@ class VectorCache:
         self.tenant, self.model, self.mode = tenant, model, mode
         self.exact: ExactVectors | None = ExactVectors()
         self.hnsw: HNSWVectors | None = None
+        self.paths = ExactVectors()  # path vectors, keyed num * MAX_PATH_VECTORS + i
+        self.path_counts: dict[int, int] = {}  # how many path vectors each record has in `paths`
         self.seq = 0
         self.unsaved = 0
         self.snapshots = snapshots  # where HNSW snapshots go (None: in memory only)
@@ -64,7 +77,7 @@ class VectorCache:
             if self.seq == 0 and self.mode != "exact":
                 self._load_snapshot(conn)
             sql = (
-                "SELECT num, embedding, embedding_model, embedding_seq FROM records "
+                "SELECT num, embedding, embedding_model, path_embeddings, embedding_seq FROM records "
                 "WHERE tenant = ? AND embedding_seq > ?"
             )
             params: list[object] = [self.tenant, self.seq]
@@ -73,13 +86,73 @@ class VectorCache:
                 params.append(upto)
             cursor = conn.execute(sql + " ORDER BY embedding_seq", params)
             while rows := cursor.fetchmany(_CATCH_UP_BATCH):
-                self._absorb([(num, self._vector(blob, model)) for num, blob, model, _ in rows])
-                self.seq = max(self.seq, rows[-1][3])
+                vectors = [self.vectors(blob, model, paths) for _, blob, model, paths, _ in rows]
+                self._absorb([(row[0], vector) for row, (vector, _) in zip(rows, vectors, strict=True)])
+                for row, (_, paths) in zip(rows, vectors, strict=True):
+                    self._put_paths(row[0], paths)
+                self.seq = max(self.seq, rows[-1][4])
             if self.hnsw is not None and self.unsaved >= max(1_000, len(self.hnsw) // 10):
                 self.save()
 
-    def _vector(self, blob: bytes | None, model: str | None) -> np.ndarray | None:
-        return np.frombuffer(blob, dtype="<f4") if blob is not None and model == self.model else None
+    def vectors(
+        self, blob: bytes | None, model: str | None, paths: bytes | None
+    ) -> tuple[np.ndarray | None, np.ndarray | None]:
+        """A row's searchable vector and path vectors in this cache's model (None: none)."""
+        if blob is None or model != self.model:
+            return None, None
+        vector = np.frombuffer(blob, dtype="<f4")
+        if paths is None:
+            return vector, None
+        return None, np.frombuffer(paths, dtype="<f4").reshape(-1, vector.shape[0])
+
+    def _put_paths(self, num: int, matrix: np.ndarray | None) -> None:
+        """Replace a record's path vectors (None: it has none)."""
+        had, has = self.path_counts.get(num, 0), 0 if matrix is None else min(len(matrix), MAX_PATH_VECTORS)
+        base = num * MAX_PATH_VECTORS
+        for i in range(has):
+            self.paths.put(base + i, matrix[i])  # type: ignore[index]
+        for i in range(has, had):
+            self.paths.put(base + i, None)
+        if has:
+            self.path_counts[num] = has
+        else:
+            self.path_counts.pop(num, None)
+
+    def _load_paths(self, conn: sqlite3.Connection, upto: int) -> None:
+        """The path vectors of rows a loaded graph already covers (the graph holds no path vectors)."""
+        rows = conn.execute(
+            "SELECT num, embedding, embedding_model, path_embeddings FROM records "
+            "WHERE tenant = ? AND path_embeddings IS NOT NULL AND embedding_seq <= ?",
+            (self.tenant, upto),
+        ).fetchall()
+        for num, blob, model, paths in rows:
+            self._put_paths(num, self.vectors(blob, model, paths)[1])
+
+    def path_best(self, query: np.ndarray, overlay: Overlay, signed: bool) -> tuple[np.ndarray, np.ndarray]:
+        """Each record's best path-vector score (records of the overlay scored by the overlay's)."""
+        nums, scores = np.zeros(0, np.int64), np.zeros(0, np.float32)
+        if not self.path_counts and not any(m is not None for _, m in overlay.values()):
+            return nums, scores  # most stores: no record has path vectors
+        if self.path_counts:
+            keys, scores = self.paths.scores(query, live_only=True)
+            nums = keys // MAX_PATH_VECTORS
+            if overlay:
+                keep = ~np.isin(nums, np.fromiter(overlay, dtype=np.int64, count=len(overlay)))
+                nums, scores = nums[keep], scores[keep]
+        own = [(n, m) for n, (_, m) in overlay.items() if m is not None and m.shape[1] == query.shape[0]]
+        if own:
+            nums = np.concatenate([nums, *[np.full(len(m), n, np.int64) for n, m in own]])
+            scores = np.concatenate([scores, *[(m @ query).astype(np.float32) for _, m in own]])
+        if not signed:
+            positive = scores > 0.0
+            nums, scores = nums[positive], scores[positive]
+        if not len(nums):
+            return nums, scores
+        order = np.argsort(-scores, kind="stable")
+        nums, scores = nums[order], scores[order]
+        _, first = np.unique(nums, return_index=True)  # the best of each record's vectors
+        first.sort()
+        return nums[first], scores[first]
 
     def _absorb(self, rows: list[tuple[int, np.ndarray | None]]) -> None:
         if self.hnsw is None and self.exact is not None:
@@ -129,6 +202,7 @@ class VectorCache:
         except (OSError, RuntimeError, ValueError):
             return  # unreadable: rebuilt from the records
         self.exact, self.seq, self.unsaved = None, newest[0], 0
+        self._load_paths(conn, newest[0])
 
     def save(self) -> None:
         """Write the graph as of self.seq beside the database, replacing older snapshots."""
@@ -179,12 +253,14 @@ class VectorIndex:
         q: RecordQuery,
         k: int,
         upto: int | None = None,
+        signed: bool = False,
     ) -> list[tuple[Record, float]]:
-        """The k records matching q whose embeddings are closest to `vector` (cosine, best first).
+        """The k records matching q whose embeddings are closest to `vector` (cosine, best first; only
+        positive cosines unless `signed`).
 
         `upto`: inside a transaction that wrote embeddings, the sequence value it started from; its own
         rows (above it) are scored from the database, not absorbed into the shared cache."""
-        scored = self._scored(conn, tenant, model, vector, q, k, upto)
+        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed)
         return _decoded(conn, tenant, [(num, score) for num, score, _ in scored])
 
     def candidates(
@@ -196,9 +272,10 @@ class VectorIndex:
         q: RecordQuery,
         k: int,
         upto: int | None = None,
+        signed: bool = False,
     ) -> list[Candidate]:
         """`search`'s answer as candidates: no record is decoded."""
-        scored = self._scored(conn, tenant, model, vector, q, k, upto)
+        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed)
         return [codec.candidate(row, score) for _, score, row in scored]
 
     def _scored(
@@ -210,29 +287,24 @@ class VectorIndex:
         q: RecordQuery,
         k: int,
         upto: int | None,
+        signed: bool,
     ) -> list[Hit]:
         cache = self.cache(conn, tenant, model)
         cache.catch_up(conn, upto)
         query_vector = np.asarray(vector, dtype=np.float32)
         overlay = _overlay(conn, cache, upto)
+        floor = -np.inf if signed else 0.0
         with cache.lock:
+            # exactly scored on the side: path vectors, best per record (empty in most stores)
+            side = cache.path_best(query_vector, overlay, signed)
             if cache.hnsw is not None:
-                return _search_hnsw(conn, tenant, q, k, cache.hnsw, query_vector, overlay)
-            return _search_exact(conn, tenant, q, k, cache.exact, query_vector, overlay)
-
-
-def _search_exact(
-    conn: sqlite3.Connection,
-    tenant: str,
-    q: RecordQuery,
-    k: int,
-    exact: ExactVectors | None,
-    query_vector: np.ndarray,
-    overlay: dict[int, np.ndarray | None],
-) -> list[Hit]:
-    nums, scores = (exact or ExactVectors()).scores(query_vector)
-    nums, scores = _with_overlay(nums, scores, overlay, query_vector)
-    return _filtered_top(conn, tenant, q, k, nums, scores)
+                return _search_hnsw(conn, tenant, q, k, cache.hnsw, query_vector, overlay, side, floor)
+            exact = cache.exact or ExactVectors()
+            nums, scores = exact.scores(query_vector, live_only=signed)  # a cleared row scores 0
+            nums, scores = _with_overlay(nums, scores, overlay, query_vector)
+            if len(side[0]):
+                nums, scores = np.concatenate([nums, side[0]]), np.concatenate([scores, side[1]])
+            return _filtered_top(conn, tenant, q, k, nums, scores, floor)
 
 
 def _search_hnsw(
@@ -242,7 +314,9 @@ def _search_hnsw(
     k: int,
     hnsw: HNSWVectors,
     query_vector: np.ndarray,
-    overlay: dict[int, np.ndarray | None],
+    overlay: Overlay,
+    side: tuple[np.ndarray, np.ndarray],
+    floor: float,
 ) -> list[Hit]:
     window = max(FIRST_WINDOW, 4 * k)
     seen: set[int] = set()
@@ -250,8 +324,9 @@ def _search_hnsw(
     over_nums, over_scores = _with_overlay(
         np.zeros(0, np.int64), np.zeros(0, np.float32), overlay, query_vector
     )
-    # the transaction's own vectors are checked with the first window
-    pending = [(n, s) for n, s in zip(over_nums.tolist(), over_scores.tolist(), strict=True) if s > 0.0]
+    # the transaction's own vectors and the path vectors (scored exactly) are checked with the first window
+    over_nums, over_scores = np.concatenate([over_nums, side[0]]), np.concatenate([over_scores, side[1]])
+    pending = [(n, s) for n, s in zip(over_nums.tolist(), over_scores.tolist(), strict=True) if s > floor]
     while True:
         if window >= len(hnsw) or window > ANN_MAX_WINDOW:
             # as many candidates as vectors (a small set or a deep search), or few neighbours pass the
@@ -261,13 +336,13 @@ def _search_hnsw(
             exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
             shared = zip(keys.tolist(), exact_scores.tolist(), strict=True)
             own = zip(over_nums.tolist(), over_scores.tolist(), strict=True)
-            hits = [(n, s, subset[n]) for n, s in [*shared, *own] if s > 0.0 and n in subset]
+            hits = [(n, s, subset[n]) for n, s in [*shared, *own] if s > floor and n in subset]
             break
         nums, scores = hnsw.nearest(query_vector, window)
         fresh = [
             (n, s)
             for n, s in zip(nums.tolist(), scores.tolist(), strict=True)
-            if n not in seen and n not in overlay and s > 0.0
+            if n not in seen and n not in overlay and s > floor
         ] + pending
         pending = []
         seen.update(n for n, _ in fresh)
@@ -281,7 +356,13 @@ def _search_hnsw(
 
 
 def _filtered_top(
-    conn: sqlite3.Connection, tenant: str, q: RecordQuery, k: int, nums: np.ndarray, scores: np.ndarray
+    conn: sqlite3.Connection,
+    tenant: str,
+    q: RecordQuery,
+    k: int,
+    nums: np.ndarray,
+    scores: np.ndarray,
+    floor: float,
 ) -> list[Hit]:
     """The k best-scoring nums that satisfy q, widening the window of candidates checked in SQL: it starts
     a little above k (most searches have no filter that rejects many records: checking a candidate costs
@@ -300,7 +381,7 @@ def _filtered_top(
             order = np.argsort(-scores, kind="stable")  # the first window was not enough: rank them all
             continue
         seen[fresh] = True
-        fresh = fresh[scores[fresh] > 0.0]  # cleared rows and opposite directions are no evidence
+        fresh = fresh[scores[fresh] > floor]  # unless signed: opposite directions are no evidence
         if len(fresh):
             fresh_nums, fresh_scores = nums[fresh].tolist(), scores[fresh].tolist()
             matched = _matching(conn, tenant, q, fresh_nums)
@@ -311,27 +392,28 @@ def _filtered_top(
 
 
 def _with_overlay(
-    nums: np.ndarray, scores: np.ndarray, overlay: dict[int, np.ndarray | None], query_vector: np.ndarray
+    nums: np.ndarray, scores: np.ndarray, overlay: Overlay, query_vector: np.ndarray
 ) -> tuple[np.ndarray, np.ndarray]:
     """Scores with the transaction's own rows taking the place of (or added to) the shared ones."""
     if not overlay:
         return nums, scores
     keep = ~np.isin(nums, np.fromiter(overlay, dtype=np.int64, count=len(overlay)))
-    own = [(n, v) for n, v in overlay.items() if v is not None and v.shape[0] == query_vector.shape[0]]
+    own = [(n, v) for n, (v, _) in overlay.items() if v is not None and v.shape[0] == query_vector.shape[0]]
     own_nums = np.array([n for n, _ in own], dtype=np.int64)
     own_scores = np.array([float(v @ query_vector) for _, v in own], dtype=np.float32)
     return np.concatenate([nums[keep], own_nums]), np.concatenate([scores[keep], own_scores])
 
 
-def _overlay(conn: sqlite3.Connection, cache: VectorCache, upto: int | None) -> dict[int, np.ndarray | None]:
+def _overlay(conn: sqlite3.Connection, cache: VectorCache, upto: int | None) -> Overlay:
     """The vectors this transaction stored or cleared (rows above `upto`), by record number."""
     if upto is None:
         return {}
     rows = conn.execute(
-        "SELECT num, embedding, embedding_model FROM records WHERE tenant = ? AND embedding_seq > ?",
+        "SELECT num, embedding, embedding_model, path_embeddings FROM records "
+        "WHERE tenant = ? AND embedding_seq > ?",
         (cache.tenant, upto),
     ).fetchall()
-    return {num: cache._vector(blob, model) for num, blob, model in rows}
+    return {num: cache.vectors(blob, model, paths) for num, blob, model, paths in rows}
 
 
 def _ranked(scores: np.ndarray, top: int) -> np.ndarray:
