@@ -93,12 +93,14 @@ def keywords(
     toks = tokens(text)
     counts = Counter(toks)
     latin = text.isascii()  # no CJK token: no interior bigram, no function character (runs per record)
+    if latin and not use_idf_of(corpus_df, corpus_size):
+        return _latin_keywords(counts, k)
     interior = set() if latin else _interior_bigrams(toks, counts)
     first: dict[str, int] = {}
     for i, t in enumerate(toks):
         if t not in first and t not in interior and _is_candidate(t):
             first[t] = i
-    use_idf = corpus_df is not None and corpus_size > 0
+    use_idf = use_idf_of(corpus_df, corpus_size)
     scores: dict[str, float] = {}
     for t in first:
         if use_idf:
@@ -111,3 +113,16 @@ def keywords(
         scores[t] = counts[t] * weight
     ranked = sorted(first, key=lambda t: (-scores[t], first[t]))
     return ranked[:k]
+
+
+def use_idf_of(corpus_df: Mapping[str, int] | None, corpus_size: int) -> bool:
+    return corpus_df is not None and corpus_size > 0
+
+
+def _latin_keywords(counts: Counter[str], k: int) -> list[str]:
+    """`keywords` of an ASCII text without corpus statistics, the commonest case (every record written):
+    a Counter keeps its tokens in order of first appearance, so a stable sort by score alone breaks
+    ties by first appearance as the general path does. An ASCII token is never CJK, nor a CJK stop."""
+    candidates = [t for t in counts if len(t) > 1 and t not in STOP_WORDS and not t.isnumeric()]
+    candidates.sort(key=lambda t: -counts[t] * _BOOSTS[min(len(t), 16)])
+    return candidates[:k]

@@ -63,6 +63,22 @@ def encode(record: Record) -> dict[str, Any]:
     return out
 
 
+def encode_present(record: Record) -> tuple[int, list[Any]]:
+    """A record's columns as a bulk insert binds them: a bit mask of the NULL columns (bit i for
+    COLUMNS[i]) and the values of the others, in column order (see store/sqlite/bulk.py)."""
+    values = record.__dict__
+    nulls, bit = 0, 1
+    out: list[Any] = []
+    for name, kind in _KINDS:
+        value = values[name]
+        if value is None:
+            nulls |= bit
+        else:
+            out.append(value if not kind else to_us(value) if kind == 1 else dumps(value))
+        bit <<= 1
+    return nulls, out
+
+
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
 
 
