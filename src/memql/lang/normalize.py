@@ -36,6 +36,7 @@ DEFAULT_WRITE_LIMIT = 100
 # deadline-like keys take the end of "next Friday", the others its start.
 END_INSTANTS = frozenset({"until", "expire_at", "expire_before", "expires", "end", "as_of"})
 START_INSTANTS = frozenset({"time", "start", "expire_after", "timestamp", "next_auto_update_at"})
+_INSTANTS = END_INSTANTS | START_INSTANTS
 
 _UNIT_ALIASES = {
     "minute": "minutes",
@@ -154,13 +155,13 @@ class _Pass:
         value = obj.get(key)
         if not isinstance(value, str):
             return
-        here = join(path, key)
         try:
             instant, assumed_utc = parse_instant(value)
         except TimeParseError:
-            self.natural_instant(obj, key, value, here)
+            self.natural_instant(obj, key, value, join(path, key))
             return
         if assumed_utc:
+            here = join(path, key)
             obj[key] = format_instant(instant)
             self.d.warning(here, "time.assumed_utc", f"{value!r} has no UTC offset; read as UTC")
 
@@ -182,11 +183,10 @@ class _Pass:
         obj[key] = format_instant(chosen)
         self.d.warning(here, "time.natural_resolved", f"{value!r} resolved to {obj[key]}")
 
-    def instants(self, obj: Any, path: str, keys: frozenset[str] | None = None) -> None:
+    def instants(self, obj: Any, path: str, keys: frozenset[str] = _INSTANTS) -> None:
         if isinstance(obj, dict):
-            for key in list(obj):
-                if key in (keys or (END_INSTANTS | START_INSTANTS)):
-                    self.instant(obj, key, path)
+            for key in [key for key in obj if key in keys]:
+                self.instant(obj, key, path)
 
     def priority(self, obj: dict, path: str) -> None:
         """Legacy `priority: high` becomes a weight (low .2, normal .5, high .8, urgent 1)."""
@@ -272,7 +272,8 @@ class _Pass:
     def nested_times(self, args: dict, path: str) -> None:
         self.instants(args, path)
         for key in ("facets", "remind", "policy"):
-            self.instants(args.get(key), join(path, key))
+            if isinstance(args.get(key), dict):  # the path is spelled out only where there is one
+                self.instants(args[key], join(path, key))
         if isinstance(args.get("time_range"), dict):
             self.time_range(args["time_range"], join(path, "time_range"))
 

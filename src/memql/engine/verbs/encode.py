@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 from datetime import datetime
 from typing import Any
 
@@ -23,7 +22,6 @@ from memql.lang.time import add_duration, parse_duration
 from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
-_SPACE = re.compile(r"\s+")
 DERIVED_FROM = "derived_from"  # the link an Encode's derived_from makes: new record -> each source
 DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compares, oldest first
 
@@ -34,8 +32,9 @@ _canonical_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separator
 
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
     """Identity of content for de-duplication: whitespace-normalised text, the URL, canonical JSON."""
+    # str.split() splits at exactly what `\s` matches: runs of whitespace become one space, ends trimmed
     body = _canonical_json(
-        {"text": _SPACE.sub(" ", text).strip() if text else None, "url": url, "structured": structured}
+        {"text": " ".join(text.split()) if text else None, "url": url, "structured": structured}
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
