@@ -113,6 +113,9 @@ _SPLIT_PARAM_HOME = {
     "topics": "custom",
     "sections": "custom",
 }
+# the fields an Encode's args and an Update's set have: any other key is a facet (normalised per step)
+_ENCODE_FIELDS = frozenset(EncodeArgs.model_fields)
+_UPDATE_FIELDS = frozenset(UpdateSet.model_fields) | {"embedding"}
 _FACET_FILTERS = {"facet_subject": "subject", "facet_location": "location", "facet_topic": "topic"}
 
 
@@ -219,7 +222,7 @@ class _Pass:
             obj[key] = {loose: obj.pop(loose)}
             self.alias(join(path, loose), f"{loose} belongs in {key}.{loose}")
 
-    def to_facets(self, obj: dict, known: set[str], path: str) -> None:
+    def to_facets(self, obj: dict, known: frozenset[str], path: str) -> None:
         """Unknown keys that are not near-misses of a known field are kept as free facets."""
         for key in [k for k in obj if isinstance(k, str) and k not in known]:
             if difflib.get_close_matches(key, known, n=1, cutoff=0.8):
@@ -369,7 +372,7 @@ class _Pass:
         self.box(a, "payload", "text", path)
         self.lift(a, "text", "payload", path)
         self.priority(a, path)
-        self.to_facets(a, set(EncodeArgs.model_fields), path)
+        self.to_facets(a, _ENCODE_FIELDS, path)
         payload = a.get("payload")
         if isinstance(payload, dict) and is_fact(payload.get("structured")):
             fact = payload["structured"]
@@ -382,7 +385,7 @@ class _Pass:
             self.trim_keys(s, spath)
             self.priority(s, spath)
             self.instants(s, spath, frozenset({"time", "expire_at", "next_auto_update_at"}))
-            self.to_facets(s, set(UpdateSet.model_fields) | {"embedding"}, spath)
+            self.to_facets(s, _UPDATE_FIELDS, spath)
 
     def args_label(self, a: dict, path: str) -> None:
         self.enum_alias(a, "mode", _LABEL_MODES, path)

@@ -51,7 +51,7 @@ class SQLiteBulk:
         first = self._next_number("records", "num")
         nums = range(first, first + len(records))
         # rows with the same NULL columns share one statement that spells them out (see _insert_records)
-        groups: dict[int, list[list[Any]]] = {}
+        groups: dict[tuple[bool, ...], list[list[Any]]] = {}
         for num, record in zip(nums, records, strict=True):
             nulls, values = codec.encode_present(record)
             values.insert(0, num)
@@ -130,10 +130,10 @@ class SQLiteBulk:
 
 
 @functools.lru_cache(maxsize=64)
-def _insert_records(nulls: int) -> str:
-    """The INSERT of record rows whose columns in the `nulls` mask (codec.encode_present) are NULL: the
+def _insert_records(nulls: tuple[bool, ...]) -> str:
+    """The INSERT of record rows whose columns marked in `nulls` (codec.encode_present) are NULL: the
     NULLs are written into the SQL rather than bound, as sqlite3 binds None through its adapter lookup,
     which costs as much as the rest of the row when most of a record's 60 columns are empty. In a bulk
     write nearly every row has the same empty columns, so one statement serves them all."""
-    values = ", ".join("NULL" if nulls >> i & 1 else "?" for i in range(len(codec.COLUMNS)))
+    values = ", ".join("NULL" if null else "?" for null in nulls)
     return f"INSERT INTO records ({', '.join(_RECORD_COLUMNS)}) VALUES (?, {values})"

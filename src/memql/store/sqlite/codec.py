@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import functools
+import itertools
 import json
+import operator
 import sqlite3
 from collections.abc import Sequence
 from datetime import UTC, datetime, timedelta
@@ -77,20 +79,25 @@ def encode(record: Record) -> dict[str, Any]:
     return out
 
 
-def encode_present(record: Record) -> tuple[int, list[Any]]:
-    """A record's columns as a bulk insert binds them: a bit mask of the NULL columns (bit i for
-    COLUMNS[i]) and the values of the others, in column order (see store/sqlite/bulk.py)."""
-    values = record.__dict__
-    nulls, bit = 0, 1
-    out: list[Any] = []
-    for name, kind in _KINDS:
-        value = values[name]
-        if value is None:
-            nulls |= bit
-        else:
-            out.append(value if not kind else to_us(value) if kind == 1 else dumps(value))
-        bit <<= 1
-    return nulls, out
+_COLUMN_VALUES = operator.itemgetter(*COLUMNS)  # a record's __dict__ -> its column values, in order
+_INSTANT_AT = tuple(i for i, name in enumerate(COLUMNS) if name in INSTANT_FIELDS)
+_JSON_AT = tuple(i for i, name in enumerate(COLUMNS) if name in JSON_FIELDS)
+_NONES = (None,) * len(COLUMNS)
+
+
+def encode_present(record: Record) -> tuple[tuple[bool, ...], list[Any]]:
+    """A record's columns as a bulk insert binds them: which columns are NULL (in COLUMNS' order) and
+    the values of the others, in order (see store/sqlite/bulk.py). Runs per record of a bulk write:
+    the values are taken and sorted out by C-level calls, only the instants and JSON are converted."""
+    values = list(_COLUMN_VALUES(record.__dict__))
+    for i in _INSTANT_AT:
+        if values[i] is not None:
+            values[i] = to_us(values[i])
+    for i in _JSON_AT:
+        if values[i] is not None:
+            values[i] = dumps(values[i])
+    nulls = tuple(map(operator.is_, values, _NONES))
+    return nulls, list(itertools.compress(values, map(operator.not_, nulls)))
 
 
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
