@@ -125,10 +125,13 @@ class PostgresBulk:
         with self.conn.cursor() as cur:
             cur.executemany(
                 _INSERT_OPERATIONS,
-                [(seq, *operation_values(op)) for seq, (op, _events) in zip(seqs, entries, strict=True)],
+                [
+                    (seq, *operation_values(op, codec.dumps_audit))
+                    for seq, (op, _events) in zip(seqs, entries, strict=True)
+                ],
             )
             events = [
-                event_values(seq, op.tenant, e)
+                event_values(seq, op.tenant, e, codec.dumps_audit)
                 for seq, (op, events) in zip(seqs, entries, strict=True)
                 for e in events
             ]
@@ -153,27 +156,30 @@ class PostgresBulk:
         return out
 
 
-def event_values(op_seq: int, tenant: str, e: Event) -> tuple[Any, ...]:
-    """An event's columns after its own `seq`: its operation's seq, then what it changed."""
+def event_values(
+    op_seq: int, tenant: str, e: Event, dumps: Callable[[Any], str] = codec.dumps
+) -> tuple[Any, ...]:
+    """An event's columns after its own `seq`: its operation's seq, then what it changed (its JSON by
+    `dumps`: a bulk write's is codec.dumps_audit)."""
     return (
         op_seq,
         tenant,
         escape(e.record_id),
         escape(e.kind),
-        Json(e.before, dumps=codec.dumps),
-        Json(e.after, dumps=codec.dumps),
+        Json(e.before, dumps=dumps),
+        Json(e.after, dumps=dumps),
     )
 
 
-def operation_values(op: Operation) -> tuple[Any, ...]:
+def operation_values(op: Operation, dumps: Callable[[Any], str] = codec.dumps) -> tuple[Any, ...]:
     """An operation's columns after `seq` (what PostgresSession._log and the bulk writes store)."""
     return (
         codec.to_utc(op.time),
         op.tenant,
         codec.escape_optional(op.actor),
         escape(op.op),
-        Json(op.ir, dumps=codec.dumps),
-        Json(op.affected_ids, dumps=codec.dumps),
+        Json(op.ir, dumps=dumps),
+        Json(op.affected_ids, dumps=dumps),
         codec.escape_optional(op.trace_id),
         codec.escape_optional(op.workflow_id),
         op.step,
