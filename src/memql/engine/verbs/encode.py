@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
 from datetime import datetime
 from typing import Any
 
@@ -16,6 +15,7 @@ from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.keyed import put_keyed
 from memql.index.text import texts_at_paths
+from memql.lang.encoding import compact_json
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
@@ -27,7 +27,7 @@ DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compar
 
 
 # one encoder for every Encode (json.dumps with options builds a new one per call)
-_canonical_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+_canonical_json = compact_json(sort_keys=True)
 
 
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
@@ -280,7 +280,7 @@ def _identity(record: Record) -> tuple[Any, ...]:
 
 
 def _canonical(value: Any) -> str:
-    return json.dumps(value or {}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return _canonical_json(value or {})
 
 
 def _as_fact(ctx: Context, record: Record, fact: FactPayload, time: datetime | None) -> Record:

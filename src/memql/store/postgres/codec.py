@@ -16,7 +16,7 @@ from typing import Any
 from psycopg.types.json import Json
 from pydantic_core import to_json
 
-from memql.lang.encoding import json_default
+from memql.lang.encoding import compact_json, json_default
 from memql.lang.time import format_instant
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Event, Link, Operation, Record
 from memql.ports.store import Candidate
@@ -66,12 +66,13 @@ def _walk(value: Any, fix) -> Any:
 
 def dumps(value: Any) -> str:
     """JSON text, as the SQLite backend writes it, with strings escaped when they hold NUL or ESC."""
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), default=json_default)
+    text = _dumps(value)
     if "\\u0000" in text or ESC in text:
-        text = json.dumps(
-            _walk(json.loads(text), escape), ensure_ascii=False, separators=(",", ":"), default=json_default
-        )
+        text = _dumps(_walk(json.loads(text), escape))
     return text
+
+
+_dumps = compact_json()  # json.dumps(ensure_ascii=False, compact, json_default), made once
 
 
 def dumps_audit(value: Any) -> str:

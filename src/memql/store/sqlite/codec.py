@@ -13,7 +13,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from memql.lang.encoding import json_default
+from memql.lang.encoding import compact_json, json_default
 from memql.lang.time import format_instant
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
 from memql.ports.store import Candidate
@@ -36,7 +36,7 @@ def from_us(value: int | None) -> datetime | None:
 
 
 # one encoder for every write: json.dumps with options builds a new one per call
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=json_default).encode
+_dumps = compact_json()
 
 
 def dumps(value: Any) -> str:
