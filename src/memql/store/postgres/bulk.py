@@ -17,6 +17,7 @@ from typing import Any
 
 from psycopg.types.json import Json
 
+from memql.lang.encoding import compact_json
 from memql.ports.record import Event, Operation, Record
 from memql.store.postgres import codec, lexical, vectors
 from memql.store.postgres.codec import escape
@@ -25,18 +26,24 @@ _INSERT_RECORDS = (
     f"INSERT INTO records ({codec.SELECT_COLUMNS}) "
     f"VALUES ({', '.join(['%s'] * (len(codec.COLUMNS) + 1))}, %s::vector)"
 )
+# the per-row values go as JSON arrays, unnested by the server: psycopg's text array dumper quotes each
+# element in Python (a regex per element), which cost a bulk write a fifth of its client time
 _ADD_DOCS = (
     "INSERT INTO lexical_docs (num, tenant, len) "
-    "SELECT n, %(tenant)s, l FROM unnest(%(nums)s::bigint[], %(lens)s::int[]) AS u(n, l)"
+    "SELECT n::bigint, %(tenant)s, l::int FROM ROWS FROM (json_array_elements_text(%(nums)s::json), "
+    "json_array_elements_text(%(lens)s::json)) AS u(n, l)"
 )
 _ADD_POSTINGS = (
     "INSERT INTO lexical_postings (tenant, term, num, body, context, len) "
-    "SELECT %(tenant)s, t, n, b, c, l FROM unnest(%(terms)s::text[], %(nums)s::bigint[], "
-    "%(body)s::int[], %(context)s::int[], %(lens)s::int[]) AS u(t, n, b, c, l)"
+    "SELECT %(tenant)s, t, n::bigint, b::int, c::int, l::int FROM ROWS FROM ("
+    "json_array_elements_text(%(terms)s::json), json_array_elements_text(%(nums)s::json), "
+    "json_array_elements_text(%(body)s::json), json_array_elements_text(%(context)s::json), "
+    "json_array_elements_text(%(lens)s::json)) AS u(t, n, b, c, l)"
 )
 _ADD_DF = (
     "INSERT INTO lexical_df (term, tenant, docs) "
-    "SELECT t, %(tenant)s, d FROM unnest(%(terms)s::text[], %(docs)s::int[]) AS u(t, d) "
+    "SELECT t, %(tenant)s, d::int FROM ROWS FROM (json_array_elements_text(%(terms)s::json), "
+    "json_array_elements_text(%(docs)s::json)) AS u(t, d) "
     "ON CONFLICT (term, tenant) DO UPDATE SET docs = lexical_df.docs + EXCLUDED.docs"
 )
 _ADD_STATS = (
@@ -100,12 +107,14 @@ class PostgresBulk:
                 context.append(in_context)
                 lens.append(length)
             df.update(postings.keys())
-        params = {"tenant": tenant, "nums": doc_nums, "lens": doc_lens}
-        self.conn.execute(_ADD_DOCS, params)
+        self.conn.execute(_ADD_DOCS, {"tenant": tenant, "nums": _array(doc_nums), "lens": _array(doc_lens)})
         if terms:
             postings = {"terms": terms, "nums": nums, "body": body, "context": context, "lens": lens}
-            self.conn.execute(_ADD_POSTINGS, {"tenant": tenant, **postings})
-            self.conn.execute(_ADD_DF, {"tenant": tenant, "terms": list(df), "docs": list(df.values())})
+            self.conn.execute(
+                _ADD_POSTINGS, {"tenant": tenant, **{k: _array(v) for k, v in postings.items()}}
+            )
+            df_params = {"tenant": tenant, "terms": _array(list(df)), "docs": _array(list(df.values()))}
+            self.conn.execute(_ADD_DF, df_params)
         self.conn.execute(_ADD_STATS, {"tenant": tenant, "docs": len(doc_nums), "tokens": sum(doc_lens)})
 
     def log_many(self, entries: Sequence[tuple[Operation, Sequence[Event]]]) -> None:
@@ -154,6 +163,9 @@ class PostgresBulk:
             if len(found) < limit:
                 found.append(str(row["num"]))
         return out
+
+
+_array = compact_json()  # a list of index terms or numbers as the JSON array the statements unnest
 
 
 def event_values(
