@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
+from collections.abc import Callable
 from datetime import datetime
+from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
 from typing import Any
 
 from memql.lang.time.instants import format_instant
@@ -15,3 +18,24 @@ def json_default(value: Any) -> Any:
     if isinstance(value, bytes):
         return None  # embeddings are never copied into JSON (audit log, snapshots, results)
     raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def compact_json(*, sort_keys: bool = False) -> Callable[[Any], str]:
+    """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=json_default,
+    sort_keys=...).encode`, byte for byte, without building the C encoder again on every call (which cost
+    as much as encoding a record's tags): one encoder, made once, for values without cycles (JSON
+    values, which is all memql writes). Falls back to the json module where its C encoder is missing."""
+    encoder = json.JSONEncoder(
+        ensure_ascii=False, separators=(",", ":"), default=json_default, sort_keys=sort_keys
+    )
+    if c_make_encoder is None:  # pragma: no cover - CPython has it
+        return encoder.encode
+    # the arguments JSONEncoder.iterencode passes it, with no cycle check (markers None)
+    chunks = c_make_encoder(None, json_default, encode_basestring, None, ":", ",", sort_keys, False, True)
+
+    def dumps(value: Any) -> str:
+        if type(value) is str:
+            return encode_basestring(value)
+        return "".join(chunks(value, 0))
+
+    return dumps

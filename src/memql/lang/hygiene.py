@@ -100,6 +100,18 @@ def _parts(where: Any) -> list[Any]:
     return parts[::-1]
 
 
+def _plain_leaf(value: Any, max_string: int) -> bool:
+    """A value that is copied as it is, with nothing to report: null, a boolean, an integer, or an ASCII
+    string within the length limit (ASCII holds no lone surrogate)."""
+    kind = type(value)
+    return (
+        kind is int
+        or kind is bool
+        or value is None
+        or (kind is str and value.isascii() and len(value) <= max_string)
+    )
+
+
 def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, list[str]]) -> Any:
     """Iteratively copy `root` into dict/list/str/int/float/bool/None, reporting what does not fit."""
     problems = 0
@@ -142,16 +154,26 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 report((where, dup), "json.duplicate_key", f"key {dup!r} appears more than once")
             copy: dict[str, Any] = {}
             parent[key] = copy
+            inline = nodes + len(value) <= limits.max_nodes  # else each is counted as it is popped
             for k, v in value.items():
                 if not isinstance(k, str):
                     report((where, str(k)), "json.bad_key", "object keys must be strings")
+                    continue
+                if inline and _plain_leaf(v, limits.max_string):  # nothing to check: copied at once
+                    copy[k] = v
+                    nodes += 1
                     continue
                 copy[k] = None  # placed now, filled when popped: the copy keeps the input's key order
                 stack.append((v, copy, k, (where, k), depth + 1))
         elif isinstance(value, list | tuple):
             items: list[Any] = [None] * len(value)
             parent[key] = items
+            inline = nodes + len(value) <= limits.max_nodes
             for i, v in enumerate(value):
+                if inline and _plain_leaf(v, limits.max_string):
+                    items[i] = v
+                    nodes += 1
+                    continue
                 stack.append((v, items, i, (where, i), depth + 1))
         elif isinstance(value, str):
             if len(value) > limits.max_string:

@@ -20,6 +20,9 @@ TEXT2MEM_IR = Annotated[Union[tuple(OP_MODELS.values())], Field(discriminator="o
 MAX_STEPS = 100
 
 
+_NO_META = Meta()  # the meta of a step without one (frozen: one instance serves every step)
+
+
 class Workflow(StrictModel):
     """Steps run in order inside one transaction; one failure rolls all of them back.
 
@@ -46,7 +49,7 @@ class Workflow(StrictModel):
         """The meta a step runs with: workflow meta overlaid by the step's own."""
         step = self.workflow[index]
         if self.meta is None:  # nothing to overlay (asked twice per step of a workflow of any length)
-            return step.meta if step.meta is not None else Meta()
+            return step.meta if step.meta is not None else _NO_META
         merged = self.meta.model_dump(exclude_none=True)
         if step.meta is not None:
             merged.update(step.meta.model_dump(exclude_none=True))

@@ -36,6 +36,7 @@ DEFAULT_WRITE_LIMIT = 100
 # deadline-like keys take the end of "next Friday", the others its start.
 END_INSTANTS = frozenset({"until", "expire_at", "expire_before", "expires", "end", "as_of"})
 START_INSTANTS = frozenset({"time", "start", "expire_after", "timestamp", "next_auto_update_at"})
+_INSTANTS = END_INSTANTS | START_INSTANTS
 
 _UNIT_ALIASES = {
     "minute": "minutes",
@@ -112,6 +113,9 @@ _SPLIT_PARAM_HOME = {
     "topics": "custom",
     "sections": "custom",
 }
+# the fields an Encode's args and an Update's set have: any other key is a facet (normalised per step)
+_ENCODE_FIELDS = frozenset(EncodeArgs.model_fields)
+_UPDATE_FIELDS = frozenset(UpdateSet.model_fields) | {"embedding"}
 _FACET_FILTERS = {"facet_subject": "subject", "facet_location": "location", "facet_topic": "topic"}
 
 
@@ -154,13 +158,13 @@ class _Pass:
         value = obj.get(key)
         if not isinstance(value, str):
             return
-        here = join(path, key)
         try:
             instant, assumed_utc = parse_instant(value)
         except TimeParseError:
-            self.natural_instant(obj, key, value, here)
+            self.natural_instant(obj, key, value, join(path, key))
             return
         if assumed_utc:
+            here = join(path, key)
             obj[key] = format_instant(instant)
             self.d.warning(here, "time.assumed_utc", f"{value!r} has no UTC offset; read as UTC")
 
@@ -182,11 +186,10 @@ class _Pass:
         obj[key] = format_instant(chosen)
         self.d.warning(here, "time.natural_resolved", f"{value!r} resolved to {obj[key]}")
 
-    def instants(self, obj: Any, path: str, keys: frozenset[str] | None = None) -> None:
+    def instants(self, obj: Any, path: str, keys: frozenset[str] = _INSTANTS) -> None:
         if isinstance(obj, dict):
-            for key in list(obj):
-                if key in (keys or (END_INSTANTS | START_INSTANTS)):
-                    self.instant(obj, key, path)
+            for key in [key for key in obj if key in keys]:
+                self.instant(obj, key, path)
 
     def priority(self, obj: dict, path: str) -> None:
         """Legacy `priority: high` becomes a weight (low .2, normal .5, high .8, urgent 1)."""
@@ -219,7 +222,7 @@ class _Pass:
             obj[key] = {loose: obj.pop(loose)}
             self.alias(join(path, loose), f"{loose} belongs in {key}.{loose}")
 
-    def to_facets(self, obj: dict, known: set[str], path: str) -> None:
+    def to_facets(self, obj: dict, known: frozenset[str], path: str) -> None:
         """Unknown keys that are not near-misses of a known field are kept as free facets."""
         for key in [k for k in obj if isinstance(k, str) and k not in known]:
             if difflib.get_close_matches(key, known, n=1, cutoff=0.8):
@@ -272,7 +275,8 @@ class _Pass:
     def nested_times(self, args: dict, path: str) -> None:
         self.instants(args, path)
         for key in ("facets", "remind", "policy"):
-            self.instants(args.get(key), join(path, key))
+            if isinstance(args.get(key), dict):  # the path is spelled out only where there is one
+                self.instants(args[key], join(path, key))
         if isinstance(args.get("time_range"), dict):
             self.time_range(args["time_range"], join(path, "time_range"))
 
@@ -368,7 +372,7 @@ class _Pass:
         self.box(a, "payload", "text", path)
         self.lift(a, "text", "payload", path)
         self.priority(a, path)
-        self.to_facets(a, set(EncodeArgs.model_fields), path)
+        self.to_facets(a, _ENCODE_FIELDS, path)
         payload = a.get("payload")
         if isinstance(payload, dict) and is_fact(payload.get("structured")):
             fact = payload["structured"]
@@ -381,7 +385,7 @@ class _Pass:
             self.trim_keys(s, spath)
             self.priority(s, spath)
             self.instants(s, spath, frozenset({"time", "expire_at", "next_auto_update_at"}))
-            self.to_facets(s, set(UpdateSet.model_fields) | {"embedding"}, spath)
+            self.to_facets(s, _UPDATE_FIELDS, spath)
 
     def args_label(self, a: dict, path: str) -> None:
         self.enum_alias(a, "mode", _LABEL_MODES, path)

@@ -8,9 +8,11 @@ usually one that straddles a word boundary, counts a quarter.
 
 from __future__ import annotations
 
+import functools
 import math
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
+from typing import NamedTuple
 
 from memql.services.tokenize import CHINESE_STOP_CHARS, STOP_WORDS, is_cjk, tokens
 
@@ -56,21 +58,6 @@ def _is_candidate(token: str) -> bool:
     return len(token) > 1 or is_cjk(token)
 
 
-def _interior_bigrams(toks: list[str], counts: Counter[str]) -> set[str]:
-    """CJK bigrams whose every occurrence sits between two neighbouring bigrams at least as frequent:
-    the inner pieces of a longer repeated word, which are not words themselves."""
-    inside: dict[str, bool] = {}
-    for i, t in enumerate(toks):
-        if len(t) != 2 or not is_cjk(t[0]) or not is_cjk(t[1]):
-            continue
-        prev = toks[i - 1] if i > 0 else ""
-        nxt = toks[i + 1] if i + 1 < len(toks) else ""
-        chained = len(prev) == 2 and prev[1] == t[0] and len(nxt) == 2 and nxt[0] == t[1]
-        ok = chained and counts[prev] >= counts[t] and counts[nxt] >= counts[t] and counts[t] > 1
-        inside[t] = inside.get(t, True) and ok
-    return {t for t, flag in inside.items() if flag}
-
-
 _BOOSTS = [0.0] + [1.0 + math.log(n) for n in range(1, 17)]  # by effective length, capped at 16
 
 
@@ -78,6 +65,42 @@ def _length_boost(token: str) -> float:
     # CJK characters carry roughly three latin letters' worth of meaning each
     effective = 3 * len(token) if is_cjk(token[0]) else len(token)
     return _BOOSTS[min(effective, 16)]
+
+
+class _Traits(NamedTuple):
+    candidate: bool  # may be a keyword at all
+    cjk_bigram: bool  # two CJK characters: may be the interior of a longer word
+    boost: float  # the weight without corpus statistics (in a text that is not all ASCII)
+    function: bool  # a CJK token holding a function character: counts a quarter
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _traits(token: str) -> _Traits:
+    """What keywords needs to know of a token, once per distinct token (a record's tokens are mostly
+    words seen before: this runs per record written)."""
+    cjk = is_cjk(token[0])
+    return _Traits(
+        _is_candidate(token),
+        len(token) == 2 and cjk and is_cjk(token[1]),
+        _length_boost(token),
+        cjk and any(c in CHINESE_STOP_CHARS for c in token),
+    )
+
+
+def _interior_bigrams(toks: list[str], counts: Counter[str]) -> set[str]:
+    """CJK bigrams whose every occurrence sits between two neighbouring bigrams at least as frequent:
+    the inner pieces of a longer repeated word, which are not words themselves."""
+    inside: dict[str, bool] = {}
+    last = len(toks) - 1
+    for i, t in enumerate(toks):
+        if not _traits(t).cjk_bigram:
+            continue
+        prev = toks[i - 1] if i > 0 else ""
+        nxt = toks[i + 1] if i < last else ""
+        chained = len(prev) == 2 and prev[1] == t[0] and len(nxt) == 2 and nxt[0] == t[1]
+        ok = chained and counts[prev] >= counts[t] and counts[nxt] >= counts[t] and counts[t] > 1
+        inside[t] = inside.get(t, True) and ok
+    return {t for t, flag in inside.items() if flag}
 
 
 def keywords(
@@ -91,23 +114,27 @@ def keywords(
     if k <= 0:
         return []
     toks = tokens(text)
-    counts = Counter(toks)
+    counts = Counter(toks)  # a Counter keeps its tokens in order of first appearance
     latin = text.isascii()  # no CJK token: no interior bigram, no function character (runs per record)
-    interior = set() if latin else _interior_bigrams(toks, counts)
-    first: dict[str, int] = {}
-    for i, t in enumerate(toks):
-        if t not in first and t not in interior and _is_candidate(t):
-            first[t] = i
     use_idf = corpus_df is not None and corpus_size > 0
+    if latin and not use_idf:
+        # an ASCII token is never CJK nor a CJK stop bigram, and its boost is by its length alone
+        candidates = [t for t in counts if len(t) > 1 and t not in STOP_WORDS and not t.isnumeric()]
+        candidates.sort(key=lambda t: -counts[t] * _BOOSTS[min(len(t), 16)])
+        return candidates[:k]
+    interior = set() if latin else _interior_bigrams(toks, counts)
     scores: dict[str, float] = {}
-    for t in first:
+    for t in counts:
+        traits = _traits(t)
+        if t in interior or not traits.candidate:
+            continue
         if use_idf:
             assert corpus_df is not None
             weight = math.log((1 + corpus_size) / (1 + corpus_df.get(t, 0))) + 1.0
         else:
-            weight = _BOOSTS[min(len(t), 16)] if latin else _length_boost(t)
-        if not latin and is_cjk(t[0]) and any(c in CHINESE_STOP_CHARS for c in t):
+            weight = _BOOSTS[min(len(t), 16)] if latin else traits.boost
+        if not latin and traits.function:
             weight *= 0.25
         scores[t] = counts[t] * weight
-    ranked = sorted(first, key=lambda t: (-scores[t], first[t]))
-    return ranked[:k]
+    # a stable sort by score alone: ties keep the order of first appearance
+    return sorted(scores, key=lambda t: -scores[t])[:k]

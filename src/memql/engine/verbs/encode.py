@@ -3,8 +3,6 @@
 from __future__ import annotations
 
 import hashlib
-import json
-import re
 from datetime import datetime
 from typing import Any
 
@@ -17,25 +15,26 @@ from memql.engine.targets import canonical_id
 from memql.engine.verbs.base import Outcome, runner
 from memql.engine.verbs.keyed import put_keyed
 from memql.index.text import texts_at_paths
+from memql.lang.encoding import compact_json
 from memql.lang.facts import FactPayload
 from memql.lang.ops import EncodeIR
 from memql.lang.time import add_duration, parse_duration
 from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
-_SPACE = re.compile(r"\s+")
 DERIVED_FROM = "derived_from"  # the link an Encode's derived_from makes: new record -> each source
 DUPLICATE_CANDIDATES = 20  # live records with the same content an Encode compares, oldest first
 
 
 # one encoder for every Encode (json.dumps with options builds a new one per call)
-_canonical_json = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":")).encode
+_canonical_json = compact_json(sort_keys=True)
 
 
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
     """Identity of content for de-duplication: whitespace-normalised text, the URL, canonical JSON."""
+    # str.split() splits at exactly what `\s` matches: runs of whitespace become one space, ends trimmed
     body = _canonical_json(
-        {"text": _SPACE.sub(" ", text).strip() if text else None, "url": url, "structured": structured}
+        {"text": " ".join(text.split()) if text else None, "url": url, "structured": structured}
     )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
@@ -281,7 +280,7 @@ def _identity(record: Record) -> tuple[Any, ...]:
 
 
 def _canonical(value: Any) -> str:
-    return json.dumps(value or {}, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return _canonical_json(value or {})
 
 
 def _as_fact(ctx: Context, record: Record, fact: FactPayload, time: datetime | None) -> Record:

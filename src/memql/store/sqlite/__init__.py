@@ -76,7 +76,14 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
 
     def _lexical_changed(self, nums: Sequence[int]) -> None:
         """Note changed FTS5 rows: every process's postings index catches up by this log."""
-        self.conn.executemany("INSERT INTO lexical_changes (num) VALUES (?)", [(n,) for n in nums])
+        if isinstance(nums, range) and nums.step == 1 and len(nums) > 1:  # a bulk insert's: one statement
+            self.conn.execute(
+                "WITH RECURSIVE n(num) AS (SELECT ? UNION ALL SELECT num + 1 FROM n WHERE num < ?) "
+                "INSERT INTO lexical_changes (num) SELECT num FROM n",
+                (nums.start, nums.stop - 1),
+            )
+        else:
+            self.conn.executemany("INSERT INTO lexical_changes (num) VALUES (?)", [(n,) for n in nums])
         self.lexical_written = True
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
