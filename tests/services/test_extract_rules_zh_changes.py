@@ -367,3 +367,10 @@ def test_a_time_after_a_relative_is_no_name_and_a_wedding_day_is_no_status():
     assert facts("奶奶昨天回北京了。", ("我奶奶冬天住在海南。",)) == {(f"{ME}的奶奶", "residence", "北京")}
     assert facts("我回家了。") == set()
     assert not any(a == "marital_status" for _, a, _ in facts("结婚纪念日晚饭订在14号。"))
+
+
+def test_a_new_boss_is_the_speakers_and_a_moved_meeting_keeps_its_key():
+    assert facts("林姐走了，新老板是马总。", ("我老板是林姐。",)) == {(ME, "boss", "马总")}
+    assert facts("新同事是小王。") == set()  # one has many colleagues: whose is not said
+    moved = facts("站会改到十点了。", ("站会九点半开。",))
+    assert {(s, a) for s, a, _ in moved} == {(ME, "站会.date")}

@@ -16,6 +16,7 @@ from memql.lang.time.spans import month_span, weekday_after, year_span
 from .vocabulary import Vocabulary
 from .vocabulary_words import RELATIONS
 
+_WHEN = (".date", ".time")  # the aspect a thing's time is kept under ("standup.time")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it
 SINGULAR_RELATIONS = frozenset(
@@ -167,9 +168,21 @@ class Reading:
 
     def add(self, draft: Draft) -> Draft:
         draft.speaker = self.speaker
+        if draft.correction or draft.kind == "date" or draft.attribute.endswith(_WHEN):
+            draft.attribute = self._continued(draft)
         self.facts.append(draft)
         self.known_facts.append(draft)
         return draft
+
+    def _continued(self, draft: Draft) -> str:
+        """The key an earlier fact of the subject gave the same thing: 站会改到十点了 after 站会九点半开
+        (站会.date), "standup.time" after "standup" — one key, so the later value supersedes."""
+        base = draft.attribute.removesuffix(".date").removesuffix(".time")
+        same = {base, *(base + suffix for suffix in _WHEN)}
+        for d in reversed(self.earlier):
+            if d.subject == draft.subject and d.attribute in same:
+                return d.attribute
+        return draft.attribute
 
     def relate(
         self, name: str, relation: str, start: int, end: int, confidence: float, name_span=None

@@ -16,7 +16,7 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
-from .common import HEDGED, Draft, Reading, strip_span, time_value
+from .common import HEDGED, SINGULAR_RELATIONS, Draft, Reading, strip_span, time_value
 from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved
 from .patterns_zh import (
     _ACTOR,
@@ -207,12 +207,14 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
     m = re.compile(
-        rf"(?:我们|我)(?:家)?的?(?:新)?(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
+        rf"(?:(?:我们|我)(?:家)?的?(?:新)?|(?P<new>新的?))(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None or _NOT_NAME.match(m["name"]):
         return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
+        return None  # 新老板是马总 is the speaker's (one has one boss); 新同事是小王 names no one's
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
     r.relate(m["name"], relation, a, b, confidence, (m.start("name"), m.end("name")))
     return m["name"]
