@@ -51,6 +51,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         pgtest.end_run()
 
 
+@pytest.fixture(autouse=True)
+def _postgres_schemas_reused() -> Iterator[None]:
+    """The PostgreSQL schemas a test claims are emptied for later tests when it ends (tests/pgtest.py).
+    Autouse, so set up before and torn down after the test's own fixtures (its stores are closed)."""
+    pgtest.begin_test()
+    yield
+    pgtest.end_test()
+
+
 @pytest.fixture(params=list(BACKENDS))
 def backend(request: pytest.FixtureRequest) -> str:
     """The name of the backend this run of the test uses (one run per entry of BACKENDS)."""
