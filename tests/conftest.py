@@ -7,6 +7,8 @@ the backends are tests/backends.py's registry, so no test names one.
 """
 
 import os
+import subprocess
+import sys
 
 os.environ.setdefault("MEMQL_EMBEDDER", "none")
 # One BLAS thread per process: the suite's parallelism is its workers, one per core (pytest-xdist, which
@@ -16,7 +18,7 @@ os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 os.environ.setdefault("MKL_NUM_THREADS", "1")
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -24,6 +26,8 @@ import pytest
 import budgets
 import pgtest
 from backends import BACKENDS, StoreFactory
+
+ROOT = Path(__file__).resolve().parents[1]
 
 # the engine semantics fixtures (memory, m, clock, t0, db, rules, warned, visible), shared by the engine,
 # cognition and interface tests
@@ -45,6 +49,15 @@ def pytest_configure(config: pytest.Config) -> None:
 def pytest_unconfigure(config: pytest.Config) -> None:
     if not hasattr(config, "workerinput"):  # after the workers have exited
         pgtest.end_run()
+
+
+@pytest.fixture(autouse=True)
+def _postgres_schemas_reused() -> Iterator[None]:
+    """The PostgreSQL schemas a test claims are emptied for later tests when it ends (tests/pgtest.py).
+    Autouse, so set up before and torn down after the test's own fixtures (its stores are closed)."""
+    pgtest.begin_test()
+    yield
+    pgtest.end_test()
 
 
 @pytest.fixture(params=list(BACKENDS))
@@ -90,3 +103,30 @@ def provider(monkeypatch):
         monkeypatch.delenv(var, raising=False)
     with serve() as p:
         yield p
+
+
+@pytest.fixture(scope="session")
+def memql_shim(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """A directory to put first on PATH: its `memql` runs the real entry point in a process forked from a
+    fork server that imported the CLI once (tests/docs_forkserver.py); `python`, `python3` are this
+    interpreter. One server per test process, started when a test first asks for it."""
+    import memql
+    from docs_forkserver import shim_script
+
+    where = tmp_path_factory.mktemp("bin")
+    path = str(where / "fork.sock")
+    # the children import memql (and the tests' helpers) as this process does
+    pythonpath = [str(Path(memql.__file__).parents[1]), str(ROOT), os.environ.get("PYTHONPATH", "")]
+    server = subprocess.Popen(
+        [sys.executable, str(Path(__file__).with_name("docs_forkserver.py")), path],
+        stdout=subprocess.PIPE,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join(pythonpath)},
+    )
+    assert server.stdout.readline().strip() == b"ready"
+    (where / "memql").write_text(shim_script(sys.executable, path))
+    (where / "memql").chmod(0o755)
+    for name in ("python", "python3"):
+        (where / name).symlink_to(sys.executable)
+    yield where
+    server.terminate()  # it waits for its children: their CPU time is the test run's
+    server.wait(timeout=120)

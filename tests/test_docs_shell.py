@@ -31,7 +31,6 @@ import click
 import pytest
 
 import pgtest
-from docs_forkserver import shim_script
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = [ROOT / "README.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -150,26 +149,6 @@ def parse_only(command: str) -> None:
         rest = [*getattr(ctx, "_protected_args", []), *ctx.args]
         name, group, rest = group.resolve_command(ctx, rest)
         ctx = group.make_context(name, rest, parent=ctx)
-
-
-@pytest.fixture(scope="module")
-def memql_shim(tmp_path_factory):
-    """A `memql` (and `python`, `python3`) on PATH: each `memql` a process forked from the fork server."""
-    where = tmp_path_factory.mktemp("bin")
-    path = str(where / "fork.sock")
-    server = subprocess.Popen(
-        [sys.executable, str(Path(__file__).with_name("docs_forkserver.py")), path],
-        stdout=subprocess.PIPE,
-        env={**os.environ, "PYTHONPATH": _pythonpath()},
-    )
-    assert server.stdout.readline().strip() == b"ready"
-    (where / "memql").write_text(shim_script(sys.executable, path))
-    (where / "memql").chmod(0o755)
-    for name in ("python", "python3"):
-        (where / name).symlink_to(sys.executable)
-    yield where
-    server.terminate()  # it waits for its children: their CPU time is the test run's
-    server.wait(timeout=120)
 
 
 def _pythonpath() -> str:

@@ -83,6 +83,18 @@ def imports(src: Path) -> dict[str, set[str]]:
     """module -> the memql modules it imports (every import statement, wherever it stands). An import of a
     name a package root loads lazily counts as an import of the module that defines it."""
     found = modules(src)
+    # the layer and cycle checks read the same tree: parsed once while no file of it changes
+    stats = {str(path): path.stat() for path in found.values()}
+    state = tuple(sorted((path, stat.st_mtime_ns, stat.st_size) for path, stat in stats.items()))
+    if state not in _imports_of:
+        _imports_of[state] = _imports(found)
+    return {module: set(targets) for module, targets in _imports_of[state].items()}
+
+
+_imports_of: dict[tuple, dict[str, set[str]]] = {}
+
+
+def _imports(found: dict[str, Path]) -> dict[str, set[str]]:
     trees = {name: ast.parse(path.read_text(encoding="utf-8")) for name, path in found.items()}
     lazy = {pkg: _lazy_names(tree) for pkg, tree in trees.items() if found[pkg].name == "__init__.py"}
     edges: dict[str, set[str]] = {}

@@ -1,6 +1,6 @@
 """Concurrency: several processes writing one SQLite file — no error reaches a caller, no lost update.
 
-Four spawned processes run 500 mixed operations each (125 in the default Hypothesis profile, the same
+Four processes run 500 mixed operations each (125 in the default Hypothesis profile, the same
 share as the property tests' budgets: tests/budgets.py; helpers_durability.concurrency_worker), one
 Memory per process: Encode, Update, Promote (a read-modify-write of the weight) and soft Delete of
 their own records, Retrieve with read-your-writes checks, and Label add of a unique tag to ONE shared
@@ -25,8 +25,13 @@ SEED = 20240611
 
 
 def run_processes(target, args_for, n: int, timeout: float = 120) -> list:
-    """Start n spawned processes target(*args_for(i), barrier, queue); return what each one puts."""
-    ctx = multiprocessing.get_context("spawn")
+    """Start n processes target(*args_for(i), barrier, queue); return what each one puts.
+
+    Each is a new process forked from multiprocessing's fork server (a clean process, no threads, no open
+    store, started once per test process), which has imported memql and the workers: a spawned process
+    would spend a second of CPU importing them before its first operation."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(["memql", "memql.store.sqlite", "helpers_durability", "helpers_lineage"])
     barrier, queue = ctx.Barrier(n), ctx.Queue()
     procs = [ctx.Process(target=target, args=(*args_for(i), barrier, queue)) for i in range(n)]
     for p in procs:

@@ -30,11 +30,13 @@ def _documents(text: str) -> list:
 @pytest.mark.skipif(
     shutil.which("memql") is None or shutil.which("bash") is None, reason="needs memql and bash"
 )
-def test_readme_quickstart_runs_as_described(tmp_path):
+def test_readme_quickstart_runs_as_described(tmp_path, memql_shim):
     section = README.read_text(encoding="utf-8").split("## Quick start", 1)[1]
     script = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
-    # as a user runs it: the default embedder (the packaged MiniLM the README's install command adds)
+    # as a user runs it: the default embedder (the packaged MiniLM the README's install command adds);
+    # each `memql` is the real entry point in a process of its own, forked from one that imported the CLI
     env = {k: v for k, v in os.environ.items() if k != "MEMQL_EMBEDDER"}
+    env["PATH"] = f"{memql_shim}{os.pathsep}{env['PATH']}"
     proc = subprocess.run(
         ["bash", "-c", script], cwd=tmp_path, capture_output=True, text=True, timeout=120, env=env
     )

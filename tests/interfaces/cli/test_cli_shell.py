@@ -170,27 +170,27 @@ def test_mcp_over_http_prints_its_address(tmp_path):
 
 
 @pytest.mark.parametrize("command", [["mcp", "--transport", "http"], ["serve", "--embedder", "none"]])
-def test_a_taken_port_is_named_not_announced(tmp_path, command):
+def test_a_taken_port_is_named_not_announced(tmp_path, command, memql_shim):
     import socket
 
     with socket.socket() as holder:
         holder.bind(("127.0.0.1", 0))
         holder.listen()
         port = holder.getsockname()[1]
-        args = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(tmp_path / "m.db"), *command]
-        args += ["--port", str(port)]
+        # the real entry point, forked from a process that imported it (conftest's memql_shim)
+        args = [str(memql_shim / "memql"), "--db", str(tmp_path / "m.db"), *command, "--port", str(port)]
         result = subprocess.run(args, capture_output=True, text=True, env=env(), timeout=120)
     assert result.returncode == 2 and "listening" not in result.stderr
     assert result.stderr.strip().startswith(f"memql: cannot listen on 127.0.0.1:{port}: ")
 
 
-def test_human_output_on_a_terminal(tmp_path):
+def test_human_output_on_a_terminal(tmp_path, memql_shim):
     """add, search, get and lineage print lines for people on a terminal (JSON only when piped)."""
     db = str(tmp_path / "m.db")
 
     def on_terminal(*args: str) -> str:
         leader, follower = pty.openpty()
-        command = [sys.executable, "-m", "memql.interfaces.cli", "--db", db, *args]
+        command = [str(memql_shim / "memql"), "--db", db, *args]  # the entry point, forked (conftest)
         process = subprocess.Popen(command, stdin=follower, stdout=follower, stderr=follower, env=env())
         os.close(follower)
         output = b""

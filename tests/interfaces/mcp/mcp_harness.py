@@ -1,7 +1,7 @@
-"""Starting `memql mcp` as an MCP client does: a subprocess spoken to over stdio with the SDK's Client
-(or a server in-process). On the SDK's 1.x line, which has no `Client`, `Client` here is the 1.x
-ClientSession behind the same interface, its results read with the 2.x (snake_case) attribute names, so
-every test runs on either line."""
+"""Connecting to `memql mcp` as an MCP client does: `connect_stdio` starts a subprocess spoken to over stdio
+with the SDK's Client; `connect` serves what the same command line would serve, in-process. On the SDK's 1.x
+line, which has no `Client`, `Client` here is the 1.x ClientSession behind the same interface, its results
+read with the 2.x (snake_case) attribute names, so every test runs on either line."""
 
 from __future__ import annotations
 
@@ -86,9 +86,46 @@ def server_command(db: str, *options: str, tools: str = "full") -> StdioServerPa
 
 
 @asynccontextmanager
-async def connect(db: str, *options: str, tools: str = "full") -> AsyncIterator[Client]:
+async def connect_stdio(db: str, *options: str, tools: str = "full") -> AsyncIterator[Client]:
+    """A client of `memql --db DB OPTIONS... mcp` started as a subprocess over stdio (for the tests whose
+    subject is the process and its wire; a new interpreter costs seconds of CPU)."""
     async with Client(server_command(db, *options, tools=tools), read_timeout_seconds=60) as client:
         yield client
+
+
+@asynccontextmanager
+async def connect(db: str, *options: str, tools: str = "full") -> AsyncIterator[Client]:
+    """A client of the server `memql --db DB OPTIONS... mcp` serves, built in this process: the same
+    command line (and environment) goes through the CLI's own option parsing and `open_memory`, and the
+    server `mcp` would run is served over the SDK's in-memory transport."""
+    from memql.interfaces.cli import main
+    from memql.interfaces.cli.common import open_memory
+    from memql.interfaces.mcp import build_server
+
+    args = ["--db", db, "--now", NOW, *options, "mcp"]
+    environment = {"MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": tools}  # as server_command's
+    saved = {name: os.environ.get(name) for name in environment}
+    os.environ.update(environment)
+    try:
+        ctx = main.make_context("memql", args)
+        with ctx:
+            ctx.invoke(main.callback, **ctx.params)  # fills ctx.obj from the global options
+            rest = [*getattr(ctx, "_protected_args", []), *ctx.args]
+            name, command, rest = main.resolve_command(ctx, rest)
+            options_of_mcp = command.make_context(name, rest, parent=ctx).params
+            memory = open_memory(ctx)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+    try:
+        server = build_server(memory, tools=options_of_mcp["tool_set"])
+        async with Client(server, read_timeout_seconds=60) as client:
+            yield client
+    finally:
+        memory.close()
 
 
 async def call(client: Client, tool: str, **arguments: Any) -> tuple[bool, dict[str, Any]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
 from typing import Any
 
 import pytest
@@ -22,15 +21,16 @@ INSPECTOR = "@modelcontextprotocol/inspector"
 
 
 @pytest.fixture
-def inspect(tmp_path):
+def inspect(tmp_path, memql_shim):
     """Run the Inspector's CLI on a `memql mcp` of one store (a new server each call, as the CLI starts
-    one per invocation); returns the JSON it prints."""
+    one per invocation: the real entry point, forked from a process that imported it, tests/conftest.py's
+    memql_shim); returns the JSON it prints."""
     (tmp_path / "node_modules").symlink_to(node_modules(INSPECTOR), target_is_directory=True)
     db = str(tmp_path / "mcp.db")
     env = {**os.environ, "MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": ""}
 
     def run(*args: str, session: tuple[str, ...] = ("--actor", "mira")) -> Any:
-        server = [sys.executable, "-m", "memql.interfaces.cli", "--db", db, *session, "mcp"]
+        server = [str(memql_shim / "memql"), "--db", db, *session, "mcp"]
         command = ["npx", "--no-install", INSPECTOR, "--cli", *server, *args]
         done = subprocess.run(command, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=300)
         assert done.returncode == 0, done.stdout + done.stderr

@@ -1,9 +1,10 @@
-"""`memql mcp` over stdio, as an agent's MCP client sees it: typed tools, results, refusals."""
+"""`memql mcp` as an agent's MCP client sees it: typed tools (listed over stdio), results, refusals (from
+the server the same command line serves, in-process: mcp_harness.connect)."""
 
 from __future__ import annotations
 
 import anyio
-from mcp_harness import call, connect, rules
+from mcp_harness import call, connect, connect_stdio, rules
 
 VERBS = [
     "memory_encode",
@@ -24,7 +25,7 @@ VERBS = [
 
 def test_lists_one_typed_tool_per_verb_plus_plan_execute_facts_history(tmp_path):
     async def scenario():
-        async with connect(str(tmp_path / "mcp.db"), "--actor", "mira") as client:
+        async with connect_stdio(str(tmp_path / "mcp.db"), "--actor", "mira") as client:
             return {tool.name: tool for tool in (await client.list_tools()).tools}
 
     tools = anyio.run(scenario)

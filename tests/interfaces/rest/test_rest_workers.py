@@ -116,8 +116,9 @@ def test_workers_share_one_store_keep_tenants_apart_and_write_their_visits(backe
     assert rows == [{"visits": reads + 2}]
 
 
-def test_workers_need_a_store_they_can_share(tmp_path):
-    args = [sys.executable, "-m", "memql.interfaces.cli", "--db", ":memory:", "serve", "--workers", "2"]
+def test_workers_need_a_store_they_can_share(memql_shim):
+    # the real entry point, forked from a process that imported it (conftest's memql_shim)
+    args = [str(memql_shim / "memql"), "--db", ":memory:", "serve", "--workers", "2"]
     done = subprocess.run(args, env=server_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2
     assert "--workers needs a store file or a PostgreSQL URL" in done.stderr
@@ -125,8 +126,8 @@ def test_workers_need_a_store_they_can_share(tmp_path):
 
 
 @pytest.mark.parametrize("value", ["0", "x"])
-def test_a_bad_worker_count_is_a_usage_error(value):
-    args = [sys.executable, "-m", "memql.interfaces.cli", "serve", "--workers", value]
+def test_a_bad_worker_count_is_a_usage_error(value, memql_shim):
+    args = [str(memql_shim / "memql"), "serve", "--workers", value]
     done = subprocess.run(args, env=server_env(), capture_output=True, text=True, timeout=120)
     assert done.returncode == 2 and "--workers" in done.stderr and "Traceback" not in done.stderr
 

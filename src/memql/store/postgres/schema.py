@@ -189,6 +189,8 @@ def vector_index_sql(schema: str, dim: int) -> sql.Composed:
 def migrate(conn: psycopg.Connection, schema: str, extension_schema: str) -> int:
     """Bring the store's schema to LATEST, each migration in its own transaction, under an advisory lock
     so that processes opening a fresh store at the same moment apply each migration exactly once."""
+    if _applied(conn, schema) == LATEST:  # the common case, an up-to-date store: two reads, no lock
+        return LATEST
     lock = f"memql-migrate/{schema}"
     with conn.transaction():
         conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
@@ -222,6 +224,15 @@ def migrate(conn: psycopg.Connection, schema: str, extension_schema: str) -> int
                     (version,),
                 )
     return LATEST
+
+
+def _applied(conn: psycopg.Connection, schema: str) -> int | None:
+    """The schema's applied version (None when it has no schema_version table yet)."""
+    table = sql.Identifier(schema, "schema_version")
+    (exists,) = conn.execute("SELECT to_regclass(%s) IS NOT NULL", (table.as_string(conn),)).fetchone()
+    if not exists:
+        return None
+    return conn.execute(sql.SQL("SELECT max(version) FROM {}").format(table)).fetchone()[0]
 
 
 def extension_version(text: str) -> tuple[int, ...]:
