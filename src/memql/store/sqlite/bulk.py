@@ -19,6 +19,7 @@ from memql.index.text import context_text, lexical_text
 from memql.ports.record import Event, Operation, Record
 from memql.services.tokenize import index_text
 from memql.store.sqlite import codec
+from memql.store.sqlite.transfer import operation_values
 
 _RECORD_COLUMNS = ("num", *codec.COLUMNS)
 _INSERT_OPERATIONS = (
@@ -75,21 +76,7 @@ class SQLiteBulk:
         first = self._next_number("operations", "seq")
         self.conn.executemany(
             _INSERT_OPERATIONS,
-            [
-                (
-                    first + i,
-                    codec.to_us(op.time),
-                    op.tenant,
-                    op.actor,
-                    op.op,
-                    codec.dumps_audit(op.ir),
-                    codec.dumps_audit(op.affected_ids),
-                    op.trace_id,
-                    op.workflow_id,
-                    op.step,
-                )
-                for i, (op, _events) in enumerate(entries)
-            ],
+            [(first + i, *operation_values(op, codec.dumps_audit)) for i, (op, _) in enumerate(entries)],
         )
         self.conn.executemany(
             _INSERT_EVENTS,

@@ -127,15 +127,16 @@ def operation_from_row(row: sqlite3.Row, tenant: str, seq: int) -> Operation:
     )
 
 
-def operation_values(op: Operation) -> tuple[Any, ...]:
-    """An operation's columns after `seq`, as stored."""
+def operation_values(op: Operation, dumps: Callable[[Any], str] = codec.dumps) -> tuple[Any, ...]:
+    """An operation's columns after `seq`, as stored (`dumps`: the JSON writer, the bulk path's is
+    codec.dumps_audit)."""
     return (
         codec.to_us(op.time),
         op.tenant,
         op.actor,
         op.op,
-        codec.dumps(op.ir),
-        codec.dumps(op.affected_ids),
+        dumps(op.ir),
+        dumps(op.affected_ids),
         op.trace_id,
         op.workflow_id,
         op.step,
