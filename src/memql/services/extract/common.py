@@ -168,7 +168,7 @@ class Reading:
 
     def add(self, draft: Draft) -> Draft:
         draft.speaker = self.speaker
-        if draft.correction or draft.kind == "date" or draft.attribute.endswith(_WHEN):
+        if draft.correction or draft.attribute.endswith(_WHEN):
             draft.attribute = self._continued(draft)
         self.facts.append(draft)
         self.known_facts.append(draft)

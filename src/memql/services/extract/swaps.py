@@ -48,7 +48,8 @@ def bind(r: Reading, before: list[str]) -> None:
     """Draft the swap a message states (see the module docstring) into `r.facts`; a value said alone
     after "switched to" only when the grammar read nothing in the message. `before`: the speaker's
     recent turns (whom "he" or "she" can be)."""
-    if not _LEAVE.search(r.text) and not _SWITCHED.match(r.text):
+    leave = _LEAVE.search(r.text)
+    if not (leave and _TAKE.search(r.text, leave.end())) and not _SWITCHED.match(r.text):
         return  # (before the recent turns are read: most messages end here)
     held = [
         d
