@@ -12,6 +12,7 @@ from memql.lang.time import (
     add_duration,
     find_natural,
     format_instant,
+    natural,
     parse_duration,
     parse_instant,
     parse_natural,
@@ -296,3 +297,13 @@ def test_relative_window_is_ordered(now: datetime, n: int, unit: str, relative: 
 @given(AWARE)
 def test_format_then_parse_instant(t: datetime) -> None:
     assert parse_instant(format_instant(t)) == (to_utc(t), False)
+
+
+@FAST
+@given(st.text(max_size=24) | st.text(alphabet="ΣσςİıＡＺａｚ　ẞßǄǅ Ab1", max_size=12))
+def test_folding_a_text_is_folding_each_character(text):
+    """natural._fold lowers and half-widths a whole text at once when that is exact: the result is always
+    the per-character fold, of the same length (every span found is an offset into the original)."""
+    folded = natural._fold(text)
+    assert folded == "".join(map(natural._fold_char, text))
+    assert len(folded) == len(text)

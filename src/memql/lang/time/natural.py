@@ -122,8 +122,20 @@ def _fold_char(ch: str) -> str:
     return lower if len(lower) == 1 else ch
 
 
+# full-width ASCII to ASCII, the ideographic space to a space: _fold_char's first step, for a whole text
+_HALF_WIDTH = {code: code - 0xFEE0 for code in range(0xFF01, 0xFF5F)} | {0x3000: " "}
+
+
 def _fold(text: str) -> str:
-    """Lower-case, half-width text of exactly the same length (offsets stay valid)."""
+    """Lower-case, half-width text of exactly the same length (offsets stay valid): `_fold_char` on each
+    character. Whole-text lowering is the same whenever it keeps the length (no character lowers to two)
+    and no capital sigma is in it (a final one lowers to ς in a text, to σ alone)."""
+    if text.isascii():
+        return text.lower()
+    half = text.translate(_HALF_WIDTH)
+    lower = half.lower()
+    if len(lower) == len(half) and "\u03a3" not in half:
+        return lower
     return "".join(map(_fold_char, text))
 
 
