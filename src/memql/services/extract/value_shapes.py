@@ -1,0 +1,157 @@
+"""Values by their shape, as a change or correction says them (replacements.py pairs an old value with a new
+one of the same shape): an email, an amount, a measure in its unit, a date or a clock time, a Chinese title
+or colour, a phone number, a code, a name, a number, a count in words."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+from functools import lru_cache
+
+from memql.services.tokenize import STOP_WORDS
+
+from .common import CJK, find_times, time_value
+from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
+
+_I = re.IGNORECASE
+
+_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_MONEY = re.compile(
+    r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
+    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|元|块|万))"
+)
+_UNITS = {
+    "mg": "mg", "毫克": "mg", "g": "g", "克": "g", "kg": "kg", "公斤": "kg", "千克": "kg", "斤": "jin",
+    "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "km": "km", "公里": "km", "mile": "mi",
+    "miles": "mi", "mi": "mi", "cm": "cm", "厘米": "cm", "%": "%", "percent": "%", "hours": "h", "hour": "h",
+    "小时": "h", "minutes": "min", "minute": "min", "分钟": "min", "mph": "mph", "gb": "gb", "tb": "tb",
+}  # fmt: skip
+_MEASURE = re.compile(
+    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?("
+    + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
+    + r")(?![a-z])",
+    _I,
+)
+_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)(?![A-Za-z0-9])")
+_PHONE = re.compile(
+    r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4})(?![0-9])"
+)  # a Chinese mobile number is 11 digits from 13…-19…, grouped or not
+_NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
+# a count in words ("a table for four" … "make that six"; 六个人, 八位), read as its number
+_COUNT_EN = re.compile(  # "one" is more often a pronoun ("the new one") than a count
+    r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
+    r"seventeen|eighteen|nineteen|twenty)\b(?!-)",
+    _I,
+)
+_COUNT_ZH = re.compile(r"(?<![周期拜])[一二两三四五六七八九十]{1,3}(?=个人|个|位|人|名|口|间|张|只|天|晚|次)")
+_TITLE_ZH = re.compile(r"《[^》]{1,30}》")
+_COLOR_ZH = re.compile(r"(?:[深浅淡亮暗墨米]?[红橙黄绿青蓝紫黑白灰粉棕金银]|咖啡|卡其|藏青|米白)色")
+_NAME_EN = re.compile(
+    r"(?<![A-Za-z0-9'])(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+)?(?:[A-Z][A-Za-z0-9_&'.-]*[A-Za-z0-9_&]|"
+    r"i[A-Z][A-Za-z0-9]+|[A-Z])(?:\s+(?:(?:of|de|la|del|the|&)\s+)?(?:[A-Z][A-Za-z0-9_&'.-]*[A-Za-z0-9_&]|\d+))*"
+)
+# a Chinese name or place after the verb that states it, up to a particle or punctuation
+_NAME_ZH = re.compile(
+    r"(?:(?:[一两几这那]|(?<=[了买换订提]))(?:杯|辆|台|部|只|家|份|件|双|本|款)|住在|搬到|搬去|搬回|(?<![现实存正])在|去了|去|到|是|用|叫|换成|改成|改为|"
+    r"转到|调到|换到|报了|变成|改喝|改用|改吃|改练|改开|改学|买了|入了|换了|提了)"
+    r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?(?:\s\d+)?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
+)
+
+
+_DAY = timedelta(days=1)
+_CLOCK_WORDS = re.compile(r"\d:\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)|点|noon|midnight", _I)
+_DATE_GRANULARITIES = frozenset({"day", "week", "month", "year"})
+
+
+@dataclass(frozen=True)
+class Value:
+    kind: str  # email, money, measure:<unit>, code, date, clock, number, name
+    start: int
+    end: int
+    value: str | int | float
+
+    def rare(self) -> bool:
+        return self.kind in ("email", "money", "code", "phone") or self.kind.startswith("measure:")
+
+
+def values(text: str, now: datetime) -> list[Value]:
+    """The values a turn states, each once, by shape (the first shape that covers a span wins). A recent
+    turn is read again for each of the next messages: its values are remembered."""
+    return list(_values(text, now))
+
+
+@lru_cache(maxsize=256)
+def _values(text: str, now: datetime) -> tuple[Value, ...]:
+    found: list[Value] = []
+
+    def free(a: int, b: int) -> bool:
+        return not any(v.start < b and a < v.end for v in found)
+
+    for m in _EMAIL.finditer(text):
+        found.append(Value("email", m.start(), m.end(), m[0].lower()))
+    for m in _MONEY.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("money", m.start(), m.end(), m[0].strip()))
+    for m in _MEASURE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value(f"measure:{_UNITS[m[2].lower()]}", m.start(), m.end(), m[0].strip()))
+    for a, b, span in find_times(text, now):
+        if free(a, b):
+            value = time_value(span, now)
+            if span.granularity in _DATE_GRANULARITIES:
+                found.append(Value("date", a, b, value))
+            elif not _CLOCK_WORDS.search(text, a, b) and abs(span.start - now) >= _DAY:
+                # "in two weeks": a day, not the moment two weeks from the message's minute
+                found.append(Value("date", a, b, span.start.astimezone(now.tzinfo).date().isoformat()))
+            else:
+                found.append(Value("clock", a, b, value))
+    for m in _TITLE_ZH.finditer(text):
+        found.append(Value("name", m.start(), m.end(), m[0]))
+    for m in _COLOR_ZH.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("color", m.start(), m.end(), m[0]))
+    for m in _PHONE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("phone", m.start(), m.end(), m[0]))
+    for m in _CODE.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("code", m.start(), m.end(), m[0]))
+    for m in _NAME_EN.finditer(text):
+        name, start = m[0].strip(), m.start()
+        if re.match(r"The\s+(?-i:[A-Z])", name):  # "The Overstory": the title, without its article
+            name, start = name[4:].lstrip(), start + len(name) - len(name[4:].lstrip())
+        if free(start, start + len(name)) and _is_name(text, start, name):
+            found.append(Value("name", start, start + len(name), name))
+    for m in _NAME_ZH.finditer(text):
+        if free(m.start("name"), m.end("name")) and CJK.search(m["name"]):
+            found.append(Value("name", m.start("name"), m.end("name"), m["name"]))
+    for m in _NUMBER.finditer(text):
+        if free(m.start(), m.end()):
+            found.append(Value("number", m.start(), m.end(), m[0]))
+    for m in (*_COUNT_EN.finditer(text), *_COUNT_ZH.finditer(text)):
+        if free(m.start(), m.end()):
+            found.append(Value("number", m.start(), m.end(), m[0]))
+    return tuple(sorted(found, key=lambda v: v.start))
+
+
+_TITLES = frozenset({"Mr", "Mrs", "Ms", "Miss", "Dr", "Prof"})
+
+
+def _is_name(text: str, start: int, name: str) -> bool:
+    first = name.split()[0].split("'")[0].split("\u2019")[0]  # "It's 4471": the word is "It"
+    if first.rstrip(".") in _TITLES:
+        return " " in name  # "Mr. Osei": a person by title and name
+    if first in NOT_NAMES or first.lower() in STOP_WORDS or (first.upper() == first and len(first) == 1):
+        return False
+    if _SPEAKS.match(text, start + len(name)):
+        return False  # "Marisol just texted the group": who says something, not a value said
+    opening = start == 0 or re.search(r"[.!?]\s*$|^\s*$", text[:start]) is not None
+    return not (opening and " " not in name)  # a single capitalised word opening a sentence: any word
+
+
+_SPEAKS = re.compile(
+    r"\s+(?:just\s+|already\s+|also\s+)?(?:texted|texts|said|says|told|tells|called|calls|emailed|emails|"
+    r"wrote|writes|asked|asks|messaged|mentioned|thinks|reckons|swears|confirmed|replied)\b",
+    _I,
+)
