@@ -250,11 +250,13 @@ def fact_pieces(
     for score, subject, attribute, chain in scored[:MAX_CURRENT]:
         current = [f for f in chain if f.valid_from <= at < (f.valid_to or _OPEN)]
         before = [f for f in chain if f.valid_to is not None and f.valid_to <= at and f not in current]
-        label = attribute.replace("_", " ").replace(".", " ")
+        label = _label(attribute)
         for f in current[-1:]:
             out.append(_current_piece(f, FACT_SCORE + score, ending=upcoming))
         if upcoming:
-            out.extend([_next_piece(f, FACT_SCORE + score - 0.25) for f in chain if f.valid_from > at][:1])
+            following = next((f for f in chain if f.valid_from > at), None)
+            if following is not None:
+                out.append(_next_piece(following, FACT_SCORE + score - 0.25))
         for f in before[-MAX_HISTORY:][::-1]:
             text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {_render(f.value)}"  # type: ignore[arg-type]
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
@@ -344,7 +346,7 @@ def facts_by_source(facts: Sequence[StoredFact]) -> dict[str, list[StoredFact]]:
 def fact_statement(f: StoredFact) -> str:
     """A typed fact as one self-contained sentence for the cognitive layers (ladder facts, LPM knowledge):
     who, what, the value, and the words it was read from (so lexical search still finds "moved")."""
-    label = f.attribute.replace("_", " ").replace(".", " ")
+    label = _label(f.attribute)
     said = f' ("{f.evidence}")' if f.evidence else ""
     return f"{f.subject}'s {label}: {_render(f.value)}, from {_day(f.valid_from)}{said}"
 
@@ -363,7 +365,7 @@ def profile_fields(
     sources: list[str] = []
     used = 0
     for f in ranked:
-        label = f.attribute.replace("_", " ").replace(".", " ")
+        label = _label(f.attribute)
         line = f"{f.subject}'s {label}: {_render(f.value)}"
         used += estimate_tokens(line)
         if used > budget_tokens:
@@ -466,7 +468,7 @@ def _render(value: Any) -> str:
 
 def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
     """A value in force; with `ending`, one whose end is already known is labelled with it."""
-    label = f.attribute.replace("_", " ").replace(".", " ")
+    label = _label(f.attribute)
     text = f"{_cite(f)} {f.subject}'s {label}: {_render(f.value)} (since {_day(f.valid_from)})"
     if ending and f.valid_to is not None:
         text = f"until {_day(f.valid_to)}: {text}"
@@ -475,9 +477,14 @@ def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
 
 def _next_piece(f: StoredFact, score: float) -> Piece:
     """A value said for later ("she starts at St. Luke's on Monday"), labelled with when it begins."""
-    label = f.attribute.replace("_", " ").replace(".", " ")
+    label = _label(f.attribute)
     text = f"from {_day(f.valid_from)}: {_cite(f)} {f.subject}'s {label}: {_render(f.value)}"
     return _piece(f, text, "fact_upcoming", score)
+
+
+def _label(attribute: str) -> str:
+    """A key as words: "passport.due_date" -> "passport due date"."""
+    return attribute.replace("_", " ").replace(".", " ")
 
 
 def _cite(f: StoredFact) -> str:
