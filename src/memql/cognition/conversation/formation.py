@@ -31,6 +31,7 @@ from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS
 from memql.services.extract import Extractor, make_extractor
+from memql.services.extract.common import count_of
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -388,6 +389,8 @@ def _forms(value: Any) -> set[str]:
     if moment is not None:  # a moment: its day's spellings and its clock's ("Tuesday 2 pm" echoes it)
         day = _as_date(value[:10])
         out.update(_clock_forms(int(moment["h"]), int(moment["m"])))
+    if day is None and moment is None:
+        out |= _amount_forms(text) | _count_forms(text)
     if day is not None:
         month = MONTHS[day.month - 1]
         out.update(
@@ -401,6 +404,38 @@ def _forms(value: Any) -> set[str]:
             }
         )
     return out
+
+
+# a value led by an amount or a measure: "$1,950 a month" is said "$1,950"; "12 kg" is said "12kg"
+_AMOUNT = re.compile(r"^(?P<cur>[$€£¥]?)(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{1,5}\b)?")
+_ZH_COUNT = re.compile(r"^(?P<num>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|个|位|人|口人|口)$")
+_EN_COUNT = re.compile(r"^(?P<num>[a-z]+|[0-9]{1,3})\s+(?:people|persons|guests|adults|of us)$")
+_EN_SMALL = "zero one two three four five six seven eight nine ten eleven twelve".split()
+
+
+def _amount_forms(text: str) -> set[str]:
+    match = _AMOUNT.match(text)
+    if match is None or match.end() == 0:
+        return set()
+    number, unit = match["cur"] + match["num"], match["unit"] or ""
+    forms = {number, match["num"]} if match["cur"] or "," in number else set()
+    if unit and unit not in ("a", "an", "per"):
+        forms |= {f"{number} {unit}", f"{number}{unit}"}
+    return {f for f in forms if len(f) >= 3}
+
+
+def _count_forms(text: str) -> set[str]:
+    """A head count as people write it: 四个人, 四位, 4人; "six people", "party of six", "6 people"."""
+    match = _ZH_COUNT.match(text) or _EN_COUNT.match(text)
+    count = count_of(match["num"]) if match else None
+    if count is None or not 0 < count < 100:
+        return set()
+    spoken = [str(count)]
+    if count <= 10:
+        spoken.append(_ZH_DIGITS[count] if count != 2 else "两")
+    forms = {f"{n}{c}" for n in spoken for c in ("个人", "位", "人")}
+    words = [str(count)] + ([_EN_SMALL[count]] if count < len(_EN_SMALL) else [])
+    return forms | {f"{w} people" for w in words} | {f"party of {w}" for w in words}
 
 
 # the parts of a name that name nothing by themselves ("Family" of "Spotify Family", 驾校 of 东方驾校)

@@ -31,6 +31,7 @@ from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation import registry
 from memql.cognition.conversation.base import Context, Message, Piece, Strategy
+from memql.cognition.conversation.superseded import label_superseded
 from memql.cognition.conversation.formation import (
     RECENT_TURNS,
     conversation_facts,
@@ -375,7 +376,9 @@ class Conversation:
         shown = {i for p in leading for i in p.memory_ids}
         # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
         pieces = label_stale(pieces, facts, at, shown, upcoming=upcoming)
-        context.pieces = leading + pieces if left > 0 else leading
+        # a line no fact covers, that a later change said of the same thing makes history
+        pieces = label_superseded(leading + pieces if left > 0 else leading, at, facts)
+        context.pieces = pieces
         context.budget_tokens = budget_tokens
         _enforce_budget(context)
         return context

@@ -93,16 +93,19 @@ def match_score(
     """How well a fact key matches the query (0: not at all). At least one word of its attribute must be
     in it; its subject (by name, or "my" when the subject is the `asker`) adds 1, one of its values 0.5.
     A relative of the asker's ("Ravi's brother") is not what a question about the asker means unless it
-    names the relative ("my brother")."""
+    names the relative ("my brother"); nor is a named person's ("Oz's sister") in a question about Oz."""
     hits = sum(1 for p in attribute_phrases(attribute, vocabulary) if query.has_phrase(p))
     if not hits:
         return 0.0
     score = float(hits)
-    if asker is not None and query.names_self() and not query.has_phrase(subject):
-        for joint in ("'s ", "的"):  # "Ravi's brother": the asker's relative, when the query names them
-            relative = subject[len(asker) + len(joint) :]
-            if subject.casefold().startswith(asker.casefold() + joint) and not query.has_phrase(relative):
-                return 0.0  # "where do I live?" is not about my brother's home
+    if not query.has_phrase(subject):
+        for joint in ("'s ", "的"):  # "Ravi's brother": someone's relative, only when the query names them
+            owner, found, relative = subject.partition(joint)
+            if not found or not relative or query.has_phrase(relative):
+                continue
+            mine = asker is not None and owner.casefold() == asker.casefold() and query.names_self()
+            if mine or query.has_phrase(owner):
+                return 0.0  # "where do I live?" is not about my brother's home, nor "Oz's diet" his sister's
     mine = asker is not None and subject.casefold() == asker.casefold() and query.names_self()
     if query.has_phrase(subject) or mine:
         score += 1.0

@@ -142,7 +142,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("nationality", ("nationality", "citizenship", "国籍"), CONTEXT),
     Attribute("native_language", ("native language", "first language", "mother tongue", "母语"), CONTEXT),
     Attribute("marital_status", ("marital status", "relationship status", "婚姻状况"), "a2p:relationships"),
-    Attribute("diet", ("diet", "饮食"), HEALTH),
+    Attribute("diet", ("diet", "饮食", "vegan", "vegetarian", "pescatarian", "吃素", "素食"), HEALTH),
     Attribute("blood_type", ("blood type", "blood group", "血型"), HEALTH),
     Attribute("height", ("height", "身高"), HEALTH),
     Attribute("weight", ("weight", "体重"), HEALTH),
@@ -156,7 +156,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("budget", ("budget", "预算"), MONEY, "number"),
     Attribute("school", ("school", "university", "college", "学校", "大学"), CONTEXT, "organization"),
     Attribute("major", ("major", "field of study", "专业"), CONTEXT),
-    Attribute("car", ("car", "vehicle", "车"), CONTEXT, "product"),
+    Attribute("car", ("car", "vehicle", "drive", "drives", "driving", "车", "开车"), CONTEXT, "product"),
     Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), CONTEXT),
     Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy", "过敏", "过敏源"), HEALTH),
     Attribute("reading", ("reading", "currently reading"), CONTEXT),
@@ -171,6 +171,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), CONTEXT),
     Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), CONTEXT),
+    Attribute("bank", ("bank", "bank with", "banks with", "banking", "bank account", "银行"), MONEY, "organization"),
+    Attribute("gym", ("gym", "fitness club", "gym membership", "健身房", "健身卡", "健身"), HEALTH, "organization"),
+    Attribute("shift", ("shift", "work shift", "night shift", "day shift", "nights", "班次", "夜班", "白班"), WORK),
+    Attribute("doctor", ("doctor", "physician", "医生", "大夫"), HEALTH),
 )
 
 # the English words a question asks an attribute by ("how old is Leo?", "how much does Biscuit weigh?",

@@ -1,0 +1,243 @@
+"""Messages a later change said of the same thing makes history, where no typed fact was formed.
+
+The typed facts (formation.label_stale) label a line that states a value a fact no longer holds. Rules do
+not read every phrasing, though: "I bank with Chase" … "Moved all my accounts over to Ally", or
+我在超级猩猩健身 … 超级猩猩退了，办了乐刻的卡 leave no fact, and the older line would read as current.
+
+Here a context's messages are read the way a person rereads a chat: a later message by the same speaker
+that says something changed ("now", "switched", "actually", 现在, 改成, 退了 …) about the same thing — a
+content word or name both messages use that is not only who they are about — makes the earlier line, and
+the assistant's replies that echoed it, history from the later message's day: ``until <date>:``, the label
+`label_stale` writes. It is never guessed across people: when the two messages speak of different people
+(my sister … my brother; I … my sister), nothing is labelled. A change said for later (a fact whose value
+starts after the context's instant) labels nothing yet.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import replace
+from datetime import datetime
+from functools import lru_cache
+
+import snowballstemmer
+
+from memql.cognition.conversation.base import Piece
+from memql.cognition.conversation.formation import StoredFact
+from memql.services.extract.matching import STOP_WORDS
+from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
+from memql.services.extract.vocabulary_words import RELATIONS
+
+# A change, a correction or a state now: the words people use when something is no longer so.
+_CHANGE_EN = re.compile(
+    r"\b(?:now|nowadays|these days|anymore|any more|no longer|instead|actually|correction|scratch that|"
+    r"wait|not anymore|switch(?:ed|ing)?|swapp?ed|mov(?:e|ed|ing)|chang(?:e|ed|ing)|new|newly|"
+    r"start(?:ed|s|ing)?|quit|left|leaving|join(?:ed|s)?|upgrad(?:e|ed)|downgrad(?:e|ed)|rais(?:e|ed)|"
+    r"lower(?:ed)?|replac(?:e|ed)|transferr?ed|promoted|retir(?:e|ed)|sold|traded|became|become|"
+    r"went|gone|cancel(?:l)?ed|dropped|picked up|took up|gave up|stopped|finished|settled|ended up|"
+    r"resched(?:uled)?|postponed|pushed|bumped|delayed|moved up|brought forward|rebooked|renamed|"
+    r"graduated|hired|got (?:a|an|the|moved|hired|promoted|transferred)|broke up|divorced|married|"
+    r"adjusted|updated|cut|increased|decreased|dropped|turns? out|not .{1,30} but|no,)\b",
+    re.IGNORECASE,
+)
+_CHANGE_ZH = re.compile(
+    r"现在|如今|目前|最近|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|错了|说错|看错|"
+    r"记错|其实|后来|已经|开始|不再|退了|辞职|离职|跳槽|入职|升职|升了|涨到|涨了|降到|降了|调到|调回|调去|"
+    r"推迟|提前|延期|延后|取消|新的|新来|终于|分手|结婚|离婚|毕业|看完|戒了|转到|转去|办了|挪到|退休|"
+    r"不是.{1,12}是|变成|成了|定在|最后"
+)
+_LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|\d[\d,.:]*\d|\d")
+_HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
+# characters that say who or how, not what: a Chinese two-character run holding one is no anchor
+_ZH_FUNCTION = frozenset("我你他她它们的了是在有和也都就还很吗呢吧啊呀嘛这那个些么不没对给把被让跟与从到去来说要会能想")
+_ZH_NOT_ANCHORS = frozenset(
+    "今天 明天 昨天 后天 前天 上午 下午 中午 晚上 早上 周一 周二 周三 周四 周五 周六 周日 星期 礼拜 下周 上周 "
+    "本周 这周 月份 今年 去年 明年 时候 现在 以后 之前 一直 知道 觉得 好像 应该 可以 一下 谢谢 没事 真的 哈哈".split()
+)
+_EN_NOT_ANCHORS = frozenset(
+    """
+    now nowadays these days anymore longer instead actually correction scratch that wait switch switched
+    moved move moving changed change new newly started start starts starting quit left leaving joined join
+    got get gets went gone finally just still also really lol haha yeah yes okay ok thanks thank
+    this that they them then than there here have has had will would can could should been being
+    said says told tell know think guess going gonna today tomorrow yesterday week month year morning
+    night last next ago since before after over all some any much many more most very too not but
+    """.split()
+)
+_STEMMER = snowballstemmer.stemmer("english")
+_LINE = re.compile(r"^(?P<cite>\[[^\]\n]*\])\s(?:(?P<speaker>[^:\n]{1,80}):\s)?(?P<text>.*)$")
+_ASSISTANT = "assistant"
+
+
+def label_superseded(pieces: Sequence[Piece], at: datetime, facts: Sequence[StoredFact] = ()) -> list[Piece]:
+    """`pieces` with each message line that a later change by the same speaker about the same thing
+    makes history labelled ``until <that message's day>:`` (see the module's docstring), and each fact
+    piece that such a line stated, when the change speaks of that fact (its attribute's words or its
+    value's). A message whose facts (of `facts`) start after `at` says a change for later: it labels
+    nothing yet."""
+    later = {f.source for f in facts if f.source and f.valid_from > at}
+    lines = []  # (time, position, piece index, line index, speaker, text)
+    for p, piece in enumerate(pieces):
+        if piece.level != "message" or piece.time is None or piece.time > at:
+            continue
+        for i, line in enumerate(piece.text.split("\n")):
+            m = _LINE.match(line)
+            if m:
+                speaker = (m["speaker"] or "").strip()
+                lines.append((piece.time, getattr(piece, "position", 0), p, i, speaker, m["text"]))
+    if len(lines) < 2:
+        return list(pieces)
+    lines.sort(key=lambda x: (x[0], x[1]))
+    people_named = _named_people(lines)
+    labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]] = {}
+    for n, (when, _, p, _, speaker, text) in enumerate(lines):
+        if speaker == _ASSISTANT or not _says_change(text) or set(pieces[p].source_ids) & later:
+            continue
+        anchors, people = _anchors(text) - people_named, _people(text)
+        for earlier in lines[:n]:
+            _, _, q, j, by, said = earlier
+            if (q, j) in labels or (by != speaker and by != _ASSISTANT) or q == p:
+                continue
+            shared = anchors & _anchors(said)
+            if shared and _same_people(people, _people(said), by == _ASSISTANT):
+                labels[(q, j)] = (when, shared)
+    if not labels:
+        return list(pieces)
+    changed: dict[str, tuple[datetime, frozenset[str]]] = {}  # source turn id -> when, what changed
+    for (q, _), mark in labels.items():
+        for source in pieces[q].source_ids:
+            changed[source] = mark
+    by_id = {f.id: f for f in facts}
+    out = []
+    for p, piece in enumerate(pieces):
+        split = piece.text.split("\n")
+        for j, line in enumerate(split):
+            mark = labels.get((p, j)) or _fact_change(piece, by_id, changed)
+            if mark is not None and not line.startswith(("until ", "from ")):
+                split[j] = f"until {mark[0].date().isoformat()}: {line}"
+        out.append(replace(piece, text="\n".join(split)) if split != piece.text.split("\n") else piece)
+    return out
+
+
+def _fact_change(
+    piece: Piece, by_id: dict[str, StoredFact], changed: dict[str, tuple[datetime, frozenset[str]]]
+) -> tuple[datetime, frozenset[str]] | None:
+    """When a fact piece's value was changed by a later message: its message was labelled by a change
+    that speaks of this fact — its attribute (the vocabulary's words for it) or words of its value."""
+    if piece.level != "fact" or len(piece.memory_ids) != 1 or not piece.source_ids:
+        return None
+    fact, mark = by_id.get(piece.memory_ids[0]), changed.get(piece.source_ids[0])
+    if fact is None or mark is None:
+        return None
+    about = _anchors(str(fact.value)) | {"@" + fact.attribute}
+    return mark if about & mark[1] else None
+
+
+def _named_people(lines: list[tuple]) -> frozenset[str]:
+    """The names of people in these lines (speakers, "my roommate Jess"): who a line is about is no
+    anchor of what changed ("Jess got a new car" makes nothing Jess did before history)."""
+    names = {_STEMMER.stemWord(line[4].casefold()) for line in lines if line[4]}
+    for line in lines:
+        names |= {_STEMMER.stemWord(m["name"].casefold()) for m in _NAMED.finditer(line[5])}
+    return frozenset(names)
+
+
+def _says_change(text: str) -> bool:
+    return bool(_CHANGE_EN.search(text) or _CHANGE_ZH.search(text))
+
+
+@lru_cache(maxsize=4096)
+def _anchors(text: str) -> frozenset[str]:
+    """The words that name what a line is about: stemmed English content words and names, Chinese
+    two-character runs without a function character; never who (relation words) or change words."""
+    out: set[str] = set()
+    for word in _LATIN_WORD.findall(text):
+        folded = word.casefold().replace("’", "'")
+        if folded.endswith("'s"):
+            folded = folded[:-2]  # Leo's practice is Leo's
+        elif "'" in folded:
+            continue  # I'm, don't: who and how, not what
+        if len(folded) < 3 or folded in STOP_WORDS or folded in _EN_NOT_ANCHORS or folded in RELATIONS:
+            continue
+        if folded[0].isdigit():
+            continue  # a number is a value, not what the line is about
+        out.add(_STEMMER.stemWord(folded))
+    for run in _HAN_RUN.findall(text):
+        for i in range(len(run) - 1):
+            pair = run[i : i + 2]
+            if set(pair) & _ZH_FUNCTION or pair in RELATIONS or pair in _ZH_NOT_ANCHORS:
+                continue
+            if not _CHANGE_ZH.fullmatch(pair):
+                out.add(pair)
+    out |= _topics(text)
+    if "《" in text:
+        out.add("《》")  # a title: the book, film or show a line is about
+    return frozenset(out)
+
+
+# attributes whose words say what a line is about only loosely ("name", "age", "size" are said of anything)
+_LOOSE_TOPICS = frozenset({"name", "nickname", "age", "size", "title", "floor", "food", "drink"})
+
+
+def _topic_pattern(vocabulary: Vocabulary) -> re.Pattern[str]:
+    """One alternation of the vocabulary's attribute phrases, each a group named by its key's position."""
+    parts = []
+    for n, attr in enumerate(vocabulary.attributes):
+        if attr.key in _LOOSE_TOPICS:
+            continue
+        phrases = sorted(
+            {p for p in (attr.key.replace("_", " "), *attr.phrases) if len(p) >= (2 if _HAN_RUN.match(p) else 3)},
+            key=len,
+            reverse=True,
+        )
+        latin = [re.escape(p) for p in phrases if not _HAN_RUN.match(p)]
+        han = [re.escape(p) for p in phrases if _HAN_RUN.match(p)]
+        alternatives = ([r"\b(?:" + "|".join(latin) + r")\b"] if latin else []) + han
+        if alternatives:
+            parts.append(f"(?P<a{n}>{'|'.join(alternatives)})")
+    return re.compile("|".join(parts), re.IGNORECASE)
+
+
+def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
+    """The attributes the vocabulary's words in a line name ("bank with", 健身卡): ``@<key>``."""
+    pattern = vocabulary.memo("superseded.topics", lambda: _topic_pattern(vocabulary))
+    found = set()
+    for m in pattern.finditer(text):
+        n = int(m.lastgroup[1:])  # type: ignore[index]
+        found.add("@" + vocabulary.attributes[n].key)
+    return found
+
+
+_PEOPLE_EN = re.compile(
+    r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + r")\b",
+    re.IGNORECASE,
+)
+_NAMED = re.compile(
+    r"\b(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + r")\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[a-z]+)?))",
+    re.IGNORECASE,
+)
+_SELF_EN = re.compile(r"\b(?:i|i'm|i’m|i've|i'd|i'll|me|my|mine)\b", re.IGNORECASE)
+_KIN_ZH = re.compile(r"我(?:家|的)?(爸爸?|老爸|妈妈?|老妈|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|儿子|女儿|闺女|妻子|丈夫|太太|"
+                     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|表哥|表姐|表妹|表弟|堂哥|堂姐|男朋友|女朋友|对象|室友|同事|朋友|老板|"
+                     r"邻居|孩子)")
+
+
+@lru_cache(maxsize=4096)
+def _people(text: str) -> frozenset[str]:
+    """Whom a line speaks of by relation: the relation words (``sister``, 姐), and ``self`` when only the
+    speaker is spoken of."""
+    kin = {m[1].casefold() for m in _PEOPLE_EN.finditer(text)}
+    kin |= {m[1][:1] for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
+    if kin:
+        return frozenset(kin)
+    if _SELF_EN.search(text) or ("我" in text and not _KIN_ZH.search(text)):
+        return frozenset({"self"})
+    return frozenset()
+
+
+def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> bool:
+    """Not two different people: relations in common, or one side says nobody (a name, "the dog")."""
+    if echo or not later or not earlier:
+        return True
+    return bool(later & earlier)

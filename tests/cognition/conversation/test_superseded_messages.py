@@ -1,0 +1,109 @@
+"""A message no typed fact covers becomes history when a later change by the same speaker speaks of the
+same thing (cognition/conversation/superseded.py; docs/conversation.md, Formation): labelled ``until
+<date>:`` like a stale fact's line, never across people, never before the change is said or in force."""
+
+from __future__ import annotations
+
+import re
+
+from memql.cognition.conversation.superseded import label_superseded
+from memql.cognition.conversation.assemble import MessagePiece
+from memql.cognition.conversation.formation import StoredFact
+from datetime import datetime
+
+LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
+
+
+def _current(text: str) -> str:
+    return "\n".join(line[: m.start()] if (m := LABEL.search(line)) else line for line in text.splitlines())
+
+
+def _conversation(m, turns: list[tuple[str, str, str]], **options):
+    conv = m.conversation(user=m.actor, agent="assistant", extractor="rules", **options)
+    for role, text, time in turns:
+        conv.add_message(role, text, time=time)
+    return conv
+
+
+def test_a_change_no_fact_covers_makes_the_earlier_message_history(memory):
+    m = memory(actor="ren", embedder="minilm")  # a search by meaning finds the change (no shared word)
+    conv = _conversation(
+        m,
+        [
+            ("user", "我在家附近的超级猩猩健身。", "2026-01-12T09:00:00Z"),
+            ("assistant", "好的，超级猩猩离家近挺方便。", "2026-01-12T09:00:05Z"),
+            ("user", "超级猩猩退了，办了乐刻的卡。", "2026-03-23T09:00:00Z"),
+        ],
+    )
+    text = conv.context("我在哪健身？", budget_tokens=300).text
+    assert "until 2026-03-23: [M1] ren: 我在家附近的超级猩猩健身。" in text
+    assert "until 2026-03-23: [M2] assistant:" in text  # the reply that echoed it, too
+    # the gym the first message's fact holds is history from then as well: the change spoke of it
+    assert "until 2026-03-23: [M1] ren's gym: 家附近的超级猩猩" in text
+    assert "乐刻" in _current(text)
+    # as of a day before the change, the first message is what is true: nothing is labelled
+    then = conv.context("我在哪健身？", budget_tokens=300, as_of="2026-02-01")
+    assert not LABEL.search(then.text) and "超级猩猩" in then.text and "乐刻" not in then.text
+
+
+def test_the_vocabulary_relates_different_words_of_one_attribute(memory):
+    m = memory(actor="kit", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My roommate Jess works nights at the hospital.", "2026-01-12T09:00:00Z"),
+            ("user", "Jess got switched to the day shift finally.", "2026-03-23T09:00:00Z"),
+        ],
+    )
+    text = conv.context("What shift does Jess work?", budget_tokens=300).text
+    assert "until 2026-03-23: [M1]" in text and "day shift" in _current(text)
+
+
+def test_nothing_is_labelled_across_people_or_without_a_change(memory):
+    m = memory(actor="oz", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "I'm vegetarian, no meat at the party please.", "2026-01-12T09:00:00Z"),
+            ("user", "My sister went vegan last month.", "2026-03-23T09:00:00Z"),  # another person
+            ("user", "The party is at the Lotus, vegetarian menu.", "2026-03-24T09:00:00Z"),  # no change said
+        ],
+    )
+    text = conv.context("What's my diet?", budget_tokens=300).text
+    assert not LABEL.search(text), text
+
+
+def test_a_name_alone_is_no_anchor_of_what_changed(memory):
+    m = memory(actor="kit", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My roommate Jess works nights at the hospital.", "2026-01-12T09:00:00Z"),
+            ("user", "Jess finally got a new bike.", "2026-03-23T09:00:00Z"),
+        ],
+    )
+    assert not LABEL.search(conv.context("What does Jess do?", budget_tokens=300).text)
+
+
+def _piece(text: str, time: str, position: int) -> MessagePiece:
+    return MessagePiece(
+        text, (f"m{position}",), (f"S{position}",), "message", 1.0, datetime.fromisoformat(time), position=position
+    )
+
+
+def test_a_change_said_for_later_labels_nothing_yet():
+    pieces = [
+        _piece("[S1] ren: I bank with Chase.", "2026-01-12T09:00:00Z", 1),
+        _piece("[S2] ren: Switching my bank to Ally.", "2026-03-01T09:00:00Z", 2),
+    ]
+    at = datetime.fromisoformat("2026-03-02T00:00:00Z")
+    labelled = label_superseded(pieces, at)
+    assert labelled[0].text == "until 2026-03-01: [S1] ren: I bank with Chase."
+    assert labelled[1].text == pieces[1].text
+    # the second message's fact starts on March 9: until then Chase is still the bank
+    starts = datetime.fromisoformat("2026-03-09T00:00:00Z")
+    later = label_superseded(pieces, at, [StoredFact("f1", "ren", "bank", "Ally", starts, None, "S2")])
+    assert [p.text for p in later] == [p.text for p in pieces]
+    # another speaker's change is not this speaker's
+    other = [pieces[0], _piece("[S2] ana: Switching my bank to Ally.", "2026-03-01T09:00:00Z", 2)]
+    assert [p.text for p in label_superseded(other, at)] == [p.text for p in other]
