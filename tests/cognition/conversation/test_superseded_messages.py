@@ -73,6 +73,16 @@ def test_nothing_is_labelled_across_people_or_without_a_change(memory):
     assert not LABEL.search(text), text
 
 
+def test_a_beginning_is_no_change_of_what_was_said_before():
+    pieces = [
+        _piece("[S1] mel: I love painting sunsets by the lake.", "2026-01-12T09:00:00Z", 1),
+        _piece("[S2] mel: I started a new painting class, finally joined one.", "2026-03-01T09:00:00Z", 2),
+    ]
+    assert [p.text for p in label_superseded(pieces, datetime.fromisoformat("2026-03-02T00:00:00Z"))] == [
+        p.text for p in pieces
+    ]
+
+
 def test_a_name_alone_is_no_anchor_of_what_changed(memory):
     m = memory(actor="kit", embedder="none")
     conv = _conversation(

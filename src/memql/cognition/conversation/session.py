@@ -377,7 +377,7 @@ class Conversation:
         # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
         pieces = label_stale(pieces, facts, at, shown, upcoming=upcoming)
         # a line no fact covers, that a later change said of the same thing makes history
-        pieces = label_superseded(leading + pieces if left > 0 else leading, at, facts)
+        pieces = label_superseded(leading + pieces if left > 0 else leading, at, facts, self.agent)
         context.pieces = pieces
         context.budget_tokens = budget_tokens
         _enforce_budget(context)

@@ -29,23 +29,22 @@ from memql.services.extract.matching import STOP_WORDS
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.extract.vocabulary_words import RELATIONS
 
-# A change, a correction or a state now: the words people use when something is no longer so.
+# Words that say a value was replaced: a change, a correction, a state now. Words that only say something
+# began ("new", "started", "joined", 开始, 新的) are not among them: a new painting class ages nothing said
+# of painting before it.
 _CHANGE_EN = re.compile(
     r"\b(?:now|nowadays|these days|anymore|any more|no longer|instead|actually|correction|scratch that|"
-    r"wait|not anymore|switch(?:ed|ing)?|swapp?ed|mov(?:e|ed|ing)|chang(?:e|ed|ing)|new|newly|"
-    r"start(?:ed|s|ing)?|quit|left|leaving|join(?:ed|s)?|upgrad(?:e|ed)|downgrad(?:e|ed)|rais(?:e|ed)|"
-    r"lower(?:ed)?|replac(?:e|ed)|transferr?ed|promoted|retir(?:e|ed)|sold|traded|became|become|"
-    r"went|gone|cancel(?:l)?ed|dropped|picked up|took up|gave up|stopped|finished|settled|ended up|"
-    r"resched(?:uled)?|postponed|pushed|bumped|delayed|moved up|brought forward|rebooked|renamed|"
-    r"graduated|hired|got (?:a|an|the|moved|hired|promoted|transferred)|broke up|divorced|married|"
-    r"adjusted|updated|cut|increased|decreased|dropped|turns? out|not .{1,30} but|no,)\b",
+    r"wait|switch(?:ed|ing)?|swapp?ed|mov(?:e|ed|ing)|chang(?:e|ed|ing)|quit|left|leaving|"
+    r"upgrad(?:e|ed)|downgrad(?:e|ed)|rais(?:e|ed)|lower(?:ed)?|replac(?:e|ed)|transferr?ed|promoted|"
+    r"retir(?:e|ed)|sold|traded|cancel(?:l)?ed|dropped|gave up|stopped|finished|settled|ended up|"
+    r"resched(?:uled)?|postponed|pushed|bumped|delayed|brought forward|rebooked|renamed|broke up|"
+    r"divorced|adjusted|updated|increased|decreased|turns? out|not .{1,30} but|no,)\b",
     re.IGNORECASE,
 )
 _CHANGE_ZH = re.compile(
-    r"现在|如今|目前|最近|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|错了|说错|看错|"
-    r"记错|其实|后来|已经|开始|不再|退了|辞职|离职|跳槽|入职|升职|升了|涨到|涨了|降到|降了|调到|调回|调去|"
-    r"推迟|提前|延期|延后|取消|新的|新来|终于|分手|结婚|离婚|毕业|看完|戒了|转到|转去|办了|挪到|退休|"
-    r"不是.{1,12}是|变成|成了|定在|最后"
+    r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|错了|说错|看错|"
+    r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|"
+    r"离婚|看完|戒了|转到|转去|挪到|退休|不是.{1,12}是|变成|定在|最后"
 )
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|\d[\d,.:]*\d|\d")
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
@@ -67,12 +66,14 @@ _EN_NOT_ANCHORS = frozenset(
 )
 _STEMMER = snowballstemmer.stemmer("english")
 _LINE = re.compile(r"^(?P<cite>\[[^\]\n]*\])\s(?:(?P<speaker>[^:\n]{1,80}):\s)?(?P<text>.*)$")
-_ASSISTANT = "assistant"
 
 
-def label_superseded(pieces: Sequence[Piece], at: datetime, facts: Sequence[StoredFact] = ()) -> list[Piece]:
+def label_superseded(
+    pieces: Sequence[Piece], at: datetime, facts: Sequence[StoredFact] = (), agent: str = "assistant"
+) -> list[Piece]:
     """`pieces` with each message line that a later change by the same speaker about the same thing
-    makes history labelled ``until <that message's day>:`` (see the module's docstring), and each fact
+    makes history labelled ``until <that message's day>:`` (see the module's docstring), with the
+    replies of `agent` (the speaker name of the conversation's agent) that echoed it, and each fact
     piece that such a line stated, when the change speaks of that fact (its attribute's words or its
     value's). A message whose facts (of `facts`) start after `at` says a change for later: it labels
     nothing yet."""
@@ -92,15 +93,15 @@ def label_superseded(pieces: Sequence[Piece], at: datetime, facts: Sequence[Stor
     people_named = _named_people(lines)
     labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]] = {}
     for n, (when, _, p, _, speaker, text) in enumerate(lines):
-        if speaker == _ASSISTANT or not _says_change(text) or set(pieces[p].source_ids) & later:
+        if speaker == agent or not _says_change(text) or set(pieces[p].source_ids) & later:
             continue
         anchors, people = _anchors(text) - people_named, _people(text)
         for earlier in lines[:n]:
             _, _, q, j, by, said = earlier
-            if (q, j) in labels or (by != speaker and by != _ASSISTANT) or q == p:
+            if (q, j) in labels or (by != speaker and by != agent) or q == p:
                 continue
             shared = anchors & _anchors(said)
-            if shared and _same_people(people, _people(said), by == _ASSISTANT):
+            if shared and _same_people(people, _people(said), by == agent):
                 labels[(q, j)] = (when, shared)
     if not labels:
         return list(pieces)
@@ -209,29 +210,32 @@ def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
     return found
 
 
+_RELATION_WORDS = "|".join(sorted((r for r in RELATIONS if not _HAN_RUN.match(r)), key=len, reverse=True))
+# a relative a clause is about: at the start of a clause ("My sister went vegan", "so my dad …"), not a
+# relative named on the way ("都怪我妈老喂它", "I told my sister")
 _PEOPLE_EN = re.compile(
-    r"\b(?:my|our|his|her|their)\s+(?:\w+\s+)?(" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + r")\b",
+    r"(?:^|[,.;:!?]\s*)(?:(?:and|so|oh|but|also|btw|plus|well)\s+)?(?:my|our)\s+(?:\w+\s+)?"
+    r"(" + _RELATION_WORDS + r")\b",
     re.IGNORECASE,
 )
-_NAMED = re.compile(
-    r"\b(?:" + "|".join(sorted(RELATIONS, key=len, reverse=True)) + r")\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[a-z]+)?))",
-    re.IGNORECASE,
-)
+_NAMED = re.compile(r"\b(?:" + _RELATION_WORDS + r")\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[a-z]+)?))", re.IGNORECASE)
 _SELF_EN = re.compile(r"\b(?:i|i'm|i’m|i've|i'd|i'll|me|my|mine)\b", re.IGNORECASE)
-_KIN_ZH = re.compile(r"我(?:家|的)?(爸爸?|老爸|妈妈?|老妈|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|儿子|女儿|闺女|妻子|丈夫|太太|"
-                     r"爷爷|奶奶|外公|外婆|姥姥|姥爷|表哥|表姐|表妹|表弟|堂哥|堂姐|男朋友|女朋友|对象|室友|同事|朋友|老板|"
-                     r"邻居|孩子)")
+_KIN_ZH = re.compile(
+    r"(?:^|(?<=[，,。！？!?；;：:]))我(?:家|的)?(爸爸?|老爸|妈妈?|老妈|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|儿子|女儿|"
+    r"闺女|妻子|丈夫|太太|爷爷|奶奶|外公|外婆|姥姥|姥爷|表哥|表姐|表妹|表弟|堂哥|堂姐|男朋友|女朋友|对象|室友|"
+    r"同事|朋友|老板|邻居|孩子)"
+)
 
 
 @lru_cache(maxsize=4096)
 def _people(text: str) -> frozenset[str]:
-    """Whom a line speaks of by relation: the relation words (``sister``, 姐), and ``self`` when only the
-    speaker is spoken of."""
-    kin = {m[1].casefold() for m in _PEOPLE_EN.finditer(text)}
+    """Whom a line's clauses are about by relation: the relation words (``sister``, 姐), or ``self``
+    when the speaker speaks of themself and of no relative."""
+    kin = {RELATIONS[m[1].casefold()][0] for m in _PEOPLE_EN.finditer(text)}  # mom and mother: one
     kin |= {m[1][:1] for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
     if kin:
         return frozenset(kin)
-    if _SELF_EN.search(text) or ("我" in text and not _KIN_ZH.search(text)):
+    if _SELF_EN.search(text) or "我" in text:
         return frozenset({"self"})
     return frozenset()
 
