@@ -17,8 +17,9 @@ from memql.engine.verbs.keyed import put_keyed
 from memql.index.text import texts_at_paths
 from memql.lang.encoding import compact_json
 from memql.lang.facts import FactPayload
+from memql.lang.fields import Facets
 from memql.lang.ops import EncodeIR
-from memql.lang.time import add_duration, parse_duration
+from memql.lang.time import add_duration, format_instant, parse_duration
 from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
@@ -41,11 +42,26 @@ def content_hash(text: str | None, url: str | None, structured: dict[str, Any] |
 
 def facets_of(args: Any) -> dict[str, Any]:
     """Facets from args.facets plus the top-level subject/location/topic shorthands."""
-    facets = args.facets.model_dump(mode="json", exclude_none=True) if args.facets else {}
+    facets = _facet_values(args.facets) if args.facets else {}
     for key in ("subject", "location", "topic"):
         value = getattr(args, key, None)
         if value is not None:
             facets[key] = value
+    return facets
+
+
+_TYPED_FACETS = tuple(Facets.model_fields)  # subject, time, location, topic: in their order
+
+
+def _facet_values(given: Facets) -> dict[str, Any]:
+    """`given.model_dump(mode="json", exclude_none=True)`, read straight from its fields when it holds
+    only the typed ones (as nearly every Encode's facets do: it runs per record written)."""
+    if given.__pydantic_extra__:
+        return given.model_dump(mode="json", exclude_none=True)
+    values = given.__dict__
+    facets = {name: values[name] for name in _TYPED_FACETS if values[name] is not None}
+    if "time" in facets:
+        facets["time"] = format_instant(facets["time"])
     return facets
 
 
