@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from json.encoder import encode_basestring as _json_string  # type: ignore[attr-defined]
 from typing import Any
 
 from memql.engine.access import proposes
@@ -34,9 +35,13 @@ _canonical_json = compact_json(sort_keys=True)
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
     """Identity of content for de-duplication: whitespace-normalised text, the URL, canonical JSON."""
     # str.split() splits at exactly what `\s` matches: runs of whitespace become one space, ends trimmed
-    body = _canonical_json(
-        {"text": " ".join(text.split()) if text else None, "url": url, "structured": structured}
-    )
+    if url is None and structured is None:  # text alone, as nearly every Encode: the same JSON, spelled out
+        spelled = _json_string(" ".join(text.split())) if text else "null"
+        body = f'{{"structured":null,"text":{spelled},"url":null}}'
+    else:
+        body = _canonical_json(
+            {"text": " ".join(text.split()) if text else None, "url": url, "structured": structured}
+        )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
