@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from itertools import compress
+from operator import is_not, itemgetter
 from typing import Any
 
 import numpy as np
@@ -17,7 +19,7 @@ from memql.lang.diagnostics import Diagnostic, join
 from memql.lang.fields import SENSITIVITY_ORDER
 from memql.lang.ops import Meta
 from memql.ports.models import LLM, Embedder
-from memql.ports.record import Event, Link, Record
+from memql.ports.record import RECORD_FIELDS, Event, Link, Record
 from memql.ports.store import Access, StoreSession
 from memql.services.extract.base import Extractor
 
@@ -63,17 +65,20 @@ class EngineConfig:
 
 def snapshot(record: Record) -> dict[str, Any]:
     """What an insert event keeps: every field with a value (nulls and empty lists/objects are left out
-    and restored as defaults on replay), but never the id or the raw embedding."""
+    and restored as defaults on replay), but never the id or the raw embedding. Runs per record written:
+    the fields are taken and the nulls (most of a record's) dropped by C-level calls."""
+    values = _SNAPSHOT_VALUES(record.__dict__)
     return {
         name: value
-        for name, value in record.__dict__.items()  # a dataclass's fields, in their order
-        if value is not None
-        and name not in _NOT_SNAPSHOT
-        and (name == "value" or not (not value and type(value) in (list, dict)))  # a fact's may be empty
+        for name, value in compress(zip(_SNAPSHOT_FIELDS, values, strict=True), map(is_not, values, _NONES))
+        if value or name == "value" or type(value) not in (list, dict)  # a fact's value may be empty
     }
 
 
 _NOT_SNAPSHOT = frozenset({"id", "embedding", "path_embeddings"})
+_SNAPSHOT_FIELDS = tuple(f for f in RECORD_FIELDS if f not in _NOT_SNAPSHOT)
+_SNAPSHOT_VALUES = itemgetter(*_SNAPSHOT_FIELDS)  # a record's __dict__ -> those fields' values, in order
+_NONES = (None,) * len(_SNAPSHOT_FIELDS)
 
 
 @dataclass

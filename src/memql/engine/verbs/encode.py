@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
+from json.encoder import encode_basestring as _json_string  # type: ignore[attr-defined]
 from typing import Any
 
 from memql.engine.access import proposes
@@ -17,8 +18,9 @@ from memql.engine.verbs.keyed import put_keyed
 from memql.index.text import texts_at_paths
 from memql.lang.encoding import compact_json
 from memql.lang.facts import FactPayload
+from memql.lang.fields import Facets
 from memql.lang.ops import EncodeIR
-from memql.lang.time import add_duration, parse_duration
+from memql.lang.time import add_duration, format_instant, parse_duration
 from memql.ports.record import PERMISSION_FIELDS, Record
 from memql.services import keywords
 
@@ -33,19 +35,38 @@ _canonical_json = compact_json(sort_keys=True)
 def content_hash(text: str | None, url: str | None, structured: dict[str, Any] | None) -> str:
     """Identity of content for de-duplication: whitespace-normalised text, the URL, canonical JSON."""
     # str.split() splits at exactly what `\s` matches: runs of whitespace become one space, ends trimmed
-    body = _canonical_json(
-        {"text": " ".join(text.split()) if text else None, "url": url, "structured": structured}
-    )
+    if url is None and structured is None:  # text alone, as nearly every Encode: the same JSON, spelled out
+        spelled = _json_string(" ".join(text.split())) if text else "null"
+        body = f'{{"structured":null,"text":{spelled},"url":null}}'
+    else:
+        body = _canonical_json(
+            {"text": " ".join(text.split()) if text else None, "url": url, "structured": structured}
+        )
     return hashlib.sha256(body.encode("utf-8")).hexdigest()
 
 
 def facets_of(args: Any) -> dict[str, Any]:
     """Facets from args.facets plus the top-level subject/location/topic shorthands."""
-    facets = args.facets.model_dump(mode="json", exclude_none=True) if args.facets else {}
+    facets = _facet_values(args.facets) if args.facets else {}
     for key in ("subject", "location", "topic"):
         value = getattr(args, key, None)
         if value is not None:
             facets[key] = value
+    return facets
+
+
+_TYPED_FACETS = tuple(Facets.model_fields)  # subject, time, location, topic: in their order
+
+
+def _facet_values(given: Facets) -> dict[str, Any]:
+    """`given.model_dump(mode="json", exclude_none=True)`, read straight from its fields when it holds
+    only the typed ones (as nearly every Encode's facets do: it runs per record written)."""
+    if given.__pydantic_extra__:
+        return given.model_dump(mode="json", exclude_none=True)
+    values = given.__dict__
+    facets = {name: values[name] for name in _TYPED_FACETS if values[name] is not None}
+    if "time" in facets:
+        facets["time"] = format_instant(facets["time"])
     return facets
 
 

@@ -40,9 +40,21 @@ def parse_instant(text: str) -> tuple[datetime, bool]:
     return _parse_instant(text)
 
 
+# the canonical form (what format_instant writes, without microseconds): most instants given are in it
+_CANONICAL_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
+
+
 @functools.lru_cache(maxsize=4096)  # validation parses each instant twice (normalising, then the model)
 def _parse_instant(text: str) -> tuple[datetime, bool]:
     raw = text.strip()
+    if _CANONICAL_RE.fullmatch(raw):  # by one C call; kept only when it reads back as the same text
+        try:
+            instant = datetime.fromisoformat(raw)
+        except ValueError:
+            pass  # an impossible date or time: the general path says why
+        else:
+            if instant.isoformat()[:-6] + "Z" == raw:
+                return instant, False
     m = _INSTANT_RE.fullmatch(raw)
     if m is None:
         raise TimeParseError(
@@ -82,6 +94,8 @@ def to_utc(dt: datetime) -> datetime:
 @functools.lru_cache(maxsize=4096)  # a write formats the same instants (its now) for every record
 def format_instant(dt: datetime) -> str:
     """Canonical UTC text ``YYYY-MM-DDTHH:MM:SSZ``, with ``.ffffff`` only when there are microseconds."""
+    if dt.tzinfo is UTC:  # as instants are held: isoformat writes the same fields, its offset +00:00
+        return dt.isoformat()[:-6] + "Z"
     u = to_utc(dt)
     text = f"{u.year:04d}-{u.month:02d}-{u.day:02d}T{u.hour:02d}:{u.minute:02d}:{u.second:02d}"
     if u.microsecond:

@@ -62,7 +62,7 @@ class SQLiteBulk:
         self.conn.executemany(
             "INSERT INTO records_fts (rowid, body, context) VALUES (?, ?, ?)",
             [
-                (num, index_text(lexical_text(record)), index_text(context_text(record)))
+                (num, index_text(lexical_text(record)), _context_index_text(record))
                 for num, record in zip(nums, records, strict=True)
             ],
         )
@@ -114,6 +114,12 @@ class SQLiteBulk:
                 if len(found) < limit:
                     found.append(str(num))
         return out
+
+
+def _context_index_text(record: Record) -> str:
+    """The FTS `context` column: most records have no context, whose index text is empty."""
+    context = context_text(record)
+    return index_text(context) if context else ""
 
 
 @functools.lru_cache(maxsize=64)
