@@ -376,8 +376,9 @@ class Conversation:
         shown = {i for p in leading for i in p.memory_ids}
         # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
         pieces = label_stale(pieces, facts, at, shown, upcoming=upcoming)
-        # a line no fact covers, that a later change said of the same thing makes history
-        pieces = label_superseded(leading + pieces if left > 0 else leading, at, facts, self.agent)
+        pieces = leading + pieces if left > 0 else leading
+        if self.extractor is not None:  # formation reads what changed where it formed no fact, too
+            pieces = label_superseded(pieces, at, facts, self.agent)
         context.pieces = pieces
         context.budget_tokens = budget_tokens
         _enforce_budget(context)
