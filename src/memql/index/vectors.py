@@ -5,7 +5,8 @@ set of vectors. Neither knows about records: which candidates may be returned is
 which checks its filters on the candidates these indexes rank (see memql.store.sqlite.vectors).
 
 - ExactVectors: a growable float32 matrix; a query is one matrix-vector product over every row, so its
-  ranking is exact. Right for small and medium sets (~20k vectors: well under a millisecond).
+  ranking is exact. Right for small and medium sets (~20k vectors: well under a millisecond). It also
+  remembers keys cleared while absent (`cleared`), so that as a layer over a graph it can hide them.
 - HNSWVectors: a hierarchical navigable small world graph (the `usearch` library), approximate and
   sub-linear; right for large sets. It can also give back stored vectors, so a filtered subset can still
   be ranked exactly without a second copy of the matrix.
@@ -42,6 +43,32 @@ class ExactVectors:
         self.size = 0
         self.pos: dict[int, int] = {}
         self.live = np.zeros(0, dtype=bool)  # rows holding a vector (a cleared row is zeros, not live)
+        self.cleared: set[int] = set()  # keys cleared without ever holding a row here
+
+    @classmethod
+    def from_arrays(cls, keys: np.ndarray, matrix: np.ndarray, cleared: Iterable[int] = ()) -> ExactVectors:
+        """Live vectors given as arrays (the matrix may be a read-only memory map: never `put` into it)."""
+        made = cls()
+        made.keys, made.matrix, made.size = keys.astype(np.int64), matrix, len(keys)
+        made.pos = dict(zip(made.keys.tolist(), range(len(keys)), strict=True))
+        made.live = np.ones(len(keys), dtype=bool)
+        made.cleared = set(cleared)
+        return made
+
+    def export(self) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """(live keys, their vectors, every other key this holds: cleared) -- what `from_arrays` takes."""
+        live = np.flatnonzero(self.live[: self.size])
+        dead = self.keys[: self.size][~self.live[: self.size]].tolist()
+        return self.keys[live].copy(), self.matrix[live], [*dead, *self.cleared]
+
+    def holds(self, key: int) -> bool:
+        """Whether this says anything about the key: a vector, or that it was cleared."""
+        return key in self.pos or key in self.cleared
+
+    def held(self) -> np.ndarray:
+        """Every key `holds` is true of."""
+        keys = self.keys[: self.size]
+        return np.concatenate([keys, np.fromiter(self.cleared, np.int64, len(self.cleared))])
 
     def __len__(self) -> int:
         return self.size
@@ -54,7 +81,9 @@ class ExactVectors:
         """Store (or replace) a key's vector; None clears it (the row then scores nothing)."""
         index = self.pos.get(key)
         if vector is None:
-            if index is not None:
+            if index is None:
+                self.cleared.add(key)
+            else:
                 self.matrix[index] = 0.0
                 self.live[index] = False
             return
@@ -66,6 +95,7 @@ class ExactVectors:
             self.keys = np.zeros(1024, dtype=np.int64)
             self.live = np.zeros(1024, dtype=bool)
             index = None
+        self.cleared.discard(key)
         if index is None:
             if self.size == self.matrix.shape[0]:
                 grow = max(1024, self.size)
@@ -96,7 +126,7 @@ class ExactVectors:
 
     def vectors(self, keys: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """The stored vectors of those keys that have one: (keys, matrix)."""
-        rows = [(k, self.pos[k]) for k in keys if k in self.pos]
+        rows = [(k, self.pos[k]) for k in keys if k in self.pos and self.live[self.pos[k]]]
         found = np.array([k for k, _ in rows], dtype=np.int64)
         return found, self.matrix[[i for _, i in rows]] if rows else np.zeros((0, self.dimension), np.float32)
 
@@ -120,17 +150,27 @@ class HNSWVectors:
         self.lock = threading.Lock()  # usearch does not promise safe concurrent insert and search
 
     @classmethod
-    def load(cls, path: Path) -> HNSWVectors:
-        """A graph written by `save`."""
+    def load(cls, path: Path, view: bool = False) -> HNSWVectors:
+        """A graph written by `save`. `view`: memory-mapped, opened at once and read-only (`copy` gives
+        a graph that can change)."""
         from usearch.index import Index
 
-        index = Index.restore(os.fspath(path))
+        index = Index.restore(os.fspath(path), view=view)
         if index is None:
             raise ValueError(f"{path} is not an HNSW index")
-        loaded = cls.__new__(cls)
-        loaded.index, loaded.lock = index, threading.Lock()
+        return cls._wrapping(index)
+
+    @classmethod
+    def _wrapping(cls, index) -> HNSWVectors:  # noqa: ANN001 - a usearch Index
+        made = cls.__new__(cls)
+        made.index, made.lock = index, threading.Lock()
         index.expansion_add, index.expansion_search = EXPANSION_ADD, EXPANSION_SEARCH
-        return loaded
+        return made
+
+    def copy(self) -> HNSWVectors:
+        """A graph of its own with the same vectors and links (of a memory-mapped one too)."""
+        with self.lock:
+            return self._wrapping(self.index.copy())
 
     def __len__(self) -> int:
         return len(self.index)
@@ -152,6 +192,11 @@ class HNSWVectors:
             if np.any(present):
                 self.index.remove(ids[present])
             self.index.add(ids, np.ascontiguousarray(vectors, dtype=np.float32), threads=threads)
+
+    def contains(self, keys: np.ndarray) -> np.ndarray:
+        """Which of these keys hold a vector here."""
+        with self.lock:
+            return np.asarray(self.index.contains(np.asarray(keys, dtype=np.uint64)), dtype=bool)
 
     def clear(self, keys: Sequence[int]) -> None:
         ids = np.asarray(keys, dtype=np.uint64)

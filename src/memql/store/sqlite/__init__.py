@@ -456,7 +456,7 @@ class SQLiteStore:
         self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
         snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
-        self.vectors = VectorIndex(vector_index, snapshots)
+        self.vectors = VectorIndex(vector_index, snapshots, None if snapshots is None else Path(path).expanduser())
         self.lexical = LexicalIndex(
             lexical_index, None if path == ":memory:" else Path(f"{Path(path).expanduser()}.lexical")
         )
@@ -517,12 +517,15 @@ class SQLiteStore:
         with self._lock:
             self.flush_visits()  # the process's earlier reads are recorded before its next write
             self.conn.execute("BEGIN IMMEDIATE")
+            session = SQLiteSession(self.conn, self.vectors, self.lexical)
             try:
-                yield SQLiteSession(self.conn, self.vectors, self.lexical)
+                yield session
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+            if session.committed_seq is not None:  # it stored vectors: absorbed in the background
+                self.vectors.committed()
 
     @contextmanager
     def read(self) -> Iterator[SQLiteReadSession]:
