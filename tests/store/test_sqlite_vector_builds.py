@@ -197,9 +197,7 @@ def test_close_during_a_build_publishes_nothing_and_a_reopened_store_starts_from
     exact.close()
 
 
-def test_a_store_loaded_by_one_process_answers_the_next_ones_first_search_from_its_snapshot(
-    tmp_path, gate
-):
+def test_a_store_loaded_by_one_process_answers_the_next_ones_first_search_from_its_snapshot(tmp_path, gate):
     """The writer's background catch-up builds the graph while it loads, and saves it: a process
     opening the store afterwards reads no vector row and builds nothing before its first answer."""
     gate.open.set()

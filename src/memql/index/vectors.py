@@ -109,6 +109,40 @@ class ExactVectors:
         self.matrix[index] = vector
         self.live[index] = True
 
+    def put_many(self, keys: Sequence[int], vectors: Sequence[np.ndarray | None]) -> None:
+        """`put` each in order; runs of new keys are appended as one block (a catch-up's common case)."""
+        run: list[tuple[int, np.ndarray]] = []
+        in_run: set[int] = set()
+        for key, vector in zip(keys, vectors, strict=True):
+            new = vector is not None and key not in self.pos and vector.shape[0] == self.matrix.shape[1]
+            if new and key not in in_run:
+                run.append((key, vector))  # type: ignore[arg-type]
+                in_run.add(key)
+                continue
+            self._append(run)
+            run, in_run = [], set()
+            self.put(key, vector)
+        self._append(run)
+
+    def _append(self, rows: list[tuple[int, np.ndarray]]) -> None:
+        """New keys, none held yet, of this matrix's dimension."""
+        if not rows:
+            return
+        count = len(rows)
+        if self.size + count > self.matrix.shape[0]:
+            grow = max(1024, self.size, self.size + count - self.matrix.shape[0])
+            self.matrix = np.vstack([self.matrix, np.zeros((grow, self.matrix.shape[1]), np.float32)])
+            self.keys = np.concatenate([self.keys, np.zeros(grow, np.int64)])
+            self.live = np.concatenate([self.live, np.zeros(grow, bool)])
+        start, keys = self.size, [k for k, _ in rows]
+        self.matrix[start : start + count] = np.stack([v for _, v in rows])
+        self.keys[start : start + count] = keys
+        self.live[start : start + count] = True
+        self.pos.update(zip(keys, range(start, start + count), strict=True))
+        if self.cleared:
+            self.cleared.difference_update(keys)
+        self.size += count
+
     def scores(self, query: np.ndarray, live_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Every key and its score (cleared rows score 0; `live_only` leaves them out)."""
         if self.size == 0 or self.dimension != query.shape[0]:
@@ -161,7 +195,7 @@ class HNSWVectors:
         return cls._wrapping(index)
 
     @classmethod
-    def _wrapping(cls, index) -> HNSWVectors:  # noqa: ANN001 - a usearch Index
+    def _wrapping(cls, index) -> HNSWVectors:
         made = cls.__new__(cls)
         made.index, made.lock = index, threading.Lock()
         index.expansion_add, index.expansion_search = EXPANSION_ADD, EXPANSION_SEARCH

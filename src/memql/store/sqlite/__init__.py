@@ -456,7 +456,9 @@ class SQLiteStore:
         self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
         snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
-        self.vectors = VectorIndex(vector_index, snapshots, None if snapshots is None else Path(path).expanduser())
+        self.vectors = VectorIndex(
+            vector_index, snapshots, None if snapshots is None else Path(path).expanduser()
+        )
         self.lexical = LexicalIndex(
             lexical_index, None if path == ":memory:" else Path(f"{Path(path).expanduser()}.lexical")
         )

@@ -42,7 +42,7 @@ from memql.index.vectors import ExactVectors, HNSWVectors
 VectorMode = Literal["auto", "exact", "hnsw"]
 ANN_MIN_VECTORS = 20_000  # "auto" builds a graph from here on: exact search over 20k vectors takes ~1 ms
 MERGE_MIN = 1_000  # a tail smaller than this is not worth a new graph
-EXACT_SNAPSHOT_MIN = 5_000  # exact layers this large are saved at close (fewer are quicker to re-read)
+EXACT_SNAPSHOT_MIN = 1_000  # exact layers this large are saved at close (fewer are quicker to re-read)
 CATCH_UP_BATCH = 2_000  # rows read, then absorbed under the lock, at a time
 BUILD_HOOK: Callable[[VectorCache], None] | None = None  # tests: runs in each builder thread first
 
@@ -166,9 +166,10 @@ class VectorCache:
             decoded = [(row[0], row[4], *self.vectors(row[1], row[2], row[3])) for row in rows]
             with self.lock:
                 fresh = [d for d in decoded if d[1] > self.seq]  # another catch-up may have been first
-                for num, _, vector, paths in fresh:
-                    self.tail.put(num, vector)
-                    self._put_paths(num, paths)
+                self.tail.put_many([d[0] for d in fresh], [d[2] for d in fresh])
+                for num, _, _, paths in fresh:
+                    if paths is not None or num in self.path_counts:
+                        self._put_paths(num, paths)
                 self.seq = max(self.seq, rows[-1][4])
         with self.lock:
             self._maybe_build()
@@ -260,7 +261,7 @@ class VectorCache:
                 graph = None
             if graph is not None and len(keys):
                 graph.put_many(keys.tolist(), matrix)
-        except BaseException as exc:  # noqa: BLE001 - the exact layers keep answering; reported on close
+        except BaseException as exc:
             with self.lock:
                 self.build_error, self.builder = exc, None
             return
