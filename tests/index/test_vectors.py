@@ -37,8 +37,8 @@ def test_put_many_leaves_what_put_one_at_a_time_leaves(first, second):
     if query is not None:
         keys_one, scores_one = one.scores(query, live_only=True)
         keys_many, scores_many = many.scores(query, live_only=True)
-        assert dict(zip(keys_one.tolist(), scores_one.tolist())) == dict(
-            zip(keys_many.tolist(), scores_many.tolist())
+        assert dict(zip(keys_one.tolist(), scores_one.tolist(), strict=True)) == dict(
+            zip(keys_many.tolist(), scores_many.tolist(), strict=True)
         )
     held = sorted(set(one.held().tolist()))
     assert held == sorted(set(many.held().tolist()))
