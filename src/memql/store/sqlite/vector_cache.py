@@ -44,6 +44,7 @@ ANN_MIN_VECTORS = 20_000  # "auto" builds a graph from here on: exact search ove
 MERGE_MIN = 1_000  # a tail smaller than this is not worth a new graph
 EXACT_SNAPSHOT_MIN = 1_000  # exact layers this large are saved at close (fewer are quicker to re-read)
 CATCH_UP_BATCH = 2_000  # rows read, then absorbed under the lock, at a time
+BUILD_NICENESS = 10  # a build thread's niceness: below searches (and the process's other threads)
 BUILD_HOOK: Callable[[VectorCache], None] | None = None  # tests: runs in each builder thread first
 
 # a transaction's own vectors by record number: its vector (None: none searchable) and its path vectors
@@ -248,6 +249,7 @@ class VectorCache:
         self.builder.start()
 
     def _build(self, base: HNSWVectors | None, frozen: ExactVectors, upto: int) -> None:
+        _yield_to_searches()
         try:
             if BUILD_HOOK is not None:
                 BUILD_HOOK(self)
@@ -395,3 +397,12 @@ class VectorCache:
             if seq.isdigit() and int(seq) <= current:
                 found.append((int(seq), path))
         return found
+
+
+def _yield_to_searches() -> None:
+    """Lower this thread's scheduling priority (Linux: per thread; the graph's insertion threads started
+    from it inherit it), so that on a busy machine searches get the cores before a build does."""
+    try:
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BUILD_NICENESS)
+    except (AttributeError, OSError):  # not Linux-like: the build simply runs at the process's priority
+        pass
