@@ -26,6 +26,7 @@ the exact part is merged into the graph in the background.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import sqlite3
@@ -402,7 +403,5 @@ class VectorCache:
 def _yield_to_searches() -> None:
     """Lower this thread's scheduling priority (Linux: per thread; the graph's insertion threads started
     from it inherit it), so that on a busy machine searches get the cores before a build does."""
-    try:
+    with contextlib.suppress(AttributeError, OSError):  # elsewhere: at the process's priority
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BUILD_NICENESS)
-    except (AttributeError, OSError):  # not Linux-like: the build simply runs at the process's priority
-        pass
