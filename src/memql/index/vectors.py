@@ -57,9 +57,11 @@ class ExactVectors:
 
     def export(self) -> tuple[np.ndarray, np.ndarray, list[int]]:
         """(live keys, their vectors, every other key this holds: cleared) -- what `from_arrays` takes."""
-        live = np.flatnonzero(self.live[: self.size])
-        dead = self.keys[: self.size][~self.live[: self.size]].tolist()
-        return self.keys[live].copy(), self.matrix[live], [*dead, *self.cleared]
+        live = self.live[: self.size]
+        if live.all():  # the common case: the vectors as they are, no copy
+            return self.keys[: self.size].copy(), self.matrix[: self.size], list(self.cleared)
+        dead = self.keys[: self.size][~live].tolist()
+        return self.keys[: self.size][live], self.matrix[: self.size][live], [*dead, *self.cleared]
 
     def holds(self, key: int) -> bool:
         """Whether this says anything about the key: a vector, or that it was cleared."""
