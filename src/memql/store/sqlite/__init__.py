@@ -455,13 +455,9 @@ class SQLiteStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
-        snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
-        self.vectors = VectorIndex(
-            vector_index, snapshots, None if snapshots is None else Path(path).expanduser()
-        )
-        self.lexical = LexicalIndex(
-            lexical_index, None if path == ":memory:" else Path(f"{Path(path).expanduser()}.lexical")
-        )
+        database = None if path == ":memory:" else Path(path).expanduser()  # beside it: the indexes' files
+        self.vectors = VectorIndex(vector_index, database and Path(f"{database}.vectors"), database)
+        self.lexical = LexicalIndex(lexical_index, database and Path(f"{database}.lexical"), database)
         migrate(self.conn)
         self._ensure_store_id()
         self._rebuild_lexical_index()
