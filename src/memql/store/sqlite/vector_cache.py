@@ -30,6 +30,7 @@ import contextlib
 import hashlib
 import os
 import sqlite3
+import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
@@ -403,5 +404,7 @@ class VectorCache:
 def _yield_to_searches() -> None:
     """Lower this thread's scheduling priority (Linux: per thread; the graph's insertion threads started
     from it inherit it), so that on a busy machine searches get the cores before a build does."""
-    with contextlib.suppress(AttributeError, OSError):  # elsewhere: at the process's priority
+    if not sys.platform.startswith("linux"):  # elsewhere a thread id is no process id: left alone
+        return
+    with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BUILD_NICENESS)
