@@ -11,8 +11,8 @@ shows here as a first query far slower than the rest. Per size, one store in its
 * ``open_s``: opening the store again; ``first_ms`` / ``first_cpu_ms``: its first hybrid Retrieve
   (k = 10, query vector given: computed before the timed region), wall time and the calling thread's
   CPU time; then ``after_p50_ms`` / ``after_p95_ms`` (and ``after_cpu_*``) over the next queries.
-* ``building_after_first``: whether the store was still building an index in the background when the
-  first answer came (SQLite; the answer did not wait for it); ``rss_peak_mib``: this process's peak.
+* ``building_after_first``: whether the store was still building an index (a vector graph, the lexical
+  index) in the background when the first answer came (SQLite; the answer did not wait for it); ``rss_peak_mib``: this process's peak.
 """
 
 from __future__ import annotations
@@ -149,9 +149,11 @@ def _timed_retrieve(m: Memory, query: str) -> tuple[float, float]:
 
 
 def _building(m: Memory) -> bool:
-    """Whether a vector index build of this store's is running (a SQLite store of this memql)."""
+    """Whether an index build of this store's is running: a vector graph, or the lexical index (a SQLite
+    store of this memql)."""
     caches = getattr(getattr(m.store, "vectors", None), "caches", {})
-    return any(getattr(c, "builder", None) is not None for c in caches.values())
+    lexical = getattr(getattr(m.store, "lexical", None), "preparing", None)
+    return lexical is not None or any(getattr(c, "builder", None) is not None for c in caches.values())
 
 
 def _drop(target: str, embedder: Any) -> None:
