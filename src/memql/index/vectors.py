@@ -204,9 +204,9 @@ class HNSWVectors:
         return made
 
     def copy(self) -> HNSWVectors:
-        """A graph of its own with the same vectors and links (of a memory-mapped one too)."""
-        with self.lock:
-            return self._wrapping(self.index.copy())
+        """A graph of its own with the same vectors and links (of a memory-mapped one too). It only reads
+        this graph, so it takes no lock: searches of a graph no one adds to go on meanwhile."""
+        return self._wrapping(self.index.copy())
 
     def __len__(self) -> int:
         return len(self.index)
