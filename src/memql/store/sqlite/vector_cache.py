@@ -383,13 +383,16 @@ class VectorCache:
         self.graph, self.graph_seq, self.saved_seq = graph, graph_seq, graph_seq
         self.frozen, self.frozen_seq, self.seq = frozen, frozen_seq, max(graph_seq, frozen_seq)
         if self.seq:
+            # no condition on embedding_seq: with one, SQLite walks every row of the tenant by that index
+            # (reading each row) instead of the few rows of records_with_path_vectors
             rows = conn.execute(
-                "SELECT num, embedding, embedding_model, path_embeddings FROM records "
-                "WHERE tenant = ? AND path_embeddings IS NOT NULL AND embedding_seq <= ?",
-                (self.tenant, self.seq),
+                "SELECT num, embedding, embedding_model, path_embeddings, embedding_seq FROM records "
+                "WHERE tenant = ? AND path_embeddings IS NOT NULL",
+                (self.tenant,),
             )
-            for num, blob, model, paths in rows:  # the snapshots hold no path vectors
-                self._put_paths(num, self.vectors(blob, model, paths)[1])
+            for num, blob, model, paths, seq in rows:  # the snapshots hold no path vectors
+                if seq is not None and seq <= self.seq:
+                    self._put_paths(num, self.vectors(blob, model, paths)[1])
 
     def _numbered(self, suffix: str, current: int) -> list[tuple[int, Path]]:
         """Snapshots with this suffix and their sequence values, none ahead of the store's `current`."""
