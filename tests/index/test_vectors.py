@@ -72,3 +72,18 @@ def test_a_memory_mapped_graph_answers_and_its_copy_changes_alone(tmp_path):
     assert copy.nearest(_vector(7), 1)[0].tolist() == [500]
     assert viewed.nearest(_vector(7), 1)[0].tolist() == [7]  # the snapshot is untouched
     assert viewed.contains(np.array([7, 500])).tolist() == [True, False]
+
+
+def test_an_insertion_told_to_stop_stops_at_its_next_slice(monkeypatch):
+    from memql.index import vectors
+
+    monkeypatch.setattr(vectors, "PARALLEL_BUILD_MIN", 10)
+    graph, asked = HNSWVectors(DIM), []
+
+    def keep_going() -> bool:
+        asked.append(len(graph))
+        return len(asked) < 3  # two slices, then stop
+
+    done = graph.put_many(list(range(1, 41)), np.stack([_vector(i) for i in range(1, 41)]), keep_going)
+    assert done is False and asked == [0, 10, 20] and len(graph) == 20
+    assert graph.put_many([99], _vector(99)[None, :], lambda: True) is True and len(graph) == 21

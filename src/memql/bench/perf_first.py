@@ -12,7 +12,8 @@ shows here as a first query far slower than the rest. Per size, one store in its
   (k = 10, query vector given: computed before the timed region), wall time and the calling thread's
   CPU time; then ``after_p50_ms`` / ``after_p95_ms`` (and ``after_cpu_*``) over the next queries.
 * ``building_after_first``: whether the store was still building an index (a vector graph, the lexical
-  index) in the background when the first answer came (SQLite; the answer did not wait for it); ``rss_peak_mib``: this process's peak.
+  index) in the background when the first answer came (SQLite; the answer did not wait for it);
+  ``rss_peak_mib``: this process's peak.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -215,12 +215,24 @@ class HNSWVectors:
     def dimension(self) -> int:
         return self.index.ndim
 
-    def put_many(self, keys: Sequence[int], vectors: np.ndarray) -> None:
+    def put_many(
+        self, keys: Sequence[int], vectors: np.ndarray, keep_going: Callable[[], bool] | None = None
+    ) -> bool:
         """Add or replace vectors. Large batches are inserted on every core; small ones on one thread,
         because concurrent insertion into a small graph leaves it poorly linked (measured on 300 vectors:
-        13% of queries missed one of their 40 nearest with two threads, none with one)."""
+        13% of queries missed one of their 40 nearest with two threads, none with one).
+
+        `keep_going`: asked before each slice of PARALLEL_BUILD_MIN vectors; False stops (and this
+        returns False, the graph holding part of them) -- a build stops within seconds when told."""
+        if keep_going is not None:
+            for start in range(0, len(keys), PARALLEL_BUILD_MIN):
+                if not keep_going():
+                    return False
+                end = start + PARALLEL_BUILD_MIN
+                self.put_many(keys[start:end], vectors[start:end])
+            return True
         if not len(keys):
-            return
+            return True
         threads = 0 if len(keys) >= PARALLEL_BUILD_MIN else 1
         ids = np.asarray(keys, dtype=np.uint64)
         with self.lock:
@@ -228,6 +240,7 @@ class HNSWVectors:
             if np.any(present):
                 self.index.remove(ids[present])
             self.index.add(ids, np.ascontiguousarray(vectors, dtype=np.float32), threads=threads)
+        return True
 
     def contains(self, keys: np.ndarray) -> np.ndarray:
         """Which of these keys hold a vector here."""

@@ -26,12 +26,14 @@ the exact part is merged into the graph in the background.
 
 from __future__ import annotations
 
+import atexit
 import contextlib
 import hashlib
 import os
 import sqlite3
 import sys
 import threading
+import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -246,11 +248,18 @@ class VectorCache:
             target=self._build,
             args=(self.graph, self.frozen, self.frozen_seq),
             name=f"memql-hnsw-build-{self.tenant}",
-            daemon=True,  # a process may exit during a build: the build is simply lost
+            daemon=True,  # a process may exit during a build: the build stops and is lost
         )
+        _BUILDERS.add(self.builder)
         self.builder.start()
 
     def _build(self, base: HNSWVectors | None, frozen: ExactVectors, upto: int) -> None:
+        try:
+            self._build_and_publish(base, frozen, upto)
+        finally:
+            _BUILDERS.discard(threading.current_thread())
+
+    def _build_and_publish(self, base: HNSWVectors | None, frozen: ExactVectors, upto: int) -> None:
         _yield_to_searches()
         try:
             if BUILD_HOOK is not None:
@@ -264,13 +273,13 @@ class VectorCache:
             else:
                 graph = None
             if graph is not None and len(keys):
-                graph.put_many(keys.tolist(), matrix)
+                graph.put_many(keys.tolist(), matrix, lambda: not self.closed and not _EXITING.is_set())
         except BaseException as exc:
             with self.lock:
                 self.build_error, self.builder = exc, None
             return
         with self.lock:
-            if self.closed or self.frozen is not frozen:
+            if self.closed or self.frozen is not frozen or _EXITING.is_set():  # stopped, or unwanted
                 self.builder = None
                 return
             self.graph, self.graph_seq, self.frozen = graph, upto, None
@@ -411,3 +420,16 @@ def _yield_to_searches() -> None:
         return
     with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BUILD_NICENESS)
+
+
+# Builds running in this process. At exit each is told to stop (at its next slice of vectors) and waited
+# for: the graph library's insertion threads must not outlive the interpreter (the C++ runtime aborts).
+_BUILDERS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
+_EXITING = threading.Event()
+
+
+@atexit.register
+def _stop_builds() -> None:
+    _EXITING.set()
+    for thread in list(_BUILDERS):
+        thread.join()
