@@ -60,11 +60,10 @@ from memql.interfaces.cli.progress import progress_bars
 @click.option("--no-dense", is_flag=True, help="Skip the hybrid (BM25 + dense) part.")
 @click.option(
     "--first-sizes",
-    default="100000",
-    show_default=True,
+    default=None,
     callback=positive_ints("record counts", "100000"),
     help="Store sizes (records) loaded with embeddings, closed and reopened, to time the first hybrid "
-    "Retrieve and the next ones (on the --db backend).",
+    "Retrieve and the next ones (on the --db backend).  [default: the largest of --sizes]",
 )
 @click.option("--no-first", is_flag=True, help="Skip the first-query part.")
 @click.option(
@@ -86,7 +85,7 @@ def bench_perf_command(
     directory: str | None,
     dense_sizes: list[int],
     no_dense: bool,
-    first_sizes: list[int],
+    first_sizes: list[int] | None,
     no_first: bool,
     word_vectors: str,
     seed: int,
@@ -125,7 +124,7 @@ def bench_perf_command(
                 report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
             if not no_first:
                 first = perf_first.run(
-                    first_sizes, seed=seed, directory=folder, backend=backend, progress=progress
+                    first_sizes or sizes[-1:], seed=seed, directory=folder, backend=backend, progress=progress
                 )
                 report["first_query"] = first.pop("first_query")
                 report["first_query_settings"] = first["settings"] | {"elapsed_s": first["elapsed_s"]}
