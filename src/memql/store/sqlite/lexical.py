@@ -46,6 +46,7 @@ from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.vector_cache import connect_existing
 
 LexicalMode = Literal["auto", "fts5", "postings"]
 LEXICAL_MODES: tuple[str, ...] = ("auto", "fts5", "postings")
@@ -197,7 +198,7 @@ class LexicalIndex:
         try:
             if PREPARE_HOOK is not None:
                 PREPARE_HOOK()
-            conn = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False, timeout=30)
+            conn = connect_existing(self.database)
             try:
                 prepared = self._prepared(conn)
             finally:

@@ -433,3 +433,12 @@ def _stop_builds() -> None:
     _EXITING.set()
     for thread in list(_BUILDERS):
         thread.join()
+
+
+def connect_existing(database: Path) -> sqlite3.Connection:
+    """A connection of a background thread's own to the store's file, which must exist (a store deleted
+    meanwhile is not created again, empty)."""
+    from urllib.request import pathname2url
+
+    uri = f"file:{pathname2url(os.fspath(database))}?mode=rw"
+    return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=30)

@@ -42,7 +42,13 @@ import numpy as np
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
-from memql.store.sqlite.vector_cache import ANN_MIN_VECTORS, Overlay, VectorCache, VectorMode
+from memql.store.sqlite.vector_cache import (
+    ANN_MIN_VECTORS,
+    Overlay,
+    VectorCache,
+    VectorMode,
+    connect_existing,
+)
 
 __all__ = ["ANN_MIN_VECTORS", "VECTOR_MODES", "VectorCache", "VectorIndex", "VectorMode"]
 
@@ -207,7 +213,7 @@ class CatchUp:
             thread.join()
 
     def _run(self) -> None:
-        conn = sqlite3.connect(self.database, isolation_level=None, check_same_thread=False, timeout=30)
+        conn = connect_existing(self.database)
         try:
             while not self.stopping:
                 self.wake.wait()
