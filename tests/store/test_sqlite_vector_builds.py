@@ -79,6 +79,8 @@ def test_the_first_search_past_the_threshold_answers_exactly_while_the_graph_is_
         for i in range(THRESHOLD + 100):
             put(s, "A", f"r{i}", unit(rng), tags=["even"] if i % 2 == 0 else ["odd"])
     queries = [unit(rng) for _ in range(5)]
+    with store.transaction() as s:  # another tenant's records, closest of all: never in tenant A's answers
+        others = {put(s, "B", f"b{i}", q) for i, q in enumerate(queries)}
     assert gate.waiting.wait(60)  # the write's catch-up started a build, held at its start
     cache = _cache(store)
     assert cache.graph is None and cache.builder is not None and cache.builder.is_alive()
@@ -90,6 +92,7 @@ def test_the_first_search_past_the_threshold_answers_exactly_while_the_graph_is_
     store.vectors.wait()
     assert cache.graph is not None and cache.frozen is None and len(cache) == THRESHOLD + 100
     _agree(store, exact, queries)  # the graph answers the same (a small graph, searched broadly)
+    assert not others & {rid for q in queries for rid, _ in _top(store, q)}
     store.close()
     exact.close()
 
