@@ -108,6 +108,8 @@ def test_cli_json_has_the_hybrid_table(tmp_path, monkeypatch):
     assert list(out["retrieve_hybrid"]) == ["150"]
     assert out["retrieve_hybrid"]["150"]["exact_p50_ms"] > 0
     assert out["dense"]["settings"]["queries"] == 3
+    first = out["first_query"]["100"]  # the first-query part, at the largest of --sizes by default
+    assert first["records"] == 100 and first["first_ms"] > 0 and first["after_p50_ms"] > 0
     block = out["retrieve_hybrid"]["150"]
     if out["dense"]["settings"]["query_embedder"]:  # the sums are of pairs, so above either part
         assert block["hnsw_with_embed_p50_ms"] > max(block["hnsw_p50_ms"], block["embed_p50_ms"]) * 0.99

@@ -57,6 +57,15 @@ steps = st.lists(
     min_size=1,
     max_size=30,
 )
+
+
+@pytest.fixture(autouse=True)
+def prepared_by_the_search(monkeypatch):
+    """These tests check the index's answers: each search prepares it (the background preparation, with
+    FTS5 answering meanwhile, is tested in test_sqlite_lexical_background.py)."""
+    monkeypatch.setattr(lexical, "IN_BACKGROUND", False)
+
+
 queries = st.lists(
     st.tuples(
         st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),

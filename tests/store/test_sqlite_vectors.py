@@ -21,9 +21,9 @@ def corpus(tmp_path_factory, request):
 
 
 def test_auto_switches_to_hnsw_at_the_threshold(tmp_path, monkeypatch):
-    from memql.store.sqlite import vectors
+    from memql.store.sqlite import vector_cache
 
-    monkeypatch.setattr(vectors, "ANN_MIN_VECTORS", 40)
+    monkeypatch.setattr(vector_cache, "ANN_MIN_VECTORS", 40)
     rng = np.random.default_rng(12)
     store = SQLiteStore(str(tmp_path / "a.db"))  # "auto"
     with store.transaction() as s:
@@ -35,9 +35,10 @@ def test_auto_switches_to_hnsw_at_the_threshold(tmp_path, monkeypatch):
     assert cache.hnsw is None and len(cache) == 39
     with store.transaction() as s:
         ids.append(put(s, "A", "the fortieth", unit(rng)))
+    store.vectors.wait()  # the graph is built in a thread of its own
     with store.transaction() as s:
         after = s.dense("A", q, RecordQuery(), 40, MODEL)
-    assert cache.hnsw is not None and cache.exact is None and len(cache) == 40
+    assert cache.hnsw is not None and cache.frozen is None and len(cache.tail) == 0 and len(cache) == 40
     assert [r.id for r, _ in after][:5] == before or ids[-1] in [r.id for r, _ in after][:5]
 
 
@@ -53,7 +54,8 @@ def test_the_hnsw_graph_is_saved_and_reopened_without_a_rebuild(tmp_path):
     q = unit(rng)
     with store.transaction() as s:
         first = [r.id for r, _ in s.dense("A", q, RecordQuery(), 5, MODEL)]
-    store.close()  # saves the graph beside the file
+    store.vectors.wait()
+    store.close()  # the graph was saved beside the file when built
     (snapshot,) = (tmp_path / "p.db.vectors").glob("*.usearch")
     reopened = SQLiteStore(str(path), vector_index="hnsw")
     with reopened.transaction() as s:

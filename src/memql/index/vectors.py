@@ -5,7 +5,8 @@ set of vectors. Neither knows about records: which candidates may be returned is
 which checks its filters on the candidates these indexes rank (see memql.store.sqlite.vectors).
 
 - ExactVectors: a growable float32 matrix; a query is one matrix-vector product over every row, so its
-  ranking is exact. Right for small and medium sets (~20k vectors: well under a millisecond).
+  ranking is exact. Right for small and medium sets (~20k vectors: well under a millisecond). It also
+  remembers keys cleared while absent (`cleared`), so that as a layer over a graph it can hide them.
 - HNSWVectors: a hierarchical navigable small world graph (the `usearch` library), approximate and
   sub-linear; right for large sets. It can also give back stored vectors, so a filtered subset can still
   be ranked exactly without a second copy of the matrix.
@@ -15,7 +16,7 @@ from __future__ import annotations
 
 import os
 import threading
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 
 import numpy as np
@@ -42,6 +43,34 @@ class ExactVectors:
         self.size = 0
         self.pos: dict[int, int] = {}
         self.live = np.zeros(0, dtype=bool)  # rows holding a vector (a cleared row is zeros, not live)
+        self.cleared: set[int] = set()  # keys cleared without ever holding a row here
+
+    @classmethod
+    def from_arrays(cls, keys: np.ndarray, matrix: np.ndarray, cleared: Iterable[int] = ()) -> ExactVectors:
+        """Live vectors given as arrays (the matrix may be a read-only memory map: never `put` into it)."""
+        made = cls()
+        made.keys, made.matrix, made.size = keys.astype(np.int64), matrix, len(keys)
+        made.pos = dict(zip(made.keys.tolist(), range(len(keys)), strict=True))
+        made.live = np.ones(len(keys), dtype=bool)
+        made.cleared = set(cleared)
+        return made
+
+    def export(self) -> tuple[np.ndarray, np.ndarray, list[int]]:
+        """(live keys, their vectors, every other key this holds: cleared) -- what `from_arrays` takes."""
+        live = self.live[: self.size]
+        if live.all():  # the common case: the vectors as they are, no copy
+            return self.keys[: self.size].copy(), self.matrix[: self.size], list(self.cleared)
+        dead = self.keys[: self.size][~live].tolist()
+        return self.keys[: self.size][live], self.matrix[: self.size][live], [*dead, *self.cleared]
+
+    def holds(self, key: int) -> bool:
+        """Whether this says anything about the key: a vector, or that it was cleared."""
+        return key in self.pos or key in self.cleared
+
+    def held(self) -> np.ndarray:
+        """Every key `holds` is true of."""
+        keys = self.keys[: self.size]
+        return np.concatenate([keys, np.fromiter(self.cleared, np.int64, len(self.cleared))])
 
     def __len__(self) -> int:
         return self.size
@@ -54,7 +83,9 @@ class ExactVectors:
         """Store (or replace) a key's vector; None clears it (the row then scores nothing)."""
         index = self.pos.get(key)
         if vector is None:
-            if index is not None:
+            if index is None:
+                self.cleared.add(key)
+            else:
                 self.matrix[index] = 0.0
                 self.live[index] = False
             return
@@ -66,6 +97,7 @@ class ExactVectors:
             self.keys = np.zeros(1024, dtype=np.int64)
             self.live = np.zeros(1024, dtype=bool)
             index = None
+        self.cleared.discard(key)
         if index is None:
             if self.size == self.matrix.shape[0]:
                 grow = max(1024, self.size)
@@ -78,6 +110,40 @@ class ExactVectors:
             self.keys[index] = key
         self.matrix[index] = vector
         self.live[index] = True
+
+    def put_many(self, keys: Sequence[int], vectors: Sequence[np.ndarray | None]) -> None:
+        """`put` each in order; runs of new keys are appended as one block (a catch-up's common case)."""
+        run: list[tuple[int, np.ndarray]] = []
+        in_run: set[int] = set()
+        for key, vector in zip(keys, vectors, strict=True):
+            new = vector is not None and key not in self.pos and vector.shape[0] == self.matrix.shape[1]
+            if new and key not in in_run:
+                run.append((key, vector))  # type: ignore[arg-type]
+                in_run.add(key)
+                continue
+            self._append(run)
+            run, in_run = [], set()
+            self.put(key, vector)
+        self._append(run)
+
+    def _append(self, rows: list[tuple[int, np.ndarray]]) -> None:
+        """New keys, none held yet, of this matrix's dimension."""
+        if not rows:
+            return
+        count = len(rows)
+        if self.size + count > self.matrix.shape[0]:
+            grow = max(1024, self.size, self.size + count - self.matrix.shape[0])
+            self.matrix = np.vstack([self.matrix, np.zeros((grow, self.matrix.shape[1]), np.float32)])
+            self.keys = np.concatenate([self.keys, np.zeros(grow, np.int64)])
+            self.live = np.concatenate([self.live, np.zeros(grow, bool)])
+        start, keys = self.size, [k for k, _ in rows]
+        self.matrix[start : start + count] = np.stack([v for _, v in rows])
+        self.keys[start : start + count] = keys
+        self.live[start : start + count] = True
+        self.pos.update(zip(keys, range(start, start + count), strict=True))
+        if self.cleared:
+            self.cleared.difference_update(keys)
+        self.size += count
 
     def scores(self, query: np.ndarray, live_only: bool = False) -> tuple[np.ndarray, np.ndarray]:
         """Every key and its score (cleared rows score 0; `live_only` leaves them out)."""
@@ -96,7 +162,7 @@ class ExactVectors:
 
     def vectors(self, keys: Sequence[int]) -> tuple[np.ndarray, np.ndarray]:
         """The stored vectors of those keys that have one: (keys, matrix)."""
-        rows = [(k, self.pos[k]) for k in keys if k in self.pos]
+        rows = [(k, self.pos[k]) for k in keys if k in self.pos and self.live[self.pos[k]]]
         found = np.array([k for k, _ in rows], dtype=np.int64)
         return found, self.matrix[[i for _, i in rows]] if rows else np.zeros((0, self.dimension), np.float32)
 
@@ -120,17 +186,27 @@ class HNSWVectors:
         self.lock = threading.Lock()  # usearch does not promise safe concurrent insert and search
 
     @classmethod
-    def load(cls, path: Path) -> HNSWVectors:
-        """A graph written by `save`."""
+    def load(cls, path: Path, view: bool = False) -> HNSWVectors:
+        """A graph written by `save`. `view`: memory-mapped, opened at once and read-only (`copy` gives
+        a graph that can change)."""
         from usearch.index import Index
 
-        index = Index.restore(os.fspath(path))
+        index = Index.restore(os.fspath(path), view=view)
         if index is None:
             raise ValueError(f"{path} is not an HNSW index")
-        loaded = cls.__new__(cls)
-        loaded.index, loaded.lock = index, threading.Lock()
+        return cls._wrapping(index)
+
+    @classmethod
+    def _wrapping(cls, index) -> HNSWVectors:
+        made = cls.__new__(cls)
+        made.index, made.lock = index, threading.Lock()
         index.expansion_add, index.expansion_search = EXPANSION_ADD, EXPANSION_SEARCH
-        return loaded
+        return made
+
+    def copy(self) -> HNSWVectors:
+        """A graph of its own with the same vectors and links (of a memory-mapped one too). It only reads
+        this graph, so it takes no lock: searches of a graph no one adds to go on meanwhile."""
+        return self._wrapping(self.index.copy())
 
     def __len__(self) -> int:
         return len(self.index)
@@ -139,12 +215,24 @@ class HNSWVectors:
     def dimension(self) -> int:
         return self.index.ndim
 
-    def put_many(self, keys: Sequence[int], vectors: np.ndarray) -> None:
+    def put_many(
+        self, keys: Sequence[int], vectors: np.ndarray, keep_going: Callable[[], bool] | None = None
+    ) -> bool:
         """Add or replace vectors. Large batches are inserted on every core; small ones on one thread,
         because concurrent insertion into a small graph leaves it poorly linked (measured on 300 vectors:
-        13% of queries missed one of their 40 nearest with two threads, none with one)."""
+        13% of queries missed one of their 40 nearest with two threads, none with one).
+
+        `keep_going`: asked before each slice of PARALLEL_BUILD_MIN vectors; False stops (and this
+        returns False, the graph holding part of them) -- a build stops within seconds when told."""
+        if keep_going is not None:
+            for start in range(0, len(keys), PARALLEL_BUILD_MIN):
+                if not keep_going():
+                    return False
+                end = start + PARALLEL_BUILD_MIN
+                self.put_many(keys[start:end], vectors[start:end])
+            return True
         if not len(keys):
-            return
+            return True
         threads = 0 if len(keys) >= PARALLEL_BUILD_MIN else 1
         ids = np.asarray(keys, dtype=np.uint64)
         with self.lock:
@@ -152,6 +240,12 @@ class HNSWVectors:
             if np.any(present):
                 self.index.remove(ids[present])
             self.index.add(ids, np.ascontiguousarray(vectors, dtype=np.float32), threads=threads)
+        return True
+
+    def contains(self, keys: np.ndarray) -> np.ndarray:
+        """Which of these keys hold a vector here."""
+        with self.lock:
+            return np.asarray(self.index.contains(np.asarray(keys, dtype=np.uint64)), dtype=bool)
 
     def clear(self, keys: Sequence[int]) -> None:
         ids = np.asarray(keys, dtype=np.uint64)

@@ -59,6 +59,14 @@ from memql.interfaces.cli.progress import progress_bars
 )
 @click.option("--no-dense", is_flag=True, help="Skip the hybrid (BM25 + dense) part.")
 @click.option(
+    "--first-sizes",
+    default=None,
+    callback=positive_ints("record counts", "100000"),
+    help="Store sizes (records) loaded with embeddings, closed and reopened, to time the first hybrid "
+    "Retrieve and the next ones (on the --db backend).  [default: the largest of --sizes]",
+)
+@click.option("--no-first", is_flag=True, help="Skip the first-query part.")
+@click.option(
     "--word-vectors",
     type=click.Choice(["minilm", "random"]),
     default="minilm",
@@ -77,6 +85,8 @@ def bench_perf_command(
     directory: str | None,
     dense_sizes: list[int],
     no_dense: bool,
+    first_sizes: list[int] | None,
+    no_first: bool,
     word_vectors: str,
     seed: int,
     as_json: bool,
@@ -84,7 +94,7 @@ def bench_perf_command(
 ) -> None:
     """Encode ops/s and Retrieve p50/p95 latency, each beside raw SQLite doing the same in the same run;
     then hybrid Retrieve with the HNSW vector index beside exact vector search, and the index's recall."""
-    from memql.bench import perf, perf_dense
+    from memql.bench import perf, perf_dense, perf_first
     from memql.bench.stores import is_postgres
 
     backend = directory if is_postgres(directory) else None
@@ -112,6 +122,12 @@ def bench_perf_command(
                     progress=progress,
                 )
                 report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
+            if not no_first:
+                first = perf_first.run(
+                    first_sizes or sizes[-1:], seed=seed, directory=folder, backend=backend, progress=progress
+                )
+                report["first_query"] = first.pop("first_query")
+                report["first_query_settings"] = first["settings"] | {"elapsed_s": first["elapsed_s"]}
     except (FileExistsError, OSError, ValueError) as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
@@ -192,8 +208,11 @@ def _print(report: dict[str, Any]) -> None:
     console.print(table)
     if "retrieve_hybrid" in report:
         _print_dense(console, report)
+    if "first_query" in report:
+        _print_first(console, report)
     m = report["machine"]
     total = report["elapsed_s"] + report.get("dense", {}).get("elapsed_s", 0.0)
+    total += report.get("first_query_settings", {}).get("elapsed_s", 0.0)
     console.print(
         f"Python {m['python']}, SQLite {m['sqlite']}, {m['cpus']} CPUs; "
         f"{report['settings']['queries']} queries per read; total {total:.0f} s"
@@ -323,6 +342,31 @@ def _print_dense(console: Any, report: dict[str, Any]) -> None:
             f"{int(size):,}", _ms(b, "embed"), _ms(b, "hnsw_with_embed"), _ms(b, "exact_with_embed")
         )
     console.print(embed)
+
+
+def _print_first(console: Any, report: dict[str, Any]) -> None:
+    from rich.table import Table
+
+    table = Table(
+        title=f"First hybrid Retrieve after a load (memql {report.get('backend', 'sqlite')}), k = 10, ms",
+        caption="loaded with embeddings (batches of 100 Encodes), closed, reopened; first: its first "
+        "Retrieve (query vector given), wall / CPU of the calling thread; then p50 / p95 of the next ones; "
+        "building: an index build was still running in the background when the first answer came",
+    )
+    for column in ("records", "load s", "close s", "open s", "first", "next", "next CPU", "building"):
+        table.add_column(column, justify="right")
+    for size, b in report["first_query"].items():
+        table.add_row(
+            f"{int(size):,}",
+            f"{b['load_s']:.1f}",
+            f"{b['close_s']:.2f}",
+            f"{b['open_s']:.3f}",
+            f"{b['first_ms']:.1f} / {b['first_cpu_ms']:.1f}",
+            _ms(b, "after"),
+            _ms(b, "after_cpu"),
+            "yes" if b["building_after_first"] else "no",
+        )
+    console.print(table)
 
 
 def _print_baseline(console: Any, blocks: dict[str, Any]) -> None:

@@ -455,11 +455,9 @@ class SQLiteStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
-        snapshots = None if path == ":memory:" else Path(f"{Path(path).expanduser()}.vectors")
-        self.vectors = VectorIndex(vector_index, snapshots)
-        self.lexical = LexicalIndex(
-            lexical_index, None if path == ":memory:" else Path(f"{Path(path).expanduser()}.lexical")
-        )
+        database = None if path == ":memory:" else Path(path).expanduser()  # beside it: the indexes' files
+        self.vectors = VectorIndex(vector_index, database and Path(f"{database}.vectors"), database)
+        self.lexical = LexicalIndex(lexical_index, database and Path(f"{database}.lexical"), database)
         migrate(self.conn)
         self._ensure_store_id()
         self._rebuild_lexical_index()
@@ -517,12 +515,15 @@ class SQLiteStore:
         with self._lock:
             self.flush_visits()  # the process's earlier reads are recorded before its next write
             self.conn.execute("BEGIN IMMEDIATE")
+            session = SQLiteSession(self.conn, self.vectors, self.lexical)
             try:
-                yield SQLiteSession(self.conn, self.vectors, self.lexical)
+                yield session
             except BaseException:
                 self.conn.execute("ROLLBACK")
                 raise
             self.conn.execute("COMMIT")
+            if session.committed_seq is not None:  # it stored vectors: absorbed in the background
+                self.vectors.committed()
 
     @contextmanager
     def read(self) -> Iterator[SQLiteReadSession]:

@@ -24,6 +24,9 @@ mode "auto", stores with fewer than POSTINGS_MIN_RECORDS records.
 Snapshots. The index is saved beside the database (``<file>.lexical/``, named by the store's random id,
 the generation and the change it holds) when a tenth of it changed and when the store closes; a process
 opening a large store loads it and reads only the newer changes.
+
+No search waits for the index to be built or loaded: in a file store a thread of its own does that on a
+connection of its own (from the snapshot, or from the FTS5 table), and FTS5 answers until it is ready.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ from __future__ import annotations
 import sqlite3
 import threading
 import zipfile
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
 from typing import Literal
@@ -43,6 +46,7 @@ from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.vector_cache import connect_existing
 
 LexicalMode = Literal["auto", "fts5", "postings"]
 LEXICAL_MODES: tuple[str, ...] = ("auto", "fts5", "postings")
@@ -50,9 +54,13 @@ POSTINGS_MIN_RECORDS = 10_000  # "auto" builds the index from here on; below, FT
 FIRST_WINDOW = 64  # at least this many best matches are checked against the query's conditions first
 MAX_WINDOW = 12_800  # wider than this, the full FTS5 query over every match answers instead
 _BATCH = 50_000  # documents read and indexed at a time
+IN_BACKGROUND = True  # a file store's index is prepared by a thread while FTS5 answers (False: by a search)
+PREPARE_HOOK: Callable[[], None] | None = None  # tests: runs first in the preparing thread
 FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
 
 Hit = tuple[int, float, sqlite3.Row]  # a record number, its BM25 score and its candidate columns
+# an index ready to publish: store id, generation, postings, last change, its record number, unsaved changes
+Prepared = tuple[int, int, "BM25Postings", int, int, int]
 
 
 class FTS5Tokenizer:
@@ -82,7 +90,11 @@ class FTS5Tokenizer:
 class LexicalIndex:
     """The in-process BM25 index of one SQLite store (every tenant: FTS5's statistics span them all)."""
 
-    def __init__(self, mode: LexicalMode = "auto", snapshots: Path | None = None) -> None:
+    def __init__(
+        self, mode: LexicalMode = "auto", snapshots: Path | None = None, database: Path | None = None
+    ) -> None:
+        """`database`: the store's file, from which a thread prepares the index while FTS5 answers (None:
+        a :memory: store, prepared by its first search)."""
         if mode not in LEXICAL_MODES:
             raise ValueError(f"lexical_index must be one of {', '.join(LEXICAL_MODES)}, not {mode!r}")
         self.mode: LexicalMode = mode
@@ -95,6 +107,9 @@ class LexicalIndex:
         self.unsaved = 0
         self.tokenizer = FTS5Tokenizer()
         self.lock = threading.RLock()
+        self.database = database
+        self.preparing: threading.Thread | None = None
+        self.closed = False
 
     @property
     def answering(self) -> str:
@@ -145,9 +160,10 @@ class LexicalIndex:
         if self.postings is None:
             if self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
                 return False
-            self.store_id, self.generation = _counter(conn, "store_id"), generation
-            if not self._load_snapshot(conn, last):
-                self._build(conn, last)
+            if self.database is not None and IN_BACKGROUND:
+                self._prepare_in_background()
+                return False  # FTS5 answers until the index is ready
+            self._publish(self._prepared(conn))
         if last > self.seq:
             self._absorb(conn, last)
         assert self.postings is not None
@@ -155,7 +171,54 @@ class LexicalIndex:
             self.save()
         return True
 
-    def _build(self, conn: sqlite3.Connection, last: int) -> None:
+    def _prepared(self, conn: sqlite3.Connection) -> Prepared:
+        """The index as of the store's last change, from a snapshot or built from the FTS5 table; read in
+        one snapshot of the database."""
+        began = not conn.in_transaction
+        if began:
+            conn.execute("BEGIN")
+        try:
+            store_id, generation = _counter(conn, "store_id"), _counter(conn, "lexical_generation")
+            last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
+            loaded = self._load_snapshot(conn, last, store_id, generation)
+            return (store_id, generation, *(loaded or self._build(conn, last)))
+        finally:
+            if began:
+                conn.execute("COMMIT")
+
+    def _publish(self, prepared: Prepared) -> None:
+        self.store_id, self.generation, self.postings, self.seq, self.seq_num, self.unsaved = prepared
+
+    def _prepare_in_background(self) -> None:
+        if self.preparing is None and not self.closed:
+            self.preparing = threading.Thread(target=self._prepare, name="memql-lexical-index", daemon=True)
+            self.preparing.start()
+
+    def _prepare(self) -> None:
+        try:
+            if PREPARE_HOOK is not None:
+                PREPARE_HOOK()
+            conn = connect_existing(self.database)
+            try:
+                prepared = self._prepared(conn)
+            finally:
+                conn.close()
+            with self.lock:
+                if not self.closed and self.postings is None:
+                    self._publish(prepared)  # searches catch up from its change on
+        except (sqlite3.Error, OSError, ValueError):
+            pass  # FTS5 keeps answering; the next search tries again
+        finally:
+            with self.lock:
+                self.preparing = None
+
+    def wait(self) -> None:
+        """Until a background preparation has finished (tests, the bench)."""
+        thread = self.preparing
+        if thread is not None:
+            thread.join()
+
+    def _build(self, conn: sqlite3.Connection, last: int) -> tuple[BM25Postings, int, int, int]:
         """Index every FTS5 row (LEFT JOIN: a row without its record still counts in FTS5's statistics)."""
         postings = BM25Postings(self.tokenizer)
         cursor = conn.execute(
@@ -164,8 +227,7 @@ class LexicalIndex:
         )
         while rows := cursor.fetchmany(_BATCH):
             postings.put(rows)
-        self.postings, self.unsaved = postings, len(postings)
-        self.seq, self.seq_num = last, _change_num(conn, last)
+        return postings, last, _change_num(conn, last), len(postings)
 
     def _absorb(self, conn: sqlite3.Connection, last: int) -> None:
         """Re-read the records changed after self.seq (up to `last`): indexed again, or gone."""
@@ -187,27 +249,28 @@ class LexicalIndex:
     def _prefix(self) -> str:
         return f"{self.store_id:x}.{self.generation}."
 
-    def _load_snapshot(self, conn: sqlite3.Connection, last: int) -> bool:
-        """Start from the newest snapshot of this store and generation that is not ahead of the store and
-        whose last change is this file's (not one of a backup's other history)."""
-        if self.snapshots is None or self.store_id is None or not self.snapshots.is_dir():
-            return False
+    def _load_snapshot(
+        self, conn: sqlite3.Connection, last: int, store_id: int, generation: int
+    ) -> tuple[BM25Postings, int, int, int] | None:
+        """The newest snapshot of this store and generation that is not ahead of the store and whose last
+        change is this file's (not one of a backup's other history)."""
+        if self.snapshots is None or not self.snapshots.is_dir():
+            return None
         newest: tuple[int, Path] | None = None
-        for path in self.snapshots.glob(f"{self._prefix()}*.npz"):
+        for path in self.snapshots.glob(f"{store_id:x}.{generation}.*.npz"):
             seq = path.name.rsplit(".", 2)[-2]
             if seq.isdigit() and int(seq) <= last and (newest is None or int(seq) > newest[0]):
                 newest = (int(seq), path)
         if newest is None:
-            return False  # none, or written for a different history of this file (restored from a backup)
+            return None  # none, or written for a different history of this file (restored from a backup)
         try:
             postings, meta = BM25Postings.load(newest[1], self.tokenizer)
         except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
-            return False  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
+            return None  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
         seq, seq_num = newest[0], _change_num(conn, newest[0])
-        if (meta.get("seq"), meta.get("seq_num"), meta.get("generation")) != (seq, seq_num, self.generation):
-            return False
-        self.postings, self.seq, self.seq_num, self.unsaved = postings, seq, seq_num, 0
-        return True
+        if (meta.get("seq"), meta.get("seq_num"), meta.get("generation")) != (seq, seq_num, generation):
+            return None
+        return postings, seq, seq_num, 0
 
     def save(self) -> None:
         """Write the index as of self.seq beside the database, replacing older snapshots."""
@@ -223,8 +286,9 @@ class LexicalIndex:
             self.unsaved = 0
 
     def close(self) -> None:
-        """Save the index if it changed since its last snapshot."""
+        """Save the index if it changed since its last snapshot (a preparation still running is dropped)."""
         with self.lock:
+            self.closed = True
             if self.unsaved:
                 self.save()
 

@@ -3,7 +3,13 @@
 Every stored or cleared embedding takes the next value of a store-wide sequence (records.embedding_seq),
 so an index catches up by reading only newer rows — whichever process wrote them. Small sets are ranked
 exactly (memql.index.vectors.ExactVectors); from ANN_MIN_VECTORS on ("auto") an HNSW graph takes over,
-saved beside the database file so that reopening a large store does not rebuild it.
+built in a thread of its own while exact search answers, and saved beside the database file so that
+reopening a large store does not rebuild it (memql.store.sqlite.vector_cache: the layers of a cache).
+
+No query waits for an index build, nor (after a write of this process) for a large catch-up: after each
+write transaction that stored vectors, a thread of the store's (CatchUp, on a connection of its own)
+absorbs the committed rows into the caches, creating the caches of tenants and models not searched yet,
+so that the graph is built while the store is loaded and saved at close.
 
 Filters, tenant, status and expiry are never applied after a top-k cut. The index ranks candidates; SQL
 checks the query's conditions on them, and the window widens until k records match. When an HNSW window
@@ -26,207 +32,48 @@ default only vectors pointing the query's way (cosine > 0) count as evidence.
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 import threading
 from dataclasses import replace
 from pathlib import Path
-from typing import Literal
 
 import numpy as np
 
-from memql.index.text import MAX_PATH_VECTORS
-from memql.index.vectors import ExactVectors, HNSWVectors
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.vector_cache import (
+    ANN_MIN_VECTORS,
+    Overlay,
+    VectorCache,
+    VectorMode,
+    connect_existing,
+)
 
-VectorMode = Literal["auto", "exact", "hnsw"]
+__all__ = ["ANN_MIN_VECTORS", "VECTOR_MODES", "VectorCache", "VectorIndex", "VectorMode"]
+
 VECTOR_MODES: tuple[str, ...] = ("auto", "exact", "hnsw")
-ANN_MIN_VECTORS = 20_000  # "auto" switches to HNSW here: exact search over 20k vectors takes ~1 ms
 FIRST_WINDOW = 64
 ANN_MAX_WINDOW = 4_096  # wider than this, a selective filter is better served by exact ranking
-_CATCH_UP_BATCH = 10_000
 
 Hit = tuple[int, float, sqlite3.Row]  # a record number, its cosine and its candidate columns
-# a transaction's own vectors by record number: its vector (None: none searchable) and its path vectors
-Overlay = dict[int, tuple[np.ndarray | None, np.ndarray | None]]
-
-
-class VectorCache:
-    """The vectors of one (tenant, model): exact until large (mode "auto"), then an HNSW graph."""
-
-    def __init__(self, tenant: str, model: str, mode: VectorMode, snapshots: Path | None) -> None:
-        self.tenant, self.model, self.mode = tenant, model, mode
-        self.exact: ExactVectors | None = ExactVectors()
-        self.hnsw: HNSWVectors | None = None
-        self.paths = ExactVectors()  # path vectors, keyed num * MAX_PATH_VECTORS + i
-        self.path_counts: dict[int, int] = {}  # how many path vectors each record has in `paths`
-        self.seq = 0
-        self.unsaved = 0
-        self.snapshots = snapshots  # where HNSW snapshots go (None: in memory only)
-        self.store_id: int | None = None  # names the snapshots, so a recreated file never reads old ones
-        self.lock = threading.RLock()
-
-    def __len__(self) -> int:
-        return len(self.hnsw) if self.hnsw is not None else len(self.exact or ())
-
-    def catch_up(self, conn: sqlite3.Connection, upto: int | None) -> None:
-        """Absorb rows whose embedding changed since the last catch-up (up to `upto`, when given)."""
-        with self.lock:
-            if self.seq == 0 and self.mode != "exact":
-                self._load_snapshot(conn)
-            sql = (
-                "SELECT num, embedding, embedding_model, path_embeddings, embedding_seq FROM records "
-                "WHERE tenant = ? AND embedding_seq > ?"
-            )
-            params: list[object] = [self.tenant, self.seq]
-            if upto is not None:
-                sql += " AND embedding_seq <= ?"
-                params.append(upto)
-            cursor = conn.execute(sql + " ORDER BY embedding_seq", params)
-            while rows := cursor.fetchmany(_CATCH_UP_BATCH):
-                vectors = [self.vectors(blob, model, paths) for _, blob, model, paths, _ in rows]
-                self._absorb([(row[0], vector) for row, (vector, _) in zip(rows, vectors, strict=True)])
-                for row, (_, paths) in zip(rows, vectors, strict=True):
-                    self._put_paths(row[0], paths)
-                self.seq = max(self.seq, rows[-1][4])
-            if self.hnsw is not None and self.unsaved >= max(1_000, len(self.hnsw) // 10):
-                self.save()
-
-    def vectors(
-        self, blob: bytes | None, model: str | None, paths: bytes | None
-    ) -> tuple[np.ndarray | None, np.ndarray | None]:
-        """A row's searchable vector and path vectors in this cache's model (None: none)."""
-        if blob is None or model != self.model:
-            return None, None
-        vector = np.frombuffer(blob, dtype="<f4")
-        if paths is None:
-            return vector, None
-        return None, np.frombuffer(paths, dtype="<f4").reshape(-1, vector.shape[0])
-
-    def _put_paths(self, num: int, matrix: np.ndarray | None) -> None:
-        """Replace a record's path vectors (None: it has none)."""
-        had, has = self.path_counts.get(num, 0), 0 if matrix is None else min(len(matrix), MAX_PATH_VECTORS)
-        base = num * MAX_PATH_VECTORS
-        for i in range(has):
-            self.paths.put(base + i, matrix[i])  # type: ignore[index]
-        for i in range(has, had):
-            self.paths.put(base + i, None)
-        if has:
-            self.path_counts[num] = has
-        else:
-            self.path_counts.pop(num, None)
-
-    def _load_paths(self, conn: sqlite3.Connection, upto: int) -> None:
-        """The path vectors of rows a loaded graph already covers (the graph holds no path vectors)."""
-        rows = conn.execute(
-            "SELECT num, embedding, embedding_model, path_embeddings FROM records "
-            "WHERE tenant = ? AND path_embeddings IS NOT NULL AND embedding_seq <= ?",
-            (self.tenant, upto),
-        ).fetchall()
-        for num, blob, model, paths in rows:
-            self._put_paths(num, self.vectors(blob, model, paths)[1])
-
-    def path_best(self, query: np.ndarray, overlay: Overlay, signed: bool) -> tuple[np.ndarray, np.ndarray]:
-        """Each record's best path-vector score (records of the overlay scored by the overlay's)."""
-        nums, scores = np.zeros(0, np.int64), np.zeros(0, np.float32)
-        if not self.path_counts and not any(m is not None for _, m in overlay.values()):
-            return nums, scores  # most stores: no record has path vectors
-        if self.path_counts:
-            keys, scores = self.paths.scores(query, live_only=True)
-            nums = keys // MAX_PATH_VECTORS
-            if overlay:
-                keep = ~np.isin(nums, np.fromiter(overlay, dtype=np.int64, count=len(overlay)))
-                nums, scores = nums[keep], scores[keep]
-        own = [(n, m) for n, (_, m) in overlay.items() if m is not None and m.shape[1] == query.shape[0]]
-        if own:
-            nums = np.concatenate([nums, *[np.full(len(m), n, np.int64) for n, m in own]])
-            scores = np.concatenate([scores, *[(m @ query).astype(np.float32) for _, m in own]])
-        if not signed:
-            positive = scores > 0.0
-            nums, scores = nums[positive], scores[positive]
-        if not len(nums):
-            return nums, scores
-        order = np.argsort(-scores, kind="stable")
-        nums, scores = nums[order], scores[order]
-        _, first = np.unique(nums, return_index=True)  # the best of each record's vectors
-        first.sort()
-        return nums[first], scores[first]
-
-    def _absorb(self, rows: list[tuple[int, np.ndarray | None]]) -> None:
-        if self.hnsw is None and self.exact is not None:
-            for num, vector in rows:
-                self.exact.put(num, vector)
-            wanted = self.mode == "hnsw" or (self.mode == "auto" and len(self.exact) >= ANN_MIN_VECTORS)
-            if wanted and len(self.exact):
-                self._to_hnsw()
-            return
-        if self.hnsw is None:
-            return
-        keep = [(n, v) for n, v in rows if v is not None and v.shape[0] == self.hnsw.dimension]
-        kept = {n for n, _ in keep}
-        self.hnsw.clear([n for n, _ in rows if n not in kept])
-        if keep:
-            self.hnsw.put_many([n for n, _ in keep], np.stack([v for _, v in keep]))
-        self.unsaved += len(rows)
-
-    def _to_hnsw(self) -> None:
-        assert self.exact is not None
-        live = list(self.exact.items())
-        self.hnsw = HNSWVectors(self.exact.dimension)
-        self.hnsw.put_many([k for k, _ in live], np.stack([v for _, v in live]))
-        self.exact = None  # one copy of the vectors: the graph keeps them (and gives them back)
-        self.unsaved = len(live)
-
-    # --- snapshots ----------------------------------------------------------------------------------
-
-    def _snapshot_name(self, store_id: int) -> str:
-        digest = hashlib.sha256(f"{self.tenant}\0{self.model}".encode()).hexdigest()[:16]
-        return f"{store_id:x}-{digest}"
-
-    def _load_snapshot(self, conn: sqlite3.Connection) -> None:
-        """Start from the newest saved graph of this store, if it is not ahead of the store itself."""
-        if self.snapshots is None or self.store_id is None or not self.snapshots.is_dir():
-            return
-        newest: tuple[int, Path] | None = None
-        for path in self.snapshots.glob(f"{self._snapshot_name(self.store_id)}.*.usearch"):
-            seq = path.name.rsplit(".", 2)[-2]
-            if seq.isdigit() and (newest is None or int(seq) > newest[0]):
-                newest = (int(seq), path)
-        current = conn.execute("SELECT value FROM counters WHERE name = 'embedding_seq'").fetchone()
-        if newest is None or current is None or newest[0] > current[0]:
-            return  # none, or written for a different history of this file (restored from a backup)
-        try:
-            self.hnsw = HNSWVectors.load(newest[1])
-        except (OSError, RuntimeError, ValueError):
-            return  # unreadable: rebuilt from the records
-        self.exact, self.seq, self.unsaved = None, newest[0], 0
-        self._load_paths(conn, newest[0])
-
-    def save(self) -> None:
-        """Write the graph as of self.seq beside the database, replacing older snapshots."""
-        if self.hnsw is None or self.snapshots is None or self.store_id is None:
-            return
-        name = self._snapshot_name(self.store_id)
-        target = self.snapshots / f"{name}.{self.seq}.usearch"
-        self.hnsw.save(target)
-        for old in self.snapshots.glob(f"{name}.*.usearch"):
-            if old != target:
-                old.unlink(missing_ok=True)
-        self.unsaved = 0
 
 
 class VectorIndex:
     """The per-process vector caches of one SQLite store."""
 
-    def __init__(self, mode: VectorMode = "auto", snapshots: Path | None = None) -> None:
+    def __init__(
+        self, mode: VectorMode = "auto", snapshots: Path | None = None, database: Path | None = None
+    ) -> None:
+        """`database`: the store's file, which CatchUp reads after this process's writes (None: a
+        :memory: store, whose caches catch up at their first search)."""
         if mode not in VECTOR_MODES:
             raise ValueError(f"vector_index must be one of {', '.join(VECTOR_MODES)}, not {mode!r}")
         self.mode: VectorMode = mode
         self.snapshots = snapshots
         self.caches: dict[tuple[str, str], VectorCache] = {}
         self.lock = threading.Lock()
+        self.catch_up = None if database is None else CatchUp(self, database)
 
     def cache(self, conn: sqlite3.Connection, tenant: str, model: str) -> VectorCache:
         with self.lock:
@@ -237,12 +84,33 @@ class VectorIndex:
                 self.caches[key] = cache
             return self.caches[key]
 
+    def committed(self) -> None:
+        """A write transaction that stored or cleared vectors committed: absorb them in the background."""
+        if self.catch_up is not None:
+            self.catch_up.notify()
+
+    def wait(self) -> None:
+        """Until the background catch-up and every build have finished (tests, the bench)."""
+        if self.catch_up is not None:
+            self.catch_up.idle()
+        with self.lock:
+            caches = list(self.caches.values())
+        for cache in caches:
+            cache.wait()
+
     def close(self) -> None:
-        """Save the graphs that changed since their last snapshot."""
-        for cache in self.caches.values():
+        """Stop catching up and building; save each cache's graph and exact layers (see VectorCache)."""
+        with self.lock:
+            caches = list(self.caches.values())
+        for cache in caches:
             with cache.lock:
-                if cache.unsaved:
-                    cache.save()
+                cache.closed = True  # a catch-up stops at its next batch, a build is not published
+        if self.catch_up is not None:
+            self.catch_up.stop()
+        with self.lock:
+            caches = list(self.caches.values())  # and those the catch-up created meanwhile
+        for cache in caches:
+            cache.close()
 
     def search(
         self,
@@ -294,65 +162,195 @@ class VectorIndex:
         query_vector = np.asarray(vector, dtype=np.float32)
         overlay = _overlay(conn, cache, upto)
         floor = -np.inf if signed else 0.0
-        with cache.lock:
+        with cache.lock:  # the layers as they are now: a build swapping its graph in waits (briefly)
             # exactly scored on the side: path vectors, best per record (empty in most stores)
             side = cache.path_best(query_vector, overlay, signed)
-            if cache.hnsw is not None:
-                return _search_hnsw(conn, tenant, q, k, cache.hnsw, query_vector, overlay, side, floor)
-            exact = cache.exact or ExactVectors()
-            nums, scores = exact.scores(query_vector, live_only=signed)  # a cleared row scores 0
+            if cache.graph is not None:
+                return _search_graph(conn, tenant, q, k, cache, query_vector, overlay, side, floor)
+            nums, scores = cache.exact_scores(query_vector, live_only=signed)  # a cleared row scores 0
             nums, scores = _with_overlay(nums, scores, overlay, query_vector)
             if len(side[0]):
                 nums, scores = np.concatenate([nums, side[0]]), np.concatenate([scores, side[1]])
             return _filtered_top(conn, tenant, q, k, nums, scores, floor)
 
 
-def _search_hnsw(
+class CatchUp:
+    """A thread of the store's that absorbs committed vectors into the caches after this process's
+    writes, on a connection of its own: the write returns at once, and a later search finds its cache
+    current (and the graph built, or being built) instead of reading every new row itself."""
+
+    def __init__(self, index: VectorIndex, database: Path) -> None:
+        self.index, self.database = index, database
+        self.wake = threading.Event()
+        self.done = threading.Condition()
+        self.pending = 0  # notifications not yet handled by a whole pass
+        self.stopping = False
+        self.thread: threading.Thread | None = None
+        self.seen: dict[str, int] = {}  # per tenant: the embedding sequence its models were listed up to
+        self.error: BaseException | None = None
+
+    def notify(self) -> None:
+        with self.done:
+            if self.stopping:
+                return
+            self.pending += 1
+            if self.thread is None:
+                self.thread = threading.Thread(target=self._run, name="memql-vector-catch-up", daemon=True)
+                self.thread.start()
+        self.wake.set()
+
+    def idle(self) -> None:
+        """Wait until every notification so far has been handled."""
+        with self.done:
+            self.done.wait_for(lambda: self.pending == 0 or self.thread is None)
+
+    def stop(self) -> None:
+        with self.done:
+            self.stopping = True
+            thread = self.thread
+        self.wake.set()
+        if thread is not None:
+            thread.join()
+
+    def _run(self) -> None:
+        conn = connect_existing(self.database)
+        try:
+            while not self.stopping:
+                self.wake.wait()
+                self.wake.clear()
+                with self.done:
+                    handled = self.pending
+                if self.stopping:
+                    break
+                try:
+                    self._pass(conn)
+                except (sqlite3.Error, OSError, ValueError) as exc:  # searches catch up themselves
+                    self.error = exc
+                with self.done:
+                    self.pending -= handled
+                    self.done.notify_all()
+        finally:
+            conn.close()
+            with self.done:
+                self.thread, self.pending = None, 0
+                self.done.notify_all()
+
+    def _pass(self, conn: sqlite3.Connection) -> None:
+        conn.execute("BEGIN")  # one snapshot: the tenants, their new models and the sequence they reach
+        try:
+            current = conn.execute("SELECT value FROM counters WHERE name = 'embedding_seq'").fetchone()[0]
+            work = []
+            for (tenant,) in conn.execute(_TENANTS).fetchall():
+                since = self.seen.get(tenant, 0)
+                if since >= current:
+                    continue
+                models = conn.execute(
+                    "SELECT DISTINCT embedding_model FROM records WHERE tenant = ? AND embedding_seq > ? "
+                    "AND embedding_model IS NOT NULL",
+                    (tenant, since),
+                ).fetchall()
+                work.append((tenant, [m for (m,) in models]))
+        finally:
+            conn.execute("COMMIT")
+        for tenant, models in work:
+            for model in models:
+                self.index.cache(conn, tenant, model)
+            with self.index.lock:
+                caches = [c for (t, _), c in self.index.caches.items() if t == tenant]
+            for cache in caches:  # a cleared vector has no model: every cache of the tenant looks
+                if self.stopping:
+                    return
+                cache.catch_up(conn, None)
+            self.seen[tenant] = current
+
+
+# the tenants that have rows with an embedding sequence, one index probe each (a skip scan)
+_TENANTS = """
+WITH RECURSIVE t(tenant) AS (
+  SELECT min(tenant) FROM records WHERE embedding_seq IS NOT NULL
+  UNION ALL
+  SELECT (SELECT min(tenant) FROM records WHERE embedding_seq IS NOT NULL AND tenant > t.tenant)
+  FROM t WHERE t.tenant IS NOT NULL
+)
+SELECT tenant FROM t WHERE tenant IS NOT NULL
+"""
+
+
+def _search_graph(
     conn: sqlite3.Connection,
     tenant: str,
     q: RecordQuery,
     k: int,
-    hnsw: HNSWVectors,
+    cache: VectorCache,
     query_vector: np.ndarray,
     overlay: Overlay,
     side: tuple[np.ndarray, np.ndarray],
     floor: float,
 ) -> list[Hit]:
+    """The graph's neighbours (except records an exact layer or the overlay decides) beside the exact
+    side -- the exact layers, the transaction's own vectors, the path vectors -- ranked exactly; both
+    widen until k records match, and every exact-side record scoring above the k-th hit is checked."""
+    graph = cache.graph
+    assert graph is not None
+    nums, scores = cache.exact_scores(query_vector, live_only=True)
+    nums, scores = _with_overlay(nums, scores, overlay, query_vector)
+    nums, scores = np.concatenate([nums, side[0]]), np.concatenate([scores, side[1]])
+    above = scores > floor
+    exact_side = _Ranking(nums[above], scores[above])
+    total = len(graph) + len(exact_side.nums)
     window = max(FIRST_WINDOW, 4 * k)
     seen: set[int] = set()
     hits: list[Hit] = []
-    over_nums, over_scores = _with_overlay(
-        np.zeros(0, np.int64), np.zeros(0, np.float32), overlay, query_vector
-    )
-    # the transaction's own vectors and the path vectors (scored exactly) are checked with the first window
-    over_nums, over_scores = np.concatenate([over_nums, side[0]]), np.concatenate([over_scores, side[1]])
-    pending = [(n, s) for n, s in zip(over_nums.tolist(), over_scores.tolist(), strict=True) if s > floor]
     while True:
-        if window >= len(hnsw) or window > ANN_MAX_WINDOW:
+        if window >= total or window > ANN_MAX_WINDOW:
             # as many candidates as vectors (a small set or a deep search), or few neighbours pass the
             # filter: rank every record that matches, exactly
             subset = _matching(conn, tenant, q, None)
-            keys, matrix = hnsw.vectors([n for n in subset if n not in overlay])
-            exact_scores = matrix @ query_vector if len(keys) else np.zeros(0, np.float32)
-            shared = zip(keys.tolist(), exact_scores.tolist(), strict=True)
-            own = zip(over_nums.tolist(), over_scores.tolist(), strict=True)
+            own_nums = set(exact_side.nums.tolist())
+            keys, matrix = cache.lookup([n for n in subset if n not in overlay and n not in own_nums])
+            shared = zip(keys.tolist(), (matrix @ query_vector).tolist() if len(keys) else [], strict=True)
+            own = zip(exact_side.nums.tolist(), exact_side.scores.tolist(), strict=True)
             hits = [(n, s, subset[n]) for n, s in [*shared, *own] if s > floor and n in subset]
             break
-        nums, scores = hnsw.nearest(query_vector, window)
+        found, found_scores = graph.nearest(query_vector, window)
         fresh = [
             (n, s)
-            for n, s in zip(nums.tolist(), scores.tolist(), strict=True)
-            if n not in seen and n not in overlay and s > floor
-        ] + pending
-        pending = []
+            for n, s in zip(found.tolist(), found_scores.tolist(), strict=True)
+            if n not in seen and n not in overlay and s > floor and not cache.shadows(n)
+        ] + exact_side.next(window)
         seen.update(n for n, _ in fresh)
         matched = _matching(conn, tenant, q, [n for n, _ in fresh])
         hits += [(n, s, matched[n]) for n, s in fresh if n in matched]
         if len(hits) >= k:
+            kth = sorted((s for _, s, _ in hits), reverse=True)[k - 1]
+            rest = exact_side.at_least(kth)  # exact, so none of them may be lost to the cut
+            matched = _matching(conn, tenant, q, [n for n, _ in rest])
+            hits += [(n, s, matched[n]) for n, s in rest if n in matched]
             break
         window *= 4
     hits.sort(key=lambda h: (-h[1], h[0]))
     return hits[:k]
+
+
+class _Ranking:
+    """Exactly scored candidates handed out best first, a window at a time."""
+
+    def __init__(self, nums: np.ndarray, scores: np.ndarray) -> None:
+        self.nums, self.scores = nums, scores
+        self.given = np.zeros(len(nums), dtype=bool)
+
+    def next(self, count: int) -> list[tuple[int, float]]:
+        left = np.flatnonzero(~self.given)
+        if len(left) > count:
+            left = left[np.argpartition(-self.scores[left], count - 1)[:count]]
+        return self._give(left)
+
+    def at_least(self, floor: float) -> list[tuple[int, float]]:
+        return self._give(np.flatnonzero(~self.given & (self.scores >= floor)))
+
+    def _give(self, chosen: np.ndarray) -> list[tuple[int, float]]:
+        self.given[chosen] = True
+        return list(zip(self.nums[chosen].tolist(), self.scores[chosen].tolist(), strict=True))
 
 
 def _filtered_top(

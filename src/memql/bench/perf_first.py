@@ -1,0 +1,163 @@
+"""`memql bench perf`, first-query part: the first hybrid Retrieve after a store is loaded and reopened.
+
+A user loads N records with embeddings, closes the store and opens it again: how long does the first
+search take, and the next ones? Any index the store builds lazily (a vector graph, a lexical index)
+shows here as a first query far slower than the rest. Per size, one store in its default configuration
+(``SQLiteStore(path)``, or a fresh PostgreSQL schema):
+
+* ``load_s``: the records written, ``batch`` Encodes per workflow (embeddings computed on write by the
+  bench embedder: ``WordMeanEmbedder`` with random word vectors, so that a large load takes minutes,
+  not hours of MiniLM); ``close_s``: closing the loaded store (it may save its indexes).
+* ``open_s``: opening the store again; ``first_ms`` / ``first_cpu_ms``: its first hybrid Retrieve
+  (k = 10, query vector given: computed before the timed region), wall time and the calling thread's
+  CPU time; then ``after_p50_ms`` / ``after_p95_ms`` (and ``after_cpu_*``) over the next queries.
+* ``building_after_first``: whether the store was still building an index (a vector graph, the lexical
+  index) in the background when the first answer came (SQLite; the answer did not wait for it);
+  ``rss_peak_mib``: this process's peak.
+"""
+
+from __future__ import annotations
+
+import gc
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from memql import Memory
+from memql.bench.perf import NOW, TENANT, corpus, in_folder, machine, memql_load, percentile, search_queries
+from memql.bench.perf_dense import K, PrecomputedQueries, WordMeanEmbedder, _rss_mib
+from memql.bench.stores import fresh_postgres, is_postgres
+from memql.ports.progress import Progress, silent
+
+
+def run(
+    sizes: Sequence[int] = (100_000,),
+    *,
+    queries: int = 50,
+    seed: int = 7,
+    directory: str | Path | None = None,
+    backend: str | None = None,
+    batch: int = 100,
+    progress: Progress | None = None,
+) -> dict[str, Any]:
+    """Load each size into a store of its own, reopen it and time its first queries. `backend`: a
+    postgresql:// URL (a new schema per size, dropped afterwards); otherwise SQLite files in
+    `directory` (kept) or a temporary directory (removed)."""
+    sizes = sorted(set(sizes))
+    if not sizes or sizes[0] <= 0 or queries <= 1 or batch <= 0:
+        raise ValueError("sizes and batch must be positive, and queries at least 2")
+    if backend is not None and not is_postgres(backend):
+        raise ValueError(f"backend must be a postgresql:// URL, not {backend!r}")
+    say = progress or silent
+    started = time.perf_counter()
+    report = in_folder(
+        directory, "memql-perf-first-", lambda f: _run(f, sizes, queries, seed, backend, batch, say)
+    )
+    report["elapsed_s"] = round(time.perf_counter() - started, 2)
+    return report
+
+
+def _run(
+    folder: Path, sizes: list[int], queries: int, seed: int, backend: str | None, batch: int, say: Progress
+) -> dict[str, Any]:
+    embedder = WordMeanEmbedder("random")
+    notes = corpus(sizes[-1], seed)
+    texts = search_queries(queries, seed + 1)  # not the dense part's queries: nothing here is warm
+    embedder.learn([n.text for n in notes] + texts)
+    timed = PrecomputedQueries(embedder, texts)
+    blocks: dict[str, Any] = {}
+    for size in sizes:
+        if backend is None:
+            path = folder / f"first-{size}.db"
+            if path.exists():
+                raise FileExistsError(f"{path} exists; use an empty directory")
+            target: Any = str(path)
+        else:
+            made = fresh_postgres(backend, "first")
+            target = made.url  # type: ignore[attr-defined]
+            made.close()
+        blocks[str(size)] = _one(target, notes[:size], texts, embedder, timed, batch, say)
+        if backend is not None:
+            _drop(target, embedder)
+    return {
+        "first_query": blocks,
+        "settings": {"seed": seed, "queries": queries, "batch": batch, "k": K, "embedder": embedder.model},
+        "backend": "postgresql" if backend else "sqlite",
+        "machine": machine(),
+    }
+
+
+def _open(target: str, embedder: Any) -> Memory:
+    from memql.store import open_store
+
+    return Memory(open_store(target), tenant=TENANT, actor=TENANT, clock=NOW, embedder=embedder)
+
+
+def _one(
+    target: str,
+    notes: Sequence[Any],
+    texts: list[str],
+    embedder: WordMeanEmbedder,
+    timed: PrecomputedQueries,
+    batch: int,
+    say: Progress,
+) -> dict[str, Any]:
+    task = f"first query: load {len(notes)} records with embeddings"
+    say(task, 0, len(notes))
+    loader = _open(target, embedder)
+    began = time.perf_counter()
+    memql_load(loader, notes, batch, lambda done: say(task, done, len(notes)))
+    load_s = time.perf_counter() - began
+    began = time.perf_counter()
+    loader.store.close()
+    close_s = time.perf_counter() - began
+    del loader
+    gc.collect()
+    say(f"first query: reopen at {len(notes)} records, {len(texts)} hybrid Retrieves")
+    began = time.perf_counter()
+    m = _open(target, timed)
+    open_s = time.perf_counter() - began
+    try:
+        wall, cpu = _timed_retrieve(m, texts[0])
+        building = _building(m)
+        after = [_timed_retrieve(m, q) for q in texts[1:]]
+    finally:
+        m.store.close()
+    return {
+        "records": len(notes),
+        "load_s": round(load_s, 3),
+        "close_s": round(close_s, 3),
+        "open_s": round(open_s, 4),
+        "first_ms": round(wall, 3),
+        "first_cpu_ms": round(cpu, 3),
+        "building_after_first": building,
+        "after_p50_ms": round(percentile([w for w, _ in after], 50), 3),
+        "after_p95_ms": round(percentile([w for w, _ in after], 95), 3),
+        "after_cpu_p50_ms": round(percentile([c for _, c in after], 50), 3),
+        "after_cpu_p95_ms": round(percentile([c for _, c in after], 95), 3),
+        "rss_peak_mib": _rss_mib(),
+    }
+
+
+def _timed_retrieve(m: Memory, query: str) -> tuple[float, float]:
+    wall, cpu = time.perf_counter(), time.thread_time()
+    rows = m.retrieve(query=query, k=K).data["rows"]
+    wall, cpu = (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
+    if not rows:
+        raise RuntimeError(f"the first-query bench found nothing for {query!r}")
+    return wall, cpu
+
+
+def _building(m: Memory) -> bool:
+    """Whether an index build of this store's is running: a vector graph, or the lexical index (a SQLite
+    store of this memql)."""
+    caches = getattr(getattr(m.store, "vectors", None), "caches", {})
+    lexical = getattr(getattr(m.store, "lexical", None), "preparing", None)
+    return lexical is not None or any(getattr(c, "builder", None) is not None for c in caches.values())
+
+
+def _drop(target: str, embedder: Any) -> None:
+    m = _open(target, embedder)
+    m.store.drop()  # type: ignore[attr-defined]
+    m.store.close()
