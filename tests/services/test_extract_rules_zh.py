@@ -125,7 +125,7 @@ def test_job_title(text, value):
             {("小乐", "passport.expiry", "2029"), ("小乐", "relation.son_of", "小林")},
         ),
         ("我老婆叫安娜。", {("安娜", "relation.wife_of", "小林"), ("小林", "wife", "安娜")}),
-        ("我的新老板是张伟。", {("张伟", "relation.boss_of", "小林"), ("小林", "boss", "张伟")}),
+        ("我的新老板是张伟。", {("张伟", "relation.boss_of", "小林"), ("小林", "manager", "张伟")}),
         ("安娜是我姐姐。", {("安娜", "relation.sister_of", "小林")}),
         ("我妹妹住在上海。", {("小林的妹妹", "residence", "上海")}),
         ("我姐姐的护照截止日期是7月20日。", {("小林的姐姐", "passport.deadline", "2026-07-20")}),

@@ -267,7 +267,7 @@ def test_a_change_verb_without_an_attribute_changes_the_fact_before():
     "text, recent, expected",
     [
         ("不对不对，是5521。", ("我的借书证号是5512。",), (ME, "借书证.number", 5521)),
-        ("我上司换人了，现在是老郑。", ("我的上司是老钱。",), (ME, "boss", "老郑")),
+        ("我上司换人了，现在是老郑。", ("我的上司是老钱。",), (ME, "manager", "老郑")),
         ("复查推迟到下周五了。", ("我下周三复查。",), (ME, "复查.date", "2026-03-13")),
     ],
 )
@@ -370,7 +370,7 @@ def test_a_time_after_a_relative_is_no_name_and_a_wedding_day_is_no_status():
 
 
 def test_a_new_boss_is_the_speakers_and_a_moved_meeting_keeps_its_key():
-    assert facts("林姐走了，新老板是马总。", ("我老板是林姐。",)) == {(ME, "boss", "马总")}
+    assert facts("林姐走了，新老板是马总。", ("我老板是林姐。",)) == {(ME, "manager", "马总")}
     assert facts("新同事是小王。") == set()  # one has many colleagues: whose is not said
     moved = facts("站会改到十点了。", ("站会九点半开。",))
     assert {(s, a) for s, a, _ in moved} == {(ME, "站会.date")}

@@ -22,6 +22,15 @@ CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 SINGULAR_RELATIONS = frozenset(
     {"boss", "manager", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
 )
+
+
+def held_key(vocabulary: Vocabulary, relation: str) -> str:
+    """The key of the one relative of a kind the speaker has ("my boss" and "I report to" are one
+    manager): the vocabulary's attribute for the relation word, else the word."""
+    known = vocabulary.known(relation)
+    return known.key if known is not None else relation
+
+
 # confidence of a rule fact: a plain statement, a hedged one ("I think"), a bound correction
 STATED = 0.9
 HEDGED = 0.6
@@ -207,7 +216,7 @@ class Reading:
             self.add(
                 Draft(
                     self.speaker,
-                    relation,
+                    held_key(self.vocabulary, relation),
                     name,
                     start,
                     end,

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import SINGULAR_RELATIONS, Reading, strip_span, time_value
+from .common import SINGULAR_RELATIONS, Reading, held_key, strip_span, time_value
 from .patterns_zh import _STATUSES
 from .values_zh import add_fact, key_of, read_value, said_like
 
@@ -325,7 +325,7 @@ def announced(r: Reading, a: int, b: int) -> str | None:
     owner = re.match(r"(?:我们|我)的?", m["attr"] or "")
     relation = r.vocabulary.relation(m["attr"][owner.end() :]) if owner and m["attr"] else None
     if relation is not None and relation[0] in SINGULAR_RELATIONS:  # 我老板换人了，现在是刘总
-        return relation[0]
+        return held_key(r.vocabulary, relation[0])
     if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()

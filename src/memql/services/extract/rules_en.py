@@ -272,6 +272,13 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     ).match(s, pos, end)
     if rel is not None:
         return _relative(r, rel), rel.end()
+    if (m := _KIN_AS_NAME.match(s, pos, end)) is not None:
+        # "Grandma moved to Brookdale": a parent or grandparent called by the word is the speaker's
+        relation, gender = r.vocabulary.relation(m["rel"]) or (m["rel"].lower(), None)
+        who = f"{r.speaker}'s {relation}"
+        if gender is not None:
+            r.name_person(who, gender)
+        return who, m.end()
     if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
         # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
         r.name_person(m["name"], None, m.span("name"))
@@ -301,6 +308,9 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     return name
 
 
+_KIN_AS_NAME = re.compile(
+    r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather))(?![\w'])"
+)
 _APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
 _NAME_IS = re.compile(
     rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"

@@ -192,7 +192,7 @@ _ASKED_EN: dict[str, tuple[str, ...]] = {
 ATTRIBUTES = (
     *(replace(a, phrases=a.phrases + _ASKED_EN.get(a.key, ())) for a in ATTRIBUTES),
     Attribute(
-        "manager", ("manager", "line manager", "report to", "reports to", "reporting to"), WORK, "person"
+        "manager", ("manager", "boss", "line manager", "report to", "reports to", "reporting to"), WORK, "person"
     ),
 )
 
