@@ -44,6 +44,12 @@ def test_plurals_stop_words_and_chinese_phrases():
         ("Ravi", "which city do I live in?", True),
         ("Ravi的妹妹", "我住在哪？", False),
         ("Ravi的妹妹", "我妹妹住在哪？", True),
+        # a named person's relative is not who a question about that person asks of
+        ("Oz's sister", "where does Oz live?", False),
+        ("Oz's sister", "where does Oz's sister live?", True),
+        ("Oz", "where does Oz live?", True),
+        ("曹阳的爸爸", "曹阳住在哪？", False),
+        ("曹阳的爸爸", "曹阳爸爸住在哪？", True),
     ],
 )
 def test_a_question_about_the_asker_is_not_about_their_relative(subject, query, matches):

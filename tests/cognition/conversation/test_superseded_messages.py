@@ -97,7 +97,13 @@ def test_a_name_alone_is_no_anchor_of_what_changed(memory):
 
 def _piece(text: str, time: str, position: int) -> MessagePiece:
     return MessagePiece(
-        text, (f"m{position}",), (f"S{position}",), "message", 1.0, datetime.fromisoformat(time), position=position
+        text,
+        (f"m{position}",),
+        (f"S{position}",),
+        "message",
+        1.0,
+        datetime.fromisoformat(time),
+        position=position,
     )
 
 
@@ -117,3 +123,22 @@ def test_a_change_said_for_later_labels_nothing_yet():
     # another speaker's change is not this speaker's
     other = [pieces[0], _piece("[S2] ana: Switching my bank to Ally.", "2026-03-01T09:00:00Z", 2)]
     assert [p.text for p in label_superseded(other, at)] == [p.text for p in other]
+
+
+def test_a_restated_amount_or_head_count_is_labelled_as_the_value_it_was(memory):
+    m = memory(actor="eli", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "Rent is $1,800 a month.", "2026-02-03T09:00:00Z"),
+            ("user", "The landlord raised rent to $1,950.", "2026-04-14T09:00:00Z"),
+            ("user", "After some back and forth we settled the rent at $1,900.", "2026-06-20T09:00:00Z"),
+            ("user", "帮我订周五四个人的桌。", "2026-06-21T09:00:00Z"),
+            ("assistant", "好的，四位。", "2026-06-21T09:00:05Z"),
+            ("user", "不对，改成六个人，表哥他们也来。", "2026-06-21T09:01:00Z"),
+        ],
+    )
+    rent = conv.context("How much is the rent?", budget_tokens=300).text
+    assert "$1,900" in _current(rent) and "$1,950" not in _current(rent) and "$1,800" not in _current(rent)
+    table = conv.context("订了几个人的桌？", budget_tokens=300).text
+    assert "六个人" in _current(table) and "四位" not in _current(table), table

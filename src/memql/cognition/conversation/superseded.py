@@ -49,7 +49,9 @@ _CHANGE_ZH = re.compile(
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|\d[\d,.:]*\d|\d")
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
 # characters that say who or how, not what: a Chinese two-character run holding one is no anchor
-_ZH_FUNCTION = frozenset("我你他她它们的了是在有和也都就还很吗呢吧啊呀嘛这那个些么不没对给把被让跟与从到去来说要会能想")
+_ZH_FUNCTION = frozenset(
+    "我你他她它们的了是在有和也都就还很吗呢吧啊呀嘛这那个些么不没对给把被让跟与从到去来说要会能想"
+)
 _ZH_NOT_ANCHORS = frozenset(
     "今天 明天 昨天 后天 前天 上午 下午 中午 晚上 早上 周一 周二 周三 周四 周五 周六 周日 星期 礼拜 下周 上周 "
     "本周 这周 月份 今年 去年 明年 时候 现在 以后 之前 一直 知道 觉得 好像 应该 可以 一下 谢谢 没事 真的 哈哈".split()
@@ -188,7 +190,11 @@ def _topic_pattern(vocabulary: Vocabulary) -> re.Pattern[str]:
         if attr.key in _LOOSE_TOPICS:
             continue
         phrases = sorted(
-            {p for p in (attr.key.replace("_", " "), *attr.phrases) if len(p) >= (2 if _HAN_RUN.match(p) else 3)},
+            {
+                p
+                for p in (attr.key.replace("_", " "), *attr.phrases)
+                if len(p) >= (2 if _HAN_RUN.match(p) else 3)
+            },
             key=len,
             reverse=True,
         )
@@ -218,7 +224,9 @@ _PEOPLE_EN = re.compile(
     r"(" + _RELATION_WORDS + r")\b",
     re.IGNORECASE,
 )
-_NAMED = re.compile(r"\b(?:" + _RELATION_WORDS + r")\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[a-z]+)?))", re.IGNORECASE)
+_NAMED = re.compile(
+    r"\b(?:" + _RELATION_WORDS + r")\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[a-z]+)?))", re.IGNORECASE
+)
 _SELF_EN = re.compile(r"\b(?:i|i'm|i’m|i've|i'd|i'll|me|my|mine)\b", re.IGNORECASE)
 _KIN_ZH = re.compile(
     r"(?:^|(?<=[，,。！？!?；;：:]))我(?:家|的)?(爸爸?|老爸|妈妈?|老妈|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|儿子|女儿|"

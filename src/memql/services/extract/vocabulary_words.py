@@ -171,9 +171,15 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), CONTEXT),
     Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), CONTEXT),
-    Attribute("bank", ("bank", "bank with", "banks with", "banking", "bank account", "银行"), MONEY, "organization"),
-    Attribute("gym", ("gym", "fitness club", "gym membership", "健身房", "健身卡", "健身"), HEALTH, "organization"),
-    Attribute("shift", ("shift", "work shift", "night shift", "day shift", "nights", "班次", "夜班", "白班"), WORK),
+    Attribute(
+        "bank", ("bank", "bank with", "banks with", "banking", "bank account", "银行"), MONEY, "organization"
+    ),
+    Attribute(
+        "gym", ("gym", "fitness club", "gym membership", "健身房", "健身卡", "健身"), HEALTH, "organization"
+    ),
+    Attribute(
+        "shift", ("shift", "work shift", "night shift", "day shift", "nights", "班次", "夜班", "白班"), WORK
+    ),
     Attribute("doctor", ("doctor", "physician", "医生", "大夫"), HEALTH),
 )
 
@@ -192,7 +198,10 @@ _ASKED_EN: dict[str, tuple[str, ...]] = {
 ATTRIBUTES = (
     *(replace(a, phrases=a.phrases + _ASKED_EN.get(a.key, ())) for a in ATTRIBUTES),
     Attribute(
-        "manager", ("manager", "boss", "line manager", "report to", "reports to", "reporting to"), WORK, "person"
+        "manager",
+        ("manager", "boss", "line manager", "report to", "reports to", "reporting to"),
+        WORK,
+        "person",
     ),
 )
 
