@@ -5,11 +5,11 @@ same thing (cognition/conversation/superseded.py; docs/conversation.md, Formatio
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
-from memql.cognition.conversation.superseded import label_superseded
 from memql.cognition.conversation.assemble import MessagePiece
 from memql.cognition.conversation.formation import StoredFact
-from datetime import datetime
+from memql.cognition.conversation.superseded import label_superseded
 
 LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
 

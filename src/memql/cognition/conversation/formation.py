@@ -410,7 +410,21 @@ def _forms(value: Any) -> set[str]:
 _AMOUNT = re.compile(r"^(?P<cur>[$€£¥]?)(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{1,5}\b)?")
 _ZH_COUNT = re.compile(r"^(?P<num>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|个|位|人|口人|口)$")
 _EN_COUNT = re.compile(r"^(?P<num>[a-z]+|[0-9]{1,3})\s+(?:people|persons|guests|adults|of us)$")
-_EN_SMALL = "zero one two three four five six seven eight nine ten eleven twelve".split()
+_EN_SMALL = (
+    "zero",
+    "one",
+    "two",
+    "three",
+    "four",
+    "five",
+    "six",
+    "seven",
+    "eight",
+    "nine",
+    "ten",
+    "eleven",
+    "twelve",
+)
 
 
 def _amount_forms(text: str) -> set[str]:

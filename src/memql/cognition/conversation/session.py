@@ -31,7 +31,6 @@ from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation import registry
 from memql.cognition.conversation.base import Context, Message, Piece, Strategy
-from memql.cognition.conversation.superseded import label_superseded
 from memql.cognition.conversation.formation import (
     RECENT_TURNS,
     conversation_facts,
@@ -53,6 +52,7 @@ from memql.cognition.conversation.records import (
     read_rows,
     refuses,
 )
+from memql.cognition.conversation.superseded import label_superseded
 from memql.lang import build
 from memql.lang.delta import Turn
 from memql.lang.diagnostics import Diagnostic

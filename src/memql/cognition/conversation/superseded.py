@@ -52,20 +52,21 @@ _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")
 _ZH_FUNCTION = frozenset(
     "我你他她它们的了是在有和也都就还很吗呢吧啊呀嘛这那个些么不没对给把被让跟与从到去来说要会能想"
 )
-_ZH_NOT_ANCHORS = frozenset(
-    "今天 明天 昨天 后天 前天 上午 下午 中午 晚上 早上 周一 周二 周三 周四 周五 周六 周日 星期 礼拜 下周 上周 "
-    "本周 这周 月份 今年 去年 明年 时候 现在 以后 之前 一直 知道 觉得 好像 应该 可以 一下 谢谢 没事 真的 哈哈".split()
-)
-_EN_NOT_ANCHORS = frozenset(
-    """
-    now nowadays these days anymore longer instead actually correction scratch that wait switch switched
-    moved move moving changed change new newly started start starts starting quit left leaving joined join
-    got get gets went gone finally just still also really lol haha yeah yes okay ok thanks thank
-    this that they them then than there here have has had will would can could should been being
-    said says told tell know think guess going gonna today tomorrow yesterday week month year morning
-    night last next ago since before after over all some any much many more most very too not but
-    """.split()
-)
+_ZH_NOT_ANCHORS_WORDS = """
+    今天 明天 昨天 后天 前天 上午 下午 中午 晚上 早上 周一 周二 周三 周四 周五 周六 周日 星期 礼拜 下周 上周 本周 这周
+    月份 今年 去年 明年 时候 现在 以后 之前 一直 知道 觉得 好像 应该 可以 一下 谢谢 没事 真的 哈哈
+"""
+_ZH_NOT_ANCHORS = frozenset(_ZH_NOT_ANCHORS_WORDS.split())
+_EN_NOT_ANCHORS_WORDS = """
+    now nowadays these days anymore longer instead actually correction scratch that wait switch
+    switched moved move moving changed change new newly started start starts starting quit left
+    leaving joined join got get gets went gone finally just still also really lol haha yeah yes okay
+    ok thanks thank this that they them then than there here have has had will would can could
+    should been being said says told tell know think guess going gonna today tomorrow yesterday week
+    month year morning night last next ago since before after over all some any much many more most
+    very too not but
+"""
+_EN_NOT_ANCHORS = frozenset(_EN_NOT_ANCHORS_WORDS.split())
 _STEMMER = snowballstemmer.stemmer("english")
 _LINE = re.compile(r"^(?P<cite>\[[^\]\n]*\])\s(?:(?P<speaker>[^:\n]{1,80}):\s)?(?P<text>.*)$")
 
