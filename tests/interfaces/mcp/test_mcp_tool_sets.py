@@ -110,14 +110,10 @@ def test_memql_mcp_serves_the_core_set_by_default_and_full_on_request(tmp_path):
     assert anyio.run(names, "full") == list(TOOLS)
 
 
-def test_mcp_help_lists_every_tool_with_a_summary():
-    env = {**os.environ, "PYTHONPATH": os.pathsep.join(sys.path)}
+def test_mcp_help_lists_every_tool_with_a_summary(memql_shim):
+    # the real entry point, forked from a process that imported it (conftest's memql_shim)
     shown = subprocess.run(
-        [sys.executable, "-m", "memql.interfaces.cli", "mcp", "--help"],
-        capture_output=True,
-        text=True,
-        env=env,
-        check=True,
+        [str(memql_shim / "memql"), "mcp", "--help"], capture_output=True, text=True, check=True
     ).stdout
     for name, info in TOOLS.items():
         line = next(line for line in shown.splitlines() if line.strip().startswith(name + " "))

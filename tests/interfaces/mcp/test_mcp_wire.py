@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import os
 import subprocess
-import sys
+from pathlib import Path
 from typing import Any
 
 from memql.interfaces.mcp.catalog import TOOLS, tool_names
@@ -17,9 +17,10 @@ NOW = "2026-03-02T09:00:00+00:00"
 class Wire:
     """One `memql mcp` subprocess and the JSON-RPC requests sent to it, one line each."""
 
-    def __init__(self, db: str, tools: str = "") -> None:
+    def __init__(self, memql: Path, db: str, tools: str = "") -> None:
         env = {**os.environ, "MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": tools}
-        command = [sys.executable, "-m", "memql.interfaces.cli", "--db", db, "--actor", "mira"]
+        # the real entry point, forked from a process that imported it (conftest's memql_shim)
+        command = [str(memql), "--db", db, "--actor", "mira"]
         self.process = subprocess.Popen(
             [*command, "--now", NOW, "mcp"],
             stdin=subprocess.PIPE,
@@ -62,8 +63,8 @@ class Wire:
         self.process.wait(timeout=30)
 
 
-def test_lists_and_calls_tools_over_stdio(tmp_path):
-    with Wire(str(tmp_path / "mcp.db")) as wire:
+def test_lists_and_calls_tools_over_stdio(tmp_path, memql_shim):
+    with Wire(memql_shim / "memql", str(tmp_path / "mcp.db")) as wire:
         assert wire.info["serverInfo"]["name"] == "memql"
         listed = wire.send("tools/list")
         assert len(json.dumps(listed)) <= 16_000
@@ -90,7 +91,7 @@ def test_lists_and_calls_tools_over_stdio(tmp_path):
         events = history["structuredContent"]["records"][0]["events"]
         assert [e["op"] for e in events] == ["Encode", "Lock"]
 
-    with Wire(str(tmp_path / "mcp.db"), tools="full") as wire:
+    with Wire(memql_shim / "memql", str(tmp_path / "mcp.db"), tools="full") as wire:
         full = wire.send("tools/list")["tools"]
         assert [tool["name"] for tool in full] == list(TOOLS)
         assert "outputSchema" in next(t for t in full if t["name"] == "memory_encode")

@@ -29,32 +29,52 @@ def run(*args: str | Path, cwd: Path) -> subprocess.CompletedProcess[str]:
     return subprocess.run([str(a) for a in args], cwd=cwd, capture_output=True, text=True, timeout=300)
 
 
-@pytest.fixture
-def project(server, tmp_path) -> Path:
-    """tmp_path as a TypeScript project: the sources, the tools, and memql.d.ts generated from the live
-    server's document (--default-non-nullable false: a field with a server-side default is optional to
-    send, as openapi-typescript already treats inline request bodies)."""
-    modules = node_modules(*TS_TOOLS)
+# the projects built in this test process, by the OpenAPI document they were generated from: both backends'
+# servers publish the same document, and the generated types and compiled client depend on nothing else,
+# so the second backend's test runs the client built (and type-checked) for the first
+_BUILT: dict[bytes, tuple[Path, subprocess.CompletedProcess[str]]] = {}
+
+
+def _new_project(where: Path, modules: Path, document: bytes) -> Path:
+    """`where` as a TypeScript project: the sources, the tools, and memql.d.ts generated from `document`
+    (--default-non-nullable false: a field with a server-side default is optional to send, as
+    openapi-typescript already treats inline request bodies)."""
+    where.mkdir(parents=True, exist_ok=True)
     for name in ("client.ts", "wrong.ts", "tsconfig.json"):
-        shutil.copy(TS_CLIENT / name, tmp_path / name)
-    shutil.copy(PACKAGE, tmp_path / "package.json")  # "type": "module"
-    (tmp_path / "node_modules").symlink_to(modules, target_is_directory=True)
-    (tmp_path / "openapi.json").write_bytes(httpx.get(f"{server.base}/openapi.json", timeout=60).content)
+        shutil.copy(TS_CLIENT / name, where / name)
+    shutil.copy(PACKAGE, where / "package.json")  # "type": "module"
+    (where / "node_modules").symlink_to(modules, target_is_directory=True)
+    (where / "openapi.json").write_bytes(document)
     cli = modules / "openapi-typescript" / "bin" / "cli.js"
-    made = run(
-        "node", cli, "openapi.json", "-o", "memql.d.ts", "--default-non-nullable", "false", cwd=tmp_path
-    )
+    made = run("node", cli, "openapi.json", "-o", "memql.d.ts", "--default-non-nullable", "false", cwd=where)
     assert made.returncode == 0, made.stdout + made.stderr
-    return tmp_path
+    return where
+
+
+@pytest.fixture
+def project(server, tmp_path_factory) -> Path:
+    """A TypeScript project generated from the live server's /openapi.json, with client.ts type-checked
+    and compiled (`.checked`: tsc's result) — built once per distinct document in this test process."""
+    modules = node_modules(*TS_TOOLS)
+    document = httpx.get(f"{server.base}/openapi.json", timeout=60).content
+    if document not in _BUILT:
+        where = _new_project(tmp_path_factory.mktemp("ts-project"), modules, document)
+        _BUILT[document] = (where, tsc(where, "-p", "tsconfig.json"))
+    return _BUILT[document][0]
 
 
 def tsc(project: Path, *args: str) -> subprocess.CompletedProcess[str]:
     return run("node", project / "node_modules" / "typescript" / "bin" / "tsc", *args, cwd=project)
 
 
+def checked(project: Path) -> subprocess.CompletedProcess[str]:
+    """tsc's type check and compilation of client.ts in `project`."""
+    return next(result for where, result in _BUILT.values() if where == project)
+
+
 def test_execute_and_retrieve_through_the_generated_typescript_client(server, tenant, project):
-    checked = tsc(project, "-p", "tsconfig.json")
-    assert checked.returncode == 0, checked.stdout + checked.stderr
+    compiled = checked(project)
+    assert compiled.returncode == 0, compiled.stdout + compiled.stderr
     key = server.key(tenant, "mira").secret
     ran = run("node", project / "out" / "client.js", server.base, key, TEXT, cwd=project)
     assert ran.returncode == 0, ran.stdout + ran.stderr
@@ -81,8 +101,8 @@ def test_the_generated_types_refuse_what_the_server_would(project):
     (project / "tsconfig.wrong.json").write_text(
         json.dumps({"extends": "./tsconfig.json", "compilerOptions": {"noEmit": True}, "files": ["wrong.ts"]})
     )
-    checked = tsc(project, "-p", "tsconfig.wrong.json")
-    assert checked.returncode != 0
-    errors = [line for line in checked.stdout.splitlines() if line.startswith("wrong.ts(")]
+    refused = tsc(project, "-p", "tsconfig.wrong.json")
+    assert refused.returncode != 0
+    errors = [line for line in refused.stdout.splitlines() if line.startswith("wrong.ts(")]
     # line 7: a retrieve whose k is a string; line 8: an Encode whose text is a number
-    assert sorted({line.split(",")[0] for line in errors}) == ["wrong.ts(7", "wrong.ts(8"], checked.stdout
+    assert sorted({line.split(",")[0] for line in errors}) == ["wrong.ts(7", "wrong.ts(8"], refused.stdout
