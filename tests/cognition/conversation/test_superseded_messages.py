@@ -142,3 +142,19 @@ def test_a_restated_amount_or_head_count_is_labelled_as_the_value_it_was(memory)
     assert "$1,900" in _current(rent) and "$1,950" not in _current(rent) and "$1,800" not in _current(rent)
     table = conv.context("订了几个人的桌？", budget_tokens=300).text
     assert "六个人" in _current(table) and "四位" not in _current(table), table
+
+
+def test_a_new_boss_ends_the_old_boss_relation(memory):
+    m = memory(actor="ben", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My boss is Karen Liu.", "2026-01-12T09:00:00Z"),
+            ("user", "Reorg happened, I report to Mark Diaz now.", "2026-03-23T09:00:00Z"),
+        ],
+    )
+    now = conv.context("Who is my boss?", budget_tokens=300).text
+    assert "Mark Diaz" in _current(now) and "Karen" not in _current(now), now
+    assert "until 2026-03-23: [M1] Karen Liu's relation boss of was ben" in now
+    then = conv.context("Who is my boss?", budget_tokens=300, as_of="2026-02-01").text
+    assert "Karen Liu" in _current(then) and "Mark" not in then

@@ -31,7 +31,7 @@ from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS
 from memql.services.extract import Extractor, make_extractor
-from memql.services.extract.common import count_of
+from memql.services.extract.common import SINGULAR_RELATIONS, count_of, held_key
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -220,6 +220,29 @@ def conversation_facts(executor: Executor, conversation_id: str, *, visit: bool 
     ]
     facts.sort(key=lambda f: (f.valid_from, f.valid_to or _OPEN, f.id))
     return facts
+
+
+def end_replaced_relations(facts: Sequence[StoredFact]) -> list[StoredFact]:
+    """`facts` with each "X is the speaker's boss" (`relation.boss_of`, a relation one has one of) ended
+    when the speaker's own key for it took another value: after "I report to Mark now" Karen is no longer
+    Ben's boss, though no fact about Karen was said."""
+    held: dict[tuple[str, str], list[StoredFact]] = {}
+    for f in facts:
+        held.setdefault((f.subject, f.attribute), []).append(f)
+    out = []
+    for f in facts:
+        relation = f.attribute[len("relation.") : -len("_of")] if f.attribute.startswith("relation.") else ""
+        if relation in SINGULAR_RELATIONS and f.attribute.endswith("_of") and isinstance(f.value, str):
+            later = [
+                h.valid_from
+                for h in held.get((f.value, held_key(DEFAULT_VOCABULARY, relation)), ())
+                if h.value != f.subject and h.valid_from > f.valid_from
+            ]
+            end = min(later, default=None)
+            if end is not None and (f.valid_to is None or end < f.valid_to):
+                f = replace(f, valid_to=end)
+        out.append(f)
+    return out
 
 
 def fact_pieces(
@@ -557,6 +580,7 @@ __all__ = [
     "attribute_phrases",
     "conversation_facts",
     "delta_encodes",
+    "end_replaced_relations",
     "fact_pieces",
     "fact_refused",
     "fact_statement",

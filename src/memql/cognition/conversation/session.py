@@ -34,6 +34,7 @@ from memql.cognition.conversation.base import Context, Message, Piece, Strategy
 from memql.cognition.conversation.formation import (
     RECENT_TURNS,
     conversation_facts,
+    end_replaced_relations,
     fact_pieces,
     fact_refused,
     form_messages,
@@ -362,7 +363,7 @@ class Conversation:
             at = self._time(as_of, "/as_of")
         chosen = self.strategy(name)
         self.flush()
-        facts = conversation_facts(self.executor, self.id)
+        facts = end_replaced_relations(conversation_facts(self.executor, self.id))
         # a context for now also shows a change already said for later ("he starts next week")
         upcoming = as_of is None
         leading = _within(fact_pieces(facts, query, at, asker=self.user, upcoming=upcoming), budget_tokens)
