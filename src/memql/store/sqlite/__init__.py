@@ -26,8 +26,8 @@ from memql.index.text import context_text, lexical_text
 from memql.ports.record import Event, Link, Operation, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import index_text
-from memql.store.replay import governed_as_now, replay
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.as_of import EVENTS_SELECT, SQLiteAsOf
 from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
@@ -44,7 +44,7 @@ LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 
 
-class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
+class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
     """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex) -> None:
@@ -320,22 +320,10 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
 
     def history(self, tenant: str, record_id: str) -> list[Event]:
         rows = self.conn.execute(
-            "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, "
-            "o.ir, o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e "
-            "JOIN operations o ON o.seq = e.op_seq WHERE e.tenant = ? AND e.record_id = ? ORDER BY e.seq",
+            EVENTS_SELECT + " WHERE e.tenant = ? AND e.record_id = ? ORDER BY e.seq",
             (tenant, str(record_id)),
         )
         return [self._event(tenant, row) for row in rows]
-
-    def _events_until(self, tenant: str, until: datetime) -> Iterator[Event]:
-        rows = self.conn.execute(
-            "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, "
-            "o.ir, o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e "
-            "JOIN operations o ON o.seq = e.op_seq WHERE e.tenant = ? AND o.time <= ? ORDER BY e.seq",
-            (tenant, codec.to_us(until)),
-        )
-        for row in rows:
-            yield self._event(tenant, row)
 
     @staticmethod
     def _event(tenant: str, row: sqlite3.Row) -> Event:
@@ -357,46 +345,6 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk):
         finally:
             self.conn.execute("ROLLBACK TO scratch")
             self.conn.execute("RELEASE scratch")
-
-    # --- point-in-time reads ---------------------------------------------------------------------
-
-    def _find_as_of(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
-        """Rebuild the tenant's records from the audit log up to q.as_of, then run the same query on them."""
-        records = replay(self._events_until(tenant, q.as_of))  # type: ignore[arg-type]
-        self.conn.execute("CREATE TEMP TABLE IF NOT EXISTS asof_records AS SELECT * FROM records WHERE 0")
-        self.conn.execute(
-            "CREATE VIRTUAL TABLE IF NOT EXISTS temp.asof_fts USING fts5(body, context, "
-            "tokenize = 'unicode61 remove_diacritics 2')"
-        )
-        self.conn.execute("DELETE FROM asof_records")
-        self.conn.execute("DELETE FROM asof_fts")
-        now = {r.id: r for r, _ in self.find(tenant, RecordQuery(statuses=None))} if records else {}
-        last = self._last_images(tenant, [i for i in records if i not in now])
-        for record_id, past in records.items():
-            record = governed_as_now(past, now.get(record_id), last.get(record_id))
-            row = {"num": int(record_id), **codec.encode(record)}
-            self.conn.execute(
-                f"INSERT INTO asof_records ({', '.join(row)}) VALUES ({', '.join('?' * len(row))})",
-                list(row.values()),
-            )
-            self.conn.execute(
-                "INSERT INTO asof_fts (rowid, body, context) VALUES (?, ?, ?)",
-                (int(record_id), index_text(lexical_text(record)), index_text(context_text(record))),
-            )
-        plain = RecordQuery(**{**q.__dict__, "as_of": None})
-        sql, params = query.build(tenant, plain, table="asof_records", fts="asof_fts")
-        return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
-
-    def _last_images(self, tenant: str, ids: list[str]) -> dict[str, dict[str, Any]]:
-        """The last image of each gone record: its delete event's `before` (its last governance)."""
-        if not ids:
-            return {}
-        rows = self.conn.execute(
-            f"SELECT record_id, before FROM events WHERE tenant = ? AND kind = 'delete' "
-            f"AND record_id IN ({','.join('?' * len(ids))}) ORDER BY seq",
-            [tenant, *ids],
-        )
-        return {row["record_id"]: json.loads(row["before"]) for row in rows}
 
 
 @refuse_writes
