@@ -19,7 +19,8 @@ from memql.store.sqlite import codec, query
 # an event with its operation's columns (what SQLiteSession._event reads)
 EVENTS_SELECT = (
     "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, "
-    "o.ir, o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq"
+    "o.ir, o.affected_ids, o.trace_id, o.workflow_id, o.step "
+    "FROM events e JOIN operations o ON o.seq = e.op_seq"
 )
 
 
