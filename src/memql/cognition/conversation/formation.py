@@ -469,7 +469,7 @@ def _count_forms(text: str) -> set[str]:
         return set()
     spoken = [str(count)]
     if count <= 10:
-        spoken.append(_ZH_DIGITS[count] if count != 2 else "两")
+        spoken.append(_ZH_DIGITS[count])  # 两 for two: 两个人, not 二个人
     forms = {f"{n}{c}" for n in spoken for c in ("个人", "位", "人")}
     words = [str(count)] + ([_EN_SMALL[count]] if count < len(_EN_SMALL) else [])
     return forms | {f"{w} people" for w in words} | {f"party of {w}" for w in words}

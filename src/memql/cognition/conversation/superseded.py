@@ -116,12 +116,15 @@ def label_superseded(
     by_id = {f.id: f for f in facts}
     out = []
     for p, piece in enumerate(pieces):
+        fact_mark = _fact_change(piece, by_id, changed)
         split = piece.text.split("\n")
+        marked = False
         for j, line in enumerate(split):
-            mark = labels.get((p, j)) or _fact_change(piece, by_id, changed)
+            mark = labels.get((p, j)) or fact_mark
             if mark is not None and not line.startswith(("until ", "from ")):
                 split[j] = f"until {mark[0].date().isoformat()}: {line}"
-        out.append(replace(piece, text="\n".join(split)) if split != piece.text.split("\n") else piece)
+                marked = True
+        out.append(replace(piece, text="\n".join(split)) if marked else piece)
     return out
 
 
@@ -230,10 +233,17 @@ _NAMED = re.compile(
     r"\b(?:" + _RELATION_WORDS + r")\s+(?P<name>(?-i:[A-Z][a-z]+(?:-[a-z]+)?))", re.IGNORECASE
 )
 _SELF_EN = re.compile(r"\b(?:i|i'm|i’m|i've|i'd|i'll|me|my|mine)\b", re.IGNORECASE)
+_PETS = frozenset({"dog", "cat"})  # a line about the dog is still the speaker's own
 _KIN_ZH = re.compile(
-    r"(?:^|(?<=[，,。！？!?；;：:]))我(?:家|的)?(爸爸?|老爸|妈妈?|老妈|哥哥?|姐姐?|弟弟?|妹妹?|老婆|老公|儿子|女儿|"
-    r"闺女|妻子|丈夫|太太|爷爷|奶奶|外公|外婆|姥姥|姥爷|表哥|表姐|表妹|表弟|堂哥|堂姐|男朋友|女朋友|对象|室友|"
-    r"同事|朋友|老板|邻居|孩子)"
+    r"(?:^|(?<=[，,。！？!?；;：:]))我(?:家|的)?("
+    + "|".join(
+        sorted(
+            (w for w, (key, _) in RELATIONS.items() if _HAN_RUN.match(w) and key not in _PETS),
+            key=len,
+            reverse=True,
+        )
+    )
+    + ")"
 )
 
 
@@ -242,7 +252,7 @@ def _people(text: str) -> frozenset[str]:
     """Whom a line's clauses are about by relation: the relation words (``sister``, 姐), or ``self``
     when the speaker speaks of themself and of no relative."""
     kin = {RELATIONS[m[1].casefold()][0] for m in _PEOPLE_EN.finditer(text)}  # mom and mother: one
-    kin |= {m[1][:1] for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
+    kin |= {RELATIONS[m[1]][0] for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
     if kin:
         return frozenset(kin)
     if _SELF_EN.search(text) or "我" in text:
