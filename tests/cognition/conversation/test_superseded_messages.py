@@ -158,3 +158,28 @@ def test_a_new_boss_ends_the_old_boss_relation(memory):
     assert "until 2026-03-23: [M1] Karen Liu's relation boss of was ben" in now
     then = conv.context("Who is my boss?", budget_tokens=300, as_of="2026-02-01").text
     assert "Karen Liu" in _current(then) and "Mark" not in then
+
+
+def test_retiring_or_quitting_ends_what_was_said_of_work():
+    at = datetime.fromisoformat("2026-11-02T00:00:00Z")
+    for said, ended in [
+        ("[S1] hana: My dad still works full time as an engineer.", "[S2] hana: Dad finally retired!"),
+        ("[S1] 何雪: 我爸还在工厂上班。", "[S2] 何雪: 我爸上周终于退休了！"),
+        ("[S1] 孙丽: 我老公在一所中学当数学老师。", "[S2] 孙丽: 我老公辞职了，现在自己开了一家咖啡店。"),
+    ]:
+        pieces = [_piece(said, "2026-02-01T09:00:00Z", 1), _piece(ended, "2026-11-01T09:00:00Z", 2)]
+        labelled = label_superseded(pieces, at)
+        assert labelled[0].text == "until 2026-11-01: " + said, said
+        assert labelled[1].text == ended
+    # talk of work that ends nothing ages nothing: a new shift is not a new job
+    pieces = [
+        _piece("[S1] kit: I work at Google as a designer.", "2026-02-01T09:00:00Z", 1),
+        _piece("[S2] kit: I'm on the night shift now, my job is the same.", "2026-11-01T09:00:00Z", 2),
+    ]
+    assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]
+    # a relative's retirement is not the speaker's
+    pieces = [
+        _piece("[S1] kit: I work at Google as a designer.", "2026-02-01T09:00:00Z", 1),
+        _piece("[S2] kit: My mom retired last week.", "2026-11-01T09:00:00Z", 2),
+    ]
+    assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]

@@ -99,7 +99,7 @@ def label_superseded(
     for n, (when, _, p, _, speaker, text) in enumerate(lines):
         if speaker == agent or not _says_change(text) or set(pieces[p].source_ids) & later:
             continue
-        anchors, people = _anchors(text) - people_named, _people(text)
+        anchors, people = (_anchors(text) - people_named - {_WORK}) | _work_ended(text), _people(text)
         for earlier in lines[:n]:
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
@@ -139,6 +139,8 @@ def _fact_change(
     if fact is None or mark is None:
         return None
     about = _anchors(str(fact.value)) | {"@" + fact.attribute}
+    if fact.attribute in _WORK_ATTRIBUTES:
+        about |= {_WORK}
     return mark if about & mark[1] else None
 
 
@@ -179,9 +181,34 @@ def _anchors(text: str) -> frozenset[str]:
             if not _CHANGE_ZH.fullmatch(pair):
                 out.add(pair)
     out |= _topics(text)
+    if _WORK_WORDS.search(text) or out & _WORK_TOPICS:
+        out.add(_WORK)
     if "《" in text:
         out.add("《》")  # a title: the book, film or show a line is about
     return frozenset(out)
+
+
+# Work as a whole: retiring or quitting ends what was said of one's job, employer or place of work ("still
+# works full time as an engineer" … "Dad finally retired"; 还在工厂上班 … 退休了). Only an ending carries
+# it as a change (`_work_ended`): "night shift at work now" ages no "I work at Google".
+_WORK = "@work"
+_WORK_ATTRIBUTES = frozenset({"employer", "job_title", "employment_status", "work_location"})
+_WORK_TOPICS = frozenset("@" + key for key in _WORK_ATTRIBUTES)
+_WORK_WORDS = re.compile(
+    r"\b(?:work(?:s|ed|ing)?\s+(?:as|at|for|in)|job|career|employ(?:ed|er))\b|上班|工作|打工|单位|"
+    r"(?:当|做|是)\S{0,4}(?:老师|教师|医生|护士|工程师|经理|会计|律师|司机|厨师|警察|程序员|设计师|销售|主管|教授)",
+    re.IGNORECASE,
+)
+_WORK_ENDS = re.compile(
+    r"\b(?:retir(?:e|ed|ing)|quit\s+(?:my|his|her|their|the)\s+job|(?:was|got|been)\s+(?:laid off|fired|let go)|"
+    r"stepped down|resigned|left\s+(?:the|my|his|her|their)\s+(?:job|company|firm|hospital|school|office))\b"
+    r"|退休|辞职|离职|辞了|被裁|下岗|跳槽",
+    re.IGNORECASE,
+)
+
+
+def _work_ended(text: str) -> set[str]:
+    return {_WORK} if _WORK_ENDS.search(text) else set()
 
 
 # attributes whose words say what a line is about only loosely ("name", "age", "size" are said of anything)

@@ -424,6 +424,9 @@ _RESIDENCE = re.compile(r"\b(?:mov(?:e|ed|ing)|relocat\w*|liv(?:e|es|ed|ing)|set
 _WORKPLACE = re.compile(r"\b(?:transferr?\w*|office|based)\b|调到|调去", _I)
 
 
+_PRONOUN_CHARS = frozenset("我你您他她它咱")
+
+
 def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: str) -> str:
     """The key of a value no fact held: for a place, where someone lives (a move) or works (a transfer);
     else the words the two turns share, in the old turn's order (the ones nearest the old value); else the
@@ -434,7 +437,8 @@ def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: st
             return "residence"
         if _WORKPLACE.search(r.text):
             return "work_location"
-    shared = shared - _terms(subject) - _terms(r.speaker)  # who it is about names no attribute
+    # who it is about names no attribute, nor does a pronoun's half of a word (我老公: 我老)
+    shared = {w for w in shared - _terms(subject) - _terms(r.speaker) if not set(w) & _PRONOUN_CHARS}
     if shared:
         words = [w for w in tokens(said.text) if w in shared]
         if words:
@@ -446,6 +450,8 @@ def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: st
         return vocabulary.normalize(given[1])
     if old.kind == "name" and re.search(r"\b(?:at|in)\s+(?:the\s+)?$", said.text[: old.start], _I):
         return "location"
+    if old.kind == "name" and CJK.search(str(old.value)) and not re.search(r"[A-Za-z0-9]", str(old.value)):
+        return ""  # Chinese words keyed by nothing the turns say (开了一家咖啡店 after 当数学老师) name nothing
     return _BY_SHAPE.get(old.kind.split(":")[0], old.kind)
 
 
