@@ -200,7 +200,8 @@ _WORK_WORDS = re.compile(
     re.IGNORECASE,
 )
 _WORK_ENDS = re.compile(
-    r"\b(?:retir(?:e|ed|ing)|quit\s+(?:my|his|her|their|the)\s+job|(?:was|got|been)\s+(?:laid off|fired|let go)|"
+    r"\b(?:retir(?:e|ed|ing)|quit\s+(?:my|his|her|their|the)\s+job|"
+    r"(?:was|got|been)\s+(?:laid off|fired|let go)|"
     r"stepped down|resigned|left\s+(?:the|my|his|her|their)\s+(?:job|company|firm|hospital|school|office))\b"
     r"|退休|辞职|离职|辞了|被裁|下岗|跳槽",
     re.IGNORECASE,
