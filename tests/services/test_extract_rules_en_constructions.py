@@ -262,7 +262,8 @@ def test_an_acronym_employer_with_now():
 
 
 def test_a_past_verb_before_a_time_is_no_event():
-    assert own("My uncle retired in January.") == set()
+    # no event "retire" on a date: the status retiring gives, from January
+    assert own("My uncle retired in January.") == {("Mira's uncle", "employment_status", "retired")}
     assert own("My aunt arrives next Thursday.") == {("Mira's aunt", "arrive", "2026-03-05")}
 
 
@@ -343,3 +344,28 @@ def test_a_later_time_starts_a_fact_only_when_something_begins_then():
         f for f in extract("Tom got hired by Rivian, he starts next Monday.").facts if f.value == "Rivian"
     ]
     assert [f.valid_from.date().isoformat() for f in hired] == ["2026-03-09"]
+
+
+def test_words_that_describe_a_name_are_not_the_name():
+    got = own("Karim took a job at a pharma startup called Veltro.")
+    assert ("Karim", "employer", "Veltro") in got
+    assert own("My grandfather lives in a retirement home in Tucson.") == {
+        ("Mira's grandfather", "residence", "Tucson")
+    }
+    assert own("Grandpa moved in with my aunt in Phoenix.") == {("Mira's grandfather", "residence", "Phoenix")}
+    assert own("Moved in with Sam last month.") == set()  # no place said
+
+
+def test_statuses_said_with_their_verb_school_grades_and_measures():
+    assert own("Dad finally retired last week!") == {("Mira's father", "employment_status", "retired")}
+    assert own("She retired the old car.") == set()
+    assert ("Mira's father", "age", 64) in own("My dad is 64 and still works full time.")
+    assert ("Zaid", "grade", "second grade") in own("My son Zaid is in second grade at Maple Elementary.")
+    assert own("Zaid started third grade today.", ["My son Zaid is in second grade."]) == {
+        ("Zaid", "grade", "third grade")
+    }
+    assert own("My daughter is going into Year 5.") == {("Mira's daughter", "grade", "year 5")}
+    assert own("I'm in year 2 of my PhD.") == set()
+    assert own("Pepper's at 18 pounds.", ["Our dog Pepper weighs 22 pounds."]) == {
+        ("Pepper", "weight", "18 pounds")
+    }

@@ -241,11 +241,12 @@ _ROLE = re.compile(
     r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
     re.I,
 )
-# "He's up to 17 kilos", "I'm down to 72 kg": a measure, its attribute named by its unit
+# "He's up to 17 kilos", "I'm down to 72 kg", "she's at 18 pounds": a measure, its attribute named by its
+# unit
 _MEASURE = re.compile(
     _ADVERBS
-    + r"(?:am|'m|is|'s|are|'re|went|has gone|'s gone|got)\s+(?:now\s+)?(?:up|down|back(?:\s+up|\s+down)?)"
-    r"\s+to\s+(?P<value>\d+(?:[.,]\d+)?\s*(?P<unit>kilos?|kilograms?|kgs?|pounds|lbs?|stone|cm|centimet(?:er|re)s|"
+    + r"(?:(?:am|'m|is|'s|are|'re|went|has gone|'s gone|got)\s+(?:now\s+)?(?:up|down|back(?:\s+up|\s+down)?)"
+    r"\s+to\s+|(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?(?:(?:at|about|around|only|just)\s+)?)(?P<value>\d+(?:[.,]\d+)?\s*(?P<unit>kilos?|kilograms?|kgs?|pounds|lbs?|stone|cm|centimet(?:er|re)s|"
     r"met(?:er|re)s|feet|foot|inches))\b",
     re.I,
 )

@@ -65,6 +65,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         "product",
     ):
         start = m.end()
+    if kind in _NAMED and (m := _DESCRIBED.match(s, start, end)) is not None:
+        start = m.end()  # "a pharma startup called Veltro", "a retirement home in Tucson": the name
     elif (m := re.compile(r"at\s+(?=\d)", _I).match(s, start, end)) is not None:
         start = m.end()  # "dinner is at 7": the 7
     elif (m := re.compile(r"(?:a|an)\s+(?=\S)", _I).match(s, start, end)) and kind == "text":
@@ -97,6 +99,11 @@ _AMOUNT = re.compile(
     r"[$€£]?\d[\d,.]*\s*(?:k|m|bn|grand|[$€£]|usd|eur|gbp)?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?", _I
 )
 _NAMED = ("place", "organization", "person", "product")
+# lower-case words that describe what a name names, before the name: "startup called Veltro"; for a
+# place, "retirement home in Tucson" (where the home is is the place)
+_DESCRIBED = re.compile(
+    r"(?-i:[a-z][\w'-]*\s+){1,4}?(?:called|named|in|near|outside(?:\s+of)?)\s+(?=(?-i:[A-Z0-9]))"
+)
 # a name (capitalised words, joined by "of", "de", "&"…) and chatter after it: a word that
 # never heads a noun phrase ("the Berlin office" is no name cut short)
 _NAME_THEN_CHATTER = re.compile(

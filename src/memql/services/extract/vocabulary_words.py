@@ -156,6 +156,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("budget", ("budget", "预算"), MONEY, "number"),
     Attribute("school", ("school", "university", "college", "学校", "大学"), CONTEXT, "organization"),
     Attribute("major", ("major", "field of study", "专业"), CONTEXT),
+    Attribute("grade", ("grade", "school grade", "grade level", "school year", "年级"), CONTEXT),
     Attribute("car", ("car", "vehicle", "drive", "drives", "driving", "车", "开车"), CONTEXT, "product"),
     Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), CONTEXT),
     Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy", "过敏", "过敏源"), HEALTH),
