@@ -246,50 +246,49 @@ _COPULA = (  # "I've gone vegan", "she turned vegetarian": a change of status is
     r"have gone|'ve gone|has gone|'s gone|went|have turned|'ve turned|has turned|turned|have become|"
     r"'ve become|has become)"
 )
-_STATUSES: tuple[tuple[re.Pattern[str], str], ...] = (
-    tuple(
-        (
-            re.compile(
-                _ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I
-            ),
-            key,
-        )
-        for words, key in (
-            (r"married|engaged|single|divorced|separated|widowed|in a relationship", "marital_status"),
-            (r"vegan|vegetarian|pescatarian|gluten[- ]free|keto|lactose[- ]intolerant", "diet"),
-            (
-                r"retired|unemployed|self[- ]employed|freelancer|freelancing|between jobs|out of work|"
-                r"on (?:parental|maternity|paternity|sick) leave|a student",
-                "employment_status",
-            ),
-            (r"pregnant", "pregnancy"),
-        )
+_COPULA_STATUSES = tuple(
+    (
+        re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I),
+        key,
     )
-    + (  # "Dad finally retired last week": retiring is a status said with its verb alone
+    for words, key in (
+        (r"married|engaged|single|divorced|separated|widowed|in a relationship", "marital_status"),
+        (r"vegan|vegetarian|pescatarian|gluten[- ]free|keto|lactose[- ]intolerant", "diet"),
         (
-            re.compile(
-                _ADVERBS + r"(?:has\s+|have\s+|'s\s+|'ve\s+)?(?P<value>retired)\b"
-                r"(?!\s+(?:from\s+)?(?:the|a|an|my|his|her)\b)",
-                _I,
-            ),
+            r"retired|unemployed|self[- ]employed|freelancer|freelancing|between jobs|out of work|"
+            r"on (?:parental|maternity|paternity|sick) leave|a student",
             "employment_status",
         ),
-        (  # "Zaid is in second grade", "she started third grade today", "he's going into Year 5"
-            re.compile(
-                _ADVERBS + r"(?:am|'m|is|'s|are|'re|was|were|start(?:s|ed|ing)?|(?:is|'s)\s+starting|"
-                r"mov(?:es|ed|ing)\s+up\s+to|(?:is|'s|are|'re)\s+going\s+into|going\s+into|went\s+into|"
-                r"enter(?:s|ed)?|(?:is|'s)\s+now)\s+(?:in\s+)?(?:the\s+)?(?P<value>(?:first|second|third|fourth|"
-                r"fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))\s+grade|"
-                r"grade\s+\d{1,2}|year\s+\d{1,2}|kindergarten|pre-?k|preschool)\b(?!\s+of\b)",
-                _I,
-            ),
-            "grade",
-        ),
+        (r"pregnant", "pregnancy"),
     )
 )
+# "Dad finally retired last week": retiring is a status said with its verb alone
+_VERB_STATUSES = (
+    (
+        re.compile(
+            _ADVERBS + r"(?:has\s+|have\s+|'s\s+|'ve\s+)?(?P<value>retired)\b"
+            r"(?!\s+(?:from\s+)?(?:the|a|an|my|his|her)\b)",
+            _I,
+        ),
+        "employment_status",
+    ),
+    (  # "Zaid is in second grade", "she started third grade today", "he's going into Year 5"
+        re.compile(
+            _ADVERBS + r"(?:am|'m|is|'s|are|'re|was|were|start(?:s|ed|ing)?|(?:is|'s)\s+starting|"
+            r"mov(?:es|ed|ing)\s+up\s+to|(?:is|'s|are|'re)\s+going\s+into|going\s+into|went\s+into|"
+            r"enter(?:s|ed)?|(?:is|'s)\s+now)\s+(?:in\s+)?(?:the\s+)?(?P<value>(?:first|second|third|fourth|"
+            r"fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))\s+grade|"
+            r"grade\s+\d{1,2}|year\s+\d{1,2}|kindergarten|pre-?k|preschool)\b(?!\s+of\b)",
+            _I,
+        ),
+        "grade",
+    ),
+)
+_STATUSES: tuple[tuple[re.Pattern[str], str], ...] = (*_COPULA_STATUSES, *_VERB_STATUSES)
 _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the clause
     _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|already\s+|only\s+|just\s+)?(?P<n>\d{1,3}|" + EN_NUMBER_RE + r")"
-    r"(?:\s+years?\s+old|\s*yo\b|(?=[\s.!]*$)|(?=\s+(?:now|already|this year)\b)|(?=,?\s+and\s+(?!a\s+half)))",
+    r"(?:\s+years?\s+old|\s*yo\b|(?=[\s.!]*$)|(?=\s+(?:now|already|this year)\b)|"
+    r"(?=,?\s+and\s+(?!a\s+half)))",
     _I,
 )
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
