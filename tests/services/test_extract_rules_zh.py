@@ -325,3 +325,9 @@ def test_an_adverb_of_time_before_the_copula_is_no_part_of_the_attribute(text, k
 @pytest.mark.parametrize("text", ["现在是8月5日。", "现在是下午三点。"])
 def test_the_time_now_is_no_attribute(text):
     assert own(text, speaker="小林") == set()
+
+
+def test_the_school_grade_one_is_in():
+    assert ("Mira的儿子", "grade", "二年级") in own("我儿子今年上小学二年级。")
+    assert ("Mira的儿子", "grade", "三年级") in own("儿子今天开学，升三年级了。")
+    assert ("Mira的女儿", "grade", "高二") in own("我女儿在读高二。")

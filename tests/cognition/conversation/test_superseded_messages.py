@@ -183,3 +183,23 @@ def test_retiring_or_quitting_ends_what_was_said_of_work():
         _piece("[S2] kit: My mom retired last week.", "2026-11-01T09:00:00Z", 2),
     ]
     assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]
+
+
+def test_no_longer_said_in_chinese_and_no_more_in_english():
+    at = datetime.fromisoformat("2026-08-02T00:00:00Z")
+    for said, ended in [
+        ("[S1] 杨帆: 我室友小美在准备考研。", "[S2] 杨帆: 小美不考研了，她决定直接找工作。"),
+        ("[S1] 周雨: 团子每天吃皇家猫粮。", "[S2] 周雨: 兽医说团子要吃处方粮，皇家的不能吃了。"),
+        (
+            "[S1] dev: Pixel eats the salmon kibble from Orijen.",
+            "[S2] dev: Pixel is on a renal diet, no more Orijen.",
+        ),
+    ]:
+        pieces = [_piece(said, "2026-02-01T09:00:00Z", 1), _piece(ended, "2026-08-01T09:00:00Z", 2)]
+        assert label_superseded(pieces, at)[0].text == "until 2026-08-01: " + said, said
+    # a judgement is no change: 还不错了 ages nothing
+    pieces = [
+        _piece("[S1] 杨帆: 我在准备考研。", "2026-02-01T09:00:00Z", 1),
+        _piece("[S2] 杨帆: 考研复习进度还不错了。", "2026-08-01T09:00:00Z", 2),
+    ]
+    assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]

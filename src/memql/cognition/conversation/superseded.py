@@ -33,7 +33,8 @@ from memql.services.extract.vocabulary_words import RELATIONS
 # began ("new", "started", "joined", 开始, 新的) are not among them: a new painting class ages nothing said
 # of painting before it.
 _CHANGE_EN = re.compile(
-    r"\b(?:now|nowadays|these days|anymore|any more|no longer|instead|actually|correction|scratch that|"
+    r"\b(?:now|nowadays|these days|anymore|any more|no longer|no more|instead|actually|correction|"
+    r"scratch that|"
     r"wait|switch(?:ed|ing)?|swapp?ed|mov(?:e|ed|ing)|chang(?:e|ed|ing)|quit|left|leaving|"
     r"upgrad(?:e|ed)|downgrad(?:e|ed)|rais(?:e|ed)|lower(?:ed)?|replac(?:e|ed)|transferr?ed|promoted|"
     r"retir(?:e|ed)|sold|traded|cancel(?:l)?ed|dropped|gave up|stopped|finished|settled|ended up|"
@@ -42,9 +43,11 @@ _CHANGE_EN = re.compile(
     re.IGNORECASE,
 )
 _CHANGE_ZH = re.compile(
-    r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|错了|说错|看错|"
+    r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|(?<!不)错了|说错|看错|"
     r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|"
-    r"离婚|看完|戒了|转到|转去|挪到|退休|不是.{1,12}是|变成|定在|最后"
+    r"离婚|看完|戒了|转到|转去|挪到|退休|不是.{1,12}是|变成|定在|最后|"
+    # 不考研了, 不学钢琴了, 皇家的不能吃了: no longer (不错了, 不少了 only judge)
+    r"不(?!错|少|多|久|好意思)(?:再|能|会|用|想|要|去)?[\u4e00-\u9fff]{1,3}了"
 )
 _LATIN_WORD = re.compile(r"[A-Za-z][A-Za-z'’-]*[A-Za-z]|\d[\d,.:]*\d|\d")
 _HAN_RUN = re.compile(r"[\u4e00-\u9fff]+")

@@ -48,6 +48,10 @@ _STUDY = re.compile(
 _GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of study
     r"(?:高|初|大|研)[一二三四]|[一二三四五六]年级|小学|初中|高中|大学|研究生|博士|硕士|本科|研|博"
 )
+_SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二: the grade one is in
+    r"(?:在|已经|马上|就要|要)?(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?"
+    r"(?P<v>[一二三四五六]年级|[初高大][一二三四])(?:了|啦|呢)?$"
+)
 _SCHOOL = re.compile(
     r"在(?P<v>"
     + _CLAUSE
@@ -181,6 +185,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     for pattern, key in _MEASURES:
         if (m := pattern.match(s, verb_at, b)) is not None:
             return _add(r, subject, key, m, a, b, confidence, correction, "text")
+    if (m := _SCHOOL_GRADE.match(s, verb_at, b)) is not None:
+        return _add(r, subject, "grade", m, a, b, confidence, correction, "text")
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
         m = pattern.match(s, verb_at, b)
         group = next((g for g in ("v", "v2", "v3") if m is not None and m.groupdict().get(g)), "v")
