@@ -450,8 +450,6 @@ def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: st
         return vocabulary.normalize(given[1])
     if old.kind == "name" and re.search(r"\b(?:at|in)\s+(?:the\s+)?$", said.text[: old.start], _I):
         return "location"
-    if old.kind == "name" and CJK.search(str(old.value)) and not re.search(r"[A-Za-z0-9]", str(old.value)):
-        return ""  # Chinese words keyed by nothing said (开了一家咖啡店 after 当数学老师) name nothing
     return _BY_SHAPE.get(old.kind.split(":")[0], old.kind)
 
 
