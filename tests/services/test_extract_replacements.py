@@ -198,3 +198,18 @@ def test_a_swap_in_plain_words_replaces_the_held_value():
     }
     # nothing held is named: no swap
     assert _keyed("I quit smoking and picked up running.", ["My gym is Planet Fitness on 5th."])[0] == {}
+
+
+def test_a_replacement_said_for_later_holds_from_then():
+    """A change no construction read, said for later (下个月要搬去厦门), holds from the time it names."""
+    delta = EXTRACTOR.extract(
+        message("小雅下个月要搬去厦门了。", [("刘敏", "我闺蜜小雅住在广州。")], speaker="刘敏")
+    )
+    (moved,) = [f for f in delta.facts if f.said_in is None and f.attribute == "residence"]
+    assert moved.value == "厦门" and moved.valid_from.isoformat().startswith("2026-04-01")
+
+
+def test_a_relative_names_no_key():
+    first = ("陈刚", "我嫂子是牙医。")
+    delta = EXTRACTOR.extract(message("嫂子现在不当牙医了，开了一家面包店。", [first], speaker="陈刚"))
+    assert not any(f.attribute == "嫂子" for f in delta.facts)

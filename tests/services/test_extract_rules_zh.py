@@ -331,3 +331,16 @@ def test_the_school_grade_one_is_in():
     assert ("Mira的儿子", "grade", "二年级") in own("我儿子今年上小学二年级。")
     assert ("Mira的儿子", "grade", "三年级") in own("儿子今天开学，升三年级了。")
     assert ("Mira的女儿", "grade", "高二") in own("我女儿在读高二。")
+
+
+def test_a_job_or_a_time_after_a_relative_is_no_name():
+    assert own("我嫂子是牙医。") == {("Mira的嫂子", "job_title", "牙医")}
+    assert not any(s == "牙医" for s, _, _ in facts("我嫂子是牙医。"))
+    assert not any(s.startswith("从") for s, _, _ in facts("阿姨从下周开始改成周二到周四来。"))
+    assert ("李娜", "relation.sister_in_law_of", "Mira") in facts("我嫂子是李娜。")  # a name still is
+
+
+def test_ages_said_without_this_year_or_as_turning():
+    assert own("我儿子七岁。") == {("Mira的儿子", "age", 7)}
+    assert own("儿子满八岁了。") == {("Mira的儿子", "age", 8)}
+    assert own("我今年刚满30岁。") == {("Mira", "age", 30)}

@@ -192,7 +192,6 @@ def test_a_status_is_kept_in_the_words_said():
         "我们都吃过了。",  # 吃过: done, no food
         "我都喝完了。",
         "我平时吃得很少。",
-        "我女儿今年在读高三。",  # a grade, not a field of study
         "电梯在3楼。",  # the floor of a thing, not of where one is
         "明天见！",
         "我妈妈说，住在上海挺好。",  # someone's words
@@ -200,6 +199,10 @@ def test_a_status_is_kept_in_the_words_said():
 )
 def test_no_fact_from_words_that_only_look_like_a_construction(text):
     assert facts(text) == set()
+
+
+def test_a_grade_is_no_field_of_study():
+    assert facts("我女儿今年在读高三。") == {(f"{ME}的女儿", "grade", "高三")}
 
 
 def test_amounts_are_read_as_spoken():

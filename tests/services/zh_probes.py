@@ -386,7 +386,7 @@ CONVERSATIONS_2: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
     (
         "kid's class",
         [
-            ("我儿子在读三年级。", set()),
+            ("我儿子在读三年级。", {(SON, "grade", "三年级")}),  # a grade, not a field of study
         ],
     ),
     (

@@ -334,3 +334,33 @@ def _typed(m) -> list[dict]:
     )
     assert result.success, result.diagnostics
     return result.data["rows"]
+
+
+def test_a_short_value_is_history_in_the_message_that_stated_it(memory):
+    """A number too short to look for anywhere (7, 七) is looked for in the message that said it."""
+    m = memory(actor="amy", embedder="none")
+    conv = m.conversation(user="amy", agent="assistant", extractor="rules")
+    conv.add_message("user", "My son Eli is 7.", time="2026-01-04T09:00:00Z")
+    conv.add_message("assistant", "Fun age! 17 is a long way off.", time="2026-01-04T09:00:05Z")
+    conv.add_message("user", "Eli turned 8 last week, we had a party.", time="2026-06-10T09:00:00Z")
+    text = conv.context("How old is Eli?", budget_tokens=300).text
+    assert "until 2026-06-01: [M1] amy: My son Eli is 7." in text
+    assert "[M2] assistant: Fun age!" in _current(text)  # not the message that stated it
+    zh = memory(actor="王丽", embedder="none").conversation(user="王丽", agent="assistant", extractor="rules")
+    zh.add_message("user", "我儿子今年七岁。", time="2026-01-04T09:00:00Z")
+    zh.add_message("user", "儿子上周满八岁了，办了个生日会。", time="2026-06-10T09:00:00Z")
+    text = zh.context("王丽的儿子多大了？", budget_tokens=300).text
+    assert "until 2026-06-10: [M1] 王丽: 我儿子今年七岁。" in text and "八岁" in _current(text)
+
+
+def test_a_weekday_said_as_a_schedule_gets_no_date(memory):
+    m = memory(actor="liam", embedder="none")
+    conv = m.conversation(user="liam", agent="assistant", extractor="rules")
+    conv.add_message(
+        "user", "Our nanny Rosa comes Monday to Wednesday, and every Friday.", time="2026-02-08T09:00:00Z"
+    )
+    conv.add_message("user", "我家阿姨每周一到周三来。", time="2026-02-08T09:01:00Z")
+    conv.add_message("user", "The plumber comes on Tuesday.", time="2026-02-08T09:02:00Z")
+    text = conv.context("nanny 阿姨 plumber", budget_tokens=300).text
+    assert "Monday to Wednesday, and every Friday." in text and "每周一到周三来" in text
+    assert "Tuesday (2026-02-10)" in text  # one day said is still resolved

@@ -203,3 +203,18 @@ def test_no_longer_said_in_chinese_and_no_more_in_english():
         _piece("[S2] 杨帆: 考研复习进度还不错了。", "2026-08-01T09:00:00Z", 2),
     ]
     assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]
+
+
+def test_a_marriage_a_school_transfer_and_quitting_smoking_are_changes():
+    at = datetime.fromisoformat("2026-09-15T00:00:00Z")
+    for said, changed in [
+        (
+            "[S1] noah: My brother Luke is engaged to Dana.",
+            "[S2] noah: Luke and Dana got married on Saturday!",
+        ),
+        ("[S1] 周杰: 我哥和小芳订婚了。", "[S2] 周杰: 我哥和小芳周六结婚了！"),
+        ("[S1] 郑爽: 我表弟在武汉大学读医学。", "[S2] 郑爽: 表弟转学到华中科技大学了。"),
+        ("[S1] 林涛: 我爸每天抽一包烟。", "[S2] 林涛: 我爸戒烟三个月了！"),
+    ]:
+        pieces = [_piece(said, "2026-03-14T09:00:00Z", 1), _piece(changed, "2026-09-14T09:00:00Z", 2)]
+        assert label_superseded(pieces, at)[0].text == "until 2026-09-14: " + said, said

@@ -96,6 +96,8 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
         if t.get("granularity") != "day" or not quote or re.search(r"\d|" + _MONTH_WORDS, quote, re.I):
             continue
         at = text.find(quote)
+        if at >= 0 and _recurring_day(text, at, at + len(quote)):
+            continue
         try:
             start, end = datetime.fromisoformat(t["start"]), datetime.fromisoformat(t["end"])
         except (KeyError, TypeError, ValueError):
@@ -108,6 +110,21 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
 
 
 _MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|月"
+_WEEKDAY = (
+    r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
+    r"|(?:周|星期|礼拜)[一二三四五六日天])"
+)
+_DAY_RANGE = r"\s*(?:to|through|thru|till|until|and|or|[-–~～到至和或])\s*"
+_RECURRING_BEFORE = re.compile(rf"(?:\b(?:every|each)\s+|每个?|{_WEEKDAY}{_DAY_RANGE})$", re.I)
+_RECURRING_AFTER = re.compile(rf"{_DAY_RANGE}{_WEEKDAY}", re.I)
+
+
+def _recurring_day(text: str, start: int, end: int) -> bool:
+    """A weekday said as a schedule names no one day: "comes Monday to Wednesday", "every Friday", 每周一,
+    周二到周四 (a day resolved there would mislead, and split the words a reader looks for)."""
+    if not re.fullmatch(_WEEKDAY, text[start:end], re.I):
+        return False
+    return bool(_RECURRING_BEFORE.search(text, 0, start) or _RECURRING_AFTER.match(text, end))
 
 
 def message_encode(

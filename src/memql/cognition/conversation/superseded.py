@@ -39,13 +39,14 @@ _CHANGE_EN = re.compile(
     r"upgrad(?:e|ed)|downgrad(?:e|ed)|rais(?:e|ed)|lower(?:ed)?|replac(?:e|ed)|transferr?ed|promoted|"
     r"retir(?:e|ed)|sold|traded|cancel(?:l)?ed|dropped|gave up|stopped|finished|settled|ended up|"
     r"resched(?:uled)?|postponed|pushed|bumped|delayed|brought forward|rebooked|renamed|broke up|"
-    r"divorced|adjusted|updated|increased|decreased|turns? out|not .{1,30} but|no,)\b",
+    r"divorced|got married|got engaged|tied the knot|adjusted|updated|increased|decreased|turns? out|"
+    r"not .{1,30} but|no,)\b",
     re.IGNORECASE,
 )
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|(?<!不)错了|说错|看错|"
     r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|"
-    r"离婚|看完|戒了|转到|转去|挪到|退休|不是.{1,12}是|变成|定在|最后|"
+    r"离婚|结婚了|领证了|看完|戒了|戒烟|戒酒|转到|转去|转学|卖了|挪到|退休|不是.{1,12}是|变成|定在|最后|"
     # 不考研了, 不学钢琴了, 皇家的不能吃了: no longer (不错了, 不少了 only judge)
     r"不(?!错|少|多|久|好意思)(?:再|能|会|用|想|要|去)?[\u4e00-\u9fff]{1,3}了"
 )

@@ -138,7 +138,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (
             r"(?:moved|have moved|'ve moved|has moved|'s moved|relocated|have relocated|'ve relocated|"
-            r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved)"
+            r"has relocated|am moving|'m moving|are moving|'re moving|is moving|'s moving|have now moved|"
+            r"(?:am|'m|are|'re|is|'s)\s+relocating)"
             r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
             r"(?:from\s+[^,.;]+?\s+)?(?:to|into"  # "we moved from Porto to Lisbon"
             r"|in\s+with\s+[^,.;]+?\s+(?:in|near|outside)(?=\s+(?-i:[A-Z])))"  # "in with my aunt in Phoenix"

@@ -26,6 +26,7 @@ from datetime import datetime
 
 from memql.services.tokenize import STOP_WORDS, tokens
 
+from . import values_en, values_zh
 from .common import CJK, HEDGED, Draft, Reading, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
 from .value_shapes import Value, values
@@ -316,7 +317,9 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     if held is None:
         _earlier_value(r, subject, attribute, said, back, old, turn)
     span = (new.start, new.end)
-    r.add(Draft(subject, attribute, new.value, start, end, r.now, HEDGED, correcting, _kind(new), span))
+    # "下个月要搬去厦门", "relocating to Austin next month": a change said for later holds from then
+    begins = (values_zh if CJK.search(r.text[start:end]) else values_en).valid_from(r, start, end, *span)
+    r.add(Draft(subject, attribute, new.value, start, end, begins, HEDGED, correcting, _kind(new), span))
 
 
 def _earlier_value(r: Reading, subject: str, attribute: str, said: Said, back: int, old: Value, turn) -> None:
@@ -438,7 +441,11 @@ def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: st
         if _WORKPLACE.search(r.text):
             return "work_location"
     # who it is about names no attribute, nor does a pronoun's half of a word (我老公: 我老)
-    shared = {w for w in shared - _terms(subject) - _terms(r.speaker) if not set(w) & _PRONOUN_CHARS}
+    shared = {
+        w
+        for w in shared - _terms(subject) - _terms(r.speaker)
+        if not set(w) & _PRONOUN_CHARS and vocabulary.relation(w) is None  # 嫂子 is who, not what
+    }
     if shared:
         words = [w for w in tokens(said.text) if w in shared]
         if words:

@@ -37,6 +37,7 @@ from .patterns_zh import (
     _GATHERING,
     _HEDGE,
     _HYPOTHETICAL,
+    _JOB_NOUN,
     _NAME_LATIN,
     _NOMINALISED,
     _NOT,
@@ -210,7 +211,7 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
         rf"(?:(?:我们|我)(?:家)?的?(?:新)?|(?P<new>新的?))(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
-    if m is None or _NOT_NAME.match(m["name"]):
+    if m is None or _NOT_NAME.match(m["name"]) or _JOB_NOUN.search(m["name"]):
         return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:

@@ -136,7 +136,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute(
         "birthday", ("birthday", "date of birth", "birth date", "dob", "生日", "出生日期"), CONTEXT, "date"
     ),
-    Attribute("age", ("age", "年龄", "岁数"), CONTEXT, "number"),
+    Attribute("age", ("age", "年龄", "岁数", "几岁", "多大了", "多大"), CONTEXT, "number"),
     Attribute("name", ("name", "full name", "名字", "姓名"), CONTEXT, "person"),
     Attribute("nickname", ("nickname", "昵称", "小名"), CONTEXT),
     Attribute("nationality", ("nationality", "citizenship", "国籍"), CONTEXT),
@@ -168,7 +168,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     # what one usually drinks, eats, smokes (我每天喝美式 -> drink; 我改喝绿茶了 supersedes it)
     Attribute("drink", ("usual drink", "喝", "饮品", "饮料", "喝的"), HEALTH),
     Attribute("food", ("usual food", "吃", "吃的"), HEALTH),
-    Attribute("smoking", ("抽", "抽烟", "吸烟"), HEALTH),
+    Attribute("smoking", ("抽", "抽烟", "吸烟", "戒烟", "香烟", "包烟", "根烟"), HEALTH),
     Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), CONTEXT),
     Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), CONTEXT),
