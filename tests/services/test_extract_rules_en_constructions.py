@@ -370,3 +370,10 @@ def test_statuses_said_with_their_verb_school_grades_and_measures():
     assert own("Pepper's at 18 pounds.", ["Our dog Pepper weighs 22 pounds."]) == {
         ("Pepper", "weight", "18 pounds")
     }
+
+
+def test_a_new_holder_of_a_role_is_named():
+    assert own("Leo has a new coach this season, Ms. Ferreira.") == {("Leo", "coach", "Ms. Ferreira")}
+    assert own("I have a new boss, Karen.") == {("Mira", "manager", "Karen")}
+    assert own("We got a new landlord named Pete Hall.") == {("Mira", "landlord", "Pete Hall")}
+    assert own("I don't have a new coach, Ms. Ferreira left.") == set()

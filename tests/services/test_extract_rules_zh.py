@@ -344,3 +344,9 @@ def test_ages_said_without_this_year_or_as_turning():
     assert own("我儿子七岁。") == {("Mira的儿子", "age", 7)}
     assert own("儿子满八岁了。") == {("Mira的儿子", "age", 8)}
     assert own("我今年刚满30岁。") == {("Mira", "age", 30)}
+
+
+def test_an_age_without_sui():
+    assert own("我爸今年五十九。") == {("Mira的爸爸", "age", 59)}
+    assert own("我爸过了六十大寿。") == {("Mira的爸爸", "age", 60)}
+    assert own("今年五十九个学生。") == set()

@@ -218,3 +218,22 @@ def test_a_marriage_a_school_transfer_and_quitting_smoking_are_changes():
     ]:
         pieces = [_piece(said, "2026-03-14T09:00:00Z", 1), _piece(changed, "2026-09-14T09:00:00Z", 2)]
         assert label_superseded(pieces, at)[0].text == "until 2026-09-14: " + said, said
+
+
+def test_a_discharge_ends_a_hospital_stay():
+    at = datetime.fromisoformat("2026-01-21T00:00:00Z")
+    for said, ended in [
+        (
+            "[S1] sofia: Grandma is in St. Luke's hospital after her fall.",
+            "[S2] sofia: Grandma was discharged!",
+        ),
+        ("[S1] 苏菲: 我奶奶摔了一跤，住在人民医院。", "[S2] 苏菲: 好消息，奶奶出院了，已经回家了。"),
+    ]:
+        pieces = [_piece(said, "2026-01-05T09:00:00Z", 1), _piece(ended, "2026-01-20T09:00:00Z", 2)]
+        assert label_superseded(pieces, at)[0].text == "until 2026-01-20: " + said, said
+    # a stay that goes on ends nothing: moved within it, still in
+    pieces = [
+        _piece("[S1] sofia: Grandma is in St. Luke's hospital.", "2026-01-05T09:00:00Z", 1),
+        _piece("[S2] sofia: She's been moved to the ICU now.", "2026-01-20T09:00:00Z", 2),
+    ]
+    assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]

@@ -101,9 +101,9 @@ def label_superseded(
     people_named = _named_people(lines)
     labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]] = {}
     for n, (when, _, p, _, speaker, text) in enumerate(lines):
-        if speaker == agent or not _says_change(text) or set(pieces[p].source_ids) & later:
+        if speaker == agent or not (_says_change(text) or _ended(text)) or set(pieces[p].source_ids) & later:
             continue
-        anchors, people = (_anchors(text) - people_named - {_WORK}) | _work_ended(text), _people(text)
+        anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
         for earlier in lines[:n]:
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
@@ -185,35 +185,56 @@ def _anchors(text: str) -> frozenset[str]:
             if not _CHANGE_ZH.fullmatch(pair):
                 out.add(pair)
     out |= _topics(text)
-    if _WORK_WORDS.search(text) or out & _WORK_TOPICS:
+    out |= {anchor for anchor, words, _ in _ENDED_STATES if words.search(text)}
+    if out & _WORK_TOPICS:
         out.add(_WORK)
     if "《" in text:
         out.add("《》")  # a title: the book, film or show a line is about
     return frozenset(out)
 
 
-# Work as a whole: retiring or quitting ends what was said of one's job, employer or place of work ("still
-# works full time as an engineer" … "Dad finally retired"; 还在工厂上班 … 退休了). Only an ending carries
-# it as a change (`_work_ended`): "night shift at work now" ages no "I work at Google".
+# States an ending closes as a whole, whatever words were said of them. Work: retiring or quitting ends what
+# was said of one's job, employer or place of work ("still works full time as an engineer" … "Dad finally
+# retired"; 还在工厂上班 … 退休了). A hospital stay: a discharge ends it ("Grandma is in St. Luke's" …
+# "she was discharged and is back home"; 住在人民医院 … 出院了). Only an ending carries the state as a
+# change (`_ended`): "night shift at work now" ages no "I work at Google".
 _WORK = "@work"
 _WORK_ATTRIBUTES = frozenset({"employer", "job_title", "employment_status", "work_location"})
 _WORK_TOPICS = frozenset("@" + key for key in _WORK_ATTRIBUTES)
-_WORK_WORDS = re.compile(
-    r"\b(?:work(?:s|ed|ing)?\s+(?:as|at|for|in)|job|career|employ(?:ed|er))\b|上班|工作|打工|单位|"
-    r"(?:当|做|是)\S{0,4}(?:老师|教师|医生|护士|工程师|经理|会计|律师|司机|厨师|警察|程序员|设计师|销售|主管|教授)",
-    re.IGNORECASE,
+_ENDED_STATES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
+    (
+        _WORK,
+        re.compile(
+            r"\b(?:work(?:s|ed|ing)?\s+(?:as|at|for|in)|job|career|employ(?:ed|er))\b|上班|工作|打工|单位|"
+            r"(?:当|做|是)\S{0,4}(?:老师|教师|医生|护士|工程师|经理|会计|律师|司机|厨师|警察|程序员|设计师|销售|主管|"
+            r"教授)",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:retir(?:e|ed|ing)|quit\s+(?:my|his|her|their|the)\s+job|"
+            r"(?:was|got|been)\s+(?:laid off|fired|let go)|"
+            r"stepped down|resigned|"
+            r"left\s+(?:the|my|his|her|their)\s+(?:job|company|firm|hospital|school|office))\b"
+            r"|退休|辞职|离职|辞了|被裁|下岗|跳槽",
+            re.IGNORECASE,
+        ),
+    ),
+    (
+        "@stay",
+        re.compile(r"\b(?:hospital|hospitali[sz]ed|admitted|icu|rehab)\b|医院|住院|病房|重症", re.IGNORECASE),
+        re.compile(
+            r"\b(?:discharged|released from|out of (?:the )?hospital|back home|came home|went home)\b"
+            r"|出院|回家了|回到家",
+            re.IGNORECASE,
+        ),
+    ),
 )
-_WORK_ENDS = re.compile(
-    r"\b(?:retir(?:e|ed|ing)|quit\s+(?:my|his|her|their|the)\s+job|"
-    r"(?:was|got|been)\s+(?:laid off|fired|let go)|"
-    r"stepped down|resigned|left\s+(?:the|my|his|her|their)\s+(?:job|company|firm|hospital|school|office))\b"
-    r"|退休|辞职|离职|辞了|被裁|下岗|跳槽",
-    re.IGNORECASE,
-)
+_STATES = frozenset(anchor for anchor, _, _ in _ENDED_STATES)
 
 
-def _work_ended(text: str) -> set[str]:
-    return {_WORK} if _WORK_ENDS.search(text) else set()
+def _ended(text: str) -> set[str]:
+    """The states (`_ENDED_STATES`) a line says ended."""
+    return {anchor for anchor, _, ends in _ENDED_STATES if ends.search(text)}
 
 
 # attributes whose words say what a line is about only loosely ("name", "age", "size" are said of anything)

@@ -42,7 +42,7 @@ _ADVERB = re.compile(
 _PRED_START = (
     r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
     r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近|"
-    r"开|换|买|改|读|喝|吃|养|坐|转|满|升|上小学|[一二两三四五六七八九十百0-9]{1,3}(?:周)?岁)"
+    r"开|换|买|改|读|喝|吃|养|坐|转|满|升|上小学|过了|[一二两三四五六七八九十百0-9]{1,3}(?:周)?岁)"
 )
 _TAIL = re.compile(
     r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$"
@@ -112,6 +112,12 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"退休了?"), "employment_status", "退休"),
     (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "失业"),
     (re.compile(r"怀孕了?"), "pregnancy", "怀孕"),
+)
+# 我爸今年五十九 (no 岁 when the number ends the clause after 今年), 过了六十大寿 (a birthday of that age)
+_AGE_BARE = re.compile(
+    r"(?:今年(?:已经|刚刚?)?(?:满了?)?(?P<n>" + ZH_NUMBER_RE + r")(?:了|啦)?$|(?:过了|刚过了?|办了)?(?P<n2>"
+    + ZH_NUMBER_RE
+    + r")(?:岁)?大寿)"
 )
 _AGE = re.compile(r"(?:今年)?(?:已经|刚刚?)?(?:满了?|过了)?(?P<n>" + ZH_NUMBER_RE + r")(?:周)?岁(?:了)?")
 _ALLERGY = re.compile(r"对(?P<v>.+?)过敏")

@@ -85,6 +85,11 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         return True
     if _held_change(r, subject, pos, at, end, confidence, correction):
         return True
+    if (m := _NEW_HOLDER.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("role")):
+        # "Leo has a new coach this season, Ms. Ferreira": the role's holder, which replaces the last one
+        key = r.vocabulary.normalize(m["role"])
+        add_fact(r, subject, key, m["name"], pos, end, confidence, correction, "person", m.span("name"))
+        return True
     if (m := _AGE.match(s, at, end)) is not None:
         n = parse_en_number(m["n"])
         add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
@@ -322,6 +327,17 @@ _HELD_VERB = re.compile(
     re.I,
 )
 _ACTIVITIES = frozenset({"major", "instrument", "sport", "diet"})
+
+
+_NEW_HOLDER = re.compile(
+    _ADVERBS
+    + r"(?:has|have|'s got|'ve got|got)\s+(?:a|an)\s+new\s+(?P<role>coach|teacher|tutor|doctor|dentist|"
+    r"therapist|manager|boss|landlord|nanny|babysitter|roommate|flatmate|vet|trainer|lawyer|accountant|"
+    r"mentor|advisor|adviser|supervisor)(?:\s+(?:this|for the)\s+(?:season|year|term|semester|month|week))?"
+    r",?\s+(?:(?:called|named)\s+)?(?P<name>(?-i:(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Coach)\.?\s+)?[A-Z][a-z]+"
+    r"(?:\s+[A-Z][a-z]+)?))",
+    re.I,
+)
 
 
 def _held_change(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):

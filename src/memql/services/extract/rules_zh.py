@@ -23,6 +23,7 @@ from .patterns_zh import (
     _ADDRESSED,
     _ADVERB,
     _AGE,
+    _AGE_BARE,
     _ALLERGY,
     _CHANGE_COPULA,
     _CHANGE_OPENING,
@@ -324,24 +325,33 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     return verb_states(r, subject, a, verb_at, b, confidence, correction)
 
 
+def _bare_age(s: str, at: int, verb_at: int, b: int) -> re.Match[str] | None:
+    """An age said without 岁 (今年五十九, 六十大寿): the whole rest of the part, never a count in passing."""
+    for start in (verb_at, at):
+        if (m := _AGE_BARE.match(s, start, b)) is not None and (m["n2"] or m.end() == b):
+            return m
+    return None
+
+
 def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
     """Statuses, age, allergies, counts, preferences, or an attribute with a copula."""
     s = r.text
     if _status(r, subject, a, verb_at, b, confidence, correction):
         return True
-    if (m := _AGE.match(s, verb_at, b)) is not None or (m := _AGE.match(s, at, b)) is not None:
+    if (m := _AGE.match(s, verb_at, b) or _AGE.match(s, at, b) or _bare_age(s, at, verb_at, b)) is not None:
+        n = "n2" if m.groupdict().get("n2") else "n"
         r.add(
             Draft(
                 subject,
                 "age",
-                parse_zh_number(m["n"]),
+                parse_zh_number(m[n]),
                 a,
                 b,
                 r.now,
                 confidence,
                 correction,
                 "number",
-                (m.start("n"), m.end("n")),
+                (m.start(n), m.end(n)),
             )
         )
         return True
