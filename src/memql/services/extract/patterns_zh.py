@@ -115,7 +115,9 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
 )
 # 我爸今年五十九 (no 岁 when the number ends the clause after 今年), 过了六十大寿 (a birthday of that age)
 _AGE_BARE = re.compile(
-    r"(?:今年(?:已经|刚刚?)?(?:满了?)?(?P<n>" + ZH_NUMBER_RE + r")(?:了|啦)?$|(?:过了|刚过了?|办了)?(?P<n2>"
+    r"(?:今年(?:已经|刚刚?)?(?:满了?)?(?P<n>"
+    + ZH_NUMBER_RE
+    + r")(?:了|啦)?$|(?:过了|刚过了?|办了)?(?P<n2>"
     + ZH_NUMBER_RE
     + r")(?:岁)?大寿)"
 )
