@@ -364,3 +364,18 @@ def test_a_weekday_said_as_a_schedule_gets_no_date(memory):
     text = conv.context("nanny 阿姨 plumber", budget_tokens=300).text
     assert "Monday to Wednesday, and every Friday." in text and "每周一到周三来" in text
     assert "Tuesday (2026-02-10)" in text  # one day said is still resolved
+
+
+def test_a_corrected_hour_said_alone_is_history_where_it_was_said_and_echoed(memory):
+    m = memory(actor="nora", embedder="none")
+    conv = m.conversation(user="nora", agent="assistant", extractor="rules")
+    conv.add_message("user", "Our anniversary dinner is booked for Friday at 7.", time="2026-03-02T09:00:00Z")
+    conv.add_message("assistant", "Lovely, Friday at 7 it is.", time="2026-03-02T09:00:05Z")
+    conv.add_message("assistant", "Anything else? 7 reminders are set.", time="2026-03-02T09:00:09Z")
+    conv.add_message(
+        "user", "Oops, I meant 8, not 7. The restaurant confirmed 8.", time="2026-03-03T09:00:00Z"
+    )
+    text = conv.context("When is the anniversary dinner?", budget_tokens=300).text
+    assert "until 2026-03-03: [M1] nora: Our anniversary dinner is booked for Friday at 7." in text
+    assert "until 2026-03-03: [M2] assistant: Lovely, Friday" in text  # the reply right after echoed it
+    assert "until 2026-03-03: [M3]" not in text  # not an echo: a line later

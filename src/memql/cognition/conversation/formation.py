@@ -291,9 +291,11 @@ def label_stale(
     at: datetime,
     shown: set[str] = frozenset(),
     upcoming: bool = False,
+    agent: str | None = None,
 ) -> list[Piece]:
     """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
-    any fact then) labelled ``until <date>:`` — the date the value stopped being true; led by what
+    any fact then) labelled ``until <date>:`` — the date the value stopped being true (a value too short
+    to look for anywhere, in the message that stated it and the reply of `agent` right after); led by what
     replaced those values: the value true at `at` of each key one of whose earlier values a piece states
     (a context that shows an outdated value also shows the current one, whatever words the query used),
     unless a fact of `shown` (ids) already says it. With `upcoming` (a context for now), a value whose
@@ -304,14 +306,19 @@ def label_stale(
         return list(pieces)
     keys: set[tuple[str, str]] = set()
     out = []
+    echoed: list[tuple[str, datetime, set[tuple[str, str]]]] = []  # short values the last line said
     for piece in pieces:
         lines = piece.text.split("\n")
         changed = False
         for i, line in enumerate(lines):
             folded = line.casefold()
             found = [(t, of) for form, (t, of) in stale.items() if form in folded]
-            if (cite := CITE.match(line)) is not None and cite[1] in short:
-                found += [(t, of) for form, t, of in short[cite[1]] if says_short(form, folded)]
+            cite = CITE.match(line)
+            said = short.get(cite[1], []) if cite is not None else []
+            if echoed and agent and line.startswith(f"{cite[0] if cite else ''} {agent}: "):
+                said = said + echoed  # "Friday at 7" … "Lovely, Friday at 7 it is."
+            echoed = [(form, t, of) for form, t, of in said if says_short(form, folded)]
+            found += [(t, of) for _, t, of in echoed]
             for _, of in found:
                 keys |= of
             if found and not line.startswith("until "):

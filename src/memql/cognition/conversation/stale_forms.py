@@ -74,6 +74,8 @@ def short_stale(
             short = {form for form in value_forms(f.value) if len(form) < (2 if _HAN.search(form) else 3)}
             if isinstance(f.value, int) and not isinstance(f.value, bool):
                 short |= _spoken_numbers(f.value)  # 7 is said 七 and "seven" too
+            elif isinstance(f.value, str) and (moment := _ISO_MOMENT.match(f.value)) and moment["m"] == "00":
+                short.add(str(int(moment["h"]) % 12 or 12))  # "Friday at 7" said a 19:00
             for form in short:
                 out.setdefault(f.source, []).append((form, f.valid_to, {(f.subject, f.attribute)}))
     return out

@@ -36,8 +36,10 @@ _COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了:
     r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
     r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
 )
-_WORKOUT = re.compile(  # 我在一兆韦德健身: where one works out
-    r"在(?P<v>" + _CLAUSE + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
+_WORKOUT = re.compile(  # 我在一兆韦德健身, 我换到了威尔士健身: where one works out
+    r"(?:在|换到了?|换去了?|改去了?|转到了?)(?P<v>"
+    + _CLAUSE
+    + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
 )
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
 _STUDY = re.compile(
