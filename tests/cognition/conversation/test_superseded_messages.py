@@ -237,3 +237,34 @@ def test_a_discharge_ends_a_hospital_stay():
         _piece("[S2] sofia: She's been moved to the ICU now.", "2026-01-20T09:00:00Z", 2),
     ]
     assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]
+
+
+def test_a_value_formed_later_ages_older_words_of_the_same_attribute(memory):
+    """The rules read no employer in "works at a bakery downtown"; Jo's employer formed later ages it,
+    whether or not the later message is in the context — and not what was said of someone else."""
+    m = memory(actor="ella", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My brother works at a garage downtown.", "2026-02-01T08:59:00Z"),
+            ("user", "My sister Jo works at a bakery downtown.", "2026-02-01T09:00:00Z"),
+            ("assistant", "How's your sister doing?", "2026-06-01T09:00:00Z"),
+            ("user", "Good! She's a pastry chef at the Ritz now.", "2026-06-01T09:00:05Z"),
+        ],
+    )
+    text = conv.context("Where does Jo work?", budget_tokens=300).text
+    assert "until 2026-06-01: [M2] ella: My sister Jo works at a bakery downtown." in text
+    assert "Ritz" in _current(text) and "until 2026-06-01: [M1]" not in text
+
+
+def test_a_line_whose_only_my_is_a_relatives_is_about_the_relative():
+    at = datetime.fromisoformat("2026-05-03T00:00:00Z")
+    said = "[S1] jude: My daughter's piano lessons are on Mondays."
+    pieces = [
+        _piece(said, "2026-02-02T09:00:00Z", 1),
+        _piece("[S2] jude: Piano moved to Wednesdays for my daughter.", "2026-05-02T09:00:00Z", 2),
+    ]
+    assert label_superseded(pieces, at)[0].text == "until 2026-05-02: " + said
+    # "I" makes it the speaker's own, whoever else it names
+    pieces[1] = _piece("[S2] jude: I moved my piano lessons to Wednesdays.", "2026-05-02T09:00:00Z", 2)
+    assert label_superseded(pieces, at)[0].text == said

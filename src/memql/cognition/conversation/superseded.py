@@ -95,7 +95,7 @@ def label_superseded(
             if m:
                 speaker = (m["speaker"] or "").strip()
                 lines.append((piece.time, getattr(piece, "position", 0), p, i, speaker, m["text"]))
-    if len(lines) < 2:
+    if not lines:
         return list(pieces)
     lines.sort(key=lambda x: (x[0], x[1]))
     people_named = _named_people(lines)
@@ -104,6 +104,7 @@ def label_superseded(
         if speaker == agent or not (_says_change(text) or _ended(text)) or set(pieces[p].source_ids) & later:
             continue
         anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
+        anchors |= {"@" + f.attribute for f in facts if f.source in pieces[p].source_ids}  # what it stated
         for earlier in lines[:n]:
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
@@ -111,6 +112,7 @@ def label_superseded(
             shared = anchors & _anchors(said)
             if shared and _same_people(people, _people(said), by == agent):
                 labels[(q, j)] = (when, shared)
+    _label_by_facts(pieces, lines, facts, at, agent, labels)
     if not labels:
         return list(pieces)
     changed: dict[str, tuple[datetime, frozenset[str]]] = {}  # source turn id -> when, what changed
@@ -130,6 +132,51 @@ def label_superseded(
                 marked = True
         out.append(replace(piece, text="\n".join(split)) if marked else piece)
     return out
+
+
+def _label_by_facts(
+    pieces: Sequence[Piece],
+    lines: list[tuple],
+    facts: Sequence[StoredFact],
+    at: datetime,
+    agent: str,
+    labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]],
+) -> None:
+    """A value formed later ages an earlier line that spoke of the same attribute of the same one in words
+    the rules formed no fact from ("My sister Jo works at a bakery downtown" … Jo's employer: the Ritz),
+    whether or not the later message is in the context."""
+    keyed: dict[str, set[tuple[str, str]]] = {}
+    for f in facts:
+        if f.source:
+            keyed.setdefault(f.source, set()).add((f.subject, f.attribute))
+    for f in facts:
+        if not f.source or f.valid_from > at or f.attribute.startswith("relation."):
+            continue
+        topic = "@" + f.attribute
+        for when, _, q, j, by, said in lines:
+            sources = pieces[q].source_ids
+            if (q, j) in labels or by == agent or when >= f.valid_from or f.source in sources:
+                continue
+            if any((f.subject, f.attribute) in keyed.get(source, ()) for source in sources):
+                continue  # a value of its own for this key: label_stale reads it by its value
+            if topic in _anchors(said) and _about(f.subject, by, said):
+                labels[(q, j)] = (f.valid_from, frozenset({topic}))
+
+
+def _about(subject: str, speaker: str, text: str) -> bool:
+    """Does `text`, said by `speaker`, speak of `subject` (the speaker, a relative of theirs, a name)?"""
+    if subject == speaker:
+        return _people(text) <= {"self"}
+    relative = re.fullmatch(r".+?(?:'s |的)(?P<rel>[\w -]+)", subject)
+    if relative is not None and relative["rel"].casefold() in RELATIONS:
+        key = RELATIONS[relative["rel"].casefold()][0]
+        return any(RELATIONS[w][0] == key for w in _relation_words_in(text))
+    return re.search(rf"(?<!\w){re.escape(subject)}(?!\w)", text, re.IGNORECASE) is not None
+
+
+def _relation_words_in(text: str) -> set[str]:
+    found = {m[0].casefold() for m in _RELATION_ANY_EN.finditer(text)}
+    return found | {w for w in _RELATION_ZH if w in text}
 
 
 def _fact_change(
@@ -274,6 +321,7 @@ def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
     return found
 
 
+_RELATION_ZH = frozenset(w for w in RELATIONS if _HAN_RUN.match(w))
 _RELATION_WORDS = "|".join(sorted((r for r in RELATIONS if not _HAN_RUN.match(r)), key=len, reverse=True))
 # a relative a clause is about: at the start of a clause ("My sister went vegan", "so my dad …"), not a
 # relative named on the way ("都怪我妈老喂它", "I told my sister")
@@ -308,9 +356,17 @@ def _people(text: str) -> frozenset[str]:
     kin |= {RELATIONS[m[1]][0] for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
     if kin:
         return frozenset(kin)
+    # "Piano moved to Wednesdays for my daughter": no word of the speaker's own but the relative's "my"
+    mentioned = {RELATIONS[m[1].casefold()][0] for m in _MY_KIN_EN.finditer(text)}
+    if mentioned and not _SELF_EN.search(_MY_KIN_EN.sub(" ", text)):
+        return frozenset(mentioned)
     if _SELF_EN.search(text) or "我" in text:
         return frozenset({"self"})
     return frozenset()
+
+
+_RELATION_ANY_EN = re.compile(r"\b(?:" + _RELATION_WORDS + r")\b", re.IGNORECASE)
+_MY_KIN_EN = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + _RELATION_WORDS + r")\b", re.IGNORECASE)
 
 
 def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> bool:
