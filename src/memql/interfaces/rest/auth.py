@@ -4,6 +4,13 @@ The key comes from ``Authorization: Bearer <key>``, ``X-API-Key: <key>`` or the 
 dashboard's login sets it), in that order. The tenant and the identity come from the key only: nothing in
 a body or an IR can name another tenant. Every request gets its own `Memory` over the server's ONE shared
 store and ONE shared embedder (loading the model per request would take seconds).
+
+Both dependencies are coroutines, so they run on the event loop: the key check is one indexed read and
+building a Memory allocates a few objects, while a sync dependency is a trip to a worker thread and back
+each. Under load those trips, not the search, were most of what a served Retrieve cost beyond an
+in-process one (the GIL passed between the loop and the pool at every hop; docs/benchmarks.md, "Many
+agents over REST"). The route itself stays a sync function in the pool: a search, a write, an embedding
+or a planner call never blocks the loop.
 """
 
 from __future__ import annotations
@@ -55,7 +62,7 @@ def services(request: Request) -> Services:
     return request.app.state.memql
 
 
-def caller_key(
+async def caller_key(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
     header: Annotated[str | None, Security(_header)],
@@ -72,7 +79,7 @@ def caller_key(
     return key
 
 
-def caller_memory(request: Request, key: Annotated[ApiKey, Depends(caller_key)]) -> Memory:
+async def caller_memory(request: Request, key: Annotated[ApiKey, Depends(caller_key)]) -> Memory:
     """FastAPI dependency: the caller's Memory (tenant, actor, role, consent and clearance from the key),
     over the shared store and embedder. Raises 401 (AuthError) without a valid key."""
     shared = services(request)

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.rest.auth import CallerMemory
@@ -44,7 +44,7 @@ def execute(
     memory: CallerMemory,
     body: RawBody,
     dry_run: Annotated[bool, Query(description="show every change; commit nothing")] = False,
-) -> JSONResponse:
+) -> Response:
     return result_response(memory.execute(body, dry_run=dry_run))
 
 
@@ -88,5 +88,5 @@ def plan(request: PlanRequest, memory: CallerMemory) -> JSONResponse:
     openapi_extra=RETRIEVE_BODY,
     summary="Retrieve by a search query, ids or a filter, or run a program of Retrieve IRs",
 )
-def retrieve(memory: CallerMemory, body: RawBody) -> JSONResponse:
+def retrieve(memory: CallerMemory, body: RawBody) -> Response:
     return result_response(retrieve_result(memory, body))
