@@ -8,7 +8,9 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.encoding import json_default
+from memql.lang.encoding import compact_json, json_default
+
+_text = compact_json(allow_nan=False)  # what to_json_text writes: compact, UTF-8, JSON's numbers only
 
 
 class Change(BaseModel):
@@ -44,6 +46,11 @@ class ExecutionResult(BaseModel):
         return json.loads(
             json.dumps(self.model_dump(exclude_none=True), default=json_default, ensure_ascii=False)
         )
+
+    def to_json_text(self) -> str:
+        """`to_json()` written as compact JSON text, in one pass (to_json's dict, sent as JSON, would be
+        encoded twice and decoded once): the body a server sends. Raises ValueError on a non-finite number."""
+        return _text(self.model_dump(exclude_none=True))
 
     @property
     def id(self) -> str | None:

@@ -20,18 +20,25 @@ def json_default(value: Any) -> Any:
     raise TypeError(f"{type(value).__name__} is not JSON")
 
 
-def compact_json(*, sort_keys: bool = False) -> Callable[[Any], str]:
+def compact_json(*, sort_keys: bool = False, allow_nan: bool = True) -> Callable[[Any], str]:
     """`json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=json_default,
-    sort_keys=...).encode`, byte for byte, without building the C encoder again on every call (which cost
-    as much as encoding a record's tags): one encoder, made once, for values without cycles (JSON
-    values, which is all memql writes). Falls back to the json module where its C encoder is missing."""
+    sort_keys=..., allow_nan=...).encode`, byte for byte, without building the C encoder again on every
+    call (which cost as much as encoding a record's tags): one encoder, made once, for values without
+    cycles (JSON values, which is all memql writes). Falls back to the json module where its C encoder is
+    missing. `allow_nan=False` raises ValueError on a non-finite number (JSON has none)."""
     encoder = json.JSONEncoder(
-        ensure_ascii=False, separators=(",", ":"), default=json_default, sort_keys=sort_keys
+        ensure_ascii=False,
+        separators=(",", ":"),
+        default=json_default,
+        sort_keys=sort_keys,
+        allow_nan=allow_nan,
     )
     if c_make_encoder is None:  # pragma: no cover - CPython has it
         return encoder.encode
     # the arguments JSONEncoder.iterencode passes it, with no cycle check (markers None)
-    chunks = c_make_encoder(None, json_default, encode_basestring, None, ":", ",", sort_keys, False, True)
+    chunks = c_make_encoder(
+        None, json_default, encode_basestring, None, ":", ",", sort_keys, False, allow_nan
+    )
 
     def dumps(value: Any) -> str:
         if type(value) is str:

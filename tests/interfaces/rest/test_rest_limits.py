@@ -77,8 +77,9 @@ def test_the_access_log_has_one_json_line_per_request_and_never_the_key(server, 
     client = server.client(made)
     client.get("/v1/proposals", headers={"x-trace": tenant})
     client.get("/v1/memories/424242")
+    client.post("/v1/retrieve", json={"query": "standup"})  # a route that checks its key in its own thread
     server.client().get("/v1/proposals")
-    # a request's line is written once its response has gone out: wait for the three of them
+    # a request's line is written once its response has gone out: wait for the four of them
     deadline = time.monotonic() + 120  # a bound for a loaded machine; it returns at once otherwise
     while True:
         text = server.access_log.read_text()
@@ -86,7 +87,7 @@ def test_the_access_log_has_one_json_line_per_request_and_never_the_key(server, 
         assert complete.isascii()  # so no path character can break a line (the fuzzer sends U+2028, NEL …)
         lines = [json.loads(line) for line in complete.splitlines()]  # every line is JSON
         written = (
-            len([line for line in lines if line["tenant"] == tenant]) == 2 and lines[-1]["status"] == 401
+            len([line for line in lines if line["tenant"] == tenant]) == 3 and lines[-1]["status"] == 401
         )
         if written or time.monotonic() > deadline:
             break
@@ -96,6 +97,7 @@ def test_the_access_log_has_one_json_line_per_request_and_never_the_key(server, 
     assert [(line["method"], line["path"], line["status"]) for line in mine] == [
         ("GET", "/v1/proposals", 200),
         ("GET", "/v1/memories/424242", 404),
+        ("POST", "/v1/retrieve", 200),
     ]
     assert all(line["key_id"] == made.key.id and line["actor"] == "mira" for line in mine)
     assert all(isinstance(line["duration_ms"], float | int) and line["duration_ms"] >= 0 for line in lines)

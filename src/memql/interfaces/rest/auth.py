@@ -4,6 +4,13 @@ The key comes from ``Authorization: Bearer <key>``, ``X-API-Key: <key>`` or the 
 dashboard's login sets it), in that order. The tenant and the identity come from the key only: nothing in
 a body or an IR can name another tenant. Every request gets its own `Memory` over the server's ONE shared
 store and ONE shared embedder (loading the model per request would take seconds).
+
+FastAPI runs each sync dependency and the sync route in a worker thread, one trip each, and under load
+those trips cost more than the search: the GIL passes between the event loop and the pool at every one
+(docs/benchmarks.md, "Many agents over REST"). So the busiest routes take the presented key (`CallerKey`,
+read from the headers on the loop, no I/O) and check it themselves, in the one trip their body takes;
+the others take `CallerMemory`, one sync dependency. Nothing that reads the store runs on the loop: a
+SQLite store serialises a process's reads on one connection, and the loop would wait there.
 """
 
 from __future__ import annotations
@@ -55,38 +62,57 @@ def services(request: Request) -> Services:
     return request.app.state.memql
 
 
-def caller_key(
+class Caller:
+    """The key a request presented, not yet checked: `memory()` checks it and builds the caller's Memory
+    where the route runs (its worker thread), so a request reaches the store from one thread only."""
+
+    def __init__(self, request: Request, presented: str) -> None:
+        self.request, self.presented = request, presented
+
+    def key(self) -> ApiKey:
+        """The caller's live key; 401 (AuthError) when it is unknown, malformed or revoked."""
+        key = authenticate(services(self.request).store, self.presented)
+        if key is None:
+            raise AuthError("auth.invalid", "the API key is unknown, malformed or revoked")
+        setattr(self.request.state, STATE_KEY, {"key_id": key.id, "tenant": key.tenant, "actor": key.actor})
+        return key
+
+    def memory(self) -> Memory:
+        """The caller's Memory (tenant, actor, role, consent and clearance from the key), over the shared
+        store and embedder; 401 (AuthError) without a valid key."""
+        key, shared = self.key(), services(self.request)
+        return Memory(
+            shared.store,
+            tenant=key.tenant,
+            actor=key.actor,
+            role=key.role,
+            consent=key.consent,
+            clearance=key.clearance,
+            embedder=shared.embedder,
+            llm=shared.llm,
+            clock=shared.clock,
+        )
+
+
+async def caller(
     request: Request,
     bearer: Annotated[HTTPAuthorizationCredentials | None, Security(_bearer)],
     header: Annotated[str | None, Security(_header)],
     cookie: Annotated[str | None, Security(_cookie)],
-) -> ApiKey:
-    """The caller's live key; 401 without one."""
+) -> Caller:
+    """FastAPI dependency: the key the request presents (401 at once without one), checked by `memory()`."""
     presented = (bearer.credentials if bearer else None) or header or cookie
     if not presented:
         raise AuthError("auth.missing", "no API key: send Authorization: Bearer <key> or X-API-Key: <key>")
-    key = authenticate(services(request).store, presented.strip())
-    if key is None:
-        raise AuthError("auth.invalid", "the API key is unknown, malformed or revoked")
-    setattr(request.state, STATE_KEY, {"key_id": key.id, "tenant": key.tenant, "actor": key.actor})
-    return key
+    return Caller(request, presented.strip())
 
 
-def caller_memory(request: Request, key: Annotated[ApiKey, Depends(caller_key)]) -> Memory:
-    """FastAPI dependency: the caller's Memory (tenant, actor, role, consent and clearance from the key),
-    over the shared store and embedder. Raises 401 (AuthError) without a valid key."""
-    shared = services(request)
-    return Memory(
-        shared.store,
-        tenant=key.tenant,
-        actor=key.actor,
-        role=key.role,
-        consent=key.consent,
-        clearance=key.clearance,
-        embedder=shared.embedder,
-        llm=shared.llm,
-        clock=shared.clock,
-    )
+def caller_memory(presented: Annotated[Caller, Depends(caller)]) -> Memory:
+    """FastAPI dependency: the caller's Memory; 401 (AuthError) without a valid key."""
+    return presented.memory()
 
 
 CallerMemory = Annotated[Memory, Depends(caller_memory)]  # a route parameter: the caller's Memory
+# a route parameter: the caller, whose Memory a sync route builds itself (`caller.memory()`), in the one
+# trip to a worker thread its own body takes — what the busiest routes (retrieve, execute) do
+CallerKey = Annotated[Caller, Depends(caller)]

@@ -98,15 +98,19 @@ class AccessLog:
         try:
             await self.app(scope, receive, watch)
         finally:
-            caller = state.get(STATE_KEY) or {}
-            line = {
-                "method": scope.get("method"),
-                "path": scope.get("path"),
-                "status": status,
-                "duration_ms": round((time.perf_counter() - started) * 1000, 2),
-                "tenant": caller.get("tenant"),
-                "actor": caller.get("actor"),
-                "key_id": caller.get("key_id"),
-            }
-            # ASCII-only: a path's U+2028, NEL or control characters can never split or forge a line
-            self.logger.info(json.dumps(line, ensure_ascii=True))
+            if self.logger.isEnabledFor(logging.INFO):  # `--access-log off`: not even the line is built
+                self._log(scope, state, status, started)
+
+    def _log(self, scope: Scope, state: dict[str, Any], status: int, started: float) -> None:
+        caller = state.get(STATE_KEY) or {}
+        line = {
+            "method": scope.get("method"),
+            "path": scope.get("path"),
+            "status": status,
+            "duration_ms": round((time.perf_counter() - started) * 1000, 2),
+            "tenant": caller.get("tenant"),
+            "actor": caller.get("actor"),
+            "key_id": caller.get("key_id"),
+        }
+        # ASCII-only: a path's U+2028, NEL or control characters can never split or forge a line
+        self.logger.info(json.dumps(line, ensure_ascii=True))

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import Depends, Request
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.rest.errors import status_for
@@ -22,11 +22,10 @@ def missed(result: ExecutionResult) -> bool:
     return not result.affected_ids and not rows and any(w.rule == "target.not_found" for w in result.warnings)
 
 
-def result_response(result: ExecutionResult) -> JSONResponse:
-    body = result.to_json()
-    if not result.success:
-        return JSONResponse(body, status_code=status_for(result.diagnostics))
-    return JSONResponse(body, status_code=404 if missed(result) else 200)
+def result_response(result: ExecutionResult) -> Response:
+    """The result's JSON, the bytes `JSONResponse(result.to_json())` would send, encoded once."""
+    status = (404 if missed(result) else 200) if result.success else status_for(result.diagnostics)
+    return Response(result.to_json_text().encode(), status_code=status, media_type="application/json")
 
 
 async def raw_body(request: Request) -> bytes:

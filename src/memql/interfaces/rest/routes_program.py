@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import JSONResponse, Response
 
 from memql.engine.result import ExecutionResult
-from memql.interfaces.rest.auth import CallerMemory
+from memql.interfaces.rest.auth import CallerKey, CallerMemory
 from memql.interfaces.rest.errors import ErrorBody, status_for
 from memql.interfaces.rest.models import PlanRequest, PlanResponse, ValidationResponse
 from memql.interfaces.rest.responses import RawBody, result_response
@@ -41,11 +41,11 @@ REFUSALS = {
     summary="Run an IR or a workflow in one transaction",
 )
 def execute(
-    memory: CallerMemory,
+    caller: CallerKey,
     body: RawBody,
     dry_run: Annotated[bool, Query(description="show every change; commit nothing")] = False,
-) -> JSONResponse:
-    return result_response(memory.execute(body, dry_run=dry_run))
+) -> Response:
+    return result_response(caller.memory().execute(body, dry_run=dry_run))
 
 
 @router.post(
@@ -88,5 +88,5 @@ def plan(request: PlanRequest, memory: CallerMemory) -> JSONResponse:
     openapi_extra=RETRIEVE_BODY,
     summary="Retrieve by a search query, ids or a filter, or run a program of Retrieve IRs",
 )
-def retrieve(memory: CallerMemory, body: RawBody) -> JSONResponse:
-    return result_response(retrieve_result(memory, body))
+def retrieve(caller: CallerKey, body: RawBody) -> Response:
+    return result_response(retrieve_result(caller.memory(), body))

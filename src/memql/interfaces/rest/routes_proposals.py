@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, Body, Path, Query
-from fastapi.responses import JSONResponse
+from fastapi.responses import Response
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.rest.auth import CallerMemory
@@ -23,17 +23,17 @@ def list_proposals(
     memory: CallerMemory,
     status: Literal["pending", "rejected", "expired", "any"] = "pending",
     limit: Annotated[int, Query(ge=1, le=100_000)] = 100,
-) -> JSONResponse:
+) -> Response:
     return result_response(memory.proposals.list(status, limit=limit))
 
 
 @router.post("/{record_id}/approve", response_model=ExecutionResult, responses=REFUSALS, summary="Approve")
-def approve(record_id: ProposalId, memory: CallerMemory) -> JSONResponse:
+def approve(record_id: ProposalId, memory: CallerMemory) -> Response:
     return result_response(memory.proposals.approve(record_id))
 
 
 @router.post("/{record_id}/reject", response_model=ExecutionResult, responses=REFUSALS, summary="Reject")
-def reject(record_id: ProposalId, memory: CallerMemory) -> JSONResponse:
+def reject(record_id: ProposalId, memory: CallerMemory) -> Response:
     return result_response(memory.proposals.reject(record_id))
 
 
@@ -47,5 +47,5 @@ def edit(
     record_id: ProposalId,
     fields: Annotated[dict[str, Any], Body(description='the Update fields to change, e.g. {"text": ...}')],
     memory: CallerMemory,
-) -> JSONResponse:
+) -> Response:
     return result_response(memory.proposals.edit(record_id, **fields))
