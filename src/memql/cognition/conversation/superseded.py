@@ -189,7 +189,8 @@ def _fact_change(
     fact, mark = by_id.get(piece.memory_ids[0]), changed.get(piece.source_ids[0])
     if fact is None or mark is None:
         return None
-    about = _anchors(str(fact.value)) | {"@" + fact.attribute}
+    about = _anchors(str(fact.value)) | _anchors(fact.attribute.replace(".", " ").replace("_", " "))
+    about |= {"@" + fact.attribute}
     if fact.attribute in _WORK_ATTRIBUTES:
         about |= {_WORK}
     return mark if about & mark[1] else None
