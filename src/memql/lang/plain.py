@@ -1,0 +1,276 @@
+"""A second validator for plain Encodes: the bulk write's (`encode_many`) inputs checked by plain Python.
+
+`validate()` copies the input (hygiene), normalises its spellings, parses it by the pydantic models and
+writes the canonical form: per Encode that costs several times what storing it costs. Most bulk inputs
+are plain — a text with tags, a type, facets and a time, spelled as memql writes them — and for those every
+step of that path is the identity or a check. `validate_encodes` checks them here, field by field, by the
+same rules (the models' constraints, `trimmed_nonempty`, `parse_instant`, hygiene's limits) and builds
+the very model instances and canonical form the full path builds. It accepts only the shape listed in
+`PLAIN_ARGS`; anything else — an unknown or padded key, a type it does not expect, a naive or
+natural-language time, a value any rule would refuse or rewrite, anything it is unsure of — sends the
+whole list through `validate()` unchanged, which reports it. So it never rejects: it accepts, with the
+full path's result, or declines. tests/lang/test_plain.py pins both on plain and near-plain input.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any
+
+from memql.lang.fields import Facets
+from memql.lang.hygiene import Limits
+from memql.lang.ir import Workflow
+from memql.lang.ops import EncodeArgs, EncodeIR
+from memql.lang.ops.encode import MAX_TEXT, Payload
+from memql.lang.time import TimeParseError, format_instant, parse_instant
+from memql.lang.validate import ValidationResult, validate
+
+# the Encode args this validator checks itself, each by the rule of its model field (below)
+NAMES = frozenset({"type", "subject", "location", "topic"})  # fields.Name: <= 512, stripped, not blank
+INSTANTS = frozenset({"time", "expire_at"})  # fields.Instant, with an offset (no warning, no rewrite)
+UNIT_FLOATS = frozenset({"weight", "confidence"})  # a finite number in [0, 1]
+FLAGS = frozenset({"skip_embedding", "dedupe", "proposal"})  # a boolean
+CHOICES = {
+    "memory_type": frozenset({"episodic", "semantic", "procedural"}),
+    "sensitivity": frozenset({"standard", "restricted", "sensitive"}),
+}
+PLAIN_ARGS = frozenset({"payload", "tags", "facets", "source"}) | NAMES | INSTANTS | UNIT_FLOATS | FLAGS
+PLAIN_ARGS |= frozenset(CHOICES)
+_TYPED_FACETS = frozenset(Facets.model_fields)  # subject, time, location, topic
+_ARG_ORDER = tuple(EncodeArgs.model_fields)  # the canonical form lists args in the model's field order
+_FACET_ORDER = tuple(Facets.model_fields)
+_CONTROL = re.compile("[\x00-\x1f]")  # what fields.Tag refuses: a character below U+0020
+_MAX_NAME, _MAX_TAG, _MAX_TAGS, _MAX_SOURCE, _MAX_FACET_KEY = 512, 256, 1000, 2048, 128
+
+
+def validate_encodes(
+    steps: list[Any], *, now: datetime | None = None, strict: bool = False, limits: Limits | None = None
+) -> ValidationResult:
+    """`validate({"workflow": steps}, ...)`'s result: built here when every step is a plain Encode,
+    else by `validate()` itself."""
+    limits = limits or Limits()
+    built = _plain_workflow(steps, limits)
+    if built is None:
+        return validate({"workflow": steps}, now=now, strict=strict, limits=limits)
+    irs, canonical = built
+    program = Workflow.model_construct(workflow=irs, name=None, meta=None)  # as validate() assembles it
+    return ValidationResult(
+        valid=True, kind="workflow", diagnostics=[], canonical={"workflow": canonical}, program=program
+    )
+
+
+def _plain_workflow(steps: list[Any], limits: Limits) -> tuple[list[EncodeIR], list[dict]] | None:
+    # the bounds hygiene puts on the whole document {"workflow": steps}; a plain step nests 5 deep
+    if type(steps) is not list or not 0 < len(steps) <= min(limits.max_steps, limits.max_items):
+        return None
+    if limits.max_depth <= 4:
+        return None
+    nodes = 2  # the document and its list
+    irs: list[EncodeIR] = []
+    canonical: list[dict] = []
+    for raw in steps:
+        built = plain_encode(raw, limits)
+        if built is None:
+            return None
+        ir, form, count = built
+        nodes += count
+        irs.append(ir)
+        canonical.append(form)
+    if nodes > limits.max_nodes:
+        return None
+    return irs, canonical
+
+
+def plain_encode(raw: Any, limits: Limits) -> tuple[EncodeIR, dict[str, Any], int] | None:
+    """(the EncodeIR, its canonical form, how many JSON values it holds) of a plain Encode, else None."""
+    if type(raw) is not dict or raw.get("op") != "Encode" or type(raw.get("args")) is not dict:
+        return None
+    if len(raw) != 2 + ("stage" in raw) or raw.get("stage", "ENC") != "ENC" or type(raw["op"]) is not str:
+        return None  # only op, args and the right stage: a target, meta or comment is the full path's
+    got = _args(raw["args"], limits)
+    if got is None:
+        return None
+    args, form, count = got
+    ir = _instance(EncodeIR, _IR_TEMPLATE, {"op": "Encode", "stage": "ENC", "args": args}, set(_IR_FIELDS), None)
+    return ir, {"stage": "ENC", "op": "Encode", "args": form}, 1 + len(raw) + count
+
+
+def _args(raw: dict, limits: Limits) -> tuple[EncodeArgs, dict[str, Any], int] | None:
+    if not raw.keys() <= PLAIN_ARGS or "payload" not in raw:
+        return None
+    values: dict[str, Any] = {}
+    count = len(raw)
+    for key, value in raw.items():
+        kind = type(value)
+        if key == "payload":
+            if kind is not dict or len(value) != 1 or type(value.get("text")) is not str:
+                return None
+            text = value["text"]
+            if not (0 < len(text) <= min(MAX_TEXT, limits.max_string)) or not text.strip() or _bad(text):
+                return None
+            count += 1
+            values[key] = _instance(Payload, _PAYLOAD_TEMPLATE, {"text": text}, {"text"}, {})
+        elif key in NAMES:
+            if kind is not str or (name := _name(value, limits)) is None:
+                return None
+            values[key] = name
+        elif key == "tags":
+            if kind is not list or len(value) > min(_MAX_TAGS, limits.max_items):
+                return None
+            tags = _tags(value, limits)
+            if tags is None:
+                return None
+            count += len(value)
+            values[key] = tags
+        elif key in INSTANTS:
+            instant = _instant(value)
+            if instant is None:
+                return None
+            values[key] = instant
+        elif key == "facets":
+            if kind is not dict or len(value) > limits.max_items:
+                return None
+            facets = _facets(value, limits)
+            if facets is None:
+                return None
+            count += len(value)
+            values[key] = facets
+        elif key in UNIT_FLOATS:
+            if not (kind is float or kind is int) or not 0 <= value <= 1:  # NaN fails the comparison
+                return None
+            values[key] = float(value)
+        elif key in FLAGS:
+            if kind is not bool:
+                return None
+            values[key] = value
+        elif key == "source":
+            if kind is not str or len(value) > min(_MAX_SOURCE, limits.max_string) or _bad(value):
+                return None
+            values[key] = value
+        else:  # one of CHOICES
+            if kind is not str or value not in CHOICES[key]:
+                return None
+            values[key] = value
+    args = _instance(EncodeArgs, _ARGS_TEMPLATE, values, set(values), None)
+    form = {key: _form(key, values[key]) for key in _ARG_ORDER if key in values}
+    return args, form, count
+
+
+def _form(key: str, value: Any) -> Any:
+    """A field's value in the canonical form (model_dump in JSON mode, without nulls)."""
+    if key == "payload":
+        return {"text": value.text}
+    if key == "facets":
+        return _facets_form(value)
+    if key in INSTANTS:
+        return format_instant(value)
+    if key == "tags":
+        return list(value)
+    return value
+
+
+def _facets_form(facets: Facets) -> dict[str, Any]:
+    values = facets.__dict__
+    form = {key: values[key] for key in _FACET_ORDER if values[key] is not None}
+    if "time" in form:
+        form["time"] = format_instant(form["time"])
+    form.update(facets.__pydantic_extra__)  # type: ignore[arg-type]
+    return form
+
+
+def _bad(text: str) -> bool:
+    """A string hygiene would refuse: one holding a lone surrogate (ASCII holds none)."""
+    if text.isascii():
+        return False
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def _name(value: str, limits: Limits) -> str | None:
+    """fields.Name: at most 512 characters as given, then stripped and not blank."""
+    if len(value) > min(_MAX_NAME, limits.max_string) or _bad(value):
+        return None
+    return value.strip() or None
+
+
+def _tags(values: list, limits: Limits) -> list[str] | None:
+    """fields.Tags: each a Tag (at most 256 characters as given, stripped, not blank, no control
+    character), then the repeats dropped, first kept."""
+    longest = min(_MAX_TAG, limits.max_string)
+    out: list[str] = []
+    for value in values:
+        if type(value) is not str or len(value) > longest or _bad(value):
+            return None
+        tag = value.strip()
+        if not tag or (not tag.isprintable() and _CONTROL.search(tag)):  # printable: no control character
+            return None
+        out.append(tag)
+    return list(dict.fromkeys(out)) if len(out) > 1 else out
+
+
+def _instant(value: Any) -> datetime | None:
+    """fields.Instant of a text with its offset: what normalising leaves alone and the model parses."""
+    if type(value) is not str:
+        return None
+    try:
+        instant, assumed_utc = parse_instant(value)
+    except TimeParseError:
+        return None
+    return None if assumed_utc else instant
+
+
+def _facets(raw: dict, limits: Limits) -> Facets | None:
+    """fields.Facets: the typed keys by their types, any other key (trimmed, 1-128 characters) a text."""
+    typed: dict[str, Any] = {}
+    extra: dict[str, Any] = {}
+    for key, value in raw.items():
+        if type(key) is not str:
+            return None
+        if key in _TYPED_FACETS:
+            got = _instant(value) if key == "time" else (_name(value, limits) if type(value) is str else None)
+            if got is None:
+                return None
+            typed[key] = got
+        else:
+            if not key or key != key.strip() or len(key) > _MAX_FACET_KEY or _bad(key):
+                return None
+            if type(value) is not str or len(value) > limits.max_string or _bad(value):
+                return None
+            extra[key] = value
+    return _instance(Facets, _FACETS_TEMPLATE, typed, set(typed) | set(extra), extra)
+
+
+_set = object.__setattr__
+
+
+def _instance(cls: type, template: dict, values: dict, fields_set: set[str], extra: dict | None) -> Any:
+    """A model instance holding already-valid values, set as `model_construct` sets them (without its
+    per-field walk): every field (the unset ones at their default), the fields given, the extra keys."""
+    instance = cls.__new__(cls)
+    fields = template.copy()
+    fields.update(values)
+    _set(instance, "__dict__", fields)
+    _set(instance, "__pydantic_fields_set__", fields_set)
+    _set(instance, "__pydantic_extra__", extra)
+    _set(instance, "__pydantic_private__", None)
+    return instance
+
+
+def _template(cls: Any) -> dict[str, Any]:
+    """Every field of a model at its default, in field order (a required field holds None until given).
+    Every default is None or a text, so the template may be shared by every instance."""
+    template = {name: None if f.is_required() else f.get_default() for name, f in cls.model_fields.items()}
+    if any(type(v) not in (type(None), str) for v in template.values()) or cls.__pydantic_post_init__:
+        raise TypeError(f"{cls.__name__} changed: plain.py builds it only with None or text defaults")
+    return template
+
+
+_IR_TEMPLATE = _template(EncodeIR)
+_ARGS_TEMPLATE = _template(EncodeArgs)
+_PAYLOAD_TEMPLATE = _template(Payload)
+_FACETS_TEMPLATE = _template(Facets)
+_IR_FIELDS = ("op", "stage", "args")  # the fields set: normalising adds stage when it is absent
