@@ -19,10 +19,10 @@ from memql.engine.verbs import RUNNERS
 from memql.engine.verbs.encode import batchable
 from memql.errors import Refusal
 from memql.lang import Limits, Workflow, validate
-from memql.lang.plain import validate_encodes
-from memql.lang.validate import ValidationResult
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import Meta, OpBase
+from memql.lang.plain import validate_encodes
+from memql.lang.validate import ValidationResult
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent

@@ -41,6 +41,7 @@ _TYPED_FACETS = frozenset(Facets.model_fields)  # subject, time, location, topic
 _ARG_ORDER = tuple(EncodeArgs.model_fields)  # the canonical form lists args in the model's field order
 _FACET_ORDER = tuple(Facets.model_fields)
 _CONTROL = re.compile("[\x00-\x1f]")  # what fields.Tag refuses: a character below U+0020
+_SHORTEST = 16  # hygiene's string bound at least this: op, stage, memory_type, sensitivity fit within
 _MAX_NAME, _MAX_TAG, _MAX_TAGS, _MAX_SOURCE, _MAX_FACET_KEY = 512, 256, 1000, 2048, 128
 
 
@@ -50,7 +51,7 @@ def validate_encodes(
     """`validate({"workflow": steps}, ...)`'s result: built here when every step is a plain Encode,
     else by `validate()` itself."""
     limits = limits or Limits()
-    built = _plain_workflow(steps, limits)
+    built = plain_workflow(steps, limits)
     if built is None:
         return validate({"workflow": steps}, now=now, strict=strict, limits=limits)
     irs, canonical = built
@@ -60,12 +61,14 @@ def validate_encodes(
     )
 
 
-def _plain_workflow(steps: list[Any], limits: Limits) -> tuple[list[EncodeIR], list[dict]] | None:
+def plain_workflow(steps: list[Any], limits: Limits) -> tuple[list[EncodeIR], list[dict]] | None:
+    """The steps as EncodeIRs with their canonical forms when every one is plain and the document
+    {"workflow": steps} is within `limits`; else None."""
     # the bounds hygiene puts on the whole document {"workflow": steps}; a plain step nests 5 deep
     if type(steps) is not list or not 0 < len(steps) <= min(limits.max_steps, limits.max_items):
         return None
-    if limits.max_depth <= 4:
-        return None
+    if limits.max_depth <= 4 or limits.max_string < _SHORTEST:
+        return None  # below the bounds every plain step meets: left to validate() to say
     nodes = 2  # the document and its list
     irs: list[EncodeIR] = []
     canonical: list[dict] = []
@@ -92,7 +95,9 @@ def plain_encode(raw: Any, limits: Limits) -> tuple[EncodeIR, dict[str, Any], in
     if got is None:
         return None
     args, form, count = got
-    ir = _instance(EncodeIR, _IR_TEMPLATE, {"op": "Encode", "stage": "ENC", "args": args}, set(_IR_FIELDS), None)
+    ir = _instance(
+        EncodeIR, _IR_TEMPLATE, {"op": "Encode", "stage": "ENC", "args": args}, set(_IR_FIELDS), None
+    )
     return ir, {"stage": "ENC", "op": "Encode", "args": form}, 1 + len(raw) + count
 
 
@@ -124,7 +129,7 @@ def _args(raw: dict, limits: Limits) -> tuple[EncodeArgs, dict[str, Any], int] |
             count += len(value)
             values[key] = tags
         elif key in INSTANTS:
-            instant = _instant(value)
+            instant = _instant(value, limits)
             if instant is None:
                 return None
             values[key] = instant
@@ -212,9 +217,9 @@ def _tags(values: list, limits: Limits) -> list[str] | None:
     return list(dict.fromkeys(out)) if len(out) > 1 else out
 
 
-def _instant(value: Any) -> datetime | None:
+def _instant(value: Any, limits: Limits) -> datetime | None:
     """fields.Instant of a text with its offset: what normalising leaves alone and the model parses."""
-    if type(value) is not str:
+    if type(value) is not str or len(value) > limits.max_string:
         return None
     try:
         instant, assumed_utc = parse_instant(value)
@@ -231,7 +236,11 @@ def _facets(raw: dict, limits: Limits) -> Facets | None:
         if type(key) is not str:
             return None
         if key in _TYPED_FACETS:
-            got = _instant(value) if key == "time" else (_name(value, limits) if type(value) is str else None)
+            got = (
+                _instant(value, limits)
+                if key == "time"
+                else (_name(value, limits) if type(value) is str else None)
+            )
             if got is None:
                 return None
             typed[key] = got
