@@ -38,8 +38,10 @@ CHOICES = {
 PLAIN_ARGS = frozenset({"payload", "tags", "facets", "source"}) | NAMES | INSTANTS | UNIT_FLOATS | FLAGS
 PLAIN_ARGS |= frozenset(CHOICES)
 _TYPED_FACETS = frozenset(Facets.model_fields)  # subject, time, location, topic
-_ARG_ORDER = tuple(EncodeArgs.model_fields)  # the canonical form lists args in the model's field order
+_ARG_INDEX = {name: i for i, name in enumerate(EncodeArgs.model_fields)}  # the canonical form's order
 _FACET_ORDER = tuple(Facets.model_fields)
+# format_instant's text of a whole second: such a text that parses is its own canonical form
+_CANONICAL = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z")
 _CONTROL = re.compile("[\x00-\x1f]")  # what fields.Tag refuses: a character below U+0020
 _SHORTEST = 16  # hygiene's string bound at least this: op, stage, memory_type, sensitivity fit within
 _MAX_NAME, _MAX_TAG, _MAX_TAGS, _MAX_SOURCE, _MAX_FACET_KEY = 512, 256, 1000, 2048, 128
@@ -105,6 +107,7 @@ def _args(raw: dict, limits: Limits) -> tuple[EncodeArgs, dict[str, Any], int] |
     if not raw.keys() <= PLAIN_ARGS or "payload" not in raw:
         return None
     values: dict[str, Any] = {}
+    form: dict[str, Any] = {}  # each field's value in the canonical form (model_dump in JSON mode)
     count = len(raw)
     for key, value in raw.items():
         kind = type(value)
@@ -116,10 +119,11 @@ def _args(raw: dict, limits: Limits) -> tuple[EncodeArgs, dict[str, Any], int] |
                 return None
             count += 1
             values[key] = _instance(Payload, _PAYLOAD_TEMPLATE, {"text": text}, {"text"}, {})
+            form[key] = {"text": text}
         elif key in NAMES:
             if kind is not str or (name := _name(value, limits)) is None:
                 return None
-            values[key] = name
+            values[key] = form[key] = name
         elif key == "tags":
             if kind is not list or len(value) > min(_MAX_TAGS, limits.max_items):
                 return None
@@ -127,61 +131,38 @@ def _args(raw: dict, limits: Limits) -> tuple[EncodeArgs, dict[str, Any], int] |
             if tags is None:
                 return None
             count += len(value)
-            values[key] = tags
+            values[key], form[key] = tags, list(tags)
         elif key in INSTANTS:
-            instant = _instant(value, limits)
-            if instant is None:
+            got = _instant(value, limits)
+            if got is None:
                 return None
-            values[key] = instant
+            values[key], form[key] = got
         elif key == "facets":
             if kind is not dict or len(value) > limits.max_items:
                 return None
-            facets = _facets(value, limits)
-            if facets is None:
+            got = _facets(value, limits)
+            if got is None:
                 return None
             count += len(value)
-            values[key] = facets
+            values[key], form[key] = got
         elif key in UNIT_FLOATS:
             if not (kind is float or kind is int) or not 0 <= value <= 1:  # NaN fails the comparison
                 return None
-            values[key] = float(value)
+            values[key] = form[key] = float(value)
         elif key in FLAGS:
             if kind is not bool:
                 return None
-            values[key] = value
+            values[key] = form[key] = value
         elif key == "source":
             if kind is not str or len(value) > min(_MAX_SOURCE, limits.max_string) or _bad(value):
                 return None
-            values[key] = value
+            values[key] = form[key] = value
         else:  # one of CHOICES
             if kind is not str or value not in CHOICES[key]:
                 return None
-            values[key] = value
+            values[key] = form[key] = value
     args = _instance(EncodeArgs, _ARGS_TEMPLATE, values, set(values), None)
-    form = {key: _form(key, values[key]) for key in _ARG_ORDER if key in values}
-    return args, form, count
-
-
-def _form(key: str, value: Any) -> Any:
-    """A field's value in the canonical form (model_dump in JSON mode, without nulls)."""
-    if key == "payload":
-        return {"text": value.text}
-    if key == "facets":
-        return _facets_form(value)
-    if key in INSTANTS:
-        return format_instant(value)
-    if key == "tags":
-        return list(value)
-    return value
-
-
-def _facets_form(facets: Facets) -> dict[str, Any]:
-    values = facets.__dict__
-    form = {key: values[key] for key in _FACET_ORDER if values[key] is not None}
-    if "time" in form:
-        form["time"] = format_instant(form["time"])
-    form.update(facets.__pydantic_extra__)  # type: ignore[arg-type]
-    return form
+    return args, {key: form[key] for key in sorted(form, key=_ARG_INDEX.__getitem__)}, count
 
 
 def _bad(text: str) -> bool:
@@ -217,40 +198,48 @@ def _tags(values: list, limits: Limits) -> list[str] | None:
     return list(dict.fromkeys(out)) if len(out) > 1 else out
 
 
-def _instant(value: Any, limits: Limits) -> datetime | None:
-    """fields.Instant of a text with its offset: what normalising leaves alone and the model parses."""
+def _instant(value: Any, limits: Limits) -> tuple[datetime, str] | None:
+    """fields.Instant of a text with its offset (what normalising leaves alone and the model parses),
+    with its canonical text: the text itself when it is in the canonical form already."""
     if type(value) is not str or len(value) > limits.max_string:
         return None
     try:
         instant, assumed_utc = parse_instant(value)
     except TimeParseError:
         return None
-    return None if assumed_utc else instant
+    if assumed_utc:
+        return None
+    return instant, value if _CANONICAL.fullmatch(value) else format_instant(instant)
 
 
-def _facets(raw: dict, limits: Limits) -> Facets | None:
-    """fields.Facets: the typed keys by their types, any other key (trimmed, 1-128 characters) a text."""
+def _facets(raw: dict, limits: Limits) -> tuple[Facets, dict[str, Any]] | None:
+    """fields.Facets: the typed keys by their types, any other key (trimmed, 1-128 characters) a text;
+    with the canonical form (the typed keys in field order, then the others as given)."""
     typed: dict[str, Any] = {}
+    texts: dict[str, Any] = {}  # the typed keys' canonical values
     extra: dict[str, Any] = {}
     for key, value in raw.items():
         if type(key) is not str:
             return None
-        if key in _TYPED_FACETS:
-            got = (
-                _instant(value, limits)
-                if key == "time"
-                else (_name(value, limits) if type(value) is str else None)
-            )
+        if key == "time":
+            got = _instant(value, limits)
             if got is None:
                 return None
-            typed[key] = got
+            typed[key], texts[key] = got
+        elif key in _TYPED_FACETS:
+            if type(value) is not str or (name := _name(value, limits)) is None:
+                return None
+            typed[key] = texts[key] = name
         else:
             if not key or key != key.strip() or len(key) > _MAX_FACET_KEY or _bad(key):
                 return None
             if type(value) is not str or len(value) > limits.max_string or _bad(value):
                 return None
             extra[key] = value
-    return _instance(Facets, _FACETS_TEMPLATE, typed, set(typed) | set(extra), extra)
+    facets = _instance(Facets, _FACETS_TEMPLATE, typed, set(typed) | set(extra), extra)
+    form = {key: texts[key] for key in _FACET_ORDER if key in texts}
+    form.update(extra)
+    return facets, form
 
 
 _set = object.__setattr__
