@@ -566,3 +566,31 @@ def test_the_bench_shape_is_plain():
     }
     assert plain_encode(ir, BULK) is not None
     assert check([ir, {"op": "Encode", "args": {"payload": {"text": "笔记 二"}, "weight": 0.25}}])
+
+
+def test_a_list_with_some_plain_steps_is_validated_as_validate_does():
+    """Some plain, some not: validate()'s path, with the plain steps' models taken from the plain path."""
+    plain = {"op": "Encode", "args": {"payload": {"text": "plain"}, "tags": ["a"]}}
+    other = {"op": "Encode", "args": {"payload": {"text": "fine"}, "category": "a2p:preferences"}}
+    wrong = {"op": "Encode", "args": {"payload": {"text": "x"}, "weight": 7, "priority": "high"}}
+    surrogate = {"op": "Encode", "args": {"payload": {"text": "bad \ud800"}, "ttl": "P1D"}}
+    for steps in ([plain, other, plain], [other, plain], [plain, wrong, plain, other], [plain, surrogate]):
+        assert not check(steps)  # not every step is plain, and both paths agree
+    result = validate_encodes([plain, other], limits=BULK)
+    assert result.valid and result.canonical["workflow"][1]["args"]["category"] == "a2p:preferences"
+
+
+def test_validate_with_takes_the_prebuilt_steps():
+    """The hook the mixed path uses: step i's model is prebuilt[i] where given, parsed otherwise."""
+    from memql.lang.validate import validate_with
+
+    ir, _form, _count = plain_encode({"op": "Encode", "args": {"payload": {"text": "one"}}}, BULK)
+    steps = [
+        {"op": "Encode", "args": {"payload": {"text": "one"}}},
+        {"op": "Encode", "args": {"payload": {}}},
+    ]
+    result = validate_with({"workflow": steps}, now=None, strict=False, limits=BULK, prebuilt=[ir, None])
+    assert [d.path for d in result.errors] == ["/workflow/1/args/payload"]  # the other step is parsed
+    steps[1] = {"op": "Encode", "args": {"payload": {"text": "two"}}}
+    result = validate_with({"workflow": steps}, now=None, strict=False, limits=BULK, prebuilt=[ir, None])
+    assert result.valid and result.program.workflow[0] is ir

@@ -24,7 +24,7 @@ from memql.lang.ir import Workflow
 from memql.lang.ops import EncodeArgs, EncodeIR
 from memql.lang.ops.encode import MAX_TEXT, Payload
 from memql.lang.time import TimeParseError, format_instant, parse_instant
-from memql.lang.validate import ValidationResult, validate
+from memql.lang.validate import ValidationResult, validate, validate_with
 
 # the Encode args this validator checks itself, each by the rule of its model field (below)
 NAMES = frozenset({"type", "subject", "location", "topic"})  # fields.Name: <= 512, stripped, not blank
@@ -50,41 +50,59 @@ _MAX_NAME, _MAX_TAG, _MAX_TAGS, _MAX_SOURCE, _MAX_FACET_KEY = 512, 256, 1000, 20
 def validate_encodes(
     steps: list[Any], *, now: datetime | None = None, strict: bool = False, limits: Limits | None = None
 ) -> ValidationResult:
-    """`validate({"workflow": steps}, ...)`'s result: built here when every step is a plain Encode,
-    else by `validate()` itself."""
+    """`validate({"workflow": steps}, ...)`'s result: built here when every step is a plain Encode; by
+    `validate()`'s path with the plain steps' models taken from here when only some are; by `validate()`
+    alone when none is."""
     limits = limits or Limits()
-    built = plain_workflow(steps, limits)
-    if built is None:
+    built = _plain_steps(steps, limits)
+    whole = _whole(built, limits)
+    if whole is not None:
+        irs, canonical = whole
+        program = Workflow.model_construct(workflow=irs, name=None, meta=None)  # as validate() assembles it
+        return ValidationResult(
+            valid=True, kind="workflow", diagnostics=[], canonical={"workflow": canonical}, program=program
+        )
+    prebuilt = [b[0] if b is not None else None for b in built or ()]
+    if not any(prebuilt):
         return validate({"workflow": steps}, now=now, strict=strict, limits=limits)
-    irs, canonical = built
-    program = Workflow.model_construct(workflow=irs, name=None, meta=None)  # as validate() assembles it
-    return ValidationResult(
-        valid=True, kind="workflow", diagnostics=[], canonical={"workflow": canonical}, program=program
-    )
+    # hygiene over the whole document, the other steps and the workflow's checks are validate()'s
+    return validate_with({"workflow": steps}, now=now, strict=strict, limits=limits, prebuilt=prebuilt)
+
+
+_Built = tuple[EncodeIR, dict[str, Any], int]
 
 
 def plain_workflow(steps: list[Any], limits: Limits) -> tuple[list[EncodeIR], list[dict]] | None:
     """The steps as EncodeIRs with their canonical forms when every one is plain and the document
     {"workflow": steps} is within `limits`; else None."""
-    # the bounds hygiene puts on the whole document {"workflow": steps}; a plain step nests 5 deep
-    if type(steps) is not list or not 0 < len(steps) <= min(limits.max_steps, limits.max_items):
+    return _whole(_plain_steps(steps, limits), limits)
+
+
+def _whole(built: list[_Built | None] | None, limits: Limits) -> tuple[list[EncodeIR], list[dict]] | None:
+    """The models and canonical forms of the steps when every one is plain and the document holds no
+    more values than `limits` allow (the document and its list, then each step's)."""
+    if built is None:
         return None
-    if limits.max_depth <= 4 or limits.max_string < _SHORTEST:
-        return None  # below the bounds every plain step meets: left to validate() to say
-    nodes = 2  # the document and its list
     irs: list[EncodeIR] = []
     canonical: list[dict] = []
-    for raw in steps:
-        built = plain_encode(raw, limits)
-        if built is None:
+    nodes = 2
+    for step in built:
+        if step is None:
             return None
-        ir, form, count = built
-        nodes += count
-        irs.append(ir)
-        canonical.append(form)
-    if nodes > limits.max_nodes:
+        irs.append(step[0])
+        canonical.append(step[1])
+        nodes += step[2]
+    return (irs, canonical) if nodes <= limits.max_nodes else None
+
+
+def _plain_steps(steps: list[Any], limits: Limits) -> list[_Built | None] | None:
+    """plain_encode of each step (None for one that is not plain); None when the list is beyond the
+    bounds hygiene puts on the whole document {"workflow": steps}, which every plain step meets."""
+    if type(steps) is not list or not 0 < len(steps) <= min(limits.max_steps, limits.max_items):
         return None
-    return irs, canonical
+    if limits.max_depth <= 4 or limits.max_string < _SHORTEST:  # a plain step nests 5 deep
+        return None
+    return [plain_encode(raw, limits) for raw in steps]
 
 
 def plain_encode(raw: Any, limits: Limits) -> tuple[EncodeIR, dict[str, Any], int] | None:

@@ -10,6 +10,7 @@ Validation never raises for any input; a bug that would escape is reported as an
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -60,12 +61,27 @@ def validate(
     `now` (timezone-aware) resolves natural-language times and enables checks against the present;
     without it those are skipped. `strict` turns every warning into an error.
     """
+    return validate_with(source, now=now, strict=strict, limits=limits, prebuilt=None)
+
+
+def validate_with(
+    source: Any,
+    *,
+    now: datetime | None,
+    strict: bool,
+    limits: Limits | None,
+    prebuilt: Sequence[OpBase | None] | None,
+) -> ValidationResult:
+    """`validate`, with the parsed model of workflow step i taken from `prebuilt[i]` where it is not None
+    rather than parsed: the plain-Encode validator's (memql.lang.plain), which builds for such a step the
+    very model this path would, without a diagnostic. Everything else — hygiene over the whole document,
+    every other step, the workflow's checks and canonical form — is this path's."""
     if now is not None and now.tzinfo is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not bad input
     limits = limits or Limits()
     diags = Diagnostics()
     try:
-        kind, program = _validate(source, diags, now, limits)
+        kind, program = _validate(source, diags, now, limits, prebuilt)
     except Exception as exc:  # pragma: no cover - a defect must surface as a diagnostic, never a traceback
         diags.error(
             "", "field.invalid", f"internal validation error ({type(exc).__name__}: {exc}); please report"
@@ -84,7 +100,13 @@ def validate(
     )
 
 
-def _validate(source: Any, diags: Diagnostics, now: datetime | None, limits: Limits):
+def _validate(
+    source: Any,
+    diags: Diagnostics,
+    now: datetime | None,
+    limits: Limits,
+    prebuilt: Sequence[OpBase | None] | None = None,
+):
     doc = decode(source, diags, limits)
     if doc is MISSING:
         return None, None
@@ -93,8 +115,9 @@ def _validate(source: Any, diags: Diagnostics, now: datetime | None, limits: Lim
         return None, None
     kind, steps, wf_fields = shape
     parsed: list[OpBase | None] = []
-    for path, raw in steps:
-        parsed.append(_parse_ir(raw, path, diags, now, limits))
+    for i, (path, raw) in enumerate(steps):
+        ready = prebuilt[i] if prebuilt is not None and kind == "workflow" else None
+        parsed.append(ready if ready is not None else _parse_ir(raw, path, diags, now, limits))
     if kind == "ir":
         ir = parsed[0]
         if ir is None:
