@@ -589,8 +589,10 @@ def test_validate_with_takes_the_prebuilt_steps():
         {"op": "Encode", "args": {"payload": {"text": "one"}}},
         {"op": "Encode", "args": {"payload": {}}},
     ]
-    result = validate_with({"workflow": steps}, now=None, strict=False, limits=BULK, prebuilt=[ir, None])
+    given = (ir, _form)
+    result = validate_with({"workflow": steps}, now=None, strict=False, limits=BULK, prebuilt=[given, None])
     assert [d.path for d in result.errors] == ["/workflow/1/args/payload"]  # the other step is parsed
     steps[1] = {"op": "Encode", "args": {"payload": {"text": "two"}}}
-    result = validate_with({"workflow": steps}, now=None, strict=False, limits=BULK, prebuilt=[ir, None])
+    result = validate_with({"workflow": steps}, now=None, strict=False, limits=BULK, prebuilt=[given, None])
     assert result.valid and result.program.workflow[0] is ir
+    assert result.canonical is not None and result.canonical["workflow"][0] is _form

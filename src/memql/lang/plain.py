@@ -7,9 +7,11 @@ step of that path is the identity or a check. `validate_encodes` checks them her
 same rules (the models' constraints, `trimmed_nonempty`, `parse_instant`, hygiene's limits) and builds
 the very model instances and canonical form the full path builds. It accepts only the shape listed in
 `PLAIN_ARGS`; anything else — an unknown or padded key, a type it does not expect, a naive or
-natural-language time, a value any rule would refuse or rewrite, anything it is unsure of — sends the
-whole list through `validate()` unchanged, which reports it. So it never rejects: it accepts, with the
-full path's result, or declines. tests/lang/test_plain.py pins both on plain and near-plain input.
+natural-language time, a value any rule would refuse or rewrite, anything it is unsure of — is left to
+`validate()`: a list holding such an item goes through `validate()`'s path, which takes the plain items'
+models and canonical forms from here (`validate_with`) and judges the rest. So it never rejects: it
+accepts, with the full path's result, or declines. tests/lang/test_plain.py pins both on plain and
+near-plain input.
 """
 
 from __future__ import annotations
@@ -62,7 +64,7 @@ def validate_encodes(
         return ValidationResult(
             valid=True, kind="workflow", diagnostics=[], canonical={"workflow": canonical}, program=program
         )
-    prebuilt = [b[0] if b is not None else None for b in built or ()]
+    prebuilt = [b[:2] if b is not None else None for b in built or ()]
     if not any(prebuilt):
         return validate({"workflow": steps}, now=now, strict=strict, limits=limits)
     # hygiene over the whole document, the other steps and the workflow's checks are validate()'s

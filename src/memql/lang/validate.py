@@ -70,12 +70,12 @@ def validate_with(
     now: datetime | None,
     strict: bool,
     limits: Limits | None,
-    prebuilt: Sequence[OpBase | None] | None,
+    prebuilt: Sequence[tuple[OpBase, dict[str, Any]] | None] | None,
 ) -> ValidationResult:
-    """`validate`, with the parsed model of workflow step i taken from `prebuilt[i]` where it is not None
-    rather than parsed: the plain-Encode validator's (memql.lang.plain), which builds for such a step the
-    very model this path would, without a diagnostic. Everything else — hygiene over the whole document,
-    every other step, the workflow's checks and canonical form — is this path's."""
+    """`validate`, with workflow step i's model and canonical form taken from `prebuilt[i]` where it is
+    not None rather than parsed: the plain-Encode validator's (memql.lang.plain), which builds for such a
+    step the very model and form this path would, without a diagnostic. Everything else — hygiene over
+    the whole document, every other step, the workflow's checks — is this path's."""
     if now is not None and now.tzinfo is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not bad input
     limits = limits or Limits()
@@ -95,9 +95,15 @@ def validate_with(
         valid=valid,
         kind=kind if valid else None,
         diagnostics=items,
-        canonical=program.canonical() if valid else None,
+        canonical=_canonical(program, prebuilt) if valid else None,
         program=program if valid else None,
     )
+
+
+def _canonical(program: Any, prebuilt: Sequence[tuple[OpBase, dict[str, Any]] | None] | None):
+    if prebuilt is None or not isinstance(program, Workflow):
+        return program.canonical()
+    return program.canonical([None if given is None else given[1] for given in prebuilt])
 
 
 def _validate(
@@ -105,7 +111,7 @@ def _validate(
     diags: Diagnostics,
     now: datetime | None,
     limits: Limits,
-    prebuilt: Sequence[OpBase | None] | None = None,
+    prebuilt: Sequence[tuple[OpBase, dict[str, Any]] | None] | None = None,
 ):
     doc = decode(source, diags, limits)
     if doc is MISSING:
@@ -117,7 +123,7 @@ def _validate(
     parsed: list[OpBase | None] = []
     for i, (path, raw) in enumerate(steps):
         ready = prebuilt[i] if prebuilt is not None and kind == "workflow" else None
-        parsed.append(ready if ready is not None else _parse_ir(raw, path, diags, now, limits))
+        parsed.append(ready[0] if ready is not None else _parse_ir(raw, path, diags, now, limits))
     if kind == "ir":
         ir = parsed[0]
         if ir is None:
