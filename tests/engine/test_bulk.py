@@ -89,6 +89,71 @@ def test_a_bulk_write_leaves_what_the_encodes_leave_one_by_one(memory, batch_siz
     assert data[12]["id"] == data[11]["id"]
 
 
+# every field the plain validator checks itself (memql.lang.plain), repeats among them: validated by it
+PLAIN_ITEMS: list[Any] = [
+    "the standup moved to 9:30",
+    {"op": "Encode", "args": {"payload": {"text": "pay the rent"}, "tags": ["home", " home", "bills"]}},
+    {"op": "Encode", "args": {"payload": {"text": "the standup moved to 9:30"}}},  # a repeat in the batch
+    {"op": "Encode", "args": {"payload": {"text": "stored before"}}},  # a repeat of a stored record
+    {"op": "Encode", "args": {"payload": {"text": "pay the rent"}, "tags": ["home"], "dedupe": False}},
+    {"stage": "ENC", "op": "Encode", "args": {"payload": {"text": "血型 O"}, "sensitivity": "sensitive"}},
+    {
+        "op": "Encode",
+        "args": {
+            "payload": {"text": "lunch at noon"},
+            "facets": {"topic": " food ", "time": "2025-03-01T12:00:00+01:00", "place": "canteen"},
+            "time": "2025-03-01T12:00:00Z",
+            "type": " meal ",
+        },
+    },
+    {"op": "Encode", "args": {"payload": {"text": "a suggestion"}, "proposal": True, "confidence": 1}},
+    {"op": "Encode", "args": {"payload": {"text": "soon gone"}, "expire_at": "2031-01-01T00:00:00.5Z"}},
+    {
+        "op": "Encode",
+        "args": {
+            "payload": {"text": "the last one"},
+            "weight": 0.9,
+            "subject": "me",
+            "topic": "work",
+            "location": "office",
+            "source": "import",
+            "memory_type": "semantic",
+            "skip_embedding": True,
+        },
+    },
+]
+
+
+@pytest.mark.parametrize("batch_size", [1, 3, 1000])
+def test_plain_encodes_leave_what_the_encodes_leave_one_by_one(memory, batch_size):
+    """The same comparison with every item plain: the bulk write validates them by memql.lang.plain."""
+    from memql.engine.executor import bulk_limits
+    from memql.lang.plain import plain_workflow
+
+    alone, bulk = memory(), memory()
+    for m in (alone, bulk):
+        assert m.encode("stored before").success
+    steps = [
+        {"op": "Encode", "args": {"payload": {"text": i}}} if isinstance(i, str) else i for i in PLAIN_ITEMS
+    ]
+    assert plain_workflow(steps, bulk_limits(len(steps))) is not None
+    one_by_one = alone.execute({"workflow": steps}, max_steps=len(steps))
+    batched = bulk.encode_many(PLAIN_ITEMS, batch_size=batch_size)
+    assert one_by_one.success, one_by_one.diagnostics
+    assert batched.success, batched.diagnostics
+    assert [s.data for s in batched.steps] == [s.data for s in one_by_one.steps]
+    assert [s.warnings for s in batched.steps] == [s.warnings for s in one_by_one.steps]
+    assert _records(bulk) == _records(alone)
+    assert _log(bulk) == _log(alone)
+    for query in ("rent", "standup", "lunch canteen"):
+        searched = [m.retrieve(query, include=["id", "score"]).data["rows"] for m in (alone, bulk)]
+        assert searched[0] == searched[1] != []
+    data = [s.data for s in batched.steps]
+    assert data[2] == {"id": data[0]["id"], "deduplicated": True}
+    assert data[3] == {"id": "1", "deduplicated": True}
+    assert data[7]["proposal"] is True
+
+
 def test_every_imported_record_has_its_encode_in_its_history(m):
     result = m.encode_many([f"note {i}" for i in range(25)], batch_size=10)
     assert result.success and len(result.affected_ids) == 25

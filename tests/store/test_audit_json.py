@@ -6,6 +6,12 @@ from __future__ import annotations
 import json
 from datetime import UTC, datetime, timedelta, timezone
 
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from budgets import examples
+from memql.lang.time import format_instant
 from memql.store.postgres import codec as postgres_codec
 from memql.store.sqlite import codec as sqlite_codec
 
@@ -34,3 +40,32 @@ def test_postgres_audit_json_escapes_nul_as_dumps_does():
     assert postgres_codec.dumps_audit(image) == postgres_codec.dumps(image)
     assert "\\u0000" not in postgres_codec.dumps_audit(image)
     assert postgres_codec.dumps_audit(IMAGE) == postgres_codec.dumps(IMAGE)
+
+
+def _reference(codec, value):
+    """dumps_audit as it was written before instants_for_to_json: every top-level instant as its text."""
+    if type(value) is dict:
+        value = {k: format_instant(v) if type(v) is datetime else v for k, v in value.items()}
+    return codec.dumps_audit(value)
+
+
+zones = st.sampled_from(
+    [UTC, timezone(timedelta(0)), timezone(timedelta(hours=8)), timezone(timedelta(hours=-3, minutes=-30))]
+)
+instants = st.datetimes(min_value=datetime(1, 1, 2), max_value=datetime(9999, 12, 30), timezones=zones)
+leaves = st.one_of(st.none(), st.booleans(), st.integers(), st.floats(allow_nan=False), st.text(), instants)
+images = st.dictionaries(st.text(max_size=8), st.one_of(leaves, st.lists(leaves, max_size=3)), max_size=8)
+
+
+@settings(max_examples=examples(600), deadline=None, database=None)
+@given(images)
+def test_audit_json_of_images_with_any_instants_is_unchanged(image):
+    """Whatever offsets an image's instants hold, the JSON is what converting each to its text gave."""
+    for codec in (sqlite_codec, postgres_codec):
+        assert codec.dumps_audit(image) == _reference(codec, image)
+
+
+def test_a_naive_instant_is_refused_as_before():
+    for codec in (sqlite_codec, postgres_codec):
+        with pytest.raises(ValueError):
+            codec.dumps_audit({"time": datetime(2026, 1, 1)})

@@ -21,6 +21,8 @@ from memql.errors import Refusal
 from memql.lang import Limits, Workflow, validate
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import Meta, OpBase
+from memql.lang.plain import validate_encodes
+from memql.lang.validate import ValidationResult
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
 from memql.ports.progress import Progress, silent
@@ -123,15 +125,28 @@ class Executor:
         workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have).
         `batch_size` writes the workflow's plain Encodes that many at a time (engine/bulk.py): the same
         outcome in the same one transaction, without a statement per record and per audit entry."""
+        if isinstance(source, OpBase | Workflow):
+            source = source.canonical()
+        return self._execute(source, validate, dry_run, on_step, limits, batch_size)
+
+    def _execute(
+        self,
+        source: Any,
+        validator: Callable[..., ValidationResult],
+        dry_run: bool,
+        on_step: StepObserver | None,
+        limits: Limits | None,
+        batch_size: int | None,
+    ) -> ExecutionResult:
+        """`execute` with the validator given: `validate`, or for a bulk write's steps `validate_encodes`
+        (the same result, built by plain Python for plain Encodes: memql.lang.plain)."""
         if batch_size is not None and batch_size < 1:
             raise ValueError("batch_size must be a positive number of Encodes")  # a caller's bug
         started = time.perf_counter()
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
-        if isinstance(source, OpBase | Workflow):
-            source = source.canonical()
         with paused_gc() if batch_size is not None else nullcontext():
-            checked = validate(source, now=now, strict=self.strict, limits=limits)
+            checked = validator(source, now=now, strict=self.strict, limits=limits)
             if not checked.valid:
                 result = ExecutionResult(
                     success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
@@ -357,10 +372,8 @@ class Executor:
                 )
                 return ExecutionResult(success=False, op="Workflow", failed_step=i, diagnostics=[diagnostic])
             steps.append(item)
-        program = {"workflow": steps}  # diagnostics then name /workflow/i
-        return self.execute(
-            program, dry_run=dry_run, on_step=on_step, limits=bulk_limits(len(steps)), batch_size=batch_size
-        )
+        # validated as {"workflow": steps}: diagnostics name /workflow/i
+        return self._execute(steps, validate_encodes, dry_run, on_step, bulk_limits(len(steps)), batch_size)
 
     def import_jsonl(
         self,

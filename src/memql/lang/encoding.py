@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
+from itertools import compress, repeat
 from json.encoder import c_make_encoder, encode_basestring  # type: ignore[attr-defined]
+from operator import is_
 from typing import Any
 
 from memql.lang.time.instants import format_instant
@@ -46,3 +48,19 @@ def compact_json(*, sort_keys: bool = False, allow_nan: bool = True) -> Callable
         return "".join(chunks(value, 0))
 
     return dumps
+
+
+def instants_for_to_json(image: dict[str, Any]) -> dict[str, Any]:
+    """An audit entry's dict, its top-level instants ready for pydantic-core's `to_json`: each as
+    `format_instant` writes it (canonical UTC text). `to_json` writes a datetime whose tzinfo is UTC as
+    that very text, so a dict whose every instant is held in UTC — a record's image, as nearly always —
+    is returned as it is, found by C-level calls; only one holding another offset (or a naive datetime,
+    which `format_instant` refuses) is rebuilt with the texts."""
+    values = image.values()
+    found = list(compress(values, map(is_, map(type, values), _DATETIMES)))
+    if all(instant.tzinfo is UTC for instant in found):
+        return image
+    return {k: format_instant(v) if type(v) is datetime else v for k, v in image.items()}
+
+
+_DATETIMES = repeat(datetime)  # endless: one iterator serves every call

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Annotated, Any, Union
 
 from pydantic import Field
@@ -35,11 +36,18 @@ class Workflow(StrictModel):
     name: Annotated[str, Field(max_length=512)] | None = None
     meta: Meta | None = None
 
-    def canonical(self) -> dict[str, Any]:
+    def canonical(self, forms: Sequence[dict[str, Any] | None] | None = None) -> dict[str, Any]:
+        """The canonical form; `forms[i]`, where given, is step i's already (validation made it)."""
         out: dict[str, Any] = {}
         if self.name is not None:
             out["name"] = self.name
-        out["workflow"] = [step.canonical() for step in self.workflow]
+        if forms is None:
+            out["workflow"] = [step.canonical() for step in self.workflow]
+        else:
+            out["workflow"] = [
+                step.canonical() if form is None else form
+                for step, form in zip(self.workflow, forms, strict=True)
+            ]
         meta = self.meta.model_dump(mode="json", exclude_none=True) if self.meta else None
         if meta:
             out["meta"] = meta

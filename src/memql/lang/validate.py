@@ -10,6 +10,7 @@ Validation never raises for any input; a bug that would escape is reported as an
 from __future__ import annotations
 
 import difflib
+from collections.abc import Sequence
 from datetime import datetime
 from typing import Any, Literal
 
@@ -60,12 +61,27 @@ def validate(
     `now` (timezone-aware) resolves natural-language times and enables checks against the present;
     without it those are skipped. `strict` turns every warning into an error.
     """
+    return validate_with(source, now=now, strict=strict, limits=limits, prebuilt=None)
+
+
+def validate_with(
+    source: Any,
+    *,
+    now: datetime | None,
+    strict: bool,
+    limits: Limits | None,
+    prebuilt: Sequence[tuple[OpBase, dict[str, Any]] | None] | None,
+) -> ValidationResult:
+    """`validate`, with workflow step i's model and canonical form taken from `prebuilt[i]` where it is
+    not None rather than parsed: the plain-Encode validator's (memql.lang.plain), which builds for such a
+    step the very model and form this path would, without a diagnostic. Everything else — hygiene over
+    the whole document, every other step, the workflow's checks — is this path's."""
     if now is not None and now.tzinfo is None:
         raise ValueError("now must be timezone-aware")  # a caller's bug, not bad input
     limits = limits or Limits()
     diags = Diagnostics()
     try:
-        kind, program = _validate(source, diags, now, limits)
+        kind, program = _validate(source, diags, now, limits, prebuilt)
     except Exception as exc:  # pragma: no cover - a defect must surface as a diagnostic, never a traceback
         diags.error(
             "", "field.invalid", f"internal validation error ({type(exc).__name__}: {exc}); please report"
@@ -79,12 +95,24 @@ def validate(
         valid=valid,
         kind=kind if valid else None,
         diagnostics=items,
-        canonical=program.canonical() if valid else None,
+        canonical=_canonical(program, prebuilt) if valid else None,
         program=program if valid else None,
     )
 
 
-def _validate(source: Any, diags: Diagnostics, now: datetime | None, limits: Limits):
+def _canonical(program: Any, prebuilt: Sequence[tuple[OpBase, dict[str, Any]] | None] | None):
+    if prebuilt is None or not isinstance(program, Workflow):
+        return program.canonical()
+    return program.canonical([None if given is None else given[1] for given in prebuilt])
+
+
+def _validate(
+    source: Any,
+    diags: Diagnostics,
+    now: datetime | None,
+    limits: Limits,
+    prebuilt: Sequence[tuple[OpBase, dict[str, Any]] | None] | None = None,
+):
     doc = decode(source, diags, limits)
     if doc is MISSING:
         return None, None
@@ -93,8 +121,9 @@ def _validate(source: Any, diags: Diagnostics, now: datetime | None, limits: Lim
         return None, None
     kind, steps, wf_fields = shape
     parsed: list[OpBase | None] = []
-    for path, raw in steps:
-        parsed.append(_parse_ir(raw, path, diags, now, limits))
+    for i, (path, raw) in enumerate(steps):
+        ready = prebuilt[i] if prebuilt is not None and kind == "workflow" else None
+        parsed.append(ready[0] if ready is not None else _parse_ir(raw, path, diags, now, limits))
     if kind == "ir":
         ir = parsed[0]
         if ir is None:

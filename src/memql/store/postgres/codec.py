@@ -16,8 +16,7 @@ from typing import Any
 from psycopg.types.json import Json
 from pydantic_core import to_json
 
-from memql.lang.encoding import compact_json, json_default
-from memql.lang.time import format_instant
+from memql.lang.encoding import compact_json, instants_for_to_json, json_default
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Event, Link, Operation, Record
 from memql.ports.store import Candidate
 
@@ -81,7 +80,7 @@ def dumps_audit(value: Any) -> str:
     serializer at a fifth of the cost: the same JSON value, instants (an image's fields) in the same
     UTC text; a float may be spelled differently (1e-7 for 1e-07), which no query compares as text."""
     if type(value) is dict:
-        value = {k: format_instant(v) if type(v) is datetime else v for k, v in value.items()}
+        value = instants_for_to_json(value)
     text = to_json(value, fallback=json_default).decode()
     return dumps(value) if "\\u0000" in text or ESC in text else text  # escaped as dumps does
 

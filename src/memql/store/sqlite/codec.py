@@ -13,8 +13,7 @@ from typing import Any
 
 from pydantic_core import to_json
 
-from memql.lang.encoding import compact_json, json_default
-from memql.lang.time import format_instant
+from memql.lang.encoding import compact_json, instants_for_to_json, json_default
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Record
 from memql.ports.store import Candidate
 
@@ -52,7 +51,7 @@ def dumps_audit(value: Any) -> str:
     if not value and type(value) in (list, dict):
         return "[]" if type(value) is list else "{}"
     if type(value) is dict:
-        value = {k: format_instant(v) if type(v) is datetime else v for k, v in value.items()}
+        value = instants_for_to_json(value)
     return to_json(value, fallback=json_default).decode()
 
 
