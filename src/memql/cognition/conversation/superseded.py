@@ -10,7 +10,10 @@ content word or name both messages use that is not only who they are about — m
 the assistant's replies that echoed it, history from the later message's day: ``until <date>:``, the label
 `label_stale` writes. It is never guessed across people: when the two messages speak of different people
 (my sister … my brother; I … my sister), nothing is labelled. A change said for later (a fact whose value
-starts after the context's instant) labels nothing yet.
+starts after the context's instant) labels nothing yet. Some endings close a state whatever words were said
+of it (`_ENDED_STATES`: retiring ends work, a discharge a hospital stay). And a typed fact formed later
+ages an earlier line of the same one that spoke of its attribute in words no fact was read from
+(`_label_by_facts`), even when the message that formed it is not in the context.
 """
 
 from __future__ import annotations
