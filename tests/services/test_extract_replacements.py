@@ -196,6 +196,10 @@ def test_a_swap_in_plain_words_replaces_the_held_value():
     assert _keyed("Switched to oat lattes.", ["My coffee order is a flat white."])[0] == {
         "oat lattes": ("Mira", "coffee_order")
     }
+    # "switched from X to Y": the held X, the new Y after "to"
+    own, _ = _keyed("Isha switched from violin to cello this term.", ["My daughter Isha plays violin."])
+    assert own == {"cello": ("Isha", "instrument")}
+    assert _keyed("I moved from Lisbon to cello.", ["My daughter Isha plays violin."])[0] == {}  # not held
     # nothing held is named: no swap
     assert _keyed("I quit smoking and picked up running.", ["My gym is Planet Fitness on 5th."])[0] == {}
 

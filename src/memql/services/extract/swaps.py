@@ -28,6 +28,8 @@ _TAKE = re.compile(
     r"went with|going with|got|bought)\s+(?:the\s+|a\s+|an\s+|my\s+|some\s+)?",
     _I,
 )
+_UNTIL_TO = re.compile(r"(.+?)\s+to\s+", _I)
+_FROM_TO = re.compile(r"\s+to\s+(?:the\s+|a\s+|an\s+)?", _I)
 # said alone right after the value it replaces: "Switched to oat lattes.", "These days it's black coffee."
 _SWITCHED = re.compile(
     r"^\s*(?:(?:i|we)\s+)?(?:(?:have|'ve)\s+)?(?:switched|changed|moved) (?:over )?to\s+|"
@@ -49,7 +51,11 @@ def bind(r: Reading, before: list[str]) -> None:
     after "switched to" only when the grammar read nothing in the message. `before`: the speaker's
     recent turns (whom "he" or "she" can be)."""
     leave = _LEAVE.search(r.text)
-    if not (leave and _TAKE.search(r.text, leave.end())) and not _SWITCHED.match(r.text):
+    taken = leave is not None and (
+        _TAKE.search(r.text, leave.end())
+        or ("from" in leave[0].casefold() and _UNTIL_TO.match(r.text, leave.end()))
+    )
+    if not taken and not _SWITCHED.match(r.text):
         return  # (before the recent turns are read: most messages end here)
     held = [
         d
@@ -67,6 +73,8 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
     text = r.text
     for leave in _LEAVE.finditer(text):
         named = _value_at(text, leave.end())
+        if "from" in leave[0].casefold() and (cut := _UNTIL_TO.match(text, leave.end())) is not None:
+            named = _value_at(text[: cut.end(1)], leave.end())  # "from violin to cello": violin
         if named is None:
             continue
         holders = [d for d in held if _names(named[0], str(d.value)) and _about(r, d, before)]
@@ -74,6 +82,8 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
             continue  # nobody's, or two people's Civic: whose it was is not guessed
         old = holders[-1]
         take = _TAKE.search(text, named[2])
+        if "from" in leave[0].casefold() and (to := _FROM_TO.match(text, named[2])) is not None:
+            take = to  # "switched from violin to cello": the new value follows "to"
         new = _value_at(text, take.end()) if take is not None else None
         if new is None or new[0].casefold() == str(old.value).casefold():
             continue
@@ -81,7 +91,8 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
             return True  # the grammar bound the change itself
         # the grammar's own reading of the new value ("joined the YMCA": an employer) yields to the swap
         r.facts[:] = [d for d in r.facts if str(d.value).casefold() != new[0].casefold()]
-        r.add(Draft(old.subject, old.attribute, new[0], take.start(), new[2], r.now, HEDGED, False, old.kind,
+        said_from = leave.start() if take.re is _FROM_TO else take.start()  # the evidence: "switched from…"
+        r.add(Draft(old.subject, old.attribute, new[0], said_from, new[2], r.now, HEDGED, False, old.kind,
                     (new[1], new[2])))  # fmt: skip
         return True
     return False
