@@ -377,3 +377,8 @@ def test_a_new_holder_of_a_role_is_named():
     assert own("I have a new boss, Karen.") == {("Mira", "manager", "Karen")}
     assert own("We got a new landlord named Pete Hall.") == {("Mira", "landlord", "Pete Hall")}
     assert own("I don't have a new coach, Ms. Ferreira left.") == set()
+
+
+def test_a_title_with_its_period_is_part_of_a_name():
+    assert own("Our neighbour Mrs. Ortiz drives a red Volvo.") == {("Mrs. Ortiz", "car", "Volvo")}
+    assert own("Dr. Chen works at Mercy Hospital.") == {("Dr. Chen", "employer", "Mercy Hospital")}

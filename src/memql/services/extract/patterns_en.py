@@ -10,7 +10,8 @@ from memql.lang.time.numbers import EN_NUMBER_RE
 
 _I = re.I
 _SPACE = re.compile(r"\s+")
-_NAME = r"(?-i:[A-Z][a-z]+(?:-[a-z]+|[- ][A-Z][a-z]+)?)"  # Sun-hee, Jean-Luc, Ana Lima
+# Sun-hee, Jean-Luc, Ana Lima, Mrs. Ortiz (a title with its period is part of the name)
+_NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.\s)?[A-Z][a-z]+(?:-[a-z]+|[- ][A-Z][a-z]+)?)"
 # capitalised words that are not names (sentence openers, pronouns, days, months)
 # fmt: off
 NOT_NAMES = frozenset((
