@@ -382,3 +382,8 @@ def test_a_new_holder_of_a_role_is_named():
 def test_a_title_with_its_period_is_part_of_a_name():
     assert own("Our neighbour Mrs. Ortiz drives a red Volvo.") == {("Mrs. Ortiz", "car", "Volvo")}
     assert own("Dr. Chen works at Mercy Hospital.") == {("Dr. Chen", "employer", "Mercy Hospital")}
+
+
+def test_step_and_in_law_kin():
+    assert ("Carl", "relation.stepfather_of", "Mira") in facts("My stepdad Carl lives in Leeds.")
+    assert ("Rachel", "relation.sister_in_law_of", "Mira") in facts("My sister-in-law Rachel lives in Leeds.")

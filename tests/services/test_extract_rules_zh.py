@@ -350,3 +350,9 @@ def test_an_age_without_sui():
     assert own("我爸今年五十九。") == {("Mira的爸爸", "age", 59)}
     assert own("我爸过了六十大寿。") == {("Mira的爸爸", "age", 60)}
     assert own("今年五十九个学生。") == set()
+
+
+def test_kin_words_and_a_modal_before_the_verb():
+    assert ("Mira的继父", "employer", "北京") in own("我继父在北京上班。")
+    assert ("小雨", "relation.niece_of", "Mira") in facts("我侄女小雨想当医生。")  # 想 begins no name
+    assert own("我姐姐安娜要搬到上海。") == {("安娜", "residence", "上海")}
