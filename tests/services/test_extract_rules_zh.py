@@ -356,3 +356,9 @@ def test_kin_words_and_a_modal_before_the_verb():
     assert ("Mira的继父", "employer", "北京") in own("我继父在北京上班。")
     assert ("小雨", "relation.niece_of", "Mira") in facts("我侄女小雨想当医生。")  # 想 begins no name
     assert own("我姐姐安娜要搬到上海。") == {("安娜", "residence", "上海")}
+
+
+def test_what_one_wants_to_become_is_no_job_held():
+    assert own("我侄女想当医生。") == {("Mira的侄女", "aspiration", "医生")}
+    later = own("侄女改主意了，现在想当建筑师。", ["我侄女想当医生。"])
+    assert ("Mira的侄女", "aspiration", "建筑师") in later
