@@ -20,13 +20,20 @@ on each of its lines, so no reader takes the stale value for the current one.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.records import error, read_rows, tag
-from memql.cognition.conversation.stale_forms import CITE, as_date, says_short, short_stale, stale_forms
+from memql.cognition.conversation.stale_forms import (
+    CITE,
+    StoredFact,
+    as_date,
+    says_short,
+    short_stale,
+    stale_forms,
+)
 from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS
@@ -171,18 +178,6 @@ def fact_refused(result: Any, messages: int) -> bool:
     if step is None or step < messages or not result.diagnostics:
         return False
     return all(d.rule == "permission.fact" or d.rule.startswith("governance.") for d in result.diagnostics)
-
-
-@dataclass(frozen=True)
-class StoredFact:
-    id: str
-    subject: str
-    attribute: str
-    value: Any
-    valid_from: datetime
-    valid_to: datetime | None
-    source: str | None
-    evidence: str | None = None  # the words of the message that state it
 
 
 def conversation_facts(executor: Executor, conversation_id: str, *, visit: bool = True) -> list[StoredFact]:

@@ -10,22 +10,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from dataclasses import dataclass
 from datetime import UTC, date, datetime
-from typing import Any, Protocol
+from typing import Any
 
 from memql.lang.time.natural_en import MONTHS
 from memql.services.extract.common import count_of
 
 
-class StoredFact(Protocol):
-    """What of a stored fact (formation.StoredFact) its forms are read from."""
+@dataclass(frozen=True)
+class StoredFact:
+    """A typed fact of a conversation as its context reads it (formation re-exports it): one window of one
+    value, and the turn that said it."""
 
+    id: str
     subject: str
     attribute: str
     value: Any
     valid_from: datetime
     valid_to: datetime | None
     source: str | None
+    evidence: str | None = None  # the words of the message that state it
 
 
 _OPEN = datetime.max.replace(tzinfo=UTC)
