@@ -310,7 +310,7 @@ def label_stale(
             found = [(t, of) for form, (t, of) in stale.items() if form in folded]
             cite = CITE.match(line)
             said = short.get(cite[1], []) if cite is not None else []
-            if echoed and agent and line.startswith(f"{cite[0] if cite else ''} {agent}: "):
+            if echoed and agent and cite is not None and line.startswith(f"{cite[0]} {agent}: "):
                 said = said + echoed  # "Friday at 7" … "Lovely, Friday at 7 it is."
             echoed = [(form, t, of) for form, t, of in said if says_short(form, folded)]
             found += [(t, of) for _, t, of in echoed]

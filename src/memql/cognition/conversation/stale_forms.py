@@ -95,7 +95,6 @@ def says_short(form: str, line: str) -> bool:
 
 
 _ZH_NUMERALS = "零〇一二两三四五六七八九十百千万0-9"
-_ZH_UNITS = "零一二三四五六七八九"
 
 
 def _spoken_numbers(n: int) -> set[str]:
@@ -202,6 +201,7 @@ def _name_parts(value: str) -> set[str]:
 
 
 _ZH_DIGITS = "零一两三四五六七八九十"
+_ZH_UNITS = _ZH_DIGITS[:10].replace("两", "二")  # in a compound: 二十三, 十二
 
 
 def _ordinal(day: int) -> str:

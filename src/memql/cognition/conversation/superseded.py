@@ -27,7 +27,8 @@ from functools import lru_cache
 import snowballstemmer
 
 from memql.cognition.conversation.base import Piece
-from memql.cognition.conversation.formation import StoredFact
+from memql.cognition.conversation.formation import StoredFact, facts_by_source
+from memql.services.extract.common import SPEAKERS_KIN, kin_named
 from memql.services.extract.matching import STOP_WORDS
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.extract.vocabulary_words import RELATIONS
@@ -89,6 +90,7 @@ def label_superseded(
     value's). A message whose facts (of `facts`) start after `at` says a change for later: it labels
     nothing yet."""
     later = {f.source for f in facts if f.source and f.valid_from > at}
+    stated = facts_by_source(facts)
     lines = []  # (time, position, piece index, line index, speaker, text)
     for p, piece in enumerate(pieces):
         if piece.level != "message" or piece.time is None or piece.time > at:
@@ -107,7 +109,7 @@ def label_superseded(
         if speaker == agent or not (_says_change(text) or _ended(text)) or set(pieces[p].source_ids) & later:
             continue
         anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
-        anchors |= {"@" + f.attribute for f in facts if f.source in pieces[p].source_ids}  # what it stated
+        anchors |= {"@" + f.attribute for source in pieces[p].source_ids for f in stated.get(source, ())}
         for earlier in lines[:n]:
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
@@ -115,7 +117,7 @@ def label_superseded(
             shared = anchors & _anchors(said)
             if shared and _same_people(people, _people(said), by == agent):
                 labels[(q, j)] = (when, shared)
-    _label_by_facts(pieces, lines, facts, at, agent, labels)
+    _label_by_facts(pieces, lines, facts, stated, at, agent, labels)
     if not labels:
         return list(pieces)
     changed: dict[str, tuple[datetime, frozenset[str]]] = {}  # source turn id -> when, what changed
@@ -141,6 +143,7 @@ def _label_by_facts(
     pieces: Sequence[Piece],
     lines: list[tuple],
     facts: Sequence[StoredFact],
+    stated: dict[str, list[StoredFact]],
     at: datetime,
     agent: str,
     labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]],
@@ -148,10 +151,6 @@ def _label_by_facts(
     """A value formed later ages an earlier line that spoke of the same attribute of the same one in words
     the rules formed no fact from ("My sister Jo works at a bakery downtown" … Jo's employer: the Ritz),
     whether or not the later message is in the context."""
-    keyed: dict[str, set[tuple[str, str]]] = {}
-    for f in facts:
-        if f.source:
-            keyed.setdefault(f.source, set()).add((f.subject, f.attribute))
     for f in facts:
         if not f.source or f.valid_from > at or f.attribute.startswith("relation."):
             continue
@@ -160,7 +159,8 @@ def _label_by_facts(
             sources = pieces[q].source_ids
             if (q, j) in labels or by == agent or when >= f.valid_from or f.source in sources:
                 continue
-            if any((f.subject, f.attribute) in keyed.get(source, ()) for source in sources):
+            own = (g for source in sources for g in stated.get(source, ()))
+            if any((g.subject, g.attribute) == (f.subject, f.attribute) for g in own):
                 continue  # a value of its own for this key: label_stale reads it by its value
             if topic in _anchors(said) and _about(f.subject, by, said):
                 labels[(q, j)] = (f.valid_from, frozenset({topic}))
@@ -361,8 +361,8 @@ def _people(text: str) -> frozenset[str]:
     if kin:
         return frozenset(kin)
     # "Piano moved to Wednesdays for my daughter": no word of the speaker's own but the relative's "my"
-    mentioned = {RELATIONS[m[1].casefold()][0] for m in _MY_KIN_EN.finditer(text)}
-    if mentioned and not _SELF_EN.search(_MY_KIN_EN.sub(" ", text)):
+    mentioned = {RELATIONS[word][0] for word in kin_named([text])}
+    if mentioned and not _SELF_EN.search(SPEAKERS_KIN.sub(" ", text)):
         return frozenset(mentioned)
     if _SELF_EN.search(text) or "我" in text:
         return frozenset({"self"})
@@ -370,7 +370,6 @@ def _people(text: str) -> frozenset[str]:
 
 
 _RELATION_ANY_EN = re.compile(r"\b(?:" + _RELATION_WORDS + r")\b", re.IGNORECASE)
-_MY_KIN_EN = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + _RELATION_WORDS + r")\b", re.IGNORECASE)
 
 
 def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> bool:

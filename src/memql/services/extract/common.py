@@ -259,12 +259,18 @@ class Reading:
 
 
 # anyone a speaker names by relation ("my aunt and my sister"): with more than one, "she" is no one's
-_KIN = re.compile(r"\b(?:my|our)\s+(?:\w+\s+)?(" + "|".join(RELATIONS) + r")\b", re.IGNORECASE)
+# "my sister", "our old neighbour": a relative of the speaker's, longest word first ("sister-in-law")
+SPEAKERS_KIN = re.compile(
+    r"\b(?:my|our)\s+(?:\w+\s+)?("
+    + "|".join(sorted(map(re.escape, RELATIONS), key=len, reverse=True))
+    + r")\b",
+    re.IGNORECASE,
+)
 
 
 def kin_named(texts: list[str]) -> set[str]:
     """The relation words ("aunt", "sister") the texts name a relative of the speaker's by."""
-    return {m[1].lower() for text in texts for m in _KIN.finditer(text)}
+    return {m[1].lower() for text in texts for m in SPEAKERS_KIN.finditer(text)}
 
 
 def same_value(value: object, words: str) -> bool:
