@@ -50,8 +50,17 @@ def test_plurals_stop_words_and_chinese_phrases():
         ("Oz", "where does Oz live?", True),
         ("曹阳的爸爸", "曹阳住在哪？", False),
         ("曹阳的爸爸", "曹阳爸爸住在哪？", True),
+        # the relative is named by any word for the same relation
+        ("Mo's grandfather", "where does Mo's grandpa live?", True),
+        ("Mo's grandfather", "where does Mo's sister live?", False),
     ],
 )
 def test_a_question_about_the_asker_is_not_about_their_relative(subject, query, matches):
     score = match_score(subject, "residence", ["Austin"], QueryWords.of(query), asker="Ravi")
     assert (score > 0) is matches
+
+
+def test_a_chinese_key_without_de_matches_a_question_with_it():
+    query = QueryWords.of("阿杰去成都的高铁是几号？")
+    assert match_score("阿杰", "去成都高铁", ["2026-03-16"], query) > 0
+    assert match_score("阿杰", "去上海高铁", ["2026-03-16"], QueryWords.of("阿杰去成都的高铁是几号？")) == 0

@@ -341,7 +341,7 @@ CONVERSATIONS_2: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
     (
         "yoga studio",
         [
-            ("我平时练瑜伽。", {(ME, "练", "瑜伽")}),
+            ("我平时练瑜伽。", {(ME, "learning", "瑜伽")}),
         ],
     ),
     (

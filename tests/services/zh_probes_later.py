@@ -62,8 +62,8 @@ CONVERSATIONS_3: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
     (
         "study language switched",
         [
-            ("我在学日语。", {(ME, "学", "日语")}),
-            ("现在改学韩语了。", {(ME, "学", "韩语")}),
+            ("我在学日语。", {(ME, "learning", "日语")}),
+            ("现在改学韩语了。", {(ME, "learning", "韩语")}),
         ],
     ),
     (

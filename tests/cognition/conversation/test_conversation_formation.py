@@ -351,6 +351,10 @@ def test_a_short_value_is_history_in_the_message_that_stated_it(memory):
     zh.add_message("user", "儿子上周满八岁了，办了个生日会。", time="2026-06-10T09:00:00Z")
     text = zh.context("王丽的儿子多大了？", budget_tokens=300).text
     assert "until 2026-06-10: [M1] 王丽: 我儿子今年七岁。" in text and "八岁" in _current(text)
+    zh.add_message("user", "我爷爷今年89岁。", time="2026-03-16T09:00:00Z")
+    zh.add_message("user", "昨天给爷爷过了90大寿。", time="2026-11-16T09:00:00Z")
+    text = zh.context("王丽的爷爷多大了？", budget_tokens=300).text
+    assert "until 2026-11-16: [M3] 王丽: 我爷爷今年89岁。" in text  # digits next to 年 and 岁 are found
 
 
 def test_a_weekday_said_as_a_schedule_gets_no_date(memory):
@@ -364,6 +368,16 @@ def test_a_weekday_said_as_a_schedule_gets_no_date(memory):
     text = conv.context("nanny 阿姨 plumber", budget_tokens=300).text
     assert "Monday to Wednesday, and every Friday." in text and "每周一到周三来" in text
     assert "Tuesday (2026-02-10)" in text  # one day said is still resolved
+
+
+def test_a_clock_time_on_a_relative_day_gets_its_date(memory):
+    m = memory(actor="amy", embedder="none")
+    conv = m.conversation(user="amy", agent="assistant", extractor="rules")
+    conv.add_message("user", "家长会明天晚上六点。", time="2026-09-15T09:00:00Z")
+    conv.add_message("user", "The school play is at 6pm.", time="2026-09-15T09:01:00Z")
+    text = conv.context("家长会 school play", budget_tokens=300).text
+    assert "明天晚上六点 (2026-09-16)" in text
+    assert "amy: The school play is at 6pm." in text  # a clock time alone names no day
 
 
 def test_a_corrected_hour_said_alone_is_history_where_it_was_said_and_echoed(memory):

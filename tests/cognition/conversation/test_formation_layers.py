@@ -24,7 +24,7 @@ SESSIONS = [
         [
             ("user", "Big news: we moved to Lisbon last week, the cats hated the flight."),
             ("assistant", "Congratulations on the move to Lisbon!"),
-            ("user", "I started learning Portuguese grammar every morning with a tutor."),
+            ("user", "Portuguese grammar every morning with a tutor is hard work."),
             ("assistant", "Boa sorte with the lessons."),
         ],
     ),
@@ -63,7 +63,7 @@ def test_ladder_facts_are_the_typed_facts_then_the_salient_sentences_of_the_rest
     assert any(t.startswith("Tom's employer: Siemens") for t in facts)
     # the sentence that states a typed fact is not stated twice; one that states none is kept as said
     assert not any(t.startswith("user: Big news: we moved to Lisbon") for t in facts)
-    assert any(t.startswith("user: I started learning Portuguese grammar") for t in facts)
+    assert any(t.startswith("user: Portuguese grammar every morning") for t in facts)
 
 
 def test_without_an_extractor_the_ladder_keeps_salient_sentences(memory):

@@ -137,3 +137,22 @@ def test_an_amount_from_a_named_day_and_a_bare_day_of_the_month(text, phrase, da
 )
 def test_ordinals_and_amounts_that_name_no_day(text) -> None:
     assert [text[s:e] for s, e, _ in find_natural(text, WED) if text[s:e] != "today"] == []
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("高铁是28号", ["28号"]),
+        ("是16号不是14号", ["16号", "14号"]),
+        ("住在3号楼", []),
+        ("坐5号线上班", []),
+        ("排在第3号", []),
+        ("门牌112号", []),
+        ("地址是望京街5号", []),
+        ("工位在A区23号", []),
+    ],
+)
+def test_a_day_of_the_month_said_alone_in_chinese_but_no_number_marked_by_hao(text, found) -> None:
+    assert phrases(text, CST_WED) == found
+    if found:  # the 28th from Wednesday 22 October: this month's
+        assert find_natural("高铁是28号", CST_WED)[0][2].start.day == 28

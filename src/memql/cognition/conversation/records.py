@@ -93,7 +93,12 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
     found: list[tuple[int, str]] = []
     for t in facets.get("times") or ():
         quote = str((t.get("evidence") or {}).get("quote") or "")
-        if t.get("granularity") != "day" or not quote or re.search(r"\d|" + _MONTH_WORDS, quote, re.I):
+        day = t.get("granularity") == "day"
+        if not quote or re.search(_MONTH_WORDS, quote, re.I) or (re.search(r"\d", quote) and day):
+            continue
+        if not day and (t.get("granularity") not in ("hour", "minute") or not _RELATIVE_DAY.search(quote)):
+            continue  # a clock time gets the day only when its words name the day relatively (明天晚上六点)
+        if not day and re.search(r"\d\s*(?:号|日|[/.-]\s*\d)", quote):
             continue
         at = text.find(quote)
         if at >= 0 and _recurring_day(text, at, at + len(quote)):
@@ -103,13 +108,18 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
         except (KeyError, TypeError, ValueError):
             continue
         if at >= 0:
-            found.append((at + len(quote), (start + (end - start) / 2).date().isoformat()))
+            found.append((at + len(quote), (start + (end - start) / 2 if day else start).date().isoformat()))
     for at, day in sorted(found, reverse=True):
         text = f"{text[:at]} ({day}){text[at:]}"
     return text
 
 
 _MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|月"
+_RELATIVE_DAY = re.compile(
+    r"\b(?:today|tonight|tomorrow|yesterday|next|this|last)\b|今天|今晚|明天|明晚|后天|昨天|昨晚|前天|大后天|"
+    r"(?:下|上|本|这)(?:个)?(?:周|星期|礼拜)",
+    re.I,
+)
 _WEEKDAY = (
     r"(?:(?:mon|tues?|wed(?:nes)?|thu(?:rs?)?|fri|sat(?:ur)?|sun)(?:day)?s?"
     r"|(?:周|星期|礼拜)[一二三四五六日天])"

@@ -91,7 +91,8 @@ def says_short(form: str, line: str) -> bool:
     not)."""
     if _HAN.search(form):
         return re.search(rf"(?<![{_ZH_NUMERALS}]){re.escape(form)}(?![{_ZH_NUMERALS}])", line) is not None
-    return re.search(rf"(?<![\w.,]){re.escape(form)}(?!\w|[.,]\d)", line) is not None
+    # a Latin word or digits end at a Chinese character too (今年89岁 says 89)
+    return re.search(rf"(?<![A-Za-z0-9_.,]){re.escape(form)}(?![A-Za-z0-9_]|[.,]\d)", line) is not None
 
 
 _ZH_NUMERALS = "零〇一二两三四五六七八九十百千万0-9"

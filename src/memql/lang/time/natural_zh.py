@@ -301,7 +301,15 @@ RULES: tuple[Rule, ...] = (
     Rule(_c(rf"(?P<y>{_YEAR})\s*年\s*(?P<m>{_MD})\s*月"), _year_month),
     Rule(_c(rf"(?P<y>{_YEAR})\s*年"), _whole_year),
     Rule(_c(rf"(?P<rel>{_REL_RE})\s*月\s*(?P<d>{_MD})\s*(?:日|号|號)"), _relative_month_day),
-    Rule(_c(rf"(?P<d>{_MD})\s*(?:号|號)"), _day_of_month, find=False),
+    # 14号 in running text is a day of this month or the next, but not 3号楼, 5号线, 第3号, 112号 or 望京街5号
+    Rule(
+        _c(
+            rf"(?<![第几0-9一二三四五六七八九十A-Za-z街路区巷弄栋幢楼室院村道里])(?P<d>{_MD})\s*(?:号|號)"
+            r"(?!\s*(?:楼|樓|线|線|门|門|床|房|机|位|车|車|球|窗|口|馆|院|桌|柜|选手|队|座|屋|站|码|碼|包厢|厅|台|仓|"
+            r"店|病房|宿舍|街|路|弄|巷|单元|号|線|地铁))"
+        ),
+        _day_of_month,
+    ),
 )
 
 # --- clock times ------------------------------------------------------------------------------

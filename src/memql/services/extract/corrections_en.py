@@ -240,11 +240,15 @@ def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
 
 # "I meant 4, not 3", "make it 6:30", "it's 5 pm": a new hour of a held moment
 _NEW_CLOCK = re.compile(
-    r"(?:(?:it'?s|it is|at|make it|it should be|should be)\s+)?(?:at\s+)?(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?"
-    r"\s*(?P<ampm>[ap])?\.?(?:m\.?)?(?:\s*,?\s*(?:not|instead of|rather than)\s+(?:at\s+)?(?P<old>\d{1,2})"
+    r"(?:(?:it'?s|it is|at|make it|it should be|should be)\s+)?(?:at\s+)?"
+    r"(?P<new>(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?"
+    r"\s*(?P<ampm>[ap])?\.?(?:m\.?)?)(?:\s*,?\s*(?:not|instead of|rather than)\s+(?:at\s+)?(?P<old>\d{1,2})"
     r"(?::[0-5]\d)?\s*(?:[ap]\.?m\.?)?)?[\s.!]*$",
     _I,
 )
+
+
+_SAID_CLOCK = re.compile(r"(?P<h>\d{1,2})(?::[0-5]\d)?\s*(?:[ap]\.?m\.?|o'clock)?", _I)
 
 
 def _clock_correction(r: Reading, pos: int, end: int) -> bool:
@@ -263,6 +267,12 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
         own = own[:1]  # "make it 6" with no old hour said: only when the latest fact is a moment
     for d in own:
         if not isinstance(d.value, str):
+            continue
+        if (said := _SAID_CLOCK.fullmatch(d.value)) is not None:
+            # "booked for 8pm" kept as said: corrected as said, when "not <hour>" names no other hour
+            if m["old"] is None or int(m["old"]) % 12 == int(said["h"]) % 12:
+                r.correct(d, m["new"].strip(), pos, end, m.span("new"))
+                return True
             continue
         try:
             old = datetime.strptime(d.value, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC)

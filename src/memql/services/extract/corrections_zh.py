@@ -52,6 +52,8 @@ def clock_fix(r: Reading, words: str) -> tuple[Draft, str] | None:
     if hour is None or minute is None or hour > 23 or minute > 59:
         return None
     for d in _mine(r):
+        if isinstance(d.value, str) and _CLOCK.fullmatch(d.value):
+            return d, words  # 晚餐订在八点 then 是七点半: a time kept as said is corrected as said
         if d.kind != "date" or (old := _MOMENT.fullmatch(str(d.value))) is None:
             continue
         if (m["half"] in _PM and hour < 12) or (m["half"] is None and int(old["h"]) >= 12 and hour < 12):

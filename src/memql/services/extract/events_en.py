@@ -144,3 +144,36 @@ def _base(verb: str) -> str:
     if verb.endswith("s") and not verb.endswith("ss") and len(verb) > 3:
         return verb[:-1]
     return verb
+
+
+# "we celebrated Grandpa's 90th birthday", "my 30th birthday was great": a birthday of that age (said of
+# one that happened or is happening; one being planned is no age yet)
+_NTH_BIRTHDAY = re.compile(
+    r"(?:\b(?P<mine>my|our)|\b(?P<pronoun>his|her)|(?P<whose>\b(?:my|our)\s+[\w-]+|"
+    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:birthday|bday|b-day)\b",
+    _I,
+)
+_PAST = re.compile(r"\b(?:had|celebrated|threw|was|were|did|went|hosted|marked)\b", _I)
+_PLANNED = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|next|upcoming|coming up)\b", _I)
+
+
+def birthday_age(r: Reading, pos: int, end: int, confidence: float, subject_of) -> bool:
+    """The age a birthday said with its ordinal gives its person; `subject_of(r, start, end)` resolves the
+    owner's words as a clause subject ("my dad", "Grandpa", "Leo")."""
+    m = _NTH_BIRTHDAY.search(r.text, pos, end)
+    if m is None or _PLANNED.search(r.text, pos, end):
+        return False
+    past = _PAST.search(r.text, pos, end)
+    if not past and any(span.start > r.now for _, _, span in r.times_in(pos, end)):
+        return False  # "Mom's 50th birthday is on the 14th": not yet
+    if m["mine"]:
+        subject = r.speaker
+    elif m["pronoun"]:
+        subject = r.pronoun("m" if m["pronoun"].lower() == "his" else "f")
+    else:
+        got = subject_of(r, m.start("whose"), m.end("whose"))
+        subject = got[0] if got is not None and got[1] == m.end("whose") else None
+    if not subject:
+        return False
+    add_fact(r, subject, "age", int(m["n"]), pos, end, confidence, False, "number", m.span("n"))
+    return True

@@ -50,8 +50,8 @@ class QueryWords:
         phrase = phrase.casefold().strip()
         if not phrase:
             return False
-        if _CJK.search(phrase):
-            return phrase in self.text
+        if _CJK.search(phrase):  # a key drops 的 (去成都的高铁 -> 去成都高铁): so may the query
+            return phrase in self.text or ("的" in self.text and phrase in self.text.replace("的", ""))
         content = [stem(w) for w in _WORD.findall(phrase) if w not in STOP_WORDS]
         return bool(content) and all(w in self.words for w in content)
 
@@ -101,7 +101,7 @@ def match_score(
     if not query.has_phrase(subject):
         for joint in ("'s ", "的"):  # "Ravi's brother": someone's relative, only when the query names them
             owner, found, relative = subject.partition(joint)
-            if not found or not relative or query.has_phrase(relative):
+            if not found or not relative or _names_relative(query, relative, vocabulary):
                 continue
             mine = asker is not None and owner.casefold() == asker.casefold() and query.names_self()
             if mine or query.has_phrase(owner):
@@ -112,6 +112,16 @@ def match_score(
     if any(query.has_phrase(str(v)) for v in values):
         score += 0.5
     return score
+
+
+def _names_relative(query: QueryWords, relative: str, vocabulary: Vocabulary) -> bool:
+    """The query names the relative by any word for the same relation ("grandpa" for "grandfather")."""
+    if query.has_phrase(relative):
+        return True
+    known = vocabulary.relation(relative)
+    return known is not None and any(
+        query.has_phrase(word) for word, (key, _) in vocabulary.relations.items() if key == known[0]
+    )
 
 
 __all__ = ["QueryWords", "attribute_phrases", "match_score", "stem"]

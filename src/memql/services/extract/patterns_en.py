@@ -47,7 +47,7 @@ _CORRECTION = re.compile(
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it|the [\w ]{1,20}?) wrong|i misspoke|"
-    r"not quite|small correction|make it(?=\s+\S)|"
+    r"not quite|(?:small|quick|minor|one)\s+(?:correction|fix)|fix(?=\s*:)|make it(?=\s+\S)|"
     r"(?:they|we|i|he|she)\s+(?:have\s+|'ve\s+|just\s+)?(?:changed|updated|moved)\s+(?:it|that)(?=\s*[,:;\-–—])|"
     r"one correction|on second thoughts?|come to think of it|"
     r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
@@ -104,7 +104,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
             r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
             r"resides|am residing|'m residing|am based|'m based|are based|'re based|is based|'s based|"
-            r"am settled|'m settled|settled|have settled|'ve settled|has settled|live now|"
+            r"am settled|'m settled|are settled|'re settled|is settled|'s settled|got settled|"
+            r"settled|have settled|'ve settled|has settled|live now|"
             r"(?:am|'m|are|'re|is|'s)\s+now\s+based|stay|stays|"
             r"am staying|'m staying)"
             r"\s+(?:down\s+)?(?:in|at|near|outside|on|out of)",
@@ -208,8 +209,21 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (r"(?:work|works|am working|'m working|is working|'s working)\s+as(?:\s+an?)?", "job_title", "text"),
+        (  # "I got hired as a junior designer at Pixelworks", "she landed a job as a nurse"
+            r"(?:got|was|were|have been|'ve been|has been|am being|'m being)\s+(?:just\s+)?(?:hired|taken on|"
+            r"brought on|employed|signed on)\s+as(?:\s+an?)?|(?:got|landed|took|accepted|started|have got|"
+            r"'ve got|found)\s+(?:a|an|the|my)\s+(?:new\s+)?(?:job|position|role|gig)\s+as(?:\s+an?)?",
+            "job_title",
+            "text",
+        ),
         (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
         (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
+        (  # "I'm learning Spanish on Duolingo", "she started learning the cello": what one is learning now
+            r"(?:am|'m|is|'s|are|'re|have been|'ve been|has been|'s been|started|began|start|starts|now)\s+"
+            r"(?:learning|taking\s+up|picking\s+up)",
+            "learning",
+            "text",
+        ),
         (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
             r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)"
             r"\s*[,:\-–—]",
@@ -286,7 +300,18 @@ _VERB_STATUSES = (
         "grade",
     ),
 )
-_STATUSES: tuple[tuple[re.Pattern[str], str], ...] = (*_COPULA_STATUSES, *_VERB_STATUSES)
+_SHIFT = (  # "works nights", "got moved to day shifts", "is on the graveyard shift": the shift as said
+    re.compile(
+        _ADVERBS + r"(?:work|works|working|am working|'m working|is working|'s working|are working|"
+        r"'re working|am on|'m on|is on|'s on|are on|'re on|(?:got|was|were|have been|'ve been|has been|"
+        r"'s been)\s+(?:moved|switched|put|transferred)\s+(?:back\s+)?(?:to|onto)|(?:moved|switched|"
+        r"changed|went)\s+(?:back\s+)?to|start(?:s|ed|ing)?)\s+(?:the\s+)?(?P<value>nights|days|evenings|"
+        r"overnights|(?:night|day|evening|morning|early|late|graveyard|swing|overnight)\s+shifts?)\b",
+        _I,
+    ),
+    "shift",
+)
+_STATUSES: tuple[tuple[re.Pattern[str], str], ...] = (*_COPULA_STATUSES, *_VERB_STATUSES, _SHIFT)
 _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the clause
     _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|already\s+|only\s+|just\s+)?(?P<n>\d{1,3}|" + EN_NUMBER_RE + r")"
     r"(?:\s+years?\s+old|\s*yo\b|(?=[\s.!]*$)|(?=\s+(?:now|already|this year)\b)|"
@@ -298,7 +323,8 @@ _JOB = re.compile(
     _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|currently\s+|still\s+|officially\s+)?"
     r"(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
     r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon)|(?:[a-z-]+\s+)?(?:nurse|chef|doctor|lawyer|student|intern|"
-    r"pilot|clerk|lead|head|chief|vet|medic|cook|judge|coach|tutor|paramedic)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
+    r"pilot|clerk|lead|head|chief|vet|medic|cook|judge|coach|tutor|paramedic|barista|waitress|actress|"
+    r"mechanic|secretary|nanny|model|athlete|midwife|cop|maid|courier|sommelier|paralegal|temp)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
     r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"
     r"team lead|captain|president|vp of [a-z]+)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
     r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
@@ -386,4 +412,12 @@ _BARE = re.compile(
     r"finishes|is|'s)\s+(?:at|on|by)|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",
     _I,
+)
+_BOOKED_FOR = re.compile(
+    r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|penciled in|pencilled in)\s+"
+    r"(?:(?:at|with)\s+[^,.;]+?\s+)?(?:for|on)\s+",  # "booked at Luca's for 8pm": the time is the value
+    _I,
+)
+_GENERIC_REFERENCE = re.compile(
+    r"(?:the|our|my)\s+(?:booking|reservation|res|time|date|day|one)\s+(?:is|'s|was|should be)\s+(?=\S)", _I
 )

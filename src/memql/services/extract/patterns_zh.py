@@ -43,7 +43,8 @@ _ADVERB = re.compile(
 _PRED_START = (
     r"(?:住|居住|搬|定居|落户|在|入职|加入|跳槽|换工作|去|是|当|做|喜欢|爱|讨厌|不|有|今年|"
     r"对|的|出生|生于|结婚|订婚|离婚|单身|吃素|退休|失业|怀孕|现在|目前|已经|刚|也|还|一直|最近|"
-    r"开|换|买|改|读|喝|吃|养|坐|转|满|升|上小学|过了|想|打算|准备|要|[一二两三四五六七八九十百0-9]{1,3}(?:周)?岁)"
+    r"开|换|买|改|调|读|喝|吃|养|坐|转|满|升|上小学|过了|想|打算|准备|要|"
+    r"上(?:大|小)?(?:[夜白早晚中]班|[一二三四五六七八九]年级|幼儿园|初中|高中|大学)|[一二两三四五六七八九十百0-9]{1,3}(?:周)?岁)"
 )
 _TAIL = re.compile(
     r"(?:了|啦|呢|吧|呀|哦|喔|嘛|去了|来了|住|生活|定居|工作|上班|这边|那边|那里|这里|为止|啊)+$"
@@ -64,14 +65,18 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
-        (r"在(?P<v>[^，,]+?)(?:住|生活|定居)(?!.*(?:工作|上班))", "residence", "place"),
+        (r"在(?P<v>[^，,]+?)(?:住|生活|定居|安顿|安家|落脚|扎根)(?!.*(?:工作|上班))", "residence", "place"),
         (  # 奶奶昨天回北京了: back to a city is where one lives again (not 回家, 回公司)
             r"(?:飞回|搬回|回到了?|回)(?!家|去|来|公司|学校|单位|宿舍|办公室|医院|酒店|房间)"
             r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:了|啦|去了)$",
             "residence",
             "place",
         ),
-        (r"在(?P<v>.+?)(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$", "employer", "organization"),
+        (  # 在家学做饭 is no work: the place is no home and the verb follows no verb of learning
+            r"在(?!家|那|这)(?P<v>.+?)(?<![学练想])(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$",
+            "employer",
+            "organization",
+        ),
         (
             r"在(?!家|那|这)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职|兼职)",
             "employer",
@@ -106,7 +111,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     )
 )
 _FROM = re.compile(r"从[^，,]{1,12}?(?=搬|跳槽|换|调)")
-_STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
+_STATUSES: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
     (
         re.compile(r"(?:已经)?(?:结婚了|结婚(?!纪念|周年|照|证|典礼|戒指|请柬|礼物)|已婚)"),
         "marital_status",
@@ -119,6 +124,14 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str], ...] = (
     (re.compile(r"退休了?"), "employment_status", "退休"),
     (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "失业"),
     (re.compile(r"怀孕了?"), "pregnancy", "怀孕"),
+    (  # 在医院上夜班, 终于调成白班了: the shift in the speaker's word for it (value None: the words said)
+        re.compile(
+            r"(?:终于|已经|现在|又|也|还是|刚|一直)*(?:在[^，,。；;]{1,8}?)?(?:上|改上|调成|调到|换成|改成|转成|倒|值)"
+            r"(?P<v>(?:大|小)?夜班|白班|早班|晚班|中班|夜勤)"
+        ),
+        "shift",
+        None,
+    ),
 )
 # 我爸今年五十九 (no 岁 when the number ends the clause after 今年), 过了六十大寿 (a birthday of that age)
 _AGE_BARE = re.compile(
@@ -157,7 +170,7 @@ _COUNT = re.compile(
 )
 _COPULA = re.compile(
     r"(?P<attr>[^，,。]{1,14}?)(?P<cop>改成了?|改为|改到了?|改在了?|挪在了?|换成了?|变成了?|推迟到了?|延期到了?|延后到了?|提前到了?|"
-    r"挪到了?|定在了?|提高到了?|降低到了?|增加到了?|减少到了?|涨到了?|降到了?|加到了?|减到了?|调到了?|调整为|是|为|在|到|至|：|:|"
+    r"挪到了?|定在了?|订在了?|(?<!预)约在了?|安排在了?|提高到了?|降低到了?|增加到了?|减少到了?|涨到了?|降到了?|加到了?|减到了?|调到了?|调整为|是|为|在|到|至|：|:|"
     r"(?<=[\u4e00-\u9fff])\s+(?=[0-9A-Za-z+]))(?P<v>.+)"  # 手机号 138…: a space before digits or Latin
 )
 _CHANGE_COPULA = (

@@ -41,9 +41,9 @@ _WORKOUT = re.compile(  # 我在一兆韦德健身, 我换到了威尔士健身:
     + _CLAUSE
     + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
 )
-_HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking"}
+_HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking", "学": "learning", "练": "learning"}
 _STUDY = re.compile(
-    r"(?:在读|主修|改读|改学|转读|转专业到了?|读的是|学的是)(?P<v>"
+    r"(?:在读|主修|改读|改学|转读|转专业(?:到了?|去了?|读|学|念)?|读的是|学的是)(?P<v>"
     + _CLAUSE
     + r"{1,10}?)(?:专业|系)?(?:了|啦|呢)?$"
 )
@@ -53,7 +53,15 @@ _GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of s
 )
 _SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二: the grade one is in
     r"(?:在|已经|马上|就要|要)?(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?"
-    r"(?P<v>" + _GRADE_YEAR + r")(?:了|啦|呢)?$"
+    r"(?P<v>" + _GRADE_YEAR + r"|幼儿园(?:[大中小]班)?)(?:了|啦|呢)?$"
+)
+# 在复旦读生物: the school after 在 and the field after the verb of study (读书, 读高二 are no field)
+_SCHOOL_AND_FIELD = re.compile(
+    r"在(?P<school>"
+    + _CLAUSE
+    + r"{2,10}?)(?:读|(?<![中大小附])学|念|主修)(?P<v>(?![读学念])"
+    + _CLAUSE
+    + r"{1,8}?)(?:专业|系)?(?:了|啦|呢)?$"
 )
 _SCHOOL = re.compile(
     r"在(?P<v>"
@@ -190,6 +198,13 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             return _add(r, subject, key, m, a, b, confidence, correction, "text")
     if (m := _SCHOOL_GRADE.match(s, verb_at, b)) is not None:
         return _add(r, subject, "grade", m, a, b, confidence, correction, "text")
+    if (m := _SCHOOL_AND_FIELD.match(s, verb_at, b)) is not None and m["v"] != "书":
+        said = _add(r, subject, "school", m, a, b, confidence, correction, "organization", "school")
+        if re.fullmatch(_GRADE_YEAR, m["v"]):  # 在实验中学读高二: the grade
+            return _add(r, subject, "grade", m, a, b, confidence, correction, "text") or said
+        if not _GRADE.match(m["v"]):  # 在人大读研究生: a level of study, no field
+            return _add(r, subject, "major", m, a, b, confidence, correction, "text") or said
+        return said
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
         m = pattern.match(s, verb_at, b)
         group = next((g for g in ("v", "v2", "v3") if m is not None and m.groupdict().get(g)), "v")

@@ -34,7 +34,8 @@ from .value_shapes import Value, values
 _I = re.IGNORECASE
 CORRECTION = re.compile(
     r"(?:^|(?<=[\s,.!]))no,|"  # "hm no, locker is 241": a comma ends no word, so no \b after it
-    r"\b(?:sorry|oops|wait|nope|actually|correction|misspoke|mis-spoke|said it wrong|typo|scratch that|"
+    r"\b(?:sorry|oops|wait|nope|actually|correction|(?:small|quick|minor) fix|fix(?=\s*:)|"
+    r"misspoke|mis-spoke|said it wrong|typo|scratch that|"
     r"i meant|meant to say|hold on|hang on|should (?:be|have said)|had it wrong|got it wrong|wrong|"
     r"mixed (?:it|them|the two) "
     r"up|not the other|my bad|mistake|let me correct|double-?checked|read (?:it|the number) backwards)\b|"

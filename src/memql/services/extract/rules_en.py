@@ -18,15 +18,17 @@ from memql.lang.time.spans import TimeSpan
 from .actions_en import read_decisions, read_tasks
 from .common import HEDGED, Reading, strip_span, time_value
 from .corrections_en import bare_value
-from .events_en import event
+from .events_en import birthday_age, event
 from .patterns_en import (
     _ACTUALLY,
     _AND_PREDICATE,
+    _BOOKED_FOR,
     _CONDITIONAL,
     _CORRECTION,
     _DISCOURSE,
     _DUE,
     _EXPIRY,
+    _GENERIC_REFERENCE,
     _HEDGE,
     _HYPOTHETICAL,
     _I,
@@ -133,6 +135,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
         return
     before = len(r.facts)
+    if correction and (ref := _GENERIC_REFERENCE.match(s, pos, body_end)) is not None:
+        pos = ref.end()  # "small fix: the booking is at 7:30": the words name only what was just said
     found = _statement(r, pos, body_end, confidence, states)
     # "Priya left, my new manager is Tom": a statement after a comma, when the start held none or its
     # value ended before the comma ("Kim moved to Paris, my new manager is Olu")
@@ -221,6 +225,7 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
         or _label(r, pos, end, confidence, correction)
         or _new_or_contact(r, pos, end, confidence, correction)
         or event(r, pos, end, confidence, correction)
+        or birthday_age(r, pos, end, confidence, _subject)
     )
 
 
@@ -474,9 +479,6 @@ _A_THING = re.compile(
 _A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
 _IDENTIFIER = re.compile(
     r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
-)
-_BOOKED_FOR = re.compile(
-    r"(?:booked|scheduled|set|planned|arranged|fixed|confirmed|penciled in|pencilled in)\s+(?:for|on)\s+", _I
 )
 _NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
 _CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)

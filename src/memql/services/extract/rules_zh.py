@@ -53,7 +53,7 @@ from .patterns_zh import (
     _STATUSES,
 )
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
-from .subjects_zh import relation_words, subject_at
+from .subjects_zh import celebrated_at, relation_words, subject_at
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
@@ -257,7 +257,8 @@ def _statement(
         key = "email" if "@" in m["value"] else "phone"
         _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
         return True, topic
-    got = subject_at(r, _after_adverbs(r, a, b), b)  # 现在我住在…, 上个月我们搬到…
+    start = _after_adverbs(r, a, b)
+    got = subject_at(r, start, b) or celebrated_at(r, start, b)  # 现在我住在…, 上个月我们搬到…
     if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
         return False, None  # an unresolved 他/她, or 你: not the speaker's
     if got is None and topic is not None:  # a part continuing the subject of the one before
@@ -397,7 +398,8 @@ def _status(r, subject, a, verb_at, b, confidence, correction) -> bool:
         return False  # 我们下个月8号结婚: a plan, not a status yet
     for pattern, key, value in _STATUSES:
         if (m := pattern.match(r.text, verb_at, b)) is not None:
-            _fact(r, subject, key, value, a, b, confidence, correction, "text", (m.start(), m.end()))
+            said = value or m["v"]
+            _fact(r, subject, key, said, a, b, confidence, correction, "text", (m.start(), m.end()))
             return True
     return False
 

@@ -79,6 +79,14 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     return None
 
 
+def celebrated_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
+    """给爷爷过了90大寿: the relative whose birthday of that age was held (the subject of the age)."""
+    m = re.compile(
+        rf"给(?:我们|我)?(?:家)?的?(?P<rel>{relation_words(r)})(?P<name>)(?=(?:过|办|庆祝)了?[^，,。]{{1,4}}(?:大寿|岁生日))"
+    ).match(r.text, pos, end)
+    return (_relative(r, m), m.end(), False) if m is not None else None
+
+
 def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]

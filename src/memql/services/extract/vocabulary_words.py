@@ -197,6 +197,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "shift", ("shift", "work shift", "night shift", "day shift", "nights", "班次", "夜班", "白班"), WORK
     ),
     Attribute("doctor", ("doctor", "physician", "医生", "大夫"), HEALTH),
+    # what one is learning now (a language, an instrument, a craft): 我在学日语 -> 改学韩语了 supersedes it
+    Attribute("learning", ("learning", "learn", "lessons", "学", "练", "学习", "在学", "练习"), CONTEXT),
 )
 
 # the English words a question asks an attribute by ("how old is Leo?", "how much does Biscuit weigh?",

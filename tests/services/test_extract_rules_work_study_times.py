@@ -1,0 +1,92 @@
+"""The offline rule extractor on work, study and times said the way people say them: a job at "a place
+called X", being hired as, shifts, what one is learning, a school with its field, kindergarten classes, a
+birthday's age, a day of the month said alone (14号), a booking's hour kept as said and its correction —
+each with sentences that must give no such fact."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import facts, own
+
+ZH = "小林"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "I'm a barista at a little place called Bean Scene.",
+            {("Mira", "job_title", "barista"), ("Mira", "employer", "Bean Scene")},
+        ),
+        (
+            "Big news: I got hired as a junior designer at Pixelworks.",
+            {("Mira", "job_title", "junior designer"), ("Mira", "employer", "Pixelworks")},
+        ),
+        ("I got a job as a nurse.", {("Mira", "job_title", "nurse")}),
+        ("The move went fine, we're settled in York now.", {("Mira", "residence", "York")}),
+        ("My husband works nights at the hospital.", {("Mira's husband", "shift", "nights")}),
+        ("My husband finally got moved to day shifts.", {("Mira's husband", "shift", "day shifts")}),
+        ("I'm learning Spanish.", {("Mira", "learning", "Spanish")}),
+        ("We celebrated Grandpa's 90th birthday yesterday.", {("Mira's grandfather", "age", 90)}),
+        ("It's my 30th birthday today!", {("Mira", "age", 30)}),
+    ],
+)
+def test_english_jobs_homes_shifts_learning_and_ages(text, expected):
+    assert own(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I'm a mess.",
+        "I need to fix my bike.",
+        "We're planning Mom's 50th birthday.",
+        "I'd love to work nights someday?",
+    ],
+)
+def test_english_sentences_with_no_such_fact(text):
+    assert not {f for f in own(text) if f[1] in ("job_title", "age", "shift")}
+
+
+def test_a_booking_hour_is_kept_as_said_and_a_small_fix_corrects_it():
+    booked = "Our anniversary dinner is booked at Luca's for 8pm."
+    assert own(booked) == {("Mira", "anniversary_dinner", "8pm")}
+    fixed = own("Small fix: the booking is at 7:30, not 8.", (booked,))
+    assert fixed == {("Mira", "anniversary_dinner", "7:30")}
+    assert own("Sorry, the booking is at 7:30pm, not 8.", (booked,)) == {
+        ("Mira", "anniversary_dinner", "7:30pm")
+    }
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我老公在医院上夜班。", {(f"{ZH}的老公", "shift", "夜班")}),
+        ("我老公终于调成白班了。", {(f"{ZH}的老公", "shift", "白班")}),
+        ("我在练吉他。", {(ZH, "learning", "吉他")}),
+        ("我女儿莉莉在复旦读生物。", {("莉莉", "school", "复旦"), ("莉莉", "major", "生物")}),
+        ("我妹在实验中学读高二。", {(f"{ZH}的妹妹", "school", "实验中学"), (f"{ZH}的妹妹", "grade", "高二")}),
+        ("我在人大读研究生。", {(ZH, "school", "人大")}),
+        ("我儿子在上幼儿园大班。", {(f"{ZH}的儿子", "grade", "幼儿园大班")}),
+        ("昨天给爷爷过了90大寿。", {(f"{ZH}的爷爷", "age", 90)}),
+        ("搬家很顺利，现在在苏州安顿下来了。", {(ZH, "residence", "苏州")}),
+        ("纪念日晚餐订在八点。", {(ZH, "纪念日晚餐", "八点")}),
+        ("我去成都的高铁是14号。", {(ZH, "去成都高铁", "2026-03-14")}),
+        ("我在家学做饭。", set()),  # no employer called 家学
+        ("我在北大读书。", {(ZH, "school", "北大")}),  # 读书 names no field
+    ],
+)
+def test_chinese_shifts_study_ages_homes_and_days(text, expected):
+    assert own(text, speaker=ZH) == expected
+
+
+def test_chinese_corrections_of_a_day_and_of_an_hour_kept_as_said():
+    train = "我去成都的高铁是14号。"
+    assert own("看错了，是16号不是14号。", (train,), speaker=ZH) == {(ZH, "去成都高铁", "2026-03-16")}
+    dinner = "纪念日晚餐订在八点。"
+    assert own("更正一下，订的是七点半。", (dinner,), speaker=ZH) == {(ZH, "纪念日晚餐", "七点半")}
+
+
+@pytest.mark.parametrize("text", ["我住在3号楼。", "我坐5号线上班。", "我的地址是朝阳区望京街5号。"])
+def test_a_number_before_hao_that_names_no_day_is_no_date(text):
+    assert not any(str(v).startswith("2026-") for _, _, v in facts(text, speaker=ZH))
