@@ -154,5 +154,5 @@ def test_ordinals_and_amounts_that_name_no_day(text) -> None:
 )
 def test_a_day_of_the_month_said_alone_in_chinese_but_no_number_marked_by_hao(text, found) -> None:
     assert phrases(text, CST_WED) == found
-    if found:  # the 28th from Wednesday 22 October: this month's
-        assert find_natural("高铁是28号", CST_WED)[0][2].start.day == 28
+    if found:  # the 28th from Wednesday 22 October: this month's (the day in the speaker's zone)
+        assert find_natural("高铁是28号", CST_WED)[0][2].start.astimezone(CST_WED.tzinfo).day == 28
