@@ -6,7 +6,7 @@ each with sentences that must give no such fact."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import facts, own
+from extract_helpers import NOW, extract, facts, own
 
 ZH = "小林"
 
@@ -90,3 +90,49 @@ def test_chinese_corrections_of_a_day_and_of_an_hour_kept_as_said():
 @pytest.mark.parametrize("text", ["我住在3号楼。", "我坐5号线上班。", "我的地址是朝阳区望京街5号。"])
 def test_a_number_before_hao_that_names_no_day_is_no_date(text):
     assert not any(str(v).startswith("2026-") for _, _, v in facts(text, speaker=ZH))
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("Theo started at Oakridge Middle School this fall.", {("Theo", "school", "Oakridge Middle School")}),
+        ("I got posted to Boston.", {("Mira", "work_location", "Boston")}),
+        ("Transferred to our Chicago office.", {("Mira", "work_location", "Chicago")}),
+        ("We moved to the Paris office.", {("Mira", "work_location", "Paris")}),
+        ("Ahmed moved to the Paris office.", {("Ahmed", "work_location", "Paris")}),
+        ("The wifi password is sunflower22.", {("Mira", "wifi_password", "sunflower22")}),
+        ("The weather is sunflower22.", set()),  # no code, no attribute the speaker holds
+    ],
+)
+def test_english_schools_posts_and_codes(text, expected):
+    assert own(text) == expected
+
+
+def test_english_corrections_by_typo_misremembering_and_a_new_reading():
+    assert own("Typo, it's sunflower23.", ("The wifi password is sunflower22.",)) == {
+        ("Mira", "wifi_password", "sunflower23")
+    }
+    assert own("Hit 84 kg this morning.", ("I weigh 88 kg.",)) == {("Mira", "weight", "84 kg")}
+    # an assistant's "Noted." is no person for "his" to mean
+    fixed = own(
+        "Ugh, I mixed it up — his birthday is May 21.",
+        ("My son's birthday is May 12.", ("assistant", "Noted.")),
+    )
+    assert fixed == {("Mira's son", "birthday", "2026-05-21")}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("表妹终于在武汉租了自己的房子。", {(f"{ZH}的表妹", "residence", "武汉")}),
+        ("儿子今年秋天上了橡树中学。", {(f"{ZH}的儿子", "school", "橡树中学")}),
+        ("今早称了84公斤。", {(ZH, "weight", "84公斤")}),
+    ],
+)
+def test_chinese_homes_schools_and_weights(text, expected):
+    assert own(text, speaker=ZH) == expected
+
+
+def test_this_year_dates_nothing_within_it():
+    (fact,) = [f for f in extract("儿子今年秋天上了橡树中学。", speaker=ZH).facts if f.attribute == "school"]
+    assert fact.valid_from == NOW  # not 1 January: a later message must not date before an earlier one

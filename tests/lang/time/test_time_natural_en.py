@@ -466,3 +466,17 @@ def test_explicit_language_selection() -> None:
         parse_natural("tomorrow", WED, "zh")
     assert parse_natural("tomorrow", WED, "en") == parse_natural("tomorrow", WED, "auto")
     assert parse_natural("2026-07-15", WED, "zh") == parse_natural("2026-07-15", WED, "en")
+
+
+@pytest.mark.parametrize(
+    ("text", "day"),
+    [
+        ("next month on the 30th", "2025-11-30"),
+        ("the 5th of next month", "2025-11-05"),
+        ("on the 2nd next month", "2025-11-02"),
+        ("last month on the 3rd", "2025-09-03"),
+    ],
+)
+def test_a_day_of_a_month_named_relatively(text, day) -> None:
+    span = parse_natural(text, datetime(2025, 10, 22, 10, 0, tzinfo=UTC))
+    assert span.start.date().isoformat() == day and span.granularity == "day"

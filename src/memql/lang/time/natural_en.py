@@ -250,6 +250,12 @@ def _date(m: re.Match[str], now: datetime) -> TimeSpan:
     return calendar_day(now, year, _month(m["mon"]), int(m["day"]), m.group(0))
 
 
+def _relative_month_day(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "next month on the 30th", "the 5th of next month": that day of the month named relatively."""
+    months = now.year * 12 + now.month - 1 + _BOUNDARY_OFFSET[m["rel"].lower()]
+    return calendar_day(now, months // 12, months % 12 + 1, int(m["day"]), m.group(0))
+
+
 def _month_year(m: re.Match[str], now: datetime) -> TimeSpan:
     year = int(m["year"])
     if year < 1:
@@ -308,6 +314,14 @@ RULES: tuple[Rule, ...] = (
         _date,
     ),
     Rule(_w(rf"(?P<mon>{_MONTH}),?\s+(?P<year>[0-9]{{4}})"), _month_year),
+    Rule(
+        _w(r"(?P<rel>next|this|last)\s+month\s*,?\s+on\s+the\s+(?P<day>[0-9]{1,2})(?:st|nd|rd|th)"),
+        _relative_month_day,
+    ),
+    Rule(
+        _w(r"(?:on\s+)?the\s+(?P<day>[0-9]{1,2})(?:st|nd|rd|th)\s+(?:of\s+)?(?P<rel>next|this|last)\s+month"),
+        _relative_month_day,
+    ),
     # "the 27th" (an ordinal is needed: "the 27" is a count), not "the 27th floor" or "the 3rd of May"
     Rule(
         _w(

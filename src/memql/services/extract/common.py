@@ -24,6 +24,12 @@ SINGULAR_RELATIONS = frozenset(
 )
 
 
+def this_year_only(span: TimeSpan, now: datetime) -> bool:
+    """The span is the whole current year ("this year", 今年): it dates nothing within it, so a fact it
+    opens starts when it is said (else a later message would date before an earlier one)."""
+    return span.granularity == "year" and span.start <= now < span.end
+
+
 def held_key(vocabulary: Vocabulary, relation: str) -> str:
     """The key of the one relative of a kind the speaker has ("my boss" and "I report to" are one
     manager): the vocabulary's attribute for the relation word, else the word."""

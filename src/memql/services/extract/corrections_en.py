@@ -154,7 +154,7 @@ _MEASURE_CHANGE = re.compile(
     r"(?:(?:the|my|our)\s+)?(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:has\s+|'s\s+|just\s+)?"
     r"(?:went|gone|is|'s|got|dropped|rose|fell|climbed|came|jumped|increased|decreased|was raised|"
     r"was cut)\s+)?"
-    r"(?:now\s+)?(?:down|up|back)\s+to\s+(?:about\s+|around\s+)?"
+    r"(?:now\s+)?(?:(?:down|up|back)\s+to|hit|reached|touched)\s+(?:about\s+|around\s+)?"
     r"(?P<value>(?P<cur>[$€£])?\d[\d,.]*\s*(?P<unit>[a-z%]+)?)",
     _I,
 )

@@ -8,7 +8,7 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE
 
-from .common import Reading
+from .common import Reading, time_value
 from .patterns_en import _I, _NEGATION
 from .values_en import add_fact, spoken_time
 from .vocabulary import snake
@@ -177,3 +177,19 @@ def birthday_age(r: Reading, pos: int, end: int, confidence: float, subject_of) 
         return False
     add_fact(r, subject, "age", int(m["n"]), pos, end, confidence, False, "number", m.span("n"))
     return True
+
+
+def time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """ "Today is my birthday", "Friday is our anniversary": the time is the attribute's value."""
+    for t0, t1, span in r.times:
+        if t0 == pos and t1 < end:
+            m = re.compile(r"\s+(?:is|was|'s)\s+(?:my|our)\s+(?P<attr>[\w' -]{2,40}?)[\s.!]*$", _I).match(
+                r.text, t1, end
+            )
+            key = r.vocabulary.normalize(m["attr"]) if m else ""
+            if key:
+                add_fact(
+                    r, r.speaker, key, time_value(span, r.now), pos, end, confidence, False, "date", (t0, t1)
+                )
+                return True
+    return False

@@ -26,6 +26,9 @@ NOT_NAMES = frozenset((
     "Every", "Each", "All", "Both", "Dear", "Mr", "Mrs", "Ms", "Dr", "Wow", "Yeah", "Yep", "Sure",
     "Sounds", "Looks", "Seems", "Feels", "Thank", "Congrats", "Congratulations", "Awesome", "Great",
     "Cool", "Nice", "Absolutely", "Definitely", "Totally", "Haha", "Lol", "Omg", "Aww", "Ugh", "Hmm",
+    "Noted", "Done", "Got", "Gotcha", "Understood", "Right", "True", "Exactly", "Perfect", "Fine", "Alright",
+    "Agreed", "Correct", "Indeed", "Interesting", "Lovely", "Brilliant", "Fantastic", "Wonderful", "Amazing",
+    "Welcome", "Bye", "Cheers", "Ah", "Ooh", "Oops", "Yikes", "Whoa", "Oof", "Ouch", "Phew", "Aha",
     "Good", "Glad", "Love", "Happy", "Nah", "Not", "Let", "Can", "Could", "Would", "Should", "Did", "Do",
     "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Whoa", "Cheers", "Bye",
 ))
@@ -47,7 +50,8 @@ _CORRECTION = re.compile(
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it|the [\w ]{1,20}?) wrong|i misspoke|"
-    r"not quite|(?:small|quick|minor|one)\s+(?:correction|fix)|fix(?=\s*:)|make it(?=\s+\S)|"
+    r"not quite|(?:small|quick|minor|one)\s+(?:correction|fix)|fix(?=\s*:)|make it(?=\s+\S)|typo|"
+    r"i misremembered|misremembered|wrong \w+(?:,\s*sorry)?(?=\s*[,:;.!\-–—])|"
     r"(?:they|we|i|he|she)\s+(?:have\s+|'ve\s+|just\s+)?(?:changed|updated|moved)\s+(?:it|that)(?=\s*[,:;\-–—])|"
     r"one correction|on second thoughts?|come to think of it|"
     r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
@@ -71,7 +75,7 @@ _AND_PREDICATE = re.compile(
 )
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
-    r"settled|got hired|got a job|got promoted|turned|am turning|'m turning|driving|"
+    r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b",
     _I,
 )
@@ -218,6 +222,14 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (r"(?:got|was|have been|'ve been|has been)\s+promoted\s+to(?:\s+an?)?", "job_title", "text"),
         (r"(?:was|were)\s+born\s+(?:on|in)", "birth", "text"),
+        (  # "I got posted to Boston", "she's been transferred to the Lyon office": where one works from
+            r"(?:am|'m|is|'s|are|'re|was|were|got|have been|'ve been|has been|'s been)\s+(?:now\s+|just\s+)?"
+            r"(?:sent|posted|transferred|reassigned|stationed|seconded|deployed)\s+(?:over\s+|back\s+)?to|"
+            r"transferred\s+(?:over\s+|back\s+)?to(?=\s+(?:the|our|my)\s+(?-i:[A-Z])[\w'-]*\s+office)"
+            r"(?:\s+(?:our|my|their)(?=\s+(?-i:[A-Z])))?",
+            "work_location",
+            "place",
+        ),
         (  # "I'm learning Spanish on Duolingo", "she started learning the cello": what one is learning now
             r"(?:am|'m|is|'s|are|'re|have been|'ve been|has been|'s been|started|began|start|starts|now)\s+"
             r"(?:learning|taking\s+up|picking\s+up)",
@@ -420,4 +432,9 @@ _BOOKED_FOR = re.compile(
 )
 _GENERIC_REFERENCE = re.compile(
     r"(?:the|our|my)\s+(?:booking|reservation|res|time|date|day|one)\s+(?:is|'s|was|should be)\s+(?=\S)", _I
+)
+# "Transferred to our Chicago office.", "Cancelled Anytime Fitness": a clause opened by a past verb, not by a
+# name (Fred, Ahmed and Reed are names: too short, or not followed by what follows a verb)
+_PAST_VERB_OPENING = re.compile(
+    r"[A-Z][a-z]{3,}(?:ed|ped|ted)\s+(?:to|into|from|back|over|out|up|my|our|the|a|an|his|her|their)\b"
 )

@@ -31,6 +31,11 @@ from .vocabulary import snake
 _WORKPLACE = re.compile(
     r"\b(?:office|branch|site|campus|team|department|division|hq|headquarters|desk)$", re.I
 )
+_OFFICE_IN = re.compile(
+    r"(?:(?:the|our|my|their|his|her)\s+)?(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+"
+    r"(?:office|branch|site|campus|hq|headquarters)",
+    re.I,
+)
 _AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
@@ -61,8 +66,14 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
-        if key == "residence" and _WORKPLACE.search(str(v)):
-            return False  # "moved to the Paris office": a workplace, not a home
+        if key in ("residence", "work_location") and _WORKPLACE.search(str(v)):
+            # "moved to the Paris office": a workplace, not a home; the place it names is where one works
+            office = _OFFICE_IN.fullmatch(str(v))
+            if office is None:
+                return False
+            key, v = "work_location", office["place"]
+            v0 = v0 + office.start("place")
+            v1 = v0 + len(v)
         if key == "job_title" and (org := _AT_ORG.search(s, v0, v1)) is not None:
             # "I work as a backend engineer at Shopify": the title, and the employer after "at"
             got = value_of(r, org.end(), end, "organization")
@@ -221,7 +232,8 @@ _RIDE = re.compile(
 )
 # "my son goes to Riverside Primary now": a school by the word that names it as one
 _SCHOOL_TO = re.compile(
-    _ADVERBS + r"(?:go|goes|is going|'s going|started at|starts at|is starting at|'s starting at)\s+to\s+"
+    _ADVERBS + r"(?:(?:go|goes|is going|'s going|moved|switched|transferred|changed schools)\s+to|"
+    r"(?:started|starts|is starting|'s starting)(?:\s+(?:at|in))?)\s+"
     r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+(?-i:School|Primary|High|Academy|College|"
     r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School|Middle|Prep|"
     r"Montessori))\b",

@@ -68,13 +68,17 @@ _SCHOOL = re.compile(
     + _CLAUSE
     + r"{2,12}?)(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$|"
     r"在(?P<v3>" + _CLAUSE + r"{1,10}?(?:幼儿园|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|呢|啦)?$|"
-    r"(?:转学到了?|转学去了?|转到了?)(?P<v2>" + _CLAUSE + r"{2,12}?)(?:上学|读书|念书|就读)?(?:了|啦|呢)?$"
+    r"(?:转学到了?|转学去了?|转到了?)(?P<v2>" + _CLAUSE + r"{2,12}?)(?:上学|读书|念书|就读)?(?:了|啦|呢)?$|"
+    # 上了橡树中学, 考上了复旦大学: a school by the word that names it as one
+    r"(?:上了|进了|考上了?|考进了?|升入了?|进入了?)(?P<v4>"
+    + _CLAUSE
+    + r"{1,10}?(?:幼儿园|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|啦|呢)?$"
 )
 _NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4})"
 _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said
     (
         re.compile(
-            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?:瘦到|胖到|降到|涨到|减到|长到|掉到)?"
+            r"(?:体重)?(?:有|是|已经|才|只有|都)?(?:瘦到|胖到|降到|涨到|减到|长到|掉到|称了?|秤了?|测了?)?"
             r"(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
         ),
         "weight",
@@ -207,7 +211,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         return said
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
         m = pattern.match(s, verb_at, b)
-        group = next((g for g in ("v", "v2", "v3") if m is not None and m.groupdict().get(g)), "v")
+        group = next((g for g in ("v", "v2", "v3", "v4") if m is not None and m.groupdict().get(g)), "v")
         if m is not None and not _GRADE.fullmatch(m[group]):
             return _add(r, subject, key, m, a, b, confidence, correction, kind, group)
     if (m := _CAR.match(s, verb_at, b)) is not None:

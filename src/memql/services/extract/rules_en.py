@@ -16,9 +16,9 @@ from datetime import timedelta
 from memql.lang.time.spans import TimeSpan
 
 from .actions_en import read_decisions, read_tasks
-from .common import HEDGED, Reading, strip_span, time_value
+from .common import HEDGED, Reading, strip_span
 from .corrections_en import bare_value
-from .events_en import birthday_age, event
+from .events_en import birthday_age, event, time_is_my
 from .patterns_en import (
     _ACTUALLY,
     _AND_PREDICATE,
@@ -35,6 +35,7 @@ from .patterns_en import (
     _LEADING_TIME,
     _NAME,
     _NEGATION,
+    _PAST_VERB_OPENING,
     _POSSESSIVE_COPULA,
     _QUESTION_START,
     _REPORTED,
@@ -112,7 +113,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     confidence = 0.9
     if (m := _HEDGE.match(s, pos, end)) is not None:
         confidence, pos = HEDGED, m.end()
-    if _time_is_my(r, pos, body_end, confidence):
+    if time_is_my(r, pos, body_end, confidence):
         return
     pos = _past_leading_time(r, pos, body_end)
     # "the deadline is actually June 30" corrects a statement; only a marker opening the clause lets a
@@ -229,22 +230,6 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
     )
 
 
-def _time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
-    """ "Today is my birthday", "Friday is our anniversary": the time is the attribute's value."""
-    for t0, t1, span in r.times:
-        if t0 == pos and t1 < end:
-            m = re.compile(r"\s+(?:is|was|'s)\s+(?:my|our)\s+(?P<attr>[\w' -]{2,40}?)[\s.!]*$", _I).match(
-                r.text, t1, end
-            )
-            key = r.vocabulary.normalize(m["attr"]) if m else ""
-            if key:
-                add_fact(
-                    r, r.speaker, key, time_value(span, r.now), pos, end, confidence, False, "date", (t0, t1)
-                )
-                return True
-    return False
-
-
 def _past_leading_time(r: Reading, pos: int, end: int) -> int:
     """Past a time that opens the clause ("Last month, we moved…", "As of Monday I work at…"): it still
     dates the fact, as a time anywhere in the clause does."""
@@ -288,9 +273,10 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
         r.name_person(m["name"], None, m.span("name"))
         return m["name"], m.end()
-    if (m := re.compile(_NAME + r"(?![\w'])").match(s, pos, end)) is not None and m[0] not in NOT_NAMES:
-        r.name_person(m[0], None, (m.start(), m.end()))
-        return m[0], m.end()
+    name = re.compile(_NAME + r"(?![\w'])").match(s, pos, end)
+    if name is not None and name[0] not in NOT_NAMES and not _PAST_VERB_OPENING.match(s, pos, end):
+        r.name_person(name[0], None, name.span())
+        return name[0], name.end()
     if (m := _NAME_IS.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
         # "Lena's a pilot now": the 's is "is", not a possessive
         r.name_person(m["name"], None, m.span("name"))
@@ -442,7 +428,13 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
         key = held.attribute
     if definite and not (
-        "." in key or r.vocabulary.attribute(key) or key in r.vocabulary.aspects or dated or placed or held
+        "." in key
+        or r.vocabulary.attribute(key)
+        or key in r.vocabulary.aspects
+        or dated
+        or placed
+        or held
+        or _IDENTIFIER.search(key)  # "the wifi password is sunflower22": a code of the speaker's
     ):
         return False
     if definite and placed and placed["name"] not in NOT_NAMES and not r.vocabulary.attribute(key):

@@ -7,7 +7,7 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
-from .common import Draft, Reading, strip_span, time_value
+from .common import Draft, Reading, strip_span, this_year_only, time_value
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
 # an amount followed by other items' amounts: ", car 320, phone 60"
@@ -147,7 +147,7 @@ def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
     A time after now does only when the clause says something begins then (`_BEGINS`)."""
     first = min(start, r.clause_start)
     for t0, t1, span in r.times_in(first, end):
-        if t1 <= vstart or t0 >= vend:
+        if (t1 <= vstart or t0 >= vend) and not this_year_only(span, r.now):
             begin = span.start
             if begin > r.now and not _BEGINS.search(r.text, first, end):
                 continue

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import Draft, Reading, strip_span, time_value
+from .common import Draft, Reading, strip_span, this_year_only, time_value
 from .patterns_zh import _CUT, _TAIL
 
 
@@ -42,7 +42,7 @@ _BEGINS = re.compile(r"开始|起|入职|上任|生效|搬|调|转|换|加入|�
 
 def valid_from(r: Reading, start: int, end: int, v0: int, v1: int):
     for t0, t1, span in r.times_in(start, end):
-        if t1 <= v0 or t0 >= v1:
+        if (t1 <= v0 or t0 >= v1) and not this_year_only(span, r.now):
             if span.start > r.now and not _BEGINS.search(r.text, start, end):
                 continue
             return span.start

@@ -154,7 +154,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "number",
     ),
     Attribute("budget", ("budget", "预算"), MONEY, "number"),
-    Attribute("school", ("school", "university", "college", "学校", "大学"), CONTEXT, "organization"),
+    Attribute(
+        "school",
+        ("school", "university", "college", "学校", "大学", "上学", "读书"),
+        CONTEXT,
+        "organization",
+    ),
     Attribute("major", ("major", "field of study", "专业"), CONTEXT),
     Attribute(
         "aspiration",
@@ -197,6 +202,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "shift", ("shift", "work shift", "night shift", "day shift", "nights", "班次", "夜班", "白班"), WORK
     ),
     Attribute("doctor", ("doctor", "physician", "医生", "大夫"), HEALTH),
+    Attribute(
+        "work_location",
+        ("work location", "office", "posted", "stationed", "工作地点", "办公室", "驻"),
+        WORK,
+        "place",
+    ),
     # what one is learning now (a language, an instrument, a craft): 我在学日语 -> 改学韩语了 supersedes it
     Attribute("learning", ("learning", "learn", "lessons", "学", "练", "学习", "在学", "练习"), CONTEXT),
 )
