@@ -136,3 +136,29 @@ def test_chinese_homes_schools_and_weights(text, expected):
 def test_this_year_dates_nothing_within_it():
     (fact,) = [f for f in extract("儿子今年秋天上了橡树中学。", speaker=ZH).facts if f.attribute == "school"]
     assert fact.valid_from == NOW  # not 1 January: a later message must not date before an earlier one
+
+
+def test_two_people_said_together_both_get_the_fact_and_a_name_read_on_after_a_comma():
+    assert own("Kim and Lou got married in September!") == {
+        ("Kim", "marital_status", "married"),
+        ("Lou", "marital_status", "married"),
+    }
+    assert own("My neighbour's name is Doris, she's 81 and still gardens every day.") == {
+        ("Doris", "age", 81)
+    }
+
+
+def test_chinese_a_things_hour_day_and_place_and_their_corrections():
+    landing = "我姐的航班晚上6点40落地。"
+    assert own(landing, speaker=ZH) == {(f"{ZH}的姐姐", "flight.date", "2026-03-02T18:40:00Z")}
+    # a clock time said alone keeps the held moment's day and its half of the day
+    assert own("更正，她的航班延误了，8点15落地。", (landing,), speaker=ZH) == {
+        (f"{ZH}的姐姐", "flight.date", "2026-03-02T20:15:00Z")
+    }
+    dinner = "团队聚餐周五在海底捞。"
+    assert own(dinner, speaker=ZH) == {
+        (ZH, "团队聚餐.date", "2026-03-06"),
+        (ZH, "团队聚餐.location", "海底捞"),
+    }
+    assert own("算了，团队聚餐改去西贝了。", (dinner,), speaker=ZH) == {(ZH, "团队聚餐.location", "西贝")}
+    assert own("明天在家。", speaker=ZH) == set()  # a day and a place name no event

@@ -57,7 +57,7 @@ def test_a_correction_in_plain_words_leads_the_context_and_the_old_value_is_only
     assert "June 30" in context.text
     assert "July 15" in context.text  # the history and the messages that said it are kept, labelled
     assert "July 15" not in _current(context.text) and "2026-07-15" not in _current(context.text)
-    assert "until 2026-03-20: [M2] mira's passport deadline was July 15, 2026" in context.text
+    assert "until 2026-03-20: [M2] mira's passport deadline was Wednesday, July 15, 2026" in context.text
     assert context.pieces[1].level == "fact_history" and context.pieces[1].memory_ids == first.fact_ids
     assert context.tokens <= 300
 
@@ -104,7 +104,7 @@ def test_another_subjects_similar_fact_does_not_supersede(memory):
     son = m.facts.history("Leo", "passport.deadline").facts
     assert [(f.value, f.valid_to, f.derived_from) for f in son] == [("2026-08-01", None, [leo.memory_id])]
     context = conv.context("When is Leo's passport due?", budget_tokens=300)
-    assert context.pieces[0].text.startswith("[M1] Leo's passport deadline: August 1, 2026")
+    assert context.pieces[0].text.startswith("[M1] Leo's passport deadline: Saturday, August 1, 2026")
 
 
 def test_the_message_carries_what_was_interpreted(memory):
@@ -393,3 +393,19 @@ def test_a_corrected_hour_said_alone_is_history_where_it_was_said_and_echoed(mem
     assert "until 2026-03-03: [M1] nora: Our anniversary dinner is booked for Friday at 7." in text
     assert "until 2026-03-03: [M2] assistant: Lovely, Friday" in text  # the reply right after echoed it
     assert "until 2026-03-03: [M3]" not in text  # not an echo: a line later
+
+
+def test_a_date_or_moment_is_shown_with_its_weekday_in_the_subjects_language(memory):
+    m = memory(actor="max", embedder="none")
+    conv = m.conversation(user="max", agent="assistant", extractor="rules")
+    conv.add_message("user", "The dentist is on Thursday at 2pm.", time="2026-05-18T09:00:00Z")
+    assert (
+        "max's dentist: Thursday, May 21, 2026, 14:00 (2026-05-21T14:00:00Z)"
+        in conv.context("When is my dentist appointment?", budget_tokens=300).text
+    )
+    zh = memory(actor="小欧", embedder="none").conversation(user="小欧", agent="assistant", extractor="rules")
+    zh.add_message("user", "我的航班周五晚上6点40落地。", time="2026-05-18T09:00:00Z")
+    assert (
+        "2026年5月22日 周五 18:40 (2026-05-22T18:40:00Z)"
+        in zh.context("我的航班几点落地？", budget_tokens=300).text
+    )

@@ -233,3 +233,20 @@ def test_a_line_whose_only_my_is_a_relatives_is_about_the_relative():
     assert _ages(said, "[S2] jude: Piano moved to Wednesdays for my daughter.")
     # "I" makes it the speaker's own, whoever else it names
     assert not _ages(said, "[S2] jude: I moved my piano lessons to Wednesdays.")
+
+
+def test_the_agents_echo_of_a_line_made_history_is_history_too(memory):
+    m = memory(actor="max", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "Dentist on Tuesday at 2.", "2026-05-18T09:00:00Z"),
+            ("assistant", "Tuesday at 2, noted.", "2026-05-18T09:00:05Z"),
+            ("assistant", "Anything else for the week?", "2026-05-18T09:00:09Z"),
+            ("user", "Wait no, the dentist is Thursday at 2.", "2026-05-18T12:00:00Z"),
+        ],
+    )
+    text = conv.context("When is my dentist appointment?", budget_tokens=300).text
+    assert "until 2026-05-18: [M2] assistant: Tuesday at 2, noted." in text
+    assert "Thursday" in _current(text) and "Tuesday" not in _current(text)
+    assert "until" not in next(line for line in text.splitlines() if "Anything else" in line)

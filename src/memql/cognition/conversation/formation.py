@@ -19,6 +19,7 @@ on each of its lines, so no reader takes the stale value for the current one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -275,7 +276,8 @@ def fact_pieces(
             if following is not None:
                 out.append(_next_piece(following, FACT_SCORE + score - 0.25))
         for f in before[-MAX_HISTORY:][::-1]:
-            text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {_render(f.value)}"  # type: ignore[arg-type]
+            said = _render(f.value, subject)
+            text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {said}"
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
     return out
 
@@ -348,7 +350,7 @@ def fact_statement(f: StoredFact) -> str:
     who, what, the value, and the words it was read from (so lexical search still finds "moved")."""
     label = _label(f.attribute)
     said = f' ("{f.evidence}")' if f.evidence else ""
-    return f"{f.subject}'s {label}: {_render(f.value)}, from {_day(f.valid_from)}{said}"
+    return f"{f.subject}'s {label}: {_render(f.value, f.subject)}, from {_day(f.valid_from)}{said}"
 
 
 def profile_fields(
@@ -366,7 +368,7 @@ def profile_fields(
     used = 0
     for f in ranked:
         label = _label(f.attribute)
-        line = f"{f.subject}'s {label}: {_render(f.value)}"
+        line = f"{f.subject}'s {label}: {_render(f.value, f.subject)}"
         used += estimate_tokens(line)
         if used > budget_tokens:
             break
@@ -379,17 +381,32 @@ def profile_fields(
 # --- matching and rendering --------------------------------------------------------------------------
 
 
-def _render(value: Any) -> str:
-    day = as_date(value)
+_WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
+_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::\d{2})?Z$")
+
+
+_CJK = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _render(value: Any, subject: str = "") -> str:
+    """A date or moment as people say it, with its weekday (a question may ask by either), then as
+    stored: "Thursday, May 21, 2026 (2026-05-21)"; for a Chinese subject "2026年5月21日 周四 (…)"."""
+    moment = _MOMENT.match(value) if isinstance(value, str) else None
+    day = as_date(moment[1] if moment else value)
     if day is None:
         return str(value)
-    return f"{MONTHS[day.month - 1].capitalize()} {day.day}, {day.year} ({value})"
+    clock = f" {moment[2]}:{moment[3]}" if moment else ""
+    if _CJK.search(subject):
+        return f"{day.year}年{day.month}月{day.day}日 周{'一二三四五六日'[day.weekday()]}{clock} ({value})"
+    said = f"{_WEEKDAYS_EN[day.weekday()]}, {MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
+    return f"{said}{',' + clock if clock else ''} ({value})"
 
 
 def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
     """A value in force; with `ending`, one whose end is already known is labelled with it."""
     label = _label(f.attribute)
-    text = f"{_cite(f)} {f.subject}'s {label}: {_render(f.value)} (since {_day(f.valid_from)})"
+    text = f"{_cite(f)} {f.subject}'s {label}: {_render(f.value, f.subject)}"
+    text += f" (since {_day(f.valid_from)})"
     if ending and f.valid_to is not None:
         text = f"until {_day(f.valid_to)}: {text}"
     return _piece(f, text, "fact", score)
@@ -398,7 +415,8 @@ def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
 def _next_piece(f: StoredFact, score: float) -> Piece:
     """A value said for later ("she starts at St. Luke's on Monday"), labelled with when it begins."""
     label = _label(f.attribute)
-    text = f"from {_day(f.valid_from)}: {_cite(f)} {f.subject}'s {label}: {_render(f.value)}"
+    text = f"from {_day(f.valid_from)}: {_cite(f)} {f.subject}'s {label}: "
+    text += _render(f.value, f.subject)
     return _piece(f, text, "fact_upcoming", score)
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
+from itertools import pairwise
 
 import snowballstemmer
 
@@ -118,6 +119,7 @@ def label_superseded(
             if shared and _same_people(people, _people(said), by == agent):
                 labels[(q, j)] = (when, shared)
     _label_by_facts(pieces, lines, facts, stated, at, agent, labels)
+    _label_echoes(lines, labels, agent)
     if not labels:
         return list(pieces)
     changed: dict[str, tuple[datetime, frozenset[str]]] = {}  # source turn id -> when, what changed
@@ -164,6 +166,23 @@ def _label_by_facts(
                 continue  # a value of its own for this key: label_stale reads it by its value
             if topic in _anchors(said) and _about(f.subject, by, said):
                 labels[(q, j)] = (f.valid_from, frozenset({topic}))
+
+
+def _label_echoes(
+    lines: list[tuple], labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]], agent: str
+) -> None:
+    """The agent's reply right after a line made history, when it repeats that line's words ("Dentist on
+    Tuesday at 2." … "Tuesday at 2, noted."): it said the same outdated thing."""
+    for (_, _, q, j, by, said), (_, _, q2, j2, by2, reply) in pairwise(lines):
+        mark = labels.get((q, j))
+        if (
+            mark
+            and by != agent
+            and by2 == agent
+            and (q2, j2) not in labels
+            and _anchors(reply) & _anchors(said)
+        ):
+            labels[(q2, j2)] = mark
 
 
 def _about(subject: str, speaker: str, text: str) -> bool:

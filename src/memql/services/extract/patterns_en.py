@@ -438,3 +438,4 @@ _GENERIC_REFERENCE = re.compile(
 _PAST_VERB_OPENING = re.compile(
     r"[A-Z][a-z]{3,}(?:ed|ped|ted)\s+(?:to|into|from|back|over|out|up|my|our|the|a|an|his|her|their)\b"
 )
+_AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our)\b|(?-i:[A-Z]))", re.I)  # "Kim and Lou …", "Ash and I …"

@@ -138,7 +138,7 @@ _EVENT = re.compile(
     r"(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
     r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
-    r"打针|检查|产检|拔牙|补牙)" + _CLAUSE + r"{0,8}?)(?:了|吧|啦|呢)?$"
+    r"打针|检查|产检|拔牙|补牙|落地|降落|起飞|抵达|到达|登机|截止)" + _CLAUSE + r"{0,8}?)?(?:了|吧|啦|呢)?$"
 )
 _RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
 _ANNOUNCE = re.compile(
@@ -326,6 +326,8 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         m = _EVENT.match(s, after, b)
         if m is None or s[t1:b].rstrip("。！!").endswith("吧"):
             return False  # 我们周末去爬山吧: a suggestion, not a plan
+        if not m["vp"] and not (m["place"] and thing):
+            return False  # 聚餐周五在海底捞: a thing with its day and place needs no verb; a day alone does
         phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
         if not thing and len(phrase) < 2:
             return False  # 明天见: a farewell, no event named

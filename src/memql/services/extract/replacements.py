@@ -320,7 +320,34 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     span = (new.start, new.end)
     # "下个月要搬去厦门", "relocating to Austin next month": a change said for later holds from then
     begins = (values_zh if CJK.search(r.text[start:end]) else values_en).valid_from(r, start, end, *span)
-    r.add(Draft(subject, attribute, new.value, start, end, begins, HEDGED, correcting, _kind(new), span))
+    value = _same_day_and_half(new, held.value if held is not None else old.value, r.text)
+    r.add(Draft(subject, attribute, value, start, end, begins, HEDGED, correcting, _kind(new), span))
+
+
+_MOMENT = re.compile(r"(?P<day>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):\d{2}Z$")
+_CLOCK_ONLY = re.compile(
+    r"(?:at\s+)?(?:上午|下午|晚上|早上|中午|凌晨|傍晚)?\s*[0-9一二三四五六七八九十两]{1,3}"
+    r"(?:[:：点][0-9一二三四五六七八九十半刻]{0,3}分?)?\s*(?:[ap]\.?m\.?|o'clock)?",
+    _I,
+)
+_MORNING = re.compile(r"上午|早上|早晨|凌晨|\b(?:am|a\.m\.|morning)\b", _I)
+
+
+def _same_day_and_half(new: Value, old: object, text: str) -> object:
+    """A clock time said alone for a held moment ("8点15落地" after "晚上6点40"): that moment's day, and its
+    half of the day unless the words say the morning."""
+    moment, held = _MOMENT.match(str(new.value)), _MOMENT.match(str(old))
+    if (
+        new.kind != "clock"
+        or moment is None
+        or held is None
+        or not _CLOCK_ONLY.fullmatch(text, new.start, new.end)
+    ):
+        return new.value  # "改到周五下午三点" names its own day
+    hour = int(moment["h"])
+    if hour < 12 <= int(held["h"]) and not _MORNING.search(text[max(0, new.start - 4) : new.end + 3]):
+        hour += 12
+    return f"{held['day']}T{hour:02d}:{moment['m']}:00Z"
 
 
 def _earlier_value(r: Reading, subject: str, attribute: str, said: Said, back: int, old: Value, turn) -> None:

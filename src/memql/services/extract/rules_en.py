@@ -21,6 +21,7 @@ from .corrections_en import bare_value
 from .events_en import birthday_age, event, time_is_my
 from .patterns_en import (
     _ACTUALLY,
+    _AND_OTHER,
     _AND_PREDICATE,
     _BOOKED_FOR,
     _CONDITIONAL,
@@ -364,7 +365,7 @@ def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
     s, rels = r.text, _relation_words(r)
     m = re.compile(
         rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+"
-        rf"(?:called\s+|named\s+)?(?P<name>{_NAME})[\s.!,]*$",
+        rf"(?:called\s+|named\s+)?(?P<name>{_NAME})(?:[\s.!,]*$|\s*,\s+(?=\S))",  # "…, she's 81": read on
         _I,
     ).match(s, pos, end)
     m = m or re.compile(rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})[\s.!,]*$", _I).match(s, pos, end)
@@ -520,6 +521,11 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     at = _skip(_SPACE, s, at, end)
     if _transferred(r, subject, pos, at, end):
         return True
+    if (both := _AND_OTHER.match(s, at, end)) is not None and (other := _subject(r, both.end(), end)):
+        # "Kim and Lou got married": what follows is said of each of them
+        verb = _skip(_SPACE, s, other[1], end)
+        said = predicate(r, subject, pos, verb, end, confidence, correction)
+        return predicate(r, other[0], pos, verb, end, confidence, correction) and said
     if not predicate(r, subject, pos, at, end, confidence, correction):
         # "I left Google and joined Meta": the subject carries over to the verb after "and"
         m = _AND_PREDICATE.search(s, at, end)

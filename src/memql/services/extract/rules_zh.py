@@ -287,7 +287,11 @@ def _statement(
     if possessive or r.text.startswith("把", verb_at):  # 我把手机号换成了…: the attribute after 把
         at = verb_at + (not possessive)
         said = _attribute_change(r, subject, a, at, b, confidence, correction) or (
-            possessive and topic_states(r, subject, a, at, b, confidence, correction)  # 我的房租每月3800
+            possessive  # 我的房租每月3800; 我姐的航班晚上6点40落地: the day or hour of a thing of theirs
+            and (
+                topic_states(r, subject, a, at, b, confidence, correction)
+                or event(r, subject, a, at, b, confidence, correction)
+            )
         )
         return said, subject
     said = (
@@ -486,7 +490,7 @@ def _attribute_change(
     )
     at_time = r.time_at(m.start("v"), m.end("v")) is not None
     venue = None  # 周六晚上的聚餐在海底捞, 聚餐改在外婆家了: where a gathering is, keyed <gathering>.location
-    if cop.startswith(("在", "改在", "挪在")) and not at_time and not code:
+    if cop.startswith(("在", "改在", "挪在", "改去", "换去")) and not at_time and not code:
         gathering = _GATHERING.search(_without_times(r, m.start("attr"), m.end("attr")))
         venue = key_of(r, gathering[0] + "地点") if gathering else None
     if cop in ("在", "到", "至") and not at_time and not code and venue is None:
