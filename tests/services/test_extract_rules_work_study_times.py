@@ -162,3 +162,17 @@ def test_chinese_a_things_hour_day_and_place_and_their_corrections():
     }
     assert own("算了，团队聚餐改去西贝了。", (dinner,), speaker=ZH) == {(ZH, "团队聚餐.location", "西贝")}
     assert own("明天在家。", speaker=ZH) == set()  # a day and a place name no event
+
+
+def test_someone_else_changing_my_value_and_a_relative_moved_somewhere():
+    assert own("Doctor upped my metformin to 1000 mg.") == {("Mira", "metformin", "1000 mg")}
+    assert own("我们把奶奶接到了奥兰多的养老院，离我们近。", speaker=ZH) == {
+        (f"{ZH}的奶奶", "residence", "奥兰多的养老院")
+    }
+    assert own("女儿英语不学了，改学编程。", speaker=ZH) == {
+        (f"{ZH}的女儿", "learning", "编程")
+    }  # 英语 is no name
+    assert own("我女儿在新东方学英语。", speaker=ZH) == {
+        (f"{ZH}的女儿", "school", "新东方"),
+        (f"{ZH}的女儿", "learning", "英语"),
+    }

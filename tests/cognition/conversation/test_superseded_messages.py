@@ -250,3 +250,18 @@ def test_the_agents_echo_of_a_line_made_history_is_history_too(memory):
     assert "until 2026-05-18: [M2] assistant: Tuesday at 2, noted." in text
     assert "Thursday" in _current(text) and "Tuesday" not in _current(text)
     assert "until" not in next(line for line in text.splitlines() if "Anything else" in line)
+
+
+def test_a_later_value_of_a_key_the_vocabulary_lacks_ages_a_line_naming_it_with_a_number(memory):
+    m = memory(actor="moe", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "I take metformin 500 mg.", "2026-03-13T09:00:00Z"),
+            ("user", "I like metformin better than the old pills.", "2026-03-14T09:00:00Z"),
+            ("user", "Doctor upped my metformin to 1000 mg.", "2026-08-13T09:00:00Z"),
+        ],
+    )
+    text = conv.context("What dose of metformin do I take?", budget_tokens=300).text
+    assert "until 2026-08-13: [M1] moe: I take metformin 500 mg." in text
+    assert "until" not in next(line for line in text.splitlines() if "old pills" in line)  # no number

@@ -156,3 +156,20 @@ def test_a_day_of_the_month_said_alone_in_chinese_but_no_number_marked_by_hao(te
     assert phrases(text, CST_WED) == found
     if found:  # the 28th from Wednesday 22 October: this month's (the day in the speaker's zone)
         assert find_natural("高铁是28号", CST_WED)[0][2].start.astimezone(CST_WED.tzinfo).day == 28
+
+
+@pytest.mark.parametrize(
+    ("text", "first_day", "days"),
+    [
+        ("the conference is the last weekend of August", "2026-08-29", 2),
+        ("the first Monday of September", "2026-09-07", 1),
+        ("the second Tuesday of next month", "2026-08-11", 1),
+        ("大会在八月最后一个周末", "2026-08-29", 2),
+        ("九月的第一个周一", "2026-09-07", 1),
+        ("下个月最后一个周五", "2026-08-28", 1),
+    ],
+)
+def test_a_weekday_counted_within_a_month(text, first_day, days) -> None:
+    now = datetime(2026, 7, 16, 10, 0, tzinfo=UTC)
+    ((_, _, span),) = find_natural(text, now)
+    assert span.start.date().isoformat() == first_day and (span.end - span.start).days == days

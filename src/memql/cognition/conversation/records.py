@@ -94,7 +94,8 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
     for t in facets.get("times") or ():
         quote = str((t.get("evidence") or {}).get("quote") or "")
         day = t.get("granularity") == "day"
-        if not quote or re.search(_MONTH_WORDS, quote, re.I) or (re.search(r"\d", quote) and day):
+        names_day = re.search(_MONTH_WORDS, quote, re.I) and re.search(r"\d|[日号]", quote)  # "May 5", 5月5日
+        if not quote or names_day or (re.search(r"\d", quote) and day):
             continue
         if not day and (t.get("granularity") not in ("hour", "minute") or not _RELATIVE_DAY.search(quote)):
             continue  # a clock time gets the day only when its words name the day relatively (明天晚上六点)

@@ -164,8 +164,20 @@ def _label_by_facts(
             own = (g for source in sources for g in stated.get(source, ()))
             if any((g.subject, g.attribute) == (f.subject, f.attribute) for g in own):
                 continue  # a value of its own for this key: label_stale reads it by its value
-            if topic in _anchors(said) and _about(f.subject, by, said):
+            if (topic in _anchors(said) or _names_key(f.attribute, said)) and _about(f.subject, by, said):
                 labels[(q, j)] = (f.valid_from, frozenset({topic}))
+
+
+def _names_key(attribute: str, text: str) -> bool:
+    """A key the vocabulary does not know, named in a line with a number ("I take metformin 500 mg" …
+    metformin: 1000 mg): the line gave it a value the rules did not read."""
+    if "." in attribute or DEFAULT_VOCABULARY.attribute(attribute) is not None:
+        return False
+    if _HAN_RUN.fullmatch(attribute):
+        named = len(attribute) >= 2 and attribute in text
+    else:
+        named = all(re.search(rf"\b{re.escape(w)}\b", text, re.IGNORECASE) for w in attribute.split("_") if w)
+    return named and re.search(r"\d|[一二两三四五六七八九十百千]", text) is not None
 
 
 def _label_echoes(

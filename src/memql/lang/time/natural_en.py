@@ -24,6 +24,7 @@ from .spans import (
     mid_month,
     month_span,
     nearest_day_of_month,
+    nth_weekday_span,
     period_span,
     weekday_after,
     weekday_before,
@@ -256,6 +257,20 @@ def _relative_month_day(m: re.Match[str], now: datetime) -> TimeSpan:
     return calendar_day(now, months // 12, months % 12 + 1, int(m["day"]), m.group(0))
 
 
+_NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
+
+
+def _nth_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "the last weekend of August", "the first Monday of next month"."""
+    if m["rel"]:
+        months = now.year * 12 + now.month - 1 + _BOUNDARY_OFFSET[m["rel"].lower()]
+        year, month = months // 12, months % 12 + 1
+    else:
+        year, month = (int(m["year"]) if m["year"] else None), _month(m["mon"].lower())
+    weekday = None if m["wd"].lower().startswith("weekend") else WEEKDAYS.index(m["wd"].lower().rstrip("s"))
+    return nth_weekday_span(now, year, month, weekday, _NTH[m["ord"].lower()])
+
+
 def _month_year(m: re.Match[str], now: datetime) -> TimeSpan:
     year = int(m["year"])
     if year < 1:
@@ -314,6 +329,15 @@ RULES: tuple[Rule, ...] = (
         _date,
     ),
     Rule(_w(rf"(?P<mon>{_MONTH}),?\s+(?P<year>[0-9]{{4}})"), _month_year),
+    Rule(
+        _w(
+            r"(?:the\s+)?(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+(?P<wd>weekend|"
+            + "|".join(WEEKDAYS)
+            + r")s?\s+(?:of|in)\s+(?:(?P<rel>next|this|last)\s+month|"
+            + rf"(?P<mon>{_MONTH})(?:,?\s+(?P<year>[0-9]{{4}}))?)"
+        ),
+        _nth_weekday,
+    ),
     Rule(
         _w(r"(?P<rel>next|this|last)\s+month\s*,?\s+on\s+the\s+(?P<day>[0-9]{1,2})(?:st|nd|rd|th)"),
         _relative_month_day,

@@ -24,6 +24,7 @@ from .spans import (
     month_days,
     month_span,
     nearest_day_of_month,
+    nth_weekday_span,
     period_span,
     weekday_after,
     weekday_in_week,
@@ -269,6 +270,17 @@ def _day_of_month(m: re.Match[str], now: datetime) -> TimeSpan:
     return day_span(nearest_day_of_month(now.date(), _number(m["d"]), m.group(0)), now.tzinfo)
 
 
+def _nth_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
+    """八月最后一个周末, 下个月第一个周一: a weekday (or the weekend) counted within a month."""
+    if m["rel"] is not None:
+        months = now.year * 12 + now.month - 1 + _REL[m["rel"]]
+        year, month = months // 12, months % 12 + 1
+    else:
+        year, month = (_number(m["y"]) if m["y"] else None), _number(m["m"])
+    weekday = None if m["we"] else "一二三四五六日天".index(m["d"]) if m["d"] != "天" else 6
+    return nth_weekday_span(now, year, month, weekday, -1 if m["last"] else _number(m["n"]))
+
+
 def _c(pattern: str) -> re.Pattern[str]:
     return re.compile(pattern)
 
@@ -277,6 +289,13 @@ RULES: tuple[Rule, ...] = (
     Rule(_c(_alt(_DAY_WORDS)), _day_word),
     Rule(_c(_alt(_CONTRACTIONS)), _contraction),
     Rule(_c(_PART), _part_today),
+    Rule(
+        _c(
+            rf"(?:(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>{_MD})\s*月|(?P<rel>{_REL_RE})\s*月)\s*(?:的)?\s*"
+            rf"(?:第(?P<n>[一二三四五1-5])个|(?P<last>最后一个))\s*(?:{_WEEK}(?P<d>[一二三四五六日天])|(?P<we>周末|週末))"
+        ),
+        _nth_weekday,
+    ),
     Rule(_c(rf"(?:(?P<rel>{_REL_RE})\s*)?{_WEEK}(?P<d>[一二三四五六日天1-7])"), _weekday),
     Rule(_c(rf"(?:(?P<rel>{_REL_RE})\s*)?(?:周末|週末)"), _weekend),
     Rule(_c(rf"(?P<rel>{_REL_RE})\s*{_WEEK}"), _week),

@@ -254,6 +254,20 @@ def mid_month(now: datetime, offset: int) -> TimeSpan:
     return day_span(date(year, month, 15), now.tzinfo)
 
 
+def nth_weekday_span(now: datetime, year: int | None, month: int, weekday: int | None, n: int) -> TimeSpan:
+    """The `n`th (1-5, or -1 for the last) `weekday` (0 = Monday; None: the weekend, Saturday and Sunday) of
+    a month; without a year, of the month's next occurrence from now's month on."""
+    if year is None:
+        year = now.year + (month < now.month)
+    wanted = 5 if weekday is None else weekday
+    days = [date(year, month, d) for d in range(1, month_days(year, month) + 1)]
+    matching = [d for d in days if d.weekday() == wanted]
+    if not -1 <= n <= len(matching) or n == 0:
+        raise TimeParseError(f"no such day: the {n}th of {year}-{month:02d}")
+    first = matching[n - 1] if n > 0 else matching[-1]
+    return days_span(first, 1 if weekday is not None else 2, now.tzinfo)
+
+
 def weekend_span(now: datetime, weeks: int) -> TimeSpan:
     """Saturday and Sunday of the ISO week containing now, moved by `weeks`."""
     return days_span(weekday_in_week(now.date(), 5, weeks), 2, now.tzinfo)

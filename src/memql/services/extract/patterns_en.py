@@ -265,7 +265,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
 )
 _CHANGED_MY = re.compile(
     _ADVERBS + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
-    r"postponed|bumped)\s+(?:my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
+    r"postponed|bumped|upped|raised|increased|lowered|reduced|cut|decreased|adjusted)\s+"
+    r"(?P<whose>my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
     r"(?:back\s+)?(?:to|until|over to)\s+",
     _I,
 )

@@ -44,7 +44,9 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
     s = r.text
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
         owner = re.search(r"\b(?P<p>his|her)\s+$", s[at : m.start("attr")], re.I)
-        if owner is not None:  # "we moved her bedtime to 8": hers, when "her" is one known person
+        if m["whose"].lower() in ("my", "our"):
+            subject = r.speaker  # "the doctor upped my metformin to 1000 mg": mine, whoever changed it
+        elif owner is not None:  # "we moved her bedtime to 8": hers, when "her" is one known person
             subject = r.pronoun("m" if owner["p"].lower() == "his" else "f") or subject
         key = r.vocabulary.normalize(m["attr"])
         kind = r.vocabulary.kind(key)

@@ -59,7 +59,7 @@ _SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二: t
 _SCHOOL_AND_FIELD = re.compile(
     r"在(?P<school>"
     + _CLAUSE
-    + r"{2,10}?)(?:读|(?<![中大小附])学|念|主修)(?P<v>(?![读学念])"
+    + r"{2,10}?)(?P<verb>读|(?<![中大小附])学|念|主修)(?P<v>(?![读学念])"
     + _CLAUSE
     + r"{1,8}?)(?:专业|系)?(?:了|啦|呢)?$"
 )
@@ -207,7 +207,10 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if re.fullmatch(_GRADE_YEAR, m["v"]):  # 在实验中学读高二: the grade
             return _add(r, subject, "grade", m, a, b, confidence, correction, "text") or said
         if not _GRADE.match(m["v"]):  # 在人大读研究生: a level of study, no field
-            return _add(r, subject, "major", m, a, b, confidence, correction, "text") or said
+            # 在复旦读生物 is a major; 在新东方学英语 what one is learning (学 at a university: a major)
+            college = m["verb"] != "学" or re.search(r"大学|学院|大$", m["school"])
+            key = "major" if college else "learning"
+            return _add(r, subject, key, m, a, b, confidence, correction, "text") or said
         return said
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
         m = pattern.match(s, verb_at, b)

@@ -53,7 +53,7 @@ from .patterns_zh import (
     _STATUSES,
 )
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
-from .subjects_zh import celebrated_at, relation_words, subject_at
+from .subjects_zh import celebrated_at, moved_relative, relation_words, subject_at
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
@@ -284,6 +284,11 @@ def _statement(
         ), None
     subject, at, possessive = got
     verb_at = _after_adverbs(r, at, b)
+    if (moved := moved_relative(r, verb_at, b)) is not None:
+        got = _value(r, moved[1], moved[2], "place")
+        if got is not None:
+            _fact(r, moved[0], "residence", got[0], a, b, confidence, correction, "place", (got[1], got[2]))
+            return True, subject
     if possessive or r.text.startswith("把", verb_at):  # 我把手机号换成了…: the attribute after 把
         at = verb_at + (not possessive)
         said = _attribute_change(r, subject, a, at, b, confidence, correction) or (

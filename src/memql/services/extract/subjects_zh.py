@@ -87,6 +87,16 @@ def celebrated_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | Non
     return (_relative(r, m), m.end(), False) if m is not None else None
 
 
+def moved_relative(r: Reading, pos: int, end: int) -> tuple[str, int, int] | None:
+    """把奶奶接到了奥兰多的养老院: (the relative moved, the span of where to) — a home someone else moved
+    them to."""
+    m = re.compile(
+        rf"把(?:我们|我)?(?:家)?的?(?P<rel>{relation_words(r)})(?P<name>)(?:接|送|搬|转)(?:到了?|去了?|回了?|进了?)"
+        r"(?P<v>[^，,。！!]{2,12}?)(?:了|住|去|来)?$"
+    ).match(r.text, pos, end)
+    return (_relative(r, m), m.start("v"), m.end("v")) if m is not None else None
+
+
 def _relative(r: Reading, m: re.Match[str]) -> str:
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     name = m["name"]
