@@ -176,3 +176,42 @@ def test_someone_else_changing_my_value_and_a_relative_moved_somewhere():
         (f"{ZH}的女儿", "school", "新东方"),
         (f"{ZH}的女儿", "learning", "英语"),
     }
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        (
+            "My brother went back home and became a civil servant.",
+            (),
+            {("Mira's brother", "job_title", "civil servant")},
+        ),
+        ("My brother is a programmer in Austin.", (), {("Mira's brother", "job_title", "programmer")}),
+        (
+            "Got that wrong, it's kit2021.",
+            ("My Discord handle is kit2020.",),
+            {("Mira", "discord_handle", "kit2021")},
+        ),
+        (
+            "Another raise! $75k.",
+            ("My salary is $60k.", "Got a raise, I'm on $68k now."),
+            {("Mira", "salary", "$75k")},
+        ),
+    ],
+)
+def test_english_jobs_after_and_corrections_and_raises(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我住五楼。", {(ZH, "floor", "五楼")}),
+        ("又搬了，这次住三楼，方便老人。", {(ZH, "floor", "三楼")}),
+        ("又换了，现在在上海一家基金公司。", {(ZH, "employer", "上海一家基金公司")}),
+        ("我在银行。", set()),  # at the bank, maybe only today
+        ("我哥考了公务员。", {(f"{ZH}的哥哥", "job_title", "公务员")}),
+    ],
+)
+def test_chinese_floors_employers_by_their_word_and_an_exam_job(text, expected):
+    assert own(text, speaker=ZH) == expected

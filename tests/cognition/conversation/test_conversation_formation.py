@@ -409,3 +409,17 @@ def test_a_date_or_moment_is_shown_with_its_weekday_in_the_subjects_language(mem
         "2026年5月22日 周五 18:40 (2026-05-22T18:40:00Z)"
         in zh.context("我的航班几点落地？", budget_tokens=300).text
     )
+
+
+def test_a_relative_day_of_a_month_gets_its_date_and_an_echo_of_a_moved_day_is_history(memory):
+    m = memory(actor="gem", embedder="none")
+    conv = m.conversation(user="gem", agent="assistant", extractor="rules")
+    conv.add_message("user", "I travel for work on the 10th of next month.", time="2026-04-01T09:00:00Z")
+    conv.add_message("user", "我下个月十号出差。", time="2026-04-01T09:01:00Z")
+    conv.add_message("user", "Interview is Wednesday at 10am.", time="2026-04-01T09:02:00Z")
+    conv.add_message("assistant", "Good luck Wednesday!", time="2026-04-01T09:02:05Z")
+    conv.add_message("user", "HR moved the interview to Thursday at 3pm.", time="2026-04-02T09:00:00Z")
+    text = conv.context("travel 出差", budget_tokens=300).text
+    assert "the 10th of next month (2026-05-10)" in text and "下个月十号 (2026-05-10)" in text
+    text = conv.context("When is my interview?", budget_tokens=300).text
+    assert "until 2026-04-02: [M4] assistant: Good luck Wednesday (2026-04-08)!" in text

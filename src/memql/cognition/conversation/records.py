@@ -94,8 +94,10 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
     for t in facets.get("times") or ():
         quote = str((t.get("evidence") or {}).get("quote") or "")
         day = t.get("granularity") == "day"
-        names_day = re.search(_MONTH_WORDS, quote, re.I) and re.search(r"\d|[日号]", quote)  # "May 5", 5月5日
-        if not quote or names_day or (re.search(r"\d", quote) and day):
+        # "May 5", 5月5日 name their day; 下个月十号, "the 10th of next month" do not
+        names_day = re.search(_MONTH_WORDS, quote, re.I) and re.search(r"\d|[日号]", quote)
+        names_day = names_day and not _RELATIVE_DAY.search(quote)
+        if not quote or names_day or (re.search(r"\d", quote) and day and not _RELATIVE_DAY.search(quote)):
             continue
         if not day and (t.get("granularity") not in ("hour", "minute") or not _RELATIVE_DAY.search(quote)):
             continue  # a clock time gets the day only when its words name the day relatively (明天晚上六点)
@@ -118,7 +120,7 @@ def with_resolved_days(text: str, facets: dict[str, Any]) -> str:
 _MONTH_WORDS = r"jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec|月"
 _RELATIVE_DAY = re.compile(
     r"\b(?:today|tonight|tomorrow|yesterday|next|this|last)\b|今天|今晚|明天|明晚|后天|昨天|昨晚|前天|大后天|"
-    r"(?:下|上|本|这)(?:个)?(?:周|星期|礼拜)",
+    r"(?:下|上|本|这)(?:个)?(?:周|星期|礼拜|月)",
     re.I,
 )
 _WEEKDAY = (

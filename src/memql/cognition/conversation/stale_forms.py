@@ -116,6 +116,7 @@ def value_forms(value: Any) -> set[str]:
     if moment is not None:  # a moment: its day's spellings and its clock's ("Tuesday 2 pm" echoes it)
         day = as_date(value[:10])
         out.update(_clock_forms(int(moment["h"]), int(moment["m"])))
+        out.add(value[:10])  # the day a message's relative words were resolved to ("Wednesday (2026-03-18)")
     if day is None and moment is None:
         out |= _amount_forms(text) | _count_forms(text)
     if day is not None:

@@ -49,7 +49,8 @@ _CORRECTION = re.compile(
     r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
-    r"to correct myself|my bad|my mistake|i was wrong|i got (?:that|it|the [\w ]{1,20}?) wrong|i misspoke|"
+    r"to correct myself|my bad|my mistake|i was wrong|(?:i\s+)?got (?:that|it|the [\w ]{1,20}?) wrong|"
+    r"i misspoke|"
     r"not quite|(?:small|quick|minor|one)\s+(?:correction|fix)|fix(?=\s*:)|make it(?=\s+\S)|typo|"
     r"i misremembered|misremembered|wrong \w+(?:,\s*sorry)?(?=\s*[,:;.!\-–—])|"
     r"(?:they|we|i|he|she)\s+(?:have\s+|'ve\s+|just\s+)?(?:changed|updated|moved)\s+(?:it|that)(?=\s*[,:;\-–—])|"
@@ -70,7 +71,7 @@ _BASE_VERB = re.compile(r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer)\b
 _LEADING_TIME = re.compile(r"(?:as of|since|starting|from|beginning)?\s*$", _I)
 _AND_PREDICATE = re.compile(
     r",?\s+and\s+(?=(?:now\s+|then\s+|just\s+)?(?:joined|moved|started|switched|relocated|work|works|live|"
-    r"lives|am|'m|got)\b)",
+    r"lives|am|'m|got|became|is|'s|took|landed|signed)\b)",
     _I,
 )
 _SUBJECTLESS = re.compile(
@@ -333,13 +334,15 @@ _AGE = re.compile(  # "I'm 34 years old"; "my son is 5" when the number ends the
 )
 _ALLERGY = re.compile(_ADVERBS + r"(?:am|'m|is|'s|are|'re)\s+(?:severely\s+|very\s+)?allergic\s+to\s+", _I)
 _JOB = re.compile(
-    _ADVERBS + r"(?:am|'m|is|'s)\s+(?:now\s+|currently\s+|still\s+|officially\s+)?"
+    _ADVERBS + r"(?:am|'m|is|'s|became|has become|'s become|have become|'ve become)\s+"
+    r"(?:now\s+|currently\s+|still\s+|officially\s+)?"
     r"(?:(?:an?|the)\s+(?P<title>(?:[a-z-]+\s+){0,2}"
     r"(?:[a-z-]+(?:er|or|ist|ian|ant|ent|ect|eon)|(?:[a-z-]+\s+)?(?:nurse|chef|doctor|lawyer|student|intern|"
     r"pilot|clerk|lead|head|chief|vet|medic|cook|judge|coach|tutor|paramedic|barista|waitress|actress|"
     r"mechanic|secretary|nanny|model|athlete|midwife|cop|maid|courier|sommelier|paralegal|temp)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
     r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"
     r"team lead|captain|president|vp of [a-z]+)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
+    r"(?:\s+(?:in|based in)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"  # "a programmer in Austin"
     r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
     _I,
 )
