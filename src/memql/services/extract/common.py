@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 
 from memql.lang.time import TimeSpan, find_natural
@@ -345,7 +346,13 @@ _BARE_MONTH = re.compile(
 def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
     """Every time expression of `text` (memql.lang.time.find_natural), plus what people say in facts that
     it leaves out: a bare year ("until 2029", "in 2019") and a bare month after a preposition
-    ("since March": the latest March not after now; "in/by/until March": the next one)."""
+    ("since March": the latest March not after now; "in/by/until March": the next one). A fresh list:
+    a reading may refine its entries. Remembered, as each message is read again as a recent turn."""
+    return list(_find_times(text, now))
+
+
+@lru_cache(maxsize=512)
+def _find_times(text: str, now: datetime) -> tuple[tuple[int, int, TimeSpan], ...]:
     found = []
     for a, b, span in find_natural(text, now):
         a, b = strip_span(text, a, b)  # "15 July." is read with its full stop: the words end before it
@@ -370,7 +377,7 @@ def find_times(text: str, now: datetime) -> list[tuple[int, int, TimeSpan]]:
             month = int(m["m"]) if m["m"].isdigit() else _ZH_MONTHS.index(m["m"]) + 1
             if 1 <= month <= 12:
                 extra.append(_month_mention(m, "in", month, now))
-    return sorted(found + extra, key=lambda t: t[0])
+    return tuple(sorted(found + extra, key=lambda t: t[0]))
 
 
 # "next Friday" in conversation: the coming Friday when it is 3 or more days away (said on Monday

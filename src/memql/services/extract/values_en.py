@@ -32,16 +32,17 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         start, end = strip_span(s, start, m.start())
     span = r.time_at(start, end)
-    if span is None and (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
+    cut = _VALUE_CUT.search(s, start, end) if span is None else None
+    if cut is not None and cut.start() > start:
         # "in three months, so I need to decide soon": the time before a new clause is the value
-        span = r.time_at(start, m.start())
-        end = m.start() if span is not None else end
+        span = r.time_at(start, cut.start())
+        end = cut.start() if span is not None else end
     if span is not None:
         return spoken_time(r, span, start, end), start, end, rejected
     if kind == "date":
         return None
-    if (m := _VALUE_CUT.search(s, start, end)) is not None and m.start() > start:
-        end = m.start()
+    if cut is not None and cut.start() > start:
+        end = cut.start()
     if (m := _LISTED_AMOUNT.match(s, start, end)) is not None:
         end = m.end("first")  # "rent is 1,850, car 320, phone 60": the first of a list of amounts
     if kind in _NAMED and (m := re.compile(r",\s+(?=[a-z])").search(s, start, end)) is not None:
