@@ -6,8 +6,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from datetime import datetime
+from functools import lru_cache
 
 from memql.lang.time import TimeSpan, find_natural
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
