@@ -217,3 +217,31 @@ def test_a_relative_names_no_key():
     first = ("陈刚", "我嫂子是牙医。")
     delta = EXTRACTOR.extract(message("嫂子现在不当牙医了，开了一家面包店。", [first], speaker="陈刚"))
     assert not any(f.attribute == "嫂子" for f in delta.facts)
+
+
+@pytest.mark.parametrize(
+    "text, before, fact",
+    [
+        (
+            "Cancelled Anytime Fitness; I go to the YMCA now.",
+            "My gym is Anytime Fitness on Elm.",
+            ("gym", "YMCA"),
+        ),
+        (
+            "Dropped Spanish, I'm doing Japanese now.",
+            "I'm learning Spanish on Duolingo.",
+            ("learning", "Japanese"),
+        ),
+        ("乐刻退了，现在去超级猩猩。", "我在乐刻健身。", ("gym", "超级猩猩")),
+    ],
+)
+def test_a_change_that_names_the_value_it_ends_puts_the_new_one_in_its_place(text, before, fact):
+    own, _ = _keyed(text, [before])
+    assert own[fact[1]] == ("Mira", fact[0])
+
+
+def test_a_past_verb_opening_a_sentence_is_no_part_of_a_name():
+    from memql.services.extract.value_shapes import values
+
+    said = [v.value for v in values("Sold the Volvo and bought a Fiat. Reed Hastings runs Netflix.", NOW)]
+    assert said == ["Volvo", "Fiat", "Reed Hastings", "Netflix"]

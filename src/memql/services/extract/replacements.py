@@ -183,11 +183,16 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
-                holders = [d for d in held if same_value(d.value, str(old.value))]
+                holders = [d for d in held if same_value(d.value, str(old.value)) or _heads(d.value, old)]
                 known = bool(holders)
                 owned = acquired and any(OWNED.search(d.attribute) for d in holders)
+                # "Cancelled Anytime Fitness; I go to the YMCA now": the change names the value it ends
+                ends_it = known and _names_value(str(old.value), text)
                 if not (
-                    shared or old.rare() or (known and (strong or owned)) or ((correcting or strong) and near)
+                    shared
+                    or old.rare()
+                    or (known and (strong or owned or ends_it))
+                    or ((correcting or strong) and near)
                 ):
                     continue
                 topical = shared or known or (correcting and near) or _where_one_lives(r, said, old)
@@ -205,6 +210,22 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
 _COMPANION = re.compile(
     r"(?<!went )(?<!going )(?<!go )\b(?:with|met|told|asked|called|texted|visited)\s+$", _I
 )
+
+
+def _heads(held: object, old: Value) -> bool:
+    """The words said head the held value ("Anytime Fitness" of "Anytime Fitness on Elm")."""
+    words = str(old.value)
+    return old.kind == "name" and len(words) >= 4 and str(held).startswith(words + " ")
+
+
+def _names_value(value: str, text: str) -> bool:
+    """`text` names `value`: whole, or by a capitalised word of it ("Anytime Fitness on Elm")."""
+    folded = text.casefold()
+    if value.casefold() in folded:
+        return True
+    return any(
+        w[:1].isupper() and len(w) >= 4 and w.casefold() in folded for w in re.findall(r"[\w'-]+", value)
+    )
 
 
 def _person(v: Value, text: str, people: set[str]) -> bool:
@@ -280,7 +301,9 @@ def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | No
 
 
 def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: set[str], turn: int | None):
-    held = next((d for d in reversed(r.earlier) if same_value(d.value, str(old.value))), None)
+    held = next(
+        (d for d in reversed(r.earlier) if same_value(d.value, str(old.value)) or _heads(d.value, old)), None
+    )
     part = next((d for d in reversed(r.earlier) if _part_of(old, d)), None) if held is None else None
     if part is not None:  # "3K729" of 京A·3K729: the held value with its part replaced
         held = part

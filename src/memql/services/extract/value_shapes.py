@@ -55,7 +55,7 @@ _NAME_EN = re.compile(
 _NAME_ZH = re.compile(
     r"(?:(?:[一两几这那]|(?<=[了买换订提]))(?:杯|辆|台|部|只|家|份|件|双|本|款)|住在|搬到|搬去|搬回|(?<![现实存正])在|去了|去|到|是|用|叫|换成|改成|改为|"
     r"转到|调到|换到|报了|变成|改喝|改用|改吃|改练|改开|改学|买了|入了|换了|提了)"
-    r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?(?:\s\d+)?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书)"
+    r"了?(?P<name>(?![住在到是去了])[\u4e00-\u9fffA-Za-z0-9·]{2,10}?(?:\s\d+)?)(?=了|啦|呢|吧|的|，|。|！|？|,|\.|!|\?|\s|$|上班|工作|住|学习|读书|健身|锻炼)"
 )
 
 
@@ -121,6 +121,11 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
         name, start = m[0].strip(), m.start()
         if re.match(r"The\s+(?-i:[A-Z])", name):  # "The Overstory": the title, without its article
             name, start = name[4:].lstrip(), start + len(name) - len(name[4:].lstrip())
+        elif (verb := _OPENING_VERB.match(name)) is not None and _sentence_start(text, start):
+            # "Cancelled Anytime Fitness", "Sold the Volvo": a past verb opening the sentence is no name's
+            name, start = name[verb.end() :], start + verb.end()
+            if not name[:1].isupper():
+                continue
         if free(start, start + len(name)) and _is_name(text, start, name):
             found.append(Value("name", start, start + len(name), name))
     for m in _NAME_ZH.finditer(text):
@@ -136,6 +141,14 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
 
 
 _TITLES = frozenset({"Mr", "Mrs", "Ms", "Miss", "Dr", "Prof"})
+_OPENING_VERB = re.compile(
+    r"(?:[A-Z][a-z]{2,}(?:ed|pped|tted)|Sold|Left|Quit|Got|Took|Bought|Gave|Went|Made|Lost|Ditched|Swapped)"
+    r"\s+(?:the\s+|my\s+|our\s+)?"
+)
+
+
+def _sentence_start(text: str, at: int) -> bool:
+    return not text[:at].strip() or re.search(r"[.!?;:。！？]\s*$", text[:at]) is not None
 
 
 def _is_name(text: str, start: int, name: str) -> bool:
