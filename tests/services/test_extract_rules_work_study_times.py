@@ -215,3 +215,10 @@ def test_english_jobs_after_and_corrections_and_raises(text, recent, expected):
 )
 def test_chinese_floors_employers_by_their_word_and_an_exam_job(text, expected):
     assert own(text, speaker=ZH) == expected
+
+
+def test_moving_in_with_the_speaker_and_a_pets_weight_said_after_its_name():
+    assert own("She moved in with us last month.", ("My mother-in-law lives in Reno.",)) == {
+        ("Mira's mother in law", "residence", "with us")
+    }
+    assert own("我家猫胡椒4公斤。", speaker=ZH) == {("胡椒", "weight", "4公斤")}

@@ -149,7 +149,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"(?:am|'m|are|'re|is|'s)\s+relocating)"
             r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
             r"(?:from\s+[^,.;]+?\s+)?(?:to|into"  # "we moved from Porto to Lisbon"
-            r"|in\s+with\s+[^,.;]+?\s+(?:in|near|outside)(?=\s+(?-i:[A-Z])))"  # "in with my aunt in Phoenix"
+            r"|in\s+with\s+[^,.;]+?\s+(?:in|near|outside)(?=\s+(?-i:[A-Z]))"  # "in with my aunt in Phoenix"
+            r"|in(?=\s+with\s+(?:us|me)\b))"  # "she moved in with us": where the speaker lives
             # "we moved into a new place in Leith": the place is where the home is
             r"(?:\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+|little\s+)?(?:place|flat|apartment|"
             r"house|home|condo|studio)\s+(?:in|near|outside))?",

@@ -31,6 +31,7 @@ from .vocabulary import snake
 _WORKPLACE = re.compile(
     r"\b(?:office|branch|site|campus|team|department|division|hq|headquarters|desk)$", re.I
 )
+_WITH_US = re.compile(r"with\s+(?:us|me)\b", re.I)
 _OFFICE_IN = re.compile(
     r"(?:(?:the|our|my|their|his|her)\s+)?(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+"
     r"(?:office|branch|site|campus|hq|headquarters)",
@@ -64,6 +65,10 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if key == "birth":
             span = r.time_at(m.end(), end)
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
+        if key == "residence" and (home := _WITH_US.match(s, m.end(), end)) is not None:
+            # "she moved in with us": the speaker's home, in the words said
+            add_fact(r, subject, key, home[0], pos, end, confidence, correction, "text", home.span())
+            return True
         value = value_of(r, m.end(), end, kind)
         if value is None:
             return False
