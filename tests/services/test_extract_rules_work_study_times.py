@@ -222,3 +222,8 @@ def test_moving_in_with_the_speaker_and_a_pets_weight_said_after_its_name():
         ("Mira's mother in law", "residence", "with us")
     }
     assert own("我家猫胡椒4公斤。", speaker=ZH) == {("胡椒", "weight", "4公斤")}
+
+
+def test_a_grade_said_with_no_verb_and_a_plan_after_guo():
+    assert own("开学了，我现在大四了。", speaker=ZH) == {(ZH, "grade", "大四")}
+    assert own("我过两周去体检。", speaker=ZH) == {(ZH, "checkup.date", "2026-03-16")}

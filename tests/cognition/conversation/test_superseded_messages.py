@@ -265,3 +265,20 @@ def test_a_later_value_of_a_key_the_vocabulary_lacks_ages_a_line_naming_it_with_
     text = conv.context("What dose of metformin do I take?", budget_tokens=300).text
     assert "until 2026-08-13: [M1] moe: I take metformin 500 mg." in text
     assert "until" not in next(line for line in text.splitlines() if "old pills" in line)  # no number
+
+
+def test_a_british_spelling_of_an_attribute_still_speaks_of_its_fact(memory):
+    m = memory(actor="ava", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My mom's favourite show is The Crown.", "2026-01-25T09:00:00Z"),
+            (
+                "user",
+                "Mom's obsessed with Bridgerton these days, it's her new favourite.",
+                "2026-06-25T09:00:00Z",
+            ),
+        ],
+    )
+    text = conv.context("What is my mom's favourite show?", budget_tokens=300).text
+    assert "Crown" not in _current(text) and "Bridgerton" in _current(text)

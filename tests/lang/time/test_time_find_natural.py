@@ -173,3 +173,16 @@ def test_a_weekday_counted_within_a_month(text, first_day, days) -> None:
     now = datetime(2026, 7, 16, 10, 0, tzinfo=UTC)
     ((_, _, span),) = find_natural(text, now)
     assert span.start.date().isoformat() == first_day and (span.end - span.start).days == days
+
+
+@pytest.mark.parametrize(
+    ("text", "found"),
+    [
+        ("我过两周去体检", ["过两周"]),
+        ("再过三天就放假", ["再过三天"]),
+        ("过了两天", []),
+        ("过两周后", ["两周后"]),
+    ],
+)
+def test_guo_an_amount_is_that_long_from_now(text, found) -> None:
+    assert phrases(text, CST_WED) == found

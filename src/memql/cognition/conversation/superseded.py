@@ -243,6 +243,14 @@ def _says_change(text: str) -> bool:
     return bool(_CHANGE_EN.search(text) or _CHANGE_ZH.search(text))
 
 
+_US_SPELLING = {
+    "favourite": "favorite",
+    "favourites": "favorites",
+    "colour": "color",
+    "neighbour": "neighbor",
+}
+
+
 @lru_cache(maxsize=4096)
 def _anchors(text: str) -> frozenset[str]:
     """The words that name what a line is about: stemmed English content words and names, Chinese
@@ -258,7 +266,7 @@ def _anchors(text: str) -> frozenset[str]:
             continue
         if folded[0].isdigit():
             continue  # a number is a value, not what the line is about
-        out.add(_STEMMER.stemWord(folded))
+        out.add(_STEMMER.stemWord(_US_SPELLING.get(folded, folded)))  # keys are spelt "favorite"
     for run in _HAN_RUN.findall(text):
         for i in range(len(run) - 1):
             pair = run[i : i + 2]

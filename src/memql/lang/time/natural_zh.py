@@ -302,6 +302,11 @@ RULES: tuple[Rule, ...] = (
     Rule(_c(rf"(?P<rel>{_REL_RE})\s*月"), _month),
     Rule(_c(rf"(?P<rel>{_YEAR_REL})年"), _year),
     Rule(_c(rf"{_NOT_AFTER_NUMBER}{_AMOUNT}\s*(?:之后|以后|过后|之後|以後|后|後)"), _future_instant),
+    # 过两周去体检, 再过三天: that long from now (过了两天 is time passed, 过去的两周 a window)
+    Rule(
+        _c(rf"(?:再)?(?:过|過)\s*{_AMOUNT}(?!\s*(?:之后|以后|过后|之後|以後|后|後|前|以来|以來|内|里))"),
+        _future_instant,
+    ),
     Rule(_c(rf"{_NOT_AFTER_NUMBER}{_AMOUNT}\s*(?:之前|以前|前)"), _past_instant),
     Rule(
         _c(rf"(?:最近|过去的?|過去的?|近|前)\s*{_AMOUNT}\s*(?:以来|以來|之内|以内|内|里|裡)?"), _past_window

@@ -51,8 +51,8 @@ _GRADE_YEAR = r"[一二三四五六]年级|(?:高|初|大|研)[一二三四]"  #
 _GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of study
     _GRADE_YEAR + r"|小学|初中|高中|大学|研究生|博士|硕士|本科|研|博"
 )
-_SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二: the grade one is in
-    r"(?:在|已经|马上|就要|要)?(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?"
+_SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二, 我现在大四了: the grade one is in
+    r"(?:在|已经|马上|就要|要)?(?:(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?|(?:是|都)?(?=\S+(?:了|啦)$))"
     r"(?P<v>" + _GRADE_YEAR + r"|幼儿园(?:[大中小]班)?)(?:了|啦|呢)?$"
 )
 # 在复旦读生物: the school after 在 and the field after the verb of study (读书, 读高二 are no field)
