@@ -282,3 +282,50 @@ def test_a_british_spelling_of_an_attribute_still_speaks_of_its_fact(memory):
     )
     text = conv.context("What is my mom's favourite show?", budget_tokens=300).text
     assert "Crown" not in _current(text) and "Bridgerton" in _current(text)
+
+
+def test_the_clause_of_a_change_that_names_what_ended_is_shown_last_as_history(memory):
+    m = memory(actor="ana", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My husband Marco coaches the under-12 soccer team.", "2026-02-20T09:00:00Z"),
+            (
+                "user",
+                "Marco stepped down from the soccer team, he's coaching basketball now.",
+                "2026-06-18T09:00:00Z",
+            ),
+        ],
+    )
+    text = conv.context("What does Marco coach?", budget_tokens=300).text
+    assert (
+        "[M2] ana: he's coaching basketball now. — history: Marco stepped down from the soccer team," in text
+    )
+    assert "soccer" not in _current(text).replace("history: Marco stepped down from the soccer team", "")
+
+
+def test_a_number_a_correction_rejects_makes_the_line_that_said_it_history(memory):
+    m = memory(actor="阿杰", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我们婚礼请了120位客人。", "2026-05-12T09:00:00Z"),
+            ("user", "抱歉，是150位，不是120位。", "2026-05-13T09:00:00Z"),
+        ],
+    )
+    text = conv.context("婚礼有多少客人？", budget_tokens=300).text
+    assert "until 2026-05-13: [M1] 阿杰: 我们婚礼请了120位客人。" in text
+    assert "[M2] 阿杰: 抱歉，是150位， — history: 不是120位。" in text
+
+
+def test_an_ending_word_about_nothing_said_before_moves_nothing(memory):
+    m = memory(actor="kai", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "I live in Leeds.", "2026-02-20T09:00:00Z"),
+            ("user", "Not sure about dinner, I'm cooking pasta tonight.", "2026-06-18T09:00:00Z"),
+        ],
+    )
+    text = conv.context("dinner pasta Leeds", budget_tokens=300).text
+    assert "[M2] kai: Not sure about dinner, I'm cooking pasta tonight" in text and "history:" not in text

@@ -53,7 +53,7 @@ from memql.cognition.conversation.records import (
     read_rows,
     refuses,
 )
-from memql.cognition.conversation.superseded import label_superseded
+from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 from memql.lang import build
 from memql.lang.delta import Turn
 from memql.lang.diagnostics import Diagnostic
@@ -379,7 +379,7 @@ class Conversation:
         pieces = label_stale(pieces, facts, at, shown, upcoming=upcoming, agent=self.agent)
         pieces = leading + pieces if left > 0 else leading
         if self.extractor is not None:  # formation reads what changed where it formed no fact, too
-            pieces = label_superseded(pieces, at, facts, self.agent)
+            pieces = ending_clauses_last(label_superseded(pieces, at, facts, self.agent), self.agent)
         context.pieces = pieces
         context.budget_tokens = budget_tokens
         _enforce_budget(context)

@@ -416,3 +416,77 @@ def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> 
     if echo or not later or not earlier:
         return True
     return bool(later & earlier)
+
+
+# words that end something: "no more Orijen", "stepped down from the soccer team", 乐刻退了, 跟婷婷分手了
+_ENDING = re.compile(
+    r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
+    r"dropped|sold|gave up|stopped|ditched|traded in|moved out of|instead of)\b|"
+    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|戒了|搬出",
+    re.IGNORECASE,
+)
+_LABELLED = re.compile(r"(?:until|from) \S+: ")
+
+
+def _numbers(text: str) -> set[str]:
+    """The numbers a line says (a value said again: "是16号不是14号" after "是14号")."""
+    return set(re.findall(r"\d[\d:.,]*\d|\d", text))
+
+
+_CLAUSE_END = re.compile(
+    r"(?<=[,;.!?，。；！？])\s*|\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)",
+    re.I,
+)
+
+
+def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> list[Piece]:
+    """A change message's clauses that name what ended ("Marco stepped down from the soccer team, he's
+    coaching basketball now") are shown after the rest, labelled ``history:`` — when they name something
+    an earlier line of the context said (what ended) and the message says something else too."""
+    lines = []
+    for p, piece in enumerate(pieces):
+        if piece.level == "message" and piece.time is not None:
+            for j, line in enumerate(piece.text.split("\n")):
+                labelled = _LABELLED.match(line)  # a line made history still says what was before
+                if (m := _LINE.match(line[labelled.end() :] if labelled else line)) is not None:
+                    speaker = (m["speaker"] or "").strip()
+                    lines.append(
+                        (piece.time, getattr(piece, "position", 0), p, j, speaker, m, bool(labelled))
+                    )
+    lines.sort(key=lambda x: (x[0], x[1]))
+    people = _named_people([(*x[:5], x[5]["text"]) for x in lines])  # who is named is not what ended
+    rewritten: dict[tuple[int, int], str] = {}
+    for n, (_, _, p, j, speaker, m, labelled) in enumerate(lines):
+        text = m["text"]
+        if not speaker or speaker == agent or labelled or not _ENDING.search(text):
+            continue
+        clauses = [c for c in _CLAUSE_END.split(text) if c and c.strip()]
+        if len(clauses) < 2:
+            continue
+        before = [x[5]["text"] for x in lines[:n] if x[4] in (speaker, agent)]
+        earlier = set().union(*(_anchors(t) | _numbers(t) for t in before))
+        ending = [
+            c
+            for c in clauses
+            if _ENDING.search(c) and ((_anchors(c) - people - _STATES) | _numbers(c)) & earlier
+        ]
+        rest = [c for c in clauses if c not in ending]
+        if not ending or not any((_anchors(c) - people) | _numbers(c) for c in rest):
+            continue
+        joint = "" if _HAN_RUN.search(text) else " "
+        rewritten[(p, j)] = (
+            f"{m['cite']} {m['speaker']}: " + joint.join(rest) + " — history: " + joint.join(ending)
+        )
+        ended = set().union(*(_numbers(c) for c in ending))
+        for x in lines[:n]:  # the earlier line that said the number now ended (是14号 … 不是14号) is history
+            if x[4] in (speaker, agent) and not x[6] and ended & _numbers(x[5]["text"]):
+                rewritten.setdefault((x[2], x[3]), f"until {lines[n][0].date().isoformat()}: {x[5].string}")
+    if not rewritten:
+        return list(pieces)
+    out = []
+    for p, piece in enumerate(pieces):
+        split = piece.text.split("\n")
+        for j in range(len(split)):
+            split[j] = rewritten.get((p, j), split[j])
+        out.append(replace(piece, text="\n".join(split)))
+    return out
