@@ -227,3 +227,20 @@ def test_moving_in_with_the_speaker_and_a_pets_weight_said_after_its_name():
 def test_a_grade_said_with_no_verb_and_a_plan_after_guo():
     assert own("开学了，我现在大四了。", speaker=ZH) == {(ZH, "grade", "大四")}
     assert own("我过两周去体检。", speaker=ZH) == {(ZH, "checkup.date", "2026-03-16")}
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("My cousin Pablo teaches piano in Seville.", {("Pablo", "teaching", "piano")}),
+        ("Pablo's teaching guitar these days.", {("Pablo", "teaching", "guitar")}),
+        ("He's coaching basketball now.", set()),  # no one for "he" to be
+        (
+            "My husband Marco coaches the under-12 soccer team.",
+            {("Marco", "coaching", "under-12 soccer team")},
+        ),
+        ("I don't teach piano.", set()),
+    ],
+)
+def test_what_one_teaches_or_coaches(text, expected):
+    assert own(text) - {("Mira", "husband", "Marco")} == expected

@@ -246,6 +246,12 @@ _SCHOOL_TO = re.compile(
     r"Montessori))\b",
     re.I,
 )
+_TAUGHT = re.compile(
+    _ADVERBS + r"(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?)?"
+    r"(?P<verb>teach|teaches|teaching|coach|coaches|coaching)\s+(?:the\s+)?(?P<value>[a-z][\w'-]*(?:\s+(?!(?:in|at|for|to|with|on|now|these|this|since|because|and|but)\b)"
+    r"[a-z][\w'-]*){0,3})(?=[\s,.!;]|$)",
+    re.I,
+)
 # "Beth studies law at McGill", "I'm majoring in physics": the field of study
 _STUDY = re.compile(
     _ADVERBS + r"(?:study|studies|am studying|'m studying|is studying|'s studying|major in|majors in|"
@@ -283,6 +289,11 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
     if (m := _INSTRUMENT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         value = m["value"].lower()
         add_fact(r, subject, "instrument", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _TAUGHT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+        # "Pablo teaches piano in Seville", "he's coaching basketball now": what one teaches or coaches
+        key = "coaching" if m["verb"].lower().startswith("coach") else "teaching"
+        add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
         return True
     if (m := _SCHOOL_TO.match(s, at, end)) is not None:
         add_fact(

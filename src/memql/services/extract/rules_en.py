@@ -306,7 +306,8 @@ _KIN_AS_NAME = re.compile(
 _APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
 _NAME_IS = re.compile(
     rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
-    r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|up|down|back|\d))"
+    r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|teaching|coaching|learning|"
+    r"up|down|back|\d))"
 )
 _BARE_NOUN = re.compile(
     r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
