@@ -209,7 +209,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         "place",
     ),
     Attribute("teaching", ("teach", "teaches", "teaching", "教"), WORK),
-    Attribute("coaching", ("coach", "coaches", "coaching"), CONTEXT),
+    Attribute("coaching", ("coaches", "coaching"), CONTEXT),  # "coach" is who coaches (`coach`)
     # what one is learning now (a language, an instrument, a craft): 我在学日语 -> 改学韩语了 supersedes it
     Attribute("learning", ("learning", "learn", "lessons", "学", "练", "学习", "在学", "练习"), CONTEXT),
 )
