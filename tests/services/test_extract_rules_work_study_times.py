@@ -244,3 +244,16 @@ def test_a_grade_said_with_no_verb_and_a_plan_after_guo():
 )
 def test_what_one_teaches_or_coaches(text, expected):
     assert own(text) - {("Mira", "husband", "Marco")} == expected
+
+
+def test_how_many_a_day_and_its_change():
+    assert own("I drink about four coffees a day.") == {("Mira", "coffee.per_day", 4)}
+    assert own("Cut back to one coffee a day.", ("I drink about four coffees a day.",)) == {
+        ("Mira", "coffee.per_day", 1)
+    }
+    assert own("I don't drink two coffees a day.") == set()
+    assert own("我一天抽一包烟。", speaker=ZH) == {(ZH, "smoking.amount", "一包烟")}
+    assert own("从六月开始我一天只抽五根了。", ("我一天抽一包烟。",), speaker=ZH) == {
+        (ZH, "smoking.amount", "五根")
+    }
+    assert own("我抽了一根烟。", speaker=ZH) == set()  # once, no habit

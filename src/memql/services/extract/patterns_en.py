@@ -77,6 +77,7 @@ _AND_PREDICATE = re.compile(
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
+    r"cut back|cut down|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b",
     _I,
 )
@@ -441,6 +442,7 @@ _GENERIC_REFERENCE = re.compile(
 # "Transferred to our Chicago office.", "Cancelled Anytime Fitness": a clause opened by a past verb, not by a
 # name (Fred, Ahmed and Reed are names: too short, or not followed by what follows a verb)
 _PAST_VERB_OPENING = re.compile(
-    r"[A-Z][a-z]{3,}(?:ed|ped|ted)\s+(?:to|into|from|back|over|out|up|my|our|the|a|an|his|her|their)\b"
+    r"(?:[A-Z][a-z]{3,}(?:ed|ped|ted)|Cut|Put|Set|Quit|Left|Got|Sold)\s+"
+    r"(?:to|into|from|back|down|over|out|up|my|our|the|a|an|his|her|their)\b"
 )
 _AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our)\b|(?-i:[A-Z]))", re.I)  # "Kim and Lou …", "Ash and I …"

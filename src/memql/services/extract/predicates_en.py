@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from memql.lang.time.numbers import parse_en_number
+from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
 from .common import Reading
 from .patterns_en import (
@@ -246,6 +246,14 @@ _SCHOOL_TO = re.compile(
     r"Montessori))\b",
     re.I,
 )
+_PLURAL = re.compile(r"(?:(?<=ss)|(?<=sh)|(?<=ch)|(?<=x))es$|(?<!s)s$")
+_PER_PERIOD = re.compile(
+    _ADVERBS + r"(?:drink|drinks|have|has|smoke|smokes|eat|eats|take|takes|cut back to|cut down to|"
+    r"(?:am|'m|is|'s)\s+down\s+to|down to|up to|am up to|'m up to|only have|only drink)\s+"
+    r"(?:about\s+|around\s+|like\s+|only\s+|just\s+)?(?P<n>\d{1,2}|" + EN_NUMBER_RE + r")\s+"
+    r"(?P<thing>[a-z]+)\s+(?:a|per|each|every)\s+(?P<per>day|week|night)\b",
+    re.I,
+)
 _TAUGHT = re.compile(
     _ADVERBS + r"(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?)?"
     r"(?P<verb>teach|teaches|teaching|coach|coaches|coaching)\s+(?:the\s+)?(?P<value>[a-z][\w'-]*(?:\s+(?!(?:in|at|for|to|with|on|now|these|this|since|because|and|but)\b)"
@@ -289,6 +297,13 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
     if (m := _INSTRUMENT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         value = m["value"].lower()
         add_fact(r, subject, "instrument", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _PER_PERIOD.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("n")):
+        # "I drink about four coffees a day" … "cut back to one coffee a day": how many, per day
+        thing = _PLURAL.sub("", m["thing"].lower())  # coffees, glasses: one coffee, one glass
+        key = f"{snake(thing)}.per_{m['per'].lower()}"
+        n = parse_en_number(m["n"]) if not m["n"].isdigit() else int(m["n"])
+        add_fact(r, subject, key, n, pos, end, confidence, correction, "number", m.span("n"))
         return True
     if (m := _TAUGHT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         # "Pablo teaches piano in Seville", "he's coaching basketball now": what one teaches or coaches

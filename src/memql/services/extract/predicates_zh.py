@@ -41,6 +41,11 @@ _WORKOUT = re.compile(  # 我在一兆韦德健身, 我换到了威尔士健身:
     + _CLAUSE
     + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
 )
+_EACH_PERIOD = re.compile(r"(?:一|每)(?:天|日|周|星期|个月|晚)")
+_PER_PERIOD = re.compile(  # 抽一包烟, 只抽五根, 喝三杯咖啡: the amount kept, with what it is of
+    r"(?:(?:一|每)(?:天|周|晚))?(?:只|就|才|大概|差不多)*(?P<verb>喝|吃|抽)(?P<v>(?:[0-9]{1,2}|[一两二三四五六七八九十半]{1,3})"
+    r"(?:杯|瓶|碗|份|罐|根|包|支|顿|个)[\u4e00-\u9fff]{0,4}?)(?:了|啦|左右)?$"
+)
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking", "学": "learning", "练": "learning"}
 _STUDY = re.compile(
     r"(?:在读|主修|改读|改学|转读|转专业(?:到了?|去了?|读|学|念)?|读的是|学的是)(?P<v>"
@@ -187,6 +192,10 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
         return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
+    if (m := _PER_PERIOD.match(s, verb_at, b)) is not None and _EACH_PERIOD.search(s, a, m.start("verb")):
+        # 我一天抽一包烟 … 一天只抽五根了: how much, for a habit said per day or week
+        key = _HABIT_KEYS.get(m["verb"], m["verb"]) + ".amount"
+        return _add(r, subject, key, m, a, b, confidence, correction, "text")
     habit = _HABIT.match(s, verb_at, b)
     if (
         habit is not None
