@@ -192,7 +192,11 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
         return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
-    if (m := _PER_PERIOD.match(s, verb_at, b)) is not None and _EACH_PERIOD.search(s, a, m.start("verb")):
+    if (
+        (m := _PER_PERIOD.match(s, verb_at, b)) is not None
+        and _EACH_PERIOD.search(s, a, m.start("verb"))
+        and not (m["verb"] in "喝吃" and re.match(r"[一1](?![0-9])", m["v"]))  # 每天喝一杯热牛奶: the drink
+    ):
         # 我一天抽一包烟 … 一天只抽五根了: how much, for a habit said per day or week
         key = _HABIT_KEYS.get(m["verb"], m["verb"]) + ".amount"
         return _add(r, subject, key, m, a, b, confidence, correction, "text")
