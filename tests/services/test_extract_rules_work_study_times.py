@@ -257,3 +257,15 @@ def test_how_many_a_day_and_its_change():
         (ZH, "smoking.amount", "五根")
     }
     assert own("我抽了一根烟。", speaker=ZH) == set()  # once, no habit
+
+
+def test_a_correction_of_a_key_only_another_held_corrects_that_ones():
+    said = "My son's recital is on May 30th."
+    assert own("Ugh, no — the recital is May 23rd, I had the wrong week.", (said,)) == {
+        ("Mira's son", "recital", "2026-05-23")
+    }
+    assert own("The recital is May 23rd.", (said,)) == {("Mira", "recital", "2026-05-23")}  # no correction
+    zh_said = "我儿子的钢琴汇报演出是5月30号。"
+    assert own("哎不对，汇报演出是5月23号，我记错周了。", (zh_said,), speaker=ZH) == {
+        (f"{ZH}的儿子", "钢琴汇报演出", "2026-05-23")
+    }

@@ -25,6 +25,27 @@ SINGULAR_RELATIONS = frozenset(
 )
 
 
+def corrected_holder(r: Reading, subject: str, key: str) -> tuple[str, str]:
+    """(subject, key) a correction of the speaker's own words means: "the recital is May 23rd" after "my
+    son's recital is on May 30th" corrects the son's recital — when the speaker held no such key and spoke
+    of exactly one other holder of it (or of a key ending in it: 钢琴汇报演出 for 汇报演出)."""
+    if subject != r.speaker or any(d.subject == subject and d.attribute == key for d in r.earlier):
+        return subject, key
+    held = {
+        (d.subject, d.attribute)
+        for d in r.earlier
+        if d.speaker == r.speaker
+        and d.subject != subject
+        and not d.attribute.startswith("relation.")
+        and (
+            d.attribute == key
+            or d.attribute.endswith(("." + key, "_" + key))
+            or (CJK.search(key) and d.attribute.endswith(key))
+        )
+    }
+    return held.pop() if len(held) == 1 else (subject, key)
+
+
 def this_year_only(span: TimeSpan, now: datetime) -> bool:
     """The span is the whole current year ("this year", 今年): it dates nothing within it, so a fact it
     opens starts when it is said (else a later message would date before an earlier one)."""

@@ -36,6 +36,7 @@ NOT_NAMES = frozenset((
 
 _DISCOURSE = re.compile(
     r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|ah|hmm|um|"
+    r"ugh|argh|hm|meh|oof|"
     r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|"
     r"one more thing|in other news|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
@@ -58,7 +59,7 @@ _CORRECTION = re.compile(
     r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
     # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
     r"that'?s (?:wrong|not right|incorrect|a mistake)|that was (?:wrong|a mistake)|change of plans?|"
-    r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]))\b[\s,:;.!\-–—]*",
+    r"(?:sorry|no|nope|wait)(?=\s*[,:;.!\-–—]|\s*$))\b[\s,:;.!\-–—]*",
     _I,
 )
 _ACTUALLY = re.compile(r"\b(?:actually|in fact)\b", _I)  # mid-sentence: "the deadline is actually June 30"

@@ -7,7 +7,7 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
-from .common import Draft, Reading, strip_span, this_year_only, time_value
+from .common import Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
 # an amount followed by other items' amounts: ", car 320, phone 60"
@@ -159,6 +159,8 @@ def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
 
 
 def add_fact(r, subject, key, value, start, end, confidence, correction, kind, vspan, rejected=None) -> Draft:
+    if correction:
+        subject, key = corrected_holder(r, subject, key)
     if (correction or key in r.vocabulary.aspects) and "." not in key:  # "my deadline is …": passport's
         for d in reversed(r.earlier):
             if d.subject == subject and d.attribute.endswith("." + key):

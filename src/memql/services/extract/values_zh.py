@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import Draft, Reading, strip_span, this_year_only, time_value
+from .common import Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
 from .patterns_zh import _CUT, _TAIL
 
 
@@ -50,6 +50,8 @@ def valid_from(r: Reading, start: int, end: int, v0: int, v1: int):
 
 
 def add_fact(r, subject, key, value, start, end, confidence, correction, kind, vspan) -> Draft:
+    if correction:
+        subject, key = corrected_holder(r, subject, key)
     if correction and "." not in key:
         for d in reversed(r.earlier):
             if d.subject == subject and d.attribute.endswith("." + key):
