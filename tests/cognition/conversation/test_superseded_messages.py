@@ -329,3 +329,19 @@ def test_an_ending_word_about_nothing_said_before_moves_nothing(memory):
     )
     text = conv.context("dinner pasta Leeds", budget_tokens=300).text
     assert "[M2] kai: Not sure about dinner, I'm cooking pasta tonight" in text and "history:" not in text
+
+
+def test_the_line_that_said_what_an_ending_clause_ends_is_history(memory):
+    m = memory(actor="ken", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My sister-in-law Rachel is a dentist in Leeds.", "2026-03-03T09:00:00Z"),
+            ("user", "My dentist says I floss too little.", "2026-03-04T09:00:00Z"),
+            ("user", "Rachel gave up dentistry and now runs a bakery.", "2026-08-03T09:00:00Z"),
+        ],
+    )
+    text = conv.context("What does Rachel do?", budget_tokens=300).text
+    assert "until 2026-08-03: [M1] ken: My sister-in-law Rachel is a dentist in Leeds." in text
+    assert "[M3] ken: now runs a bakery. — history: Rachel gave up dentistry" in text
+    assert "until" not in next(line for line in text.splitlines() if "floss" in line)  # not Rachel's

@@ -50,7 +50,7 @@ _CHANGE_EN = re.compile(
 )
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|(?<!不)错了|说错|看错|"
-    r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|"
+    r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|转让|倒闭|"
     r"离婚|结婚了|领证了|看完|戒了|戒烟|戒酒|转到|转去|转学|卖了|挪到|退休|不是.{1,12}是|变成|定在|最后|"
     # 不考研了, 不学钢琴了, 皇家的不能吃了: no longer (不错了, 不少了 only judge)
     r"不(?!错|少|多|久|好意思)(?:再|能|会|用|想|要|去)?[\u4e00-\u9fff]{1,3}了"
@@ -422,10 +422,21 @@ def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> 
 _ENDING = re.compile(
     r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
     r"dropped|sold|gave up|stopped|ditched|traded in|moved out of|instead of)\b|"
-    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|戒了|搬出",
+    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|戒了|搬出|转让|关门|倒闭",
     re.IGNORECASE,
 )
 _LABELLED = re.compile(r"(?:until|from) \S+: ")
+
+
+def _shares(words: set[str], earlier: set[str]) -> bool:
+    """A word of `words` was said before, or a word of six letters or more that begins like one said
+    before ("dentistry" … "dentist")."""
+    if words & earlier:
+        return True
+    long_ = [e for e in earlier if len(e) >= 6 and e.isascii()]
+    return any(
+        w.startswith(e) or e.startswith(w) for w in words if len(w) >= 6 and w.isascii() for e in long_
+    )
 
 
 def _numbers(text: str) -> set[str]:
@@ -468,18 +479,27 @@ def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> li
         ending = [
             c
             for c in clauses
-            if _ENDING.search(c) and ((_anchors(c) - people - _STATES) | _numbers(c)) & earlier
+            if _ENDING.search(c) and _shares((_anchors(c) - people - _STATES) | _numbers(c), earlier)
         ]
         rest = [c for c in clauses if c not in ending]
         if not ending or not any((_anchors(c) - people) | _numbers(c) for c in rest):
             continue
         joint = "" if _HAN_RUN.search(text) else " "
+        rest[0] = re.sub(r"^(?:and|but)\s+", "", rest[0], flags=re.I)  # "and now runs a bakery": the clause
         rewritten[(p, j)] = (
             f"{m['cite']} {m['speaker']}: " + joint.join(rest) + " — history: " + joint.join(ending)
         )
-        ended = set().union(*(_numbers(c) for c in ending))
-        for x in lines[:n]:  # the earlier line that said the number now ended (是14号 … 不是14号) is history
-            if x[4] in (speaker, agent) and not x[6] and ended & _numbers(x[5]["text"]):
+        numbers = set().union(*(_numbers(c) for c in ending))
+        words = set().union(*(_anchors(c) for c in ending))
+        whom, words = words & people, words - people - _STATES
+        for x in lines[:n]:
+            # the earlier line that said what ended is history: the number a correction rejects (是14号 …
+            # 不是14号), or a thing of the same one ("Rachel is a dentist" … "Rachel gave up dentistry")
+            said = x[5]["text"]
+            if x[4] not in (speaker, agent) or x[6]:
+                continue
+            named = x[4] == speaker and (not whom or whom & _anchors(said))
+            if numbers & _numbers(said) or (named and _shares(words, _anchors(said) - people)):
                 rewritten.setdefault((x[2], x[3]), f"until {lines[n][0].date().isoformat()}: {x[5].string}")
     if not rewritten:
         return list(pieces)
