@@ -19,7 +19,6 @@ on each of its lines, so no reader takes the stale value for the current one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -37,9 +36,9 @@ from memql.cognition.conversation.stale_forms import (
 )
 from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
-from memql.lang.time.natural_en import MONTHS
+from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract import Extractor, make_extractor
-from memql.services.extract.common import SINGULAR_RELATIONS, held_key
+from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -381,24 +380,19 @@ def profile_fields(
 # --- matching and rendering --------------------------------------------------------------------------
 
 
-_WEEKDAYS_EN = ("Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday")
-_MOMENT = re.compile(r"(\d{4}-\d{2}-\d{2})T(\d{2}):(\d{2})(?::\d{2})?Z$")
-
-
-_CJK = re.compile(r"[\u4e00-\u9fff]")
-
-
 def _render(value: Any, subject: str = "") -> str:
     """A date or moment as people say it, with its weekday (a question may ask by either), then as
     stored: "Thursday, May 21, 2026 (2026-05-21)"; for a Chinese subject "2026年5月21日 周四 (…)"."""
-    moment = _MOMENT.match(value) if isinstance(value, str) else None
-    day = as_date(moment[1] if moment else value)
+    moment = MOMENT.match(value) if isinstance(value, str) else None
+    day = as_date(moment["date"] if moment else value)
     if day is None:
         return str(value)
-    clock = f" {moment[2]}:{moment[3]}" if moment else ""
-    if _CJK.search(subject):
+    clock = f" {moment['h']}:{moment['m']}" if moment else ""
+    if CJK.search(subject):
         return f"{day.year}年{day.month}月{day.day}日 周{'一二三四五六日'[day.weekday()]}{clock} ({value})"
-    said = f"{_WEEKDAYS_EN[day.weekday()]}, {MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
+    said = (
+        f"{WEEKDAYS[day.weekday()].capitalize()}, {MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
+    )
     return f"{said}{',' + clock if clock else ''} ({value})"
 
 

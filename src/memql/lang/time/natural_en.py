@@ -14,6 +14,7 @@ from .spans import (
     Grammar,
     Rule,
     TimeSpan,
+    add_months,
     amount_duration,
     amount_handlers,
     boundary_span,
@@ -253,8 +254,8 @@ def _date(m: re.Match[str], now: datetime) -> TimeSpan:
 
 def _relative_month_day(m: re.Match[str], now: datetime) -> TimeSpan:
     """ "next month on the 30th", "the 5th of next month": that day of the month named relatively."""
-    months = now.year * 12 + now.month - 1 + _BOUNDARY_OFFSET[m["rel"].lower()]
-    return calendar_day(now, months // 12, months % 12 + 1, int(m["day"]), m.group(0))
+    year, month = add_months(now.year, now.month, _BOUNDARY_OFFSET[m["rel"].lower()])
+    return calendar_day(now, year, month, int(m["day"]), m.group(0))
 
 
 _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4, "last": -1}
@@ -263,8 +264,7 @@ _NTH = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "four
 def _nth_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
     """ "the last weekend of August", "the first Monday of next month"."""
     if m["rel"]:
-        months = now.year * 12 + now.month - 1 + _BOUNDARY_OFFSET[m["rel"].lower()]
-        year, month = months // 12, months % 12 + 1
+        year, month = add_months(now.year, now.month, _BOUNDARY_OFFSET[m["rel"].lower()])
     else:
         year, month = (int(m["year"]) if m["year"] else None), _month(m["mon"].lower())
     weekday = None if m["wd"].lower().startswith("weekend") else WEEKDAYS.index(m["wd"].lower().rstrip("s"))

@@ -273,8 +273,7 @@ def _day_of_month(m: re.Match[str], now: datetime) -> TimeSpan:
 def _nth_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
     """八月最后一个周末, 下个月第一个周一: a weekday (or the weekend) counted within a month."""
     if m["rel"] is not None:
-        months = now.year * 12 + now.month - 1 + _REL[m["rel"]]
-        year, month = months // 12, months % 12 + 1
+        year, month = add_months(now.year, now.month, _REL[m["rel"]])
     else:
         year, month = (_number(m["y"]) if m["y"] else None), _number(m["m"])
     weekday = None if m["we"] else "一二三四五六日天".index(m["d"]) if m["d"] != "天" else 6

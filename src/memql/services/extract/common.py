@@ -17,6 +17,8 @@ from memql.lang.time.spans import month_span, weekday_after, year_span
 from .vocabulary import Vocabulary
 from .vocabulary_words import RELATIONS
 
+# a moment as facts keep it: 2026-03-02T18:40:00Z
+MOMENT = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):\d{2}Z$")
 _WHEN = (".date", ".time")  # the aspect a thing's time is kept under ("standup.time")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import Draft, Reading, time_value
+from .common import MOMENT, Draft, Reading, time_value
 from .patterns_zh import _BARE
 from .predicates_zh import zh_amount
 from .values_zh import read_value
@@ -21,7 +21,6 @@ _CLOCK = re.compile(
     r"(?:(?P<m>[0-9]{2}|[一二三四五六七八九十]{1,3}|半|一刻|三刻)分?)?(?:钟)?"
 )
 _DAY = re.compile(r"(?P<d>[0-9]{1,2}|[一二三四五六七八九十]{1,3})(?:号|日)")
-_MOMENT = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):00Z")
 _PM = ("下午", "傍晚", "晚上")
 
 
@@ -54,7 +53,7 @@ def clock_fix(r: Reading, words: str) -> tuple[Draft, str] | None:
     for d in _mine(r):
         if isinstance(d.value, str) and _CLOCK.fullmatch(d.value):
             return d, words  # 晚餐订在八点 then 是七点半: a time kept as said is corrected as said
-        if d.kind != "date" or (old := _MOMENT.fullmatch(str(d.value))) is None:
+        if d.kind != "date" or (old := MOMENT.fullmatch(str(d.value))) is None:
             continue
         if (m["half"] in _PM and hour < 12) or (m["half"] is None and int(old["h"]) >= 12 and hour < 12):
             hour += 12  # 下午三点 then 是四点: still the afternoon

@@ -27,7 +27,7 @@ from datetime import datetime
 from memql.services.tokenize import STOP_WORDS, tokens
 
 from . import values_en, values_zh
-from .common import CJK, HEDGED, Draft, Reading, count_of, kin_named, same_value
+from .common import CJK, HEDGED, MOMENT, Draft, Reading, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
 from .value_shapes import Value, values
 
@@ -348,7 +348,6 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     r.add(Draft(subject, attribute, value, start, end, begins, HEDGED, correcting, _kind(new), span))
 
 
-_MOMENT = re.compile(r"(?P<day>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):\d{2}Z$")
 _CLOCK_ONLY = re.compile(
     r"(?:at\s+)?(?:上午|下午|晚上|早上|中午|凌晨|傍晚)?\s*[0-9一二三四五六七八九十两]{1,3}"
     r"(?:[:：点][0-9一二三四五六七八九十半刻]{0,3}分?)?\s*(?:[ap]\.?m\.?|o'clock)?",
@@ -360,7 +359,7 @@ _MORNING = re.compile(r"上午|早上|早晨|凌晨|\b(?:am|a\.m\.|morning)\b", 
 def _same_day_and_half(new: Value, old: object, text: str) -> object:
     """A clock time said alone for a held moment ("8点15落地" after "晚上6点40"): that moment's day, and its
     half of the day unless the words say the morning."""
-    moment, held = _MOMENT.match(str(new.value)), _MOMENT.match(str(old))
+    moment, held = MOMENT.match(str(new.value)), MOMENT.match(str(old))
     if (
         new.kind != "clock"
         or moment is None
@@ -371,7 +370,7 @@ def _same_day_and_half(new: Value, old: object, text: str) -> object:
     hour = int(moment["h"])
     if hour < 12 <= int(held["h"]) and not _MORNING.search(text[max(0, new.start - 4) : new.end + 3]):
         hour += 12
-    return f"{held['day']}T{hour:02d}:{moment['m']}:00Z"
+    return f"{held['date']}T{hour:02d}:{moment['m']}:00Z"
 
 
 def _earlier_value(r: Reading, subject: str, attribute: str, said: Said, back: int, old: Value, turn) -> None:
