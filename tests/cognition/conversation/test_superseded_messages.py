@@ -345,3 +345,24 @@ def test_the_line_that_said_what_an_ending_clause_ends_is_history(memory):
     assert "until 2026-08-03: [M1] ken: My sister-in-law Rachel is a dentist in Leeds." in text
     assert "[M3] ken: now runs a bakery. — history: Rachel gave up dentistry" in text
     assert "until" not in next(line for line in text.splitlines() if "floss" in line)  # not Rachel's
+
+
+def test_a_change_of_a_named_friend_ages_nothing_said_of_a_relative(memory):
+    """ "Gwen moved to Austin" shares the attribute of "my brother lives in Denver", not the person: the
+    facts of the two lines are about two people (Gwen is known as a best friend), so the brother's line
+    and his fact stay current while Gwen's own earlier line becomes history."""
+    m = memory(actor="tia", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My brother lives in Denver.", "2026-03-03T09:00:00Z"),
+            ("assistant", "Nice city.", "2026-03-03T09:00:05Z"),
+            ("user", "My best friend Gwen also lives in Denver.", "2026-03-03T10:00:00Z"),
+            ("user", "Gwen just moved to Austin for a job.", "2026-07-03T09:00:00Z"),
+        ],
+    )
+    text = conv.context("Where does my brother live?", budget_tokens=300).text
+    assert "until 2026-07-03: [M3] tia: My best friend Gwen also lives in Denver." in text
+    assert "[M1] tia: My brother lives in Denver." in _current(text)
+    assert "[M2] assistant: Nice city." in _current(text)
+    assert "brother's residence: Denver" in _current(text)

@@ -93,6 +93,7 @@ def label_superseded(
     later = {f.source for f in facts if f.source and f.valid_from > at}
     stated = facts_by_source(facts)
     lines = []  # (time, position, piece index, line index, speaker, text)
+    cited: dict[tuple[int, int], str] = {}  # (piece index, line index) -> the line's turn id
     for p, piece in enumerate(pieces):
         if piece.level != "message" or piece.time is None or piece.time > at:
             continue
@@ -101,20 +102,30 @@ def label_superseded(
             if m:
                 speaker = (m["speaker"] or "").strip()
                 lines.append((piece.time, getattr(piece, "position", 0), p, i, speaker, m["text"]))
+                cited[(p, i)] = m["cite"][1:-1]
     if not lines:
         return list(pieces)
     lines.sort(key=lambda x: (x[0], x[1]))
     people_named = _named_people(lines)
+    related: dict[str, set[str]] = {}  # a person's relations to the speakers ("Gwen": best_friend)
+    for f in facts:
+        if f.attribute.startswith("relation.") and f.attribute.endswith("_of"):
+            related.setdefault(f.subject, set()).add(f.attribute[len("relation.") : -len("_of")])
     labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]] = {}
-    for n, (when, _, p, _, speaker, text) in enumerate(lines):
+    for n, (when, _, p, i, speaker, text) in enumerate(lines):
         if speaker == agent or not (_says_change(text) or _ended(text)) or set(pieces[p].source_ids) & later:
             continue
         anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
         anchors |= {"@" + f.attribute for source in pieces[p].source_ids for f in stated.get(source, ())}
-        for earlier in lines[:n]:
+        whose = _subjects(stated.get(cited[(p, i)], ()))
+        for k, earlier in enumerate(lines[:n]):
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
                 continue
+            replied = lines[k - 1] if by == agent and k > 0 else earlier  # a reply is of what it answered
+            theirs = _subjects(stated.get(cited[(replied[2], replied[3])], ()))
+            if whose and theirs and not any(_may_be_one(a, b, related) for a in whose for b in theirs):
+                continue  # "Gwen moved to Austin" ages nothing said of "my brother" (facts of others)
             shared = anchors & _anchors(said)
             if shared and _same_people(people, _people(said), by == agent):
                 labels[(q, j)] = (when, shared)
@@ -166,6 +177,34 @@ def _label_by_facts(
                 continue  # a value of its own for this key: label_stale reads it by its value
             if (topic in _anchors(said) or _names_key(f.attribute, said)) and _about(f.subject, by, said):
                 labels[(q, j)] = (f.valid_from, frozenset({topic}))
+
+
+def _subjects(facts: Sequence[StoredFact]) -> set[str]:
+    """Whom the facts formed from a message are about (relations aside: "my best friend Gwen")."""
+    return {f.subject for f in facts if not f.attribute.startswith("relation.")}
+
+
+_RELATIVE_OF = re.compile(r".+?(?:'s |的)(?P<rel>[\w -]+)")
+
+
+def _may_be_one(a: str, b: str, related: dict[str, set[str]]) -> bool:
+    """Can two subjects of facts be one person: the same name or a word of it ("Uncle Frank", "Frank"),
+    the same relation, or a relative and a name not known by another relation."""
+    rel_a, rel_b = (_relation_of(x) for x in (a, b))
+    if rel_a and rel_b:
+        return rel_a == rel_b
+    if rel_a or rel_b:
+        name, rel = (b, rel_a) if rel_a else (a, rel_b)
+        return not related.get(name) or rel in related[name]
+    return a == b or bool(set(a.casefold().split()) & set(b.casefold().split()))
+
+
+def _relation_of(subject: str) -> str | None:
+    """The relation key of "Tia's brother", 小蒂的哥哥; None for a name."""
+    m = _RELATIVE_OF.fullmatch(subject)
+    if m is None or m["rel"].casefold() not in RELATIONS:
+        return None
+    return RELATIONS[m["rel"].casefold()][0]
 
 
 def _names_key(attribute: str, text: str) -> bool:

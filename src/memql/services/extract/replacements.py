@@ -330,7 +330,11 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
             return
         _earlier_value(r, own.subject, own.attribute, said, back, old, turn)
         return
-    if held is not None:
+    named = _named_opening(r, said) if held is not None else None
+    if held is not None and named not in (None, held.subject) and named not in str(held.value):
+        # 阿关搬去重庆了 after 我哥住在成都 … 我闺蜜阿关也在成都: the key another held, for the one named
+        subject, attribute, held = named, held.attribute, None
+    elif held is not None:
         subject, attribute = held.subject, held.attribute
     else:
         subject = _subject(r, said)
@@ -434,14 +438,24 @@ def _relative(text: str) -> str | None:
 def _subject(r: Reading, said: Said) -> str:
     """Whose value it is: a person named before whom the message opens with ("Priya transferred to
     Austin"), a relative of the speaker's either turn names ("Dad takes 10 mg"), else the speaker."""
-    names = {p.name for p in r.persons}
     opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
     if opening and _relative(opening[1]):  # "Grandpa's doctor …": a relative, as "my grandpa" would be
         return f"{r.speaker}'s {_relative(opening[1])}"
-    if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
-        return opening[1]
+    if (name := _named_opening(r, said)) is not None:
+        return name
     relative = _relative(r.text) or (_relative(said.text) if _OPENS_WITH_OTHER.search(said.text) else None)
     return f"{r.speaker}'s {relative}" if relative else r.speaker
+
+
+def _named_opening(r: Reading, said: Said) -> str | None:
+    """A person named before whom the message opens with and the old turn names ("Priya transferred to
+    Austin", 阿关为了工作搬去重庆了)."""
+    names = {p.name for p in r.persons}
+    opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
+    if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
+        return opening[1]
+    text = r.text.lstrip()
+    return next((n for n in names if CJK.match(n) and text.startswith(n) and n in said.text), None)
 
 
 _OPENS_WITH_OTHER = re.compile(
