@@ -366,3 +366,21 @@ def test_a_change_of_a_named_friend_ages_nothing_said_of_a_relative(memory):
     assert "[M1] tia: My brother lives in Denver." in _current(text)
     assert "[M2] assistant: Nice city." in _current(text)
     assert "brother's residence: Denver" in _current(text)
+
+
+def test_a_change_that_names_the_old_value_keeps_its_new_clause_current(memory):
+    """ "李总离职了，现在我的领导是老陈" names the outdated boss as it says the new one: the line is not
+    history as a whole; the clause that names what ended is shown last, labelled history."""
+    m = memory(actor="小山", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我领导是王姐。", "2026-02-11T09:00:00Z"),
+            ("user", "部门调整，我现在归李总管。", "2026-05-11T09:00:00Z"),
+            ("user", "李总离职了，现在我的领导是老陈。", "2026-08-11T09:00:00Z"),
+        ],
+    )
+    text = conv.context("小山的领导是谁？", budget_tokens=300).text
+    assert "[M3] 小山: 现在我的领导是老陈。 — history: 李总离职了，" in text
+    assert "until 2026-08-11: [M2] 小山: 部门调整，我现在归李总管。" in text
+    assert "李总" not in _current(text).replace("history: 李总离职了", "")

@@ -124,7 +124,7 @@ def label_superseded(
                 continue
             replied = lines[k - 1] if by == agent and k > 0 else earlier  # a reply is of what it answered
             theirs = _subjects(stated.get(cited[(replied[2], replied[3])], ()))
-            if whose and theirs and not any(_may_be_one(a, b, related) for a in whose for b in theirs):
+            if _others(whose, theirs, related, {speaker, by}):
                 continue  # "Gwen moved to Austin" ages nothing said of "my brother" (facts of others)
             shared = anchors & _anchors(said)
             if shared and _same_people(people, _people(said), by == agent):
@@ -182,6 +182,16 @@ def _label_by_facts(
 def _subjects(facts: Sequence[StoredFact]) -> set[str]:
     """Whom the facts formed from a message are about (relations aside: "my best friend Gwen")."""
     return {f.subject for f in facts if not f.attribute.startswith("relation.")}
+
+
+def _others(whose: set[str], theirs: set[str], related: dict[str, set[str]], speakers: set[str]) -> bool:
+    """Are the facts of two lines about different people, each of them someone known (a speaker, a
+    relative, a person with a relation to a speaker) — not a name the rules may have misread ("Yoga
+    moved to Wednesdays")?"""
+    known = all(x in speakers or x in related or _relation_of(x) for x in whose | theirs)
+    if not (whose and theirs and known):
+        return False
+    return not any(_may_be_one(a, b, related) for a in whose for b in theirs)
 
 
 _RELATIVE_OF = re.compile(r".+?(?:'s |的)(?P<rel>[\w -]+)")
@@ -500,9 +510,11 @@ def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> li
                 labelled = _LABELLED.match(line)  # a line made history still says what was before
                 if (m := _LINE.match(line[labelled.end() :] if labelled else line)) is not None:
                     speaker = (m["speaker"] or "").strip()
-                    lines.append(
-                        (piece.time, getattr(piece, "position", 0), p, j, speaker, m, bool(labelled))
-                    )
+                    # history from its own day: it named the old value as it said the change ("李总离职了，
+                    # 现在我的领导是老陈"), so its clauses are parted as an unlabelled line's are
+                    day = f"until {piece.time.date().isoformat()}: "
+                    history = labelled is not None and labelled[0] != day
+                    lines.append((piece.time, getattr(piece, "position", 0), p, j, speaker, m, history))
     lines.sort(key=lambda x: (x[0], x[1]))
     people = _named_people([(*x[:5], x[5]["text"]) for x in lines])  # who is named is not what ended
     rewritten: dict[tuple[int, int], str] = {}
@@ -524,7 +536,8 @@ def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> li
         if not ending or not any((_anchors(c) - people) | _numbers(c) for c in rest):
             continue
         joint = "" if _HAN_RUN.search(text) else " "
-        rest[0] = re.sub(r"^(?:and|but)\s+", "", rest[0], flags=re.I)  # "and now runs a bakery": the clause
+        # "and now runs a bakery", "so now my boss is Tom": the clause alone
+        rest[0] = re.sub(r"^(?:and|but|so)\s+", "", rest[0], flags=re.I)
         rewritten[(p, j)] = (
             f"{m['cite']} {m['speaker']}: " + joint.join(rest) + " — history: " + joint.join(ending)
         )

@@ -384,7 +384,8 @@ _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
-    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$",
+    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$|"
+    r",\s*(?-i:[a-z]+ing)\b.*$",  # "92 kilos right now, trying to lose some": a participle's clause
     _I,
 )
 _VALUE_TAIL = re.compile(

@@ -88,6 +88,10 @@ _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in
         ),
         "weight",
     ),
+    (  # 瘦到85了: a number one slimmed or grew to is a weight, its unit unsaid
+        re.compile(r"(?:已经|才|又|都)?(?:瘦到|胖到|减到|瘦了?到|长胖到)(?P<v>" + _NUMBER + r")(?:了|啦)?$"),
+        "weight",
+    ),
     (
         re.compile(
             r"(?:身高)?(?:有|是|已经|才|只有)?(?P<v>一米[0-9一二三四五六七八九]{1,2}|"
@@ -182,12 +186,19 @@ _VERB_OBJECT_KEYS = {
     "改地点": "location",
     "换地点": "location",
 }
+_NOT_PERSON = re.compile(r"我|你|他|她|自己|大家|谁|公司|部门|团队")
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
+# 我现在归李总管, 改向老陈汇报了: whom one reports to is one's manager (one at a time)
+_REPORTS_TO = re.compile(
+    r"(?:改|转)?(?:归|由|向|跟)(?P<v>[^，,。！!？?的]{1,4}?)(?:管|带|直接管|负责|汇报)(?:了|啦|呢)?[。！!]*$"
+)
 
 
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
+    if (m := _REPORTS_TO.match(s, verb_at, b)) is not None and not _NOT_PERSON.match(m["v"]):
+        return _add(r, subject, "manager", m, a, b, confidence, correction, "person")
     if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
         return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
@@ -376,16 +387,18 @@ def announced(r: Reading, a: int, b: int) -> str | None:
     if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
-    if re.search(r"[我你他她是在]|工作|主意|天气", phrase):
+    adverbs = re.fullmatch(r"[又也都还就再刚已经终于]+", phrase)  # 又换了 says again, not what
+    if re.search(r"[我你他她是在]|工作|主意|天气", phrase) or adverbs:
         return None
     return key_of(r, phrase) or None
 
 
-def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confidence: float) -> bool:
-    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed."""
+def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: int, confidence: float) -> bool:
+    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed, at `a`
+    past the adverbs and time of the part (which begins at `part`; its time dates it: 下个月开始5000)."""
     s = r.text
     if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
-        return amount(r, subject, key, m, a, b, confidence, True)
+        return amount(r, subject, key, m, part, b, confidence, True)
     end = a + len(s[a:b].rstrip("。！!了啦"))
     contact = _CONTACT.fullmatch(s, a, end)
     m = _ANNOUNCED_VALUE.match(s, a, b) if contact is None else contact
@@ -395,7 +408,7 @@ def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confiden
     if got is None or (len(str(got[0])) > 10 and contact is None):
         return False
     value, v0, v1 = got
-    add_fact(r, subject, key, value, a, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
+    add_fact(r, subject, key, value, part, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
     return True
 
 

@@ -213,7 +213,8 @@ _VALUE_LIKE = re.compile(
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
 _COMMA_SUBJECT = re.compile(
-    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b|"
+    r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
+    r"she's|now|but now)\b|"
     r"[a-z]+(?:\s+[a-z]+)?\s+(?:is|'s)\s+now\b)",
     re.I,
 )

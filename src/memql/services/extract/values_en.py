@@ -152,7 +152,8 @@ def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
             begin = span.start
             if begin > r.now and not _BEGINS.search(r.text, first, end):
                 continue
-            if begin > r.now and span.granularity == "month" and _PAST.search(r.text, start, end):
+            named = not re.search(r"\b(?:next|coming|following)\b", r.text[t0:t1], re.I)  # not "next month"
+            if begin > r.now and span.granularity == "month" and named and _PAST.search(r.text, start, end):
                 begin = begin.replace(year=begin.year - 1)  # "I started in January" said in March
             return begin
     return r.now

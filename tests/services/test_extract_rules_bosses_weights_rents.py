@@ -1,0 +1,49 @@
+"""The offline rule extractor on a new boss, a weight that changes, and a rent raised from next month,
+said the way people say them: 我现在归李总管, "so now my boss is Tom", "Down to 85 kg!", 瘦到85了,
+"raised it to $1,950 starting next month", 房东涨房租了，下个月开始5000."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from extract_helpers import NOW, extract, own
+
+ZH = "小山"
+
+
+def test_whom_one_reports_to_in_chinese_is_ones_manager():
+    assert own("部门调整，我现在归李总管。", speaker=ZH) == {(ZH, "manager", "李总")}
+    assert own("我现在向老陈汇报。", speaker=ZH) == {(ZH, "manager", "老陈")}
+    assert own("现在我的领导是老陈。", speaker=ZH) == {(ZH, "manager", "老陈")}
+    assert own("这事归我管。", speaker=ZH) == set()  # 我 is no manager of one's own
+
+
+def test_a_statement_after_so_now_following_a_comma():
+    said = own("Priya left the company, so now my boss is Tom.", ("My manager is Linda.",), "Sam")
+    assert said == {("Sam", "manager", "Tom")}
+
+
+def test_a_weight_said_again_without_a_subject_is_the_new_weight():
+    first = "I weigh 92 kilos right now, trying to lose some."
+    assert own(first, speaker="Vic") == {("Vic", "weight", "92 kilos")}  # the participle's clause is no value
+    assert own("Down to 85 kg!", (first,), "Vic") == {("Vic", "weight", "85 kg")}
+    assert own("Hit 80 kilos this morning.", (first, "Down to 85 kg!"), "Vic") == {
+        ("Vic", "weight", "80 kilos")
+    }
+    assert own("瘦到85了！", ("我现在92公斤，准备减肥。",), ZH) == {(ZH, "weight", 85)}
+
+
+def test_a_rent_raised_from_next_month_holds_from_next_month():
+    raised = extract(
+        "Landlord raised it to $1,950 starting next month.", ("My rent is $1,800 a month.",), "Wes"
+    )
+    (fact,) = [f for f in raised.facts if f.said_in is None]
+    assert (fact.subject, fact.attribute, fact.value) == ("Wes", "rent", "$1,950 a month")
+    assert fact.valid_from == datetime(2026, 4, 1, tzinfo=UTC)  # said on 2 March: April, not a year ago
+    raised = extract("房东涨房租了，下个月开始5000。", ("我房租一个月4500。",), ZH)
+    (fact,) = [f for f in raised.facts if f.said_in is None]
+    assert (fact.subject, fact.attribute, fact.value) == (ZH, "rent", 5000)
+    assert fact.valid_from == datetime(2026, 4, 1, tzinfo=UTC) and NOW.month == 3
+    # a part after 又换了 is read by its own words (又 names no attribute)
+    moved = own("又换了，现在在上海一家基金公司。", ("我在南京的一家银行上班。",), ZH)
+    assert moved == {(ZH, "employer", "上海一家基金公司")}
