@@ -47,3 +47,29 @@ def test_a_rent_raised_from_next_month_holds_from_next_month():
     # a part after 又换了 is read by its own words (又 names no attribute)
     moved = own("又换了，现在在上海一家基金公司。", ("我在南京的一家银行上班。",), ZH)
     assert moved == {(ZH, "employer", "上海一家基金公司")}
+
+
+def test_an_appointment_said_without_a_verb_and_moved_by_someone_else():
+    tuesday = "2026-03-10T15:00:00Z"  # next Tuesday at 3pm, said on Monday 2 March
+    assert own("Dentist appointment next Tuesday at 3pm.") == {("Mira", "dentist.appointment", tuesday)}
+    assert own("I have a dentist appointment next Tuesday at 3pm.") == {
+        ("Mira", "dentist.appointment", tuesday)
+    }
+    assert own("I've got a job interview on Friday.") == {("Mira", "job_interview", "2026-03-06")}
+    assert own("I had a dentist appointment last Tuesday.") == set()  # past: no appointment to keep
+    assert own("I don't have a meeting on Friday.") == set()
+    moved = own(
+        "They called to push the dentist to Thursday, same time.",
+        ("Dentist appointment next Tuesday at 3pm.",),
+    )
+    assert moved == {("Mira", "dentist.appointment", "2026-03-05T15:00:00Z")}  # the held clock kept
+
+
+def test_no_longer_at_a_place_then_where_now_in_chinese():
+    wife = "我老婆在协和医院当护士。"
+    assert own("她现在不在协和了，去了一家私立诊所。", (wife,), "小叶") == {
+        ("小叶的老婆", "employer", "一家私立诊所")
+    }
+    mine = "我在协和医院当护士。"
+    assert own("我不在协和了，去了一家私立诊所。", (mine,), "小叶") == {("小叶", "employer", "一家私立诊所")}
+    assert own("我不在家了。", (mine,), "小叶") == set()  # no place of theirs named

@@ -27,7 +27,7 @@ _MOVED_IT = re.compile(
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
 _CHANGED_THE = re.compile(
     r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
-    r"rescheduled|postponed)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    r"rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
 _JUDGEMENT = re.compile(
@@ -133,8 +133,9 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     held = [
         d
         for d in reversed(r.earlier)
-        if d.subject == r.speaker and (d.attribute == key or d.attribute.endswith("." + key))
-    ]
+        if d.subject == r.speaker
+        and (d.attribute == key or d.attribute.endswith("." + key) or d.attribute.startswith(key + "."))
+    ]  # "push the dentist to Thursday": the dentist appointment
     if not key or not (held or r.vocabulary.attribute(key) is not None):
         return False
     key = held[0].attribute if held else key
@@ -143,6 +144,10 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     if got is None:
         return False
     value, v0, v1, rejected = got
+    if held and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
+        # "to Thursday, same time": a new day keeps the held moment's clock
+        clock = re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)", str(held[0].value))
+        value = value + clock[1] if clock else value
     add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
     return True
 

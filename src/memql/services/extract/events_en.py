@@ -87,7 +87,45 @@ _NOT_EVENTS = frozenset(
 
 
 def event(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
-    return _booking(r, pos, end, confidence, correction) or _dated_event(r, pos, end, confidence, correction)
+    return (
+        _booking(r, pos, end, confidence, correction)
+        or _dated_event(r, pos, end, confidence, correction)
+        or _appointment(r, pos, end, confidence, correction)
+    )
+
+
+# "Dentist appointment next Tuesday at 3pm", "I have a job interview on Friday": an appointment of the
+# speaker's, named by a noun of one, at a time to come that ends the clause
+_APPOINTMENT = re.compile(
+    r"(?:(?:i|we)(?:\s+have got|\s+have|'ve got|'ve|\s+got)\s+)?(?:(?:a|an|my|our|the)\s+)?"
+    r"(?P<thing>(?:[a-z-]+\s+){0,2}(?:appointment|appt|meeting|check-?up|interview|exam|lesson|surgery|"
+    r"consultation|reservation|recital|game|match|concert))\s+(?:is\s+|'s\s+)?(?:on\s+|at\s+|for\s+)?",
+    _I,
+)
+
+
+def _appointment(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    for t0, t1, span in r.times_in(pos, end):
+        if r.text[t1:end].strip(" .!,") or span.start < r.now:
+            continue
+        m = _APPOINTMENT.fullmatch(r.text, pos, t0)
+        key = r.vocabulary.normalize(m["thing"]) if m is not None else ""
+        if not key or _NEGATION.search(r.text, pos, t0):
+            return False
+        add_fact(
+            r,
+            r.speaker,
+            key,
+            spoken_time(r, span, t0, t1),
+            pos,
+            end,
+            confidence,
+            correction,
+            "date",
+            (t0, t1),
+        )
+        return True
+    return False
 
 
 def _booking(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:

@@ -375,8 +375,19 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
     return False
 
 
-def announced(r: Reading, a: int, b: int) -> str | None:
-    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives."""
+# 她现在不在协和了: no longer at a place a fact of theirs held (the next part says where now)
+_NO_LONGER_AT = re.compile(
+    r"(?:我们|我)?(?:现在|已经|早就|目前)*不在(?P<left>[^，,。！!]{1,10}?)(?:上班|工作|干|住)?了[。！!]*$"
+)
+
+
+def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | None:
+    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives
+    (`subject`: whose, when the part named them: 他/她 …)."""
+    if (left := _NO_LONGER_AT.match(r.text, a, b)) is not None:
+        whose = subject or r.speaker
+        held = (d for d in reversed(r.earlier) if d.subject == whose and isinstance(d.value, str))
+        return next((d.attribute for d in held if left["left"] in d.value or d.value in left["left"]), None)
     m = _ANNOUNCE.match(r.text, a, b)
     if m is None:
         return None

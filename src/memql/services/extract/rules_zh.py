@@ -163,7 +163,7 @@ def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
     at = _after_adverbs(r, a, b)
     if not re.match(r"[他她]", r.text[at:b]) or (got := subject_at(r, at, b)) is None:
         return None
-    key = announced(r, _after_adverbs(r, got[1], b), b)
+    key = announced(r, _after_adverbs(r, got[1], b), b, got[0])
     return (key, got[0]) if key is not None else None
 
 
