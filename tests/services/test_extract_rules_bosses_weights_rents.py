@@ -73,3 +73,11 @@ def test_no_longer_at_a_place_then_where_now_in_chinese():
     mine = "我在协和医院当护士。"
     assert own("我不在协和了，去了一家私立诊所。", (mine,), "小叶") == {("小叶", "employer", "一家私立诊所")}
     assert own("我不在家了。", (mine,), "小叶") == set()  # no place of theirs named
+
+
+def test_an_event_said_in_the_progressive_is_the_same_event():
+    # said on Monday 2 March: in three days is Thursday the 5th
+    assert own("The plumber is coming in three days.") == {("Mira", "plumber.come", "2026-03-05")}
+    assert own("The plumber comes in three days.") == {("Mira", "plumber.come", "2026-03-05")}
+    assert own("We are flying to Oslo on Friday.") == {("Mira", "oslo.fly", "2026-03-06")}
+    assert own("The movers are coming on Friday.") == {("Mira", "movers.come", "2026-03-06")}

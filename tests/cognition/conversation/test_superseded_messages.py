@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from memql.cognition.conversation.assemble import MessagePiece
 from memql.cognition.conversation.formation import StoredFact
-from memql.cognition.conversation.superseded import label_superseded
+from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 
 LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
 
@@ -384,3 +384,11 @@ def test_a_change_that_names_the_old_value_keeps_its_new_clause_current(memory):
     assert "[M3] 小山: 现在我的领导是老陈。 — history: 李总离职了，" in text
     assert "until 2026-08-11: [M2] 小山: 部门调整，我现在归李总管。" in text
     assert "李总" not in _current(text).replace("history: 李总离职了", "")
+
+
+def test_a_second_verb_in_the_past_parts_an_ending_from_what_began():
+    said = "[S1] ray: My son plays soccer."
+    later = "[S2] ray: He quit soccer and joined the swim team."
+    pieces = [_piece(said, "2026-02-09T09:00:00", 0), _piece(later, "2026-08-09T09:00:00", 1)]
+    text = "\n".join(p.text for p in ending_clauses_last(pieces, "assistant"))
+    assert "[S2] ray: joined the swim team. — history: He quit soccer" in text

@@ -494,7 +494,9 @@ def _numbers(text: str) -> set[str]:
 
 
 _CLAUSE_END = re.compile(
-    r"(?<=[,;.!?，。；！？])\s*|\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)",
+    r"(?<=[,;.!?，。；！？])\s*|\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)|"
+    # "quit soccer and joined the swim team": a second verb of the same one, said in the past
+    r"\s+(?=and\s+(?:[a-z]+ed|took|got|went|began|made|became|bought|found|took up)\b)",
     re.I,
 )
 

@@ -24,7 +24,7 @@ _BOOKING = re.compile(
 _UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": "people", "seats": "people"}
 # the words of an event before its time: "the movers come", "I fly to Oslo", "our lease starts"
 _EVENT = re.compile(
-    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
+    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"
     r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
     r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by)\s)[a-z]+)"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
@@ -172,9 +172,22 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
     return False
 
 
+# verbs whose -ing form drops an e (coming, leaving): the rest add -ing to the base (visiting, flying)
+_E_DROPPED_WORDS = """
+    come leave arrive move close graduate drive ride race dance bake hike make take give retire serve date
+    skate dine change
+"""
+_E_DROPPED = frozenset(_E_DROPPED_WORDS.split())
+
+
 def _base(verb: str) -> str:
-    """The base form of a present-tense verb, so "she flies" and "I fly" name one event: flies -> fly,
-    goes -> go, comes -> come (a word ending in -ss or -ing is left as it is)."""
+    """The base form of a present-tense verb, so "she flies", "I fly" and "we're flying" name one event:
+    flies -> fly, goes -> go, comes -> come, coming -> come, running -> run (-ss is left as it is)."""
+    if verb.endswith("ing") and len(verb) > 5:
+        stem = verb[:-3]
+        if stem[-1] == stem[-2] and stem[-1] not in "lsf":
+            return stem[:-1]  # running, getting
+        return stem + "e" if stem + "e" in _E_DROPPED else stem
     if verb.endswith("ies") and len(verb) > 4:
         return verb[:-3] + "y"
     if re.search(r"(?:sh|ch|ss|x|o)es$", verb):
