@@ -81,3 +81,25 @@ def test_an_event_said_in_the_progressive_is_the_same_event():
     assert own("The plumber comes in three days.") == {("Mira", "plumber.come", "2026-03-05")}
     assert own("We are flying to Oslo on Friday.") == {("Mira", "oslo.fly", "2026-03-06")}
     assert own("The movers are coming on Friday.") == {("Mira", "movers.come", "2026-03-06")}
+
+
+def test_an_events_day_and_place_and_a_new_place_for_it():
+    wedding = "Our wedding is set for June 14 at the lake house."
+    assert own(wedding, speaker="Pia") == {
+        ("Pia", "wedding", "2026-06-14"),
+        ("Pia", "wedding.location", "lake house"),
+    }
+    assert own("The party is at the beach house on Saturday.", speaker="Pia") == {
+        ("Pia", "party", "2026-03-07"),
+        ("Pia", "party.location", "beach house"),
+    }
+    moved = own("Venue update: we're doing it at the botanical garden instead.", (wedding,), "Pia")
+    assert moved == {("Pia", "wedding.location", "botanical garden")}
+    assert own("Venue update: we're doing it at the botanical garden instead.", speaker="Pia") == set()
+    assert own("My mom is in the hospital until Friday.", speaker="Pia") == set()  # no event's place
+
+
+def test_a_trade_in_is_the_new_value_of_the_one_traded():
+    moved = own("Traded the Civic in for a Tesla Model 3.", ("I drive a 2015 Civic.",), "Omar")
+    assert moved == {("Omar", "car", "Tesla Model 3")}
+    assert own("I quit smoking for my health.", speaker="Omar") == set()  # "for" takes nothing up

@@ -12,6 +12,7 @@ from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
 from .common import BOUND, Draft, Reading, same_value, time_value
+from .events_en import new_place
 from .patterns_en import _BARE, _I
 from .values_en import add_fact, value_of
 
@@ -49,6 +50,8 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         if c.start() >= pos
     ]
     if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction) or _no_longer(r, pos, end):
+        return
+    if new_place(r, pos, end):  # "venue update: we're doing it at the botanical garden instead"
         return
     if correction and _clock_correction(r, pos, end):
         return

@@ -244,3 +244,78 @@ def time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
                 )
                 return True
     return False
+
+
+# "(set for | on) June 14 at the lake house", "at the lake house on June 14": an event's day and place
+_AT_PLACE = re.compile(r"\s+(?:at|in)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)[\s.!]*", _I)
+_PLACE_ON = re.compile(r"(?:at|in)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)\s+(?:on\s+)?", _I)
+_SET_FOR = re.compile(
+    r"(?:(?:is\s+)?(?:set|scheduled|planned|booked|arranged|fixed|confirmed)\s+(?:for|on)\s+|on\s+)", _I
+)
+
+
+def day_and_place(
+    r: Reading, subject: str, key: str, pos: int, vstart: int, end: int, confidence, correction
+):
+    """ "Our wedding is (set for) June 14 at the lake house": the event's day under `key` and its place
+    under `key`.location, when the value is a time still to come and a place not named by a name, in
+    either order."""
+    s, at = r.text, vstart
+    if (lead := _SET_FOR.match(s, at, end)) is not None:
+        at = lead.end()
+    found = None
+    for t0, t1, span in r.times_in(at, end):
+        if span.start < r.now:
+            continue
+        if (t0 == at and (m := _AT_PLACE.fullmatch(s, t1, end)) is not None) or (
+            (m := _PLACE_ON.fullmatch(s, at, t0)) is not None and not s[t1:end].strip(" .!")
+        ):
+            found = (t0, t1, span, m)
+        if found is not None:
+            break
+    if found is None or r.times_in(found[3].start("place"), found[3].end("place")):
+        return False
+    if found[3]["place"][:1].isupper():
+        return False  # "at Priya's on Saturday": a named place is the event's value (rules_en._possessive)
+    t0, t1, span, m = found
+    add_fact(
+        r, subject, key, spoken_time(r, span, t0, t1), pos, end, confidence, correction, "date", (t0, t1)
+    )
+    place = m.span("place")
+    add_fact(
+        r,
+        subject,
+        f"{key}.location",
+        s[place[0] : place[1]],
+        pos,
+        end,
+        confidence,
+        correction,
+        "place",
+        place,
+    )
+    return True
+
+
+# "venue update: we're doing it at the botanical garden instead", "location change — it's at Nopa now": a new
+# place for the one event whose place the speaker holds
+_NEW_PLACE = re.compile(
+    r"(?:(?:venue|location|place|spot)\s+(?:update|change)\b|.*\b(?:instead|moved|changed|switched)\b)"
+    r".*?\b(?:at|to)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)(?:\s+(?:instead|now))?[\s.!]*$",
+    _I,
+)
+
+
+def new_place(r: Reading, pos: int, end: int) -> bool:
+    m = _NEW_PLACE.match(r.text, pos, end)
+    if m is None or r.times_in(m.start("place"), m.end("place")):
+        return False
+    held = {d.attribute: d for d in r.earlier if d.subject == r.speaker and d.attribute.endswith(".location")}
+    if len(held) != 1 or any(d.attribute.endswith(".location") for d in r.facts):
+        return False
+    (old,) = held.values()
+    value = r.text[m.start("place") : m.end("place")]
+    if value.casefold() == str(old.value).casefold():
+        return False
+    add_fact(r, r.speaker, old.attribute, value, pos, end, 0.8, True, "place", m.span("place"))
+    return True

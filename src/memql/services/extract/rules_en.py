@@ -18,7 +18,7 @@ from memql.lang.time.spans import TimeSpan
 from .actions_en import read_decisions, read_tasks
 from .common import HEDGED, Reading, strip_span
 from .corrections_en import bare_value
-from .events_en import birthday_age, event, time_is_my
+from .events_en import birthday_age, day_and_place, event, time_is_my
 from .patterns_en import (
     _ACTUALLY,
     _AND_OTHER,
@@ -409,6 +409,10 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         key = key.removesuffix("_name") + ".name"
     if not key or _NEGATION.match(r.text, vstart, end):
         return False
+    if not r.vocabulary.attribute(key) and day_and_place(
+        r, subject, key, pos, vstart, end, confidence, correction
+    ):
+        return True  # "our wedding is on June 14 at the lake house": its day and its place
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
     if cop in ("are", "were") and not known:
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
