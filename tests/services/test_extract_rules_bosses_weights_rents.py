@@ -103,3 +103,33 @@ def test_a_trade_in_is_the_new_value_of_the_one_traded():
     moved = own("Traded the Civic in for a Tesla Model 3.", ("I drive a 2015 Civic.",), "Omar")
     assert moved == {("Omar", "car", "Tesla Model 3")}
     assert own("I quit smoking for my health.", speaker="Omar") == set()  # "for" takes nothing up
+
+
+def test_one_more_of_a_held_count_adds_to_it():
+    cats = "We have two cats."
+    assert own("We adopted another cat, Pepper!", (cats,), "Dan") == {("Dan", "cats.count", 3)}
+    assert own("We adopted a third cat, Pepper!", (cats,), "Dan") == {("Dan", "cats.count", 3)}
+    assert own("We don't want another cat.", (cats,), "Dan") == set()
+    assert own("Thinking about a third cat.", (cats,), "Dan") == set()
+    assert own("Got two more chickens this week.", ("We have four chickens.",), "Dan") == {
+        ("Dan", "chickens.count", 6)
+    }
+    zh = "我们家养了两只猫。"
+    assert own(zh, speaker="小丹") == {("小丹", "猫.count", 2)}
+    assert own("又领养了一只猫，叫胡椒！", (zh,), "小丹") == {("小丹", "猫.count", 3)}
+    assert own("又领养了一只猫，叫胡椒！现在三只了。", (zh,), "小丹") == {("小丹", "猫.count", 3)}
+
+
+def test_a_day_moved_the_same_time_and_a_booking_after_a_correction():
+    conference = "Parent-teacher conference is on the 15th at 4pm."
+    assert own(conference, speaker="Gia") == {("Gia", "parent_teacher_conference", "2026-03-15T16:00:00Z")}
+    moved = own("The school emailed: conference moved to the 17th, same time.", (conference,), "Gia")
+    assert moved == {("Gia", "parent_teacher_conference", "2026-03-17T16:00:00Z")}
+    dinner = "Our anniversary dinner is at Marlow's."
+    fixed = own("Scratch that, Marlow's is closed that night, we booked Bistro Vue.", (dinner,), "Jay")
+    assert fixed == {("Jay", "anniversary_dinner", "Bistro Vue")}
+
+
+def test_a_relative_who_sells_a_thing_in_chinese_is_its_owner():
+    said = own("表姐把丰田卖了，换了一辆比亚迪。", ("我表姐开的是一辆白色的丰田。",), "冯涛")
+    assert said == {("冯涛的表姐", "car", "比亚迪")}

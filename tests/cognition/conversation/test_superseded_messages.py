@@ -392,3 +392,25 @@ def test_a_second_verb_in_the_past_parts_an_ending_from_what_began():
     pieces = [_piece(said, "2026-02-09T09:00:00", 0), _piece(later, "2026-08-09T09:00:00", 1)]
     text = "\n".join(p.text for p in ending_clauses_last(pieces, "assistant"))
     assert "[S2] ray: joined the swim team. — history: He quit soccer" in text
+
+
+def test_a_question_about_a_named_relative_finds_their_facts_and_a_new_job_ends_what_they_did(memory):
+    """ "What does Abby's husband do?" finds Tom's job (Tom is her husband); "Tom switched careers, he's a
+    software tester now" makes "teaches math" history, and not Abby's own job."""
+    m = memory(actor="abby", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            (
+                "user",
+                "Quick intro: I'm a nurse in Boston, and my husband Tom teaches math.",
+                "2026-01-12T09:00:00Z",
+            ),
+            ("assistant", "Nice to meet you!", "2026-01-12T09:00:05Z"),
+            ("user", "Tom switched careers, he's a software tester now.", "2026-05-12T09:00:00Z"),
+        ],
+    )
+    text = conv.context("What does Abby's husband do?", budget_tokens=300).text
+    assert "Tom's job title: software tester" in _current(text)
+    assert "math" not in _current(text)
+    assert "abby's job title: nurse" in _current(text).casefold()

@@ -118,6 +118,7 @@ def label_superseded(
         anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
         anchors |= {"@" + f.attribute for source in pieces[p].source_ids for f in stated.get(source, ())}
         whose = _subjects(stated.get(cited[(p, i)], ()))
+        new_job = {f.subject for f in stated.get(cited[(p, i)], ()) if f.attribute == "job_title"}
         for k, earlier in enumerate(lines[:n]):
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
@@ -127,8 +128,13 @@ def label_superseded(
             if _others(whose, theirs, related, {speaker, by}):
                 continue  # "Gwen moved to Austin" ages nothing said of "my brother" (facts of others)
             shared = anchors & _anchors(said)
+            if _ENDING.search(text) and any(re.search(rf"\b{re.escape(w)}\b", text) for w in theirs):
+                shared |= _alike(anchors, _anchors(said))  # "Rachel gave up dentistry": "Rachel is a dentist"
+            if any(f.subject in new_job and f.attribute in _DOES for f in stated.get(cited[(q, j)], ())):
+                shared |= {"@job_title"}  # "Tom teaches math" … "Tom switched careers, he's a tester now"
             if shared and _same_people(people, _people(said), by == agent):
-                labels[(q, j)] = (when, shared)
+                known = {w for w in whose if w in (speaker, by) or w in related or _relation_of(w)}
+                labels[(q, j)] = (when, shared | {_WHO + w for w in known})
     _label_by_facts(pieces, lines, facts, stated, at, agent, labels)
     _label_echoes(lines, labels, agent)
     if not labels:
@@ -272,6 +278,9 @@ def _fact_change(
     fact, mark = by_id.get(piece.memory_ids[0]), changed.get(piece.source_ids[0])
     if fact is None or mark is None:
         return None
+    whose = {a[len(_WHO) :] for a in mark[1] if a.startswith(_WHO)}
+    if whose and fact.subject not in whose:
+        return None  # the change formed facts of someone else: Abby's own job is still hers
     about = _anchors(str(fact.value)) | _anchors(fact.attribute.replace(".", " ").replace("_", " "))
     about |= {"@" + fact.attribute}
     if fact.attribute in _WORK_ATTRIBUTES:
@@ -340,6 +349,8 @@ def _anchors(text: str) -> frozenset[str]:
 _WORK = "@work"
 _WORK_ATTRIBUTES = frozenset({"employer", "job_title", "employment_status", "work_location"})
 _WORK_TOPICS = frozenset("@" + key for key in _WORK_ATTRIBUTES)
+_WHO = "#who:"  # in a label's anchors: whom the change's own facts are about
+_DOES = frozenset({"teaching", "coaching"})  # what one does, which a new job title ends
 _ENDED_STATES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     (
         _WORK,
@@ -480,12 +491,21 @@ _LABELLED = re.compile(r"(?:until|from) \S+: ")
 def _shares(words: set[str], earlier: set[str]) -> bool:
     """A word of `words` was said before, or a word of six letters or more that begins like one said
     before ("dentistry" … "dentist")."""
-    if words & earlier:
-        return True
+    return bool(words & earlier or _alike(words, earlier))
+
+
+def _alike(words: set[str] | frozenset[str], earlier: set[str] | frozenset[str]) -> set[str]:
+    """The words of six letters or more of either side that begin like one of the other ("dentistry",
+    "dentist"), both spellings."""
     long_ = [e for e in earlier if len(e) >= 6 and e.isascii()]
-    return any(
-        w.startswith(e) or e.startswith(w) for w in words if len(w) >= 6 and w.isascii() for e in long_
-    )
+    return {
+        x
+        for w in words
+        if len(w) >= 6 and w.isascii()
+        for e in long_
+        if w.startswith(e) or e.startswith(w)
+        for x in (w, e)
+    }
 
 
 def _numbers(text: str) -> set[str]:

@@ -46,12 +46,16 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
     leads = [pos] + [
         c.end()
-        for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
+        for c in re.finditer(
+            r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|"
+            r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with))\b)",
+            r.text[:end],
+        )
         if c.start() >= pos
     ]
     if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction) or _no_longer(r, pos, end):
         return
-    if new_place(r, pos, end):  # "venue update: we're doing it at the botanical garden instead"
+    if new_place(r, pos, end) or _one_more(r, pos, end):  # "venue update: …", "adopted a third cat"
         return
     if correction and _clock_correction(r, pos, end):
         return
@@ -114,8 +118,8 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
         return False  # "they moved it to the back room": a change of "it" binds a time or a number
     if _JUDGEMENT.fullmatch(words):
         return False  # "wait, that's wrong": a judgement of the old value, never a new one
-    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
-        return False  # "oops, I forgot": a clause, not a value
+    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I) or _A_CLAUSE.search(words):
+        return False  # "oops, I forgot", "Marlow's is closed that night": a clause, not a value
     if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
         return (
             False  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
@@ -147,10 +151,6 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     if got is None:
         return False
     value, v0, v1, rejected = got
-    if held and isinstance(value, str) and re.fullmatch(r"\d{4}-\d{2}-\d{2}", value):
-        # "to Thursday, same time": a new day keeps the held moment's clock
-        clock = re.fullmatch(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)", str(held[0].value))
-        value = value + clock[1] if clock else value
     add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
     return True
 
@@ -366,4 +366,37 @@ def _moved_to_weekday(r: Reading, pos: int, end: int) -> bool:
         else new.date().isoformat()
     )
     r.correct(earlier, value, pos, end, m.span("day"))
+    return True
+
+
+_A_CLAUSE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|did)\b", _I)
+
+# "we adopted another cat", "got a third cat": one more of what the speaker holds a count of
+_ONE_MORE = re.compile(
+    r"\b(?:another|one more|an extra|a\s+(?P<nth>second|third|fourth|fifth|sixth|2nd|3rd|4th|5th|6th))\s+"
+    r"(?P<noun>[a-z]+)\b",
+    _I,
+)
+_GOT = re.compile(r"\b(?:adopted|got|bought|welcomed|brought home|added|rescued|took in|have|had)\b", _I)
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+
+
+def _one_more(r: Reading, pos: int, end: int) -> bool:
+    m = _ONE_MORE.search(r.text, pos, end)
+    if (
+        m is None
+        or not _GOT.search(r.text, pos, m.start())
+        or re.search(r"n't\b|\bnot\b", r.text[pos : m.start()])
+    ):
+        return False  # "we don't want another cat", "thinking about a third cat": none yet
+    noun = m["noun"].lower()
+    keys = {f"{noun}.count", f"{noun}s.count", f"{noun}es.count"}
+    held = [
+        d for d in r.earlier if d.subject == r.speaker and d.attribute in keys and isinstance(d.value, int)
+    ]
+    if not held:
+        return False
+    nth = (m["nth"] or "").lower()
+    value = _ORDINALS.get(nth) or (int(nth[0]) if nth[:1].isdigit() else held[-1].value + 1)
+    add_fact(r, r.speaker, held[-1].attribute, value, pos, end, 0.8, False, "number", m.span())
     return True

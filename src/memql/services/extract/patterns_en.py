@@ -428,6 +428,7 @@ _BARE = re.compile(
     r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
     r"put me down for|sign me up for|(?:we'?re|we are|i'?m|i am) (?:going|heading) (?:to|with)|"
     r"(?:we'?re|we are|i'?m|i am|let'?s) (?:going with|meeting at|doing)|"
+    r"(?:we|i)(?:\s+have|'ve)?\s+(?:booked|reserved|chose|picked|went with)|"
     r"(?:it|that|they|she|he)\s+(?:leaves|starts|begins|ends|opens|closes|departs|arrives|lands|"
     r"finishes|is|'s)\s+(?:at|on|by)|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",

@@ -312,6 +312,16 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     elif held is not None and isinstance(held.value, int) and not str(new.value).isdigit():
         n = count_of(str(new.value))
         new = new if n is None else Value(new.kind, new.start, new.end, n)  # held 2: "three cats now" is 3
+    if (
+        held is not None
+        and isinstance(held.value, int)
+        and _MORE.search(r.text, *_clause(r.text, new.start, new.end))
+    ):
+        # held 2: 又领养了一只 is 3, unless the message says the total ("so three cats now", "现在三只了")
+        total = None if _IS_TOTAL.search(r.text[: new.start]) else _ALSO_SAID_TOTAL.search(r.text, new.end)
+        n = count_of(total["n"] or total["en"]) if total else count_of(str(new.value))
+        if n is not None and not _IS_TOTAL.search(r.text[: new.start]):
+            new = Value(new.kind, new.start, new.end, int(n) if total else held.value + int(n))
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
     if own is not None and r.vocabulary.attribute(own.attribute) is None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
@@ -352,6 +362,15 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     value = _same_day_and_half(new, held.value if held is not None else old.value, r.text)
     r.add(Draft(subject, attribute, value, start, end, begins, HEDGED, correcting, _kind(new), span))
 
+
+# an addition to a held count ("adopted another cat", "two more chickens", 又领养了一只猫): the sum
+_MORE = re.compile(r"\b(?:another|more|an extra|additional|extra)\b|又|再|多了|新添|添了", _I)
+_IS_TOTAL = re.compile(r"(?:\b(?:so|now|that's|that makes|total of)|现在|一共|总共)\s*$", _I)
+_ALSO_SAID_TOTAL = re.compile(
+    r"现在(?:一共|总共)?(?P<n>[0-9一二两三四五六七八九十]+)|"
+    r"\b(?:so|now)\s+(?:we\s+have\s+)?(?P<en>\w+)\s+(?:in total|total)\b",
+    _I,
+)
 
 _CLOCK_ONLY = re.compile(
     r"(?:at\s+)?(?:上午|下午|晚上|早上|中午|凌晨|傍晚)?\s*[0-9一二三四五六七八九十两]{1,3}"

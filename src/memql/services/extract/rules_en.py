@@ -215,7 +215,7 @@ _VALUE_LIKE = re.compile(
 _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
     r"she's|now|but now)\b|"
-    r"[a-z]+(?:\s+[a-z]+)?\s+(?:is|'s)\s+now\b)",
+    r"[a-z]+(?:[\s-][a-z]+)?\s+(?:(?:is|'s)\s+now|moved|got moved|was moved|changed|pushed|bumped)\b)",
     re.I,
 )
 
@@ -448,8 +448,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         vstart = placed.start("name")
     elif definite and placed and placed["name"] in NOT_NAMES and not dated:
         return False
-    if bare and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
-        return False
+    if bare and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end) and not dated:
+        return False  # "Conference is on the 15th at 4pm" is dated: a time is a value too
     if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
         vstart = to.end()  # "my allergy is to peanuts"
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):

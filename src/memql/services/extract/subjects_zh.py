@@ -52,6 +52,9 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{relation_words(r)})(?P<name>)").match(s, pos, end)
     if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
         return _relative(r, bare), bare.end(), False
+    if bare is not None and s.startswith("把", bare.end()) and not _ROLE_NOUN.fullmatch(bare["rel"]):
+        # 表姐把丰田卖了: the cousin sold hers (房东把房租涨了 is the speaker's rent)
+        return _relative(r, bare), bare.end(), False
     attr = _ATTRIBUTE_NEXT.match(s, bare.end(), end) if bare is not None else None
     if bare is not None and attr is not None and r.vocabulary.attribute(r.vocabulary.normalize(attr["attr"])):
         return _relative(r, bare), bare.end(), True  # 我爸手机号：138…: the father's phone
