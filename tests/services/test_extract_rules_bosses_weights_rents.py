@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime
 
-from extract_helpers import NOW, extract, own
+from extract_helpers import NOW, extract, facts, own
 
 ZH = "小山"
 
@@ -133,3 +133,12 @@ def test_a_day_moved_the_same_time_and_a_booking_after_a_correction():
 def test_a_relative_who_sells_a_thing_in_chinese_is_its_owner():
     said = own("表姐把丰田卖了，换了一辆比亚迪。", ("我表姐开的是一辆白色的丰田。",), "冯涛")
     assert said == {("冯涛的表姐", "car", "比亚迪")}
+
+
+def test_what_one_teaches_and_a_line_of_work_by_its_field_in_chinese():
+    assert own("我老公教数学。", speaker="小艾") == {("小艾的老公", "teaching", "数学")}
+    assert own("我在教钢琴。", speaker="小艾") == {("小艾", "teaching", "钢琴")}
+    assert own("我现在做销售。", speaker="小艾") == {("小艾", "job_title", "销售")}
+    changed = own("我老公转行了，现在做软件测试。", ("我老公教数学。",), "小艾")
+    assert changed == {("小艾的老公", "job_title", "软件测试")}
+    assert facts("我妈教我做饭。", speaker="小艾") == set()  # 教我 is no name of the mother's

@@ -22,7 +22,9 @@ _ATTRIBUTE_NEXT = re.compile(r"(?P<attr>[\u4e00-\u9fff]{1,6}?)(?=[：:\s]|是)")
 
 def _not_a_name(r: Reading, words: str) -> bool:
     return (
-        bool(_ROLE_NOUN.fullmatch(words)) or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
+        bool(_ROLE_NOUN.fullmatch(words))
+        or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
+        or re.search(r"[我你他她它]", words) is not None  # 我妈教我做饭: 教我 is no name
     )
 
 
