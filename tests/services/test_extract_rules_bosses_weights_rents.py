@@ -142,3 +142,22 @@ def test_what_one_teaches_and_a_line_of_work_by_its_field_in_chinese():
     changed = own("我老公转行了，现在做软件测试。", ("我老公教数学。",), "小艾")
     assert changed == {("小艾的老公", "job_title", "软件测试")}
     assert facts("我妈教我做饭。", speaker="小艾") == set()  # 教我 is no name of the mother's
+
+
+def test_a_fee_a_celebrated_age_a_correction_after_a_date_and_an_instrument_put_down():
+    fee = "My gym membership costs $40 a month."
+    assert own(fee, speaker="Milo") == {("Milo", "gym_membership", "$40 a month")}  # the fee, not the gym
+    hiked = own("They hiked the membership to $55.", (fee,), "Milo")
+    assert hiked == {("Milo", "gym_membership", "$55")}
+    down = own("Negotiated it down to $45, finally.", (fee, "They hiked the membership to $55."), "Milo")
+    assert down == {("Milo", "gym_membership", "$45")}
+    bob = own("We celebrated Uncle Bob's 65th last weekend.", ("My uncle Bob is 64.",), "Lena")
+    assert bob == {("Bob", "age", 65)}  # "Uncle Bob" is the Bob named before
+    assert own("It was my 3rd attempt.", speaker="Lena") == set()  # an ordinal alone is no birthday
+    due = own("Wait no, August 13, I typed it wrong.", ("My sister's due date is August 3.",), "Otto")
+    assert due == {("Otto's sister", "deadline", "2026-08-13")}
+    cello = own(
+        "I put the guitar down and picked up the cello.", ("I've been learning guitar for a year.",), "Pax"
+    )
+    assert cello == {("Pax", "learning", "cello")}
+    assert own("我学吉他一年了。", speaker="小派") == {("小派", "learning", "吉他")}

@@ -51,7 +51,7 @@ _CHANGE_EN = re.compile(
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|(?<!不)错了|说错|看错|"
     r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|转让|倒闭|"
-    r"离婚|结婚了|领证了|看完|戒了|戒烟|戒酒|转到|转去|转学|卖了|挪到|退休|不是.{1,12}是|变成|定在|最后|"
+    r"离婚|结婚了|领证了|看完|戒了|戒烟|戒酒|转到|转去|转学|卖了|挪到|退休|放下了|不是.{1,12}是|变成|定在|最后|"
     # 不考研了, 不学钢琴了, 皇家的不能吃了: no longer (不错了, 不少了 only judge)
     r"不(?!错|少|多|久|好意思)(?:再|能|会|用|想|要|去)?[\u4e00-\u9fff]{1,3}了"
 )
@@ -482,7 +482,7 @@ def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> 
 _ENDING = re.compile(
     r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
     r"dropped|sold|gave up|stopped|ditched|traded in|moved out of|instead of)\b|"
-    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|戒了|搬出|转让|关门|倒闭",
+    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|放下了|戒了|搬出|转让|关门|倒闭",
     re.IGNORECASE,
 )
 _LABELLED = re.compile(r"(?:until|from) \S+: ")

@@ -19,16 +19,17 @@ from .values_en import add_fact, value_of
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _MOVED_IT = re.compile(
     r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
-    r"extended|renewed|delayed|"
+    r"extended|renewed|delayed|negotiated|talked|got|brought|"
     r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
     r"(?:it|that|this|the time)\s+"
-    r"(?:back\s+|forward\s+|up\s+|off\s+)?(?:to|until|till)\s+",
+    r"(?:back\s+|forward\s+|up\s+|off\s+|down\s+)?(?:to|until|till)\s+",
     _I,
 )
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
 _CHANGED_THE = re.compile(
     r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
-    r"rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    r"rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
+    r"lowered|reduced|cut|dropped)\s+(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
 _JUDGEMENT = re.compile(
@@ -141,7 +142,11 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
         d
         for d in reversed(r.earlier)
         if d.subject == r.speaker
-        and (d.attribute == key or d.attribute.endswith("." + key) or d.attribute.startswith(key + "."))
+        and (
+            d.attribute == key
+            or d.attribute.endswith(("." + key, "_" + key))  # "the membership": the gym membership
+            or d.attribute.startswith(key + ".")
+        )
     ]  # "push the dentist to Thursday": the dentist appointment
     if not key or not (held or r.vocabulary.attribute(key) is not None):
         return False

@@ -5,8 +5,10 @@ booking). Each is keyed by the words that name it, so a later statement of the s
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE
+from memql.lang.time.spans import TimeSpan
 
 from .common import Reading, time_value
 from .patterns_en import _I, _NEGATION
@@ -201,10 +203,12 @@ def _base(verb: str) -> str:
 # one that happened or is happening; one being planned is no age yet)
 _NTH_BIRTHDAY = re.compile(
     r"(?:\b(?P<mine>my|our)|\b(?P<pronoun>his|her)|(?P<whose>\b(?:my|our)\s+[\w-]+|"
-    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:birthday|bday|b-day)\b",
+    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?P<n>\d{1,3})(?:st|nd|rd|th)"
+    r"(?:\s+(?:birthday|bday|b-day)\b|(?P<alone>\b))",  # "celebrated Uncle Bob's 65th": his birthday
     _I,
 )
 _PAST = re.compile(r"\b(?:had|celebrated|threw|was|were|did|went|hosted|marked)\b", _I)
+_CELEBRATED = re.compile(r"\b(?:celebrated|threw|hosted|marked|had)\b", _I)
 _PLANNED = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|next|upcoming|coming up)\b", _I)
 
 
@@ -215,6 +219,8 @@ def birthday_age(r: Reading, pos: int, end: int, confidence: float, subject_of) 
     if m is None or _PLANNED.search(r.text, pos, end):
         return False
     past = _PAST.search(r.text, pos, end)
+    if m["alone"] is not None and not (past and _CELEBRATED.search(r.text, pos, m.start())):
+        return False  # "Bob's 65th" is a birthday only when celebrated ("my 3rd attempt" is none)
     if not past and any(span.start > r.now for _, _, span in r.times_in(pos, end)):
         return False  # "Mom's 50th birthday is on the 14th": not yet
     if m["mine"]:
@@ -319,3 +325,26 @@ def new_place(r: Reading, pos: int, end: int) -> bool:
         return False
     add_fact(r, r.speaker, old.attribute, value, pos, end, 0.8, True, "place", m.span("place"))
     return True
+
+
+# "Thursday at 3", "tomorrow at 10:30": an hour after a day, said without am/pm
+_AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap]\.?m\b|%|[.,]\d|\w))", _I)
+
+
+def clock_after_day(r: Reading) -> None:
+    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
+    afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
+    for i, (t0, t1, span) in enumerate(r.times):
+        # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
+        part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
+        if not (span.granularity == "day" or part) or (m := _AT_HOUR.match(r.text, t1)) is None:
+            continue
+        hour, minute = int(m["h"]), int(m["m"] or 0)
+        if hour > 23 or hour == 0:
+            continue
+        if part:
+            hour = hour + 12 if hour < 12 and span.start.astimezone(r.now.tzinfo).hour >= 12 else hour
+        else:
+            hour = hour + 12 if hour < 7 else hour
+        local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
+        r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))

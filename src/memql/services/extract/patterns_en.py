@@ -47,7 +47,7 @@ _DISCOURSE = re.compile(
     _I,
 )
 _CORRECTION = re.compile(
-    r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
+    r"(?:actually|correction|oops|no wait|wait,?\s+no|hold on|hang on|no no|scratch that|strike that|"
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|(?:i\s+)?got (?:that|it|the [\w ]{1,20}?) wrong|"
@@ -401,7 +401,7 @@ _EXPIRY = re.compile(r"(?:valid|good|fine|ok|okay|current)\s+(?:until|till|throu
 _POSSESSIVE_COPULA = (
     r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|changed|pushed(?:\s+back)?|"
     r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
-    r"will be|has been|have been|is|was|are|were|'s|becomes|became|expires?(?:\s+(?:on|in|at))?|"
+    r"will be|has been|have been|is|was|are|were|'s|becomes|became|costs|cost|expires?(?:\s+(?:on|in|at))?|"
     r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"
     r"(?:\s+(?:on|by|in))?|falls on)\s+"
 )

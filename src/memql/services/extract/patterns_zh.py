@@ -125,6 +125,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "job_title",
             "text",
         ),
+        (  # 我学吉他一年了: what one has been learning for a while
+            r"(?:已经)?(?:学|练)(?P<v>[^，,。的]{1,6}?)(?:有|快|都)?(?:[一二两三四五六七八九十半0-9]+(?:年|个月|周|个星期)多?)了?$",
+            "learning",
+            "text",
+        ),
         (  # 我老公教数学, 在教钢琴: what one teaches
             r"(?:在)?教(?![我你他她])(?P<v>[^，,。的]{1,6}?)(?:课)?(?:了|呢|啦)?$",
             "teaching",

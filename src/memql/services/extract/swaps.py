@@ -19,7 +19,8 @@ from .common import HEDGED, Draft, Reading, kin_named
 _I = re.IGNORECASE
 _LEAVE = re.compile(
     r"\b(?:quit|left|cancell?ed|dropped|gave up|stopped|finished|sold|ditched|replaced|traded in|"
-    r"got rid of|(?:am|'m) done with|moved (?:away )?from|switched (?:away )?from|no longer (?:at|with|on))"
+    r"got rid of|(?:am|'m) done with|moved (?:away )?from|switched (?:away )?from|no longer (?:at|with|on)|"
+    r"put(?=\s+(?:the|my|his|her|their)\s+[\w-]+\s+(?:down|aside|away)\b))"
     r"\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?",
     _I,
 )
@@ -42,7 +43,7 @@ _SWITCHED = re.compile(
 )
 # where a value said after a verb ends: a new clause, a reason, a time or a filler word
 _END = re.compile(
-    r"\s*(?:[,.;:!?(]|\s-\s|\s(?:in\s+)?for\s|\s(?:and|but|because|since|so|as|instead|now|too|again|anymore|last|this|"
+    r"\s*(?:[,.;:!?(]|\s-\s|\s(?:in\s+)?for\s|\s(?:down|aside|away)\b|\s(?:and|but|because|since|so|as|instead|now|too|again|anymore|last|this|"
     r"yesterday|today|tonight|finally|lol|haha)\b)|$",
     _I,
 )
