@@ -161,3 +161,7 @@ def test_a_fee_a_celebrated_age_a_correction_after_a_date_and_an_instrument_put_
     )
     assert cello == {("Pax", "learning", "cello")}
     assert own("我学吉他一年了。", speaker="小派") == {("小派", "learning", "吉他")}
+
+
+def test_an_age_just_reached_without_a_subject_in_chinese():
+    assert own("昨天刚满35岁！", ("我今年34岁。",), "小希") == {("小希", "age", 35)}

@@ -414,3 +414,20 @@ def test_a_question_about_a_named_relative_finds_their_facts_and_a_new_job_ends_
     assert "Tom's job title: software tester" in _current(text)
     assert "math" not in _current(text)
     assert "abby's job title: nurse" in _current(text).casefold()
+
+
+def test_the_weekday_a_moved_day_was_said_by_is_history_in_its_own_message(memory):
+    """ "lunch on Thursday at noon" … "so lunch is Friday at noon now": the message that said Thursday
+    is history; a weekday elsewhere is not (it is a stale form only where the old value was said)."""
+    m = memory(actor="cy", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "Gym on Thursday as usual.", "2026-03-06T09:00:00Z"),
+            ("user", "I'm meeting Jo for lunch on Thursday at noon.", "2026-03-07T09:00:00Z"),
+            ("user", "Jo can't do Thursday, so lunch is Friday at noon now.", "2026-03-08T09:00:00Z"),
+        ],
+    )
+    text = conv.context("When is lunch with Jo?", budget_tokens=300).text
+    assert "until 2026-03-08: [M2] cy: I'm meeting Jo for lunch on Thursday at noon." in text
+    assert "Friday" in _current(text)

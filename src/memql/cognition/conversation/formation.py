@@ -28,6 +28,7 @@ from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.cognition.conversation.stale_forms import (
     CITE,
+    WEEKDAYS_ZH,
     StoredFact,
     as_date,
     says_short,
@@ -413,7 +414,7 @@ def _render(value: Any, subject: str = "") -> str:
         return str(value)
     clock = f" {moment['h']}:{moment['m']}" if moment else ""
     if CJK.search(subject):
-        return f"{day.year}年{day.month}月{day.day}日 周{'一二三四五六日'[day.weekday()]}{clock} ({value})"
+        return f"{day.year}年{day.month}月{day.day}日 周{WEEKDAYS_ZH[day.weekday()]}{clock} ({value})"
     said = (
         f"{WEEKDAYS[day.weekday()].capitalize()}, {MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
     )

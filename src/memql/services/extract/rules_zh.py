@@ -283,8 +283,14 @@ def _statement(
         if (agent := _AGENT_BA.match(r.text, verb_at, b)) is not None:
             # 房东把房租涨到3300了: someone else changed the speaker's attribute, named after 把
             return _attribute_change(r, r.speaker, a, agent.end(), b, confidence, correction), None
+        turned = re.match(r"(?:已经|刚刚?|终于)?(?:满了?|过了)", r.text[verb_at:b]) and _AGE.match(
+            r.text, verb_at, b
+        )
         return (
             _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
+            or (
+                bool(turned) and _states(r, r.speaker, a, verb_at, verb_at, b, confidence, correction)
+            )  # 刚满35岁
             or _status(r, r.speaker, a, verb_at, b, confidence, correction)
             or topic_states(r, r.speaker, a, verb_at, b, confidence, correction)
             or event(r, r.speaker, a, a, b, confidence, correction)  # 后天下午三点来修空调
