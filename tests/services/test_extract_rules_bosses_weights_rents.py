@@ -165,3 +165,21 @@ def test_a_fee_a_celebrated_age_a_correction_after_a_date_and_an_instrument_put_
 
 def test_an_age_just_reached_without_a_subject_in_chinese():
     assert own("昨天刚满35岁！", ("我今年34岁。",), "小希") == {("小希", "age", 35)}
+
+
+def test_homes_rented_a_pet_spoken_of_as_it_and_a_role_that_opens_a_sentence():
+    assert own("We're renting a two-bedroom in Oakland.", speaker="Jill") == {
+        ("Jill", "residence", "Oakland")
+    }
+    assert own("我们在奥克兰租了个两居室。", speaker="小吉") == {("小吉", "residence", "奥克兰")}
+    rex = ("My dog Rex weighs 30 pounds.", "Rex is up to 34 pounds.")
+    assert own("Vet put Rex on a diet, he's down to 31 pounds.", rex, "Kai") == {
+        ("Rex", "weight", "31 pounds")
+    }
+    dog = ("我家狗雷克斯13公斤。", "雷克斯涨到15公斤了。")
+    assert own("兽医让它减肥，现在14公斤。", dog, "小凯") == {("雷克斯", "weight", "14公斤")}
+    assert own("Doctor upped my metformin to 1000 mg.", ("I take metformin 500 mg.",), "Moe") == {
+        ("Moe", "metformin", "1000 mg")
+    }
+    left = own("她离开图书馆了，现在在市中心管一家书店。", ("我老婆奥尔加在市图书馆上班。",), "老伊")
+    assert left == {("奥尔加", "employer", "一家书店")}

@@ -16,17 +16,32 @@ _QUESTION = re.compile(r"[?？]\s*$")
 
 def bind(r: Reading, said: Sequence[Said]) -> None:
     """Give the drafts of `r` that the question of the turn before (by someone else) was about to the one
-    it named (see the module's docstring)."""
-    if not said or said[-1].speaker == r.speaker or not _QUESTION.search(said[-1].text):
+    it named, or that a message saying 它 says of the one pet that held the key (兽医让它减肥，现在14公斤)."""
+    asked = bool(said) and said[-1].speaker != r.speaker and _QUESTION.search(said[-1].text) is not None
+    if not asked and "它" not in r.text:
         return
-    question = said[-1].text
     own = {id(d) for d in r.facts}
     for d in r.facts:
         if d.subject != r.speaker or d.said_in is not None or _FIRST_PERSON.search(r.text, d.start, d.end):
             continue
         held = {e.subject for e in r.earlier if e.attribute == d.attribute and id(e) not in own}
-        if len(held) == 1 and r.speaker not in held and _named(held_subject := held.pop(), question):
-            d.subject = held_subject
+        if len(held) != 1 or r.speaker in held:
+            continue
+        (holder,) = held
+        if (asked and _named(holder, said[-1].text)) or ("它" in r.text and _a_pet(r, holder)):
+            d.subject = holder
+
+
+def _a_pet(r: Reading, subject: str) -> bool:
+    """Is `subject` an animal of the speaker's (我家狗雷克斯: relation.dog_of)?"""
+    return any(
+        e.subject == subject and e.attribute in _PET_RELATIONS and e.value == r.speaker for e in r.earlier
+    )
+
+
+_PET_RELATIONS = frozenset(
+    f"relation.{pet}_of" for pet in ("dog", "cat", "pet", "puppy", "kitten", "rabbit", "bird")
+)
 
 
 def _named(subject: str, text: str) -> bool:

@@ -31,7 +31,14 @@ NOT_NAMES = frozenset((
     "Welcome", "Bye", "Cheers", "Ah", "Ooh", "Oops", "Yikes", "Whoa", "Oof", "Ouch", "Phew", "Aha",
     "Good", "Glad", "Love", "Happy", "Nah", "Not", "Let", "Can", "Could", "Would", "Should", "Did", "Do",
     "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Whoa", "Cheers", "Bye",
+    # roles said at the start of a sentence ("Vet put Rex on a diet"): who they are, not a name
+    "Vet", "Doctor", "Doc", "Nurse", "Teacher", "Coach", "Boss", "Landlord", "Therapist", "Dentist",
+    "Manager", "Mechanic", "Neighbor", "Neighbour", "Babysitter", "Nanny", "Trainer", "Pharmacist",
 ))
+ROLE_OPENING = (  # "Doctor upped my metformin": a role that opens a clause, no name
+    r"(?:the\s+|my\s+|our\s+)?(?:vet|doctor|doc|nurse|teacher|coach|boss|landlord|therapist|dentist|manager|"
+    r"mechanic|neighbou?r|babysitter|nanny|trainer|pharmacist)\s+"
+)
 # fmt: on
 
 _DISCOURSE = re.compile(
@@ -79,7 +86,10 @@ _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
     r"cut back|cut down|"
-    r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b",
+    r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
+    + ROLE_OPENING
+    + r"(?:just\s+|finally\s+)?(?:changed|upped|raised|increased|lowered|reduced|cut|adjusted|moved|pushed|"
+    r"bumped)\s+(?:my|our)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -240,6 +250,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "learning",
             "text",
         ),
+        (  # "we're renting a two-bedroom in Oakland": a home rented somewhere is where one lives
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?renting\s+(?:a|an|our|my)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:apartment|flat|house|place|room|studio|condo|[\w-]+bedroom)\s+in",
+            "residence",
+            "place",
+        ),
         (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
             r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)"
             r"\s*[,:\-–—]",
@@ -268,7 +284,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     )
 )
 _CHANGED_MY = re.compile(
-    _ADVERBS + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
+    f"(?:{ROLE_OPENING})?"
+    + _ADVERBS
+    + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
     r"postponed|bumped|upped|raised|increased|lowered|reduced|cut|decreased|adjusted)\s+"
     r"(?P<whose>my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
     r"(?:back\s+)?(?:to|until|over to)\s+",

@@ -68,7 +68,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (r"在(?P<v>[^，,]+?)(?:住|生活|定居|安顿|安家|落脚|扎根)(?!.*(?:工作|上班))", "residence", "place"),
         (  # 在武汉租了自己的房子: a home rented or bought somewhere is where one lives
-            r"在(?P<v>[^，,]{2,8}?)(?:租了|买了|租下了|买下了)(?:一套|一间|套|间|个|自己的|新)?(?:房子|房|公寓|新房)",
+            r"在(?P<v>[^，,]{2,8}?)(?:租了|买了|租下了|买下了)(?:一套|一间|套|间|个|自己的|新)?"
+            r"(?:房子|房|公寓|新房|[一二两三四]居室?|单间)",
             "residence",
             "place",
         ),

@@ -158,7 +158,7 @@ _ANNOUNCE = re.compile(
     r"改地点|换地点)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
-    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在|到了?|去了?|读|学)?(?P<v>"
+    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在[^，,。]{1,6}?(?:管|开|经营)着?|在|到了?|去了?|读|学)?(?P<v>"
     + _CLAUSE
     + r"{1,12}?)"
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
@@ -377,7 +377,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
 
 # 她现在不在协和了: no longer at a place a fact of theirs held (the next part says where now)
 _NO_LONGER_AT = re.compile(
-    r"(?:我们|我)?(?:现在|已经|早就|目前)*不在(?P<left>[^，,。！!]{1,10}?)(?:上班|工作|干|住)?了[。！!]*$"
+    r"(?:我们|我)?(?:现在|已经|早就|目前)*(?:不在|离开了?)(?P<left>[^，,。！!]{1,10}?)(?:上班|工作|干|住)?了[。！!]*$"
 )
 
 
