@@ -183,3 +183,18 @@ def test_homes_rented_a_pet_spoken_of_as_it_and_a_role_that_opens_a_sentence():
     }
     left = own("她离开图书馆了，现在在市中心管一家书店。", ("我老婆奥尔加在市图书馆上班。",), "老伊")
     assert left == {("奥尔加", "employer", "一家书店")}
+
+
+def test_a_daycare_and_the_school_a_grade_is_started_at():
+    assert own("My son's daycare is Little Sprouts on Elm.", speaker="Rosa") == {
+        ("Rosa's son", "school", "Little Sprouts on Elm")
+    }
+    started = own(
+        "He started kindergarten at Maple Elementary this week.",
+        ("My son's daycare is Little Sprouts.",),
+        "Rosa",
+    )
+    assert started == {("Rosa's son", "grade", "kindergarten"), ("Rosa's son", "school", "Maple Elementary")}
+    assert own("我儿子在小树苗托儿所。", speaker="小罗") == {("小罗的儿子", "school", "小树苗托儿所")}
+    later = own("他这周开始上枫叶小学了。", ("我儿子在小树苗托儿所。",), "小罗")
+    assert later == {("小罗的儿子", "school", "枫叶小学")}

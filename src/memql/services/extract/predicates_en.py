@@ -38,6 +38,7 @@ _OFFICE_IN = re.compile(
     re.I,
 )
 _AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
+_AT_SCHOOL = re.compile(r"\s+at\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
 
@@ -118,6 +119,21 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
             add_fact(
                 r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
             )
+            if key == "grade" and (school := _AT_SCHOOL.match(s, m.end(), end)) is not None:
+                got = value_of(r, school.end(), end, "organization")  # "started kindergarten at Maple …"
+                if got is not None:
+                    add_fact(
+                        r,
+                        subject,
+                        "school",
+                        got[0],
+                        pos,
+                        end,
+                        confidence,
+                        correction,
+                        "organization",
+                        got[1:3],
+                    )
             return True
     if (m := _ALLERGY.match(s, at, end)) is not None:
         got2 = value_of(r, m.end(), end, "text")
