@@ -42,6 +42,14 @@ _AT_SCHOOL = re.compile(r"\s+at\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
 
+def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end: int, confidence, correction):
+    """The organization named from `at` on as the subject's `key`; whether there was one."""
+    got = value_of(r, at, end, "organization")
+    if got is not None:
+        add_fact(r, subject, key, got[0], pos, end, confidence, correction, "organization", (got[1], got[2]))
+    return got is not None
+
+
 def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
     s = r.text
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
@@ -82,24 +90,13 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
             key, v = "work_location", office["place"]
             v0 = v0 + office.start("place")
             v1 = v0 + len(v)
-        if key == "job_title" and (org := _AT_ORG.search(s, v0, v1)) is not None:
-            # "I work as a backend engineer at Shopify": the title, and the employer after "at"
-            got = value_of(r, org.end(), end, "organization")
-            if got is not None:
-                v1 = org.start()
-                v = s[v0:v1]
-                add_fact(
-                    r,
-                    subject,
-                    "employer",
-                    got[0],
-                    pos,
-                    end,
-                    confidence,
-                    correction,
-                    "organization",
-                    (got[1], got[2]),
-                )
+        org = _AT_ORG.search(s, v0, v1) if key == "job_title" else None
+        # "I work as a backend engineer at Shopify": the title, and the employer after "at"
+        if org is not None and _organization_at(
+            r, subject, "employer", org.end(), pos, end, confidence, correction
+        ):
+            v1 = org.start()
+            v = s[v0:v1]
         add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
         return True
     if _held_change(r, subject, pos, at, end, confidence, correction):
@@ -120,20 +117,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
                 r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
             )
             if key == "grade" and (school := _AT_SCHOOL.match(s, m.end(), end)) is not None:
-                got = value_of(r, school.end(), end, "organization")  # "started kindergarten at Maple …"
-                if got is not None:
-                    add_fact(
-                        r,
-                        subject,
-                        "school",
-                        got[0],
-                        pos,
-                        end,
-                        confidence,
-                        correction,
-                        "organization",
-                        got[1:3],
-                    )
+                # "started kindergarten at Maple Elementary": the grade, and the school
+                _organization_at(r, subject, "school", school.end(), pos, end, confidence, correction)
             return True
     if (m := _ALLERGY.match(s, at, end)) is not None:
         got2 = value_of(r, m.end(), end, "text")
