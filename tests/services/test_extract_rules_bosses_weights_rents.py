@@ -198,3 +198,12 @@ def test_a_daycare_and_the_school_a_grade_is_started_at():
     assert own("我儿子在小树苗托儿所。", speaker="小罗") == {("小罗的儿子", "school", "小树苗托儿所")}
     later = own("他这周开始上枫叶小学了。", ("我儿子在小树苗托儿所。",), "小罗")
     assert later == {("小罗的儿子", "school", "枫叶小学")}
+
+
+def test_bedtimes_and_the_time_one_gets_up():
+    assert own("I go to bed around 11.", speaker="Xena") == {("Xena", "bedtime", 11)}
+    assert own("I usually wake up at 6:30.", speaker="Xena") == {("Xena", "wake_time", "6:30")}
+    assert own("我一般11点睡觉。", speaker="小仙") == {("小仙", "bedtime", "11点")}
+    assert own("在调作息，现在10点就睡了。", ("我一般11点睡觉。",), "小仙") == {("小仙", "bedtime", "10点")}
+    assert own("我每天7点起床。", speaker="小仙") == {("小仙", "wake_time", "7点")}
+    assert own("我昨天睡了。", speaker="小仙") == set()  # no clock: no bedtime

@@ -275,6 +275,13 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "product",
         ),
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
+        (  # "I go to bed around 11", "he goes to sleep at 9 now": a bedtime, as said
+            r"(?:usually\s+|now\s+)?(?:go|goes|going|am going|'m going)\s+to\s+(?:bed|sleep)\s+"
+            r"(?:around|at|by|about)",
+            "bedtime",
+            "text",
+        ),
+        (r"(?:usually\s+)?(?:wake|wakes|get|gets)\s+up\s+(?:around|at|by|about)", "wake_time", "text"),
         (
             r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"
             r"am studying|'m studying)\s+at",

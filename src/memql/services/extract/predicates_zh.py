@@ -188,6 +188,9 @@ _VERB_OBJECT_KEYS = {
     "改地点": "location",
     "换地点": "location",
 }
+_CLOCK_ZH = r"(?P<v>(?:晚上|早上|夜里)?[0-9一二两三四五六七八九十]{1,3}点(?:半|[0-9]{2}分?)?)"
+_SLEEP = re.compile(rf"(?:{_CLOCK_ZH})?(?:左右)?(?:就|才)?(?:睡觉|睡了|睡|上床|(?P<up>起床))(?:了)?[。！!]*$")
+_CLOCK_BEFORE = re.compile(_CLOCK_ZH + r"(?:左右)?(?:就|才)?$")
 _NOT_PERSON = re.compile(r"我|你|他|她|自己|大家|谁|公司|部门|团队")
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 # 我现在归李总管, 改向老陈汇报了: whom one reports to is one's manager (one at a time)
@@ -199,6 +202,14 @@ _REPORTS_TO = re.compile(
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
+    sleep_at = verb_at - 1 if s.startswith("起床", verb_at - 1) else verb_at  # 7点起 read as "from 7"
+    if (m := _SLEEP.match(s, sleep_at, b)) is not None:
+        # 我一般11点睡觉, 现在10点就睡了, 每天7点起床: the clock time said with the verb or just before it
+        clock = m if m["v"] else _CLOCK_BEFORE.search(s, a, sleep_at)
+        if clock is not None:
+            key = "wake_time" if m["up"] else "bedtime"
+            add_fact(r, subject, key, clock["v"], a, b, confidence, correction, "text", clock.span("v"))
+            return True
     if (m := _REPORTS_TO.match(s, verb_at, b)) is not None and not _NOT_PERSON.match(m["v"]):
         return _add(r, subject, "manager", m, a, b, confidence, correction, "person")
     if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
