@@ -133,8 +133,8 @@ def label_superseded(
             if any(f.subject in new_job and f.attribute in _DOES for f in stated.get(cited[(q, j)], ())):
                 shared |= {"@job_title"}  # "Tom teaches math" … "Tom switched careers, he's a tester now"
             if shared and _same_people(people, _people(said), by == agent):
-                known = {w for w in whose if w in (speaker, by) or w in related or _relation_of(w)}
-                labels[(q, j)] = (when, shared | {_WHO + w for w in known})
+                known = {_WHO + w for w in whose if _known(w, related, {speaker, by})}
+                labels[(q, j)] = (when, shared | known)
     _label_by_facts(pieces, lines, facts, stated, at, agent, labels)
     _label_echoes(lines, labels, agent)
     if not labels:
@@ -194,10 +194,15 @@ def _others(whose: set[str], theirs: set[str], related: dict[str, set[str]], spe
     """Are the facts of two lines about different people, each of them someone known (a speaker, a
     relative, a person with a relation to a speaker) — not a name the rules may have misread ("Yoga
     moved to Wednesdays")?"""
-    known = all(x in speakers or x in related or _relation_of(x) for x in whose | theirs)
+    known = all(_known(x, related, speakers) for x in whose | theirs)
     if not (whose and theirs and known):
         return False
     return not any(_may_be_one(a, b, related) for a in whose for b in theirs)
+
+
+def _known(subject: str, related: dict[str, set[str]], speakers: set[str]) -> bool:
+    """A speaker, a relative ("Tia's brother") or someone with a relation to a speaker ("Gwen")."""
+    return subject in speakers or subject in related or _relation_of(subject) is not None
 
 
 _RELATIVE_OF = re.compile(r".+?(?:'s |的)(?P<rel>[\w -]+)")
