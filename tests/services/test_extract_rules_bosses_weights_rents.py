@@ -207,3 +207,19 @@ def test_bedtimes_and_the_time_one_gets_up():
     assert own("在调作息，现在10点就睡了。", ("我一般11点睡觉。",), "小仙") == {("小仙", "bedtime", "10点")}
     assert own("我每天7点起床。", speaker="小仙") == {("小仙", "wake_time", "7点")}
     assert own("我昨天睡了。", speaker="小仙") == set()  # no clock: no bedtime
+
+
+def test_a_home_one_is_cared_for_in_and_moving_in_with_relatives():
+    assert own("My grandpa is in a nursing home in Dayton.", speaker="Fin") == {
+        ("Fin's grandfather", "residence", "nursing home in Dayton")
+    }
+    assert own("Mom is in assisted living now.", speaker="Fin") == {
+        ("Fin's mother", "residence", "assisted living")
+    }
+    assert own("My sister is in a bad mood.", speaker="Fin") == set()
+    assert own("Grandpa moved in with my parents last week.", speaker="Fin") == {
+        ("Fin's grandfather", "residence", "with my parents")
+    }
+    assert own("Grandpa moved in with my aunt in Phoenix.", speaker="Fin") == {
+        ("Fin's grandfather", "residence", "Phoenix")
+    }

@@ -162,12 +162,18 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
             r"(?:from\s+[^,.;]+?\s+)?(?:to|into"  # "we moved from Porto to Lisbon"
             r"|in\s+with\s+[^,.;]+?\s+(?:in|near|outside)(?=\s+(?-i:[A-Z]))"  # "in with my aunt in Phoenix"
-            r"|in(?=\s+with\s+(?:us|me)\b))"  # "she moved in with us": where the speaker lives
+            r"|in(?=\s+with\s+(?:us|me|my|our)\b))"  # "she moved in with us / my parents": where they live
             # "we moved into a new place in Leith": the place is where the home is
             r"(?:\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+|little\s+)?(?:place|flat|apartment|"
             r"house|home|condo|studio)\s+(?:in|near|outside))?",
             "residence",
             "place",
+        ),
+        (  # "my grandpa is in a nursing home in Dayton": a home one is cared for in is where one lives
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?:(?:a|an|the)\s+(?:[\w-]+\s+)?"
+            r"(?:nursing|care|retirement)\s+home\b|assisted living\b))",
+            "residence",
+            "text",
         ),
         (
             r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",

@@ -31,7 +31,10 @@ from .vocabulary import snake
 _WORKPLACE = re.compile(
     r"\b(?:office|branch|site|campus|team|department|division|hq|headquarters|desk)$", re.I
 )
-_WITH_US = re.compile(r"with\s+(?:us|me)\b", re.I)
+# "with us", "with my parents" (not "with my aunt in Phoenix": the place is the home there)
+_WITH_US = re.compile(
+    r"with\s+(?:us|me|(?:my|our)\s+[a-z-]+(?:\s+and\s+[a-z-]+)?)\b(?!\s+(?:in|near)\s)", re.I
+)
 _OFFICE_IN = re.compile(
     r"(?:(?:the|our|my|their|his|her)\s+)?(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+"
     r"(?:office|branch|site|campus|hq|headquarters)",
