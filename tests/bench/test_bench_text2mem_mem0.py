@@ -4,6 +4,7 @@ do on memql's own store, and the CLI reports both per verb."""
 
 from __future__ import annotations
 
+import importlib.util
 import json
 from pathlib import Path
 
@@ -11,15 +12,19 @@ import pytest
 from click.testing import CliRunner
 
 import mem0_home  # noqa: F401  (mem0's telemetry off and its home a temporary folder, before mem0)
-
-pytest.importorskip("mem0", reason="mem0ai is not installed (pip install 'memql[mem0]')")
-
 from memql.bench import text2mem
 from memql.bench.text2mem_mem0 import mem0_samples
 from memql.interfaces.cli import main
 from memql.services.embedding import available
 
-pytestmark = pytest.mark.skipif(not available(), reason="the packaged MiniLM weights are not installed")
+# mem0 (and its qdrant) is imported by the first test that runs a sample on it, not at collection (~2 s of
+# CPU in every test process)
+pytestmark = [
+    pytest.mark.skipif(
+        importlib.util.find_spec("mem0") is None, reason="mem0ai is not installed (pip install 'memql[mem0]')"
+    ),
+    pytest.mark.skipif(not available(), reason="the packaged MiniLM weights are not installed"),
+]
 
 FIXTURE = Path(__file__).parent / "fixtures" / "text2mem-mini.jsonl"
 

@@ -10,6 +10,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.engine.verbs.encode import content_hash, facets_of
 from memql.lang.ops import VERB_MODELS
 
@@ -29,7 +30,7 @@ _FACETS = st.fixed_dictionaries(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(_FACETS, st.one_of(st.none(), _NAME))
 def test_the_stored_facets_are_the_models_json(facets, topic):
     args: dict = {"payload": {"text": "x"}, "facets": facets}
@@ -58,7 +59,7 @@ _TEXT = st.one_of(
 )
 
 
-@settings(max_examples=500, deadline=None)
+@settings(max_examples=examples(500), deadline=None)
 @given(
     _TEXT,
     st.one_of(st.none(), st.just("https://example.com/a?b=1")),

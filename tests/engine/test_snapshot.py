@@ -12,6 +12,7 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.engine.context import snapshot
 from memql.ports.record import Record
 
@@ -43,7 +44,7 @@ def _rule(record: Record) -> dict[str, Any]:
     return out
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_the_image_holds_every_field_with_a_value_in_field_order(data):
     values = {f.name: data.draw(_VALUES, label=f.name) for f in fields(Record) if f.name not in _NEVER}

@@ -7,6 +7,7 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from budgets import examples
 from memql.index.vectors import ExactVectors, HNSWVectors
 
 DIM = 8
@@ -23,7 +24,7 @@ operations = st.lists(
 )
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(first=operations, second=operations)
 def test_put_many_leaves_what_put_one_at_a_time_leaves(first, second):
     one, many = ExactVectors(), ExactVectors()

@@ -160,3 +160,33 @@ def test_a_process_that_waited_for_the_lock_does_not_rebuild_again(tmp_path, ind
     conn.close()
     assert len(opened) == 1 and index_text_calls == []
     opened[0].close()
+
+
+def _catalog_and_rows(store: SQLiteStore) -> tuple[list[tuple], list[tuple], int]:
+    catalog = store.execute_sql("SELECT type, name, tbl_name, sql FROM sqlite_master ORDER BY type, name")
+    counters = store.execute_sql("SELECT name, value FROM counters WHERE name <> 'store_id' ORDER BY name")
+    version = store.execute_sql("PRAGMA user_version")[0][0]
+    return [tuple(r) for r in catalog], [tuple(r) for r in counters], version
+
+
+def test_a_new_in_memory_store_is_what_the_migrations_make_with_its_own_id(tmp_path):
+    """An in-memory store starts as a copy of a store the migrations built (schema.copy_latest): the same
+    tables, indexes, view and rows as a new file's, and a store id of its own."""
+    on_file, in_memory, again = (
+        SQLiteStore(str(tmp_path / "new.db")),
+        SQLiteStore(":memory:"),
+        SQLiteStore(":memory:"),
+    )
+    try:
+        assert _catalog_and_rows(in_memory) == _catalog_and_rows(on_file)
+        assert _catalog_and_rows(in_memory)[2] == schema.LATEST
+        ids = {
+            s.execute_sql("SELECT value FROM counters WHERE name = 'store_id'")[0][0]
+            for s in (in_memory, again)
+        }
+        assert len(ids) == 2
+        in_memory.conn.execute("INSERT INTO counters (name, value) VALUES ('mine', 1)")  # a copy, not shared
+        assert again.execute_sql("SELECT count(*) FROM counters WHERE name = 'mine'")[0][0] == 0
+    finally:
+        for store in (on_file, in_memory, again):
+            store.close()

@@ -32,7 +32,7 @@ from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.reads import write_batch
-from memql.store.sqlite.schema import migrate
+from memql.store.sqlite.schema import copy_latest, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
 from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
@@ -406,6 +406,8 @@ class SQLiteStore:
         database = None if path == ":memory:" else Path(path).expanduser()  # beside it: the indexes' files
         self.vectors = VectorIndex(vector_index, database and Path(f"{database}.vectors"), database)
         self.lexical = LexicalIndex(lexical_index, database and Path(f"{database}.lexical"), database)
+        if path == ":memory:":
+            copy_latest(self.conn)  # a copy of a migrated store; `migrate` below then finds nothing to do
         migrate(self.conn)
         self._ensure_store_id()
         self._rebuild_lexical_index()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sqlite3
+import threading
 
 # instants are INTEGER microseconds since the Unix epoch, UTC; the view renders the reference's ISO strings
 _ISO = "strftime('%Y-%m-%dT%H:%M:%SZ', {col} / 1000000, 'unixepoch')"
@@ -244,6 +245,24 @@ def migrate(conn: sqlite3.Connection) -> int:
             conn.execute("ROLLBACK")
             raise
     return LATEST
+
+
+_template: sqlite3.Connection | None = None  # an in-memory database at LATEST, made by `migrate`
+_template_lock = threading.Lock()
+
+
+def copy_latest(conn: sqlite3.Connection) -> None:
+    """Make `conn`'s new, empty in-memory database a store at LATEST: a page copy (SQLite's backup API) of
+    one this process built once with `migrate`, so the same schema and rows. In-memory stores are made by
+    the hundred (a bench sample each, most tests), and replaying every migration costs ~10 ms, the copy
+    ~0.05 ms. Not for files: another process may be migrating a new file at the same moment."""
+    global _template
+    with _template_lock:
+        if _template is None:
+            template = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            migrate(template)
+            _template = template
+        _template.backup(conn)
 
 
 def _statements(script: str) -> list[str]:
