@@ -266,7 +266,6 @@ def test_preferences(text, key, value):
         ("I'm vegetarian.", "diet", "vegetarian"),
         ("I'm married.", "marital_status", "married"),
         ("I just got engaged!", "marital_status", "engaged"),
-        ("I'm retired now.", "employment_status", "retired"),
         ("I'm allergic to peanuts.", "allergy.peanuts", True),
         ("I'm 34 years old.", "age", 34),
         ("I'm 34.", "age", 34),
@@ -289,6 +288,14 @@ def test_preferences(text, key, value):
 )
 def test_statuses_numbers_and_dates(text, key, value):
     assert own(text) == {("Mira", key, value)}
+
+
+def test_a_status_of_no_job_is_what_one_does_now():
+    # "What does Mira do?" after "I'm retired now": retired, no longer the job title held before
+    retired = {("Mira", "employment_status", "retired"), ("Mira", "job_title", "retired")}
+    assert own("I'm retired now.") == retired
+    assert own("I'm unemployed at the moment.") >= {("Mira", "job_title", "unemployed")}
+    assert ("Mira", "job_title", "vegan") not in own("I'm vegan now.")
 
 
 @pytest.mark.parametrize(

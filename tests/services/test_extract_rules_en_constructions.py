@@ -263,7 +263,9 @@ def test_an_acronym_employer_with_now():
 
 def test_a_past_verb_before_a_time_is_no_event():
     # no event "retire" on a date: the status retiring gives, from January
-    assert own("My uncle retired in January.") == {("Mira's uncle", "employment_status", "retired")}
+    uncle = "Mira's uncle"
+    retired = {(uncle, "employment_status", "retired"), (uncle, "job_title", "retired")}
+    assert own("My uncle retired in January.") == retired
     assert own("My aunt arrives next Thursday.") == {("Mira's aunt", "arrive", "2026-03-05")}
 
 
@@ -358,7 +360,9 @@ def test_words_that_describe_a_name_are_not_the_name():
 
 
 def test_statuses_said_with_their_verb_school_grades_and_measures():
-    assert own("Dad finally retired last week!") == {("Mira's father", "employment_status", "retired")}
+    dad = "Mira's father"
+    retired = {(dad, "employment_status", "retired"), (dad, "job_title", "retired")}
+    assert own("Dad finally retired last week!") == retired
     assert own("She retired the old car.") == set()
     assert ("Mira's father", "age", 64) in own("My dad is 64 and still works full time.")
     assert ("Zaid", "grade", "second grade") in own("My son Zaid is in second grade at Maple Elementary.")

@@ -251,7 +251,11 @@ def test_an_announced_change_without_its_value_or_of_the_weather_says_nothing():
         ("我喝的是乌龙茶。", (), {(ME, "drink", "乌龙茶")}),
         ("我用的是华为手机。", (), set()),  # 用的: no attribute named
         ("培训室在C105。", (), {(ME, "培训室", "C105")}),
-        ("我爸今年退休了。", (), {(f"{ME}的爸爸", "employment_status", "退休")}),  # 我爸 is 我爸爸
+        (  # 我爸 is 我爸爸; retired is what he does now
+            "我爸今年退休了。",
+            (),
+            {(f"{ME}的爸爸", "employment_status", "退休"), (f"{ME}的爸爸", "job_title", "退休")},
+        ),
         ("我姐夫在邮局上班。", (), {(f"{ME}的姐夫", "employer", "邮局")}),  # not a sister named 夫
         ("预算提高到12000了。", (), {(ME, "budget", 12000)}),
     ],

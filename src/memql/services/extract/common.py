@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -60,6 +60,9 @@ def held_key(vocabulary: Vocabulary, relation: str) -> str:
     known = vocabulary.known(relation)
     return known.key if known is not None else relation
 
+
+# statuses that say no job is held: the job title they end is the status
+_NO_JOB = frozenset({"retired", "unemployed", "between jobs", "out of work", "退休", "失业"})
 
 # confidence of a rule fact: a plain statement, a hedged one ("I think"), a bound correction
 STATED = 0.9
@@ -211,6 +214,8 @@ class Reading:
             draft.attribute = self._continued(draft)
         self.facts.append(draft)
         self.known_facts.append(draft)
+        if draft.attribute == "employment_status" and str(draft.value).casefold() in _NO_JOB:
+            self.add(replace(draft, attribute="job_title"))  # "Dad retired": what he does now, no job held
         return draft
 
     def _continued(self, draft: Draft) -> str:
@@ -328,7 +333,13 @@ def count_of(text: str) -> int | None:
     return None
 
 
+# a time that recurs, held as its words ("every Saturday at 10am", 每周六上午十点): a fact of kind "schedule"
+RECURRING = re.compile(r"(?:every|each)\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每", re.I)
+
+
 def kinds_match(old: str, new: str) -> bool:
+    if {old, new} == {"date", "schedule"}:
+        return True  # "piano is every Saturday at 10", then "it's at 3pm": the same time, corrected
     if old == "date" or new == "date":
         return old == new
     if old == "number" or new == "number":

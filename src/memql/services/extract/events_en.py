@@ -11,7 +11,7 @@ from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
 from .common import Reading, time_value
-from .patterns_en import _I, _NEGATION
+from .patterns_en import _I, _NEGATION, NOT_NAMES
 from .values_en import add_fact, spoken_time
 from .vocabulary import snake
 
@@ -26,9 +26,11 @@ _BOOKING = re.compile(
 _UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": "people", "seats": "people"}
 # the words of an event before its time: "the movers come", "I fly to Oslo", "our lease starts"
 _EVENT = re.compile(
-    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"
+    r"(?P<who>i|we|(?:my|our)\s+(?P<rel>[a-z]+),?\s+(?P<named>(?-i:[A-Z][a-z]+))|(?P<name>(?-i:[A-Z][a-z]+))|"
+    r"(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"
     r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
-    r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by)\s)[a-z]+)"
+    r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each)\s)[a-z]+)"
+    r"(?:\s+(?P<particle>in|out|home|over|away)(?=\s+(?!(?:the|a)\b)))?"  # "Lina flies in next Wednesday"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
     r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around))?\s+$",
     _I,
@@ -106,26 +108,22 @@ _APPOINTMENT = re.compile(
 )
 
 
+_EVERY_BEFORE = re.compile(r"\b(?:every|each)\s+$", _I)
+
+
 def _appointment(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     for t0, t1, span in r.times_in(pos, end):
         if r.text[t1:end].strip(" .!,") or span.start < r.now:
             continue
-        m = _APPOINTMENT.fullmatch(r.text, pos, t0)
+        every = _EVERY_BEFORE.search(r.text, pos, t0)  # "piano lesson is every Saturday at 10": the words
+        m = _APPOINTMENT.fullmatch(r.text, pos, every.start() if every else t0)
         key = r.vocabulary.normalize(m["thing"]) if m is not None else ""
         if not key or _NEGATION.search(r.text, pos, t0):
             return False
-        add_fact(
-            r,
-            r.speaker,
-            key,
-            spoken_time(r, span, t0, t1),
-            pos,
-            end,
-            confidence,
-            correction,
-            "date",
-            (t0, t1),
-        )
+        v0 = every.start() if every else t0
+        value = r.text[v0:t1] if every else spoken_time(r, span, t0, t1)
+        kind = "schedule" if every else "date"
+        add_fact(r, r.speaker, key, value, pos, end, confidence, correction, kind, (v0, t1))
         return True
     return False
 
@@ -158,7 +156,15 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
         if len(verb) < 3 or verb in _FUNCTION or any(w.endswith("ed") or w in _NOT_EVENTS for w in words):
             return False  # "my dad retired in January": a past verb read as a noun, "in" as a verb
         head, subject = m["thing"] or "", r.speaker
-        if head and (relative := r.vocabulary.relation(head.split()[-1])) is not None:
+        named = m["named"] if m["named"] and r.vocabulary.relation(m["rel"].lower()) else m["name"]
+        if (m["named"] and not named) or named in NOT_NAMES:
+            return False
+        verb = _ARRIVALS.get((verb, (m["particle"] or "").lower()), verb)
+        if named and (kin := r.vocabulary.relation(named.lower())) is not None:
+            subject = f"{r.speaker}'s {kin[0].replace('_', ' ')}"  # "Mom comes home on Monday"
+        elif named:
+            subject = named  # "my sister Lina flies in on Friday", "Lina lands at 6": Lina's arrival
+        elif head and (relative := r.vocabulary.relation(head.split()[-1])) is not None:
             # "my sister flies to Lima on Tuesday": the sister's trip, never the speaker's
             subject, head = f"{r.speaker}'s {relative[0].replace('_', ' ')}", ""
         # "<what>.<verb>": the thing or the place, then the verb ("movers.come", "oslo.fly"), so a question
@@ -173,6 +179,17 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
         return True
     return False
 
+
+# one arrival or departure however it is said, so "flies in on Friday" and "arrives Sunday" are one key
+_ARRIVALS = {
+    ("fly", "in"): "arrive",
+    ("come", "in"): "arrive",
+    ("land", ""): "arrive",
+    ("fly", "home"): "come_home",
+    ("come", "home"): "come_home",
+    ("fly", "out"): "leave",
+    ("depart", ""): "leave",
+}
 
 # verbs whose -ing form drops an e (coming, leaving): the rest add -ing to the base (visiting, flying)
 _E_DROPPED_WORDS = """

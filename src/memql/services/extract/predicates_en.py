@@ -372,9 +372,9 @@ _HELD_VERB = re.compile(
     _ADVERBS
     + r"(?:has|'s got|has got|got|bought|has bought|'s bought|just got|just bought|drives|is driving|"
     r"'s driving|is doing|'s doing|does|switched to|has switched to|'s switched to|changed to|moved on to)\s+"
-    r"(?:an?\s+|the\s+)?(?:new\s+)?",
+    r"(?:an?\s+|the\s+)?(?:(?:my|his|her|our|their)\s+(?:\w+'s\s+)?)?(?:new\s+|old\s+|used\s+)?",
     re.I,
-)
+)  # "he's driving my mom's old Civic": the possessor is no value
 _ACTIVITIES = frozenset({"major", "instrument", "sport", "diet"})
 
 

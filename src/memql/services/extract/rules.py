@@ -26,7 +26,7 @@ from memql.lang.delta import (
     Utterance,
 )
 
-from . import answers, replacements, rules_en, rules_zh, swaps
+from . import answers, replacements, rules_en, rules_zh, shifts, swaps
 from .common import CJK, Draft, Item, Person, Reading, find_times
 from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -64,6 +64,7 @@ class RuleExtractor:
                 )
                 replacements.bind(reading, said[:i], i)
                 swaps.bind(reading, [t.text for t in said[:i][-3:] if t.speaker == turn.speaker])
+                shifts.bind(reading)
                 answers.bind(reading, said[:i])
             return earlier, persons
 
@@ -80,6 +81,7 @@ class RuleExtractor:
         )
         replacements.bind(reading, said, None)
         swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
+        shifts.bind(reading)
         answers.bind(reading, said)
         return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 

@@ -42,7 +42,7 @@ from .patterns_en import (
     NOT_NAMES,
 )
 from .predicates_en import predicate
-from .values_en import add_fact, value_of
+from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
 
 
@@ -157,6 +157,7 @@ _GOING_TO_NAME = re.compile(
     r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
 )
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
+_OWNED_BEFORE = re.compile(r"(?:\b(?:my|his|her|our|their|your|a|an)|\w's)\s+(?:(?:new|old|used)\s+)?$", _I)
 _PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
 
 
@@ -170,6 +171,8 @@ def _people(r: Reading, start: int, end: int) -> None:
             continue
         if _PLACE_BEFORE.search(r.text, start, m.start()) or r.times_in(m.start(), m.end()):
             continue
+        if _OWNED_BEFORE.search(r.text, start, m.start()):
+            continue  # "Dad's Prius", "got a Prius": what someone owns is no person a later "he" can be
         if not r.text[start : m.start()].strip(" \"'(") and not re.match(
             r"\s+(?:and|&)\s", r.text[m.end() :]
         ):
@@ -184,7 +187,7 @@ _ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
 _VALUE_LIKE = re.compile(
     r"(?-i:[A-Z0-9$€£@#+])|(?:next|this|last|tomorrow|today|tonight|yesterday|monday|tuesday|wednesday|"
     r"thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|"
-    r"october|november|december|noon|midnight|in \d)\b|[\w.+-]+@|[\w-]*\d",
+    r"october|november|december|noon|midnight|every|in \d)\b|[\w.+-]+@|[\w-]*\d",
     re.I,
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
@@ -241,18 +244,17 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     if rel is not None:
         return _relative(r, rel), rel.end()
     if (m := _KIN_AS_NAME.match(s, pos, end)) is not None:
-        # "Grandma moved to Brookdale": a parent or grandparent called by the word is the speaker's
-        relation, gender = r.vocabulary.relation(m["rel"]) or (m["rel"].lower(), None)
-        who = f"{r.speaker}'s {relation}"
-        if gender is not None:
-            r.name_person(who, gender)
-        return who, m.end()
+        return _kin_called(r, m["rel"]), m.end()
     if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
         # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
         r.name_person(m["name"], None, m.span("name"))
         return m["name"], m.end()
     name = re.compile(_NAME + r"(?![\w'])").match(s, pos, end)
-    if name is not None and name[0] not in NOT_NAMES and not _PAST_VERB_OPENING.match(s, pos, end):
+    if (
+        name is not None
+        and name[0].split(" ", 1)[0] not in NOT_NAMES  # "The Prius got totaled": an article opens no name
+        and not _PAST_VERB_OPENING.match(s, pos, end)
+    ):
         kin, _, named = name[0].partition(" ")  # "Uncle Bob" after "my uncle Bob": Bob
         if r.vocabulary.relation(kin.lower()) and any(p.name == named for p in r.persons):
             return named, name.end()
@@ -278,6 +280,16 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
     return name
+
+
+def _kin_called(r: Reading, word: str) -> str:
+    """ "Grandma moved to Brookdale", "Dad's Prius": a parent or grandparent called by the word is the
+    speaker's."""
+    relation, gender = r.vocabulary.relation(word) or (word.lower(), None)
+    who = f"{r.speaker}'s {relation}"
+    if gender is not None:
+        r.name_person(who, gender)
+    return who
 
 
 _KIN_AS_NAME = re.compile(
@@ -332,7 +344,7 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         and (
             r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
             # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
-            or (m["noun"][1:].islower() and r.time_at(m.end(), end) is not None)
+            or (m["noun"][1:].islower() and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end)))
             # "Standup moved": the standup held ("it's", "that is" hold nothing: the recent turns stay unread)
             or (
                 m["noun"].split()[0].lower() not in _NO_HEADS
@@ -342,6 +354,8 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     ):
         return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
     m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
+    if m is not None and _KIN_AS_NAME.fullmatch(m["name"]):
+        return _kin_called(r, m["name"]), m.end()
     if m is not None and m["name"] not in NOT_NAMES:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
         return m["name"], m.end()
@@ -413,7 +427,9 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
-    dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and r.time_at(vstart, end) is not None
+    dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and (
+        r.time_at(vstart, end) is not None or recurs(r, vstart, end)
+    )
     # "the team offsite is in Denver", "the offsite moved to Boulder": an event of theirs held somewhere
     placed = (cop in ("is", "'s") and _IN_A_PLACE.match(r.text, vstart, end)) or (
         _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)

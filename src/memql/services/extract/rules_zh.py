@@ -473,6 +473,8 @@ def _attribute_change(
         return False
     # 护照截止日期现在是8月5日: an adverb of time before the copula is no part of the attribute
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
+    # 这赛季的训练改到…: the period said first is when, not part of the attribute
+    phrase = re.sub(r"^(?:这|今|本|下|新)(?:个)?(?:赛季|学期|季度|年|月|周|星期)的?", "", phrase)
     if (
         not phrase
         # 换号码了，新号是…: the thing changed, named before; 我改到周日了: a change verb, no attribute
@@ -525,7 +527,8 @@ def _attribute_change(
         return False
     inside = r.times_in(m.start("v"), m.end("v"))
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
-    if inside and (got is None or r.time_at(got[1], got[2]) is None):
+    recurring = got is not None and str(got[0]).startswith("每")  # 每周六上午十点: its words are the value
+    if inside and (got is None or r.time_at(got[1], got[2]) is None) and not recurring:
         # 酒店是周五入住: the time with a verb after it is when; any other time inside is no value
         t0, t1, span = inside[0]
         if len(inside) > 1 or t0 != m.start("v") or not _DONE_THEN.fullmatch(r.text, t1, m.end("v")):

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .common import HEDGED, Draft, Reading, kin_named
+from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
 _LEAVE = re.compile(
@@ -48,6 +49,12 @@ _END = re.compile(
     _I,
 )
 _MAX_WORDS = 5
+# the words that name whatever value a key holds: "sold the truck" sells the held "Ford F-150"
+_CATEGORY = {
+    "car": frozenset({"car", "truck", "pickup", "suv", "van", "minivan", "sedan", "hatchback", "wagon"}),
+    "phone": frozenset({"phone", "cell", "cellphone", "mobile"}),
+    "laptop": frozenset({"laptop", "computer", "notebook"}),
+}
 
 
 def bind(r: Reading, before: list[str]) -> None:
@@ -82,7 +89,7 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
             named = _value_at(text[: cut.end(1)], leave.end())  # "from violin to cello": violin
         if named is None:
             continue
-        holders = [d for d in held if _names(named[0], str(d.value)) and _about(r, d, before)]
+        holders = [d for d in held if _names(named[0], d) and _about(r, d, before)]
         if len({(d.subject, d.attribute) for d in holders}) != 1:
             continue  # nobody's, or two people's Civic: whose it was is not guessed
         old = holders[-1]
@@ -135,9 +142,12 @@ def _value_at(text: str, start: int) -> tuple[str, int, int] | None:
     return words, start, start + len(words)
 
 
-def _names(said: str, value: str) -> bool:
-    """Do the words `said` name the held `value` ("Planet Fitness" of "Planet Fitness on 5th")?"""
-    said, value = said.casefold(), value.casefold()
+def _names(said: str, held: Draft) -> bool:
+    """Do the words `said` name the `held` value ("Planet Fitness" of "Planet Fitness on 5th"; "the
+    truck" of a car)?"""
+    said, value = said.casefold(), str(held.value).casefold()
+    if said in _CATEGORY.get(held.attribute, ()):
+        return True
     return said == value or (len(said) >= 4 and (value.startswith(said) or said in value.split(" (")[0]))
 
 
@@ -147,6 +157,7 @@ def _about(r: Reading, old: Draft, before: list[str]) -> bool:
     if old.subject == r.speaker:
         return True
     name = old.subject.split("'s ")[-1] if "'s " in old.subject else old.subject
-    if re.search(rf"\b{re.escape(name)}\b", r.text, _I):
+    said = {name, *(w for w, (key, _) in RELATIONS.items() if key == name)}  # "Dad" is "Owen's father"
+    if any(re.search(rf"\b{re.escape(w)}\b", r.text, _I) for w in said):
         return True
     return re.match(r"\s*(?:he|she)\b", r.text, _I) is not None and len(kin_named(before)) <= 1

@@ -7,13 +7,29 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
-from .common import Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
+from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
 # an amount followed by other items' amounts: ", car 320, phone 60"
 _LISTED_AMOUNT = re.compile(
     r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?)\s*,\s*(?:[A-Za-z][\w'-]*\s+){1,2}[$€£¥]?\d"
 )
+
+
+_EVERY = re.compile(r"(?:every|each)\s+", _I)
+_WEEKDAYS = re.compile(
+    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days"
+    r"(?:\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?",
+    _I,
+)
+
+
+def recurs(r: Reading, start: int, end: int) -> bool:
+    """Are the words of [start, end) a time that recurs: "every Saturday at 10am", "Tuesdays at 6"?"""
+    start, end = strip_span(r.text, start, end)
+    m = _EVERY.match(r.text, start, end)
+    every = m is not None and r.time_at(m.end(), end) is not None
+    return every or _WEEKDAYS.fullmatch(r.text, start, end) is not None
 
 
 def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
@@ -31,6 +47,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         rejected = time_value(old, r.now) if old is not None else rejected
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         start, end = strip_span(s, start, m.start())
+    if recurs(r, start, end):  # "every Saturday at 10am", "Saturdays at 3pm": a time that recurs is its words
+        return s[start:end], start, end, rejected
     span = r.time_at(start, end)
     cut = _VALUE_CUT.search(s, start, end) if span is None else None
     if cut is not None and cut.start() > start:
@@ -186,6 +204,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
     value = _same_time(r, subject, key, value, start, end)
     if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
         kind = "date"
+    elif kind == "text" and isinstance(value, str) and RECURRING.match(value):
+        kind = "schedule"  # "every Saturday at 10am": a correction to "3pm" is of its time
     elif kind == "text" and isinstance(value, int | float) and not isinstance(value, bool):
         kind = "number"  # "dinner is at 8": a later "push it to 9" corrects a number
     elif (

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
+from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
 from .patterns_zh import _CUT, _TAIL
 
 
@@ -15,6 +15,10 @@ def read_value(r: Reading, start: int, end: int, kind: str):
     span = r.time_at(start, end)
     if span is not None:
         return time_value(span, r.now), start, end
+    if s.startswith("每", start):  # 每周六上午十点: a time that recurs is its words
+        said_end = start + len(s[start:end].rstrip("了啦呢吧。！!"))
+        if r.time_at(start + 1, said_end) is not None:
+            return s[start:said_end], start, said_end
     if kind == "date":
         return None
     if (m := _CUT.search(s, start + 2, end)) is not None:  # 协和医院: 和 inside a two-character name
@@ -66,6 +70,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
                 break
     if kind == "text" and r.time_at(*vspan) is not None:
         kind = "date"
+    elif kind == "text" and isinstance(value, str) and RECURRING.match(value):
+        kind = "schedule"  # 每周六上午十点: a correction to 下午三点 is of its time
     if kind == "date":  # 我下周二体检 then 体检提前到下周一了: one thing's day, however it was keyed
         thing = key.removesuffix(".date")
         for d in reversed(r.earlier):

@@ -1,0 +1,107 @@
+"""A held day moved by an amount of time, in English and Chinese: "Lina's flight got pushed back two days",
+"the meeting was moved up an hour", "出差推迟了两天", "体检提前一周".
+
+Nothing in such a message is a date, so the grammars read no value in it; this pass finds the held dated
+fact the clause is about and gives it its day (or moment) moved by the amount. Which fact: the one whose
+key words or owner the message names ("the flight", "Lina's", "体检"); else, when the message names none,
+the only dated fact of the recent turns. Two that fit equally are not guessed between.
+"""
+
+from __future__ import annotations
+
+import calendar
+import re
+from datetime import date, datetime, timedelta
+
+from memql.lang.time.numbers import EN_NUMBER_RE, ZH_NUMBER_RE, parse_en_number, parse_zh_number
+
+from .common import HEDGED, STATED, Draft, Reading
+from .vocabulary_words import RELATIONS
+
+_I = re.IGNORECASE
+_EN_SHIFT = re.compile(
+    r"\b(?P<verb>push(?:ed|ing)?\s+(?:it\s+|them\s+)?(?:back|out)|postponed|delayed|moved\s+(?:it\s+)?(?:back|up|"
+    r"forward)|bumped\s+(?:it\s+)?(?:back|up)|brought\s+(?:it\s+)?forward|set\s+back)\s+(?:by\s+)?"
+    r"(?:another\s+|a\s+further\s+)?(?P<n>an?|" + EN_NUMBER_RE + r"|\d+)\s+(?P<unit>minute|hour|day|week|"
+    r"month)s?\b(?!\s+(?:ago|before|earlier|early))",
+    _I,
+)
+_ZH_SHIFT = re.compile(
+    r"(?P<verb>推迟|延后|延期|往后推|往后挪|往后延|推后|顺延|提前|往前挪|往前提|提早)了?"
+    r"(?P<n>半|" + ZH_NUMBER_RE + r")(?:个)?(?P<unit>小时|钟头|分钟|天|日|周|星期|礼拜|月)"
+)
+_EARLIER = re.compile(r"up|forward|提前|往前|提早", _I)
+_EN_UNITS = {"minute": "minutes", "hour": "hours", "day": "days", "week": "weeks", "month": "months"}
+_ZH_UNITS = {"小时": "hours", "钟头": "hours", "分钟": "minutes", "天": "days", "日": "days", "周": "weeks",
+             "星期": "weeks", "礼拜": "weeks", "月": "months"}  # fmt: skip
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
+
+
+def bind(r: Reading) -> None:
+    """Draft the moved day a message states (see the module docstring) into `r.facts`."""
+    m = _EN_SHIFT.search(r.text) or _ZH_SHIFT.search(r.text)
+    if m is None or any(d.kind == "date" for d in r.facts):
+        return  # (before the recent turns are read: most messages end here); a day said is the grammar's
+    amount = _amount(m)
+    if amount is None:
+        return
+    held: dict[tuple[str, str], Draft] = {}
+    for d in r.earlier:
+        if d not in r.facts and d.kind == "date" and isinstance(d.value, str) and _shifted(d.value, amount):
+            held[(d.subject, d.attribute)] = d  # the latest value of each key
+    named = [d for d in held.values() if _names(r.text, d)]
+    fits = named or (list(held.values()) if len(held) == 1 else [])
+    if len(fits) != 1:
+        return
+    old = fits[0]
+    value = _shifted(str(old.value), amount)
+    r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named else HEDGED,
+                False, "date", m.span()))  # fmt: skip
+
+
+def _amount(m: re.Match[str]) -> tuple[str, float] | None:
+    """(unit, signed count) of a shift match: "pushed back two days" is (days, 2), 提前一周 (weeks, -1)."""
+    n = m["n"].lower()
+    if m.re is _EN_SHIFT:
+        count = 1 if n in ("a", "an") else int(n) if n.isdigit() else parse_en_number(n)
+        unit = _EN_UNITS[m["unit"].lower()]
+    else:
+        count = 0.5 if n == "半" else parse_zh_number(n)
+        unit = _ZH_UNITS[m["unit"]]
+    if not count:
+        return None
+    return unit, -count if _EARLIER.search(m["verb"]) else count
+
+
+def _shifted(value: str, amount: tuple[str, float]) -> str | None:
+    """`value` (a day, YYYY-MM-DD, or a moment, ISO UTC) moved by `amount`; None for a value that amount
+    cannot move (a day moved by hours, a clock time without a day)."""
+    unit, n = amount
+    if _MOMENT.fullmatch(value):
+        at = datetime.strptime(value, "%Y-%m-%dT%H:%M:%SZ")
+        return _moved(at, unit, n).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if _DAY.fullmatch(value) and unit not in ("hours", "minutes") and n == int(n):
+        return _moved(date.fromisoformat(value), unit, n).isoformat()
+    return None
+
+
+def _moved(at, unit: str, n: float):
+    if unit == "months":
+        month = at.month - 1 + int(n)
+        year, month = at.year + month // 12, month % 12 + 1
+        day = min(at.day, calendar.monthrange(year, month)[1])
+        return at.replace(year=year, month=month, day=day)
+    return at + timedelta(**{unit: n})
+
+
+def _names(text: str, d: Draft) -> bool:
+    """Does the message name the fact: a word of its key ("the flight", 体检) or its owner ("Lina's", "my
+    sister's")?"""
+    folded = text.casefold()
+    words = [w for w in re.split(r"[._]", d.attribute) if len(w) >= 2]
+    if any((re.search(rf"\b{re.escape(w)}", folded) if w.isascii() else w in folded) for w in words):
+        return True
+    owner = d.subject.rsplit("'s ", 1)[-1].casefold()
+    said = {owner, *(w for w, (key, _) in RELATIONS.items() if key == owner)}
+    return any((re.search(rf"\b{re.escape(w)}\b", folded) if w.isascii() else w in folded) for w in said)

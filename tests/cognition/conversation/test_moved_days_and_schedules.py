@@ -1,0 +1,48 @@
+"""From conversation to context: a day moved by an amount ("pushed back two days") and a time that recurs
+corrected ("it's at 3pm") lead with the current value; the old one shows only as history or as of then."""
+
+from __future__ import annotations
+
+import re
+
+LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
+
+
+def _current(text: str) -> str:
+    return "\n".join(line[: m.start()] if (m := LABEL.search(line)) else line for line in text.splitlines())
+
+
+def _conversation(m, turns):
+    conv = m.conversation(user=m.actor, agent="assistant", extractor="rules")
+    for role, text, time in turns:
+        conv.add_message(role, text, time=time)
+    return conv
+
+
+def test_a_day_pushed_back_by_an_amount_is_the_current_one(memory):
+    m = memory(actor="sam")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My sister Lina flies in next Wednesday!", "2026-06-04T09:00:00Z"),
+            ("assistant", "Exciting!", "2026-06-04T09:00:05Z"),
+            ("user", "Lina's flight got pushed back two days.", "2026-06-06T09:00:00Z"),
+        ],
+    )
+    text = conv.context("When does Lina arrive?", budget_tokens=300).text
+    assert "June 12" in _current(text) and "2026-06-10" not in _current(text)
+    then = conv.context("When does Lina arrive?", budget_tokens=300, as_of="2026-06-05T00:00:00Z").text
+    assert "2026-06-10" in then and "June 12" not in then
+
+
+def test_a_weekly_lesson_corrected_to_another_time(memory):
+    m = memory(actor="amy")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My daughter's piano lesson is every Saturday at 10am.", "2026-02-07T09:00:00Z"),
+            ("user", "Sorry, I misremembered, it's at 3pm.", "2026-02-07T20:00:00Z"),
+        ],
+    )
+    text = conv.context("When is the piano lesson?", budget_tokens=300).text
+    assert "3pm" in _current(text) and "10am" not in _current(text)

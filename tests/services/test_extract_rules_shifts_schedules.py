@@ -1,0 +1,95 @@
+"""A held day moved by an amount ("Lina's flight got pushed back two days", 出差推迟了两天), arrivals of a
+named person ("my sister Lina flies in next Wednesday"), times that recur held as their words ("every
+Saturday at 10am", 每周六上午十点) and corrected by a time, a car named by its kind ("sold the truck"),
+and the jobs and statuses that say what someone does now (去县城当保安, 退休)."""
+
+from __future__ import annotations
+
+from extract_helpers import facts, own
+
+ZH = "小杨"
+LINA = "My sister Lina flies in next Wednesday!"
+
+
+def test_a_named_person_arrives_on_a_day():
+    assert ("Lina", "arrive", "2026-03-11") in own(LINA)
+    assert own("Lina arrives next Wednesday.") == {("Lina", "arrive", "2026-03-11")}
+    # a parent called by the word is the speaker's; flying out is leaving
+    assert own("Mom comes home next Monday.") == {("Mira's mother", "come_home", "2026-03-09")}
+    assert own("I fly out next Wednesday.") == {("Mira", "leave", "2026-03-11")}
+
+
+def test_a_held_day_moved_by_an_amount_of_time():
+    assert own("Lina's flight got pushed back two days.", (LINA,)) == {("Lina", "arrive", "2026-03-13")}
+    assert own("Her flight was moved up a day.", (LINA,)) == {("Lina", "arrive", "2026-03-10")}
+    # a moment moves by hours; the clock stays with the day when days move
+    meeting = "The team meeting is Thursday at 3pm."
+    assert own("Meeting got pushed back an hour.", (meeting,)) == {
+        ("Mira", "team_meeting", "2026-03-05T16:00:00Z")
+    }
+    assert own("出差推迟了两天。", ("我下周三去北京出差。",), ZH) == {(ZH, "北京出差.date", "2026-03-13")}
+    assert own("体检提前一天。", ("体检约在下周五上午九点。",), ZH) == {
+        (ZH, "checkup", "2026-03-12T09:00:00Z")
+    }
+
+
+def test_a_shift_that_names_no_one_fact_moves_none():
+    two = (LINA, "My dentist appointment is next Friday.")
+    assert own("It got pushed back two days.", two) == set()  # which of two: not guessed
+    # a day held without a clock is not moved by hours
+    assert own("It got pushed back an hour.", (LINA,)) == set()
+    assert own("The flight got pushed back two days.", ()) == set()  # nothing held
+
+
+def test_a_time_that_recurs_is_held_as_its_words():
+    assert own("Piano lesson is every Saturday at 10am.") == {
+        ("Mira", "piano_lesson", "every Saturday at 10am")
+    }
+    assert own("I have a piano lesson every Saturday at 10am.") == {
+        ("Mira", "piano_lesson", "every Saturday at 10am")
+    }
+    assert own("Yoga is Tuesdays at 6pm.") == {("Mira", "yoga", "Tuesdays at 6pm")}
+    assert own("我女儿的钢琴课是每周六上午十点。", (), "阿美") == {("阿美的女儿", "钢琴课", "每周六上午十点")}
+
+
+def test_a_time_that_recurs_is_corrected_or_changed_by_a_time():
+    held = "My daughter's piano lesson is every Saturday at 10am."
+    assert own("Sorry, I misremembered, it's at 3pm.", (held,)) == {
+        ("Mira's daughter", "piano_lesson", "3pm")
+    }
+    assert own("Sorry, I misremembered, piano lesson is Saturdays at 3pm.", (held,)) == {
+        ("Mira's daughter", "piano_lesson", "Saturdays at 3pm")
+    }
+    corrected = own("我记错了，钢琴课是周六下午三点。", ("我女儿的钢琴课是每周六上午十点。",), "阿美")
+    assert corrected == {("阿美的女儿", "钢琴课", "2026-03-07T15:00:00Z")}
+    # 换到 is a change of the held key; the season said first is no part of the attribute
+    moved = own("钢琴课换到周日下午了。", ("我儿子的钢琴课是每周六上午。",), "小蒋")
+    assert {(s, a) for s, a, _ in moved} == {("小蒋的儿子", "钢琴课")}
+    season = own("乐乐这赛季的训练改到每周四六点了。", ("我儿子乐乐的足球训练是每周二五点。",), "老芬")
+    assert season == {("乐乐", "足球训练", "每周四六点")}
+
+
+def test_a_car_named_by_its_kind_and_what_someone_owns_is_no_person():
+    dad = "My dad drives a Ford F-150."
+    assert own("Dad finally sold the truck and got a Prius.", (dad,), "Owen") == {
+        ("Owen's father", "car", "Prius")
+    }
+    prius = (dad, "Dad finally sold the truck and got a Prius.")
+    later = "Dad's Prius got totaled, he's driving my mom's old Civic for now."
+    assert own(later, prius, "Owen") == {("Owen's father", "car", "Civic")}
+    assert own("The Prius got totaled. He's driving a Civic for now.", prius, "Owen") == {
+        ("Owen's father", "car", "Civic")
+    }
+    # "the truck" names no held value of another key
+    assert own("Dad sold the truck and got a dog.", ("My dad's job title is plumber.",), "Owen") == set()
+
+
+def test_what_someone_does_now_in_chinese():
+    assert own("我爸去县城当保安了。", (), ZH) == {(f"{ZH}的爸爸", "job_title", "保安")}
+    assert own("我爸在老家种地。", (), ZH) == {(f"{ZH}的爸爸", "job_title", "种地")}
+    before = ("我爸在老家种地。", "我爸去县城当保安了。")
+    # retired is what he does now; 在家 is at home, no name
+    assert facts("我爸现在退休在家带孙子。", before, ZH) == {
+        (f"{ZH}的爸爸", "employment_status", "退休"),
+        (f"{ZH}的爸爸", "job_title", "退休"),
+    }
