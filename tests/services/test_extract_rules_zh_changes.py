@@ -358,7 +358,7 @@ def test_a_correction_skips_the_part_that_says_what_the_old_value_was():
 def test_a_team_a_changed_amount_and_a_count_beside_a_weekday():
     assert facts("我在支付组。") == {(ME, "team", "支付组")}
     assert facts("现在在身份认证组。") == {(ME, "team", "身份认证组")}
-    assert facts("小婷调回北京工作了。", ("我闺蜜小婷在深圳工作。",)) == {("小婷", "employer", "北京")}
+    assert facts("小婷调回北京工作了。", ("我闺蜜小婷在深圳工作。",)) == {("小婷", "residence", "北京")}
     # 房东把房租涨到3300了: the landlord changed the speaker's rent, the attribute is what follows 把
     assert {(s, a) for s, a, _ in facts("房东把房租涨到3300了。", ("房租是每月3000。",))} == {(ME, "rent")}
     # 周五四个人: 五 belongs to the weekday, the party is four

@@ -488,7 +488,7 @@ CONVERSATIONS_2: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
     (
         "brother named, moves",
         [
-            ("我弟弟小军在深圳工作。", {("小军", "employer", "深圳")}),
+            ("我弟弟小军在深圳工作。", {("小军", "residence", "深圳")}),  # a known city: where he lives
         ],
     ),
     (

@@ -115,6 +115,9 @@ def test_tomorrow_in_a_non_utc_zone() -> None:
         ("past Friday", date(2025, 10, 17)),
         ("friday next week", date(2025, 10, 31)),
         ("friday last week", date(2025, 10, 17)),
+        ("the Monday after next", date(2025, 11, 3)),  # the week after next week
+        ("Friday after next", date(2025, 11, 7)),
+        ("Friday of the week after next", date(2025, 11, 7)),
         ("SUNDAY", date(2025, 10, 26)),
     ],
 )

@@ -161,7 +161,8 @@ def _weekday_day(rel: str, wd: int, today: date) -> date:
         return weekday_before(today, wd)
     if rel in ("", "on", "coming", "this coming", "the coming"):
         return weekday_after(today, wd)
-    return weekday_in_week(today, wd, {"this": 0, "next": 1, "last": -1, "previous": -1}[rel])
+    weeks = {"this": 0, "next": 1, "last": -1, "previous": -1, "after next": 2}
+    return weekday_in_week(today, wd, weeks[rel])
 
 
 _PERIOD_OFFSET = {
@@ -295,6 +296,11 @@ RULES: tuple[Rule, ...] = (
         _relative_weekday,
     ),
     Rule(_w(rf"(?P<wd>{_WD})\s+(?P<rel>this|next|last)\s+week"), _relative_weekday),
+    # "the Monday after next", "Monday of the week after next": the Monday of the week after next week
+    Rule(
+        _w(rf"(?:the\s+)?(?P<wd>{_WD})\s+(?:(?:of\s+)?the\s+week\s+)?(?P<rel>after\s+next)"),
+        _relative_weekday,
+    ),
     Rule(_w(rf"(?P<wd>{_WD_FULL})"), _bare_weekday),
     Rule(_w(rf"(?P<wd>{_WD_ABBR})"), _bare_weekday, find=False),
     Rule(

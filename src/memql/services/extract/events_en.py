@@ -108,6 +108,12 @@ _APPOINTMENT = re.compile(
 )
 
 
+# "my car is due for an oil change the Monday after next", "I'm booked for a haircut on Friday"
+_DUE_FOR = re.compile(
+    r"(?:(?:my|our|the)\s+[a-z]+\s+(?:is|'s)\s+|(?:i'm|i am|we're|we are)\s+)?"
+    r"(?:due|booked|scheduled)\s+for\s+(?:a|an|its|his|her|the|my|our)\s+(?P<thing>[a-z-]+(?:\s+[a-z-]+)?)\s+(?:on\s+|at\s+)?",
+    _I,
+)
 _EVERY_BEFORE = re.compile(r"\b(?:every|each)\s+$", _I)
 
 
@@ -116,7 +122,8 @@ def _appointment(r: Reading, pos: int, end: int, confidence: float, correction: 
         if r.text[t1:end].strip(" .!,") or span.start < r.now:
             continue
         every = _EVERY_BEFORE.search(r.text, pos, t0)  # "piano lesson is every Saturday at 10": the words
-        m = _APPOINTMENT.fullmatch(r.text, pos, every.start() if every else t0)
+        said = (r.text, pos, every.start() if every else t0)
+        m = _APPOINTMENT.fullmatch(*said) or _DUE_FOR.fullmatch(*said)
         key = r.vocabulary.normalize(m["thing"]) if m is not None else ""
         if not key or _NEGATION.search(r.text, pos, t0):
             return False

@@ -176,7 +176,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "text",
         ),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:back\s+)?(?:living\s+)?in(?=\s+(?-i:[A-Z]))"
+            r"(?=.*\b(?:now|for good)\b)",  # "he's back in Chicago now"
             "residence",
             "place",
         ),

@@ -15,6 +15,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, held_key, strip_span, time_value
 from .patterns_zh import _STATUSES
+from .places import is_place_zh
 from .values_zh import add_fact, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
@@ -241,6 +242,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     if (m := _SCHOOL_GRADE.match(s, verb_at, b)) is not None:
         return _add(r, subject, "grade", m, a, b, confidence, correction, "text")
     if (m := _SCHOOL_AND_FIELD.match(s, verb_at, b)) is not None and m["v"] != "书":
+        if is_place_zh(m["school"]):  # 在南京读研: where one studies is the city one lives in
+            return _add(r, subject, "residence", m, a, b, confidence, correction, "place", "school")
         said = _add(r, subject, "school", m, a, b, confidence, correction, "organization", "school")
         if re.fullmatch(_GRADE_YEAR, m["v"]):  # 在实验中学读高二: the grade
             return _add(r, subject, "grade", m, a, b, confidence, correction, "text") or said
@@ -254,6 +257,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         m = pattern.match(s, verb_at, b)
         group = next((g for g in ("v", "v2", "v3", "v4") if m is not None and m.groupdict().get(g)), "v")
         if m is not None and not _GRADE.fullmatch(m[group]):
+            if key == "school" and is_place_zh(m[group]):
+                key, kind = "residence", "place"  # 在南京上学: as above
             return _add(r, subject, key, m, a, b, confidence, correction, kind, group)
     if (m := _CAR.match(s, verb_at, b)) is not None:
         return _add(r, subject, "car", m, a, b, confidence, correction, "product")

@@ -51,10 +51,10 @@ CHANGE = re.compile(
     r"reshuffled|took over|"
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
-    r"hit|reached)\b|"
+    r"hit|reached|passed)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
-    r"调整|调成|调为|最后|最终|又",
+    r"调整|调成|调为|最后|最终|又|考过|考到|通过了|升级",
     _I,
 )
 # a change said with one of these binds to a value just before without a shared word ("swapped to X")
@@ -62,7 +62,7 @@ STRONG_CHANGE = re.compile(
     r"\b(?:instead|switch(?:ed|ing)?|swap(?:ped|ping)?|moved|relocated|transferred|went with|replaced|"
     r"changed|push(?:ed|ing)|bump(?:ed|ing)|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|"
     r"提前|延期|挪到|搬到|"
-    r"搬去|转到|调到|换到|换了|跳槽",
+    r"搬去|转到|调到|换到|换了|跳槽|考过|考到|通过了|(?<![a-z])passed\b",  # passing a level leaves the last
     _I,
 )
 # getting or giving up a thing one owns: a new one of the kind the speaker held ("got an iPhone 16")

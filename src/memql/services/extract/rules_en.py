@@ -33,7 +33,6 @@ from .patterns_en import (
     _LEADING_TIME,
     _NAME,
     _NEGATION,
-    _PAST_VERB_OPENING,
     _POSSESSIVE_COPULA,
     _QUESTION_START,
     _REPORTED,
@@ -42,16 +41,9 @@ from .patterns_en import (
     NOT_NAMES,
 )
 from .predicates_en import predicate
+from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor, relation_words, subject_of
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
-
-
-def _relation_words(r: Reading) -> str:
-    def make() -> str:
-        words = [w for w in r.vocabulary.relations if w.isascii()]
-        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
-
-    return r.vocabulary.memo("relations_en", make)
 
 
 def clauses(text: str) -> list[tuple[int, int]]:
@@ -202,13 +194,34 @@ _COMMA_SUBJECT = re.compile(
 def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     return (
         _relation(r, pos, end, confidence)
+        or _mine(r, pos, end, confidence, correction)
         or _possessive(r, pos, end, confidence, correction)
         or _subject_predicate(r, pos, end, confidence, correction)
         or _label(r, pos, end, confidence, correction)
         or _new_or_contact(r, pos, end, confidence, correction)
         or event(r, pos, end, confidence, correction)
-        or birthday_age(r, pos, end, confidence, _subject)
+        or birthday_age(r, pos, end, confidence, subject_of)
     )
+
+
+_MINE = re.compile(r"(?:and\s+|as for\s+)?(?:mine|ours)\s+(?:is|'s|was)\s+(?:actually\s+)?", _I)
+
+
+def _mine(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    """ "My husband's birthday is March 3. Mine is October 30.": the speaker's own value of the attribute
+    just said of someone else."""
+    m = _MINE.match(r.text, pos, end)
+    if m is None:
+        return False
+    said = next((d for d in reversed(r.earlier) if d.speaker == r.speaker), None)
+    if said is None or said.subject == r.speaker or said.attribute.startswith("relation."):
+        return False
+    got = value_of(r, m.end(), end, r.vocabulary.kind(said.attribute))
+    if got is None:
+        return False
+    value, v0, v1, _ = got
+    add_fact(r, r.speaker, said.attribute, value, pos, end, confidence, correction, said.kind, (v0, v1))
+    return True
 
 
 def _past_leading_time(r: Reading, pos: int, end: int) -> int:
@@ -226,149 +239,13 @@ def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
     return m.end() if m else pos
 
 
-# --- subjects ------------------------------------------------------------------------------------------
-
-
-def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
-    """(subject, position after it) for a clause subject: I/we, he/she, my <relation> [Name], a Name."""
-    s = r.text
-    if (m := re.compile(r"(?:i|we)\b", _I).match(s, pos, end)) is not None:
-        return r.speaker, m.end()
-    if (m := re.compile(r"(?P<p>he|she)\b", _I).match(s, pos, end)) is not None:
-        who = r.pronoun("m" if m["p"].lower() == "he" else "f")
-        return (who, m.end()) if who else None
-    rel = re.compile(
-        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{_relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?",
-        _I,
-    ).match(s, pos, end)
-    if rel is not None:
-        return _relative(r, rel), rel.end()
-    if (m := _KIN_AS_NAME.match(s, pos, end)) is not None:
-        return _kin_called(r, m["rel"]), m.end()
-    if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
-        # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
-        r.name_person(m["name"], None, m.span("name"))
-        return m["name"], m.end()
-    name = re.compile(_NAME + r"(?![\w'])").match(s, pos, end)
-    if (
-        name is not None
-        and name[0].split(" ", 1)[0] not in NOT_NAMES  # "The Prius got totaled": an article opens no name
-        and not _PAST_VERB_OPENING.match(s, pos, end)
-    ):
-        kin, _, named = name[0].partition(" ")  # "Uncle Bob" after "my uncle Bob": Bob
-        if r.vocabulary.relation(kin.lower()) and any(p.name == named for p in r.persons):
-            return named, name.end()
-        r.name_person(name[0], None, name.span())
-        return name[0], name.end()
-    if (m := _NAME_IS.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
-        # "Lena's a pilot now": the 's is "is", not a possessive
-        r.name_person(m["name"], None, m.span("name"))
-        return m["name"], m.end("name")
-    return None
-
-
-def _relative(r: Reading, m: re.Match[str]) -> str:
-    """The person "my sister [Ana]" names: Ana (with the fact Ana relation.sister_of speaker), or
-    "<speaker>'s sister" when unnamed."""
-    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
-    name = m["name"]
-    if not name or name in NOT_NAMES:
-        who = f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
-        if gender is not None:
-            r.name_person(who, gender)  # "my mom lives in Cork. Actually she lives in Galway": she is mom
-        return who
-    r.name_person(name, gender, (m.start("name"), m.end("name")))
-    r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
-    return name
-
-
-def _kin_called(r: Reading, word: str) -> str:
-    """ "Grandma moved to Brookdale", "Dad's Prius": a parent or grandparent called by the word is the
-    speaker's."""
-    relation, gender = r.vocabulary.relation(word) or (word.lower(), None)
-    who = f"{r.speaker}'s {relation}"
-    if gender is not None:
-        r.name_person(who, gender)
-    return who
-
-
-_KIN_AS_NAME = re.compile(
-    r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather))(?![\w'])"
-)
-_APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
-_NAME_IS = re.compile(
-    rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
-    r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|teaching|coaching|learning|"
-    r"up|down|back|\d))"
-)
-_BARE_NOUN = re.compile(
-    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
-    r"(?:moved|changed|pushed|bumped|rescheduled))\b)",
-    _I,
-)
-_DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
-_NO_HEADS_WORDS = """
-    it its that this these those there here let he she i we they you what which who whose everything
-    nothing something anything everyone someone it's that's what's
-"""
-_NO_HEADS = frozenset(_NO_HEADS_WORDS.split())
-_BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
-
-
-def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
-    s = r.text
-    rels = _relation_words(r)
-    m = re.compile(
-        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s\s+", _I
-    ).match(s, pos, end)
-    if m is not None:
-        return _relative(r, m), m.end()
-    if re.compile(rf"(?:my|our)\s+(?:new\s+|current\s+)?(?:{rels})\b(?!')", _I).match(s, pos, end):
-        return None  # "my boss Sarah moved to London": a relative as the subject, not my "boss sarah"
-    if (m := re.compile(r"(?:my|our)\s+(?:new|current|latest)?\s*", _I).match(s, pos, end)) is not None:
-        return r.speaker, m.end()  # "my new goal is 1:58": the goal, now
-    if m := re.compile(r"(?:the\s+|a\s+)?(?:new|latest)\s+(?=(?:[\w'-]+\s+){0,3}?(?:is|'s)\b)", _I).match(
-        s, pos, end
-    ):
-        return _DEFINITE, m.end()  # "new goal is 1:58": the speaker's, if the attribute is known
-    if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
-        who = r.pronoun("m" if m["p"].lower() == "his" else "f")
-        return (who, m.end()) if who else None
-    if m := re.compile(
-        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|expires|ends|falls|will)\b)",
-        _I,
-    ).match(s, pos, end):
-        return _DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
-    if (
-        (m := _BARE_NOUN.match(s, pos, end)) is not None
-        and (
-            r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
-            # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
-            or (m["noun"][1:].islower() and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end)))
-            # "Standup moved": the standup held ("it's", "that is" hold nothing: the recent turns stay unread)
-            or (
-                m["noun"].split()[0].lower() not in _NO_HEADS
-                and _held_by_head(r, r.speaker, r.vocabulary.normalize(m["noun"])) is not None
-            )
-        )
-    ):
-        return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
-    m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
-    if m is not None and _KIN_AS_NAME.fullmatch(m["name"]):
-        return _kin_called(r, m["name"]), m.end()
-    if m is not None and m["name"] not in NOT_NAMES:
-        r.name_person(m["name"], None, (m.start("name"), m.end("name")))
-        return m["name"], m.end()
-    return None
-
-
 # --- the predicates ------------------------------------------------------------------------------------
 
 
 def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
-    s, rels = r.text, _relation_words(r)
+    s, rels = r.text, relation_words(r)
     m = re.compile(
-        rf"(?:my|our)\s+(?:new\s+|current\s+)?(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+"
+        rf"(?:my|our)\s+{KIN_ADJ}(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+"
         rf"(?:called\s+|named\s+)?(?P<name>{_NAME})(?:[\s.!,]*$|\s*,\s+(?=\S))",  # "…, she's 81": read on
         _I,
     ).match(s, pos, end)
@@ -382,12 +259,12 @@ def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
 
 
 def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
-    owner = _possessor(r, pos, end)
+    owner = possessor(r, pos, end)
     if owner is None:
         return False
     subject, at = owner
-    bare = subject is _BARE_OWNER
-    definite = subject is _DEFINITE or bare
+    bare = subject is BARE_OWNER
+    definite = subject is DEFINITE or bare
     subject = r.speaker if definite else subject
     m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
@@ -434,7 +311,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     placed = (cop in ("is", "'s") and _IN_A_PLACE.match(r.text, vstart, end)) or (
         _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)
     )
-    held = _held_by_head(r, subject, key) if definite and not r.vocabulary.attribute(key) else None
+    held = held_by_head(r, subject, key) if definite and not r.vocabulary.attribute(key) else None
     if held is not None:
         # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
         key = held.attribute
@@ -525,7 +402,7 @@ def _new_or_contact(r: Reading, pos: int, end: int, confidence: float, correctio
 
 
 def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
-    got = _subject(r, pos, end)
+    got = subject_of(r, pos, end)
     if got is None:
         # "Currently working at Deloitte.", "Just moved to Lisbon!": the speaker, when a verb opens it
         if _SUBJECTLESS.match(r.text, pos, end) is None:
@@ -536,7 +413,7 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     at = _skip(_SPACE, s, at, end)
     if _transferred(r, subject, pos, at, end):
         return True
-    if (both := _AND_OTHER.match(s, at, end)) is not None and (other := _subject(r, both.end(), end)):
+    if (both := _AND_OTHER.match(s, at, end)) is not None and (other := subject_of(r, both.end(), end)):
         # "Kim and Lou got married": what follows is said of each of them
         verb = _skip(_SPACE, s, other[1], end)
         said = predicate(r, subject, pos, verb, end, confidence, correction)
@@ -599,15 +476,3 @@ def _transferred(r: Reading, subject: str, pos: int, at: int, end: int) -> bool:
         return False  # nothing of theirs to transfer from: no guess at what changed
     add_fact(r, subject, held[0].attribute, m["name"], pos, end, 0.8, True, "organization", m.span("name"))
     return True
-
-
-def _held_by_head(r: Reading, subject: str, key: str):
-    """The subject's latest fact whose attribute this key names or ends ("offsite" of "team_offsite")."""
-    if not key:
-        return None
-    for d in reversed(r.earlier):
-        if d.subject == subject and (
-            d.attribute == key or d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)
-        ):
-            return d
-    return None

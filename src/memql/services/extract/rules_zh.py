@@ -52,6 +52,7 @@ from .patterns_zh import (
     _SPEECH,
     _STATUSES,
 )
+from .places import is_place_zh
 from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
 from .subjects_zh import celebrated_at, moved_relative, relation_words, subject_at
 from .values_zh import add_fact as _fact
@@ -321,6 +322,9 @@ def _statement(
     return said, subject
 
 
+_AT_PLACE = re.compile(
+    r"(?:现在|目前|如今|已经|一直|还)*在(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|呢|啦)?[。！!]*$"
+)
 _AGENT_BA = re.compile(r"[\u4e00-\u9fff]{1,4}?把(?=[\u4e00-\u9fff])")  # 房东把…, 公司把…, 老板把…
 
 
@@ -330,6 +334,10 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
     if floor(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
         return True
+    if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
+        # 我现在在蒙特利尔: being in a known city now is living there
+        _fact(r, subject, "residence", m["v"], a, b, confidence, correction, "place", m.span("v"))
+        return True
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, verb_at, b)
         if m is None:
@@ -338,6 +346,11 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             span = r.time_at(m.start("v"), m.end("v"))
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
         key = "employer" if key == "employer_change" else key
+        if key == "employer" and is_place_zh(m["v"]):
+            key, kind = (
+                "residence",
+                "place",
+            )  # 去深圳工作了, 在深圳上班: a city is where one lives, no employer
         got_value = _value(r, m.start("v"), m.end("v"), kind)
         if got_value is None or (key == "job_title" and _ADDRESSED.fullmatch(str(got_value[0]))):
             continue  # 现在是李老师: a person called by surname and title, not the speaker's job

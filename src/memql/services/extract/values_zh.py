@@ -31,6 +31,8 @@ def read_value(r: Reading, start: int, end: int, kind: str):
     start, end = strip_span(s, start, end)
     while start < end and s[start] in "了到去在":
         start += 1
+    if (level := re.search(r"(?<=[0-9A-Za-z])(?:的)?(?:水平|级别)$", s[start:end])) is not None:
+        end = start + level.start()  # 日语是N2水平: the level is N2
     words = s[start:end]
     if not words or len(words) > 20:
         return None

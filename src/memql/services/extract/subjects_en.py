@@ -1,0 +1,173 @@
+"""The subjects of the English rule grammar: whom a clause speaks of ("I", "he", "my sister Ana", "Dad",
+"our dog Biscuit", "Lena") and whose a possessive names ("my sister's", "Dad's", "the deadline" — the
+speaker's), with the people they name kept for a later he/she."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Reading
+from .patterns_en import _I, _NAME, _PAST_VERB_OPENING, NOT_NAMES
+from .values_en import recurs
+from .vocabulary import snake
+
+
+def relation_words(r: Reading) -> str:
+    def make() -> str:
+        words = [w for w in r.vocabulary.relations if w.isascii()]
+        return "|".join(re.escape(w) for w in sorted(words, key=len, reverse=True))
+
+    return r.vocabulary.memo("relations_en", make)
+
+
+def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
+    """(subject, position after it) for a clause subject: I/we, he/she, my <relation> [Name], a Name."""
+    s = r.text
+    if (m := re.compile(r"(?:i|we)\b", _I).match(s, pos, end)) is not None:
+        return r.speaker, m.end()
+    if (m := re.compile(r"(?P<p>he|she)\b", _I).match(s, pos, end)) is not None:
+        who = r.pronoun("m" if m["p"].lower() == "he" else "f")
+        return (who, m.end()) if who else None
+    rel = re.compile(
+        rf"(?:my|our)\s+{KIN_ADJ}(?P<rel>{relation_words(r)})(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?",
+        _I,
+    ).match(s, pos, end)
+    if rel is not None:
+        return _relative(r, rel), rel.end()
+    if (m := _KIN_AS_NAME.match(s, pos, end)) is not None:
+        return _kin_called(r, m["rel"]), m.end()
+    if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
+        r.name_person(m["name"], None, m.span("name"))
+        return m["name"], m.end()
+    name = re.compile(_NAME + r"(?![\w'])").match(s, pos, end)
+    if (
+        name is not None
+        and name[0].split(" ", 1)[0] not in NOT_NAMES  # "The Prius got totaled": an article opens no name
+        and not _PAST_VERB_OPENING.match(s, pos, end)
+    ):
+        kin, _, named = name[0].partition(" ")  # "Uncle Bob" after "my uncle Bob": Bob
+        if r.vocabulary.relation(kin.lower()) and any(p.name == named for p in r.persons):
+            return named, name.end()
+        r.name_person(name[0], None, name.span())
+        return name[0], name.end()
+    if (m := _NAME_IS.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        # "Lena's a pilot now": the 's is "is", not a possessive
+        r.name_person(m["name"], None, m.span("name"))
+        return m["name"], m.end("name")
+    return None
+
+
+def _relative(r: Reading, m: re.Match[str]) -> str:
+    """The person "my sister [Ana]" names: Ana (with the fact Ana relation.sister_of speaker), or
+    "<speaker>'s sister" when unnamed."""
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    name = m["name"]
+    if not name or name in NOT_NAMES:
+        who = f"{r.speaker}'s {relation.replace('_', ' ')}"  # "my mom" and "my mother" are one person
+        if gender is not None:
+            r.name_person(who, gender)  # "my mom lives in Cork. Actually she lives in Galway": she is mom
+        return who
+    r.name_person(name, gender, (m.start("name"), m.end("name")))
+    r.relate(name, relation, m.start(), m.end("name"), 0.9, (m.start("name"), m.end("name")))
+    return name
+
+
+# words before a relation that keep it one ("my college roommate Theo", "my older brother")
+KIN_ADJ = (
+    r"(?:(?:new|current|old|former|college|school|uni|university|childhood|younger|older|little|big|baby|"
+    r"eldest|oldest|youngest|twin|late|favorite|favourite|closest)\s+)?"
+)
+
+
+def _kin_called(r: Reading, word: str) -> str:
+    """ "Grandma moved to Brookdale", "Dad's Prius": a parent or grandparent called by the word is the
+    speaker's."""
+    relation, gender = r.vocabulary.relation(word) or (word.lower(), None)
+    who = f"{r.speaker}'s {relation}"
+    if gender is not None:
+        r.name_person(who, gender)
+    return who
+
+
+_KIN_AS_NAME = re.compile(
+    r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather))(?![\w'])"
+)
+_APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
+_NAME_IS = re.compile(
+    rf"(?P<name>{_NAME})(?='s\s+(?:a|an|the|now|at|in|on|with|into|still|currently|just|moving|living|working|"
+    r"based|engaged|married|pregnant|retired|vegan|vegetarian|doing|playing|studying|teaching|coaching|learning|"
+    r"up|down|back|\d))"
+)
+_BARE_NOUN = re.compile(
+    r"(?!(?:mine|ours|yours|hers|theirs)\b)"  # "Mine is October 30": no attribute named "mine"
+    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
+    r"(?:moved|changed|pushed|bumped|rescheduled))\b)",
+    _I,
+)
+DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
+_NO_HEADS_WORDS = """
+    it its that this these those there here let he she i we they you what which who whose everything
+    nothing something anything everyone someone it's that's what's
+"""
+_NO_HEADS = frozenset(_NO_HEADS_WORDS.split())
+BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
+
+
+def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
+    s = r.text
+    rels = relation_words(r)
+    m = re.compile(rf"(?:my|our)\s+{KIN_ADJ}(?P<rel>{rels})(?:,?\s+(?P<name>{_NAME}))?'s\s+", _I).match(
+        s, pos, end
+    )
+    if m is not None:
+        return _relative(r, m), m.end()
+    if re.compile(rf"(?:my|our)\s+{KIN_ADJ}(?:{rels})\b(?!')", _I).match(s, pos, end):
+        return None  # "my boss Sarah moved to London": a relative as the subject, not my "boss sarah"
+    if (m := re.compile(r"(?:my|our)\s+(?:new|current|latest)?\s*", _I).match(s, pos, end)) is not None:
+        return r.speaker, m.end()  # "my new goal is 1:58": the goal, now
+    if m := re.compile(r"(?:the\s+|a\s+)?(?:new|latest)\s+(?=(?:[\w'-]+\s+){0,3}?(?:is|'s)\b)", _I).match(
+        s, pos, end
+    ):
+        return DEFINITE, m.end()  # "new goal is 1:58": the speaker's, if the attribute is known
+    if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
+        who = r.pronoun("m" if m["p"].lower() == "his" else "f")
+        return (who, m.end()) if who else None
+    if m := re.compile(
+        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|expires|ends|falls|will)\b)",
+        _I,
+    ).match(s, pos, end):
+        return DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
+    if (
+        (m := _BARE_NOUN.match(s, pos, end)) is not None
+        and (
+            r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
+            # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
+            or (m["noun"][1:].islower() and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end)))
+            # "Standup moved": the standup held ("it's", "that is" hold nothing: the recent turns stay unread)
+            or (
+                m["noun"].split()[0].lower() not in _NO_HEADS
+                and held_by_head(r, r.speaker, r.vocabulary.normalize(m["noun"])) is not None
+            )
+        )
+    ):
+        return BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
+    m = re.compile(rf"(?P<name>{_NAME})'s\s+").match(s, pos, end)
+    if m is not None and _KIN_AS_NAME.fullmatch(m["name"]):
+        return _kin_called(r, m["name"]), m.end()
+    if m is not None and m["name"] not in NOT_NAMES:
+        r.name_person(m["name"], None, (m.start("name"), m.end("name")))
+        return m["name"], m.end()
+    return None
+
+
+def held_by_head(r: Reading, subject: str, key: str):
+    """The subject's latest fact whose attribute this key names or ends ("offsite" of "team_offsite")."""
+    if not key:
+        return None
+    for d in reversed(r.earlier):
+        if d.subject == subject and (
+            d.attribute == key or d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)
+        ):
+            return d
+    return None
