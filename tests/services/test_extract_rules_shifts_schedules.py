@@ -93,3 +93,23 @@ def test_what_someone_does_now_in_chinese():
         (f"{ZH}的爸爸", "employment_status", "退休"),
         (f"{ZH}的爸爸", "job_title", "退休"),
     }
+
+
+def test_a_day_moved_earlier_or_later_by_an_amount_said_after_it():
+    lisbon = "We're flying to Lisbon next Friday."
+    assert own(lisbon) == {("Mira", "lisbon.fly", "2026-03-06")}  # "we're": the contraction is read
+    assert own("The airline moved our flight a day earlier.", (lisbon,)) == {
+        ("Mira", "lisbon.fly", "2026-03-05")
+    }
+    # 提前一天 is an amount, not 前一天 (the day before); 下周五 is 13 March
+    assert own("机票改签了，提前一天走。", ("我们下周五去三亚。",), ZH) == {(ZH, "三亚.date", "2026-03-12")}
+    # a day moved to a day is the grammar's, as before
+    assert own("They pushed the recital to next Saturday.", ("The piano recital is on May 9.",)) == {
+        ("Mira", "piano_recital", "2026-03-07")
+    }
+
+
+def test_a_schedule_that_moves_to_another_time_that_recurs():
+    held = "Soccer practice is Tuesdays at 5."
+    moved = {("Mira", "soccer_practice", "Wednesdays at 6")}
+    assert own("Fall schedule: soccer practice moves to Wednesdays at 6.", (held,)) == moved

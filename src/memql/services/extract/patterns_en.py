@@ -431,7 +431,8 @@ _REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^
 _DUE = re.compile(r"(?:due|to be done|needed)\s+(?:on|by|in|before)?\s*", _I)
 _EXPIRY = re.compile(r"(?:valid|good|fine|ok|okay|current)\s+(?:until|till|through|thru|to)\s+", _I)
 _POSSESSIVE_COPULA = (
-    r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|changed|pushed(?:\s+back)?|"
+    r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|moves|is moving|changed|"
+    r"changes|pushed(?:\s+back)?|"
     r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
     r"will be|has been|have been|is|was|are|were|'s|becomes|became|costs|cost|expires?(?:\s+(?:on|in|at))?|"
     r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"

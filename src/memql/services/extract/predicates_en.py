@@ -264,6 +264,9 @@ _TAUGHT = re.compile(
     r"[a-z][\w'-]*){0,3})(?=[\s,.!;]|$)",
     re.I,
 )
+_TAUGHT_AT = re.compile(
+    r"\s+(?:at|for)\s+(?:the\s+)?(?P<org>(?-i:[A-Z][\w&'-]*)(?:\s+(?-i:[A-Z][\w&'-]*)){0,3})", re.I
+)
 # "Beth studies law at McGill", "I'm majoring in physics": the field of study
 _STUDY = re.compile(
     _ADVERBS + r"(?:study|studies|am studying|'m studying|is studying|'s studying|major in|majors in|"
@@ -313,6 +316,9 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
         # "Pablo teaches piano in Seville", "he's coaching basketball now": what one teaches or coaches
         key = "coaching" if m["verb"].lower().startswith("coach") else "teaching"
         add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        if (where := _TAUGHT_AT.match(s, m.end(), end)) is not None:  # "teaches chemistry at Lincoln High"
+            add_fact(r, subject, "employer", where["org"], pos, end, confidence, correction, "organization",
+                     where.span("org"))  # fmt: skip
         return True
     if (m := _SCHOOL_TO.match(s, at, end)) is not None:
         add_fact(

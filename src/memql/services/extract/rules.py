@@ -62,9 +62,9 @@ class RuleExtractor:
                 reading = self._read(
                     turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang
                 )
-                replacements.bind(reading, said[:i], i)
+                shifts.bind(reading)  # (first: "a day earlier" is no day of its own to replace one with)
                 swaps.bind(reading, [t.text for t in said[:i][-3:] if t.speaker == turn.speaker])
-                shifts.bind(reading)
+                replacements.bind(reading, said[:i], i)
                 answers.bind(reading, said[:i])
             return earlier, persons
 
@@ -79,9 +79,9 @@ class RuleExtractor:
             message.lang,
             context=recent_turns if message.recent else None,
         )
-        replacements.bind(reading, said, None)
-        swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
         shifts.bind(reading)
+        swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
+        replacements.bind(reading, said, None)
         answers.bind(reading, said)
         return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 

@@ -186,7 +186,7 @@ _VALUE_LIKE = re.compile(
 _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
     r"she's|now|but now)\b|"
-    r"[a-z]+(?:[\s-][a-z]+)?\s+(?:(?:is|'s)\s+now|moved|got moved|was moved|changed|pushed|bumped)\b)",
+    r"[a-z]+(?:[\s-][a-z]+)?\s+(?:(?:is|'s)\s+now|moved|moves|got moved|was moved|changed|pushed|bumped)\b)",
     re.I,
 )
 
@@ -195,6 +195,7 @@ def _statement(r: Reading, pos: int, end: int, confidence: float, correction: bo
     return (
         _relation(r, pos, end, confidence)
         or _mine(r, pos, end, confidence, correction)
+        or _named_later(r, pos, end, confidence)
         or _possessive(r, pos, end, confidence, correction)
         or _subject_predicate(r, pos, end, confidence, correction)
         or _label(r, pos, end, confidence, correction)
@@ -222,6 +223,30 @@ def _mine(r: Reading, pos: int, end: int, confidence: float, correction: bool) -
     value, v0, v1, _ = got
     add_fact(r, r.speaker, said.attribute, value, pos, end, confidence, correction, said.kind, (v0, v1))
     return True
+
+
+_CALLED = re.compile(
+    r"(?:the\s+(?P<noun>[a-z][\w-]*)(?:\s+is|'s)\s+(?:called|named)|(?:the\s+)?(?P<noun2>[a-z][\w-]*)'s\s+name\s+is"
+    r"|it'?s\s+called|it\s+is\s+called)\s+(?P<name>(?-i:[A-Z0-9][\w&'.-]*)(?:\s+(?-i:[A-Z0-9&][\w&'.-]*)){0,4})",
+    _I,
+)
+
+
+def _named_later(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """ "Dana got hired by a biotech startup." … "The startup is called Helix Labs.": the name of a value
+    held as a description ending in the noun ("it's called …": the latest such value)."""
+    m = _CALLED.match(r.text, pos, end)
+    if m is None:
+        return False
+    noun = (m["noun"] or m["noun2"] or "").lower()
+    for d in reversed(r.earlier):
+        described = isinstance(d.value, str) and d.value[:1].islower() and " " in d.value.strip()
+        if described and (not noun or d.value.lower().endswith(noun)):
+            add_fact(
+                r, d.subject, d.attribute, m["name"], pos, end, confidence, False, d.kind, m.span("name")
+            )
+            return True
+    return False
 
 
 def _past_leading_time(r: Reading, pos: int, end: int) -> int:
@@ -366,7 +391,9 @@ _IDENTIFIER = re.compile(
     r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
 )
 _NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
-_CHANGE_COPULA = re.compile(r"(?:\w+\s+)?(?:moved|changed|pushed|bumped|postponed|rescheduled|delayed)", _I)
+_CHANGE_COPULA = re.compile(
+    r"(?:\w+\s+)?(?:moved|moves|moving|changed|changes|pushed|bumped|postponed|rescheduled|delayed)", _I
+)
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
     r"(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?(?:got|get|have|made|set up|opened)\s+(?:a|an)\s+new\s+"
     r"(?P<attr>(?:[\w'-]+\s+){0,2}?[\w'-]+)\s*(?:[,:\-–—]\s*|\s+)(?:it'?s|it is|which is|now)?\s*",

@@ -213,22 +213,41 @@ def _after_adverbs(r: Reading, pos: int, end: int) -> int:
 # --- statements ----------------------------------------------------------------------------------------
 
 
+_DESCRIBED_NAME = (
+    r"(?:一?(?:个|位|家|间))?(?:姓(?P<sur>[\u4e00-\u9fff])的(?P<title>[\u4e00-\u9fff]{1,3})|"
+    r"叫(?P<called>[\u4e00-\u9fffA-Za-z]{2,8}?)的[\u4e00-\u9fff]{1,4})"
+)
+
+
 def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
-    rels, name = relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
+    # a name, with the title it is said with (帕特尔先生, 李阿姨)
+    titled = r"(?:先生|女士|小姐|太太|阿姨|叔叔|老师|医生|大哥|大姐)"
+    rels, name = (
+        relation_words(r),
+        rf"(?P<name>{_NAME_LATIN}|[^\W的个位家姓叫]{{1,4}}?{titled}|[\u4e00-\u9fff]{{1,4}})",
+    )
     a = _after_adverbs(r, a, b)  # 现在我的领导是老陈
     m = re.compile(
-        rf"(?:(?:我们|我)(?:家)?的?(?:新)?|(?P<new>新的?))(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
+        rf"(?:(?:我们|我)(?:家)?的?(?:新)?|(?P<new>新的?))(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫)"
+        rf"(?:{_DESCRIBED_NAME}|{name})(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
-    if m is None or _NOT_NAME.match(m["name"]) or _JOB_NOUN.search(m["name"]):
+    if m is None:
+        return None
+    # 新房东是个姓陈的大哥: 陈大哥; 一家叫光明的公司: 光明
+    said = m["name"] or m["called"] or m["sur"] + m["title"]
+    span = (
+        m.span("name") if m["name"] else m.span("called") if m["called"] else (m.start("sur"), m.end("title"))
+    )
+    if _NOT_NAME.match(said) or (m["name"] and _JOB_NOUN.search(said)):
         return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
         return None  # 新老板是马总 is the speaker's (one has one boss); 新同事是小王 names no one's
-    r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
-    r.relate(m["name"], relation, a, b, confidence, (m.start("name"), m.end("name")))
-    return m["name"]
+    r.name_person(said, gender, span)
+    r.relate(said, relation, a, b, confidence, span)
+    return said
 
 
 def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:

@@ -26,11 +26,20 @@ _EN_SHIFT = re.compile(
     r"month)s?\b(?!\s+(?:ago|before|earlier|early))",
     _I,
 )
+# "the airline moved our flight a day earlier", "pushed it two days later"
+_EN_SHIFT_DIRECTED = re.compile(
+    r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put)\s+(?:it\s+|(?:the|our|my|his|her|their)\s+"
+    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?P<n>an?|"
+    + EN_NUMBER_RE
+    + r"|\d+)\s+(?P<unit>minute|hour|day|week|month)s?\s+"
+    r"(?P<dir>earlier|sooner|later)\b",
+    _I,
+)
 _ZH_SHIFT = re.compile(
     r"(?P<verb>推迟|延后|延期|往后推|往后挪|往后延|推后|顺延|提前|往前挪|往前提|提早)了?"
     r"(?P<n>半|" + ZH_NUMBER_RE + r")(?:个)?(?P<unit>小时|钟头|分钟|天|日|周|星期|礼拜|月)"
 )
-_EARLIER = re.compile(r"up|forward|提前|往前|提早", _I)
+_EARLIER = re.compile(r"up|forward|earlier|sooner|提前|往前|提早", _I)
 _EN_UNITS = {"minute": "minutes", "hour": "hours", "day": "days", "week": "weeks", "month": "months"}
 _ZH_UNITS = {"小时": "hours", "钟头": "hours", "分钟": "minutes", "天": "days", "日": "days", "周": "weeks",
              "星期": "weeks", "礼拜": "weeks", "月": "months"}  # fmt: skip
@@ -40,7 +49,7 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 def bind(r: Reading) -> None:
     """Draft the moved day a message states (see the module docstring) into `r.facts`."""
-    m = _EN_SHIFT.search(r.text) or _ZH_SHIFT.search(r.text)
+    m = _EN_SHIFT.search(r.text) or _EN_SHIFT_DIRECTED.search(r.text) or _ZH_SHIFT.search(r.text)
     if m is None or any(d.kind == "date" for d in r.facts):
         return  # (before the recent turns are read: most messages end here); a day said is the grammar's
     amount = _amount(m)
@@ -63,7 +72,7 @@ def bind(r: Reading) -> None:
 def _amount(m: re.Match[str]) -> tuple[str, float] | None:
     """(unit, signed count) of a shift match: "pushed back two days" is (days, 2), 提前一周 (weeks, -1)."""
     n = m["n"].lower()
-    if m.re is _EN_SHIFT:
+    if m.re is not _ZH_SHIFT:
         count = 1 if n in ("a", "an") else int(n) if n.isdigit() else parse_en_number(n)
         unit = _EN_UNITS[m["unit"].lower()]
     else:
@@ -71,7 +80,7 @@ def _amount(m: re.Match[str]) -> tuple[str, float] | None:
         unit = _ZH_UNITS[m["unit"]]
     if not count:
         return None
-    return unit, -count if _EARLIER.search(m["verb"]) else count
+    return unit, -count if _EARLIER.search(m.groupdict().get("dir") or m["verb"]) else count
 
 
 def _shifted(value: str, amount: tuple[str, float]) -> str | None:

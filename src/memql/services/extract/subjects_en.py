@@ -102,7 +102,7 @@ _NAME_IS = re.compile(
 _BARE_NOUN = re.compile(
     r"(?!(?:mine|ours|yours|hers|theirs)\b)"  # "Mine is October 30": no attribute named "mine"
     r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
-    r"(?:moved|changed|pushed|bumped|rescheduled))\b)",
+    r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled))\b)",
     _I,
 )
 DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known

@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 
 from .common import HEDGED, Draft, Reading, kin_named
+from .vocabulary import snake
 from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
@@ -32,6 +33,10 @@ _TAKE = re.compile(
     r"\b(?:picked up|took up|started(?: on)?|joined|switched to|moved (?:over )?to|signed up (?:for|with|at)|"
     r"went with|going with|got|bought)\s+(?:the\s+|a\s+|an\s+|my\s+|some\s+)?",
     _I,
+)
+_BA_SWAP = re.compile(
+    r"(?P<who>[\u4e00-\u9fff]{2,4}?)?把(?P<old>[^，,。！!把]{1,10}?)(?:卖了|退了|处理了)?[，,]?"
+    r"(?:换成了?|改成了?|换了|换掉了?，?换了)(?:一[辆台部个只款])?(?P<new>[^，,。！!了]{1,10})"
 )
 _UNTIL_TO = re.compile(r"(.+?)\s+to\s+", _I)
 _FROM_TO = re.compile(r"\s+to\s+(?:the\s+|a\s+|an\s+)?", _I)
@@ -61,6 +66,9 @@ def bind(r: Reading, before: list[str]) -> None:
     """Draft the swap a message states (see the module docstring) into `r.facts`; a value said alone
     after "switched to" only when the grammar read nothing in the message. `before`: the speaker's
     recent turns (whom "he" or "she" can be)."""
+    if (ba := _BA_SWAP.search(r.text)) is not None:
+        _swapped_zh(r, ba)
+        return
     leave = _LEAVE.search(r.text) or _TRADED.search(r.text)
     taken = leave is not None and (
         leave.re is _TRADED
@@ -112,6 +120,22 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
                     (new[1], new[2])))  # fmt: skip
         return True
     return False
+
+
+def _swapped_zh(r: Reading, m: re.Match[str]) -> None:
+    """老张把奥迪换成了蔚来, 我把卡罗拉卖了换了比亚迪: the held value named after 把 is replaced by the one
+    after the verb, under its holder's key (the one whose name opens the clause, else the speaker's)."""
+    if any(d.kind in ("product", "organization", "place") for d in r.facts):
+        return  # the grammar read the change
+    who = m["who"] or ""
+    held = [d for d in r.earlier if d not in r.facts and isinstance(d.value, str) and _names(m["old"], d)]
+    holders = [d for d in held if d.subject == who or (not who and d.subject == r.speaker)] or held
+    if len({(d.subject, d.attribute) for d in holders}) != 1 or m["new"] == m["old"]:
+        return
+    old = holders[-1]
+    r.facts[:] = [d for d in r.facts if d.attribute != snake(m["old"])]  # the grammar's 奥迪 = 蔚来: no key
+    r.add(Draft(old.subject, old.attribute, m["new"], m.start(), m.end("new"), r.now, HEDGED, False, old.kind,
+                m.span("new")))  # fmt: skip
 
 
 def _switched(r: Reading, held: list[Draft]) -> None:

@@ -107,6 +107,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         )
     if kind == "product" and (m := _MODIFIED_NAME.fullmatch(words)) is not None:
         words, start = words[m.start("name") :], start + m.start("name")  # "a red Volvo": the Volvo
+    if kind == "organization" and _DESCRIBED_ORG.fullmatch(words):
+        return words, start, end, rejected  # "hired by a biotech startup": which one, a later line may say
     if kind in _NAMED and not words[:1].isupper() and not words[0].isdigit():
         return None  # a proper name is written capitalised: "joined a new group" names no employer
     if kind in _NAMED and (m := _NAME_THEN_CHATTER.match(words)) is not None:
@@ -118,6 +120,11 @@ _AMOUNT = re.compile(
     r"[$€£]?\d[\d,.]*\s*(?:k|m|bn|grand|[$€£]|usd|eur|gbp)?(?:\s+(?:a|per)\s+(?:month|year|week|hour))?", _I
 )
 _NAMED = ("place", "organization", "person", "product")
+ORG_NOUNS = (
+    r"startup|start-up|company|firm|bank|hospital|agency|nonprofit|non-profit|studio|lab|clinic|hotel|"
+    r"factory|bakery|restaurant|cafe|café|consultancy|school|university|college|charity|publisher|magazine"
+)
+_DESCRIBED_ORG = re.compile(rf"(?:[a-z][\w-]*\s+){{1,2}}(?:{ORG_NOUNS})", _I)
 # lower-case words that describe what a name names, before the name: "startup called Veltro"; for a
 # place, "retirement home in Tucson" (where the home is is the place)
 _DESCRIBED = re.compile(
