@@ -42,3 +42,32 @@ def test_a_new_landlord_described_by_surname_or_name():
     # a name with its title, and a part after it that says "anything" asks nothing
     assert ("帕特尔先生", "relation.landlord_of", ZH) in facts("我房东是帕特尔先生，什么都不修。", (), ZH)
     assert own("房东人挺好的。", (), ZH) == set()
+
+
+def test_a_coffee_order_said_as_a_habit_and_its_usual_key():
+    assert own("I usually get a cappuccino in the morning.") == {("Mira", "coffee_order", "cappuccino")}
+    assert own("My usual coffee order is a cappuccino.") == {("Mira", "coffee_order", "cappuccino")}
+    assert own("I have a cat.") == set()  # "have" with no coffee is no order
+    held = ("I usually get a cappuccino in the morning.", "Switched to flat whites.")
+    assert own("Now it's just black coffee, cutting out milk.", held) == {
+        ("Mira", "coffee_order", "black coffee")
+    }
+
+
+def test_where_one_banks_and_a_past_verb_that_opens_a_sentence():
+    assert own("I bank with Chase.") == {("Mira", "bank", "Chase")}
+    moved = own("Moved all my accounts to a credit union, Navy Federal.", ("I bank with Chase.",))
+    assert moved == {("Mira", "bank", "Navy Federal")}
+    assert own("Ted moved to Boston.") == {("Ted", "residence", "Boston")}  # a name is still a name
+
+
+def test_renting_somewhere_is_living_there():
+    assert own("I'm renting in Brixton.") == {("Mira", "residence", "Brixton")}
+
+
+def test_promoted_in_chinese_and_a_thing_ready_on_a_day():
+    assert own("他升领班了！", ("我弟弟在海底捞当服务员。",), ZH) == {(f"{ZH}的弟弟", "job_title", "领班")}
+    assert own("护照十天后能取。", (), ZH) == {(ZH, "passport.date", "2026-03-12")}
+    assert own("My passport will be ready in 10 days.") == {("Mira", "passport.ready", "2026-03-12")}
+    sooner = own("They called, it'll be ready two days sooner.", ("My passport will be ready in 10 days.",))
+    assert sooner == {("Mira", "passport.ready", "2026-03-10")}

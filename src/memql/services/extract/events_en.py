@@ -29,7 +29,8 @@ _EVENT = re.compile(
     r"(?P<who>i|we|(?:my|our)\s+(?P<rel>[a-z]+),?\s+(?P<named>(?-i:[A-Z][a-z]+))|(?P<name>(?-i:[A-Z][a-z]+))|"
     r"(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"
     r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
-    r"(?:\s+|(?='))(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each)\s)[a-z]+)"
+    r"(?:\s+|(?='))(?P<verb>(?:will|'ll|should|shall)\s+be\s+(?:ready|done|back|finished|available|delivered|home)|"
+    r"(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each)\s)[a-z]+)"
     r"(?:\s+(?P<particle>in|out|home|over|away)(?=\s+(?!(?:the|a)\b)))?"  # "Lina flies in next Wednesday"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
     r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around))?\s+$",

@@ -113,6 +113,10 @@ _ADVERBS = (
     r"really|happily|then|eventually|permanently|fully|completely|strictly|totally)\s+)*"
 )
 
+_COFFEE = (
+    r"(?:cappuccino|latte|flat white|americano|espresso|mocha|macchiato|cortado|cold brew|iced coffee|"
+    r"black coffee|drip coffee|filter coffee|frappuccino|decaf|lungo|ristretto)"
+)
 # verb predicates: (pattern after the subject, attribute, value kind)
 _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(_ADVERBS + pattern + r"\s+" + _ADVERBS, _I), key, kind)
@@ -124,7 +128,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"am settled|'m settled|are settled|'re settled|is settled|'s settled|got settled|"
             r"settled|have settled|'ve settled|has settled|live now|"
             r"(?:am|'m|are|'re|is|'s)\s+now\s+based|stay|stays|"
-            r"am staying|'m staying)"
+            r"am staying|'m staying|am renting|'m renting|are renting|'re renting|is renting|'s renting)"
             r"\s+(?:down\s+)?(?:in|at|near|outside|on|out of)",
             "residence",
             "place",
@@ -295,6 +299,18 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "school",
             "organization",
         ),
+        (  # "I bank with Chase", "moved all my accounts to Navy Federal": where one banks
+            r"(?:bank|banks|banking|am banking|'m banking)\s+(?:with|at)|"
+            r"(?:moved|switched|transferred|took)\s+(?:all\s+)?(?:my|our)\s+(?:bank(?:ing)?\s+)?(?:accounts?|banking|money)\s+(?:over\s+)?to",
+            "bank",
+            "organization",
+        ),
+        (  # "I usually get a cappuccino", "she always orders an oat latte": a coffee order
+            r"(?:usually\s+|always\s+|normally\s+|typically\s+|generally\s+)?(?:get|gets|have|has|order|"
+            r"orders|drink|drinks|grab|grabs)(?=\s+(?:a|an|my)?\s*(?:[\w-]+\s+){0,3}?" + _COFFEE + r"s?\b)",
+            "coffee_order",
+            "text",
+        ),
     )
 )
 _CHANGED_MY = re.compile(
@@ -424,7 +440,8 @@ _VALUE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
     r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc|instead|this month|this week|"
-    r"this year|already|same time|same place|same hour))+\s*$",
+    r"this year|already|same time|same place|same hour|(?:in the|every|each) (?:morning|afternoon|evening)s?|"
+    r"on weekdays|on weekends|at work|most days|every day|daily))+\s*$",
     _I,
 )
 _REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^,;.]+?)\s*[.!]?$", _I)
@@ -478,7 +495,7 @@ _GENERIC_REFERENCE = re.compile(
 # "Transferred to our Chicago office.", "Cancelled Anytime Fitness": a clause opened by a past verb, not by a
 # name (Fred, Ahmed and Reed are names: too short, or not followed by what follows a verb)
 _PAST_VERB_OPENING = re.compile(
-    r"(?:[A-Z][a-z]{3,}(?:ed|ped|ted)|Cut|Put|Set|Quit|Left|Got|Sold)\s+"
-    r"(?:to|into|from|back|down|over|out|up|my|our|the|a|an|his|her|their)\b"
+    r"(?:[A-Z][a-z]{2,}(?:ed|ped|ted)|Cut|Put|Set|Quit|Left|Got|Sold)\s+"
+    r"(?:to|into|from|back|down|over|out|up|my|our|the|a|an|his|her|their|all|both|it|them|everything)\b"
 )
 _AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our)\b|(?-i:[A-Z]))", re.I)  # "Kim and Lou …", "Ash and I …"

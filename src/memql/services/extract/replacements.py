@@ -234,7 +234,11 @@ def _person(v: Value, text: str, people: set[str]) -> bool:
     return v.value in people or (v.kind == "name" and _COMPANION.search(text[: v.start]) is not None)
 
 
-_LIVES_IN = re.compile(r"\b(?:live[sd]?|living|based|staying|still)\s+in\s+$|(?:住在|我在|还在)\s*$", _I)
+_LIVES_IN = re.compile(
+    r"\b(?:live[sd]?|living|based|staying|still|renting|rent a (?:place|flat|room|house|apartment))\s+in\s+$|"
+    r"(?:住在|我在|还在)\s*$",
+    _I,
+)
 
 
 def _where_one_lives(r: Reading, said: Said, old: Value) -> bool:

@@ -28,7 +28,8 @@ _EN_SHIFT = re.compile(
 )
 # "the airline moved our flight a day earlier", "pushed it two days later"
 _EN_SHIFT_DIRECTED = re.compile(
-    r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put)\s+(?:it\s+|(?:the|our|my|his|her|their)\s+"
+    r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put|(?:will|'ll|should)\s+(?:be\s+)?[a-z]+)\s+"
+    r"(?:it\s+|(?:the|our|my|his|her|their)\s+"
     r"[\w-]+(?:\s+[\w-]+)?\s+)?(?P<n>an?|"
     + EN_NUMBER_RE
     + r"|\d+)\s+(?P<unit>minute|hour|day|week|month)s?\s+"

@@ -127,8 +127,10 @@ ORG_NOUNS = (
 _DESCRIBED_ORG = re.compile(rf"(?:[a-z][\w-]*\s+){{1,2}}(?:{ORG_NOUNS})", _I)
 # lower-case words that describe what a name names, before the name: "startup called Veltro"; for a
 # place, "retirement home in Tucson" (where the home is is the place)
+# (and "a credit union, Navy Federal": the name after a comma)
 _DESCRIBED = re.compile(
-    r"(?-i:[a-z][\w'-]*\s+){1,4}?(?:called|named|in|near|outside(?:\s+of)?)\s+(?=(?-i:[A-Z0-9]))"
+    r"(?-i:[a-z][\w'-]*\s+){1,4}?(?:called|named|in|near|outside(?:\s+of)?)\s+(?=(?-i:[A-Z0-9]))|"
+    r"(?-i:[a-z][\w'-]*)(?:\s+(?-i:[a-z][\w'-]*)){0,3},\s+(?=(?-i:[A-Z0-9]))"
 )
 # a name (capitalised words, joined by "of", "de", "&"…) and chatter after it: a word that
 # never heads a noun phrase ("the Berlin office" is no name cut short)

@@ -59,6 +59,9 @@ _OF_FOR = re.compile(
 _FAVORITE_EN = re.compile(r"^(?:most\s+)?(?:favorite|fave|fav)\s+(?P<x>.+)$")
 _FAVORITE_ZH = re.compile(r"^最(?:喜欢|爱)(?:的)?(?P<x>.+)$")
 _FRESH = re.compile(r"^(?:new|current|present|latest|updated)\s+|^(?:最新的|新的|现在的|目前的|新)")
+_USUAL = re.compile(
+    r"^(?:usual|regular|go to|typical|normal|standard|default|everyday)\s+|^(?:平时的?|平常的?)"
+)
 _CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 _NON_WORD = re.compile(r"[^\w]+")
 
@@ -171,6 +174,9 @@ class Vocabulary:
         attr = self._by_phrase.get(text)  # type: ignore[attr-defined]
         if attr is not None:
             return attr.key
+        usual = _USUAL.match(text)  # "usual coffee order", "go-to order", 平时的: the attribute itself
+        if usual and usual.end() < len(text):
+            return self.normalize(text[usual.end() :])
         fresh = _FRESH.match(text)  # "new address", "新手机号": the attribute itself
         if fresh and fresh.end() < len(text):
             attr = self._by_phrase.get(text[fresh.end() :].strip())  # type: ignore[attr-defined]
