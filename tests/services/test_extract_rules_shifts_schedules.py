@@ -113,3 +113,24 @@ def test_a_schedule_that_moves_to_another_time_that_recurs():
     held = "Soccer practice is Tuesdays at 5."
     moved = {("Mira", "soccer_practice", "Wednesdays at 6")}
     assert own("Fall schedule: soccer practice moves to Wednesdays at 6.", (held,)) == moved
+
+
+def test_a_deadline_that_slid_an_exam_rebooked_and_the_train_one_catches_now():
+    held = "Our project deadline is March 20."
+    slid = own("Client asked for more time, the deadline slid to April 3.", (held,))
+    assert slid == {("Mira", "project.deadline", "2026-04-03")}
+    assert own("雅思改约到5月2号了。", ("我的雅思考试在4月18号。",), ZH) == {(ZH, "雅思考试", "2026-05-02")}
+    train = "I catch the 7:15 train every morning."
+    assert own(train) == {("Mira", "train", "7:15")}
+    # the one held, and a phrase before the subject is no subject
+    assert own("With the new schedule I catch the 7:40 now.", (train,)) == {("Mira", "train", "7:40")}
+    assert own("I catch the 7:40 now.") == set()  # no ride held: which one is not guessed
+    subway = "我每天坐7点15的地铁。"
+    assert own("换了新工作，现在坐7点40那班。", (subway,), ZH) == {(ZH, "地铁.time", "7点40")}
+
+
+def test_living_at_a_street_number_is_an_address():
+    assert own("We live at 14 Elm Street, apartment 3B.") == {
+        ("Mira", "address", "14 Elm Street, apartment 3B")
+    }
+    assert own("We live in Leeds.") == {("Mira", "residence", "Leeds")}

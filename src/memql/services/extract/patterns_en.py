@@ -121,6 +121,12 @@ _COFFEE = (
 _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     (re.compile(_ADVERBS + pattern + r"\s+" + _ADVERBS, _I), key, kind)
     for pattern, key, kind in (
+        (  # "we live at 14 Elm Street": a number after "at" is an address, not a city
+            r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living)"
+            r"\s+at(?=\s+\d)",
+            "address",
+            "text",
+        ),
         (
             r"(?:live|lives|living|am living|'m living|are living|'re living|is living|'s living|"
             r"have been living|'ve been living|has been living|have lived|'ve lived|has lived|reside|"
@@ -449,7 +455,7 @@ _DUE = re.compile(r"(?:due|to be done|needed)\s+(?:on|by|in|before)?\s*", _I)
 _EXPIRY = re.compile(r"(?:valid|good|fine|ok|okay|current)\s+(?:until|till|through|thru|to)\s+", _I)
 _POSSESSIVE_COPULA = (
     r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|moves|is moving|changed|"
-    r"changes|pushed(?:\s+back)?|"
+    r"changes|slid|slipped|pushed(?:\s+back)?|"
     r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
     r"will be|has been|have been|is|was|are|were|'s|becomes|became|costs|cost|expires?(?:\s+(?:on|in|at))?|"
     r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"

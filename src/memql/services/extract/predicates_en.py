@@ -237,10 +237,11 @@ _INSTRUMENT = re.compile(
 # "I take the 7:45 train", "she catches the 42 bus": the service one rides, keyed by the vehicle
 _RIDE = re.compile(
     _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
-    r"get|gets)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
-    r"boat|coach)\b",
+    r"get|gets)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
+    r"boat|coach)\b|(?=\s*(?:now|instead|these days|[,.!]|$)))",  # "I catch the 7:40 now": the one held
     re.I,
 )
+_VEHICLES = frozenset({"train", "bus", "ferry", "tram", "shuttle", "boat", "coach"})
 # "my son goes to Riverside Primary now": a school by the word that names it as one
 _SCHOOL_TO = re.compile(
     _ADVERBS + r"(?:(?:go|goes|is going|'s going|moved|switched|transferred|changed schools)\s+to|"
@@ -334,10 +335,12 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
             m.span("value"),
         )
         return True
-    if (m := _RIDE.match(s, at, end)) is not None:
-        key = m["vehicle"].lower()
-        add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
-        return True
+    if (m := _RIDE.match(s, at, end)) is not None and (m["vehicle"] or re.match(r"\d", m["value"])):
+        rides = [d.attribute for d in r.earlier if d.subject == subject and d.attribute in _VEHICLES]
+        key = m["vehicle"].lower() if m["vehicle"] else (rides[-1] if rides else None)
+        if key is not None:
+            add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
+            return True
     if (m := _STUDY.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         add_fact(r, subject, "major", m["value"], pos, end, confidence, correction, "text", m.span("value"))
         if m["org"]:

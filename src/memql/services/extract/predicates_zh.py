@@ -143,8 +143,10 @@ _PARTY = re.compile(
     r"(?P<v>(?:[0-9]{1,3}|(?<![周期拜])[一二两三四五六七八九十]{1,3})(?:个人|位|人))的(?P<thing>位子|座位|桌子?|包间|包厢|房间|票)"
 )
 _RIDE = re.compile(
-    r"(?:坐|搭|乘|赶|坐上|搭乘)(?P<t>" + _CLAUSE + r"{2,10}?)的"
-    r"(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|班车|大巴|轮渡|船)"
+    r"(?:坐|搭|乘|赶|坐上|搭乘)(?P<t>"
+    + _CLAUSE
+    + r"{2,10}?)(?:的(?P<vehicle>地铁|公交车?|火车|高铁|动车|航班|飞机|"
+    r"班车|大巴|轮渡|船)|的?那(?:一)?班(?:车)?)"  # 坐7点40那班: the one the held ride's time names
 )
 _EVENT = re.compile(
     r"(?:就|才|要|会|将|再|开始|能|可以|得)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
@@ -264,7 +266,12 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         return _add(r, subject, "car", m, a, b, confidence, correction, "product")
     if (m := _RIDE.match(s, verb_at, b)) is not None and r.times_in(m.start("t"), m.end("t")):
         # the clock time as said (7点45): the words a later message's line is matched by
-        key = key_of(r, m["vehicle"] + "时间")
+        rides = [
+            d.attribute for d in r.earlier if d.subject == subject and d.attribute.endswith((".time", "时间"))
+        ]
+        key = key_of(r, m["vehicle"] + "时间") if m["vehicle"] else (rides[-1] if rides else "")
+        if not key:
+            return False
         add_fact(r, subject, key, m["t"], a, b, confidence, correction, "text", m.span("t"))
         return True
     return False

@@ -106,6 +106,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if time_is_my(r, pos, body_end, confidence):
         return
     timed, pos = pos, _past_leading_time(r, pos, body_end)
+    pos = _skip(_LEADING_PHRASE, s, pos, body_end)  # "With the new schedule I catch the 7:40 now"
     # "the deadline is actually June 30" corrects a statement; only a marker opening the clause lets a
     # bare value ("actually, Porto") correct one
     states = correction or _ACTUALLY.search(s, pos, body_end) is not None
@@ -145,6 +146,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     _people(r, start, body_end)
 
 
+_LEADING_PHRASE = re.compile(
+    r"(?:with|because of|thanks to|due to|after|given|since|for)\s+(?:the|my|our|a|an|this|that|all)\s+"
+    r"(?:[\w'-]+\s+){0,4}?,?\s*(?=(?:i|we|i'm|we're|i've|we've)\b)",
+    _I,
+)
 _GOING_TO_NAME = re.compile(
     r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
 )
@@ -392,7 +398,8 @@ _IDENTIFIER = re.compile(
 )
 _NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
 _CHANGE_COPULA = re.compile(
-    r"(?:\w+\s+)?(?:moved|moves|moving|changed|changes|pushed|bumped|postponed|rescheduled|delayed)", _I
+    r"(?:\w+\s+)?(?:moved|moves|moving|changed|changes|slid|slipped|pushed|bumped|postponed|rescheduled|delayed)",
+    _I,
 )
 _GOT_NEW = re.compile(  # "I got a new number, it's 415-555-0199": the new value of my number
     r"(?:i|we)\s+(?:have\s+|'ve\s+|just\s+)?(?:got|get|have|made|set up|opened)\s+(?:a|an)\s+new\s+"

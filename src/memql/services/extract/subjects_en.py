@@ -134,7 +134,8 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         who = r.pronoun("m" if m["p"].lower() == "his" else "f")
         return (who, m.end()) if who else None
     if m := re.compile(
-        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|expires|ends|falls|will)\b)",
+        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|slid|slipped|expires|ends|falls|"
+        r"will)\b)",
         _I,
     ).match(s, pos, end):
         return DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters

@@ -109,5 +109,10 @@ def said_like(r: Reading, subject: str, key: str, phrase: str, change: bool) -> 
     like its words, when none is said under its own key."""
     if not change or not phrase or any(d.attribute == key for d in r.earlier):
         return key
-    like = {d.attribute for d in r.earlier if d.subject == subject and d.attribute.endswith(phrase)}
+    # (or begins: 雅思改约到… after 雅思考试)
+    like = {
+        d.attribute
+        for d in r.earlier
+        if d.subject == subject and (d.attribute.endswith(phrase) or d.attribute.startswith(phrase))
+    }
     return like.pop() if len(like) == 1 else key
