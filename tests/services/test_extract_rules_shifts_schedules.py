@@ -134,3 +134,12 @@ def test_living_at_a_street_number_is_an_address():
         ("Mira", "address", "14 Elm Street, apartment 3B")
     }
     assert own("We live in Leeds.") == {("Mira", "residence", "Leeds")}
+
+
+def test_a_head_nurse_exam_passed_and_a_business_of_ones_own():
+    sister = "我姐在协和医院当护士。"
+    assert own("我姐考上护士长了。", (sister,), ZH) == {(f"{ZH}的姐姐", "job_title", "护士长")}
+    # 离开 is no name after 我姐; what she does now is the clinic she opened
+    opened = own("我姐离开医院，自己开了家诊所。", (sister,), ZH)
+    assert opened == {(f"{ZH}的姐姐", "job_title", "开了家诊所")}
+    assert own("我考上研究生了。", (), ZH) == set()  # a place of study passed into is no job
