@@ -180,11 +180,14 @@ class Reading:
     def pronoun(self, gender: str | None) -> str | None:
         """The person he/she/他/她 refers to: among the people of the latest turn that names any, the one
         of a compatible gender; None when there are none or several (never a guess)."""
+        said = {p.name: p.gender for p in self.persons if p.gender is not None}  # "her husband Sam": m
         for turn in range(self.turn, -1, -1):
-            named = [p for p in self.persons if p.turn == turn]
+            named = [(p.name, p.gender or said.get(p.name)) for p in self.persons if p.turn == turn]
             if not named:
                 continue
-            fitting = {p.name for p in named if p.gender is None or gender is None or p.gender == gender}
+            fitting = {name for name, g in named if g is None or gender is None or g == gender}
+            if not fitting:
+                continue  # "小琪 … 她老公在讯飞上班 … 她老公去了网易": the husband named last is no 她
             return fitting.pop() if len(fitting) == 1 else None
         return None
 

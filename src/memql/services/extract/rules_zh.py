@@ -341,6 +341,9 @@ def _statement(
     return said, subject
 
 
+_WENT_TO = re.compile(
+    r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦)?[。！!]*$"
+)
 _AT_PLACE = re.compile(
     r"(?:现在|目前|如今|已经|一直|还)*在(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|呢|啦)?[。！!]*$"
 )
@@ -352,6 +355,13 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     if (origin := _FROM.match(s, verb_at, b)) is not None:
         verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
     if floor(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
+        return True
+    if (
+        (m := _WENT_TO.match(s, verb_at, b)) is not None
+        and not is_place_zh(m["v"])
+        and any(d.subject == subject and d.attribute == "employer" for d in r.earlier)
+    ):  # 她老公在科大讯飞上班 … 她老公去了网易: one who held an employer went to another
+        _fact(r, subject, "employer", m["v"], a, b, confidence, True, "organization", m.span("v"))
         return True
     if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
         # 我现在在蒙特利尔: being in a known city now is living there

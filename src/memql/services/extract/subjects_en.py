@@ -34,6 +34,19 @@ def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     ).match(s, pos, end)
     if rel is not None:
         return _relative(r, rel), rel.end()
+    if (m := _THEIR_RELATIVE.match(s, pos, end)) is not None and m["rel"].lower() in r.vocabulary.relations:
+        # "Her husband Sam works at Micron": the relative of the one "her" stands for
+        owner = r.pronoun("m" if m["p"].lower() == "his" else "f")
+        if owner is None:
+            return None
+        relation, gender = r.vocabulary.relation(m["rel"]) or (m["rel"].lower(), None)
+        who = (
+            m["name"]
+            if m["name"] and m["name"] not in NOT_NAMES
+            else f"{owner}'s {relation.replace('_', ' ')}"
+        )
+        r.name_person(who, gender, m.span("name") if m["name"] else None)
+        return who, m.end()
     if (m := _KIN_AS_NAME.match(s, pos, end)) is not None:
         return _kin_called(r, m["rel"]), m.end()
     if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
@@ -90,6 +103,9 @@ def _kin_called(r: Reading, word: str) -> str:
     return who
 
 
+_THEIR_RELATIVE = re.compile(
+    rf"(?P<p>his|her)\s+(?P<rel>[a-z-]+)(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?(?=\s)", _I
+)
 _KIN_AS_NAME = re.compile(
     r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather))(?![\w'])"
 )

@@ -62,6 +62,18 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         return _relative(r, bare), bare.end(), True  # 我爸手机号：138…: the father's phone
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
+    if (m := re.compile(rf"(?P<p>他|她)的?(?P<rel>{relation_words(r)})").match(s, pos, end)) is not None:
+        rel = _FAMILIAR.get(m["rel"], m["rel"])
+        # (read once already, this part names them: 她 no longer stands for the owner)
+        named = [p.name for p in r.persons if p.turn == r.turn and p.name.endswith(f"的{rel}")]
+        owner = r.pronoun("m" if m["p"] == "他" else "f")  # 她老公在科大讯飞上班: her husband
+        if owner is None and not named:
+            return None
+        gender = (r.vocabulary.relation(m["rel"]) or ("", None))[1]
+        who = named[-1] if named else f"{owner}的{rel}"
+        r.name_person(who, gender)
+        de = s.startswith("的", m.end())
+        return who, m.end() + de, de
     if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
         gender = "m" if m["p"] == "他" else "f"
         who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
@@ -69,7 +81,13 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     for person in reversed(r.persons):
         if s.startswith(person.name, pos):
             de = s.startswith("的", pos + len(person.name))
-            return person.name, pos + len(person.name) + de, de
+            # 小琪一家搬到杭州了: the family moves with her
+            family = re.compile(r"(?:一家人?|全家|他们|她们|两口子|夫妻俩)").match(
+                s, pos + len(person.name), end
+            )
+            after = family.end() if family and not de else pos + len(person.name) + de
+            r.name_person(person.name, person.gender)  # named again: a 她 after it is this one
+            return person.name, after, de
     m = re.compile(
         rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)(?=(?:现在|目前|已经|也|还)*(?:住在|搬到|搬去|在.+?(?:工作|上班)))"
     ).match(s, pos, end)
