@@ -264,7 +264,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             return _add(r, subject, key, m, a, b, confidence, correction, kind, group)
     if (m := _CAR.match(s, verb_at, b)) is not None:
         return _add(r, subject, "car", m, a, b, confidence, correction, "product")
-    if (m := _RIDE.match(s, verb_at, b)) is not None and r.times_in(m.start("t"), m.end("t")):
+    if (m := _RIDE.match(s, verb_at, b)) is not None and r.time_at(m.start("t"), m.end("t")) is not None:
         # the clock time as said (7点45): the words a later message's line is matched by
         rides = [
             d.attribute for d in r.earlier if d.subject == subject and d.attribute.endswith((".time", "时间"))

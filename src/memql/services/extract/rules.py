@@ -26,7 +26,7 @@ from memql.lang.delta import (
     Utterance,
 )
 
-from . import answers, replacements, rules_en, rules_zh, shifts, swaps
+from . import answers, raises, replacements, rules_en, rules_zh, shifts, swaps
 from .common import CJK, Draft, Item, Person, Reading, find_times
 from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -63,6 +63,7 @@ class RuleExtractor:
                     turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang
                 )
                 shifts.bind(reading)  # (first: "a day earlier" is no day of its own to replace one with)
+                raises.bind(reading)
                 swaps.bind(reading, [t.text for t in said[:i][-3:] if t.speaker == turn.speaker])
                 replacements.bind(reading, said[:i], i)
                 answers.bind(reading, said[:i])
@@ -80,6 +81,7 @@ class RuleExtractor:
             context=recent_turns if message.recent else None,
         )
         shifts.bind(reading)
+        raises.bind(reading)
         swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
         replacements.bind(reading, said, None)
         answers.bind(reading, said)

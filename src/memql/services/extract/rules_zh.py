@@ -344,6 +344,7 @@ def _statement(
 _WENT_TO = re.compile(
     r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦)?[。！!]*$"
 )
+_TIMED_RIDE = re.compile(r"的(?P<what>航班|飞机|火车|高铁|动车|大巴)")
 _AT_PLACE = re.compile(
     r"(?:现在|目前|如今|已经|一直|还)*在(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|呢|啦)?[。！!]*$"
 )
@@ -363,6 +364,11 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     ):  # 她老公在科大讯飞上班 … 她老公去了网易: one who held an employer went to another
         _fact(r, subject, "employer", m["v"], a, b, confidence, True, "organization", m.span("v"))
         return True
+    for t0, t1, span in r.times_in(a, b):  # 周日晚上6点40的航班回家: the flight's moment
+        m = _TIMED_RIDE.match(s, t1, b)
+        if m is not None and span.start > r.now and (key := key_of(r, m["what"])):
+            _fact(r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
+            return True
     if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
         # 我现在在蒙特利尔: being in a known city now is living there
         _fact(r, subject, "residence", m["v"], a, b, confidence, correction, "place", m.span("v"))

@@ -20,8 +20,8 @@ from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
 _EN_SHIFT = re.compile(
-    r"\b(?P<verb>push(?:ed|ing)?\s+(?:it\s+|them\s+)?(?:back|out)|postponed|delayed|moved\s+(?:it\s+)?(?:back|up|"
-    r"forward)|bumped\s+(?:it\s+)?(?:back|up)|brought\s+(?:it\s+)?forward|set\s+back)\s+(?:by\s+)?"
+    r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|(?:the|our|my|his|her|their)\s+"
+    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|postponed|delayed|set\s+back)\s+(?:by\s+)?"
     r"(?:another\s+|a\s+further\s+)?(?P<n>an?|" + EN_NUMBER_RE + r"|\d+)\s+(?P<unit>minute|hour|day|week|"
     r"month)s?\b(?!\s+(?:ago|before|earlier|early))",
     _I,
@@ -37,7 +37,7 @@ _EN_SHIFT_DIRECTED = re.compile(
     _I,
 )
 _ZH_SHIFT = re.compile(
-    r"(?P<verb>推迟|延后|延期|往后推|往后挪|往后延|推后|顺延|提前|往前挪|往前提|提早)了?"
+    r"(?P<verb>推迟|延后|延期|延误|晚点|往后推|往后挪|往后延|推后|顺延|提前|往前挪|往前提|提早)了?"
     r"(?P<n>半|" + ZH_NUMBER_RE + r")(?:个)?(?P<unit>小时|钟头|分钟|天|日|周|星期|礼拜|月)"
 )
 _EARLIER = re.compile(r"up|forward|earlier|sooner|提前|往前|提早", _I)

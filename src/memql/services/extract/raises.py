@@ -1,0 +1,115 @@
+"""A held amount moved by an amount, in English and Chinese: "the landlord raised my rent by $100", "got a
+10% raise", "they cut it by 50", 房东给我涨了200, 月薪涨了两千, 降了10%.
+
+The message says how much an amount changed, not what it is now, so the grammars read no value in it. This
+pass finds the held amount the message is about — the one whose key it names (rent, 房租; a raise or a pay
+cut is the salary), else the only amount of the recent turns — and gives it the new amount in the held
+value's own form ("$1,500 a month" → "$1,600 a month", "80k" → "88k", 3000 → 3200). Two that fit are not
+guessed between.
+"""
+
+from __future__ import annotations
+
+import re
+
+from .common import HEDGED, STATED, Draft, Reading
+from .predicates_zh import zh_amount
+
+_I = re.IGNORECASE
+_AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?\s*(?:k|%|percent)?"
+_UP = r"raised|increased|upped|bumped(?:\s+up)?|hiked|went\s+up|goes\s+up|gone\s+up|rose|is\s+up|'s\s+up"
+_DOWN = r"cut|lowered|reduced|dropped|decreased|went\s+down|came\s+down|is\s+down|'s\s+down"
+_EN_BY = re.compile(
+    rf"\b(?P<verb>{_UP}|{_DOWN})\s+(?:(?:it|(?:my|our|the|his|her|their)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?))\s+)?"
+    rf"by\s+(?:another\s+)?(?P<amt>{_AMOUNT})",
+    _I,
+)
+_EN_RAISE = re.compile(
+    rf"\b(?:a|an)\s+(?P<amt>{_AMOUNT})\s+(?P<verb>raise|pay\s+rise|pay\s+raise|bump|increase|hike|pay\s+cut|cut)\b",
+    _I,
+)
+_ZH = re.compile(
+    r"(?P<verb>涨了|加了|上涨了|提高了|上调了|多了|降了|减了|少了|下调了|降低了)(?P<amt>\d[\d,]*(?:\.\d+)?%?|"
+    r"百分之[零一二两三四五六七八九十]+|[零一二两三四五六七八九十百千万]+)(?:块钱?|元)?"
+)
+_DOWNWARD = re.compile(rf"^(?:{_DOWN})$|pay\s+cut|^cut$|降|减|少|下调", _I)
+_PAY = re.compile(r"raise|pay|工资|薪", _I)  # a raise or a pay cut is the salary's
+_PAY_KEYS = re.compile(r"salary|pay|wage|income|工资|薪|收入")
+# what may stand before a change of the speaker's amount without naming another thing that changed
+_BY_WHOM = re.compile(
+    r"(?:(?:so|and|well|ugh|wow|yay|oh|great|update|news)[,:!]?\s*)*(?:(?:my|the|our)\s+)?"
+    r"(?:i|we|they|he|she|it|landlord|boss|company|work|employer|manager|hr)?(?:\s+(?:got|just|finally|also|have|has|"
+    r"'ve|'s|gave me|gave us))*|"
+    r"(?:我|我们|又|也|刚|刚刚|终于|今年|这个月|下个月|公司|老板|房东|领导|单位|给我|给我们|给)*",
+    _I,
+)
+_HELD_AMOUNT = re.compile(r"(?P<cur>[$€£]?)(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>\s*k)?\b", _I)
+
+
+def bind(r: Reading) -> None:
+    """Draft the moved amount a message states (see the module docstring) into `r.facts`."""
+    m = _EN_BY.search(r.text) or _EN_RAISE.search(r.text) or _ZH.search(r.text)
+    if m is None or any(d.kind == "number" or _HELD_AMOUNT.match(str(d.value)) for d in r.facts):
+        return  # (before the recent turns are read: most messages end here); an amount said is the grammar's
+    change = _change(m)
+    if change is None:
+        return
+    held: dict[tuple[str, str], Draft] = {}
+    for d in r.earlier:
+        if d not in r.facts and not isinstance(d.value, bool) and _HELD_AMOUNT.match(str(d.value)):
+            held[(d.subject, d.attribute)] = d  # the latest value of each key
+    named = [d for d in held.values() if _names(r.text, m, d)]
+    # with nothing named, the only amount held — unless something else is said to rise ("stocks went up")
+    alone = _BY_WHOM.fullmatch(r.text[: m.start()].strip(" ,，")) is not None and not m.groupdict().get(
+        "what"
+    )
+    fits = named or (list(held.values()) if len(held) == 1 and alone else [])
+    if len(fits) != 1:
+        return
+    old = fits[0]
+    value = _moved(old.value, change)
+    if value is None:
+        return
+    r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named else HEDGED,
+                False, old.kind, m.span("amt")))  # fmt: skip
+
+
+def _change(m: re.Match[str]) -> tuple[float, bool] | None:
+    """(signed amount, is a percentage) of a match: "by $100" is (100, False), "降了10%" (-10, True)."""
+    said = m["amt"].replace(",", "").replace("$", "").replace("€", "").replace("£", "").strip().lower()
+    percent = said.endswith(("%", "percent")) or said.startswith("百分之")
+    said = said.removesuffix("percent").removesuffix("%").removeprefix("百分之").strip()
+    if re.fullmatch(r"\d+(?:\.\d+)?k?", said):
+        n = float(said.removesuffix("k")) * (1000 if said.endswith("k") else 1)
+    else:
+        n = zh_amount(said)
+    if not n:
+        return None
+    return (-n if _DOWNWARD.search(m["verb"]) else n), percent
+
+
+def _moved(value: object, change: tuple[float, bool]) -> object:
+    """`value` moved by `change`, in its own form: an int stays an int, "$1,500 a month" keeps its words."""
+    n, percent = change
+    if isinstance(value, int | float):
+        new = value * (1 + n / 100) if percent else value + n
+        return round(new) if isinstance(value, int) and float(new).is_integer() else round(new, 2)
+    m = _HELD_AMOUNT.match(str(value))
+    if m is None:
+        return None
+    held = float(m["n"].replace(",", ""))
+    scale = 1000 if m["k"] else 1
+    new = held * (1 + n / 100) if percent else held + n / scale
+    if new <= 0:
+        return None
+    shown = f"{new:,.0f}" if "," in m["n"] else f"{new:g}" if not float(new).is_integer() else f"{int(new)}"
+    return f"{m['cur']}{shown}{m['k'] or ''}{str(value)[m.end() :]}"
+
+
+def _names(text: str, m: re.Match[str], d: Draft) -> bool:
+    """Does the message name the held amount: a word of its key ("my rent", 房租), or a raise for a salary?"""
+    folded = text.casefold()
+    words = [w for w in re.split(r"[._]", d.attribute) if len(w) >= 2]
+    if any((re.search(rf"\b{re.escape(w)}", folded) if w.isascii() else w in folded) for w in words):
+        return True
+    return bool(_PAY.search(m[0]) or _PAY.search(text)) and _PAY_KEYS.search(d.attribute) is not None
