@@ -36,3 +36,16 @@ def test_a_flight_delayed_by_hours():
     assert own("Boss pushed the meeting back an hour.", ("The team meeting is at 3pm on Thursday.",)) == {
         ("Mira", "team_meeting", "2026-03-05T16:00:00Z")
     }
+
+
+def test_a_weight_lost_or_gained_in_the_unit_held():
+    assert own("Lost 15 pounds since January!", ("I'm 5'10\" and weigh 190.",)) == {("Mira", "weight", 175)}
+    assert own("半年瘦了8公斤！", ("我现在体重90公斤。",), ZH) == {(ZH, "weight", "82公斤")}
+    assert own("半年瘦了8公斤！", ("我现在体重180斤。",), ZH) == set()  # 斤 held, 公斤 said: not mixed
+    assert own("Lost 15 pounds since January!", ("My salary is 80k.",)) == set()  # only a weight moves
+
+
+def test_the_book_one_is_reading_in_chinese():
+    assert own("我最近在看《三体》。", (), "蒋勤") == {("蒋勤", "reading", "《三体》")}
+    said = ("我最近在看《三体》。", "《三体》看完了，开始看《活着》。")
+    assert own("《活着》太压抑了，换成《围城》了。", said, "蒋勤") == {("蒋勤", "reading", "《围城》")}

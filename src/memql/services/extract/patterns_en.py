@@ -79,7 +79,7 @@ _BASE_VERB = re.compile(r"(?:love|like|enjoy|adore|hate|dislike|detest|prefer)\b
 _LEADING_TIME = re.compile(r"(?:as of|since|starting|from|beginning)?\s*$", _I)
 _AND_PREDICATE = re.compile(
     r",?\s+and\s+(?=(?:now\s+|then\s+|just\s+)?(?:joined|moved|started|switched|relocated|work|works|live|"
-    r"lives|am|'m|got|became|is|'s|took|landed|signed)\b)",
+    r"lives|am|'m|got|became|is|'s|took|landed|signed|weigh|weighs|drive|drives|teach|teaches)\b)",
     _I,
 )
 _SUBJECTLESS = re.compile(

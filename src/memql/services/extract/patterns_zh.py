@@ -130,6 +130,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "job_title",
             "text",
         ),
+        (  # 在看《三体》, 开始读《活着》, 换成《围城》了: the book one is reading
+            r"(?:正在|在)?(?:看|读|开始看|开始读|改看|改读|换成了?|换了)(?P<v>《[^》]{1,20}》)(?:了|呢|啦)?",
+            "reading",
+            "text",
+        ),
         (  # 自己开了家诊所: one's own business is what one does
             r"(?:自己)?(?P<v>开了?(?:一)?家[^，,。！!]{1,8}?)(?:了|呢|啦)?$",
             "job_title",

@@ -32,7 +32,26 @@ _ZH = re.compile(
     r"(?P<verb>涨了|加了|上涨了|提高了|上调了|多了|降了|减了|少了|下调了|降低了)(?P<amt>\d[\d,]*(?:\.\d+)?%?|"
     r"百分之[零一二两三四五六七八九十]+|[零一二两三四五六七八九十百千万]+)(?:块钱?|元)?"
 )
-_DOWNWARD = re.compile(rf"^(?:{_DOWN})$|pay\s+cut|^cut$|降|减|少|下调", _I)
+# a weight lost or gained: "lost 15 pounds", 瘦了8公斤 (the held weight, in the same unit or none)
+_EN_WEIGHT = re.compile(
+    r"\b(?P<verb>lost|dropped|shed|gained|put\s+on)\s+(?:another\s+)?(?P<amt>\d+(?:\.\d+)?)\s*"
+    r"(?P<unit>pounds|lbs?|kilos?|kg|kilograms)\b",
+    _I,
+)
+_ZH_WEIGHT = re.compile(
+    r"(?P<verb>瘦了|减了|掉了|胖了|长了|重了)(?P<amt>\d+(?:\.\d+)?|[一二两三四五六七八九十]+)(?P<unit>公斤|斤|千克|kg)"
+)
+_UNIT = {
+    "pound": "lb",
+    "lb": "lb",
+    "kilo": "kg",
+    "kg": "kg",
+    "kilogram": "kg",
+    "公斤": "kg",
+    "千克": "kg",
+    "斤": "jin",
+}
+_DOWNWARD = re.compile(rf"^(?:{_DOWN})$|pay\s+cut|^cut$|lost|shed|降|减|少|下调|瘦|掉", _I)
 _PAY = re.compile(r"raise|pay|工资|薪", _I)  # a raise or a pay cut is the salary's
 _PAY_KEYS = re.compile(r"salary|pay|wage|income|工资|薪|收入")
 # what may stand before a change of the speaker's amount without naming another thing that changed
@@ -43,12 +62,13 @@ _BY_WHOM = re.compile(
     r"(?:我|我们|又|也|刚|刚刚|终于|今年|这个月|下个月|公司|老板|房东|领导|单位|给我|给我们|给)*",
     _I,
 )
-_HELD_AMOUNT = re.compile(r"(?P<cur>[$€£]?)(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>\s*k)?\b", _I)
+_HELD_AMOUNT = re.compile(r"(?P<cur>[$€£]?)(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>\s*k\b)?(?![\d.])", _I)
 
 
 def bind(r: Reading) -> None:
     """Draft the moved amount a message states (see the module docstring) into `r.facts`."""
-    m = _EN_BY.search(r.text) or _EN_RAISE.search(r.text) or _ZH.search(r.text)
+    weight = _EN_WEIGHT.search(r.text) or _ZH_WEIGHT.search(r.text)
+    m = weight or _EN_BY.search(r.text) or _EN_RAISE.search(r.text) or _ZH.search(r.text)
     if m is None or any(d.kind == "number" or _HELD_AMOUNT.match(str(d.value)) for d in r.facts):
         return  # (before the recent turns are read: most messages end here); an amount said is the grammar's
     change = _change(m)
@@ -56,9 +76,12 @@ def bind(r: Reading) -> None:
         return
     held: dict[tuple[str, str], Draft] = {}
     for d in r.earlier:
-        if d not in r.facts and not isinstance(d.value, bool) and _HELD_AMOUNT.match(str(d.value)):
+        amount = d not in r.facts and not isinstance(d.value, bool) and _HELD_AMOUNT.match(str(d.value))
+        if amount and (
+            weight is None or (d.attribute == "weight" and _same_unit(str(d.value), weight["unit"]))
+        ):
             held[(d.subject, d.attribute)] = d  # the latest value of each key
-    named = [d for d in held.values() if _names(r.text, m, d)]
+    named = [d for d in held.values() if weight is not None or _names(r.text, m, d)]
     # with nothing named, the only amount held — unless something else is said to rise ("stocks went up")
     alone = _BY_WHOM.fullmatch(r.text[: m.start()].strip(" ,，")) is not None and not m.groupdict().get(
         "what"
@@ -72,6 +95,14 @@ def bind(r: Reading) -> None:
         return
     r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named else HEDGED,
                 False, old.kind, m.span("amt")))  # fmt: skip
+
+
+def _same_unit(held: str, said: str) -> bool:
+    """Is the held weight in the unit said, or in none ("190", "90公斤" for 公斤; not 180斤 for 公斤)?"""
+    unit = next((u for w, u in _UNIT.items() if said.lower().startswith(w)), None)
+    words = held.lower()
+    held_unit = next((u for w, u in _UNIT.items() if w in words), None)
+    return held_unit is None or held_unit == unit
 
 
 def _change(m: re.Match[str]) -> tuple[float, bool] | None:
