@@ -9,7 +9,7 @@ from datetime import datetime, timedelta
 
 from memql.cognition.conversation.assemble import MessagePiece
 from memql.cognition.conversation.formation import StoredFact
-from memql.cognition.conversation.superseded import label_superseded
+from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 
 LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
 
@@ -345,3 +345,89 @@ def test_the_line_that_said_what_an_ending_clause_ends_is_history(memory):
     assert "until 2026-08-03: [M1] ken: My sister-in-law Rachel is a dentist in Leeds." in text
     assert "[M3] ken: now runs a bakery. — history: Rachel gave up dentistry" in text
     assert "until" not in next(line for line in text.splitlines() if "floss" in line)  # not Rachel's
+
+
+def test_a_change_of_a_named_friend_ages_nothing_said_of_a_relative(memory):
+    """ "Gwen moved to Austin" shares the attribute of "my brother lives in Denver", not the person: the
+    facts of the two lines are about two people (Gwen is known as a best friend), so the brother's line
+    and his fact stay current while Gwen's own earlier line becomes history."""
+    m = memory(actor="tia", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My brother lives in Denver.", "2026-03-03T09:00:00Z"),
+            ("assistant", "Nice city.", "2026-03-03T09:00:05Z"),
+            ("user", "My best friend Gwen also lives in Denver.", "2026-03-03T10:00:00Z"),
+            ("user", "Gwen just moved to Austin for a job.", "2026-07-03T09:00:00Z"),
+        ],
+    )
+    text = conv.context("Where does my brother live?", budget_tokens=300).text
+    assert "until 2026-07-03: [M3] tia: My best friend Gwen also lives in Denver." in text
+    assert "[M1] tia: My brother lives in Denver." in _current(text)
+    assert "[M2] assistant: Nice city." in _current(text)
+    assert "brother's residence: Denver" in _current(text)
+
+
+def test_a_change_that_names_the_old_value_keeps_its_new_clause_current(memory):
+    """ "李总离职了，现在我的领导是老陈" names the outdated boss as it says the new one: the line is not
+    history as a whole; the clause that names what ended is shown last, labelled history."""
+    m = memory(actor="小山", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我领导是王姐。", "2026-02-11T09:00:00Z"),
+            ("user", "部门调整，我现在归李总管。", "2026-05-11T09:00:00Z"),
+            ("user", "李总离职了，现在我的领导是老陈。", "2026-08-11T09:00:00Z"),
+        ],
+    )
+    text = conv.context("小山的领导是谁？", budget_tokens=300).text
+    assert "[M3] 小山: 现在我的领导是老陈。 — history: 李总离职了，" in text
+    assert "until 2026-08-11: [M2] 小山: 部门调整，我现在归李总管。" in text
+    assert "李总" not in _current(text).replace("history: 李总离职了", "")
+
+
+def test_a_second_verb_in_the_past_parts_an_ending_from_what_began():
+    said = "[S1] ray: My son plays soccer."
+    later = "[S2] ray: He quit soccer and joined the swim team."
+    pieces = [_piece(said, "2026-02-09T09:00:00", 0), _piece(later, "2026-08-09T09:00:00", 1)]
+    text = "\n".join(p.text for p in ending_clauses_last(pieces, "assistant"))
+    assert "[S2] ray: joined the swim team. — history: He quit soccer" in text
+
+
+def test_a_question_about_a_named_relative_finds_their_facts_and_a_new_job_ends_what_they_did(memory):
+    """ "What does Abby's husband do?" finds Tom's job (Tom is her husband); "Tom switched careers, he's a
+    software tester now" makes "teaches math" history, and not Abby's own job."""
+    m = memory(actor="abby", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            (
+                "user",
+                "Quick intro: I'm a nurse in Boston, and my husband Tom teaches math.",
+                "2026-01-12T09:00:00Z",
+            ),
+            ("assistant", "Nice to meet you!", "2026-01-12T09:00:05Z"),
+            ("user", "Tom switched careers, he's a software tester now.", "2026-05-12T09:00:00Z"),
+        ],
+    )
+    text = conv.context("What does Abby's husband do?", budget_tokens=300).text
+    assert "Tom's job title: software tester" in _current(text)
+    assert "math" not in _current(text)
+    assert "abby's job title: nurse" in _current(text).casefold()
+
+
+def test_the_weekday_a_moved_day_was_said_by_is_history_in_its_own_message(memory):
+    """ "lunch on Thursday at noon" … "so lunch is Friday at noon now": the message that said Thursday
+    is history; a weekday elsewhere is not (it is a stale form only where the old value was said)."""
+    m = memory(actor="cy", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "Gym on Thursday as usual.", "2026-03-06T09:00:00Z"),
+            ("user", "I'm meeting Jo for lunch on Thursday at noon.", "2026-03-07T09:00:00Z"),
+            ("user", "Jo can't do Thursday, so lunch is Friday at noon now.", "2026-03-08T09:00:00Z"),
+        ],
+    )
+    text = conv.context("When is lunch with Jo?", budget_tokens=300).text
+    assert "until 2026-03-08: [M2] cy: I'm meeting Jo for lunch on Thursday at noon." in text
+    assert "Friday" in _current(text)

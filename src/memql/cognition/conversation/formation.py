@@ -28,6 +28,7 @@ from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.cognition.conversation.stale_forms import (
     CITE,
+    WEEKDAYS_ZH,
     StoredFact,
     as_date,
     says_short,
@@ -256,10 +257,14 @@ def fact_pieces(
     for f in facts:
         keys.setdefault((f.subject, f.attribute), []).append(f)
     words = QueryWords.of(query)
+    aliases = _relatives_named(facts, at, vocabulary)
     scored = []
     for (subject, attribute), chain in keys.items():
         values = [f.value for f in chain]
-        score = match_score(subject, attribute, values, words, asker=asker, vocabulary=vocabulary)
+        score = max(
+            match_score(name, attribute, values, words, asker=asker, vocabulary=vocabulary)
+            for name in (subject, *aliases.get(subject, ()))
+        )
         if score > 0:
             scored.append((score, subject, attribute, chain))
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
@@ -278,6 +283,26 @@ def fact_pieces(
             said = _render(f.value, subject)
             text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {said}"
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
+    return out
+
+
+def _relatives_named(
+    facts: Sequence[StoredFact], at: datetime, vocabulary: Vocabulary
+) -> dict[str, list[str]]:
+    """The other names of a person the relation facts true at `at` give: Tom is "Abby's husband" (a
+    question about Abby's husband asks about Tom's facts too), in each word for the relation."""
+    out: dict[str, list[str]] = {}
+    for f in facts:
+        current = f.valid_from <= at < (f.valid_to or _OPEN)
+        if not (current and f.attribute.startswith("relation.") and f.attribute.endswith("_of")):
+            continue
+        relation, owner = f.attribute[len("relation.") : -len("_of")], str(f.value)
+        words = [w for w, (key, _) in vocabulary.relations.items() if key == relation] or [relation]
+        for word in words:
+            if CJK.search(word):
+                out.setdefault(f.subject, []).append(f"{owner}的{word}")
+            else:
+                out.setdefault(f.subject, []).append(f"{owner}'s {word.replace('_', ' ')}")
     return out
 
 
@@ -389,7 +414,7 @@ def _render(value: Any, subject: str = "") -> str:
         return str(value)
     clock = f" {moment['h']}:{moment['m']}" if moment else ""
     if CJK.search(subject):
-        return f"{day.year}年{day.month}月{day.day}日 周{'一二三四五六日'[day.weekday()]}{clock} ({value})"
+        return f"{day.year}年{day.month}月{day.day}日 周{WEEKDAYS_ZH[day.weekday()]}{clock} ({value})"
     said = (
         f"{WEEKDAYS[day.weekday()].capitalize()}, {MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
     )

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime
 from typing import Any
 
-from memql.lang.time.natural_en import MONTHS
+from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract.common import count_of
 
 
@@ -81,9 +81,21 @@ def short_stale(
                 short |= _spoken_numbers(f.value)  # 7 is said 七 and "seven" too
             elif isinstance(f.value, str) and (moment := _ISO_MOMENT.match(f.value)) and moment["m"] == "00":
                 short.add(str(int(moment["h"]) % 12 or 12))  # "Friday at 7" said a 19:00
+            if isinstance(f.value, str) and (day := as_date(f.value[:10])) is not None:
+                short |= _weekday_forms(day.weekday())  # "lunch on Thursday at noon": its weekday
             for form in short:
                 out.setdefault(f.source, []).append((form, f.valid_to, {(f.subject, f.attribute)}))
     return out
+
+
+WEEKDAYS_ZH = "一二三四五六日"
+
+
+def _weekday_forms(weekday: int) -> set[str]:
+    """How a day's weekday is said: Thursday, 周四, 星期四, 礼拜四 (Sunday also 周天, 星期天)."""
+    zh = WEEKDAYS_ZH[weekday]
+    out = {WEEKDAYS[weekday], f"周{zh}", f"星期{zh}", f"礼拜{zh}"}
+    return out | ({"周天", "星期天", "礼拜天"} if weekday == 6 else set())
 
 
 def says_short(form: str, line: str) -> bool:

@@ -51,7 +51,7 @@ _CHANGE_EN = re.compile(
 _CHANGE_ZH = re.compile(
     r"现在|如今|目前|改成|改为|改到|改在|改了|换成|换到|换了|换去|搬到|搬去|搬家|搬了|不对|(?<!不)错了|说错|看错|"
     r"记错|其实|不再|退了|辞职|离职|跳槽|涨到|涨了|降到|降了|调到|调回|调去|推迟|提前|延期|延后|取消|分手|转让|倒闭|"
-    r"离婚|结婚了|领证了|看完|戒了|戒烟|戒酒|转到|转去|转学|卖了|挪到|退休|不是.{1,12}是|变成|定在|最后|"
+    r"离婚|结婚了|领证了|看完|戒了|戒烟|戒酒|转到|转去|转学|卖了|挪到|退休|放下了|不是.{1,12}是|变成|定在|最后|"
     # 不考研了, 不学钢琴了, 皇家的不能吃了: no longer (不错了, 不少了 only judge)
     r"不(?!错|少|多|久|好意思)(?:再|能|会|用|想|要|去)?[\u4e00-\u9fff]{1,3}了"
 )
@@ -93,6 +93,7 @@ def label_superseded(
     later = {f.source for f in facts if f.source and f.valid_from > at}
     stated = facts_by_source(facts)
     lines = []  # (time, position, piece index, line index, speaker, text)
+    cited: dict[tuple[int, int], str] = {}  # (piece index, line index) -> the line's turn id
     for p, piece in enumerate(pieces):
         if piece.level != "message" or piece.time is None or piece.time > at:
             continue
@@ -101,23 +102,39 @@ def label_superseded(
             if m:
                 speaker = (m["speaker"] or "").strip()
                 lines.append((piece.time, getattr(piece, "position", 0), p, i, speaker, m["text"]))
+                cited[(p, i)] = m["cite"][1:-1]
     if not lines:
         return list(pieces)
     lines.sort(key=lambda x: (x[0], x[1]))
     people_named = _named_people(lines)
+    related: dict[str, set[str]] = {}  # a person's relations to the speakers ("Gwen": best_friend)
+    for f in facts:
+        if f.attribute.startswith("relation.") and f.attribute.endswith("_of"):
+            related.setdefault(f.subject, set()).add(f.attribute[len("relation.") : -len("_of")])
     labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]] = {}
-    for n, (when, _, p, _, speaker, text) in enumerate(lines):
+    for n, (when, _, p, i, speaker, text) in enumerate(lines):
         if speaker == agent or not (_says_change(text) or _ended(text)) or set(pieces[p].source_ids) & later:
             continue
         anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
         anchors |= {"@" + f.attribute for source in pieces[p].source_ids for f in stated.get(source, ())}
-        for earlier in lines[:n]:
+        whose = _subjects(stated.get(cited[(p, i)], ()))
+        new_job = {f.subject for f in stated.get(cited[(p, i)], ()) if f.attribute == "job_title"}
+        for k, earlier in enumerate(lines[:n]):
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
                 continue
+            replied = lines[k - 1] if by == agent and k > 0 else earlier  # a reply is of what it answered
+            theirs = _subjects(stated.get(cited[(replied[2], replied[3])], ()))
+            if _others(whose, theirs, related, {speaker, by}):
+                continue  # "Gwen moved to Austin" ages nothing said of "my brother" (facts of others)
             shared = anchors & _anchors(said)
+            if _ENDING.search(text) and any(re.search(rf"\b{re.escape(w)}\b", text) for w in theirs):
+                shared |= _alike(anchors, _anchors(said))  # "Rachel gave up dentistry": "Rachel is a dentist"
+            if any(f.subject in new_job and f.attribute in _DOES for f in stated.get(cited[(q, j)], ())):
+                shared |= {"@job_title"}  # "Tom teaches math" … "Tom switched careers, he's a tester now"
             if shared and _same_people(people, _people(said), by == agent):
-                labels[(q, j)] = (when, shared)
+                known = {_WHO + w for w in whose if _known(w, related, {speaker, by})}
+                labels[(q, j)] = (when, shared | known)
     _label_by_facts(pieces, lines, facts, stated, at, agent, labels)
     _label_echoes(lines, labels, agent)
     if not labels:
@@ -166,6 +183,49 @@ def _label_by_facts(
                 continue  # a value of its own for this key: label_stale reads it by its value
             if (topic in _anchors(said) or _names_key(f.attribute, said)) and _about(f.subject, by, said):
                 labels[(q, j)] = (f.valid_from, frozenset({topic}))
+
+
+def _subjects(facts: Sequence[StoredFact]) -> set[str]:
+    """Whom the facts formed from a message are about (relations aside: "my best friend Gwen")."""
+    return {f.subject for f in facts if not f.attribute.startswith("relation.")}
+
+
+def _others(whose: set[str], theirs: set[str], related: dict[str, set[str]], speakers: set[str]) -> bool:
+    """Are the facts of two lines about different people, each of them someone known (a speaker, a
+    relative, a person with a relation to a speaker) — not a name the rules may have misread ("Yoga
+    moved to Wednesdays")?"""
+    known = all(_known(x, related, speakers) for x in whose | theirs)
+    if not (whose and theirs and known):
+        return False
+    return not any(_may_be_one(a, b, related) for a in whose for b in theirs)
+
+
+def _known(subject: str, related: dict[str, set[str]], speakers: set[str]) -> bool:
+    """A speaker, a relative ("Tia's brother") or someone with a relation to a speaker ("Gwen")."""
+    return subject in speakers or subject in related or _relation_of(subject) is not None
+
+
+_RELATIVE_OF = re.compile(r".+?(?:'s |的)(?P<rel>[\w -]+)")
+
+
+def _may_be_one(a: str, b: str, related: dict[str, set[str]]) -> bool:
+    """Can two subjects of facts be one person: the same name or a word of it ("Uncle Frank", "Frank"),
+    the same relation, or a relative and a name not known by another relation."""
+    rel_a, rel_b = (_relation_of(x) for x in (a, b))
+    if rel_a and rel_b:
+        return rel_a == rel_b
+    if rel_a or rel_b:
+        name, rel = (b, rel_a) if rel_a else (a, rel_b)
+        return not related.get(name) or rel in related[name]
+    return a == b or bool(set(a.casefold().split()) & set(b.casefold().split()))
+
+
+def _relation_of(subject: str) -> str | None:
+    """The relation key of "Tia's brother", 小蒂的哥哥; None for a name."""
+    m = _RELATIVE_OF.fullmatch(subject)
+    if m is None or m["rel"].casefold() not in RELATIONS:
+        return None
+    return RELATIONS[m["rel"].casefold()][0]
 
 
 def _names_key(attribute: str, text: str) -> bool:
@@ -223,6 +283,9 @@ def _fact_change(
     fact, mark = by_id.get(piece.memory_ids[0]), changed.get(piece.source_ids[0])
     if fact is None or mark is None:
         return None
+    whose = {a[len(_WHO) :] for a in mark[1] if a.startswith(_WHO)}
+    if whose and fact.subject not in whose:
+        return None  # the change formed facts of someone else: Abby's own job is still hers
     about = _anchors(str(fact.value)) | _anchors(fact.attribute.replace(".", " ").replace("_", " "))
     about |= {"@" + fact.attribute}
     if fact.attribute in _WORK_ATTRIBUTES:
@@ -291,6 +354,8 @@ def _anchors(text: str) -> frozenset[str]:
 _WORK = "@work"
 _WORK_ATTRIBUTES = frozenset({"employer", "job_title", "employment_status", "work_location"})
 _WORK_TOPICS = frozenset("@" + key for key in _WORK_ATTRIBUTES)
+_WHO = "#who:"  # in a label's anchors: whom the change's own facts are about
+_DOES = frozenset({"teaching", "coaching"})  # what one does, which a new job title ends
 _ENDED_STATES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
     (
         _WORK,
@@ -422,7 +487,7 @@ def _same_people(later: frozenset[str], earlier: frozenset[str], echo: bool) -> 
 _ENDING = re.compile(
     r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
     r"dropped|sold|gave up|stopped|ditched|traded in|moved out of|instead of)\b|"
-    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|戒了|搬出|转让|关门|倒闭",
+    r"不再|不[\u4e00-\u9fff]{1,3}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|放下了|戒了|搬出|转让|关门|倒闭",
     re.IGNORECASE,
 )
 _LABELLED = re.compile(r"(?:until|from) \S+: ")
@@ -431,12 +496,21 @@ _LABELLED = re.compile(r"(?:until|from) \S+: ")
 def _shares(words: set[str], earlier: set[str]) -> bool:
     """A word of `words` was said before, or a word of six letters or more that begins like one said
     before ("dentistry" … "dentist")."""
-    if words & earlier:
-        return True
+    return bool(words & earlier or _alike(words, earlier))
+
+
+def _alike(words: set[str] | frozenset[str], earlier: set[str] | frozenset[str]) -> set[str]:
+    """The words of six letters or more of either side that begin like one of the other ("dentistry",
+    "dentist"), both spellings."""
     long_ = [e for e in earlier if len(e) >= 6 and e.isascii()]
-    return any(
-        w.startswith(e) or e.startswith(w) for w in words if len(w) >= 6 and w.isascii() for e in long_
-    )
+    return {
+        x
+        for w in words
+        if len(w) >= 6 and w.isascii()
+        for e in long_
+        if w.startswith(e) or e.startswith(w)
+        for x in (w, e)
+    }
 
 
 def _numbers(text: str) -> set[str]:
@@ -445,7 +519,9 @@ def _numbers(text: str) -> set[str]:
 
 
 _CLAUSE_END = re.compile(
-    r"(?<=[,;.!?，。；！？])\s*|\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)",
+    r"(?<=[,;.!?，。；！？])\s*|\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)|"
+    # "quit soccer and joined the swim team": a second verb of the same one, said in the past
+    r"\s+(?=and\s+(?:[a-z]+ed|took|got|went|began|made|became|bought|found|took up)\b)",
     re.I,
 )
 
@@ -461,9 +537,11 @@ def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> li
                 labelled = _LABELLED.match(line)  # a line made history still says what was before
                 if (m := _LINE.match(line[labelled.end() :] if labelled else line)) is not None:
                     speaker = (m["speaker"] or "").strip()
-                    lines.append(
-                        (piece.time, getattr(piece, "position", 0), p, j, speaker, m, bool(labelled))
-                    )
+                    # history from its own day: it named the old value as it said the change ("李总离职了，
+                    # 现在我的领导是老陈"), so its clauses are parted as an unlabelled line's are
+                    day = f"until {piece.time.date().isoformat()}: "
+                    history = labelled is not None and labelled[0] != day
+                    lines.append((piece.time, getattr(piece, "position", 0), p, j, speaker, m, history))
     lines.sort(key=lambda x: (x[0], x[1]))
     people = _named_people([(*x[:5], x[5]["text"]) for x in lines])  # who is named is not what ended
     rewritten: dict[tuple[int, int], str] = {}
@@ -485,7 +563,8 @@ def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> li
         if not ending or not any((_anchors(c) - people) | _numbers(c) for c in rest):
             continue
         joint = "" if _HAN_RUN.search(text) else " "
-        rest[0] = re.sub(r"^(?:and|but)\s+", "", rest[0], flags=re.I)  # "and now runs a bakery": the clause
+        # "and now runs a bakery", "so now my boss is Tom": the clause alone
+        rest[0] = re.sub(r"^(?:and|but|so)\s+", "", rest[0], flags=re.I)
         rewritten[(p, j)] = (
             f"{m['cite']} {m['speaker']}: " + joint.join(rest) + " — history: " + joint.join(ending)
         )

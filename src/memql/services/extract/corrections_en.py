@@ -12,22 +12,24 @@ from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
 from .common import BOUND, Draft, Reading, same_value, time_value
+from .events_en import new_place
 from .patterns_en import _BARE, _I
 from .values_en import add_fact, value_of
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _MOVED_IT = re.compile(
     r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
-    r"extended|renewed|delayed|"
+    r"extended|renewed|delayed|negotiated|talked|got|brought|"
     r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
     r"(?:it|that|this|the time)\s+"
-    r"(?:back\s+|forward\s+|up\s+|off\s+)?(?:to|until|till)\s+",
+    r"(?:back\s+|forward\s+|up\s+|off\s+|down\s+)?(?:to|until|till)\s+",
     _I,
 )
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
 _CHANGED_THE = re.compile(
     r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
-    r"rescheduled|postponed)\s+the\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    r"rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
+    r"lowered|reduced|cut|dropped)\s+(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
 _JUDGEMENT = re.compile(
@@ -45,10 +47,16 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
     leads = [pos] + [
         c.end()
-        for c in re.finditer(r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be)\b)", r.text[:end])
+        for c in re.finditer(
+            r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|"
+            r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with))\b)",
+            r.text[:end],
+        )
         if c.start() >= pos
     ]
     if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction) or _no_longer(r, pos, end):
+        return
+    if new_place(r, pos, end) or _one_more(r, pos, end):  # "venue update: …", "adopted a third cat"
         return
     if correction and _clock_correction(r, pos, end):
         return
@@ -111,8 +119,8 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
         return False  # "they moved it to the back room": a change of "it" binds a time or a number
     if _JUDGEMENT.fullmatch(words):
         return False  # "wait, that's wrong": a judgement of the old value, never a new one
-    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I):
-        return False  # "oops, I forgot": a clause, not a value
+    if re.match(r"(?:i|i'm|i've|we|you|he|she|it|they)\b", words, _I) or _A_CLAUSE.search(words):
+        return False  # "oops, I forgot", "Marlow's is closed that night": a clause, not a value
     if kind == "text" and not (about or m["attr"] or rejected or led) and not words[:1].isupper():
         return (
             False  # "oops, I forgot": a bare correction to words is a name ("actually, Porto"), else nothing
@@ -133,8 +141,13 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     held = [
         d
         for d in reversed(r.earlier)
-        if d.subject == r.speaker and (d.attribute == key or d.attribute.endswith("." + key))
-    ]
+        if d.subject == r.speaker
+        and (
+            d.attribute == key
+            or d.attribute.endswith(("." + key, "_" + key))  # "the membership": the gym membership
+            or d.attribute.startswith(key + ".")
+        )
+    ]  # "push the dentist to Thursday": the dentist appointment
     if not key or not (held or r.vocabulary.attribute(key) is not None):
         return False
     key = held[0].attribute if held else key
@@ -358,4 +371,37 @@ def _moved_to_weekday(r: Reading, pos: int, end: int) -> bool:
         else new.date().isoformat()
     )
     r.correct(earlier, value, pos, end, m.span("day"))
+    return True
+
+
+_A_CLAUSE = re.compile(r"\b(?:is|are|was|were|has|have|had|does|did)\b", _I)
+
+# "we adopted another cat", "got a third cat": one more of what the speaker holds a count of
+_ONE_MORE = re.compile(
+    r"\b(?:another|one more|an extra|a\s+(?P<nth>second|third|fourth|fifth|sixth|2nd|3rd|4th|5th|6th))\s+"
+    r"(?P<noun>[a-z]+)\b",
+    _I,
+)
+_GOT = re.compile(r"\b(?:adopted|got|bought|welcomed|brought home|added|rescued|took in|have|had)\b", _I)
+_ORDINALS = {"second": 2, "third": 3, "fourth": 4, "fifth": 5, "sixth": 6}
+
+
+def _one_more(r: Reading, pos: int, end: int) -> bool:
+    m = _ONE_MORE.search(r.text, pos, end)
+    if (
+        m is None
+        or not _GOT.search(r.text, pos, m.start())
+        or re.search(r"n't\b|\bnot\b", r.text[pos : m.start()])
+    ):
+        return False  # "we don't want another cat", "thinking about a third cat": none yet
+    noun = m["noun"].lower()
+    keys = {f"{noun}.count", f"{noun}s.count", f"{noun}es.count"}
+    held = [
+        d for d in r.earlier if d.subject == r.speaker and d.attribute in keys and isinstance(d.value, int)
+    ]
+    if not held:
+        return False
+    nth = (m["nth"] or "").lower()
+    value = _ORDINALS.get(nth) or (int(nth[0]) if nth[:1].isdigit() else held[-1].value + 1)
+    add_fact(r, r.speaker, held[-1].attribute, value, pos, end, 0.8, False, "number", m.span())
     return True

@@ -5,8 +5,10 @@ booking). Each is keyed by the words that name it, so a later statement of the s
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE
+from memql.lang.time.spans import TimeSpan
 
 from .common import Reading, time_value
 from .patterns_en import _I, _NEGATION
@@ -24,7 +26,7 @@ _BOOKING = re.compile(
 _UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": "people", "seats": "people"}
 # the words of an event before its time: "the movers come", "I fly to Oslo", "our lease starts"
 _EVENT = re.compile(
-    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)"
+    r"(?P<who>i|we|(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"
     r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
     r"\s+(?P<verb>(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by)\s)[a-z]+)"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
@@ -87,7 +89,45 @@ _NOT_EVENTS = frozenset(
 
 
 def event(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
-    return _booking(r, pos, end, confidence, correction) or _dated_event(r, pos, end, confidence, correction)
+    return (
+        _booking(r, pos, end, confidence, correction)
+        or _dated_event(r, pos, end, confidence, correction)
+        or _appointment(r, pos, end, confidence, correction)
+    )
+
+
+# "Dentist appointment next Tuesday at 3pm", "I have a job interview on Friday": an appointment of the
+# speaker's, named by a noun of one, at a time to come that ends the clause
+_APPOINTMENT = re.compile(
+    r"(?:(?:i|we)(?:\s+have got|\s+have|'ve got|'ve|\s+got)\s+)?(?:(?:a|an|my|our|the)\s+)?"
+    r"(?P<thing>(?:[a-z-]+\s+){0,2}(?:appointment|appt|meeting|check-?up|interview|exam|lesson|surgery|"
+    r"consultation|reservation|recital|game|match|concert))\s+(?:is\s+|'s\s+)?(?:on\s+|at\s+|for\s+)?",
+    _I,
+)
+
+
+def _appointment(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    for t0, t1, span in r.times_in(pos, end):
+        if r.text[t1:end].strip(" .!,") or span.start < r.now:
+            continue
+        m = _APPOINTMENT.fullmatch(r.text, pos, t0)
+        key = r.vocabulary.normalize(m["thing"]) if m is not None else ""
+        if not key or _NEGATION.search(r.text, pos, t0):
+            return False
+        add_fact(
+            r,
+            r.speaker,
+            key,
+            spoken_time(r, span, t0, t1),
+            pos,
+            end,
+            confidence,
+            correction,
+            "date",
+            (t0, t1),
+        )
+        return True
+    return False
 
 
 def _booking(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
@@ -134,9 +174,22 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
     return False
 
 
+# verbs whose -ing form drops an e (coming, leaving): the rest add -ing to the base (visiting, flying)
+_E_DROPPED_WORDS = """
+    come leave arrive move close graduate drive ride race dance bake hike make take give retire serve date
+    skate dine change
+"""
+_E_DROPPED = frozenset(_E_DROPPED_WORDS.split())
+
+
 def _base(verb: str) -> str:
-    """The base form of a present-tense verb, so "she flies" and "I fly" name one event: flies -> fly,
-    goes -> go, comes -> come (a word ending in -ss or -ing is left as it is)."""
+    """The base form of a present-tense verb, so "she flies", "I fly" and "we're flying" name one event:
+    flies -> fly, goes -> go, comes -> come, coming -> come, running -> run (-ss is left as it is)."""
+    if verb.endswith("ing") and len(verb) > 5:
+        stem = verb[:-3]
+        if stem[-1] == stem[-2] and stem[-1] not in "lsf":
+            return stem[:-1]  # running, getting
+        return stem + "e" if stem + "e" in _E_DROPPED else stem
     if verb.endswith("ies") and len(verb) > 4:
         return verb[:-3] + "y"
     if re.search(r"(?:sh|ch|ss|x|o)es$", verb):
@@ -150,10 +203,12 @@ def _base(verb: str) -> str:
 # one that happened or is happening; one being planned is no age yet)
 _NTH_BIRTHDAY = re.compile(
     r"(?:\b(?P<mine>my|our)|\b(?P<pronoun>his|her)|(?P<whose>\b(?:my|our)\s+[\w-]+|"
-    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?P<n>\d{1,3})(?:st|nd|rd|th)\s+(?:birthday|bday|b-day)\b",
+    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?P<n>\d{1,3})(?:st|nd|rd|th)"
+    r"(?:\s+(?:birthday|bday|b-day)\b|(?P<alone>\b))",  # "celebrated Uncle Bob's 65th": his birthday
     _I,
 )
 _PAST = re.compile(r"\b(?:had|celebrated|threw|was|were|did|went|hosted|marked)\b", _I)
+_CELEBRATED = re.compile(r"\b(?:celebrated|threw|hosted|marked|had)\b", _I)
 _PLANNED = re.compile(r"\b(?:will|'ll|going to|gonna|planning|plan to|next|upcoming|coming up)\b", _I)
 
 
@@ -164,6 +219,8 @@ def birthday_age(r: Reading, pos: int, end: int, confidence: float, subject_of) 
     if m is None or _PLANNED.search(r.text, pos, end):
         return False
     past = _PAST.search(r.text, pos, end)
+    if m["alone"] is not None and not (past and _CELEBRATED.search(r.text, pos, m.start())):
+        return False  # "Bob's 65th" is a birthday only when celebrated ("my 3rd attempt" is none)
     if not past and any(span.start > r.now for _, _, span in r.times_in(pos, end)):
         return False  # "Mom's 50th birthday is on the 14th": not yet
     if m["mine"]:
@@ -193,3 +250,101 @@ def time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
                 )
                 return True
     return False
+
+
+# "(set for | on) June 14 at the lake house", "at the lake house on June 14": an event's day and place
+_AT_PLACE = re.compile(r"\s+(?:at|in)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)[\s.!]*", _I)
+_PLACE_ON = re.compile(r"(?:at|in)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)\s+(?:on\s+)?", _I)
+_SET_FOR = re.compile(
+    r"(?:(?:is\s+)?(?:set|scheduled|planned|booked|arranged|fixed|confirmed)\s+(?:for|on)\s+|on\s+)", _I
+)
+
+
+def day_and_place(
+    r: Reading, subject: str, key: str, pos: int, vstart: int, end: int, confidence, correction
+):
+    """ "Our wedding is (set for) June 14 at the lake house": the event's day under `key` and its place
+    under `key`.location, when the value is a time still to come and a place not named by a name, in
+    either order."""
+    s, at = r.text, vstart
+    if (lead := _SET_FOR.match(s, at, end)) is not None:
+        at = lead.end()
+    found = None
+    for t0, t1, span in r.times_in(at, end):
+        if span.start < r.now:
+            continue
+        if (t0 == at and (m := _AT_PLACE.fullmatch(s, t1, end)) is not None) or (
+            (m := _PLACE_ON.fullmatch(s, at, t0)) is not None and not s[t1:end].strip(" .!")
+        ):
+            found = (t0, t1, span, m)
+        if found is not None:
+            break
+    if found is None or r.times_in(found[3].start("place"), found[3].end("place")):
+        return False
+    if found[3]["place"][:1].isupper():
+        return False  # "at Priya's on Saturday": a named place is the event's value (rules_en._possessive)
+    t0, t1, span, m = found
+    add_fact(
+        r, subject, key, spoken_time(r, span, t0, t1), pos, end, confidence, correction, "date", (t0, t1)
+    )
+    place = m.span("place")
+    add_fact(
+        r,
+        subject,
+        f"{key}.location",
+        s[place[0] : place[1]],
+        pos,
+        end,
+        confidence,
+        correction,
+        "place",
+        place,
+    )
+    return True
+
+
+# "venue update: we're doing it at the botanical garden instead", "location change — it's at Nopa now": a new
+# place for the one event whose place the speaker holds
+_NEW_PLACE = re.compile(
+    r"(?:(?:venue|location|place|spot)\s+(?:update|change)\b|.*\b(?:instead|moved|changed|switched)\b)"
+    r".*?\b(?:at|to)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)(?:\s+(?:instead|now))?[\s.!]*$",
+    _I,
+)
+
+
+def new_place(r: Reading, pos: int, end: int) -> bool:
+    m = _NEW_PLACE.match(r.text, pos, end)
+    if m is None or r.times_in(m.start("place"), m.end("place")):
+        return False
+    held = {d.attribute: d for d in r.earlier if d.subject == r.speaker and d.attribute.endswith(".location")}
+    if len(held) != 1 or any(d.attribute.endswith(".location") for d in r.facts):
+        return False
+    (old,) = held.values()
+    value = r.text[m.start("place") : m.end("place")]
+    if value.casefold() == str(old.value).casefold():
+        return False
+    add_fact(r, r.speaker, old.attribute, value, pos, end, 0.8, True, "place", m.span("place"))
+    return True
+
+
+# "Thursday at 3", "tomorrow at 10:30": an hour after a day, said without am/pm
+_AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap]\.?m\b|%|[.,]\d|\w))", _I)
+
+
+def clock_after_day(r: Reading) -> None:
+    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
+    afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
+    for i, (t0, t1, span) in enumerate(r.times):
+        # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
+        part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
+        if not (span.granularity == "day" or part) or (m := _AT_HOUR.match(r.text, t1)) is None:
+            continue
+        hour, minute = int(m["h"]), int(m["m"] or 0)
+        if hour > 23 or hour == 0:
+            continue
+        if part:
+            hour = hour + 12 if hour < 12 and span.start.astimezone(r.now.tzinfo).hour >= 12 else hour
+        else:
+            hour = hour + 12 if hour < 7 else hour
+        local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
+        r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))

@@ -33,6 +33,11 @@ STOP_WORDS = frozenset(
 )
 
 
+_WHAT_DOES_DO = re.compile(
+    r"\bwhat\s+(?:does|do|did)\s+.+\s+do(?:\s+now|\s+these days|\s+for work)?\s*\??\s*$"
+)
+
+
 @dataclass(frozen=True)
 class QueryWords:
     """A query as matching reads it: its stemmed words and its case-folded text (for Chinese phrases)."""
@@ -43,7 +48,10 @@ class QueryWords:
     @classmethod
     def of(cls, query: str) -> QueryWords:
         folded = query.casefold()
-        return cls(frozenset(stem(w) for w in _WORD.findall(folded)), folded)
+        words = frozenset(stem(w) for w in _WORD.findall(folded))
+        if _WHAT_DOES_DO.search(folded):
+            words |= {"job"}  # "what does Abby's husband do?" asks for a job
+        return cls(words, folded)
 
     def has_phrase(self, phrase: str) -> bool:
         """A Chinese phrase is a substring of the query; an English one's content words are all in it."""

@@ -31,7 +31,14 @@ NOT_NAMES = frozenset((
     "Welcome", "Bye", "Cheers", "Ah", "Ooh", "Oops", "Yikes", "Whoa", "Oof", "Ouch", "Phew", "Aha",
     "Good", "Glad", "Love", "Happy", "Nah", "Not", "Let", "Can", "Could", "Would", "Should", "Did", "Do",
     "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Whoa", "Cheers", "Bye",
+    # roles said at the start of a sentence ("Vet put Rex on a diet"): who they are, not a name
+    "Vet", "Doctor", "Doc", "Nurse", "Teacher", "Coach", "Boss", "Landlord", "Therapist", "Dentist",
+    "Manager", "Mechanic", "Neighbor", "Neighbour", "Babysitter", "Nanny", "Trainer", "Pharmacist",
 ))
+ROLE_OPENING = (  # "Doctor upped my metformin": a role that opens a clause, no name
+    r"(?:the\s+|my\s+|our\s+)?(?:vet|doctor|doc|nurse|teacher|coach|boss|landlord|therapist|dentist|manager|"
+    r"mechanic|neighbou?r|babysitter|nanny|trainer|pharmacist)\s+"
+)
 # fmt: on
 
 _DISCOURSE = re.compile(
@@ -47,7 +54,7 @@ _DISCOURSE = re.compile(
     _I,
 )
 _CORRECTION = re.compile(
-    r"(?:actually|correction|oops|no wait|no no|scratch that|strike that|"
+    r"(?:actually|correction|oops|no wait|wait,?\s+no|hold on|hang on|no no|scratch that|strike that|"
     r"(?:scratch|ignore|forget|disregard) what i (?:said|told you)(?: (?:about|regarding|on) "
     r"(?P<about>[^,:.;]+))?|i meant(?: to say)?|i mean|make that|let me correct (?:that|myself)|"
     r"to correct myself|my bad|my mistake|i was wrong|(?:i\s+)?got (?:that|it|the [\w ]{1,20}?) wrong|"
@@ -79,7 +86,10 @@ _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
     r"cut back|cut down|"
-    r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b",
+    r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
+    + ROLE_OPENING
+    + r"(?:just\s+|finally\s+)?(?:changed|upped|raised|increased|lowered|reduced|cut|adjusted|moved|pushed|"
+    r"bumped)\s+(?:my|our)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -152,12 +162,18 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             r"\s+(?:back\s+|over\s+|out\s+|away\s+|house\s+|permanently\s+)?"
             r"(?:from\s+[^,.;]+?\s+)?(?:to|into"  # "we moved from Porto to Lisbon"
             r"|in\s+with\s+[^,.;]+?\s+(?:in|near|outside)(?=\s+(?-i:[A-Z]))"  # "in with my aunt in Phoenix"
-            r"|in(?=\s+with\s+(?:us|me)\b))"  # "she moved in with us": where the speaker lives
+            r"|in(?=\s+with\s+(?:us|me|my|our)\b))"  # "she moved in with us / my parents": where they live
             # "we moved into a new place in Leith": the place is where the home is
             r"(?:\s+(?:a|an|our|my|the)\s+(?:new\s+|bigger\s+|smaller\s+|little\s+)?(?:place|flat|apartment|"
             r"house|home|condo|studio)\s+(?:in|near|outside))?",
             "residence",
             "place",
+        ),
+        (  # "my grandpa is in a nursing home in Dayton": a home one is cared for in is where one lives
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?:(?:a|an|the)\s+(?:[\w-]+\s+)?"
+            r"(?:nursing|care|retirement)\s+home\b|assisted living\b))",
+            "residence",
+            "text",
         ),
         (
             r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
@@ -240,6 +256,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "learning",
             "text",
         ),
+        (  # "we're renting a two-bedroom in Oakland": a home rented somewhere is where one lives
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?renting\s+(?:a|an|our|my)\s+(?:[\w-]+\s+){0,2}?"
+            r"(?:apartment|flat|house|place|room|studio|condo|[\w-]+bedroom)\s+in",
+            "residence",
+            "place",
+        ),
         (  # "moved again, Seattle this time": the place follows the verb of moving after a pause
             r"(?:moved|relocated|have moved|'ve moved|has moved)\s+(?:yet\s+)?(?:again|once more|house)"
             r"\s*[,:\-–—]",
@@ -259,6 +281,13 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "product",
         ),
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
+        (  # "I go to bed around 11", "he goes to sleep at 9 now": a bedtime, as said
+            r"(?:usually\s+|now\s+)?(?:go|goes|going|am going|'m going)\s+to\s+(?:bed|sleep)\s+"
+            r"(?:around|at|by|about)",
+            "bedtime",
+            "text",
+        ),
+        (r"(?:usually\s+)?(?:wake|wakes|get|gets)\s+up\s+(?:around|at|by|about)", "wake_time", "text"),
         (
             r"(?:go|goes|am going|'m going)\s+to\s+(?:school|college|university)\s+at|(?:study|studies|"
             r"am studying|'m studying)\s+at",
@@ -268,7 +297,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
     )
 )
 _CHANGED_MY = re.compile(
-    _ADVERBS + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
+    f"(?:{ROLE_OPENING})?"
+    + _ADVERBS
+    + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
     r"postponed|bumped|upped|raised|increased|lowered|reduced|cut|decreased|adjusted)\s+"
     r"(?P<whose>my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
     r"(?:back\s+)?(?:to|until|over to)\s+",
@@ -384,14 +415,15 @@ _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
-    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$",
+    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$|"
+    r",\s*(?-i:[a-z]+ing)\b.*$",  # "92 kilos right now, trying to lose some": a participle's clause
     _I,
 )
 _VALUE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
     r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc|instead|this month|this week|"
-    r"this year|already))+\s*$",
+    r"this year|already|same time|same place|same hour))+\s*$",
     _I,
 )
 _REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^,;.]+?)\s*[.!]?$", _I)
@@ -400,7 +432,7 @@ _EXPIRY = re.compile(r"(?:valid|good|fine|ok|okay|current)\s+(?:until|till|throu
 _POSSESSIVE_COPULA = (
     r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|changed|pushed(?:\s+back)?|"
     r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
-    r"will be|has been|have been|is|was|are|were|'s|becomes|became|expires?(?:\s+(?:on|in|at))?|"
+    r"will be|has been|have been|is|was|are|were|'s|becomes|became|costs|cost|expires?(?:\s+(?:on|in|at))?|"
     r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"
     r"(?:\s+(?:on|by|in))?|falls on)\s+"
 )
@@ -427,6 +459,7 @@ _BARE = re.compile(
     r"(?:(?:it'?s|it is|it was|it will be|that'?s|that is|its|it should be|should be|make it|it's actually|"
     r"put me down for|sign me up for|(?:we'?re|we are|i'?m|i am) (?:going|heading) (?:to|with)|"
     r"(?:we'?re|we are|i'?m|i am|let'?s) (?:going with|meeting at|doing)|"
+    r"(?:we|i)(?:\s+have|'ve)?\s+(?:booked|reserved|chose|picked|went with)|"
     r"(?:it|that|they|she|he)\s+(?:leaves|starts|begins|ends|opens|closes|departs|arrives|lands|"
     r"finishes|is|'s)\s+(?:at|on|by)|change (?:it|that) to|switch (?:it|that|me) to|let's (?:do|say|go with)|"
     r"the (?P<attr>[\w ]+?) is)\s+)?(?P<value>.+)$",

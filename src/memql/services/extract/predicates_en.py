@@ -31,14 +31,26 @@ from .vocabulary import snake
 _WORKPLACE = re.compile(
     r"\b(?:office|branch|site|campus|team|department|division|hq|headquarters|desk)$", re.I
 )
-_WITH_US = re.compile(r"with\s+(?:us|me)\b", re.I)
+# "with us", "with my parents" (not "with my aunt in Phoenix": the place is the home there)
+_WITH_US = re.compile(
+    r"with\s+(?:us|me|(?:my|our)\s+[a-z-]+(?:\s+and\s+[a-z-]+)?)\b(?!\s+(?:in|near)\s)", re.I
+)
 _OFFICE_IN = re.compile(
     r"(?:(?:the|our|my|their|his|her)\s+)?(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)\s+"
     r"(?:office|branch|site|campus|hq|headquarters)",
     re.I,
 )
 _AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
+_AT_SCHOOL = re.compile(r"\s+at\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
+
+
+def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end: int, confidence, correction):
+    """The organization named from `at` on as the subject's `key`; whether there was one."""
+    got = value_of(r, at, end, "organization")
+    if got is not None:
+        add_fact(r, subject, key, got[0], pos, end, confidence, correction, "organization", (got[1], got[2]))
+    return got is not None
 
 
 def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
@@ -81,24 +93,13 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
             key, v = "work_location", office["place"]
             v0 = v0 + office.start("place")
             v1 = v0 + len(v)
-        if key == "job_title" and (org := _AT_ORG.search(s, v0, v1)) is not None:
-            # "I work as a backend engineer at Shopify": the title, and the employer after "at"
-            got = value_of(r, org.end(), end, "organization")
-            if got is not None:
-                v1 = org.start()
-                v = s[v0:v1]
-                add_fact(
-                    r,
-                    subject,
-                    "employer",
-                    got[0],
-                    pos,
-                    end,
-                    confidence,
-                    correction,
-                    "organization",
-                    (got[1], got[2]),
-                )
+        org = _AT_ORG.search(s, v0, v1) if key == "job_title" else None
+        # "I work as a backend engineer at Shopify": the title, and the employer after "at"
+        if org is not None and _organization_at(
+            r, subject, "employer", org.end(), pos, end, confidence, correction
+        ):
+            v1 = org.start()
+            v = s[v0:v1]
         add_fact(r, subject, key, v, pos, end, confidence, correction, kind, (v0, v1), rejected)
         return True
     if _held_change(r, subject, pos, at, end, confidence, correction):
@@ -118,6 +119,9 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
             add_fact(
                 r, subject, key, v, pos, end, confidence, correction, "text", (m.start("value"), m.end())
             )
+            if key == "grade" and (school := _AT_SCHOOL.match(s, m.end(), end)) is not None:
+                # "started kindergarten at Maple Elementary": the grade, and the school
+                _organization_at(r, subject, "school", school.end(), pos, end, confidence, correction)
             return True
     if (m := _ALLERGY.match(s, at, end)) is not None:
         got2 = value_of(r, m.end(), end, "text")

@@ -72,12 +72,14 @@ _SCHOOL = re.compile(
     r"在(?P<v>"
     + _CLAUSE
     + r"{2,12}?)(?:上学|读书|念书|就读|读研|读博|读大学|读高中|读初中|读小学)(?:了|啦|呢)?$|"
-    r"在(?P<v3>" + _CLAUSE + r"{1,10}?(?:幼儿园|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|呢|啦)?$|"
+    r"在(?P<v3>"
+    + _CLAUSE
+    + r"{1,10}?(?:幼儿园|托儿所|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|呢|啦)?$|"
     r"(?:转学到了?|转学去了?|转到了?)(?P<v2>" + _CLAUSE + r"{2,12}?)(?:上学|读书|念书|就读)?(?:了|啦|呢)?$|"
     # 上了橡树中学, 考上了复旦大学: a school by the word that names it as one
-    r"(?:上了|进了|考上了?|考进了?|升入了?|进入了?)(?P<v4>"
+    r"(?:上了|进了|考上了?|考进了?|升入了?|进入了?|开始上|上)(?P<v4>"
     + _CLAUSE
-    + r"{1,10}?(?:幼儿园|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|啦|呢)?$"
+    + r"{1,10}?(?:幼儿园|托儿所|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|啦|呢)?$"
 )
 _NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4})"
 _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said
@@ -86,6 +88,10 @@ _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in
             r"(?:体重)?(?:有|是|已经|才|只有|都)?(?:瘦到|胖到|降到|涨到|减到|长到|掉到|称了?|秤了?|测了?)?"
             r"(?P<v>" + _NUMBER + r"(?:公斤|斤|千克|kg))(?:了|啦)?$"
         ),
+        "weight",
+    ),
+    (  # 瘦到85了: a number one slimmed or grew to is a weight, its unit unsaid
+        re.compile(r"(?:已经|才|又|都)?(?:瘦到|胖到|减到|瘦了?到|长胖到)(?P<v>" + _NUMBER + r")(?:了|啦)?$"),
         "weight",
     ),
     (
@@ -154,7 +160,7 @@ _ANNOUNCE = re.compile(
     r"改地点|换地点)了)$"
 )
 _ANNOUNCED_VALUE = re.compile(
-    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在|到了?|去了?|读|学)?(?P<v>"
+    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在[^，,。]{1,6}?(?:管|开|经营)着?|在|到了?|去了?|读|学)?(?P<v>"
     + _CLAUSE
     + r"{1,12}?)"
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
@@ -182,12 +188,30 @@ _VERB_OBJECT_KEYS = {
     "改地点": "location",
     "换地点": "location",
 }
+_CLOCK_ZH = r"(?P<v>(?:晚上|早上|夜里)?[0-9一二两三四五六七八九十]{1,3}点(?:半|[0-9]{2}分?)?)"
+_SLEEP = re.compile(rf"(?:{_CLOCK_ZH})?(?:左右)?(?:就|才)?(?:睡觉|睡了|睡|上床|(?P<up>起床))(?:了)?[。！!]*$")
+_CLOCK_BEFORE = re.compile(_CLOCK_ZH + r"(?:左右)?(?:就|才)?$")
+_NOT_PERSON = re.compile(r"我|你|他|她|自己|大家|谁|公司|部门|团队")
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
+# 我现在归李总管, 改向老陈汇报了: whom one reports to is one's manager (one at a time)
+_REPORTS_TO = re.compile(
+    r"(?:改|转)?(?:归|由|向|跟)(?P<v>[^，,。！!？?的]{1,4}?)(?:管|带|直接管|负责|汇报)(?:了|啦|呢)?[。！!]*$"
+)
 
 
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
+    sleep_at = verb_at - 1 if s.startswith("起床", verb_at - 1) else verb_at  # 7点起 read as "from 7"
+    if (m := _SLEEP.match(s, sleep_at, b)) is not None:
+        # 我一般11点睡觉, 现在10点就睡了, 每天7点起床: the clock time said with the verb or just before it
+        clock = m if m["v"] else _CLOCK_BEFORE.search(s, a, sleep_at)
+        if clock is not None:
+            key = "wake_time" if m["up"] else "bedtime"
+            add_fact(r, subject, key, clock["v"], a, b, confidence, correction, "text", clock.span("v"))
+            return True
+    if (m := _REPORTS_TO.match(s, verb_at, b)) is not None and not _NOT_PERSON.match(m["v"]):
+        return _add(r, subject, "manager", m, a, b, confidence, correction, "person")
     if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
         return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
@@ -364,8 +388,19 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
     return False
 
 
-def announced(r: Reading, a: int, b: int) -> str | None:
-    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives."""
+# 她现在不在协和了: no longer at a place a fact of theirs held (the next part says where now)
+_NO_LONGER_AT = re.compile(
+    r"(?:我们|我)?(?:现在|已经|早就|目前)*(?:不在|离开了?)(?P<left>[^，,。！!]{1,10}?)(?:上班|工作|干|住)?了[。！!]*$"
+)
+
+
+def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | None:
+    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives
+    (`subject`: whose, when the part named them: 他/她 …)."""
+    if (left := _NO_LONGER_AT.match(r.text, a, b)) is not None:
+        whose = subject or r.speaker
+        held = (d for d in reversed(r.earlier) if d.subject == whose and isinstance(d.value, str))
+        return next((d.attribute for d in held if left["left"] in d.value or d.value in left["left"]), None)
     m = _ANNOUNCE.match(r.text, a, b)
     if m is None:
         return None
@@ -376,16 +411,18 @@ def announced(r: Reading, a: int, b: int) -> str | None:
     if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
-    if re.search(r"[我你他她是在]|工作|主意|天气", phrase):
+    adverbs = re.fullmatch(r"[又也都还就再刚已经终于]+", phrase)  # 又换了 says again, not what
+    if re.search(r"[我你他她是在]|工作|主意|天气", phrase) or adverbs:
         return None
     return key_of(r, phrase) or None
 
 
-def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confidence: float) -> bool:
-    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed."""
+def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: int, confidence: float) -> bool:
+    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed, at `a`
+    past the adverbs and time of the part (which begins at `part`; its time dates it: 下个月开始5000)."""
     s = r.text
     if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
-        return amount(r, subject, key, m, a, b, confidence, True)
+        return amount(r, subject, key, m, part, b, confidence, True)
     end = a + len(s[a:b].rstrip("。！!了啦"))
     contact = _CONTACT.fullmatch(s, a, end)
     m = _ANNOUNCED_VALUE.match(s, a, b) if contact is None else contact
@@ -395,7 +432,7 @@ def announced_value(r: Reading, subject: str, key: str, a: int, b: int, confiden
     if got is None or (len(str(got[0])) > 10 and contact is None):
         return False
     value, v0, v1 = got
-    add_fact(r, subject, key, value, a, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
+    add_fact(r, subject, key, value, part, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
     return True
 
 

@@ -50,7 +50,8 @@ CHANGE = re.compile(
     r"raised|raise|pay rise|promot\w*|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|"
     r"reshuffled|took over|"
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
-    r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for)\b|"
+    r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
+    r"hit|reached)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
     r"调整|调成|调为|最后|最终|又",
@@ -311,6 +312,16 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     elif held is not None and isinstance(held.value, int) and not str(new.value).isdigit():
         n = count_of(str(new.value))
         new = new if n is None else Value(new.kind, new.start, new.end, n)  # held 2: "three cats now" is 3
+    if (
+        held is not None
+        and isinstance(held.value, int)
+        and _MORE.search(r.text, *_clause(r.text, new.start, new.end))
+    ):
+        # held 2: 又领养了一只 is 3, unless the message says the total ("so three cats now", "现在三只了")
+        total = None if _IS_TOTAL.search(r.text[: new.start]) else _ALSO_SAID_TOTAL.search(r.text, new.end)
+        n = count_of(total["n"] or total["en"]) if total else count_of(str(new.value))
+        if n is not None and not _IS_TOTAL.search(r.text[: new.start]):
+            new = Value(new.kind, new.start, new.end, int(n) if total else held.value + int(n))
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
     if own is not None and r.vocabulary.attribute(own.attribute) is None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
@@ -330,7 +341,11 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
             return
         _earlier_value(r, own.subject, own.attribute, said, back, old, turn)
         return
-    if held is not None:
+    named = _named_opening(r, said) if held is not None else None
+    if held is not None and named not in (None, held.subject) and named not in str(held.value):
+        # 阿关搬去重庆了 after 我哥住在成都 … 我闺蜜阿关也在成都: the key another held, for the one named
+        subject, attribute, held = named, held.attribute, None
+    elif held is not None:
         subject, attribute = held.subject, held.attribute
     else:
         subject = _subject(r, said)
@@ -347,6 +362,15 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     value = _same_day_and_half(new, held.value if held is not None else old.value, r.text)
     r.add(Draft(subject, attribute, value, start, end, begins, HEDGED, correcting, _kind(new), span))
 
+
+# an addition to a held count ("adopted another cat", "two more chickens", 又领养了一只猫): the sum
+_MORE = re.compile(r"\b(?:another|more|an extra|additional|extra)\b|又|再|多了|新添|添了", _I)
+_IS_TOTAL = re.compile(r"(?:\b(?:so|now|that's|that makes|total of)|现在|一共|总共)\s*$", _I)
+_ALSO_SAID_TOTAL = re.compile(
+    r"现在(?:一共|总共)?(?P<n>[0-9一二两三四五六七八九十]+)|"
+    r"\b(?:so|now)\s+(?:we\s+have\s+)?(?P<en>\w+)\s+(?:in total|total)\b",
+    _I,
+)
 
 _CLOCK_ONLY = re.compile(
     r"(?:at\s+)?(?:上午|下午|晚上|早上|中午|凌晨|傍晚)?\s*[0-9一二三四五六七八九十两]{1,3}"
@@ -434,14 +458,24 @@ def _relative(text: str) -> str | None:
 def _subject(r: Reading, said: Said) -> str:
     """Whose value it is: a person named before whom the message opens with ("Priya transferred to
     Austin"), a relative of the speaker's either turn names ("Dad takes 10 mg"), else the speaker."""
-    names = {p.name for p in r.persons}
     opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
     if opening and _relative(opening[1]):  # "Grandpa's doctor …": a relative, as "my grandpa" would be
         return f"{r.speaker}'s {_relative(opening[1])}"
-    if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
-        return opening[1]
+    if (name := _named_opening(r, said)) is not None:
+        return name
     relative = _relative(r.text) or (_relative(said.text) if _OPENS_WITH_OTHER.search(said.text) else None)
     return f"{r.speaker}'s {relative}" if relative else r.speaker
+
+
+def _named_opening(r: Reading, said: Said) -> str | None:
+    """A person named before whom the message opens with and the old turn names ("Priya transferred to
+    Austin", 阿关为了工作搬去重庆了)."""
+    names = {p.name for p in r.persons}
+    opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
+    if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
+        return opening[1]
+    text = r.text.lstrip()
+    return next((n for n in names if CJK.match(n) and text.startswith(n) and n in said.text), None)
 
 
 _OPENS_WITH_OTHER = re.compile(

@@ -26,7 +26,7 @@ from memql.lang.delta import (
     Utterance,
 )
 
-from . import replacements, rules_en, rules_zh, swaps
+from . import answers, replacements, rules_en, rules_zh, swaps
 from .common import CJK, Draft, Item, Person, Reading, find_times
 from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -64,6 +64,7 @@ class RuleExtractor:
                 )
                 replacements.bind(reading, said[:i], i)
                 swaps.bind(reading, [t.text for t in said[:i][-3:] if t.speaker == turn.speaker])
+                answers.bind(reading, said[:i])
             return earlier, persons
 
         reading = self._read(
@@ -79,6 +80,7 @@ class RuleExtractor:
         )
         replacements.bind(reading, said, None)
         swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
+        answers.bind(reading, said)
         return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 
     def _read(

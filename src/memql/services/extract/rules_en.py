@@ -11,14 +11,11 @@ residence, work, birth, preference, a status ("I'm vegetarian"), a count ("I hav
 from __future__ import annotations
 
 import re
-from datetime import timedelta
-
-from memql.lang.time.spans import TimeSpan
 
 from .actions_en import read_decisions, read_tasks
 from .common import HEDGED, Reading, strip_span
 from .corrections_en import bare_value
-from .events_en import birthday_age, event, time_is_my
+from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
 from .patterns_en import (
     _ACTUALLY,
     _AND_OTHER,
@@ -95,7 +92,7 @@ def clauses(text: str) -> list[tuple[int, int]]:
 
 def read_clause(r: Reading, start: int, end: int) -> None:
     s = r.text
-    _clock_after_day(r)
+    clock_after_day(r)
     r.clause_start = start
     body_end = strip_span(s, start, end)[1]
     question = s[start:end].rstrip().endswith("?")
@@ -116,7 +113,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         confidence, pos = HEDGED, m.end()
     if time_is_my(r, pos, body_end, confidence):
         return
-    pos = _past_leading_time(r, pos, body_end)
+    timed, pos = pos, _past_leading_time(r, pos, body_end)
     # "the deadline is actually June 30" corrects a statement; only a marker opening the clause lets a
     # bare value ("actually, Porto") correct one
     states = correction or _ACTUALLY.search(s, pos, body_end) is not None
@@ -151,35 +148,14 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             break
     if not found:
         bare_value(r, pos, body_end, correction, about)
+        if correction and timed < pos and len(r.facts) == before:  # "Wait no, August 13, I typed it wrong"
+            bare_value(r, timed, body_end, correction, about)
     _people(r, start, body_end)
 
 
 _GOING_TO_NAME = re.compile(
     r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
 )
-# "Thursday at 3", "tomorrow at 10:30": an hour after a day, said without am/pm
-_AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap]\.?m\b|%|[.,]\d|\w))", _I)
-
-
-def _clock_after_day(r: Reading) -> None:
-    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
-    afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
-    for i, (t0, t1, span) in enumerate(r.times):
-        # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
-        part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
-        if not (span.granularity == "day" or part) or (m := _AT_HOUR.match(r.text, t1)) is None:
-            continue
-        hour, minute = int(m["h"]), int(m["m"] or 0)
-        if hour > 23 or hour == 0:
-            continue
-        if part:
-            hour = hour + 12 if hour < 12 and span.start.astimezone(r.now.tzinfo).hour >= 12 else hour
-        else:
-            hour = hour + 12 if hour < 7 else hour
-        local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
-        r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
-
-
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
 _PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
 
@@ -213,8 +189,9 @@ _VALUE_LIKE = re.compile(
 )
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
 _COMMA_SUBJECT = re.compile(
-    r"[,:]\s+(?=(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|she's|now|but now)\b|"
-    r"[a-z]+(?:\s+[a-z]+)?\s+(?:is|'s)\s+now\b)",
+    r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
+    r"she's|now|but now)\b|"
+    r"[a-z]+(?:[\s-][a-z]+)?\s+(?:(?:is|'s)\s+now|moved|got moved|was moved|changed|pushed|bumped)\b)",
     re.I,
 )
 
@@ -276,6 +253,9 @@ def _subject(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         return m["name"], m.end()
     name = re.compile(_NAME + r"(?![\w'])").match(s, pos, end)
     if name is not None and name[0] not in NOT_NAMES and not _PAST_VERB_OPENING.match(s, pos, end):
+        kin, _, named = name[0].partition(" ")  # "Uncle Bob" after "my uncle Bob": Bob
+        if r.vocabulary.relation(kin.lower()) and any(p.name == named for p in r.persons):
+            return named, name.end()
         r.name_person(name[0], None, name.span())
         return name[0], name.end()
     if (m := _NAME_IS.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
@@ -315,6 +295,11 @@ _BARE_NOUN = re.compile(
     _I,
 )
 _DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
+_NO_HEADS_WORDS = """
+    it its that this these those there here let he she i we they you what which who whose everything
+    nothing something anything everyone someone it's that's what's
+"""
+_NO_HEADS = frozenset(_NO_HEADS_WORDS.split())
 _BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
 
 
@@ -348,7 +333,11 @@ def _possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
             r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
             # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
             or (m["noun"][1:].islower() and r.time_at(m.end(), end) is not None)
-            or _held_by_head(r, r.speaker, r.vocabulary.normalize(m["noun"])) is not None  # "Standup moved"
+            # "Standup moved": the standup held ("it's", "that is" hold nothing: the recent turns stay unread)
+            or (
+                m["noun"].split()[0].lower() not in _NO_HEADS
+                and _held_by_head(r, r.speaker, r.vocabulary.normalize(m["noun"])) is not None
+            )
         )
     ):
         return _BARE_OWNER, pos  # "Rent is 1,450 a month": an attribute the vocabulary knows, the speaker's
@@ -408,6 +397,10 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         key = key.removesuffix("_name") + ".name"
     if not key or _NEGATION.match(r.text, vstart, end):
         return False
+    if not r.vocabulary.attribute(key) and day_and_place(
+        r, subject, key, pos, vstart, end, confidence, correction
+    ):
+        return True  # "our wedding is on June 14 at the lake house": its day and its place
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
     if cop in ("are", "were") and not known:
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
@@ -443,13 +436,15 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         vstart = placed.start("name")
     elif definite and placed and placed["name"] in NOT_NAMES and not dated:
         return False
-    if bare and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end):
-        return False
+    if bare and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end) and not dated:
+        return False  # "Conference is on the 15th at 4pm" is dated: a time is a value too
     if key == "allergy" and (to := re.compile(r"to\s+", _I).match(r.text, vstart, end)):
         vstart = to.end()  # "my allergy is to peanuts"
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
+    if kind in ("organization", "place") and _AMOUNT_VALUE.match(r.text, vstart, end):
+        key, kind = snake(phrase), "text"  # "my gym membership is $40 a month": the fee, not the gym
     got = value_of(r, vstart, end, kind)
     if got is None:
         return False
@@ -462,6 +457,9 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
+_AMOUNT_VALUE = re.compile(
+    r"(?:about\s+|around\s+)?[$€£¥]\s?\d|\d[\d,.]*\s*(?:dollars|bucks|euros|pounds)\b", _I
+)
 # the place may be followed by its day: "the housewarming is at Priya's on Saturday"
 _IN_A_PLACE = re.compile(
     rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?(?=[\s.!]*$|\s+(?:on|this|next|tomorrow)\b)", _I

@@ -108,15 +108,22 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         read_tasks(r, a, b)
         if read_decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
+        before = len(r.facts)
         if _CHANGE_OPENING.match(s, _after_adverbs(r, a, b), b):
             correction = True  # 改到周五了: the fact before changes; no attribute is named
             said = False
         else:
             said, topic = _statement(r, a, b, confidence, correction, topic)
-        if not said and changed is not None:  # 项目负责人换了，现在是小冯: the value of what changed
-            said = announced_value(
-                r, _owner(r, topic, changed), changed, _after_adverbs(r, a, b), b, confidence
-            )
+        guessed = [d for d in r.facts[before:] if r.vocabulary.attribute(d.attribute) is None]
+        if changed is not None and len(guessed) == len(r.facts) - before:
+            # 项目负责人换了，现在是小冯: the value of what changed, in place of a key the words made up
+            # (房东涨房租了，下个月开始5000 is the rent, not a thing that begins)
+            at = _after_adverbs(r, a, b)
+            if announced_value(r, _owner(r, topic, changed), changed, a, at, b, confidence):
+                made_up = {id(d) for d in guessed}
+                r.facts[:] = [d for d in r.facts if id(d) not in made_up]
+                r.known_facts[:] = [d for d in r.known_facts if id(d) not in made_up]
+                said = True
         changed = None
         if said or bare_value(r, a, b, correction, rejected):
             correction = False  # a marker corrects the first value after it
@@ -156,7 +163,7 @@ def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
     at = _after_adverbs(r, a, b)
     if not re.match(r"[他她]", r.text[at:b]) or (got := subject_at(r, at, b)) is None:
         return None
-    key = announced(r, _after_adverbs(r, got[1], b), b)
+    key = announced(r, _after_adverbs(r, got[1], b), b, got[0])
     return (key, got[0]) if key is not None else None
 
 
@@ -208,6 +215,7 @@ def _after_adverbs(r: Reading, pos: int, end: int) -> int:
 def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
     rels, name = relation_words(r), rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}})"
+    a = _after_adverbs(r, a, b)  # 现在我的领导是老陈
     m = re.compile(
         rf"(?:(?:我们|我)(?:家)?的?(?:新)?|(?P<new>新的?))(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫){name}(?:了|呢)?$"
     ).match(r.text, a, b)
@@ -275,8 +283,14 @@ def _statement(
         if (agent := _AGENT_BA.match(r.text, verb_at, b)) is not None:
             # 房东把房租涨到3300了: someone else changed the speaker's attribute, named after 把
             return _attribute_change(r, r.speaker, a, agent.end(), b, confidence, correction), None
+        turned = re.match(r"(?:已经|刚刚?|终于)?(?:满了?|过了)", r.text[verb_at:b]) and _AGE.match(
+            r.text, verb_at, b
+        )
         return (
             _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
+            or (
+                bool(turned) and _states(r, r.speaker, a, verb_at, verb_at, b, confidence, correction)
+            )  # 刚满35岁
             or _status(r, r.speaker, a, verb_at, b, confidence, correction)
             or topic_states(r, r.speaker, a, verb_at, b, confidence, correction)
             or event(r, r.speaker, a, a, b, confidence, correction)  # 后天下午三点来修空调

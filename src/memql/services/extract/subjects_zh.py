@@ -22,7 +22,9 @@ _ATTRIBUTE_NEXT = re.compile(r"(?P<attr>[\u4e00-\u9fff]{1,6}?)(?=[：:\s]|是)")
 
 def _not_a_name(r: Reading, words: str) -> bool:
     return (
-        bool(_ROLE_NOUN.fullmatch(words)) or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
+        bool(_ROLE_NOUN.fullmatch(words))
+        or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
+        or re.search(r"[我你他她它]", words) is not None  # 我妈教我做饭: 教我 is no name
     )
 
 
@@ -51,6 +53,9 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         return _relative(r, rel), after + de, de
     bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{relation_words(r)})(?P<name>)").match(s, pos, end)
     if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
+        return _relative(r, bare), bare.end(), False
+    if bare is not None and s.startswith("把", bare.end()) and not _ROLE_NOUN.fullmatch(bare["rel"]):
+        # 表姐把丰田卖了: the cousin sold hers (房东把房租涨了 is the speaker's rent)
         return _relative(r, bare), bare.end(), False
     attr = _ATTRIBUTE_NEXT.match(s, bare.end(), end) if bare is not None else None
     if bare is not None and attr is not None and r.vocabulary.attribute(r.vocabulary.normalize(attr["attr"])):

@@ -19,10 +19,14 @@ from .common import HEDGED, Draft, Reading, kin_named
 _I = re.IGNORECASE
 _LEAVE = re.compile(
     r"\b(?:quit|left|cancell?ed|dropped|gave up|stopped|finished|sold|ditched|replaced|traded in|"
-    r"got rid of|(?:am|'m) done with|moved (?:away )?from|switched (?:away )?from|no longer (?:at|with|on))"
+    r"got rid of|(?:am|'m) done with|moved (?:away )?from|switched (?:away )?from|no longer (?:at|with|on)|"
+    r"put(?=\s+(?:the|my|his|her|their)\s+[\w-]+\s+(?:down|aside|away)\b))"
     r"\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?",
     _I,
 )
+# "traded the Civic in for a Tesla", "swapped my Honda for a Mazda": the new value follows "for"
+_TRADED = re.compile(r"\b(?:traded|swapped|exchanged)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?", _I)
+_FOR = re.compile(r"\s+(?:in\s+)?for\s+(?:the\s+|a\s+|an\s+|my\s+)?", _I)
 _TAKE = re.compile(
     r"\b(?:picked up|took up|started(?: on)?|joined|switched to|moved (?:over )?to|signed up (?:for|with|at)|"
     r"went with|going with|got|bought)\s+(?:the\s+|a\s+|an\s+|my\s+|some\s+)?",
@@ -39,7 +43,7 @@ _SWITCHED = re.compile(
 )
 # where a value said after a verb ends: a new clause, a reason, a time or a filler word
 _END = re.compile(
-    r"\s*(?:[,.;:!?(]|\s-\s|\s(?:and|but|because|since|so|as|instead|now|too|again|anymore|last|this|"
+    r"\s*(?:[,.;:!?(]|\s-\s|\s(?:in\s+)?for\s|\s(?:down|aside|away)\b|\s(?:and|but|because|since|so|as|instead|now|too|again|anymore|last|this|"
     r"yesterday|today|tonight|finally|lol|haha)\b)|$",
     _I,
 )
@@ -50,9 +54,10 @@ def bind(r: Reading, before: list[str]) -> None:
     """Draft the swap a message states (see the module docstring) into `r.facts`; a value said alone
     after "switched to" only when the grammar read nothing in the message. `before`: the speaker's
     recent turns (whom "he" or "she" can be)."""
-    leave = _LEAVE.search(r.text)
+    leave = _LEAVE.search(r.text) or _TRADED.search(r.text)
     taken = leave is not None and (
-        _TAKE.search(r.text, leave.end())
+        leave.re is _TRADED
+        or _TAKE.search(r.text, leave.end())
         or ("from" in leave[0].casefold() and _UNTIL_TO.match(r.text, leave.end()))
     )
     if not taken and not _SWITCHED.match(r.text):
@@ -71,7 +76,7 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
     """ "X quit trumpet and picked up drums": the held value named after a verb of leaving, the new one
     after a verb of taking up that follows it."""
     text = r.text
-    for leave in _LEAVE.finditer(text):
+    for leave in [*_LEAVE.finditer(text), *_TRADED.finditer(text)]:
         named = _value_at(text, leave.end())
         if "from" in leave[0].casefold() and (cut := _UNTIL_TO.match(text, leave.end())) is not None:
             named = _value_at(text[: cut.end(1)], leave.end())  # "from violin to cello": violin
@@ -84,6 +89,8 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
         take = _TAKE.search(text, named[2])
         if "from" in leave[0].casefold() and (to := _FROM_TO.match(text, named[2])) is not None:
             take = to  # "switched from violin to cello": the new value follows "to"
+        if leave.re is _TRADED:
+            take = _FOR.match(text, named[2])
         new = _value_at(text, take.end()) if take is not None else None
         if new is None or new[0].casefold() == str(old.value).casefold():
             continue
@@ -91,7 +98,9 @@ def _swapped(r: Reading, held: list[Draft], before: list[str]) -> bool:
             return True  # the grammar bound the change itself
         # the grammar's own reading of the new value ("joined the YMCA": an employer) yields to the swap
         r.facts[:] = [d for d in r.facts if str(d.value).casefold() != new[0].casefold()]
-        said_from = leave.start() if take.re is _FROM_TO else take.start()  # the evidence: "switched from…"
+        said_from = (
+            leave.start() if take.re in (_FROM_TO, _FOR) else take.start()
+        )  # "switched from…", "traded…"
         r.add(Draft(old.subject, old.attribute, new[0], said_from, new[2], r.now, HEDGED, False, old.kind,
                     (new[1], new[2])))  # fmt: skip
         return True

@@ -26,6 +26,8 @@ _UNITS = {
     "lb": "lb", "lbs": "lb", "pound": "lb", "pounds": "lb", "km": "km", "公里": "km", "mile": "mi",
     "miles": "mi", "mi": "mi", "cm": "cm", "厘米": "cm", "%": "%", "percent": "%", "hours": "h", "hour": "h",
     "小时": "h", "minutes": "min", "minute": "min", "分钟": "min", "mph": "mph", "gb": "gb", "tb": "tb",
+    "kilo": "kg", "kilos": "kg", "kgs": "kg", "kilogram": "kg", "kilograms": "kg", "grams": "g",
+    "kilometers": "km", "kilometres": "km", "mins": "min", "hrs": "h", "mbps": "mbps", "gbps": "gbps",
 }  # fmt: skip
 _MEASURE = re.compile(
     r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?("

@@ -152,10 +152,25 @@ def valid_from(r: Reading, start: int, end: int, vstart: int, vend: int):
             begin = span.start
             if begin > r.now and not _BEGINS.search(r.text, first, end):
                 continue
-            if begin > r.now and span.granularity == "month" and _PAST.search(r.text, start, end):
+            named = not re.search(r"\b(?:next|coming|following)\b", r.text[t0:t1], re.I)  # not "next month"
+            if begin > r.now and span.granularity == "month" and named and _PAST.search(r.text, start, end):
                 begin = begin.replace(year=begin.year - 1)  # "I started in January" said in March
             return begin
     return r.now
+
+
+def _same_time(r: Reading, subject: str, key: str, value: object, start: int, end: int) -> object:
+    """ "moved to the 17th, same time": a new day keeps the clock of the moment the key held."""
+    if not (isinstance(value, str) and _DAY.fullmatch(value) and _SAME_TIME.search(r.text, start, end)):
+        return value
+    held = next((d for d in reversed(r.earlier) if (d.subject, d.attribute) == (subject, key)), None)
+    clock = _CLOCK_OF.fullmatch(str(held.value)) if held is not None else None
+    return value + clock[1] if clock else value
+
+
+_DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_CLOCK_OF = re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)")
+_SAME_TIME = re.compile(r"\bsame (?:time|hour)\b|时间不变|时间照旧|还是那个时间", re.I)
 
 
 def add_fact(r, subject, key, value, start, end, confidence, correction, kind, vspan, rejected=None) -> Draft:
@@ -168,6 +183,7 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
                 break
     if rejected and not correction:
         correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
+    value = _same_time(r, subject, key, value, start, end)
     if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
         kind = "date"
     elif kind == "text" and isinstance(value, int | float) and not isinstance(value, bool):

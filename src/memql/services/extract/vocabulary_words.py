@@ -156,7 +156,20 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("budget", ("budget", "预算"), MONEY, "number"),
     Attribute(
         "school",
-        ("school", "university", "college", "学校", "大学", "上学", "读书"),
+        (
+            "school",
+            "university",
+            "college",
+            "daycare",
+            "preschool",
+            "kindergarten",
+            "学校",
+            "大学",
+            "上学",
+            "读书",
+            "托儿所",
+            "幼儿园",
+        ),
         CONTEXT,
         "organization",
     ),
@@ -190,6 +203,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("food", ("usual food", "吃", "吃的"), HEALTH),
     Attribute("smoking", ("抽", "抽烟", "吸烟", "戒烟", "香烟", "包烟", "根烟"), HEALTH),
     Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), CONTEXT),
+    Attribute(
+        "bedtime", ("bedtime", "go to bed", "go to sleep", "sleep", "睡觉", "几点睡", "睡", "上床"), HEALTH
+    ),
+    Attribute("wake_time", ("wake up", "get up", "wake time", "起床", "几点起"), HEALTH),
     Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), CONTEXT),
     Attribute(
