@@ -22,6 +22,7 @@ import shutil
 import tempfile
 import threading
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -165,18 +166,24 @@ _claimed: list[str] | None = None  # the schemas fresh_location gave the running
 _pool_conn: Any = None  # this process's connection for emptying schemas
 _new_store: NewStore | None = None  # what a new store's schema holds (_describe_new_store)
 
-STRUCTURE = """
+# The catalog holds every schema of the run (the spare ones, and those kept), hundreds by its end. These
+# queries take the schema's oid (SCHEMA_OID, looked up first), so that the planner expects the few rows of
+# one schema and reaches pg_attribute and pg_index through their indexes; a join on pg_namespace, the
+# oid as a subquery, or the pg_sequences view each scan those catalogs whole (5-45 ms a query by then)
+SCHEMA_OID = "SELECT oid FROM pg_namespace WHERE nspname = %s"
+IN_SCHEMA = "c.relnamespace = %s::oid"
+STRUCTURE = f"""
 SELECT c.relname, c.relkind::text, count(a.attnum)
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+FROM pg_class c
 LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-WHERE n.nspname = %s GROUP BY 1, 2 ORDER BY 1, 2
+WHERE {IN_SCHEMA} GROUP BY 1, 2 ORDER BY 1, 2
 """
 # each table's and index's size, under the table's name (the table an index is on)
-SIZES = """
+SIZES = f"""
 SELECT c.relname, coalesce(t.relname, c.relname), pg_relation_size(c.oid)
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+FROM pg_class c
 LEFT JOIN pg_index i ON i.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = i.indrelid
-WHERE n.nspname = %s AND c.relkind IN ('r', 'i') ORDER BY 1
+WHERE {IN_SCHEMA} AND c.relkind IN ('r', 'i') ORDER BY 1
 """
 # (referencing table, referenced table) of each foreign key
 REFERENCES = """
@@ -238,11 +245,12 @@ def _empty(schema: str) -> str:
             ).fetchone()[0]
             if open_connections:
                 return "open"
-            if conn.execute(STRUCTURE, (schema,)).fetchall() != new.structure:
+            found = conn.execute(SCHEMA_OID, (schema,)).fetchone()
+            if found is None or conn.execute(STRUCTURE, found).fetchall() != new.structure:
                 return "kept"
             written = {
                 table
-                for name, table, size in conn.execute(SIZES, (schema,)).fetchall()
+                for name, table, size in conn.execute(SIZES, found).fetchall()
                 if new.sizes.get(name) != (table, size)
             }
             written |= {
@@ -264,7 +272,7 @@ def _empty(schema: str) -> str:
                     marks = sql.SQL(", ").join(sql.Placeholder() * len(row))
                     insert = sql.SQL("INSERT INTO {} VALUES ({})")
                     conn.execute(insert.format(sql.Identifier(schema, table), marks), row)
-            for sequence, state in _sequences(conn, schema).items():
+            for sequence, state in _sequences(conn, schema, new.sequences).items():
                 if state != new.sequences[sequence]:
                     conn.execute(
                         "SELECT setval(%s, %s, %s)", (f'"{schema}"."{sequence}"', *new.sequences[sequence])
@@ -281,15 +289,10 @@ def _rows(conn: Any, schema: str, table: str, *, as_stored: bool = False) -> lis
     return rows if as_stored else sorted(rows, key=repr)
 
 
-def _sequences(conn: Any, schema: str) -> dict[str, tuple]:
+def _sequences(conn: Any, schema: str, names: Iterable[str]) -> dict[str, tuple]:
+    """Each sequence's (last_value, is_called). Its names are a new store's: STRUCTURE lists them."""
     from psycopg import sql
 
-    names = [
-        name
-        for (name,) in conn.execute(
-            "SELECT sequencename FROM pg_sequences WHERE schemaname = %s ORDER BY 1", (schema,)
-        ).fetchall()
-    ]
     return {
         name: conn.execute(
             sql.SQL("SELECT last_value, is_called FROM {}").format(sql.Identifier(schema, name))
@@ -305,14 +308,16 @@ def _describe_new_store(conn: Any) -> NewStore:
     schema = f"test_{uuid.uuid4().hex[:16]}"
     dsn = server_dsn()
     PostgresStore(f"{dsn}{'&' if '?' in dsn else '?'}schema={schema}").close()
-    structure = conn.execute(STRUCTURE, (schema,)).fetchall()
+    found = conn.execute(SCHEMA_OID, (schema,)).fetchone()
+    structure = conn.execute(STRUCTURE, found).fetchall()
     rows = {}
     for name, kind, _ in structure:
         if kind == "r" and (content := _rows(conn, schema, name, as_stored=True)):
             rows[name] = content
-    sizes = {name: (table, size) for name, table, size in conn.execute(SIZES, (schema,)).fetchall()}
+    sizes = {name: (table, size) for name, table, size in conn.execute(SIZES, found).fetchall()}
     referenced_by: dict[str, set[str]] = {}
     for referencing, referenced in conn.execute(REFERENCES, (schema,)).fetchall():
         bare = referenced.rsplit(".", 1)[-1].strip('"')
         referenced_by.setdefault(bare, set()).add(referencing.rsplit(".", 1)[-1].strip('"'))
-    return NewStore(structure, rows, sizes, referenced_by, _sequences(conn, schema))
+    sequences = _sequences(conn, schema, [name for name, kind, _ in structure if kind == "S"])
+    return NewStore(structure, rows, sizes, referenced_by, sequences)
