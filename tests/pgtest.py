@@ -22,6 +22,8 @@ import shutil
 import tempfile
 import threading
 import uuid
+from collections.abc import Iterable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -145,23 +147,58 @@ def fresh_location() -> str:
 
 
 # Reusing schemas. Creating a store's schema (tables, indexes, five HNSW indexes, five migrations) costs
-# the server ~3x what emptying one costs, and about half the suite's tests make a PostgreSQL store. A
-# schema a test claimed (through fresh_location, while the test ran) is emptied when the test ends and
-# handed to a later test of the same process, but only when it is exactly as a new store's: no
-# connection of it is still open (a store a test left open keeps its schema), and its tables, indexes
-# and columns are a new store's (a test that added a vector index or altered a table keeps its schema).
+# the server more than emptying one, and about half the suite's tests make a PostgreSQL store. A schema a
+# test claimed (through fresh_location, while the test ran) is emptied when the test ends and handed to a
+# later test of the same process, but only when it is exactly as a new store's: no connection of it is
+# still open (a store a test left open keeps its schema), and its tables, indexes and columns are a new
+# store's (a test that added a vector index or altered a table keeps its schema).
+#
+# Emptying truncates only the tables the test wrote. TRUNCATE makes new files for a table and each of its
+# indexes (~5 ms of server CPU a table; all eleven cost ~70 ms, more than the rest of a typical test's
+# work on the server), and most tests write three or four. A table was written when it, or one of its
+# indexes, is not a new store's size (a first row gives the heap a page and a btree its root, and neither
+# shrinks back to a new store's size), or when its rows are not a new store's (counters, schema_version).
+# What references a truncated table is truncated with it; sequences go back to a new store's by setval
+# (TRUNCATE's RESTART IDENTITY gives each a new file, ~10 ms).
 _spare: list[str] = []  # emptied schemas, ready for fresh_location
 _waiting: list[tuple[str, int]] = []  # (schema, times looked at) whose connections were still open
 _claimed: list[str] | None = None  # the schemas fresh_location gave the running test (None: no test runs)
 _pool_conn: Any = None  # this process's connection for emptying schemas
-_new_store: tuple[list[tuple], dict[str, list[tuple]]] | None = None  # a new store's catalog and rows
+_new_store: NewStore | None = None  # what a new store's schema holds (_describe_new_store)
 
-STRUCTURE = """
+# The catalog holds every schema of the run (the spare ones, and those kept), hundreds by its end. These
+# queries take the schema's oid (SCHEMA_OID, looked up first), so that the planner expects the few rows of
+# one schema and reaches pg_attribute and pg_index through their indexes; a join on pg_namespace, the
+# oid as a subquery, or the pg_sequences view each scan those catalogs whole (5-45 ms a query by then)
+SCHEMA_OID = "SELECT oid FROM pg_namespace WHERE nspname = %s"
+IN_SCHEMA = "c.relnamespace = %s::oid"
+STRUCTURE = f"""
 SELECT c.relname, c.relkind::text, count(a.attnum)
-FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+FROM pg_class c
 LEFT JOIN pg_attribute a ON a.attrelid = c.oid AND a.attnum > 0 AND NOT a.attisdropped
-WHERE n.nspname = %s GROUP BY 1, 2 ORDER BY 1, 2
+WHERE {IN_SCHEMA} GROUP BY 1, 2 ORDER BY 1, 2
 """
+# each table's and index's size, under the table's name (the table an index is on)
+SIZES = f"""
+SELECT c.relname, coalesce(t.relname, c.relname), pg_relation_size(c.oid)
+FROM pg_class c
+LEFT JOIN pg_index i ON i.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = i.indrelid
+WHERE {IN_SCHEMA} AND c.relkind IN ('r', 'i') ORDER BY 1
+"""
+# (referencing table, referenced table) of each foreign key
+REFERENCES = """
+SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c
+JOIN pg_namespace n ON n.oid = c.connamespace WHERE n.nspname = %s AND c.contype = 'f'
+"""
+
+
+@dataclass
+class NewStore:
+    structure: list[tuple]  # STRUCTURE's rows
+    rows: dict[str, list[tuple]]  # the tables a new store has rows in: their rows, as stored
+    sizes: dict[str, tuple[str, int]]  # SIZES: relation -> (its table, its size)
+    referenced_by: dict[str, set[str]]  # table -> the tables whose foreign keys reference it
+    sequences: dict[str, tuple]  # sequence -> (last_value, is_called)
 
 
 def begin_test() -> None:
@@ -198,7 +235,7 @@ def _empty(schema: str) -> str:
         conn = _pool_conn
         if _new_store is None:
             _new_store = _describe_new_store(conn)
-        structure, rows = _new_store
+        new = _new_store
         with conn.transaction():
             conn.execute("SET LOCAL lock_timeout = '2s'")
             open_connections = conn.execute(
@@ -208,36 +245,79 @@ def _empty(schema: str) -> str:
             ).fetchone()[0]
             if open_connections:
                 return "open"
-            if conn.execute(STRUCTURE, (schema,)).fetchall() != structure:
+            found = conn.execute(SCHEMA_OID, (schema,)).fetchone()
+            if found is None or conn.execute(STRUCTURE, found).fetchall() != new.structure:
                 return "kept"
-            tables = [sql.Identifier(schema, name) for name, kind, _ in structure if kind == "r"]
-            conn.execute(sql.SQL("TRUNCATE {} RESTART IDENTITY").format(sql.SQL(", ").join(tables)))
-            for table, content in rows.items():
-                for row in content:
+            written = {
+                table
+                for name, table, size in conn.execute(SIZES, found).fetchall()
+                if new.sizes.get(name) != (table, size)
+            }
+            written |= {
+                table
+                for table, rows in new.rows.items()
+                if _rows(conn, schema, table) != sorted(rows, key=repr)
+            }
+            pending = list(written)
+            while pending:  # TRUNCATE refuses a table whose referencing tables it leaves
+                for table in new.referenced_by.get(pending.pop(), ()):
+                    if table not in written:
+                        written.add(table)
+                        pending.append(table)
+            if written:
+                tables = sql.SQL(", ").join(sql.Identifier(schema, t) for t in sorted(written))
+                conn.execute(sql.SQL("TRUNCATE {}").format(tables))  # RESTART IDENTITY: ~20 ms, setval below
+            for table in sorted(written & new.rows.keys()):
+                for row in new.rows[table]:
                     marks = sql.SQL(", ").join(sql.Placeholder() * len(row))
                     insert = sql.SQL("INSERT INTO {} VALUES ({})")
                     conn.execute(insert.format(sql.Identifier(schema, table), marks), row)
+            for sequence, state in _sequences(conn, schema, new.sequences).items():
+                if state != new.sequences[sequence]:
+                    conn.execute(
+                        "SELECT setval(%s, %s, %s)", (f'"{schema}"."{sequence}"', *new.sequences[sequence])
+                    )
         return "empty"
     except psycopg.Error:  # in use after all (a lock held), or the server went away: not reused
         return "kept"
 
 
-def _describe_new_store(conn: Any) -> tuple[list[tuple], dict[str, list[tuple]]]:
-    """The catalog rows and table contents of a new store's schema (one made here for the purpose)."""
+def _rows(conn: Any, schema: str, table: str, *, as_stored: bool = False) -> list[tuple]:
     from psycopg import sql
 
+    rows = conn.execute(sql.SQL("SELECT * FROM {}").format(sql.Identifier(schema, table))).fetchall()
+    return rows if as_stored else sorted(rows, key=repr)
+
+
+def _sequences(conn: Any, schema: str, names: Iterable[str]) -> dict[str, tuple]:
+    """Each sequence's (last_value, is_called). Its names are a new store's: STRUCTURE lists them."""
+    from psycopg import sql
+
+    return {
+        name: conn.execute(
+            sql.SQL("SELECT last_value, is_called FROM {}").format(sql.Identifier(schema, name))
+        ).fetchone()
+        for name in names
+    }
+
+
+def _describe_new_store(conn: Any) -> NewStore:
+    """What a new store's schema holds (one made here for the purpose)."""
     from memql.store.postgres import PostgresStore
 
     schema = f"test_{uuid.uuid4().hex[:16]}"
     dsn = server_dsn()
     PostgresStore(f"{dsn}{'&' if '?' in dsn else '?'}schema={schema}").close()
-    structure = conn.execute(STRUCTURE, (schema,)).fetchall()
+    found = conn.execute(SCHEMA_OID, (schema,)).fetchone()
+    structure = conn.execute(STRUCTURE, found).fetchall()
     rows = {}
     for name, kind, _ in structure:
-        if kind == "r":
-            content = conn.execute(
-                sql.SQL("SELECT * FROM {}").format(sql.Identifier(schema, name))
-            ).fetchall()
-            if content:
-                rows[name] = content
-    return structure, rows
+        if kind == "r" and (content := _rows(conn, schema, name, as_stored=True)):
+            rows[name] = content
+    sizes = {name: (table, size) for name, table, size in conn.execute(SIZES, found).fetchall()}
+    referenced_by: dict[str, set[str]] = {}
+    for referencing, referenced in conn.execute(REFERENCES, (schema,)).fetchall():
+        bare = referenced.rsplit(".", 1)[-1].strip('"')
+        referenced_by.setdefault(bare, set()).add(referencing.rsplit(".", 1)[-1].strip('"'))
+    sequences = _sequences(conn, schema, [name for name, kind, _ in structure if kind == "S"])
+    return NewStore(structure, rows, sizes, referenced_by, sequences)

@@ -19,9 +19,9 @@ def _budgets_under(profile: str, *budgets: int) -> list[int]:
     return [int(n) for n in done.stdout.split()]
 
 
-def test_ci_runs_a_quarter_never_below_the_floor_and_thorough_runs_every_budget():
-    assert _budgets_under("ci", 4000, 300, 40, 8) == [1000, 75, 10, 8]
-    assert _budgets_under("", 4000) == [1000]  # unset or empty: ci
+def test_ci_runs_a_quarter_between_the_floor_and_the_ceiling_and_thorough_runs_every_budget():
+    assert _budgets_under("ci", 4000, 1200, 1000, 300, 40, 8) == [300, 300, 250, 75, 10, 8]
+    assert _budgets_under("", 4000) == [300]  # unset or empty: ci
     assert _budgets_under("thorough", 4000, 300, 40, 8) == [4000, 300, 40, 8]
 
 

@@ -1,5 +1,5 @@
 """Property tests: 12,000 generated and mutated inputs per run with MEMQL_HYPOTHESIS_PROFILE=thorough
-(3,000 in the default `ci` profile, tests/budgets.py); nothing escapes validate, and every valid IR
+(1,150 in the default `ci` profile, tests/budgets.py); nothing escapes validate, and every valid IR
 re-validates to the identical canonical form."""
 
 from __future__ import annotations

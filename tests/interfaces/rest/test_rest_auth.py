@@ -8,6 +8,7 @@ import json
 
 import httpx
 import pytest
+import rest_server
 
 ENCODE = {"op": "Encode", "args": {"payload": {"text": "standup moves to 9:30"}, "tags": ["team"]}}
 
@@ -20,7 +21,7 @@ def encode(client: httpx.Client, text: str = "standup moves to 9:30", **args) ->
 
 def v1_operations(server) -> list[tuple[str, str]]:
     """(method, concrete path) of every /v1 operation the server publishes."""
-    spec = httpx.get(f"{server.base}/openapi.json").json()
+    spec = rest_server.get(f"{server.base}/openapi.json").json()
     out = []
     for path, item in spec["paths"].items():
         if path.startswith("/v1"):
@@ -49,7 +50,8 @@ def test_every_v1_endpoint_needs_a_valid_live_key(server, tenant):
             assert body["success"] is False
             assert body["diagnostics"][0]["rule"] == ("auth.missing" if why == "no key" else "auth.invalid")
             assert r.headers["www-authenticate"] == "Bearer"
-    assert httpx.get(f"{server.base}/healthz").json()["status"] == "ok"  # the one endpoint without a key
+    # the one endpoint without a key
+    assert rest_server.get(f"{server.base}/healthz").json()["status"] == "ok"
 
 
 @pytest.mark.parametrize("via", ["bearer", "header", "cookie"])

@@ -14,6 +14,7 @@ from types import ModuleType
 
 import httpx
 import pytest
+import rest_server
 
 TEXT = "the quarterly review moves to Thursday"
 
@@ -21,7 +22,7 @@ TEXT = "the quarterly review moves to Thursday"
 def generate(server, root: Path) -> str:
     """Generate the client package from the served document into `root`; returns its import name."""
     spec = root / "openapi.json"
-    spec.write_bytes(httpx.get(f"{server.base}/openapi.json", timeout=60).content)
+    spec.write_bytes(rest_server.get(f"{server.base}/openapi.json", timeout=60).content)
     package = f"memql_client_{server.backend}_{uuid.uuid4().hex[:8]}"  # unique: nothing cached is reused
     command = [sys.executable, "-m", "openapi_python_client", "generate", "--path", str(spec)]
     done = subprocess.run(
@@ -91,7 +92,5 @@ def test_execute_and_retrieve_through_the_generated_python_client(server, tenant
     anonymous = client_package.AuthenticatedClient(base_url=server.base, token="memql_nope_nope")
     denied = execute.sync_detailed(client=anonymous, body=encode)
     assert denied.status_code == 401 and denied.parsed.diagnostics[0].rule == "auth.invalid"
-    assert (
-        httpx.get(f"{server.base}/v1/memories/{record}", headers={"X-API-Key": key}).json()["memory"]["text"]
-        == TEXT
-    )
+    read = rest_server.get(f"{server.base}/v1/memories/{record}", headers={"X-API-Key": key})
+    assert read.json()["memory"]["text"] == TEXT

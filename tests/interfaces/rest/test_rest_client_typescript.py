@@ -15,8 +15,8 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import httpx
 import pytest
+import rest_server
 
 from npm_tools import PACKAGE, node_modules
 
@@ -56,7 +56,7 @@ def project(server, tmp_path_factory) -> Path:
     """A TypeScript project generated from the live server's /openapi.json, with client.ts type-checked
     and compiled (`.checked`: tsc's result) — built once per distinct document in this test process."""
     modules = node_modules(*TS_TOOLS)
-    document = httpx.get(f"{server.base}/openapi.json", timeout=60).content
+    document = rest_server.get(f"{server.base}/openapi.json", timeout=60).content
     if document not in _BUILT:
         where = _new_project(tmp_path_factory.mktemp("ts-project"), modules, document)
         _BUILT[document] = (where, tsc(where, "-p", "tsconfig.json"))
@@ -92,7 +92,8 @@ def test_execute_and_retrieve_through_the_generated_typescript_client(server, te
         and out["refused"]["error"]["diagnostics"][0]["rule"] == "auth.invalid"
     )
     # the dry run changed nothing: the record is there, with the text the client sent
-    memory = httpx.get(f"{server.base}/v1/memories/{record}", headers={"X-API-Key": key}).json()["memory"]
+    read = rest_server.get(f"{server.base}/v1/memories/{record}", headers={"X-API-Key": key})
+    memory = read.json()["memory"]
     assert (memory["text"], memory["status"], memory["owner"]) == (TEXT, "active", "mira")
 
 

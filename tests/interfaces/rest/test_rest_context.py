@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import httpx
 import pytest
+import rest_server
 
 from memql import Memory
 
@@ -87,7 +88,7 @@ def test_retrieve_and_execute_carry_facts(server, tenant, user, passport):
 
 
 def test_the_openapi_document_publishes_the_context_endpoint(server):
-    spec = httpx.get(f"{server.base}/openapi.json").json()
+    spec = rest_server.get(f"{server.base}/openapi.json").json()
     operation = spec["paths"]["/v1/context"]["post"]
     body = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
     assert set(spec["components"]["schemas"][body]["properties"]) == {

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-import httpx
 import pytest
+import rest_server
 from openapi_spec_validator import validate
 
 MISSING = object()
@@ -52,7 +52,7 @@ def references(doc: dict[str, Any]) -> list[tuple[str, str]]:
 
 
 def served(server) -> dict[str, Any]:
-    r = httpx.get(f"{server.base}/openapi.json", timeout=60)
+    r = rest_server.get(f"{server.base}/openapi.json", timeout=60)
     assert r.status_code == 200
     return r.json()
 

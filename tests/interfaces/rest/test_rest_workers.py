@@ -14,6 +14,7 @@ from pathlib import Path
 
 import httpx
 import pytest
+import rest_server
 from rest_server import server_env
 
 from memql import Memory
@@ -36,7 +37,7 @@ def _start(location: str, tmp_path: Path) -> tuple[subprocess.Popen, str]:
         said = re.search(r"listening on (http://127\.0\.0\.1:\d+)", err.read_text())
         if said:
             try:
-                if httpx.get(f"{said[1]}/healthz", timeout=2).status_code == 200:
+                if rest_server.get(f"{said[1]}/healthz", timeout=2).status_code == 200:
                     return process, said[1]
             except httpx.HTTPError:
                 pass
@@ -74,7 +75,7 @@ def test_workers_share_one_store_keep_tenants_apart_and_write_their_visits(backe
 
         def encode(i: int) -> str:
             body = {"op": "Encode", "args": {"payload": {"text": f"standup note {i} about the ferry"}}}
-            reply = httpx.post(f"{base}/v1/execute", json=body, headers=as_mira, timeout=60)
+            reply = rest_server.post(f"{base}/v1/execute", json=body, headers=as_mira, timeout=60)
             assert reply.status_code == 200, reply.text
             return reply.json()["affected_ids"][0]
 
@@ -83,7 +84,7 @@ def test_workers_share_one_store_keep_tenants_apart_and_write_their_visits(backe
         assert len(set(ids)) == 24
 
         def read(record: str) -> dict:
-            reply = httpx.get(f"{base}/v1/memories/{record}", headers=as_mira, timeout=60)
+            reply = rest_server.get(f"{base}/v1/memories/{record}", headers=as_mira, timeout=60)
             assert reply.status_code == 200, reply.text
             return reply.json()["memory"]
 
@@ -92,11 +93,11 @@ def test_workers_share_one_store_keep_tenants_apart_and_write_their_visits(backe
                 f"standup note {i} about the ferry" for i in range(24)
             ]
 
-        found = httpx.post(
+        found = rest_server.post(
             f"{base}/v1/retrieve", json={"query": "ferry", "k": 50}, headers=as_mira, timeout=60
         ).json()
         assert found["data"]["count"] == 24
-        theirs = httpx.post(
+        theirs = rest_server.post(
             f"{base}/v1/retrieve",
             json={"query": "ferry", "k": 50},
             headers={"Authorization": f"Bearer {other}"},

@@ -448,11 +448,14 @@ class PostgresStore:
 
     def _indexed_dimensions(self) -> set[int]:
         with self.pool.connection() as conn:
+            # pg_class by the schema's oid, not the pg_indexes view: a database of many schemas (a test
+            # run's hundreds) makes the view scan and join them all (~10 ms of server CPU at 300 schemas)
             rows = conn.execute(
-                "SELECT indexname FROM pg_indexes WHERE schemaname = %s AND indexname LIKE 'records_vec_%%'",
+                "SELECT relname FROM pg_class WHERE relkind = 'i' AND relname LIKE 'records_vec_%%' "
+                "AND relnamespace = (SELECT oid FROM pg_namespace WHERE nspname = %s)",
                 (self.schema,),
             ).fetchall()
-        return {int(r["indexname"].rsplit("_", 1)[1]) for r in rows}
+        return {int(r["relname"].rsplit("_", 1)[1]) for r in rows}
 
     def ensure_vector_index(self, dim: int) -> None:
         """An HNSW index for vectors of this dimension (built now, for the vectors already stored)."""
