@@ -307,6 +307,25 @@ SPEAKERS_KIN = re.compile(
 )
 
 
+def latest_held(r: Reading, keep: Callable[[Draft], bool]) -> dict[tuple[str, str], Draft]:
+    """The latest earlier value of each (subject, attribute) that `keep` accepts (not the message's own)."""
+    return {(d.subject, d.attribute): d for d in r.earlier if d not in r.facts and keep(d)}
+
+
+def names_key(text: str, attribute: str) -> bool:
+    """Does the text name a word of the key ("the flight" of `flight_home`, 体检 of `体检.date`)?"""
+    folded = text.casefold()
+    words = [w for w in re.split(r"[._]", attribute) if len(w) >= 2]
+    return any((re.search(rf"\b{re.escape(w)}", folded) if w.isascii() else w in folded) for w in words)
+
+
+def the_one(held: dict[tuple[str, str], Draft], named: list[Draft], alone: bool) -> tuple[Draft, bool] | None:
+    """(the held fact a message means, whether it named it): the one it names, else — when `alone` says
+    it names nothing else — the only one held; None for none or two (never a guess)."""
+    fits = named or (list(held.values()) if len(held) == 1 and alone else [])
+    return (fits[0], bool(named)) if len(fits) == 1 else None
+
+
 def kin_named(texts: list[str]) -> set[str]:
     """The relation words ("aunt", "sister") the texts name a relative of the speaker's by."""
     return {m[1].lower() for text in texts for m in SPEAKERS_KIN.finditer(text)}

@@ -456,3 +456,36 @@ def _add(r, subject, key, m, a, b, confidence, correction, kind, group="v") -> b
     value, v0, v1 = got
     add_fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
     return True
+
+
+_WENT_TO = re.compile(
+    r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦)?[。！!]*$"
+)
+_TIMED_RIDE = re.compile(r"的(?P<what>航班|飞机|火车|高铁|动车|大巴)")
+_AT_PLACE = re.compile(
+    r"(?:现在|目前|如今|已经|一直|还)*在(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|呢|啦)?[。！!]*$"
+)
+
+
+def places_and_rides(
+    r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool
+):
+    """去了网易 by one who held an employer (another employer, not a known city); 周日晚上6点40的航班 (the
+    flight's moment); 我现在在蒙特利尔 (being in a known city now is living there)."""
+    s = r.text
+    if (
+        (m := _WENT_TO.match(s, verb_at, b)) is not None
+        and not is_place_zh(m["v"])
+        and any(d.subject == subject and d.attribute == "employer" for d in r.earlier)
+    ):
+        add_fact(r, subject, "employer", m["v"], a, b, confidence, True, "organization", m.span("v"))
+        return True
+    for t0, t1, span in r.times_in(a, b):
+        m = _TIMED_RIDE.match(s, t1, b)
+        if m is not None and span.start > r.now and (key := key_of(r, m["what"])):
+            add_fact(r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
+            return True
+    if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
+        add_fact(r, subject, "residence", m["v"], a, b, confidence, correction, "place", m.span("v"))
+        return True
+    return False

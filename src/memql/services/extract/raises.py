@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from .common import HEDGED, STATED, Draft, Reading
+from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, the_one
 from .predicates_zh import zh_amount
 
 _I = re.IGNORECASE
@@ -74,26 +74,26 @@ def bind(r: Reading) -> None:
     change = _change(m)
     if change is None:
         return
-    held: dict[tuple[str, str], Draft] = {}
-    for d in r.earlier:
-        amount = d not in r.facts and not isinstance(d.value, bool) and _HELD_AMOUNT.match(str(d.value))
-        if amount and (
-            weight is None or (d.attribute == "weight" and _same_unit(str(d.value), weight["unit"]))
-        ):
-            held[(d.subject, d.attribute)] = d  # the latest value of each key
+
+    def amount(d: Draft) -> bool:
+        if isinstance(d.value, bool) or not _HELD_AMOUNT.match(str(d.value)):
+            return False
+        return weight is None or (d.attribute == "weight" and _same_unit(str(d.value), weight["unit"]))
+
+    held = latest_held(r, amount)
     named = [d for d in held.values() if weight is not None or _names(r.text, m, d)]
     # with nothing named, the only amount held — unless something else is said to rise ("stocks went up")
     alone = _BY_WHOM.fullmatch(r.text[: m.start()].strip(" ,，")) is not None and not m.groupdict().get(
         "what"
     )
-    fits = named or (list(held.values()) if len(held) == 1 and alone else [])
-    if len(fits) != 1:
+    found = the_one(held, named, alone)
+    if found is None:
         return
-    old = fits[0]
+    old, named_it = found
     value = _moved(old.value, change)
     if value is None:
         return
-    r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named else HEDGED,
+    r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named_it else HEDGED,
                 False, old.kind, m.span("amt")))  # fmt: skip
 
 
@@ -139,8 +139,6 @@ def _moved(value: object, change: tuple[float, bool]) -> object:
 
 def _names(text: str, m: re.Match[str], d: Draft) -> bool:
     """Does the message name the held amount: a word of its key ("my rent", 房租), or a raise for a salary?"""
-    folded = text.casefold()
-    words = [w for w in re.split(r"[._]", d.attribute) if len(w) >= 2]
-    if any((re.search(rf"\b{re.escape(w)}", folded) if w.isascii() else w in folded) for w in words):
+    if names_key(text, d.attribute):
         return True
     return bool(_PAY.search(m[0]) or _PAY.search(text)) and _PAY_KEYS.search(d.attribute) is not None

@@ -53,7 +53,16 @@ from .patterns_zh import (
     _STATUSES,
 )
 from .places import is_place_zh
-from .predicates_zh import announced, announced_value, event, floor, topic_states, verb_states, zh_amount
+from .predicates_zh import (
+    announced,
+    announced_value,
+    event,
+    floor,
+    places_and_rides,
+    topic_states,
+    verb_states,
+    zh_amount,
+)
 from .subjects_zh import celebrated_at, moved_relative, relation_words, subject_at
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
@@ -341,13 +350,6 @@ def _statement(
     return said, subject
 
 
-_WENT_TO = re.compile(
-    r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦)?[。！!]*$"
-)
-_TIMED_RIDE = re.compile(r"的(?P<what>航班|飞机|火车|高铁|动车|大巴)")
-_AT_PLACE = re.compile(
-    r"(?:现在|目前|如今|已经|一直|还)*在(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|呢|啦)?[。！!]*$"
-)
 _AGENT_BA = re.compile(r"[\u4e00-\u9fff]{1,4}?把(?=[\u4e00-\u9fff])")  # 房东把…, 公司把…, 老板把…
 
 
@@ -357,21 +359,7 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
     if floor(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
         return True
-    if (
-        (m := _WENT_TO.match(s, verb_at, b)) is not None
-        and not is_place_zh(m["v"])
-        and any(d.subject == subject and d.attribute == "employer" for d in r.earlier)
-    ):  # 她老公在科大讯飞上班 … 她老公去了网易: one who held an employer went to another
-        _fact(r, subject, "employer", m["v"], a, b, confidence, True, "organization", m.span("v"))
-        return True
-    for t0, t1, span in r.times_in(a, b):  # 周日晚上6点40的航班回家: the flight's moment
-        m = _TIMED_RIDE.match(s, t1, b)
-        if m is not None and span.start > r.now and (key := key_of(r, m["what"])):
-            _fact(r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
-            return True
-    if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
-        # 我现在在蒙特利尔: being in a known city now is living there
-        _fact(r, subject, "residence", m["v"], a, b, confidence, correction, "place", m.span("v"))
+    if places_and_rides(r, subject, a, verb_at, b, confidence, correction):
         return True
     for pattern, key, kind in _PREDICATES:
         m = pattern.match(s, verb_at, b)

@@ -15,7 +15,7 @@ from datetime import date, datetime, timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE, ZH_NUMBER_RE, parse_en_number, parse_zh_number
 
-from .common import HEDGED, STATED, Draft, Reading
+from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, the_one
 from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
@@ -56,15 +56,13 @@ def bind(r: Reading) -> None:
     amount = _amount(m)
     if amount is None:
         return
-    held: dict[tuple[str, str], Draft] = {}
-    for d in r.earlier:
-        if d not in r.facts and d.kind == "date" and isinstance(d.value, str) and _shifted(d.value, amount):
-            held[(d.subject, d.attribute)] = d  # the latest value of each key
-    named = [d for d in held.values() if _names(r.text, d)]
-    fits = named or (list(held.values()) if len(held) == 1 else [])
-    if len(fits) != 1:
+    held = latest_held(
+        r, lambda d: d.kind == "date" and isinstance(d.value, str) and _shifted(d.value, amount)
+    )
+    found = the_one(held, [d for d in held.values() if _names(r.text, d)], alone=True)
+    if found is None:
         return
-    old = fits[0]
+    old, named = found
     value = _shifted(str(old.value), amount)
     r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named else HEDGED,
                 False, "date", m.span()))  # fmt: skip
@@ -108,10 +106,9 @@ def _moved(at, unit: str, n: float):
 def _names(text: str, d: Draft) -> bool:
     """Does the message name the fact: a word of its key ("the flight", 体检) or its owner ("Lina's", "my
     sister's")?"""
-    folded = text.casefold()
-    words = [w for w in re.split(r"[._]", d.attribute) if len(w) >= 2]
-    if any((re.search(rf"\b{re.escape(w)}", folded) if w.isascii() else w in folded) for w in words):
+    if names_key(text, d.attribute):
         return True
+    folded = text.casefold()
     owner = d.subject.rsplit("'s ", 1)[-1].casefold()
     said = {owner, *(w for w, (key, _) in RELATIONS.items() if key == owner)}
     return any((re.search(rf"\b{re.escape(w)}\b", folded) if w.isascii() else w in folded) for w in said)
