@@ -178,8 +178,9 @@ class Reading:
             self.known_persons.append(Person(name, gender, self.turn, span))
 
     def pronoun(self, gender: str | None) -> str | None:
-        """The person he/she/他/她 refers to: among the people of the latest turn that names any, the one
-        of a compatible gender; None when there are none or several (never a guess)."""
+        """The person he/she/他/她 refers to: among the people of the latest turn that names any of a
+        compatible gender (a gender an earlier line told counts), that one; None when there are none or
+        several (never a guess)."""
         said = {p.name: p.gender for p in self.persons if p.gender is not None}  # "her husband Sam": m
         for turn in range(self.turn, -1, -1):
             named = [(p.name, p.gender or said.get(p.name)) for p in self.persons if p.turn == turn]

@@ -1,7 +1,7 @@
-"""A swap in plain words, in English: the speaker gives up a value a fact held and takes up another in the
-same message ("Eli quit trumpet and picked up drums", "I cancelled Planet Fitness and joined the YMCA",
-"Finished Dune, started Project Hail Mary"), or says what they switched to right after stating the value
-("My coffee order is a flat white." … "Switched to oat lattes.").
+"""A swap in plain words: the speaker gives up a value a fact held and takes up another in the same
+message ("Eli quit trumpet and picked up drums", "I cancelled Planet Fitness and joined the YMCA",
+"Finished Dune, started Project Hail Mary", 老张把奥迪换成了蔚来), or says what they switched to right
+after stating the value ("My coffee order is a flat white." … "Switched to oat lattes.").
 
 The replacements pass (replacements.py) pairs values by their shape (a date for a date, a name for a
 name); these values have none — "trumpet", "oat lattes" are plain words — so this pass reads the words
