@@ -143,3 +143,12 @@ def test_a_head_nurse_exam_passed_and_a_business_of_ones_own():
     opened = own("我姐离开医院，自己开了家诊所。", (sister,), ZH)
     assert opened == {(f"{ZH}的姐姐", "job_title", "开了家诊所")}
     assert own("我考上研究生了。", (), ZH) == set()  # a place of study passed into is no job
+
+
+def test_a_move_said_after_what_led_to_it_and_a_check_up_at_a_place():
+    held = "My doctor's appointment is on the 14th."
+    moved = own("Clinic called, they need to move it to the 21st.", (held,))
+    assert moved == {("Mira", "doctors.appointment", "2026-03-21")}
+    # 去医院复查 is the check-up (复查), not the hospital, so 复查改到… finds it
+    assert own("我14号去医院复查。", (), ZH) == {(ZH, "复查.date", "2026-03-14")}
+    assert own("复查改到21号了。", ("我14号去医院复查。",), ZH) == {(ZH, "复查.date", "2026-03-21")}

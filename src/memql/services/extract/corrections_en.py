@@ -17,6 +17,7 @@ from .patterns_en import _BARE, _I
 from .values_en import add_fact, value_of
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
+_COMMA = re.compile(r"[,;:]\s*")
 _MOVED_IT = re.compile(
     r"(?:(?:[\w']+\s+){0,3}?(?:has\s+|have\s+|'ve\s+|just\s+)?)?(?:moved|pushed|changed|rescheduled|bumped|"
     r"extended|renewed|delayed|negotiated|talked|got|brought|"
@@ -60,7 +61,12 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         return
     if correction and _clock_correction(r, pos, end):
         return
-    if (m := _MOVED_IT.match(r.text, pos, end)) is not None:
+    # "they moved it to the 21st", also after what led to it ("Clinic called, they need to move it to …")
+    moved = (
+        _MOVED_IT.match(r.text, at, end)
+        for at in [pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))]
+    )
+    if (m := next((m for m in moved if m is not None), None)) is not None:
         if not _moved_to_weekday(r, m.end(), end):
             _bare_at(r, m.end(), end, True, about, change=True)
         return

@@ -382,6 +382,10 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if not m["vp"] and not (m["place"] and thing):
             return False  # 聚餐周五在海底捞: a thing with its day and place needs no verb; a day alone does
         phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
+        # 去医院复查: the thing done at the place (复查), not the place
+        phrase = re.sub(
+            r"^(?:医院|诊所|学校|公司|银行|4S店|店里|机场|车站|单位)(?=[\u4e00-\u9fff]{2})", "", phrase
+        )
         if not thing and len(phrase) < 2:
             return False  # 明天见: a farewell, no event named
         key = key_of(r, phrase + "日期")
