@@ -25,6 +25,11 @@ def test_a_rise_of_something_else_or_of_two_amounts_moves_none():
     two = ("My rent is 1200.", "My gym membership costs $40 a month.")
     assert own("They raised it by 50.", two) == set()  # which: not guessed
     assert own("Landlord raised my rent by $100.", ()) == set()  # nothing held
+    # a day or a clock time held is no amount
+    assert own("They raised it by 50.", ("The party is on May 9.",)) == set()
+    assert own("They raised it by 50.", ("My rent is 1200.", "The party is on May 9.")) == {
+        ("Mira", "rent", 1250)
+    }
 
 
 def test_a_flight_delayed_by_hours():

@@ -313,11 +313,23 @@ def latest_held(r: Reading, keep: Callable[[Draft], bool]) -> dict[tuple[str, st
     return {(d.subject, d.attribute): d for d in r.earlier if d not in r.facts and keep(d)}
 
 
+def _says(folded: str, words, whole: bool) -> bool:
+    """Does the case-folded text hold one of the words (at a word start, or as a whole word when `whole`;
+    Chinese words anywhere)?"""
+    end = r"\b" if whole else ""
+    return any((re.search(rf"\b{re.escape(w)}{end}", folded) if w.isascii() else w in folded) for w in words)
+
+
 def names_key(text: str, attribute: str) -> bool:
     """Does the text name a word of the key ("the flight" of `flight_home`, 体检 of `体检.date`)?"""
-    folded = text.casefold()
-    words = [w for w in re.split(r"[._]", attribute) if len(w) >= 2]
-    return any((re.search(rf"\b{re.escape(w)}", folded) if w.isascii() else w in folded) for w in words)
+    return _says(text.casefold(), [w for w in re.split(r"[._]", attribute) if len(w) >= 2], whole=False)
+
+
+def names_person(text: str, subject: str) -> bool:
+    """Does the text name the subject: by name, or by a word of the relation a subject such as "Owen's
+    father" has ("Dad", "father")?"""
+    who = subject.rsplit("'s ", 1)[-1].casefold()
+    return _says(text.casefold(), {who, *(w for w, (key, _) in RELATIONS.items() if key == who)}, whole=True)
 
 
 def the_one(held: dict[tuple[str, str], Draft], named: list[Draft], alone: bool) -> tuple[Draft, bool] | None:

@@ -62,7 +62,8 @@ _BY_WHOM = re.compile(
     r"(?:我|我们|又|也|刚|刚刚|终于|今年|这个月|下个月|公司|老板|房东|领导|单位|给我|给我们|给)*",
     _I,
 )
-_HELD_AMOUNT = re.compile(r"(?P<cur>[$€£]?)(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>\s*k\b)?(?![\d.])", _I)
+# an amount as a value begins with it (not a day, a clock time or a code: 2026-03-14, 7:40, 4/12)
+_HELD_AMOUNT = re.compile(r"(?P<cur>[$€£]?)(?P<n>\d[\d,]*(?:\.\d+)?)(?P<k>\s*k\b)?(?![\d.:/-])", _I)
 
 
 def bind(r: Reading) -> None:
@@ -76,7 +77,11 @@ def bind(r: Reading) -> None:
         return
 
     def amount(d: Draft) -> bool:
-        if isinstance(d.value, bool) or not _HELD_AMOUNT.match(str(d.value)):
+        if (
+            d.kind in ("date", "schedule")
+            or isinstance(d.value, bool)
+            or not _HELD_AMOUNT.match(str(d.value))
+        ):
             return False
         return weight is None or (d.attribute == "weight" and _same_unit(str(d.value), weight["unit"]))
 

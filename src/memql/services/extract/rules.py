@@ -62,11 +62,7 @@ class RuleExtractor:
                 reading = self._read(
                     turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang
                 )
-                shifts.bind(reading)  # (first: "a day earlier" is no day of its own to replace one with)
-                raises.bind(reading)
-                swaps.bind(reading, [t.text for t in said[:i][-3:] if t.speaker == turn.speaker])
-                replacements.bind(reading, said[:i], i)
-                answers.bind(reading, said[:i])
+                _after_grammar(reading, said[:i], i)
             return earlier, persons
 
         reading = self._read(
@@ -80,11 +76,7 @@ class RuleExtractor:
             message.lang,
             context=recent_turns if message.recent else None,
         )
-        shifts.bind(reading)
-        raises.bind(reading)
-        swaps.bind(reading, [t.text for t in said[-3:] if t.speaker == message.speaker])
-        replacements.bind(reading, said, None)
-        answers.bind(reading, said)
+        _after_grammar(reading, said, None)
         return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 
     def _read(
@@ -100,6 +92,17 @@ class RuleExtractor:
             for a, b in grammar.clauses(plain[start:end]):
                 grammar.read_clause(reading, start + a, start + b)
         return reading
+
+
+def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> None:
+    """The passes that read what the grammars did not, in order, for a turn (`turn` its index among the
+    recent turns; None for the message itself) said after `before`: a day or an amount moved by an amount
+    first ("a day earlier" is no day of its own to replace one with), then swaps, replacements, answers."""
+    shifts.bind(reading)
+    raises.bind(reading)
+    swaps.bind(reading, [t.text for t in before[-3:] if t.speaker == reading.speaker])
+    replacements.bind(reading, before, turn)
+    answers.bind(reading, before)
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:

@@ -15,8 +15,7 @@ from datetime import date, datetime, timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE, ZH_NUMBER_RE, parse_en_number, parse_zh_number
 
-from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, the_one
-from .vocabulary_words import RELATIONS
+from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, names_person, the_one
 
 _I = re.IGNORECASE
 _EN_SHIFT = re.compile(
@@ -56,14 +55,15 @@ def bind(r: Reading) -> None:
     amount = _amount(m)
     if amount is None:
         return
-    held = latest_held(
-        r, lambda d: d.kind == "date" and isinstance(d.value, str) and _shifted(d.value, amount)
-    )
+    moved = {
+        id(d): _shifted(d.value, amount) for d in r.earlier if d.kind == "date" and isinstance(d.value, str)
+    }
+    held = latest_held(r, lambda d: moved.get(id(d)) is not None)
     found = the_one(held, [d for d in held.values() if _names(r.text, d)], alone=True)
     if found is None:
         return
     old, named = found
-    value = _shifted(str(old.value), amount)
+    value = moved[id(old)]
     r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named else HEDGED,
                 False, "date", m.span()))  # fmt: skip
 
@@ -106,9 +106,4 @@ def _moved(at, unit: str, n: float):
 def _names(text: str, d: Draft) -> bool:
     """Does the message name the fact: a word of its key ("the flight", 体检) or its owner ("Lina's", "my
     sister's")?"""
-    if names_key(text, d.attribute):
-        return True
-    folded = text.casefold()
-    owner = d.subject.rsplit("'s ", 1)[-1].casefold()
-    said = {owner, *(w for w, (key, _) in RELATIONS.items() if key == owner)}
-    return any((re.search(rf"\b{re.escape(w)}\b", folded) if w.isascii() else w in folded) for w in said)
+    return names_key(text, d.attribute) or names_person(text, d.subject)

@@ -14,9 +14,8 @@ from __future__ import annotations
 
 import re
 
-from .common import HEDGED, Draft, Reading, kin_named
+from .common import HEDGED, Draft, Reading, kin_named, names_person
 from .vocabulary import snake
-from .vocabulary_words import RELATIONS
 
 _I = re.IGNORECASE
 _LEAVE = re.compile(
@@ -180,8 +179,6 @@ def _about(r: Reading, old: Draft, before: list[str]) -> bool:
     relative "he" or "she" can be."""
     if old.subject == r.speaker:
         return True
-    name = old.subject.split("'s ")[-1] if "'s " in old.subject else old.subject
-    said = {name, *(w for w, (key, _) in RELATIONS.items() if key == name)}  # "Dad" is "Owen's father"
-    if any(re.search(rf"\b{re.escape(w)}\b", r.text, _I) for w in said):
+    if names_person(r.text, old.subject):  # "Dad" is "Owen's father"
         return True
     return re.match(r"\s*(?:he|she)\b", r.text, _I) is not None and len(kin_named(before)) <= 1
