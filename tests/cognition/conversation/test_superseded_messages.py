@@ -210,6 +210,13 @@ def test_a_discharge_ends_a_hospital_stay():
     assert not _ages(stay, "[S2] sofia: She's been moved to the ICU now.")  # a stay that goes on
 
 
+def test_graduating_ends_a_study():
+    college = "[S1] ana: My daughter is in college in Boston."
+    assert _ages(college, "[S2] ana: She graduated in May and works at a bank now.")
+    assert _ages("[S1] 老王: 我女儿在上海读大学。", "[S2] 老王: 女儿毕业了，留在上海一家银行上班。")
+    assert not _ages(college, "[S2] ana: She's graduating next year.")  # an ending still to come
+
+
 def test_a_value_formed_later_ages_older_words_of_the_same_attribute(memory):
     """The rules read no employer in "works at a bakery downtown"; Jo's employer formed later ages it,
     whether or not the later message is in the context — and not what was said of someone else."""

@@ -374,6 +374,20 @@ _ENDED_STATES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
             re.IGNORECASE,
         ),
     ),
+    (  # study: graduating or dropping out ends it ("my daughter is in college" … "she graduated";
+        # 在上海读大学 … 毕业了)
+        "@study",
+        re.compile(
+            r"\b(?:in college|at (?:college|uni|university)|studying|student|undergrad|freshman|sophomore|"
+            r"majoring)\b|读大学|读研|读博|上大学|上学|在读|读书|念书|大学生|研究生",
+            re.IGNORECASE,
+        ),
+        re.compile(
+            r"\b(?:graduated|dropped out|finished (?:college|uni|university|school|(?:his|her|my) degree))\b"
+            r"|毕业了|已经毕业|刚毕业|毕业后|已毕业|退学|辍学",
+            re.IGNORECASE,
+        ),
+    ),
     (
         "@stay",
         re.compile(r"\b(?:hospital|hospitali[sz]ed|admitted|icu|rehab)\b|医院|住院|病房|重症", re.IGNORECASE),

@@ -13,7 +13,7 @@ from memql.lang.time.spans import TimeSpan
 
 from .common import BOUND, Draft, Reading, same_value, time_value
 from .events_en import new_place
-from .patterns_en import _BARE, _I
+from .patterns_en import _BARE, _I, CHANGING
 from .values_en import add_fact, value_of
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
@@ -28,9 +28,11 @@ _MOVED_IT = re.compile(
 )
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
 _CHANGED_THE = re.compile(
-    r"(?:[\w']+\s+){1,3}?(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|bumped|"
-    r"rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
-    r"lowered|reduced|cut|dropped)\s+(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    r"(?:[\w']+\s+){1,3}?(?:(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|"
+    r"bumped|rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
+    r"lowered|reduced|cut|dropped)|"
+    + CHANGING
+    + r")\s+(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
 _JUDGEMENT = re.compile(

@@ -11,7 +11,7 @@ from datetime import datetime
 from memql.lang.time.numbers import parse_zh_number
 
 from .common import MOMENT, Draft, Reading, time_value
-from .patterns_zh import _BARE
+from .patterns_zh import _BARE, ZH_MOVED_TO
 from .predicates_zh import zh_amount
 from .values_zh import read_value
 
@@ -168,7 +168,7 @@ def _find(s: str, words: str, near: int) -> tuple[int, int]:
     return (i, i + len(words)) if i >= 0 else (near, near)
 
 
-_MOVED_TO = re.compile(r"(?:又)?(?:改到|改成|改为|改在|推迟到|提前到|挪到|延期到|延后到)了?")
+_MOVED_TO = re.compile(r"(?:又)?(?:改到|改成|改为|改在|" + ZH_MOVED_TO + r")了?")
 _SWAPPED = re.compile(
     r"(?:又)?换成了?(?:一辆|一台|一部|辆|台|部)?(?P<v>[^，,。！!？?\s了]{1,8})(?:了|啦)?[。！!]*"
 )

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 
+from memql.lang.time.natural_en import MONTHS
 from memql.lang.time.numbers import EN_NUMBER_RE
 
 _I = re.I
@@ -82,14 +83,21 @@ _AND_PREDICATE = re.compile(
     r"lives|am|'m|got|became|is|'s|took|landed|signed|weigh|weighs|drive|drives|teach|teaches)\b)",
     _I,
 )
+# a change under way or to come: "my landlord is raising my rent to …", "they're going to move it to …"
+CHANGING = (
+    r"(?:is|are|am|'s|'re|'m|will\s+be)\s+(?:changing|moving|pushing|switching|bumping|upping|raising|"
+    r"increasing|lowering|reducing|cutting|dropping|hiking|adjusting|rescheduling|postponing)|"
+    r"(?:will|'ll|(?:is|are|'s|'re)\s+going\s+to)\s+(?:change|move|push|switch|bump|up|raise|increase|"
+    r"lower|reduce|cut|drop|hike|adjust|reschedule|postpone)"
+)
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
     r"cut back|cut down|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
     + ROLE_OPENING
-    + r"(?:just\s+|finally\s+)?(?:changed|upped|raised|increased|lowered|reduced|cut|adjusted|moved|pushed|"
-    r"bumped)\s+(?:my|our)\b",
+    + r"(?:(?:just\s+|finally\s+)?(?:changed|upped|raised|increased|lowered|reduced|cut|adjusted|moved|"
+    r"pushed|bumped)|" + CHANGING + r")\s+(?:my|our)\b",
     _I,
 )
 _HEDGE = re.compile(r"i (?:think|believe|guess|suppose|reckon)(?: that)?\s+", _I)
@@ -161,7 +169,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (  # "Meg is dating a guy named Paul", "she's seeing someone called Theo now": one's partner
             r"(?:am|'m|are|'re|is|'s|was|were|has been|'s been|have been|'ve been)\s+(?:now\s+)?"
             r"(?:dating|seeing|going out with)(?:\s+(?:a|this)\s+(?:guy|girl|man|woman|boy|lady|dude)|"
-            r"\s+someone(?:\s+new)?)?(?:\s+(?:named|called))?(?=\s+(?-i:[A-Z]))",
+            r"\s+someone(?:\s+new)?)?(?:\s+(?:named|called)|,\s+(?:his|her|their)\s+name\s+is)?(?=\s+(?-i:[A-Z]))",
             "partner",
             "person",
         ),
@@ -215,7 +223,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:joined|have joined|'ve joined|has joined|'s joined|am joining|'m joining|is joining)",
+            r"(?:joined|have joined|'ve joined|has joined|'s joined|am joining|'m joining|is joining"
+            r"|'s joining|are joining|'re joining|will be joining|'ll be joining)",
             "employer",
             "organization",
         ),
@@ -322,8 +331,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
 _CHANGED_MY = re.compile(
     f"(?:{ROLE_OPENING})?"
     + _ADVERBS
-    + r"(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
-    r"postponed|bumped|upped|raised|increased|lowered|reduced|cut|decreased|adjusted)\s+"
+    + r"(?:(?:have\s+|'ve\s+|has\s+|'s\s+)?(?:changed|updated|switched|moved|pushed|rescheduled|"
+    r"postponed|bumped|upped|raised|increased|lowered|reduced|cut|decreased|adjusted)|" + CHANGING + r")\s+"
     r"(?P<whose>my|our|his|her|their)\s+(?P<attr>(?:[\w'-]+\s+){0,3}?[\w'-]+)\s+"
     r"(?:back\s+)?(?:to|until|over to)\s+",
     _I,
@@ -447,7 +456,9 @@ _VALUE_TAIL = re.compile(
     r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc|instead|this month|this week|"
     r"this year|already|same time|same place|same hour|(?:in the|every|each) (?:morning|afternoon|evening)s?|"
-    r"on weekdays|on weekends|at work|most days|every day|daily))+\s*$",
+    r"on weekdays|on weekends|at work|most days|every day|daily|"
+    # "$2,100 starting March": a month named alone is no time the time grammar reads, yet no part of the value
+    r"(?:starting|beginning|effective|from|as of|since|in)\s+(?:" + "|".join(MONTHS) + r")))+\s*$",
     _I,
 )
 _REJECTED = re.compile(r"(?:,\s*|\s+)(?:not|instead of|rather than)\s+(?P<old>[^,;.]+?)\s*[.!]?$", _I)

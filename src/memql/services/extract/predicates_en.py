@@ -45,6 +45,15 @@ _AT_SCHOOL = re.compile(r"\s+at\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
 
+_BEING_AT = re.compile(r"(?<![a-z])(?:am|'m|are|'re|is|'s|been)\s+(?:now\s+)?(?:at|with)\s*$", re.I)
+
+
+def _holds_school_only(r: Reading, subject: str) -> bool:
+    """Whether the subject's recent facts give a school and no employer: a pupil is "at" a school."""
+    keys = {d.attribute for d in r.earlier if d.subject == subject}
+    return "school" in keys and "employer" not in keys
+
+
 def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end: int, confidence, correction):
     """The organization named from `at` on as the subject's `key`; whether there was one."""
     got = value_of(r, at, end, "organization")
@@ -85,6 +94,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
+        if key == "employer" and _BEING_AT.search(m[0]) and _holds_school_only(r, subject):
+            key = "school"  # "Ivy is at Oak Ridge now" of a pupil: where she studies, not works
         if key in ("residence", "work_location") and _WORKPLACE.search(str(v)):
             # "moved to the Paris office": a workplace, not a home; the place it names is where one works
             office = _OFFICE_IN.fullmatch(str(v))

@@ -14,7 +14,7 @@ from datetime import timedelta
 from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, held_key, strip_span, time_value
-from .patterns_zh import _STATUSES
+from .patterns_zh import _STATUSES, ZH_MOVED_TO
 from .places import is_place_zh
 from .values_zh import add_fact, key_of, read_value, said_like
 
@@ -155,7 +155,7 @@ _EVENT = re.compile(
     r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
     r"打针|检查|产检|拔牙|补牙|落地|降落|起飞|抵达|到达|登机|截止)" + _CLAUSE + r"{0,8}?)?(?:了|吧|啦|呢)?$"
 )
-_RESCHEDULE = re.compile(r"(?:改到了?|改在了?|改成了?|推迟到了?|提前到了?|挪到了?|延期到了?|延后到了?)$")
+_RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
 _ANNOUNCE = re.compile(
     r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"

@@ -45,7 +45,7 @@ CORRECTION = re.compile(
 CHANGE = re.compile(
     r"\b(?:instead|switch(?:ed|ing)?|swap(?:ped)?|mov(?:ed|ing)|transferr?(?:ed|ing)?|relocat(?:ed|ing)|"
     r"chang(?:ed|ing)|push(?:ed|ing)?|bump(?:ed|ing)?|delay(?:ed|ing)?|postpon(?:ed|ing)?|reschedul(?:ed|ing)?|"
-    r"upgrad(?:ed|ing)?|"
+    r"upgrad(?:ed|ing)?|negotiat(?:ed|ing)|haggled|talked\s+(?:him|her|them)\s+down|"
     r"replac(?:ed)?|new|now|anymore|no longer|from now on|these days|went with|going with|updated?|"
     r"raised|raise|pay rise|promot\w*|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|"
     r"reshuffled|took over|"
@@ -53,7 +53,7 @@ CHANGE = re.compile(
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
     r"hit|reached|passed)\b|"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
-    r"延期|延到|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
+    r"延期|延到|推到|顺延|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
     r"调整|调成|调为|最后|最终|又|考过|考到|通过了|升级",
     _I,
 )
@@ -61,7 +61,7 @@ CHANGE = re.compile(
 STRONG_CHANGE = re.compile(
     r"\b(?:instead|switch(?:ed|ing)?|swap(?:ped|ping)?|moved|relocated|transferred|went with|replaced|"
     r"changed|push(?:ed|ing)|bump(?:ed|ing)|delayed|postponed|rescheduled|upgraded)\b|改成|改为|换成|改到|推迟|"
-    r"提前|延期|挪到|搬到|"
+    r"提前|延期|延到|推到|顺延|挪到|搬到|"
     r"搬去|转到|调到|换到|换了|跳槽|考过|考到|通过了|(?<![a-z])passed\b",  # passing a level leaves the last
     _I,
 )
@@ -202,7 +202,10 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 if referent is not None:
                     if not any(d.subject == referent and same_value(d.value, str(old.value)) for d in held):
                         continue  # a pronoun's change replaces a value its referent held
-                elif not _same_subject(r, said, announced.text if announced else text):
+                elif not _same_subject(r, said, announced.text if announced else text) and not (
+                    # "My landlord is raising the rent to $2,100": a value the grammar read as the speaker's
+                    any(d.subject == r.speaker for d in holders) and _OPENS_WITH_OTHER.search(text) is None
+                ):
                     continue
                 _draft(r, said, back, old, new, shared, turn_index)
                 return

@@ -156,7 +156,9 @@ _GOING_TO_NAME = re.compile(
 )
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
 _OWNED_BEFORE = re.compile(r"(?:\b(?:my|his|her|our|their|your|a|an)|\w's)\s+(?:(?:new|old|used)\s+)?$", _I)
-_PLACE_BEFORE = re.compile(r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via)\s+$", _I)
+_PLACE_BEFORE = re.compile(
+    r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via|quit|quits|quitting)\s+$", _I
+)  # "quit Deloitte": an employer one leaves, no person
 
 
 def _people(r: Reading, start: int, end: int) -> None:

@@ -236,9 +236,10 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
         relation_words(r),
         rf"(?P<name>{_NAME_LATIN}|[^\W的个位家姓叫]{{1,4}}?{titled}|[\u4e00-\u9fff]{{1,4}})",
     )
-    a = _after_adverbs(r, a, b)  # 现在我的领导是老陈
+    part, a = a, _after_adverbs(r, a, b)  # 现在我的领导是老陈
     m = re.compile(
-        rf"(?:(?:我们|我)(?:家)?的?(?:新)?|(?P<new>新的?))(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫)"
+        rf"(?:(?:我们|我)(?:家)?的?(?:新|(?:现在|目前|如今)的)?|(?P<new>新的?|(?:现在|目前|如今)的|(?<=现在|目前|如今)的))"
+        rf"(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫)"
         rf"(?:{_DESCRIBED_NAME}|{name})(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
@@ -255,7 +256,7 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
         return None  # 新老板是马总 is the speaker's (one has one boss); 新同事是小王 names no one's
     r.name_person(said, gender, span)
-    r.relate(said, relation, a, b, confidence, span)
+    r.relate(said, relation, part, b, confidence, span)
     return said
 
 

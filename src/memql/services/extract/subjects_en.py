@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 
 from .common import Reading
-from .patterns_en import _I, _NAME, _PAST_VERB_OPENING, NOT_NAMES
+from .patterns_en import _I, _NAME, _PAST_VERB_OPENING, CHANGING, NOT_NAMES
 from .values_en import recurs
 from .vocabulary import snake
 
@@ -121,6 +121,8 @@ _BARE_NOUN = re.compile(
     r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled))\b)",
     _I,
 )
+# "the doctor is lowering my metformin to …": someone changing a value of another's, no attribute "doctor"
+_CHANGING_ONES = re.compile(rf"(?:[\w'-]+\s+){{1,3}}?(?:{CHANGING})\s+(?:my|our|his|her|their|the)\b", _I)
 DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 _NO_HEADS_WORDS = """
     it its that this these those there here let he she i we they you what which who whose everything
@@ -149,11 +151,13 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     if (m := re.compile(r"(?P<p>his|her)\s+", _I).match(s, pos, end)) is not None:
         who = r.pronoun("m" if m["p"].lower() == "his" else "f")
         return (who, m.end()) if who else None
-    if m := re.compile(
-        r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|slid|slipped|expires|ends|falls|"
-        r"will)\b)",
-        _I,
-    ).match(s, pos, end):
+    if (
+        m := re.compile(
+            r"the\s+(?=(?:[\w'-]+\s+){0,5}?(?:is|was|'s|got|has|have|moved|changed|slid|slipped|expires|ends|"
+            r"falls|will)\b)",
+            _I,
+        ).match(s, pos, end)
+    ) and not _CHANGING_ONES.match(s, m.end(), end):
         return DEFINITE, m.end()  # "the deadline for the passport is ...": the speaker's own matters
     if (
         (m := _BARE_NOUN.match(s, pos, end)) is not None

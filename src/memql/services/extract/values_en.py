@@ -70,7 +70,7 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
             continue  # "555 1962": a group of a number, not a year after it
         if t0 > start and not s[t1:end].strip(" ,.!"):
             end = t0
-            head = re.search(r"\s+(?:in|on|at|since|from|last|this|as of)\s*$", s[start:end], _I)
+            head = _TIME_HEAD.search(s[start:end])
             if head:
                 end = start + head.start()
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
@@ -109,6 +109,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         words, start = words[m.start("name") :], start + m.start("name")  # "a red Volvo": the Volvo
     if kind == "organization" and _DESCRIBED_ORG.fullmatch(words):
         return words, start, end, rejected  # "hired by a biotech startup": which one, a later line may say
+    if kind == "organization" and re.fullmatch(ORG_NOUNS, words, _I) and _WORKS_AT.search(s, 0, start):
+        return words, start, end, rejected  # "works at a bank" (not "is at the hospital": a patient)
     if kind in _NAMED and not words[:1].isupper() and not words[0].isdigit():
         return None  # a proper name is written capitalised: "joined a new group" names no employer
     if kind in _NAMED and (m := _NAME_THEN_CHATTER.match(words)) is not None:
@@ -124,6 +126,8 @@ ORG_NOUNS = (
     r"startup|start-up|company|firm|bank|hospital|agency|nonprofit|non-profit|studio|lab|clinic|hotel|"
     r"factory|bakery|restaurant|cafe|café|consultancy|school|university|college|charity|publisher|magazine"
 )
+_TIME_HEAD = re.compile(r"\s+(?:in|on|at|since|from|last|this|as of|starting|beginning|effective)\s*$", _I)
+_WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:at|for|in)\s+(?:a|an|the)\s+$", _I)
 _DESCRIBED_ORG = re.compile(rf"(?:[a-z][\w-]*\s+){{1,2}}(?:{ORG_NOUNS})", _I)
 # lower-case words that describe what a name names, before the name: "startup called Veltro"; for a
 # place, "retirement home in Tucson" (where the home is is the place)
