@@ -210,6 +210,11 @@ def test_a_discharge_ends_a_hospital_stay():
     assert not _ages(stay, "[S2] sofia: She's been moved to the ICU now.")  # a stay that goes on
 
 
+def test_an_elder_brothers_move_ages_nothing_said_of_a_younger_one():
+    assert not _ages("[S1] 小周: 我弟住在厦门。", "[S2] 小周: 我哥搬到佛山了。")
+    assert _ages("[S1] 小周: 我哥哥住在广州。", "[S2] 小周: 我哥搬到佛山了。")
+
+
 def test_graduating_ends_a_study():
     college = "[S1] ana: My daughter is in college in Boston."
     assert _ages(college, "[S2] ana: She graduated in May and works at a bank now.")

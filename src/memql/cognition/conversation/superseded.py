@@ -32,7 +32,7 @@ from memql.cognition.conversation.formation import StoredFact, facts_by_source
 from memql.services.extract.common import SPEAKERS_KIN, kin_named
 from memql.services.extract.matching import STOP_WORDS
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
-from memql.services.extract.vocabulary_words import RELATIONS
+from memql.services.extract.vocabulary_words import RELATIONS, birth_order
 
 # Words that say a value was replaced: a change, a correction, a state now. Words that only say something
 # began ("new", "started", "joined", 开始, 新的) are not among them: a new painting class ages nothing said
@@ -179,8 +179,8 @@ def _label_by_facts(
             if (q, j) in labels or by == agent or when >= f.valid_from or f.source in sources:
                 continue
             own = (g for source in sources for g in stated.get(source, ()))
-            if any((g.subject, g.attribute) == (f.subject, f.attribute) for g in own):
-                continue  # a value of its own for this key: label_stale reads it by its value
+            if any(g.attribute == f.attribute for g in own):
+                continue  # a value of its own (or of someone else) for this key: label_stale reads it
             if (topic in _anchors(said) or _names_key(f.attribute, said)) and _about(f.subject, by, said):
                 labels[(q, j)] = (f.valid_from, frozenset({topic}))
 
@@ -225,7 +225,12 @@ def _relation_of(subject: str) -> str | None:
     m = _RELATIVE_OF.fullmatch(subject)
     if m is None or m["rel"].casefold() not in RELATIONS:
         return None
-    return RELATIONS[m["rel"].casefold()][0]
+    return _relative_key(m["rel"])
+
+
+def _relative_key(word: str) -> str:
+    """The relative a relation word names (see `_kin_zh`)."""
+    return _kin_zh(word) if _HAN_RUN.fullmatch(word) else RELATIONS[word.casefold()][0]
 
 
 def _names_key(attribute: str, text: str) -> bool:
@@ -261,10 +266,8 @@ def _about(subject: str, speaker: str, text: str) -> bool:
     """Does `text`, said by `speaker`, speak of `subject` (the speaker, a relative of theirs, a name)?"""
     if subject == speaker:
         return _people(text) <= {"self"}
-    relative = re.fullmatch(r".+?(?:'s |的)(?P<rel>[\w -]+)", subject)
-    if relative is not None and relative["rel"].casefold() in RELATIONS:
-        key = RELATIONS[relative["rel"].casefold()][0]
-        return any(RELATIONS[w][0] == key for w in _relation_words_in(text))
+    if (key := _relation_of(subject)) is not None:
+        return any(_relative_key(w) == key for w in _relation_words_in(text))
     return re.search(rf"(?<!\w){re.escape(subject)}(?!\w)", text, re.IGNORECASE) is not None
 
 
@@ -470,12 +473,19 @@ _KIN_ZH = re.compile(
 )
 
 
+def _kin_zh(word: str) -> str:
+    """A Chinese relation word's relative: 哥 and 哥哥 are one, 哥 and 弟 two (an elder and a younger
+    brother, both "brother" to the vocabulary)."""
+    key, order = RELATIONS[word][0], birth_order(word)
+    return f"{key}/{order}" if order and key in ("brother", "sister") else key
+
+
 @lru_cache(maxsize=4096)
 def _people(text: str) -> frozenset[str]:
     """Whom a line's clauses are about by relation: the relation words (``sister``, 姐), or ``self``
     when the speaker speaks of themself and of no relative."""
     kin = {RELATIONS[m[1].casefold()][0] for m in _PEOPLE_EN.finditer(text)}  # mom and mother: one
-    kin |= {RELATIONS[m[1]][0] for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
+    kin |= {_kin_zh(m[1]) for m in _KIN_ZH.finditer(text)}  # 我爸 and 我爸爸 are one father
     if kin:
         return frozenset(kin)
     # "Piano moved to Wednesdays for my daughter": no word of the speaker's own but the relative's "my"

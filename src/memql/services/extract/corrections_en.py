@@ -23,7 +23,10 @@ _MOVED_IT = re.compile(
     r"extended|renewed|delayed|negotiated|talked|got|brought|"
     r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
     r"(?:it|that|this|the time)\s+"
-    r"(?:back\s+|forward\s+|up\s+|off\s+|down\s+)?(?:to|until|till)\s+",
+    r"(?:back\s+|forward\s+|up\s+|off\s+|down\s+)?(?:to|until|till)\s+|"
+    # "airline cancelled, rebooked for the 24th", "got rescheduled to Monday": no "it" said
+    r"(?:(?:got|been|was|were|just|have|has|'ve)\s+)*(?:rebooked|re-booked|rescheduled|postponed)\s+"
+    r"(?:(?:me|us|it|that|him|her|them)\s+)?(?:for|to|until|till)\s+",
     _I,
 )
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value

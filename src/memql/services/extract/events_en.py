@@ -33,7 +33,7 @@ _EVENT = re.compile(
     r"(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each)\s)[a-z]+)"
     r"(?:\s+(?P<particle>in|out|home|over|away)(?=\s+(?!(?:the|a)\b)))?"  # "Lina flies in next Wednesday"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
-    r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around))?\s+$",
+    r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around|on))?\s+$",  # "on the 20th": the time has no "on"
     _I,
 )
 _CLOCK_ONLY = re.compile(r"(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|(?:at\s+)?(?:noon|midnight)", _I)
@@ -48,6 +48,9 @@ _NOT_EVENTS = frozenset(
         "are",
         "was",
         "were",
+        "now",  # "the flight is now on the 22nd": no verb
+        "still",
+        "also",
         "be",
         "been",
         "have",

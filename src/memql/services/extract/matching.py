@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
+from memql.services.extract.vocabulary_words import may_name_one
 
 _WORD = re.compile(r"[^\W_]+")
 _CJK = re.compile(r"[\u3400-\u9fff]")
@@ -128,7 +129,9 @@ def _names_relative(query: QueryWords, relative: str, vocabulary: Vocabulary) ->
         return True
     known = vocabulary.relation(relative)
     return known is not None and any(
-        query.has_phrase(word) for word, (key, _) in vocabulary.relations.items() if key == known[0]
+        query.has_phrase(word)
+        for word, (key, _) in vocabulary.relations.items()
+        if key == known[0] and may_name_one(word, relative)  # 弟弟 names no 哥哥
     )
 
 

@@ -9,6 +9,8 @@ import re
 from memql.lang.time.natural_en import MONTHS
 from memql.lang.time.numbers import EN_NUMBER_RE
 
+from .makes import CAR_MAKES
+
 _I = re.I
 _SPACE = re.compile(r"\s+")
 # Sun-hee, Jean-Luc, Ana Lima, Mrs. Ortiz (a title with its period is part of the name)
@@ -199,6 +201,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
+        (  # "Zoe's back in Denver": back where one lived (predicates_en: only of one whose home is held)
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?back\s+in(?=\s+(?-i:[A-Z]))",
+            "residence",
+            "place",
+        ),
         (
             r"(?:have been|'ve been|has been|'s been)\s+at(?=\s+(?-i:[A-Z]))",
             "employer",
@@ -297,6 +304,14 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"(?:weigh|weighs|am weighing|'m weighing)(?=\s+(?:about\s+|around\s+)?\d)", "weight", "text"),
         (
             r"(?:drive|drives|am driving|'m driving|driving|now drive|now drives)\s+(?:an?|the)",
+            "car",
+            "product",
+        ),
+        (  # "I've got a 2019 Honda Civic", "we bought a Tesla": a car by its make, owned
+            r"(?:have|has|'ve got|'s got|have got|has got|got|own|owns|bought|just bought|picked up|"
+            r"leased)\s+"
+            r"(?:a|an|the)(?=\s+(?:(?:new|used|brand[- ]new|red|white|black|silver|gray|grey|blue)\s+)?"
+            r"(?:(?:19|20)\d\d\s+)?(?-i:" + CAR_MAKES + r")\b)",
             "car",
             "product",
         ),

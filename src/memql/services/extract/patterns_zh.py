@@ -24,6 +24,12 @@ _QUESTION = re.compile(
 _CONDITIONAL = re.compile(r"^(?:如果|要是|假如|假设|万一|倘若|若是|即使)|的话")
 _HYPOTHETICAL = re.compile(r"打算|想要|想去|想搬|可能|也许|或许|考虑|计划|希望|准备|梦想|说不定|大概")
 _REPORTED = re.compile(r"说他|说她|听说|据说|告诉我")
+# the one in charge of a thing of the speaker's telling its new state (医生说预产期提前到…, 房东通知下个月起
+# 房租涨到…): what they say is so, unlike hearsay of others (听说, 他说他…)
+_TOLD = re.compile(
+    r"(?:医生|大夫|护士|房东|老板|领导|经理|老师|班主任|教练|公司|人事|HR|客服|航空公司|物业|中介|学校|医院|银行|"
+    r"4S店|店里)(?:刚刚?|又|也)?(?:跟我|和我|给我)?(?:说|讲|通知|通知我|告诉我)(?:了)?[，,：:]?(?![他她你我])"
+)
 _HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
 _NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
 _NAME_LATIN = r"(?-i:[A-Z][a-z]+)"

@@ -45,13 +45,17 @@ _AT_SCHOOL = re.compile(r"\s+at\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
 
 
+_ANOTHER = re.compile(r"\b(?:too|also|as well|another|second|both)\b", re.I)
 _BEING_AT = re.compile(r"(?<![a-z])(?:am|'m|are|'re|is|'s|been)\s+(?:now\s+)?(?:at|with)\s*$", re.I)
+
+
+def _holds(r: Reading, subject: str, key: str) -> bool:
+    return any(d.subject == subject and d.attribute == key for d in r.earlier)
 
 
 def _holds_school_only(r: Reading, subject: str) -> bool:
     """Whether the subject's recent facts give a school and no employer: a pupil is "at" a school."""
-    keys = {d.attribute for d in r.earlier if d.subject == subject}
-    return "school" in keys and "employer" not in keys
+    return _holds(r, subject, "school") and not _holds(r, subject, "employer")
 
 
 def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end: int, confidence, correction):
@@ -90,6 +94,11 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
             # "she moved in with us": the speaker's home, in the words said
             add_fact(r, subject, key, home[0], pos, end, confidence, correction, "text", home.span())
             return True
+        if key == "car" and _ANOTHER.search(s, at, end):
+            return False  # "Ravi has a Kia too": perhaps a second car, not the one held replaced
+        back = key == "residence" and m[0].rstrip().casefold().endswith("back in")
+        if back and not _holds(r, subject, key):
+            continue  # "I'm back in Paris for a conference": a visit, unless one lived somewhere before
         value = value_of(r, m.end(), end, kind)
         if value is None:
             return False

@@ -194,7 +194,8 @@ _VALUE_LIKE = re.compile(
 _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
     r"she's|now|but now)\b|"
-    r"[a-z]+(?:[\s-][a-z]+)?\s+(?:(?:is|'s)\s+now|moved|moves|got moved|was moved|changed|pushed|bumped)\b)",
+    r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|'s)\s+now|"
+    r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped))\b)",
     re.I,
 )
 
@@ -291,6 +292,13 @@ def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
     return True
 
 
+_ATTRIBUTE_COPULA = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I)
+# a bare noun's 's is its "is" ("flight's now on the 22nd"); after "my", "my doctor's appointment" is whose
+_BARE_COPULA = re.compile(
+    r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA.replace(r"\s+", r"(?:\s+|(?='s\s))", 1), _I
+)
+
+
 def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     owner = possessor(r, pos, end)
     if owner is None:
@@ -299,7 +307,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     bare = subject is BARE_OWNER
     definite = subject is DEFINITE or bare
     subject = r.speaker if definite else subject
-    m = re.compile(r"(?P<attr>(?:[\w'-]+\s+){0,4}?[\w'-]+)" + _POSSESSIVE_COPULA, _I).match(r.text, at, end)
+    m = (_BARE_COPULA if bare else _ATTRIBUTE_COPULA).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
         return False
     phrase, cop = _NOW_WORDS.sub("", m["attr"]), m["cop"].lower()  # "my favourite food these days"
@@ -337,14 +345,15 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time
     # "the weather is nice" names nothing of the speaker's; "the contract signing is next Friday" dates
     # an event of theirs
-    dated = (cop in ("is", "'s") or _CHANGE_COPULA.match(cop)) and (
+    dated = (cop in ("is", "'s", "is now") or _CHANGE_COPULA.match(cop)) and (
         r.time_at(vstart, end) is not None or recurs(r, vstart, end)
     )
     # "the team offsite is in Denver", "the offsite moved to Boulder": an event of theirs held somewhere
     placed = (cop in ("is", "'s") and _IN_A_PLACE.match(r.text, vstart, end)) or (
         _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)
     )
-    held = held_by_head(r, subject, key) if definite and not r.vocabulary.attribute(key) else None
+    # (a key the vocabulary knows is itself, unless it names an event held by its verb: "the flight")
+    held = held_by_head(r, subject, key, events_only=bool(r.vocabulary.attribute(key))) if definite else None
     if held is not None:
         # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
         key = held.attribute

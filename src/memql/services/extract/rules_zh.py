@@ -51,6 +51,7 @@ from .patterns_zh import (
     _SINCE,
     _SPEECH,
     _STATUSES,
+    _TOLD,
 )
 from .places import is_place_zh
 from .predicates_zh import (
@@ -98,6 +99,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     topic: str | None = None  # the subject a part names, for the parts after it that name none
     changed: str | None = None  # the attribute a part said changed (项目负责人换了), valued by the next
     for a, b in parts:
+        if (told := _TOLD.match(s, a, b)) is not None and told.end() < b:
+            a = told.end()  # 医生说预产期提前到…: what the one in charge of it says is so
         text = s[a:b]
         if _CONDITIONAL.search(text):
             return

@@ -58,6 +58,8 @@ def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         name is not None
         and name[0].split(" ", 1)[0] not in NOT_NAMES  # "The Prius got totaled": an article opens no name
         and not _PAST_VERB_OPENING.match(s, pos, end)
+        # "Fun!", "Congrats!": a word alone is no subject (a name read before its 's is: "Bob's 65th")
+        and (s[name.end() : end].strip(" !.?,;:") or s.startswith("'", name.end()))
     ):
         kin, _, named = name[0].partition(" ")  # "Uncle Bob" after "my uncle Bob": Bob
         if r.vocabulary.relation(kin.lower()) and any(p.name == named for p in r.persons):
@@ -116,7 +118,8 @@ _NAME_IS = re.compile(
     r"up|down|back|\d))"
 )
 _BARE_NOUN = re.compile(
-    r"(?!(?:mine|ours|yours|hers|theirs)\b)"  # "Mine is October 30": no attribute named "mine"
+    # "Mine is October 30", "it's June 30": no attribute named "mine" or "it"
+    r"(?!(?:mine|ours|yours|hers|theirs|it|that|this|there|here|what|he|she|who|which|let)\b)"
     r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
     r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled))\b)",
     _I,
@@ -182,13 +185,23 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     return None
 
 
-def held_by_head(r: Reading, subject: str, key: str):
-    """The subject's latest fact whose attribute this key names or ends ("offsite" of "team_offsite")."""
+def held_by_head(r: Reading, subject: str, key: str, events_only: bool = False):
+    """The subject's latest fact whose attribute this key names or ends ("offsite" of "team_offsite"), or
+    the event its noun names ("the flight" of "lisbon.fly"; only those when `events_only`)."""
     if not key:
         return None
+    verb = _VERB_OF_NOUN.get(key)
     for d in reversed(r.earlier):
-        if d.subject == subject and (
+        if d.subject != subject:
+            continue
+        if verb is not None and d.attribute.endswith("." + verb):
+            return d
+        if not events_only and (
             d.attribute == key or d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)
         ):
             return d
     return None
+
+
+# the noun of an event keyed by its verb (events_en: "I'm flying to Lisbon on the 20th" is "lisbon.fly")
+_VERB_OF_NOUN = {"flight": "fly", "arrival": "arrive", "departure": "leave", "visit": "visit", "trip": "go"}

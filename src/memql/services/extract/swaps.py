@@ -26,7 +26,9 @@ _LEAVE = re.compile(
     _I,
 )
 # "traded the Civic in for a Tesla", "swapped my Honda for a Mazda": the new value follows "for"
-_TRADED = re.compile(r"\b(?:traded|swapped|exchanged)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?", _I)
+_TRADED = re.compile(
+    r"\b(?:traded(?:\s+in)?|swapped|exchanged)\s+(?:the\s+|my\s+|our\s+|his\s+|her\s+|their\s+)?", _I
+)
 _FOR = re.compile(r"\s+(?:in\s+)?for\s+(?:the\s+|a\s+|an\s+|my\s+)?", _I)
 _TAKE = re.compile(
     r"\b(?:picked up|took up|started(?: on)?|joined|switched to|moved (?:over )?to|signed up (?:for|with|at)|"
@@ -70,7 +72,7 @@ def bind(r: Reading, before: list[str]) -> None:
         return
     leave = _LEAVE.search(r.text) or _TRADED.search(r.text)
     taken = leave is not None and (
-        leave.re is _TRADED
+        _TRADED.search(r.text) is not None
         or _TAKE.search(r.text, leave.end())
         or ("from" in leave[0].casefold() and _UNTIL_TO.match(r.text, leave.end()))
     )

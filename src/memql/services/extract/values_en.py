@@ -63,7 +63,7 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         end = cut.start()
     if (m := _LISTED_AMOUNT.match(s, start, end)) is not None:
         end = m.end("first")  # "rent is 1,850, car 320, phone 60": the first of a list of amounts
-    if kind in _NAMED and (m := re.compile(r",\s+(?=[a-z])").search(s, start, end)) is not None:
+    if kind in _NAMED and (m := _NEXT_CLAUSE.search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
         if re.search(r"\d[\s.-]*$", s[start:t0]) and re.fullmatch(r"\d{4}", s[t0:t1]):
@@ -125,6 +125,12 @@ _NAMED = ("place", "organization", "person", "product")
 ORG_NOUNS = (
     r"startup|start-up|company|firm|bank|hospital|agency|nonprofit|non-profit|studio|lab|clinic|hotel|"
     r"factory|bakery|restaurant|cafe|café|consultancy|school|university|college|charity|publisher|magazine"
+)
+# a name's value ends at a clause after a comma: ", sold the old one", ", Austin wasn't for her" (not at
+# "Portland, Oregon")
+_NEXT_CLAUSE = re.compile(
+    r",\s+(?=[a-z]|(?-i:[A-Z])[\w'-]*\s+(?:is|was|isn't|wasn't|are|were|has|had|does|did|didn't|doesn't|"
+    r"will|won't|can|can't)\b)"
 )
 _TIME_HEAD = re.compile(r"\s+(?:in|on|at|since|from|last|this|as of|starting|beginning|effective)\s*$", _I)
 _WORKS_AT = re.compile(r"\bwork(?:s|ed|ing)?\s+(?:at|for|in)\s+(?:a|an|the)\s+$", _I)

@@ -548,3 +548,18 @@ SPELLING = {
     "theatre": "theater",
     "centre": "center",
 }
+
+
+def birth_order(word: str) -> str | None:
+    """ "elder" or "younger" for a Chinese sibling word (哥, 姐姐; 弟, 妹妹), which the vocabulary maps to
+    brother or sister alike; None for any other word. Two siblings' words name one person only when they
+    agree (哥 and 哥哥 do, 哥 and 弟 do not)."""
+    if word[:1] in ("哥", "姐"):
+        return "elder"
+    return "younger" if word[:1] in ("弟", "妹") else None
+
+
+def may_name_one(a: str, b: str) -> bool:
+    """Can two words of one relation name the same relative (not an elder and a younger sibling)?"""
+    first, second = birth_order(a), birth_order(b)
+    return first is None or second is None or first == second

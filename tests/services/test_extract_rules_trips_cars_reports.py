@@ -1,0 +1,62 @@
+"""A trip said by its flying ("I'm flying to Lisbon on the 20th") and moved by the flight's words or a
+rebooking, a car owned by its make and traded in, a return to where one lived, a word said alone that
+names no one ("Fun!"), and what the one in charge says of a thing of the speaker's (医生说…)."""
+
+from __future__ import annotations
+
+from extract_helpers import own
+
+from memql.services.extract.matching import QueryWords, match_score
+
+FLYING = "I'm flying to Lisbon on the 20th."
+
+
+def test_a_trip_said_by_its_flying_is_moved_by_the_flights_words_or_a_rebooking():
+    assert own(FLYING, (), "Ike") == {("Ike", "lisbon.fly", "2026-03-20")}
+    for said in ("Change of plans, flight's now on the 22nd.", "Flight's now on the 22nd."):
+        assert own(said, (FLYING,), "Ike") == {("Ike", "lisbon.fly", "2026-03-22")}, said
+    assert own("Ugh, airline cancelled, rebooked for the 24th.", (FLYING,), "Ike") == {
+        ("Ike", "lisbon.fly", "2026-03-24")
+    }
+    # "my doctor's appointment": a possessive 's is no "is"
+    assert own("My doctor's appointment is on the 14th.") == {("Mira", "doctors.appointment", "2026-03-14")}
+
+
+def test_a_car_owned_by_its_make_and_traded_in():
+    assert own("I've got a 2019 Honda Civic.", (), "Lev") == {("Lev", "car", "2019 Honda Civic")}
+    assert own("We bought a Tesla.", (), "Lev") == {("Lev", "car", "Tesla")}
+    assert own("I got a new job.", (), "Lev") == set()  # no make, no car
+    civic = ("I've got a 2019 Honda Civic.",)
+    assert own("Traded in the Civic for a RAV4.", civic, "Lev") == {("Lev", "car", "RAV4")}
+
+
+def test_back_where_one_lived_and_not_a_visit():
+    before = ("My best friend Zoe lives in Denver.", "Zoe moved to Austin for a job.")
+    back = "Zoe's back in Denver, Austin wasn't for her."
+    assert own(back, before, "Hana") == {("Zoe", "residence", "Denver")}
+    assert own("I'm back in Paris for a conference.", (), "Hana") == set()  # no home held: a visit
+    assert own("We moved to Portland, Oregon.", (), "Hana") == {("Hana", "residence", "Portland, Oregon")}
+
+
+def test_a_word_said_alone_is_no_one_a_later_pronoun_means():
+    said = [("Jo", "My son Eli plays soccer on Saturdays."), ("assistant", "Fun!")]
+    assert own("His coach is Mr. Barnes.", said, "Jo") == {("Eli", "coach", "Mr. Barnes")}
+    # a name before its 's is still read: Bob's birthday of that age
+    assert own("We celebrated Uncle Bob's 65th last weekend.", ("My uncle Bob is 64.",), "Lena") == {
+        ("Bob", "age", 65)
+    }
+
+
+def test_what_the_one_in_charge_says_of_a_thing_of_the_speakers_is_so():
+    due = ("我老婆怀孕了，预产期是十月一号。",)
+    assert own("医生说预产期提前到九月二十五号。", due, "大伟") == {("大伟的老婆", "预产期", "2026-09-25")}
+    assert own("房东说下个月开始房租涨到3300。", ("我房租每月3000。",), "小李") == {("小李", "rent", 3300)}
+    assert own("房东说他要卖房子了。", ("我房租每月3000。",), "小李") == set()  # of himself: no fact
+
+
+def test_an_elder_and_a_younger_sibling_are_two_people_to_a_question():
+    asks_younger = QueryWords.of("小周的弟弟住在哪？")
+    assert match_score("小周的弟弟", "residence", ["厦门"], asks_younger, asker="小周") > 0
+    assert match_score("小周的哥哥", "residence", ["佛山"], asks_younger, asker="小周") == 0
+    asks_elder = QueryWords.of("小周的哥住在哪？")
+    assert match_score("小周的哥哥", "residence", ["佛山"], asks_elder, asker="小周") > 0
