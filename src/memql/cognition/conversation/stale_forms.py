@@ -79,6 +79,8 @@ def short_stale(
             short = {form for form in value_forms(f.value) if len(form) < (2 if _HAN.search(form) else 3)}
             if isinstance(f.value, int) and not isinstance(f.value, bool):
                 short |= _spoken_numbers(f.value)  # 7 is said 七 and "seven" too
+            elif isinstance(f.value, str) and (bare := _MEASURE.fullmatch(f.value.strip())) is not None:
+                short.add(bare["num"])  # "Down to 195!" stated "195 pounds": its number, in that message
             elif isinstance(f.value, str) and (moment := _ISO_MOMENT.match(f.value)) and moment["m"] == "00":
                 short.add(str(int(moment["h"]) % 12 or 12))  # "Friday at 7" said a 19:00
             if isinstance(f.value, str) and (day := as_date(f.value[:10])) is not None:
@@ -148,6 +150,7 @@ def value_forms(value: Any) -> set[str]:
 
 # a value led by an amount or a measure: "$1,950 a month" is said "$1,950"; "12 kg" is said "12kg"
 _AMOUNT = re.compile(r"^(?P<cur>[$€£¥]?)(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{1,5}\b)?")
+_MEASURE = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*[a-z]{2,6}", re.I)  # "195 pounds", "82 kg"
 _ZH_COUNT = re.compile(r"^(?P<num>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|个|位|人|口人|口)$")
 _EN_COUNT = re.compile(r"^(?P<num>[a-z]+|[0-9]{1,3})\s+(?:people|persons|guests|adults|of us)$")
 _EN_SMALL = (

@@ -161,6 +161,9 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     ]  # "push the dentist to Thursday": the dentist appointment
     if not key or not (held or r.vocabulary.attribute(key) is not None):
         return False
+    # "moved the wedding to June 27" after its day and its place: the day, by the value's kind
+    timed = any(t0 <= m.end() + 4 and t0 >= m.end() for t0, _, _ in r.times_in(m.end(), end))
+    held = sorted(held, key=lambda d: (d.kind == "date") != timed)  # (stable: the latest first)
     key = held[0].attribute if held else key
     kind = held[0].kind if held else r.vocabulary.kind(key)
     got = value_of(r, m.end(), end, kind if kind != "text" else "text")
@@ -184,6 +187,9 @@ _MEASURE_CHANGE = re.compile(
 )
 
 
+_NUMBER_AND_UNIT = re.compile(r"[\d,.]+(?:\s*(?P<unit>[a-z]+))?", _I)
+
+
 def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     """The held fact whose value is said in the same unit ("82 kg"), or a bare number when no unit is
     said and the speaker holds exactly one numeric fact; never a guess among several."""
@@ -201,8 +207,8 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
         fits = [d for d in held if str(d.value).startswith(m["cur"])]
     elif unit:
         fits = [d for d in held if re.fullmatch(r"[\d,.]+\s*" + re.escape(unit), str(d.value), _I)]
-    else:
-        fits = [d for d in held if isinstance(d.value, int | float) and not isinstance(d.value, bool)]
+    else:  # "Down to 195!": the one number held, with or without its unit ("210 pounds")
+        fits = [d for d in held if _NUMBER_AND_UNIT.fullmatch(str(d.value)) and not isinstance(d.value, bool)]
         if len({d.attribute for d in fits}) != 1:
             return False
     if not fits:
@@ -210,6 +216,8 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     earlier = fits[0]
     words = m["value"].strip()
     value: object = int(words) if re.fullmatch(r"\d+", words) else words
+    if not unit and (held_unit := _NUMBER_AND_UNIT.fullmatch(str(earlier.value))["unit"]):
+        value = f"{words} {held_unit}"  # said in the held value's own unit
     r.correct(earlier, value, pos, end, m.span("value"))
     return True
 

@@ -309,7 +309,9 @@ def day_and_place(
             break
     if found is None or r.times_in(found[3].start("place"), found[3].end("place")):
         return False
-    if found[3]["place"][:1].isupper():
+    place = found[3]
+    article = "the" in s[place.start() : place.start("place")].casefold().split()  # "at the Rosewood"
+    if place["place"][:1].isupper() and not article:
         return False  # "at Priya's on Saturday": a named place is the event's value (rules_en._possessive)
     t0, t1, span, m = found
     add_fact(

@@ -95,7 +95,7 @@ CHANGING = (
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
-    r"cut back|cut down|"
+    r"cut back|cut down|weighed in|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
     + ROLE_OPENING
     + r"(?:(?:just\s+|finally\s+)?(?:changed|upped|raised|increased|lowered|reduced|cut|adjusted|moved|"
@@ -301,7 +301,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "manager",
             "person",
         ),
-        (r"(?:weigh|weighs|am weighing|'m weighing)(?=\s+(?:about\s+|around\s+)?\d)", "weight", "text"),
+        (
+            r"(?:weigh|weighs|am weighing|'m weighing|weighed\s+in\s+at)(?=\s+(?:about\s+|around\s+)?\d)",
+            "weight",
+            "text",
+        ),
         (
             r"(?:drive|drives|am driving|'m driving|driving|now drive|now drives)\s+(?:an?|the)",
             "car",
@@ -462,7 +466,7 @@ _VALUE_CUT = re.compile(
     r"\s*(?:,\s*|\s)(?:with|because|since|for|so|but|and|which|where|who|after|"
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
-    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank)\b.*$|\s+[-–—]\s.*$|"
+    r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank|the|a|an)\b.*$|\s+[-–—]\s.*$|"
     r",\s*(?-i:[a-z]+ing)\b.*$",  # "92 kilos right now, trying to lose some": a participle's clause
     _I,
 )
@@ -528,6 +532,6 @@ _GENERIC_REFERENCE = re.compile(
 # name (Fred, Ahmed and Reed are names: too short, or not followed by what follows a verb)
 _PAST_VERB_OPENING = re.compile(
     r"(?:[A-Z][a-z]{2,}(?:ed|ped|ted)|Cut|Put|Set|Quit|Left|Got|Sold)\s+"
-    r"(?:to|into|from|back|down|over|out|up|my|our|the|a|an|his|her|their|all|both|it|them|everything)\b"
+    r"(?:to|into|in|from|back|down|over|out|up|my|our|the|a|an|his|her|their|all|both|it|them|everything)\b"
 )
 _AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our)\b|(?-i:[A-Z]))", re.I)  # "Kim and Lou …", "Ash and I …"

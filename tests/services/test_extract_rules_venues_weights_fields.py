@@ -1,0 +1,43 @@
+"""An event's day and its venue named with "the" ("on June 20 at the Rosewood"), a move of the event that
+binds its day (not its venue), a weight said as "Down to 195!" or "Weighed in at 188" in the unit held, and
+a line of work named by its field (做后端, 带团队做技术经理)."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from extract_helpers import own
+
+from memql.cognition.conversation.stale_forms import StoredFact, short_stale
+
+WEDDING = "Our wedding is on June 20 at the Rosewood."
+
+
+def test_an_events_day_and_its_venue_and_a_move_of_its_day():
+    day_and_venue = {("Bea", "wedding", "2026-06-20"), ("Bea", "wedding.location", "Rosewood")}
+    assert own(WEDDING, (), "Bea") == day_and_venue
+    moved = "We moved the wedding to June 27, the venue double-booked."
+    assert own(moved, (WEDDING,), "Bea") == {("Bea", "wedding", "2026-06-27")}
+    venue = "And now the venue is the Grand Hotel instead of the Rosewood."
+    assert own(venue, (WEDDING,), "Bea") == {("Bea", "wedding.location", "the Grand Hotel")}
+    # a place named by a name alone is the event's value, as before ("at Priya's on Saturday")
+    assert own("The housewarming is at Priya's on Saturday.") == {("Mira", "housewarming", "Priya's")}
+
+
+def test_a_weight_said_without_its_unit_or_weighed_in():
+    held = ("I weigh 210 pounds.",)
+    assert own("Down to 195!", held, "Ed") == {("Ed", "weight", "195 pounds")}
+    assert own("Weighed in at 188 this morning.", held, "Ed") == {("Ed", "weight", 188)}
+    assert own("Down to 195!", ("I weigh 210 pounds.", "My rent is 1200."), "Ed") == set()  # which: no guess
+
+
+def test_the_number_of_a_measure_is_stale_in_the_message_that_said_it():
+    said, replaced = datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC)
+    fact = StoredFact("f1", "Ed", "weight", "195 pounds", said, replaced, source="m2")
+    assert "195" in {form for form, _, _ in short_stale([fact], replaced)["m2"]}
+
+
+def test_a_line_of_work_named_by_its_field_in_chinese():
+    before = ("我在字节做前端。",)
+    assert own("转岗了，现在做后端。", before, "小马") == {("小马", "job_title", "后端")}
+    assert own("又转了，现在带团队做技术经理。", before, "小马") == {("小马", "job_title", "技术经理")}
