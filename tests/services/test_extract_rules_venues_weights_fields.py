@@ -41,3 +41,13 @@ def test_a_line_of_work_named_by_its_field_in_chinese():
     before = ("我在字节做前端。",)
     assert own("转岗了，现在做后端。", before, "小马") == {("小马", "job_title", "后端")}
     assert own("又转了，现在带团队做技术经理。", before, "小马") == {("小马", "job_title", "技术经理")}
+
+
+def test_relatives_said_together_are_one_subject_not_the_speaker():
+    assert own("My parents live in Ohio.", (), "Jen") == {("Jen's parents", "residence", "Ohio")}
+    moved = "My parents sold their house and moved to Arizona."
+    assert own(moved, ("My parents live in Ohio.",), "Jen") == {("Jen's parents", "residence", "Arizona")}
+    assert own("My grandparents live in Maine.", (), "Jen") == {("Jen's grandparents", "residence", "Maine")}
+    # 我爸妈 and 我父母 are one couple
+    assert own("我爸妈住在大连。", (), "小杨") == {("小杨的父母", "residence", "大连")}
+    assert own("我父母搬到海南了。", ("我爸妈住在大连。",), "小杨") == {("小杨的父母", "residence", "海南")}

@@ -46,3 +46,22 @@ def test_a_weekly_lesson_corrected_to_another_time(memory):
     )
     text = conv.context("When is the piano lesson?", budget_tokens=300).text
     assert "3pm" in _current(text) and "10am" not in _current(text)
+
+
+def test_a_question_about_one_relative_brings_no_new_value_of_another(memory):
+    """The parents' old home is shown (a line about homes) and labelled; their new one is not brought in
+    for a question about the in-laws, as it is for one about the parents."""
+    m = memory(actor="jen", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My parents live in Ohio.", "2026-02-14T09:00:00Z"),
+            ("user", "My in-laws live in Florida.", "2026-02-14T09:01:00Z"),
+            ("user", "My parents sold their house and moved to Arizona.", "2026-07-14T09:00:00Z"),
+        ],
+    )
+    parents = conv.context("Where do my parents live?", budget_tokens=300).text
+    assert "jen's parents' residence: Arizona" in parents and "Ohio" not in _current(parents)
+    in_laws = conv.context("Where do my in-laws live?", budget_tokens=300).text
+    assert "jen's in laws' residence: Florida" in in_laws
+    assert "residence: Arizona" not in in_laws

@@ -41,7 +41,7 @@ from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract import Extractor, make_extractor
 from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
-from memql.services.extract.matching import QueryWords, attribute_phrases, match_score
+from memql.services.extract.matching import QueryWords, attribute_phrases, match_score, someone_else
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.summarize import estimate_tokens
 
@@ -281,7 +281,7 @@ def fact_pieces(
                 out.append(_next_piece(following, FACT_SCORE + score - 0.25))
         for f in before[-MAX_HISTORY:][::-1]:
             said = _render(f.value, subject)
-            text_ = f"until {_day(f.valid_to)}: {_cite(f)} {subject}'s {label} was {said}"
+            text_ = f"until {_day(f.valid_to)}: {_cite(f)} {_whose(subject)} {label} was {said}"
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
     return out
 
@@ -313,14 +313,18 @@ def label_stale(
     shown: set[str] = frozenset(),
     upcoming: bool = False,
     agent: str | None = None,
+    query: str | None = None,
+    asker: str | None = None,
 ) -> list[Piece]:
     """The strategy's pieces, each line that states a value no longer true at `at` (and not true of
     any fact then) labelled ``until <date>:`` — the date the value stopped being true (a value too short
     to look for anywhere, in the message that stated it and the reply of `agent` right after); led by what
     replaced those values: the value true at `at` of each key one of whose earlier values a piece states
     (a context that shows an outdated value also shows the current one, whatever words the query used),
-    unless a fact of `shown` (ids) already says it. With `upcoming` (a context for now), a value whose
-    end is already known is labelled with that end, and the value that follows it leads too."""
+    unless a fact of `shown` (ids) already says it, or it is of a relative the `query` (asked by `asker`)
+    does not ask about ("where do my in-laws live?" brings no new home of the parents). With `upcoming` (a
+    context for now), a value whose end is already known is labelled with that end, and the value that
+    follows it leads too."""
     stale = stale_forms(facts, at, ending=upcoming)
     short = short_stale(facts, at, ending=upcoming)
     if not stale and not short:
@@ -348,9 +352,12 @@ def label_stale(
         out.append(replace(piece, text="\n".join(lines)) if changed else piece)
     replacing: list[Piece] = []
     following: set[tuple[str, str]] = set()
+    words = QueryWords.of(query) if query else None
     for f in facts:
         key = (f.subject, f.attribute)
         if key not in keys or f.id in shown:
+            continue
+        if words is not None and someone_else(f.subject, words, asker=asker):
             continue
         if f.valid_from <= at < (f.valid_to or _OPEN):
             replacing.append(_current_piece(f, FACT_SCORE - 1, ending=upcoming))
@@ -374,7 +381,7 @@ def fact_statement(f: StoredFact) -> str:
     who, what, the value, and the words it was read from (so lexical search still finds "moved")."""
     label = _label(f.attribute)
     said = f' ("{f.evidence}")' if f.evidence else ""
-    return f"{f.subject}'s {label}: {_render(f.value, f.subject)}, from {_day(f.valid_from)}{said}"
+    return f"{_whose(f.subject)} {label}: {_render(f.value, f.subject)}, from {_day(f.valid_from)}{said}"
 
 
 def profile_fields(
@@ -392,7 +399,7 @@ def profile_fields(
     used = 0
     for f in ranked:
         label = _label(f.attribute)
-        line = f"{f.subject}'s {label}: {_render(f.value, f.subject)}"
+        line = f"{_whose(f.subject)} {label}: {_render(f.value, f.subject)}"
         used += estimate_tokens(line)
         if used > budget_tokens:
             break
@@ -403,6 +410,12 @@ def profile_fields(
 
 
 # --- matching and rendering --------------------------------------------------------------------------
+
+
+def _whose(subject: str) -> str:
+    """ "Jen's", and for relatives said together "Jen's parents'" (not "parents's")."""
+    together = subject.endswith(("'s parents", "'s grandparents", "'s in laws"))
+    return f"{subject}'" if together else f"{subject}'s"
 
 
 def _render(value: Any, subject: str = "") -> str:
@@ -424,7 +437,7 @@ def _render(value: Any, subject: str = "") -> str:
 def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
     """A value in force; with `ending`, one whose end is already known is labelled with it."""
     label = _label(f.attribute)
-    text = f"{_cite(f)} {f.subject}'s {label}: {_render(f.value, f.subject)}"
+    text = f"{_cite(f)} {_whose(f.subject)} {label}: {_render(f.value, f.subject)}"
     text += f" (since {_day(f.valid_from)})"
     if ending and f.valid_to is not None:
         text = f"until {_day(f.valid_to)}: {text}"
@@ -434,7 +447,7 @@ def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
 def _next_piece(f: StoredFact, score: float) -> Piece:
     """A value said for later ("she starts at St. Luke's on Monday"), labelled with when it begins."""
     label = _label(f.attribute)
-    text = f"from {_day(f.valid_from)}: {_cite(f)} {f.subject}'s {label}: "
+    text = f"from {_day(f.valid_from)}: {_cite(f)} {_whose(f.subject)} {label}: "
     text += _render(f.value, f.subject)
     return _piece(f, text, "fact_upcoming", score)
 

@@ -376,7 +376,9 @@ class Conversation:
             pieces = [p for p in pieces if p.time is None or p.time <= at]
         shown = {i for p in leading for i in p.memory_ids}
         # a piece that shows an outdated value brings the value that replaced it (it outranks the pieces)
-        pieces = label_stale(pieces, facts, at, shown, upcoming=upcoming, agent=self.agent)
+        pieces = label_stale(
+            pieces, facts, at, shown, upcoming=upcoming, agent=self.agent, query=query, asker=self.user
+        )
         pieces = leading + pieces if left > 0 else leading
         if self.extractor is not None:  # formation reads what changed where it formed no fact, too
             pieces = ending_clauses_last(label_superseded(pieces, at, facts, self.agent), self.agent)

@@ -104,23 +104,32 @@ def match_score(
     A relative of the asker's ("Ravi's brother") is not what a question about the asker means unless it
     names the relative ("my brother"); nor is a named person's ("Oz's sister") in a question about Oz."""
     hits = sum(1 for p in attribute_phrases(attribute, vocabulary) if query.has_phrase(p))
-    if not hits:
+    if not hits or someone_else(subject, query, asker=asker, vocabulary=vocabulary):
         return 0.0
     score = float(hits)
-    if not query.has_phrase(subject):
-        for joint in ("'s ", "的"):  # "Ravi's brother": someone's relative, only when the query names them
-            owner, found, relative = subject.partition(joint)
-            if not found or not relative or _names_relative(query, relative, vocabulary):
-                continue
-            mine = asker is not None and owner.casefold() == asker.casefold() and query.names_self()
-            if mine or query.has_phrase(owner):
-                return 0.0  # "where do I live?" is not about my brother's home, nor "Oz's diet" his sister's
     mine = asker is not None and subject.casefold() == asker.casefold() and query.names_self()
     if query.has_phrase(subject) or mine:
         score += 1.0
     if any(query.has_phrase(str(v)) for v in values):
         score += 0.5
     return score
+
+
+def someone_else(
+    subject: str, query: QueryWords, *, asker: str | None = None, vocabulary: Vocabulary = DEFAULT_VOCABULARY
+) -> bool:
+    """Is `subject` a relative of one the query asks about that the query does not name ("Ravi's brother"
+    in "where do I live?" asked by Ravi, "Oz's sister" in a question about Oz's diet)?"""
+    if query.has_phrase(subject):
+        return False
+    for joint in ("'s ", "的"):
+        owner, found, relative = subject.partition(joint)
+        if not found or not relative or _names_relative(query, relative, vocabulary):
+            continue
+        mine = asker is not None and owner.casefold() == asker.casefold() and query.names_self()
+        if mine or query.has_phrase(owner):
+            return True
+    return False
 
 
 def _names_relative(query: QueryWords, relative: str, vocabulary: Vocabulary) -> bool:
@@ -135,4 +144,4 @@ def _names_relative(query: QueryWords, relative: str, vocabulary: Vocabulary) ->
     )
 
 
-__all__ = ["QueryWords", "attribute_phrases", "match_score", "stem"]
+__all__ = ["QueryWords", "attribute_phrases", "match_score", "someone_else", "stem"]
