@@ -60,3 +60,22 @@ def test_an_elder_and_a_younger_sibling_are_two_people_to_a_question():
     assert match_score("小周的哥哥", "residence", ["佛山"], asks_younger, asker="小周") == 0
     asks_elder = QueryWords.of("小周的哥住在哪？")
     assert match_score("小周的哥哥", "residence", ["佛山"], asks_elder, asker="小周") > 0
+
+
+def test_the_following_weekday_counts_from_the_held_day():
+    held = ("My dentist appointment is on March 10.",)
+    assert own("The dentist moved my appointment to the following Monday.", held, "Pam") == {
+        ("Pam", "dentist.appointment", "2026-03-16")
+    }
+    day_after = own("They moved it to the day after.", held, "Pam")
+    assert day_after == {("Pam", "dentist.appointment", "2026-03-11")}
+    asked = ("Can you remind me about my mom's cataract surgery? It's next Tuesday.",)
+    said = "The surgeon's office rescheduled Mom's surgery for the following Monday."
+    assert ("Pam's mom", "surgery", "2026-03-16") in own(said, asked, "Pam")
+
+
+def test_sent_somewhere_by_ones_employer_in_chinese():
+    before = ("我男朋友在上海工作。",)
+    sent = own("他被公司派到新加坡了，要待两年。", before, "小叶")
+    assert sent == {("小叶的男朋友", "residence", "新加坡")}
+    assert own("我被调到总部了。", (), "小叶") == set()  # a workplace, no new employer

@@ -186,3 +186,16 @@ def test_a_weekday_counted_within_a_month(text, first_day, days) -> None:
 )
 def test_guo_an_amount_is_that_long_from_now(text, found) -> None:
     assert phrases(text, CST_WED) == found
+
+
+def test_a_date_said_with_its_weekday_is_one_expression() -> None:
+    """ "Tuesday, March 10" is the 10th (not the coming Tuesday, then the 10th); "Friday, the 13th" too."""
+    for text, day in (
+        ("it's on Tuesday, March 10.", "2026-03-10"),
+        ("Tue Mar 10", "2026-03-10"),
+        ("Friday, the 13th", "2026-03-13"),
+        ("Monday, June 1, 2027", "2027-06-01"),
+    ):
+        found = find_natural(text, datetime(2026, 3, 2, 9, tzinfo=UTC))
+        assert len(found) == 1, (text, found)
+        assert found[0][2].start.date().isoformat() == day

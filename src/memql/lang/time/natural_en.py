@@ -328,6 +328,14 @@ RULES: tuple[Rule, ...] = (
     Rule(_w(r"eod|eow|eom|eoy"), _boundary_abbr),
     Rule(_w(r"mid-?\s*month|(?:the\s+)?middle\s+of\s+(?:(?P<rel>the|this|next|last)\s+)?month"), _mid_month),
     Rule(_w(rf"(?P<mon>{_MONTH})\s+(?P<day>[0-9]{{1,2}}){_ORD}(?:,?\s+(?P<year>[0-9]{{4}}))?"), _date),
+    # "Tuesday, March 10", "Fri the 13th": a date with its weekday is the date (the weekday only names it)
+    Rule(
+        _w(
+            rf"(?:{_WD_FULL}|{_WD_ABBR}),?\s+(?P<mon>{_MONTH})\s+(?P<day>[0-9]{{1,2}}){_ORD}(?:,?\s+(?P<year>[0-9]{{4}}))?"
+        ),
+        _date,
+    ),
+    Rule(_w(rf"(?:{_WD_FULL}|{_WD_ABBR}),?\s+the\s+(?P<day>[0-9]{{1,2}})(?:st|nd|rd|th)"), _day_of_month),
     Rule(
         _w(
             rf"(?:the\s+)?(?P<day>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+(?P<mon>{_MONTH})(?:,?\s+(?P<year>[0-9]{{4}}))?"

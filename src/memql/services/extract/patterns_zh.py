@@ -121,6 +121,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer_change",
             "organization",
         ),
+        (  # 被公司派到新加坡了: sent to a city is living there (rules_zh: a place); to 总部, no new employer
+            r"被(?:公司|单位|领导|老板|学校|部门|总部)?(?:外派|派驻|调派|派|调)(?:到|去|往)了?"
+            r"(?!总部|分公司|分部|办公室|部门|基层)(?P<v>[^，,。]{2,8}?)(?:了|啦|去了|工作|上班)?$",
+            "employer_change",
+            "organization",
+        ),
         (  # 想当医生, 以后想成为建筑师: what one wants to become, not a job held
             r"(?:以后|将来|长大)?(?:想|希望|梦想|打算)(?:以后|将来)?(?:当|做|成为)(?:一名|一个|一位|个|名|位)?(?P<v>[^，,的]{1,8})"
             r"(?:了)?$",

@@ -29,6 +29,7 @@ from memql.services.tokenize import STOP_WORDS, tokens
 from . import values_en, values_zh
 from .common import CJK, HEDGED, MOMENT, Draft, Reading, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
+from .shifts import following_day
 from .value_shapes import Value, values
 
 _I = re.IGNORECASE
@@ -366,7 +367,9 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     span = (new.start, new.end)
     # "下个月要搬去厦门", "relocating to Austin next month": a change said for later holds from then
     begins = (values_zh if CJK.search(r.text[start:end]) else values_en).valid_from(r, start, end, *span)
-    value = _same_day_and_half(new, held.value if held is not None else old.value, r.text)
+    before = held.value if held is not None else old.value
+    # "rescheduled it for the following Monday": the Monday after the held day, not after today
+    value = following_day(r.text, new.start, new.end, before) or _same_day_and_half(new, before, r.text)
     r.add(Draft(subject, attribute, value, start, end, begins, HEDGED, correcting, _kind(new), span))
 
 

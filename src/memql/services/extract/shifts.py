@@ -47,8 +47,21 @@ _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 
+# "rescheduled it for the following Monday", "the day after", "the week after": a day counted from the
+# held one, not from the day the message is said
+_FOLLOWING = re.compile(
+    r"\bthe\s+(?:following\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|week)|"
+    r"(?P<wd2>day|week)\s+after(?!\s+(?:next|tomorrow))\b)",
+    _I,
+)
+_WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
 def bind(r: Reading) -> None:
     """Draft the moved day a message states (see the module docstring) into `r.facts`."""
+    if (following := _FOLLOWING.search(r.text)) is not None:
+        _following(r, following)
+        return
     m = _EN_SHIFT.search(r.text) or _EN_SHIFT_DIRECTED.search(r.text) or _ZH_SHIFT.search(r.text)
     if m is None or any(d.kind == "date" for d in r.facts):
         return  # (before the recent turns are read: most messages end here); a day said is the grammar's
@@ -107,3 +120,33 @@ def _names(text: str, d: Draft) -> bool:
     """Does the message name the fact: a word of its key ("the flight", 体检) or its owner ("Lina's", "my
     sister's")?"""
     return names_key(text, d.attribute) or names_person(text, d.subject)
+
+
+def _following(r: Reading, m: re.Match[str]) -> None:
+    """ "… moved it to the following Monday" after a held day: that day's following Monday, in place of
+    the day the grammar counted from now; the held day the message names, or the only one held."""
+    held = latest_held(r, lambda d: d.kind == "date" and isinstance(d.value, str) and _DAY.match(d.value))
+    found = the_one(held, [d for d in held.values() if _names(r.text, d)], alone=True)
+    if found is None:
+        return
+    old, named = found
+    r.facts[:] = [d for d in r.facts if (d.subject, d.attribute) != (old.subject, old.attribute)]
+    r.add(Draft(old.subject, old.attribute, _after(m, str(old.value)), m.start(), m.end(), r.now,
+                STATED if named else HEDGED, False, "date", m.span()))  # fmt: skip
+
+
+def following_day(text: str, start: int, end: int, held: object) -> str | None:
+    """The day "the following Monday" (the day, the week after) said in text[start:end] names when it
+    follows the `held` day (YYYY-MM-DD…); None when the words say no such thing."""
+    m = _FOLLOWING.search(text, max(0, start - 14), end)
+    if m is None or m.end() < start or not _DAY.match(str(held)):
+        return None
+    return _after(m, str(held))
+
+
+def _after(m: re.Match[str], held: str) -> str:
+    day = date.fromisoformat(held[:10])
+    what = (m["wd"] or m["wd2"]).lower()
+    if what in ("day", "week"):
+        return (day + timedelta(days=1 if what == "day" else 7)).isoformat()
+    return (day + timedelta(days=(_WEEKDAYS.index(what) - day.weekday() - 1) % 7 + 1)).isoformat()
