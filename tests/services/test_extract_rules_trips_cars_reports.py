@@ -79,3 +79,16 @@ def test_sent_somewhere_by_ones_employer_in_chinese():
     sent = own("他被公司派到新加坡了，要待两年。", before, "小叶")
     assert sent == {("小叶的男朋友", "residence", "新加坡")}
     assert own("我被调到总部了。", (), "小叶") == set()  # a workplace, no new employer
+
+
+def test_a_professional_seen_is_no_partner_and_takes_the_held_role():
+    therapist = ("My therapist is Dr. Kim.",)
+    said = own("Dr. Kim retired, so I'm seeing Dr. Alvarez now.", therapist, "Yan")
+    assert ("Yan", "therapist", "Dr. Alvarez") in said and not any(t[1] == "partner" for t in said)
+    assert own("Switched therapists, Dr. Shah now.", therapist, "Yan") == {("Yan", "therapist", "Dr. Shah")}
+    assert own("I'm seeing Dr. Alvarez for my back.", (), "Yan") == set()
+
+
+def test_a_day_settled_on_at_last_in_chinese():
+    said = ("我的雅思考试在4月18号。", "雅思改约到5月9号了。")
+    assert own("又改了一次，最后定在5月23号。", said, "小季") == {("小季", "雅思考试", "2026-05-23")}

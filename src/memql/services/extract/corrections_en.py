@@ -231,7 +231,7 @@ _SWITCHED_NOUN = re.compile(
 )
 _NAME_IN_REST = re.compile(
     r"(?:.*?\b(?:to|at|with|is|'s|see|seeing|use|using|go to|now)\s+)?(?:the\s+|a\s+)?"
-    r"(?P<name>(?-i:[A-Z][\w'&-]*)"
+    r"(?P<name>(?:(?-i:Dr|Mr|Mrs|Ms|Prof)\.\s+)?(?-i:[A-Z][\w'&-]*)"  # "Dr. Shah": the title is the name's
     r"(?:\s+(?-i:[A-Z0-9][\w'&-]*))*)",
     _I,
 )

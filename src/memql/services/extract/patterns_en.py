@@ -171,7 +171,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (  # "Meg is dating a guy named Paul", "she's seeing someone called Theo now": one's partner
             r"(?:am|'m|are|'re|is|'s|was|were|has been|'s been|have been|'ve been)\s+(?:now\s+)?"
             r"(?:dating|seeing|going out with)(?:\s+(?:a|this)\s+(?:guy|girl|man|woman|boy|lady|dude)|"
-            r"\s+someone(?:\s+new)?)?(?:\s+(?:named|called)|,\s+(?:his|her|their)\s+name\s+is)?(?=\s+(?-i:[A-Z]))",
+            r"\s+someone(?:\s+new)?)?(?:\s+(?:named|called)|,\s+(?:his|her|their)\s+name\s+is)?"
+            r"(?=\s+(?-i:[A-Z]))(?!\s+(?:Dr|Doctor|Prof|Professor)\b)",  # "seeing Dr. Alvarez": no partner
             "partner",
             "person",
         ),

@@ -235,7 +235,12 @@ def _names_value(value: str, text: str) -> bool:
 
 def _person(v: Value, text: str, people: set[str]) -> bool:
     """Is the value someone: a person the grammar knows, or a name after "with", "met", "told" ...?"""
+    if v.kind == "name" and _TITLED.match(str(v.value)):
+        return True  # "Dr. Alvarez", "Ms. Ortega": a name with a title is someone
     return v.value in people or (v.kind == "name" and _COMPANION.search(text[: v.start]) is not None)
+
+
+_TITLED = re.compile(r"(?:Dr|Mr|Mrs|Ms|Miss|Prof|Coach)\.?\s+[A-Z]")
 
 
 _LIVES_IN = re.compile(
