@@ -92,3 +92,10 @@ def test_a_professional_seen_is_no_partner_and_takes_the_held_role():
 def test_a_day_settled_on_at_last_in_chinese():
     said = ("我的雅思考试在4月18号。", "雅思改约到5月9号了。")
     assert own("又改了一次，最后定在5月23号。", said, "小季") == {("小季", "雅思考试", "2026-05-23")}
+
+
+def test_a_new_boss_by_surname_and_a_grade_and_school_said_in_chinese():
+    new = own("王总被调走了，新来的老板姓刘。", ("我老板叫王总。",), "小秦")
+    assert ("小秦", "manager", "刘老板") in new
+    said = own("妹妹考上浙大了，现在是大一新生。", ("我妹妹在读高三。",), "阿梅")
+    assert said == {("阿梅的妹妹", "school", "浙大"), ("阿梅的妹妹", "grade", "大一")}

@@ -58,8 +58,9 @@ _GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of s
     _GRADE_YEAR + r"|小学|初中|高中|大学|研究生|博士|硕士|本科|研|博"
 )
 _SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二, 我现在大四了: the grade one is in
-    r"(?:在|已经|马上|就要|要)?(?:(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?|(?:是|都)?(?=\S+(?:了|啦)$))"
-    r"(?P<v>" + _GRADE_YEAR + r"|幼儿园(?:[大中小]班)?)(?:了|啦|呢)?$"
+    r"(?:在|已经|马上|就要|要)?(?:(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?|是|"
+    r"(?:都)?(?=\S+(?:了|啦)$))"
+    r"(?P<v>" + _GRADE_YEAR + r"|幼儿园(?:[大中小]班)?)(?:的)?(?:新生|学生)?(?:了|啦|呢)?$"  # 现在是大一新生
 )
 # 在复旦读生物: the school after 在 and the field after the verb of study (读书, 读高二 are no field)
 _SCHOOL_AND_FIELD = re.compile(
@@ -68,6 +69,11 @@ _SCHOOL_AND_FIELD = re.compile(
     + r"{2,10}?)(?P<verb>读|(?<![中大小附])学|念|主修)(?P<v>(?![读学念])"
     + _CLAUSE
     + r"{1,8}?)(?:专业|系)?(?:了|啦|呢)?$"
+)
+# universities by the short names people use (考上浙大了): a school without 大学 in its name
+_UNIVERSITIES = (
+    r"清华|北大|浙大|复旦|上交|交大|南大|人大|中大|武大|川大|厦大|同济|哈工大|华科|中科大|北航|北师大|南开|天大|"
+    r"山大|西交|东大|华师大|北外|上外|港大|港中文"
 )
 _SCHOOL = re.compile(
     r"在(?P<v>"
@@ -80,7 +86,9 @@ _SCHOOL = re.compile(
     # 上了橡树中学, 考上了复旦大学: a school by the word that names it as one
     r"(?:上了|进了|考上了?|考进了?|升入了?|进入了?|开始上|上)(?P<v4>"
     + _CLAUSE
-    + r"{1,10}?(?:幼儿园|托儿所|小学|中学|高中|初中|附小|附中|大学|学院))(?:了|啦|呢)?$"
+    + r"{1,10}?(?:幼儿园|托儿所|小学|中学|高中|初中|附小|附中|大学|学院)|"
+    + _UNIVERSITIES
+    + r")(?:了|啦|呢)?$"
 )
 _NUMBER = r"(?:[0-9]{1,3}(?:\.[0-9])?|[一二两三四五六七八九十百]{1,4})"
 _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in the words said

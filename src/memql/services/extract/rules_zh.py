@@ -241,18 +241,21 @@ def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     )
     part, a = a, _after_adverbs(r, a, b)  # 现在我的领导是老陈
     m = re.compile(
-        rf"(?:(?:我们|我)(?:家)?的?(?:新|(?:现在|目前|如今)的)?|(?P<new>新的?|(?:现在|目前|如今)的|(?<=现在|目前|如今)的))"
-        rf"(?P<rel>{rels})(?:叫|是|名叫|的名字是|的名字叫)"
-        rf"(?:{_DESCRIBED_NAME}|{name})(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on
+        rf"(?:(?:我们|我)(?:家)?的?(?:新|(?:现在|目前|如今)的)?|"
+        rf"(?P<new>新来的|新的?|(?:现在|目前|如今)的|(?<=现在|目前|如今)的))(?P<rel>{rels})"
+        rf"(?:(?:叫|是|名叫|的名字是|的名字叫)(?:{_DESCRIBED_NAME}|{name})|姓(?P<sur2>[\u4e00-\u9fff]))"
+        rf"(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on; 新来的老板姓刘: 刘老板
     ).match(r.text, a, b)
     m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
     if m is None:
         return None
     # 新房东是个姓陈的大哥: 陈大哥; 一家叫光明的公司: 光明
-    said = m["name"] or m["called"] or m["sur"] + m["title"]
-    span = (
-        m.span("name") if m["name"] else m.span("called") if m["called"] else (m.start("sur"), m.end("title"))
-    )
+    surname = m.groupdict().get("sur2")
+    said = m["name"] or m["called"] or (surname + m["rel"] if surname else m["sur"] + m["title"])
+    if m["name"] or m["called"]:
+        span = m.span("name") if m["name"] else m.span("called")
+    else:
+        span = m.span("sur2") if surname else (m.start("sur"), m.end("title"))
     if _NOT_NAME.match(said) or (m["name"] and _JOB_NOUN.search(said)):
         return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
