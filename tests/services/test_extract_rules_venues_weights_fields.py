@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from extract_helpers import own
 
-from memql.cognition.conversation.stale_forms import StoredFact, short_stale
+from memql.cognition.conversation.stale_forms import StoredFact, short_stale, stale_forms
 
 WEDDING = "Our wedding is on June 20 at the Rosewood."
 
@@ -51,3 +51,16 @@ def test_relatives_said_together_are_one_subject_not_the_speaker():
     # 我爸妈 and 我父母 are one couple
     assert own("我爸妈住在大连。", (), "小杨") == {("小杨的父母", "residence", "大连")}
     assert own("我父母搬到海南了。", ("我爸妈住在大连。",), "小杨") == {("小杨的父母", "residence", "海南")}
+
+
+def test_rent_said_as_paid_and_corrected_as_a_slip_in_chinese():
+    assert own("我月底要交房租三千二。", (), "阿伦") == {("阿伦", "rent", 3200)}
+    assert own("口误，是三千五。", ("我月底要交房租三千二。",), "阿伦") == {("阿伦", "rent", 3500)}
+
+
+def test_an_amount_held_is_stale_where_it_is_said_in_chinese_numerals():
+    said, replaced = datetime(2026, 3, 2, tzinfo=UTC), datetime(2026, 3, 3, tzinfo=UTC)
+    rent = StoredFact("f1", "阿伦", "rent", 3200, said, replaced, source="m1")
+    assert {"三千二", "三千二百", "3200"} <= set(stale_forms([rent], replaced))
+    big = StoredFact("f2", "阿伦", "deposit", 10500, said, replaced, source="m1")
+    assert not any("万" in form for form in stale_forms([big], replaced))  # 一万零五百: not guessed

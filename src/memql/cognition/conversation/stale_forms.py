@@ -133,6 +133,8 @@ def value_forms(value: Any) -> set[str]:
         out.add(value[:10])  # the day a message's relative words were resolved to ("Wednesday (2026-03-18)")
     if day is None and moment is None:
         out |= _amount_forms(text) | _count_forms(text)
+        if isinstance(value, int) and not isinstance(value, bool):
+            out |= _zh_amount(value)  # 3200 said 三千二
     if day is not None:
         month = MONTHS[day.month - 1]
         out.update(
@@ -250,3 +252,21 @@ def as_date(value: Any) -> date | None:
         return date(int(match[1]), int(match[2]), int(match[3]))
     except ValueError:
         return None
+
+
+_PLACES = ((10000, "万"), (1000, "千"), (100, "百"))
+
+
+def _zh_amount(n: int) -> set[str]:
+    """An amount of hundreds to tens of thousands as Chinese says it: 3200 is 三千二百 and 三千二, 2000 两千,
+    12000 一万二千 and 一万二 (only amounts of one or two figures: 3250 is said in too many ways)."""
+    if not 100 <= n < 100000 or n % 100:
+        return set()
+    figures = [(i, n // place % 10, unit) for i, (place, unit) in enumerate(_PLACES) if n // place % 10]
+    if len(figures) > 2 or (len(figures) == 2 and figures[1][0] != figures[0][0] + 1):
+        return set()  # (10500 is 一万零五百: a zero said between)
+    full = "".join(_ZH_UNITS[d] + unit for _, d, unit in figures)
+    out = {full, "两" + full[1:] if full.startswith("二") else full}
+    if len(figures) == 2:
+        out |= {form[:-1] for form in out}  # 三千二百 is said 三千二 (the last unit left out)
+    return out

@@ -143,6 +143,10 @@ _PLAIN_AMOUNT = re.compile(
     r"(?:是|有|为|只有|大概|差不多)?"
     r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
 )
+_PAID = re.compile(
+    r"(?:每个?月|月底|月初|每年|每季度)?(?:都|要|得)*(?:交|付|还)(?P<attr>房租|租金|物业费|学费|月供|房贷|车贷|水电费)"
+    r"(?:是|要)?(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+)
 _SIZE = re.compile(
     r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
     r"(?P<v>[A-Za-z0-9]{1,4}(?:码|号)|(?:特大|加大|大|中|小)(?:码|号))(?:的)?(?:吧|了|啦)?$"
@@ -304,6 +308,8 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
         key = key_of(r, m["attr"].strip())
         if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
             return amount(r, subject, key, m, a, b, confidence, correction)
+    if (m := _PAID.match(s, at, b)) is not None:  # 每月交房租三千二: the rent (月底 is when it is due)
+        return amount(r, subject, key_of(r, m["attr"]), m, m.start("attr") - 1, b, confidence, correction)
     if (m := _PLAIN_AMOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["attr"]):
         key = said_like(r, subject, key_of(r, m["attr"].strip()), m["attr"].strip(), m["change"] is not None)
         money = key in ("rent", "price") or key.endswith(".price") or m["unit"] is not None
