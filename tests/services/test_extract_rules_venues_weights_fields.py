@@ -64,3 +64,10 @@ def test_an_amount_held_is_stale_where_it_is_said_in_chinese_numerals():
     assert {"三千二", "三千二百", "3200"} <= set(stale_forms([rent], replaced))
     big = StoredFact("f2", "阿伦", "deposit", 10500, said, replaced, source="m1")
     assert not any("万" in form for form in stale_forms([big], replaced))  # 一万零五百: not guessed
+
+
+def test_an_age_by_a_birthday_a_grandchild_and_a_change_asked_for_in_chinese():
+    assert own("我外孙女今年五岁。", (), "老吕") == {("老吕的外孙女", "age", 5)}
+    assert own("外孙女上周过了六岁生日。", ("我外孙女今年五岁。",), "老吕") == {("老吕的外孙女", "age", 6)}
+    meals = ("我家狗狗每天吃两顿。",)
+    assert own("兽医让它改成一天三顿，少吃多餐。", meals, "阿静") == {("阿静的狗", "food.amount", "一天三顿")}

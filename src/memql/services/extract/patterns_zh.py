@@ -212,7 +212,9 @@ _AGE_BARE = re.compile(
     + ZH_NUMBER_RE
     + r")(?:岁)?大寿)"
 )
-_AGE = re.compile(r"(?:今年)?(?:已经|刚刚?)?(?:满了?|过了)?(?P<n>" + ZH_NUMBER_RE + r")(?:周)?岁(?:了)?")
+_AGE = re.compile(  # 五岁, 过了六岁生日
+    r"(?:今年)?(?:已经|刚刚?)?(?:满了?|过了)?(?P<n>" + ZH_NUMBER_RE + r")(?:周)?岁(?:生日)?(?:了)?"
+)
 _ALLERGY = re.compile(r"对(?P<v>.+?)过敏")
 _PREFERENCE = re.compile(
     r"(?P<neg>不|不太|没那么|不再|不怎么)?(?P<very>特别|非常|真的|挺|蛮|超级|十分)?"
@@ -293,6 +295,10 @@ _DECISION = re.compile(
 _CHANGE_OPENING = re.compile(
     r"(?:又)?(?:改到|改成|改为|改在|换到|换在|挪在|换成|" + ZH_MOVED_TO + r"|涨到|降到|减到|加到|"
     r"提高到|降低到|(?:最后|最终)(?:定在|定到|定成|改成|改到))"  # 又改了一次，最后定在5月23号
+)
+# 兽医让它改成一天三顿: a change someone asked of the one a fact is about (the change opens after it)
+_CAUSED = re.compile(
+    r"[\u4e00-\u9fff]{1,4}?(?:让|叫|要|要求|建议)(?:它|他|她|我们|我)(?=" + _CHANGE_OPENING.pattern + ")"
 )
 
 

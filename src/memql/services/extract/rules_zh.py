@@ -16,15 +16,15 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
-from .common import HEDGED, SINGULAR_RELATIONS, Draft, Reading, strip_span, time_value
+from .common import HEDGED, Draft, Reading, strip_span, time_value
 from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved
 from .patterns_zh import (
     _ACTOR,
     _ADDRESSED,
-    _ADVERB,
     _AGE,
     _AGE_BARE,
     _ALLERGY,
+    _CAUSED,
     _CHANGE_COPULA,
     _CHANGE_OPENING,
     _CONDITIONAL,
@@ -38,7 +38,6 @@ from .patterns_zh import (
     _GATHERING,
     _HEDGE,
     _HYPOTHETICAL,
-    _JOB_NOUN,
     _NAME_LATIN,
     _NOMINALISED,
     _NOT,
@@ -48,7 +47,6 @@ from .patterns_zh import (
     _QUESTION,
     _REPORTED,
     _SENTIMENT,
-    _SINCE,
     _SPEECH,
     _STATUSES,
     _TOLD,
@@ -64,7 +62,15 @@ from .predicates_zh import (
     verb_states,
     zh_amount,
 )
-from .subjects_zh import celebrated_at, moved_relative, relation_words, subject_at
+from .subjects_zh import (
+    after_adverbs,
+    celebrated_at,
+    moved_relative,
+    relation,
+    relation_words,
+    skip,
+    subject_at,
+)
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
@@ -84,11 +90,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if not whole:
         return
     _people(r, start, body_end)
-    pos = _skip(_DISCOURSE, s, start, body_end)
+    pos = skip(_DISCOURSE, s, start, body_end)
     correction = False
     while (m := _CORRECTION.match(s, pos, body_end)) is not None and m.end() > pos:
         correction = True
-        pos = _skip(_DISCOURSE, s, m.end(), body_end)
+        pos = skip(_DISCOURSE, s, m.end(), body_end)
     if _QUESTION.search(s[pos:body_end]) or whole.endswith(("?", "？")):
         return
     parts = _parts(s, pos, body_end)
@@ -117,12 +123,14 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         confidence = 0.9
         if (m := _HEDGE.match(s, a, b)) is not None:
             confidence, a = HEDGED, m.end()
-            a = _skip(re.compile(r"[，,\s]*"), s, a, b)
+            a = skip(re.compile(r"[，,\s]*"), s, a, b)
         read_tasks(r, a, b)
         if read_decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
         before = len(r.facts)
-        if _CHANGE_OPENING.match(s, _after_adverbs(r, a, b), b):
+        if (caused := _CAUSED.match(s, after_adverbs(r, a, b), b)) is not None:
+            a = caused.end()  # 兽医让它改成一天三顿: the change the one in charge asked for
+        if _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):
             correction = True  # 改到周五了: the fact before changes; no attribute is named
             said = False
         else:
@@ -131,7 +139,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if changed is not None and len(guessed) == len(r.facts) - before:
             # 项目负责人换了，现在是小冯: the value of what changed, in place of a key the words made up
             # (房东涨房租了，下个月开始5000 is the rent, not a thing that begins)
-            at = _after_adverbs(r, a, b)
+            at = after_adverbs(r, a, b)
             if announced_value(r, _owner(r, topic, changed), changed, a, at, b, confidence):
                 made_up = {id(d) for d in guessed}
                 r.facts[:] = [d for d in r.facts if id(d) not in made_up]
@@ -173,16 +181,11 @@ def _owner(r: Reading, topic: str | None, key: str) -> str:
 
 def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
     """他去年离职了: (the attribute he changed, him), for the next part's value."""
-    at = _after_adverbs(r, a, b)
+    at = after_adverbs(r, a, b)
     if not re.match(r"[他她]", r.text[at:b]) or (got := subject_at(r, at, b)) is None:
         return None
-    key = announced(r, _after_adverbs(r, got[1], b), b, got[0])
+    key = announced(r, after_adverbs(r, got[1], b), b, got[0])
     return (key, got[0]) if key is not None else None
-
-
-def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
-    m = pattern.match(s, pos, end)
-    return m.end() if m else pos
 
 
 def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
@@ -206,64 +209,7 @@ def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
 # --- subjects (subjects_zh.py) ----------------------------------------------------------------------
 
 
-def _after_adverbs(r: Reading, pos: int, end: int) -> int:
-    """Past the adverbs and time words between a subject and its verb (我上个月已经搬到…)."""
-    s = r.text
-    while pos < end:
-        m = _ADVERB.match(s, pos, end)
-        if m is not None and m.end() > pos:
-            pos = m.end()
-            continue
-        at = pos + 1 if s.startswith("从", pos) else pos  # 从七月起, 这个月开始: a time it starts at
-        t = next((t1 for t0, t1, _ in r.times if t0 == at and t1 <= end), None)
-        if t is None:
-            return pos
-        pos = _skip(_SINCE, s, t, end)
-    return pos
-
-
 # --- statements ----------------------------------------------------------------------------------------
-
-
-_DESCRIBED_NAME = (
-    r"(?:一?(?:个|位|家|间))?(?:姓(?P<sur>[\u4e00-\u9fff])的(?P<title>[\u4e00-\u9fff]{1,3})|"
-    r"叫(?P<called>[\u4e00-\u9fffA-Za-z]{2,8}?)的[\u4e00-\u9fff]{1,4})"
-)
-
-
-def _relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
-    """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
-    # a name, with the title it is said with (帕特尔先生, 李阿姨)
-    titled = r"(?:先生|女士|小姐|太太|阿姨|叔叔|老师|医生|大哥|大姐)"
-    rels, name = (
-        relation_words(r),
-        rf"(?P<name>{_NAME_LATIN}|[^\W的个位家姓叫]{{1,4}}?{titled}|[\u4e00-\u9fff]{{1,4}})",
-    )
-    part, a = a, _after_adverbs(r, a, b)  # 现在我的领导是老陈
-    m = re.compile(
-        rf"(?:(?:我们|我)(?:家)?的?(?:新|(?:现在|目前|如今)的)?|"
-        rf"(?P<new>新来的|新的?|(?:现在|目前|如今)的|(?<=现在|目前|如今)的))(?P<rel>{rels})"
-        rf"(?:(?:叫|是|名叫|的名字是|的名字叫)(?:{_DESCRIBED_NAME}|{name})|姓(?P<sur2>[\u4e00-\u9fff]))"
-        rf"(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on; 新来的老板姓刘: 刘老板
-    ).match(r.text, a, b)
-    m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
-    if m is None:
-        return None
-    # 新房东是个姓陈的大哥: 陈大哥; 一家叫光明的公司: 光明
-    surname = m.groupdict().get("sur2")
-    said = m["name"] or m["called"] or (surname + m["rel"] if surname else m["sur"] + m["title"])
-    if m["name"] or m["called"]:
-        span = m.span("name") if m["name"] else m.span("called")
-    else:
-        span = m.span("sur2") if surname else (m.start("sur"), m.end("title"))
-    if _NOT_NAME.match(said) or (m["name"] and _JOB_NOUN.search(said)):
-        return None
-    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
-    if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
-        return None  # 新老板是马总 is the speaker's (one has one boss); 新同事是小王 names no one's
-    r.name_person(said, gender, span)
-    r.relate(said, relation, part, b, confidence, span)
-    return said
 
 
 def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
@@ -293,7 +239,7 @@ def _statement(
 ) -> tuple[bool, str | None]:
     """Whether the part states a fact, and the subject of the sentence after it (`topic`, the last one a
     part named: 国庆节我领证了，已经结婚啦 — the second part is the speaker's too)."""
-    if (named := _relation(r, a, b, confidence)) is not None:
+    if (named := relation(r, a, b, confidence)) is not None:
         return True, named  # 我家猫叫咪咪，今年三岁了: the parts after it speak of 咪咪
     if _time_is_my(r, a, b, confidence):
         return True, topic
@@ -301,12 +247,12 @@ def _statement(
         key = "email" if "@" in m["value"] else "phone"
         _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
         return True, topic
-    start = _after_adverbs(r, a, b)
+    start = after_adverbs(r, a, b)
     got = subject_at(r, start, b) or celebrated_at(r, start, b)  # 现在我住在…, 上个月我们搬到…
-    if got is None and re.match(r"[你他她它]|这|那", r.text[_after_adverbs(r, a, b) :]):
+    if got is None and re.match(r"[你他她它]|这|那", r.text[after_adverbs(r, a, b) :]):
         return False, None  # an unresolved 他/她, or 你: not the speaker's
     if got is None and topic is not None:  # a part continuing the subject of the one before
-        verb_at = _after_adverbs(r, a, b)
+        verb_at = after_adverbs(r, a, b)
         said = _predicates(r, topic, a, verb_at, b, confidence, correction) or _states(
             r, topic, a, a, verb_at, b, confidence, correction
         )
@@ -315,7 +261,7 @@ def _statement(
         # a part without a subject (我换了工作，现在在字节上班) speaks of the speaker; only a verb of
         # residence, work, a habit or a thing named first (合同下周五签) is read so, else it may name an
         # attribute (截止日期改成…)
-        verb_at = _after_adverbs(r, a, b)
+        verb_at = after_adverbs(r, a, b)
         if (agent := _AGENT_BA.match(r.text, verb_at, b)) is not None:
             # 房东把房租涨到3300了: someone else changed the speaker's attribute, named after 把
             return _attribute_change(r, r.speaker, a, agent.end(), b, confidence, correction), None
@@ -333,7 +279,7 @@ def _statement(
             or _attribute_change(r, r.speaker, a, a, b, confidence, correction)
         ), None
     subject, at, possessive = got
-    verb_at = _after_adverbs(r, at, b)
+    verb_at = after_adverbs(r, at, b)
     if (moved := moved_relative(r, verb_at, b)) is not None:
         got = _value(r, moved[1], moved[2], "place")
         if got is not None:

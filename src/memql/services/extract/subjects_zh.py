@@ -1,14 +1,26 @@
 """Who a Chinese part is about (rules_zh.py reads the rest): the speaker (我/我们), a relative with or
 without a name (我姐姐安娜, 我妈), a role or attribute of a relative that is not their name (我女儿班主任,
-我爸手机号), 他/她 resolved to the one person they can be, or a name before a verb of residence or work."""
+我爸手机号), 他/她 resolved to the one person they can be, or a name before a verb of residence or work; and
+the parts that name a relative by a name (`relation`: 我老婆叫安娜, 新来的老板姓刘), with the adverbs and
+times a subject's verb comes after (`after_adverbs`)."""
 
 from __future__ import annotations
 
 import re
 
-from .common import Reading
+from .common import SINGULAR_RELATIONS, Reading
 from .corrections_zh import unnamed_relative
-from .patterns_zh import _ADVERB, _FAMILIAR, _NAME_CJK, _NAME_LATIN, _NOT_NAME, _PLACE_NOUN, _PRED_START
+from .patterns_zh import (
+    _ADVERB,
+    _FAMILIAR,
+    _JOB_NOUN,
+    _NAME_CJK,
+    _NAME_LATIN,
+    _NOT_NAME,
+    _PLACE_NOUN,
+    _PRED_START,
+    _SINCE,
+)
 from .vocabulary import snake
 
 # a role someone holds for the relative before it: 我女儿班主任是王老师 names the teacher, not the daughter
@@ -137,3 +149,65 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     r.name_person(name, gender, (m.start("name"), m.end("name")))
     r.relate(name, relation, m.start(), m.end(), 0.9, (m.start("name"), m.end("name")))
     return name
+
+
+def skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
+    m = pattern.match(s, pos, end)
+    return m.end() if m else pos
+
+
+def after_adverbs(r: Reading, pos: int, end: int) -> int:
+    """Past the adverbs and time words between a subject and its verb (我上个月已经搬到…)."""
+    s = r.text
+    while pos < end:
+        m = _ADVERB.match(s, pos, end)
+        if m is not None and m.end() > pos:
+            pos = m.end()
+            continue
+        at = pos + 1 if s.startswith("从", pos) else pos  # 从七月起, 这个月开始: a time it starts at
+        t = next((t1 for t0, t1, _ in r.times if t0 == at and t1 <= end), None)
+        if t is None:
+            return pos
+        pos = skip(_SINCE, s, t, end)
+    return pos
+
+
+_DESCRIBED_NAME = (
+    r"(?:一?(?:个|位|家|间))?(?:姓(?P<sur>[\u4e00-\u9fff])的(?P<title>[\u4e00-\u9fff]{1,3})|"
+    r"叫(?P<called>[\u4e00-\u9fffA-Za-z]{2,8}?)的[\u4e00-\u9fff]{1,4})"
+)
+
+
+def relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
+    """我老婆叫安娜 / 安娜是我姐姐: the person, and the relation fact naming them."""
+    # a name, with the title it is said with (帕特尔先生, 李阿姨)
+    titled = r"(?:先生|女士|小姐|太太|阿姨|叔叔|老师|医生|大哥|大姐)"
+    rels, name = (
+        relation_words(r),
+        rf"(?P<name>{_NAME_LATIN}|[^\W的个位家姓叫]{{1,4}}?{titled}|[\u4e00-\u9fff]{{1,4}})",
+    )
+    part, a = a, after_adverbs(r, a, b)  # 现在我的领导是老陈
+    m = re.compile(
+        rf"(?:(?:我们|我)(?:家)?的?(?:新|(?:现在|目前|如今)的)?|"
+        rf"(?P<new>新来的|新的?|(?:现在|目前|如今)的|(?<=现在|目前|如今)的))(?P<rel>{rels})"
+        rf"(?:(?:叫|是|名叫|的名字是|的名字叫)(?:{_DESCRIBED_NAME}|{name})|姓(?P<sur2>[\u4e00-\u9fff]))"
+        rf"(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on; 新来的老板姓刘: 刘老板
+    ).match(r.text, a, b)
+    m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
+    if m is None:
+        return None
+    # 新房东是个姓陈的大哥: 陈大哥; 一家叫光明的公司: 光明
+    surname = m.groupdict().get("sur2")
+    said = m["name"] or m["called"] or (surname + m["rel"] if surname else m["sur"] + m["title"])
+    if m["name"] or m["called"]:
+        span = m.span("name") if m["name"] else m.span("called")
+    else:
+        span = m.span("sur2") if surname else (m.start("sur"), m.end("title"))
+    if _NOT_NAME.match(said) or (m["name"] and _JOB_NOUN.search(said)):
+        return None
+    relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
+        return None  # 新老板是马总 is the speaker's (one has one boss); 新同事是小王 names no one's
+    r.name_person(said, gender, span)
+    r.relate(said, relation, part, b, confidence, span)
+    return said

@@ -515,6 +515,8 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "外甥女": ("niece", "f"),
     "孙子": ("grandson", "m"),
     "孙女": ("granddaughter", "f"),
+    "外孙": ("grandson", "m"),
+    "外孙女": ("granddaughter", "f"),
     "继父": ("stepfather", "m"),
     "后爸": ("stepfather", "m"),
     "继母": ("stepmother", "f"),
