@@ -71,3 +71,16 @@ def test_an_age_by_a_birthday_a_grandchild_and_a_change_asked_for_in_chinese():
     assert own("外孙女上周过了六岁生日。", ("我外孙女今年五岁。",), "老吕") == {("老吕的外孙女", "age", 6)}
     meals = ("我家狗狗每天吃两顿。",)
     assert own("兽医让它改成一天三顿，少吃多餐。", meals, "阿静") == {("阿静的狗", "food.amount", "一天三顿")}
+
+
+def test_what_someone_does_is_no_name_and_a_day_one_is_told_to_come_again():
+    assert own("我男朋友是做销售的。", (), "小鲁") == {("小鲁的男朋友", "job_title", "销售")}
+    changed = own("他转行当老师了，在一所中学教英语。", ("我男朋友是做销售的。",), "小鲁")
+    assert ("小鲁的男朋友", "job_title", "老师") in changed
+    shop = ("我表姐在杭州开了家奶茶店。",)
+    assert own(shop[0], (), "小罗") == {("小罗的表姐", "job_title", "开了家奶茶店")}
+    now = own("表姐的奶茶店关了，她现在在一家公司做会计。", shop, "小罗")
+    assert ("小罗的表姐", "job_title", "会计") in now
+    checkup = ("我的体检约在4月2号。",)
+    told = own("医院打电话说那天设备检修，让我4月9号再去。", checkup, "老魏")
+    assert told == {("老魏", "checkup", "2026-04-09")}

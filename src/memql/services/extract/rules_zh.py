@@ -21,6 +21,7 @@ from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject
 from .patterns_zh import (
     _ACTOR,
     _ADDRESSED,
+    _AGAIN,
     _AGE,
     _AGE_BARE,
     _ALLERGY,
@@ -128,6 +129,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if read_decision(r, a, b) or _HYPOTHETICAL.search(text) or _REPORTED.search(text):
             continue
         before = len(r.facts)
+        if (again := _AGAIN.match(s, after_adverbs(r, a, b), b)) is not None and r.time_at(*again.span("t")):
+            bare_value(r, again.start("t"), again.end("t"), True, rejected)
+            continue
         if (caused := _CAUSED.match(s, after_adverbs(r, a, b), b)) is not None:
             a = caused.end()  # 兽医让它改成一天三顿: the change the one in charge asked for
         if _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):

@@ -172,6 +172,8 @@ def after_adverbs(r: Reading, pos: int, end: int) -> int:
     return pos
 
 
+# 是做销售的, 是开店的: what someone does, said as one who does it (no name)
+_DOES = re.compile(r"(?:做|干|搞|当|开|跑|教|学|卖)[\u4e00-\u9fff]{0,4}的$|[\u4e00-\u9fff]{1,3}的$")
 _DESCRIBED_NAME = (
     r"(?:一?(?:个|位|家|间))?(?:姓(?P<sur>[\u4e00-\u9fff])的(?P<title>[\u4e00-\u9fff]{1,3})|"
     r"叫(?P<called>[\u4e00-\u9fffA-Za-z]{2,8}?)的[\u4e00-\u9fff]{1,4})"
@@ -203,7 +205,7 @@ def relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
         span = m.span("name") if m["name"] else m.span("called")
     else:
         span = m.span("sur2") if surname else (m.start("sur"), m.end("title"))
-    if _NOT_NAME.match(said) or (m["name"] and _JOB_NOUN.search(said)):
+    if _NOT_NAME.match(said) or (m["name"] and (_JOB_NOUN.search(said) or _DOES.match(said))):
         return None
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
     if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
