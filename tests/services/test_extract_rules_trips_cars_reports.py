@@ -41,6 +41,12 @@ def test_back_where_one_lived_and_not_a_visit():
 def test_a_word_said_alone_is_no_one_a_later_pronoun_means():
     said = [("Jo", "My son Eli plays soccer on Saturdays."), ("assistant", "Fun!")]
     assert own("His coach is Mr. Barnes.", said, "Jo") == {("Eli", "coach", "Mr. Barnes")}
+    dog = [("Fay", "Our dog Rocky weighs 70 pounds."), ("assistant", "Big boy!")]
+    diet = own("Vet put Rocky on a diet, he's down to 62 pounds.", dog, "Fay")
+    assert diet == {("Rocky", "weight", "62 pounds")}
+    # a name with a verb after it is someone a later "he" means
+    moving = own("He's moving to Denver next month.", ["Sam called."], "Fay")
+    assert moving == {("Sam", "residence", "Denver")}
     # a name before its 's is still read: Bob's birthday of that age
     assert own("We celebrated Uncle Bob's 65th last weekend.", ("My uncle Bob is 64.",), "Lena") == {
         ("Bob", "age", 65)

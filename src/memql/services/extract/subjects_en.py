@@ -58,8 +58,8 @@ def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         name is not None
         and name[0].split(" ", 1)[0] not in NOT_NAMES  # "The Prius got totaled": an article opens no name
         and not _PAST_VERB_OPENING.match(s, pos, end)
-        # "Fun!", "Congrats!": a word alone is no subject (a name read before its 's is: "Bob's 65th")
-        and (s[name.end() : end].strip(" !.?,;:") or s.startswith("'", name.end()))
+        # "Fun!", "Big boy!": a word alone or with a noun is no subject (one before its 's is: "Bob's 65th")
+        and (_says_something(s[name.end() : end].strip(" !.?,;:")) or s.startswith("'", name.end()))
     ):
         kin, _, named = name[0].partition(" ")  # "Uncle Bob" after "my uncle Bob": Bob
         if r.vocabulary.relation(kin.lower()) and any(p.name == named for p in r.persons):
@@ -126,6 +126,19 @@ _BARE_NOUN = re.compile(
 )
 # "the doctor is lowering my metformin to …": someone changing a value of another's, no attribute "doctor"
 _CHANGING_ONES = re.compile(rf"(?:[\w'-]+\s+){{1,3}}?(?:{CHANGING})\s+(?:my|our|his|her|their|the)\b", _I)
+_VERB_LIKE_WORDS = "is was can will did does said left went came got had ran won lost quit"
+_VERB_LIKE = frozenset(_VERB_LIKE_WORDS.split())
+
+
+def _says_something(rest: str) -> bool:
+    """Whether the words after a capitalised word say something of it: not nothing, and not one noun
+    ("Big boy!", "Good call")."""
+    if not rest:
+        return False
+    one = re.fullmatch(r"[a-z]+", rest)
+    return one is None or rest in _VERB_LIKE or rest.endswith(("s", "ed", "ing"))
+
+
 DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
 _NO_HEADS_WORDS = """
     it its that this these those there here let he she i we they you what which who whose everything
