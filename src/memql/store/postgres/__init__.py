@@ -39,6 +39,7 @@ from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.bulk import PostgresBulk, event_values, operation_values
 from memql.store.postgres.codec import escape
+from memql.store.postgres.connector import Connector
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
@@ -412,21 +413,25 @@ class PostgresStore:
         self.dsn, self.schema = split_url(url)
         connections = max(min_connections, pool_max(url, max_connections))
         try:
-            with psycopg.connect(self.dsn, autocommit=True) as conn:
-                self.extension_schema = vector_schema(conn)
-                (version,) = conn.execute(
-                    "SELECT extversion FROM pg_extension WHERE extname = 'vector'"
-                ).fetchone()
+            conn = psycopg.connect(self.dsn, autocommit=True)
+            try:
+                self.extension_schema, version = vector_schema(conn)
                 self.iterative_scans = extension_version(version) >= (0, 8)
                 migrate(conn, self.schema, self.extension_schema)
+            except BaseException:
+                conn.close()
+                raise
         except psycopg.Error as exc:  # unreachable server, bad URL, missing rights: a message, not a trace
             raise StoreUnavailable(f"PostgreSQL at {parts_for_message(url)}: {exc}") from exc
+        # the pool's first connection is this one (the schema's catalog already read): one, not two
+        self._connector = Connector(conn)
         self.pool = ConnectionPool(
             self.dsn,
             min_size=min_connections,
             max_size=connections,
             configure=self._configure,
             kwargs={"row_factory": dict_row},
+            connection_class=self._connector,  # type: ignore[arg-type]
             open=True,
         )
         self._lock = threading.Lock()
@@ -578,6 +583,7 @@ class PostgresStore:
             self.flush_visits()
         finally:
             self.pool.close()
+            self._connector.discard()
 
 
 __all__ = ["PostgresSession", "PostgresStore", "StoreUnavailable", "split_url"]
