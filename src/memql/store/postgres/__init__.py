@@ -22,6 +22,7 @@ orders inserting transactions store-wide. Audit sequence numbers come from Postg
 
 from __future__ import annotations
 
+import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -59,17 +60,29 @@ _COLUMNS = codec.SELECT_COLUMNS
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
 
 
-def _insert_sql(numbered: bool) -> str:
-    """INSERT of a record with its lexical index entries; its number from the counter, or %(num)s."""
+def _insert_sql(numbered: bool) -> tuple[str, list[str]]:
+    """INSERT of a record with its lexical index entries; its number from the counter, or %(num)s.
+
+    With PostgreSQL's own placeholders ($1, $2, …; one a parameter name) and the names in their order,
+    for a RawCursor: psycopg parses a query of more than 50 parameters anew at every execution (it caches
+    only smaller ones), 0.4 ms of CPU an insert."""
     num = "(SELECT value FROM c)" if numbered else "%(num)s::bigint"
     ctes = ["c AS (UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value)"]
     ctes = (ctes if numbered else []) + lexical.add_ctes(num)
     values = ", ".join(
         (num, *(f"%(c_{name})s" for name in codec.COLUMNS), "%(vec)s::vector", "%(path_vecs)s::vector[]")
     )
-    return (
+    statement = (
         f"WITH {', '.join(ctes)} INSERT INTO records ({_COLUMNS}, path_vecs) VALUES ({values}) RETURNING num"
     )
+    names: list[str] = []
+
+    def number(placeholder: re.Match[str]) -> str:
+        if placeholder[1] not in names:
+            names.append(placeholder[1])
+        return f"${names.index(placeholder[1]) + 1}"
+
+    return re.sub(r"%\((\w+)\)s", number, statement), names
 
 
 _INSERT_NUMBERED, _INSERT_GIVEN = _insert_sql(True), _insert_sql(False)
@@ -117,9 +130,11 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             "path_vecs": vectors.path_values(record.path_embeddings, record.embedding_dim),
             **lexical.add_params(record.tenant, postings, length),
         }
-        if num is None:
-            return self.conn.execute(_INSERT_NUMBERED, params).fetchone()["num"]
-        return self.conn.execute(_INSERT_GIVEN, {**params, "num": num}).fetchone()["num"]
+        statement, names = _INSERT_NUMBERED if num is None else _INSERT_GIVEN
+        if num is not None:
+            params["num"] = num
+        cursor = psycopg.RawCursor(self.conn)
+        return cursor.execute(statement, [params[name] for name in names]).fetchone()["num"]
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         self._enter(tenant)
