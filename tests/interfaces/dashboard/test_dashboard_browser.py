@@ -60,8 +60,10 @@ def served(site, clock, mira_key) -> Iterator[str]:
     sock.close()
 
 
-@pytest.fixture
-def page(served, backend):
+@pytest.fixture(scope="module")
+def browser():
+    """One headless chromium for this module's tests (each test has a context of its own: its own cookies,
+    storage and pages, as in a new browser); starting it costs seconds of CPU."""
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
@@ -71,17 +73,25 @@ def page(served, backend):
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), headless=True, args=CHROMIUM_ARGS)
         try:
-            context = browser.new_context(base_url=served, viewport={"width": 1200, "height": 900})
-            # nothing but the served app: a request anywhere else fails the test
-            outside: list[str] = []
-            context.route(
-                lambda url: not url.startswith(served),
-                lambda route: (outside.append(route.request.url), route.abort()),
-            )
-            yield context.new_page()
-            assert outside == [], f"the dashboard fetched from elsewhere: {outside}"
+            yield browser
         finally:
             browser.close()
+
+
+@pytest.fixture
+def page(browser, served):
+    context = browser.new_context(base_url=served, viewport={"width": 1200, "height": 900})
+    try:
+        # nothing but the served app: a request anywhere else fails the test
+        outside: list[str] = []
+        context.route(
+            lambda url: not url.startswith(served),
+            lambda route: (outside.append(route.request.url), route.abort()),
+        )
+        yield context.new_page()
+        assert outside == [], f"the dashboard fetched from elsewhere: {outside}"
+    finally:
+        context.close()
 
 
 def shot(page, backend: str, name: str) -> None:

@@ -239,10 +239,10 @@ def extension_version(text: str) -> tuple[int, ...]:
     return tuple(int(part) for part in text.split(".") if part.isdigit())
 
 
-def vector_schema(conn: psycopg.Connection) -> str:
-    """The schema of the pgvector extension, created (in `public`) when missing."""
+def vector_schema(conn: psycopg.Connection) -> tuple[str, str]:
+    """The schema and version of the pgvector extension, created (in `public`) when missing."""
     find = (
-        "SELECT n.nspname FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
+        "SELECT n.nspname, e.extversion FROM pg_extension e JOIN pg_namespace n ON n.oid = e.extnamespace "
         "WHERE e.extname = 'vector'"
     )
     row = conn.execute(find).fetchone()
@@ -250,4 +250,4 @@ def vector_schema(conn: psycopg.Connection) -> str:
         with suppress(psycopg.errors.UniqueViolation):  # created by another process at the same moment
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
         row = conn.execute(find).fetchone()
-    return row[0]
+    return row[0], row[1]
