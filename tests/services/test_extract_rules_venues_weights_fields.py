@@ -84,3 +84,11 @@ def test_what_someone_does_is_no_name_and_a_day_one_is_told_to_come_again():
     checkup = ("我的体检约在4月2号。",)
     told = own("医院打电话说那天设备检修，让我4月9号再去。", checkup, "老魏")
     assert told == {("老魏", "checkup", "2026-04-09")}
+
+
+def test_a_spouse_by_a_word_without_gender_and_a_dose_raised_by_the_doctor():
+    pills = ("我老伴每天吃一片降压药。",)
+    assert own("医生给她加到两片了。", pills, "老邱") == {("老邱的老伴", "food", "两片")}
+    assert own("我爱人在银行上班。", (), "老邱") == {("老邱的爱人", "employer", "银行")}
+    served = own("我哥退伍了，在老家当了辅警。", ("我哥在部队当兵。",), "小万")
+    assert ("小万的哥哥", "job_title", "辅警") in served

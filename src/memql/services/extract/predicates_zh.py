@@ -45,7 +45,7 @@ _WORKOUT = re.compile(  # 我在一兆韦德健身, 我换到了威尔士健身:
 _EACH_PERIOD = re.compile(r"(?:一|每)(?:天|日|周|星期|个月|晚)")
 _PER_PERIOD = re.compile(  # 抽一包烟, 只抽五根, 喝三杯咖啡: the amount kept, with what it is of
     r"(?:(?:一|每)(?:天|周|晚))?(?:只|就|才|大概|差不多)*(?P<verb>喝|吃|抽)(?P<v>(?:[0-9]{1,2}|[一两二三四五六七八九十半]{1,3})"
-    r"(?:杯|瓶|碗|份|罐|根|包|支|顿|个)[\u4e00-\u9fff]{0,4}?)(?:了|啦|左右)?$"
+    r"(?:杯|瓶|碗|份|罐|根|包|支|顿|个|片|粒|颗)[\u4e00-\u9fff]{0,4}?)(?:了|啦|左右)?$"
 )
 _HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking", "学": "learning", "练": "learning"}
 _STUDY = re.compile(

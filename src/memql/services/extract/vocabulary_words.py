@@ -492,6 +492,8 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "小猫": ("cat", None),
     "猫咪": ("cat", None),
     "狗狗": ("dog", None),
+    "老伴": ("spouse", None),
+    "爱人": ("spouse", None),
     "婆婆": ("mother_in_law", "f"),
     "岳母": ("mother_in_law", "f"),
     "丈母娘": ("mother_in_law", "f"),
