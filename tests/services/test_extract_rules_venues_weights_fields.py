@@ -92,3 +92,12 @@ def test_a_spouse_by_a_word_without_gender_and_a_dose_raised_by_the_doctor():
     assert own("我爱人在银行上班。", (), "老邱") == {("老邱的爱人", "employer", "银行")}
     served = own("我哥退伍了，在老家当了辅警。", ("我哥在部队当兵。",), "小万")
     assert ("小万的哥哥", "job_title", "辅警") in served
+
+
+def test_a_plans_day_said_before_its_subject_and_work_found_in_a_city():
+    plan = "下个月20号我要去深圳面试。"
+    assert own(plan, (), "阿凯") == {("阿凯", "深圳面试.date", "2026-04-20")}
+    assert own("面试提前了五天。", (plan,), "阿凯") == {("阿凯", "深圳面试.date", "2026-04-15")}
+    found = own("佳琪毕业回国了，在上海找了份工作。", ("我闺蜜佳琪在伦敦读书。",), "小蓝")
+    assert found == {("佳琪", "residence", "上海")}
+    assert own("我在腾讯找了份工作。", (), "小蓝") == {("小蓝", "employer", "腾讯")}

@@ -99,6 +99,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer",
             "organization",
         ),
+        (  # 在上海找了份工作: found work there (a city is where one lives: rules_zh)
+            r"在(?!家|那|这)(?P<v>[^，,]{2,8}?)(?:找了|找到了?|找着了)(?:一)?份(?:新)?(?:工作|活儿?)(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
         (
             # 留在…上班: stays on where one works
             r"(?:留)?在(?!家|那|这)(?P<v>[^，,]+?)(?:工作|上班|任职|实习|做事|打工|就职|兼职)",

@@ -378,6 +378,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         today = r.now.replace(hour=0, minute=0, second=0, microsecond=0)
         booked = re.match(r"(?:预约了?|约了?|订了?|定了?|安排了?)", s[t1:b])  # 周日下午四点约了按摩
         after = t1 + (booked.end() if booked else 0)
+        after += 2 if s.startswith("我们", after) else 1 if s.startswith("我", after) else 0  # 下周五我去…
         done = re.search(r"过|了.", s[after:b]) or (
             span.start < today + timedelta(days=1) and "了" in s[after:b]
         )

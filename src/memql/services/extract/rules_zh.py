@@ -299,10 +299,12 @@ def _statement(
             )
         )
         return said, subject
+    leading_time = subject == r.speaker and bool(r.times_in(a, at))  # 下个月20号我要去…: the plan's day
     said = (
         _predicates(r, subject, a, verb_at, b, confidence, correction)
         or _states(r, subject, a, at, verb_at, b, confidence, correction)
         or subject_moved(r, subject, a, verb_at, b)  # 她改成下周日来了
+        or (leading_time and event(r, subject, a, a, b, confidence, correction))
     )
     return said, subject
 
