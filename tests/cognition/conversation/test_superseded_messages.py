@@ -443,3 +443,7 @@ def test_the_weekday_a_moved_day_was_said_by_is_history_in_its_own_message(memor
     text = conv.context("When is lunch with Jo?", budget_tokens=300).text
     assert "until 2026-03-08: [M2] cy: I'm meeting Jo for lunch on Thursday at noon." in text
     assert "Friday" in _current(text)
+
+
+def test_a_degree_finished_ends_the_study():
+    assert _ages("[S1] 老姜: 我儿子在上海读博。", "[S2] 老姜: 儿子博士毕业，去了苏州一所大学当老师。")

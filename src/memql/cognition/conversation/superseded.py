@@ -387,7 +387,7 @@ _ENDED_STATES: tuple[tuple[str, re.Pattern[str], re.Pattern[str]], ...] = (
         ),
         re.compile(
             r"\b(?:graduated|dropped out|finished (?:college|uni|university|school|(?:his|her|my) degree))\b"
-            r"|毕业了|已经毕业|刚毕业|毕业后|已毕业|退学|辍学",
+            r"|毕业了|已经毕业|刚毕业|毕业后|已毕业|(?:博士|硕士|研究生|大学|本科|高中)毕业|退学|辍学",
             re.IGNORECASE,
         ),
     ),

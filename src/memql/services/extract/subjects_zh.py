@@ -32,9 +32,12 @@ _ROLE_NOUN = re.compile(
 _ATTRIBUTE_NEXT = re.compile(r"(?P<attr>[\u4e00-\u9fff]{1,6}?)(?=[：:\s]|是)")
 
 
+_STUDY_LEVEL = re.compile(r"博士|硕士|研究生|本科|大学|高中|初中|小学|研|博|大专")
+
+
 def _not_a_name(r: Reading, words: str) -> bool:
     return (
-        bool(_ROLE_NOUN.fullmatch(words))
+        bool(_ROLE_NOUN.fullmatch(words) or _STUDY_LEVEL.fullmatch(words))  # 儿子博士毕业: a level
         or r.vocabulary.attribute(r.vocabulary.normalize(words)) is not None
         or re.search(r"[我你他她它]", words) is not None  # 我妈教我做饭: 教我 is no name
     )

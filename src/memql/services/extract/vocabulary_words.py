@@ -241,7 +241,7 @@ _ASKED_EN: dict[str, tuple[str, ...]] = {
     "instrument": ("play", "playing"),
     "residence": ("live", "lives", "living", "based"),
     "employer": ("work", "works", "working"),
-    "job_title": ("do for a living", "do for work", "job"),
+    "job_title": ("do for a living", "do for work", "job", "做什么", "干什么", "干嘛"),
 }
 ATTRIBUTES = (
     *(replace(a, phrases=a.phrases + _ASKED_EN.get(a.key, ())) for a in ATTRIBUTES),
