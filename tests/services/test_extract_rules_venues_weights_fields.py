@@ -110,3 +110,10 @@ def test_a_level_finished_is_no_name_and_a_living_said_after_a_move_home():
     assert driving == {("小刘的表哥", "job_title", "跑滴滴")}
     home = own("小雅辞职回老家长沙了，在那边开了个花店。", ("我闺蜜小雅在广州做设计。",), "婷婷")
     assert home == {("小雅", "residence", "长沙"), ("小雅", "job_title", "开了个花店")}
+
+
+def test_a_habit_at_a_time_that_recurs_and_its_change_in_chinese():
+    habit = "我老公每周五晚上打麻将。"
+    assert own(habit, (), "阿月") == {("阿月的老公", "打麻将", "每周五晚上")}
+    assert own("他现在改成周六下午打了。", (habit,), "阿月") == {("阿月的老公", "打麻将", "每周六下午")}
+    assert own("我女儿每周六上午学钢琴。", (), "阿月") == {("阿月的女儿", "学钢琴", "每周六上午")}

@@ -172,6 +172,7 @@ _MOVED_TO = re.compile(r"(?:又)?(?:改到|改成|改为|改在|" + ZH_MOVED_TO 
 _SWAPPED = re.compile(
     r"(?:又)?换成了?(?:一辆|一台|一部|辆|台|部)?(?P<v>[^，,。！!？?\s了]{1,8})(?:了|啦)?[。！!]*"
 )
+_DONE_THEN = re.compile(r"[\u4e00-\u9fff]{0,4}?(?:了|吧|啦)?[。！!]*")  # …打了: what is done, then
 _THEN = re.compile(r"(?:再)?(?:来|去|到|回来|过来|见|办|做)?(?:了|吧|啦)?[。！!]*")
 
 
@@ -188,11 +189,19 @@ def subject_moved(r: Reading, subject: str, a: int, at: int, b: int) -> bool:
     if m is None:
         return False
     inside = [t for t in r.times_in(m.end(), b) if t[0] == m.end()]
-    if not inside or not _THEN.fullmatch(r.text, inside[0][1], b):
+    if not inside:
         return False
     t0, t1, span = inside[0]
     for d in reversed(r.earlier):
-        if d.subject == subject and d.kind == "date" and not d.attribute.startswith("relation."):
+        if d.subject != subject or d.kind not in ("date", "schedule") or d.attribute.startswith("relation."):
+            continue
+        if d.kind == "schedule" and _DONE_THEN.fullmatch(r.text, t1, b):
+            # 他现在改成周六下午打了: a time that recurs takes the new one, as said (每 implied)
+            words = r.text[t0:t1]
+            bound(r, d, words if words.startswith("每") else "每" + words, a, b, (t0, t1))
+            return True
+        if d.kind == "date" and _THEN.fullmatch(r.text, t1, b):
             bound(r, d, time_value(span, r.now), a, b, (t0, t1))
             return True
+        return False
     return False

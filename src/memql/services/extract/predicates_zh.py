@@ -164,7 +164,7 @@ _EVENT = re.compile(
     r"(?:就|才|要|会|将|再|开始|能|可以|得)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
     r"(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
-    r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
+    r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|学|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
     r"打针|检查|产检|拔牙|补牙|落地|降落|起飞|抵达|到达|登机|截止)" + _CLAUSE + r"{0,8}?)?(?:了|吧|啦|呢)?$"
 )
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
@@ -374,7 +374,8 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if not (clock or day or span.granularity == "month"):
             continue
         if s[max(at, t0 - 1) : t0] == "每":
-            continue
+            # 每周五晚上打麻将: a time that recurs is held as its words, keyed by what is done
+            return _recurring(r, subject, (a, at), t0 - 1, t1, b, confidence, correction)
         today = r.now.replace(hour=0, minute=0, second=0, microsecond=0)
         booked = re.match(r"(?:预约了?|约了?|订了?|定了?|安排了?)", s[t1:b])  # 周日下午四点约了按摩
         after = t1 + (booked.end() if booked else 0)
@@ -417,6 +418,17 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             _add(r, subject, where, m, a, b, confidence, correction, "place", "place")
         return True
     return False
+
+
+def _recurring(r: Reading, subject: str, part: tuple[int, int], t0: int, t1: int, b: int, confidence, correction):  # noqa: E501
+    (a, at), m = part, _EVENT.match(r.text, t1, b)
+    if m is None or not m["vp"] or r.text[at:t0].strip("我们的 "):
+        return False  # (a thing named before the time, 钢琴课每周六…, is the grammar's copula reading)
+    key = key_of(r, re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"])
+    if not key:
+        return False
+    add_fact(r, subject, key, r.text[t0:t1], a, b, confidence, correction, "schedule", (t0, t1))
+    return True
 
 
 # 她现在不在协和了: no longer at a place a fact of theirs held (the next part says where now)

@@ -75,6 +75,10 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     attr = _ATTRIBUTE_NEXT.match(s, bare.end(), end) if bare is not None else None
     if bare is not None and attr is not None and r.vocabulary.attribute(r.vocabulary.normalize(attr["attr"])):
         return _relative(r, bare), bare.end(), True  # 我爸手机号：138…: the father's phone
+    if bare is not None and bare.start("rel") > pos and not re.match(r"[们家]", s[bare.end() :]):
+        # 我老公每周五晚上打麻将: 我 + a relative is that relative, whatever verb follows (我哥们: friends)
+        de = s.startswith("的", bare.end())
+        return _relative(r, bare), bare.end() + de, de
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(rf"(?P<p>他|她)的?(?P<rel>{relation_words(r)})").match(s, pos, end)) is not None:
