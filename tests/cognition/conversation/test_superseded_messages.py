@@ -447,3 +447,17 @@ def test_the_weekday_a_moved_day_was_said_by_is_history_in_its_own_message(memor
 
 def test_a_degree_finished_ends_the_study():
     assert _ages("[S1] 老姜: 我儿子在上海读博。", "[S2] 老姜: 儿子博士毕业，去了苏州一所大学当老师。")
+
+
+def test_a_new_job_ends_what_one_did_without_a_word_of_change(memory):
+    m = memory(actor="val", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My husband Greg coaches high school basketball.", "2026-01-03T09:00:00Z"),
+            ("user", "Greg took a job as athletic director at the same school.", "2026-07-03T09:00:00Z"),
+        ],
+    )
+    text = conv.context("What is Greg's job?", budget_tokens=300).text
+    assert "until 2026-07-03: [M1] val: My husband Greg coaches" in text
+    assert "athletic director" in _current(text)

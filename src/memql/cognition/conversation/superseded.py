@@ -113,12 +113,15 @@ def label_superseded(
             related.setdefault(f.subject, set()).add(f.attribute[len("relation.") : -len("_of")])
     labels: dict[tuple[int, int], tuple[datetime, frozenset[str]]] = {}
     for n, (when, _, p, i, speaker, text) in enumerate(lines):
-        if speaker == agent or not (_says_change(text) or _ended(text)) or set(pieces[p].source_ids) & later:
+        new_job = {f.subject for f in stated.get(cited[(p, i)], ()) if f.attribute == "job_title"}
+        # a line that says no change ages only what its new job title ends ("Greg took a job as …")
+        changes = _says_change(text) or _ended(text)
+        if speaker == agent or not (changes or new_job) or set(pieces[p].source_ids) & later:
             continue
         anchors, people = (_anchors(text) - people_named - _STATES) | _ended(text), _people(text)
         anchors |= {"@" + f.attribute for source in pieces[p].source_ids for f in stated.get(source, ())}
+        anchors = anchors if changes else set()
         whose = _subjects(stated.get(cited[(p, i)], ()))
-        new_job = {f.subject for f in stated.get(cited[(p, i)], ()) if f.attribute == "job_title"}
         for k, earlier in enumerate(lines[:n]):
             _, _, q, j, by, said = earlier
             if (q, j) in labels or (by != speaker and by != agent) or q == p:
