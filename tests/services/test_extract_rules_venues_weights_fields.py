@@ -84,6 +84,8 @@ def test_what_someone_does_is_no_name_and_a_day_one_is_told_to_come_again():
     checkup = ("我的体检约在4月2号。",)
     told = own("医院打电话说那天设备检修，让我4月9号再去。", checkup, "老魏")
     assert told == {("老魏", "checkup", "2026-04-09")}
+    draft = ("我这个月15号交论文初稿。",)
+    assert own("导师让我月底再交。", draft, "小诸") == {("小诸", "交论文初稿.date", "2026-03-31")}
 
 
 def test_a_spouse_by_a_word_without_gender_and_a_dose_raised_by_the_doctor():

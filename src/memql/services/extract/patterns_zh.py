@@ -303,8 +303,8 @@ _CHANGE_OPENING = re.compile(
     r"提高到|降低到|(?:最后|最终)(?:定在|定到|定成|改成|改到))"  # 又改了一次，最后定在5月23号
 )
 # 让我4月9号再去: the day one is told to come again is the held day's new value
-_AGAIN = re.compile(
-    r"(?:让我|叫我|要我|通知我)(?P<t>[^，,。]{2,12}?)再(?:去|来|过来|做|办|查|检查|复查)(?:一次|一趟)?(?:吧|了)?$"
+_AGAIN = re.compile(  # 导师让我月底再交: someone's word before it
+    r"[\u4e00-\u9fff]{0,4}?(?:让我|叫我|要我|通知我)(?P<t>[^，,。]{2,12}?)再[\u4e00-\u9fff]{1,2}?(?:一次|一趟)?(?:吧|了)?$"
 )
 # 兽医让它改成一天三顿: a change someone asked of the one a fact is about (the change opens after it)
 _CAUSED = re.compile(
