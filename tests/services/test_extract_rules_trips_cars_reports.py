@@ -105,3 +105,10 @@ def test_a_new_boss_by_surname_and_a_grade_and_school_said_in_chinese():
     assert ("小秦", "manager", "刘老板") in new
     said = own("妹妹考上浙大了，现在是大一新生。", ("我妹妹在读高三。",), "阿梅")
     assert said == {("阿梅的妹妹", "school", "浙大"), ("阿梅的妹妹", "grade", "大一")}
+
+
+def test_games_that_recur_said_with_are_and_moved_by_her_games():
+    games = "My daughter's soccer games are Saturdays at 9."
+    assert own(games, (), "Cy") == {("Cy's daughter", "soccer_games", "Saturdays at 9")}
+    moved = own("Fall season, her games moved to Sundays at 1.", (games,), "Cy")
+    assert moved == {("Cy's daughter", "soccer_games", "Sundays at 1")}  # "Fall season" names no one

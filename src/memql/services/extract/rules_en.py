@@ -334,7 +334,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     ):
         return True  # "our wedding is on June 14 at the lake house": its day and its place
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
-    if cop in ("are", "were") and not known:
+    if cop in ("are", "were") and not known and not recurs(r, vstart, end):
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
     if (
         not known
@@ -353,7 +353,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         _CHANGE_COPULA.match(cop) and _A_PLACE.match(r.text, vstart, end)
     )
     # (a key the vocabulary knows is itself, unless it names an event held by its verb: "the flight")
-    held = held_by_head(r, subject, key, events_only=bool(r.vocabulary.attribute(key))) if definite else None
+    # ("her games" of the daughter's held soccer_games, too)
+    held = held_by_head(r, subject, key, events_only=bool(r.vocabulary.attribute(key)))
     if held is not None:
         # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
         key = held.attribute

@@ -132,11 +132,11 @@ _VERB_LIKE = frozenset(_VERB_LIKE_WORDS.split())
 
 def _says_something(rest: str) -> bool:
     """Whether the words after a capitalised word say something of it: not nothing, and not one noun
-    ("Big boy!", "Good call")."""
-    if not rest:
+    ("Big boy!", "Good call", "Fall season, her games moved …")."""
+    head = rest.split(",", 1)[0].strip()
+    if not rest or (not head and "," not in rest):
         return False
-    one = re.fullmatch(r"[a-z]+", rest)
-    return one is None or rest in _VERB_LIKE or rest.endswith(("s", "ed", "ing"))
+    return re.fullmatch(r"[a-z]+", head) is None or head in _VERB_LIKE or head.endswith(("s", "ed", "ing"))
 
 
 DEFINITE = "\x00the"  # the possessor of "the <attribute> is ...": the speaker, if the attribute is known
