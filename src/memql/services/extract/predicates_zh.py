@@ -420,7 +420,9 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
     return False
 
 
-def _recurring(r: Reading, subject: str, part: tuple[int, int], t0: int, t1: int, b: int, confidence, correction):  # noqa: E501
+def _recurring(
+    r: Reading, subject: str, part: tuple[int, int], t0: int, t1: int, b: int, confidence, correction
+) -> bool:
     (a, at), m = part, _EVENT.match(r.text, t1, b)
     if m is None or not m["vp"] or r.text[at:t0].strip("我们的 "):
         return False  # (a thing named before the time, 钢琴课每周六…, is the grammar's copula reading)
