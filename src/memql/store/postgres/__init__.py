@@ -22,7 +22,6 @@ orders inserting transactions store-wide. Audit sequence numbers come from Postg
 
 from __future__ import annotations
 
-import re
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -41,6 +40,7 @@ from memql.store.postgres import codec, lexical, query, vectors
 from memql.store.postgres.bulk import PostgresBulk, event_values, operation_values
 from memql.store.postgres.codec import escape
 from memql.store.postgres.connector import Connector
+from memql.store.postgres.inserts import INSERT_GIVEN, INSERT_NUMBERED
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
@@ -56,36 +56,9 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
-_COLUMNS = codec.SELECT_COLUMNS
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
 
 
-def _insert_sql(numbered: bool) -> tuple[str, list[str]]:
-    """INSERT of a record with its lexical index entries; its number from the counter, or %(num)s.
-
-    With PostgreSQL's own placeholders ($1, $2, …; one a parameter name) and the names in their order,
-    for a RawCursor: psycopg parses a query of more than 50 parameters anew at every execution (it caches
-    only smaller ones), 0.4 ms of CPU an insert."""
-    num = "(SELECT value FROM c)" if numbered else "%(num)s::bigint"
-    ctes = ["c AS (UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value)"]
-    ctes = (ctes if numbered else []) + lexical.add_ctes(num)
-    values = ", ".join(
-        (num, *(f"%(c_{name})s" for name in codec.COLUMNS), "%(vec)s::vector", "%(path_vecs)s::vector[]")
-    )
-    statement = (
-        f"WITH {', '.join(ctes)} INSERT INTO records ({_COLUMNS}, path_vecs) VALUES ({values}) RETURNING num"
-    )
-    names: list[str] = []
-
-    def number(placeholder: re.Match[str]) -> str:
-        if placeholder[1] not in names:
-            names.append(placeholder[1])
-        return f"${names.index(placeholder[1]) + 1}"
-
-    return re.sub(r"%\((\w+)\)s", number, statement), names
-
-
-_INSERT_NUMBERED, _INSERT_GIVEN = _insert_sql(True), _insert_sql(False)
 _EVENT_SELECT = (
     "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, o.ir, "
     "o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq "
@@ -130,7 +103,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             "path_vecs": vectors.path_values(record.path_embeddings, record.embedding_dim),
             **lexical.add_params(record.tenant, postings, length),
         }
-        statement, names = _INSERT_NUMBERED if num is None else _INSERT_GIVEN
+        statement, names = INSERT_NUMBERED if num is None else INSERT_GIVEN
         if num is not None:
             params["num"] = num
         cursor = psycopg.RawCursor(self.conn)
