@@ -308,6 +308,13 @@ SPEAKERS_KIN = re.compile(
 )
 
 
+def latest_organization(r: Reading, subject: str, keys: frozenset[str] | None = None) -> str | None:
+    """The key of the subject's latest organisation fact (of `keys`, when given): what "transferred to X"
+    or "is at X now" changes — a pupil's school, a worker's employer."""
+    held = (d for d in reversed(r.earlier) if d.subject == subject and d.kind == "organization")
+    return next((d.attribute for d in held if keys is None or d.attribute in keys), None)
+
+
 def latest_held(r: Reading, keep: Callable[[Draft], bool]) -> dict[tuple[str, str], Draft]:
     """The latest earlier value of each (subject, attribute) that `keep` accepts (not the message's own)."""
     return {(d.subject, d.attribute): d for d in r.earlier if d not in r.facts and keep(d)}

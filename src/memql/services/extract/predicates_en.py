@@ -8,7 +8,7 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
-from .common import Reading
+from .common import Reading, latest_organization
 from .patterns_en import (
     _ADVERBS,
     _AGE,
@@ -53,9 +53,7 @@ def _holds(r: Reading, subject: str, key: str) -> bool:
     return any(d.subject == subject and d.attribute == key for d in r.earlier)
 
 
-def _holds_school_only(r: Reading, subject: str) -> bool:
-    """Whether the subject's recent facts give a school and no employer: a pupil is "at" a school."""
-    return _holds(r, subject, "school") and not _holds(r, subject, "employer")
+_AT_NOW_KEYS = frozenset({"employer", "school"})
 
 
 def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end: int, confidence, correction):
@@ -103,8 +101,9 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
-        if key == "employer" and _BEING_AT.search(m[0]) and _holds_school_only(r, subject):
-            key = "school"  # "Ivy is at Oak Ridge now" of a pupil: where she studies, not works
+        if key == "employer" and _BEING_AT.search(m[0]):
+            # "Ivy is at Oak Ridge now" of a pupil: where she studies, not works
+            key = latest_organization(r, subject, _AT_NOW_KEYS) or key
         if key in ("residence", "work_location") and _WORKPLACE.search(str(v)):
             # "moved to the Paris office": a workplace, not a home; the place it names is where one works
             office = _OFFICE_IN.fullmatch(str(v))

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 
 from .actions_en import read_decisions, read_tasks
-from .common import HEDGED, Reading, strip_span
+from .common import HEDGED, Reading, latest_organization, strip_span
 from .corrections_en import bare_value
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
 from .patterns_en import (
@@ -517,8 +517,8 @@ def _transferred(r: Reading, subject: str, pos: int, at: int, end: int) -> bool:
     m = _TRANSFER.match(r.text, at, end)
     if m is None or m["name"] in NOT_NAMES:
         return False
-    held = [d for d in reversed(r.earlier) if d.subject == subject and d.kind == "organization"]
-    if not held:
+    key = latest_organization(r, subject)
+    if key is None:
         return False  # nothing of theirs to transfer from: no guess at what changed
-    add_fact(r, subject, held[0].attribute, m["name"], pos, end, 0.8, True, "organization", m.span("name"))
+    add_fact(r, subject, key, m["name"], pos, end, 0.8, True, "organization", m.span("name"))
     return True
