@@ -321,6 +321,14 @@ RULES: tuple[Rule, ...] = (
     Rule(_c(rf"(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>{_MD})\s*月\s*(?P<edge>底|末|初|中)旬?"), _named_month_edge),
     Rule(_c(rf"(?:(?P<y>{_YEAR})|(?P<rel>{_YEAR_REL}))?\s*年?\s*年\s*(?P<edge>底|末|初|终)"), _year_edge),
     Rule(_c(rf"(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>{_MD})\s*月\s*(?P<d>{_MD})\s*(?:日|号|號)"), _date),
+    # 3月27号周五, 27号（周五）: a date with its weekday is the date (the weekday only names it)
+    Rule(
+        _c(
+            rf"(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>{_MD})\s*月\s*(?P<d>{_MD})\s*(?:日|号|號)\s*[（(]?\s*{_WEEK}"
+            r"[一二三四五六日天1-7][）)]?"
+        ),
+        _date,
+    ),
     Rule(_c(rf"(?P<y>{_YEAR})\s*年\s*(?P<m>{_MD})\s*月"), _year_month),
     Rule(_c(rf"(?P<y>{_YEAR})\s*年"), _whole_year),
     Rule(_c(rf"(?P<rel>{_REL_RE})\s*月\s*(?P<d>{_MD})\s*(?:日|号|號)"), _relative_month_day),
@@ -330,6 +338,13 @@ RULES: tuple[Rule, ...] = (
             rf"(?<![第几0-9一二三四五六七八九十A-Za-z街路区巷弄栋幢楼室院村道里])(?P<d>{_MD})\s*(?:号|號)"
             r"(?!\s*(?:楼|樓|线|線|门|門|床|房|机|位|车|車|球|窗|口|馆|院|桌|柜|选手|队|座|屋|站|码|碼|包厢|厅|台|仓|"
             r"店|病房|宿舍|街|路|弄|巷|单元|号|線|地铁))"
+        ),
+        _day_of_month,
+    ),
+    Rule(
+        _c(
+            rf"(?<![第几0-9一二三四五六七八九十A-Za-z街路区巷弄栋幢楼室院村道里月])(?P<d>{_MD})\s*(?:号|號)\s*[（(]?\s*"
+            rf"{_WEEK}[一二三四五六日天1-7][）)]?"
         ),
         _day_of_month,
     ),

@@ -327,6 +327,14 @@ def _says(folded: str, words, whole: bool) -> bool:
     return any((re.search(rf"\b{re.escape(w)}{end}", folded) if w.isascii() else w in folded) for w in words)
 
 
+_PLURAL = re.compile(r"(?:(?<=ss)|(?<=sh)|(?<=ch)|(?<=x))es$|(?<!s)s$")
+
+
+def singular(word: str) -> str:
+    """An English plural's singular, by its ending: coffees -> coffee, glasses -> glass."""
+    return _PLURAL.sub("", word)
+
+
 def names_key(text: str, attribute: str) -> bool:
     """Does the text name a word of the key ("the flight" of `flight_home`, 体检 of `体检.date`)?"""
     return _says(text.casefold(), [w for w in re.split(r"[._]", attribute) if len(w) >= 2], whole=False)

@@ -11,10 +11,10 @@ from datetime import UTC, datetime, timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import BOUND, Draft, Reading, same_value, time_value
+from .common import BOUND, Draft, Reading, latest_held, same_value, time_value
 from .events_en import new_place
 from .patterns_en import _BARE, _I, CHANGING
-from .values_en import add_fact, value_of
+from .values_en import add_fact, at_hour, value_of
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _COMMA = re.compile(r"[,;:]\s*")
@@ -23,10 +23,15 @@ _MOVED_IT = re.compile(
     r"extended|renewed|delayed|negotiated|talked|got|brought|"
     r"postponed|brought|shifted|switched|put|move|push|change|bump|shift|switch)\s+"
     r"(?:it|that|this|the time)\s+"
-    r"(?:back\s+|forward\s+|up\s+|off\s+|down\s+)?(?:to|until|till)\s+|"
+    r"(?:(?:back|forward|up|off|down)\s+){0,2}(?:to|until|till)\s+|"  # "negotiated it back down to"
     # "airline cancelled, rebooked for the 24th", "got rescheduled to Monday": no "it" said
     r"(?:(?:got|been|was|were|just|have|has|'ve)\s+)*(?:rebooked|re-booked|rescheduled|postponed)\s+"
-    r"(?:(?:me|us|it|that|him|her|them)\s+)?(?:for|to|until|till)\s+",
+    r"(?:(?:me|us|it|that|him|her|them)\s+)?(?:for|to|until|till)\s+|"
+    # "he can't make it till Thursday", "she can only come on Friday": the one coming names the new day
+    r"(?:he|she|they|we|i)\s+(?:can'?t|cannot|can not|won'?t be able to|isn'?t able to|aren'?t able to)\s+"
+    r"(?:make it|come(?:\s+(?:by|in|over|out))?|do it|be here|be there|get here|get there|get to it)\s+"
+    r"(?:till|until|before)\s+|"
+    r"(?:he|she|they|we|i)\s+can\s+only\s+(?:make it|come(?:\s+(?:by|in|over|out))?|do it)\s+(?:on\s+)?",
     _I,
 )
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
@@ -60,7 +65,11 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         )
         if c.start() >= pos
     ]
-    if _changed_measure(r, pos, end) or _switched_held(r, pos, end, correction) or _no_longer(r, pos, end):
+    # "negotiated it back down to 1,490", "talked them down to 1,400": the number moved to, wherever said
+    moved_to = (pos + x.start() for x in _DOWN_OR_UP_TO.finditer(r.text[pos:end]) if x.start() > 0)
+    if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)):
+        return
+    if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or _switched_to_titled(r, pos, end):
         return
     if new_place(r, pos, end) or _one_more(r, pos, end):  # "venue update: …", "adopted a third cat"
         return
@@ -181,26 +190,38 @@ _MEASURE_CHANGE = re.compile(
     r"(?:(?:the|my|our)\s+)?(?P<attr>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)\s+(?:has\s+|'s\s+|just\s+)?"
     r"(?:went|gone|is|'s|got|dropped|rose|fell|climbed|came|jumped|increased|decreased|was raised|"
     r"was cut)\s+)?"
-    r"(?:now\s+)?(?:(?:down|up|back)\s+to|hit|reached|touched)\s+(?:about\s+|around\s+)?"
-    r"(?P<value>(?P<cur>[$€£])?\d[\d,.]*\s*(?P<unit>[a-z%]+)?)",
+    r"(?:now\s+)?(?:(?:back\s+)?(?:down|up|back)\s+to|hit|reached|touched)\s+(?:about\s+|around\s+)?"
+    r"(?P<value>(?P<cur>[$€£])?\d(?:[\d,.]*\d)?\s*(?P<unit>(?!a\b|per\b|each\b|now\b)[a-z%]+)?)",
     _I,
 )
-
-
-_NUMBER_AND_UNIT = re.compile(r"[\d,.]+(?:\s*(?P<unit>[a-z]+))?", _I)
+# "lease came through, it's 1,525 now", "it's now $80": a bare new amount of the one held
+_IT_IS_NOW = re.compile(
+    r"(?:it'?s|it is)\s+(?:now\s+(?=\S+\s*[,.!]*$)|(?=\S+\s+now\b))"
+    r"(?P<value>(?P<cur>[$€£])?\d[\d,]*(?:\.\d+)?)(?P<unit>)",
+    _I,
+)
+_DOWN_OR_UP_TO = re.compile(r"\b(?:back\s+)?(?:down|up)\s+to\s+[$€£]?\d", _I)
+# a held number: "195", "210 pounds", "$1,450 a month" (its currency, unit and period kept when a bare number
+# replaces it)
+_HELD_NUMBER = re.compile(
+    r"(?P<cur>[$€£]?)[\d,.]+(?:\s*(?P<unit>(?!a\b|per\b|each\b)[a-z]+))?(?P<per>\s+(?:a|per|each)\s+"
+    r"(?:month|year|week|day|night))?",
+    _I,
+)
 
 
 def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     """The held fact whose value is said in the same unit ("82 kg"), or a bare number when no unit is
     said and the speaker holds exactly one numeric fact; never a guess among several."""
-    m = _MEASURE_CHANGE.match(r.text, pos, end)
+    m = _MEASURE_CHANGE.match(r.text, pos, end) or _IT_IS_NOW.match(r.text, pos, end)
     if m is None:
         return False
     unit = (m["unit"] or m["cur"] or "").lower()
     held = [
         d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
     ]
-    key = r.vocabulary.normalize(m["attr"]) if m["attr"] else ""
+    attr = m.groupdict().get("attr")
+    key = r.vocabulary.normalize(attr) if attr else ""
     if key:
         fits = [d for d in held if d.attribute == key or d.attribute.endswith(("." + key, "_" + key))]
     elif m["cur"]:
@@ -208,7 +229,9 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     elif unit:
         fits = [d for d in held if re.fullmatch(r"[\d,.]+\s*" + re.escape(unit), str(d.value), _I)]
     else:  # "Down to 195!": the one number held, with or without its unit ("210 pounds")
-        fits = [d for d in held if _NUMBER_AND_UNIT.fullmatch(str(d.value)) and not isinstance(d.value, bool)]
+        fits = [d for d in held if _HELD_NUMBER.fullmatch(str(d.value)) and not isinstance(d.value, bool)]
+        if m.re is _IT_IS_NOW:  # "it's 10 now" may be the clock; only an amount held is moved so
+            fits = [d for d in fits if (f := _HELD_NUMBER.fullmatch(str(d.value))) and (f["cur"] or f["per"])]
         if len({d.attribute for d in fits}) != 1:
             return False
     if not fits:
@@ -216,8 +239,10 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     earlier = fits[0]
     words = m["value"].strip()
     value: object = int(words) if re.fullmatch(r"\d+", words) else words
-    if not unit and (held_unit := _NUMBER_AND_UNIT.fullmatch(str(earlier.value))["unit"]):
-        value = f"{words} {held_unit}"  # said in the held value's own unit
+    form = _HELD_NUMBER.fullmatch(str(earlier.value))
+    if not unit and form is not None and (form["cur"] or form["unit"] or form["per"]):
+        # said in the held value's own currency, unit and period: "$1,450 a month" -> "$1,525 a month"
+        value = f"{form['cur']}{words}{' ' + form['unit'] if form['unit'] else ''}{form['per'] or ''}"
     r.correct(earlier, value, pos, end, m.span("value"))
     return True
 
@@ -270,6 +295,28 @@ def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
     return True
 
 
+# "Dr. Kline retired, so we switched to Dr. Osei": a titled person held as someone's (a doctor, a teacher)
+# is replaced by the one of the same title switched to
+_SWITCHED_TO_TITLED = re.compile(
+    r"(?:(?:i|we|she|he|they)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+|finally\s+)*)?(?:switched|changed|moved|"
+    r"went|switch|change|transferred)\s+(?:over\s+)?to\s+(?P<name>(?-i:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z][\w'-]+))",
+    _I,
+)
+
+
+def _switched_to_titled(r: Reading, pos: int, end: int) -> bool:
+    m = _SWITCHED_TO_TITLED.match(r.text, pos, end)
+    if m is None:
+        return False
+    titled = re.compile(rf"{m['title']}\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")  # "Dr. Kline", a name held
+    held = latest_held(r, lambda d: d.speaker == r.speaker and titled.fullmatch(str(d.value)) is not None)
+    if len(held) != 1:
+        return False  # none, or two a new doctor may replace: never a guess
+    (earlier,) = held.values()
+    r.correct(earlier, m["name"], pos, end, m.span("name"))
+    return True
+
+
 # "I meant 4, not 3", "make it 6:30", "it's 5 pm": a new hour of a held moment
 _NEW_CLOCK = re.compile(
     r"(?:(?:it'?s|it is|at|make it|it should be|should be)\s+)?(?:at\s+)?"
@@ -313,12 +360,7 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
         local = old.astimezone(r.now.tzinfo)
         if m["old"] is not None and int(m["old"]) % 12 != local.hour % 12:
             continue
-        new = hour
-        if m["ampm"]:
-            new = hour % 12 + (12 if m["ampm"].lower() == "p" else 0)
-        elif hour < 12 and local.hour >= 12:
-            new = hour + 12
-        moment = local.replace(hour=new, minute=minute)
+        moment = at_hour(local, hour, minute, m["ampm"])
         value = time_value(TimeSpan(moment, moment + timedelta(minutes=1), "minute"), r.now)
         r.correct(d, value, pos, end, m.span("h"))
         return True

@@ -97,6 +97,7 @@ _SUBJECTLESS = re.compile(
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
     r"cut back|cut down|weighed in|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
+    r"(?:my|our|the)\s+landlord\s+(?:charges|is charging|'s charging)\s+(?:me|us)\b|"  # the tenant's rent
     + ROLE_OPENING
     + r"(?:(?:just\s+|finally\s+)?(?:changed|upped|raised|increased|lowered|reduced|cut|adjusted|moved|"
     r"pushed|bumped)|" + CHANGING + r")\s+(?:my|our)\b",

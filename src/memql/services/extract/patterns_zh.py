@@ -122,6 +122,13 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer_change",
             "organization",
         ),
+        (  # 小美去广州发展了, 到杭州工作了, 调到成都了: a city one goes to live and work in (rules_zh: a
+            # place it knows, else nothing)
+            r"(?:(?:去了?|到了?)(?=[\u4e00-\u9fff]{2,4}?(?:发展|工作|上班|打拼|定居))|调到了?|调去了?|调回了?)"
+            r"(?P<v>[\u4e00-\u9fff]{2,4}?)(?:发展|工作|上班|打拼|定居)?(?:了|啦)?$",
+            "residence_if_place",
+            "place",
+        ),
         (
             r"(?:换到了?|去了?|调到了?|调回到?了?|调去了?|回到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
             "employer_change",
@@ -308,7 +315,9 @@ _AGAIN = re.compile(  # 导师让我月底再交: someone's word before it
 )
 # 兽医让它改成一天三顿: a change someone asked of the one a fact is about (the change opens after it)
 _CAUSED = re.compile(
-    r"[\u4e00-\u9fff]{1,4}?(?:让|叫|要|要求|建议|给)(?:它|他|她|我们|我)(?=" + _CHANGE_OPENING.pattern + ")"
+    r"[\u4e00-\u9fff]{1,4}?(?:让|叫|要|要求|建议|给)(?P<who>它|他|她|我们|我)(?="
+    + _CHANGE_OPENING.pattern
+    + r"|(?P<habit>(?:改|换|开始)(?:吃|喝|用|抽|练|学)))"  # 医生让我改吃缬沙坦了: a habit of the one told
 )
 
 

@@ -8,7 +8,7 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
-from .common import Reading, latest_organization
+from .common import Reading, latest_held, latest_organization, singular
 from .patterns_en import (
     _ADVERBS,
     _AGE,
@@ -270,12 +270,37 @@ _SCHOOL_TO = re.compile(
     r"Montessori))\b",
     re.I,
 )
-_PLURAL = re.compile(r"(?:(?<=ss)|(?<=sh)|(?<=ch)|(?<=x))es$|(?<!s)s$")
+# "I bike to work", "she takes the bus to school", "I take the train instead" (of a commute held): how
+# one gets to work or school
+_COMMUTE = re.compile(
+    _ADVERBS + r"(?:(?:usually|normally|always|mostly|generally)\s+)?"
+    r"(?P<value>(?:bike|bikes|biking|cycle|cycles|cycling|drive|drives|driving|walk|walks|walking|carpool|"
+    r"carpools|carpooling|run|runs|running)|(?:take|takes|taking|ride|rides|riding|catch|catches|catching)\s+"
+    r"(?:the\s+|a\s+|my\s+)?(?:train|bus|subway|tube|metro|ferry|tram|light rail|bike|e-bike|scooter|"
+    r"motorcycle|motorbike|shuttle))"
+    r"(?:(?P<to>\s+(?:in\s+)?to\s+(?:work|the office|school|class|campus|uni)\b)|"
+    r"(?=\s*(?:now|instead|these days|nowadays|from now on)?\s*[,.!]*\s*$))",
+    re.I,
+)
+# "I pay $1,450 a month in rent", "my landlord charges us 2,100" (read as the speaker's clause): one's rent
+_PAYS_RENT = re.compile(
+    _ADVERBS + r"(?:(?:pay|pays|am paying|'m paying|are paying|'re paying)|(?:(?:my|our|the)\s+landlord\s+)?"
+    r"(?P<charge>charges|is charging|'s charging)\s+(?:me|us))\s+(?:about\s+|around\s+|only\s+)?"
+    r"(?P<value>[$€£]?\d[\d,]*(?:\.\d+)?k?(?:\s+(?:a|per|each)\s+month)?)(?P<rent>\s+(?:in|for)\s+rent)?\b",
+    re.I,
+)
 _PER_PERIOD = re.compile(
     _ADVERBS + r"(?:drink|drinks|have|has|smoke|smokes|eat|eats|take|takes|cut back to|cut down to|"
     r"(?:am|'m|is|'s)\s+down\s+to|down to|up to|am up to|'m up to|only have|only drink)\s+"
     r"(?:about\s+|around\s+|like\s+|only\s+|just\s+)?(?P<n>\d{1,2}|" + EN_NUMBER_RE + r")\s+"
     r"(?P<thing>[a-z]+)\s+(?:a|per|each|every)\s+(?P<per>day|week|night)\b",
+    re.I,
+)
+# "I quit coffee completely", "she stopped drinking soda", "gave up smoking": none a day from now on
+_QUIT = re.compile(
+    _ADVERBS
+    + r"(?:quit|quits|stopped|gave up|have quit|'ve quit|has quit|'s quit|have given up|'ve given up|"
+    r"cut out)\s+(?:drinking\s+|smoking\s+|eating\s+|having\s+)?(?P<thing>[a-z]+)",
     re.I,
 )
 _TAUGHT = re.compile(
@@ -327,11 +352,21 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
         return True
     if (m := _PER_PERIOD.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("n")):
         # "I drink about four coffees a day" … "cut back to one coffee a day": how many, per day
-        thing = _PLURAL.sub("", m["thing"].lower())  # coffees, glasses: one coffee, one glass
+        thing = singular(m["thing"].lower())  # coffees, glasses: one coffee, one glass
         key = f"{snake(thing)}.per_{m['per'].lower()}"
         n = parse_en_number(m["n"]) if not m["n"].isdigit() else int(m["n"])
         add_fact(r, subject, key, n, pos, end, confidence, correction, "number", m.span("n"))
         return True
+    if (m := _QUIT.match(s, at, end)) is not None:
+        thing = {"smoking": "cigarette", "cigarettes": "cigarette"}.get(
+            m["thing"].lower(), m["thing"].lower()
+        )
+        per = singular(thing) + ".per_"
+        held = latest_held(r, lambda d: d.subject == subject and d.attribute.startswith(per))
+        for d in held.values():  # "four coffees a day" -> 0 a day
+            add_fact(r, subject, d.attribute, 0, pos, end, confidence, correction, "number", m.span("thing"))
+        if held:
+            return True
     if (m := _TAUGHT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         # "Pablo teaches piano in Seville", "he's coaching basketball now": what one teaches or coaches
         key = "coaching" if m["verb"].lower().startswith("coach") else "teaching"
@@ -360,6 +395,18 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
         if key is not None:
             add_fact(r, subject, key, m["value"], pos, end, confidence, correction, "text", m.span("value"))
             return True
+    if (m := _PAYS_RENT.match(s, at, end)) is not None and (m["rent"] or m["charge"]):
+        add_fact(r, subject, "rent", m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    m = _COMMUTE.match(s, at, end)
+    if (
+        m is not None
+        and (m["to"] or _holds(r, subject, "commute"))
+        and not _NEGATION.search(s, at, m.start())
+    ):
+        value = m["value"].lower()
+        add_fact(r, subject, "commute", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
     if (m := _STUDY.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         add_fact(r, subject, "major", m["value"], pos, end, confidence, correction, "text", m.span("value"))
         if m["org"]:

@@ -194,7 +194,7 @@ _VALUE_LIKE = re.compile(
 _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
     r"she's|now|but now)\b|"
-    r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|'s)\s+now|"
+    r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|\s+are|'s)\s+now|"
     r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped))\b)",
     re.I,
 )
@@ -334,7 +334,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     ):
         return True  # "our wedding is on June 14 at the lake house": its day and its place
     known = "." in key or r.vocabulary.attribute(key) is not None or key in r.vocabulary.aspects
-    if cop in ("are", "were") and not known and not recurs(r, vstart, end):
+    plural = cop in ("are", "were", "are now") and not known and not recurs(r, vstart, end)
+    if plural and held_by_head(r, subject, key) is None:
         return False  # "my kids are 5 and 8", "my parents are in Spain": not one attribute's value
     if (
         not known

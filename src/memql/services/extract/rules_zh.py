@@ -133,7 +133,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             bare_value(r, again.start("t"), again.end("t"), True, rejected)
             continue
         if (caused := _CAUSED.match(s, after_adverbs(r, a, b), b)) is not None:
-            a = caused.end()  # 兽医让它改成一天三顿: the change the one in charge asked for
+            # 兽医让它改成一天三顿: the change the one in charge asked for; 让我改吃…: my habit's
+            a = caused.start("who") if caused["habit"] else caused.end()
         if _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):
             correction = True  # 改到周五了: the fact before changes; no attribute is named
             said = False
@@ -327,7 +328,9 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if key == "birth":
             span = r.time_at(m.start("v"), m.end("v"))
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
-        key = "employer" if key == "employer_change" else key
+        if key == "residence_if_place" and not is_place_zh(m["v"]):
+            continue
+        key = "employer" if key == "employer_change" else key.removesuffix("_if_place")
         if key == "employer" and is_place_zh(m["v"]):
             key, kind = (
                 "residence",

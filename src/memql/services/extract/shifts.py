@@ -27,7 +27,9 @@ _EN_SHIFT = re.compile(
 )
 # "the airline moved our flight a day earlier", "pushed it two days later"
 _EN_SHIFT_DIRECTED = re.compile(
-    r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put|(?:will|'ll|should)\s+(?:be\s+)?[a-z]+)\s+"
+    r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put|(?:will|'ll|should)\s+(?:be\s+)?[a-z]+|"
+    # "we now leave a day earlier", "she arrives two days later": the event's own verb
+    r"leave|leaves|fly|flies|depart|departs|arrive|arrives|land|lands|start|starts|begin|begins|come|comes)\s+"
     r"(?:it\s+|(?:the|our|my|his|her|their)\s+"
     r"[\w-]+(?:\s+[\w-]+)?\s+)?(?P<n>an?|"
     + EN_NUMBER_RE

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-from .common import Reading
+from .common import Reading, singular
 from .patterns_en import _I, _NAME, _PAST_VERB_OPENING, CHANGING, NOT_NAMES
 from .values_en import recurs
 from .vocabulary import snake
@@ -120,7 +120,7 @@ _NAME_IS = re.compile(
 _BARE_NOUN = re.compile(
     # "Mine is October 30", "it's June 30": no attribute named "mine" or "it"
     r"(?!(?:mine|ours|yours|hers|theirs|it|that|this|there|here|what|he|she|who|which|let)\b)"
-    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|'s|(?:has\s+|got\s+|was\s+)?"
+    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|are|'s|(?:has\s+|got\s+|was\s+)?"
     r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled))\b)",
     _I,
 )
@@ -204,13 +204,14 @@ def held_by_head(r: Reading, subject: str, key: str, events_only: bool = False):
     if not key:
         return None
     verb = _VERB_OF_NOUN.get(key)
+    heads = {key, singular(key)}  # "conferences are now the 19th" of a held parent_teacher_conference
     for d in reversed(r.earlier):
         if d.subject != subject:
             continue
         if verb is not None and d.attribute.endswith("." + verb):
             return d
-        if not events_only and (
-            d.attribute == key or d.attribute.endswith("_" + key) or key.endswith("_" + d.attribute)
+        if not events_only and any(
+            d.attribute == k or d.attribute.endswith("_" + k) or k.endswith("_" + d.attribute) for k in heads
         ):
             return d
     return None

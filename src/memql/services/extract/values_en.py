@@ -4,8 +4,10 @@ or a number, and the draft fact made of them (with its start in time and the key
 from __future__ import annotations
 
 import re
+from datetime import UTC, datetime, timedelta
 
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
+from memql.lang.time.spans import TimeSpan
 
 from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
@@ -205,6 +207,38 @@ def _same_time(r: Reading, subject: str, key: str, value: object, start: int, en
     return value + clock[1] if clock else value
 
 
+def at_hour(held: datetime, hour: int, minute: int, ampm: str | None) -> datetime:
+    """The held moment's day at a new hour; one said without am/pm keeps the held one's half of the day
+    ("moved to 4" of a 2 pm haircut is 4 pm)."""
+    if ampm:
+        hour = hour % 12 + (12 if ampm[0].lower() == "p" else 0)
+    elif hour < 12 and held.hour >= 12:
+        hour += 12
+    return held.replace(hour=hour, minute=minute)
+
+
+# "moved my haircut to 4 the same day", "to 4:30", "to 4pm": a bare clock for a key that holds a moment
+_BARE_CLOCK = re.compile(
+    r"(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ampm>[ap]\.?m\.?)?(?:\s+(?:the\s+)?same\s+day|\s+that\s+day)?",
+    _I,
+)
+
+
+def _same_day(r: Reading, subject: str, key: str, value: object) -> object:
+    """A new clock time, said bare, of a key that holds a moment: that moment's day at the new hour."""
+    said = _BARE_CLOCK.fullmatch(str(value).strip()) if isinstance(value, int | str) else None
+    if said is None or int(said["h"]) > 23 or isinstance(value, bool):
+        return value
+    held = next((d for d in reversed(r.earlier) if (d.subject, d.attribute) == (subject, key)), None)
+    if held is None or _CLOCK_OF.fullmatch(str(held.value)) is None:
+        return value
+    old = (
+        datetime.strptime(str(held.value), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).astimezone(r.now.tzinfo)
+    )
+    moment = at_hour(old, int(said["h"]), int(said["m"] or 0), said["ampm"])
+    return time_value(TimeSpan(moment, moment + timedelta(minutes=1), "minute"), r.now)
+
+
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
 _CLOCK_OF = re.compile(r"\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}:\d{2}Z)")
 _SAME_TIME = re.compile(r"\bsame (?:time|hour)\b|时间不变|时间照旧|还是那个时间", re.I)
@@ -221,6 +255,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
     if rejected and not correction:
         correction = any(d.attribute == key and str(d.value).lower() == rejected.lower() for d in r.earlier)
     value = _same_time(r, subject, key, value, start, end)
+    if (moved := _same_day(r, subject, key, value)) is not value:
+        value, kind = moved, "date"
     if kind == "text" and isinstance(value, str) and r.time_at(*vspan) is not None:
         kind = "date"
     elif kind == "text" and isinstance(value, str) and RECURRING.match(value):

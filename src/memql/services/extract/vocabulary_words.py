@@ -146,7 +146,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("blood_type", ("blood type", "blood group", "血型"), HEALTH),
     Attribute("height", ("height", "身高"), HEALTH),
     Attribute("weight", ("weight", "体重"), HEALTH),
-    Attribute("medication", ("medication", "medicine", "meds", "用药"), HEALTH),
+    Attribute(
+        "medication", ("medication", "medicine", "meds", "用药", "吃什么药", "降压药", "降糖药", "药"), HEALTH
+    ),
     Attribute(
         "salary",
         ("salary", "pay", "income", "wage", "工资", "薪水", "收入", "月薪", "年薪"),
@@ -202,10 +204,15 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("drink", ("usual drink", "喝", "饮品", "饮料", "喝的"), HEALTH),
     Attribute("food", ("usual food", "吃", "吃的"), HEALTH),
     Attribute("smoking", ("抽", "抽烟", "吸烟", "戒烟", "香烟", "包烟", "根烟"), HEALTH),
-    Attribute("commute", ("commute", "通勤", "上班方式", "怎么上班", "上班"), CONTEXT),
+    Attribute(
+        "commute",
+        ("commute", "get to work", "go to work", "get to school", "通勤", "上班方式", "怎么上班", "上班"),
+        CONTEXT,
+    ),
     Attribute(
         "bedtime", ("bedtime", "go to bed", "go to sleep", "sleep", "睡觉", "几点睡", "睡", "上床"), HEALTH
     ),
+    Attribute("exercise", ("exercise", "workout", "work out", "运动", "锻炼"), HEALTH),
     Attribute("wake_time", ("wake up", "get up", "wake time", "起床", "几点起"), HEALTH),
     Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), CONTEXT),

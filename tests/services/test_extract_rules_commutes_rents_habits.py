@@ -1,0 +1,101 @@
+"""How one gets to work, a rent said by what one pays and moved to a bare amount, a habit or an exercise
+given up or changed, a medicine, a titled person switched to, a plural that names a held event, a clock
+time said bare for a held moment, a city one goes to work in, and a date said with its weekday (zh)."""
+
+from __future__ import annotations
+
+from extract_helpers import own
+
+from memql.services.extract.matching import QueryWords, match_score
+
+
+def test_how_one_gets_to_work_and_its_change():
+    bike = "I bike to work every day, it's about 20 minutes."
+    assert own(bike, (), "Omar") == {("Omar", "commute", "bike")}
+    assert own("Since the office moved I take the train instead.", (bike,), "Omar") == {
+        ("Omar", "commute", "take the train")
+    }
+    # with no commute held, "instead" names no way to work; a walk of the dog is none either
+    assert own("I take the train instead.", (), "Omar") == set()
+    assert own("I walk the dog every morning.", (), "Omar") == set()
+    assert match_score("Omar", "commute", ["bike"], QueryWords.of("How does Omar get to work?")) > 0
+
+
+def test_a_rent_said_by_what_one_pays_and_moved_to_a_bare_amount():
+    charges = "My landlord charges me $1,450 a month."
+    assert own(charges, (), "Quin") == {("Quin", "rent", "$1,450 a month")}
+    assert own("I pay 1,600 a month in rent.", (), "Quin") == {("Quin", "rent", "1,600 a month")}
+    assert own("I pay 1,600 a month for the gym.", (), "Quin") == set()  # no rent
+    renewed = own("Lease renewal came through, it's 1,525 now.", (charges,), "Quin")
+    assert renewed == {("Quin", "rent", "$1,525 a month")}  # in the held value's own form
+    later = (charges, "Lease renewal came through, it's 1,525 now.")
+    assert own("Negotiated it back down to 1,490, not bad.", later, "Quin") == {
+        ("Quin", "rent", "$1,490 a month")
+    }
+    # "it's 10 now" of one who holds a weight and no amount is the clock, not a new weight
+    assert own("it's 10 now, gotta go", ("I weigh 210 pounds.",), "Al") == set()
+
+
+def test_an_exercise_habit_and_a_habit_given_up():
+    run = "我每天早上跑五公里。"
+    assert own(run, (), "阿诚") == {("阿诚", "exercise", "跑五公里")}
+    assert own("膝盖受伤了，现在改成游泳了。", (run,), "阿诚") == {("阿诚", "exercise", "游泳")}
+    coffee = ("我每天喝两杯咖啡。", "最近睡不好，减到一杯了。")
+    assert own("现在完全不喝咖啡了，改喝茶。", coffee, "小邹") == {
+        ("小邹", "drink.amount", "完全不喝咖啡了"),
+        ("小邹", "drink", "茶"),
+    }
+    assert own("我不喝咖啡了。", ("我每天喝两杯茶。",), "小邹") == set()  # the tea held is no coffee
+    assert own("我戒烟了。", ("我每天抽一包烟。",), "小邹") == {("小邹", "smoking.amount", "戒烟了")}
+    assert own("I quit coffee completely, just tea now.", ("I drink four coffees a day.",), "Al") == {
+        ("Al", "coffee.per_day", 0)
+    }
+    assert own("I quit Deloitte.", ("I drink four coffees a day.",), "Al") == set()
+
+
+def test_a_medicine_and_the_change_a_doctor_asks_for():
+    pills = "我血压吃的是氨氯地平，一天一片。"
+    assert own(pills, (), "老罗") == {("老罗", "medication", "氨氯地平")}
+    assert own("医生让我改吃缬沙坦了。", (pills,), "老罗") == {("老罗", "medication", "缬沙坦")}
+    assert own("我每天吃一片阿司匹林。", (), "老罗") == {("老罗", "medication", "阿司匹林")}
+    assert own("我每天吃苹果。", (), "老罗") == {("老罗", "food", "苹果")}  # no medicine
+
+
+def test_a_titled_person_switched_to_replaces_the_one_held():
+    kline = "Our daughter's pediatrician is Dr. Kline."
+    said = own("Dr. Kline retired, so we switched to Dr. Osei.", (kline,), "Uma")
+    assert ("Uma's daughter", "pediatrician", "Dr. Osei") in said
+    two = (kline, "My dentist is Dr. Shah.")
+    assert all(
+        f[1] != "pediatrician" and f[2] != "Dr. Osei" for f in own("We switched to Dr. Osei.", two, "Uma")
+    )
+
+
+def test_a_plural_names_the_held_event_and_a_bare_clock_keeps_its_day():
+    held = "Parent-teacher conference is on the 12th."
+    assert own("School emailed, conferences are now the 19th.", (held,), "Yusuf") == {
+        ("Yusuf", "parent_teacher_conference", "2026-03-19")
+    }
+    assert own("My parents are in Spain.", (), "Yusuf") == set()
+    cut = "My haircut is on the 9th at 2."
+    for said in ("Salon called and moved my haircut to 4 the same day.", "Salon moved my haircut to 4."):
+        assert own(said, (cut,), "Ida") == {("Ida", "haircut", "2026-03-09T16:00:00Z")}, said
+    assert own("We now leave a day earlier.", ("Our flight to Rome is on the 14th.",), "Deb") == {
+        ("Deb", "flight_to_rome", "2026-03-13")
+    }
+    plumber = "The plumber is coming tomorrow morning."
+    assert own("Plumber just texted, he can't make it till Thursday.", (plumber,), "Ari") == {
+        ("Ari", "plumber.come", "2026-03-05T06:00:00Z")
+    }
+
+
+def test_a_city_one_goes_to_work_in_and_not_a_trip():
+    for said in ("小美去广州发展了。", "小美调到广州了。", "小美到广州工作了。"):
+        assert own(said, ("我闺蜜小美在深圳做设计。",), "阿玲") == {("小美", "residence", "广州")}, said
+    for trip in ("小美去了趟广州了。", "小美去医院了。", "小美去北京出差了。"):
+        assert own(trip, (), "阿玲") == set(), trip
+
+
+def test_a_chinese_date_with_its_weekday_is_one_day():
+    held = ("聚会定在3月21号。", "聚会改到3月28号了。")
+    assert own("聚会又提前到27号周五晚上了。", held, "小程") == {("小程", "聚会", "2026-03-27T18:00:00Z")}
