@@ -148,9 +148,9 @@ def test_a_fee_a_celebrated_age_a_correction_after_a_date_and_an_instrument_put_
     fee = "My gym membership costs $40 a month."
     assert own(fee, speaker="Milo") == {("Milo", "gym_membership", "$40 a month")}  # the fee, not the gym
     hiked = own("They hiked the membership to $55.", (fee,), "Milo")
-    assert hiked == {("Milo", "gym_membership", "$55")}
+    assert hiked == {("Milo", "gym_membership", "$55 a month")}  # a new amount in the held one's form
     down = own("Negotiated it down to $45, finally.", (fee, "They hiked the membership to $55."), "Milo")
-    assert down == {("Milo", "gym_membership", "$45")}
+    assert down == {("Milo", "gym_membership", "$45 a month")}
     bob = own("We celebrated Uncle Bob's 65th last weekend.", ("My uncle Bob is 64.",), "Lena")
     assert bob == {("Bob", "age", 65)}  # "Uncle Bob" is the Bob named before
     assert own("It was my 3rd attempt.", speaker="Lena") == set()  # an ordinal alone is no birthday

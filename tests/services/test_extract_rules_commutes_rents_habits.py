@@ -99,3 +99,44 @@ def test_a_city_one_goes_to_work_in_and_not_a_trip():
 def test_a_chinese_date_with_its_weekday_is_one_day():
     held = ("聚会定在3月21号。", "聚会改到3月28号了。")
     assert own("聚会又提前到27号周五晚上了。", held, "小程") == {("小程", "聚会", "2026-03-27T18:00:00Z")}
+
+
+def test_a_clock_kept_as_said_moved_and_back_again():
+    standup = "Our team standup is at 9:15 every morning."
+    assert own("New manager moved standup to 10.", (standup,), "Oli") == {("Oli", "team_standup", "10")}
+    again = (standup, "New manager moved standup to 10.")
+    assert own("Standup is back to 9:15 again, go figure.", again, "Oli") == {("Oli", "team_standup", "9:15")}
+    assert own("Weather moved north to Ohio.", (standup,), "Oli") == set()  # a bare noun held only
+
+
+def test_a_new_one_of_a_kind_held_found_and_a_pet_told_to_change():
+    held = "My son's allergist is in Tacoma."
+    assert own("We found a closer allergist in Olympia.", (held,), "Pam") == {
+        ("Pam's son", "allergist", "in Olympia")
+    }
+    assert own("We found a new vet called Dr. Ruiz.", ("Our vet is Dr. Lee.",), "Pam") == {
+        ("Pam", "vet", "Dr. Ruiz")
+    }
+    assert own("We found a closer allergist in Olympia.", (), "Pam") == set()
+    dog = "我们家狗狗每天吃两顿。"
+    assert own("兽医说狗狗太胖了，让它改成一天一顿。", (dog,), "小樊") == {
+        ("小樊的狗", "food.amount", "一天一顿")
+    }
+    major = "我弟在读大三，学的是土木。"
+    assert own("我弟转专业了，现在学计算机。", (major,), "阿良") == {("阿良的弟弟", "major", "计算机")}
+    assert own("我在学日语。", (), "阿良") == {("阿良", "learning", "日语")}
+
+
+def test_an_amount_by_its_period_a_bare_event_and_a_company_driven_for():
+    assert own("换了家宽带，一年八百。", ("我的网费一年一千二。",), "小柴") == {("小柴", "网费", 800)}
+    assert own("一年八百。", ("我今年30岁。",), "小柴") == set()  # an age is no amount
+    assert own("Jury duty starts in ten days.", (), "Ty") == {("Ty", "jury_duty.start", "2026-03-12")}
+    assert own("Got a deferral, jury duty is pushed a month.", ("Jury duty starts in ten days.",), "Ty") == {
+        ("Ty", "jury_duty.start", "2026-04-12")
+    }
+    quit = own(
+        "Jo quit the bakery and is driving for UPS now.",
+        ("My partner Jo works nights at the bakery.",),
+        "Val",
+    )
+    assert quit == {("Jo", "employer", "UPS")}

@@ -11,7 +11,7 @@ from datetime import UTC, datetime, timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import BOUND, Draft, Reading, latest_held, same_value, time_value
+from .common import BOUND, Draft, Reading, latest_held, same_value, strip_span, time_value
 from .events_en import new_place
 from .patterns_en import _BARE, _I, CHANGING
 from .values_en import add_fact, at_hour, value_of
@@ -40,7 +40,7 @@ _CHANGED_THE = re.compile(
     r"bumped|rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
     r"lowered|reduced|cut|dropped)|"
     + CHANGING
-    + r")\s+(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    + r")\s+(?P<article>(?:the|my|our)\s+)?(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
     _I,
 )
 _JUDGEMENT = re.compile(
@@ -70,6 +70,8 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)):
         return
     if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or _switched_to_titled(r, pos, end):
+        return
+    if _found_new(r, pos, end):
         return
     if new_place(r, pos, end) or _one_more(r, pos, end):  # "venue update: …", "adopted a third cat"
         return
@@ -168,17 +170,26 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
             or d.attribute.startswith(key + ".")
         )
     ]  # "push the dentist to Thursday": the dentist appointment
-    if not key or not (held or r.vocabulary.attribute(key) is not None):
-        return False
+    if not key or not (held or (m["article"] and r.vocabulary.attribute(key) is not None)):
+        return False  # "moved standup to 10": a bare noun names only a thing held
     # "moved the wedding to June 27" after its day and its place: the day, by the value's kind
     timed = any(t0 <= m.end() + 4 and t0 >= m.end() for t0, _, _ in r.times_in(m.end(), end))
     held = sorted(held, key=lambda d: (d.kind == "date") != timed)  # (stable: the latest first)
     key = held[0].attribute if held else key
     kind = held[0].kind if held else r.vocabulary.kind(key)
     got = value_of(r, m.end(), end, kind if kind != "text" else "text")
+    v0, v1 = strip_span(r.text, m.end(), end, " .!")
+    if (
+        got is None
+        and held
+        and _SAID_CLOCK.fullmatch(str(held[0].value))
+        and _SAID_CLOCK.fullmatch(r.text[v0:v1])
+    ):
+        got = (r.text[v0:v1], v0, v1, None)  # "moved standup to 10" of a clock time kept as said ("9:15")
     if got is None:
         return False
     value, v0, v1, rejected = got
+    value = in_held_form(held[0].value, value) if held else value  # "raised rent to $1,950": a month's
     add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
     return True
 
@@ -191,7 +202,7 @@ _MEASURE_CHANGE = re.compile(
     r"(?:went|gone|is|'s|got|dropped|rose|fell|climbed|came|jumped|increased|decreased|was raised|"
     r"was cut)\s+)?"
     r"(?:now\s+)?(?:(?:back\s+)?(?:down|up|back)\s+to|hit|reached|touched)\s+(?:about\s+|around\s+)?"
-    r"(?P<value>(?P<cur>[$€£])?\d(?:[\d,.]*\d)?\s*(?P<unit>(?!a\b|per\b|each\b|now\b)[a-z%]+)?)",
+    r"(?P<value>(?P<cur>[$€£])?\d(?:[\d,.]*\d)?(?![:\d])\s*(?P<unit>(?!a\b|per\b|each\b|now\b)[a-z%]+)?)",
     _I,
 )
 # "lease came through, it's 1,525 now", "it's now $80": a bare new amount of the one held
@@ -239,12 +250,28 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     earlier = fits[0]
     words = m["value"].strip()
     value: object = int(words) if re.fullmatch(r"\d+", words) else words
-    form = _HELD_NUMBER.fullmatch(str(earlier.value))
-    if not unit and form is not None and (form["cur"] or form["unit"] or form["per"]):
-        # said in the held value's own currency, unit and period: "$1,450 a month" -> "$1,525 a month"
-        value = f"{form['cur']}{words}{' ' + form['unit'] if form['unit'] else ''}{form['per'] or ''}"
+    if not m["unit"]:
+        value = in_held_form(earlier.value, value)
     r.correct(earlier, value, pos, end, m.span("value"))
     return True
+
+
+def in_held_form(held: object, value: object) -> object:
+    """A bare new amount in the held value's own currency, unit and period: "$1,450 a month" and 1,525
+    (or "$1,525") -> "$1,525 a month"; anything else as said."""
+    form = _HELD_NUMBER.fullmatch(str(held))
+    said = _HELD_NUMBER.fullmatch(str(value))
+    if (
+        form is None
+        or said is None
+        or said["unit"]
+        or said["per"]
+        or not (form["cur"] or form["unit"] or form["per"])
+    ):
+        return value
+    number = str(value).lstrip("$€£")
+    unit = f" {form['unit']}" if form["unit"] else ""
+    return f"{said['cur'] or form['cur']}{number}{unit}{form['per'] or ''}"
 
 
 # "I switched gyms, I go to Crunch now", "changed dentists — seeing Dr Hale now": the held thing named by
@@ -292,6 +319,33 @@ def _switched_held(r: Reading, pos: int, end: int, correction: bool) -> bool:
             n.span("name"),
         )
     )
+    return True
+
+
+# "we found a closer allergist in Olympia", "got a new vet called Dr. Ruiz": a new one of a kind held (by the
+# speaker or a relative of theirs) in place of the one held
+_FOUND_NEW = re.compile(
+    r"(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?(?:found|got|picked|chose|went with)\s+"
+    r"(?:a|an)\s+(?:new|closer|better|different|cheaper|nicer|good|great)\s+(?P<noun>[a-z]+)\s+"
+    r"(?P<prep>in|at|near|on|called|named)\s+(?=\S)",
+    _I,
+)
+
+
+def _found_new(r: Reading, pos: int, end: int) -> bool:
+    m = _FOUND_NEW.match(r.text, pos, end)
+    key = r.vocabulary.normalize(m["noun"]) if m is not None else ""
+    if not key:
+        return False
+    held = latest_held(r, lambda d: d.speaker == r.speaker and d.attribute == key)
+    got = value_of(r, m.end(), end, "text")
+    if len(held) != 1 or got is None:
+        return False  # none held, or two (mine and my son's): never a guess
+    (earlier,) = held.values()
+    value, v0, v1, _ = got
+    if str(earlier.value).lower().startswith(m["prep"].lower() + " "):
+        value, v0 = f"{m['prep']} {value}", m.start("prep")  # held as "in Tacoma": "in Olympia"
+    r.correct(earlier, value, pos, end, (v0, v1))
     return True
 
 

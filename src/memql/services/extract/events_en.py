@@ -159,7 +159,7 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
             continue
         m = _EVENT.fullmatch(r.text, pos, t0)
         if m is None:
-            return False
+            return _bare_event(r, pos, end, (t0, t1, span), confidence, correction)
         verb = _base(m["verb"].split()[-1].lower())
         words = (m["thing"] or "").lower().split()
         if verb in _NOT_EVENTS or verb.endswith("ed") or _NEGATION.search(r.text, pos, t0):
@@ -189,6 +189,25 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
         add_fact(r, subject, key, value, pos, end, confidence, correction, "date", (t0, t1))
         return True
     return False
+
+
+# "Jury duty starts on March 12", "school ends in June": a thing of the speaker's named without an article
+_BARE_EVENT = re.compile(
+    r"(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+(?P<verb>starts|begins|ends|opens|closes|finishes)(?:\s+(?:on|at|in))?\s*",
+    _I,
+)
+
+
+def _bare_event(r: Reading, pos: int, end: int, time, confidence: float, correction: bool) -> bool:
+    t0, t1, span = time
+    m = _BARE_EVENT.fullmatch(r.text, pos, t0)
+    if m is None or any(w in _NOT_EVENTS or w in _FUNCTION for w in m["thing"].lower().split()):
+        return False
+    key = f"{snake(m['thing'])}.{_base(m['verb'].lower())}"
+    add_fact(
+        r, r.speaker, key, spoken_time(r, span, t0, t1), pos, end, confidence, correction, "date", (t0, t1)
+    )
+    return True
 
 
 # one arrival or departure however it is said, so "flies in on Friday" and "arrives Sunday" are one key

@@ -218,6 +218,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
+        (  # "she's driving for UPS now", "he delivers for DoorDash": the company one drives or works for
+            r"(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?:now\s+)?(?:driving|drives|delivering|delivers|"
+            r"freelancing|freelances|consulting|consults|contracting|contracts)\s+for(?=\s+(?-i:[A-Z]))",
+            "employer",
+            "organization",
+        ),
         (
             r"(?:work|works|working|am working|'m working|are working|'re working|is working|'s working|"
             r"have been working|'ve been working|has been working)\s+(?:at|for)",
@@ -469,7 +475,9 @@ _VALUE_CUT = re.compile(
     r"as|though|although|while|when|from|instead of|rather than|not)\b.*$|\s*\(.*$|"
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
     r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank|the|a|an)\b.*$|\s+[-–—]\s.*$|"
-    r",\s*(?-i:[a-z]+ing)\b.*$",  # "92 kilos right now, trying to lose some": a participle's clause
+    r",\s*(?-i:[a-z]+ing)\b.*$|"  # "92 kilos right now, trying to lose some": a participle's clause
+    r",\s*(?:go figure|who knows|whatever|ugh|sadly|thankfully|luckily|yay|phew|oh well|fingers crossed|"
+    r"not bad|finally|at last)\b.*$",  # "9:15 again, go figure": an aside after the value
     _I,
 )
 _VALUE_TAIL = re.compile(
@@ -489,6 +497,7 @@ _POSSESSIVE_COPULA = (
     r"\s+(?P<cop>(?:(?:got|has been|have been|was|were|is|are|'s)\s+)?(?:moved|moves|is moving|changed|"
     r"changes|slid|slipped|pushed(?:\s+back)?|"
     r"bumped|extended|updated|postponed|rescheduled|delayed|brought forward)\s+(?:to|until)|is now|are now|"
+    r"(?:is|are|'s)\s+(?:now\s+)?back\s+to|"  # "standup is back to 9:15": its value again
     r"will be|has been|have been|is|was|are|were|'s|becomes|became|costs|cost|expires?(?:\s+(?:on|in|at))?|"
     r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"
     r"(?:\s+(?:on|by|in))?|falls on)\s+"

@@ -283,6 +283,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         and not any(p.match(s, verb_at, b) for p, _, _ in _STATUSES)  # 我现在吃素了 is the diet
     ):
         key = _HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
+        if key == "learning" and any(d.subject == subject and d.attribute == "major" for d in r.earlier):
+            key = "major"  # 学的是土木 … 转专业了，现在学计算机: what one studies is the major held
         return _add(r, subject, key, habit, a, b, confidence, correction, "text")
     if (m := _CUP.match(s, verb_at, b)) is not None and _HABIT_WORDS.search(s, a, verb_at):
         return _add(r, subject, "drink", m, a, b, confidence, correction, "text")

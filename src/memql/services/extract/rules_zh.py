@@ -17,7 +17,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
 from .common import HEDGED, Draft, Reading, strip_span, time_value
-from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, subject_moved
+from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, per_period_amount, subject_moved
 from .patterns_zh import (
     _ACTOR,
     _ADDRESSED,
@@ -151,7 +151,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
                 r.known_facts[:] = [d for d in r.known_facts if id(d) not in made_up]
                 said = True
         changed = None
-        if said or bare_value(r, a, b, correction, rejected):
+        if said or bare_value(r, a, b, correction, rejected) or per_period_amount(r, a, b):
             correction = False  # a marker corrects the first value after it
 
 

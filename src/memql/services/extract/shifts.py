@@ -20,7 +20,8 @@ from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, name
 _I = re.IGNORECASE
 _EN_SHIFT = re.compile(
     r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|(?:the|our|my|his|her|their)\s+"
-    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|postponed|delayed|set\s+back)\s+(?:by\s+)?"
+    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=is\s)pushed|(?<=was\s)pushed|(?<=got\s)pushed|"
+    r"postponed|delayed|set\s+back)\s+(?:by\s+)?"  # "jury duty is pushed a month": later
     r"(?:another\s+|a\s+further\s+)?(?P<n>an?|" + EN_NUMBER_RE + r"|\d+)\s+(?P<unit>minute|hour|day|week|"
     r"month)s?\b(?!\s+(?:ago|before|earlier|early))",
     _I,
