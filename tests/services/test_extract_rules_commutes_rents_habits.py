@@ -140,3 +140,31 @@ def test_an_amount_by_its_period_a_bare_event_and_a_company_driven_for():
         "Val",
     )
     assert quit == {("Jo", "employer", "UPS")}
+
+
+def test_a_household_move_said_without_a_verb_of_the_speakers():
+    boise = "Quick update on life: we're in Boise now, my husband got transferred."
+    moved = own(
+        "Another move! Husband's company sent him to Spokane, so we packed up again.", (boise,), "Ana"
+    )
+    assert moved == {("Ana", "residence", "Spokane")}
+    assert (
+        own("We packed up the car and drove to Denver for the weekend.", ("We live in Boise.",), "Ana")
+        == set()
+    )
+    assert own("Another move! Spokane or Tacoma, not sure yet.", (boise,), "Ana") == set()  # two: no guess
+    suzhou = "跟你说一下，我们现在住在苏州。"
+    assert own("又搬家了！老公公司把他派到无锡，我们就跟着过去了。", (suzhou,), "小林") == {
+        ("小林", "residence", "无锡")
+    }
+    assert own("又搬家了！还在苏州。", (suzhou,), "小林") == {("小林", "residence", "苏州")}  # the same city
+
+
+def test_an_age_after_a_birthday_and_a_renewal_good_till_a_day_next_year():
+    assert own("我爸过完生日六十六了。", ("我爸今年六十五。",), "阿康") == {("阿康的爸爸", "age", 66)}
+    held = "My car registration expires April 30."
+    renewed = own("Renewed the registration online, good till April 30 next year.", (held,), "Ben")
+    assert renewed == {("Ben", "car_registration.expiry", "2027-04-30")}
+    assert own("We renewed our lease, it runs until June 2027.", (), "Ben") == {
+        ("Ben", "lease.expiry", "2027-06")
+    }

@@ -199,3 +199,15 @@ def test_a_date_said_with_its_weekday_is_one_expression() -> None:
         found = find_natural(text, datetime(2026, 3, 2, 9, tzinfo=UTC))
         assert len(found) == 1, (text, found)
         assert found[0][2].start.date().isoformat() == day
+
+
+def test_a_date_said_with_its_year_from_now_or_its_weekday_is_one_day():
+    now = datetime(2026, 3, 16, 9, tzinfo=UTC)
+    found = find_natural("good till April 30 next year", now)
+    assert [(s.start.date().isoformat(), s.granularity) for _, _, s in found] == [("2027-04-30", "day")]
+    assert find_natural("the 3rd of May last year", now)[0][2].start.date().isoformat() == "2025-05-03"
+    said = "聚会又提前到27号周五晚上了。"
+    ((a, b, span),) = find_natural(said, now)
+    assert said[a:b] == "27号周五晚上" and span.start.isoformat() == "2026-03-27T18:00:00+00:00"
+    ((a, b, span),) = find_natural("3月27日（星期五）下午3点", now)
+    assert span.start.isoformat() == "2026-03-27T15:00:00+00:00"

@@ -253,6 +253,12 @@ def _date(m: re.Match[str], now: datetime) -> TimeSpan:
     return calendar_day(now, year, _month(m["mon"]), int(m["day"]), m.group(0))
 
 
+def _date_of_year(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "April 30 next year", "the 3rd of May last year": the date in the year named from now."""
+    year = now.year + {"next": 1, "this": 0, "last": -1}[m["rel"].lower()]
+    return calendar_day(now, year, _month(m["mon"] or m["mon2"]), int(m["day"] or m["day2"]), m.group(0))
+
+
 def _relative_month_day(m: re.Match[str], now: datetime) -> TimeSpan:
     """ "next month on the 30th", "the 5th of next month": that day of the month named relatively."""
     year, month = add_months(now.year, now.month, _BOUNDARY_OFFSET[m["rel"].lower()])
@@ -343,6 +349,13 @@ RULES: tuple[Rule, ...] = (
         _date,
     ),
     Rule(_w(rf"(?P<mon>{_MONTH}),?\s+(?P<year>[0-9]{{4}})"), _month_year),
+    Rule(
+        _w(
+            rf"(?:(?P<mon>{_MONTH})\s+(?P<day>[0-9]{{1,2}}){_ORD}|(?:the\s+)?(?P<day2>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+"
+            rf"(?P<mon2>{_MONTH})),?\s+(?P<rel>next|this|last)\s+year"
+        ),
+        _date_of_year,
+    ),
     Rule(
         _w(
             r"(?:the\s+)?(?P<ord>first|1st|second|2nd|third|3rd|fourth|4th|last)\s+(?P<wd>weekend|"

@@ -14,7 +14,8 @@ from memql.lang.time.spans import TimeSpan
 from .common import BOUND, Draft, Reading, latest_held, same_value, strip_span, time_value
 from .events_en import new_place
 from .patterns_en import _BARE, _I, CHANGING
-from .values_en import add_fact, at_hour, value_of
+from .values_en import add_fact, at_hour, spoken_time, value_of
+from .vocabulary import snake
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
 _COMMA = re.compile(r"[,;:]\s*")
@@ -71,7 +72,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         return
     if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or _switched_to_titled(r, pos, end):
         return
-    if _found_new(r, pos, end):
+    if _found_new(r, pos, end) or _renewed(r, pos, end):
         return
     if new_place(r, pos, end) or _one_more(r, pos, end):  # "venue update: …", "adopted a third cat"
         return
@@ -346,6 +347,30 @@ def _found_new(r: Reading, pos: int, end: int) -> bool:
     if str(earlier.value).lower().startswith(m["prep"].lower() + " "):
         value, v0 = f"{m['prep']} {value}", m.start("prep")  # held as "in Tacoma": "in Olympia"
     r.correct(earlier, value, pos, end, (v0, v1))
+    return True
+
+
+# "renewed the registration online, good till April 30 next year": the thing renewed expires then
+_RENEWED = re.compile(
+    r"(?:(?:i|we)\s+(?:have\s+|'ve\s+|just\s+|finally\s+)*)?(?:renewed|extended)\s+(?:the|my|our)\s+"
+    r"(?P<thing>[a-z]+(?:\s+(?!(?:online|again|today|yesterday|early|finally|already|at|in|on|for|and)\b)[a-z]+)?)"
+    r"\b[^.;!?]*?\b(?:good|valid|runs|lasts|expires)\s+(?:till|until|through|thru|to|on|in)?\s*",
+    _I,
+)
+
+
+def _renewed(r: Reading, pos: int, end: int) -> bool:
+    m = _RENEWED.match(r.text, pos, end)
+    times = r.times_in(m.end(), end) if m is not None else []
+    if not times or times[0][0] - m.end() > 1:
+        return False  # the time follows "good till" at once
+    t0, t1, span = times[0]
+    thing = snake(m["thing"])
+    held = latest_held(
+        r, lambda d: d.speaker == r.speaker and d.attribute.endswith(".expiry") and thing in d.attribute
+    )
+    key = next(iter(held.values())).attribute if len(held) == 1 else f"{thing}.expiry"
+    add_fact(r, r.speaker, key, spoken_time(r, span, t0, t1), pos, end, 0.9, False, "date", (t0, t1))
     return True
 
 

@@ -219,7 +219,7 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
 )
 # 我爸今年五十九 (no 岁 when the number ends the clause after 今年), 过了六十大寿 (a birthday of that age)
 _AGE_BARE = re.compile(
-    r"(?:今年(?:已经|刚刚?)?(?:满了?)?(?P<n>"
+    r"(?:(?:今年|过完生日|过了生日|生日过后|过完年)(?:就)?(?:已经|刚刚?)?(?:满了?)?(?P<n>"  # 过完生日六十六了
     + ZH_NUMBER_RE
     + r")(?:了|啦)?$|(?:过了|刚过了?|办了)?(?P<n2>"
     + ZH_NUMBER_RE

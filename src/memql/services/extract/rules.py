@@ -26,7 +26,7 @@ from memql.lang.delta import (
     Utterance,
 )
 
-from . import answers, raises, replacements, rules_en, rules_zh, shifts, swaps
+from . import answers, household, raises, replacements, rules_en, rules_zh, shifts, swaps
 from .common import CJK, Draft, Item, Person, Reading, find_times
 from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -100,6 +100,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     first ("a day earlier" is no day of its own to replace one with), then swaps, replacements, answers."""
     shifts.bind(reading)
     raises.bind(reading)
+    household.bind(reading)
     swaps.bind(reading, [t.text for t in before[-3:] if t.speaker == reading.speaker])
     replacements.bind(reading, before, turn)
     answers.bind(reading, before)
