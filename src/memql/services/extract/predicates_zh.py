@@ -495,6 +495,14 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
     adverbs = re.fullmatch(r"[又也都还就再刚已经终于]+", phrase)  # 又换了 says again, not what
+    if (
+        adverbs and "又" in phrase
+    ):  # …换成招商银行了 … 又换了，现在是建设银行: what changed before changed again
+        whose = subject or r.speaker
+        said = [
+            d.attribute for d in r.earlier if d.subject == whose and not d.attribute.startswith("relation.")
+        ]
+        return next((key for key in reversed(said) if said.count(key) > 1), None)
     if re.search(r"[我你他她是在]|工作|主意|天气", phrase) or adverbs:
         return None
     return key_of(r, phrase) or None

@@ -18,8 +18,9 @@ from memql.lang.time.numbers import EN_NUMBER_RE, ZH_NUMBER_RE, parse_en_number,
 from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, names_person, the_one
 
 _I = re.IGNORECASE
+_WHOSE = r"(?:the|our|my|his|her|their|(?-i:[A-Z])[\w-]*'s)"  # "moved Mom's surgery up two days"
 _EN_SHIFT = re.compile(
-    r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|(?:the|our|my|his|her|their)\s+"
+    r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|" + _WHOSE + r"\s+"
     r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=is\s)pushed|(?<=was\s)pushed|(?<=got\s)pushed|"
     r"postponed|delayed|set\s+back)\s+(?:by\s+)?"  # "jury duty is pushed a month": later
     r"(?:another\s+|a\s+further\s+)?(?P<n>an?|" + EN_NUMBER_RE + r"|\d+)\s+(?P<unit>minute|hour|day|week|"
@@ -31,7 +32,7 @@ _EN_SHIFT_DIRECTED = re.compile(
     r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put|(?:will|'ll|should)\s+(?:be\s+)?[a-z]+|"
     # "we now leave a day earlier", "she arrives two days later": the event's own verb
     r"leave|leaves|fly|flies|depart|departs|arrive|arrives|land|lands|start|starts|begin|begins|come|comes)\s+"
-    r"(?:it\s+|(?:the|our|my|his|her|their)\s+"
+    r"(?:it\s+|" + _WHOSE + r"\s+"
     r"[\w-]+(?:\s+[\w-]+)?\s+)?(?P<n>an?|"
     + EN_NUMBER_RE
     + r"|\d+)\s+(?P<unit>minute|hour|day|week|month)s?\s+"
