@@ -168,3 +168,21 @@ def test_an_age_after_a_birthday_and_a_renewal_good_till_a_day_next_year():
     assert own("We renewed our lease, it runs until June 2027.", (), "Ben") == {
         ("Ben", "lease.expiry", "2027-06")
     }
+
+
+def test_a_value_then_the_one_it_is_not_and_a_precise_correction():
+    meeting = "会议定在周三下午三点。"
+    assert own("我刚才说错了，会议是周四不是周三。", (meeting,), "小A") == {("小A", "meeting", "2026-03-05")}
+    assert own("她是老师不是医生。", (), "小A") == set()  # nobody named: nothing read
+    assert own("准确地说是4月12号。", ("面试在4月10号。",), "小A") == {("小A", "interview", "2026-04-12")}
+    assert own("To be precise, it's April 12.", ("My interview is on April 10.",), "Al") == {
+        ("Al", "interview", "2026-04-12")
+    }
+
+
+def test_a_known_employer_said_alone_and_a_jump_from_one():
+    assert own("我老公在阿里。", (), "小A") == {("小A的老公", "employer", "阿里")}
+    assert own("我哥从腾讯跳到字节了。", ("我哥在腾讯。",), "小A") == {("小A的哥哥", "employer", "字节")}
+    assert own("我在公司。", (), "小A") == set()  # no employer by name
+    bank = ("我的工资卡是工商银行的。", "公司换了合作银行，工资卡换成招商银行了。")
+    assert own("又换了，现在是建设银行。", bank, "小简") == {("小简", "工资卡", "建设银行")}

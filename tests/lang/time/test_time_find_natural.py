@@ -211,3 +211,19 @@ def test_a_date_said_with_its_year_from_now_or_its_weekday_is_one_day():
     assert said[a:b] == "27号周五晚上" and span.start.isoformat() == "2026-03-27T18:00:00+00:00"
     ((a, b, span),) = find_natural("3月27日（星期五）下午3点", now)
     assert span.start.isoformat() == "2026-03-27T15:00:00+00:00"
+
+
+def test_a_month_of_a_year_named_from_now():
+    now = datetime(2026, 3, 2, 9, tzinfo=UTC)
+
+    def one(text):
+        ((a, b, span),) = find_natural(text, now)
+        return text[a:b], span.start.date().isoformat(), span.granularity
+
+    assert one("今年十月") == ("今年十月", "2026-10-01", "month")
+    assert one("推迟到明年五月了") == ("明年五月", "2027-05-01", "month")
+    assert one("明年5月20号") == ("明年5月20号", "2027-05-20", "day")
+    assert one("明年三月底") == ("明年三月底", "2027-03-31", "day")
+    assert one("last December") == ("last December", "2025-12-01", "month")
+    assert one("it expires next April") == ("next April", "2027-04-01", "month")
+    assert find_natural("this may be wrong", now) == []  # a verb after it: no month

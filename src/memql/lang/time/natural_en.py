@@ -70,6 +70,12 @@ _MONTH = (
     r"|sept|jan|feb|mar|apr|jun|jul|aug|sep|oct|nov|dec)\.?"
 )
 _ORD = r"(?:st|nd|rd|th)?"
+# a month named in full after this/next/last ("this may be" is no month: a verb after it says so)
+_MONTH_FULL = (
+    r"(?:january|february|march|april|may(?!\s+(?:be|not|have|take|need|want|come|go|get|i|we|you|he|she|"
+    r"they|it|well|also|still|just|work|help|happen|change)\b)|"
+    r"june|july|august|september|october|november|december)\b"
+)
 
 _UNIT = (
     r"(?:minutes|minute|mins|min|hours|hour|hrs|hr|days|day|weeks|week|wks|wk|months|month|mos|mo"
@@ -259,6 +265,13 @@ def _date_of_year(m: re.Match[str], now: datetime) -> TimeSpan:
     return calendar_day(now, year, _month(m["mon"] or m["mon2"]), int(m["day"] or m["day2"]), m.group(0))
 
 
+def _month_of_year(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "this October", "next May", "last December": the month in the year named from now (as 明年五月)."""
+    return month_span(
+        now.year + {"next": 1, "this": 0, "last": -1}[m["rel"].lower()], _month(m["mon"]), now.tzinfo
+    )
+
+
 def _relative_month_day(m: re.Match[str], now: datetime) -> TimeSpan:
     """ "next month on the 30th", "the 5th of next month": that day of the month named relatively."""
     year, month = add_months(now.year, now.month, _BOUNDARY_OFFSET[m["rel"].lower()])
@@ -349,6 +362,7 @@ RULES: tuple[Rule, ...] = (
         _date,
     ),
     Rule(_w(rf"(?P<mon>{_MONTH}),?\s+(?P<year>[0-9]{{4}})"), _month_year),
+    Rule(_w(rf"(?P<rel>next|this|last)\s+(?P<mon>{_MONTH_FULL})"), _month_of_year),
     Rule(
         _w(
             rf"(?:(?P<mon>{_MONTH})\s+(?P<day>[0-9]{{1,2}}){_ORD}|(?:the\s+)?(?P<day2>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+"

@@ -246,6 +246,19 @@ def _date(m: re.Match[str], now: datetime) -> TimeSpan:
     return calendar_day(now, year, _number(m["m"]), _number(m["d"]), m.group(0))
 
 
+def _month_of_year(m: re.Match[str], now: datetime) -> TimeSpan:
+    """今年十月, 明年五月20号, 明年三月底: a month (its day, its edge) of a year named from now."""
+    year, month = now.year + _YEARS[m["rel"]], _number(m["m"])
+    if not 1 <= month <= 12:
+        raise TimeParseError(f"no such month: {m.group(0)!r}")
+    if m["d"]:
+        return day_span(checked_date(year, month, _number(m["d"]), m.group(0)), now.tzinfo)
+    if m["edge"]:
+        day = 15 if m["edge"] == "中" else month_days(year, month) if m["edge"] in "底末" else 1
+        return day_span(checked_date(year, month, day, m.group(0)), now.tzinfo)
+    return month_span(year, month, now.tzinfo)
+
+
 def _year_month(m: re.Match[str], now: datetime) -> TimeSpan:
     year, month = _number(m["y"]), _number(m["m"])
     if not 1 <= month <= 12:
@@ -330,6 +343,12 @@ RULES: tuple[Rule, ...] = (
         _date,
     ),
     Rule(_c(rf"(?P<y>{_YEAR})\s*年\s*(?P<m>{_MD})\s*月"), _year_month),
+    Rule(
+        _c(
+            rf"(?P<rel>{_YEAR_REL})年\s*(?P<m>{_MD})\s*月(?:份)?(?:\s*(?P<d>{_MD})\s*(?:日|号|號)|\s*(?P<edge>底|末|初|中)旬?)?"
+        ),
+        _month_of_year,
+    ),
     Rule(_c(rf"(?P<y>{_YEAR})\s*年"), _whole_year),
     Rule(_c(rf"(?P<rel>{_REL_RE})\s*月\s*(?P<d>{_MD})\s*(?:日|号|號)"), _relative_month_day),
     # 14号 in running text is a day of this month or the next, but not 3号楼, 5号线, 第3号, 112号 or 望京街5号

@@ -65,7 +65,7 @@ _CORRECTION = re.compile(
     r"not quite|(?:small|quick|minor|one)\s+(?:correction|fix)|fix(?=\s*:)|make it(?=\s+\S)|typo|"
     r"i misremembered|misremembered|wrong \w+(?:,\s*sorry)?(?=\s*[,:;.!\-–—])|"
     r"(?:they|we|i|he|she)\s+(?:have\s+|'ve\s+|just\s+)?(?:changed|updated|moved)\s+(?:it|that)(?=\s*[,:;\-–—])|"
-    r"one correction|on second thoughts?|come to think of it|"
+    r"one correction|on second thoughts?|come to think of it|to be (?:precise|exact)|more precisely|"
     r"i (?:misread|misheard|mixed up|mixed (?:it|that|them) up|got confused|confused)(?: [^,;.]+)?|"
     # "sorry", "no", "wait" open a correction only as an interjection: not "sorry to hear", "no problem"
     r"that'?s (?:wrong|not right|incorrect|a mistake)|that was (?:wrong|a mistake)|change of plans?|"

@@ -40,3 +40,18 @@ def is_place_zh(words: str) -> bool:
     """Do the words name a place this list knows (深圳, 深圳市, 广东省)?"""
     words = words.strip()
     return words in PLACES_ZH or (len(words) > 2 and words[-1] in "市省" and words[:-1] in PLACES_ZH)
+
+
+_EMPLOYERS_ZH = """
+腾讯 阿里 阿里巴巴 蚂蚁 京东 字节 字节跳动 百度 华为 小米 美团 拼多多 网易 滴滴 快手 携程
+联想 中兴 比亚迪 大疆 蔚来 小鹏 理想 宁德时代 顺丰 新浪 微博 搜狐 米哈游 商汤 科大讯飞
+海尔 格力 美的 万科 招行 工行 建行 农行 中行 平安 微软 谷歌 苹果 亚马逊
+英特尔 特斯拉 三星 索尼 IBM 甲骨文 思科
+"""
+EMPLOYERS_ZH = frozenset(_EMPLOYERS_ZH.split())
+
+
+def is_employer_zh(words: str) -> bool:
+    """Do the words name an employer people name by itself (在腾讯, 在字节)? Like the places, the list is the
+    well-known ones; an unknown name after a bare 在 is not guessed to be one."""
+    return words.strip() in EMPLOYERS_ZH

@@ -15,7 +15,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, held_key, latest_held, strip_span, time_value
 from .patterns_zh import _STATUSES, ZH_MOVED_TO
-from .places import is_place_zh
+from .places import is_employer_zh, is_place_zh
 from .values_zh import add_fact, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
@@ -584,5 +584,8 @@ def places_and_rides(
             return True
     if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
         add_fact(r, subject, "residence", m["v"], a, b, confidence, correction, "place", m.span("v"))
+        return True
+    if m is not None and is_employer_zh(m["v"]):  # 我老公在腾讯: a known employer, said by its name alone
+        add_fact(r, subject, "employer", m["v"], a, b, confidence, correction, "organization", m.span("v"))
         return True
     return False

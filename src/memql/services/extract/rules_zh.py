@@ -208,7 +208,14 @@ def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:
         out.append((last, start + m.start()))
         last = start + m.end()
     out.append((last, end))
-    return [strip_span(s, a, b) for a, b in out if s[a:b].strip(" ，,")]
+    split = []
+    for a, b in out:  # 会议是周四不是周三: the value, then the one it is not (as if a comma stood between)
+        m = _NOT_AFTER_VALUE.search(s, a, b)
+        split += [(a, m.start()), (m.start(), b)] if m is not None and "是" in s[a : m.start()] else [(a, b)]
+    return [strip_span(s, a, b) for a, b in split if s[a:b].strip(" ，,")]
+
+
+_NOT_AFTER_VALUE = re.compile(r"(?<=[\u4e00-\u9fff0-9A-Za-z])(?:而)?不是(?=[^，,。！!]{1,12}[。！!]*$)")
 
 
 # --- subjects (subjects_zh.py) ----------------------------------------------------------------------
