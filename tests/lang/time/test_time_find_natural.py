@@ -227,3 +227,20 @@ def test_a_month_of_a_year_named_from_now():
     assert one("last December") == ("last December", "2025-12-01", "month")
     assert one("it expires next April") == ("next April", "2027-04-01", "month")
     assert find_natural("this may be wrong", now) == []  # a verb after it: no month
+
+
+def test_a_holiday_is_its_next_day_and_a_time_before_or_after_it_is_none():
+    now = datetime(2026, 3, 2, 9, tzinfo=UTC)
+
+    def day(text):
+        ((_, _, span),) = find_natural(text, now)
+        return span.start.date().isoformat()
+
+    assert day("Christmas") == "2026-12-25"
+    assert day("Valentine's Day") == "2027-02-14"  # this year's is over
+    assert day("Thanksgiving") == "2026-11-26"  # the fourth Thursday of November
+    assert day("我们国庆去三亚") == "2026-10-01"
+    assert day("元旦") == "2027-01-01"
+    assert day("春节") == "2027-02-06" and day("中秋节") == "2026-09-25"  # from the lunar table
+    assert find_natural("国庆节后", now) == [] and find_natural("春节前", now) == []
+    assert find_natural("春节", datetime(2031, 3, 2, tzinfo=UTC)) == []  # past the table: no guess

@@ -6,6 +6,7 @@ import re
 from collections.abc import Callable
 from datetime import date, datetime, timedelta
 
+from . import holidays
 from .durations import Duration, add_duration
 from .errors import TimeParseError
 from .numbers import EN_NUMBER_RE, parse_en_number
@@ -151,6 +152,20 @@ def _part_today(m: re.Match[str], now: datetime) -> TimeSpan:
     word = _words(m.group(0))
     offset, part = {"tonight": (0, "night"), "last night": (-1, "night")}.get(word, (0, word.split()[-1]))
     return hours_span(now.date() + timedelta(days=offset), *_PARTS[part], now.tzinfo)
+
+
+def _holiday(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "Christmas", "Thanksgiving": the holiday's next day from today on (holidays.py)."""
+    name = re.sub(r"\s+", " ", m["h"])
+    if name in holidays.FIXED_EN:
+        return holidays.fixed(holidays.FIXED_EN[name], now, m.group(0))
+    return holidays.nth_weekday(holidays.NTH_WEEKDAY_EN[name], now)
+
+
+_HOLIDAYS = "|".join(
+    re.escape(h).replace(r"\ ", r"\s+")
+    for h in sorted({*holidays.FIXED_EN, *holidays.NTH_WEEKDAY_EN}, key=len, reverse=True)
+)
 
 
 def _bare_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
@@ -321,6 +336,7 @@ RULES: tuple[Rule, ...] = (
         _relative_weekday,
     ),
     Rule(_w(rf"(?P<wd>{_WD_FULL})"), _bare_weekday),
+    Rule(_w(rf"(?P<h>{_HOLIDAYS})"), _holiday),
     Rule(_w(rf"(?P<wd>{_WD_ABBR})"), _bare_weekday, find=False),
     Rule(
         _w(r"(?P<rel>this|current|the\s+current|next|last|previous|the\s+previous)\s+(?P<u>week|month|year)"),

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timedelta
 
+from . import holidays
 from .durations import Duration
 from .errors import TimeParseError
 from .numbers import ZH_NUMBER_RE, parse_zh_number
@@ -259,6 +260,14 @@ def _month_of_year(m: re.Match[str], now: datetime) -> TimeSpan:
     return month_span(year, month, now.tzinfo)
 
 
+def _holiday(m: re.Match[str], now: datetime) -> TimeSpan:
+    """国庆节, 春节: the holiday's next day from today on (holidays.py)."""
+    name = m["h"]
+    if name in holidays.FIXED_ZH:
+        return holidays.fixed(holidays.FIXED_ZH[name], now, m.group(0))
+    return holidays.lunar(name, now)
+
+
 def _year_month(m: re.Match[str], now: datetime) -> TimeSpan:
     year, month = _number(m["y"]), _number(m["m"])
     if not 1 <= month <= 12:
@@ -299,6 +308,14 @@ def _c(pattern: str) -> re.Pattern[str]:
 
 RULES: tuple[Rule, ...] = (
     Rule(_c(_alt(_DAY_WORDS)), _day_word),
+    # 国庆节, 春节 (not 国庆后, 春节前: a time before or after the day is not the day)
+    Rule(
+        _c(
+            rf"(?P<h>{_alt({**holidays.FIXED_ZH, **holidays.LUNAR_ZH})})"
+            r"(?!节?(?:前|后|之前|之后|以前|以后|期间|假期))"
+        ),
+        _holiday,
+    ),
     Rule(_c(_alt(_CONTRACTIONS)), _contraction),
     Rule(_c(_PART), _part_today),
     Rule(
