@@ -244,3 +244,6 @@ def test_a_holiday_is_its_next_day_and_a_time_before_or_after_it_is_none():
     assert day("春节") == "2027-02-06" and day("中秋节") == "2026-09-25"  # from the lunar table
     assert find_natural("国庆节后", now) == [] and find_natural("春节前", now) == []
     assert find_natural("春节", datetime(2031, 3, 2, tzinfo=UTC)) == []  # past the table: no guess
+    assert (
+        find_natural("我同事王国庆", now) == [] and find_natural("住在五一路", now) == []
+    )  # a name, a street

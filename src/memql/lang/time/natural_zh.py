@@ -260,6 +260,13 @@ def _month_of_year(m: re.Match[str], now: datetime) -> TimeSpan:
     return month_span(year, month, now.tzinfo)
 
 
+# 王国庆 is a name, 五一路 a street: a holiday is neither after a common surname nor before a place word
+_NOT_A_SURNAME = (
+    r"(?<![王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗郑梁谢宋唐许韩冯邓曹彭曾肖田董袁潘于蒋蔡余杜叶程苏魏吕丁任沈姚卢"
+    r"姜崔钟谭陆汪范金石廖贾夏韦付方白邹孟熊秦邱江尹薛闫段雷侯龙史陶黎贺顾毛郝龚邵万钱严覃武戴莫孔向汤])"
+)
+
+
 def _holiday(m: re.Match[str], now: datetime) -> TimeSpan:
     """国庆节, 春节: the holiday's next day from today on (holidays.py)."""
     name = m["h"]
@@ -311,8 +318,8 @@ RULES: tuple[Rule, ...] = (
     # 国庆节, 春节 (not 国庆后, 春节前: a time before or after the day is not the day)
     Rule(
         _c(
-            rf"(?P<h>{_alt({**holidays.FIXED_ZH, **holidays.LUNAR_ZH})})"
-            r"(?!节?(?:前|后|之前|之后|以前|以后|期间|假期))"
+            rf"{_NOT_A_SURNAME}(?P<h>{_alt({**holidays.FIXED_ZH, **holidays.LUNAR_ZH})})"
+            r"(?!节?(?:前|后|之前|之后|以前|以后|期间|假期))(?!路|街|大街|大道|广场|村|小区|店|中学|小学)"
         ),
         _holiday,
     ),
