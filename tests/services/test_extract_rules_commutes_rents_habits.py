@@ -186,3 +186,25 @@ def test_a_known_employer_said_alone_and_a_jump_from_one():
     assert own("我在公司。", (), "小A") == set()  # no employer by name
     bank = ("我的工资卡是工商银行的。", "公司换了合作银行，工资卡换成招商银行了。")
     assert own("又换了，现在是建设银行。", bank, "小简") == {("小简", "工资卡", "建设银行")}
+
+
+def test_a_sport_a_race_a_workplace_by_its_kind_and_who_runs_the_team():
+    assert own("My son plays soccer.", (), "Al") == {("Al's son", "sport", "soccer")}
+    assert own("He switched to basketball this season.", ("My son plays soccer.",), "Al") == {
+        ("Al's son", "sport", "basketball")
+    }
+    assert own("I just picked up soccer shoes.", (), "Al") == set()
+    assert own("I am training for a 10K.", (), "Al") == {("Al", "race", "10K")}
+    assert own("Signed up for the half instead.", ("I am training for a 10K.",), "Al") == {
+        ("Al", "race", "half")
+    }
+    assert own("My mom works at the library.", (), "Al") == {("Al's mother", "employer", "library")}
+    retired = own("Mom retired from the library last week.", ("My mom works at the library.",), "Al")
+    assert ("Al's mother", "employment_status", "retired") in retired
+    assert own("Karen left, Tom is running the team now.", ("My boss is Karen.",), "Al") == {
+        ("Al", "manager", "Tom")
+    }
+    assert own("Tom is running the marathon.", (), "Al") == set()
+    assert own("Sis just closed on a house in Kentucky!", ("My sister lives in Ohio.",), "Al") == {
+        ("Al's sister", "residence", "Kentucky")
+    }

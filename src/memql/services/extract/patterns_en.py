@@ -95,7 +95,7 @@ CHANGING = (
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
-    r"cut back|cut down|weighed in|"
+    r"cut back|cut down|weighed in|signed up for|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
     r"(?:my|our|the)\s+landlord\s+(?:charges|is charging|'s charging)\s+(?:me|us)\b|"  # the tenant's rent
     + ROLE_OPENING
@@ -152,7 +152,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (  # "we rent a flat in Berlin", "I own a small house near Porto": a home somewhere is a residence
             r"(?:rent|rents|am renting|'m renting|are renting|'re renting|own|owns|have|has|bought|"
-            r"have bought|'ve bought|share|shares)\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+){0,2}?"
+            r"have bought|'ve bought|share|shares|closed on|has closed on|'s closed on|are closing on|"
+            r"'re closing on)\s+(?:a|an|our|my|the)\s+(?:[\w-]+\s+){0,2}?"
             r"(?:flat|apartment|house|place|studio|condo|home|room|loft)\s+(?:in|near|outside)",
             "residence",
             "place",
@@ -390,7 +391,7 @@ _VERB_STATUSES = (
     (
         re.compile(
             _ADVERBS + r"(?:has\s+|have\s+|'s\s+|'ve\s+)?(?P<value>retired)\b"
-            r"(?!\s+(?:from\s+)?(?:the|a|an|my|his|her)\b)",
+            r"(?!\s+(?:the|a|an|my|his|her)\b)",  # "retired the old van" (not "retired from the library")
             _I,
         ),
         "employment_status",

@@ -253,6 +253,21 @@ _INSTRUMENT = re.compile(
     r"'m learning|is into|'s into|am into|'m into|started)\s+(?:the\s+)?(?P<value>" + _INSTRUMENTS + r")\b",
     re.I,
 )
+# "my son plays soccer", "he switched to basketball this season", "she does gymnastics": the sport one plays
+_SPORTS = (
+    r"soccer|basketball|baseball|football|ice hockey|field hockey|hockey|tennis|volleyball|lacrosse|golf|"
+    r"rugby|cricket|softball|badminton|table tennis|ping pong|water polo|flag football|pickleball|squash|"
+    r"gymnastics|swimming|track|cross country|wrestling|karate|judo|taekwondo|fencing|ballet|figure skating|"
+    r"skiing|rowing"
+)
+_SPORT = re.compile(
+    _ADVERBS
+    + r"(?:plays?|playing|am playing|'m playing|is playing|'s playing|took up|picked up|has taken up|"
+    r"'s taken up|switched to|moved on to|is into|'s into|am into|'m into|started|does|is doing|'s doing|"
+    r"is on the|'s on the|joined the|made the)\s+(?P<value>" + _SPORTS + r")\b"
+    r"(?!\s+(?:balls?|shoes|tickets?|games?|match(?:es)?|on tv)\b)",  # "picked up soccer shoes": no sport
+    re.I,
+)
 # "I take the 7:45 train", "she catches the 42 bus": the service one rides, keyed by the vehicle
 _RIDE = re.compile(
     _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
@@ -331,6 +346,19 @@ _ROLE = re.compile(
     r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
     re.I,
 )
+# "I'm training for a 10K", "she's training for the Boston marathon": the race one trains for
+_TRAINING = re.compile(
+    _ADVERBS + r"(?:am|'m|is|'s|are|'re|have been|'ve been|has been|'s been)\s+(?:now\s+)?training\s+for\s+"
+    r"(?:a|an|the|my|his|her)\s+(?P<value>(?:[\w-]+\s+){0,3}?(?:marathon|half(?:[\s-]marathon)?|\d+\s*k|"
+    r"triathlon|ironman|ultra|race|century))\b",
+    re.I,
+)
+_RUNS_THE_TEAM = re.compile(
+    _ADVERBS
+    + r"(?:is|'s|has been|'s been)\s+(?:now\s+)?(?:running|leading|managing|heading)\s+(?:the|our|my)\s+"
+    r"(?:team|department|dept|group|office|division|unit)\b",
+    re.I,
+)
 # "He's up to 17 kilos", "I'm down to 72 kg", "she's at 18 pounds": a measure, its attribute named by its
 # unit
 _MEASURE = re.compile(
@@ -349,6 +377,11 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
     if (m := _INSTRUMENT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
         value = m["value"].lower()
         add_fact(r, subject, "instrument", value, pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if (m := _SPORT.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
+        add_fact(
+            r, subject, "sport", m["value"].lower(), pos, end, confidence, correction, "text", m.span("value")
+        )
         return True
     if (m := _PER_PERIOD.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("n")):
         # "I drink about four coffees a day" … "cut back to one coffee a day": how many, per day
@@ -423,6 +456,13 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
                 m.span("org"),
             )
         return True
+    if (m := _TRAINING.match(s, at, end)) is not None:
+        add_fact(r, subject, "race", m["value"], pos, end, confidence, correction, "text", m.span("value"))
+        return True
+    if subject != r.speaker and (m := _RUNS_THE_TEAM.match(s, at, end)) is not None:
+        # "Karen left, Tom is running the team now": the one who runs the speaker's team is their manager
+        add_fact(r, r.speaker, "manager", subject, pos, end, confidence, correction, "person", (pos, at))
+        return True
     if subject != r.speaker and (m := _ROLE.match(s, at, end)) is not None:
         if _NEGATION.search(s, at, m.start("value")):
             return False
@@ -446,11 +486,12 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
 _HELD_VERB = re.compile(
     _ADVERBS
     + r"(?:has|'s got|has got|got|bought|has bought|'s bought|just got|just bought|drives|is driving|"
-    r"'s driving|is doing|'s doing|does|switched to|has switched to|'s switched to|changed to|moved on to)\s+"
+    r"'s driving|is doing|'s doing|am doing|'m doing|does|switched to|has switched to|'s switched to|"
+    r"changed to|moved on to|signed up for|registered for|entered)\s+"
     r"(?:an?\s+|the\s+)?(?:(?:my|his|her|our|their)\s+(?:\w+'s\s+)?)?(?:new\s+|old\s+|used\s+)?",
     re.I,
 )  # "he's driving my mom's old Civic": the possessor is no value
-_ACTIVITIES = frozenset({"major", "instrument", "sport", "diet"})
+_ACTIVITIES = frozenset({"major", "instrument", "sport", "diet", "race"})
 
 
 _NEW_HOLDER = re.compile(
@@ -470,7 +511,7 @@ def _held_change(r: Reading, subject: str, pos: int, at: int, end: int, confiden
     if m is None or _NEGATION.search(s, at, m.end()):
         return False
     change = re.search(r"switched|changed|moved on|bought", m[0], re.I) is not None
-    now = re.search(r"\b(?:now|these days|nowadays|anymore)\b", s[m.end() : end], re.I) is not None
+    now = re.search(r"\b(?:now|these days|nowadays|anymore|instead)\b", s[m.end() : end], re.I) is not None
     if not (change or now):
         return False  # "Tom has a Volvo" alone may be a second car; "now" or a change says it replaced one
     held = [

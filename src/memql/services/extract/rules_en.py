@@ -194,6 +194,7 @@ _VALUE_LIKE = re.compile(
 _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
     r"she's|now|but now)\b|"
+    r"(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:running|leading|managing|heading)\b|"
     r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|\s+are|'s)\s+now|"
     r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped))\b)",
     re.I,

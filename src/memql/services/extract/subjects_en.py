@@ -109,7 +109,7 @@ _THEIR_RELATIVE = re.compile(
     rf"(?P<p>his|her)\s+(?P<rel>[a-z-]+)(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?(?=\s)", _I
 )
 _KIN_AS_NAME = re.compile(
-    r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather))(?![\w'])"
+    r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather|Sis|Bro))(?![\w'])"
 )
 _APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
 _NAME_IS = re.compile(

@@ -126,7 +126,9 @@ _AMOUNT = re.compile(
 _NAMED = ("place", "organization", "person", "product")
 ORG_NOUNS = (
     r"startup|start-up|company|firm|bank|hospital|agency|nonprofit|non-profit|studio|lab|clinic|hotel|"
-    r"factory|bakery|restaurant|cafe|café|consultancy|school|university|college|charity|publisher|magazine"
+    r"factory|bakery|restaurant|cafe|café|consultancy|school|university|college|charity|publisher|magazine|"
+    r"library|museum|pharmacy|store|grocery store|supermarket|warehouse|airport|gym|church|law firm|"
+    r"newspaper|theater|theatre|salon|daycare|post office|dealership|call center|nursing home|vet clinic"
 )
 # a name's value ends at a clause after a comma: ", sold the old one", ", Austin wasn't for her" (not at
 # "Portland, Oregon")
