@@ -208,3 +208,16 @@ def test_a_sport_a_race_a_workplace_by_its_kind_and_who_runs_the_team():
     assert own("Sis just closed on a house in Kentucky!", ("My sister lives in Ohio.",), "Al") == {
         ("Al's sister", "residence", "Kentucky")
     }
+
+
+def test_who_one_knew_at_school_a_line_of_work_taken_in_and_an_exercise_changed():
+    friend = "我大学室友阿杰在做外贸。"
+    assert own(friend, (), "小A") == {("阿杰", "job_title", "外贸")}
+    assert own("阿杰现在改做跨境电商了。", (friend,), "小A") == {("阿杰", "job_title", "跨境电商")}
+    assert own("我在做饭。", (), "小A") == set()
+    assert own("我妈最近改跳广场舞了。", ("我妈每天早上打太极。",), "小A") == {
+        ("小A的妈妈", "exercise", "跳广场舞")
+    }
+    assert own("舅妈被接到城里和表哥一起住了。", ("我舅妈住在乡下。",), "小A") == {
+        ("小A的舅妈", "residence", "城里")
+    }

@@ -64,6 +64,7 @@ from .predicates_zh import (
     zh_amount,
 )
 from .subjects_zh import (
+    _SCHOOL_DAYS,
     after_adverbs,
     celebrated_at,
     moved_relative,
@@ -159,7 +160,7 @@ def _people(r: Reading, start: int, end: int) -> None:
     """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
     named = {(p.turn, p.name) for p in r.known_persons}
     pattern = (
-        rf"我(?:们)?(?:家)?的?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        rf"我(?:们)?(?:家)?的?{_SCHOOL_DAYS}(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
         r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
     )
     for m in re.finditer(pattern, r.text[:end]):

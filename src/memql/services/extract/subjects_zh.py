@@ -51,11 +51,15 @@ def relation_words(r: Reading) -> str:
     return r.vocabulary.memo("relations_zh", make)
 
 
+# 我大学室友阿杰, 以前的同事小王: when one knew them, before the relation
+_SCHOOL_DAYS = r"(?:大学|高中|初中|小学|以前的|之前的|前)?"
+
+
 def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
-        rf"(?:(?:我们|我)(?:家)?的?)?(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
+        rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
     if rel is not None:
