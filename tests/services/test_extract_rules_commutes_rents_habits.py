@@ -221,3 +221,16 @@ def test_who_one_knew_at_school_a_line_of_work_taken_in_and_an_exercise_changed(
     assert own("舅妈被接到城里和表哥一起住了。", ("我舅妈住在乡下。",), "小A") == {
         ("小A的舅妈", "residence", "城里")
     }
+
+
+def test_a_relative_said_bare_goes_back_a_company_in_a_city_and_a_kindergarten_class():
+    held = ("我表弟在武汉读大学。", "表弟毕业了，去了深圳一家公司。")
+    assert own("表弟毕业了，去了深圳一家公司。", held[:1], "阿彬") == {("阿彬的表弟", "residence", "深圳")}
+    assert own("表弟又回武汉了，说深圳压力太大。", held, "阿彬") == {("阿彬的表弟", "residence", "武汉")}
+    assert own("我要回复他。", (), "阿彬") == set()
+    assert own("我孙子在上幼儿园小班。", (), "老郑") == {("老郑的孙子", "grade", "幼儿园小班")}
+    assert own("孙子升中班了。", ("我孙子在上幼儿园小班。",), "老郑") == {("老郑的孙子", "grade", "中班")}
+    remodel = ("Our kitchen remodel starts next Monday.", "Contractor pushed the remodel back a week.")
+    assert own("And now it's pushed another week, ugh.", remodel, "Tom") == {
+        ("Tom", "kitchen_remodel.start", "2026-03-23")
+    }

@@ -86,7 +86,9 @@ _GRADE = re.compile(  # 在读高三, 在读研究生: a grade, not a field of s
 _SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二, 我现在大四了: the grade one is in
     r"(?:在|已经|马上|就要|要)?(?:(?:上|读|念|升|升到|升上|进|进入)了?(?:小学|初中|高中|大学)?|是|"
     r"(?:都)?(?=\S+(?:了|啦)$))"
-    r"(?P<v>" + _GRADE_YEAR + r"|幼儿园(?:[大中小]班)?)(?:的)?(?:新生|学生)?(?:了|啦|呢)?$"  # 现在是大一新生
+    r"(?P<v>"
+    + _GRADE_YEAR
+    + r"|幼儿园(?:[大中小]班)?|[大中小]班)(?:的)?(?:新生|学生)?(?:了|啦|呢)?$"  # 大一新生
 )
 # 在复旦读生物: the school after 在 and the field after the verb of study (读书, 读高二 are no field)
 _SCHOOL_AND_FIELD = re.compile(

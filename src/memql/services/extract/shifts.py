@@ -21,9 +21,11 @@ _I = re.IGNORECASE
 _WHOSE = r"(?:the|our|my|his|her|their|(?-i:[A-Z])[\w-]*'s)"  # "moved Mom's surgery up two days"
 _EN_SHIFT = re.compile(
     r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|" + _WHOSE + r"\s+"
-    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=is\s)pushed|(?<=was\s)pushed|(?<=got\s)pushed|"
+    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=is\s)pushed|(?<='s\s)pushed|(?<=was\s)pushed|(?<=got\s)pushed|"
     r"postponed|delayed|set\s+back)\s+(?:by\s+)?"  # "jury duty is pushed a month": later
-    r"(?:another\s+|a\s+further\s+)?(?P<n>an?|" + EN_NUMBER_RE + r"|\d+)\s+(?P<unit>minute|hour|day|week|"
+    r"(?:another\s+|a\s+further\s+)?(?P<n>an?|another|"
+    + EN_NUMBER_RE
+    + r"|\d+)\s+(?P<unit>minute|hour|day|week|"
     r"month)s?\b(?!\s+(?:ago|before|earlier|early))",
     _I,
 )
@@ -89,7 +91,7 @@ def _amount(m: re.Match[str]) -> tuple[str, float] | None:
     """(unit, signed count) of a shift match: "pushed back two days" is (days, 2), 提前一周 (weeks, -1)."""
     n = m["n"].lower()
     if m.re is not _ZH_SHIFT:
-        count = 1 if n in ("a", "an") else int(n) if n.isdigit() else parse_en_number(n)
+        count = 1 if n in ("a", "an", "another") else int(n) if n.isdigit() else parse_en_number(n)
         unit = _EN_UNITS[m["unit"].lower()]
     else:
         count = 0.5 if n == "半" else parse_zh_number(n)

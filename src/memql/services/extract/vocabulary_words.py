@@ -39,6 +39,8 @@ ATTRIBUTES: tuple[Attribute, ...] = (
             "所在城市",
             "住的地方",
             "城市",
+            "在哪里",  # 她现在在哪里？: where a person is is where they live
+            "在哪儿",
             # the verbs of residence, for attribute names a model or a caller writes ("lives_in")
             "live in",
             "lives in",
