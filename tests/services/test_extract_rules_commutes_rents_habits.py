@@ -234,3 +234,11 @@ def test_a_relative_said_bare_goes_back_a_company_in_a_city_and_a_kindergarten_c
     assert own("And now it's pushed another week, ugh.", remodel, "Tom") == {
         ("Tom", "kitchen_remodel.start", "2026-03-23")
     }
+
+
+def test_a_value_changed_back_and_a_job_changed_again():
+    meeting = ("开会定在周一。", "改到周三了。")
+    assert own("最后又改回周一。", meeting, "小A") == {("小A", "开会", "2026-03-09")}
+    assert own("现在又喝回咖啡了。", ("我每天喝咖啡。", "改喝茶了。"), "小A") == {("小A", "drink", "咖啡")}
+    jobs = ("我在华为上班。", "我跳槽去了小米。")
+    assert own("又换工作了，现在在OPPO。", jobs, "小A") == {("小A", "employer", "OPPO")}

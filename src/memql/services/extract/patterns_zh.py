@@ -300,7 +300,8 @@ _CHANGE_COPULA = (
 _EXPIRES = re.compile(r"(?P<attr>.+?)(?:就|才|将)?(?P<verb>到期|过期|截止|截至|失效)(?:了)?$")
 _BARE = re.compile(
     r"(?:应该|其实)?(?:现在|目前|已经|最近|这个月|今年|最后|最终)*(?:给我|帮我|那就|就)?(?:又)?(?:[订选住买约定用租]的)?"
-    r"(?:是|改成了?|改为|为|改到了?|改在了?|换到了?|换成了?|涨到了?|降到了?|减到了?|加到了?|定在了?|定到了?|"
+    r"(?:是|改成了?|改为|为|改回到?了?|换回到?了?|改到了?|改在了?|换到了?|换成了?|涨到了?|降到了?|减到了?|加到了?|"
+    r"定在了?|定到了?|"
     r"(?:" + ZH_MOVED_TO + r")了?)?"
     r"(?P<v>.+?)(?:才对|啦|了)?$"
 )
@@ -315,8 +316,10 @@ _DECISION = re.compile(
 
 # a part that opens with a change verb and names no attribute (改到周五了): a change of the fact before
 _CHANGE_OPENING = re.compile(
-    r"(?:又)?(?:改到|改成|改为|改在|换到|换在|挪在|换成|" + ZH_MOVED_TO + r"|涨到|降到|减到|加到|"
-    r"提高到|降低到|(?:最后|最终)(?:定在|定到|定成|改成|改到))"  # 又改了一次，最后定在5月23号
+    r"(?:又)?(?:改回到?|换回到?|改到|改成|改为|改在|换到|换在|挪在|换成|"
+    + ZH_MOVED_TO
+    + r"|涨到|降到|减到|加到|"
+    r"提高到|降低到|(?:最后|最终)(?:又)?(?:定在|定到|定成|改成|改到|改回到?))"  # 又改了一次，最后定在5月23号
 )
 # 让我4月9号再去: the day one is told to come again is the held day's new value
 _AGAIN = re.compile(  # 导师让我月底再交: someone's word before it
