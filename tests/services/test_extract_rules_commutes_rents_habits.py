@@ -242,3 +242,19 @@ def test_a_value_changed_back_and_a_job_changed_again():
     assert own("现在又喝回咖啡了。", ("我每天喝咖啡。", "改喝茶了。"), "小A") == {("小A", "drink", "咖啡")}
     jobs = ("我在华为上班。", "我跳槽去了小米。")
     assert own("又换工作了，现在在OPPO。", jobs, "小A") == {("小A", "employer", "OPPO")}
+
+
+def test_a_local_or_landline_number_a_bedtime_said_asleep_and_a_relatives_arrival():
+    desk = own(
+        "They gave me a new desk line: 555-0199. The old one's dead.",
+        ("My work number is 555-0134.",),
+        "Wade",
+    )
+    assert {f[2] for f in desk} == {"555-0199"}
+    office = own("办公室搬了，电话也换了，新的是010-66885678。", ("我办公室电话是010-66881234。",), "小单")
+    assert office == {("小单", "办公室电话", "010-66885678")}
+    owl = ("I usually go to bed around 2am.",)
+    assert own("New baby means I'm asleep by 10 most nights now.", owl, "Zed") == {("Zed", "bedtime", 10)}
+    assert own("我公婆18号到。", (), "阿秀") == {("阿秀的公婆", "arrive", "2026-03-18")}
+    assert own("公婆提前两天到了。", ("我公婆18号到。",), "阿秀") == {("阿秀的公婆", "arrive", "2026-03-16")}
+    assert own("我18号到。", (), "阿秀") == set()  # the speaker's own coming names no event

@@ -330,7 +330,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
         (  # "I go to bed around 11", "he goes to sleep at 9 now": a bedtime, as said
-            r"(?:usually\s+|now\s+)?(?:go|goes|going|am going|'m going)\s+to\s+(?:bed|sleep)\s+"
+            r"(?:usually\s+|now\s+)?(?:(?:go|goes|going|am going|'m going)\s+to\s+(?:bed|sleep)|"
+            r"(?:am|'m|is|'s|are|'re)\s+(?:usually\s+|now\s+)?(?:asleep|in\s+bed))\s+"  # "I'm asleep by 10"
             r"(?:around|at|by|about)",
             "bedtime",
             "text",
@@ -486,7 +487,7 @@ _VALUE_TAIL = re.compile(
     r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc|instead|this month|this week|"
     r"this year|already|same time|same place|same hour|(?:in the|every|each) (?:morning|afternoon|evening)s?|"
-    r"on weekdays|on weekends|at work|most days|every day|daily|"
+    r"on weekdays|on weekends|at work|most days|most nights|on weeknights|every night|every day|daily|"
     # "$2,100 starting March": a month named alone is no time the time grammar reads, yet no part of the value
     r"(?:starting|beginning|effective|from|as of|since|in)\s+(?:" + "|".join(MONTHS) + r")))+\s*$",
     _I,

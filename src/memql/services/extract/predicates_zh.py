@@ -442,9 +442,10 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         phrase = re.sub(
             r"^(?:医院|诊所|学校|公司|银行|4S店|店里|机场|车站|单位)(?=[\u4e00-\u9fff]{2})", "", phrase
         )
-        if not thing and len(phrase) < 2:
+        arriving = not thing and subject != r.speaker and phrase in ("到", "过来", "回来", "抵达", "到达")
+        if not thing and len(phrase) < 2 and not arriving:
             return False  # 明天见: a farewell, no event named
-        key = key_of(r, phrase + "日期")
+        key = "arrive" if arriving else key_of(r, phrase + "日期")  # 我妈18号到: her arrival
         if not key:
             return False
         # a day named relatively (两周后) is that day; a clock time (下午两点) the moment

@@ -148,7 +148,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
 
 _LEADING_PHRASE = re.compile(
     r"(?:with|because of|thanks to|due to|after|given|since|for)\s+(?:the|my|our|a|an|this|that|all)\s+"
-    r"(?:[\w'-]+\s+){0,4}?,?\s*(?=(?:i|we|i'm|we're|i've|we've)\b)",
+    r"(?:[\w'-]+\s+){0,4}?,?\s*(?=(?:i|we|i'm|we're|i've|we've)\b)|"
+    r"(?:[\w'-]+\s+){1,3}?means\s+(?=(?:i|we|i'm|we're)\b)",  # "New baby means I'm asleep by 10"
     _I,
 )
 _GOING_TO_NAME = re.compile(

@@ -37,8 +37,9 @@ _MEASURE = re.compile(
 )
 _CODE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)(?![A-Za-z0-9])")
 _PHONE = re.compile(
-    r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4})(?![0-9])"
-)  # a Chinese mobile number is 11 digits from 13…-19…, grouped or not
+    r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4}|"
+    r"\d{3}-\d{4}|0\d{2,3}-\d{7,8})(?![0-9-])"
+)  # a Chinese mobile: 11 digits from 13…-19…, grouped or not; a local 555-0134; a landline 010-66881234
 _NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
 # a count in words ("a table for four" … "make that six"; 六个人, 八位), read as its number
 _COUNT_EN = re.compile(  # "one" is more often a pronoun ("the new one") than a count
