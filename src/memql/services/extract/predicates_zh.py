@@ -13,14 +13,13 @@ from datetime import timedelta
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import SINGULAR_RELATIONS, Reading, held_key, latest_held, strip_span, time_value
+from .common import SINGULAR_RELATIONS, Reading, held_key, time_value
+from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
 from .patterns_zh import _STATUSES, ZH_MOVED_TO
 from .places import is_employer_zh, is_place_zh
-from .values_zh import add_fact, key_of, read_value, said_like
+from .values_zh import add_fact, add_match, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
-# a habit is said with a word of habit before its verb (每天, 平时, 现在) or as a change (改喝)
-_HABIT_WORDS = re.compile(r"每天|每晚|每早|每周|平时|平常|一般|通常|经常|天天|总是|习惯|现在|如今|目前|只|都")
 _HABIT = re.compile(
     r"(?P<change>改成?|换成?|转而|开始|在)?(?P<verb>喝|吃|抽|用|学|练|玩)(?:的是|回)?"  # 又喝回咖啡了
     r"(?:一|两|半)?(?:杯|瓶|碗|份|罐|根|包)?(?:点|一点|很多|一些|些)?(?!过|了|完|得|的|着)(?P<v>"
@@ -42,38 +41,11 @@ _WORKOUT = re.compile(  # 我在一兆韦德健身, 我换到了威尔士健身:
     + _CLAUSE
     + r"{2,10}?)(?:健身|锻炼|撸铁|练器械)(?:了|呢|啦)?$"
 )
-# 我每天早上跑五公里, 现在改成游泳了: the exercise one does (with a word of habit, or as a change)
-_EXERCISE = re.compile(
-    r"(?P<change>改成?|换成?|开始|改为)?(?:去)?(?P<v>(?:跑步|慢跑|夜跑|晨跑|跑)(?:[0-9一二三四五六七八九十两半]+(?:公里|千米|圈))?|"
-    r"游泳|游(?:[0-9一二三四五六七八九十两]+(?:米|个来回|圈))|打(?:篮球|羽毛球|网球|乒乓球|排球|太极拳?)|踢(?:足)?球|"
-    r"做(?:瑜伽|普拉提)|爬山|散步|快走|跳绳|跳(?:广场舞|舞|操)|骑(?:动感单车|单车))"
-    r"(?:[0-9一二三四五六七八九十两半]+(?:个)?(?:分钟|小时|公里))?(?:了|啦|呢)?[。！!]*$"
-)
-# 现在完全不喝咖啡了, 我戒烟了: a habit given up ends what one held of it (its amount, the thing itself)
-_QUIT = re.compile(
-    r"(?:完全|已经|彻底|早就|都|也|再也)*(?:不(?P<verb>喝|吃|抽)(?P<thing>[\u4e00-\u9fff]{1,4}?)了|"
-    r"戒(?:掉)?了?(?P<quit>烟|酒|咖啡|奶茶|可乐|饮料|糖|甜食)(?:了|啦)?)[。！!]*$"
-)
-_QUIT_KEYS = {"烟": "smoking", "糖": "food", "甜食": "food"}
-_MEASURED = re.compile(
-    r"^(?:[0-9]{1,2}|[一两二三四五六七八九十半几]{1,3})(?:杯|瓶|碗|份|罐|根|包|支|顿|个|片|粒|颗)"
-)
-# 我血压吃的是氨氯地平, 改吃缬沙坦了, 在服用二甲双胍: the medicine one takes (named as one, or after 药/血压)
-_MEDICINE = (
-    r"[\u4e00-\u9fffA-Za-z]{0,6}?(?:地平|沙坦|普利|洛尔|他汀|双胍|列净|胰岛素|阿司匹林|布洛芬|缓释片|胶囊|片)"
-)
-_MEDICATION = re.compile(
-    r"(?P<topic>(?:血压|血糖|血脂|胆固醇|甲状腺)(?:药)?|降压药|降糖药|药)?(?:现在|一直|目前|每天)?"
-    r"(?P<change>改成?|换成?|开始|在)?(?:吃|服用|服|用)(?:的是|着)?(?:降压药|降糖药|的药是?)?"
-    r"(?:[0-9一两二三半](?:片|粒|颗|支))?"
-    r"(?P<v>" + _MEDICINE + r"|[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|呢|啦)?$"
-)
 _EACH_PERIOD = re.compile(r"(?:一|每)(?:天|日|周|星期|个月|晚)")
 _PER_PERIOD = re.compile(  # 抽一包烟, 只抽五根, 喝三杯咖啡: the amount kept, with what it is of
     r"(?:(?:一|每)(?:天|周|晚))?(?:只|就|才|大概|差不多)*(?P<verb>喝|吃|抽)(?P<v>(?:[0-9]{1,2}|[一两二三四五六七八九十半]{1,3})"
     r"(?:杯|瓶|碗|份|罐|根|包|支|顿|个|片|粒|颗)[\u4e00-\u9fff]{0,4}?)(?:了|啦|左右)?$"
 )
-_HABIT_KEYS = {"喝": "drink", "吃": "food", "抽": "smoking", "学": "learning", "练": "learning"}
 _STUDY = re.compile(
     r"(?:在读|主修|改读|改学|转读|转专业(?:到了?|去了?|读|学|念)?|读的是|学的是)(?P<v>"
     + _CLAUSE
@@ -254,58 +226,50 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             add_fact(r, subject, key, clock["v"], a, b, confidence, correction, "text", clock.span("v"))
             return True
     if (m := _REPORTS_TO.match(s, verb_at, b)) is not None and not _NOT_PERSON.match(m["v"]):
-        return _add(r, subject, "manager", m, a, b, confidence, correction, "person")
+        return add_match(r, subject, "manager", m, a, b, confidence, correction, "person")
     if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
-        return _add(r, subject, "gym", m, a, b, confidence, correction, "place")
+        return add_match(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
-        return _add(r, subject, "commute", m, a, b, confidence, correction, "text")
-    if (m := _EXERCISE.match(s, verb_at, b)) is not None and (
-        m["change"] or _HABIT_WORDS.search(s, a, verb_at)
-    ):
-        return _add(r, subject, "exercise", m, a, b, confidence, correction, "text")
+        return add_match(r, subject, "commute", m, a, b, confidence, correction, "text")
+    if habit_change(r, subject, a, verb_at, b, confidence, correction):
+        return True  # an exercise, a medicine, a habit given up (habits_zh)
     if (
         (m := _PER_PERIOD.match(s, verb_at, b)) is not None
         and _EACH_PERIOD.search(s, a, m.start("verb"))
         and not (m["verb"] in "喝吃" and re.match(r"[一1](?![0-9])", m["v"]))  # 每天喝一杯热牛奶: the drink
     ):
         # 我一天抽一包烟 … 一天只抽五根了: how much, for a habit said per day or week
-        key = _HABIT_KEYS.get(m["verb"], m["verb"]) + ".amount"
-        return _add(r, subject, key, m, a, b, confidence, correction, "text")
-    medicine = _MEDICATION.match(s, verb_at, b) or _MEDICATION.match(s, a, b)
-    named = medicine is not None and len(medicine["v"]) > 1 and re.fullmatch(_MEDICINE, medicine["v"])
-    if medicine is not None and (medicine["topic"] or named):
-        return _add(r, subject, "medication", medicine, a, b, confidence, correction, "text")
-    if (m := _QUIT.match(s, verb_at, b)) is not None and _quit(r, subject, m, a, b, confidence):
-        return True
+        key = HABIT_KEYS.get(m["verb"], m["verb"]) + ".amount"
+        return add_match(r, subject, key, m, a, b, confidence, correction, "text")
     habit = _HABIT.match(s, verb_at, b)
     if (
         habit is not None
         and (habit["change"] != "在" or habit["verb"] in "学练")  # 在学 is a study; 在吃 only now
-        and (habit["change"] or _HABIT_WORDS.search(s, a, verb_at))
+        and (habit["change"] or HABIT_WORDS.search(s, a, verb_at))
         and not any(p.match(s, verb_at, b) for p, _, _ in _STATUSES)  # 我现在吃素了 is the diet
     ):
-        key = _HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
+        key = HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
         if key == "learning" and any(d.subject == subject and d.attribute == "major" for d in r.earlier):
             key = "major"  # 学的是土木 … 转专业了，现在学计算机: what one studies is the major held
-        return _add(r, subject, key, habit, a, b, confidence, correction, "text")
-    if (m := _CUP.match(s, verb_at, b)) is not None and _HABIT_WORDS.search(s, a, verb_at):
-        return _add(r, subject, "drink", m, a, b, confidence, correction, "text")
+        return add_match(r, subject, key, habit, a, b, confidence, correction, "text")
+    if (m := _CUP.match(s, verb_at, b)) is not None and HABIT_WORDS.search(s, a, verb_at):
+        return add_match(r, subject, "drink", m, a, b, confidence, correction, "text")
     for pattern, key in _MEASURES:
         if (m := pattern.match(s, verb_at, b)) is not None:
-            return _add(r, subject, key, m, a, b, confidence, correction, "text")
+            return add_match(r, subject, key, m, a, b, confidence, correction, "text")
     if (m := _SCHOOL_GRADE.match(s, verb_at, b)) is not None:
-        return _add(r, subject, "grade", m, a, b, confidence, correction, "text")
+        return add_match(r, subject, "grade", m, a, b, confidence, correction, "text")
     if (m := _SCHOOL_AND_FIELD.match(s, verb_at, b)) is not None and m["v"] != "书":
         if is_place_zh(m["school"]):  # 在南京读研: where one studies is the city one lives in
-            return _add(r, subject, "residence", m, a, b, confidence, correction, "place", "school")
-        said = _add(r, subject, "school", m, a, b, confidence, correction, "organization", "school")
+            return add_match(r, subject, "residence", m, a, b, confidence, correction, "place", "school")
+        said = add_match(r, subject, "school", m, a, b, confidence, correction, "organization", "school")
         if re.fullmatch(_GRADE_YEAR, m["v"]):  # 在实验中学读高二: the grade
-            return _add(r, subject, "grade", m, a, b, confidence, correction, "text") or said
+            return add_match(r, subject, "grade", m, a, b, confidence, correction, "text") or said
         if not _GRADE.match(m["v"]):  # 在人大读研究生: a level of study, no field
             # 在复旦读生物 is a major; 在新东方学英语 what one is learning (学 at a university: a major)
             college = m["verb"] != "学" or re.search(r"大学|学院|大$", m["school"])
             key = "major" if college else "learning"
-            return _add(r, subject, key, m, a, b, confidence, correction, "text") or said
+            return add_match(r, subject, key, m, a, b, confidence, correction, "text") or said
         return said
     for pattern, key, kind in ((_STUDY, "major", "text"), (_SCHOOL, "school", "organization")):
         m = pattern.match(s, verb_at, b)
@@ -313,9 +277,9 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if m is not None and not _GRADE.fullmatch(m[group]):
             if key == "school" and is_place_zh(m[group]):
                 key, kind = "residence", "place"  # 在南京上学: as above
-            return _add(r, subject, key, m, a, b, confidence, correction, kind, group)
+            return add_match(r, subject, key, m, a, b, confidence, correction, kind, group)
     if (m := _CAR.match(s, verb_at, b)) is not None:
-        return _add(r, subject, "car", m, a, b, confidence, correction, "product")
+        return add_match(r, subject, "car", m, a, b, confidence, correction, "product")
     if (m := _RIDE.match(s, verb_at, b)) is not None and r.time_at(m.start("t"), m.end("t")) is not None:
         # the clock time as said (7点45): the words a later message's line is matched by
         rides = [
@@ -357,13 +321,13 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
             return amount(r, subject, key, m, a, b, confidence, correction or m["change"] is not None)
     if (m := _SIZE.match(s, at, b)) is not None and not re.search(r"[是在你他她]", m["thing"]):
         key = key_of(r, m["thing"].strip() + "尺码")
-        return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
+        return bool(key) and add_match(r, subject, key, m, a, b, confidence, correction, "text")
     if (m := _HEADCOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["thing"]):
         key = key_of(r, m["thing"].strip() + "人数")
-        return bool(key) and _add(r, subject, key, m, a, b, confidence, correction, "text")
+        return bool(key) and add_match(r, subject, key, m, a, b, confidence, correction, "text")
     if (m := _PARTY.search(s, at, b)) is not None:
         key = key_of(r, m["thing"] + "人数")
-        return _add(r, subject, key, m, a, b, confidence, correction, "text")
+        return add_match(r, subject, key, m, a, b, confidence, correction, "text")
     return event(r, subject, a, at, b, confidence, correction)
 
 
@@ -456,7 +420,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         )
         add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
         if m["place"] and (where := key_of(r, phrase + "地点")):  # 周五在老地方吃饭: where, too
-            _add(r, subject, where, m, a, b, confidence, correction, "place", "place")
+            add_match(r, subject, where, m, a, b, confidence, correction, "place", "place")
         return True
     return False
 
@@ -527,34 +491,6 @@ def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: in
         return False
     value, v0, v1 = got
     add_fact(r, subject, key, value, part, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
-    return True
-
-
-def _quit(r: Reading, subject: str, m: re.Match[str], a: int, b: int, confidence: float) -> bool:
-    """The held habit of what is given up, and its amount ("两杯咖啡", or "一杯" naming nothing else), take
-    the words that give it up: 不喝咖啡了 is the subject's drink and drink amount from now on."""
-    thing = m["thing"] or m["quit"]
-    key = _HABIT_KEYS[m["verb"]] if m["verb"] else _QUIT_KEYS.get(thing, "drink")
-
-    def of_it(d) -> bool:
-        if d.subject != subject or d.attribute not in (key, key + ".amount"):
-            return False
-        named = _MEASURED.sub("", str(d.value))  # 两杯咖啡 -> 咖啡; 一杯 names nothing
-        return thing in named or (d.attribute != key and not named)
-
-    held = latest_held(r, of_it)
-    for d in held.values():
-        add_fact(r, subject, d.attribute, m[0].rstrip("。！!"), a, b, confidence, False, "text", m.span())
-    return bool(held)
-
-
-def _add(r, subject, key, m, a, b, confidence, correction, kind, group="v") -> bool:
-    v0, v1 = strip_span(r.text, m.start(group), m.end(group))
-    got = read_value(r, v0, v1, kind)
-    if got is None or not key:
-        return False
-    value, v0, v1 = got
-    add_fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
     return True
 
 

@@ -116,3 +116,14 @@ def said_like(r: Reading, subject: str, key: str, phrase: str, change: bool) -> 
         if d.subject == subject and (d.attribute.endswith(phrase) or d.attribute.startswith(phrase))
     }
     return like.pop() if len(like) == 1 else key
+
+
+def add_match(r: Reading, subject, key, m, a, b, confidence, correction, kind, group="v") -> bool:
+    """The fact whose value is a match's group (read as a value of `kind`); whether there was one."""
+    v0, v1 = strip_span(r.text, m.start(group), m.end(group))
+    got = read_value(r, v0, v1, kind)
+    if got is None or not key:
+        return False
+    value, v0, v1 = got
+    add_fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
+    return True
