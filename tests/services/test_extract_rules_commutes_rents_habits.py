@@ -258,3 +258,23 @@ def test_a_local_or_landline_number_a_bedtime_said_asleep_and_a_relatives_arriva
     assert own("我公婆18号到。", (), "阿秀") == {("阿秀的公婆", "arrive", "2026-03-18")}
     assert own("公婆提前两天到了。", ("我公婆18号到。",), "阿秀") == {("阿秀的公婆", "arrive", "2026-03-16")}
     assert own("我18号到。", (), "阿秀") == set()  # the speaker's own coming names no event
+
+
+def test_back_to_an_employer_or_a_city_a_job_found_there_and_a_workers_own_word():
+    held = ("我老公在中石化上班。", "他跳到中海油去了。")
+    assert own("他跳到中海油去了。", held[:1], "小邓") == {("小邓的老公", "employer", "中海油")}
+    assert own("老公又回中石化了，说还是老单位好。", held, "小邓") == {("小邓的老公", "employer", "中石化")}
+    assert own("我哥辞职回成都开火锅店了。", ("我哥在深圳做程序员。",), "小聂") == {
+        ("小聂的哥哥", "residence", "成都")
+    }
+    abroad = ("我女儿在英国读书。",)
+    assert own("女儿研究生毕业回国了，在上海找了工作。", abroad, "老丁") == {
+        ("老丁的女儿", "residence", "上海")
+    }
+    visit = ("修暖气的师傅周三下午来。",)
+    assert own("师傅说周三来不了，改周四上午。", visit, "阿满") == {
+        ("阿满", "修暖气师傅.date", "2026-03-05T06:00:00Z")
+    }
+    assert own("I'm a night owl, usually in bed around 2am.", (), "Zed") == {("Zed", "bedtime", "2am")}
+    nora = own("My wife Nora teaches 5th grade at Hillside.", (), "Abe")
+    assert ("Nora", "teaching", "5th grade") in nora and ("Nora", "employer", "Hillside") in nora

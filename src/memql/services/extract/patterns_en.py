@@ -95,7 +95,7 @@ CHANGING = (
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
-    r"cut back|cut down|weighed in|signed up for|"
+    r"cut back|cut down|weighed in|signed up for|(?:usually|normally)\s+(?:in bed|asleep)|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
     r"(?:my|our|the)\s+landlord\s+(?:charges|is charging|'s charging)\s+(?:me|us)\b|"  # the tenant's rent
     + ROLE_OPENING
@@ -331,7 +331,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (r"(?:turned|am turning|'m turning|just turned)", "age", "number"),
         (  # "I go to bed around 11", "he goes to sleep at 9 now": a bedtime, as said
             r"(?:usually\s+|now\s+)?(?:(?:go|goes|going|am going|'m going)\s+to\s+(?:bed|sleep)|"
-            r"(?:am|'m|is|'s|are|'re)\s+(?:usually\s+|now\s+)?(?:asleep|in\s+bed))\s+"  # "I'm asleep by 10"
+            # "I'm asleep by 10", "usually in bed around 2am"
+            r"(?:(?:am|'m|is|'s|are|'re)\s+)?(?:usually\s+|now\s+)?(?:asleep|in\s+bed))\s+"
             r"(?:around|at|by|about)",
             "bedtime",
             "text",

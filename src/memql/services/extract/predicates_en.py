@@ -320,7 +320,7 @@ _QUIT = re.compile(
 )
 _TAUGHT = re.compile(
     _ADVERBS + r"(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?)?"
-    r"(?P<verb>teach|teaches|teaching|coach|coaches|coaching)\s+(?:the\s+)?(?P<value>[a-z][\w'-]*(?:\s+(?!(?:in|at|for|to|with|on|now|these|this|since|because|and|but)\b)"
+    r"(?P<verb>teach|teaches|teaching|coach|coaches|coaching)\s+(?:the\s+)?(?P<value>[a-z0-9][\w'-]*(?:\s+(?!(?:in|at|for|to|with|on|now|these|this|since|because|and|but)\b)"
     r"[a-z][\w'-]*){0,3})(?=[\s,.!;]|$)",
     re.I,
 )

@@ -495,7 +495,7 @@ def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: in
 
 
 _WENT_TO = re.compile(
-    r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:了|啦)?[。！!]*$"
+    r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:去|来)?(?:了|啦)?[。！!]*$"
 )
 _TIMED_RIDE = re.compile(r"的(?P<what>航班|飞机|火车|高铁|动车|大巴)")
 _AT_PLACE = re.compile(

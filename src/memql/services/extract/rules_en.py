@@ -191,10 +191,11 @@ _VALUE_LIKE = re.compile(
     r"october|november|december|noon|midnight|every|in \d)\b|[\w.+-]+@|[\w-]*\d",
     re.I,
 )
-# a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now")
+# a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now", "Karen left, Tom is
+# running the team now", "I'm a night owl, usually in bed around 2am")
 _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
-    r"she's|now|but now)\b|"
+    r"she's|now|but now|usually in bed|usually asleep)\b|"
     r"(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:running|leading|managing|heading)\b|"
     r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|\s+are|'s)\s+now|"
     r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped))\b)",

@@ -338,6 +338,8 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
         if key == "residence_if_place" and not is_place_zh(m["v"]):
             continue
+        if key == "residence" and (org := _held_organization(r, subject, m["v"])) is not None:
+            key, kind = org, "organization"  # 老公又回中石化了: back to the employer held, not a home
         key = "employer" if key == "employer_change" else key.removesuffix("_if_place")
         if key == "employer" and is_place_zh(m["v"]):
             key, kind = (
@@ -353,6 +355,12 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             _fact(r, subject, "job_title", job[0], a, b, confidence, correction, "text", (job[1], job[2]))
         return True
     return verb_states(r, subject, a, verb_at, b, confidence, correction)
+
+
+def _held_organization(r: Reading, subject: str, words: str) -> str | None:
+    """The key (employer, school) under which the subject held these words, if any."""
+    held = (d for d in reversed(r.earlier) if d.subject == subject and d.attribute in ("employer", "school"))
+    return next((d.attribute for d in held if str(d.value) == words), None)
 
 
 def _bare_age(s: str, at: int, verb_at: int, b: int) -> re.Match[str] | None:
