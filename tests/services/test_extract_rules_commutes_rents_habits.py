@@ -278,3 +278,8 @@ def test_back_to_an_employer_or_a_city_a_job_found_there_and_a_workers_own_word(
     assert own("I'm a night owl, usually in bed around 2am.", (), "Zed") == {("Zed", "bedtime", "2am")}
     nora = own("My wife Nora teaches 5th grade at Hillside.", (), "Abe")
     assert ("Nora", "teaching", "5th grade") in nora and ("Nora", "employer", "Hillside") in nora
+
+
+def test_a_price_rise_of_a_thing_held_is_that_things_amount():
+    held = ("孩子的托班一个月一千八。",)
+    assert own("托班涨价了，现在一个月两千一。", held, "小鱼") == {("小鱼的孩子", "托班", 2100)}

@@ -169,7 +169,7 @@ _EVENT = re.compile(
 )
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
 _ANNOUNCE = re.compile(
-    r"(?:" + _CLAUSE + r"{0,6}?(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
+    r"(?:(?P<thing>" + _CLAUSE + r"{0,6}?)(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
     r"(?:我们|我)?(?:已经|又|也|刚|刚刚)*(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|离职|辞职|转专业|换专业|改地方|换地方|"
     r"改地点|换地点)了)$"
@@ -460,6 +460,9 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
         return held_key(r.vocabulary, relation[0])
     if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
+    held = key_of(r, m["thing"].strip("的又也都 ")) if m["money"] and m["thing"] else ""
+    if held and any(d.attribute == held for d in r.earlier):  # 托班涨价了: the amount of the thing held
+        return held
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
     adverbs = re.fullmatch(r"[又也都还就再刚已经终于]+", phrase)  # 又换了 says again, not what
     if (
