@@ -283,3 +283,15 @@ def test_back_to_an_employer_or_a_city_a_job_found_there_and_a_workers_own_word(
 def test_a_price_rise_of_a_thing_held_is_that_things_amount():
     held = ("孩子的托班一个月一千八。",)
     assert own("托班涨价了，现在一个月两千一。", held, "小鱼") == {("小鱼的孩子", "托班", 2100)}
+
+
+def test_a_new_holder_by_surname_a_school_gone_to_and_a_relatives_dose_told():
+    held = ("我们家保姆是王姐。",)
+    assert own("王姐回老家了，新来的保姆姓赵。", held, "阿宝") == {("阿宝", "保姆", "赵保姆")}
+    assert own("新来的同事姓赵。", (), "阿宝") == set()  # no colleague held: no one replaced
+    assert own("我妹考上了，去北师大读研了。", ("我妹在考研。",), "小A") == {
+        ("小A的妹妹", "school", "北师大")
+    }
+    assert own("我妹去北京读研了。", (), "小A") == {("小A的妹妹", "residence", "北京")}
+    dose = ("我爸的降压药是一天两片。",)
+    assert own("医生让我爸减到一天一片了。", dose, "小A") == {("小A的爸爸", "medication", "一天一片")}

@@ -94,6 +94,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
+        (  # 去北师大读研了: the school one went to study at (a city the list knows is a home: 去北京读研)
+            r"去了?(?P<v>[^，,。]{2,8}?)(?:读研究生|读研|读博|读书|上学|上大学|读大学|念书)(?:了|啦)?$",
+            "school_or_residence",
+            "organization",
+        ),
         (  # 我哥辞职回成都开火锅店了: back to a city to do something there (a place the list knows)
             r"(?:辞职|辞了职|离职|退休|毕业)?(?:飞回|搬回|回到了?|回)(?:老家)?(?P<v>[\u4e00-\u9fff]{2,4}?)"
             r"(?=开|做|当|上班|工作|发展|创业|接手|带娃|养老)[^，,。]{1,10}?(?:了|啦)?$",
@@ -334,7 +339,8 @@ _AGAIN = re.compile(  # 导师让我月底再交: someone's word before it
 )
 # 兽医让它改成一天三顿: a change someone asked of the one a fact is about (the change opens after it)
 _CAUSED = re.compile(
-    r"[\u4e00-\u9fff]{0,4}?(?:让|叫|要|要求|建议|给)(?P<who>它|他|她|我们|我)(?="
+    r"[\u4e00-\u9fff]{0,4}?(?:让|叫|要|要求|建议|给)(?P<who>它|他|她|我们|"
+    r"我(?:爸爸?|妈妈?|老公|老婆|爷爷|奶奶|外公|外婆|姥姥|姥爷|儿子|女儿)?)(?="
     + _CHANGE_OPENING.pattern
     + r"|(?P<habit>(?:改|换|开始)(?:吃|喝|用|抽|练|学)))"  # 医生让我改吃缬沙坦了: a habit of the one told
 )

@@ -68,6 +68,7 @@ from .subjects_zh import (
     after_adverbs,
     celebrated_at,
     moved_relative,
+    new_holder,
     relation,
     relation_words,
     skip,
@@ -254,6 +255,8 @@ def _statement(
     part named: 国庆节我领证了，已经结婚啦 — the second part is the speaker's too)."""
     if (named := relation(r, a, b, confidence)) is not None:
         return True, named  # 我家猫叫咪咪，今年三岁了: the parts after it speak of 咪咪
+    if new_holder(r, a, b, confidence):
+        return True, topic
     if _time_is_my(r, a, b, confidence):
         return True, topic
     if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
@@ -338,6 +341,8 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
         if key == "residence_if_place" and not is_place_zh(m["v"]):
             continue
+        if key == "school_or_residence":
+            key, kind = ("residence", "place") if is_place_zh(m["v"]) else ("school", "organization")
         if key == "residence" and (org := _held_organization(r, subject, m["v"])) is not None:
             key, kind = org, "organization"  # 老公又回中石化了: back to the employer held, not a home
         key = "employer" if key == "employer_change" else key.removesuffix("_if_place")

@@ -21,6 +21,7 @@ from .patterns_zh import (
     _PRED_START,
     _SINCE,
 )
+from .values_zh import add_fact, key_of
 from .vocabulary import snake
 
 # a role someone holds for the relative before it: 我女儿班主任是王老师 names the teacher, not the daughter
@@ -224,3 +225,22 @@ def relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
     r.name_person(said, gender, span)
     r.relate(said, relation, part, b, confidence, span)
     return said
+
+
+# 新来的保姆姓赵, 现在的物业经理叫老孙: the new holder of a role the speaker named before
+_NEW_HOLDER = re.compile(
+    r"(?:新来的|新的?|(?:现在|目前|如今)的)(?P<attr>[\u4e00-\u9fff]{1,4}?)"
+    r"(?:姓(?P<sur>[\u4e00-\u9fff])|叫(?P<name>[\u4e00-\u9fff]{1,4}))(?:了|呢|啦)?$"
+)
+
+
+def new_holder(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """The held role's new holder (赵保姆 for 新来的保姆姓赵), when the speaker said who held it before."""
+    m = _NEW_HOLDER.match(r.text, after_adverbs(r, a, b), b)
+    key = key_of(r, m["attr"]) if m is not None else ""
+    held = [d for d in reversed(r.earlier) if key and d.attribute == key and d.speaker == r.speaker]
+    if not held:
+        return False
+    value, span = (m["sur"] + m["attr"], m.span("sur")) if m["sur"] else (m["name"], m.span("name"))
+    add_fact(r, held[0].subject, key, value, a, b, confidence, True, "person", span)
+    return True
