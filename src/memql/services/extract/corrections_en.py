@@ -14,6 +14,7 @@ from memql.lang.time.spans import TimeSpan
 from .common import BOUND, Draft, Reading, latest_held, same_value, strip_span, time_value
 from .events_en import new_place
 from .patterns_en import _BARE, _I, CHANGING
+from .raises import with_number
 from .values_en import add_fact, at_hour, spoken_time, value_of
 from .vocabulary import snake
 
@@ -179,14 +180,9 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     key = held[0].attribute if held else key
     kind = held[0].kind if held else r.vocabulary.kind(key)
     got = value_of(r, m.end(), end, kind if kind != "text" else "text")
-    v0, v1 = strip_span(r.text, m.end(), end, " .!")
-    if (
-        got is None
-        and held
-        and _SAID_CLOCK.fullmatch(str(held[0].value))
-        and _SAID_CLOCK.fullmatch(r.text[v0:v1])
-    ):
-        got = (r.text[v0:v1], v0, v1, None)  # "moved standup to 10" of a clock time kept as said ("9:15")
+    if got is None and held and _SAID_CLOCK.fullmatch(str(held[0].value)):
+        v0, v1 = strip_span(r.text, m.end(), end, " .!")  # "moved standup to 10" of a clock kept as said
+        got = (r.text[v0:v1], v0, v1, None) if _SAID_CLOCK.fullmatch(r.text[v0:v1]) else None
     if got is None:
         return False
     value, v0, v1, rejected = got
@@ -270,9 +266,10 @@ def in_held_form(held: object, value: object) -> object:
         or not (form["cur"] or form["unit"] or form["per"])
     ):
         return value
-    number = str(value).lstrip("$€£")
-    unit = f" {form['unit']}" if form["unit"] else ""
-    return f"{said['cur'] or form['cur']}{number}{unit}{form['per'] or ''}"
+    moved = with_number(held, str(value).lstrip("$€£"))
+    if moved is None:
+        return value
+    return moved if form["cur"] or not said["cur"] else said["cur"] + moved
 
 
 # "I switched gyms, I go to Crunch now", "changed dentists — seeing Dr Hale now": the held thing named by

@@ -159,14 +159,14 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
 
 
 # 换了家宽带，一年八百: an amount said alone by its period is the latest amount held (the part names no other)
-_PER_PERIOD = re.compile(
+_BY_PERIOD = re.compile(
     r"(?:现在|新的|目前)?(?:一|每)(?:年|个月|月|季度|周|星期|天)(?:只要|要|才|是|就|只|也就)*"
     r"(?P<v>[0-9]+|[一二两三四五六七八九十百千万]+)(?:块钱?|元)?(?:了|啦)?[。！!]*$"
 )
 
 
 def per_period_amount(r: Reading, a: int, b: int) -> bool:
-    m = _PER_PERIOD.match(r.text, a, b)
+    m = _BY_PERIOD.match(r.text, a, b)
     amount = zh_amount(m["v"]) if m is not None else None
     if amount is None or (earlier := number_fix(r, amount)) is None:
         return False

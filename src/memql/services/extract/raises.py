@@ -139,7 +139,14 @@ def _moved(value: object, change: tuple[float, bool]) -> object:
     if new <= 0:
         return None
     shown = f"{new:,.0f}" if "," in m["n"] else f"{new:g}" if not float(new).is_integer() else f"{int(new)}"
-    return f"{m['cur']}{shown}{m['k'] or ''}{str(value)[m.end() :]}"
+    return with_number(value, shown)
+
+
+def with_number(held: object, number: str) -> str | None:
+    """The held amount as said with its number replaced, its currency, "k" and words kept: ("$1,500 a
+    month", "1,600") -> "$1,600 a month"; None when the held value does not begin with an amount."""
+    m = _HELD_AMOUNT.match(str(held))
+    return None if m is None else f"{m['cur']}{number}{m['k'] or ''}{str(held)[m.end() :]}"
 
 
 def _names(text: str, m: re.Match[str], d: Draft) -> bool:
