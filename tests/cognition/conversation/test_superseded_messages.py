@@ -359,6 +359,46 @@ def test_the_line_that_said_what_an_ending_clause_ends_is_history(memory):
     assert "until" not in next(line for line in text.splitlines() if "floss" in line)  # not Rachel's
 
 
+def test_what_one_does_now_beside_what_ended_parts_the_line(memory):
+    """ "quit the bakery and is driving for UPS now" and 不学小提琴了，改学架子鼓: the clause naming what
+    ended (a verb with its object in Chinese) is shown last as history, what one does now first."""
+    m = memory(actor="val", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "My partner Jo works nights at the bakery.", "2026-02-02T09:00:00Z"),
+            ("user", "Jo quit the bakery and is driving for UPS now.", "2026-07-02T09:00:00Z"),
+        ],
+    )
+    text = conv.context("Where does Jo work?", budget_tokens=300).text
+    assert "[M2] val: is driving for UPS now. — history: Jo quit the bakery" in text
+    assert "bakery" not in _current(text).replace("history: Jo quit the bakery", "")
+    m = memory(actor="小俞", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我女儿跟着李老师学小提琴。", "2026-02-11T09:00:00Z"),
+            ("user", "女儿不学小提琴了，改学架子鼓。", "2026-06-11T09:00:00Z"),
+        ],
+    )
+    text = conv.context("女儿学什么乐器？", budget_tokens=300).text
+    assert "[M2] 小俞: 改学架子鼓。 — history: 女儿不学小提琴了，" in text
+    assert "小提琴" not in _current(text).replace("history: 女儿不学小提琴了，", "")
+
+
+def test_an_ending_of_a_verb_and_an_object_never_said_moves_nothing(memory):
+    m = memory(actor="小俞", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我女儿跟着李老师学小提琴。", "2026-02-11T09:00:00Z"),
+            ("user", "今天不去游泳馆了，在家写作业。", "2026-06-11T09:00:00Z"),
+        ],
+    )
+    text = conv.context("女儿今天做什么？", budget_tokens=300).text
+    assert "history:" not in text and "不去游泳馆了，在家写作业" in text
+
+
 def test_a_change_of_a_named_friend_ages_nothing_said_of_a_relative(memory):
     """ "Gwen moved to Austin" shares the attribute of "my brother lives in Denver", not the person: the
     facts of the two lines are about two people (Gwen is known as a best friend), so the brother's line
