@@ -43,17 +43,6 @@ def test_the_old_value_is_quoted_from_its_own_turn():
     assert [f.value for f in delta.facts if f.said_in is None] == ["Blue Door Bistro"]
 
 
-def test_a_relatives_dose_changes_under_the_words_both_turns_share():
-    own, said = _keyed(
-        "Grandpa's doctor bumped the warfarin up to 7.5 mg.", ["Grandpa takes 5 mg of warfarin daily."]
-    )
-    assert own["7.5 mg"] == ("Mira's grandpa", "warfarin") and said["5 mg"] == (
-        "Mira's grandpa",
-        "warfarin",
-        0,
-    )
-
-
 def test_an_amount_correction_needs_no_shared_word():
     own, said = _keyed("Sorry, no, $210.", ["Parking at the new office costs $180 a month."])
     assert own["$210"] == said["$180"][:2]

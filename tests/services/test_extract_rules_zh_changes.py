@@ -312,7 +312,7 @@ def test_promotions_suggestions_and_requests(text, expected):
     [
         ("我午饭一般吃面条。", {(ME, "food", "面条")}),
         ("明天上午十点来装宽带。", {(ME, "装宽带.date", "2026-03-03T10:00:00Z")}),
-        ("我舍友小周在读化学。", {("小周", "major", "化学")}),
+        ("我舍友小周在读化学。", {("小周", "major", "化学"), (ME, "roommate", "小周")}),  # one has one
         ("单位搬到了亦庄。", set()),  # an organisation moved, no person named 单位
     ],
 )

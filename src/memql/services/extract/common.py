@@ -22,9 +22,14 @@ MOMENT = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):\d{2
 _WHEN = (".date", ".time")  # the aspect a thing's time is kept under ("standup.time")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it
+# "my college roommate Theo", 我以前的老板: one held before, not the one held now
+_PAST_RELATION = re.compile(
+    r"\b(?:old|former|ex|college|school|uni|university|childhood)\b|大学|高中|初中|小学|以前的?|之前的?|前(?=[\u4e00-\u9fff])",
+    re.I,
+)
 SINGULAR_RELATIONS = frozenset(
     {"boss", "manager", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
-    | {"landlord"}
+    | {"landlord", "roommate"}
 )
 
 
@@ -252,7 +257,8 @@ class Reading:
                 value_span=name_span,
             )
         )
-        if relation in SINGULAR_RELATIONS:
+        said_before = self.text[start : name_span[0] if name_span else end]
+        if relation in SINGULAR_RELATIONS and not _PAST_RELATION.search(said_before):
             self.add(
                 Draft(
                     self.speaker,

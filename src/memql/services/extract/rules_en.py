@@ -13,8 +13,9 @@ from __future__ import annotations
 import re
 
 from .actions_en import read_decisions, read_tasks
-from .common import HEDGED, Reading, latest_organization, strip_span
+from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, strip_span
 from .corrections_en import bare_value
+from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
 from .patterns_en import (
     _ACTUALLY,
@@ -126,6 +127,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     hypothetical = _HYPOTHETICAL.search(rest) and not (correction and _GOING_TO_NAME.match(rest))
     if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
         return
+    if dose_en(r, pos, body_end, confidence):
+        return  # "I'm on 20mg of Lexapro", "my psychiatrist bumped me to 30mg" (doses.py)
     before = len(r.facts)
     if correction and (ref := _GENERIC_REFERENCE.match(s, pos, body_end)) is not None:
         pos = ref.end()  # "small fix: the booking is at 7:30": the words name only what was just said
@@ -282,14 +285,18 @@ def _skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
 def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
     s, rels = r.text, relation_words(r)
     m = re.compile(
-        rf"(?:my|our)\s+{KIN_ADJ}(?P<rel>{rels})(?:'s name)?\s+(?:is|was|'s)\s+"
-        rf"(?:called\s+|named\s+)?(?P<name>{_NAME})(?:[\s.!,]*$|\s*,\s+(?=\S))",  # "…, she's 81": read on
+        rf"(?:(?:my|our)\s+{KIN_ADJ}|(?P<new>(?:the\s+)?new\s+))(?P<rel>{rels})(?:'s name)?"
+        r"\s+(?:is|was|'s)\s+"
+        rf"(?:(?:a|this|some)\s+(?:guy|girl|woman|man|lady|dude|student|person)\s+)?(?:called\s+|named\s+)?"
+        rf"(?P<name>{_NAME})(?:[\s.!,]*$|\s*,\s+(?=\S))",  # "…, she's 81": read on
         _I,
     ).match(s, pos, end)
     m = m or re.compile(rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})[\s.!,]*$", _I).match(s, pos, end)
     if m is None or m["name"] in NOT_NAMES:
         return False
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)
+    if m.groupdict().get("new") and relation not in SINGULAR_RELATIONS:
+        return False  # "new roommate is Theo" is the speaker's (one has one); "new colleague is Sam" no one's
     r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
     r.relate(m["name"], relation, pos, end, confidence, (m.start("name"), m.end("name")))
     return True

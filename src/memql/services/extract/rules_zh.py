@@ -18,6 +18,7 @@ from memql.lang.time.numbers import parse_zh_number
 from .actions_zh import read_decision, read_tasks
 from .common import HEDGED, Draft, Reading, strip_span, time_value
 from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, per_period_amount, subject_moved
+from .doses import dose_zh
 from .patterns_zh import (
     _ACTOR,
     _ADDRESSED,
@@ -134,6 +135,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (again := _AGAIN.match(s, after_adverbs(r, a, b), b)) is not None and r.time_at(*again.span("t")):
             bare_value(r, again.start("t"), again.end("t"), True, rejected)
             continue
+        if dose_zh(r, a, b, confidence):
+            continue  # 每天吃一片优甲乐，50微克; 医生让我加到75微克 (doses.py)
         if (caused := _CAUSED.match(s, after_adverbs(r, a, b), b)) is not None:
             # 兽医让它改成一天三顿: the change the one in charge asked for; 让我改吃…: my habit's
             a = caused.start("who") if caused["habit"] else caused.end()

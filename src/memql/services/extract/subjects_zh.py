@@ -63,6 +63,8 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
     ).match(s, pos, end)
+    if rel is None or (rel["name"] and any(rel.start("name") < t0 < rel.end("name") for t0, _, _ in r.times)):
+        rel = _named_before_time(r, pos, end) or rel
     if rel is not None:
         after = rel.end()
         if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
@@ -123,6 +125,24 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     ):
         r.name_person(m["name"], None, (m.start(), m.end()))
         return m["name"], m.end(), False
+    return None
+
+
+def _named_before_time(r: Reading, pos: int, end: int) -> re.Match[str] | None:
+    """我室友小琪月底搬走, 我妹妹小红下周来北京: a relative's name ending where a time of the part begins."""
+    for t0, t1, _ in sorted(r.times):
+        if not pos < t0 < end:
+            continue
+        m = re.compile(
+            rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})"
+            rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}}?)(?={re.escape(r.text[t0:t1])})"
+        ).match(r.text, pos, end)
+        if m is None or m.end() != t0:
+            continue
+        name = m["name"]
+        if _not_a_name(r, name) or _NOT_NAME.match(name) or r.vocabulary.relation(m["rel"] + name):
+            return None  # 我女儿班主任下周…: a role; 我妈妈下周…: one relation word, no name
+        return m
     return None
 
 

@@ -1,0 +1,159 @@
+"""A medicine's dose, keyed by the medicine ("I'm on 20mg of Lexapro": lexapro 20mg; 每天吃一片优甲乐，50微克:
+优甲乐 50微克), and a dose changed by the one who takes it or by whoever prescribes it ("my psychiatrist
+bumped me to 30mg", "the doctor is lowering my metformin to 500mg", 复查完医生让我加到75微克). A change that
+names no medicine is of the one dose the taker holds. A dose is said in a unit of medicine (mg, mcg, ml,
+units; 毫克, 微克, 毫升): grams and pills are left to the amounts of food and habits."""
+
+from __future__ import annotations
+
+import re
+
+from .common import CJK, Reading, latest_held
+from .subjects_en import subject_of
+from .subjects_zh import after_adverbs, subject_at
+from .values_en import add_fact as add_fact_en
+from .values_zh import add_fact as add_fact_zh
+from .vocabulary import snake
+
+_I = re.IGNORECASE
+
+_DOSE_EN = (
+    r"(?P<dose>\d+(?:\.\d+)?\s?(?:mg|mcg|µg|μg|micrograms?|milligrams?|ml|units|iu)(?![a-z]))"
+    r"(?:\s+(?:a|per|each|every)\s+(?:day|morning|night|evening|week))?"
+)
+_DOSE_ZH = r"(?P<dose>\d+(?:\.\d+)?\s?(?:毫克|微克|毫升|mg|mcg|ml|国际单位|单位))"
+# a medicine's name: one word, said after a dose ("of Lexapro") or before "dose"; no pronoun or article
+_MED_EN = r"(?P<med>(?!(?:it|that|this|the|a|an|my|his|her|them|each|every|per)\b)[A-Za-z][\w-]{2,})"
+# "I'm on 20mg of Lexapro", "Dad takes 10mg of Lipitor", "she's taking 500 mg metformin"
+_TAKES_EN = re.compile(
+    r"\s*(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+|still\s+|currently\s+|only\s+)?(?:on|taking)|"
+    r"(?:now\s+|still\s+|only\s+)?(?:take|takes|took))\s+" + _DOSE_EN + r"\s+(?:of\s+)?" + _MED_EN,
+    _I,
+)
+_VERBS_EN = (
+    r"(?:bumped|upped|increased|raised|lowered|dropped|reduced|cut|tapered|moved|changed|adjusted|put|"
+    r"switched|doubled|halved)"
+)
+# "bumped me to 30mg", "upped my Lexapro to 30mg", "cut his dose back down to 5 mg"
+_CHANGED_EN = re.compile(
+    _VERBS_EN
+    + r"\s+(?P<whom>me|him|her|us|it|(?:my|his|her|our|the)\s+(?:(?:daily\s+)?dose|"
+    + _MED_EN
+    + r"(?:\s+dose)?))(?:\s+(?:back|up|down))*\s+to\s+"
+    + _DOSE_EN,
+    _I,
+)
+# "I'm down to 10mg now", "he's up to 40 mg"
+_NOW_AT_EN = re.compile(
+    r"\s*(?:am|'m|is|'s|are|'re)\s+(?:now\s+)?(?:back\s+)?(?:up|down)\s+to\s+"
+    + _DOSE_EN
+    + r"(?:\s+of\s+"
+    + _MED_EN
+    + ")?",
+    _I,
+)
+# 每天吃一片优甲乐，50微克; 每天吃50微克的优甲乐; 二甲双胍一天吃两次，每次500毫克
+_MED_ZH = r"(?P<med>[\u4e00-\u9fffA-Za-z]{2,6}?)"
+_PILLS_ZH = r"(?:[一两二三四半\d]+(?:片|粒|颗|支))?"
+_TAKEN_ZH = r"(?:每天|一天|每晚|每早|早上|晚上|现在|一直|目前)*(?:吃|服用?|用|打)"
+_TAKES_ZH = (
+    re.compile(
+        _TAKEN_ZH + _PILLS_ZH + _MED_ZH
+        + r"[，,\s]*(?:每次|一次|一天|每天)?" + _DOSE_ZH
+    ),
+    re.compile(_TAKEN_ZH + _DOSE_ZH + r"的" + _MED_ZH + r"(?=[，,。！!；;\s]|$)"),
+    re.compile(
+        _MED_ZH + r"(?:的剂量是|(?:每天|一天|每次|一次)?(?:吃|服用?|用|打)(?:[一两二三四\d]次)?[，,\s]*"
+        r"(?:每次|一次)?)" + _DOSE_ZH
+    ),
+)  # fmt: skip
+# 加到75微克, 减量到25微克, 优甲乐改成100微克: a dose changed
+_CHANGED_ZH = re.compile(
+    r"(?:" + _MED_ZH + r"(?:的剂量)?)?(?:剂量)?(?:加量|减量|增加|减少|加|减|降|升|调|改|换)(?:到|成|为)了?"
+    r"(?:每次|一次|一天|每天)?" + _DOSE_ZH
+)
+_DOSE_VALUE = re.compile(
+    r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|μg|micrograms?|milligrams?|ml|units|iu|毫克|微克|毫升|国际单位|单位)", _I
+)
+
+
+def _held_dose(r: Reading, who: str, med: str | None) -> str | None:
+    """The key of `who`'s dose a change means: a held medicine the words name, else the one dose they hold
+    (the last said), else the medicine named (优甲乐加到75微克 with nothing held)."""
+    held = latest_held(r, lambda d: d.subject == who and _DOSE_VALUE.fullmatch(str(d.value)) is not None)
+    keys = [d.attribute for d in sorted(held.values(), key=r.earlier.index)]
+    if med is not None and (named := [k for k in keys if k in med]):
+        return named[-1]
+    if keys:
+        return keys[-1]
+    return med if med is not None and not re.search(r"[我你他她它让叫说的了]", med) else None
+
+
+def _add(r: Reading, who: str, key: str, m: re.Match[str], a: int, b: int, confidence: float) -> bool:
+    add = add_fact_zh if CJK.search(r.text, a, b) else add_fact_en
+    add(r, who, key, m["dose"], a, b, confidence, False, "text", m.span("dose"))
+    return True
+
+
+def dose_en(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """A dose stated or changed in the English clause s[a:b] (the subject read as any clause's is)."""
+    s = r.text
+    if not _DOSE_VALUE.search(s, a, b):
+        return False
+    if (m := _CHANGED_EN.search(s, a, b)) is not None:
+        whom = m["whom"].split()[0].lower()
+        if whom in ("me", "my", "us", "our"):
+            taker = r.speaker
+        elif whom in ("him", "his", "her"):
+            taker = r.pronoun("m" if whom in ("him", "his") else "f")
+        elif whom == "it":  # "Doctor upped it to 75mcg": the dose said last
+            held = latest_held(r, lambda d: _DOSE_VALUE.fullmatch(str(d.value)) is not None)
+            taker = max(held.values(), key=r.earlier.index).subject if held else None
+        else:  # "Grandpa's doctor bumped the warfarin up to 7.5 mg": whoever holds that medicine's dose
+            med = snake(m["med"].lower()) if m["med"] else ""
+            holders = {
+                d.subject for d in r.earlier if d.attribute == med and _DOSE_VALUE.fullmatch(str(d.value))
+            }
+            taker = holders.pop() if len(holders) == 1 else _subject(r, a, m.start())
+        key = _held_dose(r, taker, m["med"] and snake(m["med"].lower())) if taker else None
+        return key is not None and _add(r, taker, key, m, a, b, confidence)  # type: ignore[arg-type]
+    for pattern in (_TAKES_EN, _NOW_AT_EN):
+        if (m := pattern.search(s, a, b)) is None or (who := _subject(r, a, m.start())) is None:
+            continue
+        key = snake(m["med"].lower()) if m.groupdict().get("med") else _held_dose(r, who, None)
+        return key is not None and _add(r, who, key, m, a, b, confidence)
+    return False
+
+
+def _subject(r: Reading, a: int, b: int) -> str | None:
+    """Who the words s[a:b] name, when they name no one but a subject ("my dad", "I", "she"); what reading
+    them formed is undone when they are more than that."""
+    facts, known = len(r.facts), len(r.known_facts)
+    got = subject_of(r, a, b)
+    if got is not None and not r.text[got[1] : b].strip():
+        return got[0]
+    del r.facts[facts:], r.known_facts[known:]
+    return None
+
+
+def dose_zh(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """A dose stated or changed in the Chinese part s[a:b]: of the one told to change it (医生让我爸加到…),
+    else of the part's subject, else the speaker's; the dose may follow the medicine after a comma
+    (每天吃一片优甲乐，50微克)."""
+    s = r.text
+    tail = re.compile(r"[，,]\s*(?=(?:每次|一次)?\d)").match(s, b)
+    end = min(len(s), b + 16) if tail is not None else b
+    if not _DOSE_VALUE.search(s, a, end):
+        return False
+    told = re.compile(r"[\u4e00-\u9fff]{0,8}?(?:让|叫|要|给)(?=我|他|她|它)").match(s, a, b)
+    at = after_adverbs(r, told.end() if told else a, b)
+    facts, known = len(r.facts), len(r.known_facts)
+    got = subject_at(r, at, b)
+    who, at = (got[0], after_adverbs(r, got[1], b)) if got is not None else (r.speaker, at)
+    for pattern in _TAKES_ZH:
+        if (m := pattern.match(s, at, end)) is not None and not re.search(r"[我你他她的了吃]", m["med"]):
+            return _add(r, who, m["med"], m, a, max(b, m.end()), confidence)
+    if (m := _CHANGED_ZH.match(s, at, b)) is not None and (key := _held_dose(r, who, m["med"])) is not None:
+        return _add(r, who, key, m, a, b, confidence)
+    del r.facts[facts:], r.known_facts[known:]
+    return False
