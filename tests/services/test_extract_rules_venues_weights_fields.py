@@ -109,7 +109,10 @@ def test_a_level_finished_is_no_name_and_a_living_said_after_a_move_home():
     phd = own("儿子博士毕业，去了苏州一所大学当老师。", ("我儿子在上海读博。",), "老姜")
     assert phd == {("老姜的儿子", "job_title", "老师")}  # 博士 is the level he finished, not his name
     driving = own("表哥把餐馆转让了，现在在跑滴滴。", ("我表哥在深圳开了家餐馆。",), "小刘")
-    assert driving == {("小刘的表哥", "job_title", "跑滴滴")}
+    assert driving == {
+        ("小刘的表哥", "job_title", "跑滴滴"),
+        ("小刘的表哥", "employer", "滴滴"),
+    }  # a known employer
     home = own("小雅辞职回老家长沙了，在那边开了个花店。", ("我闺蜜小雅在广州做设计。",), "婷婷")
     assert home == {("小雅", "residence", "长沙"), ("小雅", "job_title", "开了个花店")}
 

@@ -13,8 +13,10 @@ from memql.lang.time.spans import TimeSpan
 
 from .common import BOUND, Draft, Reading, latest_held, same_value, strip_span, time_value
 from .events_en import new_place
+from .headcounts import changed_count
 from .patterns_en import _BARE, _I, CHANGING
 from .raises import with_number
+from .subjects_en import object_person
 from .values_en import add_fact, at_hour, spoken_time, value_of
 from .vocabulary import snake
 
@@ -42,7 +44,8 @@ _CHANGED_THE = re.compile(
     r"bumped|rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
     r"lowered|reduced|cut|dropped)|"
     + CHANGING
-    + r")\s+(?P<article>(?:the|my|our)\s+)?(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+)?(?:to|until)\s+",
+    + r")\s+(?P<article>(?:the|my|our|his|her)\s+)?(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+|up\s+)?"
+    r"(?:to|until)\s+",  # "OB moved her due date up to May 28": the one "her" stands for
     _I,
 )
 _JUDGEMENT = re.compile(
@@ -69,7 +72,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     ]
     # "negotiated it back down to 1,490", "talked them down to 1,400": the number moved to, wherever said
     moved_to = (pos + x.start() for x in _DOWN_OR_UP_TO.finditer(r.text[pos:end]) if x.start() > 0)
-    if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)):
+    if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)) or changed_count(r, pos, end):
         return
     if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or _switched_to_titled(r, pos, end):
         return
@@ -162,10 +165,14 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
 def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     """A value the speaker holds (or the vocabulary knows) changed by someone: the speaker's new value."""
     key = r.vocabulary.normalize(m["attr"])
+    article = (m["article"] or "").strip().lower()
+    whose = object_person(r, article) if article in ("his", "her") else r.speaker
+    if whose is None:
+        return False
     held = [
         d
         for d in reversed(r.earlier)
-        if d.subject == r.speaker
+        if d.subject == whose
         and (
             d.attribute == key
             or d.attribute.endswith(("." + key, "_" + key))  # "the membership": the gym membership
@@ -187,7 +194,7 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
         return False
     value, v0, v1, rejected = got
     value = in_held_form(held[0].value, value) if held else value  # "raised rent to $1,950": a month's
-    add_fact(r, r.speaker, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
+    add_fact(r, whose, key, value, pos, end, 0.8, bool(held), kind, (v0, v1), rejected)
     return True
 
 

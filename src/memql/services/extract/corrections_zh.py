@@ -221,3 +221,18 @@ def subject_moved(r: Reading, subject: str, a: int, at: int, b: int) -> bool:
             return True
         return False
     return False
+
+
+# a change someone asked for and the speaker agreed to: the change holds
+_AGREED = re.compile(
+    r"(?:能不能|可不可以|可以|能否|要不)(?:改|换|挪|推)(?:到|成|在)?(?P<change>[^，,。？?！!]{1,12}?)(?:吗|呢|吧)?[，,？?]\s*"
+    r"我(?:就|也)?(?:答应了|同意了|说行|说好|说可以|说没问题)"
+)
+
+
+def agreed_change(r: Reading, pos: int, end: int) -> bool:
+    """师傅发消息说能不能改下午两点，我答应了: the change asked for, read as a change of the value named."""
+    if (m := _AGREED.search(r.text, pos, end)) is None:
+        return False
+    bare_value(r, m.start("change"), m.end("change"), True, None)
+    return True

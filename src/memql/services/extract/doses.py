@@ -9,7 +9,7 @@ from __future__ import annotations
 import re
 
 from .common import CJK, Reading, latest_held
-from .subjects_en import subject_of
+from .subjects_en import OBJECT_PRONOUNS, object_person, subject_alone
 from .subjects_zh import after_adverbs, subject_at
 from .values_en import add_fact as add_fact_en
 from .values_zh import add_fact as add_fact_zh
@@ -102,10 +102,8 @@ def dose_en(r: Reading, a: int, b: int, confidence: float) -> bool:
         return False
     if (m := _CHANGED_EN.search(s, a, b)) is not None:
         whom = m["whom"].split()[0].lower()
-        if whom in ("me", "my", "us", "our"):
-            taker = r.speaker
-        elif whom in ("him", "his", "her"):
-            taker = r.pronoun("m" if whom in ("him", "his") else "f")
+        if whom in OBJECT_PRONOUNS:
+            taker = object_person(r, whom)
         elif whom == "it":  # "Doctor upped it to 75mcg": the dose said last
             held = latest_held(r, lambda d: _DOSE_VALUE.fullmatch(str(d.value)) is not None)
             taker = max(held.values(), key=r.earlier.index).subject if held else None
@@ -114,26 +112,15 @@ def dose_en(r: Reading, a: int, b: int, confidence: float) -> bool:
             holders = {
                 d.subject for d in r.earlier if d.attribute == med and _DOSE_VALUE.fullmatch(str(d.value))
             }
-            taker = holders.pop() if len(holders) == 1 else _subject(r, a, m.start())
+            taker = holders.pop() if len(holders) == 1 else subject_alone(r, a, m.start())
         key = _held_dose(r, taker, m["med"] and snake(m["med"].lower())) if taker else None
         return key is not None and _add(r, taker, key, m, a, b, confidence)  # type: ignore[arg-type]
     for pattern in (_TAKES_EN, _NOW_AT_EN):
-        if (m := pattern.search(s, a, b)) is None or (who := _subject(r, a, m.start())) is None:
+        if (m := pattern.search(s, a, b)) is None or (who := subject_alone(r, a, m.start())) is None:
             continue
         key = snake(m["med"].lower()) if m.groupdict().get("med") else _held_dose(r, who, None)
         return key is not None and _add(r, who, key, m, a, b, confidence)
     return False
-
-
-def _subject(r: Reading, a: int, b: int) -> str | None:
-    """Who the words s[a:b] name, when they name no one but a subject ("my dad", "I", "she"); what reading
-    them formed is undone when they are more than that."""
-    facts, known = len(r.facts), len(r.known_facts)
-    got = subject_of(r, a, b)
-    if got is not None and not r.text[got[1] : b].strip():
-        return got[0]
-    del r.facts[facts:], r.known_facts[known:]
-    return None
 
 
 def dose_zh(r: Reading, a: int, b: int, confidence: float) -> bool:

@@ -10,7 +10,8 @@ from datetime import timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import Reading, time_value
+from .common import Reading, names_key, time_value
+from .headcounts import headcount
 from .patterns_en import _I, _NEGATION, NOT_NAMES
 from .values_en import add_fact, spoken_time
 from .vocabulary import snake
@@ -27,10 +28,10 @@ _UNITS = {"persons": "people", "guests": "people", "adults": "people", "of us": 
 # the words of an event before its time: "the movers come", "I fly to Oslo", "our lease starts"
 _EVENT = re.compile(
     r"(?P<who>i|we|(?:my|our)\s+(?P<rel>[a-z]+),?\s+(?P<named>(?-i:[A-Z][a-z]+))|(?P<name>(?-i:[A-Z][a-z]+))|"
-    r"(?:the|my|our)\s+(?P<thing>[a-z]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"
+    r"(?:the|my|our)\s+(?P<thing>[a-z-]+(?:\s+(?!(?:is|are|was|were)\b)[a-z]+)?)"  # "my mother-in-law"
     r"(?:\s+(?:to|from|for|with)\s+(?-i:[A-Z])[\w-]*)?)"  # "my flight to Lisbon leaves …": the flight's
     r"(?:\s+|(?='))(?P<verb>(?:will|'ll|should|shall)\s+be\s+(?:ready|done|back|finished|available|delivered|home)|"
-    r"(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each)\s)[a-z]+)"
+    r"(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each|in)\s)[a-z]+)"
     r"(?:\s+(?P<particle>in|out|home|over|away)(?=\s+(?!(?:the|a)\b)))?"  # "Lina flies in next Wednesday"
     r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
     r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around|on))?\s+$",  # "on the 20th": the time has no "on"
@@ -99,6 +100,7 @@ def event(r: Reading, pos: int, end: int, confidence: float, correction: bool) -
         _booking(r, pos, end, confidence, correction)
         or _dated_event(r, pos, end, confidence, correction)
         or _appointment(r, pos, end, confidence, correction)
+        or headcount(r, pos, end, confidence, correction)  # "expecting 14 people" (headcounts.py)
     )
 
 
@@ -329,9 +331,11 @@ def day_and_place(
     if found is None or r.times_in(found[3].start("place"), found[3].end("place")):
         return False
     place = found[3]
-    article = "the" in s[place.start() : place.start("place")].casefold().split()  # "at the Rosewood"
-    if place["place"][:1].isupper() and not article:
-        return False  # "at Priya's on Saturday": a named place is the event's value (rules_en._possessive)
+    said = s[place.start() : place.start("place")].casefold().split()
+    if place["place"][:1].isupper() and "the" not in said and "in" not in said:
+        # "at Priya's on Saturday": a named place is the event's value (rules_en._possessive); "at the
+        # Rosewood" and "in Napa" (a town) are where it is
+        return False
     t0, t1, span, m = found
     add_fact(
         r, subject, key, spoken_time(r, span, t0, t1), pos, end, confidence, correction, "date", (t0, t1)
@@ -356,23 +360,39 @@ def day_and_place(
 # place for the one event whose place the speaker holds
 _NEW_PLACE = re.compile(
     r"(?:(?:venue|location|place|spot)\s+(?:update|change)\b|.*\b(?:instead|moved|changed|switched)\b)"
-    r".*?\b(?:at|to)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)(?:\s+(?:instead|now))?[\s.!]*$",
+    r".*?\b(?:at|to)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)(?:\s+(?:instead|now))?"
+    r"(?:,?\s+(?:because|since|as|'cause|cause|due to|after)\b.*)?[\s.!]*$",  # "… because the venue …"
+    _I,
+)
+
+
+# a month, a day or a season is when, even where the time grammar reads no date ("to September")
+_WHEN_WORD = re.compile(
+    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|"
+    r"tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|next|later|"
+    r"tomorrow|tonight|the weekend|the \d)\b",
     _I,
 )
 
 
 def new_place(r: Reading, pos: int, end: int) -> bool:
     m = _NEW_PLACE.match(r.text, pos, end)
-    if m is None or r.times_in(m.start("place"), m.end("place")):
+    if m is None or r.times_in(m.start("place"), m.end("place")) or _WHEN_WORD.match(m["place"]):
         return False
-    held = {d.attribute: d for d in r.earlier if d.subject == r.speaker and d.attribute.endswith(".location")}
+    places = [d for d in r.earlier if d.attribute.endswith(".location")]
+    # the place of the event the words name ("moved the wedding to Sonoma": the daughter's), else the
+    # speaker's one event with a place
+    named = [
+        d for d in places if names_key(r.text[pos : m.start("place")], d.attribute.removesuffix(".location"))
+    ]
+    held = {(d.subject, d.attribute): d for d in named or [d for d in places if d.subject == r.speaker]}
     if len(held) != 1 or any(d.attribute.endswith(".location") for d in r.facts):
         return False
     (old,) = held.values()
     value = r.text[m.start("place") : m.end("place")]
     if value.casefold() == str(old.value).casefold():
         return False
-    add_fact(r, r.speaker, old.attribute, value, pos, end, 0.8, True, "place", m.span("place"))
+    add_fact(r, old.subject, old.attribute, value, pos, end, 0.8, True, "place", m.span("place"))
     return True
 
 

@@ -259,7 +259,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (
             r"(?:am|'m|are|'re|is|'s|got|was|were|have been|'ve been|has been)\s+(?:now\s+|just\s+)?"
-            r"(?:employed|hired|taken on)\s+(?:by|at)",
+            r"(?:employed|hired|taken on|poached|recruited|headhunted|snapped up)\s+(?:by|at)",
             "employer",
             "organization",
         ),
@@ -437,7 +437,9 @@ _JOB = re.compile(
     r"pilot|clerk|lead|head|chief|vet|medic|cook|judge|coach|tutor|paramedic|barista|waitress|actress|"
     r"mechanic|secretary|nanny|model|athlete|midwife|cop|maid|courier|sommelier|paralegal|temp)))|(?P<bare>(?:[a-z-]+\s+){0,2}(?:lead|manager|director|engineer|designer|developer|"
     r"head of [a-z]+|chief [a-z]+ officer|supervisor|coordinator|analyst|architect|editor|principal|"
-    r"team lead|captain|president|vp of [a-z]+)))(?:\s+(?:at|for|with)\s+(?P<org>.+?))?"
+    r"team lead|captain|president|vp of [a-z]+|(?:head|sous|executive|pastry|chief)\s+(?:chef|cook)|"
+    r"(?:head|charge|chief)\s+nurse|head\s+(?:coach|teacher|librarian))))"
+    r"(?:\s+(?:at|for|with)\s+(?P<org>.+?))?(?:\s+(?:there|here))?"  # "he's sous chef there now"
     r"(?:\s+(?:in|based in)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"  # "a programmer in Austin"
     r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
     _I,

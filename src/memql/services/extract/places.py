@@ -10,6 +10,8 @@ know is read as before (an employer, a school), never guessed.
 
 from __future__ import annotations
 
+import re
+
 _CHINA_CITIES = """
 北京 上海 天津 重庆 广州 深圳 杭州 南京 苏州 成都 武汉 西安 长沙 郑州 济南 青岛 大连 沈阳 长春 哈尔滨
 石家庄 太原 呼和浩特 合肥 福州 厦门 南昌 南宁 海口 三亚 贵阳 昆明 拉萨 兰州 西宁 银川 乌鲁木齐 宁波 温州
@@ -55,3 +57,20 @@ def is_employer_zh(words: str) -> bool:
     """Do the words name an employer people name by itself (在腾讯, 在字节)? Like the places, the list is the
     well-known ones; an unknown name after a bare 在 is not guessed to be one."""
     return words.strip() in EMPLOYERS_ZH
+
+
+_EMPLOYER_RE = "|".join(sorted(map(re.escape, EMPLOYERS_ZH), key=len, reverse=True))
+# 在顺丰开大车, 在美团送外卖: work at a known employer said by what one does there; 开滴滴, 跑美团: by the
+# service one drives or delivers for
+_WORKS_FOR_ZH = re.compile(
+    r"(?:现在|目前|如今|已经|一直|还)*(?:在(?P<v>"
+    + _EMPLOYER_RE
+    + r")(?P<job>(?:开|跑|送|写|搞)[\u4e00-\u9fff]{1,4}?)|"
+    r"在?(?P<job2>(?:开|跑|送)(?P<w>" + _EMPLOYER_RE + r")))(?:了|呢|啦)?[。！!]*$"
+)
+
+
+def works_for_zh(text: str, pos: int, end: int) -> re.Match[str] | None:
+    """在顺丰开大车, 跑滴滴: a match whose group "v" or "w" is the known employer one works for, and "job" or
+    "job2" what one does there."""
+    return _WORKS_FOR_ZH.match(text, pos, end)

@@ -15,8 +15,8 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, held_key, time_value
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
-from .patterns_zh import _STATUSES, ZH_MOVED_TO
-from .places import is_employer_zh, is_place_zh
+from .patterns_zh import _GATHERING, _STATUSES, ZH_MOVED_TO
+from .places import is_employer_zh, is_place_zh, works_for_zh
 from .values_zh import add_fact, add_match, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
@@ -66,7 +66,7 @@ _SCHOOL_GRADE = re.compile(  # 上小学二年级, 升三年级了, 读高二, �
 _SCHOOL_AND_FIELD = re.compile(
     r"在(?P<school>"
     + _CLAUSE
-    + r"{2,10}?)(?P<verb>读|(?<![中大小附])学|念|主修)(?P<v>(?![读学念])"
+    + r"{2,10}?)(?P<verb>读|(?<![中小附])学|念|主修)(?P<v>(?![读学念习])"  # 在武大学护理: 武大
     + _CLAUSE
     + r"{1,8}?)(?:专业|系)?(?:了|啦|呢)?$"
 )
@@ -162,7 +162,11 @@ _RIDE = re.compile(
 )
 _EVENT = re.compile(
     r"(?:就|才|要|会|将|再|开始|能|可以|得)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
-    r"(?P<vp>(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
+    # 跟装修师傅碰头: whom one meets names the event
+    r"(?:(?:跟|和|与|同)(?P<with>[\u4e00-\u9fff]{1,6}?)(?=碰头|碰面|见面|会面|见|聊|吃饭|开会))?"
+    # 坐飞机过来: arriving, however one travels
+    r"(?P<vp>(?:(?:坐|乘|搭)(?:飞机|高铁|火车|动车|大巴|汽车|船)|开车)(?:过来|回来|来|到)|碰头|碰面|会面|"
+    r"(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
     r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|学|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
     r"打针|检查|产检|拔牙|补牙|落地|降落|起飞|抵达|到达|登机|截止)" + _CLAUSE + r"{0,8}?)?(?:了|吧|啦|呢)?$"
@@ -384,8 +388,11 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         booked = re.match(r"(?:预约了?|约了?|订了?|定了?|安排了?)", s[t1:b])  # 周日下午四点约了按摩
         after = t1 + (booked.end() if booked else 0)
         after += 2 if s.startswith("我们", after) else 1 if s.startswith("我", after) else 0  # 下周五我去…
-        done = re.search(r"过|了.", s[after:b]) or (
-            span.start < today + timedelta(days=1) and "了" in s[after:b]
+        done = (
+            re.search(r"过(?![来去])|了.", s[after:b])
+            or (  # 过来 is coming, not done
+                span.start < today + timedelta(days=1) and "了" in s[after:b]
+            )
         )
         if span.end <= today or done:
             return False  # 我们昨天去吃了火锅, 我今天去吃了火锅: an episode, not a plan
@@ -401,12 +408,19 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             return False  # 我们周末去爬山吧: a suggestion, not a plan
         if not m["vp"] and not (m["place"] and thing):
             return False  # 聚餐周五在海底捞: a thing with its day and place needs no verb; a day alone does
-        phrase = thing or re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"]
+        phrase = thing or (m["with"] or "") + (re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"])
         # 去医院复查: the thing done at the place (复查), not the place
         phrase = re.sub(
             r"^(?:医院|诊所|学校|公司|银行|4S店|店里|机场|车站|单位)(?=[\u4e00-\u9fff]{2})", "", phrase
         )
-        arriving = not thing and subject != r.speaker and phrase in ("到", "过来", "回来", "抵达", "到达")
+        # 我婆婆18号坐飞机过来: an arrival, however one travels
+        came = re.sub(
+            r"^(?:(?:坐|乘|搭)(?:飞机|高铁|火车|动车|大巴|汽车|车|船)|开车|飞(?=过?来))", "", phrase
+        )
+        arrival = came in ("到", "过来", "回来", "抵达", "到达") or (
+            came == "来" and came != phrase
+        )  # 坐飞机来
+        arriving = not thing and subject != r.speaker and arrival
         if not thing and len(phrase) < 2 and not arriving:
             return False  # 明天见: a farewell, no event named
         key = "arrive" if arriving else key_of(r, phrase + "日期")  # 我妈18号到: her arrival
@@ -423,6 +437,47 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             add_match(r, subject, where, m, a, b, confidence, correction, "place", "place")
         return True
     return False
+
+
+# 我女儿的婚礼定在10月10号，在三亚办: where the gathering just dated is held, said in the next part
+_HELD_AT = re.compile(
+    r"(?:是|就)?在(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:办|举行|举办|开|摆酒|请客)(?:了|啦)?[。！!]*$"
+)
+
+
+# 场地换了，改在植物园办了; 改到海底捞吃了: a held gathering's new place, no gathering named
+_MOVED_TO_PLACE = re.compile(
+    r"(?:场地|地点|地方|位置)?(?:也|又)?(?:改|换|挪)(?:在|到|去)了?(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
+    r"(?:办|举行|举办|开|吃|聚)?(?:了|啦)?[。！!]*$"
+)
+
+
+def venue_said(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """A gathering's place said in a part of its own: after the day (定在10月10号，在三亚办), or as the new
+    place of the one gathering whose place is held (the one the message names, else the speaker's)."""
+    if _venue_after(r, a, b, confidence):
+        return True
+    m = _MOVED_TO_PLACE.match(r.text, a, b)
+    if m is None or r.time_at(*m.span("v")) is not None or r.times_in(a, b):
+        return False
+    places = [d for d in r.earlier if d.attribute.endswith(".location") and d not in r.facts]
+    named = [d for d in places if d.attribute.removesuffix(".location") in r.text]
+    held = {(d.subject, d.attribute): d for d in named or [d for d in places if d.subject == r.speaker]}
+    if len(held) != 1:
+        return False
+    (old,) = held.values()
+    return add_match(r, old.subject, old.attribute, m, a, b, confidence, True, "place")
+
+
+def _venue_after(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """The place of the gathering the message's last fact dated (its `.location`), said alone after it."""
+    m = _HELD_AT.match(r.text, a, b)
+    last = r.facts[-1] if r.facts else None
+    gathering = _GATHERING.search(last.attribute) if last is not None and m is not None else None
+    if gathering is None or r.time_at(*m.span("v")) is not None:  # type: ignore[union-attr]
+        return False
+    key = key_of(r, gathering[0] + "地点")
+    return add_match(r, last.subject, key, m, a, b, confidence, False, "place")  # type: ignore[union-attr]
 
 
 def _recurring(
@@ -475,6 +530,11 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
         return next((key for key in reversed(said) if said.count(key) > 1), None)
     if re.search(r"[我你他她是在]|工作|主意|天气", phrase) or adverbs:
         return None
+    # 场地换了，改在植物园办了: the next part moves the held gathering's place (venue_said)
+    if phrase in ("场地", "地点", "地方", "位置") and any(
+        d.attribute.endswith(".location") for d in r.earlier
+    ):
+        return None
     return key_of(r, phrase) or None
 
 
@@ -524,6 +584,10 @@ def places_and_rides(
         if m is not None and span.start > r.now and (key := key_of(r, m["what"])):
             add_fact(r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
             return True
+    if (m := works_for_zh(s, verb_at, b)) is not None:  # 在顺丰开大车, 跑滴滴: the employer, and the work
+        org, job = ("v", "job") if m["v"] else ("w", "job2")
+        add_fact(r, subject, "employer", m[org], a, b, confidence, correction, "organization", m.span(org))
+        return add_match(r, subject, "job_title", m, a, b, confidence, correction, "text", job) or True
     if (m := _AT_PLACE.match(s, verb_at, b)) is not None and is_place_zh(m["v"]):
         add_fact(r, subject, "residence", m["v"], a, b, confidence, correction, "place", m.span("v"))
         return True

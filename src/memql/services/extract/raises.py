@@ -11,14 +11,23 @@ guessed between.
 from __future__ import annotations
 
 import re
+from datetime import datetime
 
-from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, the_one
+from memql.lang.time.natural_en import MONTHS
+
+from .common import CJK, HEDGED, STATED, Draft, Reading, latest_held, names_key, the_one
 from .predicates_zh import zh_amount
 
 _I = re.IGNORECASE
 _AMOUNT = r"[$€£]?\d[\d,]*(?:\.\d+)?\s*(?:k|%|percent)?"
-_UP = r"raised|increased|upped|bumped(?:\s+up)?|hiked|went\s+up|goes\s+up|gone\s+up|rose|is\s+up|'s\s+up"
-_DOWN = r"cut|lowered|reduced|dropped|decreased|went\s+down|came\s+down|is\s+down|'s\s+down"
+_UP = (
+    r"raised|increased|upped|bumped(?:\s+up)?|hiked|went\s+up|goes\s+up|gone\s+up|going\s+up|go\s+up|rose|"
+    r"rising|increasing|is\s+up|'s\s+up"
+)
+_DOWN = (
+    r"cut|lowered|reduced|dropped|decreased|went\s+down|came\s+down|going\s+down|go\s+down|decreasing|"
+    r"is\s+down|'s\s+down"
+)
 _EN_BY = re.compile(
     rf"\b(?P<verb>{_UP}|{_DOWN})\s+(?:(?:it|(?:my|our|the|his|her|their)\s+(?P<what>[\w-]+(?:\s+[\w-]+)?))\s+)?"
     rf"by\s+(?:another\s+)?(?P<amt>{_AMOUNT})",
@@ -28,8 +37,8 @@ _EN_RAISE = re.compile(
     rf"\b(?:a|an)\s+(?P<amt>{_AMOUNT})\s+(?P<verb>raise|pay\s+rise|pay\s+raise|bump|increase|hike|pay\s+cut|cut)\b",
     _I,
 )
-_ZH = re.compile(
-    r"(?P<verb>涨了|加了|上涨了|提高了|上调了|多了|降了|减了|少了|下调了|降低了)(?P<amt>\d[\d,]*(?:\.\d+)?%?|"
+_ZH = re.compile(  # (涨35 with no 了: a rise to come, 从10月起每月涨35)
+    r"(?P<verb>涨了?|加了|上涨了?|提高了?|上调了?|多了|降了?|减了|少了|下调了?|降低了?)(?P<amt>\d[\d,]*(?:\.\d+)?%?|"
     r"百分之[零一二两三四五六七八九十]+|[零一二两三四五六七八九十百千万]+)(?:块钱?|元)?"
 )
 # a weight lost or gained: "lost 15 pounds", 瘦了8公斤 (the held weight, in the same unit or none)
@@ -70,6 +79,10 @@ def bind(r: Reading) -> None:
     """Draft the moved amount a message states (see the module docstring) into `r.facts`."""
     weight = _EN_WEIGHT.search(r.text) or _ZH_WEIGHT.search(r.text)
     m = weight or _EN_BY.search(r.text) or _EN_RAISE.search(r.text) or _ZH.search(r.text)
+    if m is not None:  # "the fee is going up by $35" read as the fee's value: the grammar's misreading
+        misread = [d for d in r.facts if d.value_span and m.start() <= d.value_span[0] < m.end()]
+        r.facts[:] = [d for d in r.facts if d not in misread]
+        r.known_facts[:] = [d for d in r.known_facts if d not in misread]
     if m is None or any(d.kind == "number" or _HELD_AMOUNT.match(str(d.value)) for d in r.facts):
         return  # (before the recent turns are read: most messages end here); an amount said is the grammar's
     change = _change(m)
@@ -86,7 +99,7 @@ def bind(r: Reading) -> None:
         return weight is None or (d.attribute == "weight" and _same_unit(str(d.value), weight["unit"]))
 
     held = latest_held(r, amount)
-    named = [d for d in held.values() if weight is not None or _names(r.text, m, d)]
+    named = [d for d in held.values() if weight is not None or _names(r, m, d)]
     # with nothing named, the only amount held — unless something else is said to rise ("stocks went up")
     alone = _BY_WHOM.fullmatch(r.text[: m.start()].strip(" ,，")) is not None and not m.groupdict().get(
         "what"
@@ -98,8 +111,45 @@ def bind(r: Reading) -> None:
     value = _moved(old.value, change)
     if value is None:
         return
-    r.add(Draft(old.subject, old.attribute, value, m.start(), m.end(), r.now, STATED if named_it else HEDGED,
-                False, old.kind, m.span("amt")))  # fmt: skip
+    confidence, span = STATED if named_it else HEDGED, m.span("amt")
+    r.add(
+        Draft(
+            old.subject,
+            old.attribute,
+            value,
+            m.start(),
+            m.end(),
+            _starts(r),
+            confidence,
+            False,
+            old.kind,
+            span,
+        )
+    )
+
+
+# "going up by $35 starting October", 从10月起每月涨35: a change from a time to come
+_STARTING_EN = re.compile(r"\b(?:starting|beginning|effective|from|as of)\s+(?:in\s+|on\s+)?$", _I)
+_STARTING_MONTH = re.compile(
+    r"\b(?:starting|beginning|effective)\s+(?:in\s+)?(?P<month>" + "|".join(MONTHS) + r")\b", _I
+)
+
+
+def _starts(r: Reading) -> datetime:
+    """When the moved amount holds: from a time to come the message says it starts at (a month alone: its
+    next first day), else now."""
+    if (m := _STARTING_MONTH.search(r.text)) is not None:
+        month = MONTHS.index(m["month"].lower()) + 1
+        year = r.now.year if month >= r.now.month else r.now.year + 1
+        return r.now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+    for t0, t1, span in r.times:
+        if span.start > r.now and (
+            _STARTING_EN.search(r.text, max(0, t0 - 16), t0)
+            or r.text[max(0, t0 - 1) : t0] == "从"
+            or r.text.startswith(("起", "开始"), t1)
+        ):
+            return span.start
+    return r.now
 
 
 def _same_unit(held: str, said: str) -> bool:
@@ -149,8 +199,15 @@ def with_number(held: object, number: str) -> str | None:
     return None if m is None else f"{m['cur']}{number}{m['k'] or ''}{str(held)[m.end() :]}"
 
 
-def _names(text: str, m: re.Match[str], d: Draft) -> bool:
-    """Does the message name the held amount: a word of its key ("my rent", 房租), or a raise for a salary?"""
-    if names_key(text, d.attribute):
+def _names(r: Reading, m: re.Match[str], d: Draft) -> bool:
+    """Does the message name the held amount: a word of its key ("my rent", 房租) or of its aspect ("the
+    fee" of hoa.price), the end of a Chinese key (物业费 of 小区物业费), or a raise for a salary?"""
+    text, key = r.text, d.attribute
+    aspect = r.vocabulary.aspects.get(key.rpartition(".")[2], ()) if "." in key else ()
+    if names_key(text, key) or any(
+        re.search(rf"\b{re.escape(w)}\b", text, _I) for w in aspect if w.isascii()
+    ):
+        return True
+    if CJK.search(key) and len(key) > 3 and key[-3:] in text:
         return True
     return bool(_PAY.search(m[0]) or _PAY.search(text)) and _PAY_KEYS.search(d.attribute) is not None

@@ -41,6 +41,7 @@ from .patterns_en import (
     _SUBJECTLESS,
     NOT_NAMES,
 )
+from .positions import position_en
 from .predicates_en import predicate
 from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor, relation_words, subject_of
 from .values_en import add_fact, recurs, value_of
@@ -127,8 +128,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     hypothetical = _HYPOTHETICAL.search(rest) and not (correction and _GOING_TO_NAME.match(rest))
     if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
         return
-    if dose_en(r, pos, body_end, confidence):
-        return  # "I'm on 20mg of Lexapro", "my psychiatrist bumped me to 30mg" (doses.py)
+    if dose_en(r, pos, body_end, confidence) or position_en(r, pos, body_end, confidence):
+        return  # "I'm on 20mg of Lexapro" (doses.py); "Coach moved him to defense" (positions.py)
     before = len(r.facts)
     if correction and (ref := _GENERIC_REFERENCE.match(s, pos, body_end)) is not None:
         pos = ref.end()  # "small fix: the booking is at 7:30": the words name only what was just said
@@ -369,6 +370,12 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if held is not None:
         # "the offsite moved to Boulder" after "the team offsite is in Denver": the one held, by its head
         key = held.attribute
+    if (
+        placed
+        and not dated
+        and any(d.subject == subject and d.attribute == key + ".location" for d in r.earlier)
+    ):
+        key += ".location"  # "offsite moved to Boulder" after "… is in Denver on April 14": its place
     if definite and not (
         "." in key
         or r.vocabulary.attribute(key)
@@ -392,7 +399,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     kind = r.vocabulary.kind(key)
     if kind in ("organization", "place") and _AMOUNT_VALUE.match(r.text, vstart, end):
         key, kind = snake(phrase), "text"  # "my gym membership is $40 a month": the fee, not the gym
-    got = value_of(r, vstart, end, kind)
+    # "Boulder, same date": the place alone
+    got = value_of(r, vstart, placed.end("name") if placed and key.endswith(".location") else end, kind)
     if got is None:
         return False
     value, v0, v1, rejected = got
@@ -415,7 +423,10 @@ _IN_A_PLACE = re.compile(
 _A_THING = re.compile(
     r"(?:a|an)\s+(?:[\w'-]+\s+){0,3}?[\w'-]+(?:\s*,?\s*(?:now|these days|nowadays|lately))?[\s.!]*$", _I
 )
-_A_PLACE = re.compile(rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?[\s.!]*$", _I)
+# (", same date": the rest of the event unchanged)
+_A_PLACE = re.compile(
+    rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?(?:,?\s+(?:same|still)\s+[\w ]+)?[\s.!]*$", _I
+)
 _IDENTIFIER = re.compile(
     r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
 )

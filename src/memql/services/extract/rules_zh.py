@@ -16,8 +16,16 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
-from .common import HEDGED, Draft, Reading, strip_span, time_value
-from .corrections_zh import AMOUNT_WORDS, bare_value, bound, number_fix, per_period_amount, subject_moved
+from .common import HEDGED, Draft, Reading, corrected_holder, strip_span, time_value
+from .corrections_zh import (
+    AMOUNT_WORDS,
+    agreed_change,
+    bare_value,
+    bound,
+    number_fix,
+    per_period_amount,
+    subject_moved,
+)
 from .doses import dose_zh
 from .patterns_zh import (
     _ACTOR,
@@ -40,10 +48,8 @@ from .patterns_zh import (
     _GATHERING,
     _HEDGE,
     _HYPOTHETICAL,
-    _NAME_LATIN,
     _NOMINALISED,
     _NOT,
-    _NOT_NAME,
     _PREDICATES,
     _PREFERENCE,
     _QUESTION,
@@ -54,6 +60,7 @@ from .patterns_zh import (
     _TOLD,
 )
 from .places import is_place_zh
+from .positions import position_zh
 from .predicates_zh import (
     announced,
     announced_value,
@@ -61,17 +68,17 @@ from .predicates_zh import (
     floor,
     places_and_rides,
     topic_states,
+    venue_said,
     verb_states,
     zh_amount,
 )
 from .subjects_zh import (
-    _SCHOOL_DAYS,
     after_adverbs,
     celebrated_at,
     moved_relative,
+    name_people,
     new_holder,
     relation,
-    relation_words,
     skip,
     subject_at,
 )
@@ -93,12 +100,14 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     whole = s[start:end].strip()
     if not whole:
         return
-    _people(r, start, body_end)
+    name_people(r, start, body_end)
     pos = skip(_DISCOURSE, s, start, body_end)
     correction = False
     while (m := _CORRECTION.match(s, pos, body_end)) is not None and m.end() > pos:
         correction = True
         pos = skip(_DISCOURSE, s, m.end(), body_end)
+    if agreed_change(r, pos, body_end):  # 师傅问能不能改下午两点，我答应了
+        return
     if _QUESTION.search(s[pos:body_end]) or whole.endswith(("?", "？")):
         return
     parts = _parts(s, pos, body_end)
@@ -135,8 +144,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (again := _AGAIN.match(s, after_adverbs(r, a, b), b)) is not None and r.time_at(*again.span("t")):
             bare_value(r, again.start("t"), again.end("t"), True, rejected)
             continue
-        if dose_zh(r, a, b, confidence):
-            continue  # 每天吃一片优甲乐，50微克; 医生让我加到75微克 (doses.py)
+        if dose_zh(r, a, b, confidence) or position_zh(r, a, b, confidence):
+            continue  # 医生让我加到75微克 (doses.py); 教练把他调去打后卫了 (positions.py)
         if (caused := _CAUSED.match(s, after_adverbs(r, a, b), b)) is not None:
             # 兽医让它改成一天三顿: the change the one in charge asked for; 让我改吃…: my habit's
             a = caused.start("who") if caused["habit"] else caused.end()
@@ -156,28 +165,13 @@ def read_clause(r: Reading, start: int, end: int) -> None:
                 r.known_facts[:] = [d for d in r.known_facts if id(d) not in made_up]
                 said = True
         changed = None
-        if said or bare_value(r, a, b, correction, rejected) or per_period_amount(r, a, b):
-            correction = False  # a marker corrects the first value after it
-
-
-def _people(r: Reading, start: int, end: int) -> None:
-    """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
-    named = {(p.turn, p.name) for p in r.known_persons}
-    pattern = (
-        rf"我(?:们)?(?:家)?的?{_SCHOOL_DAYS}(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
-        r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
-    )
-    for m in re.finditer(pattern, r.text[:end]):
         if (
-            m.start() < start
-            or (r.turn, m["name"]) in named
-            or _NOT_NAME.match(m["name"])
-            or m["name"].startswith(("他", "她", "你", "它"))  # 我表妹她们: no name
-            or any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times)  # 我家猫下周一…: a time
+            said
+            or venue_said(r, a, b, confidence)
+            or bare_value(r, a, b, correction, rejected)
+            or per_period_amount(r, a, b)
         ):
-            continue
-        _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
-        r.name_person(m["name"], gender, (m.start("name"), m.end("name")))
+            correction = False  # a marker corrects the first value after it
 
 
 def _owner(r: Reading, topic: str | None, key: str) -> str:
@@ -533,9 +527,11 @@ def _attribute_change(
     )
     at_time = r.time_at(m.start("v"), m.end("v")) is not None
     venue = None  # 周六晚上的聚餐在海底捞, 聚餐改在外婆家了: where a gathering is, keyed <gathering>.location
-    if cop.startswith(("在", "改在", "挪在", "改去", "换去")) and not at_time and not code:
+    if cop.startswith(_VENUE_COPULA) and not at_time and not code:
         gathering = _GATHERING.search(_without_times(r, m.start("attr"), m.end("attr")))
         venue = key_of(r, gathering[0] + "地点") if gathering else None
+        if gathering:  # 婚礼改到厦门办了 after 我女儿的婚礼定在10月10号: the daughter's wedding
+            subject = corrected_holder(r, subject, key_of(r, gathering[0]))[0]
     if cop in ("在", "到", "至") and not at_time and not code and venue is None:
         return False
     if phrase.endswith("的") and phrase[:-1] in _NOMINALISED:  # 我开的是特斯拉: what one drives
@@ -567,7 +563,7 @@ def _attribute_change(
     if money and isinstance(value, str) and AMOUNT_WORDS.fullmatch(value):
         value = zh_amount(value.rstrip("块元")) or value  # 月薪是一万二: 12000; 预算是二十万: 200000
     change = cop.startswith(_CHANGE_COPULA)
-    key = said_like(r, subject, key, phrase, change)
+    key = key if venue else said_like(r, subject, key, phrase, change)  # a venue is never its day
     if change and isinstance(value, int) and _ACTOR.fullmatch(phrase):
         # 房东涨到5000了: who raised it is no attribute; the amount updates the latest number
         if (earlier := number_fix(r, value)) is None:
@@ -576,6 +572,9 @@ def _attribute_change(
         return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
+
+
+_VENUE_COPULA = ("在", "改在", "挪在", "改去", "换去", "改到", "换到", "挪到")
 
 
 def _without_times(r: Reading, start: int, end: int) -> str:

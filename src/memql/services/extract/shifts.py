@@ -33,7 +33,8 @@ _EN_SHIFT = re.compile(
 _EN_SHIFT_DIRECTED = re.compile(
     r"\b(?P<verb>moved|pushed|bumped|changed|rescheduled|shifted|put|(?:will|'ll|should)\s+(?:be\s+)?[a-z]+|"
     # "we now leave a day earlier", "she arrives two days later": the event's own verb
-    r"leave|leaves|fly|flies|depart|departs|arrive|arrives|land|lands|start|starts|begin|begins|come|comes)\s+"
+    r"leave|leaves|fly|flies|depart|departs|arrive|arrives|land|lands|start|starts|begin|begins|come|comes|"
+    r"leaving|flying|departing|arriving|landing|starting|coming)\s+"  # "she's now arriving two days later"
     r"(?:it\s+|" + _WHOSE + r"\s+"
     r"[\w-]+(?:\s+[\w-]+)?\s+)?(?P<n>an?|"
     + EN_NUMBER_RE

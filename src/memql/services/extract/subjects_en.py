@@ -73,6 +73,29 @@ def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     return None
 
 
+def subject_alone(r: Reading, a: int, b: int) -> str | None:
+    """Who the words s[a:b] name, when they name no one but a subject ("my dad", "I", "she"); what reading
+    them formed is undone when they are more than that."""
+    facts, known = len(r.facts), len(r.known_facts)
+    got = subject_of(r, a, b)
+    if got is not None and not r.text[got[1] : b].strip():
+        return got[0]
+    del r.facts[facts:], r.known_facts[known:]
+    return None
+
+
+OBJECT_PRONOUNS = frozenset({"me", "my", "us", "our", "him", "his", "her"})
+
+
+def object_person(r: Reading, word: str) -> str | None:
+    """Whom an object or possessive pronoun of OBJECT_PRONOUNS names ("bumped me to 30mg", "moved him to
+    defense"): the speaker, or the one person he or she can be."""
+    word = word.lower()
+    if word in ("me", "my", "us", "our"):
+        return r.speaker
+    return r.pronoun("m" if word in ("him", "his") else "f")
+
+
 def _relative(r: Reading, m: re.Match[str]) -> str:
     """The person "my sister [Ana]" names: Ana (with the fact Ana relation.sister_of speaker), or
     "<speaker>'s sister" when unnamed."""

@@ -264,3 +264,23 @@ def new_holder(r: Reading, a: int, b: int, confidence: float) -> bool:
     value, span = (m["sur"] + m["attr"], m.span("sur")) if m["sur"] else (m["name"], m.span("name"))
     add_fact(r, held[0].subject, key, value, a, b, confidence, True, "person", span)
     return True
+
+
+def name_people(r: Reading, start: int, end: int) -> None:
+    """The relatives named anywhere in the sentence (我哥哥大伟和我姐姐安娜来了), for a later 他/她."""
+    named = {(p.turn, p.name) for p in r.known_persons}
+    pattern = (
+        rf"我(?:们)?(?:家)?的?{_SCHOOL_DAYS}(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
+        r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
+    )
+    for m in re.finditer(pattern, r.text[:end]):
+        if (
+            m.start() < start
+            or (r.turn, m["name"]) in named
+            or _NOT_NAME.match(m["name"])
+            or m["name"].startswith(("他", "她", "你", "它"))  # 我表妹她们: no name
+            or any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times)  # 我家猫下周一…: a time
+        ):
+            continue
+        _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)
+        r.name_person(m["name"], gender, (m.start("name"), m.end("name")))

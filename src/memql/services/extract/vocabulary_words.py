@@ -200,6 +200,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("reading", ("reading", "currently reading"), CONTEXT),
     Attribute("partner", ("partner", "dating", "seeing", "going out with", "对象"), CONTEXT, "person"),
     Attribute("instrument", ("instrument", "musical instrument", "plays"), CONTEXT),
+    Attribute(
+        "playing_position", ("playing position", "position on the team", "场上位置", "踢什么位置"), CONTEXT
+    ),
     Attribute("timezone", ("time zone", "timezone", "时区"), CONTEXT),
     Attribute("employment_status", ("employment status", "就业状况"), WORK),
     # what one usually drinks, eats, smokes (我每天喝美式 -> drink; 我改喝绿茶了 supersedes it)
@@ -470,6 +473,9 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "爷爷": ("grandfather", "m"),
     "外公": ("grandfather", "m"),
     "朋友": ("friend", None),
+    "哥们": ("friend", "m"),
+    "哥们儿": ("friend", "m"),
+    "姐们": ("friend", "f"),  # 我哥们老卡: a buddy
     "好朋友": ("best_friend", None),
     "室友": ("roommate", None),
     "同事": ("colleague", None),

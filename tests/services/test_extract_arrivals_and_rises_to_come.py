@@ -1,0 +1,44 @@
+"""A relative's arrival however they travel and a shift of it said by its own verb (events_en, predicates_zh,
+shifts.py), and a held amount moved by an amount from a month to come (raises.py): the new amount holds
+from that month, named by its aspect ("the fee" of hoa.price) or by the end of a Chinese key."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from extract_helpers import NOW, extract, own
+
+ME = "Mira"
+
+
+def test_a_relatives_arrival_however_they_travel_and_its_shift():
+    flies = "My mother-in-law flies in on the 18th."
+    assert own(flies) == {("Mira's mother in law", "arrive", "2026-03-18")}
+    later = own("She changed her flight, she's now arriving two days later.", (flies,))
+    assert later == {("Mira's mother in law", "arrive", "2026-03-20")}
+    plane = "我婆婆18号坐飞机过来。"
+    assert own(plane) == {("Mira的婆婆", "arrive", "2026-03-18")}
+    assert own("婆婆改签了，推迟两天到。", (plane,)) == {("Mira的婆婆", "arrive", "2026-03-20")}
+    assert own("The movers come in two weeks.") == {(ME, "movers.come", "2026-03-16")}  # "in" is no verb
+    assert own("我周六坐地铁去看展。") == set()  # a ride somewhere is no arrival
+
+
+def _rise(text: str, recent: tuple[str, ...]) -> tuple[object, datetime]:
+    (fact,) = [f for f in extract(text, recent).facts if f.said_in is None]
+    return fact.value, fact.valid_from
+
+
+def test_an_amount_going_up_by_an_amount_from_a_month_to_come():
+    held = ("Our HOA fee is $220 a month.",)
+    value, since = _rise("HOA voted a special increase, fee's going up by $35 starting October.", held)
+    assert value == "$255 a month" and since == datetime(2026, 10, 1, tzinfo=NOW.tzinfo)
+    value, since = _rise("The fee is going up by $35.", held)  # named by its aspect; from now
+    assert value == "$255 a month" and since == NOW
+    value, since = _rise("业委会投票了，物业费从10月起每月涨35。", ("我们小区物业费每月220。",))
+    assert value == 255 and since == datetime(2026, 10, 1, tzinfo=NOW.tzinfo)
+
+
+def test_her_held_day_moved_by_someone_else_is_hers():
+    due = "My wife's due date is June 3."
+    moved = own("OB moved her due date up to May 28 after the ultrasound.", (due,))
+    assert moved == {("Mira's wife", "deadline", "2026-05-28")}

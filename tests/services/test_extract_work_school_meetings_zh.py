@@ -1,0 +1,30 @@
+"""Chinese work, study and meetings (predicates_zh, places.works_for_zh, corrections_zh.agreed_change): a
+known employer said with the work done there, a buddy as a friend, a school said short before 学 and its
+field, whom one meets naming the meeting, and a change someone asked for that the speaker agreed to."""
+
+from __future__ import annotations
+
+from extract_helpers import facts, own
+
+ME = "Mira"
+
+
+def test_a_known_employer_with_the_work_done_there_and_a_buddy():
+    assert own("我哥们老卡在顺丰开大车。") == {("老卡", "employer", "顺丰"), ("老卡", "job_title", "开大车")}
+    assert own("我在美团送外卖。") == {(ME, "employer", "美团"), (ME, "job_title", "送外卖")}
+    assert own("我在微软当工程师。") == {(ME, "employer", "微软"), (ME, "job_title", "工程师")}
+    assert ("老卡", "relation.friend_of", ME) in facts("我哥们老卡在顺丰开大车。")  # 哥们: a buddy
+
+
+def test_a_school_said_short_before_its_field():
+    assert own("我外甥女露露在武大学护理。") == {("露露", "school", "武大"), ("露露", "major", "护理")}
+    assert own("我在清华大学学计算机。") == {(ME, "school", "清华大学"), (ME, "major", "计算机")}
+    assert not any(key == "major" for _, key, _ in own("我在武大学习。"))  # 学习 is studying, no field
+
+
+def test_whom_one_meets_names_the_meeting_and_an_agreed_change_moves_it():
+    meet = "我周四上午十点跟装修师傅碰头。"
+    assert own(meet) == {(ME, "装修师傅碰头.date", "2026-03-05T10:00:00Z")}
+    agreed = own("师傅发消息说能不能改下午两点，我答应了。", (meet,))
+    assert agreed == {(ME, "装修师傅碰头.date", "2026-03-05T14:00:00Z")}
+    assert own("师傅发消息说能不能改下午两点？", (meet,)) == set()  # asked, not agreed
