@@ -42,3 +42,32 @@ def test_her_held_day_moved_by_someone_else_is_hers():
     due = "My wife's due date is June 3."
     moved = own("OB moved her due date up to May 28 after the ultrasound.", (due,))
     assert moved == {("Mira's wife", "deadline", "2026-05-28")}
+
+
+def test_a_day_to_come_said_to_hold_now_moves_the_one_held():
+    held = ("My passport renewal appointment is in three weeks.",)
+    assert own("Got an earlier slot, it's next Monday now.", held) == {
+        (ME, "passport.appointment", "2026-03-09")
+    }
+    assert own("It's Monday now, time flies.", held) == set()  # today, not a day to come
+
+
+def test_they_who_move_together_are_the_household_of_the_one_named():
+    moved = own("继父上个月退休了，他们搬去三亚了。", ("我继父在大连当邮递员。",))
+    assert ("Mira的继父", "residence", "三亚") in moved
+
+
+def test_still_at_an_employer_jumping_ship_a_teacher_by_another_title_and_a_weigh_in():
+    said = own("Quick update: my sister Nell just started at Deloitte, and my brother Abe is still at KPMG.")
+    assert {("Nell", "employer", "Deloitte"), ("Abe", "employer", "KPMG")} <= said
+    assert own("Mom is still at Mercy Hospital.") == set()  # a stay, no employer
+    assert own("Abe jumped ship to EY last week.", ("My brother Abe works at KPMG.",)) == {
+        ("Abe", "employer", "EY")
+    }
+    teacher = own(
+        "Mrs. Ortiz moved away, so he's with Mr. Baker now.", ("My son's piano teacher is Mrs. Ortiz.",)
+    )
+    assert teacher == {("Mira's son", "piano_teacher", "Mr. Baker")}
+    weighed = own("Hit 188 this morning.", ("I weigh 210 right now, goal is 180.", "Down to 196!"))
+    assert weighed == {(ME, "weight", 188)}
+    assert own("I weigh 210 right now, goal is 180.") == {(ME, "weight", 210)}

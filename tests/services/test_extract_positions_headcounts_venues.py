@@ -101,3 +101,10 @@ def test_a_title_without_an_article_and_an_employer_one_was_poached_by(text, exp
         else ("My friend Ana is a nurse.",)
     )
     assert own(text, recent) == expected
+
+
+def test_a_dinners_place_said_after_its_time_and_moved_by_we():
+    said = "我们结婚纪念日晚饭订在周六七点，在外婆家餐厅。"
+    assert (ME, "结婚纪念日晚饭.location", "外婆家餐厅") in own(said)
+    moved = own("外婆家说后厨出问题了，我们改去绿茶了，时间不变。", (said,))
+    assert moved == {(ME, "结婚纪念日晚饭.location", "绿茶")}

@@ -28,3 +28,12 @@ def test_whom_one_meets_names_the_meeting_and_an_agreed_change_moves_it():
     agreed = own("师傅发消息说能不能改下午两点，我答应了。", (meet,))
     assert agreed == {(ME, "装修师傅碰头.date", "2026-03-05T14:00:00Z")}
     assert own("师傅发消息说能不能改下午两点？", (meet,)) == set()  # asked, not agreed
+
+
+def test_the_big_four_weighing_in_and_the_teacher_gone_to_now():
+    said = own("家里最近：我姐在德勤上班，我哥还在毕马威。")
+    assert ("Mira的哥哥", "employer", "毕马威") in said and ("Mira的姐姐", "employer", "德勤") in said
+    weighed = own("今早称了一下，188。", ("我现在210斤，目标180。", "降到196了！"))
+    assert weighed == {(ME, "weight", 188)}
+    teacher = own("欧老师搬走了，现在跟贝老师学。", ("我儿子的钢琴老师是欧老师。",))
+    assert teacher == {("Mira的儿子", "钢琴老师", "贝老师")}

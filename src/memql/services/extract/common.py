@@ -22,6 +22,7 @@ MOMENT = re.compile(r"(?P<date>\d{4}-\d{2}-\d{2})T(?P<h>\d{2}):(?P<m>\d{2}):\d{2
 _WHEN = (".date", ".time")  # the aspect a thing's time is kept under ("standup.time")
 CJK = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff]")
 # relations one has one of at a time: the speaker's own key then holds the name, and a new one supersedes it
+_GENDERED_TITLE = re.compile(r"(Mr|Mrs|Ms|Miss)\.?\s")
 # "my college roommate Theo", 我以前的老板: one held before, not the one held now
 _PAST_RELATION = re.compile(
     r"\b(?:old|former|ex|college|school|uni|university|childhood)\b|大学|高中|初中|小学|以前的?|之前的?|前(?=[\u4e00-\u9fff])",
@@ -179,6 +180,8 @@ class Reading:
     # -- people ---------------------------------------------------------------------------------------
 
     def name_person(self, name: str, gender: str | None, span: tuple[int, int] | None = None) -> None:
+        if gender is None and (title := _GENDERED_TITLE.match(name)) is not None:
+            gender = "m" if title[1] == "Mr" else "f"  # "Mrs. Ortiz" is a she, "Mr. Baker" a he
         if name and name not in self.speakers and name != self.speaker:
             self.known_persons.append(Person(name, gender, self.turn, span))
 

@@ -94,10 +94,29 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     if (m := _CHANGED_THE.match(r.text, pos, end)) is not None and _changed_the(r, m, pos, end):
         return
     for lead in reversed(leads):
-        if _bare_at(r, lead, end, correction, about):
+        # "got an earlier slot, it's next Monday now": a day to come said to hold now is a change of one
+        moved = not correction and _NOW_ON.match(r.text, lead, end) is not None and _to_come(r, lead, end)
+        if _bare_at(r, lead, end, correction or moved, about, change=moved):
             return
         if lead > pos and not correction and _named_before(r, pos, lead, end):
             return
+
+
+_NOW_ON = re.compile(r"(?:it'?s|it is)\s+(?:now\s+)?[^,;]+?(?:\s+now)?[\s.!]*$", _I)
+
+
+def _to_come(r: Reading, pos: int, end: int) -> bool:
+    """The words say "now" of a day after today, and the speaker holds a day to come ("it's next Monday
+    now" after an appointment in three weeks; not "it's Friday now", today)."""
+    if not re.search(r"\bnow\b", r.text[pos:end], _I):
+        return False
+    said = [span for _, _, span in r.times_in(pos, end)]
+    held = [
+        d
+        for d in r.earlier
+        if d.speaker == r.speaker and d.kind == "date" and str(d.value) > r.now.isoformat()
+    ]
+    return len(said) == 1 and said[0].start > r.now and bool(held)
 
 
 def _named_before(r: Reading, pos: int, lead: int, end: int) -> bool:
@@ -206,7 +225,8 @@ _MEASURE_CHANGE = re.compile(
     r"(?:went|gone|is|'s|got|dropped|rose|fell|climbed|came|jumped|increased|decreased|was raised|"
     r"was cut)\s+)?"
     r"(?:now\s+)?(?:(?:back\s+)?(?:down|up|back)\s+to|hit|reached|touched)\s+(?:about\s+|around\s+)?"
-    r"(?P<value>(?P<cur>[$€£])?\d(?:[\d,.]*\d)?(?![:\d])\s*(?P<unit>(?!a\b|per\b|each\b|now\b)[a-z%]+)?)",
+    r"(?P<value>(?P<cur>[$€£])?\d(?:[\d,.]*\d)?(?![:\d])\s*"
+    r"(?P<unit>(?!(?:a|per|each|now|this|today|tonight|yesterday|last|on|at|in|again|finally|already)\b)[a-z%]+)?)",
     _I,
 )
 # "lease came through, it's 1,525 now", "it's now $80": a bare new amount of the one held
@@ -381,8 +401,12 @@ def _renewed(r: Reading, pos: int, end: int) -> bool:
 # "Dr. Kline retired, so we switched to Dr. Osei": a titled person held as someone's (a doctor, a teacher)
 # is replaced by the one of the same title switched to
 _SWITCHED_TO_TITLED = re.compile(
-    r"(?:(?:i|we|she|he|they)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+|finally\s+)*)?(?:switched|changed|moved|"
-    r"went|switch|change|transferred)\s+(?:over\s+)?to\s+(?P<name>(?-i:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z][\w'-]+))",
+    r"(?:(?:i|we|she|he|they)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+|finally\s+)*)?(?:(?:switched|changed|moved|"
+    r"went|switch|change|transferred)\s+(?:over\s+)?to|"
+    # "so he's with Mr. Baker now", "we're seeing Dr. Osei now": the one one goes to now
+    r"(?:he's|she's|he is|she is|we're|we are|i'm|i am|they're)\s+(?:now\s+)?(?:with|seeing|going to)"
+    r"(?=.*\bnow\b))\s+"
+    r"(?P<name>(?-i:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z][\w'-]+))",
     _I,
 )
 
@@ -391,7 +415,8 @@ def _switched_to_titled(r: Reading, pos: int, end: int) -> bool:
     m = _SWITCHED_TO_TITLED.match(r.text, pos, end)
     if m is None:
         return False
-    titled = re.compile(rf"{m['title']}\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")  # "Dr. Kline", a name held
+    # "Dr. Kline", a name held ("Mrs. Ortiz" … "Mr. Baker": a teacher by another title)
+    titled = re.compile(r"(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
     held = latest_held(r, lambda d: d.speaker == r.speaker and titled.fullmatch(str(d.value)) is not None)
     if len(held) != 1:
         return False  # none, or two a new doctor may replace: never a guess

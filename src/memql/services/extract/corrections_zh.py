@@ -10,7 +10,7 @@ from datetime import datetime
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import MOMENT, Draft, Reading, time_value
+from .common import MOMENT, Draft, Reading, latest_held, time_value
 from .patterns_zh import _BARE, ZH_MOVED_TO
 from .predicates_zh import zh_amount
 from .values_zh import read_value
@@ -112,6 +112,8 @@ def unnamed_relative(r: Reading, gender: str | None) -> str | None:
 
 def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
     """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
+    if _switched_titled(r, a, b):
+        return True
     if not correction and rejected is None:
         return False
     m = _BARE.match(r.text, a, b)
@@ -235,4 +237,27 @@ def agreed_change(r: Reading, pos: int, end: int) -> bool:
     if (m := _AGREED.search(r.text, pos, end)) is None:
         return False
     bare_value(r, m.start("change"), m.end("change"), True, None)
+    return True
+
+
+# 欧老师搬走了，现在跟贝老师学; 换了个医生，现在找刘医生看: the one of that title one goes to now
+_TITLED_NOW = re.compile(
+    r"(?:现在|目前|以后|改|换)*(?:跟|找|去|换成|换到|改找|改跟)(?P<v>[\u4e00-\u9fff]{1,2}(?P<t>老师|医生|大夫|教练|律师))"
+    r"(?:学|看|练|上课|治)?(?:了|啦)?[。！!]*$"
+)
+
+
+def _switched_titled(r: Reading, a: int, b: int) -> bool:
+    """The held person of the same title (钢琴老师 = 欧老师) replaced by the one gone to now, when exactly one
+    is held."""
+    m = _TITLED_NOW.match(r.text, a, b)
+    if m is None:
+        return False
+    held = latest_held(
+        r, lambda d: d.speaker == r.speaker and str(d.value).endswith(m["t"]) and d.value != m["v"]
+    )
+    if len(held) != 1:
+        return False
+    (earlier,) = held.values()
+    r.correct(earlier, m["v"], a, b, m.span("v"))
     return True

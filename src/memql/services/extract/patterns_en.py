@@ -253,7 +253,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         (
             r"(?:switched|changed|moved)\s+(?:jobs|companies|employers)\s+(?:over\s+)?to|"
             r"switched\s+to(?!\s+(?:Dr|Mr|Mrs|Ms|Prof)\b)|"  # "switched to Dr. Patel": a doctor, no employer
-            r"moved\s+over\s+to|(?:switched|moved|went)\s+from\s+[^,.;]+?\s+to|left\s+[^,.;]+?\s+for",
+            r"moved\s+over\s+to|(?:switched|moved|went)\s+from\s+[^,.;]+?\s+to|left\s+[^,.;]+?\s+for|"
+            r"jumped\s+ship\s+to|jumped\s+(?:over\s+)?to(?=\s+(?-i:[A-Z]))",  # "Abe jumped ship to EY"
             "employer",
             "organization",
         ),
@@ -264,7 +265,10 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:at|with)(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)",
+            r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:at|with)(?=\s+(?-i:[A-Z]))(?=.*\bnow\b)|"
+            # "my brother Abe is still at KPMG": still employed there (not a hospital or a hotel one is at)
+            r"(?:am|'m|are|'re|is|'s)\s+still\s+(?:at|with)(?=\s+(?-i:[A-Z])[\w&.-]*(?:\s+[A-Z][\w&.-]*)?(?:[\s,.!]|$))"
+            r"(?!\s+(?:\S+\s+){0,2}(?:Hospital|Clinic|Airport|Station|Hotel|Inn|Park|Beach|Mall|Center|Centre)\b)",
             "employer",
             "organization",
         ),
@@ -481,6 +485,7 @@ _VALUE_CUT = re.compile(
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
     r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank|the|a|an)\b.*$|\s+[-–—]\s.*$|"
     r",\s*(?-i:[a-z]+ing)\b.*$|"  # "92 kilos right now, trying to lose some": a participle's clause
+    r",\s*(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:is|are|was|'s)\s+\S.*$|"  # "210 right now, goal is 180": a clause
     r",\s*(?:go figure|who knows|whatever|ugh|sadly|thankfully|luckily|yay|phew|oh well|fingers crossed|"
     r"not bad|finally|at last)\b.*$",  # "9:15 again, go figure": an aside after the value
     _I,

@@ -101,6 +101,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
+        if kind == "organization" and re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", str(v)):
+            return False  # "he's with Mr. Baker now": a person one goes to (corrections_en), no employer
         if key == "employer" and _BEING_AT.search(m[0]):
             # "Ivy is at Oak Ridge now" of a pupil: where she studies, not works
             key = latest_organization(r, subject, _AT_NOW_KEYS) or key

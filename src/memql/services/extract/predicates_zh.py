@@ -15,7 +15,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, held_key, time_value
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
-from .patterns_zh import _GATHERING, _STATUSES, ZH_MOVED_TO
+from .patterns_zh import _STATUSES, ZH_MOVED_TO
 from .places import is_employer_zh, is_place_zh, works_for_zh
 from .values_zh import add_fact, add_match, key_of, read_value, said_like
 
@@ -176,7 +176,8 @@ _ANNOUNCE = re.compile(
     r"(?:(?P<thing>" + _CLAUSE + r"{0,6}?)(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
     r"(?:我们|我)?(?:已经|又|也|刚|刚刚)*(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|离职|辞职|转专业|换专业|改地方|换地方|"
-    r"改地点|换地点)了)$"
+    r"改地点|换地点)了|"
+    r"[\u4e00-\u9fff]{0,4}?(?P<weighed>称了一?下|上秤了?|称了体重|量了体重))$"  # 今早称了一下，188
 )
 _ANNOUNCED_VALUE = re.compile(
     r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在[^，,。]{1,6}?(?:管|开|经营)着?|在|到了?|去了?|读|学)?(?P<v>"
@@ -439,47 +440,6 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
     return False
 
 
-# 我女儿的婚礼定在10月10号，在三亚办: where the gathering just dated is held, said in the next part
-_HELD_AT = re.compile(
-    r"(?:是|就)?在(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:办|举行|举办|开|摆酒|请客)(?:了|啦)?[。！!]*$"
-)
-
-
-# 场地换了，改在植物园办了; 改到海底捞吃了: a held gathering's new place, no gathering named
-_MOVED_TO_PLACE = re.compile(
-    r"(?:场地|地点|地方|位置)?(?:也|又)?(?:改|换|挪)(?:在|到|去)了?(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
-    r"(?:办|举行|举办|开|吃|聚)?(?:了|啦)?[。！!]*$"
-)
-
-
-def venue_said(r: Reading, a: int, b: int, confidence: float) -> bool:
-    """A gathering's place said in a part of its own: after the day (定在10月10号，在三亚办), or as the new
-    place of the one gathering whose place is held (the one the message names, else the speaker's)."""
-    if _venue_after(r, a, b, confidence):
-        return True
-    m = _MOVED_TO_PLACE.match(r.text, a, b)
-    if m is None or r.time_at(*m.span("v")) is not None or r.times_in(a, b):
-        return False
-    places = [d for d in r.earlier if d.attribute.endswith(".location") and d not in r.facts]
-    named = [d for d in places if d.attribute.removesuffix(".location") in r.text]
-    held = {(d.subject, d.attribute): d for d in named or [d for d in places if d.subject == r.speaker]}
-    if len(held) != 1:
-        return False
-    (old,) = held.values()
-    return add_match(r, old.subject, old.attribute, m, a, b, confidence, True, "place")
-
-
-def _venue_after(r: Reading, a: int, b: int, confidence: float) -> bool:
-    """The place of the gathering the message's last fact dated (its `.location`), said alone after it."""
-    m = _HELD_AT.match(r.text, a, b)
-    last = r.facts[-1] if r.facts else None
-    gathering = _GATHERING.search(last.attribute) if last is not None and m is not None else None
-    if gathering is None or r.time_at(*m.span("v")) is not None:  # type: ignore[union-attr]
-        return False
-    key = key_of(r, gathering[0] + "地点")
-    return add_match(r, last.subject, key, m, a, b, confidence, False, "place")  # type: ignore[union-attr]
-
-
 def _recurring(
     r: Reading, subject: str, part: tuple[int, int], t0: int, t1: int, b: int, confidence, correction
 ) -> bool:
@@ -513,6 +473,8 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
     relation = r.vocabulary.relation(m["attr"][owner.end() :]) if owner and m["attr"] else None
     if relation is not None and relation[0] in SINGULAR_RELATIONS:  # 我老板换人了，现在是刘总
         return held_key(r.vocabulary, relation[0])
+    if m["weighed"]:
+        return "weight"
     if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
         return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
     held = key_of(r, m["thing"].strip("的又也都 ")) if m["money"] and m["thing"] else ""

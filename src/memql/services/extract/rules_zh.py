@@ -68,7 +68,6 @@ from .predicates_zh import (
     floor,
     places_and_rides,
     topic_states,
-    venue_said,
     verb_states,
     zh_amount,
 )
@@ -85,6 +84,7 @@ from .subjects_zh import (
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
+from .venues_zh import venue_said
 from .vocabulary import snake
 
 

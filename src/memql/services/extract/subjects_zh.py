@@ -100,7 +100,10 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         r.name_person(who, gender)
         de = s.startswith("的", m.end())
         return who, m.end() + de, de
-    if (m := re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)) is not None:
+    # 继父退休了，他们搬去三亚了: the household moves with him
+    if (
+        m := _HOUSEHOLD_MOVE.match(s, pos, end) or re.compile(r"(?P<p>他|她)(?P<de>的)?").match(s, pos, end)
+    ) is not None:
         gender = "m" if m["p"] == "他" else "f"
         who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
         return (who, m.end(), bool(m["de"])) if who else None
@@ -144,6 +147,11 @@ def _named_before_time(r: Reading, pos: int, end: int) -> re.Match[str] | None:
             return None  # 我女儿班主任下周…: a role; 我妈妈下周…: one relation word, no name
         return m
     return None
+
+
+_HOUSEHOLD_MOVE = re.compile(
+    r"(?P<p>他|她)们(?:俩|两口子|一家)?(?P<de>)(?=(?:也|都|已经|一起|全家)*(?:搬|定居|回|住))"
+)
 
 
 def celebrated_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
