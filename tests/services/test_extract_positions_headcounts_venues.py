@@ -108,3 +108,21 @@ def test_a_dinners_place_said_after_its_time_and_moved_by_we():
     assert (ME, "结婚纪念日晚饭.location", "外婆家餐厅") in own(said)
     moved = own("外婆家说后厨出问题了，我们改去绿茶了，时间不变。", (said,))
     assert moved == {(ME, "结婚纪念日晚饭.location", "绿茶")}
+
+
+def test_a_groups_size_a_grader_a_place_moved_to_and_a_pet_told_to_change():
+    club = "Our book club has 9 members."
+    assert own(club) == {(ME, "book_club.members", "9")}
+    assert own("Two people dropped out, we're at 7.", (club,)) == {(ME, "book_club.members", "7")}
+    zh_club = "我们读书会有9个成员。"
+    assert own(zh_club) == {(ME, "读书会.headcount", "9个成员")}
+    assert own("退了两个人，现在7个。", (zh_club,)) == {(ME, "读书会.headcount", "7个成员")}
+    grade = own(
+        "Eli's a fourth grader now, same school.", ("My grandson Eli is in 3rd grade at Pine Ridge.",)
+    )
+    assert grade == {("Eli", "grade", "fourth grader")}
+    party = "My daughter's graduation party is June 20 at our house."
+    moved = own("Moving the grad party to my sister's place, it's bigger.", (party,))
+    assert moved == {("Mira's daughter", "graduation_party.location", "my sister's place")}
+    pet = "我家猫皮皮吃的是皇家猫粮。"
+    assert own("兽医让皮皮改吃希尔斯的肾脏处方粮。", (pet,)) == {("皮皮", "food", "希尔斯的肾脏处方粮")}

@@ -112,7 +112,7 @@ def unnamed_relative(r: Reading, gender: str | None) -> str | None:
 
 def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
     """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
-    if _switched_titled(r, a, b):
+    if _switched_titled(r, a, b) or _count_now(r, a, b):
         return True
     if not correction and rejected is None:
         return False
@@ -260,4 +260,27 @@ def _switched_titled(r: Reading, a: int, b: int) -> bool:
         return False
     (earlier,) = held.values()
     r.correct(earlier, m["v"], a, b, m.span("v"))
+    return True
+
+
+# 退了两个人，现在7个: how many a group held of the speaker's has now
+_COUNT_NOW = re.compile(
+    r"(?:现在|目前|只剩下?|还剩下?|剩下?|变成了?|成了)(?P<v>[0-9]{1,4}|[一二两三四五六七八九十百]{1,4})"
+    r"(?:个人?|人|位|名)?"
+    r"(?:了|啦)?[。！!]*$"
+)
+_LEADING_COUNT = re.compile(r"^(?:[0-9]{1,4}|[一二两三四五六七八九十百]{1,4})")
+
+
+def _count_now(r: Reading, a: int, b: int) -> bool:
+    """The one headcount the speaker holds (读书会.headcount = 9个成员) given a new number, in its words."""
+    m = _COUNT_NOW.match(r.text, a, b)
+    if m is None:
+        return False
+    held = latest_held(r, lambda d: d.speaker == r.speaker and d.attribute.endswith("headcount"))
+    if len(held) != 1:
+        return False
+    (earlier,) = held.values()
+    value = _LEADING_COUNT.sub(m["v"], str(earlier.value), count=1)
+    r.correct(earlier, value, a, b, m.span("v"))
     return True

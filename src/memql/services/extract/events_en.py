@@ -359,9 +359,11 @@ def day_and_place(
 # "venue update: we're doing it at the botanical garden instead", "location change — it's at Nopa now": a new
 # place for the one event whose place the speaker holds
 _NEW_PLACE = re.compile(
-    r"(?:(?:venue|location|place|spot)\s+(?:update|change)\b|.*\b(?:instead|moved|changed|switched)\b)"
+    r"(?:(?:venue|location|place|spot)\s+(?:update|change)\b|.*\b(?:instead|moved|moving|changed|switched)\b)"
     r".*?\b(?:at|to)\s+(?:the\s+|a\s+|an\s+)?(?P<place>[\w' -]{2,40}?)(?:\s+(?:instead|now))?"
-    r"(?:,?\s+(?:because|since|as|'cause|cause|due to|after)\b.*)?[\s.!]*$",  # "… because the venue …"
+    # "… because the venue …", "…, it's bigger": why, after the place
+    r"(?:,?\s+(?:because|since|as|'cause|cause|due to|after)\b.*|,\s+(?:it's|it is|they're|that's)\b.*)?"
+    r"[\s.!]*$",
     _I,
 )
 

@@ -12,8 +12,19 @@ from memql.lang.time.numbers import EN_NUMBER_RE
 from .common import Reading, latest_held
 from .patterns_en import _I, _NEGATION
 from .values_en import add_fact
+from .vocabulary import snake
 
 _COUNT = r"(?P<n>\d{1,4}|" + EN_NUMBER_RE + r")"
+# "our book club has 9 members": how many a group of the speaker's has, keyed <group>.<members>
+_MEMBERS = r"members|people|players|kids|students|employees|volunteers|families"
+_GROUP_HAS = re.compile(
+    r"(?:our|my)\s+(?P<group>[a-z]+(?:\s+[a-z]+)?)\s+(?:now\s+)?(?:has|have|is|'s)\s+(?:about\s+|around\s+)?"
+    + _COUNT
+    + r"\s+(?P<unit>"
+    + _MEMBERS
+    + r")\b",
+    _I,
+)
 _PEOPLE = r"(?:people|guests|adults|folks|relatives|of us|kids|families)"
 # "expecting 14 people", "we're having about 30 guests over", "inviting 120 guests"
 _EXPECTING = re.compile(
@@ -34,11 +45,16 @@ _NOW_COUNT = re.compile(
 
 
 def _is_count(key: str) -> bool:
-    return key == "headcount" or key.endswith(".people")
+    return key == "headcount" or key.rpartition(".")[2] in _MEMBERS.split("|")
 
 
 def headcount(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
-    """A gathering's headcount said in the clause s[pos:end] (the speaker's)."""
+    """A gathering's headcount said in the clause s[pos:end] (the speaker's), or a group's size."""
+    if (g := _GROUP_HAS.match(r.text, pos, end)) is not None:
+        key = f"{snake(g['group'])}.{g['unit'].lower()}"
+        n = g["n"].lower()
+        add_fact(r, r.speaker, key, n, pos, end, confidence, correction, "number", g.span("n"))
+        return True
     m = _EXPECTING.search(r.text, pos, end)
     if m is None or _NEGATION.search(r.text, pos, m.start("n")):
         return False
@@ -53,12 +69,10 @@ def changed_count(r: Reading, pos: int, end: int) -> bool:
     holds (never a guess between two)."""
     start = min(pos, r.clause_start)  # "So 8 now.": the "so" the clause's reader skipped
     m = _NOW_COUNT.search(r.text, start, end)
-    if m is None or not (m[0].lower().startswith(("so", "now")) or "now" in m[0].lower()):
+    said = m[0].lower() if m is not None else ""
+    if m is None or not (said.startswith(("so", "now")) or re.search(r"\bnow\b|we'?re|down to|up to", said)):
         return False  # "…, 12" alone may be anything; "so 12", "12 now" say the count is now that
-    held = latest_held(
-        r,
-        lambda d: d.subject == r.speaker and (d.attribute == "headcount" or d.attribute.endswith(".people")),
-    )
+    held = latest_held(r, lambda d: d.subject == r.speaker and _is_count(d.attribute))
     if len(held) != 1:
         return False
     (earlier,) = held.values()

@@ -406,8 +406,8 @@ _VERB_STATUSES = (
         re.compile(
             _ADVERBS + r"(?:am|'m|is|'s|are|'re|was|were|start(?:s|ed|ing)?|(?:is|'s)\s+starting|"
             r"mov(?:es|ed|ing)\s+up\s+to|(?:is|'s|are|'re)\s+going\s+into|going\s+into|went\s+into|"
-            r"enter(?:s|ed)?|(?:is|'s)\s+now)\s+(?:in\s+)?(?:the\s+)?(?P<value>(?:first|second|third|fourth|"
-            r"fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))\s+grade|"
+            r"enter(?:s|ed)?|(?:is|'s)\s+now)\s+(?:in\s+)?(?:the\s+|an?\s+)?(?P<value>(?:first|second|third|fourth|"
+            r"fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth|\d{1,2}(?:st|nd|rd|th))[\s-]grader?|"
             r"grade\s+\d{1,2}|year\s+\d{1,2}|kindergarten|pre-?k|preschool)\b(?!\s+of\b)",
             _I,
         ),

@@ -339,7 +339,7 @@ _AGAIN = re.compile(  # 导师让我月底再交: someone's word before it
 )
 # 兽医让它改成一天三顿: a change someone asked of the one a fact is about (the change opens after it)
 _CAUSED = re.compile(
-    r"[\u4e00-\u9fff]{0,4}?(?:让|叫|要|要求|建议|给)(?P<who>它|他|她|我们|"
+    r"[\u4e00-\u9fff]{0,4}?(?:让|叫|要|要求|建议|给)(?P<who>它|他|她|我们|[\u4e00-\u9fff]{2}(?=(?:改|换|开始)(?:吃|喝|用))|"
     r"我(?:爸爸?|妈妈?|老公|老婆|爷爷|奶奶|外公|外婆|姥姥|姥爷|儿子|女儿)?)(?="
     + _CHANGE_OPENING.pattern
     + r"|(?P<habit>(?:改|换|开始)(?:吃|喝|用|抽|练|学)))"  # 医生让我改吃缬沙坦了: a habit of the one told
