@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from extract_helpers import NOW, extract, own
+from extract_helpers import NOW, extract, facts, own
 
 ME = "Mira"
 
@@ -71,3 +71,11 @@ def test_still_at_an_employer_jumping_ship_a_teacher_by_another_title_and_a_weig
     weighed = own("Hit 188 this morning.", ("I weigh 210 right now, goal is 180.", "Down to 196!"))
     assert weighed == {(ME, "weight", 188)}
     assert own("I weigh 210 right now, goal is 180.") == {(ME, "weight", 210)}
+
+
+def test_a_buddy_doing_work_for_an_employer_now():
+    raf = "My buddy Raf is a bartender at The Owl."
+    assert ("Raf", "relation.friend_of", ME) in facts(raf)
+    now = own("Raf got his real estate license, he's selling houses for Redfin now.", (raf,))
+    assert now == {("Raf", "job_title", "selling houses"), ("Raf", "employer", "Redfin")}
+    assert own("He's staying for Christmas now.", (raf,)) == set()

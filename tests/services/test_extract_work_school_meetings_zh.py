@@ -37,3 +37,26 @@ def test_the_big_four_weighing_in_and_the_teacher_gone_to_now():
     assert weighed == {(ME, "weight", 188)}
     teacher = own("欧老师搬走了，现在跟贝老师学。", ("我儿子的钢琴老师是欧老师。",))
     assert teacher == {("Mira的儿子", "钢琴老师", "贝老师")}
+
+
+def test_kin_words_moving_with_someone_and_back_to_the_hometown():
+    aunt = "我姑妈住在宁波。"
+    assert own(aunt) == {("Mira的姑妈", "residence", "宁波")}  # 姑妈, 女婿, 小舅子: kin words (kin_zh.py)
+    assert own("姑妈跟着表哥去了苏州。", (aunt,)) == {("Mira的姑妈", "residence", "苏州")}
+    assert own("姑妈在苏州住不惯，又回宁波了。", (aunt,)) == {
+        ("Mira的姑妈", "residence", "宁波")
+    }  # 住不惯: no home
+    assert own("我妈跟着我爸去了深圳。") == {("Mira的妈妈", "residence", "深圳")}
+    assert own("我跟着老板去了会议室。") == set()  # a room one went to is no home
+    assert own("我女婿在中石化上班。") == {("Mira的女婿", "employer", "中石化")}
+    assert own("我弟把奶茶店关了，回老家种茶去了。") == {("Mira的弟弟", "residence", "老家")}
+
+
+def test_a_code_of_a_level_and_a_number_replaced_by_one_of_its_shape():
+    spot = "我们家的车位是B2-105。"
+    assert own("物业重新分配了，现在是B1-033。", (spot,)) == {(ME, "车位", "B1-033")}
+
+
+def test_poached_by_a_kind_of_employer_and_the_work_there():
+    said = own("小舅子被一家烤肉店挖走了，现在在那当店长。", ("我小舅子在海底捞当服务员。",))
+    assert said == {("Mira的小舅子", "employer", "烤肉店"), ("Mira的小舅子", "job_title", "店长")}

@@ -501,3 +501,17 @@ def test_a_new_job_ends_what_one_did_without_a_word_of_change(memory):
     text = conv.context("What is Greg's job?", budget_tokens=300).text
     assert "until 2026-07-03: [M1] val: My husband Greg coaches" in text
     assert "athletic director" in _current(text)
+
+
+def test_a_shop_closed_is_the_ending_clause_of_a_change(memory):
+    m = memory(actor="老韦", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我弟弟在杭州开奶茶店。", "2026-01-05T09:00:00Z"),
+            ("user", "我弟把奶茶店关了，回老家种茶去了。", "2026-07-05T09:00:00Z"),
+        ],
+    )
+    text = conv.context("弟弟现在做什么？", budget_tokens=300).text
+    assert "[M2] 老韦: 回老家种茶去了。 — history: 我弟把奶茶店关了，" in text
+    assert "until 2026-07-05: [M1] 老韦: 我弟弟在杭州开奶茶店。" in text

@@ -81,7 +81,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
-        (r"在(?P<v>[^，,]+?)(?:住|生活|定居|安顿|安家|落脚|扎根)(?!.*(?:工作|上班))", "residence", "place"),
+        # (在苏州住不惯: not settling there)
+        (
+            r"在(?P<v>[^，,]+?)(?:住|生活|定居|安顿|安家|落脚|扎根)(?!不|.*(?:工作|上班))",
+            "residence",
+            "place",
+        ),
         (  # 在武汉租了自己的房子: a home rented or bought somewhere is where one lives
             r"在(?P<v>[^，,]{2,8}?)(?:租了|买了|租下了|买下了)(?:一套|一间|套|间|个|自己的|新)?"
             r"(?:房子|房|公寓|新房|[一二两三四]居室?|单间)",
@@ -105,11 +110,26 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence_if_place",
             "place",
         ),
+        (  # 回老家种茶去了: back to one's hometown, to do something there (not 回老家长沙了: 长沙)
+            r"(?:辞职|辞了职|离职|退休|毕业)?(?:回到了?|回)(?P<v>老家)(?=[\u4e00-\u9fff]{1,6}?去了$)",
+            "residence",
+            "place",
+        ),
         (  # 奶奶昨天回北京了: back to a city is where one lives again (not 回家, 回公司)
             r"(?:辞职|辞了职|离职|退休|毕业)?(?:飞回|搬回|回到了?|回)(?!家|去|来|公司|学校|单位|宿舍|办公室|医院|酒店|房间)"
             r"(?:老家)?(?P<v>[\u4e00-\u9fff]{2,4}?)(?:了|啦|去了)$",  # 辞职回老家长沙了: 长沙
             "residence",
             "place",
+        ),
+        (  # 被一家烤肉店挖走了: the employer that poached one
+            r"被(?:一家|一个|另一家)?(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:挖走|挖过去|聘走|请走|招走)了?$",
+            "employer",
+            "organization",
+        ),
+        (  # 现在在那当店长: the work at the place the part before named
+            r"在(?:那|那里|那边|那儿)(?:当|做|担任)(?P<v>[\u4e00-\u9fff]{1,6}?)(?:了|呢|啦)?$",
+            "job_title",
+            "text",
         ),
         (  # 在家学做饭 is no work: the place is no home and the verb follows no verb of learning
             r"在(?!家|那|这)(?P<v>.+?)(?<![学练想])(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$",

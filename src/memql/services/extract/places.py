@@ -74,3 +74,16 @@ def works_for_zh(text: str, pos: int, end: int) -> re.Match[str] | None:
     """在顺丰开大车, 跑滴滴: a match whose group "v" or "w" is the known employer one works for, and "job" or
     "job2" what one does there."""
     return _WORKS_FOR_ZH.match(text, pos, end)
+
+
+# 姑妈跟着表哥去了苏州: gone with someone to a place is living there (a trip alone to one is not)
+_FOLLOWED_TO_ZH = re.compile(
+    r"(?:跟着?|随着?)[\u4e00-\u9fff]{1,4}?(?:一起)?(?:去了|到了|搬到了?|搬去了?|过去了)(?P<v>[\u4e00-\u9fff]{2,6}?)"
+    r"(?:市|省)?(?:了|啦|住了?|生活了?|定居了?)?[。！!]*$"
+)
+
+
+def followed_to_zh(text: str, pos: int, end: int) -> re.Match[str] | None:
+    """A match whose group "v" is a known place one went to with someone (跟着表哥去了苏州)."""
+    m = _FOLLOWED_TO_ZH.match(text, pos, end)
+    return m if m is not None and is_place_zh(m["v"]) else None

@@ -40,6 +40,13 @@ _OFFICE_IN = re.compile(
     r"(?:office|branch|site|campus|hq|headquarters)",
     re.I,
 )
+_DOING_FOR = re.compile(
+    _ADVERBS + r"(?:is|'s|am|'m|are|'re)\s+(?:now\s+)?(?P<title>(?!(?:working|staying|waiting|going|looking|"
+    r"leaving|heading|coming|flying|running|voting|rooting|saving|paying|asking|applying)\b)[a-z]+ing"
+    r"(?:\s+(?!for\b)[a-z]+){0,2})\s+for\s+(?P<org>(?-i:[A-Z])[\w&'.-]*(?:\s+(?-i:[A-Z])[\w&'.-]*)*)"
+    r"\s*,?\s*now\b",
+    re.I,
+)
 _AT_ORG = re.compile(r"\s+(?:at|for|with)\s+(?=(?-i:[A-Z]))", re.I)
 _AT_SCHOOL = re.compile(r"\s+at\s+(?=(?-i:[A-Z]))", re.I)
 _VAGUE = re.compile(r"an?|(?:a\s+)?(?:few|couple(?:\s+of)?|dozen)", re.I)  # "I have a few plans": no count
@@ -160,6 +167,14 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
                 (got2[1], got2[2]),
             )
             return True
+    if (m := _DOING_FOR.match(s, at, end)) is not None:
+        # "he's selling houses for Redfin now", "is driving for UPS now": the work, and whom it is for
+        add_fact(
+            r, subject, "job_title", m["title"], pos, end, confidence, correction, "text", m.span("title")
+        )
+        org = m.span("org")
+        add_fact(r, subject, "employer", m["org"], pos, end, confidence, correction, "organization", org)
+        return True
     if (m := _JOB.match(s, at, end)) is not None and r.vocabulary.relation(m["title"] or m["bare"]) is None:
         title = "title" if m["title"] else "bare"
         add_fact(

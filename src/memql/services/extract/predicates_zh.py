@@ -16,7 +16,7 @@ from memql.lang.time.numbers import parse_zh_number
 from .common import SINGULAR_RELATIONS, Reading, held_key, time_value
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
 from .patterns_zh import _STATUSES, ZH_MOVED_TO
-from .places import is_employer_zh, is_place_zh, works_for_zh
+from .places import followed_to_zh, is_employer_zh, is_place_zh, works_for_zh
 from .values_zh import add_fact, add_match, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
@@ -547,6 +547,8 @@ def places_and_rides(
         if m is not None and span.start > r.now and (key := key_of(r, m["what"])):
             add_fact(r, subject, key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
             return True
+    if (m := followed_to_zh(s, verb_at, b)) is not None:  # 跟着表哥去了苏州: a move with someone
+        return add_match(r, subject, "residence", m, a, b, confidence, correction, "place")
     if (m := works_for_zh(s, verb_at, b)) is not None:  # 在顺丰开大车, 跑滴滴: the employer, and the work
         org, job = ("v", "job") if m["v"] else ("w", "job2")
         add_fact(r, subject, "employer", m[org], a, b, confidence, correction, "organization", m.span(org))

@@ -70,6 +70,8 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
             after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
         de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
+        if rel["name"] and re.match(r"[跟和给让把被从叫]", rel["name"]):
+            return _relative(r, rel), rel.start("name"), False  # 姑妈跟着表哥去了…: no name, the verb's words
         if rel["name"] and _not_a_name(r, rel["name"]):
             return _relative(r, rel), rel.start("name"), True  # 我女儿班主任是…: the daughter's teacher
         return _relative(r, rel), after + de, de
@@ -86,6 +88,13 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         # 我老公每周五晚上打麻将: 我 + a relative is that relative, whatever verb follows (我哥们: friends)
         de = s.startswith("的", bare.end())
         return _relative(r, bare), bare.end() + de, de
+    if bare is not None and not re.match(r"[们家]", s[bare.end() :]):
+        # 姑妈在苏州住不惯，又回宁波了 after 我姑妈住在宁波: the relative the speaker spoke of before
+        rel = _FAMILIAR.get(bare["rel"], bare["rel"])
+        known = f"{r.speaker}的{rel}"
+        if any(p.name == known for p in r.persons) or any(d.subject == known for d in r.earlier):
+            de = s.startswith("的", bare.end())
+            return known, bare.end() + de, de
     if (m := re.compile(r"(?:我们|咱们|我)(?:家)?(?P<de>的)?").match(s, pos, end)) is not None:
         return r.speaker, m.end(), bool(m["de"])
     if (m := re.compile(rf"(?P<p>他|她)的?(?P<rel>{relation_words(r)})").match(s, pos, end)) is not None:

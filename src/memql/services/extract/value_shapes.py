@@ -35,7 +35,10 @@ _MEASURE = re.compile(
     + r")(?![a-z])",
     _I,
 )
-_CODE = re.compile(r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*)(?![A-Za-z0-9])")
+_CODE = re.compile(  # UA 828, 14C, and a level and a number (parking B2-105)
+    r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*|[A-Z]{1,3}\d{1,3}-\d{1,5}[A-Z]?)"
+    r"(?![A-Za-z0-9])"
+)
 _PHONE = re.compile(
     r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4}|"
     r"\d{3}-\d{4}|0\d{2,3}-\d{7,8})(?![0-9-])"
