@@ -202,6 +202,18 @@ class Reading:
 
     # -- facts ----------------------------------------------------------------------------------------
 
+    def correct_the_one(
+        self, keep: Callable[[Draft], bool], value: object, start: int, end: int, value_span: tuple[int, int]
+    ) -> bool:
+        """The one earlier value `keep` accepts corrected to `value` (a callable: of that value); none
+        when none or several are held (never a guess)."""
+        held = latest_held(self, keep)
+        if len(held) != 1:
+            return False
+        (earlier,) = held.values()
+        self.correct(earlier, value(earlier) if callable(value) else value, start, end, value_span)
+        return True
+
     def correct(
         self, earlier: Draft, value: object, start: int, end: int, value_span: tuple[int, int]
     ) -> Draft:

@@ -417,12 +417,13 @@ def _switched_to_titled(r: Reading, pos: int, end: int) -> bool:
         return False
     # "Dr. Kline", a name held ("Mrs. Ortiz" … "Mr. Baker": a teacher by another title)
     titled = re.compile(r"(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
-    held = latest_held(r, lambda d: d.speaker == r.speaker and titled.fullmatch(str(d.value)) is not None)
-    if len(held) != 1:
-        return False  # none, or two a new doctor may replace: never a guess
-    (earlier,) = held.values()
-    r.correct(earlier, m["name"], pos, end, m.span("name"))
-    return True
+    return r.correct_the_one(  # (two a new doctor may replace: never a guess)
+        lambda d: d.speaker == r.speaker and titled.fullmatch(str(d.value)) is not None,
+        m["name"],
+        pos,
+        end,
+        m.span("name"),
+    )
 
 
 # "I meant 4, not 3", "make it 6:30", "it's 5 pm": a new hour of a held moment

@@ -10,7 +10,7 @@ from datetime import datetime
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import MOMENT, Draft, Reading, latest_held, time_value
+from .common import MOMENT, Draft, Reading, time_value
 from .patterns_zh import _BARE, ZH_MOVED_TO
 from .predicates_zh import zh_amount
 from .values_zh import read_value
@@ -253,14 +253,13 @@ def _switched_titled(r: Reading, a: int, b: int) -> bool:
     m = _TITLED_NOW.match(r.text, a, b)
     if m is None:
         return False
-    held = latest_held(
-        r, lambda d: d.speaker == r.speaker and str(d.value).endswith(m["t"]) and d.value != m["v"]
+    return r.correct_the_one(
+        lambda d: d.speaker == r.speaker and str(d.value).endswith(m["t"]) and d.value != m["v"],
+        m["v"],
+        a,
+        b,
+        m.span("v"),
     )
-    if len(held) != 1:
-        return False
-    (earlier,) = held.values()
-    r.correct(earlier, m["v"], a, b, m.span("v"))
-    return True
 
 
 # 退了两个人，现在7个: how many a group held of the speaker's has now
@@ -277,10 +276,10 @@ def _count_now(r: Reading, a: int, b: int) -> bool:
     m = _COUNT_NOW.match(r.text, a, b)
     if m is None:
         return False
-    held = latest_held(r, lambda d: d.speaker == r.speaker and d.attribute.endswith("headcount"))
-    if len(held) != 1:
-        return False
-    (earlier,) = held.values()
-    value = _LEADING_COUNT.sub(m["v"], str(earlier.value), count=1)
-    r.correct(earlier, value, a, b, m.span("v"))
-    return True
+    return r.correct_the_one(
+        lambda d: d.speaker == r.speaker and d.attribute.endswith("headcount"),
+        lambda earlier: _LEADING_COUNT.sub(m["v"], str(earlier.value), count=1),
+        a,
+        b,
+        m.span("v"),
+    )

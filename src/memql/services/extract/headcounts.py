@@ -9,7 +9,7 @@ import re
 
 from memql.lang.time.numbers import EN_NUMBER_RE
 
-from .common import Reading, latest_held
+from .common import Reading
 from .patterns_en import _I, _NEGATION
 from .values_en import add_fact
 from .vocabulary import snake
@@ -72,9 +72,6 @@ def changed_count(r: Reading, pos: int, end: int) -> bool:
     said = m[0].lower() if m is not None else ""
     if m is None or not (said.startswith(("so", "now")) or re.search(r"\bnow\b|we'?re|down to|up to", said)):
         return False  # "…, 12" alone may be anything; "so 12", "12 now" say the count is now that
-    held = latest_held(r, lambda d: d.subject == r.speaker and _is_count(d.attribute))
-    if len(held) != 1:
-        return False
-    (earlier,) = held.values()
-    r.correct(earlier, m["n"].lower(), pos, end, m.span("n"))
-    return True
+    return r.correct_the_one(
+        lambda d: d.subject == r.speaker and _is_count(d.attribute), m["n"].lower(), pos, end, m.span("n")
+    )
