@@ -160,9 +160,11 @@ def fresh_location() -> str:
 # its indexes (~25 ms of server CPU for a typical test's tables, records' eighteen indexes most of it, more
 # than the rest of its work on the server); deleting a few rows costs ~3 ms. The rows it leaves are dead,
 # seen by no query (a schema DELETE emptied keeps its pages, so each later reuse finds those tables
-# "written" and deletes again: cheap). Only a table whose HNSW index holds entries is truncated (with what
-# references it): dead entries would stay in the graph an approximate search walks. Sequences go back to
-# a new store's by setval (TRUNCATE's RESTART IDENTITY gives each a new file, ~10 ms).
+# "written" and deletes again: cheap). They pile up as the schema is reused, and every scan of the table
+# reads them, so a table past DEAD_PAGES_KEPT pages is truncated instead, as is one whose HNSW index holds
+# entries (dead entries would stay in the graph an approximate search walks), each with what references
+# it. Sequences go back to a new store's by setval (TRUNCATE's RESTART IDENTITY gives each a new file).
+DEAD_PAGES_KEPT = 8  # a table of more pages (dead rows, once deleted) is truncated instead
 _spare: list[str] = []  # emptied schemas, ready for fresh_location
 _waiting: list[tuple[str, int]] = []  # (schema, times looked at) whose connections were still open
 _claimed: list[str] | None = None  # the schemas fresh_location gave the running test (None: no test runs)
@@ -255,21 +257,19 @@ def _empty(schema: str) -> str:
             found = conn.execute(SCHEMA_OID, (schema,)).fetchone()
             if found is None or conn.execute(STRUCTURE, found).fetchall() != new.structure:
                 return "kept"
-            grown = {
-                name: table
-                for name, table, size in conn.execute(SIZES, found).fetchall()
-                if new.sizes.get(name) != (table, size)
-            }
+            sizes = conn.execute(SIZES, found).fetchall()
+            grown = {name: table for name, table, size in sizes if new.sizes.get(name) != (table, size)}
             written = set(grown.values())
+            # a table whose pages of dead rows would cost the next tests' scans more than a TRUNCATE
+            large = {table for name, table, size in sizes if name == table and size > DEAD_PAGES_KEPT * 8192}
             written |= {
                 table
                 for table, rows in new.rows.items()
                 if _rows(conn, schema, table) != sorted(rows, key=repr)
             }
             written = _with_referencing(written, new.referenced_by)
-            truncated = _with_referencing(
-                {table for name, table in grown.items() if name in new.hnsw}, new.referenced_by
-            )
+            hnsw_filled = {table for name, table in grown.items() if name in new.hnsw}
+            truncated = _with_referencing((large & written) | hnsw_filled, new.referenced_by)
             if truncated:
                 tables = sql.SQL(", ").join(sql.Identifier(schema, t) for t in sorted(truncated))
                 conn.execute(sql.SQL("TRUNCATE {}").format(tables))  # RESTART IDENTITY: ~20 ms, setval below
