@@ -87,6 +87,10 @@ _TEMPLATES: dict[tuple[Any, ...], tuple[Tool, dict[str, Any]]] = {}
 _TEMPLATES_LOCK = threading.Lock()
 
 
+def _unbound(**arguments: Any) -> Any:
+    raise AssertionError("a template tool is never served")
+
+
 def _tool(fn: Callable[..., Any], name: str, *, compact: bool) -> tuple[Tool, dict[str, Any]]:
     """The served tool for `fn` and the full input schema a call of it may use."""
     key = (name, compact, fn.__code__, str(inspect.signature(fn)), fn.__doc__)
@@ -101,7 +105,8 @@ def _tool(fn: Callable[..., Any], name: str, *, compact: bool) -> tuple[Tool, di
         if compact:
             tool.parameters = compact_input_schema(tool.parameters, BRIEF_PARAMETERS)
             tool.description = BRIEF[name] + REFUSED
-        template = (tool, accepted)
+        # the template keeps no tool function: it would keep its session's Memory (and store) alive
+        template = (tool.model_copy(update={"fn": _unbound}), accepted)
         with _TEMPLATES_LOCK:
             _TEMPLATES[key] = template
     tool, accepted = template
