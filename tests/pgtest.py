@@ -153,13 +153,18 @@ def fresh_location() -> str:
 # still open (a store a test left open keeps its schema), and its tables, indexes and columns are a new
 # store's (a test that added a vector index or altered a table keeps its schema).
 #
-# Emptying truncates only the tables the test wrote. TRUNCATE makes new files for a table and each of its
-# indexes (~5 ms of server CPU a table; all eleven cost ~70 ms, more than the rest of a typical test's
-# work on the server), and most tests write three or four. A table was written when it, or one of its
+# Emptying deletes the rows of only the tables the test wrote. A table was written when it, or one of its
 # indexes, is not a new store's size (a first row gives the heap a page and a btree its root, and neither
-# shrinks back to a new store's size), or when its rows are not a new store's (counters, schema_version).
-# What references a truncated table is truncated with it; sequences go back to a new store's by setval
-# (TRUNCATE's RESTART IDENTITY gives each a new file, ~10 ms).
+# shrinks back), or when its rows are not a new store's (counters, schema_version); what references a
+# written table is emptied with it. DELETE, not TRUNCATE: TRUNCATE makes new files for a table and each of
+# its indexes (~25 ms of server CPU for a typical test's tables, records' eighteen indexes most of it, more
+# than the rest of its work on the server); deleting a few rows costs ~3 ms. The rows it leaves are dead,
+# seen by no query (a schema DELETE emptied keeps its pages, so each later reuse finds those tables
+# "written" and deletes again: cheap). They pile up as the schema is reused, and every scan of the table
+# reads them, so a table past DEAD_PAGES_KEPT pages is truncated instead, as is one whose HNSW index holds
+# entries (dead entries would stay in the graph an approximate search walks), each with what references
+# it. Sequences go back to a new store's by setval (TRUNCATE's RESTART IDENTITY gives each a new file).
+DEAD_PAGES_KEPT = 8  # a table of more pages (dead rows, once deleted) is truncated instead
 _spare: list[str] = []  # emptied schemas, ready for fresh_location
 _waiting: list[tuple[str, int]] = []  # (schema, times looked at) whose connections were still open
 _claimed: list[str] | None = None  # the schemas fresh_location gave the running test (None: no test runs)
@@ -185,6 +190,9 @@ FROM pg_class c
 LEFT JOIN pg_index i ON i.indexrelid = c.oid LEFT JOIN pg_class t ON t.oid = i.indrelid
 WHERE {IN_SCHEMA} AND c.relkind IN ('r', 'i') ORDER BY 1
 """
+HNSW = f"""
+SELECT c.relname FROM pg_class c JOIN pg_am a ON a.oid = c.relam WHERE {IN_SCHEMA} AND a.amname = 'hnsw'
+"""
 # (referencing table, referenced table) of each foreign key
 REFERENCES = """
 SELECT c.conrelid::regclass::text, c.confrelid::regclass::text FROM pg_constraint c
@@ -199,6 +207,7 @@ class NewStore:
     sizes: dict[str, tuple[str, int]]  # SIZES: relation -> (its table, its size)
     referenced_by: dict[str, set[str]]  # table -> the tables whose foreign keys reference it
     sequences: dict[str, tuple]  # sequence -> (last_value, is_called)
+    hnsw: set[str]  # the HNSW indexes
 
 
 def begin_test() -> None:
@@ -248,25 +257,24 @@ def _empty(schema: str) -> str:
             found = conn.execute(SCHEMA_OID, (schema,)).fetchone()
             if found is None or conn.execute(STRUCTURE, found).fetchall() != new.structure:
                 return "kept"
-            written = {
-                table
-                for name, table, size in conn.execute(SIZES, found).fetchall()
-                if new.sizes.get(name) != (table, size)
-            }
+            sizes = conn.execute(SIZES, found).fetchall()
+            grown = {name: table for name, table, size in sizes if new.sizes.get(name) != (table, size)}
+            written = set(grown.values())
+            # a table whose pages of dead rows would cost the next tests' scans more than a TRUNCATE
+            large = {table for name, table, size in sizes if name == table and size > DEAD_PAGES_KEPT * 8192}
             written |= {
                 table
                 for table, rows in new.rows.items()
                 if _rows(conn, schema, table) != sorted(rows, key=repr)
             }
-            pending = list(written)
-            while pending:  # TRUNCATE refuses a table whose referencing tables it leaves
-                for table in new.referenced_by.get(pending.pop(), ()):
-                    if table not in written:
-                        written.add(table)
-                        pending.append(table)
-            if written:
-                tables = sql.SQL(", ").join(sql.Identifier(schema, t) for t in sorted(written))
+            written = _with_referencing(written, new.referenced_by)
+            hnsw_filled = {table for name, table in grown.items() if name in new.hnsw}
+            truncated = _with_referencing((large & written) | hnsw_filled, new.referenced_by)
+            if truncated:
+                tables = sql.SQL(", ").join(sql.Identifier(schema, t) for t in sorted(truncated))
                 conn.execute(sql.SQL("TRUNCATE {}").format(tables))  # RESTART IDENTITY: ~20 ms, setval below
+            for table in _referencing_first(written - truncated, new.referenced_by):
+                conn.execute(sql.SQL("DELETE FROM {}").format(sql.Identifier(schema, table)))
             for table in sorted(written & new.rows.keys()):
                 for row in new.rows[table]:
                     marks = sql.SQL(", ").join(sql.Placeholder() * len(row))
@@ -280,6 +288,32 @@ def _empty(schema: str) -> str:
         return "empty"
     except psycopg.Error:  # in use after all (a lock held), or the server went away: not reused
         return "kept"
+
+
+def _with_referencing(tables: set[str], referenced_by: dict[str, set[str]]) -> set[str]:
+    """`tables` and every table whose foreign keys reference one of them, transitively."""
+    found, pending = set(tables), list(tables)
+    while pending:
+        for table in referenced_by.get(pending.pop(), ()):
+            if table not in found:
+                found.add(table)
+                pending.append(table)
+    return found
+
+
+def _referencing_first(tables: set[str], referenced_by: dict[str, set[str]]) -> list[str]:
+    """`tables`, each after the tables that reference it (their rows are deleted first)."""
+    ordered: list[str] = []
+
+    def visit(table: str) -> None:
+        if table not in ordered:
+            for referencing in sorted(referenced_by.get(table, set()) & tables):
+                visit(referencing)
+            ordered.append(table)
+
+    for table in sorted(tables):
+        visit(table)
+    return ordered
 
 
 def _rows(conn: Any, schema: str, table: str, *, as_stored: bool = False) -> list[tuple]:
@@ -320,4 +354,5 @@ def _describe_new_store(conn: Any) -> NewStore:
         bare = referenced.rsplit(".", 1)[-1].strip('"')
         referenced_by.setdefault(bare, set()).add(referencing.rsplit(".", 1)[-1].strip('"'))
     sequences = _sequences(conn, schema, [name for name, kind, _ in structure if kind == "S"])
-    return NewStore(structure, rows, sizes, referenced_by, sequences)
+    hnsw = {row[0] for row in conn.execute(HNSW, found).fetchall()}
+    return NewStore(structure, rows, sizes, referenced_by, sequences, hnsw)
