@@ -79,3 +79,8 @@ def test_a_buddy_doing_work_for_an_employer_now():
     now = own("Raf got his real estate license, he's selling houses for Redfin now.", (raf,))
     assert now == {("Raf", "job_title", "selling houses"), ("Raf", "employer", "Redfin")}
     assert own("He's staying for Christmas now.", (raf,)) == set()
+
+
+def test_the_one_coming_rescheduled_moves_the_held_visit():
+    held = ("The plumber's coming Tuesday morning.",)
+    assert own("He rescheduled to Wednesday afternoon.", held) == {(ME, "plumber", "2026-03-04T12:00:00Z")}

@@ -29,7 +29,8 @@ _MOVED_IT = re.compile(
     r"(?:it|that|this|the time)\s+"
     r"(?:(?:back|forward|up|off|down)\s+){0,2}(?:to|until|till)\s+|"  # "negotiated it back down to"
     # "airline cancelled, rebooked for the 24th", "got rescheduled to Monday": no "it" said
-    r"(?:(?:got|been|was|were|just|have|has|'ve)\s+)*(?:rebooked|re-booked|rescheduled|postponed)\s+"
+    r"(?:(?:he|she|they|we|i)\s+)?(?:(?:got|been|was|were|just|have|has|'ve)\s+)*(?:rebooked|re-booked|rescheduled|"
+    r"postponed)\s+"  # "He rescheduled to Wednesday afternoon": the one coming moved it
     r"(?:(?:me|us|it|that|him|her|them)\s+)?(?:for|to|until|till)\s+|"
     # "he can't make it till Thursday", "she can only come on Friday": the one coming names the new day
     r"(?:he|she|they|we|i)\s+(?:can'?t|cannot|can not|won'?t be able to|isn'?t able to|aren'?t able to)\s+"
