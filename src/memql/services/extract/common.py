@@ -336,6 +336,15 @@ def latest_organization(r: Reading, subject: str, keys: frozenset[str] | None = 
     return next((d.attribute for d in held if keys is None or d.attribute in keys), None)
 
 
+def held_location(r: Reading, words: str) -> Draft | None:
+    """The one held `.location` a change of place means: of the event the words name ("moved the wedding
+    to Sonoma": the daughter's wedding), else the speaker's one event with a place; None when several."""
+    places = [d for d in r.earlier if d.attribute.endswith(".location") and d not in r.facts]
+    named = [d for d in places if names_key(words, d.attribute.removesuffix(".location"))]
+    held = {(d.subject, d.attribute): d for d in named or [d for d in places if d.subject == r.speaker]}
+    return next(iter(held.values())) if len(held) == 1 else None
+
+
 def latest_held(r: Reading, keep: Callable[[Draft], bool]) -> dict[tuple[str, str], Draft]:
     """The latest earlier value of each (subject, attribute) that `keep` accepts (not the message's own)."""
     return {(d.subject, d.attribute): d for d in r.earlier if d not in r.facts and keep(d)}

@@ -14,7 +14,7 @@ from memql.lang.time.spans import TimeSpan
 from .common import BOUND, Draft, Reading, latest_held, same_value, strip_span, time_value
 from .events_en import new_place
 from .headcounts import changed_count
-from .patterns_en import _BARE, _I, CHANGING
+from .patterns_en import _BARE, _I, CHANGING, TITLED_NAME
 from .raises import with_number
 from .subjects_en import object_person
 from .values_en import add_fact, at_hour, spoken_time, value_of
@@ -112,12 +112,9 @@ def _to_come(r: Reading, pos: int, end: int) -> bool:
     if not re.search(r"\bnow\b", r.text[pos:end], _I):
         return False
     said = [span for _, _, span in r.times_in(pos, end)]
-    held = [
-        d
-        for d in r.earlier
-        if d.speaker == r.speaker and d.kind == "date" and str(d.value) > r.now.isoformat()
-    ]
-    return len(said) == 1 and said[0].start > r.now and bool(held)
+    now = r.now.isoformat()
+    held = any(d.speaker == r.speaker and d.kind == "date" and str(d.value) > now for d in r.earlier)
+    return len(said) == 1 and said[0].start > r.now and held
 
 
 def _named_before(r: Reading, pos: int, lead: int, end: int) -> bool:
@@ -407,7 +404,7 @@ _SWITCHED_TO_TITLED = re.compile(
     # "so he's with Mr. Baker now", "we're seeing Dr. Osei now": the one one goes to now
     r"(?:he's|she's|he is|she is|we're|we are|i'm|i am|they're)\s+(?:now\s+)?(?:with|seeing|going to)"
     r"(?=.*\bnow\b))\s+"
-    r"(?P<name>(?-i:(?P<title>Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z][\w'-]+))",
+    r"(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+))",
     _I,
 )
 
@@ -416,10 +413,9 @@ def _switched_to_titled(r: Reading, pos: int, end: int) -> bool:
     m = _SWITCHED_TO_TITLED.match(r.text, pos, end)
     if m is None:
         return False
-    # "Dr. Kline", a name held ("Mrs. Ortiz" … "Mr. Baker": a teacher by another title)
-    titled = re.compile(r"(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
-    return r.correct_the_one(  # (two a new doctor may replace: never a guess)
-        lambda d: d.speaker == r.speaker and titled.fullmatch(str(d.value)) is not None,
+    # a titled name held ("Mrs. Ortiz" … "Mr. Baker": a teacher by another title); two: never a guess
+    return r.correct_the_one(
+        lambda d: d.speaker == r.speaker and TITLED_NAME.fullmatch(str(d.value)) is not None,
         m["name"],
         pos,
         end,

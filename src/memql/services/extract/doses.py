@@ -17,11 +17,13 @@ from .vocabulary import snake
 
 _I = re.IGNORECASE
 
+_UNITS_EN = r"mg|mcg|µg|μg|micrograms?|milligrams?|ml|units|iu"
+_UNITS_ZH = r"毫克|微克|毫升|mg|mcg|ml|国际单位|单位"
 _DOSE_EN = (
-    r"(?P<dose>\d+(?:\.\d+)?\s?(?:mg|mcg|µg|μg|micrograms?|milligrams?|ml|units|iu)(?![a-z]))"
+    r"(?P<dose>\d+(?:\.\d+)?\s?(?:" + _UNITS_EN + r")(?![a-z]))"
     r"(?:\s+(?:a|per|each|every)\s+(?:day|morning|night|evening|week))?"
 )
-_DOSE_ZH = r"(?P<dose>\d+(?:\.\d+)?\s?(?:毫克|微克|毫升|mg|mcg|ml|国际单位|单位))"
+_DOSE_ZH = r"(?P<dose>\d+(?:\.\d+)?\s?(?:" + _UNITS_ZH + r"))"
 # a medicine's name: one word, said after a dose ("of Lexapro") or before "dose"; no pronoun or article
 _MED_EN = r"(?P<med>(?!(?:it|that|this|the|a|an|my|his|her|them|each|every|per)\b)[A-Za-z][\w-]{2,})"
 # "I'm on 20mg of Lexapro", "Dad takes 10mg of Lipitor", "she's taking 500 mg metformin"
@@ -72,9 +74,7 @@ _CHANGED_ZH = re.compile(
     r"(?:" + _MED_ZH + r"(?:的剂量)?)?(?:剂量)?(?:加量|减量|增加|减少|加|减|降|升|调|改|换)(?:到|成|为)了?"
     r"(?:每次|一次|一天|每天)?" + _DOSE_ZH
 )
-_DOSE_VALUE = re.compile(
-    r"\d+(?:\.\d+)?\s?(?:mg|mcg|µg|μg|micrograms?|milligrams?|ml|units|iu|毫克|微克|毫升|国际单位|单位)", _I
-)
+_DOSE_VALUE = re.compile(r"\d+(?:\.\d+)?\s?(?:" + _UNITS_EN + "|" + _UNITS_ZH + ")", _I)
 
 
 def _held_dose(r: Reading, who: str, med: str | None) -> str | None:

@@ -7,10 +7,11 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 
+from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import Reading, names_key, time_value
+from .common import Reading, held_location, time_value
 from .headcounts import headcount
 from .patterns_en import _I, _NEGATION, NOT_NAMES
 from .values_en import add_fact, spoken_time
@@ -370,9 +371,10 @@ _NEW_PLACE = re.compile(
 
 # a month, a day or a season is when, even where the time grammar reads no date ("to September")
 _WHEN_WORD = re.compile(
-    r"(?:january|february|march|april|may|june|july|august|september|october|november|december|monday|"
-    r"tuesday|wednesday|thursday|friday|saturday|sunday|spring|summer|fall|autumn|winter|next|later|"
-    r"tomorrow|tonight|the weekend|the \d)\b",
+    r"(?:"
+    + "|".join((*MONTHS, *WEEKDAYS))
+    + r"|spring|summer|fall|autumn|winter|next|later|tomorrow|tonight|"
+    r"the weekend|the \d)\b",
     _I,
 )
 
@@ -381,16 +383,9 @@ def new_place(r: Reading, pos: int, end: int) -> bool:
     m = _NEW_PLACE.match(r.text, pos, end)
     if m is None or r.times_in(m.start("place"), m.end("place")) or _WHEN_WORD.match(m["place"]):
         return False
-    places = [d for d in r.earlier if d.attribute.endswith(".location")]
-    # the place of the event the words name ("moved the wedding to Sonoma": the daughter's), else the
-    # speaker's one event with a place
-    named = [
-        d for d in places if names_key(r.text[pos : m.start("place")], d.attribute.removesuffix(".location"))
-    ]
-    held = {(d.subject, d.attribute): d for d in named or [d for d in places if d.subject == r.speaker]}
-    if len(held) != 1 or any(d.attribute.endswith(".location") for d in r.facts):
+    old = held_location(r, r.text[pos : m.start("place")])
+    if old is None or any(d.attribute.endswith(".location") for d in r.facts):
         return False
-    (old,) = held.values()
     value = r.text[m.start("place") : m.end("place")]
     if value.casefold() == str(old.value).casefold():
         return False

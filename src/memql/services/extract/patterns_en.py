@@ -14,6 +14,8 @@ from .makes import CAR_MAKES
 _I = re.I
 _SPACE = re.compile(r"\s+")
 # Sun-hee, Jean-Luc, Ana Lima, Mrs. Ortiz (a title with its period is part of the name)
+# "Dr. Kline", "Mrs. Ortiz": a person by their title (never an organisation)
+TITLED_NAME = re.compile(r"(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+(?:\s+[A-Z][\w'-]+)?")
 _NAME = r"(?-i:(?:(?:Mr|Mrs|Ms|Dr|Prof)\.\s)?[A-Z][a-z]+(?:-[a-z]+|[- ][A-Z][a-z]+)?)"
 # capitalised words that are not names (sentence openers, pronouns, days, months)
 # fmt: off

@@ -50,9 +50,14 @@ _PLAYS_ZH = re.compile(
 )
 
 
+_ANY_POSITION_EN = re.compile(_POSITION_EN)
+
+
 def position_en(r: Reading, a: int, b: int, confidence: float) -> bool:
     """A position played, said in the English clause s[a:b]."""
     s = r.text
+    if _ANY_POSITION_EN.search(s, a, b) is None:
+        return False  # (every clause is read: most end here)
     if (m := _PUT_EN.search(s, a, b)) is not None and m["whom"].lower() in OBJECT_PRONOUNS:
         who = object_person(r, m["whom"])
     elif (m := _PLAYS_EN.search(s, a, b)) is not None:

@@ -24,6 +24,7 @@ from .patterns_en import (
     _SENTIMENT,
     _STATUSES,
     _WH_OR_PRONOUN,
+    TITLED_NAME,
 )
 from .values_en import add_fact, value_of
 from .vocabulary import snake
@@ -108,7 +109,7 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
-        if kind == "organization" and re.match(r"(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s", str(v)):
+        if kind == "organization" and TITLED_NAME.match(str(v)):
             return False  # "he's with Mr. Baker now": a person one goes to (corrections_en), no employer
         if key == "employer" and _BEING_AT.search(m[0]):
             # "Ivy is at Oak Ridge now" of a pupil: where she studies, not works

@@ -14,6 +14,7 @@ import re
 from datetime import datetime
 
 from memql.lang.time.natural_en import MONTHS
+from memql.lang.time.spans import month_span
 
 from .common import CJK, HEDGED, STATED, Draft, Reading, latest_held, names_key, the_one
 from .predicates_zh import zh_amount
@@ -141,7 +142,7 @@ def _starts(r: Reading) -> datetime:
     if (m := _STARTING_MONTH.search(r.text)) is not None:
         month = MONTHS.index(m["month"].lower()) + 1
         year = r.now.year if month >= r.now.month else r.now.year + 1
-        return r.now.replace(year=year, month=month, day=1, hour=0, minute=0, second=0, microsecond=0)
+        return month_span(year, month, r.now.tzinfo).start
     for t0, t1, span in r.times:
         if span.start > r.now and (
             _STARTING_EN.search(r.text, max(0, t0 - 16), t0)

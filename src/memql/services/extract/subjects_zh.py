@@ -115,7 +115,7 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     ) is not None:
         gender = "m" if m["p"] == "他" else "f"
         who = r.pronoun(gender) or unnamed_relative(r, gender)  # 我女儿… 她转学了: the daughter
-        return (who, m.end(), bool(m["de"])) if who else None
+        return (who, m.end(), bool(m.groupdict().get("de"))) if who else None
     for person in reversed(r.persons):
         if s.startswith(person.name, pos):
             de = s.startswith("的", pos + len(person.name))
@@ -142,14 +142,15 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
 
 def _named_before_time(r: Reading, pos: int, end: int) -> re.Match[str] | None:
     """我室友小琪月底搬走, 我妹妹小红下周来北京: a relative's name ending where a time of the part begins."""
-    for t0, t1, _ in sorted(r.times):
-        if not pos < t0 < end:
-            continue
-        m = re.compile(
+    pattern = r.vocabulary.memo(
+        "relative_named_zh",
+        lambda: re.compile(
             rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})"
-            rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}}?)(?={re.escape(r.text[t0:t1])})"
-        ).match(r.text, pos, end)
-        if m is None or m.end() != t0:
+            rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}}?)"
+        ),
+    )
+    for t0, _, _ in sorted(r.times):
+        if not pos < t0 < end or (m := pattern.fullmatch(r.text, pos, t0)) is None:
             continue
         name = m["name"]
         if _not_a_name(r, name) or _NOT_NAME.match(name) or r.vocabulary.relation(m["rel"] + name):
@@ -159,7 +160,7 @@ def _named_before_time(r: Reading, pos: int, end: int) -> re.Match[str] | None:
 
 
 _HOUSEHOLD_MOVE = re.compile(
-    r"(?P<p>他|她)们(?:俩|两口子|一家)?(?P<de>)(?=(?:也|都|已经|一起|全家)*(?:搬|定居|回|住))"
+    r"(?P<p>他|她)们(?:俩|两口子|一家)?(?=(?:也|都|已经|一起|全家)*(?:搬|定居|回|住))"
 )
 
 

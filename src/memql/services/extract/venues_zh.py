@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .common import Reading
+from .common import Reading, held_location
 from .patterns_zh import _GATHERING
 from .values_zh import add_match, key_of
 
@@ -33,12 +33,8 @@ def venue_said(r: Reading, a: int, b: int, confidence: float) -> bool:
     m = _MOVED_TO_PLACE.match(r.text, a, b)
     if m is None or r.time_at(*m.span("v")) is not None or r.times_in(a, b):
         return False
-    places = [d for d in r.earlier if d.attribute.endswith(".location") and d not in r.facts]
-    named = [d for d in places if d.attribute.removesuffix(".location") in r.text]
-    held = {(d.subject, d.attribute): d for d in named or [d for d in places if d.subject == r.speaker]}
-    if len(held) != 1:
+    if (old := held_location(r, r.text)) is None:
         return False
-    (old,) = held.values()
     return add_match(r, old.subject, old.attribute, m, a, b, confidence, True, "place")
 
 
