@@ -64,3 +64,13 @@ def test_a_chinese_key_without_de_matches_a_question_with_it():
     query = QueryWords.of("阿杰去成都的高铁是几号？")
     assert match_score("阿杰", "去成都高铁", ["2026-03-16"], query) > 0
     assert match_score("阿杰", "去上海高铁", ["2026-03-16"], QueryWords.of("阿杰去成都的高铁是几号？")) == 0
+
+
+def test_a_chinese_key_of_a_place_or_a_gathering_is_named_by_either_part():
+    # 去成都出差 is keyed 成都出差: "去成都" or "出差" asks for it, as "Denver" names denver.fly
+    assert score("小菲什么时候去成都？", "小菲", "成都出差.date") > 0
+    assert score("小菲什么时候出差？", "小菲", "成都出差.date") > 0
+    assert score("小菲什么时候去杭州？", "小菲", "成都出差.date") == 0.0
+    # 纪念日晚饭: the occasion or the meal
+    assert score("小蕊纪念日在哪吃饭？", "小蕊", "纪念日晚饭.location") > 0
+    assert {"纪念日", "晚饭"} <= attribute_phrases("纪念日晚饭.location", DEFAULT_VOCABULARY)

@@ -54,8 +54,8 @@ def test_a_word_said_alone_is_no_one_a_later_pronoun_means():
 
 
 def test_what_the_one_in_charge_says_of_a_thing_of_the_speakers_is_so():
-    due = ("我老婆怀孕了，预产期是十月一号。",)
-    assert own("医生说预产期提前到九月二十五号。", due, "大伟") == {("大伟的老婆", "预产期", "2026-09-25")}
+    due = ("我老婆怀孕了，预产期是十月一号。",)  # 预产期 is the vocabulary's due, as "she's due in May"
+    assert own("医生说预产期提前到九月二十五号。", due, "大伟") == {("大伟的老婆", "due", "2026-09-25")}
     assert own("房东说下个月开始房租涨到3300。", ("我房租每月3000。",), "小李") == {("小李", "rent", 3300)}
     assert own("房东说他要卖房子了。", ("我房租每月3000。",), "小李") == set()  # of himself: no fact
 

@@ -267,6 +267,11 @@ def fact_pieces(
         )
         if score > 0:
             scored.append((score, subject, attribute, chain))
+    # "Who is Eli's team lead?": a fact of another person, one the query does not name ("Priya's team"),
+    # is not what it asks when a fact of the one it names matches
+    named = {s for _, s, _, _ in scored if any(words.has_phrase(n) for n in (s, *aliases.get(s, ())))}
+    if named:
+        scored = [x for x in scored if x[1] in named or x[1] == asker or not _bare_name(x[1])]
     scored.sort(key=lambda s: (-s[0], s[1], s[2]))
     out: list[Piece] = []
     for score, subject, attribute, chain in scored[:MAX_CURRENT]:
@@ -284,6 +289,11 @@ def fact_pieces(
             text_ = f"until {_day(f.valid_to)}: {_cite(f)} {_whose(subject)} {label} was {said}"
             out.append(_piece(f, text_, "fact_history", FACT_SCORE + score - 0.5))
     return out
+
+
+def _bare_name(subject: str) -> bool:
+    """A person by a name alone ("Priya", 丹姐), not by a relation ("Ivy's brother", 阿花的儿子)."""
+    return "'s " not in subject and "的" not in subject
 
 
 def _relatives_named(

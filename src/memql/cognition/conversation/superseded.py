@@ -396,7 +396,7 @@ def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
 _ENDING = re.compile(
     r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
     r"dropped|sold|gave up|stopped|ditched|traded in|moved out of|instead of)\b|"
-    r"不再|不[\u4e00-\u9fff]{1,3}了|把[\u4e00-\u9fff]{1,6}关(?:掉)?了|不(?:学|练|弹|打|踢|上|做|喝|吃|用|开|住|带|教|干|去)[\u4e00-\u9fff]{2,5}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|放下了|戒了|搬出|转让|关门|倒闭",
+    r"不再|不[\u4e00-\u9fff]{1,3}了|把[\u4e00-\u9fff]{1,6}?(?:关|卖|换|置换|处理|转手|送人)(?:掉)?了|不(?:学|练|弹|打|踢|上|做|喝|吃|用|开|住|带|教|干|去)[\u4e00-\u9fff]{2,5}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|放下了|戒了|搬出|转让|关门|倒闭",
     re.IGNORECASE,
 )
 _LABELLED = re.compile(r"(?:until|from) \S+: ")

@@ -343,6 +343,8 @@ RULES: tuple[Rule, ...] = (
         _c(rf"(?:再)?(?:过|過)\s*{_AMOUNT}(?!\s*(?:之后|以后|过后|之後|以後|后|後|前|以来|以來|内|里))"),
         _future_instant,
     ),
+    # 还有三周就生了: that long from now, when it is what is left before a thing happens
+    Rule(_c(rf"(?:还有|還有|还剩|還剩|只有|就剩)\s*{_AMOUNT}(?=\s*(?:就|便))"), _future_instant),
     Rule(_c(rf"{_NOT_AFTER_NUMBER}{_AMOUNT}\s*(?:之前|以前|前)"), _past_instant),
     Rule(
         _c(rf"(?:最近|过去的?|過去的?|近|前)\s*{_AMOUNT}\s*(?:以来|以來|之内|以内|内|里|裡)?"), _past_window

@@ -75,7 +75,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     moved_to = (pos + x.start() for x in _DOWN_OR_UP_TO.finditer(r.text[pos:end]) if x.start() > 0)
     if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)) or changed_count(r, pos, end):
         return
-    if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or _switched_to_titled(r, pos, end):
+    if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or switched_to_titled(r, pos, end):
         return
     if _found_new(r, pos, end) or _renewed(r, pos, end):
         return
@@ -109,7 +109,7 @@ _NOW_ON = re.compile(r"(?:it'?s|it is)\s+(?:now\s+)?[^,;]+?(?:\s+now)?[\s.!]*$",
 def _to_come(r: Reading, pos: int, end: int) -> bool:
     """The words say "now" of a day after today, and the speaker holds a day to come ("it's next Monday
     now" after an appointment in three weeks; not "it's Friday now", today)."""
-    if not re.search(r"\bnow\b", r.text[pos:end], _I):
+    if not re.search(r"\bnow\b", r.text[min(pos, r.clause_start) : end], _I):  # "And now it's the 16th"
         return False
     said = [span for _, _, span in r.times_in(pos, end)]
     now = r.now.isoformat()
@@ -227,6 +227,12 @@ _MEASURE_CHANGE = re.compile(
     r"(?P<unit>(?!(?:a|per|each|now|this|today|tonight|yesterday|last|on|at|in|again|finally|already)\b)[a-z%]+)?)",
     _I,
 )
+# "152 this morning", "151.4 on the scale today": a weigh-in, of the weight held
+_WEIGH_IN = re.compile(
+    r"(?P<value>\d{2,3}(?:\.\d)?(?P<cur>)\s*(?P<unit>lbs?|pounds|kg|kilos)?)\s+"
+    r"(?:this morning|today|on the scale(?:\s+(?:this morning|today))?)[\s.!]*$",
+    _I,
+)
 # "lease came through, it's 1,525 now", "it's now $80": a bare new amount of the one held
 _IT_IS_NOW = re.compile(
     r"(?:it'?s|it is)\s+(?:now\s+(?=\S+\s*[,.!]*$)|(?=\S+\s+now\b))"
@@ -246,7 +252,11 @@ _HELD_NUMBER = re.compile(
 def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     """The held fact whose value is said in the same unit ("82 kg"), or a bare number when no unit is
     said and the speaker holds exactly one numeric fact; never a guess among several."""
-    m = _MEASURE_CHANGE.match(r.text, pos, end) or _IT_IS_NOW.match(r.text, pos, end)
+    m = (
+        _MEASURE_CHANGE.match(r.text, pos, end)
+        or _IT_IS_NOW.match(r.text, pos, end)
+        or _WEIGH_IN.match(r.text, pos, end)
+    )
     if m is None:
         return False
     unit = (m["unit"] or m["cur"] or "").lower()
@@ -263,6 +273,8 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
         fits = [d for d in held if re.fullmatch(r"[\d,.]+\s*" + re.escape(unit), str(d.value), _I)]
     else:  # "Down to 195!": the one number held, with or without its unit ("210 pounds")
         fits = [d for d in held if _HELD_NUMBER.fullmatch(str(d.value)) and not isinstance(d.value, bool)]
+        if m.re is _WEIGH_IN:
+            fits = [d for d in fits if d.attribute == "weight"]
         if m.re is _IT_IS_NOW:  # "it's 10 now" may be the clock; only an amount held is moved so
             fits = [d for d in fits if (f := _HELD_NUMBER.fullmatch(str(d.value))) and (f["cur"] or f["per"])]
         if len({d.attribute for d in fits}) != 1:
@@ -402,14 +414,16 @@ _SWITCHED_TO_TITLED = re.compile(
     r"(?:(?:i|we|she|he|they)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+|finally\s+)*)?(?:(?:switched|changed|moved|"
     r"went|switch|change|transferred)\s+(?:over\s+)?to|"
     # "so he's with Mr. Baker now", "we're seeing Dr. Osei now": the one one goes to now
-    r"(?:he's|she's|he is|she is|we're|we are|i'm|i am|they're)\s+(?:now\s+)?(?:with|seeing|going to)"
+    r"(?:(?:he's|she's|he is|she is|we're|we are|i'm|i am|they're)\s+(?:now\s+)?(?:with|seeing|going to)|"
+    # "we see Dr. Chen now"
+    r"(?:we|i|they)\s+(?:now\s+)?(?:see|go to)|(?:he|she)\s+(?:now\s+)?(?:sees|goes to))"
     r"(?=.*\bnow\b))\s+"
     r"(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+))",
     _I,
 )
 
 
-def _switched_to_titled(r: Reading, pos: int, end: int) -> bool:
+def switched_to_titled(r: Reading, pos: int, end: int) -> bool:
     m = _SWITCHED_TO_TITLED.match(r.text, pos, end)
     if m is None:
         return False

@@ -112,7 +112,7 @@ def unnamed_relative(r: Reading, gender: str | None) -> str | None:
 
 def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
     """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
-    if _switched_titled(r, a, b) or _count_now(r, a, b):
+    if _switched_titled(r, a, b) or _count_now(r, a, b) or _weigh_in(r, a, b):
         return True
     if not correction and rejected is None:
         return False
@@ -240,9 +240,10 @@ def agreed_change(r: Reading, pos: int, end: int) -> bool:
     return True
 
 
-# 欧老师搬走了，现在跟贝老师学; 换了个医生，现在找刘医生看: the one of that title one goes to now
+# 欧老师搬走了，现在跟贝老师学; 换了个医生，现在找刘医生看; 我们现在看陈医生: the one of that title one goes
+# to now
 _TITLED_NOW = re.compile(
-    r"(?:现在|目前|以后|改|换)*(?:跟|找|去|换成|换到|改找|改跟)(?P<v>[\u4e00-\u9fff]{1,2}(?P<t>老师|医生|大夫|教练|律师))"
+    r"(?:我们|我|孩子)?(?:现在|目前|以后|改|换|都)*(?:跟|找|去|换成|换到|改找|改跟|改看|看(?=\S{1,2}(?:医生|大夫)))(?P<v>[\u4e00-\u9fff]{1,2}(?P<t>老师|医生|大夫|教练|律师))"
     r"(?:学|看|练|上课|治)?(?:了|啦)?[。！!]*$"
 )
 
@@ -256,6 +257,27 @@ def _switched_titled(r: Reading, a: int, b: int) -> bool:
     return r.correct_the_one(
         lambda d: d.speaker == r.speaker and str(d.value).endswith(m["t"]) and d.value != m["v"],
         m["v"],
+        a,
+        b,
+        m.span("v"),
+    )
+
+
+# 今早152: a weigh-in, of the weight the speaker holds
+_WEIGH_IN = re.compile(
+    r"(?:今早|今天早上|今天|早上|刚才|刚刚)(?:称了?一?下|上秤)?[，,]?"
+    r"(?P<v>[0-9]{2,3}(?:\.[0-9])?)(?P<unit>斤|公斤|kg)?(?:了|啦)?[。！!]*$"
+)
+
+
+def _weigh_in(r: Reading, a: int, b: int) -> bool:
+    m = _WEIGH_IN.match(r.text, a, b)
+    if m is None:
+        return False
+    number = m["v"] + m["unit"] if m["unit"] else (float(m["v"]) if "." in m["v"] else int(m["v"]))
+    return r.correct_the_one(
+        lambda d: d.speaker == r.speaker and d.subject == r.speaker and d.attribute == "weight",
+        number,
         a,
         b,
         m.span("v"),

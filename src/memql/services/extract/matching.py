@@ -17,6 +17,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from memql.services.extract.patterns_zh import _GATHERING as GATHERING_ZH
+from memql.services.extract.places import is_place_zh
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.extract.vocabulary_words import may_name_one
 
@@ -76,7 +78,7 @@ def stem(word: str) -> str:
 def attribute_phrases(attribute: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
     """The words that name an attribute: its key's segments, the vocabulary's phrases for it, for its
     aspect (deadline: due, due date, 截止日期 ...), for its thing (护照 for passport) and its relation."""
-    phrases = {p for seg in attribute.split(".") for p in (seg.replace("_", " "), seg)}
+    phrases = {p for seg in attribute.split(".") for p in (seg.replace("_", " "), seg, *_place_and_rest(seg))}
     known = vocabulary.attribute(attribute)
     if known is not None:
         phrases.update(known.phrases)
@@ -88,6 +90,19 @@ def attribute_phrases(attribute: str, vocabulary: Vocabulary = DEFAULT_VOCABULAR
         relation = attribute[len("relation.") : -len("_of")]
         phrases.update(word for word, (key, _) in vocabulary.relations.items() if key == relation)
     return phrases
+
+
+def _place_and_rest(segment: str) -> tuple[str, ...]:
+    """A Chinese key of a known place and what one does there (成都出差 of 去成都出差), or of a gathering and
+    what it is for (纪念日晚饭): either part names it, as "denver" and "fly" each name denver.fly."""
+    if not _CJK.match(segment):
+        return ()
+    for cut in range(len(segment) - 1, 1, -1):
+        if is_place_zh(segment[:cut]):
+            return (segment[:cut], segment[cut:]) if len(segment) - cut >= 2 else (segment[:cut],)
+    if (m := GATHERING_ZH.search(segment)) is not None and m.start() >= 2:
+        return segment[: m.start()], m[0]
+    return ()
 
 
 def match_score(

@@ -378,21 +378,29 @@ _COPULA = (  # "I've gone vegan", "she turned vegetarian": a change of status is
     r"have gone|'ve gone|has gone|'s gone|went|have turned|'ve turned|has turned|turned|have become|"
     r"'ve become|has become)"
 )
+STATUS_WORDS = (
+    (r"married|engaged|single|divorced|separated|widowed|in a relationship", "marital_status"),
+    (r"vegan|vegetarian|pescatarian|gluten[- ]free|keto|lactose[- ]intolerant", "diet"),
+    (
+        r"retired|unemployed|self[- ]employed|freelancer|freelancing|between jobs|out of work|"
+        r"on (?:parental|maternity|paternity|sick) leave|a student",
+        "employment_status",
+    ),
+    (r"pregnant", "pregnancy"),
+)
 _COPULA_STATUSES = tuple(
     (
         re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I),
         key,
     )
-    for words, key in (
-        (r"married|engaged|single|divorced|separated|widowed|in a relationship", "marital_status"),
-        (r"vegan|vegetarian|pescatarian|gluten[- ]free|keto|lactose[- ]intolerant", "diet"),
-        (
-            r"retired|unemployed|self[- ]employed|freelancer|freelancing|between jobs|out of work|"
-            r"on (?:parental|maternity|paternity|sick) leave|a student",
-            "employment_status",
-        ),
-        (r"pregnant", "pregnancy"),
-    )
+    for words, key in STATUS_WORDS
+)
+# "I started eating fish again, so pescatarian I guess": a status said alone after "so" is the speaker's
+BARE_STATUS = re.compile(
+    r"so\s+(?:now\s+|officially\s+|basically\s+)?(?P<value>"
+    + "|".join(words for words, _ in STATUS_WORDS[:2])
+    + r")(?:\s+(?:now|again|i guess|i suppose|officially|technically|then))*[\s.!]*$",
+    _I,
 )
 # "Dad finally retired last week": retiring is a status said with its verb alone
 _VERB_STATUSES = (

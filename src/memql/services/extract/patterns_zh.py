@@ -22,7 +22,15 @@ _QUESTION = re.compile(
     r"能不能|要不要"
 )
 _CONDITIONAL = re.compile(r"^(?:如果|要是|假如|假设|万一|倘若|若是|即使)|的话")
-_HYPOTHETICAL = re.compile(r"打算|想要|想去|想搬|可能|也许|或许|考虑|计划|希望|准备|梦想|说不定|大概")
+# a race one trains for (在准备十月的半马: preparing for it is no plan)
+ZH_RACE = (
+    r"(?P<v>半马|全马|半程马拉松|全程马拉松|马拉松|越野赛|铁人三项|"
+    r"(?:[0-9]{1,3}|[一二三四五六七八九十]{1,3})(?:公里|[Kk]))"
+)
+_HYPOTHETICAL = re.compile(
+    r"打算|想要|想去|想搬|可能|也许|或许|考虑|计划|希望|准备(?![^，,。]{0,6}?(?:半马|全马|马拉松|越野赛|铁人三项|公里))|梦想|"
+    r"说不定|大概"
+)
 _REPORTED = re.compile(r"说他|说她|听说|据说|告诉我")
 # the one in charge of a thing of the speaker's telling its new state (医生说预产期提前到…, 房东通知下个月起
 # 房租涨到…): what they say is so, unlike hearsay of others (听说, 他说他…)
@@ -32,7 +40,8 @@ _TOLD = re.compile(
     r"(?:说|讲|通知|通知我|告诉我)(?:了)?[，,：:]?(?![他她你我])"
 )
 _HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
-_NAME_CJK = r"[\u4e00-\u9fff]{1,4}?"
+# 阿满: a prefix (阿, 小, 老) names no one alone
+_NAME_CJK = r"(?:[阿小老][\u4e00-\u9fff]{1,3}?|(?![阿小老])[\u4e00-\u9fff]{1,4}?)"
 _NAME_LATIN = r"(?-i:[A-Z][a-z]+)"
 # what someone does, not what they are called: 我嫂子是牙医 (a dentist), 我哥是程序员
 _JOB_NOUN = re.compile(
@@ -168,6 +177,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence_if_place",
             "place",
         ),
+        (  # 阿满去杭州了，在阿里上班: a city gone to, when the next part says one works there (rules_zh)
+            r"(?:去了?|到了?)(?P<v>[\u4e00-\u9fff]{2,4}?)了$",
+            "residence_if_working_there",
+            "place",
+        ),
         (
             r"(?:换到了?|去了?|调到了?|调回到?了?|调去了?|回到了?)(?P<v>.+?)(?:工作|上班|任职)(?:了|啦)?$",
             "employer_change",
@@ -294,6 +308,8 @@ _SENTIMENT = {
 # the verbs that move a held time to another ("推到4月24号", "顺延到下周"): one list for every pattern
 # that reads a move, longest first so 推迟到 is not read as 推 + 迟到
 ZH_MOVED_TO = r"推迟到|推后到|往后推到|推到|延期到|延后到|顺延到|延到|提前到|挪到"
+# an amount moved to a new value (续租的时候砍到3400了: bargained down to)
+ZH_AMOUNT_TO = r"涨到|降到|减到|加到|砍到"
 
 _COUNT = re.compile(
     r"(?:有|养了?|养着)(?P<n>" + ZH_NUMBER_RE + r")(?:个|只|条|辆|套|位|名|台|家)(?P<x>[\u4e00-\u9fff]{1,6})"
@@ -301,7 +317,9 @@ _COUNT = re.compile(
 _COPULA = re.compile(
     r"(?P<attr>[^，,。]{1,14}?)(?P<cop>改成了?|改去了?|换去了?|改为|改到了?|改在了?|挪在了?|换成了?|换到了?|改约到了?|改期到了?|改签到了?|变成了?|"
     r"(?:" + ZH_MOVED_TO + r")了?|"
-    r"定在了?|订在了?|(?<!预)约在了?|安排在了?|提高到了?|降低到了?|增加到了?|减少到了?|涨到了?|降到了?|加到了?|减到了?|调到了?|调整为|是|为|在|到|至|：|:|"
+    r"定在了?|订在了?|(?<!预)约在了?|安排在了?|提高到了?|降低到了?|增加到了?|减少到了?|(?:"
+    + ZH_AMOUNT_TO
+    + r")了?|调到了?|调整为|是|为|在|到|至|：|:|"
     r"(?<=[\u4e00-\u9fff])\s+(?=[0-9A-Za-z+]))(?P<v>.+)"  # 手机号 138…: a space before digits or Latin
 )
 _CHANGE_COPULA = (
@@ -324,6 +342,7 @@ _CHANGE_COPULA = (
     "挪到",
     "涨",
     "降",
+    "砍",
     "加到",
     "减到",
     "调",
@@ -331,7 +350,9 @@ _CHANGE_COPULA = (
 _EXPIRES = re.compile(r"(?P<attr>.+?)(?:就|才|将)?(?P<verb>到期|过期|截止|截至|失效)(?:了)?$")
 _BARE = re.compile(
     r"(?:应该|其实)?(?:现在|目前|已经|最近|这个月|今年|最后|最终)*(?:给我|帮我|那就|就)?(?:又)?(?:[订选住买约定用租]的)?"
-    r"(?:是|改成了?|改为|为|改回到?了?|换回到?了?|改到了?|改在了?|换到了?|换成了?|涨到了?|降到了?|减到了?|加到了?|"
+    r"(?:是|改成了?|改为|为|改回到?了?|换回到?了?|改到了?|改在了?|换到了?|换成了?|(?:"
+    + ZH_AMOUNT_TO
+    + r")了?|"
     r"定在了?|定到了?|改(?=下?周|星期|礼拜|明天|后天|大后天|下个?月)|"
     r"(?:" + ZH_MOVED_TO + r")了?)?"
     r"(?P<v>.+?)(?:才对|啦|了)?$"
@@ -350,7 +371,9 @@ _CHANGE_OPENING = re.compile(
     r"(?:又)?(?:改回到?|换回到?|改到|改成|改为|改在|换到|换在|挪在|换成|"
     + ZH_MOVED_TO
     # 改周四上午: a day said right after 改
-    + r"|涨到|降到|减到|加到|改(?=下?周|星期|礼拜|明天|后天|大后天|下个?月)|"
+    + r"|"
+    + ZH_AMOUNT_TO
+    + r"|改(?=下?周|星期|礼拜|明天|后天|大后天|下个?月)|"
     r"提高到|降低到|(?:最后|最终)(?:又)?(?:定在|定到|定成|改成|改到|改回到?))"  # 又改了一次，最后定在5月23号
 )
 # 让我4月9号再去: the day one is told to come again is the held day's new value
@@ -398,6 +421,8 @@ _DONE_THEN = re.compile(
     r"(?:的)?(?:入住|退房|到|出发|开始|结束|举行|举办|开|见|交|签|去|来)?(?:的|了)?[。！!]*"
 )
 _ADDRESSED = re.compile(r"[\u4e00-\u9fff](?:老师|医生|大夫|总|经理|主任|律师|教授|师傅|工)")
+# who changed an amount (房东涨到5000了), or when (续租的时候砍到3400了): neither is an attribute
 _ACTOR = re.compile(
-    r"(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)(?:又|也|已经)*"
+    r"(?:[\u4e00-\u9fff]{1,6}?(?:的时候|时))?(?:我的|我们的)?(?:房东|老板|公司|单位|领导|物业|学校|银行|中介|他们|对方)"
+    r"(?:又|也|已经)*|[\u4e00-\u9fff]{1,6}?(?:的时候|时)(?:又|也|已经)*"
 )

@@ -9,6 +9,7 @@ import re
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
 from .common import Reading, latest_held, latest_organization, singular
+from .floors import floor_en
 from .patterns_en import (
     _ADVERBS,
     _AGE,
@@ -26,6 +27,7 @@ from .patterns_en import (
     _WH_OR_PRONOUN,
     TITLED_NAME,
 )
+from .subjects_en import held_by_head, object_of
 from .values_en import add_fact, value_of
 from .vocabulary import snake
 
@@ -72,8 +74,32 @@ def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end:
     return got is not None
 
 
+# "We moved grandma to a memory care place in Columbus", "I moved Dad into assisted living in Tulsa": where
+# the one moved lives now
+_MOVED_SOMEONE = re.compile(
+    _ADVERBS + r"(?:(?:have|'ve|had|just|finally|recently)\s+)*(?:moved|relocated)\s+", re.I
+)
+_MOVED_TO = re.compile(r"\s*(?:back\s+)?(?:to|into|in with|out to|down to|up to)\s+", re.I)
+
+
+def _moved_someone(r: Reading, pos: int, at: int, end: int, confidence: float, correction: bool) -> bool:
+    s = r.text
+    if (m := _MOVED_SOMEONE.match(s, at, end)) is None:
+        return False
+    moved = object_of(r, m.end(), end)
+    if moved is None or moved[0] == r.speaker or (to := _MOVED_TO.match(s, moved[1], end)) is None:
+        return False
+    got = value_of(r, to.end(), end, "place")
+    if got is None or r.time_at(got[1], got[2]) is not None:
+        return False  # "we moved the dentist to Friday": a day, and no one moved
+    add_fact(r, moved[0], "residence", got[0], pos, end, confidence, correction, "place", (got[1], got[2]))
+    return True
+
+
 def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
     s = r.text
+    if subject == r.speaker and _moved_someone(r, pos, at, end, confidence, correction):
+        return True
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
         owner = re.search(r"\b(?P<p>his|her)\s+$", s[at : m.start("attr")], re.I)
         if m["whose"].lower() in ("my", "our"):
@@ -364,6 +390,7 @@ _ROLE = re.compile(
     r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
     re.I,
 )
+_OWNERS = re.compile(r"^(?:(?:the|our|my|new)\s+)+", re.I)
 # "I'm training for a 10K", "she's training for the Boston marathon": the race one trains for
 _TRAINING = re.compile(
     _ADVERBS + r"(?:am|'m|is|'s|are|'re|have been|'ve been|has been|'s been)\s+(?:now\s+)?training\s+for\s+"
@@ -474,6 +501,8 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
                 m.span("org"),
             )
         return True
+    if floor_en(r, subject, pos, at, end, confidence, correction):
+        return True
     if (m := _TRAINING.match(s, at, end)) is not None:
         add_fact(r, subject, "race", m["value"], pos, end, confidence, correction, "text", m.span("value"))
         return True
@@ -486,7 +515,10 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
             return False
         # the role is the speaker's world's ("our on-call lead"); the holder is its value, so the next
         # holder supersedes this one
-        key = snake(m["value"])
+        # "Marcus is our lead now" after "our team lead is Priya": a bare role word is the one held
+        key = snake(_OWNERS.sub("", m["value"]))
+        if (held := held_by_head(r, r.speaker, key)) is not None:
+            key = held.attribute
         add_fact(
             r, r.speaker, key, subject, pos, end, confidence, correction, "person", (pos, pos + len(subject))
         )

@@ -14,9 +14,11 @@ from datetime import timedelta
 from memql.lang.time.numbers import parse_zh_number
 
 from .common import SINGULAR_RELATIONS, Reading, held_key, time_value
+from .floors import floor_zh
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
-from .patterns_zh import _STATUSES, ZH_MOVED_TO
+from .patterns_zh import _STATUSES, ZH_AMOUNT_TO, ZH_MOVED_TO
 from .places import followed_to_zh, is_employer_zh, is_place_zh, works_for_zh
+from .pursuits_zh import pursuit_zh
 from .values_zh import add_fact, add_match, key_of, read_value, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
@@ -118,14 +120,9 @@ _HEADCOUNT = re.compile(  # 我们部门有十二个人: a headcount, in the wor
     r"位成员|个会员|名会员|个队员|名队员))(?:了|啦)?$"
 )
 _CAR = re.compile(
-    r"(?:开着?|换了?|买了?|换成了?|提了)(?:一|新)?辆(?:新的?)?(?P<v>" + _CLAUSE + r"{1,12}?)(?:了|啦)?$"
-)
-_FLOOR = re.compile(  # the floor of a place one is at (办公室, 公司, 家), not of a thing (电梯在3楼)
-    r"(?P<thing>(?:我们|我)?(?:的)?(?:新)?(?:办公室|公司|家|工位|部门|宿舍|房间|教室|工作室|团队|小组|店|住处|"
-    r"诊所|实验室|门店|科室)?)(?:现在|目前|已经|也|还)*"
-    r"(?:这次|现在)?(?:住在|住|在|搬到了?|搬去了?|换到了?|挪到了?|改到了?|调到了?)"
-    r"(?:" + _CLAUSE + r"{0,5}的)?"
-    r"(?P<v>(?:[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:楼|层))(?:了|啦|呢)?$"
+    r"(?:开着?|换了?|买了?|换成了?|提了)(?:一|新)?(?P<cl>辆|台)(?:新的?)?(?P<v>"
+    + _CLAUSE
+    + r"{1,12}?)(?:了|啦)?$"
 )
 _PERIOD = r"(?:每个?月|一个月|每年|一年|每周|一周|每天|一天)"
 _AMOUNT = re.compile(
@@ -140,10 +137,13 @@ _AMOUNT = re.compile(
 _PLAIN_AMOUNT = re.compile(
     r"(?P<attr>"
     + _CLAUSE
-    + r"{1,6}?)(?:现在|目前|已经|也|才|都)*(?P<change>涨到|降到|提高到|降低到|加到|减到|变成)?"
+    + r"{1,6}?)(?:现在|目前|已经|也|才|都)*(?P<change>"
+    + ZH_AMOUNT_TO
+    + r"|提高到|降低到|变成)?"
     r"(?:是|有|为|只有|大概|差不多)?"
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+    r"(?<![周期拜])(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
 )
+_WEEKDAY_AFTER = re.compile(r"周[一二三四五六日天]$")  # 改到每周四了: a day of the week, no amount
 _PAID = re.compile(
     r"(?:每个?月|月底|月初|每年|每季度)?(?:都|要|得)*(?:交|付|还)(?P<attr>房租|租金|物业费|学费|月供|房贷|车贷|水电费)"
     r"(?:是|要)?(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
@@ -170,8 +170,11 @@ _EVENT = re.compile(
     r"(?:去|来)?(?:签|来|到|去|飞|走|回|做|发|出发|动身|启程|开|交|办|打|见|搬|考|"
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
     r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|学|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
-    r"打针|检查|产检|拔牙|补牙|落地|降落|起飞|抵达|到达|登机|截止)" + _CLAUSE + r"{0,8}?)?(?:了|吧|啦|呢)?$"
+    r"打针|检查|产检|拔牙|补牙|落地|降落|起飞|抵达|到达|登机|截止|生(?!日)|分娩|临盆)"
+    + _CLAUSE
+    + r"{0,8}?)?(?:了|吧|啦|呢)?$"
 )
+_GIVING_BIRTH = re.compile(r"生(?:孩子|宝宝|娃|二胎|老二)?|分娩|临盆")
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
 _ANNOUNCE = re.compile(
     r"(?:(?P<thing>" + _CLAUSE + r"{0,6}?)(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
@@ -220,6 +223,20 @@ _REPORTS_TO = re.compile(
 )
 
 
+def _holds_car(r: Reading, subject: str) -> bool:
+    """换了台RAV4: 台 counts a car only of one who drives one (it counts a phone or a computer too)."""
+    return any(d.subject == subject and d.attribute == "car" for d in r.earlier)
+
+
+def _in_college(r: Reading, subject: str) -> bool:
+    """The subject holds a major or a grade at college (大二, 研一), said before or earlier in the message."""
+    return any(
+        d.subject == subject
+        and (d.attribute == "major" or (d.attribute == "grade" and re.match(r"[大研]", str(d.value))))
+        for d in (*r.earlier, *r.facts)
+    )
+
+
 def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
     """A predicate at the verb of a part: a habit, a study, a school, a car or the clock time of a ride."""
     s = r.text
@@ -237,6 +254,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         return add_match(r, subject, "gym", m, a, b, confidence, correction, "place")
     if (m := _COMMUTE.match(s, verb_at, b)) is not None:
         return add_match(r, subject, "commute", m, a, b, confidence, correction, "text")
+    if pursuit_zh(r, subject, a, verb_at, b, confidence, correction):
+        return True  # an instrument played, a race trained for (pursuits_zh)
     if habit_change(r, subject, a, verb_at, b, confidence, correction):
         return True  # an exercise, a medicine, a habit given up (habits_zh)
     if (
@@ -251,11 +270,16 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     if (
         habit is not None
         and (habit["change"] != "在" or habit["verb"] in "学练")  # 在学 is a study; 在吃 only now
-        and (habit["change"] or HABIT_WORDS.search(s, a, verb_at))
+        # 我儿子在读大二，学计算机: 学 of one at college is the major
+        and (
+            habit["change"]
+            or HABIT_WORDS.search(s, a, verb_at)
+            or (habit["verb"] == "学" and _in_college(r, subject))
+        )
         and not any(p.match(s, verb_at, b) for p, _, _ in _STATUSES)  # 我现在吃素了 is the diet
     ):
         key = HABIT_KEYS.get(habit["verb"], habit["verb"])  # 我在学日语 -> 改学韩语了: keyed by the verb
-        if key == "learning" and any(d.subject == subject and d.attribute == "major" for d in r.earlier):
+        if key == "learning" and _in_college(r, subject):
             key = "major"  # 学的是土木 … 转专业了，现在学计算机: what one studies is the major held
         return add_match(r, subject, key, habit, a, b, confidence, correction, "text")
     if (m := _CUP.match(s, verb_at, b)) is not None and HABIT_WORDS.search(s, a, verb_at):
@@ -284,7 +308,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             if key == "school" and is_place_zh(m[group]):
                 key, kind = "residence", "place"  # 在南京上学: as above
             return add_match(r, subject, key, m, a, b, confidence, correction, kind, group)
-    if (m := _CAR.match(s, verb_at, b)) is not None:
+    if (m := _CAR.match(s, verb_at, b)) is not None and (m["cl"] == "辆" or _holds_car(r, subject)):
         return add_match(r, subject, "car", m, a, b, confidence, correction, "product")
     if (m := _RIDE.match(s, verb_at, b)) is not None and r.time_at(m.start("t"), m.end("t")) is not None:
         # the clock time as said (7点45): the words a later message's line is matched by
@@ -299,22 +323,17 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     return False
 
 
-def floor(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool) -> bool:
-    """办公室在大楼的4楼, 我们搬到9楼了: a floor, whatever is on it (搬到 a floor is no new city)."""
-    m = _FLOOR.match(r.text, at, b)
-    if m is None:
-        return False
-    add_fact(r, subject, "floor", m["v"], a, b, confidence, correction, "text", m.span("v"))
-    return True
-
-
 def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, correction: bool):
     """A predicate after a topic (a thing named first): a floor, an amount by the period, a size, a party
     size, or a dated event."""
     s = r.text
-    if floor(r, subject, a, at, b, confidence, correction):
+    if floor_zh(r, subject, a, at, b, confidence, correction):
         return True
-    if (m := _AMOUNT.match(s, at, b)) is not None and m["attr"].strip():
+    if (
+        (m := _AMOUNT.match(s, at, b)) is not None
+        and m["attr"].strip()
+        and not _WEEKDAY_AFTER.search(s, 0, m.end("n"))
+    ):
         key = key_of(r, m["attr"].strip())
         if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
             return amount(r, subject, key, m, a, b, confidence, correction)
@@ -391,7 +410,9 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         after = t1 + (booked.end() if booked else 0)
         after += 2 if s.startswith("我们", after) else 1 if s.startswith("我", after) else 0  # 下周五我去…
         done = (
-            re.search(r"过(?![来去])|了.", s[after:b])
+            re.search(
+                r"过(?![来去])|了(?![。！!]*$).", s[after:b]
+            )  # 三周后就生了: 了 that ends it is to come
             or (  # 过来 is coming, not done
                 span.start < today + timedelta(days=1) and "了" in s[after:b]
             )
@@ -423,9 +444,11 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             came == "来" and came != phrase
         )  # 坐飞机来
         arriving = not thing and subject != r.speaker and arrival
-        if not thing and len(phrase) < 2 and not arriving:
+        if not thing and len(phrase) < 2 and not arriving and phrase != "生":
             return False  # 明天见: a farewell, no event named
         key = "arrive" if arriving else key_of(r, phrase + "日期")  # 我妈18号到: her arrival
+        if _GIVING_BIRTH.fullmatch(phrase):
+            key = key_of(r, "预产期")  # 我姐还有三周就生了: when the baby is due
         if not key:
             return False
         # a day named relatively (两周后) is that day; a clock time (下午两点) the moment
@@ -482,6 +505,11 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
     if held and any(d.attribute == held for d in r.earlier):  # 托班涨价了: the amount of the thing held
         return held
     phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
+    if (traded := re.fullmatch(r"(?:我们|我)?把(?P<v>.{2,8}?)置?", phrase)) is not None:
+        # 把思域置换了，换了台RAV4: the thing named is a value held; its key is what changed
+        whose = subject or r.speaker
+        held = (d for d in reversed(r.earlier) if d.subject == whose and traded["v"] in str(d.value))
+        return next((d.attribute for d in held), None)
     adverbs = re.fullmatch(r"[又也都还就再刚已经终于]+", phrase)  # 又换了 says again, not what
     if (
         adverbs and "又" in phrase

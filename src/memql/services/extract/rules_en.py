@@ -14,7 +14,7 @@ import re
 
 from .actions_en import read_decisions, read_tasks
 from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, strip_span
-from .corrections_en import bare_value
+from .corrections_en import bare_value, switched_to_titled
 from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
 from .patterns_en import (
@@ -39,7 +39,9 @@ from .patterns_en import (
     _REPORTED,
     _SPACE,
     _SUBJECTLESS,
+    BARE_STATUS,
     NOT_NAMES,
+    STATUS_WORDS,
 )
 from .positions import position_en
 from .predicates_en import predicate
@@ -133,14 +135,16 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     before = len(r.facts)
     if correction and (ref := _GENERIC_REFERENCE.match(s, pos, body_end)) is not None:
         pos = ref.end()  # "small fix: the booking is at 7:30": the words name only what was just said
-    found = _statement(r, pos, body_end, confidence, states)
+    found = _statement(r, pos, body_end, confidence, states) or _bare_status(r, pos, body_end, confidence)
     # "Priya left, my new manager is Tom": a statement after a comma, when the start held none or its
     # value ended before the comma ("Kim moved to Paris, my new manager is Olu")
     stated_end = max((d.value_span[1] for d in r.facts[before:] if d.value_span), default=pos)
     for comma in _COMMA_SUBJECT.finditer(s, pos, body_end):
         if found and comma.start() < stated_end:
             continue
-        if _statement(r, _skip(_DISCOURSE, s, comma.end(), body_end), body_end, confidence, states):
+        at = _skip(_DISCOURSE, s, comma.end(), body_end)
+        # "Dr. Alvarez retired, we see Dr. Chen now": the titled one gone to now replaces the one held
+        if _statement(r, at, body_end, confidence, states) or switched_to_titled(r, at, body_end):
             found = True
             break
     if not found:
@@ -148,6 +152,18 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if correction and timed < pos and len(r.facts) == before:  # "Wait no, August 13, I typed it wrong"
             bare_value(r, timed, body_end, correction, about)
     _people(r, start, body_end)
+
+
+def _bare_status(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's."""
+    for at in (pos, *(c.end() for c in re.finditer(r",\s*", r.text[:end]) if c.start() >= pos)):
+        if (m := BARE_STATUS.match(r.text, at, end)) is not None:
+            key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
+            add_fact(
+                r, r.speaker, key, m["value"].lower(), pos, end, confidence, False, "text", m.span("value")
+            )
+            return True
+    return False
 
 
 _LEADING_PHRASE = re.compile(
@@ -201,6 +217,7 @@ _COMMA_SUBJECT = re.compile(
     r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
     r"she's|now|but now|usually in bed|usually asleep)\b|"
     r"(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:running|leading|managing|heading)\b|"
+    r"so\s+(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:our|my|the)\b|"  # "…, so Marcus is our lead now"
     r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|\s+are|'s)\s+now|"
     r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped))\b)",
     re.I,

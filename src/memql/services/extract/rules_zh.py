@@ -27,6 +27,7 @@ from .corrections_zh import (
     subject_moved,
 )
 from .doses import dose_zh
+from .floors import floor_zh
 from .patterns_zh import (
     _ACTOR,
     _ADDRESSED,
@@ -65,7 +66,6 @@ from .predicates_zh import (
     announced,
     announced_value,
     event,
-    floor,
     places_and_rides,
     topic_states,
     verb_states,
@@ -84,7 +84,7 @@ from .subjects_zh import (
 from .values_zh import add_fact as _fact
 from .values_zh import key_of, said_like
 from .values_zh import read_value as _value
-from .venues_zh import venue_said
+from .venues_zh import day_and_venue, venue_said
 from .vocabulary import snake
 
 
@@ -318,6 +318,7 @@ def _statement(
     return said, subject
 
 
+_WORKS_NEXT = re.compile(r"[，,]\s*(?:现在|目前)?(?:在[^，,。]{1,10}?(?:上班|工作)|进了|找了份|入职)")
 _AGENT_BA = re.compile(r"[\u4e00-\u9fff]{1,4}?把(?=[\u4e00-\u9fff])")  # 房东把…, 公司把…, 老板把…
 
 
@@ -325,7 +326,7 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     s = r.text
     if (origin := _FROM.match(s, verb_at, b)) is not None:
         verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
-    if floor(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
+    if floor_zh(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
         return True
     if places_and_rides(r, subject, a, verb_at, b, confidence, correction):
         return True
@@ -338,11 +339,13 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
         if key == "residence_if_place" and not is_place_zh(m["v"]):
             continue
+        if key == "residence_if_working_there" and not (is_place_zh(m["v"]) and _WORKS_NEXT.match(s, b)):
+            continue
         if key == "school_or_residence":
             key, kind = ("residence", "place") if is_place_zh(m["v"]) else ("school", "organization")
         if key == "residence" and (org := _held_organization(r, subject, m["v"])) is not None:
             key, kind = org, "organization"  # 老公又回中石化了: back to the employer held, not a home
-        key = "employer" if key == "employer_change" else key.removesuffix("_if_place")
+        key = "employer" if key == "employer_change" else re.sub(r"_if_.*", "", key)
         if key == "employer" and is_place_zh(m["v"]):
             key, kind = (
                 "residence",
@@ -526,10 +529,18 @@ def _attribute_change(
         r"[A-Za-z]{0,3}-?[0-9]{2,5}[A-Za-z]?(?:室|号|房间|会议室)?(?:了|啦)?", m["v"].strip(" 。")
     )
     at_time = r.time_at(m.start("v"), m.end("v")) is not None
+    clock = re.match(r"[0-9一二两三四五六七八九十]{1,3}(?:点|:|：)", m["v"])  # 订在八点: when, not where
     venue = None  # 周六晚上的聚餐在海底捞, 聚餐改在外婆家了: where a gathering is, keyed <gathering>.location
-    if cop.startswith(_VENUE_COPULA) and not at_time and not code:
-        gathering = _GATHERING.search(_without_times(r, m.start("attr"), m.end("attr")))
-        venue = key_of(r, gathering[0] + "地点") if gathering else None
+    if cop.startswith(_VENUE_COPULA) and not at_time and not code and not clock:
+        words = _without_times(r, m.start("attr"), m.end("attr"))
+        gathering = _GATHERING.search(words)
+        # 纪念日晚饭订在新荣记: the whole name when one noun (纪念日晚饭.location), else the gathering's word
+        named = (
+            words
+            if gathering and re.fullmatch(r"[\u4e00-\u9fff]{2,8}", words) and "的" not in words
+            else None
+        )
+        venue = key_of(r, (named or gathering[0]) + "地点") if gathering else None
         if gathering:  # 婚礼改到厦门办了 after 我女儿的婚礼定在10月10号: the daughter's wedding
             subject = corrected_holder(r, subject, key_of(r, gathering[0]))[0]
     if cop in ("在", "到", "至") and not at_time and not code and venue is None:
@@ -546,6 +557,8 @@ def _attribute_change(
     inside = r.times_in(m.start("v"), m.end("v"))
     got = _value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
     recurring = got is not None and str(got[0]).startswith("每")  # 每周六上午十点: its words are the value
+    if inside and day_and_venue(r, subject, key, m.start("v"), m.end("v"), a, b, confidence, correction):
+        return True  # 纪念日晚饭订在周六的新荣记: its day and its place (venues_zh)
     if inside and (got is None or r.time_at(got[1], got[2]) is None) and not recurring:
         # 酒店是周五入住: the time with a verb after it is when; any other time inside is no value
         t0, t1, span = inside[0]
@@ -574,7 +587,7 @@ def _attribute_change(
     return True
 
 
-_VENUE_COPULA = ("在", "改在", "挪在", "改去", "换去", "改到", "换到", "挪到")
+_VENUE_COPULA = ("在", "改在", "挪在", "改去", "换去", "改到", "换到", "挪到", "订在", "定在", "约在")
 
 
 def _without_times(r: Reading, start: int, end: int) -> str:

@@ -128,6 +128,23 @@ def _kin_called(r: Reading, word: str) -> str:
     return who
 
 
+_KIN_OBJECT = re.compile(
+    r"(?P<rel>mom|mum|dad|mother|father|grandma|grandpa|grandmother|grandfather|nana|granny)(?![\w'])", _I
+)
+_OBJECT_PRONOUN = re.compile(r"(?P<p>him|her)\b(?!\s+[a-z]+\s+(?:to|into)\b)", _I)
+
+
+def object_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
+    """(person, position after) for the object of a verb: him/her, a parent called by the word in any case
+    ("we moved grandma"), else what a subject may be ("my dad", "Bob")."""
+    if (m := _OBJECT_PRONOUN.match(r.text, pos, end)) is not None:
+        who = r.pronoun("m" if m["p"].lower() == "him" else "f")
+        return (who, m.end()) if who else None
+    if (m := _KIN_OBJECT.match(r.text, pos, end)) is not None:
+        return _kin_called(r, m["rel"]), m.end()
+    return subject_of(r, pos, end)
+
+
 _THEIR_RELATIVE = re.compile(
     rf"(?P<p>his|her)\s+(?P<rel>[a-z-]+)(?:,?\s+(?P<name>{_NAME})(?![\w']),?)?(?=\s)", _I
 )

@@ -143,7 +143,7 @@ _DESCRIBED_ORG = re.compile(rf"(?:[a-z][\w-]*\s+){{1,2}}(?:{ORG_NOUNS})", _I)
 # place, "retirement home in Tucson" (where the home is is the place)
 # (and "a credit union, Navy Federal": the name after a comma)
 _DESCRIBED = re.compile(
-    r"(?-i:[a-z][\w'-]*\s+){1,4}?(?:called|named|in|near|outside(?:\s+of)?)\s+(?=(?-i:[A-Z0-9]))|"
+    r"(?-i:[a-z][\w'-]*\s+){1,6}?(?:called|named|in|near|outside(?:\s+of)?)\s+(?=(?-i:[A-Z0-9]))|"
     r"(?-i:[a-z][\w'-]*)(?:\s+(?-i:[a-z][\w'-]*)){0,3},\s+(?=(?-i:[A-Z0-9]))"
 )
 # a name (capitalised words, joined by "of", "de", "&"…) and chatter after it: a word that

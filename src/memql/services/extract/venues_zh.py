@@ -7,9 +7,9 @@ from __future__ import annotations
 
 import re
 
-from .common import Reading, held_location
+from .common import Reading, held_location, time_value
 from .patterns_zh import _GATHERING
-from .values_zh import add_match, key_of
+from .values_zh import add_fact, add_match, key_of
 
 # 我女儿的婚礼定在10月10号，在三亚办: where the gathering just dated is held, said in the next part
 _HELD_AT = re.compile(  # (在外婆家餐厅: a place of eating needs no verb)
@@ -18,9 +18,10 @@ _HELD_AT = re.compile(  # (在外婆家餐厅: a place of eating needs no verb)
 )
 
 
-# 场地换了，改在植物园办了; 改到海底捞吃了: a held gathering's new place, no gathering named
+# 场地换了，改在植物园办了; 改到海底捞吃了; 新荣记没订上，改订了甬府: a held gathering's new place, no
+# gathering named
 _MOVED_TO_PLACE = re.compile(
-    r"(?:我们|我)?(?:场地|地点|地方|位置)?(?:也|又)?(?:改|换|挪)(?:在|到|去)了?(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
+    r"(?:我们|我)?(?:场地|地点|地方|位置)?(?:也|又|就|只好|只能)?(?:改|换|挪)(?:在|到|去|订|约)了?(?:在)?(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)"
     r"(?:办|举行|举办|开|吃|聚)?(?:了|啦)?[。！!]*$"
 )
 
@@ -47,3 +48,23 @@ def _venue_after(r: Reading, a: int, b: int, confidence: float) -> bool:
         return False
     key = key_of(r, last.attribute + "地点")  # type: ignore[union-attr]
     return add_match(r, last.subject, key, m, a, b, confidence, False, "place")  # type: ignore[union-attr]
+
+
+# 订在周六的新荣记: a day, 的, then a place
+_DAY_THEN_PLACE = re.compile(r"的(?P<v>[\u4e00-\u9fffA-Za-z0-9]{2,12}?)(?:吃|聚|办|见)?(?:了|啦)?[。！!]*$")
+
+
+def day_and_venue(
+    r: Reading, subject: str, key: str, v0: int, v1: int, a: int, b: int, confidence, correction
+):
+    """纪念日晚饭订在周六的新荣记: a gathering's value said as its day and its place, each a fact of its own
+    (the day under the gathering's key, the place under its `.location`)."""
+    inside, day_key = r.times_in(v0, v1), key.removesuffix(".location")
+    if len(inside) != 1 or inside[0][0] != v0 or not _GATHERING.search(day_key):
+        return False
+    t0, t1, span = inside[0]
+    if (m := _DAY_THEN_PLACE.match(r.text, t1, v1)) is None:
+        return False
+    add_fact(r, subject, day_key, time_value(span, r.now), a, b, confidence, correction, "date", (t0, t1))
+    place_key = key if key != day_key else key_of(r, day_key + "地点")
+    return add_match(r, subject, place_key, m, a, b, confidence, correction, "place")

@@ -201,7 +201,10 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy", "过敏", "过敏源"), HEALTH),
     Attribute("reading", ("reading", "currently reading"), CONTEXT),
     Attribute("partner", ("partner", "dating", "seeing", "going out with", "对象"), CONTEXT, "person"),
-    Attribute("instrument", ("instrument", "musical instrument", "plays"), CONTEXT),
+    Attribute("instrument", ("instrument", "musical instrument", "plays", "乐器"), CONTEXT),
+    Attribute("race", ("race", "training for", "备赛", "什么比赛"), CONTEXT),  # a race one trains for
+    # when a baby is due ("she's due in three weeks", 预产期, 还有三周就生了)
+    Attribute("due", ("预产期", "什么时候生", "哪天生", "几号生", "什么时候出生"), HEALTH, "date"),
     Attribute(
         "playing_position", ("playing position", "position on the team", "场上位置", "踢什么位置"), CONTEXT
     ),

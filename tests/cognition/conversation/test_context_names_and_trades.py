@@ -1,0 +1,43 @@
+"""A context for a question that names a person leads with that person's facts, not another named one's
+whose attribute only shares a word (formation.fact_pieces); a thing traded in (把思域置换了) is history in
+the message that replaced it (superseded.ending_clauses_last)."""
+
+from __future__ import annotations
+
+
+def _conversation(m, turns):
+    conv = m.conversation(user=m.actor, agent="assistant", extractor="rules")
+    for role, text, time in turns:
+        conv.add_message(role, text, time=time)
+    return conv
+
+
+def test_a_fact_of_another_named_person_does_not_answer_for_the_one_named(memory):
+    m = memory(actor="Eli", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "Our team lead is Priya.", "2026-05-01T09:00:00Z"),
+            ("user", "Priya moved to the infra team, so Marcus is our lead now.", "2026-09-01T09:00:00Z"),
+        ],
+    )
+    text = conv.context("Who is Eli's team lead?", budget_tokens=300).text
+    assert "Eli's team lead: Marcus" in text
+    assert "Priya's team" not in text  # Priya's own fact: the query asks of Eli
+    # asked of Priya, her fact leads
+    assert "Priya's team: infra team" in conv.context("Which team is Priya on?", budget_tokens=300).text
+
+
+def test_a_car_traded_in_is_history_in_the_message_that_replaced_it(memory):
+    m = memory(actor="小伊", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "我开的是一辆15年的思域。", "2026-01-03T09:00:00Z"),
+            ("user", "把思域置换了，换了台RAV4双擎。", "2026-04-03T09:00:00Z"),
+        ],
+    )
+    text = conv.context("小伊开什么车？", budget_tokens=300).text
+    assert "小伊's car: RAV4双擎" in text
+    current = [line for line in text.splitlines() if "思域" in line]
+    assert current and all(line.startswith("until ") or "history: 把思域置换了" in line for line in current)

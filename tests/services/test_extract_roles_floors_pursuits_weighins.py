@@ -1,0 +1,106 @@
+"""Roles said bare, floors, instruments and races, weigh-ins, people moved by someone else, a titled one
+seen now after a comma, a status said alone, a day with its place (services/extract: predicates_en,
+floors.py, pursuits_zh.py, corrections_en/zh, venues_zh)."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import own
+
+ME = "Mira"
+FRIEND = "我发小阿满住我家隔壁小区。"
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # a bare role word is the one held ("our lead" of a held team_lead), after ", so" too
+        ("Marcus is our lead now.", ("Our team lead is Priya.",), {(ME, "team_lead", "Marcus")}),
+        (
+            "Priya moved to the infra team, so Marcus is our lead now.",
+            ("Our team lead is Priya.",),
+            {("Priya", "team", "infra team"), (ME, "team_lead", "Marcus")},
+        ),
+        # the floor one sits or lives on; moving to a floor is no new home
+        ("I sit on the fourth floor.", (), {(ME, "floor", "fourth floor")}),
+        ("I got moved to the sixth floor.", (), {(ME, "floor", "sixth floor")}),
+        ("We moved to the 6th floor.", (), {(ME, "floor", "6th floor")}),
+        # a status said alone after "so"
+        ("I started eating fish again, so pescatarian I guess.", (), {(ME, "diet", "pescatarian")}),
+        ("I broke up with Tom, so single again.", (), {(ME, "marital_status", "single")}),
+        # someone the speaker moved lives where they were moved to
+        (
+            "We moved grandma to a memory care place closer to us in Columbus.",
+            ("My grandma is in a nursing home in Dayton.",),
+            {("Mira's grandmother", "residence", "Columbus")},
+        ),
+        ("We moved the dentist to Friday.", (), set()),  # a day: no one moved
+        # the titled one seen now, after a comma, replaces the one held
+        (
+            "Dr. Alvarez retired, we see Dr. Chen now.",
+            ("My daughter's pediatrician is Dr. Alvarez.",),
+            {
+                ("Dr. Alvarez", "employment_status", "retired"),
+                ("Dr. Alvarez", "job_title", "retired"),
+                ("Mira's daughter", "pediatrician", "Dr. Chen"),
+            },
+        ),
+        # a weigh-in of the weight held; a number with a day alone is nothing when no weight is held
+        ("152 this morning.", ("I weigh 165.",), {(ME, "weight", 152)}),
+        ("5 today.", ("I weigh 165.",), set()),
+    ],
+)
+def test_english_roles_floors_statuses_moves_and_weigh_ins(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+def test_english_a_later_day_said_with_now_before_it_moves_the_day_held():
+    held = ("My dad's surgery is scheduled for July 9.",)
+    assert own("And now it's the 16th. Ugh.", held) == {("Mira's father", "surgery", "2026-03-16")}
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # an amount bargained down, after when it was
+        ("续租的时候砍到3400了。", ("我房租一个月3200。",), {(ME, "rent", 3400)}),
+        ("续租时又降到3400了。", ("我房租一个月3200。",), {(ME, "rent", 3400)}),
+        # the instrument by its verb; 学 of an instrument stays what one learns
+        ("我儿子在学校乐队吹小号。", (), {("Mira的儿子", "instrument", "小号")}),
+        ("他今年改吹长号了。", ("我儿子在学校乐队吹小号。",), {("Mira的儿子", "instrument", "长号")}),
+        ("我女儿在学小提琴。", (), {("Mira的女儿", "learning", "小提琴")}),
+        # the race one prepares for, and another run instead once one is held
+        ("我在准备十月的半马。", (), {(ME, "race", "半马")}),
+        ("膝盖伤了，改跑10公里了。", ("我在准备十月的半马。",), {(ME, "race", "10公里")}),
+        ("膝盖好了，还是跑半马。", ("我在准备十月的半马。", "膝盖伤了，改跑10公里了。"), {(ME, "race", "半马")}),
+        ("我每天跑5公里。", (), {(ME, "exercise", "跑5公里")}),  # no race held: a habit
+        # 学 of one at college is the major
+        ("我儿子在读大二，学计算机。", (), {("Mira的儿子", "grade", "大二"), ("Mira的儿子", "major", "计算机")}),
+        ("儿子转专业了，现在学金融。", ("我儿子在读大二，学计算机。",), {("Mira的儿子", "major", "金融")}),
+        # what is left before a birth dates it (还有三周 is three weeks from now)
+        ("我姐还有三周就生了。", (), {("Mira的姐姐", "due", "2026-03-23")}),
+        # a weekday after 每周 is the day, no amount
+        ("游泳课改到每周四了，时间不变。", ("孩子的游泳课是每周二下午五点。",), {("Mira的孩子", "游泳课", "每周四")}),
+        # a weigh-in of the weight held
+        ("今早152。", ("我现在165斤。",), {(ME, "weight", 152)}),
+        # a name after a prefix (阿满) is whole; a city gone to where one works now is the home
+        ("我发小阿满住我家隔壁小区。", (), {("阿满", "residence", "我家隔壁小区")}),
+        ("阿满去杭州了，在阿里上班。", (FRIEND,), {("阿满", "residence", "杭州"), ("阿满", "employer", "阿里")}),
+        ("阿满去杭州了，玩得很开心。", (FRIEND,), set()),
+        # a car traded in for another, counted by 台 once a car is held
+        ("把思域置换了，换了台RAV4双擎。", ("我开的是一辆15年的思域。",), {(ME, "car", "RAV4双擎")}),
+        ("我换了台新手机。", (), set()),
+        # the doctor seen now replaces the one held
+        ("阿尔医生退休了，我们现在看陈医生。", ("我女儿的儿科医生是阿尔医生。",), {("Mira的女儿", "儿科医生", "陈医生")}),
+    ],
+)
+def test_chinese_amounts_pursuits_majors_births_weigh_ins_and_moves(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+def test_chinese_a_gatherings_day_and_place_and_its_place_changed():
+    said = "纪念日晚饭订在周六的新荣记。"
+    assert own(said) == {(ME, "纪念日晚饭", "2026-03-07"), (ME, "纪念日晚饭.location", "新荣记")}
+    assert own("新荣记没订上，改订了甬府。", (said,)) == {(ME, "纪念日晚饭.location", "甬府")}
+    assert own("纪念日晚饭订在新荣记。") == {(ME, "纪念日晚饭.location", "新荣记")}
+    assert own("纪念日晚餐订在八点。") == {(ME, "纪念日晚餐", "八点")}  # a clock is when, not where
