@@ -72,26 +72,46 @@ def test_english_a_later_day_said_with_now_before_it_moves_the_day_held():
         # the race one prepares for, and another run instead once one is held
         ("我在准备十月的半马。", (), {(ME, "race", "半马")}),
         ("膝盖伤了，改跑10公里了。", ("我在准备十月的半马。",), {(ME, "race", "10公里")}),
-        ("膝盖好了，还是跑半马。", ("我在准备十月的半马。", "膝盖伤了，改跑10公里了。"), {(ME, "race", "半马")}),
+        (
+            "膝盖好了，还是跑半马。",
+            ("我在准备十月的半马。", "膝盖伤了，改跑10公里了。"),
+            {(ME, "race", "半马")},
+        ),
         ("我每天跑5公里。", (), {(ME, "exercise", "跑5公里")}),  # no race held: a habit
         # 学 of one at college is the major
-        ("我儿子在读大二，学计算机。", (), {("Mira的儿子", "grade", "大二"), ("Mira的儿子", "major", "计算机")}),
+        (
+            "我儿子在读大二，学计算机。",
+            (),
+            {("Mira的儿子", "grade", "大二"), ("Mira的儿子", "major", "计算机")},
+        ),
         ("儿子转专业了，现在学金融。", ("我儿子在读大二，学计算机。",), {("Mira的儿子", "major", "金融")}),
         # what is left before a birth dates it (还有三周 is three weeks from now)
         ("我姐还有三周就生了。", (), {("Mira的姐姐", "due", "2026-03-23")}),
         # a weekday after 每周 is the day, no amount
-        ("游泳课改到每周四了，时间不变。", ("孩子的游泳课是每周二下午五点。",), {("Mira的孩子", "游泳课", "每周四")}),
+        (
+            "游泳课改到每周四了，时间不变。",
+            ("孩子的游泳课是每周二下午五点。",),
+            {("Mira的孩子", "游泳课", "每周四")},
+        ),
         # a weigh-in of the weight held
         ("今早152。", ("我现在165斤。",), {(ME, "weight", 152)}),
         # a name after a prefix (阿满) is whole; a city gone to where one works now is the home
         ("我发小阿满住我家隔壁小区。", (), {("阿满", "residence", "我家隔壁小区")}),
-        ("阿满去杭州了，在阿里上班。", (FRIEND,), {("阿满", "residence", "杭州"), ("阿满", "employer", "阿里")}),
+        (
+            "阿满去杭州了，在阿里上班。",
+            (FRIEND,),
+            {("阿满", "residence", "杭州"), ("阿满", "employer", "阿里")},
+        ),
         ("阿满去杭州了，玩得很开心。", (FRIEND,), set()),
         # a car traded in for another, counted by 台 once a car is held
         ("把思域置换了，换了台RAV4双擎。", ("我开的是一辆15年的思域。",), {(ME, "car", "RAV4双擎")}),
         ("我换了台新手机。", (), set()),
         # the doctor seen now replaces the one held
-        ("阿尔医生退休了，我们现在看陈医生。", ("我女儿的儿科医生是阿尔医生。",), {("Mira的女儿", "儿科医生", "陈医生")}),
+        (
+            "阿尔医生退休了，我们现在看陈医生。",
+            ("我女儿的儿科医生是阿尔医生。",),
+            {("Mira的女儿", "儿科医生", "陈医生")},
+        ),
     ],
 )
 def test_chinese_amounts_pursuits_majors_births_weigh_ins_and_moves(text, recent, expected):
@@ -104,3 +124,53 @@ def test_chinese_a_gatherings_day_and_place_and_its_place_changed():
     assert own("新荣记没订上，改订了甬府。", (said,)) == {(ME, "纪念日晚饭.location", "甬府")}
     assert own("纪念日晚饭订在新荣记。") == {(ME, "纪念日晚饭.location", "新荣记")}
     assert own("纪念日晚餐订在八点。") == {(ME, "纪念日晚餐", "八点")}  # a clock is when, not where
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        (
+            "She got traded to the Storm.",
+            ("My sister's team is the Hawks.",),
+            {("Mira's sister", "team", "the Storm")},
+        ),
+        # a ride one is on, and the one ride held at a new time whatever the vehicle's word
+        ("I'm on the 7:15 ferry every morning.", (), {(ME, "ferry", "7:15")}),
+        (
+            "Winter schedule, so it's the 7:40 boat now.",
+            ("I'm on the 7:15 ferry every morning.",),
+            {(ME, "ferry", "7:40")},
+        ),
+        # an event noun with what it is of ("closing on the house"), slid, then a new day "now"
+        ("Closing on the house is June 12.", (), {(ME, "closing", "2026-06-12")}),
+        (
+            "Lender needs more time, closing slid to June 26.",
+            ("Closing on the house is June 12.",),
+            {(ME, "closing", "2026-06-26")},
+        ),
+        (
+            "Another delay, now July 2.",
+            ("Closing on the house is June 26.",),
+            {(ME, "closing", "2026-07-02")},
+        ),
+    ],
+)
+def test_english_teams_rides_and_days_that_slide(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("我妹在上海队打球。", (), {("Mira的妹妹", "球队", "上海队")}),
+        ("她被交易到广东队了。", ("我妹在上海队打球。",), {("Mira的妹妹", "球队", "广东队")}),
+        # back to the employer the one other person held (the speaker held none)
+        (
+            "在平安干了两个月，又回招行了。",
+            ("我老婆在招行上班。", "她跳槽去了平安。"),
+            {("Mira的老婆", "employer", "招行")},
+        ),
+    ],
+)
+def test_chinese_teams_and_an_employer_gone_back_to(text, recent, expected):
+    assert own(text, recent) == expected

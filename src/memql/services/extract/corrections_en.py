@@ -65,7 +65,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     leads = [pos] + [
         c.end()
         for c in re.finditer(
-            r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|"
+            r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|now(?=\s+\w+\s+\d)|"
             r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with))\b)",
             r.text[:end],
         )
@@ -96,14 +96,18 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         return
     for lead in reversed(leads):
         # "got an earlier slot, it's next Monday now": a day to come said to hold now is a change of one
-        moved = not correction and _NOW_ON.match(r.text, lead, end) is not None and _to_come(r, lead, end)
+        now = _NOW_ON.match(r.text, lead, end) or _NOW_BEFORE.search(r.text, r.clause_start, lead)
+        moved = not correction and now is not None and _to_come(r, lead, end)
         if _bare_at(r, lead, end, correction or moved, about, change=moved):
             return
         if lead > pos and not correction and _named_before(r, pos, lead, end):
             return
 
 
-_NOW_ON = re.compile(r"(?:it'?s|it is)\s+(?:now\s+)?[^,;]+?(?:\s+now)?[\s.!]*$", _I)
+_NOW_ON = re.compile(r"(?:(?:it'?s|it is)\s+(?:now\s+)?|now\s+)[^,;]+?(?:\s+now)?[\s.!]*$", _I)
+
+
+_NOW_BEFORE = re.compile(r"\bnow[\s,]*$", _I)  # "Ugh, now July 9": the "now" read as a discourse word
 
 
 def _to_come(r: Reading, pos: int, end: int) -> bool:

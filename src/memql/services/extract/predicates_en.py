@@ -315,11 +315,29 @@ _SPORT = re.compile(
 # "I take the 7:45 train", "she catches the 42 bus": the service one rides, keyed by the vehicle
 _RIDE = re.compile(
     _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
-    r"get|gets)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
+    r"get|gets|am on|'m on|is on|'s on|are on|'re on)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
     r"boat|coach)\b|(?=\s*(?:now|instead|these days|[,.!]|$)))",  # "I catch the 7:40 now": the one held
     re.I,
 )
 _VEHICLES = frozenset({"train", "bus", "ferry", "tram", "shuttle", "boat", "coach"})
+# "Winter schedule, so it's the 7:40 boat now": the one ride held, at a new time
+_RIDE_NOW = re.compile(
+    r"(?:so\s+)?(?:it'?s|it is)\s+(?:now\s+)?the\s+(?P<value>\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)\s+"
+    r"(?P<vehicle>train|bus|ferry|tram|shuttle|boat|coach)\b(?=.*\bnow\b)",
+    re.I,
+)
+
+
+def ride_now(r: Reading, pos: int, at: int, end: int, confidence: float) -> bool:
+    """ "it's the 7:40 boat now": the speaker's one held ride (of any vehicle) at the time said."""
+    if (m := _RIDE_NOW.match(r.text, at, end)) is None:
+        return False
+    rides = {d.attribute for d in r.earlier if d.subject == r.speaker and d.attribute in _VEHICLES}
+    if len(rides) != 1:
+        return False
+    add_fact(r, r.speaker, rides.pop(), m["value"], pos, end, confidence, True, "text", m.span("value"))
+    return True
+
 # "my son goes to Riverside Primary now": a school by the word that names it as one
 _SCHOOL_TO = re.compile(
     _ADVERBS + r"(?:(?:go|goes|is going|'s going|moved|switched|transferred|changed schools)\s+to|"
@@ -388,6 +406,12 @@ _ROLE = re.compile(
     r"(?P<value>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+"
     r"(?:lead|manager|coordinator|captain|chair|head|owner|contact|rep|representative|organizer|"
     r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
+    re.I,
+)
+# "She got traded to the Storm": a player's new team
+_TRADED = re.compile(
+    _ADVERBS + r"(?:(?:got|was|has been|'s been|just got|just)\s+)?(?:traded|loaned|loaned out|sold)\s+to\s+"
+    r"(?P<value>(?:the\s+)?(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2})",
     re.I,
 )
 _OWNERS = re.compile(r"^(?:(?:the|our|my|new)\s+)+", re.I)
@@ -502,6 +526,9 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
             )
         return True
     if floor_en(r, subject, pos, at, end, confidence, correction):
+        return True
+    if (m := _TRADED.match(s, at, end)) is not None:
+        add_fact(r, subject, "team", m["value"], pos, end, confidence, correction, "text", m.span("value"))
         return True
     if (m := _TRAINING.match(s, at, end)) is not None:
         add_fact(r, subject, "race", m["value"], pos, end, confidence, correction, "text", m.span("value"))

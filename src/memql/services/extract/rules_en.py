@@ -44,7 +44,7 @@ from .patterns_en import (
     STATUS_WORDS,
 )
 from .positions import position_en
-from .predicates_en import predicate
+from .predicates_en import predicate, ride_now
 from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor, relation_words, subject_of
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
@@ -135,7 +135,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     before = len(r.facts)
     if correction and (ref := _GENERIC_REFERENCE.match(s, pos, body_end)) is not None:
         pos = ref.end()  # "small fix: the booking is at 7:30": the words name only what was just said
-    found = _statement(r, pos, body_end, confidence, states) or _bare_status(r, pos, body_end, confidence)
+    found = _statement(r, pos, body_end, confidence, states) or _said_alone(r, pos, body_end, confidence)
     # "Priya left, my new manager is Tom": a statement after a comma, when the start held none or its
     # value ended before the comma ("Kim moved to Paris, my new manager is Olu")
     stated_end = max((d.value_span[1] for d in r.facts[before:] if d.value_span), default=pos)
@@ -154,9 +154,12 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     _people(r, start, body_end)
 
 
-def _bare_status(r: Reading, pos: int, end: int, confidence: float) -> bool:
-    """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's."""
+def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's; "Winter
+    schedule, so it's the 7:40 boat now": the ride held, at a new time."""
     for at in (pos, *(c.end() for c in re.finditer(r",\s*", r.text[:end]) if c.start() >= pos)):
+        if ride_now(r, pos, at, end, confidence):
+            return True
         if (m := BARE_STATUS.match(r.text, at, end)) is not None:
             key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
             add_fact(
@@ -219,7 +222,8 @@ _COMMA_SUBJECT = re.compile(
     r"(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:running|leading|managing|heading)\b|"
     r"so\s+(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:our|my|the)\b|"  # "…, so Marcus is our lead now"
     r"[a-z]+(?:[\s-][a-z]+)?(?:(?:\s+is|\s+are|'s)\s+now|"
-    r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped))\b)",
+    r"\s+(?:moved|moves|got moved|was moved|changed|pushed|bumped|slid|slipped|got pushed|was pushed|"
+    r"postponed|delayed|rescheduled))\b)",
     re.I,
 )
 
@@ -327,6 +331,9 @@ _BARE_COPULA = re.compile(
 )
 
 
+_HEAD_OF_THING = re.compile(r"([a-z]+)_(?:on|for|of)_(?:the|my|our|a)_[a-z_]+$")
+
+
 def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     owner = possessor(r, pos, end)
     if owner is None:
@@ -353,6 +360,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if (named := re.compile(r"(?:called|named)\s+", _I).match(r.text, vstart, end)) is not None:
         phrase, vstart = phrase + " name", named.end()  # "my cat is called Miso": cat.name
     key = r.vocabulary.normalize(phrase)
+    if (head := _HEAD_OF_THING.match(key)) is not None and not r.vocabulary.attribute(key):
+        key = head[1]  # "closing on the house": the closing (the speaker's; "closing slid" moves it)
     if "name" in phrase.split()[-1:] and key.endswith("_name"):
         key = key.removesuffix("_name") + ".name"
     if not key or _NEGATION.match(r.text, vstart, end):

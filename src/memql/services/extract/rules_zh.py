@@ -344,7 +344,7 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if key == "school_or_residence":
             key, kind = ("residence", "place") if is_place_zh(m["v"]) else ("school", "organization")
         if key == "residence" and (org := _held_organization(r, subject, m["v"])) is not None:
-            key, kind = org, "organization"  # 老公又回中石化了: back to the employer held, not a home
+            (subject, key), kind = org, "organization"  # 老公又回中石化了: back to the employer held, not a home
         key = "employer" if key == "employer_change" else re.sub(r"_if_.*", "", key)
         if key == "employer" and is_place_zh(m["v"]):
             key, kind = (
@@ -362,10 +362,18 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     return verb_states(r, subject, a, verb_at, b, confidence, correction)
 
 
-def _held_organization(r: Reading, subject: str, words: str) -> str | None:
-    """The key (employer, school) under which the subject held these words, if any."""
-    held = (d for d in reversed(r.earlier) if d.subject == subject and d.attribute in ("employer", "school"))
-    return next((d.attribute for d in held if str(d.value) == words), None)
+def _held_organization(r: Reading, subject: str, words: str) -> tuple[str, str] | None:
+    """(whose, key) under which these words were held as an employer or a school: the subject's, else, for
+    the speaker who held none (在平安干了两个月，又回招行了), the one other person the speaker said held them."""
+    held = [
+        d
+        for d in reversed(r.earlier)
+        if d.attribute in ("employer", "school") and str(d.value) == words and d.speaker == r.speaker
+    ]
+    if own := [d for d in held if d.subject == subject]:
+        return subject, own[0].attribute
+    others = {(d.subject, d.attribute) for d in held}
+    return others.pop() if subject == r.speaker and len(others) == 1 else None
 
 
 def _bare_age(s: str, at: int, verb_at: int, b: int) -> re.Match[str] | None:

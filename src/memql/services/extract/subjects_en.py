@@ -160,8 +160,10 @@ _NAME_IS = re.compile(
 _BARE_NOUN = re.compile(
     # "Mine is October 30", "it's June 30": no attribute named "mine" or "it"
     r"(?!(?:mine|ours|yours|hers|theirs|it|that|this|there|here|what|he|she|who|which|let)\b)"
-    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?)(?:'s\b|\s+(?:is|was|are|'s|(?:has\s+|got\s+|was\s+)?"
-    r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled))\b)",
+    r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?"
+    r"(?:\s+(?:on|for|of)\s+(?:the|my|our|a)\s+[a-z][\w-]*)?)"  # "Closing on the house is June 12"
+    r"(?:'s\b|\s+(?:is|was|are|'s|(?:has\s+|got\s+|was\s+)?"
+    r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled|slid|slipped|postponed|delayed))\b)",
     _I,
 )
 # "the doctor is lowering my metformin to …": someone changing a value of another's, no attribute "doctor"
