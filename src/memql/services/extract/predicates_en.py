@@ -315,8 +315,8 @@ _SPORT = re.compile(
 # "I take the 7:45 train", "she catches the 42 bus": the service one rides, keyed by the vehicle
 _RIDE = re.compile(
     _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
-    r"get|gets|am on|'m on|is on|'s on|are on|'re on)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|"
-    r"boat|coach)\b|(?=\s*(?:now|instead|these days|[,.!]|$)))",  # "I catch the 7:40 now": the one held
+    r"get|gets|am on|'m on|is on|'s on|are on|'re on)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)"
+    r"(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|boat|coach)\b|(?=\s*(?:now|instead|these days|[,.!]|$)))",  # "I catch the 7:40 now": the one held
     re.I,
 )
 _VEHICLES = frozenset({"train", "bus", "ferry", "tram", "shuttle", "boat", "coach"})
@@ -337,6 +337,7 @@ def ride_now(r: Reading, pos: int, at: int, end: int, confidence: float) -> bool
         return False
     add_fact(r, r.speaker, rides.pop(), m["value"], pos, end, confidence, True, "text", m.span("value"))
     return True
+
 
 # "my son goes to Riverside Primary now": a school by the word that names it as one
 _SCHOOL_TO = re.compile(

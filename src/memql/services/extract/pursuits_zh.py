@@ -1,7 +1,7 @@
-"""What one plays and what one trains for, in Chinese: the team one plays for (在上海队打球, 被交易到广东队了),
-the instrument by its verb (在学校乐队吹小号,
-改拉大提琴了; a closed list, since 吹 and 拉 say much else) and the race one prepares for (在准备十月的
-半马), changed by running another (改跑10公里了, 还是跑半马) only once a race is held."""
+"""What one plays and what one trains for, in Chinese: the team one plays for (在上海队打球,
+被交易到广东队了), the instrument by its verb (在学校乐队吹小号, 改拉大提琴了; a closed list, since 吹 and 拉
+say much else) and the race one prepares for (在准备十月的半马), changed by running another (改跑10公里了,
+还是跑半马) only once a race is held."""
 
 from __future__ import annotations
 

@@ -344,7 +344,10 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if key == "school_or_residence":
             key, kind = ("residence", "place") if is_place_zh(m["v"]) else ("school", "organization")
         if key == "residence" and (org := _held_organization(r, subject, m["v"])) is not None:
-            (subject, key), kind = org, "organization"  # 老公又回中石化了: back to the employer held, not a home
+            (subject, key), kind = (
+                org,
+                "organization",
+            )  # 老公又回中石化了: back to the employer held, not a home
         key = "employer" if key == "employer_change" else re.sub(r"_if_.*", "", key)
         if key == "employer" and is_place_zh(m["v"]):
             key, kind = (
@@ -364,7 +367,7 @@ def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
 
 def _held_organization(r: Reading, subject: str, words: str) -> tuple[str, str] | None:
     """(whose, key) under which these words were held as an employer or a school: the subject's, else, for
-    the speaker who held none (在平安干了两个月，又回招行了), the one other person the speaker said held them."""
+    the speaker who held none (在平安干了两个月，又回招行了), the one other person said to hold them."""
     held = [
         d
         for d in reversed(r.earlier)

@@ -203,7 +203,9 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("partner", ("partner", "dating", "seeing", "going out with", "对象"), CONTEXT, "person"),
     Attribute("instrument", ("instrument", "musical instrument", "plays", "乐器"), CONTEXT),
     Attribute("race", ("race", "training for", "备赛", "什么比赛"), CONTEXT),  # a race one trains for
-    Attribute("球队", ("球队", "哪个队", "什么队", "哪支队"), CONTEXT),  # the team one plays for (pursuits_zh)
+    Attribute(
+        "球队", ("球队", "哪个队", "什么队", "哪支队"), CONTEXT
+    ),  # the team one plays for (pursuits_zh)
     # when a baby is due ("she's due in three weeks", 预产期, 还有三周就生了)
     Attribute("due", ("预产期", "什么时候生", "哪天生", "几号生", "什么时候出生"), HEALTH, "date"),
     Attribute(
