@@ -316,8 +316,8 @@ _SPORT = re.compile(
 _RIDE = re.compile(
     _ADVERBS + r"(?:take|takes|taking|am taking|'m taking|catch|catches|am catching|'m catching|ride|rides|"
     r"get|gets|am on|'m on|is on|'s on|are on|'re on)\s+the\s+(?P<value>[\w:.]+(?:\s*[ap]\.?m\.?)?)"
-    # "I catch the 7:40 now": the one held
-    r"(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|boat|coach)\b|(?=\s*(?:now|instead|these days|[,.!]|$)))",
+    r"(?:\s+(?P<vehicle>train|bus|ferry|tram|shuttle|boat|coach)\b|"
+    r"(?=\s*(?:now|instead|these days|[,.!]|$)))",  # "I catch the 7:40 now": the one held
     re.I,
 )
 _VEHICLES = frozenset({"train", "bus", "ferry", "tram", "shuttle", "boat", "coach"})
