@@ -174,3 +174,81 @@ def test_english_teams_rides_and_days_that_slide(text, recent, expected):
 )
 def test_chinese_teams_and_an_employer_gone_back_to(text, recent, expected):
     assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # the title someone made the speaker, and a title with its employer said of a job taken
+        ("Peet's promoted me to store manager!", (), {(ME, "job_title", "store manager")}),
+        ("They made me team lead.", (), {(ME, "job_title", "team lead")}),
+        (
+            "Left Blue Bottle for a shift lead job at Peet's.",
+            ("I'm a barista at Blue Bottle.",),
+            {(ME, "job_title", "shift lead"), (ME, "employer", "Peet's")},
+        ),
+        ("My sister took a nursing job at Mercy.", (), set()),  # not the speaker's
+        # living with the speaker, and a home of one's own; a kin word before a name is a title
+        ("My aunt Rosa lives with us.", (), {("Rosa", "residence", "with us")}),
+        ("Aunt Rosa got her own apartment in Queens.", (), {("Rosa", "residence", "Queens")}),
+        # a wedding's day, moved as "the wedding"
+        ("We're getting married next June.", (), {(ME, "wedding", "2027-06")}),
+        # "got bumped a week": a week later
+        (
+            "HOA meeting got bumped a week.",
+            ("The HOA meeting is next Tuesday.",),
+            {(ME, "hoa_meeting", "2026-03-17")},
+        ),
+    ],
+)
+def test_english_titles_given_homes_of_ones_own_weddings_and_bumps(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("星巴克把我升成店长了！", (), {(ME, "job_title", "店长")}),
+        ("去星巴克当值班主管。", (), {(ME, "employer", "星巴克"), (ME, "job_title", "值班主管")}),
+        ("我去医院做检查。", (), set()),  # 做检查 is no work
+        ("我小姨跟我们一起住。", (), {("Mira的小姨", "residence", "跟我们一起")}),
+        (
+            "小姨在昌平自己租了套房子，搬出去了。",
+            ("我小姨跟我们一起住。",),
+            {("Mira的小姨", "residence", "昌平")},
+        ),
+        ("我们明年六月结婚。", (), {(ME, "结婚.date", "2027-06")}),
+        ("我和男朋友下周六领证。", (), {(ME, "领证.date", "2026-03-14")}),  # with whom is no key
+        (
+            "女儿这周升初中了，去了外国语学校。",
+            ("我女儿在实验小学上学。",),
+            {("Mira的女儿", "school", "外国语学校")},
+        ),
+        ("我去了趟学校。", (), set()),
+    ],
+)
+def test_chinese_titles_given_homes_weddings_and_schools(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("Turned 30 yesterday!", ("I'm 29.",), {(ME, "age", 30)}),  # a past verb opening, then a number
+        (  # a renewal good for years, of the one expiry held
+            "Renewed it, the new one's good for ten years.",
+            ("My license expires next month.",),
+            {(ME, "license.expiry", "2036-03-02")},
+        ),
+        ("My in-laws are visiting the weekend of the 18th.", (), {("Mira's in laws", "visit", "2026-03-18")}),
+        ("昨天满30了！", ("我今年29。",), {(ME, "age", 30)}),
+        ("积分满100了。", (), set()),
+        (
+            "驾照已经换好了，新的有效期十年。",
+            ("我的驾照下个月到期。",),
+            {(ME, "driver_license.expiry", "2036-03-02")},
+        ),
+    ],
+)
+def test_ages_turned_renewals_and_a_weekend_of_a_day(text, recent, expected):
+    assert own(text, recent) == expected

@@ -287,7 +287,7 @@ def test_changes_bind_to_the_fact_before(text, recent, expected):
     [
         ("我儿子在向阳幼儿园。", {(f"{ME}的儿子", "school", "向阳幼儿园")}),
         ("我外婆每天早上喝米粥。", {(f"{ME}的外婆", "drink", "米粥")}),  # 每天早 is no name
-        ("我们下个月10号结婚。", set()),  # a plan: not married yet
+        ("我们下个月10号结婚。", {(ME, "结婚.date", "2026-04-10")}),  # a plan, not married yet: its day
         ("我表姐下周订婚。", set()),
     ],
 )

@@ -69,7 +69,8 @@ CONVERSATIONS_3: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
     (
         "sister's wedding date",
         [
-            ("我姐下个月15号结婚。", set()),  # a plan; not married yet (a wedding day is for another day)
+            # a plan, not married yet: the day of the wedding is the fact
+            ("我姐下个月15号结婚。", {(f"{ME}的姐姐", "结婚.date", "2026-04-15")}),
         ],
     ),
     (

@@ -41,3 +41,30 @@ def test_a_car_traded_in_is_history_in_the_message_that_replaced_it(memory):
     assert "小伊's car: RAV4双擎" in text
     current = [line for line in text.splitlines() if "思域" in line]
     assert current and all(line.startswith("until ") or "history: 把思域置换了" in line for line in current)
+
+
+def test_a_month_value_is_said_as_a_month_and_the_message_that_said_it_is_history(memory):
+    m = memory(actor="Nat", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "We're getting married next June.", "2026-07-14T09:00:00Z"),
+            ("user", "We moved the wedding up to this December!", "2026-09-14T09:00:00Z"),
+        ],
+    )
+    text = conv.context("When is Nat's wedding?", budget_tokens=300).text
+    assert "Nat's wedding: December 2026 (2026-12)" in text
+    said = next(line for line in text.splitlines() if "getting married next June" in line)
+    assert said.startswith("until 2026-09-14: ")  # "June" in the message that stated June 2027
+    zh = memory(actor="小娜", embedder="none")
+    conv = _conversation(
+        zh,
+        [
+            ("user", "我们明年六月结婚。", "2026-07-14T09:00:00Z"),
+            ("user", "婚期提前到今年12月了！", "2026-09-14T09:00:00Z"),
+        ],
+    )
+    text = conv.context("小娜什么时候结婚？", budget_tokens=300).text
+    assert "2026年12月 (2026-12)" in text
+    said = next(line for line in text.splitlines() if "明年六月结婚" in line)
+    assert said.startswith("until 2026-09-14: ")

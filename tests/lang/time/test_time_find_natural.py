@@ -182,10 +182,17 @@ def test_a_weekday_counted_within_a_month(text, first_day, days) -> None:
         ("再过三天就放假", ["再过三天"]),
         ("过了两天", []),
         ("过两周后", ["两周后"]),
+        ("我姐还有三周就生了", ["还有三周"]),  # what is left before a thing happens
+        ("我还有三天假", []),  # days left of leave: no time
     ],
 )
 def test_guo_an_amount_is_that_long_from_now(text, found) -> None:
     assert phrases(text, CST_WED) == found
+
+
+def test_the_weekend_of_a_day_is_that_day() -> None:
+    ((_, _, span),) = find_natural("visiting the weekend of the 18th", datetime(2026, 4, 5, 9, tzinfo=UTC))
+    assert span.start.date().isoformat() == "2026-04-18"
 
 
 def test_a_date_said_with_its_weekday_is_one_expression() -> None:

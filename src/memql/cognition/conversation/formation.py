@@ -29,6 +29,7 @@ from memql.cognition.conversation.records import error, read_rows, tag
 from memql.cognition.conversation.stale_forms import (
     CITE,
     WEEKDAYS_ZH,
+    YEAR_MONTH,
     StoredFact,
     as_date,
     says_short,
@@ -434,6 +435,13 @@ def _render(value: Any, subject: str = "") -> str:
     moment = MOMENT.match(value) if isinstance(value, str) else None
     day = as_date(moment["date"] if moment else value)
     if day is None:
+        if isinstance(value, str) and (month := YEAR_MONTH.fullmatch(value)) is not None:
+            y, m = int(month["y"]), int(month["m"])  # "December 2026 (2026-12)", "2026年12月 (2026-12)"
+            return (
+                f"{y}年{m}月 ({value})"
+                if CJK.search(subject)
+                else f"{MONTHS[m - 1].capitalize()} {y} ({value})"
+            )
         return str(value)
     clock = f" {moment['h']}:{moment['m']}" if moment else ""
     if CJK.search(subject):

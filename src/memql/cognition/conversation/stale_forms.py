@@ -83,6 +83,8 @@ def short_stale(
                 short.add(bare["num"])  # "Down to 195!" stated "195 pounds": its number, in that message
             elif isinstance(f.value, str) and (moment := _ISO_MOMENT.match(f.value)) and moment["m"] == "00":
                 short.add(str(int(moment["h"]) % 12 or 12))  # "Friday at 7" said a 19:00
+            elif isinstance(f.value, str) and (month := YEAR_MONTH.fullmatch(f.value)) is not None:
+                short |= _month_forms(int(month["m"]))  # "getting married next June", 明年六月结婚
             if isinstance(f.value, str) and (day := as_date(f.value[:10])) is not None:
                 short |= _weekday_forms(day.weekday())  # "lunch on Thursday at noon": its weekday
             for form in short:
@@ -91,6 +93,13 @@ def short_stale(
 
 
 WEEKDAYS_ZH = "一二三四五六日"
+YEAR_MONTH = re.compile(r"(?P<y>\d{4})-(?P<m>0[1-9]|1[0-2])")  # a value that is a month
+
+
+def _month_forms(month: int) -> set[str]:
+    """How a month is said: June, Jun, 6月, 六月."""
+    name = MONTHS[month - 1]
+    return {name, name[:3], f"{month}月"} | {f"{n}月" for n in _spoken_numbers(month) if _HAN.search(n)}
 
 
 def _weekday_forms(weekday: int) -> set[str]:

@@ -343,6 +343,8 @@ RULES: tuple[Rule, ...] = (
         _period,
     ),
     Rule(_w(r"the\s+(?P<u>week|month|year)\s+(?P<rel>after\s+next|before\s+last)"), _period),
+    # "the weekend of the 18th": the day named (a weekend is the days around it)
+    Rule(_w(r"(?:the\s+)?weekend\s+of\s+the\s+(?P<day>[0-9]{1,2})(?:st|nd|rd|th)"), _day_of_month),
     Rule(_w(r"(?:(?P<rel>this|next|last|the)\s+)?weekend"), _weekend),
     Rule(_w(rf"in\s+{_AMOUNT}"), _future_instant),
     Rule(_w(rf"{_AMOUNT}\s+(?:from\s+now|later|hence)"), _future_instant),

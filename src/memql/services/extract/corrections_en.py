@@ -16,6 +16,7 @@ from .events_en import new_place
 from .headcounts import changed_count
 from .patterns_en import _BARE, _I, CHANGING, TITLED_NAME
 from .raises import with_number
+from .renewals import renewed_for_en
 from .subjects_en import object_person
 from .values_en import add_fact, at_hour, spoken_time, value_of
 from .vocabulary import snake
@@ -77,7 +78,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         return
     if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or switched_to_titled(r, pos, end):
         return
-    if _found_new(r, pos, end) or _renewed(r, pos, end):
+    if _found_new(r, pos, end) or _renewed(r, pos, end) or renewed_for_en(r, pos, end):
         return
     if new_place(r, pos, end) or _one_more(r, pos, end):  # "venue update: …", "adopted a third cat"
         return

@@ -13,6 +13,7 @@ from memql.lang.time.numbers import parse_zh_number
 from .common import MOMENT, Draft, Reading, time_value
 from .patterns_zh import _BARE, ZH_MOVED_TO
 from .predicates_zh import zh_amount
+from .renewals import renewed_for_zh
 from .values_zh import read_value
 
 _DIGITS = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})"
@@ -112,7 +113,7 @@ def unnamed_relative(r: Reading, gender: str | None) -> str | None:
 
 def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | None) -> bool:
     """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
-    if _switched_titled(r, a, b) or _count_now(r, a, b) or _weigh_in(r, a, b):
+    if _switched_titled(r, a, b) or _count_now(r, a, b) or _weigh_in(r, a, b) or renewed_for_zh(r, a, b):
         return True
     if not correction and rejected is None:
         return False

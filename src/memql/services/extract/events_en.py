@@ -98,11 +98,39 @@ _NOT_EVENTS = frozenset(
 
 def event(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     return (
-        _booking(r, pos, end, confidence, correction)
+        _marrying(r, pos, end, confidence, correction)
+        or _booking(r, pos, end, confidence, correction)
         or _dated_event(r, pos, end, confidence, correction)
         or _appointment(r, pos, end, confidence, correction)
         or headcount(r, pos, end, confidence, correction)  # "expecting 14 people" (headcounts.py)
     )
+
+
+# "We're getting married next June": the day of the speaker's wedding (moved as "the wedding")
+_MARRYING = re.compile(
+    r"(?:i'?m|i am|we'?re|we are)\s+(?:(?:now|finally|officially)\s+)?(?:getting married|tying the knot|"
+    r"going to get married)\s+(?:on\s+|in\s+)?",
+    _I,
+)
+
+
+def _marrying(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    if (m := _MARRYING.match(r.text, pos, end)) is None or (span := r.time_at(m.end(), end)) is None:
+        return False
+    t0, t1 = next((a, b) for a, b, t in r.times_in(m.end(), end) if t is span)
+    add_fact(
+        r,
+        r.speaker,
+        "wedding",
+        spoken_time(r, span, t0, t1),
+        pos,
+        end,
+        confidence,
+        correction,
+        "date",
+        (t0, t1),
+    )
+    return True
 
 
 # "Dentist appointment next Tuesday at 3pm", "I have a job interview on Friday": an appointment of the

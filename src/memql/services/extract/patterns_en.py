@@ -194,6 +194,18 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
+        (  # "my aunt lives with us": where she lives, in the words said
+            r"(?:live|lives|is living|'s living|am living|'m living|are living|'re living)"
+            r"(?=\s+with\s+(?:us|me|(?:my|our)\s+))",
+            "residence",
+            "place",
+        ),
+        (  # "Aunt Rosa got her own apartment in Queens": a home of one's own is where one lives
+            r"(?:got|has got|'s got|found|rented|bought|has bought|'s bought)\s+(?:her|his|my|their|a)\s+"
+            r"(?:own\s+)?(?:new\s+)?(?:place|apartment|flat|house|condo|studio)\s+(?:in|near)",
+            "residence",
+            "place",
+        ),
         (  # "my grandpa is in a nursing home in Dayton": a home one is cared for in is where one lives
             r"(?:am|'m|are|'re|is|'s)\s+(?:now\s+)?(?:living\s+)?in(?=\s+(?:(?:a|an|the)\s+(?:[\w-]+\s+)?"
             r"(?:nursing|care|retirement)\s+home\b|assisted living\b))",
@@ -563,6 +575,7 @@ _GENERIC_REFERENCE = re.compile(
 # name (Fred, Ahmed and Reed are names: too short, or not followed by what follows a verb)
 _PAST_VERB_OPENING = re.compile(
     r"(?:[A-Z][a-z]{2,}(?:ed|ped|ted)|Cut|Put|Set|Quit|Left|Got|Sold)\s+"
-    r"(?:to|into|in|from|back|down|over|out|up|my|our|the|a|an|his|her|their|all|both|it|them|everything)\b"
+    r"(?:(?:to|into|in|from|back|down|over|out|up|my|our|the|a|an|his|her|their|all|both|it|them|everything)\b"
+    r"|\d)"  # "Turned 30 yesterday!"
 )
 _AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our)\b|(?-i:[A-Z]))", re.I)  # "Kim and Lou …", "Ash and I …"

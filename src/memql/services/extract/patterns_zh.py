@@ -97,10 +97,15 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (  # 在武汉租了自己的房子: a home rented or bought somewhere is where one lives
-            r"在(?P<v>[^，,]{2,8}?)(?:租了|买了|租下了|买下了)(?:一套|一间|套|间|个|自己的|新)?"
+            r"在(?P<v>[^，,]{2,8}?)(?:自己|单独)?(?:租了|买了|租下了|买下了)(?:一套|一间|套|间|个|自己的|新)?"
             r"(?:房子|房|公寓|新房|[一二两三四]居室?|单间)",
             "residence",
             "place",
+        ),
+        (  # 我小姨跟我们一起住: living with the speaker, in the words said
+            r"(?P<v>(?:跟|和)(?:我们|我|我家)一起住)(?:了|呢|啦)?$",
+            "residence",
+            "text",
         ),
         (  # 舅妈被接到城里住了, 把奶奶接到了上海: taken to live somewhere is living there
             r"(?:被)?(?:接到了?|接去了?|接来了?)(?P<v>[^，,。和跟与]{2,8}?)(?:和[^，,。]{1,6}?|跟[^，,。]{1,6}?)?(?:一起)?"
@@ -135,13 +140,21 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer",
             "organization",
         ),
+        (  # 星巴克把我升成店长了, 被提拔为主管: the title one was promoted to
+            r"(?:[\u4e00-\u9fffA-Za-z]{1,6}?把我|被)?(?:升成|升为|升职为|升职成|提拔成|提拔为|提成|提为)了?"
+            r"(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|啦)?$",
+            "job_title",
+            "text",
+        ),
         (  # 现在在那当店长: the work at the place the part before named
             r"在(?:那|那里|那边|那儿)(?:当|做|担任)(?P<v>[\u4e00-\u9fff]{1,6}?)(?:了|呢|啦)?$",
             "job_title",
             "text",
         ),
         (  # 在家学做饭 is no work: the place is no home and the verb follows no verb of learning
-            r"在(?!家|那|这)(?P<v>.+?)(?<![学练想])(?:当|做|担任)(?P<job>.+?)(?:了|呢|啦)?$",
+            # 去星巴克当值班主管: gone to work there, as that
+            r"(?:在|(?:去了?|到)(?=[^，,]{1,10}?(?:当|担任)))(?!家|那|这)(?P<v>.+?)(?<![学练想])(?:当|做|担任)"
+            r"(?P<job>.+?)(?:了|呢|啦)?$",
             "employer",
             "organization",
         ),
@@ -273,7 +286,8 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
 )
 # 我爸今年五十九 (no 岁 when the number ends the clause after 今年), 过了六十大寿 (a birthday of that age)
 _AGE_BARE = re.compile(
-    r"(?:(?:今年|过完生日|过了生日|生日过后|过完年)(?:就)?(?:已经|刚刚?)?(?:满了?)?(?P<n>"  # 过完生日六十六了
+    # 过完生日六十六了; 昨天满30了
+    r"(?:(?:(?:今年|过完生日|过了生日|生日过后|过完年)(?:就)?(?:已经|刚刚?)?(?:满了?)?|(?:已经|刚刚?)?满)(?P<n>"
     + ZH_NUMBER_RE
     + r")(?:了|啦)?$|(?:过了|刚过了?|办了)?(?P<n2>"
     + ZH_NUMBER_RE

@@ -44,7 +44,7 @@ from .patterns_en import (
     STATUS_WORDS,
 )
 from .positions import position_en
-from .predicates_en import predicate, ride_now
+from .predicates_en import my_job, predicate, ride_now
 from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor, relation_words, subject_of
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
@@ -156,7 +156,10 @@ def read_clause(r: Reading, start: int, end: int) -> None:
 
 def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's; "Winter
-    schedule, so it's the 7:40 boat now": the ride held, at a new time."""
+    schedule, so it's the 7:40 boat now": the ride held, at a new time; "Peet's promoted me to store
+    manager!": the speaker's title (predicates_en.my_job)."""
+    if my_job(r, pos, end, confidence):
+        return True
     for at in (pos, *(c.end() for c in re.finditer(r",\s*", r.text[:end]) if c.start() >= pos)):
         if ride_now(r, pos, at, end, confidence):
             return True

@@ -27,10 +27,8 @@ from .corrections_zh import (
     subject_moved,
 )
 from .doses import dose_zh
-from .floors import floor_zh
 from .patterns_zh import (
     _ACTOR,
-    _ADDRESSED,
     _AGAIN,
     _AGE,
     _AGE_BARE,
@@ -45,13 +43,11 @@ from .patterns_zh import (
     _DISCOURSE,
     _DONE_THEN,
     _EXPIRES,
-    _FROM,
     _GATHERING,
     _HEDGE,
     _HYPOTHETICAL,
     _NOMINALISED,
     _NOT,
-    _PREDICATES,
     _PREFERENCE,
     _QUESTION,
     _REPORTED,
@@ -60,15 +56,13 @@ from .patterns_zh import (
     _STATUSES,
     _TOLD,
 )
-from .places import is_place_zh
 from .positions import position_zh
+from .predicates_at_verb_zh import verb_predicates
 from .predicates_zh import (
     announced,
     announced_value,
     event,
-    places_and_rides,
     topic_states,
-    verb_states,
     zh_amount,
 )
 from .subjects_zh import (
@@ -266,7 +260,7 @@ def _statement(
         return False, None  # an unresolved 他/她, or 你: not the speaker's
     if got is None and topic is not None:  # a part continuing the subject of the one before
         verb_at = after_adverbs(r, a, b)
-        said = _predicates(r, topic, a, verb_at, b, confidence, correction) or _states(
+        said = verb_predicates(r, topic, a, verb_at, b, confidence, correction) or _states(
             r, topic, a, a, verb_at, b, confidence, correction
         )
         return said, topic
@@ -278,11 +272,11 @@ def _statement(
         if (agent := _AGENT_BA.match(r.text, verb_at, b)) is not None:
             # 房东把房租涨到3300了: someone else changed the speaker's attribute, named after 把
             return _attribute_change(r, r.speaker, a, agent.end(), b, confidence, correction), None
-        turned = re.match(r"(?:已经|刚刚?|终于)?(?:满了?|过了)", r.text[verb_at:b]) and _AGE.match(
-            r.text, verb_at, b
+        turned = re.match(r"(?:已经|刚刚?|终于)?(?:满了?|过了)", r.text[verb_at:b]) and (
+            _AGE.match(r.text, verb_at, b) or _AGE_BARE.match(r.text, verb_at, b)  # 刚满35岁, 昨天满30了
         )
         return (
-            _predicates(r, r.speaker, a, verb_at, b, confidence, correction)
+            verb_predicates(r, r.speaker, a, verb_at, b, confidence, correction)
             or (
                 bool(turned) and _states(r, r.speaker, a, verb_at, verb_at, b, confidence, correction)
             )  # 刚满35岁
@@ -310,7 +304,7 @@ def _statement(
         return said, subject
     leading_time = subject == r.speaker and bool(r.times_in(a, at))  # 下个月20号我要去…: the plan's day
     said = (
-        _predicates(r, subject, a, verb_at, b, confidence, correction)
+        verb_predicates(r, subject, a, verb_at, b, confidence, correction)
         or _states(r, subject, a, at, verb_at, b, confidence, correction)
         or subject_moved(r, subject, a, verb_at, b)  # 她改成下周日来了
         or (leading_time and event(r, subject, a, a, b, confidence, correction))
@@ -318,65 +312,9 @@ def _statement(
     return said, subject
 
 
-_WORKS_NEXT = re.compile(r"[，,]\s*(?:现在|目前)?(?:在[^，,。]{1,10}?(?:上班|工作)|进了|找了份|入职)")
-_AGENT_BA = re.compile(r"[\u4e00-\u9fff]{1,4}?把(?=[\u4e00-\u9fff])")  # 房东把…, 公司把…, 老板把…
-
-
-def _predicates(r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool):
-    s = r.text
-    if (origin := _FROM.match(s, verb_at, b)) is not None:
-        verb_at = origin.end()  # 我从杭州搬到了苏州, 我从腾讯跳槽到阿里: what follows 从X is the change
-    if floor_zh(r, subject, a, verb_at, b, confidence, correction):  # 搬到9楼 is no new city
-        return True
-    if places_and_rides(r, subject, a, verb_at, b, confidence, correction):
-        return True
-    for pattern, key, kind in _PREDICATES:
-        m = pattern.match(s, verb_at, b)
-        if m is None:
-            continue
-        if key == "birth":
-            span = r.time_at(m.start("v"), m.end("v"))
-            key, kind = ("birthday", "date") if span is not None else ("birthplace", "place")
-        if key == "residence_if_place" and not is_place_zh(m["v"]):
-            continue
-        if key == "residence_if_working_there" and not (is_place_zh(m["v"]) and _WORKS_NEXT.match(s, b)):
-            continue
-        if key == "school_or_residence":
-            key, kind = ("residence", "place") if is_place_zh(m["v"]) else ("school", "organization")
-        if key == "residence" and (org := _held_organization(r, subject, m["v"])) is not None:
-            (subject, key), kind = (
-                org,
-                "organization",
-            )  # 老公又回中石化了: back to the employer held, not a home
-        key = "employer" if key == "employer_change" else re.sub(r"_if_.*", "", key)
-        if key == "employer" and is_place_zh(m["v"]):
-            key, kind = (
-                "residence",
-                "place",
-            )  # 去深圳工作了, 在深圳上班: a city is where one lives, no employer
-        got_value = _value(r, m.start("v"), m.end("v"), kind)
-        if got_value is None or (key == "job_title" and _ADDRESSED.fullmatch(str(got_value[0]))):
-            continue  # 现在是李老师: a person called by surname and title, not the speaker's job
-        value, v0, v1 = got_value
-        _fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
-        if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:
-            _fact(r, subject, "job_title", job[0], a, b, confidence, correction, "text", (job[1], job[2]))
-        return True
-    return verb_states(r, subject, a, verb_at, b, confidence, correction)
-
-
-def _held_organization(r: Reading, subject: str, words: str) -> tuple[str, str] | None:
-    """(whose, key) under which these words were held as an employer or a school: the subject's, else, for
-    the speaker who held none (在平安干了两个月，又回招行了), the one other person said to hold them."""
-    held = [
-        d
-        for d in reversed(r.earlier)
-        if d.attribute in ("employer", "school") and str(d.value) == words and d.speaker == r.speaker
-    ]
-    if own := [d for d in held if d.subject == subject]:
-        return subject, own[0].attribute
-    others = {(d.subject, d.attribute) for d in held}
-    return others.pop() if subject == r.speaker and len(others) == 1 else None
+_AGENT_BA = re.compile(
+    r"[\u4e00-\u9fff]{1,4}?把(?!我)(?=[\u4e00-\u9fff])"
+)  # 房东把…, 公司把… (把我: a predicate)
 
 
 def _bare_age(s: str, at: int, verb_at: int, b: int) -> re.Match[str] | None:

@@ -21,7 +21,7 @@ _I = re.IGNORECASE
 _WHOSE = r"(?:the|our|my|his|her|their|(?-i:[A-Z])[\w-]*'s)"  # "moved Mom's surgery up two days"
 _EN_SHIFT = re.compile(
     r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|" + _WHOSE + r"\s+"
-    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=is\s)pushed|(?<='s\s)pushed|(?<=was\s)pushed|(?<=got\s)pushed|"
+    r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=(?:is|'s|as|ot)\s)(?:pushed|bumped)|"
     r"postponed|delayed|set\s+back)\s+(?:by\s+)?"  # "jury duty is pushed a month": later
     r"(?:another\s+|a\s+further\s+)?(?P<n>an?|another|"
     + EN_NUMBER_RE

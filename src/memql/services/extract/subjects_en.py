@@ -47,6 +47,9 @@ def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         )
         r.name_person(who, gender, m.span("name") if m["name"] else None)
         return who, m.end()
+    if (m := _KIN_TITLED.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
+        r.name_person(m["name"], None, m.span("name"))  # "Aunt Rosa got her own place": Rosa
+        return m["name"], m.end()
     if (m := _KIN_AS_NAME.match(s, pos, end)) is not None:
         return _kin_called(r, m["rel"]), m.end()
     if (m := _APPOSITION.match(s, pos, end)) is not None and m["name"] not in NOT_NAMES:
@@ -150,6 +153,9 @@ _THEIR_RELATIVE = re.compile(
 )
 _KIN_AS_NAME = re.compile(
     r"(?-i:(?P<rel>Mom|Mum|Dad|Mother|Father|Grandma|Grandpa|Grandmother|Grandfather|Sis|Bro))(?![\w'])"
+)
+_KIN_TITLED = re.compile(
+    r"(?-i:(?:Aunt|Auntie|Uncle|Cousin|Grandma|Grandpa|Nana|Granny)\s+(?P<name>[A-Z][a-z]+))(?![\w'])"
 )
 _APPOSITION = re.compile(rf"(?:my|our)\s+(?:[a-z-]+\s+){{1,2}}?(?P<name>{_NAME})(?![\w'])", _I)
 _NAME_IS = re.compile(
