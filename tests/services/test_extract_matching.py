@@ -74,3 +74,8 @@ def test_a_chinese_key_of_a_place_or_a_gathering_is_named_by_either_part():
     # 纪念日晚饭: the occasion or the meal
     assert score("小蕊纪念日在哪吃饭？", "小蕊", "纪念日晚饭.location") > 0
     assert {"纪念日", "晚饭"} <= attribute_phrases("纪念日晚饭.location", DEFAULT_VOCABULARY)
+
+
+def test_a_chinese_key_of_a_relative_and_a_thing_of_theirs_is_named_by_either_part():
+    assert {"爷爷", "90大寿"} <= attribute_phrases("爷爷90大寿", DEFAULT_VOCABULARY)
+    assert score("小菲爷爷的寿宴是哪天？", "小菲", "爷爷90大寿") > 0

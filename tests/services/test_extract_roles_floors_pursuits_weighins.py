@@ -252,3 +252,32 @@ def test_chinese_titles_given_homes_weddings_and_schools(text, recent, expected)
 )
 def test_ages_turned_renewals_and_a_weekend_of_a_day(text, recent, expected):
     assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("写反了，是3B-41。", ("我的工位是3B-14。",), {(ME, "工位", "3B-41")}),  # 写反 corrects
+        ("Oops, 3B-41, I flipped the digits.", ("My desk is 3B-14.",), {(ME, "desk", "3B-41")}),
+        ("我现在常驻成都了，公司在那开了分部。", (), {(ME, "residence", "成都")}),
+        ("成都待不惯，申请调回重庆了，已经批了。", (), {(ME, "residence", "重庆")}),
+        ("申请调回重庆了，还没消息。", (), set()),  # asked, not granted
+        (
+            "嫂子跳去京东了，还在北京。",
+            ("我嫂子在美团总部上班。",),
+            {("Mira的嫂子", "employer", "京东"), ("Mira的嫂子", "residence", "北京")},
+        ),
+        (
+            "我们结婚纪念日九月去三亚。",
+            (),
+            {(ME, "结婚纪念日.date", "2026-09"), (ME, "结婚纪念日.location", "三亚")},
+        ),
+        (
+            "计划变了，改去西双版纳。",
+            ("我们结婚纪念日九月去三亚。",),
+            {(ME, "结婚纪念日.location", "西双版纳")},
+        ),
+    ],
+)
+def test_codes_corrected_postings_granted_jumps_and_trips(text, recent, expected):
+    assert own(text, recent) == expected

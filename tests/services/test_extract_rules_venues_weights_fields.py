@@ -8,7 +8,7 @@ from datetime import UTC, datetime
 
 from extract_helpers import own
 
-from memql.cognition.conversation.stale_forms import StoredFact, short_stale, stale_forms
+from memql.cognition.conversation.stale_forms import StoredFact, says_whole, short_stale, stale_forms
 
 WEDDING = "Our wedding is on June 20 at the Rosewood."
 
@@ -35,6 +35,17 @@ def test_the_number_of_a_measure_is_stale_in_the_message_that_said_it():
     said, replaced = datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC)
     fact = StoredFact("f1", "Ed", "weight", "195 pounds", said, replaced, source="m2")
     assert "195" in {form for form, _, _ in short_stale([fact], replaced)["m2"]}
+
+
+def test_a_day_and_a_month_are_stale_by_their_own_words_and_never_inside_another_number():
+    said, replaced = datetime(2026, 6, 9, tzinfo=UTC), datetime(2026, 6, 12, tzinfo=UTC)
+    day = StoredFact("f1", "小菲", "寿宴", "2026-06-20", said, replaced, source="m1")
+    month = StoredFact("f2", "Nat", "wedding", "2027-06", said, replaced, source="m2")
+    short = short_stale([day, month], replaced)
+    assert {"20号", "20日"} <= {form for form, _, _ in short["m1"]}  # 定在20号
+    assert {"june", "6月", "六月"} <= {form for form, _, _ in short["m2"]}  # next June, 明年六月结婚
+    assert "jun 20" in stale_forms([day], replaced)
+    assert not says_whole("jun 20", "9 jun 2026:") and says_whole("jun 20", "on jun 20.")
 
 
 def test_a_line_of_work_named_by_its_field_in_chinese():

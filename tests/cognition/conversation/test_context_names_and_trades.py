@@ -68,3 +68,21 @@ def test_a_month_value_is_said_as_a_month_and_the_message_that_said_it_is_histor
     assert "2026年12月 (2026-12)" in text
     said = next(line for line in text.splitlines() if "明年六月结婚" in line)
     assert said.startswith("until 2026-09-14: ")
+
+
+def test_a_day_line_is_never_labelled_by_a_stale_day_its_year_begins_like(memory):
+    # "jun 20" (a stale June 20) is no part of "12 Jun 2026:": the day lines stay as they are
+    m = memory(actor="Zed", embedder="none")
+    conv = _conversation(
+        m,
+        [
+            ("user", "The recital is Jun 20.", "2026-06-09T09:00:00Z"),
+            ("user", "Recital moved to Jun 27.", "2026-06-12T09:00:00Z"),
+        ],
+    )
+    lines = conv.context("When is Zed's recital?", budget_tokens=300).text.splitlines()
+    assert "9 Jun 2026:" in lines and "12 Jun 2026:" in lines
+    assert any(line.startswith("until 2026-06-12: ") and "The recital is Jun 20." in line for line in lines)
+    assert any(
+        line.endswith("Zed: Recital moved to Jun 27.") and not line.startswith("until") for line in lines
+    )

@@ -33,6 +33,7 @@ from memql.cognition.conversation.stale_forms import (
     StoredFact,
     as_date,
     says_short,
+    says_whole,
     short_stale,
     stale_forms,
 )
@@ -348,7 +349,9 @@ def label_stale(
         changed = False
         for i, line in enumerate(lines):
             folded = line.casefold()
-            found = [(t, of) for form, (t, of) in stale.items() if form in folded]
+            found = [
+                (t, of) for form, (t, of) in stale.items() if form in folded and says_whole(form, folded)
+            ]
             cite = CITE.match(line)
             said = short.get(cite[1], []) if cite is not None else []
             if echoed and agent and cite is not None and line.startswith(f"{cite[0]} {agent}: "):

@@ -87,6 +87,7 @@ def short_stale(
                 short |= _month_forms(int(month["m"]))  # "getting married next June", 明年六月结婚
             if isinstance(f.value, str) and (day := as_date(f.value[:10])) is not None:
                 short |= _weekday_forms(day.weekday())  # "lunch on Thursday at noon": its weekday
+                short |= {f"{day.day}号", f"{day.day}日"}  # 定在20号: the day of the month alone
             for form in short:
                 out.setdefault(f.source, []).append((form, f.valid_to, {(f.subject, f.attribute)}))
     return out
@@ -107,6 +108,16 @@ def _weekday_forms(weekday: int) -> set[str]:
     zh = WEEKDAYS_ZH[weekday]
     out = {WEEKDAYS[weekday], f"周{zh}", f"星期{zh}", f"礼拜{zh}"}
     return out | ({"周天", "星期天", "礼拜天"} if weekday == 6 else set())
+
+
+def says_whole(form: str, line: str) -> bool:
+    """`form` said in `line` with no digit running on at either end ("jun 20" is not said by "Jun 2026",
+    nor 14 by 140)."""
+    if not (form[:1].isdigit() or form[-1:].isdigit()):
+        return True
+    before = r"(?<!\d)" if form[:1].isdigit() else ""
+    after = r"(?!\d)" if form[-1:].isdigit() else ""
+    return re.search(before + re.escape(form) + after, line) is not None
 
 
 def says_short(form: str, line: str) -> bool:

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any
 
+from memql.services.extract.kin_zh import RELATIONS_ZH
 from memql.services.extract.patterns_zh import _GATHERING as GATHERING_ZH
 from memql.services.extract.places import is_place_zh
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -92,9 +93,13 @@ def attribute_phrases(attribute: str, vocabulary: Vocabulary = DEFAULT_VOCABULAR
     return phrases
 
 
+_KIN_BY_LENGTH = sorted(RELATIONS_ZH, key=len, reverse=True)
+
+
 def _place_and_rest(segment: str) -> tuple[str, ...]:
-    """A Chinese key of a known place and what one does there (成都出差 of 去成都出差), or of a gathering and
-    what it is for (纪念日晚饭): either part names it, as "denver" and "fly" each name denver.fly."""
+    """A Chinese key of a known place and what one does there (成都出差 of 去成都出差), of a gathering and
+    what it is for (纪念日晚饭), or of a relative and a thing of theirs (爷爷90大寿): either part names it, as
+    "denver" and "fly" each name denver.fly."""
     if not _CJK.match(segment):
         return ()
     for cut in range(len(segment) - 1, 1, -1):
@@ -102,7 +107,8 @@ def _place_and_rest(segment: str) -> tuple[str, ...]:
             return (segment[:cut], segment[cut:]) if len(segment) - cut >= 2 else (segment[:cut],)
     if (m := GATHERING_ZH.search(segment)) is not None and m.start() >= 2:
         return segment[: m.start()], m[0]
-    return ()
+    kin = next((w for w in _KIN_BY_LENGTH if segment.startswith(w) and len(segment) - len(w) >= 2), None)
+    return (kin, segment[len(kin) :]) if kin else ()  # 爷爷90大寿: whose, and what
 
 
 def match_score(

@@ -16,6 +16,7 @@ from .values_zh import add_fact as _fact
 from .values_zh import read_value as _value
 
 _A_TOWN = re.compile(r"(?:县城|城里|镇上|村里|乡下|老家|农村|市里)$")
+_GRANTED_NEXT = re.compile(r"[，,]\s*(?:已经|也|刚)?(?:批了|批下来了|批准了|通过了|同意了|下来了)")
 _WORKS_NEXT = re.compile(r"[，,]\s*(?:现在|目前)?(?:在[^，,。]{1,10}?(?:上班|工作)|进了|找了份|入职)")
 
 
@@ -41,6 +42,8 @@ def verb_predicates(
         if key == "residence_if_place" and not is_place_zh(m["v"]):
             continue
         if key == "residence_if_working_there" and not (is_place_zh(m["v"]) and _WORKS_NEXT.match(s, b)):
+            continue
+        if key == "residence_if_granted" and not (is_place_zh(m["v"]) and _GRANTED_NEXT.match(s, b)):
             continue
         if key == "school_or_residence":
             key, kind = ("residence", "place") if is_place_zh(m["v"]) else ("school", "organization")

@@ -174,6 +174,7 @@ _EVENT = re.compile(
     + _CLAUSE
     + r"{0,8}?)?(?:了|吧|啦|呢)?$"
 )
+_TRIP_TO = re.compile(r"去(?P<v>[\u4e00-\u9fff]{2,6})")
 _GIVING_BIRTH = re.compile(r"生(?:孩子|宝宝|娃|二胎|老二)?|分娩|临盆")
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
 _ANNOUNCE = re.compile(
@@ -461,6 +462,12 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         add_fact(r, subject, key, value, a, b, confidence, correction or change is not None, "date", (t0, t1))
         if m["place"] and (where := key_of(r, phrase + "地点")):  # 周五在老地方吃饭: where, too
             add_match(r, subject, where, m, a, b, confidence, correction, "place", "place")
+        elif thing and (trip := _TRIP_TO.fullmatch(m["vp"] or "")) and is_place_zh(trip["v"]):
+            # 结婚纪念日九月去三亚: where the occasion is spent (改去西双版纳 moves it: venues_zh)
+            span = (m.start("vp") + trip.start("v"), m.start("vp") + trip.end("v"))
+            add_fact(
+                r, subject, key_of(r, thing + "地点"), trip["v"], a, b, confidence, correction, "place", span
+            )
         return True
     return False
 

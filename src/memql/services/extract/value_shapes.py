@@ -35,8 +35,9 @@ _MEASURE = re.compile(
     + r")(?![a-z])",
     _I,
 )
-_CODE = re.compile(  # UA 828, 14C, and a level and a number (parking B2-105)
-    r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}\d*|[A-Z]{1,3}\d{1,3}-\d{1,5}[A-Z]?)"
+_CODE = re.compile(  # UA 828, 14C, and a level and a number (parking B2-105, desk 3B-41)
+    r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}(?:-?\d+)?|"
+    r"[A-Z]{1,3}\d{1,3}-\d{1,5}[A-Z]?)"
     r"(?![A-Za-z0-9])"
 )
 _PHONE = re.compile(
