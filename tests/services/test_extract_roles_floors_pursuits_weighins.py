@@ -281,3 +281,26 @@ def test_ages_turned_renewals_and_a_weekend_of_a_day(text, recent, expected):
 )
 def test_codes_corrected_postings_granted_jumps_and_trips(text, recent, expected):
     assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("We close on the new condo in 45 days.", (), {(ME, "condo.close", "2026-04-16")}),
+        ("外甥上周开学升五年级了。", ("我外甥在上四年级。",), {("Mira的外甥", "grade", "五年级")}),
+        (
+            "我继父在跑货拉拉。",
+            (),
+            {("Mira的继父", "employer", "货拉拉"), ("Mira的继父", "job_title", "跑货拉拉")},
+        ),
+        (
+            "继父不跑货拉拉了，现在做空调维修。",
+            ("我继父在跑货拉拉。",),
+            {("Mira的继父", "job_title", "空调维修")},
+        ),
+        ("我老公在做外贸。", (), {("Mira的老公", "job_title", "外贸")}),
+        ("我在做饭。", (), set()),  # cooking is no trade
+    ],
+)
+def test_closings_grades_after_term_starts_gig_platforms_and_trades(text, recent, expected):
+    assert own(text, recent) == expected

@@ -4,17 +4,12 @@ the message that replaced it (superseded.ending_clauses_last)."""
 
 from __future__ import annotations
 
-
-def _conversation(m, turns):
-    conv = m.conversation(user=m.actor, agent="assistant", extractor="rules")
-    for role, text, time in turns:
-        conv.add_message(role, text, time=time)
-    return conv
+from conversation_helpers import conversation
 
 
 def test_a_fact_of_another_named_person_does_not_answer_for_the_one_named(memory):
     m = memory(actor="Eli", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "Our team lead is Priya.", "2026-05-01T09:00:00Z"),
@@ -30,7 +25,7 @@ def test_a_fact_of_another_named_person_does_not_answer_for_the_one_named(memory
 
 def test_a_car_traded_in_is_history_in_the_message_that_replaced_it(memory):
     m = memory(actor="小伊", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我开的是一辆15年的思域。", "2026-01-03T09:00:00Z"),
@@ -45,7 +40,7 @@ def test_a_car_traded_in_is_history_in_the_message_that_replaced_it(memory):
 
 def test_a_month_value_is_said_as_a_month_and_the_message_that_said_it_is_history(memory):
     m = memory(actor="Nat", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "We're getting married next June.", "2026-07-14T09:00:00Z"),
@@ -57,7 +52,7 @@ def test_a_month_value_is_said_as_a_month_and_the_message_that_said_it_is_histor
     said = next(line for line in text.splitlines() if "getting married next June" in line)
     assert said.startswith("until 2026-09-14: ")  # "June" in the message that stated June 2027
     zh = memory(actor="小娜", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         zh,
         [
             ("user", "我们明年六月结婚。", "2026-07-14T09:00:00Z"),
@@ -73,7 +68,7 @@ def test_a_month_value_is_said_as_a_month_and_the_message_that_said_it_is_histor
 def test_a_day_line_is_never_labelled_by_a_stale_day_its_year_begins_like(memory):
     # "jun 20" (a stale June 20) is no part of "12 Jun 2026:": the day lines stay as they are
     m = memory(actor="Zed", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "The recital is Jun 20.", "2026-06-09T09:00:00Z"),

@@ -7,11 +7,11 @@ labelled as history ("until <date>:"). The SGAM passport example, from plain mes
 from __future__ import annotations
 
 import json
-import re
 from datetime import datetime
 
 import pytest
 from click.testing import CliRunner
+from conversation_helpers import current
 
 from memql import Memory
 from memql.cognition.conversation.records import ConversationError
@@ -22,12 +22,6 @@ from memql.services.extract import RuleExtractor
 TAG = "conv:mira/assistant"
 FIRST = "My passport renewal deadline is July 15."
 CORRECTION = "Scratch what I said about the deadline: it's June 30."
-LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
-
-
-def _current(text: str) -> str:
-    """The context without its history parts (each line cut at its first history label)."""
-    return "\n".join(line[: m.start()] if (m := LABEL.search(line)) else line for line in text.splitlines())
 
 
 def _passport(m, **options):
@@ -56,7 +50,7 @@ def test_a_correction_in_plain_words_leads_the_context_and_the_old_value_is_only
     assert context.pieces[0].source_ids == ("M4",) and context.pieces[0].memory_ids == fix.fact_ids
     assert "June 30" in context.text
     assert "July 15" in context.text  # the history and the messages that said it are kept, labelled
-    assert "July 15" not in _current(context.text) and "2026-07-15" not in _current(context.text)
+    assert "July 15" not in current(context.text) and "2026-07-15" not in current(context.text)
     assert "until 2026-03-20: [M2] mira's passport deadline was Wednesday, July 15, 2026" in context.text
     assert context.pieces[1].level == "fact_history" and context.pieces[1].memory_ids == first.fact_ids
     assert context.tokens <= 300
@@ -66,7 +60,7 @@ def test_as_of_a_day_between_gives_the_value_true_then(memory):
     m = memory(actor="mira", embedder="none")
     conv, *_ = _passport(m)
     then = conv.context("When is my passport due?", budget_tokens=300, as_of="2026-03-10")
-    assert "July 15" in _current(then.text)
+    assert "July 15" in current(then.text)
     assert "June 30" not in then.text  # said on March 20: not yet, on March 10
     assert then.pieces[0].source_ids == ("M2",)
     at = conv.context(
@@ -74,7 +68,7 @@ def test_as_of_a_day_between_gives_the_value_true_then(memory):
         budget_tokens=300,
         as_of=datetime.fromisoformat("2026-04-01T00:00:00+00:00"),
     )
-    assert "June 30" in _current(at.text) and "July 15" not in _current(at.text)
+    assert "June 30" in current(at.text) and "July 15" not in current(at.text)
     with pytest.raises(ConversationError) as caught:
         conv.context("When is my passport due?", as_of="next blursday")
     assert [(d.path, d.rule) for d in caught.value.diagnostics] == [("/as_of", "time.invalid")]
@@ -268,8 +262,8 @@ def test_an_echo_of_a_superseded_clock_time_is_labelled_as_history(memory):
     fix = "Correction: my dentist appointment is on Thursday at 4 pm."
     conv.add_message("user", fix, time="2026-04-06T10:00:00Z")
     text = conv.context("When is my dentist appointment?", budget_tokens=300).text
-    assert "4 pm" in _current(text)
-    assert "2 pm" in text and "2 pm" not in _current(text)  # the echo too is labelled
+    assert "4 pm" in current(text)
+    assert "2 pm" in text and "2 pm" not in current(text)  # the echo too is labelled
 
 
 def test_an_old_value_no_fact_held_becomes_a_fact_of_the_message_that_said_it(memory):
@@ -289,7 +283,7 @@ def test_an_old_value_no_fact_held_becomes_a_fact_of_the_message_that_said_it(me
     assert history[0].valid_to == history[1].valid_from
     # a query that only finds the old message still gets the value that replaced it
     text = conv.context("gate code?", budget_tokens=120).text
-    assert "7310" in _current(text) and "7301" not in _current(text)
+    assert "7310" in current(text) and "7301" not in current(text)
 
 
 def test_a_stale_value_said_in_short_or_as_a_chinese_day_is_labelled(memory):
@@ -302,9 +296,9 @@ def test_a_stale_value_said_in_short_or_as_a_chinese_day_is_labelled(memory):
     conv.add_message("assistant", "好，4月9号。", time="2026-03-02T10:00:05Z")
     conv.add_message("user", "我看错了，体检是4月16号。", time="2026-03-03T10:00:00Z")
     text = conv.context("我开什么车？体检哪天？", budget_tokens=400).text
-    current = _current(text)
-    assert "海豹" in current and "2026-04-16" in current
-    assert "朗逸" not in current and "4月9号" not in current
+    now = current(text)
+    assert "海豹" in now and "2026-04-16" in now
+    assert "朗逸" not in now and "4月9号" not in now
 
 
 def test_a_change_said_for_later_shows_the_value_until_then_and_the_next_one_from_then(memory, clock):
@@ -318,12 +312,12 @@ def test_a_change_said_for_later_shows_the_value_until_then_and_the_next_one_fro
     text = conv.context("Where does Tom work?", budget_tokens=300).text
     assert "until 2026-03-09: [M1] Tom's employer: Ford (since 2026-02-02)" in text
     assert "from 2026-03-09: [M2] Tom's employer: Rivian" in text
-    assert "Ford" not in _current(text)  # the message that said it is labelled too
+    assert "Ford" not in current(text)  # the message that said it is labelled too
     past = conv.context("Where does Tom work?", budget_tokens=300, as_of="2026-02-20").text
-    assert "Ford" in _current(past) and "Rivian" not in past
+    assert "Ford" in current(past) and "Rivian" not in past
     clock.set(datetime.fromisoformat("2026-03-10T09:00:00+00:00"))
     later = conv.context("Where does Tom work?", budget_tokens=300).text
-    assert "Tom's employer: Rivian (since 2026-03-09)" in _current(later)
+    assert "Tom's employer: Rivian (since 2026-03-09)" in current(later)
     assert "until 2026-03-09: [M1] Tom's employer was Ford" in later and "from 2026-" not in later
 
 
@@ -345,12 +339,12 @@ def test_a_short_value_is_history_in_the_message_that_stated_it(memory):
     conv.add_message("user", "Eli turned 8 last week, we had a party.", time="2026-06-10T09:00:00Z")
     text = conv.context("How old is Eli?", budget_tokens=300).text
     assert "until 2026-06-01: [M1] amy: My son Eli is 7." in text
-    assert "[M2] assistant: Fun age!" in _current(text)  # not the message that stated it
+    assert "[M2] assistant: Fun age!" in current(text)  # not the message that stated it
     zh = memory(actor="王丽", embedder="none").conversation(user="王丽", agent="assistant", extractor="rules")
     zh.add_message("user", "我儿子今年七岁。", time="2026-01-04T09:00:00Z")
     zh.add_message("user", "儿子上周满八岁了，办了个生日会。", time="2026-06-10T09:00:00Z")
     text = zh.context("王丽的儿子多大了？", budget_tokens=300).text
-    assert "until 2026-06-10: [M1] 王丽: 我儿子今年七岁。" in text and "八岁" in _current(text)
+    assert "until 2026-06-10: [M1] 王丽: 我儿子今年七岁。" in text and "八岁" in current(text)
     zh.add_message("user", "我爷爷今年89岁。", time="2026-03-16T09:00:00Z")
     zh.add_message("user", "昨天给爷爷过了90大寿。", time="2026-11-16T09:00:00Z")
     text = zh.context("王丽的爷爷多大了？", budget_tokens=300).text

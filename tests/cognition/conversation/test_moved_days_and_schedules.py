@@ -3,25 +3,12 @@ corrected ("it's at 3pm") lead with the current value; the old one shows only as
 
 from __future__ import annotations
 
-import re
-
-LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
-
-
-def _current(text: str) -> str:
-    return "\n".join(line[: m.start()] if (m := LABEL.search(line)) else line for line in text.splitlines())
-
-
-def _conversation(m, turns):
-    conv = m.conversation(user=m.actor, agent="assistant", extractor="rules")
-    for role, text, time in turns:
-        conv.add_message(role, text, time=time)
-    return conv
+from conversation_helpers import conversation, current
 
 
 def test_a_day_pushed_back_by_an_amount_is_the_current_one(memory):
     m = memory(actor="sam")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My sister Lina flies in next Wednesday!", "2026-06-04T09:00:00Z"),
@@ -30,14 +17,14 @@ def test_a_day_pushed_back_by_an_amount_is_the_current_one(memory):
         ],
     )
     text = conv.context("When does Lina arrive?", budget_tokens=300).text
-    assert "June 12" in _current(text) and "2026-06-10" not in _current(text)
+    assert "June 12" in current(text) and "2026-06-10" not in current(text)
     then = conv.context("When does Lina arrive?", budget_tokens=300, as_of="2026-06-05T00:00:00Z").text
     assert "2026-06-10" in then and "June 12" not in then
 
 
 def test_a_weekly_lesson_corrected_to_another_time(memory):
     m = memory(actor="amy")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My daughter's piano lesson is every Saturday at 10am.", "2026-02-07T09:00:00Z"),
@@ -45,14 +32,14 @@ def test_a_weekly_lesson_corrected_to_another_time(memory):
         ],
     )
     text = conv.context("When is the piano lesson?", budget_tokens=300).text
-    assert "3pm" in _current(text) and "10am" not in _current(text)
+    assert "3pm" in current(text) and "10am" not in current(text)
 
 
 def test_a_question_about_one_relative_brings_no_new_value_of_another(memory):
     """The parents' old home is shown (a line about homes) and labelled; their new one is not brought in
     for a question about the in-laws, as it is for one about the parents."""
     m = memory(actor="jen", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My parents live in Ohio.", "2026-02-14T09:00:00Z"),
@@ -61,7 +48,7 @@ def test_a_question_about_one_relative_brings_no_new_value_of_another(memory):
         ],
     )
     parents = conv.context("Where do my parents live?", budget_tokens=300).text
-    assert "jen's parents' residence: Arizona" in parents and "Ohio" not in _current(parents)
+    assert "jen's parents' residence: Arizona" in parents and "Ohio" not in current(parents)
     in_laws = conv.context("Where do my in-laws live?", budget_tokens=300).text
     assert "jen's in laws' residence: Florida" in in_laws
     assert "residence: Arizona" not in in_laws

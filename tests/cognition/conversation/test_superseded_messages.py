@@ -4,30 +4,18 @@ same thing (cognition/conversation/superseded.py; docs/conversation.md, Formatio
 
 from __future__ import annotations
 
-import re
 from datetime import datetime, timedelta
+
+from conversation_helpers import LABEL, conversation, current
 
 from memql.cognition.conversation.assemble import MessagePiece
 from memql.cognition.conversation.formation import StoredFact
 from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 
-LABEL = re.compile(r"until \d{4}-\d{2}-\d{2}:")
-
-
-def _current(text: str) -> str:
-    return "\n".join(line[: m.start()] if (m := LABEL.search(line)) else line for line in text.splitlines())
-
-
-def _conversation(m, turns: list[tuple[str, str, str]], **options):
-    conv = m.conversation(user=m.actor, agent="assistant", extractor="rules", **options)
-    for role, text, time in turns:
-        conv.add_message(role, text, time=time)
-    return conv
-
 
 def test_a_change_no_fact_covers_makes_the_earlier_message_history(memory):
     m = memory(actor="ren", embedder="minilm")  # a search by meaning finds the change (no shared word)
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我在家附近的超级猩猩健身。", "2026-01-12T09:00:00Z"),
@@ -40,7 +28,7 @@ def test_a_change_no_fact_covers_makes_the_earlier_message_history(memory):
     assert "until 2026-03-23: [M2] assistant:" in text  # the reply that echoed it, too
     # the gym the first message's fact holds is history from then as well: the change spoke of it
     assert "until 2026-03-23: [M1] ren's gym: 家附近的超级猩猩" in text
-    assert "乐刻" in _current(text)
+    assert "乐刻" in current(text)
     # as of a day before the change, the first message is what is true: nothing is labelled
     then = conv.context("我在哪健身？", budget_tokens=300, as_of="2026-02-01")
     assert not LABEL.search(then.text) and "超级猩猩" in then.text and "乐刻" not in then.text
@@ -48,7 +36,7 @@ def test_a_change_no_fact_covers_makes_the_earlier_message_history(memory):
 
 def test_the_vocabulary_relates_different_words_of_one_attribute(memory):
     m = memory(actor="kit", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My roommate Jess works nights at the hospital.", "2026-01-12T09:00:00Z"),
@@ -56,12 +44,12 @@ def test_the_vocabulary_relates_different_words_of_one_attribute(memory):
         ],
     )
     text = conv.context("What shift does Jess work?", budget_tokens=300).text
-    assert "until 2026-03-23: [M1]" in text and "day shift" in _current(text)
+    assert "until 2026-03-23: [M1]" in text and "day shift" in current(text)
 
 
 def test_nothing_is_labelled_across_people_or_without_a_change(memory):
     m = memory(actor="oz", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "I'm vegetarian, no meat at the party please.", "2026-01-12T09:00:00Z"),
@@ -85,7 +73,7 @@ def test_a_beginning_is_no_change_of_what_was_said_before():
 
 def test_a_name_alone_is_no_anchor_of_what_changed(memory):
     m = memory(actor="kit", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My roommate Jess works nights at the hospital.", "2026-01-12T09:00:00Z"),
@@ -127,7 +115,7 @@ def test_a_change_said_for_later_labels_nothing_yet():
 
 def test_a_restated_amount_or_head_count_is_labelled_as_the_value_it_was(memory):
     m = memory(actor="eli", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "Rent is $1,800 a month.", "2026-02-03T09:00:00Z"),
@@ -139,14 +127,14 @@ def test_a_restated_amount_or_head_count_is_labelled_as_the_value_it_was(memory)
         ],
     )
     rent = conv.context("How much is the rent?", budget_tokens=300).text
-    assert "$1,900" in _current(rent) and "$1,950" not in _current(rent) and "$1,800" not in _current(rent)
+    assert "$1,900" in current(rent) and "$1,950" not in current(rent) and "$1,800" not in current(rent)
     table = conv.context("订了几个人的桌？", budget_tokens=300).text
-    assert "六个人" in _current(table) and "四位" not in _current(table), table
+    assert "六个人" in current(table) and "四位" not in current(table), table
 
 
 def test_a_new_boss_ends_the_old_boss_relation(memory):
     m = memory(actor="ben", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My boss is Karen Liu.", "2026-01-12T09:00:00Z"),
@@ -154,10 +142,10 @@ def test_a_new_boss_ends_the_old_boss_relation(memory):
         ],
     )
     now = conv.context("Who is my boss?", budget_tokens=300).text
-    assert "Mark Diaz" in _current(now) and "Karen" not in _current(now), now
+    assert "Mark Diaz" in current(now) and "Karen" not in current(now), now
     assert "until 2026-03-23: [M1] Karen Liu's relation boss of was ben" in now
     then = conv.context("Who is my boss?", budget_tokens=300, as_of="2026-02-01").text
-    assert "Karen Liu" in _current(then) and "Mark" not in then
+    assert "Karen Liu" in current(then) and "Mark" not in then
 
 
 def _pair(said: str, later: str, day: str) -> list[str]:
@@ -226,7 +214,7 @@ def test_a_value_formed_later_ages_older_words_of_the_same_attribute(memory):
     """The rules read no employer in "works at a bakery downtown"; Jo's employer formed later ages it,
     whether or not the later message is in the context — and not what was said of someone else."""
     m = memory(actor="ella", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My brother works at a garage downtown.", "2026-02-01T08:59:00Z"),
@@ -237,7 +225,7 @@ def test_a_value_formed_later_ages_older_words_of_the_same_attribute(memory):
     )
     text = conv.context("Where does Jo work?", budget_tokens=300).text
     assert "until 2026-06-01: [M2] ella: My sister Jo works at a bakery downtown." in text
-    assert "Ritz" in _current(text) and "until 2026-06-01: [M1]" not in text
+    assert "Ritz" in current(text) and "until 2026-06-01: [M1]" not in text
 
 
 def test_a_line_whose_only_my_is_a_relatives_is_about_the_relative():
@@ -249,7 +237,7 @@ def test_a_line_whose_only_my_is_a_relatives_is_about_the_relative():
 
 def test_the_agents_echo_of_a_line_made_history_is_history_too(memory):
     m = memory(actor="max", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "Dentist on Tuesday at 2.", "2026-05-18T09:00:00Z"),
@@ -260,13 +248,13 @@ def test_the_agents_echo_of_a_line_made_history_is_history_too(memory):
     )
     text = conv.context("When is my dentist appointment?", budget_tokens=300).text
     assert "until 2026-05-18: [M2] assistant: Tuesday at 2, noted." in text
-    assert "Thursday" in _current(text) and "Tuesday" not in _current(text)
+    assert "Thursday" in current(text) and "Tuesday" not in current(text)
     assert "until" not in next(line for line in text.splitlines() if "Anything else" in line)
 
 
 def test_a_later_value_of_a_key_the_vocabulary_lacks_ages_a_line_naming_it_with_a_number(memory):
     m = memory(actor="moe", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "I take metformin 500 mg.", "2026-03-13T09:00:00Z"),
@@ -281,7 +269,7 @@ def test_a_later_value_of_a_key_the_vocabulary_lacks_ages_a_line_naming_it_with_
 
 def test_a_british_spelling_of_an_attribute_still_speaks_of_its_fact(memory):
     m = memory(actor="ava", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My mom's favourite show is The Crown.", "2026-01-25T09:00:00Z"),
@@ -293,12 +281,12 @@ def test_a_british_spelling_of_an_attribute_still_speaks_of_its_fact(memory):
         ],
     )
     text = conv.context("What is my mom's favourite show?", budget_tokens=300).text
-    assert "Crown" not in _current(text) and "Bridgerton" in _current(text)
+    assert "Crown" not in current(text) and "Bridgerton" in current(text)
 
 
 def test_the_clause_of_a_change_that_names_what_ended_is_shown_last_as_history(memory):
     m = memory(actor="ana", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My husband Marco coaches the under-12 soccer team.", "2026-02-20T09:00:00Z"),
@@ -313,12 +301,12 @@ def test_the_clause_of_a_change_that_names_what_ended_is_shown_last_as_history(m
     assert (
         "[M2] ana: he's coaching basketball now. — history: Marco stepped down from the soccer team," in text
     )
-    assert "soccer" not in _current(text).replace("history: Marco stepped down from the soccer team", "")
+    assert "soccer" not in current(text).replace("history: Marco stepped down from the soccer team", "")
 
 
 def test_a_number_a_correction_rejects_makes_the_line_that_said_it_history(memory):
     m = memory(actor="阿杰", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我们婚礼请了120位客人。", "2026-05-12T09:00:00Z"),
@@ -332,7 +320,7 @@ def test_a_number_a_correction_rejects_makes_the_line_that_said_it_history(memor
 
 def test_an_ending_word_about_nothing_said_before_moves_nothing(memory):
     m = memory(actor="kai", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "I live in Leeds.", "2026-02-20T09:00:00Z"),
@@ -345,7 +333,7 @@ def test_an_ending_word_about_nothing_said_before_moves_nothing(memory):
 
 def test_the_line_that_said_what_an_ending_clause_ends_is_history(memory):
     m = memory(actor="ken", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My sister-in-law Rachel is a dentist in Leeds.", "2026-03-03T09:00:00Z"),
@@ -363,7 +351,7 @@ def test_what_one_does_now_beside_what_ended_parts_the_line(memory):
     """ "quit the bakery and is driving for UPS now" and 不学小提琴了，改学架子鼓: the clause naming what
     ended (a verb with its object in Chinese) is shown last as history, what one does now first."""
     m = memory(actor="val", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My partner Jo works nights at the bakery.", "2026-02-02T09:00:00Z"),
@@ -372,9 +360,9 @@ def test_what_one_does_now_beside_what_ended_parts_the_line(memory):
     )
     text = conv.context("Where does Jo work?", budget_tokens=300).text
     assert "[M2] val: is driving for UPS now. — history: Jo quit the bakery" in text
-    assert "bakery" not in _current(text).replace("history: Jo quit the bakery", "")
+    assert "bakery" not in current(text).replace("history: Jo quit the bakery", "")
     m = memory(actor="小俞", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我女儿跟着李老师学小提琴。", "2026-02-11T09:00:00Z"),
@@ -383,12 +371,12 @@ def test_what_one_does_now_beside_what_ended_parts_the_line(memory):
     )
     text = conv.context("女儿学什么乐器？", budget_tokens=300).text
     assert "[M2] 小俞: 改学架子鼓。 — history: 女儿不学小提琴了，" in text
-    assert "小提琴" not in _current(text).replace("history: 女儿不学小提琴了，", "")
+    assert "小提琴" not in current(text).replace("history: 女儿不学小提琴了，", "")
 
 
 def test_an_ending_of_a_verb_and_an_object_never_said_moves_nothing(memory):
     m = memory(actor="小俞", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我女儿跟着李老师学小提琴。", "2026-02-11T09:00:00Z"),
@@ -404,7 +392,7 @@ def test_a_change_of_a_named_friend_ages_nothing_said_of_a_relative(memory):
     facts of the two lines are about two people (Gwen is known as a best friend), so the brother's line
     and his fact stay current while Gwen's own earlier line becomes history."""
     m = memory(actor="tia", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My brother lives in Denver.", "2026-03-03T09:00:00Z"),
@@ -415,16 +403,16 @@ def test_a_change_of_a_named_friend_ages_nothing_said_of_a_relative(memory):
     )
     text = conv.context("Where does my brother live?", budget_tokens=300).text
     assert "until 2026-07-03: [M3] tia: My best friend Gwen also lives in Denver." in text
-    assert "[M1] tia: My brother lives in Denver." in _current(text)
-    assert "[M2] assistant: Nice city." in _current(text)
-    assert "brother's residence: Denver" in _current(text)
+    assert "[M1] tia: My brother lives in Denver." in current(text)
+    assert "[M2] assistant: Nice city." in current(text)
+    assert "brother's residence: Denver" in current(text)
 
 
-def test_a_change_that_names_the_old_value_keeps_its_new_clause_current(memory):
+def test_a_change_that_names_the_old_value_keeps_its_new_clausecurrent(memory):
     """ "李总离职了，现在我的领导是老陈" names the outdated boss as it says the new one: the line is not
     history as a whole; the clause that names what ended is shown last, labelled history."""
     m = memory(actor="小山", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我领导是王姐。", "2026-02-11T09:00:00Z"),
@@ -435,7 +423,7 @@ def test_a_change_that_names_the_old_value_keeps_its_new_clause_current(memory):
     text = conv.context("小山的领导是谁？", budget_tokens=300).text
     assert "[M3] 小山: 现在我的领导是老陈。 — history: 李总离职了，" in text
     assert "until 2026-08-11: [M2] 小山: 部门调整，我现在归李总管。" in text
-    assert "李总" not in _current(text).replace("history: 李总离职了", "")
+    assert "李总" not in current(text).replace("history: 李总离职了", "")
 
 
 def test_a_second_verb_in_the_past_parts_an_ending_from_what_began():
@@ -450,7 +438,7 @@ def test_a_question_about_a_named_relative_finds_their_facts_and_a_new_job_ends_
     """ "What does Abby's husband do?" finds Tom's job (Tom is her husband); "Tom switched careers, he's a
     software tester now" makes "teaches math" history, and not Abby's own job."""
     m = memory(actor="abby", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             (
@@ -463,16 +451,16 @@ def test_a_question_about_a_named_relative_finds_their_facts_and_a_new_job_ends_
         ],
     )
     text = conv.context("What does Abby's husband do?", budget_tokens=300).text
-    assert "Tom's job title: software tester" in _current(text)
-    assert "math" not in _current(text)
-    assert "abby's job title: nurse" in _current(text).casefold()
+    assert "Tom's job title: software tester" in current(text)
+    assert "math" not in current(text)
+    assert "abby's job title: nurse" in current(text).casefold()
 
 
 def test_the_weekday_a_moved_day_was_said_by_is_history_in_its_own_message(memory):
     """ "lunch on Thursday at noon" … "so lunch is Friday at noon now": the message that said Thursday
     is history; a weekday elsewhere is not (it is a stale form only where the old value was said)."""
     m = memory(actor="cy", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "Gym on Thursday as usual.", "2026-03-06T09:00:00Z"),
@@ -482,7 +470,7 @@ def test_the_weekday_a_moved_day_was_said_by_is_history_in_its_own_message(memor
     )
     text = conv.context("When is lunch with Jo?", budget_tokens=300).text
     assert "until 2026-03-08: [M2] cy: I'm meeting Jo for lunch on Thursday at noon." in text
-    assert "Friday" in _current(text)
+    assert "Friday" in current(text)
 
 
 def test_a_degree_finished_ends_the_study():
@@ -491,7 +479,7 @@ def test_a_degree_finished_ends_the_study():
 
 def test_a_new_job_ends_what_one_did_without_a_word_of_change(memory):
     m = memory(actor="val", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "My husband Greg coaches high school basketball.", "2026-01-03T09:00:00Z"),
@@ -500,12 +488,12 @@ def test_a_new_job_ends_what_one_did_without_a_word_of_change(memory):
     )
     text = conv.context("What is Greg's job?", budget_tokens=300).text
     assert "until 2026-07-03: [M1] val: My husband Greg coaches" in text
-    assert "athletic director" in _current(text)
+    assert "athletic director" in current(text)
 
 
 def test_a_shop_closed_is_the_ending_clause_of_a_change(memory):
     m = memory(actor="老韦", embedder="none")
-    conv = _conversation(
+    conv = conversation(
         m,
         [
             ("user", "我弟弟在杭州开奶茶店。", "2026-01-05T09:00:00Z"),

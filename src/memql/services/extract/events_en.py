@@ -34,7 +34,7 @@ _EVENT = re.compile(
     r"(?:\s+|(?='))(?P<verb>(?:will|'ll|should|shall)\s+be\s+(?:ready|done|back|finished|available|delivered|home)|"
     r"(?:am\s+|'m\s+|are\s+|'re\s+|is\s+|'s\s+)?(?!(?:at|around|on|by|every|each|in)\s)[a-z]+)"
     r"(?:\s+(?P<particle>in|out|home|over|away)(?=\s+(?!(?:the|a)\b)))?"  # "Lina flies in next Wednesday"
-    r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in)\s+(?:(?-i:[A-Z])[\w-]*|the\s+[a-z]+)"
+    r"(?P<rest>(?:\s+(?:to|for|at|from|into|off|out|back|in|on)\s+(?:(?-i:[A-Z])[\w-]*|the\s+(?:new\s+)?[a-z]+)"
     r"(?:\s+(?-i:[A-Z])[\w-]*)?)?)(?:\s+(?:at|around|on))?\s+$",  # "on the 20th": the time has no "on"
     _I,
 )
@@ -211,7 +211,7 @@ def _dated_event(r: Reading, pos: int, end: int, confidence: float, correction: 
             subject, head = f"{r.speaker}'s {relative[0].replace('_', ' ')}", ""
         # "<what>.<verb>": the thing or the place, then the verb ("movers.come", "oslo.fly"), so a question
         # naming either ("when do the movers come?", "when is the Oslo trip?") finds it
-        where = re.sub(r"^\s*\w+\s+(?:the\s+)?", "", m["rest"] or "")
+        where = re.sub(r"^\s*\w+\s+(?:the\s+)?(?:new\s+)?", "", m["rest"] or "")
         what = snake(head or where)
         key = f"{what}.{snake(verb)}" if what else snake(verb)
         if not snake(verb):
