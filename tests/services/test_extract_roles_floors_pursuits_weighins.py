@@ -304,3 +304,9 @@ def test_codes_corrected_postings_granted_jumps_and_trips(text, recent, expected
 )
 def test_closings_grades_after_term_starts_gig_platforms_and_trades(text, recent, expected):
     assert own(text, recent) == expected
+
+
+def test_a_sweet_16_is_an_age_and_an_anniversary_is_none():
+    assert own("Ivy had her sweet 16 last weekend!", ("My daughter Ivy is 15.",)) == {("Ivy", "age", 16)}
+    assert own("We had our 10th anniversary.") == set()
+    assert own("Mom celebrated her 60th yesterday.") == {("Mira's mother", "age", 60)}

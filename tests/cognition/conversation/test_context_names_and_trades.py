@@ -81,3 +81,16 @@ def test_a_day_line_is_never_labelled_by_a_stale_day_its_year_begins_like(memory
     assert any(
         line.endswith("Zed: Recital moved to Jun 27.") and not line.startswith("until") for line in lines
     )
+
+
+def test_a_titled_name_ended_in_a_clause_is_history_in_the_message_that_replaced_it(memory):
+    m = memory(actor="Abe", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "Our pediatric dentist is Dr. Fox in Maple Grove.", "2026-01-20T09:00:00Z"),
+            ("user", "We left Dr. Fox, the kids see Dr. Lam in Plymouth now.", "2026-06-20T09:00:00Z"),
+        ],
+    )
+    text = conv.context("Who is the dentist of Abe's kids?", budget_tokens=300).text
+    assert "the kids see Dr. Lam in Plymouth now. — history: We left Dr. Fox," in text

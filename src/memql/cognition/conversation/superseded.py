@@ -428,7 +428,9 @@ def _numbers(text: str) -> set[str]:
 
 
 _CLAUSE_END = re.compile(
-    r"(?<=[,;.!?，。；！？])\s*|\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)|"
+    # "Dr. Fox" is one name, no end of a clause
+    r"(?<=[,;.!?，。；！？])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)\s*|"
+    r"\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)|"
     # "quit soccer and joined the swim team": a second verb of the same one, said in the past
     r"\s+(?=and\s+(?:[a-z]+ed|took|got|went|began|made|became|bought|found|took up)\b)|"
     # "quit the bakery and is driving for UPS now": what one does now, said beside what ended

@@ -281,8 +281,10 @@ def _base(verb: str) -> str:
 # one that happened or is happening; one being planned is no age yet)
 _NTH_BIRTHDAY = re.compile(
     r"(?:\b(?P<mine>my|our)|\b(?P<pronoun>his|her)|(?P<whose>\b(?:my|our)\s+[\w-]+|"
-    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?P<n>\d{1,3})(?:st|nd|rd|th)"
-    r"(?:\s+(?:birthday|bday|b-day)\b|(?P<alone>\b))",  # "celebrated Uncle Bob's 65th": his birthday
+    r"\b(?-i:[A-Z])[\w-]*(?:\s+(?-i:[A-Z])[\w-]+)?)'s?)\s+(?:(?P<n>\d{1,3})(?:st|nd|rd|th)|sweet\s+(?P<sweet>1[56]))"
+    r"(?:\s+(?:birthday|bday|b-day)\b|"
+    # "celebrated Uncle Bob's 65th": his birthday ("our 10th anniversary" is none)
+    r"(?P<alone>(?=\s*(?:[.!,?]|$)|\s+(?:on|last|yesterday|this|over|at|with|party|bash)\b)))",
     _I,
 )
 _PAST = re.compile(r"\b(?:had|celebrated|threw|was|were|did|went|hosted|marked)\b", _I)
@@ -310,7 +312,8 @@ def birthday_age(r: Reading, pos: int, end: int, confidence: float, subject_of) 
         subject = got[0] if got is not None and got[1] == m.end("whose") else None
     if not subject:
         return False
-    add_fact(r, subject, "age", int(m["n"]), pos, end, confidence, False, "number", m.span("n"))
+    n = "n" if m["n"] else "sweet"  # "Ivy had her sweet 16 last weekend"
+    add_fact(r, subject, "age", int(m[n]), pos, end, confidence, False, "number", m.span(n))
     return True
 
 
