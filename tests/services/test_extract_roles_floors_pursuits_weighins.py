@@ -310,3 +310,28 @@ def test_a_sweet_16_is_an_age_and_an_anniversary_is_none():
     assert own("Ivy had her sweet 16 last weekend!", ("My daughter Ivy is 15.",)) == {("Ivy", "age", 16)}
     assert own("We had our 10th anniversary.") == set()
     assert own("Mom celebrated her 60th yesterday.") == {("Mira's mother", "age", 60)}
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # an adverb that opens a sentence is no name; a home of one's own got
+        ("Finally got my own studio in Long Island City!", (), {(ME, "residence", "Long Island City")}),
+        # extended: someone moved a deadline held, named by its thing's head word
+        (
+            "They extended registration to April 24.",
+            ("Soccer registration deadline is April 10.",),
+            {(ME, "soccer_registration.deadline", "2026-04-24")},
+        ),
+        ("我在望京合租一个单间。", (), {(ME, "residence", "望京")}),
+        ("终于在酒仙桥租了个自己的开间！", (), {(ME, "residence", "酒仙桥")}),
+        ("足球报名截止到4月10号。", (), {(ME, "足球报名.deadline", "2026-04-10")}),
+        (
+            "报名截止延长到4月24号了。",
+            ("足球报名截止到4月10号。",),
+            {(ME, "足球报名.deadline", "2026-04-24")},
+        ),
+    ],
+)
+def test_homes_got_deadlines_extended_and_rooms_rented(text, recent, expected):
+    assert own(text, recent) == expected

@@ -44,7 +44,7 @@ _MOVED_IT = re.compile(
 _CHANGED_THE = re.compile(
     r"(?:[\w']+\s+){1,3}?(?:(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|"
     r"bumped|rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
-    r"lowered|reduced|cut|dropped)|"
+    r"lowered|reduced|cut|dropped|extended|extend)|"
     + CHANGING
     + r")\s+(?P<article>(?:the|my|our|his|her)\s+)?(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+|up\s+)?"
     r"(?:to|until)\s+",  # "OB moved her due date up to May 28": the one "her" stands for
@@ -199,6 +199,9 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
             d.attribute == key
             or d.attribute.endswith(("." + key, "_" + key))  # "the membership": the gym membership
             or d.attribute.startswith(key + ".")
+            or d.attribute.split(".", 1)[0].endswith(
+                "_" + key
+            )  # "registration": soccer_registration.deadline
         )
     ]  # "push the dentist to Thursday": the dentist appointment
     if not key or not (held or (m["article"] and r.vocabulary.attribute(key) is not None)):

@@ -23,7 +23,8 @@ NOT_NAMES = frozenset((
     "I", "The", "This", "That", "These", "Those", "It", "Its", "My", "Our", "Your", "His", "Her",
     "Their", "We", "He", "She", "They", "There", "Here", "What", "When", "Where", "Who", "Whom",
     "Whose", "How", "Why", "Which", "Yes", "No", "Ok", "Okay", "Oh", "Well", "So", "And", "But", "Or",
-    "Also", "Actually", "Correction", "Sorry", "Today", "Tomorrow", "Yesterday", "Monday", "Tuesday",
+    "Also", "Actually", "Finally", "Still", "Recently", "Currently", "Already", "Eventually", "Officially",
+    "Correction", "Sorry", "Today", "Tomorrow", "Yesterday", "Monday", "Tuesday",
     "Wednesday", "Thursday", "Friday", "Saturday", "Sunday", "January", "February", "March", "April",
     "May", "June", "July", "August", "September", "October", "November", "December", "Just", "Now",
     "Then", "Maybe", "Please", "Thanks", "Hey", "Hi", "Hello", "Btw", "Anyway", "Update", "Scratch",
@@ -96,7 +97,8 @@ CHANGING = (
 )
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
-    r"settled|got hired|got a job|got promoted|got posted|transferred|turned|am turning|'m turning|driving|"
+    r"settled|got hired|got a job|got promoted|got posted|got (?:my|our) own|transferred|turned|am turning|"
+    r"'m turning|driving|"
     r"cut back|cut down|weighed in|signed up for|(?:usually|normally)\s+(?:in bed|asleep)|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
     r"(?:my|our|the)\s+landlord\s+(?:charges|is charging|'s charging)\s+(?:me|us)\b|"  # the tenant's rent

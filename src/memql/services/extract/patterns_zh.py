@@ -97,8 +97,9 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (  # 在武汉租了自己的房子: a home rented or bought somewhere is where one lives
-            r"在(?P<v>[^，,]{2,8}?)(?:自己|单独)?(?:租了|买了|租下了|买下了)(?:一套|一间|套|间|个|自己的|新)?"
-            r"(?:房子|房|公寓|新房|[一二两三四]居室?|单间)",
+            # 在望京合租一个单间, 在酒仙桥租了个自己的开间
+            r"在(?P<v>[^，,]{2,8}?)(?:自己|单独)?(?:租了|买了|租下了|买下了|合租了?|租)(?:一套|一间|一个|套|间|个)?"
+            r"(?:自己的|新的?)?(?:房子|房|公寓|新房|[一二两三四]居室?|单间|开间|一居|主卧|次卧)",
             "residence",
             "place",
         ),
@@ -333,7 +334,7 @@ _SENTIMENT = {
 }
 # the verbs that move a held time to another ("推到4月24号", "顺延到下周"): one list for every pattern
 # that reads a move, longest first so 推迟到 is not read as 推 + 迟到
-ZH_MOVED_TO = r"推迟到|推后到|往后推到|推到|延期到|延后到|顺延到|延到|提前到|挪到"
+ZH_MOVED_TO = r"推迟到|推后到|往后推到|推到|延期到|延后到|顺延到|延长到|延到|提前到|挪到"
 # an amount moved to a new value (续租的时候砍到3400了: bargained down to)
 ZH_AMOUNT_TO = r"涨到|降到|减到|加到|砍到"
 
@@ -364,6 +365,9 @@ _CHANGE_COPULA = (
     "推迟",
     "延期",
     "延后",
+    "延长",
+    "延到",
+    "顺延",
     "提前",
     "挪到",
     "涨",

@@ -441,6 +441,7 @@ def _attribute_change(
         return False
     # 护照截止日期现在是8月5日: an adverb of time before the copula is no part of the attribute
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
+    phrase = re.sub(r"(?:截止|截至)$", "截止日期", phrase)  # 报名截止到4月10号: the deadline
     # 这赛季的训练改到…: the period said first is when, not part of the attribute
     phrase = re.sub(r"^(?:这|今|本|下|新)(?:个)?(?:赛季|学期|季度|年|月|周|星期)的?", "", phrase)
     if (

@@ -113,7 +113,12 @@ def said_like(r: Reading, subject: str, key: str, phrase: str, change: bool) -> 
     like = {
         d.attribute
         for d in r.earlier
-        if d.subject == subject and (d.attribute.endswith(phrase) or d.attribute.startswith(phrase))
+        if d.subject == subject
+        and (
+            d.attribute.endswith(phrase)
+            or d.attribute.startswith(phrase)
+            or ("." in key and d.attribute.endswith(key))  # 报名截止延长到… of 足球报名.deadline
+        )
     }
     return like.pop() if len(like) == 1 else key
 
