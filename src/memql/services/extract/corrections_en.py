@@ -117,9 +117,10 @@ def _to_come(r: Reading, pos: int, end: int) -> bool:
     if not re.search(r"\bnow\b", r.text[min(pos, r.clause_start) : end], _I):  # "And now it's the 16th"
         return False
     said = [span for _, _, span in r.times_in(pos, end)]
+    if len(said) != 1 or said[0].start <= r.now:
+        return False  # (before the recent turns are read for what is held)
     now = r.now.isoformat()
-    held = any(d.speaker == r.speaker and d.kind == "date" and str(d.value) > now for d in r.earlier)
-    return len(said) == 1 and said[0].start > r.now and held
+    return any(d.speaker == r.speaker and d.kind == "date" and str(d.value) > now for d in r.earlier)
 
 
 def _named_before(r: Reading, pos: int, lead: int, end: int) -> bool:

@@ -346,9 +346,16 @@ _JOB_AT = re.compile(  # the speaker's: "I …" or a verb opening the clause
 )
 
 
+_JOB_WORDS = re.compile(
+    r"\b(?:promoted|made|bumped)\s+me\b|\b(?:job|position|role|gig)\s+(?:at|with)\b", re.I
+)
+
+
 def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """The speaker's title said as what someone made them, or a title and an employer said of a job taken."""
     s = r.text
+    if _JOB_WORDS.search(s, pos, end) is None:
+        return False
     if (m := _PROMOTED_ME.match(s, pos, end)) is not None:
         add_fact(
             r, r.speaker, "job_title", m["title"].lower(), pos, end, confidence, True, "text", m.span("title")

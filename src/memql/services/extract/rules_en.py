@@ -154,13 +154,16 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     _people(r, start, body_end)
 
 
+_COMMA = re.compile(r",\s*")
+
+
 def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's; "Winter
     schedule, so it's the 7:40 boat now": the ride held, at a new time; "Peet's promoted me to store
     manager!": the speaker's title (predicates_en.my_job)."""
     if my_job(r, pos, end, confidence):
         return True
-    for at in (pos, *(c.end() for c in re.finditer(r",\s*", r.text[:end]) if c.start() >= pos)):
+    for at in (pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))):
         if ride_now(r, pos, at, end, confidence):
             return True
         if (m := BARE_STATUS.match(r.text, at, end)) is not None:
