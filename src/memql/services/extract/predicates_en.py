@@ -10,6 +10,7 @@ from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 
 from .common import Reading, latest_held, latest_organization, singular
 from .floors import floor_en
+from .moves_en import moved_someone
 from .patterns_en import (
     _ADVERBS,
     _AGE,
@@ -27,7 +28,7 @@ from .patterns_en import (
     _WH_OR_PRONOUN,
     TITLED_NAME,
 )
-from .subjects_en import held_by_head, object_of
+from .subjects_en import held_by_head
 from .values_en import add_fact, value_of
 from .vocabulary import snake
 
@@ -74,31 +75,9 @@ def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end:
     return got is not None
 
 
-# "We moved grandma to a memory care place in Columbus", "I moved Dad into assisted living in Tulsa": where
-# the one moved lives now
-_MOVED_SOMEONE = re.compile(
-    _ADVERBS + r"(?:(?:have|'ve|had|just|finally|recently)\s+)*(?:moved|relocated)\s+", re.I
-)
-_MOVED_TO = re.compile(r"\s*(?:back\s+)?(?:to|into|in with|out to|down to|up to)\s+", re.I)
-
-
-def _moved_someone(r: Reading, pos: int, at: int, end: int, confidence: float, correction: bool) -> bool:
-    s = r.text
-    if (m := _MOVED_SOMEONE.match(s, at, end)) is None:
-        return False
-    moved = object_of(r, m.end(), end)
-    if moved is None or moved[0] == r.speaker or (to := _MOVED_TO.match(s, moved[1], end)) is None:
-        return False
-    got = value_of(r, to.end(), end, "place")
-    if got is None or r.time_at(got[1], got[2]) is not None:
-        return False  # "we moved the dentist to Friday": a day, and no one moved
-    add_fact(r, moved[0], "residence", got[0], pos, end, confidence, correction, "place", (got[1], got[2]))
-    return True
-
-
 def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
     s = r.text
-    if subject == r.speaker and _moved_someone(r, pos, at, end, confidence, correction):
+    if subject == r.speaker and moved_someone(r, pos, at, end, confidence, correction):
         return True
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
         owner = re.search(r"\b(?P<p>his|her)\s+$", s[at : m.start("attr")], re.I)
@@ -327,47 +306,6 @@ _RIDE_NOW = re.compile(
     r"(?P<vehicle>train|bus|ferry|tram|shuttle|boat|coach)\b(?=.*\bnow\b)",
     re.I,
 )
-
-
-# "Peet's promoted me to store manager!", "they made me team lead": the speaker's new title
-_PROMOTED_ME = re.compile(
-    r"(?:[\w'’&.-]+\s+){1,3}?(?:just\s+|finally\s+|officially\s+)?(?:promoted|made|bumped)\s+me\s+(?:up\s+)?"
-    r"(?:to\s+)?(?:an?\s+|the\s+)?(?P<title>(?:[a-z-]+\s+){0,2}(?:manager|lead|director|supervisor|partner|head|"
-    r"chief|captain|principal|editor|engineer|chef|officer|president|vp|associate|senior [a-z]+))\b",
-    re.I,
-)
-# "Left Blue Bottle for a shift lead job at Peet's", "took a nursing job at Mercy": a title and where
-_JOB_AT = re.compile(  # the speaker's: "I …" or a verb opening the clause
-    r"(?:(?:i|we|i'm|i am)\s+|(?=(?:just\s+|finally\s+)?(?:left|quit|took|got|landed|accepted|started)\b))"
-    r"(?:[\w'’-]+\s+){0,4}?(?:for|took|got|landed|accepted|started|starting)\s+an?\s+"
-    r"(?:new\s+)?(?P<title>(?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:job|position|role|gig)\s+(?:at|with)\s+"
-    r"(?P<org>(?-i:[A-Z])[\w'’&.-]*(?:\s+(?-i:[A-Z])[\w'’&.-]*){0,3})",
-    re.I,
-)
-
-
-_JOB_WORDS = re.compile(
-    r"\b(?:promoted|made|bumped)\s+me\b|\b(?:job|position|role|gig)\s+(?:at|with)\b", re.I
-)
-
-
-def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
-    """The speaker's title said as what someone made them, or a title and an employer said of a job taken."""
-    s = r.text
-    if _JOB_WORDS.search(s, pos, end) is None:
-        return False
-    if (m := _PROMOTED_ME.match(s, pos, end)) is not None:
-        add_fact(
-            r, r.speaker, "job_title", m["title"].lower(), pos, end, confidence, True, "text", m.span("title")
-        )
-        return True
-    if (m := _JOB_AT.match(s, pos, end)) is None:
-        return False
-    add_fact(
-        r, r.speaker, "job_title", m["title"].lower(), pos, end, confidence, False, "text", m.span("title")
-    )
-    add_fact(r, r.speaker, "employer", m["org"], pos, end, confidence, False, "organization", m.span("org"))
-    return True
 
 
 def ride_now(r: Reading, pos: int, at: int, end: int, confidence: float) -> bool:

@@ -17,6 +17,7 @@ from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, st
 from .corrections_en import bare_value, switched_to_titled
 from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
+from .jobs_en import my_job
 from .patterns_en import (
     _ACTUALLY,
     _AND_OTHER,
@@ -44,7 +45,7 @@ from .patterns_en import (
     STATUS_WORDS,
 )
 from .positions import position_en
-from .predicates_en import my_job, predicate, ride_now
+from .predicates_en import predicate, ride_now
 from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor, relation_words, subject_of
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
@@ -160,7 +161,7 @@ _COMMA = re.compile(r",\s*")
 def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's; "Winter
     schedule, so it's the 7:40 boat now": the ride held, at a new time; "Peet's promoted me to store
-    manager!": the speaker's title (predicates_en.my_job)."""
+    manager!": the speaker's title (jobs_en.my_job)."""
     if my_job(r, pos, end, confidence):
         return True
     for at in (pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))):

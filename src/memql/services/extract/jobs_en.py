@@ -1,0 +1,49 @@
+"""The speaker's job said as what someone made them ("Peet's promoted me to store manager!", "they made me
+team lead") or as a job taken with its employer ("Left Blue Bottle for a shift lead job at Peet's")."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Reading
+from .values_en import add_fact
+
+# "Peet's promoted me to store manager!", "they made me team lead": the speaker's new title
+_PROMOTED_ME = re.compile(
+    r"(?:[\w'’&.-]+\s+){1,3}?(?:just\s+|finally\s+|officially\s+)?(?:promoted|made|bumped)\s+me\s+(?:up\s+)?"
+    r"(?:to\s+)?(?:an?\s+|the\s+)?(?P<title>(?:[a-z-]+\s+){0,2}(?:manager|lead|director|supervisor|partner|head|"
+    r"chief|captain|principal|editor|engineer|chef|officer|president|vp|associate|senior [a-z]+))\b",
+    re.I,
+)
+# "Left Blue Bottle for a shift lead job at Peet's", "took a nursing job at Mercy": a title and where
+_JOB_AT = re.compile(  # the speaker's: "I …" or a verb opening the clause
+    r"(?:(?:i|we|i'm|i am)\s+|(?=(?:just\s+|finally\s+)?(?:left|quit|took|got|landed|accepted|started)\b))"
+    r"(?:[\w'’-]+\s+){0,4}?(?:for|took|got|landed|accepted|started|starting)\s+an?\s+"
+    r"(?:new\s+)?(?P<title>(?:[a-z-]+\s+){0,2}[a-z-]+)\s+(?:job|position|role|gig)\s+(?:at|with)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w'’&.-]*(?:\s+(?-i:[A-Z])[\w'’&.-]*){0,3})",
+    re.I,
+)
+
+
+_JOB_WORDS = re.compile(
+    r"\b(?:promoted|made|bumped)\s+me\b|\b(?:job|position|role|gig)\s+(?:at|with)\b", re.I
+)
+
+
+def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    """The speaker's title said as what someone made them, or a title and an employer said of a job taken."""
+    s = r.text
+    if _JOB_WORDS.search(s, pos, end) is None:
+        return False
+    if (m := _PROMOTED_ME.match(s, pos, end)) is not None:
+        add_fact(
+            r, r.speaker, "job_title", m["title"].lower(), pos, end, confidence, True, "text", m.span("title")
+        )
+        return True
+    if (m := _JOB_AT.match(s, pos, end)) is None:
+        return False
+    add_fact(
+        r, r.speaker, "job_title", m["title"].lower(), pos, end, confidence, False, "text", m.span("title")
+    )
+    add_fact(r, r.speaker, "employer", m["org"], pos, end, confidence, False, "organization", m.span("org"))
+    return True

@@ -1,0 +1,33 @@
+"""Someone the speaker moved lives where they were moved to ("We moved grandma to a memory care place closer
+to us in Columbus", "I moved Dad into assisted living in Tulsa"); a day moved is no one moved ("we moved the
+dentist to Friday")."""
+
+from __future__ import annotations
+
+import re
+
+from .common import Reading
+from .patterns_en import _ADVERBS
+from .subjects_en import object_of
+from .values_en import add_fact, value_of
+
+# "We moved grandma to a memory care place in Columbus", "I moved Dad into assisted living in Tulsa": where
+# the one moved lives now
+_MOVED_SOMEONE = re.compile(
+    _ADVERBS + r"(?:(?:have|'ve|had|just|finally|recently)\s+)*(?:moved|relocated)\s+", re.I
+)
+_MOVED_TO = re.compile(r"\s*(?:back\s+)?(?:to|into|in with|out to|down to|up to)\s+", re.I)
+
+
+def moved_someone(r: Reading, pos: int, at: int, end: int, confidence: float, correction: bool) -> bool:
+    s = r.text
+    if (m := _MOVED_SOMEONE.match(s, at, end)) is None:
+        return False
+    moved = object_of(r, m.end(), end)
+    if moved is None or moved[0] == r.speaker or (to := _MOVED_TO.match(s, moved[1], end)) is None:
+        return False
+    got = value_of(r, to.end(), end, "place")
+    if got is None or r.time_at(got[1], got[2]) is not None:
+        return False  # "we moved the dentist to Friday": a day, and no one moved
+    add_fact(r, moved[0], "residence", got[0], pos, end, confidence, correction, "place", (got[1], got[2]))
+    return True
