@@ -225,7 +225,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute(
         "bedtime", ("bedtime", "go to bed", "go to sleep", "sleep", "睡觉", "几点睡", "睡", "上床"), HEALTH
     ),
-    Attribute("arrive", ("arrive", "arrival", "arrives", "get here", "到", "到达", "抵达"), CONTEXT, "date"),
+    Attribute(
+        "arrive",
+        ("arrive", "arrival", "arrives", "get here", "到", "到达", "抵达", "回来", "过来"),
+        CONTEXT,
+        "date",
+    ),
     Attribute("exercise", ("exercise", "workout", "work out", "运动", "锻炼"), HEALTH),
     Attribute("wake_time", ("wake up", "get up", "wake time", "起床", "几点起"), HEALTH),
     Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
