@@ -340,3 +340,10 @@ def test_homes_got_deadlines_extended_and_rooms_rented(text, recent, expected):
 def test_a_relative_back_from_a_trip_is_an_arrival():
     assert own("我老婆半个月后出差回来。") == {("Mira的老婆", "arrive", "2026-03-17")}  # 15 days on
     assert own("我下周三去上海出差。") == {(ME, "上海出差.date", "2026-03-11")}  # the speaker's own trip
+
+
+def test_a_name_and_their_relative_are_one_subject_of_two_people():
+    assert own("Tom and his wife moved to Reno.") == {
+        ("Tom", "residence", "Reno"),
+        ("Tom's wife", "residence", "Reno"),
+    }

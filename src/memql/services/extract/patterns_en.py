@@ -580,4 +580,5 @@ _PAST_VERB_OPENING = re.compile(
     r"(?:(?:to|into|in|from|back|down|over|out|up|my|our|the|a|an|his|her|their|all|both|it|them|everything)\b"
     r"|\d)"  # "Turned 30 yesterday!"
 )
-_AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our)\b|(?-i:[A-Z]))", re.I)  # "Kim and Lou …", "Ash and I …"
+# "Kim and Lou …", "Ash and I …", "Gia and her husband …"
+_AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our|his|her|their)\b|(?-i:[A-Z]))", re.I)

@@ -50,6 +50,8 @@ from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor,
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
 
+_NAME_ALONE = re.compile(r"\s*(?-i:[A-Z][a-z]+)\s*")
+
 
 def clauses(text: str) -> list[tuple[int, int]]:
     """Sentences, then clauses joined by "and/but/so" before a new subject, as [start, end) offsets."""
@@ -81,6 +83,8 @@ def clauses(text: str) -> list[tuple[int, int]]:
         )
         last = a
         for m in inner:
+            if _NAME_ALONE.fullmatch(text, last, a + m.start()):
+                continue  # "Gia and her husband relocated to …": one subject of two people, no clause
             out.append((last, a + m.start()))
             last = a + m.end()
         out.append((last, b))
