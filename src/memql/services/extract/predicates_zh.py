@@ -1,9 +1,9 @@
-"""The Chinese predicates beyond residence, work and status (rules_zh.py reads those): habits (我每天喝美式,
-我现在改喝绿茶了), studies (在读法学, 改读计算机), schools (在育才小学上学), cars (开一辆丰田, 换了辆奥迪),
-floors (办公室在4楼, 搬到9楼了), amounts by the period (房租每个月4500), sizes (文化衫我要M码), party sizes
-(订六个人的位子), the clock time of a ride (坐7点45的地铁) and dated events without a copula
-(合同下周五签, 搬家公司两周后来, 我后天飞哈尔滨) — and a change announced in one part and valued in the
-next (项目负责人换了，现在是小冯; 房东涨租了，从七月起每个月5200).
+"""The Chinese predicates beyond residence, work and status (predicates_at_verb_zh.py reads those):
+habits (我每天喝美式, 我现在改喝绿茶了), studies (在读法学, 改读计算机), schools (在育才小学上学), cars
+(开一辆丰田, 换了辆奥迪), amounts by the period (房租每个月4500), sizes (文化衫我要M码), party sizes
+(订六个人的位子), the clock time of a ride (坐7点45的地铁) and dated events without a copula (合同下周五签,
+搬家公司两周后来, 我后天飞哈尔滨). Floors are floors.py's, an instrument or a race pursuits_zh.py's, a
+change announced in one part and valued in the next announced_zh.py's.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from datetime import timedelta
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import SINGULAR_RELATIONS, Reading, held_key, time_value
+from .common import Reading, time_value
 from .floors import floor_zh
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
 from .patterns_zh import _STATUSES, ZH_AMOUNT_TO, ZH_MOVED_TO
 from .places import followed_to_zh, is_employer_zh, is_place_zh, works_for_zh
 from .pursuits_zh import pursuit_zh
-from .values_zh import add_fact, add_match, key_of, read_value, said_like
+from .values_zh import add_fact, add_match, key_of, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
 _HABIT = re.compile(
@@ -183,47 +183,10 @@ _HOW_ONE_CAME = re.compile(
 _TRIP_TO = re.compile(r"去(?P<v>[\u4e00-\u9fff]{2,6})")
 _GIVING_BIRTH = re.compile(r"生(?:孩子|宝宝|娃|二胎|老二)?|分娩|临盆")
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
-_ANNOUNCE = re.compile(
-    r"(?:(?P<thing>" + _CLAUSE + r"{0,6}?)(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
-    r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
-    r"(?:我们|我)?(?:已经|又|也|刚|刚刚)*(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|离职|辞职|转专业|换专业|改地方|换地方|"
-    r"改地点|换地点)了|"
-    r"[\u4e00-\u9fff]{0,4}?(?P<weighed>称了一?下|上秤了?|称了体重|量了体重))$"  # 今早称了一下，188
-)
-_ANNOUNCED_VALUE = re.compile(
-    r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在[^，,。]{1,6}?(?:管|开|经营)着?|在|到了?|去了?|读|学)?(?P<v>"
-    + _CLAUSE
-    + r"{1,12}?)"
-    r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
-)
-# 新的是amei@qq.com: an address or a number, longer than a value is otherwise
-_CONTACT = re.compile(
-    r"(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*"
-    r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
-)
-_VERB_OBJECT_KEYS = {
-    "换工作": "employer",
-    "跳槽": "employer",
-    "换公司": "employer",
-    "换单位": "employer",
-    "搬家": "residence",
-    "换": "phone",
-    "换手机": "phone",
-    "换车": "car",
-    "离职": "employer",  # 他离职了，现在在小米: the next part names the new one
-    "辞职": "employer",
-    "转专业": "major",
-    "换专业": "major",
-    "改地方": "location",  # 改地方了，去海底捞: the place of the plan before
-    "换地方": "location",
-    "改地点": "location",
-    "换地点": "location",
-}
 _CLOCK_ZH = r"(?P<v>(?:晚上|早上|夜里)?[0-9一二两三四五六七八九十]{1,3}点(?:半|[0-9]{2}分?)?)"
 _SLEEP = re.compile(rf"(?:{_CLOCK_ZH})?(?:左右)?(?:就|才)?(?:睡觉|睡了|睡|上床|(?P<up>起床))(?:了)?[。！!]*$")
 _CLOCK_BEFORE = re.compile(_CLOCK_ZH + r"(?:左右)?(?:就|才)?$")
 _NOT_PERSON = re.compile(r"我|你|他|她|自己|大家|谁|公司|部门|团队")
-_MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}
 # 我现在归李总管, 改向老陈汇报了: whom one reports to is one's manager (one at a time)
 _REPORTS_TO = re.compile(
     r"(?:改|转)?(?:归|由|向|跟)(?P<v>[^，,。！!？?的]{1,4}?)(?:管|带|直接管|负责|汇报)(?:了|啦|呢)?[。！!]*$"
@@ -486,77 +449,6 @@ def _recurring(
     if not key:
         return False
     add_fact(r, subject, key, r.text[t0:t1], a, b, confidence, correction, "schedule", (t0, t1))
-    return True
-
-
-# 她现在不在协和了: no longer at a place a fact of theirs held (the next part says where now)
-_NO_LONGER_AT = re.compile(
-    r"(?:我们|我)?(?:现在|已经|早就|目前)*(?:不在|离开了?)(?P<left>[^，,。！!]{1,10}?)(?:上班|工作|干|住)?了[。！!]*$"
-)
-
-
-def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | None:
-    """项目负责人换了 / 房东涨租了: the attribute a part says changed, whose value the next part gives
-    (`subject`: whose, when the part named them: 他/她 …)."""
-    if (left := _NO_LONGER_AT.match(r.text, a, b)) is not None:
-        whose = subject or r.speaker
-        held = (d for d in reversed(r.earlier) if d.subject == whose and isinstance(d.value, str))
-        return next((d.attribute for d in held if left["left"] in d.value or d.value in left["left"]), None)
-    m = _ANNOUNCE.match(r.text, a, b)
-    if m is None:
-        return None
-    owner = re.match(r"(?:我们|我)的?", m["attr"] or "")
-    relation = r.vocabulary.relation(m["attr"][owner.end() :]) if owner and m["attr"] else None
-    if relation is not None and relation[0] in SINGULAR_RELATIONS:  # 我老板换人了，现在是刘总
-        return held_key(r.vocabulary, relation[0])
-    if m["weighed"]:
-        return "weight"
-    if m["verb_object"]:  # 我换工作了，现在在京东: the thing changed is the job
-        return _VERB_OBJECT_KEYS[m["verb_object"].removesuffix("码").removesuffix("号")]
-    held = key_of(r, m["thing"].strip("的又也都 ")) if m["money"] and m["thing"] else ""
-    if held and any(d.attribute == held for d in r.earlier):  # 托班涨价了: the amount of the thing held
-        return held
-    phrase = _MONEY_KEYS.get(m["money"], m["money"]) if m["money"] else m["attr"].strip()
-    if (traded := re.fullmatch(r"(?:我们|我)?把(?P<v>.{2,8}?)置?", phrase)) is not None:
-        # 把思域置换了，换了台RAV4: the thing named is a value held; its key is what changed
-        whose = subject or r.speaker
-        held = (d for d in reversed(r.earlier) if d.subject == whose and traded["v"] in str(d.value))
-        return next((d.attribute for d in held), None)
-    adverbs = re.fullmatch(r"[又也都还就再刚已经终于]+", phrase)  # 又换了 says again, not what
-    if (
-        adverbs and "又" in phrase
-    ):  # …换成招商银行了 … 又换了，现在是建设银行: what changed before changed again
-        whose = subject or r.speaker
-        said = [
-            d.attribute for d in r.earlier if d.subject == whose and not d.attribute.startswith("relation.")
-        ]
-        return next((key for key in reversed(said) if said.count(key) > 1), None)
-    if re.search(r"[我你他她是在]|工作|主意|天气", phrase) or adverbs:
-        return None
-    # 场地换了，改在植物园办了: the next part moves the held gathering's place (venue_said)
-    if phrase in ("场地", "地点", "地方", "位置") and any(
-        d.attribute.endswith(".location") for d in r.earlier
-    ):
-        return None
-    return key_of(r, phrase) or None
-
-
-def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: int, confidence: float) -> bool:
-    """现在是小冯在管 / 从七月起每个月5200: the value of an attribute the part before said changed, at `a`
-    past the adverbs and time of the part (which begins at `part`; its time dates it: 下个月开始5000)."""
-    s = r.text
-    if (m := _AMOUNT.match(s, a, b)) is not None and not m["attr"].strip():
-        return amount(r, subject, key, m, part, b, confidence, True)
-    end = a + len(s[a:b].rstrip("。！!了啦"))
-    contact = _CONTACT.fullmatch(s, a, end)
-    m = _ANNOUNCED_VALUE.match(s, a, b) if contact is None else contact
-    if m is None:
-        return False
-    got = read_value(r, m.start("v"), m.end("v"), r.vocabulary.kind(key))
-    if got is None or (len(str(got[0])) > 10 and contact is None):
-        return False
-    value, v0, v1 = got
-    add_fact(r, subject, key, value, part, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
     return True
 
 

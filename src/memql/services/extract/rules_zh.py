@@ -16,6 +16,7 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
+from .announced_zh import announced, announced_value
 from .common import HEDGED, Draft, Reading, corrected_holder, strip_span, time_value
 from .corrections_zh import (
     AMOUNT_WORDS,
@@ -59,8 +60,6 @@ from .patterns_zh import (
 from .positions import position_zh
 from .predicates_at_verb_zh import verb_predicates
 from .predicates_zh import (
-    announced,
-    announced_value,
     event,
     topic_states,
     zh_amount,

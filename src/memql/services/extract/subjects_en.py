@@ -141,7 +141,7 @@ def object_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     """(person, position after) for the object of a verb: him/her, a parent called by the word in any case
     ("we moved grandma"), else what a subject may be ("my dad", "Bob")."""
     if (m := _OBJECT_PRONOUN.match(r.text, pos, end)) is not None:
-        who = r.pronoun("m" if m["p"].lower() == "him" else "f")
+        who = object_person(r, m["p"])
         return (who, m.end()) if who else None
     if (m := _KIN_OBJECT.match(r.text, pos, end)) is not None:
         return _kin_called(r, m["rel"]), m.end()
