@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from memql.services.extract.kin_zh import RELATIONS_ZH
@@ -96,6 +97,7 @@ def attribute_phrases(attribute: str, vocabulary: Vocabulary = DEFAULT_VOCABULAR
 _KIN_BY_LENGTH = sorted(RELATIONS_ZH, key=len, reverse=True)
 
 
+@lru_cache(maxsize=4096)  # a pure reading of a key segment, asked again for every query
 def _place_and_rest(segment: str) -> tuple[str, ...]:
     """A Chinese key of a known place and what one does there (成都出差 of 去成都出差), of a gathering and
     what it is for (纪念日晚饭), or of a relative and a thing of theirs (爷爷90大寿): either part names it, as
