@@ -217,7 +217,12 @@ class Reading:
     def correct(
         self, earlier: Draft, value: object, start: int, end: int, value_span: tuple[int, int]
     ) -> Draft:
-        """A bound correction: `earlier`'s subject and attribute take `value` from now on."""
+        """A bound correction: `earlier`'s subject and attribute take `value` from now on; of a recurring
+        time, a weekday said is the new recurring time ("every Saturday at 10am", then "to Sunday at 2pm")."""
+        if isinstance(earlier.value, str) and RECURRING.match(earlier.value):
+            words = self.text[value_span[0] : value_span[1]]
+            if _WEEKDAY_SAID.fullmatch(words):
+                value = ("每" if CJK.match(words) else "every ") + words
         return self.add(
             Draft(
                 earlier.subject,
@@ -415,6 +420,12 @@ def count_of(text: str) -> int | None:
 
 
 # a time that recurs, held as its words ("every Saturday at 10am", 每周六上午十点): a fact of kind "schedule"
+# a weekday and maybe its hour or part of the day, no day of a month
+_WEEKDAY_SAID = re.compile(
+    r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|"
+    r"\s+(?:morning|afternoon|evening|night)s?)?|(?:周|星期|礼拜)[一二三四五六日天][\u4e00-\u9fff0-9:：]{0,6})",
+    re.I,
+)
 RECURRING = re.compile(r"(?:every|each)\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每", re.I)
 
 

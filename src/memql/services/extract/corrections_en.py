@@ -46,7 +46,8 @@ _CHANGED_THE = re.compile(
     r"bumped|rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
     r"lowered|reduced|cut|dropped|extended|extend)|"
     + CHANGING
-    + r")\s+(?P<article>(?:the|my|our|his|her)\s+)?(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s+(?:back\s+|up\s+)?"
+    + r")\s+(?P<article>(?:the|my|our|his|her)\s+)?"
+    r"(?P<attr>[\w-]+(?:\s+(?!(?:up|back|down|forward)\b)[\w-]+)?)\s+(?:back\s+|up\s+|down\s+|forward\s+)?"
     r"(?:to|until)\s+",  # "OB moved her due date up to May 28": the one "her" stands for
     _I,
 )
@@ -192,19 +193,21 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
     whose = object_person(r, article) if article in ("his", "her") else r.speaker
     if whose is None:
         return False
-    held = [
-        d
-        for d in reversed(r.earlier)
-        if d.subject == whose
-        and (
+
+    def names_key(d: Draft) -> bool:
+        return (
             d.attribute == key
             or d.attribute.endswith(("." + key, "_" + key))  # "the membership": the gym membership
             or d.attribute.startswith(key + ".")
-            or d.attribute.split(".", 1)[0].endswith(
-                "_" + key
-            )  # "registration": soccer_registration.deadline
+            # "registration": soccer_registration.deadline
+            or d.attribute.split(".", 1)[0].endswith("_" + key)
         )
-    ]  # "push the dentist to Thursday": the dentist appointment
+
+    held = [d for d in reversed(r.earlier) if d.subject == whose and names_key(d)]
+    if not held and article in ("", "the"):  # "moved the recital up to 5:30": the daughter's, the one held
+        kin = [d for d in reversed(r.earlier) if d.subject.startswith(r.speaker + "'s ") and names_key(d)]
+        if len({d.subject for d in kin}) == 1:
+            held, whose = kin, kin[0].subject
     if not key or not (held or (m["article"] and r.vocabulary.attribute(key) is not None)):
         return False  # "moved standup to 10": a bare noun names only a thing held
     # "moved the wedding to June 27" after its day and its place: the day, by the value's kind
@@ -239,7 +242,7 @@ _MEASURE_CHANGE = re.compile(
 # "152 this morning", "151.4 on the scale today": a weigh-in, of the weight held
 _WEIGH_IN = re.compile(
     r"(?P<value>\d{2,3}(?:\.\d)?(?P<cur>)\s*(?P<unit>lbs?|pounds|kg|kilos)?)\s+"
-    r"(?:this morning|today|on the scale(?:\s+(?:this morning|today))?)[\s.!]*$",
+    r"(?:this morning|today|on the scale(?:\s+(?:this morning|today))?)(?:[\s.!]*$|,\s+(?![\d$€£]))",
     _I,
 )
 # "lease came through, it's 1,525 now", "it's now $80": a bare new amount of the one held

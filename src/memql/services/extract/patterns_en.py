@@ -40,6 +40,8 @@ NOT_NAMES = frozenset((
     # roles said at the start of a sentence ("Vet put Rex on a diet"): who they are, not a name
     "Vet", "Doctor", "Doc", "Nurse", "Teacher", "Coach", "Boss", "Landlord", "Therapist", "Dentist",
     "Manager", "Mechanic", "Neighbor", "Neighbour", "Babysitter", "Nanny", "Trainer", "Pharmacist",
+    # amounts said at the start of a sentence ("Goal is 165"): what they measure, not who
+    "Goal", "Target", "Budget", "Rent", "Price", "Score", "Total", "Weight", "Deadline", "Rate",
 ))
 ROLE_OPENING = (  # "Doctor upped my metformin": a role that opens a clause, no name
     r"(?:the\s+|my\s+|our\s+)?(?:vet|doctor|doc|nurse|teacher|coach|boss|landlord|therapist|dentist|manager|"

@@ -347,6 +347,8 @@ _COPULA = re.compile(
     r"定在了?|订在了?|(?<!预)约在了?|安排在了?|提高到了?|降低到了?|增加到了?|减少到了?|(?:"
     + ZH_AMOUNT_TO
     + r")了?|调到了?|调整为|是|为|在|到|至|：|:|"
+    # 降压药一直吃的氨氯地平: what one takes, said without 是
+    r"(?:一直|现在|目前|平时|每天|都)*(?:吃|服用|用|喝)的(?:是)?(?=[\u4e00-\u9fffA-Za-z])|"
     r"(?<=[\u4e00-\u9fff])\s+(?=[0-9A-Za-z+]))(?P<v>.+)"  # 手机号 138…: a space before digits or Latin
 )
 _CHANGE_COPULA = (

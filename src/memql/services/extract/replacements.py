@@ -27,7 +27,7 @@ from datetime import datetime
 from memql.services.tokenize import STOP_WORDS, tokens
 
 from . import values_en, values_zh
-from .common import CJK, HEDGED, MOMENT, Draft, Reading, count_of, kin_named, same_value
+from .common import CJK, HEDGED, MOMENT, RECURRING, Draft, Reading, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
 from .shifts import following_day
 from .value_shapes import Value, values
@@ -174,6 +174,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     candidates = [v for v in candidates if v.kind != "name" or str(v.value).casefold() not in subjects]
     if _bind_named(r, before, candidates, turn_index, people):
         return
+    unkeyed = None  # a name no fact held, whose turn names no key for it: the last resort
     for own in (True, False):  # the speaker's own turns first: an echo by someone else is a last resort
         for back in range(len(before) - 1, -1, -1):
             said = before[back]
@@ -185,7 +186,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
-                holders = [d for d in held if same_value(d.value, str(old.value)) or _heads(d.value, old)]
+                holders = [d for d in held if _holds(d.value, old, said.text)]
                 known = bool(holders)
                 owned = acquired and any(OWNED.search(d.attribute) for d in holders)
                 # "Cancelled Anytime Fitness; I go to the YMCA now": the change names the value it ends
@@ -208,13 +209,27 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                     any(d.subject == r.speaker for d in holders) and _OPENS_WITH_OTHER.search(text) is None
                 ):
                     continue
+                unkeyed_name = old.kind == "name" and _attribute(r, said, old, shared, r.speaker) == "name"
+                if not holders and unkeyed_name:  # "Lisbon and Porto": an earlier turn may name its key
+                    unkeyed = unkeyed or (said, back, old, new, shared)
+                    continue
                 _draft(r, said, back, old, new, shared, turn_index)
                 return
+    if unkeyed is not None:
+        _draft(r, *unkeyed, turn_index)
 
 
 _COMPANION = re.compile(
     r"(?<!went )(?<!going )(?<!go )\b(?:with|met|told|asked|called|texted|visited)\s+$", _I
 )
+
+
+def _holds(held: object, old: Value, said: str) -> bool:
+    """A held value the old one is: the same, headed by it, or the recurring time it names a day of
+    (周六上午十点 of 每周六上午十点)."""
+    words = said[old.start : old.end]
+    recurs = old.kind in ("date", "clock") and RECURRING.match(str(held)) is not None and words in str(held)
+    return same_value(held, str(old.value)) or _heads(held, old) or (recurs and len(words) >= 2)
 
 
 def _heads(held: object, old: Value) -> bool:
@@ -315,9 +330,7 @@ def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | No
 
 
 def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: set[str], turn: int | None):
-    held = next(
-        (d for d in reversed(r.earlier) if same_value(d.value, str(old.value)) or _heads(d.value, old)), None
-    )
+    held = next((d for d in reversed(r.earlier) if _holds(d.value, old, said.text)), None)
     part = next((d for d in reversed(r.earlier) if _part_of(old, d)), None) if held is None else None
     if part is not None:  # "3K729" of 京A·3K729: the held value with its part replaced
         held = part
@@ -375,6 +388,9 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     before = held.value if held is not None else old.value
     # "rescheduled it for the following Monday": the Monday after the held day, not after today
     value = following_day(r.text, new.start, new.end, before) or _same_day_and_half(new, before, r.text)
+    if held is not None and RECURRING.match(str(held.value)) and new.kind in ("date", "clock"):
+        words = r.text[new.start : new.end]  # 每周六上午十点, then 改成周日下午两点: 每周日下午两点
+        value = ("每" if CJK.match(words) else "every ") + words
     r.add(Draft(subject, attribute, value, start, end, begins, HEDGED, correcting, _kind(new), span))
 
 
@@ -555,9 +571,16 @@ def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: st
     given = _GIVEN_FOR.search(said.text[: old.start])
     if given:
         return vocabulary.normalize(given[1])
+    if old.kind == "name" and (after := _FOR_AFTER.match(said.text, old.end)):  # "Portugal for the honeymoon"
+        return vocabulary.normalize(after[1])
     if old.kind == "name" and re.search(r"\b(?:at|in)\s+(?:the\s+)?$", said.text[: old.start], _I):
         return "location"
     return _BY_SHAPE.get(old.kind.split(":")[0], old.kind)
+
+
+_FOR_AFTER = re.compile(
+    r"\s+for\s+(?:the|my|our|his|her|their)\s+((?:[a-z-]+\s+)?[a-z-]+)\s*(?:[.,;!?]|$)", _I
+)
 
 
 def _phrase(text: str, word: str, shared: set[str]) -> str:

@@ -22,6 +22,9 @@ _WHOSE = r"(?:the|our|my|his|her|their|(?-i:[A-Z])[\w-]*'s)"  # "moved Mom's sur
 _EN_SHIFT = re.compile(
     r"\b(?P<verb>(?:push(?:ed|ing)?|moved|bumped|brought)\s+(?:it\s+|them\s+|" + _WHOSE + r"\s+"
     r"[\w-]+(?:\s+[\w-]+)?\s+)?(?:back|out|up|forward)|(?<=(?:is|'s|as|ot)\s)(?:pushed|bumped)|"
+    # "Airline pushed my flight two days": no direction said is later
+    r"(?:push(?:ed|ing)?|bumped)\s+(?:it|them|" + _WHOSE + r"\s+[\w-]+(?:\s+[\w-]+)??)(?=\s+(?:by\s+)?"
+    r"(?:an?|another|\d+|" + EN_NUMBER_RE + r")\s+(?:minute|hour|day|week|month)s?\b)|"
     r"postponed|delayed|set\s+back)\s+(?:by\s+)?"  # "jury duty is pushed a month": later
     r"(?:another\s+|a\s+further\s+)?(?P<n>an?|another|"
     + EN_NUMBER_RE

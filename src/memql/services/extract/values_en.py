@@ -17,6 +17,7 @@ _LISTED_AMOUNT = re.compile(
     r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?)\s*,\s*(?:[A-Za-z][\w'-]*\s+){1,2}[$€£¥]?\d"
 )
 
+_PLACE_AFTER = re.compile(r"\s*,?\s+(?:out of|from|at|in|to|into|via)\s+(?:the\s+)?(?-i:[A-Z])", _I)
 
 _EVERY = re.compile(r"(?:every|each)\s+", _I)
 _WEEKDAYS = re.compile(
@@ -52,6 +53,9 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if recurs(r, start, end):  # "every Saturday at 10am", "Saturdays at 3pm": a time that recurs is its words
         return s[start:end], start, end, rejected
     span = r.time_at(start, end)
+    place = _PLACE_AFTER.search(s, start, end) if span is None else None
+    if place is not None and (span := r.time_at(start, place.start())) is not None:
+        end = place.start()  # "Thursday the 12th, 7:40am out of O'Hare": where from is no part of the time
     cut = _VALUE_CUT.search(s, start, end) if span is None else None
     if cut is not None and cut.start() > start:
         # "in three months, so I need to decide soon": the time before a new clause is the value
