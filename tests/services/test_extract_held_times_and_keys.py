@@ -7,7 +7,7 @@ shifts, values_en, common.Reading.correct, patterns_zh)."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import own
+from extract_helpers import NOW, extract, facts, own
 
 ME = "Mira"
 
@@ -73,3 +73,36 @@ def test_a_plan_said_as_a_list_of_places_is_not_what_a_change_replaces():
         ("We're leaning toward Portugal for the honeymoon.", "Lisbon and Porto, maybe the Algarve."),
     )
     assert not any(attribute == "name" for _, attribute, _ in got)
+
+
+def test_a_relative_named_in_a_clause_the_grammar_cannot_read_is_still_that_relative():
+    # "says anytime" is a report: the clause states nothing, but her brother Luke and where he is are said
+    assert facts("my brother Luke in Austin says anytime lol") == {
+        ("Luke", "relation.brother_of", ME),
+        ("Luke", "residence", "Austin"),
+    }
+    assert facts("I talked to my sister Ana yesterday.") == {("Ana", "relation.sister_of", ME)}
+
+
+def test_a_person_written_in_lower_case_after_being_named_is_that_person():
+    recent = ("my brother Luke in Austin says anytime lol",)
+    assert own("luke just moved to Seattle for a job at amazon, so we're 3 hrs apart now!", recent) >= {
+        ("Luke", "residence", "Seattle")
+    }
+    # a word in an address is never a name made capital, nor is a word capitalised for another reason
+    assert own("Email me at mira@studio.com instead.") == {(ME, "email", "mira@studio.com")}
+    assert not any(v == "Big" for _, _, v in own("it was a big move", ("We went to Big Bear.",)))
+
+
+def test_an_emoji_between_words_ends_a_sentence():
+    recent = ("my manager Karen wants a self-review by friday.",)
+    assert own("karen left the company 😬 new manager is Omar, came from the boston office.", recent) >= {
+        (ME, "manager", "Omar")
+    }
+
+
+def test_a_correction_holds_from_when_it_is_said_not_from_a_later_day_it_names():
+    recent = ("这周六我过生日 想在家搞个小派对",)
+    got = extract("啊不对 说错了，是周日，周六我要加班。。", recent).facts
+    corrected = [f for f in got if f.value == "2026-03-08"]
+    assert corrected and all(f.valid_from == NOW for f in corrected)

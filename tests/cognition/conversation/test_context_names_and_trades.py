@@ -94,3 +94,23 @@ def test_a_titled_name_ended_in_a_clause_is_history_in_the_message_that_replaced
     )
     text = conv.context("Who is the dentist of Abe's kids?", budget_tokens=300).text
     assert "the kids see Dr. Lam in Plymouth now. — history: We left Dr. Fox," in text
+
+
+def test_a_change_after_an_emoji_is_read_and_the_one_it_ended_is_history(memory):
+    m = memory(actor="Nate", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "my manager Karen wants a self-review by friday.", "2026-01-26T09:00:00Z"),
+            (
+                "user",
+                "Karen left the company 😬 new manager is Omar, from the Boston office.",
+                "2026-04-06T09:00:00Z",
+            ),
+        ],
+    )
+    text = conv.context("Who is Nate's manager now?", budget_tokens=300).text
+    assert "Nate's manager: Omar" in text
+    said = [line for line in text.splitlines() if "Karen left the company" in line]
+    # the message that named Karen as it said the change reads as history from its own day
+    assert said and all(line.startswith("until 2026-04-06: ") for line in said)

@@ -385,6 +385,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     span = (new.start, new.end)
     # "下个月要搬去厦门", "relocating to Austin next month": a change said for later holds from then
     begins = (values_zh if CJK.search(r.text[start:end]) else values_en).valid_from(r, start, end, *span)
+    begins = r.now if correcting else begins  # 说错了，是周日，周六我要加班: what was said is wrong now
     before = held.value if held is not None else old.value
     # "rescheduled it for the following Monday": the Monday after the held day, not after today
     value = following_day(r.text, new.start, new.end, before) or _same_day_and_half(new, before, r.text)

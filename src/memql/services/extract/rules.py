@@ -60,7 +60,7 @@ class RuleExtractor:
             persons: list[Person] = []
             for i, turn in enumerate(said):
                 reading = self._read(
-                    turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang
+                    turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang, said[:i]
                 )
                 _after_grammar(reading, said[:i], i)
             return earlier, persons
@@ -74,18 +74,20 @@ class RuleExtractor:
             [],
             speakers,
             message.lang,
+            said,
             context=recent_turns if message.recent else None,
         )
         _after_grammar(reading, said, None)
         return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
 
     def _read(
-        self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, context=None
+        self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, said, context=None
     ) -> Reading:
         plain = text.replace("\u2019", "'").replace("\u2018", "'")
         times = find_times(plain, now)
         reading = Reading(plain, speaker, now, self.vocabulary, turn, times, earlier, persons, speakers)
         reading.context = context
+        _capitalise_known_names(reading, said)
         for start, end in _sentences(plain):
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en
@@ -104,6 +106,31 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     swaps.bind(reading, [t.text for t in before[-3:] if t.speaker == reading.speaker])
     replacements.bind(reading, before, turn)
     answers.bind(reading, before)
+
+
+# a capitalised word inside a sentence (after a lower-case word or a comma): a name as written
+_MID_CAPITAL = re.compile(r"(?<=[a-z,] )(?-i:[A-Z][a-z]{2,})\b")
+_LOWER_WORD = re.compile(r"(?<![\w@./#-])[a-z]{3,}(?![\w@/#-]|\.\w)")  # a word, not part of an address
+
+
+def _capitalise_known_names(reading: Reading, said: list[Said]) -> None:
+    """ "luke just moved to Seattle" after "my brother Luke": a person written capitalised before is
+    that person when written in lower case (same length, so every offset holds). Only people the turns
+    read so far know, never a word that was capitalised for another reason ("Big Bear": not "big")."""
+    text = reading.text
+    written = {w.lower(): w for t in (*said, reading) for w in _MID_CAPITAL.findall(t.text)}
+    written.update({w.lower(): w for w in reading.speakers if w[:1].isupper()})
+    hits = {w: written[w] for w in set(_LOWER_WORD.findall(text)) if w in written}
+    if not hits:
+        return  # (before the recent turns are read: most messages end here)
+    known = set(reading.speakers) | {p.name for p in reading.persons} | {d.subject for d in reading.earlier}
+    known |= {
+        str(d.value) for d in reading.earlier if d.kind == "person" or d.attribute.startswith("relation.")
+    }
+    for low, name in hits.items():
+        if name in known:
+            text = re.sub(rf"(?<![\w@./#-]){low}(?![\w@/#-]|\.\w)", name, text)
+    reading.text = text
 
 
 def _sentences(text: str) -> list[tuple[int, int]]:

@@ -46,17 +46,30 @@ from .patterns_en import (
 )
 from .positions import position_en
 from .predicates_en import predicate, ride_now
-from .subjects_en import BARE_OWNER, DEFINITE, KIN_ADJ, held_by_head, possessor, relation_words, subject_of
+from .subjects_en import (
+    BARE_OWNER,
+    DEFINITE,
+    KIN_ADJ,
+    held_by_head,
+    named_relatives,
+    possessor,
+    relation_words,
+    subject_of,
+)
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
 
 _NAME_ALONE = re.compile(r"\s*(?-i:[A-Z][a-z]+)\s*")
 
 
+EMOJI = "[\U0001f300-\U0001faff\u2600-\u27bf]"
+
+
 def clauses(text: str) -> list[tuple[int, int]]:
     """Sentences, then clauses joined by "and/but/so" before a new subject, as [start, end) offsets."""
     cuts = [0]
-    for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+", text):
+    # an emoji between words ends a sentence: "karen left the company 😬 new manager is Omar"
+    for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+|\s*" + EMOJI + r"+\s*", text):
         before = text[: m.start()].rsplit(None, 1)
         word = before[-1].lower().rstrip(".") if before else ""
         if m.group(0).strip() == "" and word in (
@@ -134,6 +147,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     # "change of plan: we're going to Nopa instead": a corrected plan is no hypothetical
     hypothetical = _HYPOTHETICAL.search(rest) and not (correction and _GOING_TO_NAME.match(rest))
     if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
+        named_relatives(r, pos, body_end)  # "my brother Luke in Austin says anytime": still her brother
         return
     if dose_en(r, pos, body_end, confidence) or position_en(r, pos, body_end, confidence):
         return  # "I'm on 20mg of Lexapro" (doses.py); "Coach moved him to defense" (positions.py)
@@ -156,6 +170,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         bare_value(r, pos, body_end, correction, about)
         if correction and timed < pos and len(r.facts) == before:  # "Wait no, August 13, I typed it wrong"
             bare_value(r, timed, body_end, correction, about)
+    named_relatives(r, pos, body_end)
     _people(r, start, body_end)
 
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from .common import Reading, singular
+from .common import HEDGED, Reading, singular
 from .patterns_en import _I, _NAME, _PAST_VERB_OPENING, CHANGING, NOT_NAMES
-from .values_en import recurs
+from .values_en import add_fact, recurs
 from .vocabulary import snake
 
 
@@ -267,3 +267,27 @@ def held_by_head(r: Reading, subject: str, key: str, events_only: bool = False):
 
 # the noun of an event keyed by its verb (events_en: "I'm flying to Lisbon on the 20th" is "lisbon.fly")
 _VERB_OF_NOUN = {"flight": "fly", "arrival": "arrive", "departure": "leave", "visit": "visit", "trip": "go"}
+
+
+# "in Austin" right after a relative's name: where they are ("my brother Luke in Austin says hi")
+_IN_PLACE = re.compile(r"\s+(?:in|from)\s+(?P<place>(?-i:[A-Z][a-z]+(?:\s[A-Z][a-z]+)?))(?![\w'])")
+
+
+def named_relatives(r: Reading, start: int, end: int) -> None:
+    """ "my brother Luke says hi", "talked to my sister Ana": a relative named anywhere in a clause is
+    that relative, whatever the clause says of them (the relation fact, and where they are when a place
+    follows the name), unless the grammar already read them."""
+    pattern = re.compile(
+        rf"\b(?:my|our)\s+{KIN_ADJ}(?P<rel>{relation_words(r)})\s+(?P<name>{_NAME})(?![\w'])", _I
+    )
+    for m in pattern.finditer(r.text, start, end):
+        name = m["name"]
+        if name in NOT_NAMES or any(
+            d.subject == name and d.attribute.startswith("relation.") for d in r.facts
+        ):
+            continue
+        _relative(r, m)
+        place = _IN_PLACE.match(r.text, m.end(), end)
+        if place is not None and place["place"] not in NOT_NAMES and not r.times_in(*place.span("place")):
+            add_fact(r, name, "residence", place["place"], m.start(), place.end(), HEDGED, False, "place",
+                     place.span("place"))  # fmt: skip
