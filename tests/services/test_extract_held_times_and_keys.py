@@ -106,3 +106,24 @@ def test_a_correction_holds_from_when_it_is_said_not_from_a_later_day_it_names()
     got = extract("啊不对 说错了，是周日，周六我要加班。。", recent).facts
     corrected = [f for f in got if f.value == "2026-03-08"]
     assert corrected and all(f.valid_from == NOW for f in corrected)
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # amounts as chat writes them: 18k, 2.2w; an amount then where it is said of
+        ("月薪18k在杭州算啥水平啊，我女朋友25k", (), {(ME, "salary", 18000)}),
+        ("月薪2.2w", (), {(ME, "salary", 22000)}),
+        # a bare amount in a unit of money after 现在 is the one amount held
+        ("好消息！！调薪了，现在22k", ("月薪18k在杭州算啥水平啊",), {(ME, "salary", 22000)}),
+    ],
+)
+def test_chinese_as_chat_writes_it(text, recent, expected):
+    assert own(text, recent) >= expected
+
+
+def test_a_space_between_chinese_words_parts_clauses_as_a_comma_does():
+    got = {
+        (k, str(v)[:10]) for _, k, v in own("期末周要来了 高数定在下周三上午 英语是12号 我高数还有一章没看")
+    }
+    assert got == {("高数", "2026-03-11"), ("英语", "2026-03-12")}

@@ -430,6 +430,7 @@ def _numbers(text: str) -> set[str]:
 _CLAUSE_END = re.compile(
     # "Dr. Fox" is one name, no end of a clause
     r"(?<=[,;.!?，。；！？])(?<!\bDr\.)(?<!\bMr\.)(?<!\bMs\.)(?<!\bMrs\.)(?<!\bProf\.)\s*|"
+    r"(?<=[\U0001F300-\U0001FAFF\u2600-\u27BF])\s*|"  # "karen left the company 😬 new manager is Omar"
     r"\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)|"
     # "quit soccer and joined the swim team": a second verb of the same one, said in the past
     r"\s+(?=and\s+(?:[a-z]+ed|took|got|went|began|made|became|bought|found|took up)\b)|"

@@ -115,6 +115,8 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
     """不对，是6月30号 / 是苏州，不是杭州: a value bound to the earlier fact it corrects."""
     if _switched_titled(r, a, b) or _count_now(r, a, b) or _weigh_in(r, a, b) or renewed_for_zh(r, a, b):
         return True
+    if _amount_now(r, a, b):
+        return True
     if not correction and rejected is None:
         return False
     m = _BARE.match(r.text, a, b)
@@ -283,6 +285,22 @@ def _weigh_in(r: Reading, a: int, b: int) -> bool:
         b,
         m.span("v"),
     )
+
+
+# 调薪了，现在22k: an amount in a unit of money alone, after "now", is the speaker's latest amount's
+_AMOUNT_NOW = re.compile(
+    r"(?:现在|目前|如今|变成了?|涨到了?|加到了?|降到了?)(?:是|有)?(?P<v>[0-9]+(?:\.[0-9]+)?)(?P<unit>[kKwW]|万|千|块钱?|元)"
+    r"(?:了|啦)?[。！!]*$"
+)
+
+
+def _amount_now(r: Reading, a: int, b: int) -> bool:
+    m = _AMOUNT_NOW.match(r.text, a, b)
+    if m is None or (earlier := number_fix(r, 0)) is None:
+        return False
+    n = float(m["v"]) * {"k": 1000, "w": 10000, "万": 10000, "千": 1000}.get(m["unit"].lower(), 1)
+    bound(r, earlier, int(n) if n == int(n) else n, a, b, m.span("v"))
+    return True
 
 
 # 退了两个人，现在7个: how many a group held of the speaker's has now

@@ -133,7 +133,7 @@ _AMOUNT = re.compile(
     + r"{0,8}?)"
     + _PERIOD
     + r"(?:的)?(?:是|要|交|付|花|赚|挣|拿|还|存|收|涨到|降到|变成)?"
-    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+    r"(?P<n>[0-9]+(?:\.[0-9]+)?|[零〇一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千|[kKwW](?![A-Za-z]))?(?:了|啦|呢)?$"
 )
 # 我月薪一万二, 工资涨到一万五了: an amount after an attribute whose values are numbers (no period said)
 _PLAIN_AMOUNT = re.compile(
@@ -143,12 +143,13 @@ _PLAIN_AMOUNT = re.compile(
     + ZH_AMOUNT_TO
     + r"|提高到|降低到|变成)?"
     r"(?:是|有|为|只有|大概|差不多)?"
-    r"(?<![周期拜])(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+    r"(?<![周期拜0-9.])(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千|[kKwW](?![A-Za-z]))?"
+    r"(?:(?:了|啦|呢)?$|(?<=[kKwW万千元])(?=在))"  # 月薪18k在杭州算啥水平: the amount, then where
 )
 _WEEKDAY_AFTER = re.compile(r"周[一二三四五六日天]$")  # 改到每周四了: a day of the week, no amount
 _PAID = re.compile(
     r"(?:每个?月|月底|月初|每年|每季度)?(?:都|要|得)*(?:交|付|还)(?P<attr>房租|租金|物业费|学费|月供|房贷|车贷|水电费)"
-    r"(?:是|要)?(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千)?(?:了|啦|呢)?$"
+    r"(?:是|要)?(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千|[kKwW](?![A-Za-z]))?(?:了|啦|呢)?$"
 )
 _SIZE = re.compile(
     r"(?P<thing>" + _CLAUSE + r"{1,8}?)(?:我们|我)?(?:要|穿|买|订|选|拿)(?:的是)?"
@@ -331,8 +332,9 @@ def amount(r, subject, key, m, a, b, confidence, correction) -> bool:
     number = float(n) if "." in n else int(n) if n.isdigit() else zh_amount(n)
     if number is None:
         return False
-    if m["unit"] in ("万", "千"):
-        number = number * (10000 if m["unit"] == "万" else 1000)
+    if m["unit"] and m["unit"] in "万千wWkK":  # 18k, 2.2w: how amounts are written in chat
+        number = number * (10000 if m["unit"] in "万wW" else 1000)
+        number = int(number) if number == int(number) else number
     add_fact(r, subject, key, number, a, b, confidence, correction, "number", m.span("n"))
     return True
 

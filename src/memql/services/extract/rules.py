@@ -84,6 +84,8 @@ class RuleExtractor:
         self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, said, context=None
     ) -> Reading:
         plain = text.replace("\u2019", "'").replace("\u2018", "'")
+        # "高数定在下周三上午 英语是12号": in Chinese a space between words parts clauses as a comma does
+        plain = _CJK_SPACE.sub(lambda m: "，" * len(m[0]), plain)
         times = find_times(plain, now)
         reading = Reading(plain, speaker, now, self.vocabulary, turn, times, earlier, persons, speakers)
         reading.context = context
@@ -108,6 +110,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     answers.bind(reading, before)
 
 
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
 # a capitalised word inside a sentence (after a lower-case word or a comma): a name as written
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )(?-i:[A-Z][a-z]{2,})\b")
 _LOWER_WORD = re.compile(r"(?<![\w@./#-])[a-z]{3,}(?![\w@/#-]|\.\w)")  # a word, not part of an address
