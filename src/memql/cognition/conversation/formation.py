@@ -459,7 +459,9 @@ def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
     """A value in force; with `ending`, one whose end is already known is labelled with it."""
     label = _label(f.attribute)
     text = f"{_cite(f)} {_whose(f.subject)} {label}: {_render(f.value, f.subject)}"
-    text += f" (since {_day(f.valid_from)})"
+    # when it was said, written as the day lines are: an ISO date beside an ISO value reads as a value
+    began = f.valid_from.astimezone(UTC)
+    text += f" (since {began.day} {began.strftime('%b %Y')})"
     if ending and f.valid_to is not None:
         text = f"until {_day(f.valid_to)}: {text}"
     return _piece(f, text, "fact", score)
