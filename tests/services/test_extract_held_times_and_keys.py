@@ -127,3 +127,24 @@ def test_a_space_between_chinese_words_parts_clauses_as_a_comma_does():
         (k, str(v)[:10]) for _, k, v in own("期末周要来了 高数定在下周三上午 英语是12号 我高数还有一章没看")
     }
     assert got == {("高数", "2026-03-11"), ("英语", "2026-03-12")}
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # a time, then the event it is the time of; 报了/约了 a day: the day a thing is booked for
+        ("下周三家长会", (), {(ME, "家长会", "2026-03-11")}),
+        ("下周四下午两点项目评审会，我要讲二十分钟", (), {(ME, "项目评审会", "2026-03-12T14:00:00Z")}),
+        ("雅思报了6月13号，口语好慌", (), {(ME, "雅思", "2026-06-13")}),
+        # how long one stays is no home; one character before a time is a verb, not a name
+        ("我妈5月1号来北京，住两周", (), {("Mira的妈妈", "北京.date", "2026-05-01")}),
+        (
+            "我妈嫌五一票难抢，提前到4月28号来了",
+            ("我妈5月1号来北京，住两周",),
+            {("Mira的妈妈", "北京.date", "2026-04-28")},
+        ),
+    ],
+)
+def test_chinese_days_of_things_booked_and_of_visits(text, recent, expected):
+    assert own(text, recent) == expected
+    assert not any(subject == "嫌" for subject, _, _ in facts(text, recent))

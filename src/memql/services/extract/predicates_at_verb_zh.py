@@ -19,6 +19,10 @@ _A_TOWN = re.compile(r"(?:县城|城里|镇上|村里|乡下|老家|农村|市�
 _GRANTED_NEXT = re.compile(r"[，,]\s*(?:已经|也|刚)?(?:批了|批下来了|批准了|通过了|同意了|下来了)")
 _WORKS_NEXT = re.compile(r"[，,]\s*(?:现在|目前)?(?:在[^，,。]{1,10}?(?:上班|工作)|进了|找了份|入职)")
 
+_A_STAY = re.compile(
+    r"(?:[一二两三四五六七八九十几半0-9]+|个把)(?:个)?(?:天|晚|周|星期|礼拜|月|年|宿)(?:左右)?"
+)
+
 
 def verb_predicates(
     r: Reading, subject: str, a: int, verb_at: int, b: int, confidence: float, correction: bool
@@ -59,6 +63,8 @@ def verb_predicates(
         if got_value is None or (key == "job_title" and _ADDRESSED.fullmatch(str(got_value[0]))):
             continue  # 现在是李老师: a person called by surname and title, not the speaker's job
         value, v0, v1 = got_value
+        if key == "residence" and _A_STAY.fullmatch(str(value)):
+            continue  # 住两周: how long one stays, not where
         if not (key == "employer" and _A_TOWN.search(str(value))):  # 去县城当保安了: a town, no employer
             _fact(r, subject, key, value, a, b, confidence, correction, kind, (v0, v1))
         if m.groupdict().get("job") and (job := _value(r, m.start("job"), m.end("job"), "text")) is not None:

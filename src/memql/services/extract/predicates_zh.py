@@ -494,3 +494,24 @@ def places_and_rides(
         add_fact(r, subject, "employer", m["v"], a, b, confidence, correction, "organization", m.span("v"))
         return True
     return False
+
+
+# 下周四下午两点项目评审会: a time, then the event it is the time of (a noun that names a gathering)
+_TIMED_EVENT = re.compile(
+    r"(?:的|有个|有场|有|要开|开)?(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{0,8}?"
+    r"(?:会|课|考试|面试|体检|聚餐|聚会|婚礼|派对|讲座|培训|答辩|复查|复诊|手术|演出|比赛|典礼|饭局))"
+    r"(?:要开|开|见|办)?(?:了|啊|哈|呢)?[。！!~～]*$"
+)
+
+
+def timed_event_noun(r: Reading, a: int, b: int, confidence: float) -> bool:
+    """A part that is a time and the event it is of: the speaker's event on that day (or moment)."""
+    found = next(((t1, span) for t0, t1, span in r.times_in(a, b) if t0 == a), None)
+    if found is None or (m := _TIMED_EVENT.match(r.text, found[0], b)) is None or not m["thing"]:
+        return False
+    key = key_of(r, m["thing"])
+    value = time_value(found[1], r.now)
+    return (
+        bool(key)
+        and add_fact(r, r.speaker, key, value, a, b, confidence, False, "date", (a, found[0])) is not None
+    )

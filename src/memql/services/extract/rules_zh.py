@@ -61,6 +61,7 @@ from .positions import position_zh
 from .predicates_at_verb_zh import verb_predicates
 from .predicates_zh import (
     event,
+    timed_event_noun,
     topic_states,
     zh_amount,
 )
@@ -161,6 +162,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (
             said
             or venue_said(r, a, b, confidence)
+            or (not correction and timed_event_noun(r, a, b, confidence))
             or bare_value(r, a, b, correction, rejected)
             or per_period_amount(r, a, b)
         ):

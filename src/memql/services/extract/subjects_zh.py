@@ -146,7 +146,7 @@ def _named_before_time(r: Reading, pos: int, end: int) -> re.Match[str] | None:
         "relative_named_zh",
         lambda: re.compile(
             rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})"
-            rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{1,4}}?)"
+            rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,4}}?)"  # (我妈嫌五一…: one character is a verb)
         ),
     )
     for t0, _, _ in sorted(r.times):
