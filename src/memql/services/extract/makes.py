@@ -13,3 +13,13 @@ Vauxhall Jaguar Land Rover Range Rover Lotus Ferrari Lamborghini Maserati Bentle
 # "Land Rover", "Alfa Romeo": a two-word make is one alternative, longest first
 CAR_MAKES = r"(?:" + "|".join(sorted({*_MAKES.split(), "Land Rover", "Range Rover", "Alfa Romeo"},
                                       key=len, reverse=True)) + r")"  # fmt: skip
+_MAKES_ZH = """
+比亚迪 特斯拉 丰田 本田 日产 马自达 大众 奥迪 宝马 奔驰 别克 雪佛兰 福特 吉利 长城 哈弗 长安 奇瑞
+理想 蔚来 小鹏 问界 极氪 五菱 红旗 卡罗拉 凯美瑞 思域 雅阁 帕萨特 速腾 迈腾 朗逸 宝来
+"""
+CAR_MAKES_ZH = r"(?:" + "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True)) + r")"
+# phone makes (and the common lines said without their make: "pixel 9", "galaxy s24"), both languages
+_PHONES = """
+iPhone Pixel Galaxy Samsung OnePlus Xiaomi Huawei Oppo Vivo Honor Motorola Nokia 小米 红米 华为 荣耀 一加 魅族
+"""
+PHONE_MAKES = r"(?:" + "|".join(sorted(_PHONES.split(), key=len, reverse=True)) + r")"

@@ -18,6 +18,7 @@ from .corrections_en import bare_value, switched_to_titled
 from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
 from .jobs_en import my_job
+from .owned import owned
 from .patterns_en import (
     _ACTUALLY,
     _AND_OTHER,
@@ -184,8 +185,8 @@ def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     if my_job(r, pos, end, confidence):
         return True
     for at in (pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))):
-        if ride_now(r, pos, at, end, confidence):
-            return True
+        if ride_now(r, pos, at, end, confidence) or owned(r, at, end, confidence, False):
+            return True  # "Winter schedule, so it's the 7:40 boat now"; "went android, got a pixel 9"
         if (m := BARE_STATUS.match(r.text, at, end)) is not None:
             key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
             add_fact(

@@ -28,6 +28,7 @@ from .corrections_zh import (
     subject_moved,
 )
 from .doses import dose_zh
+from .owned import owned
 from .patterns_zh import (
     _ACTOR,
     _AGAIN,
@@ -143,7 +144,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (caused := _CAUSED.match(s, after_adverbs(r, a, b), b)) is not None:
             # 兽医让它改成一天三顿: the change the one in charge asked for; 让我改吃…: my habit's
             a = caused.start("who") if caused["habit"] else caused.end()
-        if _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):
+        if topic in (None, r.speaker) and owned(r, a, b, confidence, True):  # 昨天入了华为Mate 60: the phone
+            said = True
+        elif _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):
             correction = True  # 改到周五了: the fact before changes; no attribute is named
             said = False
         else:

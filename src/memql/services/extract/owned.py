@@ -1,0 +1,65 @@
+"""A phone or a car one now has, known by its make, in English and Chinese: "got a pixel 9", "upgraded to
+the iPhone 16", "my iphone 12 battery dies by 3pm" (the speaker's phone, said in passing); 买了小米14,
+入了华为Mate 60, 提车啦！比亚迪汉, 我的iPhone 13. A new one replaces the one held (the key is the kind:
+phone, car). Only makes people commonly own are known (makes.py); an unknown make is never guessed."""
+
+from __future__ import annotations
+
+import re
+
+from .common import HEDGED, Reading
+from .makes import CAR_MAKES, CAR_MAKES_ZH, PHONE_MAKES
+from .subjects_zh import after_adverbs, subject_at
+from .values_en import add_fact as add_fact_en
+from .values_zh import add_fact as add_fact_zh
+
+_I = re.IGNORECASE
+# a model after the make: "14", "Mate 60", "S24 Ultra", "Model 3", "pixel 9 pro"; a Chinese car's one-word
+# model (比亚迪汉) only before the part ends
+_MODEL = (
+    r"(?:\s?(?:[A-Za-z]+\s?)?\d{1,3}[A-Za-z]{0,2}(?:\s?(?:Pro|Max|Plus|Ultra|Mini|pro|max|plus|ultra|mini))*|"
+    r"(?![了的啦吧呢啊哈呀])[\u4e00-\u9fff](?=[，,。！!~\s]|$))?"
+)
+# a make as written, or a phone line in lower case with its number ("pixel 9", "iphone 12")
+_MAKE = rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)"
+_THING = rf"(?P<v>(?:{_MAKE}){_MODEL})"
+_GOT_EN = re.compile(
+    r"(?:(?:i|we)\s+(?:just\s+|finally\s+)?)?(?:got|bought|picked up|grabbed|switched to|upgraded to|"
+    r"went with|ended up with|am getting|'m getting)\s+(?:myself\s+)?(?:a|an|the|my)?\s*(?:new\s+|used\s+)?"
+    + _THING
+    + r"(?![\w-])",
+    _I,
+)
+# "my iphone 12 battery dies …": a thing of the speaker's opening the clause (not "swapped my Honda for …")
+_MINE_EN = re.compile(r"my\s+(?:new\s+)?" + _THING + r"(?![\w-])", _I)
+_GOT_ZH = re.compile(
+    r"(?:[^，,。]{0,8}?)(?<![加收投介导输录深陷引植进])"  # 加入了小米: joined, not bought
+    r"(?:买了|入了|入手了?|换了|换成了?|提了|拿到了?|用上了?|到手了?|提车(?:了|啦)?[，,！!]?)"
+    r"(?:一?[台部辆个])?(?:新的?)?" + _THING,
+    _I,
+)
+_MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆)" + _THING, _I)
+_PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
+_ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
+_CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH})")
+
+
+def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> bool:
+    """The phone or car a part says the speaker got (or has, said with my/我的), keyed by its kind; never
+    when the part is about someone else (他换成理想了, 我表姐买了比亚迪)."""
+    if chinese and (said_of := subject_at(r, after_adverbs(r, pos, end), end)) and said_of[0] != r.speaker:
+        return False
+    got = (_GOT_ZH if chinese else _GOT_EN).match(r.text, pos, end)
+    if got is None and chinese and _PICKED_UP.search(r.text, 0, pos):
+        got = _ALONE_ZH.match(r.text, pos, end)
+    mine = got is None and (m := (_MINE_ZH if chinese else _MINE_EN).match(r.text, pos, end)) is not None
+    found = got if got is not None else m if mine else None
+    if found is None or len(found["v"].strip()) < 2:
+        return False
+    value = found["v"].strip()
+    key = "car" if _CAR.match(value) else "phone"
+    add = add_fact_zh if chinese else add_fact_en
+    v0 = found.start("v")
+    said = HEDGED if mine else confidence
+    add(r, r.speaker, key, value, pos, end, said, False, "product", (v0, v0 + len(value)))
+    return True
