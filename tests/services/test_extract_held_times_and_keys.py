@@ -148,3 +148,26 @@ def test_a_space_between_chinese_words_parts_clauses_as_a_comma_does():
 def test_chinese_days_of_things_booked_and_of_visits(text, recent, expected):
     assert own(text, recent) == expected
     assert not any(subject == "嫌" for subject, _, _ in facts(text, recent))
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # "due" without "is"; a total said after an amount is no part of it
+        (
+            "thesis due june 30 and i have like 2 chapters done out of 5.",
+            (),
+            {(ME, "thesis.deadline", "2026-06-30")},
+        ),
+        ("our budget is 30k total.", (), {(ME, "budget", "30k")}),
+        # a time then "now", after a held day to come; a change at the start of a clause or after "and"
+        (
+            "my advisor got me an extension!!! july 15 now.",
+            ("thesis due june 30.",),
+            {(ME, "thesis.deadline", "2026-07-15")},
+        ),
+        ("ok we sat down and cut the budget to 25k.", ("our budget is 30k total.",), {(ME, "budget", "25k")}),
+    ],
+)
+def test_english_as_chat_writes_it(text, recent, expected):
+    assert own(text, recent) == expected

@@ -42,7 +42,7 @@ _MOVED_IT = re.compile(
 )
 # "they changed the gate to C4", "the clinic moved the appointment to 10": someone else changed a value
 _CHANGED_THE = re.compile(
-    r"(?:[\w']+\s+){1,3}?(?:(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|"
+    r"(?:[\w']+\s+){0,3}?(?:(?:have\s+|has\s+|'ve\s+|just\s+)?(?:changed|moved|pushed|switched|updated|"
     r"bumped|rescheduled|postponed|change|move|push|switch|bump|reschedule|postpone|hiked|raised|increased|"
     r"lowered|reduced|cut|dropped|extended|extend)|"
     + CHANGING
@@ -94,8 +94,10 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         if not _moved_to_weekday(r, m.end(), end):
             _bare_at(r, m.end(), end, True, about, change=True)
         return
-    if (m := _CHANGED_THE.match(r.text, pos, end)) is not None and _changed_the(r, m, pos, end):
-        return
+    # "cut the budget to 25k", "we sat down and cut the budget to 25k": at the start or after "and"
+    for at in (pos, *(a.end() for a in re.finditer(r"\band\s+", r.text[:end]) if a.start() > pos)):
+        if (m := _CHANGED_THE.match(r.text, at, end)) is not None and _changed_the(r, m, pos, end):
+            return
     for lead in reversed(leads):
         # "got an earlier slot, it's next Monday now": a day to come said to hold now is a change of one
         now = _NOW_ON.match(r.text, lead, end) or _NOW_BEFORE.search(r.text, r.clause_start, lead)
@@ -106,7 +108,10 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
             return
 
 
-_NOW_ON = re.compile(r"(?:(?:it'?s|it is)\s+(?:now\s+)?|now\s+)[^,;]+?(?:\s+now)?[\s.!]*$", _I)
+# "it's next Monday now", "now the 16th", "july 15 now"
+_NOW_ON = re.compile(
+    r"(?:(?:it'?s|it is)\s+(?:now\s+)?|now\s+|(?=[^,;]+?\s+now[\s.!]*$))[^,;]+?(?:\s+now)?[\s.!]*$", _I
+)
 
 
 _NOW_BEFORE = re.compile(r"\bnow[\s,]*$", _I)  # "Ugh, now July 9": the "now" read as a discourse word

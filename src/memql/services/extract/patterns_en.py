@@ -519,6 +519,7 @@ _VALUE_CUT = re.compile(
 _VALUE_TAIL = re.compile(
     r"(?:\s*,?\s*(?:now|these days|nowadays|anymore|any more|again|too|as well|actually|btw|by the way|"
     r"for good|lol|haha|right now|at the moment|currently|full[- ]time|so much|a lot|officially|this time|"
+    r"total|in total|all in|altogether|tops|max|"  # "our budget is 30k total"
     r"by the way|fyi|i think|i believe|i guess|if i remember correctly|iirc|instead|this month|this week|"
     r"this year|already|same time|same place|same hour|(?:in the|every|each) (?:morning|afternoon|evening)s?|"
     r"on weekdays|on weekends|at work|most days|most nights|on weeknights|every night|every day|daily|"
@@ -536,7 +537,7 @@ _POSSESSIVE_COPULA = (
     r"(?:is|are|'s)\s+(?:now\s+)?back\s+to|"  # "standup is back to 9:15": its value again
     r"will be|has been|have been|is|was|are|were|'s|becomes|became|costs|cost|expires?(?:\s+(?:on|in|at))?|"
     r"expired(?:\s+(?:on|in))?|runs out(?:\s+(?:on|in))?|ends(?:\s+(?:on|in))?|(?:is|are|'s)\s+due"
-    r"(?:\s+(?:on|by|in))?|falls on)\s+"
+    r"(?:\s+(?:on|by|in))?|due(?:\s+(?:on|by|in))?(?=\s+\w+\s+\d|\s+\d)|falls on)\s+"  # "thesis due june 30"
 )
 _TASK = re.compile(
     r"\b(?:(?P<who>i|we)\s+(?:really\s+|still\s+|also\s+)?(?:need to|have to|'ve got to|have got to|"

@@ -169,8 +169,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             break
     if not found:
         bare_value(r, pos, body_end, correction, about)
-        if correction and timed < pos and len(r.facts) == before:  # "Wait no, August 13, I typed it wrong"
-            bare_value(r, timed, body_end, correction, about)
+        now_alone = re.fullmatch(r"\s*now[\s.!]*", s[pos:body_end], _I)  # "july 15 now": the time
+        if (correction or now_alone) and timed < pos and len(r.facts) == before:
+            bare_value(r, timed, body_end, correction, about)  # "Wait no, August 13, I typed it wrong"
     named_relatives(r, pos, body_end)
     _people(r, start, body_end)
 

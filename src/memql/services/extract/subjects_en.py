@@ -169,7 +169,8 @@ _BARE_NOUN = re.compile(
     r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?"
     r"(?:\s+(?:on|for|of)\s+(?:the|my|our|a)\s+[a-z][\w-]*)?)"  # "Closing on the house is June 12"
     r"(?:'s\b|\s+(?:is|was|are|'s|(?:has\s+|got\s+|was\s+)?"
-    r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled|slid|slipped|postponed|delayed))\b)",
+    r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled|slid|slipped|postponed|delayed)|"
+    r"due(?=\s+(?:on\s+|by\s+)?\w+\s+\d|\s+\d))\b)",  # "thesis due june 30": said without "is"
     _I,
 )
 # "the doctor is lowering my metformin to …": someone changing a value of another's, no attribute "doctor"
