@@ -171,3 +171,18 @@ def test_chinese_days_of_things_booked_and_of_visits(text, recent, expected):
 )
 def test_english_as_chat_writes_it(text, recent, expected):
     assert own(text, recent) == expected
+
+
+def test_a_school_one_is_at_and_a_child_moved_to_a_school():
+    assert own("my son Leo is 7, he's at Lincoln Elementary and bored out of his mind.") >= {
+        ("Leo", "school", "Lincoln Elementary")
+    }
+    moved = own("so we switched Leo over to Maple Grove Montessori, just finished his first week")
+    assert moved == {("Leo", "school", "Maple Grove Montessori")}
+
+
+def test_a_change_of_what_another_speaker_said_was_ours_is_theirs():
+    recent = (("Sofia", "our budget is 30k total."),)
+    assert own("ok we sat down and cut the budget to 25k.", recent, speaker="James") == {
+        ("Sofia", "budget", "25k")
+    }

@@ -11,10 +11,11 @@ from datetime import UTC, datetime, timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import BOUND, Draft, Reading, latest_held, same_value, strip_span, time_value
+from .common import BOUND, Draft, Reading, latest_held, strip_span, time_value
 from .events_en import new_place
 from .headcounts import changed_count
-from .patterns_en import _BARE, _I, CHANGING, TITLED_NAME
+from .no_longer_en import no_longer
+from .patterns_en import _BARE, _I, _JUDGEMENT, CHANGING, TITLED_NAME
 from .raises import with_number
 from .renewals import renewed_for_en
 from .subjects_en import object_person
@@ -51,11 +52,6 @@ _CHANGED_THE = re.compile(
     r"(?:to|until)\s+",  # "OB moved her due date up to May 28": the one "her" stands for
     _I,
 )
-_JUDGEMENT = re.compile(
-    r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|"
-    r"false)[.!]*",
-    _I,
-)
 # "… raised the rent, it's 1,620": the attribute the words before "it's" name
 _NAMED_BEFORE = re.compile(r"\b(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s*$", _I)
 
@@ -77,7 +73,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
     moved_to = (pos + x.start() for x in _DOWN_OR_UP_TO.finditer(r.text[pos:end]) if x.start() > 0)
     if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)) or changed_count(r, pos, end):
         return
-    if _switched_held(r, pos, end, correction) or _no_longer(r, pos, end) or switched_to_titled(r, pos, end):
+    if _switched_held(r, pos, end, correction) or no_longer(r, pos, end) or switched_to_titled(r, pos, end):
         return
     if _found_new(r, pos, end) or _renewed(r, pos, end) or renewed_for_en(r, pos, end):
         return
@@ -209,10 +205,12 @@ def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
         )
 
     held = [d for d in reversed(r.earlier) if d.subject == whose and names_key(d)]
-    if not held and article in ("", "the"):  # "moved the recital up to 5:30": the daughter's, the one held
-        kin = [d for d in reversed(r.earlier) if d.subject.startswith(r.speaker + "'s ") and names_key(d)]
-        if len({d.subject for d in kin}) == 1:
-            held, whose = kin, kin[0].subject
+    # "moved the recital up to 5:30": the daughter's, the one held; "cut the budget to 25k" after another
+    # speaker's "our budget is 30k": theirs
+    for others in (lambda d: d.subject.startswith(r.speaker + "'s "), lambda d: d.subject in r.speakers):
+        found = [d for d in reversed(r.earlier) if others(d) and names_key(d)]
+        if not held and article in ("", "the", "our") and len({d.subject for d in found}) == 1:
+            held, whose = found, found[0].subject
     if not key or not (held or (m["article"] and r.vocabulary.attribute(key) is not None)):
         return False  # "moved standup to 10": a bare noun names only a thing held
     # "moved the wedding to June 27" after its day and its place: the day, by the value's kind
@@ -502,29 +500,6 @@ def _clock_correction(r: Reading, pos: int, end: int) -> bool:
         r.correct(d, value, pos, end, m.span("h"))
         return True
     return False
-
-
-# "no longer Zuni, it's Flour + Water now": the old value named, then the new one
-_NO_LONGER = re.compile(
-    r"(?:(?:it'?s|it is|that'?s)\s+)?(?:no longer|not)\s+(?P<old>[^,;]+?)(?:\s+(?:anymore|any more|now))?"
-    r"\s*[,;:]\s*(?:it'?s|it is|now)?\s*",
-    _I,
-)
-
-
-def _no_longer(r: Reading, pos: int, end: int) -> bool:
-    m = _NO_LONGER.match(r.text, pos, end)
-    if m is None:
-        return False
-    held = [d for d in reversed(r.earlier) if d.speaker == r.speaker and same_value(d.value, m["old"])]
-    if not held:
-        return False  # only a value the speaker holds can be "no longer"
-    got = value_of(r, m.end(), end, held[0].kind)
-    if got is None or _JUDGEMENT.fullmatch(r.text[got[1] : got[2]]):
-        return False
-    value, v0, v1, _ = got
-    r.correct(held[0], value, pos, end, (v0, v1))
-    return True
 
 
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")

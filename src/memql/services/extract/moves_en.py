@@ -1,6 +1,7 @@
 """Someone the speaker moved lives where they were moved to ("We moved grandma to a memory care place closer
 to us in Columbus", "I moved Dad into assisted living in Tulsa"); a day moved is no one moved ("we moved the
-dentist to Friday")."""
+dentist to Friday"). A child moved to a school goes there ("we switched Leo over to Maple Grove
+Montessori")."""
 
 from __future__ import annotations
 
@@ -19,8 +20,25 @@ _MOVED_SOMEONE = re.compile(
 _MOVED_TO = re.compile(r"\s*(?:back\s+)?(?:to|into|in with|out to|down to|up to)\s+", re.I)
 
 
+# "we switched Leo over to Maple Grove Montessori", "moved her to Lincoln High": the school they go to now
+_SCHOOLED = re.compile(
+    _ADVERBS + r"(?:(?:have|'ve|had|just|finally)\s+)*(?:switched|moved|transferred|enrolled|put)\s+", re.I
+)
+_TO_SCHOOL = re.compile(
+    r"\s*(?:over\s+)?(?:to|into|in|at)\s+(?:the\s+)?(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+"
+    r"(?-i:School|Primary|High|Academy|College|University|Elementary|Kindergarten|Nursery|Preschool|Middle|"
+    r"Prep|Montessori))\b",
+    re.I,
+)
+
+
 def moved_someone(r: Reading, pos: int, at: int, end: int, confidence: float, correction: bool) -> bool:
     s = r.text
+    moved = (m := _SCHOOLED.match(s, at, end)) and object_of(r, m.end(), end)
+    if moved and moved[0] != r.speaker and (school := _TO_SCHOOL.match(s, moved[1], end)) is not None:
+        add_fact(r, moved[0], "school", school["value"], pos, end, confidence, True, "organization",
+                 school.span("value"))  # fmt: skip
+        return True
     if (m := _MOVED_SOMEONE.match(s, at, end)) is None:
         return False
     moved = object_of(r, m.end(), end)

@@ -585,3 +585,9 @@ _PAST_VERB_OPENING = re.compile(
 )
 # "Kim and Lou …", "Ash and I …", "Gia and her husband …"
 _AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our|his|her|their)\b|(?-i:[A-Z]))", re.I)
+# "wait, that's wrong", "instead": a judgement of the old value, never a new one
+_JUDGEMENT = re.compile(
+    r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|"
+    r"false)[.!]*",
+    _I,
+)

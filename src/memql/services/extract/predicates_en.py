@@ -322,6 +322,7 @@ def ride_now(r: Reading, pos: int, at: int, end: int, confidence: float) -> bool
 # "my son goes to Riverside Primary now": a school by the word that names it as one
 _SCHOOL_TO = re.compile(
     _ADVERBS + r"(?:(?:go|goes|is going|'s going|moved|switched|transferred|changed schools)\s+to|"
+    r"(?:is|'s|are|'re)\s+(?:now\s+)?(?:at|in)|attends|(?:is|'s)\s+attending|"  # "he's at Lincoln Elementary"
     r"(?:started|starts|is starting|'s starting)(?:\s+(?:at|in))?)\s+"
     r"(?P<value>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,3}\s+(?-i:School|Primary|High|Academy|College|"
     r"University|Elementary|Kindergarten|Nursery|Preschool|Middle School|High School|Middle|Prep|"
