@@ -299,12 +299,20 @@ def test_schools_by_their_name_and_statuses_not_yet_true(text, expected):
     "text, expected",
     [
         ("我被提拔为销售总监了。", {(ME, "job_title", "销售总监")}),
-        ("我们周六去露营吧。", set()),  # a suggestion, no plan yet
         ("我爸让我早点睡。", set()),  # 让我早 is no name
     ],
 )
 def test_promotions_suggestions_and_requests(text, expected):
     assert facts(text) == expected
+
+
+def test_a_plan_put_forward_is_a_hedged_plan_a_change_agreed_later_moves():
+    # 吧: put forward, not yet agreed — held with less confidence, and moved by the change the group agrees
+    (plan,) = said("我们周六去露营吧。").facts
+    assert (plan.attribute, plan.value, plan.confidence) == ("露营.date", "2026-03-07", 0.6)
+    assert facts("确定了周六暴雨，改周日吧，时间地点不变", ("我们周六去露营吧。",)) == {
+        (ME, "露营.date", "2026-03-08")
+    }
 
 
 @pytest.mark.parametrize(

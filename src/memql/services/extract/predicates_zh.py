@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import Reading, time_value
+from .common import HEDGED, Reading, time_value
 from .floors import floor_zh
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
 from .patterns_zh import _STATUSES, ZH_AMOUNT_TO, ZH_MOVED_TO
@@ -400,8 +400,10 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
             return False
         m = _EVENT.match(s, after, b)
-        if m is None or s[t1:b].rstrip("。！!").endswith("吧"):
-            return False  # 我们周末去爬山吧: a suggestion, not a plan
+        if m is None:
+            return False
+        if s[t1:b].rstrip("。！!").endswith("吧"):
+            confidence = min(confidence, HEDGED)  # 这周六去爬山吧: a plan put forward, not yet agreed
         if not m["vp"] and not (m["place"] and thing):
             return False  # 聚餐周五在海底捞: a thing with its day and place needs no verb; a day alone does
         phrase = thing or (m["with"] or "") + (re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"])
