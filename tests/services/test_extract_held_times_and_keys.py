@@ -186,3 +186,30 @@ def test_a_change_of_what_another_speaker_said_was_ours_is_theirs():
     assert own("ok we sat down and cut the budget to 25k.", recent, speaker="James") == {
         ("Sofia", "budget", "25k")
     }
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "ok so Mr Robot is officially my new favorite show. i binged all 4 seasons",
+            {(ME, "favorite.show", "Mr Robot")},
+        ),
+        ("Thai is our go-to takeout now.", {(ME, "favorite.takeout", "Thai")}),
+        (
+            "ok big news, we finally got the keys to the new place in Fort Collins!!!",
+            {(ME, "residence", "Fort Collins")},
+        ),
+        ("my sister's new place in Reno is huge", set()),  # hers
+        (
+            "so my company went fully remote last month, i work from home now.",
+            {(ME, "commute", "work from home")},
+        ),
+        (
+            "I take the ferry from Vallejo to SF every day, an hour each way.",
+            {(ME, "commute", "take the ferry")},
+        ),
+    ],
+)
+def test_favorites_homes_and_commutes_as_chat_says_them(text, expected):
+    assert own(text) == expected

@@ -435,7 +435,7 @@ def test_several_facts_in_one_message_each_with_its_words():
         ("We've moved from Porto to Lisbon.", {("Mira", "residence", "Lisbon")}),
         ("I switched from Google to Meta.", {("Mira", "employer", "Meta")}),
         ("I left Google for Meta.", {("Mira", "employer", "Meta")}),
-        ("I work from home now.", set()),
+        ("I work from home now.", {("Mira", "commute", "work from home")}),  # how one works, no employer
         ("My kids are 5 and 8.", set()),
         ("I'm no longer vegetarian.", set()),
     ],

@@ -49,3 +49,21 @@ def moved_someone(r: Reading, pos: int, at: int, end: int, confidence: float, co
         return False  # "we moved the dentist to Friday": a day, and no one moved
     add_fact(r, moved[0], "residence", got[0], pos, end, confidence, correction, "place", (got[1], got[2]))
     return True
+
+
+# "we finally got the keys to the new place in Fort Collins", "loving our new apartment in Astoria": a
+# new home of the speaker's, by the place it is in
+_NEW_HOME = re.compile(
+    r"\b(?:my|our|the)\s+new\s+(?:place|house|home|apartment|flat|condo|townhouse|studio)\s+"
+    r"(?:(?:over|out|up|down)\s+)?(?:in|at)\s+(?P<place>(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*){0,2})",
+    re.I,
+)
+_SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their)\b|(?<!let)'s\b", re.I)
+
+
+def new_home(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    m = _NEW_HOME.search(r.text, pos, end)
+    if m is None or _SOMEONE_ELSE.search(r.text, pos, m.start()) or r.times_in(*m.span("place")):
+        return False  # "my sister's new place in Reno": hers
+    add_fact(r, r.speaker, "residence", m["place"], pos, end, confidence, True, "place", m.span("place"))
+    return True

@@ -336,8 +336,10 @@ _COMMUTE = re.compile(
     r"(?P<value>(?:bike|bikes|biking|cycle|cycles|cycling|drive|drives|driving|walk|walks|walking|carpool|"
     r"carpools|carpooling|run|runs|running)|(?:take|takes|taking|ride|rides|riding|catch|catches|catching)\s+"
     r"(?:the\s+|a\s+|my\s+)?(?:train|bus|subway|tube|metro|ferry|tram|light rail|bike|e-bike|scooter|"
-    r"motorcycle|motorbike|shuttle))"
-    r"(?:(?P<to>\s+(?:in\s+)?to\s+(?:work|the office|school|class|campus|uni)\b)|"
+    r"motorcycle|motorbike|shuttle)|"
+    r"(?:work|works|working)\s+(?:from\s+home|remotely|remote)|wfh)"  # "i work from home now": no commute
+    r"(?:(?P<to>\s+(?:in\s+)?to\s+(?:work|the office|school|class|campus|uni)\b|"
+    r"\s+from\s+(?-i:[A-Z])\w*(?:\s+(?-i:[A-Z])\w*)?\s+to\s+(?-i:[A-Z])\w*(?=.*\b(?:every|each|daily)\b))|"
     r"(?=\s*(?:now|instead|these days|nowadays|from now on)?\s*[,.!]*\s*$))",
     re.I,
 )
@@ -485,7 +487,7 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
     m = _COMMUTE.match(s, at, end)
     if (
         m is not None
-        and (m["to"] or _holds(r, subject, "commute"))
+        and (m["to"] or _holds(r, subject, "commute") or re.match(r"work|wfh", m["value"], re.I))
         and not _NEGATION.search(s, at, m.start())
     ):
         value = m["value"].lower()

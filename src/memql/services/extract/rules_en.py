@@ -17,7 +17,9 @@ from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, st
 from .corrections_en import bare_value, switched_to_titled
 from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
+from .favorites import favorite_named_first
 from .jobs_en import my_job
+from .moves_en import new_home
 from .owned import owned
 from .patterns_en import (
     _ACTUALLY,
@@ -64,6 +66,8 @@ _NAME_ALONE = re.compile(r"\s*(?-i:[A-Z][a-z]+)\s*")
 
 
 EMOJI = "[\U0001f300-\U0001faff\u2600-\u27bf]"
+# "Dr. Fox": a period after these ends no sentence
+_ABBREVIATIONS = frozenset(["dr", "mr", "mrs", "ms", "st", "jr", "sr", "e.g", "i.e", "vs"])
 
 
 def clauses(text: str) -> list[tuple[int, int]]:
@@ -73,18 +77,7 @@ def clauses(text: str) -> list[tuple[int, int]]:
     for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+|\s*" + EMOJI + r"+\s*", text):
         before = text[: m.start()].rsplit(None, 1)
         word = before[-1].lower().rstrip(".") if before else ""
-        if m.group(0).strip() == "" and word in (
-            "dr",
-            "mr",
-            "mrs",
-            "ms",
-            "st",
-            "jr",
-            "sr",
-            "e.g",
-            "i.e",
-            "vs",
-        ):
+        if m.group(0).strip() == "" and word in _ABBREVIATIONS:
             continue
         cuts += [m.start(), m.end()]
     cuts.append(len(text))
@@ -183,8 +176,12 @@ def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's; "Winter
     schedule, so it's the 7:40 boat now": the ride held, at a new time; "Peet's promoted me to store
     manager!": the speaker's title (jobs_en.my_job)."""
-    if my_job(r, pos, end, confidence):
-        return True
+    if (
+        my_job(r, pos, end, confidence)
+        or favorite_named_first(r, pos, end, confidence)
+        or new_home(r, pos, end, confidence)
+    ):
+        return True  # "Mr Robot is officially my new favorite show" (favorites.py)
     for at in (pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))):
         if ride_now(r, pos, at, end, confidence) or owned(r, at, end, confidence, False):
             return True  # "Winter schedule, so it's the 7:40 boat now"; "went android, got a pixel 9"
