@@ -213,3 +213,23 @@ def test_a_change_of_what_another_speaker_said_was_ours_is_theirs():
 )
 def test_favorites_homes_and_commutes_as_chat_says_them(text, expected):
     assert own(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # a space after a number parts a Chinese clause; 提到 an amount; 现在4350 of an amount as long
+        (
+            "气死 续租了 房东涨到4500 说周边都涨了 懒得搬就认了",
+            ("房租4200 水电三百左右",),
+            {(ME, "rent", 4500)},
+        ),
+        ("主动给我便宜150 合同附页都改好了 现在4350", ("房租4500",), {(ME, "rent", 4350)}),
+        ("原来那个数肯定不够 预算提到20万", ("预算定在15万 硬装软装都算上",), {(ME, "budget", 200000)}),
+        # how one gets to work: driving by the car's name, a ride said of every day
+        ("我每天开帕萨特上班，二环上堵得要命", (), {(ME, "commute", "开帕萨特")}),
+        ("车卖了，我现在天天坐地铁，4号线直达", ("我每天开车上班。",), {(ME, "commute", "坐地铁")}),
+    ],
+)
+def test_chinese_amounts_and_commutes_as_chat_says_them(text, recent, expected):
+    assert own(text, recent) == expected

@@ -91,7 +91,7 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
             d.attribute for d in r.earlier if d.subject == whose and not d.attribute.startswith("relation.")
         ]
         return next((key for key in reversed(said) if said.count(key) > 1), None)
-    if re.search(r"[我你他她是在]|工作|主意|天气", phrase) or adverbs:
+    if re.search(r"[我你他她是在说]|工作|主意|天气|[都也还]$", phrase) or adverbs:  # 说周边都涨了: a report
         return None
     # 场地换了，改在植物园办了: the next part moves the held gathering's place (venue_said)
     if phrase in ("场地", "地点", "地方", "位置") and any(

@@ -289,16 +289,19 @@ def _weigh_in(r: Reading, a: int, b: int) -> bool:
 
 # 调薪了，现在22k: an amount in a unit of money alone, after "now", is the speaker's latest amount's
 _AMOUNT_NOW = re.compile(
-    r"(?:现在|目前|如今|变成了?|涨到了?|加到了?|降到了?)(?:是|有)?(?P<v>[0-9]+(?:\.[0-9]+)?)(?P<unit>[kKwW]|万|千|块钱?|元)"
+    r"(?:现在|目前|如今|变成了?|涨到了?|加到了?|降到了?)(?:是|有)?(?P<v>[0-9]+(?:\.[0-9]+)?)(?P<unit>[kKwW]|万|千|块钱?|元)?"
     r"(?:了|啦)?[。！!]*$"
 )
 
 
 def _amount_now(r: Reading, a: int, b: int) -> bool:
+    """…or a bare number as long as the amount held (房租4500 … 现在4350)."""
     m = _AMOUNT_NOW.match(r.text, a, b)
     if m is None or (earlier := number_fix(r, 0)) is None:
         return False
-    n = float(m["v"]) * {"k": 1000, "w": 10000, "万": 10000, "千": 1000}.get(m["unit"].lower(), 1)
+    if not m["unit"] and len(m["v"]) != len(str(earlier.value)):
+        return False
+    n = float(m["v"]) * {"k": 1000, "w": 10000, "万": 10000, "千": 1000}.get((m["unit"] or "").lower(), 1)
     bound(r, earlier, int(n) if n == int(n) else n, a, b, m.span("v"))
     return True
 

@@ -35,8 +35,9 @@ _CUP = re.compile(
     + r"{1,10}?)(?:了|啦|呢)?$"
 )
 _COMMUTE = re.compile(  # 我每天骑车上班, 我现在改坐地铁上班了: how one gets to work or school
-    r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡)"
-    r"(?:去)?(?:上班|上学|去公司|去学校|通勤)(?:了|啦)?$"
+    r"(?P<change>改|换成?|开始)?(?P<v>骑电动车|骑自行车|骑车|开车|坐地铁|坐公交车?|坐班车|坐高铁|打车|走路|步行|坐轮渡|"
+    r"开[\u4e00-\u9fffA-Za-z0-9]{2,6}?(?=上班|去公司|去单位))"  # 开帕萨特上班: driving, by the car
+    r"(?:去)?(?:上班|上学|去公司|去学校|去单位|通勤)?(?:了|啦)?(?=[，,。]|$)"
 )
 _WORKOUT = re.compile(  # 我在一兆韦德健身, 我换到了威尔士健身: where one works out
     r"(?:在|换到了?|换去了?|改去了?|转到了?)(?P<v>"
@@ -223,7 +224,9 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         return add_match(r, subject, "manager", m, a, b, confidence, correction, "person")
     if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
         return add_match(r, subject, "gym", m, a, b, confidence, correction, "place")
-    if (m := _COMMUTE.match(s, verb_at, b)) is not None:
+    if (m := _COMMUTE.match(s, verb_at, b)) is not None and (
+        s[m.end() - 1] in "班学司校位勤了啦" or re.search(r"每天|天天|平时|现在|一般", s[a:verb_at])
+    ):  # 我现在天天坐地铁: a ride said of every day is how one gets to work
         return add_match(r, subject, "commute", m, a, b, confidence, correction, "text")
     if pursuit_zh(r, subject, a, verb_at, b, confidence, correction):
         return True  # an instrument played, a race trained for (pursuits_zh)

@@ -110,7 +110,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     answers.bind(reading, before)
 
 
-_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])[ \u3000]+(?=[\u4e00-\u9fff])")
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
 # a capitalised word inside a sentence (after a lower-case word or a comma): a name as written
 _MID_CAPITAL = re.compile(r"(?<=[a-z,] )(?-i:[A-Z][a-z]{2,})\b")
 _LOWER_WORD = re.compile(r"(?<![\w@./#-])[a-z]{3,}(?![\w@/#-]|\.\w)")  # a word, not part of an address
