@@ -233,3 +233,25 @@ def test_favorites_homes_and_commutes_as_chat_says_them(text, expected):
 )
 def test_chinese_amounts_and_commutes_as_chat_says_them(text, recent, expected):
     assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # an event noun with its day needs no verb; its change binds to it, not to another event held
+        ("公司年会1月23号，我被抓去主持了", (), {(ME, "年会.date", "2027-01-23")}),
+        (
+            "年会改到30号了，酒店那边撞期",
+            ("公司年会1月23号，我被抓去主持了", "部门聚餐是16号"),
+            {(ME, "年会.date", "2026-03-30")},
+        ),
+        # 我那个体检 of two held: the speaker's, named by its head noun
+        (
+            "我那个体检往后挪了一周，那天要去杭州出差",
+            ("公司体检约在5月9号，我老公单位的体检是12号",),
+            {(ME, "公司体检", "2026-05-16")},
+        ),
+    ],
+)
+def test_chinese_events_named_by_their_noun(text, recent, expected):
+    assert own(text, recent) == expected

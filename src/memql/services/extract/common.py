@@ -371,8 +371,11 @@ def singular(word: str) -> str:
 
 
 def names_key(text: str, attribute: str) -> bool:
-    """Does the text name a word of the key ("the flight" of `flight_home`, 体检 of `体检.date`)?"""
-    return _says(text.casefold(), [w for w in re.split(r"[._]", attribute) if len(w) >= 2], whole=False)
+    """Does the text name a word of the key ("the flight" of `flight_home`, 体检 of `体检.date`, and of
+    公司体检 by its head noun)?"""
+    words = [w for w in re.split(r"[._]", attribute) if len(w) >= 2]
+    heads = [w[-2:] for w in words if len(w) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]{2}", w[-2:])]
+    return _says(text.casefold(), [*words, *heads], whole=False)
 
 
 def names_person(text: str, subject: str) -> bool:

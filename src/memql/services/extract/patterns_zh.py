@@ -336,7 +336,7 @@ _SENTIMENT = {
 # that reads a move, longest first so 推迟到 is not read as 推 + 迟到
 ZH_MOVED_TO = r"推迟到|推后到|往后推到|推到|延期到|延后到|顺延到|延长到|延到|提前到|挪到"
 # an amount moved to a new value (续租的时候砍到3400了: bargained down to)
-ZH_AMOUNT_TO = r"涨到|降到|减到|加到|砍到|提到|给到|谈到"
+ZH_AMOUNT_TO = r"涨到|降到|减到|加到|砍到|提到|给到|谈到|压到"
 
 _COUNT = re.compile(
     r"(?:有|养了?|养着)(?P<n>" + ZH_NUMBER_RE + r")(?:个|只|条|辆|套|位|名|台|家)(?P<x>[\u4e00-\u9fff]{1,6})"

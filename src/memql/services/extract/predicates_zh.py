@@ -407,8 +407,11 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             return False
         if s[t1:b].rstrip("。！!").endswith("吧"):
             confidence = min(confidence, HEDGED)  # 这周六去爬山吧: a plan put forward, not yet agreed
-        if not m["vp"] and not (m["place"] and thing):
-            return False  # 聚餐周五在海底捞: a thing with its day and place needs no verb; a day alone does
+        # 聚餐周五在海底捞: a thing with its day and place needs no verb; a day alone does, unless the thing
+        # names an event (公司年会1月23号)
+        named_event = change is None and re.search(f"(?:{_EVENT_NOUNS})$", thing)
+        if not m["vp"] and not (m["place"] and thing) and not named_event:
+            return False
         phrase = thing or (m["with"] or "") + (re.sub(r"^(?:去|来)", "", m["vp"]) or m["vp"])
         # 去医院复查: the thing done at the place (复查), not the place
         phrase = re.sub(
@@ -502,9 +505,10 @@ def places_and_rides(
 
 
 # 下周四下午两点项目评审会: a time, then the event it is the time of (a noun that names a gathering)
+_EVENT_NOUNS = r"会|课|考试|面试|体检|聚餐|聚会|婚礼|派对|讲座|培训|答辩|复查|复诊|手术|演出|比赛|典礼|饭局"
 _TIMED_EVENT = re.compile(
     r"(?:的|有个|有场|有|要开|开)?(?P<thing>[\u4e00-\u9fffA-Za-z0-9]{0,8}?"
-    r"(?:会|课|考试|面试|体检|聚餐|聚会|婚礼|派对|讲座|培训|答辩|复查|复诊|手术|演出|比赛|典礼|饭局))"
+    r"(?:" + _EVENT_NOUNS + r"))"
     r"(?:要开|开|见|办)?(?:了|啊|哈|呢)?[。！!~～]*$"
 )
 

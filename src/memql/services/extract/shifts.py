@@ -54,6 +54,7 @@ _EN_UNITS = {"minute": "minutes", "hour": "hours", "day": "days", "week": "weeks
 _ZH_UNITS = {"小时": "hours", "钟头": "hours", "分钟": "minutes", "天": "days", "日": "days", "周": "weeks",
              "星期": "weeks", "礼拜": "weeks", "月": "months"}  # fmt: skip
 _DAY = re.compile(r"\d{4}-\d{2}-\d{2}")
+_MINE = re.compile(r"我(?:那个|的|这个)|\bmy\b|\bmine\b", re.I)
 _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 
@@ -82,7 +83,10 @@ def bind(r: Reading) -> None:
         id(d): _shifted(d.value, amount) for d in r.earlier if d.kind == "date" and isinstance(d.value, str)
     }
     held = latest_held(r, lambda d: moved.get(id(d)) is not None)
-    found = the_one(held, [d for d in held.values() if _names(r.text, d)], alone=True)
+    named = [d for d in held.values() if _names(r.text, d)]
+    if len(named) > 1 and _MINE.search(r.text):  # 我那个体检往后挪了一周: mine, not my husband's
+        named = [d for d in named if d.subject == r.speaker]
+    found = the_one(held, named, alone=True)
     if found is None:
         return
     old, named = found
