@@ -255,3 +255,27 @@ def test_chinese_amounts_and_commutes_as_chat_says_them(text, recent, expected):
 )
 def test_chinese_events_named_by_their_noun(text, recent, expected):
     assert own(text, recent) == expected
+
+
+def test_a_doctor_named_by_title_and_the_one_the_speaker_sees_now():
+    asked = "my GP Dr. Patel wants me to get bloodwork, what does a lipid panel actually measure?"
+    assert own(asked) == {(ME, "doctor", "Dr. Patel")}
+    recent = (asked, "ok. my husband sees Dr. Nguyen at the same clinic and he never gets sent for anything")
+    now = own("dr patel retired 😢 so I'm with Dr. Okafor now. first appointment went fine", recent)
+    assert now == {(ME, "doctor", "Dr. Okafor")}  # the speaker's, never the husband's
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("new year new me lol. 212 lbs right now, goal is 185 by summer", (), {(ME, "weight", "212 lbs")}),
+        ("weigh in: 198!!", ("212 lbs right now",), {(ME, "weight", "198 lbs")}),
+        ("191 this morning. plateaued a bit but still", ("212 lbs right now",), {(ME, "weight", "191 lbs")}),
+    ],
+)
+def test_weigh_ins_as_chat_says_them(text, recent, expected):
+    assert own(text, recent) == expected
+
+
+def test_a_favourite_ever_is_the_favourite():
+    assert own("my favorite show ever is Severance.") == {(ME, "favorite.show", "Severance")}

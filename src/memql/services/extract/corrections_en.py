@@ -244,8 +244,11 @@ _MEASURE_CHANGE = re.compile(
 )
 # "152 this morning", "151.4 on the scale today": a weigh-in, of the weight held
 _WEIGH_IN = re.compile(
-    r"(?P<value>\d{2,3}(?:\.\d)?(?P<cur>)\s*(?P<unit>lbs?|pounds|kg|kilos)?)\s+"
-    r"(?:this morning|today|on the scale(?:\s+(?:this morning|today))?)(?:[\s.!]*$|,\s+(?![\d$€£]))",
+    r"(?:weigh(?:ed)?[- ]?in(?:\s+at)?\s*[:,-]?\s*)?"  # "weigh in: 198!!"
+    r"(?P<value>\d{2,3}(?:\.\d)?(?P<cur>)\s*(?P<unit>lbs?|pounds|kg|kilos)?)"
+    r"(?:\s+(?:this morning|today|right now|now|on the scale(?:\s+(?:this morning|today))?)|"
+    r"(?<=\d)(?=[\s.!]*$))"
+    r"(?:[\s.!]*$|,\s+(?![\d$€£]))",
     _I,
 )
 # "lease came through, it's 1,525 now", "it's now $80": a bare new amount of the one held
@@ -294,6 +297,9 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
             fits = [d for d in fits if (f := _HELD_NUMBER.fullmatch(str(d.value))) and (f["cur"] or f["per"])]
         if len({d.attribute for d in fits}) != 1:
             return False
+    if not fits and m.re is _WEIGH_IN and (m["unit"] or re.match(r"weigh", m[0], _I)):
+        add_fact(r, r.speaker, "weight", m["value"].strip(), pos, end, 0.8, False, "text", m.span("value"))
+        return True  # "212 lbs right now", "weigh in: 198": a weight, none held
     if not fits:
         return False
     earlier = fits[0]
@@ -442,9 +448,22 @@ def switched_to_titled(r: Reading, pos: int, end: int) -> bool:
     m = _SWITCHED_TO_TITLED.match(r.text, pos, end)
     if m is None:
         return False
-    # a titled name held ("Mrs. Ortiz" … "Mr. Baker": a teacher by another title); two: never a guess
+    # a titled name held ("Mrs. Ortiz" … "Mr. Baker": a teacher by another title); two: never a guess; "I'm
+    # with Dr. Okafor now": the speaker's own, never the husband's
+    mine = re.match(r"i\b", m[0], _I) is not None
+    if (
+        mine
+        and m["name"].startswith("Dr")
+        and not any(d.subject == r.speaker and TITLED_NAME.match(str(d.value)) for d in r.earlier)
+    ):  # "dr patel retired, so I'm with Dr. Okafor now": the speaker's doctor, none held
+        add_fact(r, r.speaker, "doctor", m["name"], pos, end, 0.8, True, "person", m.span("name"))
+        return True
     return r.correct_the_one(
-        lambda d: d.speaker == r.speaker and TITLED_NAME.fullmatch(str(d.value)) is not None,
+        lambda d: (
+            d.speaker == r.speaker
+            and TITLED_NAME.fullmatch(str(d.value)) is not None
+            and (d.subject == r.speaker or not mine)
+        ),
         m["name"],
         pos,
         end,

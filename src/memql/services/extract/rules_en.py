@@ -54,7 +54,7 @@ from .subjects_en import (
     DEFINITE,
     KIN_ADJ,
     held_by_head,
-    named_relatives,
+    named_in_clause,
     possessor,
     relation_words,
     subject_of,
@@ -114,6 +114,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         r.correction_pending = True  # "Wait, that's wrong — it's 555 0143": the value is in the next clause
         return
     if question or _QUESTION_START.match(s, pos, end):
+        named_in_clause(r, pos, body_end)  # "my GP Dr. Patel wants me to get bloodwork, what does … measure?"
         _people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
         return
     confidence = 0.9
@@ -141,7 +142,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     # "change of plan: we're going to Nopa instead": a corrected plan is no hypothetical
     hypothetical = _HYPOTHETICAL.search(rest) and not (correction and _GOING_TO_NAME.match(rest))
     if read_decisions(r, pos, body_end) or hypothetical or _REPORTED.search(rest):
-        named_relatives(r, pos, body_end)  # "my brother Luke in Austin says anytime": still her brother
+        named_in_clause(r, pos, body_end)  # "my brother Luke in Austin says anytime": still her brother
         return
     if dose_en(r, pos, body_end, confidence) or position_en(r, pos, body_end, confidence):
         return  # "I'm on 20mg of Lexapro" (doses.py); "Coach moved him to defense" (positions.py)
@@ -165,7 +166,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         now_alone = re.fullmatch(r"\s*now[\s.!]*", s[pos:body_end], _I)  # "july 15 now": the time
         if (correction or now_alone) and timed < pos and len(r.facts) == before:
             bare_value(r, timed, body_end, correction, about)  # "Wait no, August 13, I typed it wrong"
-    named_relatives(r, pos, body_end)
+    named_in_clause(r, pos, body_end)  # "my GP Dr. Patel wants me to get bloodwork"
     _people(r, start, body_end)
 
 
@@ -481,7 +482,9 @@ _A_PLACE = re.compile(
 _IDENTIFIER = re.compile(
     r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
 )
-_NOW_WORDS = re.compile(r"\s+(?:these days|nowadays|right now|now|currently|at the moment)$", _I)
+_NOW_WORDS = re.compile(
+    r"\s+(?:these days|nowadays|right now|now|currently|at the moment|ever|of all time)$", _I
+)  # "my favorite show ever": the favourite show
 _CHANGE_COPULA = re.compile(
     r"(?:\w+\s+)?(?:moved|moves|moving|changed|changes|slid|slipped|pushed|bumped|postponed|rescheduled|delayed)",
     _I,

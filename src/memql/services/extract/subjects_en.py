@@ -292,3 +292,26 @@ def named_relatives(r: Reading, start: int, end: int) -> None:
         if place is not None and place["place"] not in NOT_NAMES and not r.times_in(*place.span("place")):
             add_fact(r, name, "residence", place["place"], m.start(), place.end(), HEDGED, False, "place",
                      place.span("place"))  # fmt: skip
+
+
+# "my GP Dr. Patel", "our dentist, Dr. Kim": the one who sees the speaker, by their title
+_MY_CARER = re.compile(
+    r"\b(?:my|our)\s+(?P<role>gp|pcp|doctor|family doctor|primary care doctor|pediatrician|dentist|therapist|"
+    r"psychiatrist|vet|ob|ob-gyn|dermatologist)\s*,?\s+(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms)\.?\s+[A-Z][\w'-]+))",
+    _I,
+)
+_CARER_KEYS = {"gp": "doctor", "pcp": "doctor", "family doctor": "doctor", "primary care doctor": "doctor"}
+
+
+def named_carers(r: Reading, start: int, end: int) -> None:
+    """The speaker's doctor (dentist, therapist …) named by title anywhere in a clause."""
+    for m in _MY_CARER.finditer(r.text, start, end):
+        key = _CARER_KEYS.get(m["role"].lower(), m["role"].lower())
+        if not any(d.attribute == key and d.value == m["name"] for d in r.facts):
+            add_fact(r, r.speaker, key, m["name"], m.start(), m.end(), 0.9, False, "person", m.span("name"))
+
+
+def named_in_clause(r: Reading, start: int, end: int) -> None:
+    """The relatives and the carers a clause names, whatever else it says (see the two above)."""
+    named_relatives(r, start, end)
+    named_carers(r, start, end)
