@@ -279,3 +279,9 @@ def test_weigh_ins_as_chat_says_them(text, recent, expected):
 
 def test_a_favourite_ever_is_the_favourite():
     assert own("my favorite show ever is Severance.") == {(ME, "favorite.show", "Severance")}
+
+
+def test_a_title_said_alone_with_now_after_a_promotion():
+    said = own("guess who got promoted 🎉 Analytics Manager now. same team, 3 direct reports")
+    assert said == {(ME, "job_title", "Analytics Manager")}
+    assert own("Analytics Manager now.") == set()  # no promotion said: a title alone is no one's job

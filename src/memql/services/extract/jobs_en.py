@@ -1,5 +1,6 @@
 """The speaker's job said as what someone made them ("Peet's promoted me to store manager!", "they made me
-team lead") or as a job taken with its employer ("Left Blue Bottle for a shift lead job at Peet's")."""
+team lead"), as a job taken with its employer ("Left Blue Bottle for a shift lead job at Peet's"), or as a
+title said alone with "now" after a promotion ("guess who got promoted 🎉 Analytics Manager now")."""
 
 from __future__ import annotations
 
@@ -28,11 +29,23 @@ _JOB_AT = re.compile(  # the speaker's: "I …" or a verb opening the clause
 _JOB_WORDS = re.compile(
     r"\b(?:promoted|made|bumped)\s+me\b|\b(?:job|position|role|gig)\s+(?:at|with)\b", re.I
 )
+_PROMOTED = re.compile(r"\b(?:got|been|was|i'?m|just)\s+promoted\b|\bpromotion\b", re.I)
+# "Analytics Manager now": a title in capitals, said alone
+_TITLE_NOW = re.compile(
+    r"(?:(?:i'?m|i am)\s+(?:an?\s+)?)?(?P<title>(?:(?-i:[A-Z])[\w&-]*\s+){0,3}(?-i:Manager|Lead|Director|"
+    r"Supervisor|Partner|Head|Chief|Principal|Engineer|Analyst|Designer|Officer|Architect|VP|Associate|Specialist|"
+    r"Editor))"
+    r"\s+now\b",
+    re.I,
+)
 
 
 def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """The speaker's title said as what someone made them, or a title and an employer said of a job taken."""
     s = r.text
+    if _PROMOTED.search(s) and (m := _TITLE_NOW.match(s, pos, end)) is not None:
+        add_fact(r, r.speaker, "job_title", m["title"], pos, end, confidence, True, "text", m.span("title"))
+        return True
     if _JOB_WORDS.search(s, pos, end) is None:
         return False
     if (m := _PROMOTED_ME.match(s, pos, end)) is not None:
