@@ -285,3 +285,15 @@ def test_a_title_said_alone_with_now_after_a_promotion():
     said = own("guess who got promoted 🎉 Analytics Manager now. same team, 3 direct reports")
     assert said == {(ME, "job_title", "Analytics Manager")}
     assert own("Analytics Manager now.") == set()  # no promotion said: a title alone is no one's job
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("帮我算个账：我现在月薪18k，老婆20k", (), {(ME, "salary", 18000)}),  # 老婆20k: no key called 老婆
+        ("跳槽成功！！新公司给到25k，十三薪", ("我现在月薪18k",), {(ME, "salary", 25000)}),
+        ("我这iPhone 13电池健康只剩78%了", (), {(ME, "phone", "iPhone 13")}),
+    ],
+)
+def test_chinese_pay_and_things_of_ones_own(text, recent, expected):
+    assert own(text, recent) == expected

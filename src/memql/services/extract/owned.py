@@ -38,7 +38,7 @@ _GOT_ZH = re.compile(
     r"(?:一?[台部辆个])?(?:新的?)?" + _THING,
     _I,
 )
-_MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆)" + _THING, _I)
+_MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)" + _THING, _I)
 _PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
 _CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH})")

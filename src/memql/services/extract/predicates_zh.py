@@ -313,8 +313,12 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
             return amount(r, subject, key, m, a, b, confidence, correction)
     if (m := _PAID.match(s, at, b)) is not None:  # 每月交房租三千二: the rent (月底 is when it is due)
         return amount(r, subject, key_of(r, m["attr"]), m, m.start("attr") - 1, b, confidence, correction)
-    if (m := _PLAIN_AMOUNT.match(s, at, b)) is not None and not re.search(r"[我你他她是在]", m["attr"]):
-        key = said_like(r, subject, key_of(r, m["attr"].strip()), m["attr"].strip(), m["change"] is not None)
+    plain = _PLAIN_AMOUNT.match(s, at, b)
+    phrase = re.sub(r"^(?:现在|目前|如今)+", "", plain["attr"].strip()) if plain else ""  # 我现在月薪18k
+    if plain and phrase and not re.search(r"[我你他她是在]", phrase) and not r.vocabulary.relation(phrase):
+        m = plain  # (老婆20k: whose amount, not an amount called 老婆)
+        key = said_like(r, subject, key_of(r, phrase), phrase, m["change"] is not None)
+        key = "salary" if key == "employer" else key  # 新公司给到25k: what the new employer pays
         money = key in ("rent", "price") or key.endswith(".price") or m["unit"] is not None
         if key and (r.vocabulary.kind(key) == "number" or money):
             return amount(r, subject, key, m, a, b, confidence, correction or m["change"] is not None)
