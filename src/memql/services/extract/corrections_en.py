@@ -15,7 +15,7 @@ from .common import BOUND, Draft, Reading, latest_held, strip_span, time_value
 from .events_en import new_place
 from .headcounts import changed_count
 from .no_longer_en import no_longer
-from .patterns_en import _BARE, _I, _JUDGEMENT, CHANGING, TITLED_NAME
+from .patterns_en import _A_CHANGE_VERB, _BARE, _I, _JUDGEMENT, CHANGING, TITLED_NAME
 from .raises import with_number
 from .renewals import renewed_for_en
 from .subjects_en import object_person
@@ -91,7 +91,8 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
             _bare_at(r, m.end(), end, True, about, change=True)
         return
     # "cut the budget to 25k", "we sat down and cut the budget to 25k": at the start or after "and"
-    for at in (pos, *(a.end() for a in re.finditer(r"\band\s+", r.text[:end]) if a.start() > pos)):
+    ands = (a.end() for a in re.finditer(r"\band\s+", r.text[:end]) if a.start() > pos)
+    for at in (pos, *(ands if _A_CHANGE_VERB.search(r.text, pos, end) else ())):
         if (m := _CHANGED_THE.match(r.text, at, end)) is not None and _changed_the(r, m, pos, end):
             return
     for lead in reversed(leads):

@@ -16,8 +16,12 @@ _MY_FAVORITE_EN = re.compile(
     re.I,
 )
 
+_FAVORITE_WORD = re.compile(r"favou?rite|fave|go-to", re.I)
+
 
 def favorite_named_first(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    if not _FAVORITE_WORD.search(r.text, pos, end):
+        return False  # (most clauses name no favourite)
     m = _MY_FAVORITE_EN.search(r.text, pos, end)
     name = r.text[pos : m.start()].strip() if m is not None else ""
     if m is None or not name or len(name.split()) > 5:

@@ -43,7 +43,7 @@ _TITLE_NOW = re.compile(
 def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """The speaker's title said as what someone made them, or a title and an employer said of a job taken."""
     s = r.text
-    if _PROMOTED.search(s) and (m := _TITLE_NOW.match(s, pos, end)) is not None:
+    if "promot" in s.lower() and _PROMOTED.search(s) and (m := _TITLE_NOW.match(s, pos, end)) is not None:
         add_fact(r, r.speaker, "job_title", m["title"], pos, end, confidence, True, "text", m.span("title"))
         return True
     if _JOB_WORDS.search(s, pos, end) is None:

@@ -62,6 +62,8 @@ _SOMEONE_ELSE = re.compile(r"\b(?:he|she|they|his|her|their)\b|(?<!let)'s\b", re
 
 
 def new_home(r: Reading, pos: int, end: int, confidence: float) -> bool:
+    if "new " not in r.text[pos:end].lower():
+        return False
     m = _NEW_HOME.search(r.text, pos, end)
     if m is None or _SOMEONE_ELSE.search(r.text, pos, m.start()) or r.times_in(*m.span("place")):
         return False  # "my sister's new place in Reno": hers

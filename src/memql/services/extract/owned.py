@@ -42,6 +42,7 @@ _MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)
 _PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
 _CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH})")
+_ANY_MAKE = re.compile(_MAKE, _I)
 
 
 def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> bool:
@@ -49,6 +50,8 @@ def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> b
     when the part is about someone else (他换成理想了, 我表姐买了比亚迪)."""
     if chinese and (said_of := subject_at(r, after_adverbs(r, pos, end), end)) and said_of[0] != r.speaker:
         return False
+    if not _ANY_MAKE.search(r.text, pos, end):
+        return False  # (most parts name no make)
     got = (_GOT_ZH if chinese else _GOT_EN).match(r.text, pos, end)
     if got is None and chinese and _PICKED_UP.search(r.text, 0, pos):
         got = _ALONE_ZH.match(r.text, pos, end)

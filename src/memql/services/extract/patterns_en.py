@@ -591,3 +591,8 @@ _JUDGEMENT = re.compile(
     r"false)[.!]*",
     _I,
 )
+# a verb of changing somewhere in a clause: a cheap look before a change's grammar is tried at each "and"
+_A_CHANGE_VERB = re.compile(
+    r"\b(?:chang|mov|push|switch|updat|bump|reschedul|postpon|hik|rais|increas|lower|reduc|cut|drop|extend)",
+    _I,
+)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from datetime import datetime
+from functools import lru_cache
 
 from pydantic import ValidationError
 
@@ -111,28 +112,40 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
 
 
 _CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
-# a capitalised word inside a sentence (after a lower-case word or a comma): a name as written
-_MID_CAPITAL = re.compile(r"(?<=[a-z,] )(?-i:[A-Z][a-z]{2,})\b")
+# a person as written: a capitalised name after "my sister", "with", "and", or before a verb of people
+_PERSON_WRITTEN = re.compile(
+    r"(?:\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){0,2}|\bwith\s+|\band\s+)(?-i:(?P<a>[A-Z][a-z]{2,}))\b|"
+    r"(?-i:(?P<b>[A-Z][a-z]{2,}))\s+(?=(?:is|was|and|said|says|just|got|moved|lives|works|left|started|wants|"
+    r"thinks|has|had)\b)"
+)
 _LOWER_WORD = re.compile(r"(?<![\w@./#-])[a-z]{3,}(?![\w@/#-]|\.\w)")  # a word, not part of an address
 
 
+@lru_cache(maxsize=512)
+def _persons_written(text: str) -> dict[str, str]:
+    return {w.lower(): w for m in _PERSON_WRITTEN.finditer(text) if (w := m["a"] or m["b"])}
+
+
+@lru_cache(maxsize=512)
+def _lower_words(text: str) -> frozenset[str]:
+    return frozenset(_LOWER_WORD.findall(text))
+
+
 def _capitalise_known_names(reading: Reading, said: list[Said]) -> None:
-    """ "luke just moved to Seattle" after "my brother Luke": a person written capitalised before is
-    that person when written in lower case (same length, so every offset holds). Only people the turns
-    read so far know, never a word that was capitalised for another reason ("Big Bear": not "big")."""
+    """ "luke just moved to Seattle" after "my brother Luke": a person written capitalised before (a
+    speaker, a relative by name, a name before a verb of people) is that person when written in lower
+    case (same length, so every offset holds); never a word capitalised for another reason ("Big Bear":
+    not "big"). Read from the words alone: the recent turns are not read for it (a recent turn is read
+    again for every later message, so its words are remembered)."""
     text = reading.text
-    written = {w.lower(): w for t in (*said, reading) for w in _MID_CAPITAL.findall(t.text)}
-    written.update({w.lower(): w for w in reading.speakers if w[:1].isupper()})
-    hits = {w: written[w] for w in set(_LOWER_WORD.findall(text)) if w in written}
-    if not hits:
-        return  # (before the recent turns are read: most messages end here)
-    known = set(reading.speakers) | {p.name for p in reading.persons} | {d.subject for d in reading.earlier}
-    known |= {
-        str(d.value) for d in reading.earlier if d.kind == "person" or d.attribute.startswith("relation.")
-    }
-    for low, name in hits.items():
-        if name in known:
-            text = re.sub(rf"(?<![\w@./#-]){low}(?![\w@/#-]|\.\w)", name, text)
+    lower = _lower_words(text)
+    if not lower:
+        return
+    written = {w.lower(): w for w in reading.speakers if w[:1].isupper()}
+    for t in (*said, reading):
+        written.update(_persons_written(t.text))
+    for low in lower & written.keys():
+        text = re.sub(rf"(?<![\w@./#-]){low}(?![\w@/#-]|\.\w)", written[low], text)
     reading.text = text
 
 

@@ -278,8 +278,11 @@ def named_relatives(r: Reading, start: int, end: int) -> None:
     """ "my brother Luke says hi", "talked to my sister Ana": a relative named anywhere in a clause is
     that relative, whatever the clause says of them (the relation fact, and where they are when a place
     follows the name), unless the grammar already read them."""
-    pattern = re.compile(
-        rf"\b(?:my|our)\s+{KIN_ADJ}(?P<rel>{relation_words(r)})\s+(?P<name>{_NAME})(?![\w'])", _I
+    pattern = r.vocabulary.memo(
+        "relative_named_en",
+        lambda: re.compile(
+            rf"\b(?:my|our)\s+{KIN_ADJ}(?P<rel>{relation_words(r)})\s+(?P<name>{_NAME})(?![\w'])", _I
+        ),
     )
     for m in pattern.finditer(r.text, start, end):
         name = m["name"]
@@ -300,6 +303,7 @@ _MY_CARER = re.compile(
     r"psychiatrist|vet|ob|ob-gyn|dermatologist)\s*,?\s+(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms)\.?\s+[A-Z][\w'-]+))",
     _I,
 )
+_MY_OR_OUR = re.compile(r"\b(?:my|our)\s", _I)
 _CARER_KEYS = {"gp": "doctor", "pcp": "doctor", "family doctor": "doctor", "primary care doctor": "doctor"}
 
 
@@ -313,5 +317,6 @@ def named_carers(r: Reading, start: int, end: int) -> None:
 
 def named_in_clause(r: Reading, start: int, end: int) -> None:
     """The relatives and the carers a clause names, whatever else it says (see the two above)."""
-    named_relatives(r, start, end)
-    named_carers(r, start, end)
+    if _MY_OR_OUR.search(r.text, start, end) is not None:  # (most clauses name no one of the speaker's)
+        named_relatives(r, start, end)
+        named_carers(r, start, end)
