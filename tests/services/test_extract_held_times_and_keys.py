@@ -6,8 +6,12 @@ shifts, values_en, common.Reading.correct, patterns_zh)."""
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 import pytest
 from extract_helpers import NOW, extract, facts, own
+
+from memql.services.extract.rules import _capitalise_known_names
 
 ME = "Mira"
 
@@ -92,6 +96,12 @@ def test_a_person_written_in_lower_case_after_being_named_is_that_person():
     # a word in an address is never a name made capital, nor is a word capitalised for another reason
     assert own("Email me at mira@studio.com instead.") == {(ME, "email", "mira@studio.com")}
     assert not any(v == "Big" for _, _, v in own("it was a big move", ("We went to Big Bear.",)))
+    # a name that is also a word is never made capital: "with Will" leaves "I will" alone
+    reading = SimpleNamespace(text="this is it, will and luke send pics", speakers=frozenset({ME}))
+    _capitalise_known_names(
+        reading, [SimpleNamespace(text="This is fun, I went with Will and my brother Luke.")]
+    )
+    assert reading.text == "this is it, will and Luke send pics"
 
 
 def test_an_emoji_between_words_ends_a_sentence():

@@ -26,9 +26,11 @@ from memql.lang.delta import (
     TimeMention,
     Utterance,
 )
+from memql.services.tokenize import STOP_WORDS
 
 from . import answers, household, raises, replacements, rules_en, rules_zh, shifts, swaps
 from .common import CJK, Draft, Item, Person, Reading, find_times
+from .patterns_en import NOT_NAMES
 from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
@@ -121,9 +123,18 @@ _PERSON_WRITTEN = re.compile(
 _LOWER_WORD = re.compile(r"(?<![\w@./#-])[a-z]{3,}(?![\w@/#-]|\.\w)")  # a word, not part of an address
 
 
+# names that are also words ("This is", "with Will"): never capitalised where written in lower case
+_ALSO_WORDS = frozenset(
+    {*STOP_WORDS, *(w.lower() for w in NOT_NAMES)}
+    | {"will", "may", "mark", "bill", "grace", "hope", "rose", "pat", "sue", "jack", "frank", "rich", "art"}
+    | {"june", "april", "august", "summer", "joy"}
+)
+
+
 @lru_cache(maxsize=512)
 def _persons_written(text: str) -> dict[str, str]:
-    return {w.lower(): w for m in _PERSON_WRITTEN.finditer(text) if (w := m["a"] or m["b"])}
+    found = (m["a"] or m["b"] for m in _PERSON_WRITTEN.finditer(text))
+    return {w.lower(): w for w in found if w.lower() not in _ALSO_WORDS}
 
 
 @lru_cache(maxsize=512)
@@ -141,7 +152,7 @@ def _capitalise_known_names(reading: Reading, said: list[Said]) -> None:
     lower = _lower_words(text)
     if not lower:
         return
-    written = {w.lower(): w for w in reading.speakers if w[:1].isupper()}
+    written = {w.lower(): w for w in reading.speakers if w[:1].isupper() and w.lower() not in _ALSO_WORDS}
     for t in (*said, reading):
         written.update(_persons_written(t.text))
     for low in lower & written.keys():
