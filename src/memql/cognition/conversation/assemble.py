@@ -54,8 +54,13 @@ def summary_text(label: str, source_ids: Sequence[str], memory_ids: Sequence[str
     return f"[{label}; {citation(source_ids, memory_ids)}] {text}"
 
 
+def day_words(time: datetime) -> str:
+    """ "9 Jan 2026": a day as the context's day lines write it."""
+    return f"{time.day} {time.strftime('%b %Y')}"
+
+
 def day_line(time: datetime) -> str:
-    return f"{time.day} {time.strftime('%b %Y')}:"
+    return f"{day_words(time)}:"
 
 
 def _day(piece: Piece) -> str | None:

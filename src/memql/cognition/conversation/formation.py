@@ -24,6 +24,7 @@ from dataclasses import replace
 from datetime import UTC, datetime
 from typing import TYPE_CHECKING, Any
 
+from memql.cognition.conversation.assemble import day_words
 from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.cognition.conversation.stale_forms import (
@@ -460,8 +461,7 @@ def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:
     label = _label(f.attribute)
     text = f"{_cite(f)} {_whose(f.subject)} {label}: {_render(f.value, f.subject)}"
     # when it was said, written as the day lines are: an ISO date beside an ISO value reads as a value
-    began = f.valid_from.astimezone(UTC)
-    text += f" (since {began.day} {began.strftime('%b %Y')})"
+    text += f" (since {day_words(f.valid_from.astimezone(UTC))})"
     if ending and f.valid_to is not None:
         text = f"until {_day(f.valid_to)}: {text}"
     return _piece(f, text, "fact", score)

@@ -422,13 +422,13 @@ def count_of(text: str) -> int | None:
     return None
 
 
-# a time that recurs, held as its words ("every Saturday at 10am", 每周六上午十点): a fact of kind "schedule"
 # a weekday and maybe its hour or part of the day, no day of a month
 _WEEKDAY_SAID = re.compile(
     r"(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day(?:\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?|"
     r"\s+(?:morning|afternoon|evening|night)s?)?|(?:周|星期|礼拜)[一二三四五六日天][\u4e00-\u9fff0-9:：]{0,6})",
     re.I,
 )
+# a time that recurs, held as its words ("every Saturday at 10am", 每周六上午十点): a fact of kind "schedule"
 RECURRING = re.compile(r"(?:every|each)\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每", re.I)
 
 
