@@ -24,11 +24,10 @@ import re
 from dataclasses import dataclass
 from datetime import datetime
 
-from memql.services.tokenize import STOP_WORDS, tokens
-
 from . import values_en, values_zh
 from .common import CJK, HEDGED, MOMENT, RECURRING, Draft, Reading, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
+from .replacement_keys import key_for_old, terms
 from .shifts import following_day
 from .value_shapes import Value, values
 
@@ -79,23 +78,6 @@ CORRECTION_REACH = 4
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 _PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
 _REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", _I)
-_GENERIC_WORDS = """
-    now new got get getting week weeks month months year years today yesterday tomorrow day days time
-    sorry oops wait actually correction instead switched moved changed said meant thanks okay ok just
-    really still already also back last next first old one ones thing things lot bit
-    现在 如今 目前 改成 换成 不对 搞错 应该 是的 了吧 我们 今天 明天 昨天
-"""
-_EXTRA_STOP = frozenset(_GENERIC_WORDS.split())  # words two turns share without sharing a topic
-# the key of a value whose turns name no attribute: what its shape says it is
-_BY_SHAPE = {
-    "clock": "time",
-    "money": "amount",
-    "measure": "amount",
-    "number": "number",
-    "name": "name",
-    "phone": "phone",
-    "color": "color",
-}
 
 
 @dataclass(frozen=True)
@@ -124,14 +106,6 @@ def _answers_own_change(r: Reading, text: str, before: list[Said]) -> Said | Non
     return announced
 
 
-def _terms(text: str) -> set[str]:
-    return {
-        t
-        for t in tokens(text)
-        if t not in STOP_WORDS and t not in _EXTRA_STOP and not t.isnumeric() and len(t) > 1
-    }
-
-
 def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     """Draft a replacement the grammar did not bind (see the module docstring) into `r.facts`.
     `before` are the turns before the one read (oldest first); the old value's draft is `said_in` its
@@ -158,7 +132,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}
     if any((d.subject, d.attribute) in earlier_keys for d in r.facts):
         return  # the grammar bound this change to a fact already
-    terms = _terms(text)
+    own_terms = terms(text)
     strong = announced is not None or STRONG_CHANGE.search(text) is not None
     acquired = ACQUIRED.search(text) is not None
     echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
@@ -181,11 +155,11 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
             if (said.speaker == r.speaker) != own:
                 continue
             near = len(before) - back <= CORRECTION_REACH
-            topic = _terms(said.text) & terms
+            topic = terms(said.text) & own_terms
             for old, new in _pairs(values(said.text, said.time), candidates, said.text):
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
-                shared = topic - _terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
+                shared = topic - terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
                 holders = [d for d in held if _holds(d.value, old, said.text)]
                 known = bool(holders)
                 owned = acquired and any(OWNED.search(d.attribute) for d in holders)
@@ -209,7 +183,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                     any(d.subject == r.speaker for d in holders) and _OPENS_WITH_OTHER.search(text) is None
                 ):
                     continue
-                unkeyed_name = old.kind == "name" and _attribute(r, said, old, shared, r.speaker) == "name"
+                unkeyed_name = old.kind == "name" and key_for_old(r, said, old, shared, r.speaker) == "name"
                 if not holders and unkeyed_name:  # "Lisbon and Porto": an earlier turn may name its key
                     unkeyed = unkeyed or (said, back, old, new, shared)
                     continue
@@ -375,7 +349,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
         subject, attribute = held.subject, held.attribute
     else:
         subject = _subject(r, said)
-        attribute = _attribute(r, said, old, shared, subject)
+        attribute = key_for_old(r, said, old, shared, subject)
         if not attribute:
             return
     # the grammar's own reading of the new value under a key it could not bind is replaced by this one
@@ -531,72 +505,3 @@ def _is_value_word(word: str, said: Said) -> bool:
     return any(
         word in str(v.value) for v in values(said.text, said.time) if v.kind == "name" and v.value != word
     )
-
-
-_GIVEN_FOR = re.compile(
-    r"(?:my|our|the|his|her|their|your)\s+((?:[a-z-]+\s+){0,2}[a-z-]+?)(?:'s|\s+is|\s+are|\s+was|:|\s+of)?\s*"
-    r"(?:is|are|was|at|in|on|through|with|to|from|for|=|:)?\s*$",
-    _I,
-)
-
-
-_RESIDENCE = re.compile(r"\b(?:mov(?:e|ed|ing)|relocat\w*|liv(?:e|es|ed|ing)|settled)\b|住|搬", _I)
-_WORKPLACE = re.compile(r"\b(?:transferr?\w*|office|based)\b|调到|调去", _I)
-
-
-_PRONOUN_CHARS = frozenset("我你您他她它咱")
-
-
-def _attribute(r: Reading, said: Said, old: Value, shared: set[str], subject: str) -> str:
-    """The key of a value no fact held: for a place, where someone lives (a move) or works (a transfer);
-    else the words the two turns share, in the old turn's order (the ones nearest the old value); else the
-    noun the old value was given for; else what its shape says it is."""
-    vocabulary = r.vocabulary
-    if old.kind == "name":
-        if _RESIDENCE.search(r.text) or _RESIDENCE.search(said.text):
-            return "residence"
-        if _WORKPLACE.search(r.text):
-            return "work_location"
-    # who it is about names no attribute, nor does a pronoun's half of a word (我老公: 我老)
-    shared = {
-        w
-        for w in shared - _terms(subject) - _terms(r.speaker)
-        if not set(w) & _PRONOUN_CHARS and vocabulary.relation(w) is None  # 嫂子 is who, not what
-    }
-    if shared:
-        words = [w for w in tokens(said.text) if w in shared]
-        if words:
-            nearest = min(words, key=lambda w: abs(said.text.lower().find(w) - old.start))
-            phrase = _phrase(said.text.lower(), nearest, shared)
-            return vocabulary.normalize(phrase)
-    given = _GIVEN_FOR.search(said.text[: old.start])
-    if given:
-        return vocabulary.normalize(given[1])
-    if old.kind == "name" and (after := _FOR_AFTER.match(said.text, old.end)):  # "Portugal for the honeymoon"
-        return vocabulary.normalize(after[1])
-    if old.kind == "name" and re.search(r"\b(?:at|in)\s+(?:the\s+)?$", said.text[: old.start], _I):
-        return "location"
-    return _BY_SHAPE.get(old.kind.split(":")[0], old.kind)
-
-
-_FOR_AFTER = re.compile(
-    r"\s+for\s+(?:the|my|our|his|her|their)\s+((?:[a-z-]+\s+)?[a-z-]+)\s*(?:[.,;!?]|$)", _I
-)
-
-
-def _phrase(text: str, word: str, shared: set[str]) -> str:
-    """`word` with the shared words right before or after it ("door" + "code"); a Chinese word with the
-    shared character pairs it overlaps (读书 + 书会: 读书会)."""
-    if CJK.match(word) and (at := text.find(word)) >= 0:
-        start, end = at, at + len(word)
-        while start > 0 and text[start - 1 : start + 1] in shared:
-            start -= 1
-        while end < len(text) and text[end - 1 : end + 1] in shared:
-            end += 1
-        return text[start:end]
-    m = re.search(r"((?:[\w-]+\s+)?)" + re.escape(word) + r"((?:\s+[\w-]+)?)", text)
-    if not m:
-        return word
-    before, after = m[1].strip(), m[2].strip()
-    parts = [p for p in (before, word, after) if p and (p == word or p in shared)]
-    return " ".join(parts)
