@@ -7,8 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .common import Reading
-from .replacements import Said
+from .common import Reading, Said
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our)\b|我", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$")

@@ -103,6 +103,15 @@ class Person:
     span: tuple[int, int] | None = None  # in the message itself only
 
 
+@dataclass(frozen=True)
+class Said:
+    """An earlier turn: its speaker, words and time (its index is its place among the turns)."""
+
+    speaker: str
+    text: str
+    time: datetime
+
+
 @dataclass
 class Item:
     """A task or a decision found by a grammar."""

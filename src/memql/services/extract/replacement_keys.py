@@ -5,15 +5,11 @@ was given for ("our landlord is …", "Portugal for the honeymoon"), else what i
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from memql.services.tokenize import STOP_WORDS, tokens
 
-from .common import CJK, Reading
+from .common import CJK, Reading, Said
 from .value_shapes import Value
-
-if TYPE_CHECKING:
-    from .replacements import Said
 
 _I = re.IGNORECASE
 _GENERIC_WORDS = """

@@ -21,11 +21,9 @@ message also names as rejected ("not the other one" aside) is never the new one.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
-from datetime import datetime
 
 from . import values_en, values_zh
-from .common import CJK, HEDGED, MOMENT, RECURRING, Draft, Reading, count_of, kin_named, same_value
+from .common import CJK, HEDGED, MOMENT, RECURRING, Draft, Reading, Said, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
 from .replacement_keys import key_for_old, terms
 from .shifts import following_day
@@ -78,15 +76,6 @@ CORRECTION_REACH = 4
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 _PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
 _REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", _I)
-
-
-@dataclass(frozen=True)
-class Said:
-    """An earlier turn: its speaker, words and time (its index is its place among the turns)."""
-
-    speaker: str
-    text: str
-    time: datetime
 
 
 def _answers_own_change(r: Reading, text: str, before: list[Said]) -> Said | None:

@@ -29,9 +29,8 @@ from memql.lang.delta import (
 from memql.services.tokenize import STOP_WORDS
 
 from . import answers, household, raises, replacements, rules_en, rules_zh, shifts, swaps
-from .common import CJK, Draft, Item, Person, Reading, find_times
+from .common import CJK, Draft, Item, Person, Reading, Said, find_times
 from .patterns_en import NOT_NAMES
-from .replacements import Said
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 _PROCEDURAL = re.compile(
