@@ -36,7 +36,7 @@ NOT_NAMES = frozenset((
     "Agreed", "Correct", "Indeed", "Interesting", "Lovely", "Brilliant", "Fantastic", "Wonderful", "Amazing",
     "Welcome", "Bye", "Cheers", "Ah", "Ooh", "Oops", "Yikes", "Whoa", "Oof", "Ouch", "Phew", "Aha",
     "Good", "Glad", "Love", "Happy", "Nah", "Not", "Let", "Can", "Could", "Would", "Should", "Did", "Do",
-    "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Whoa", "Cheers", "Bye",
+    "Does", "Is", "Are", "Was", "Were", "Have", "Has", "Had", "Will", "If", "Ha", "Hah", "Heh", "Yay", "Lmao",
     # roles said at the start of a sentence ("Vet put Rex on a diet"): who they are, not a name
     "Vet", "Doctor", "Doc", "Nurse", "Teacher", "Coach", "Boss", "Landlord", "Therapist", "Dentist",
     "Manager", "Mechanic", "Neighbor", "Neighbour", "Babysitter", "Nanny", "Trainer", "Pharmacist",
@@ -124,7 +124,7 @@ _HYPOTHETICAL = re.compile(
 _CONDITIONAL = re.compile(r"(?:if|unless|suppose|supposing|imagine|what if|in case|whether|when)\b", _I)
 _PAST = re.compile(r"\b(?:\w+ed|was|were|began|took|got|have|'ve|has)\b", _I)
 _REPORTED = re.compile(r"\b(?:said|says|told me|tells me|heard|apparently|claims|rumou?r)\b", _I)
-_NEGATION = re.compile(r"\b(?:not|n't|never|no longer)\b", _I)
+_NEGATION = re.compile(r"\b(?:not|never|no longer)\b|n't\b", _I)  # no word boundary inside "don't"
 _ADVERBS = (
     r"(?:(?:now|currently|just|finally|recently|actually|still|also|already|officially|both|all|"
     r"really|happily|then|eventually|permanently|fully|completely|strictly|totally)\s+)*"

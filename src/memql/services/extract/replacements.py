@@ -76,6 +76,20 @@ CORRECTION_REACH = 4
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
 _PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
 _REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", _I)
+# a negation earlier in the value's clause, with no "but"/"instead" after it: "I don't work at Google
+# anymore" names no new employer (not even when the next clause names one: ", I'm at Meta")
+_NEGATED = re.compile(
+    r"(?:\b(?:not|never|no longer)\b|n't\b|不是|不在|不住|不再)"
+    r"(?![^,;.!?，；。！？]*\b(?:but|instead|rather)\b)[^,;.!?，；。！？]*$",
+    _I,
+)
+
+
+def _rejected(text: str, v: Value) -> bool:
+    """A value said as what it is not: "not July 15", "不是7月15", "don't work at Google anymore"."""
+    return _REJECTED.search(text[max(0, v.start - 12) : v.start]) is not None or (
+        _NEGATED.search(text[max(0, v.start - 60) : v.start]) is not None
+    )
 
 
 def _answers_own_change(r: Reading, text: str, before: list[Said]) -> Said | None:
@@ -115,7 +129,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
             return
         referent = others.pop()
     mine = values(text, r.now)
-    candidates = [v for v in mine if not _REJECTED.search(text[max(0, v.start - 12) : v.start])]
+    candidates = [v for v in mine if not _rejected(text, v)]
     if not candidates:
         return  # (before the recent turns are read: most messages end here)
     earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}

@@ -29,6 +29,7 @@ from memql.lang.delta import (
 from memql.services.tokenize import STOP_WORDS
 
 from . import answers, household, raises, replacements, rules_en, rules_zh, shifts, swaps
+from .casual import Spelled, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, find_times
 from .patterns_en import NOT_NAMES
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
@@ -54,7 +55,13 @@ class RuleExtractor:
     def extract(self, message: Utterance) -> MemoryDelta:
         speakers = frozenset({message.speaker, *(t.speaker for t in message.recent)})
 
-        said = [Said(t.speaker, t.text, t.time or message.time) for t in message.recent]
+        # every turn is read as spelled out ("im" as "I'm"); the delta quotes each as written
+        spelled = spell_out(message.text)
+        recent = [spell_out(t.text) for t in message.recent]
+        said = [
+            Said(t.speaker, s.text, t.time or message.time)
+            for t, s in zip(message.recent, recent, strict=True)
+        ]
 
         def recent_turns() -> tuple[list[Draft], list[Person]]:
             """The recent turns read in order, each with its own speaker and time (on first need)."""
@@ -68,7 +75,7 @@ class RuleExtractor:
             return earlier, persons
 
         reading = self._read(
-            message.text,
+            spelled.text,
             message.speaker,
             message.time,
             len(message.recent),
@@ -80,7 +87,7 @@ class RuleExtractor:
             context=recent_turns if message.recent else None,
         )
         _after_grammar(reading, said, None)
-        return _delta(reading, message.text, [t.text for t in said], self.vocabulary)
+        return _delta(reading, spelled, recent, self.vocabulary)
 
     def _read(
         self, text, speaker, now: datetime, turn, earlier, persons, speakers, lang, said, context=None
@@ -170,11 +177,13 @@ def _sentences(text: str) -> list[tuple[int, int]]:
     return [(a, b) for a, b in out if text[a:b].strip()]
 
 
-def _evidence(text: str, start: int, end: int) -> Evidence:
-    return Evidence(start=start, end=end, quote=text[start:end])
+def _evidence(text: Spelled, start: int, end: int) -> Evidence:
+    """The words of the read text's [start, end) as written."""
+    start, end = text.span(start, end)
+    return Evidence(start=start, end=end, quote=text.written[start:end])
 
 
-def _delta(r: Reading, text: str, recent: list[str], vocabulary: Vocabulary) -> MemoryDelta:
+def _delta(r: Reading, text: Spelled, recent: list[Spelled], vocabulary: Vocabulary) -> MemoryDelta:
     facts = []
     for d in sorted(r.facts, key=lambda d: d.said_in is None):  # a fact said in an earlier turn first
         quoted = text if d.said_in is None else recent[d.said_in]
@@ -205,7 +214,7 @@ def _delta(r: Reading, text: str, recent: list[str], vocabulary: Vocabulary) -> 
     categories = [f.category for f in facts if f.category]
     category = Counter(categories).most_common(1)[0][0] if categories else None
     sensitivity = stricter(*(STANDARD_CATEGORIES.get(root(c)) for c in categories))
-    if _PROCEDURAL.search(text):
+    if _PROCEDURAL.search(text.text):
         memory_type = "procedural"
     elif facts:
         memory_type = "semantic"
@@ -226,17 +235,17 @@ def _delta(r: Reading, text: str, recent: list[str], vocabulary: Vocabulary) -> 
     )
 
 
-def _item(text: str, item: Item) -> ActionItem:
+def _item(text: Spelled, item: Item) -> ActionItem:
     return ActionItem(
         text=item.text, owner=item.owner, due=item.due, evidence=_evidence(text, item.start, item.end)
     )
 
 
-def _entities(r: Reading, text: str) -> list[Entity]:
+def _entities(r: Reading, text: Spelled) -> list[Entity]:
     found: dict[tuple[int, int], Entity] = {}
 
     def add(start: int, end: int, kind: str) -> None:
-        name = text[start:end].strip()
+        name = _evidence(text, start, end).quote.strip()
         if name and (start, end) not in found and not any(a <= start and end <= b for a, b in found):
             found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
 

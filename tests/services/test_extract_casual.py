@@ -1,0 +1,56 @@
+"""Casual writing the grammars read as they read careful writing: negations however spelled, contractions
+without apostrophes, names and places in lower case (services/extract)."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import own
+
+ME = "Mira"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "I don't work at Google anymore.",
+        "I dont work at Google",
+        "We don't live in Austin anymore.",
+        "she doesn't work at Google now",
+    ],
+)
+def test_a_negated_statement_states_no_value(text):
+    got = own(text)
+    assert not any(v in ("Google", "Austin") for _, _, v in got), got
+
+
+def test_a_negated_value_replaces_nothing_held():
+    # the replacement pass reads values the grammar did not: a negated one is none of them
+    got = own("I don't work at Google anymore.", ("I work at Stripe now",))
+    assert (ME, "employer", "Google") not in got
+    assert own("I don't work at Stripe anymore, I'm at Meta", ("I work at Stripe now",)) == {
+        ("Mira", "employer", "Meta")
+    }
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("im moving to Denver next month", {(ME, "residence", "Denver")}),
+        ("the NSF report is due next friday and ive written maybe 2 paragraphs",
+         {(ME, "nsf_report.deadline", "2026-03-06")}),
+    ],
+)  # fmt: skip
+def test_contractions_without_apostrophes_read_as_contractions(text, expected):
+    assert own(text) == expected  # (extract_helpers checks each quote against the text as written)
+
+
+def test_spelled_out_offsets_map_back_to_the_words_as_written():
+    from memql.services.extract.casual import spell_out
+
+    s = spell_out("ok im moving, ive got it. Dont! DONT thats it")
+    assert s.text == "ok I'm moving, I've got it. Don't! DONT that's it"
+    for word in ("moving", "I've got", "Don't", "that's it"):
+        a = s.text.index(word)
+        b0, b1 = s.span(a, a + len(word))
+        assert s.written[b0:b1] == word.replace("'", "").replace("I", "i", 1 if word.startswith("I") else 0)
+    assert s.span(0, len(s.text)) == (0, len(s.written))
