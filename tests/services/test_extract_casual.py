@@ -54,3 +54,49 @@ def test_spelled_out_offsets_map_back_to_the_words_as_written():
         b0, b1 = s.span(a, a + len(word))
         assert s.written[b0:b1] == word.replace("'", "").replace("I", "i", 1 if word.startswith("I") else 0)
     assert s.span(0, len(s.text)) == (0, len(s.written))
+
+
+@pytest.mark.parametrize(
+    "text, word, written",
+    [
+        ("started physio w kerry, its 4pm", "with kerry", "w kerry"),
+        ("appt tmrw w/ dr x", "appointment tomorrow", "appt tmrw"),
+        ("my bf says its the 24th now", "it's the 24th", "its the 24th"),
+    ],
+)
+def test_chat_shorthand_is_read_as_its_words_and_quoted_as_written(text, word, written):
+    from memql.services.extract.casual import spell_out
+
+    s = spell_out(text)
+    a = s.text.index(word)
+    b0, b1 = s.span(a, a + len(word))
+    assert s.written[b0:b1] == written
+
+
+@pytest.mark.parametrize("text", ["its toy is here", "W. Smith and U. Eco", "the cat and its bowl"])
+def test_words_shorthand_could_be_are_left_as_written(text):
+    from memql.services.extract.casual import spell_out
+
+    assert spell_out(text).text == text
+
+
+@pytest.mark.parametrize(
+    "text, recent, absent",
+    [
+        (
+            "最后还是定了大理 男朋友说青岛五一还冷",
+            (),
+            {"最后还", "boyfriend"},
+        ),  # 还是 is no copula; 说 no name
+        ("新年新气象 今天称了一下 72公斤", (), {"今天称了一下"}),  # a verb's words before a space: no key
+        ("started physio at flexworks w kerry, wednesdays 4pm", (), {"kerry"}),
+    ],
+)
+def test_casual_words_make_no_key_and_no_name(text, recent, absent):
+    assert not {k for _, k, _ in own(text, recent)} & absent
+
+
+def test_an_older_womans_husband_by_her_word_for_him():
+    assert own("好 我家老头子吃的是美托洛尔 他心率快", speaker="周阿姨") == {
+        ("周阿姨的老头子", "medication", "美托洛尔")
+    }

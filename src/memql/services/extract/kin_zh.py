@@ -77,6 +77,7 @@ RELATIONS_ZH: dict[str, tuple[str, str | None]] = {
     "猫咪": ("cat", None),
     "狗狗": ("dog", None),
     "老伴": ("spouse", None),
+    "老头子": ("husband", "m"),  # 我家老头子吃的是美托洛尔: an older woman's husband
     "爱人": ("spouse", None),
     "婆婆": ("mother_in_law", "f"),
     "岳母": ("mother_in_law", "f"),

@@ -445,6 +445,7 @@ def _attribute_change(
         return False
     # 护照截止日期现在是8月5日: an adverb of time before the copula is no part of the attribute
     phrase = re.sub(r"(?:现在|目前|如今|眼下|已经|又|也)+$", "", m["attr"].strip())
+    phrase = re.sub(r"(?:约好|定好|订好|约|定|订)了$", "", phrase)  # 公司体检约好了 5月12号: the check-up
     phrase = re.sub(r"(?:截止|截至)$", "截止日期", phrase)  # 报名截止到4月10号: the deadline
     # 这赛季的训练改到…: the period said first is when, not part of the attribute
     phrase = re.sub(r"^(?:这|今|本|下|新)(?:个)?(?:赛季|学期|季度|年|月|周|星期)的?", "", phrase)
@@ -453,6 +454,10 @@ def _attribute_change(
         # 换号码了，新号是…: the thing changed, named before; 我改到周日了: a change verb, no attribute
         or re.fullmatch(r"新的|新号|又?(?:改|换|挪|推迟|提前|延期|延后|调)", phrase)
         or re.search(r"住|搬|工作|上班|不|我|你|说|觉得|感觉|^被", phrase)
+        # 最后还是定了大理, 星河科技真是…: an adverb before 是 ends no attribute; 啊啊啊 names none
+        or re.search(r"(?:还|但|可|于|真|倒|却|才|就)$|^[啊哈呀哦嗯唉哎呃嘿]+$", phrase)
+        # 今天称了一下 72公斤: before a bare space, a verb's words are no attribute
+        or (not m["cop"].strip() and re.search(r"了|一下|吧|呢|啊", phrase))
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
         or phrase
