@@ -100,3 +100,28 @@ def test_an_older_womans_husband_by_her_word_for_him():
     assert own("好 我家老头子吃的是美托洛尔 他心率快", speaker="周阿姨") == {
         ("周阿姨的老头子", "medication", "美托洛尔")
     }
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        ("yeah pescatarian i guess. mei is horrified lol", (), {(ME, "diet", "pescatarian")}),
+        ("crestmark letter came. from june 1 its $1,595. cool cool cool", ("rent is $1,450/mo",),
+         {(ME, "rent", "$1,595/mo")}),
+        ("caved and got an iphone 16 lol", (), {(ME, "phone", "iphone 16")}),
+    ],
+)  # fmt: skip
+def test_casual_statements_and_changes(text, recent, expected):
+    assert expected <= own(text, recent)
+
+
+@pytest.mark.parametrize(
+    "text, recent",
+    [
+        ("No, that's all. Thank you, you're a great help.", ("My cell is 503-555-0148.",)),
+        ("Sorry dear, I gave you the wrong one yesterday.", ("Maybe tomorrow.",)),
+        ("vegan.", ()),  # a status alone, with no "so", "now" or "I guess": not read as the speaker's
+    ],
+)
+def test_no_value_from_a_closing_word_a_past_day_or_a_bare_word(text, recent):
+    assert own(text, recent) == set()

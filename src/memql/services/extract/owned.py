@@ -24,6 +24,8 @@ _MODEL = (
 _MAKE = rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)"
 _THING = rf"(?P<v>(?:{_MAKE}){_MODEL})"
 _GOT_EN = re.compile(
+    # "caved and got an iphone 16", "so glad i went with the cx-5": a verb or a feeling first
+    r"(?:[a-z]+\s+and\s+|(?:so\s+)?(?:glad|happy|stoked)\s+(?=i\b|we\b))?"
     r"(?:(?:i|we)\s+(?:just\s+|finally\s+)?)?(?:got|bought|picked up|grabbed|switched to|upgraded to|"
     r"went with|ended up with|am getting|'m getting)\s+(?:myself\s+)?(?:a|an|the|my)?\s*(?:new\s+|used\s+)?"
     + _THING

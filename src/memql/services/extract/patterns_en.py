@@ -411,11 +411,12 @@ _COPULA_STATUSES = tuple(
     )
     for words, key in STATUS_WORDS
 )
-# "I started eating fish again, so pescatarian I guess": a status said alone after "so" is the speaker's
+# "I started eating fish again, so pescatarian I guess": a status said alone after "so" is the speaker's;
+# opening a clause ("yeah pescatarian i guess", the "yeah" read past), only with "now", "I guess" …
 BARE_STATUS = re.compile(
-    r"so\s+(?:now\s+|officially\s+|basically\s+)?(?P<value>"
+    r"(?P<so>(?:so|yeah|yep|yup|yes|ya),?\s+)?(?:now\s+|officially\s+|basically\s+)?(?P<value>"
     + "|".join(words for words, _ in STATUS_WORDS[:2])
-    + r")(?:\s+(?:now|again|i guess|i suppose|officially|technically|then))*[\s.!]*$",
+    + r")(?P<q>(?:\s+(?:now|again|i guess|i suppose|officially|technically|then))*)[\s.!]*$",
     _I,
 )
 # "Dad finally retired last week": retiring is a status said with its verb alone
@@ -588,7 +589,7 @@ _AND_OTHER = re.compile(r"and\s+(?=(?:I|we|my|our|his|her|their)\b|(?-i:[A-Z]))"
 # "wait, that's wrong", "instead": a judgement of the old value, never a new one
 _JUDGEMENT = re.compile(
     r"(?:not\s+)?(?:wrong|right|correct|incorrect|a mistake|mistaken|off|instead|it|that|this|true|"
-    r"false)[.!]*",
+    r"false|all|everything|fine|ok|okay|enough)[.!]*",  # "No, that's all": nothing to correct
     _I,
 )
 # a verb of changing somewhere in a clause: a cheap look before a change's grammar is tried at each "and"

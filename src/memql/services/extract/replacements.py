@@ -49,7 +49,8 @@ CHANGE = re.compile(
     r"reshuffled|took over|"
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
-    r"hit|reached|passed)\b|"
+    r"hit|reached|passed|starting|effective)\b|"
+    r"\bfrom\s+[\w ]{1,20}?\s+it(?:'s| is|'ll be| will be)\b|"  # "from june 1 it's $1,595"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|推到|顺延|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
     r"调整|调成|调为|最后|最终|又|考过|考到|通过了|升级",
@@ -83,6 +84,10 @@ _NEGATED = re.compile(
     r"(?![^,;.!?，；。！？]*\b(?:but|instead|rather)\b)[^,;.!?，；。！？]*$",
     _I,
 )
+
+
+# "I gave you the wrong one yesterday": when something was said or done, never a new value of anything
+_PAST_DAY = re.compile(r"(?:yesterday|last night|earlier today|this morning|昨天|前天|刚才)", _I)
 
 
 def _rejected(text: str, v: Value) -> bool:
@@ -129,7 +134,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
             return
         referent = others.pop()
     mine = values(text, r.now)
-    candidates = [v for v in mine if not _rejected(text, v)]
+    candidates = [v for v in mine if not _rejected(text, v) and not _PAST_DAY.fullmatch(text, v.start, v.end)]
     if not candidates:
         return  # (before the recent turns are read: most messages end here)
     earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}

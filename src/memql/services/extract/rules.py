@@ -28,7 +28,7 @@ from memql.lang.delta import (
 )
 from memql.services.tokenize import STOP_WORDS
 
-from . import answers, household, raises, replacements, rules_en, rules_zh, shifts, swaps
+from . import answers, household, pets, raises, replacements, rules_en, rules_zh, shifts, swaps
 from .casual import Spelled, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, find_times
 from .patterns_en import NOT_NAMES
@@ -114,6 +114,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     shifts.bind(reading)
     raises.bind(reading)
     household.bind(reading)
+    pets.bind(reading)
     swaps.bind(reading, [t.text for t in before[-3:] if t.speaker == reading.speaker])
     replacements.bind(reading, before, turn)
     answers.bind(reading, before)

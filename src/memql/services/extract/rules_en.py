@@ -186,7 +186,7 @@ def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     for at in (pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))):
         if ride_now(r, pos, at, end, confidence) or owned(r, at, end, confidence, False):
             return True  # "Winter schedule, so it's the 7:40 boat now"; "went android, got a pixel 9"
-        if (m := BARE_STATUS.match(r.text, at, end)) is not None:
+        if (m := BARE_STATUS.match(r.text, at, end)) is not None and (m["so"] or m["q"]):
             key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
             add_fact(
                 r, r.speaker, key, m["value"].lower(), pos, end, confidence, False, "text", m.span("value")
