@@ -96,13 +96,16 @@ class Turn(StrictModel):
 class Utterance(StrictModel):
     """A message to extract from: `time` is when it was said (relative times resolve against it, in its
     own zone); `recent` the conversation's turns before it, oldest first (corrections and pronouns bind
-    to them); `lang` forces a grammar ("auto": Chinese when the text holds CJK characters)."""
+    to them); `lang` forces a grammar ("auto": Chinese when the text holds CJK characters); `agent` the
+    name the conversation's agent speaks under, whose turns restate what the one it answers said ("Noted:
+    book club April 9 at 8pm" is the user's book club)."""
 
     speaker: Name
     text: Annotated[str, Field(max_length=MAX_TEXT)]
     time: AwareTime
     recent: tuple[Turn, ...] = ()
     lang: Literal["auto", "en", "zh"] = "auto"
+    agent: Name | None = None
 
     @field_validator("time")
     @classmethod

@@ -134,18 +134,20 @@ def form_messages(
     said: list[tuple[bool, str, datetime, str]],
     recent: list[Turn],
     recent_ids: dict[str, str],
+    agent: str | None = None,
 ) -> list[tuple[int, dict[str, Any]]]:
     """Each message's delta — its interpreted facets onto its Encode `irs[i]` (in place) and one Encode per
     typed fact, linked to it — as (message index, IR), to run in the messages' workflow. `said[i]` is (by
     the agent?, text, time, turn id); `recent` the turns before them and `recent_ids` their records by turn
-    id. The agent's facts about itself are not the user's memory: left out. A value an earlier message
+    id; `agent` the agent's speaker name (what it restates is the user's). The agent's facts about itself
+    are not the user's memory: left out. A value an earlier message
     already made a fact of (`read_facts`, read on first need) is not made a fact again."""
     out: list[tuple[int, dict[str, Any]]] = []
     links: dict[str, dict[str, Any]] = {k: {"ids": [v]} for k, v in recent_ids.items()}
     held: set[tuple[str, str, str]] | None = None
     for i, (ir, (by_agent, text, at, source)) in enumerate(zip(irs, said, strict=True)):
         speaker = ir["args"]["facets"]["speaker"]
-        delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent))
+        delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent, agent=agent))
         stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
         ir["args"]["facets"].update(interpreted_facets(delta, len(stored_text) - len(text)))
         kept = [f for f in delta.facts if not (by_agent and f.subject == speaker)]

@@ -325,6 +325,7 @@ class Conversation:
             [(role == "assistant", text, at, sources[0]) for role, text, at, sources, _ in stored],
             list(self._recent),
             self._recent_ids,
+            self.agent,
         )
 
     # --- the read path ---------------------------------------------------------------------------

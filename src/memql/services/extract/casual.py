@@ -98,26 +98,59 @@ class Spelled:
         return self.at[start], self.at[end]
 
 
+# the agent's words as the addressee's: "your new manager" is "my new manager" of the one it answers
+_AGENT_WORDS = {
+    "your": "my",
+    "yours": "mine",
+    "you're": "I'm",
+    "you've": "I've",
+    "you'll": "I'll",
+    "you'd": "I'd",
+    "你的": "我的",
+    "您的": "我的",
+    "你": "我",
+    "您": "我",
+}
+_AGENT = re.compile(r"(?<![\w'])(?:your|yours|you're|you've|you'll|you'd)(?![\w'])|你的|您的|你|您", re.I)
+_CITATION = re.compile(r"\s*\[[A-Za-z]{0,3}\d+(?::\d+)?\]")
+# the agent speaking of itself ("I've noted 503-555-0177", "I ran a 5k", "我帮您记着")
+_AGENT_SELF = re.compile(r"\b(?:I|me|my|mine)\b|\bI'|我(?!们)")
+
+
+def speaks_of_itself(text: str) -> bool:
+    """Does the agent's turn say anything of itself (then it is read as its own words, not a restatement)?"""
+    return _AGENT_SELF.search(text) is not None
+
+
 @lru_cache(maxsize=1024)
-def spell_out(written: str) -> Spelled:
-    """`written` with its apostrophe-less contractions spelled out (the first letter's case kept; "I"
-    always capital)."""
-    if _CASUAL.search(written) is None:
-        return Spelled(written, written)
+def spell_out(written: str, agent: bool = False) -> Spelled:
+    """`written` with its apostrophe-less contractions and chat shorthand spelled out (the first letter's
+    case kept; "I" always capital); for the agent's restatement (`agent`), its "your" the addressee's "my"."""
+    # the agent's citations ("Your cat is Miso [M1]") are no part of a value: blanks keep every offset
+    read = _CITATION.sub(lambda m: " " * len(m[0]), written) if agent else written
+    found = sorted(
+        [*_CASUAL.finditer(read), *(_AGENT.finditer(read) if agent else ())], key=lambda m: m.start()
+    )
+    if not found:
+        return Spelled(written, read)
     parts: list[str] = []
     at: list[int] = []
     last = 0
-    for m in _CASUAL.finditer(written):
+    for m in found:
         said = m[0].lower()
-        if (m[0].isupper() and len(m[0]) > 2) or (said in _SHORTHAND and m[0] != said):
+        if m.start() < last:
+            continue  # (an agent's word inside a casual one already spelled)
+        if said not in _AGENT_WORDS and (
+            (m[0].isupper() and len(m[0]) > 2) or (said in _SHORTHAND and m[0] != said)
+        ):
             continue  # "DONT", "THATS": shouting spelled as it is; "W", "U", "Ur": an initial, a name
-        parts.append(written[last : m.start()])
+        parts.append(read[last : m.start()])
         at.extend(range(last, m.start()))
-        word = "it's" if said == "its" else _SPELLED[said]
-        if m[0][0].isupper():
+        word = "it's" if said == "its" else _AGENT_WORDS.get(said) or _SPELLED[said]
+        if m[0][0].isupper() and word[0].islower():
             word = word[0].upper() + word[1:]
         parts.append(word)
-        if said in _SHORTHAND:  # a word for a word: its letters all fall at its start
+        if said in _SHORTHAND or said in _AGENT_WORDS:  # a word for a word: its letters fall at its start
             at.extend([m.start()] * len(word))
         else:
             j = m.start()
@@ -125,6 +158,6 @@ def spell_out(written: str) -> Spelled:
                 at.append(j)
                 j += ch != "'"
         last = m.end()
-    parts.append(written[last:])
-    at.extend(range(last, len(written) + 1))
+    parts.append(read[last:])
+    at.extend(range(last, len(read) + 1))
     return Spelled(written, "".join(parts), tuple(at))

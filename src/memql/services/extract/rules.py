@@ -29,8 +29,8 @@ from memql.lang.delta import (
 from memql.services.tokenize import STOP_WORDS
 
 from . import answers, household, pets, raises, replacements, rules_en, rules_zh, shifts, swaps
-from .casual import Spelled, spell_out
-from .common import CJK, Draft, Item, Person, Reading, Said, find_times
+from .casual import Spelled, speaks_of_itself, spell_out
+from .common import CJK, Draft, Item, Person, Reading, Said, find_times, same_value
 from .patterns_en import NOT_NAMES
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
@@ -55,12 +55,14 @@ class RuleExtractor:
     def extract(self, message: Utterance) -> MemoryDelta:
         speakers = frozenset({message.speaker, *(t.speaker for t in message.recent)})
 
-        # every turn is read as spelled out ("im" as "I'm"); the delta quotes each as written
-        spelled = spell_out(message.text)
-        recent = [spell_out(t.text) for t in message.recent]
+        # every turn is read as spelled out ("im" as "I'm"); the delta quotes each as written. The agent's
+        # turns are read as said by the one it answers ("Noted: book club at Chloe's", "your new manager")
+        turns = [*message.recent, message]
+        voice = [_voice(turns, i, message.agent) for i in range(len(turns))]
+        *recent, spelled = (spell_out(t.text, v != t.speaker) for t, v in zip(turns, voice, strict=True))
         said = [
-            Said(t.speaker, s.text, t.time or message.time)
-            for t, s in zip(message.recent, recent, strict=True)
+            Said(v, s.text, t.time or message.time)
+            for t, v, s in zip(message.recent, voice, recent, strict=False)
         ]
 
         def recent_turns() -> tuple[list[Draft], list[Person]]:
@@ -72,11 +74,13 @@ class RuleExtractor:
                     turn.text, turn.speaker, turn.time, i, earlier, persons, speakers, message.lang, said[:i]
                 )
                 _after_grammar(reading, said[:i], i)
+                if voice[i] != message.recent[i].speaker:
+                    _echoes_dropped(reading)
             return earlier, persons
 
         reading = self._read(
             spelled.text,
-            message.speaker,
+            voice[-1],
             message.time,
             len(message.recent),
             [],
@@ -87,6 +91,8 @@ class RuleExtractor:
             context=recent_turns if message.recent else None,
         )
         _after_grammar(reading, said, None)
+        if voice[-1] != message.speaker:
+            _echoes_dropped(reading)
         return _delta(reading, spelled, recent, self.vocabulary)
 
     def _read(
@@ -105,6 +111,33 @@ class RuleExtractor:
             for a, b in grammar.clauses(plain[start:end]):
                 grammar.read_clause(reading, start + a, start + b)
         return reading
+
+
+def _echoes_dropped(r: Reading) -> None:
+    """The agent restating a value its user holds ("Updated: Tuesday Feb 17 at 4:30pm" after "push me to
+    4:30") states nothing new: left out, so the value stays under its one key."""
+    own = {id(d) for d in r.facts}  # (by identity: two turns can say a fact at the same offsets)
+    earlier = [d for d in r.earlier if id(d) not in own]
+    held = [d.value for d in earlier if d.subject == r.speaker]
+    echoes = {
+        id(d)
+        for d in r.facts
+        if any(v == d.value or same_value(v, str(d.value)) for v in held)
+        or any((e.subject, e.attribute, e.value) == (d.subject, d.attribute, d.value) for e in earlier)
+    }
+    r.facts[:] = [d for d in r.facts if id(d) not in echoes]
+    r.known_facts[:] = [d for d in r.known_facts if id(d) not in echoes]
+
+
+def _voice(turns: list, i: int, agent: str | None) -> str:
+    """Whose words turn `i` says: its speaker's, or for the agent's restatement (a turn that says nothing
+    of the agent itself), the latest other speaker's before it (none before it in the turns: the first
+    after it; none at all: the agent's own)."""
+    speaker = turns[i].speaker
+    if agent is None or speaker != agent or speaks_of_itself(turns[i].text):
+        return speaker
+    others = [t.speaker for t in (*reversed(turns[:i]), *turns[i + 1 :]) if t.speaker != agent]
+    return others[0] if others else speaker
 
 
 def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> None:
