@@ -307,3 +307,21 @@ def test_a_title_said_alone_with_now_after_a_promotion():
 )
 def test_chinese_pay_and_things_of_ones_own(text, recent, expected):
     assert own(text, recent) == expected
+
+
+@pytest.mark.parametrize(
+    "text, recent, expected",
+    [
+        # a thing due by a day, said with 交 (submit), and what the one who set it said is the thing
+        ("刚开完组会 导师说初稿下周五之前交给他 我还差两章没写", (), {(ME, "初稿.deadline", "2026-03-13")}),
+        ("毕业论文初稿4月10号前要交给导师", (), {(ME, "毕业论文初稿.deadline", "2026-04-10")}),
+        # a vague day then the exact one after a space; a year said before the day; 晚两周 is a change
+        ("好消息 初稿延到月底 4月30号交就行", ("初稿下周五之前交",), {(ME, "初稿.deadline", "2026-04-30")}),
+        ("考试通知出来了 今年改期到4月18号", ("我报了主管护师考试 4月11号考",),
+         {(ME, "报了主管护师考试.date", "2026-04-18")}),
+        ("导师出差 说初稿可以晚两周交 就是4月24号", ("毕业论文初稿4月10号前要交给导师",),
+         {(ME, "毕业论文初稿.deadline", "2026-04-24")}),
+    ],
+)  # fmt: skip
+def test_chinese_deadlines_said_with_jiao_and_the_exact_day_of_a_change(text, recent, expected):
+    assert own(text, recent) == expected

@@ -42,9 +42,10 @@ from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract import Extractor, make_extractor
-from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key
+from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key, names_key
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score, someone_else
+from memql.services.extract.replacements import CHANGE as CHANGE_SAID
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.summarize import estimate_tokens
 
@@ -147,7 +148,11 @@ def form_messages(
     held: set[tuple[str, str, str]] | None = None
     for i, (ir, (by_agent, text, at, source)) in enumerate(zip(irs, said, strict=True)):
         speaker = ir["args"]["facets"]["speaker"]
-        delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=recent, agent=agent))
+        # a change said sessions after the value it changes: the turns that stated the speaker's current
+        # facts of the key it names come before the recent ones (their facts are held: none is re-made)
+        held_before = held_turns(read_facts(), speaker, text, recent) if CHANGE_SAID.search(text) else []
+        shown = [*held_before, *recent]
+        delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=shown, agent=agent))
         stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
         ir["args"]["facets"].update(interpreted_facets(delta, len(stored_text) - len(text)))
         kept = [f for f in delta.facts if not (by_agent and f.subject == speaker)]
@@ -157,7 +162,7 @@ def form_messages(
             kept = [
                 f for f in kept if f.said_in is None or (f.subject, f.attribute, str(f.value)) not in held
             ]
-        refs = [(t.source, links.get(t.source or "")) for t in recent]
+        refs = [(t.source, links.get(t.source or "")) for t in shown]
         out.extend(
             (i, fact_ir)
             for fact_ir in delta_encodes(
@@ -172,6 +177,28 @@ def form_messages(
         recent = [*recent, Turn(speaker=speaker, text=text, time=at, source=source)][-RECENT_TURNS:]
         links[source] = {"from_step": i}
     return out
+
+
+HELD_TURNS = 3  # the most a message is shown of earlier turns that stated a current fact of a key it names
+_HELD_LOOKED_AT = 40  # the speaker's latest current facts looked at for them (a long conversation has more)
+
+
+def held_turns(facts: Sequence[StoredFact], speaker: str, text: str, recent: Sequence[Turn]) -> list[Turn]:
+    """The turns, older than `recent`, that stated `speaker`'s current facts whose key the message or its
+    recent turns name ("rent" … "from june 1 it's $1,595"), oldest first: each as the words that stated
+    it, so a change said sessions later still finds the value it changes."""
+    live = [f for f in facts if f.valid_to is None and f.subject == speaker and f.evidence and f.source]
+    shown = {t.source for t in recent}
+    said = " ".join([text, *(t.text for t in recent)])
+    out: list[Turn] = []
+    for f in reversed(live[-_HELD_LOOKED_AT:]):
+        if f.source in shown or not names_key(said, f.attribute):
+            continue
+        shown.add(f.source)
+        out.append(Turn(speaker=speaker, text=f.evidence, time=f.valid_from, source=f.source))  # type: ignore[arg-type]
+        if len(out) == HELD_TURNS:
+            break
+    return out[::-1]
 
 
 # --- the read side -----------------------------------------------------------------------------------

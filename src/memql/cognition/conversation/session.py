@@ -33,6 +33,7 @@ from memql.cognition.conversation import registry
 from memql.cognition.conversation.base import Context, Message, Piece, Strategy
 from memql.cognition.conversation.formation import (
     RECENT_TURNS,
+    StoredFact,
     conversation_facts,
     end_replaced_relations,
     fact_pieces,
@@ -180,6 +181,7 @@ class Conversation:
         self._recent: deque[Turn] = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
         # the records of the recent turns by turn id: a fact read from a recent turn's words is linked to it
         self._recent_ids: dict[str, str] = dict(self._tail_ids)
+        self._facts_read: list[StoredFact] | None = None  # (formation's read of the facts: _live_facts)
 
     # --- the write path --------------------------------------------------------------------------
 
@@ -280,6 +282,8 @@ class Conversation:
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
             )
         program = irs + [ir for _, ir in facts]
+        if facts:
+            self._facts_read = None  # the facts just written are read again when next needed
         step_ids = [str(result.data["id"])] if len(program) == 1 else [str(s.id) for s in result.steps or []]
         memory_ids = step_ids[: len(irs)]
         formed: dict[int, list[str]] = {}
@@ -319,7 +323,7 @@ class Conversation:
             return []
         return form_messages(
             self.extractor,
-            lambda: conversation_facts(self.executor, self.id, visit=False),
+            self._live_facts,
             self.id,
             irs,
             [(role == "assistant", text, at, sources[0]) for role, text, at, sources, _ in stored],
@@ -327,6 +331,13 @@ class Conversation:
             self._recent_ids,
             self.agent,
         )
+
+    def _live_facts(self) -> list[StoredFact]:
+        """The conversation's facts as formation reads them, read once until this session writes one (one
+        another writer adds meanwhile is missed only as a hint: every write is checked by the engine)."""
+        if self._facts_read is None:
+            self._facts_read = conversation_facts(self.executor, self.id, visit=False)
+        return self._facts_read
 
     # --- the read path ---------------------------------------------------------------------------
 

@@ -50,10 +50,10 @@ CHANGE = re.compile(
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
     r"hit|reached|passed|starting|effective)\b|"
-    r"\bfrom\s+[\w ]{1,20}?\s+it(?:'s| is|'ll be| will be)\b|"  # "from june 1 it's $1,595"
+    r"\bfrom\s+[\w ]{1,20}?\s+it(?:'s|s| is|'ll be| will be)\b|"  # "from june 1 it's $1,595"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|推到|顺延|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
-    r"调整|调成|调为|最后|最终|又|考过|考到|通过了|升级",
+    r"调整|调成|调为|最后|最终|又|考过|考到|通过了|升级|改期|改签|改约|[晚早](?:了)?[一二两三四五六七八九十\d]+(?:天|周|个?星期|个?月)",
     _I,
 )
 # a change said with one of these binds to a value just before without a shared word ("swapped to X")
@@ -164,7 +164,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 continue
             near = len(before) - back <= CORRECTION_REACH
             topic = terms(said.text) & own_terms
-            for old, new in _pairs(values(said.text, said.time), candidates, said.text):
+            for old, new in _pairs(values(said.text, said.time), candidates, said.text, text):
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 shared = topic - terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
@@ -270,7 +270,7 @@ def _bind_named(
             )
             if old is None or said.speaker != r.speaker:
                 continue
-            new = _new_value(candidates, old, said.text)
+            new = _new_value(candidates, old, said.text, r.text)
             if new is None or _person(old, said.text, people) != _person(new, r.text, people):
                 continue
             if _same_subject(r, said, r.text):
@@ -287,10 +287,10 @@ def _read_under_own_key(r: Reading, new: Value) -> bool:
     )
 
 
-def _pairs(olds: list[Value], candidates: list[Value], old_text: str) -> list[tuple[Value, Value]]:
+def _pairs(olds: list[Value], candidates: list[Value], old_text: str, text: str) -> list[tuple[Value, Value]]:
     """(old, new) of the same kind, the closest in form first ("1502" before "3" for "1205"), else in the
     order the old turn says them."""
-    pairs = [(old, new) for old in olds if (new := _new_value(candidates, old, old_text)) is not None]
+    pairs = [(old, new) for old in olds if (new := _new_value(candidates, old, old_text, text)) is not None]
     return sorted(pairs, key=lambda p: _length_gap(*p))
 
 
@@ -301,12 +301,19 @@ def _length_gap(old: Value, new: Value) -> int:
     return abs(len(str(old.value)) - len(str(new.value)))
 
 
-def _new_value(candidates: list[Value], old: Value, old_text: str) -> Value | None:
+def _new_value(candidates: list[Value], old: Value, old_text: str, text: str) -> Value | None:
     """The message's value that replaces `old`: the first of its kind that the old turn does not say."""
-    for v in candidates:
+    for i, v in enumerate(candidates):
         if v.kind == old.kind and not same_value(v.value, str(old.value)):
             if v.kind == "name" and v.value.casefold() in old_text.casefold():
                 continue  # "Jin moved over to …": a name both turns say is who it is about, not the value
+            after = next((w for w in candidates[i + 1 :] if w.kind == v.kind), None)
+            if after is not None and v.kind == "date" and not text[v.end : after.start].strip(" "):
+                return after  # "延到月底 4月30号": the date said next, after a space, says it exactly
+            if v.kind == "date" and len(str(v.value)) != len(str(old.value)):
+                # "今年改期到4月18号" of a day: the day, not the year
+                alike = (w for w in candidates[i + 1 :] if w.kind == v.kind)
+                return next((w for w in alike if len(str(w.value)) == len(str(old.value))), v)
             return v
     return None
 

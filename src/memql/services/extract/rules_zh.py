@@ -431,8 +431,9 @@ def _attribute_change(
         times = r.times_in(m.start("attr"), m.end("attr"))
         if times:
             t0, t1, span = times[-1]
-            aspect = "deadline" if m["verb"] in ("截止", "截至") else "expiry"
-            thing = s[m.start("attr") : t0].strip(" 的将就在于")
+            aspect = "deadline" if m["verb"] in ("截止", "截至") or m["verb"].endswith("交") else "expiry"
+            # 导师说初稿…: what the one who set it said is the thing
+            thing = re.sub(r"^[^，,]{0,6}?说", "", s[m.start("attr") : t0]).strip(" 的将就在于")
             key = r.vocabulary.normalize(f"{thing}{'截止日期' if aspect == 'deadline' else '有效期'}")
             if thing and key:
                 _fact(
