@@ -116,6 +116,8 @@ class RuleExtractor:
 def _echoes_dropped(r: Reading) -> None:
     """The agent restating a value its user holds ("Updated: Tuesday Feb 17 at 4:30pm" after "push me to
     4:30") states nothing new: left out, so the value stays under its one key."""
+    if not r.facts:
+        return  # (most turns: and the recent turns are not read for nothing)
     own = {id(d) for d in r.facts}  # (by identity: two turns can say a fact at the same offsets)
     earlier = [d for d in r.earlier if id(d) not in own]
     held = [d.value for d in earlier if d.subject == r.speaker]
