@@ -4,7 +4,7 @@ without apostrophes, names and places in lower case (services/extract)."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import own
+from extract_helpers import facts, own
 
 ME = "Mira"
 
@@ -125,3 +125,8 @@ def test_casual_statements_and_changes(text, recent, expected):
 )
 def test_no_value_from_a_closing_word_a_past_day_or_a_bare_word(text, recent):
     assert own(text, recent) == set()
+
+
+@pytest.mark.parametrize("text", ["我妈腿脚还行 就是怕坐车", "我妈肯定受不了 改去青岛吧", "男朋友说青岛还冷"])
+def test_what_a_relative_says_or_how_they_are_is_not_their_name(text):
+    assert not {s for s, k, _ in facts(text) if k.startswith("relation.")}
