@@ -166,7 +166,7 @@ _RIDE = re.compile(
     r"班车|大巴|轮渡|船)|的?那(?:一)?班(?:车)?)"  # 坐7点40那班: the one the held ride's time names
 )
 _EVENT = re.compile(
-    r"(?:就|才|要|会|将|再|开始|能|可以|得)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
+    r"(?:就|才|要|会|将|再|开始|能|可以|得|打算|计划|准备|想)*(?:在(?P<place>" + _CLAUSE + r"{1,8}?))?"
     # 跟装修师傅碰头: whom one meets names the event
     r"(?:(?:跟|和|与|同)(?P<with>[\u4e00-\u9fff]{1,6}?)(?=碰头|碰面|见面|会面|见|聊|吃饭|开会))?"
     # 坐飞机过来: arriving, however one travels
@@ -183,6 +183,7 @@ _HOW_ONE_CAME = re.compile(
     r"^(?:(?:坐|乘|搭)(?:飞机|高铁|火车|动车|大巴|汽车|车|船)|开车|飞(?=过?来)|(?:出差|旅游|度假|探亲)(?=回来))"
 )
 _TRIP_TO = re.compile(r"去(?P<v>[\u4e00-\u9fff]{2,6})")
+_HOLIDAY = re.compile(r"五一|十一|国庆|春节|过年|元旦|中秋|端午|清明|暑假|寒假|年假|(?:这|下)?周末")
 _GIVING_BIRTH = re.compile(r"生(?:孩子|宝宝|娃|二胎|老二)?|分娩|临盆")
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
 _CLOCK_ZH = r"(?P<v>(?:晚上|早上|夜里)?[0-9一二两三四五六七八九十]{1,3}点(?:半|[0-9]{2}分?)?)"
@@ -429,6 +430,14 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         arriving = not thing and subject != r.speaker and arrival
         if not thing and len(phrase) < 2 and not arriving and phrase != "生":
             return False  # 明天见: a farewell, no event named
+        holiday = _HOLIDAY.fullmatch(s, t0, t1)
+        if not thing and holiday and (trip := _TRIP_TO.fullmatch(m["vp"] or "")) and is_place_zh(trip["v"]):
+            # 五一打算去厦门: where the holiday is spent (改去青岛 moves it: venues_zh)
+            span = (m.start("vp") + trip.start("v"), m.start("vp") + trip.end("v"))
+            where = key_of(r, holiday[0] + "旅行地点")
+            said = HEDGED if re.match(r"打算|计划|准备|想", s[t1:]) else confidence  # a plan, not yet booked
+            add_fact(r, subject, where, trip["v"], a, b, said, correction, "place", span)
+            return True
         key = "arrive" if arriving else key_of(r, phrase + "日期")  # 我妈18号到: her arrival
         if _GIVING_BIRTH.fullmatch(phrase):
             key = key_of(r, "预产期")  # 我姐还有三周就生了: when the baby is due
