@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import time
 from pathlib import Path
+from typing import Any
 
 from helpers_durability import OP_WEIGHTS, concurrency_worker, fresh_file_opener
 
@@ -26,6 +27,14 @@ SEED = 20240611
 PRELOAD = ["memql.memory", "memql.store.sqlite", "memql.store.postgres", "memql.services.embedding"]
 
 
+def fork_context() -> Any:
+    """multiprocessing's fork server context, preloading PRELOAD (the first call in a test process starts
+    the server; run_processes says why)."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    return ctx
+
+
 def run_processes(target, args_for, n: int, timeout: float = 120) -> list:
     """Start n processes target(*args_for(i), barrier, queue); return what each one puts.
 
@@ -36,8 +45,7 @@ def run_processes(target, args_for, n: int, timeout: float = 120) -> list:
     a child otherwise), the embedding package is what a store's open reads, and PostgreSQL's store brings
     psycopg. (The workers' own modules are not preloaded: Python 3.11's fork server does not take the
     parent's sys.path, so it cannot import them; each child imports them, standard library only.)"""
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(PRELOAD)
+    ctx = fork_context()
     barrier, queue = ctx.Barrier(n), ctx.Queue()
     procs = [ctx.Process(target=target, args=(*args_for(i), barrier, queue)) for i in range(n)]
     for p in procs:
