@@ -35,14 +35,18 @@ pytest_plugins = ["memory_fixtures"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from hypothesis import settings
-
     if error := budgets.profile_error():
         raise pytest.UsageError(error)
-    # property tests that state no budget: Hypothesis's default of 100, scaled like the stated ones
-    settings.register_profile(budgets.PROFILE, max_examples=budgets.examples(100))
-    settings.load_profile(budgets.PROFILE)
-    if not hasattr(config, "workerinput"):  # the main process, before any pytest-xdist worker starts
+    worker = hasattr(config, "workerinput")
+    if worker or config.getoption("dist", "no") == "no" or config.getoption("collectonly"):
+        # a process that collects tests (not pytest-xdist's main process, which only hands them out:
+        # importing Hypothesis there is ~0.9 s of CPU before the first worker starts)
+        from hypothesis import settings
+
+        # property tests that state no budget: Hypothesis's default of 100, scaled like the stated ones
+        settings.register_profile(budgets.PROFILE, max_examples=budgets.examples(100))
+        settings.load_profile(budgets.PROFILE)
+    if not worker:  # the main process, before any pytest-xdist worker starts
         pgtest.begin_run()
 
 
