@@ -82,12 +82,14 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def new_location(backend: str, tmp_path: Path) -> Callable[..., str]:
+def new_location(backend: str, request: pytest.FixtureRequest) -> Callable[..., str]:
     """new_location(in_memory=False) -> the location of a new, empty store on this run's backend (SQLite:
-    a file under tmp_path, or a private in-memory database with in_memory=True)."""
+    a file under tmp_path, or a private in-memory database with in_memory=True). tmp_path is made when a
+    location asks for a directory: the `memory` fixture's stores (in memory, or PostgreSQL schemas) need
+    none, and making one costs a few directory operations in a directory that grows with every test."""
 
     def make(*, in_memory: bool = False) -> str:
-        return BACKENDS[backend].location(None if in_memory else tmp_path)
+        return BACKENDS[backend].location(None if in_memory else request.getfixturevalue("tmp_path"))
 
     return make
 
