@@ -35,14 +35,18 @@ pytest_plugins = ["memory_fixtures"]
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    from hypothesis import settings
-
     if error := budgets.profile_error():
         raise pytest.UsageError(error)
-    # property tests that state no budget: Hypothesis's default of 100, scaled like the stated ones
-    settings.register_profile(budgets.PROFILE, max_examples=budgets.examples(100))
-    settings.load_profile(budgets.PROFILE)
-    if not hasattr(config, "workerinput"):  # the main process, before any pytest-xdist worker starts
+    worker = hasattr(config, "workerinput")
+    if worker or config.getoption("dist", "no") == "no" or config.getoption("collectonly"):
+        # a process that collects tests (not pytest-xdist's main process, which only hands them out:
+        # importing Hypothesis there is ~0.9 s of CPU before the first worker starts)
+        from hypothesis import settings
+
+        # property tests that state no budget: Hypothesis's default of 100, scaled like the stated ones
+        settings.register_profile(budgets.PROFILE, max_examples=budgets.examples(100))
+        settings.load_profile(budgets.PROFILE)
+    if not worker:  # the main process, before any pytest-xdist worker starts
         pgtest.begin_run()
 
 
@@ -78,12 +82,14 @@ def backend(request: pytest.FixtureRequest) -> str:
 
 
 @pytest.fixture
-def new_location(backend: str, tmp_path: Path) -> Callable[..., str]:
+def new_location(backend: str, request: pytest.FixtureRequest) -> Callable[..., str]:
     """new_location(in_memory=False) -> the location of a new, empty store on this run's backend (SQLite:
-    a file under tmp_path, or a private in-memory database with in_memory=True)."""
+    a file under tmp_path, or a private in-memory database with in_memory=True). tmp_path is made when a
+    location asks for a directory: the `memory` fixture's stores (in memory, or PostgreSQL schemas) need
+    none, and making one costs a few directory operations in a directory that grows with every test."""
 
     def make(*, in_memory: bool = False) -> str:
-        return BACKENDS[backend].location(None if in_memory else tmp_path)
+        return BACKENDS[backend].location(None if in_memory else request.getfixturevalue("tmp_path"))
 
     return make
 

@@ -1,12 +1,14 @@
 """A fork server for the tests that run `memql` as a command (the docs' shell blocks, the README
-quick-start, MCP Inspector, the CLI's usage errors): one process imports the CLI (and the MCP server)
-once; every `memql` run through the shim is a separate process forked from it, with the caller's argv,
-environment, working directory and standard streams (passed as file descriptors over a Unix socket).
+quick-start, MCP Inspector, the CLI's usage errors, the REST servers): one process imports the CLI (and
+the MCP and REST servers) once; every `memql` run through the shim is a separate process forked from it,
+with the caller's argv, environment, working directory and standard streams (passed as file descriptors
+over a Unix socket).
 
 Why: a fresh interpreter spends 1-3 s of CPU importing the CLI and the MCP SDK before it does anything;
 the docs alone hold some fifty commands. A forked child runs the real `memql` entry point on its own
-store, exactly as the installed script does, minus the import. (The shim relays the exit status, not
-signals: a server a test stops with a signal is started as a process of its own.)
+store, exactly as the installed script does, minus the import. The shim relays the exit status, and
+passes SIGTERM, SIGINT and SIGHUP on to the child, so a test stops a server it started through the shim
+as it stops a `memql serve` of its own; a shim that is killed outright takes its child with it.
 
     python3 tests/docs_forkserver.py SOCKET      # serve until killed
     memql-shim (written by the test) connects, sends its fds and request, receives the exit status
@@ -15,24 +17,44 @@ signals: a server a test stops with a signal is started as a process of its own.
 from __future__ import annotations
 
 import contextlib
+import importlib
 import json
 import os
 import signal
 import socket
 import struct
 import sys
+import threading
 
 HEADER = struct.Struct("!I")
 
-# The client: a tiny script the test writes as `memql` on PATH (python -S: no site import, ~20 ms).
+# The client: a tiny script the test writes as `memql` on PATH (python -S: no site import, ~20 ms). The
+# fork server answers with the child's pid, then, when the child ends, its exit status; a SIGTERM, SIGINT
+# or SIGHUP the client gets meanwhile is passed on to the child (a test stops a server it started through
+# the shim as it would stop `memql` itself), and its exit status is the child's.
 SHIM = """\
-import json, os, socket, struct, sys
+import json, os, signal, socket, struct, sys
+child, pending = [0], []
+def forward(signum, frame):
+    if not child[0]:
+        pending.append(signum)
+        return
+    try:
+        os.kill(child[0], signum)
+    except ProcessLookupError:
+        pass
+for signum in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+    signal.signal(signum, forward)
 sock = socket.socket(socket.AF_UNIX)
 sock.connect({path!r})
 body = json.dumps({{"argv": sys.argv[1:], "env": dict(os.environ), "cwd": os.getcwd()}}).encode()
 socket.send_fds(sock, [struct.pack("!I", len(body))], [0, 1, 2])
 sock.sendall(body)
-status = sock.makefile("rb").read()
+reply = sock.makefile("rb")
+child[0] = int(reply.readline() or 0)
+for signum in pending:
+    forward(signum, None)
+status = reply.read()
 sys.exit(int(status) if status else 255)   # no status: the child died without reporting one
 """
 
@@ -55,6 +77,9 @@ def _run_child(conn: socket.socket) -> None:
     """In the forked child: become the requested `memql` process, run it, report its exit status."""
     header, fds, _, _ = socket.recv_fds(conn, HEADER.size, 3)
     request = json.loads(_read_exactly(conn, HEADER.unpack(header)[0]))
+    conn.sendall(f"{os.getpid()}\n".encode())  # the client passes its signals on to this pid
+    # a client that dies (SIGKILL: nothing passed on) closes its end: this process is stopped as well
+    threading.Thread(target=_stop_when_gone, args=(conn,), daemon=True).start()
     for target, fd in enumerate(fds):
         os.dup2(fd, target)
         os.close(fd)
@@ -87,6 +112,14 @@ def _run_child(conn: socket.socket) -> None:
     os._exit(0)
 
 
+def _stop_when_gone(conn: socket.socket) -> None:
+    """In the child: SIGTERM itself once the client has closed its end of the connection (it sends
+    nothing after its request, so recv returns only then)."""
+    with contextlib.suppress(OSError):
+        conn.recv(1)
+    os.kill(os.getpid(), signal.SIGTERM)
+
+
 def _reap() -> None:
     try:
         while os.waitpid(-1, os.WNOHANG)[0]:
@@ -96,10 +129,12 @@ def _reap() -> None:
 
 
 def serve(path: str) -> None:
-    import memql.interfaces.cli  # the import every child shares
+    import memql.interfaces.cli  # noqa: F401 - the import every child shares
 
-    with contextlib.suppress(ImportError):  # the MCP SDK (memql[mcp]): `memql mcp` children share it too
-        import memql.interfaces.mcp.server  # noqa: F401
+    # the MCP SDK and the REST server (extras): `memql mcp` and `memql serve` children share them too
+    for module in ("memql.interfaces.mcp.server", "memql.interfaces.rest.server"):
+        with contextlib.suppress(ImportError):
+            importlib.import_module(module)
 
     # children are reaped here (not by the kernel) so their CPU time counts in this process's children's
     # time, and so in the test run's; SIGTERM waits for the running ones, then ends the server

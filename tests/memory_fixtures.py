@@ -10,15 +10,19 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from datetime import UTC, datetime
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
 import pytest
 
-from memql import Memory
 from memql.engine.result import ExecutionResult
 from memql.ports.clock import FixedClock
 from memql.ports.record import Record
 from memql.ports.store import PortableSession, RecordQuery
+
+# imported by the `memory` fixture: pytest-xdist's main process loads this plugin too, before it starts the
+# workers, and runs no test (the engine's import is ~0.9 s of CPU on the way to the first worker)
+if TYPE_CHECKING:
+    from memql import Memory
 
 T0 = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)  # a Wednesday, 10:00 UTC
 
@@ -35,7 +39,7 @@ def clock() -> FixedClock:
     return FixedClock(T0)
 
 
-MemoryFactory = Callable[..., Memory]
+MemoryFactory = Callable[..., "Memory"]
 
 
 @pytest.fixture
@@ -44,6 +48,8 @@ def memory(new_location: Callable[..., str], clock: FixedClock) -> Iterator[Memo
 
     `share=m` opens another session (another tenant, actor or admin flag) on m's store.
     """
+    from memql import Memory
+
     opened: list[Memory] = []
 
     def make(

@@ -20,7 +20,6 @@ import shlex
 import shutil
 import socket
 import subprocess
-import sys
 import time
 import urllib.parse
 import uuid
@@ -269,7 +268,7 @@ class Reader:
             command = command.replace(documented.group(0), f"--port {port}")
         else:
             command = re.sub(r"^memql\b", f"memql --port {port}", command)
-        command = re.sub(r"^memql\b", f"exec {shlex.quote(sys.executable)} -m memql.interfaces.cli", command)
+        command = re.sub(r"^memql\b", "exec memql", command)  # the shim: a SIGTERM reaches the server
         server = subprocess.Popen(
             ["bash", "-c", command],
             cwd=self.where,

@@ -1,8 +1,8 @@
 """Subprocess side of the crash-safety and concurrency tests (not a test module).
 
-Run as a script for the crash tests: ``python helpers_durability.py MODE DB MARKER``; the functions
-``concurrency_worker`` and ``fresh_file_opener`` are multiprocessing targets (spawn context), so
-they live in an importable module rather than in a test file.
+``run_crash_logged`` (the crash tests), ``concurrency_worker`` and ``fresh_file_opener`` are targets of
+processes forked from multiprocessing's fork server, so they live in an importable module rather than in
+a test file. ``python helpers_durability.py MODE DB MARKER`` runs a crash helper by hand.
 """
 
 from __future__ import annotations
@@ -85,6 +85,14 @@ def run_crash(mode: str, db: str, marker: str) -> None:
     else:
         raise SystemExit(f"unknown mode {mode}")
     sys.exit(4)  # reaching this point means the callback never hung
+
+
+def run_crash_logged(mode: str, db: str, marker: str, log: str) -> None:
+    """run_crash in a process of multiprocessing's, its output (and a traceback) written to `log`."""
+    with open(log, "w") as out:
+        os.dup2(out.fileno(), 1)
+        os.dup2(out.fileno(), 2)
+    run_crash(mode, db, marker)
 
 
 # --- concurrency -----------------------------------------------------------------------------------

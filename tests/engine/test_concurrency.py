@@ -13,6 +13,7 @@ import json
 import multiprocessing
 import time
 from pathlib import Path
+from typing import Any
 
 from helpers_durability import OP_WEIGHTS, concurrency_worker, fresh_file_opener
 
@@ -22,16 +23,29 @@ from memql import Memory
 WORKERS = 4
 OPS_PER_WORKER = examples(500)  # the overlap of the workers is asserted, whatever the count
 SEED = 20240611
+# what the fork server imports once, so that its children do not (see run_processes)
+PRELOAD = ["memql.memory", "memql.store.sqlite", "memql.store.postgres", "memql.services.embedding"]
+
+
+def fork_context() -> Any:
+    """multiprocessing's fork server context, preloading PRELOAD (the first call in a test process starts
+    the server; run_processes says why)."""
+    ctx = multiprocessing.get_context("forkserver")
+    ctx.set_forkserver_preload(PRELOAD)
+    return ctx
 
 
 def run_processes(target, args_for, n: int, timeout: float = 120) -> list:
     """Start n processes target(*args_for(i), barrier, queue); return what each one puts.
 
     Each is a new process forked from multiprocessing's fork server (a clean process, no threads, no open
-    store, started once per test process), which has imported memql and the workers: a spawned process
-    would spend a second of CPU importing them before its first operation."""
-    ctx = multiprocessing.get_context("forkserver")
-    ctx.set_forkserver_preload(["memql", "memql.store.sqlite", "helpers_durability", "helpers_lineage"])
+    store, started once per test process), which has imported what a worker's Memory runs on: a spawned
+    process would spend a second of CPU importing it before its first operation. `memql` alone is not
+    enough, its root names are lazy: `memql.memory` brings the engine, the verbs and formation (~1 s of CPU
+    a child otherwise), the embedding package is what a store's open reads, and PostgreSQL's store brings
+    psycopg. (The workers' own modules are not preloaded: Python 3.11's fork server does not take the
+    parent's sys.path, so it cannot import them; each child imports them, standard library only.)"""
+    ctx = fork_context()
     barrier, queue = ctx.Barrier(n), ctx.Queue()
     procs = [ctx.Process(target=target, args=(*args_for(i), barrier, queue)) for i in range(n)]
     for p in procs:

@@ -1,9 +1,9 @@
 """Crash safety: a process killed with SIGKILL leaves no partial effect.
 
-A subprocess (helpers_durability.py) opens a file store and runs a program; its on_step callback
-writes a marker file and sleeps. The test waits for the marker, checks that the subprocess holds the
+A process of its own (helpers_durability.run_crash) opens a file store and runs a program; its on_step
+callback writes a marker file and sleeps. The test waits for the marker, checks that the process holds the
 write transaction (or, between two IRs, that it does not), kills it with SIGKILL, reopens the file
-with a new Memory and compares every table with the state before the subprocess started.
+with a new Memory and compares every table with the state before the process started.
 """
 
 from __future__ import annotations
@@ -12,19 +12,19 @@ import json
 import os
 import signal
 import sqlite3
-import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
-from helpers_durability import CRASH_WORKFLOW, FIRST_IR, STOP_AFTER_STEP, second_ir
+from helpers_durability import CRASH_WORKFLOW, FIRST_IR, STOP_AFTER_STEP, run_crash_logged, second_ir
+from test_concurrency import fork_context
 
 from memql import Memory
 
 pytestmark = pytest.mark.skipif(sys.platform == "win32", reason="needs SIGKILL")
 
-HELPER = Path(__file__).with_name("helpers_durability.py")
 TABLES = {
     "records": "SELECT * FROM records ORDER BY num",
     "records_fts": "SELECT rowid, body FROM records_fts ORDER BY rowid",
@@ -63,19 +63,20 @@ def write_lock_held(db: Path) -> bool:
     return False
 
 
-def run_until_marker(mode: str, db: Path, marker: Path) -> tuple[subprocess.Popen, dict]:
-    """Start the helper and wait until it has written the marker (and is sleeping in its callback)."""
-    proc = subprocess.Popen(
-        [sys.executable, str(HELPER), mode, str(db), str(marker)],
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
+def run_until_marker(mode: str, db: Path, marker: Path) -> tuple[Any, dict]:
+    """Start the helper and wait until it has written the marker (and is sleeping in its callback). The
+    helper is a process forked from the fork server the concurrency tests' workers come from
+    (test_concurrency.fork_context: memql imported once, not a second of CPU per helper); what it prints
+    goes to a log beside the marker, shown if it exits early."""
+    log = marker.with_suffix(".log")
+    proc = fork_context().Process(target=run_crash_logged, args=(mode, str(db), str(marker), str(log)))
+    proc.start()
     deadline = time.monotonic() + 60
     while not marker.exists():
-        if proc.poll() is not None:
-            out, err = proc.communicate()
-            pytest.fail(f"helper exited with {proc.returncode} before the marker:\n{out}\n{err}")
+        if not proc.is_alive():
+            proc.join()
+            output = log.read_text() if log.exists() else ""
+            pytest.fail(f"helper exited with {proc.exitcode} before the marker:\n{output}")
         if time.monotonic() > deadline:
             proc.kill()
             pytest.fail("helper never wrote the marker")
@@ -83,12 +84,10 @@ def run_until_marker(mode: str, db: Path, marker: Path) -> tuple[subprocess.Pope
     return proc, json.loads(marker.read_text())
 
 
-def kill(proc: subprocess.Popen) -> None:
+def kill(proc: Any) -> None:
     os.kill(proc.pid, signal.SIGKILL)
-    proc.wait(timeout=30)
-    proc.stdout.close()  # type: ignore[union-attr]
-    proc.stderr.close()  # type: ignore[union-attr]
-    assert proc.returncode == -signal.SIGKILL
+    proc.join(timeout=30)
+    assert proc.exitcode == -signal.SIGKILL
 
 
 @pytest.fixture

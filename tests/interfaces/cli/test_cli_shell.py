@@ -10,7 +10,6 @@ import re
 import select
 import sqlite3
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -80,17 +79,10 @@ def test_a_postgres_password_is_never_echoed():
     assert "s3cret" not in problem and "app:***@db.example" in problem and "connection refused" in problem
 
 
-def test_execute_on_a_terminal_says_it_reads_standard_input(tmp_path):
+def test_execute_on_a_terminal_says_it_reads_standard_input(tmp_path, memql_shim):
     leader, follower = pty.openpty()
-    command = [
-        sys.executable,
-        "-m",
-        "memql.interfaces.cli",
-        "--db",
-        str(tmp_path / "m.db"),
-        "execute",
-        "--json",
-    ]
+    # the real entry point, forked from a process that imported it (conftest's memql_shim)
+    command = [str(memql_shim / "memql"), "--db", str(tmp_path / "m.db"), "execute", "--json"]
     process = subprocess.Popen(
         command, stdin=follower, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env()
     )
@@ -127,8 +119,8 @@ def _first_stderr_line(process: subprocess.Popen, pattern: str, timeout: float =
     raise AssertionError(f"no line matching {pattern!r}; standard error was:\n{seen}")
 
 
-def test_serve_prints_the_address_it_listens_on(tmp_path):
-    command = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(tmp_path / "m.db"), "serve"]
+def test_serve_prints_the_address_it_listens_on(tmp_path, memql_shim):
+    command = [str(memql_shim / "memql"), "--db", str(tmp_path / "m.db"), "serve"]  # forked (conftest)
     process = subprocess.Popen(
         [*command, "--port", "0", "--embedder", "none", "--access-log", "off"],
         stdout=subprocess.DEVNULL,
@@ -144,13 +136,13 @@ def test_serve_prints_the_address_it_listens_on(tmp_path):
         process.wait(timeout=30)
 
 
-def test_mcp_over_http_prints_its_address(tmp_path):
+def test_mcp_over_http_prints_its_address(tmp_path, memql_shim):
     import socket
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
-    command = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(tmp_path / "m.db"), "mcp"]
+    command = [str(memql_shim / "memql"), "--db", str(tmp_path / "m.db"), "mcp"]  # forked (conftest)
     process = subprocess.Popen(
         [*command, "--transport", "http", "--port", str(port)],
         stdout=subprocess.DEVNULL,

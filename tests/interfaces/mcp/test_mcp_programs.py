@@ -5,7 +5,6 @@ from __future__ import annotations
 import os
 import socket
 import subprocess
-import sys
 import time
 
 import anyio
@@ -86,9 +85,10 @@ def _free_port() -> int:
         return s.getsockname()[1]
 
 
-def test_streamable_http_on_loopback(tmp_path):
+def test_streamable_http_on_loopback(tmp_path, memql_shim):
     port = _free_port()
-    command = [sys.executable, "-m", "memql.interfaces.cli", "--db", str(tmp_path / "mcp.db")]
+    # the real entry point, forked from a process that imported it (conftest's memql_shim)
+    command = [str(memql_shim / "memql"), "--db", str(tmp_path / "mcp.db")]
     command += ["--actor", "mira", "--now", NOW, "mcp", "--transport", "http", "--port", str(port)]
     env = {**os.environ, "MEMQL_EMBEDDER": "none"}
     server = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Iterator
+from pathlib import Path
 
 import httpx
 import pytest
@@ -20,12 +21,14 @@ from memql.store import open_store
 
 
 @pytest.fixture(scope="session", params=list(BACKENDS))
-def server(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory, memql_shim: Path
+) -> Iterator[Server]:
     backend = request.param
     root = tmp_path_factory.mktemp(f"rest-{backend}")
     location = BACKENDS[backend].location(root)  # session-scoped: the registry, not the `backend` fixture
     store = open_store(location)  # created (and migrated) before the server opens it
-    process, base = start_server(location, root / "access.log", "--embedder", "none")
+    process, base = start_server(memql_shim / "memql", location, root / "access.log", "--embedder", "none")
     s = Server(backend, base, location, root / "access.log", store)
     yield s
     for client in s.clients:

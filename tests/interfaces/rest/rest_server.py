@@ -7,7 +7,6 @@ import os
 import socket
 import ssl
 import subprocess
-import sys
 import time
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -54,10 +53,12 @@ def server_env() -> dict[str, str]:
     return env
 
 
-def start_server(location: str, log: Path, *extra: str) -> tuple[subprocess.Popen, str]:
-    """`memql --db LOCATION serve --port P ...` and its base URL once /healthz answers."""
+def start_server(memql: Path, location: str, log: Path, *extra: str) -> tuple[subprocess.Popen, str]:
+    """`memql --db LOCATION serve --port P ...` and its base URL once /healthz answers. `memql` is the root
+    conftest's shim (memql_shim): the real entry point, in a process forked from one that imported the CLI
+    and the REST server once (~1.5 s of CPU a server otherwise); terminating it stops the server."""
     port = free_port()
-    args = [sys.executable, "-m", "memql.interfaces.cli", "--db", location, "serve", "--port", str(port)]
+    args = [str(memql), "--db", location, "serve", "--port", str(port)]
     args += ["--access-log", str(log), *extra]
     stderr = open(log.with_suffix(".stderr"), "wb")  # noqa: SIM115 - closed with the process
     process = subprocess.Popen(args, env=server_env(), stdout=stderr, stderr=stderr)

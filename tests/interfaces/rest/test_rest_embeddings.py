@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import base64
 from collections.abc import Iterator
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -24,11 +25,11 @@ TEXTS = ["The espresso machine is on the third floor", "Quarterly taxes are due 
 
 
 @pytest.fixture(scope="module")
-def embedding_server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Server]:
+def embedding_server(tmp_path_factory: pytest.TempPathFactory, memql_shim: Path) -> Iterator[Server]:
     root = tmp_path_factory.mktemp("embeddings")
     location = str(root / "embeddings.db")
     store = open_store(location)
-    process, base = start_server(location, root / "access.log", "--embedder", "minilm")
+    process, base = start_server(memql_shim / "memql", location, root / "access.log", "--embedder", "minilm")
     server = Server("sqlite", base, location, root / "access.log", store)
     yield server
     for client in server.clients:

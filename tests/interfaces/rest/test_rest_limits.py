@@ -30,10 +30,9 @@ def test_a_body_over_the_limit_is_413_declared_or_chunked(server, user):
     assert r.status_code != 413 and r.status_code < 500, r.text
 
 
-def test_a_configured_limit_and_malformed_requests_on_a_server_of_its_own(server, tmp_path):
-    process, base = start_server(
-        server.location, tmp_path / "access.log", "--embedder", "none", "--max-body", "64"
-    )
+def test_a_configured_limit_and_malformed_requests_on_a_server_of_its_own(server, tmp_path, memql_shim):
+    options = ["--embedder", "none", "--max-body", "64"]
+    process, base = start_server(memql_shim / "memql", server.location, tmp_path / "access.log", *options)
     try:
         key = server.key("limits", "mira")
         client = server.client(key)
