@@ -109,6 +109,8 @@ def test_an_older_womans_husband_by_her_word_for_him():
         ("crestmark letter came. from june 1 its $1,595. cool cool cool", ("rent is $1,450/mo",),
          {(ME, "rent", "$1,595/mo")}),
         ("caved and got an iphone 16 lol", (), {(ME, "phone", "iphone 16")}),
+        # "remind me" opens no key ("remind me to …" is still a task)
+        ("remind me dentist is tuesday feb 17 at 3pm", (), {(ME, "dentist", "2027-02-17T15:00:00Z")}),
     ],
 )  # fmt: skip
 def test_casual_statements_and_changes(text, recent, expected):

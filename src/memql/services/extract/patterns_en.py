@@ -53,7 +53,7 @@ _DISCOURSE = re.compile(
     r"(?:(?:oh|ok|okay|so|well|also|and|but|btw|by the way|anyway|hey|hi|yeah|yes|fyi|update|news|ah|hmm|um|"
     r"ugh|argh|hm|meh|oof|"
     r"(?:good|big|great|exciting|some) news|guess what|just so you know|quick update|heads up|"
-    r"one more thing|in other news|"
+    r"one more thing|in other news|remind me(?: that)?(?!\s+to\b)|"
     r"back from [^,.:;]+|oh and|(?:i )?just wanted to (?:let you know|say|tell you|mention)(?: that)?|"
     r"(?:i )?wanted to (?:let you know|tell you|mention)(?: that)?|just a heads up|quick note|"
     r"(?:a )?little update|life update|these days|nowadays|currently|now|so yeah|honestly|frankly|"
