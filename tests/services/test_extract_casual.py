@@ -139,3 +139,21 @@ def test_a_holidays_trip_planned_then_moved():
     assert own(first) == {(ME, "五一旅行.location", "厦门")}
     assert own("厦门酒店全满了 离谱 改去青岛吧", (first,)) == {(ME, "五一旅行.location", "青岛")}
     assert own("我打算去北京工作") == set()  # a plan of work, not a holiday's trip: a wish still
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("moved to denver last week", {(ME, "residence", "Denver")}),
+        ("we live in austin", {(ME, "residence", "Austin")}),
+    ],
+)
+def test_a_well_known_place_written_in_lower_case_is_that_place(text, expected):
+    assert own(text) == expected  # (the evidence still quotes "denver" as written)
+
+
+@pytest.mark.parametrize("text", ["moved to a new place", "in la la land", "talked to the landlord"])
+def test_words_that_are_no_known_place_stay_as_written(text):
+    from memql.services.extract.places_en import capitalised_places
+
+    assert capitalised_places(text) == text

@@ -32,6 +32,7 @@ from . import answers, household, pets, raises, replacements, rules_en, rules_zh
 from .casual import Spelled, speaks_of_itself, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, find_times, same_value
 from .patterns_en import NOT_NAMES
+from .places_en import capitalised_places
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 _PROCEDURAL = re.compile(
@@ -105,6 +106,7 @@ class RuleExtractor:
         reading = Reading(plain, speaker, now, self.vocabulary, turn, times, earlier, persons, speakers)
         reading.context = context
         _capitalise_known_names(reading, said)
+        reading.text = capitalised_places(reading.text)  # "moved to denver": a known place, as a place
         for start, end in _sentences(plain):
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en
