@@ -146,6 +146,8 @@ def test_a_holidays_trip_planned_then_moved():
     [
         ("moved to denver last week", {(ME, "residence", "Denver")}),
         ("we live in austin", {(ME, "residence", "Austin")}),
+        ("i work in seattle now", {(ME, "work_location", "Seattle")}),
+        ("I work in marketing now", set()),  # a field, no place
     ],
 )
 def test_a_well_known_place_written_in_lower_case_is_that_place(text, expected):

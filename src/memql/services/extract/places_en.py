@@ -10,6 +10,9 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from .common import Reading
+from .values_en import add_fact
+
 _CITIES = """
 new york|los angeles|chicago|houston|phoenix|philadelphia|san antonio|san diego|dallas|san jose|austin|
 jacksonville|fort worth|columbus|charlotte|san francisco|indianapolis|seattle|denver|washington|boston|
@@ -68,3 +71,24 @@ def _capital(place: str) -> str:
     if place in _SHORT:
         return _SHORT[place]
     return " ".join(w if w == "the" else w[:1].upper() + w[1:] for w in place.split(" "))
+
+
+_WORKS_IN = re.compile(
+    r"(?:now\s+|currently\s+)?(?:work|works|working|am working|'m working)\s+(?:now\s+)?(?:in|out of)\s+"
+    r"(?P<place>(?-i:[A-Z][\w.]*(?:\s+[A-Z][\w.]*){0,2}?))(?=\s+(?:now|these days|full[- ]time)\b|[\s,.!]*$)",
+    re.I,
+)
+
+
+def works_in(
+    r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool
+) -> bool:
+    """ "I work in Seattle now": where one works, when the place is a known one ("I work in marketing" is
+    no place)."""
+    m = _WORKS_IN.match(r.text, at, end)
+    if m is None or m["place"].casefold() not in PLACES_EN:
+        return False
+    add_fact(
+        r, subject, "work_location", m["place"], pos, end, confidence, correction, "place", m.span("place")
+    )
+    return True

@@ -28,6 +28,7 @@ from .patterns_en import (
     _WH_OR_PRONOUN,
     TITLED_NAME,
 )
+from .places_en import works_in
 from .subjects_en import held_by_head
 from .values_en import add_fact, value_of
 from .vocabulary import snake
@@ -77,6 +78,8 @@ def _organization_at(r: Reading, subject: str, key: str, at: int, pos: int, end:
 
 def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence: float, correction: bool):
     s = r.text
+    if works_in(r, subject, pos, at, end, confidence, correction):
+        return True  # "I work in Seattle now" (places_en.py)
     if subject == r.speaker and moved_someone(r, pos, at, end, confidence, correction):
         return True
     if (m := _CHANGED_MY.match(s, at, end)) is not None:  # "I changed my number to 555-0142"
