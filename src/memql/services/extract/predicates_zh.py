@@ -16,7 +16,7 @@ from memql.lang.time.numbers import parse_zh_number
 from .common import HEDGED, Reading, time_value
 from .floors import floor_zh
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
-from .patterns_zh import _STATUSES, ZH_AMOUNT_TO, ZH_MOVED_TO
+from .patterns_zh import _STATUSES, HOLIDAYS_ZH, ZH_AMOUNT_TO, ZH_MOVED_TO
 from .places import followed_to_zh, is_employer_zh, is_place_zh, works_for_zh
 from .pursuits_zh import pursuit_zh
 from .values_zh import add_fact, add_match, key_of, said_like
@@ -183,7 +183,7 @@ _HOW_ONE_CAME = re.compile(
     r"^(?:(?:坐|乘|搭)(?:飞机|高铁|火车|动车|大巴|汽车|车|船)|开车|飞(?=过?来)|(?:出差|旅游|度假|探亲)(?=回来))"
 )
 _TRIP_TO = re.compile(r"去(?P<v>[\u4e00-\u9fff]{2,6})")
-_HOLIDAY = re.compile(r"五一|十一|国庆|春节|过年|元旦|中秋|端午|清明|暑假|寒假|年假|(?:这|下)?周末")
+_HOLIDAY = re.compile(r"(?:这|下)?(?:" + "|".join(HOLIDAYS_ZH) + ")")
 _GIVING_BIRTH = re.compile(r"生(?:孩子|宝宝|娃|二胎|老二)?|分娩|临盆")
 _RESCHEDULE = re.compile(r"(?:改到|改在|改成|" + ZH_MOVED_TO + r")了?$")
 _CLOCK_ZH = r"(?P<v>(?:晚上|早上|夜里)?[0-9一二两三四五六七八九十]{1,3}点(?:半|[0-9]{2}分?)?)"

@@ -25,6 +25,7 @@ import re
 from . import values_en, values_zh
 from .common import CJK, HEDGED, MOMENT, RECURRING, Draft, Reading, Said, count_of, kin_named, same_value
 from .matching import QueryWords, attribute_phrases
+from .patterns_en import _NEGATION
 from .replacement_keys import key_for_old, terms
 from .shifts import following_day
 from .value_shapes import Value, values
@@ -80,7 +81,7 @@ _REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", 
 # a negation earlier in the value's clause, with no "but"/"instead" after it: "I don't work at Google
 # anymore" names no new employer (not even when the next clause names one: ", I'm at Meta")
 _NEGATED = re.compile(
-    r"(?:\b(?:not|never|no longer)\b|n't\b|不是|不在|不住|不再)"
+    rf"(?:{_NEGATION.pattern}|不是|不在|不住|不再)"
     r"(?![^,;.!?，；。！？]*\b(?:but|instead|rather)\b)[^,;.!?，；。！？]*$",
     _I,
 )

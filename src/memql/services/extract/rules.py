@@ -63,7 +63,7 @@ class RuleExtractor:
         *recent, spelled = (spell_out(t.text, v != t.speaker) for t, v in zip(turns, voice, strict=True))
         said = [
             Said(v, s.text, t.time or message.time)
-            for t, v, s in zip(message.recent, voice, recent, strict=False)
+            for t, v, s in zip(message.recent, voice[:-1], recent, strict=True)
         ]
 
         def recent_turns() -> tuple[list[Draft], list[Person]]:
