@@ -19,6 +19,7 @@ on each of its lines, so no reader takes the stale value for the current one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -185,20 +186,31 @@ _HELD_LOOKED_AT = 40  # the speaker's latest current facts looked at for them (a
 
 def held_turns(facts: Sequence[StoredFact], speaker: str, text: str, recent: Sequence[Turn]) -> list[Turn]:
     """The turns, older than `recent`, that stated `speaker`'s current facts whose key the message or its
-    recent turns name ("rent" … "from june 1 it's $1,595"), oldest first: each as the words that stated
-    it, so a change said sessions later still finds the value it changes."""
+    recent turns name ("rent" … "from june 1 it's $1,595"), or whose name the message says ("okafor is
+    going on sabbatical so I'm handed over to prof lindqvist" … "my advisor Dr. Okafor"), oldest first:
+    each as the words that stated it, so a change said sessions later still finds the value it changes."""
     live = [f for f in facts if f.valid_to is None and f.subject == speaker and f.evidence and f.source]
-    shown = {t.source for t in recent}
+    in_recent = {t.source for t in recent}
     said = " ".join([text, *(t.text for t in recent)])
     out: list[Turn] = []
+    shown: set[tuple] = set()  # (a message that stated two facts shows the words of each)
     for f in reversed(live[-_HELD_LOOKED_AT:]):
-        if f.source in shown or not names_key(said, f.attribute):
+        if f.source in in_recent or (f.source, f.evidence) in shown:
             continue
-        shown.add(f.source)
+        if not (names_key(said, f.attribute) or _names_name(text, f.value)):
+            continue
+        shown.add((f.source, f.evidence))
         out.append(Turn(speaker=speaker, text=f.evidence, time=f.valid_from, source=f.source))  # type: ignore[arg-type]
         if len(out) == HELD_TURNS:
             break
     return out[::-1]
+
+
+def _names_name(text: str, value: object) -> bool:
+    """`text` says a capitalised word of four letters or more of `value` (a person's or a place's name),
+    in any case."""
+    words = [w for w in str(value).split() if len(w) >= 4 and w[0].isupper() and w.isalpha()]
+    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE) for w in words)
 
 
 # --- the read side -----------------------------------------------------------------------------------

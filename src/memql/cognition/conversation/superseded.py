@@ -287,6 +287,8 @@ def _anchors(text: str) -> frozenset[str]:
             if not _CHANGE_ZH.fullmatch(pair):
                 out.add(pair)
     out |= _topics(text)
+    if _TITLED_DOCTOR.search(text):
+        out.add("@doctor")  # "dr okafor retired": a line of one's doctor by the title alone
     out |= {anchor for anchor, words, _ in _ENDED_STATES if words.search(text)}
     if out & _WORK_TOPICS:
         out.add(_WORK)
@@ -380,6 +382,9 @@ def _topic_pattern(vocabulary: Vocabulary) -> re.Pattern[str]:
         if alternatives:
             parts.append(f"(?P<a{n}>{'|'.join(alternatives)})")
     return re.compile("|".join(parts), re.IGNORECASE)
+
+
+_TITLED_DOCTOR = re.compile(r"\bdr\.?\s+[a-z]", re.IGNORECASE)
 
 
 def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:

@@ -433,14 +433,18 @@ def _renewed(r: Reading, pos: int, end: int) -> bool:
 # "Dr. Kline retired, so we switched to Dr. Osei": a titled person held as someone's (a doctor, a teacher)
 # is replaced by the one of the same title switched to
 _SWITCHED_TO_TITLED = re.compile(
-    r"(?:(?:i|we|she|he|they)\s+(?:have\s+|'ve\s+|just\s+|had\s+to\s+|finally\s+)*)?(?:(?:switched|changed|moved|"
-    r"went|switch|change|transferred)\s+(?:over\s+)?to|"
+    r"(?:(?:i|we|she|he|they)(?:\s+|'m\s+|'s\s+)(?:have\s+|'ve\s+|just\s+|had\s+to\s+|finally\s+|getting\s+|"
+    r"being\s+|got\s+|am\s+|is\s+|was\s+)*)?(?:(?:switched|changed|moved|went|switch|change|transferred|"
+    r"handed|passed|reassigned)\s+(?:over\s+)?to|"
     # "so he's with Mr. Baker now", "we're seeing Dr. Osei now": the one one goes to now
     r"(?:(?:he's|she's|he is|she is|we're|we are|i'm|i am|they're)\s+(?:now\s+)?(?:with|seeing|going to)|"
     # "we see Dr. Chen now"
     r"(?:we|i|they)\s+(?:now\s+)?(?:see|go to)|(?:he|she)\s+(?:now\s+)?(?:sees|goes to))"
-    r"(?=.*\bnow\b))\s+"
-    r"(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+))",
+    r"(?=.*\bnow\b)|"
+    # "so I got Dr. Lindqvist", "I was assigned Dr. Osei": a doctor one is given is one's doctor now
+    r"(?:got|ended\s+up\s+with|(?:was|were|got|'ve\s+been|have\s+been)\s+assigned(?:\s+to)?)(?=\s+Dr\b))\s+"
+    # ("… for my son": another's)
+    r"(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Miss|Prof)\.?\s+[A-Z][\w'-]+))(?![\w'-]|\s+for\s)",
     _I,
 )
 

@@ -445,3 +445,34 @@ def clock_after_day(r: Reading) -> None:
             hour = hour + 12 if hour < 7 else hour
         local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
         r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
+
+
+# "my advisor wants a full draft by march 20", "he wants the full draft april 6 instead", "the landlord
+# needs the form back by Friday": a thing someone wants of the speaker, due then (the speaker's, by its name)
+_WANTED_BY = re.compile(
+    r"(?:[\w.' -]{1,40}?\s+)?(?:wants|needs|expects|asked for|wanted|needed)\s+(?:a|an|the|my|our)\s+"
+    r"(?=[a-z])",
+    _I,
+)
+_THING_DUE = re.compile(
+    r"(?P<thing>(?:[a-z-]+\s+){0,2}?[a-z-]+)\s+(?:(?:back|done|in|submitted|finished)\s+)?"
+    r"(?:(?:by|before|on)\s+)?",
+    _I,
+)
+
+
+def wanted_by(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
+    """The day a thing someone wants of the speaker is due (see `_WANTED_BY`): key "<thing> deadline"."""
+    m = _WANTED_BY.match(r.text, pos, end)
+    if m is None or _NEGATION.search(r.text, pos, m.end()):
+        return False
+    for t0, t1, span in r.times_in(m.end(), end):
+        due = _THING_DUE.fullmatch(r.text, m.end(), t0)  # the time follows the thing at once
+        if due is None or due["thing"].lower() in ("day", "week", "time", "month"):
+            continue
+        key = r.vocabulary.normalize(due["thing"] + " deadline")
+        correction = correction or re.search(r"\binstead\b", r.text[t1:end], _I) is not None
+        value = spoken_time(r, span, t0, t1)
+        add_fact(r, r.speaker, key, value, pos, end, confidence, correction, "date", (t0, t1))
+        return True
+    return False

@@ -16,6 +16,7 @@ _GENERIC_WORDS = """
     now new got get getting week weeks month months year years today yesterday tomorrow day days time
     sorry oops wait actually correction instead switched moved changed said meant thanks okay ok just
     really still already also back last next first old one ones thing things lot bit
+    because though although through please until while after before since like lol haha yeah
     现在 如今 目前 改成 换成 不对 搞错 应该 是的 了吧 我们 今天 明天 昨天
 """
 _EXTRA_STOP = frozenset(_GENERIC_WORDS.split())  # words two turns share without sharing a topic

@@ -47,7 +47,7 @@ CHANGE = re.compile(
     r"upgrad(?:ed|ing)?|negotiat(?:ed|ing)|haggled|talked\s+(?:him|her|them)\s+down|"
     r"replac(?:ed)?|new|now|anymore|no longer|from now on|these days|went with|going with|updated?|"
     r"raised|raise|pay rise|promot\w*|lowered|dropped|cancell?ed|left|quit|joined|started|returned|sold|"
-    r"reshuffled|took over|"
+    r"reshuffled|took over|handed over|handing over|reassigned|assigned|"
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
     r"hit|reached|passed|starting|effective)\b|"

@@ -13,10 +13,11 @@ from __future__ import annotations
 import re
 
 from .actions_en import read_decisions, read_tasks
+from .clauses_en import clauses as clauses  # (rules.py parts a message by its grammar)
 from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, strip_span
 from .corrections_en import bare_value, switched_to_titled
 from .doses import dose_en
-from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my
+from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my, wanted_by
 from .favorites import favorite_named_first
 from .jobs_en import my_job
 from .moves_en import new_home
@@ -62,41 +63,6 @@ from .subjects_en import (
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
 
-_NAME_ALONE = re.compile(r"\s*(?-i:[A-Z][a-z]+)\s*")
-
-
-EMOJI = "[\U0001f300-\U0001faff\u2600-\u27bf]"
-# "Dr. Fox": a period after these ends no sentence
-_ABBREVIATIONS = frozenset(["dr", "mr", "mrs", "ms", "st", "jr", "sr", "e.g", "i.e", "vs"])
-
-
-def clauses(text: str) -> list[tuple[int, int]]:
-    """Sentences, then clauses joined by "and/but/so" before a new subject, as [start, end) offsets."""
-    cuts = [0]
-    # an emoji between words ends a sentence: "karen left the company 😬 new manager is Omar"
-    for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+|\s*" + EMOJI + r"+\s*", text):
-        before = text[: m.start()].rsplit(None, 1)
-        word = before[-1].lower().rstrip(".") if before else ""
-        if m.group(0).strip() == "" and word in _ABBREVIATIONS:
-            continue
-        cuts += [m.start(), m.end()]
-    cuts.append(len(text))
-    out = []
-    for a, b in zip(cuts[::2], cuts[1::2], strict=False):
-        inner = re.finditer(
-            r",?\s+(?:and|but|so|plus)\s+(?=(?:i|i'm|i've|we|we're|he|she|they|my|our|his|her)\b)",
-            text[a:b],
-            _I,
-        )
-        last = a
-        for m in inner:
-            if _NAME_ALONE.fullmatch(text, last, a + m.start()):
-                continue  # "Gia and her husband relocated to …": one subject of two people, no clause
-            out.append((last, a + m.start()))
-            last = a + m.end()
-        out.append((last, b))
-    return [strip_span(text, a, b, " \t\n") for a, b in out if text[a:b].strip()]
-
 
 def read_clause(r: Reading, start: int, end: int) -> None:
     s = r.text
@@ -136,6 +102,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if trailing and not re.search(r"\b(?:will|'ll|shall|\w+ing)\b", rest[: trailing.start()], _I):
         body_end, rest = pos + trailing.start(), rest[: trailing.start()]
     read_tasks(r, pos, body_end)
+    if wanted_by(r, pos, body_end, confidence, correction):  # "my advisor wants a full draft by march 20"
+        named_in_clause(r, pos, body_end)
+        return
     if (said := _REPORTED.search(rest)) and (aside := _ASIDE.search(rest, 0, said.start())):
         # "Biscuit weighs 14 kilos, the vet says he's fine": the report is an aside after the statement
         body_end, rest = pos + aside.start(), rest[: aside.start()]

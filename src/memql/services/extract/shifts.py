@@ -62,7 +62,9 @@ _MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 # held one, not from the day the message is said
 _FOLLOWING = re.compile(
     r"\bthe\s+(?:following\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|week)|"
-    r"(?P<wd2>day|week)\s+after(?!\s+(?:next|tomorrow))\b)",
+    # ("the week after the survey closes": after something else)
+    r"(?P<wd2>day|week)\s+after(?!\s+(?:next|tomorrow|the|that|this|my|our|his|her|their|we|i|you|he|she|"
+    r"they|it)\b)\b)",
     _I,
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
@@ -71,7 +73,8 @@ _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday",
 def bind(r: Reading) -> None:
     """Draft the moved day a message states (see the module docstring) into `r.facts`."""
     if (following := _FOLLOWING.search(r.text)) is not None:
-        _following(r, following)
+        if not re.match(r"[^.!?]*\?", r.text[following.end() :]):  # "the day after, maybe?": asked
+            _following(r, following)
         return
     m = _EN_SHIFT.search(r.text) or _EN_SHIFT_DIRECTED.search(r.text) or _ZH_SHIFT.search(r.text)
     if m is None or any(d.kind == "date" for d in r.facts):

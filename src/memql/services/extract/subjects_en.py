@@ -297,14 +297,23 @@ def named_relatives(r: Reading, start: int, end: int) -> None:
                      place.span("place"))  # fmt: skip
 
 
-# "my GP Dr. Patel", "our dentist, Dr. Kim": the one who sees the speaker, by their title
+# "my GP Dr. Patel", "our dentist, Dr. Kim", "my advisor dr okafor": the one who sees the speaker, by their
+# title
 _MY_CARER = re.compile(
     r"\b(?:my|our)\s+(?P<role>gp|pcp|doctor|family doctor|primary care doctor|pediatrician|dentist|therapist|"
-    r"psychiatrist|vet|ob|ob-gyn|dermatologist)\s*,?\s+(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms)\.?\s+[A-Z][\w'-]+))",
+    r"psychiatrist|vet|ob|ob-gyn|dermatologist|advisor|adviser|tutor|lawyer|accountant|physio|physiotherapist)"
+    r"\s*,?\s+(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z][\w'-]+))",
     _I,
 )
 _MY_OR_OUR = re.compile(r"\b(?:my|our)\s", _I)
-_CARER_KEYS = {"gp": "doctor", "pcp": "doctor", "family doctor": "doctor", "primary care doctor": "doctor"}
+_CARER_KEYS = {
+    "gp": "doctor",
+    "pcp": "doctor",
+    "family doctor": "doctor",
+    "primary care doctor": "doctor",
+    "adviser": "advisor",
+    "physio": "physiotherapist",
+}
 
 
 def named_carers(r: Reading, start: int, end: int) -> None:

@@ -253,8 +253,9 @@ _SAME_TIME = re.compile(r"\bsame (?:time|hour)\b|时间不变|时间照旧|还�
 def add_fact(r, subject, key, value, start, end, confidence, correction, kind, vspan, rejected=None) -> Draft:
     if correction:
         subject, key = corrected_holder(r, subject, key)
-    if (correction or key in r.vocabulary.aspects) and "." not in key:  # "my deadline is …": passport's
-        for d in reversed(r.earlier):
+    held = any(d.subject == subject and d.attribute == key for d in r.earlier)  # that one, when held
+    if (correction or key in r.vocabulary.aspects) and "." not in key and not held:  # "my deadline is …"
+        for d in reversed(r.earlier):  # the passport's
             if d.subject == subject and d.attribute.endswith("." + key):
                 key = d.attribute
                 break

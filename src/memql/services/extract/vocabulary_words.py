@@ -244,7 +244,22 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute(
         "shift", ("shift", "work shift", "night shift", "day shift", "nights", "班次", "夜班", "白班"), WORK
     ),
-    Attribute("doctor", ("doctor", "physician", "医生", "大夫"), HEALTH),
+    Attribute(
+        "doctor",
+        (
+            "doctor",
+            "physician",
+            "primary care doctor",
+            "primary care physician",
+            "family doctor",
+            "GP",
+            "PCP",
+            "医生",
+            "大夫",
+            "家庭医生",
+        ),
+        HEALTH,
+    ),
     Attribute(
         "work_location",
         ("work location", "office", "posted", "stationed", "工作地点", "办公室", "驻"),
@@ -289,6 +304,7 @@ ASPECTS: dict[str, tuple[str, ...]] = {
         "cutoff",
         "cut-off",
         "cutoff date",
+        "submission",  # "final submission is april 17": the day it is due
         "截止日期",
         "截止时间",
         "截止日",

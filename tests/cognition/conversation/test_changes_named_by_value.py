@@ -1,0 +1,45 @@
+"""A change said sessions later that names the value it ends ("okafor is going on sabbatical …") finds it,
+each fact of a message that stated two is shown by its own words, and a line that speaks of one's doctor
+by the title alone ("dr okafor retired") is history once another doctor is one's own (formation.held_turns,
+superseded._anchors), on both backends."""
+
+from __future__ import annotations
+
+from conversation_helpers import conversation, current
+
+SMALL_TALK = [("user" if i % 2 else "assistant", f"ok, noted {i}.", "2026-02-10T09:00:00Z") for i in range(8)]
+
+
+def test_a_change_naming_the_old_value_finds_it_sessions_later(memory):
+    m = memory(actor="Priya", embedder="none")
+    conversation(
+        m,
+        [
+            ("user", "final submission is april 17 and my advisor dr okafor wants a full draft by march 20",
+             "2026-02-03T14:10:00Z"),
+            *SMALL_TALK,
+            ("user", "plot twist. okafor is going on sabbatical so im getting handed over to prof lindqvist",
+             "2026-03-05T21:40:00Z"),
+            ("user", "faculty gave everyone 2 extra weeks so final deadline is may 1 now",
+             "2026-03-05T21:45:00Z"),
+        ],
+    )  # fmt: skip
+    assert [f.value for f in m.facts.history("Priya", "advisor").facts] == ["Dr Okafor", "Prof Lindqvist"]
+    # the message stated two facts; the change finds the one it moves, not the other
+    assert [f.value for f in m.facts.history("Priya", "deadline").facts] == ["2026-04-17", "2026-05-01"]
+    assert [f.value for f in m.facts.history("Priya", "full_draft.deadline").facts] == ["2026-03-20"]
+
+
+def test_a_line_of_ones_doctor_by_title_is_history_after_a_new_one(memory):
+    m = memory(actor="Ruth", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "annual physical w dr okafor on friday", "2026-01-14T16:00:00Z"),
+            ("user", "dr okafor retired 😢 had her for 12 years", "2026-02-11T15:00:00Z"),
+            ("user", "patel isnt taking new patients so i got dr lindqvist", "2026-02-27T17:00:00Z"),
+        ],
+    )
+    assert [f.value for f in m.facts.history("Ruth", "doctor").facts] == ["Dr Lindqvist"]
+    text = conv.context("Who is Ruth's primary care doctor now?", budget_tokens=300).text
+    assert "Lindqvist" in text and "okafor" not in current(text).lower()
