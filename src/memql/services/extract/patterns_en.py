@@ -512,6 +512,7 @@ _VALUE_CUT = re.compile(
     r",\s*(?:he|she|it|they|i|we|you|that|this|my|our|his|her|their|please|can|could|would|will|do|does|"
     r"did|isn't|don't|right|lol|haha|tell|let|note|thanks|thank|the|a|an)\b.*$|\s+[-–—]\s.*$|"
     r",\s*(?-i:[a-z]+ing)\b.*$|"  # "92 kilos right now, trying to lose some": a participle's clause
+    r",\s*(?:[a-z]+\s+)?(?:password|passcode|pin|code)\b.*$|"  # "CasaNguyen now, password M1ssionBay#7"
     r",\s*(?:[a-z]+\s+){0,2}?[a-z]+\s+(?:is|are|was|'s)\s+\S.*$|"  # "210 right now, goal is 180": a clause
     r",\s*(?:go figure|who knows|whatever|ugh|sadly|thankfully|luckily|yay|phew|oh well|fingers crossed|"
     r"not bad|finally|at last)\b.*$",  # "9:15 again, go figure": an aside after the value

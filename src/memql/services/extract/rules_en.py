@@ -53,11 +53,13 @@ from .predicates_en import predicate, ride_now
 from .subjects_en import (
     BARE_OWNER,
     DEFINITE,
+    IDENTIFIER,
     KIN_ADJ,
     held_by_head,
     named_in_clause,
     possessor,
     relation_words,
+    strong_value,
     subject_of,
 )
 from .values_en import add_fact, recurs, value_of
@@ -212,7 +214,7 @@ _VALUE_LIKE = re.compile(
 # a statement after a comma or a heading's colon ("New timetable: I catch the 8:10 now", "Karen left, Tom is
 # running the team now", "I'm a night owl, usually in bed around 2am")
 _COMMA_SUBJECT = re.compile(
-    r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|"
+    r"[,:]\s+(?=(?:(?:and )?so\s+)?(?:my|our|the|new|i|i'm|i've|we|we're|we've|he|he's|she|password|pin|"
     r"she's|now|but now|usually in bed|usually asleep)\b|"
     r"(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:running|leading|managing|heading)\b|"
     r"so\s+(?-i:[A-Z])[a-z]+\s+(?:is|'s)\s+(?:now\s+)?(?:our|my|the)\b|"  # "…, so Marcus is our lead now"
@@ -404,7 +406,8 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         or dated
         or placed
         or held
-        or _IDENTIFIER.search(key)  # "the wifi password is sunflower22": a code of the speaker's
+        or IDENTIFIER.search(key)  # "the wifi password is sunflower22": a code of the speaker's
+        or strong_value(r, m.end("attr"), end, codes=False)  # "the deductible is $1,500"
     ):
         return False
     if definite and placed and placed["name"] not in NOT_NAMES and not r.vocabulary.attribute(key):
@@ -427,7 +430,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     value, v0, v1, rejected = got
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
-    if _IDENTIFIER.search(key) and isinstance(value, str) and re.fullmatch(r"\d{4}", value):
+    if IDENTIFIER.search(key) and isinstance(value, str) and re.fullmatch(r"\d{4}", value):
         value, kind = int(value), "number"  # "my gate code is 1962": a code, not a year
     add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
     return True
@@ -447,9 +450,6 @@ _A_THING = re.compile(
 # (", same date": the rest of the event unchanged)
 _A_PLACE = re.compile(
     rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?(?:,?\s+(?:same|still)\s+[\w ]+)?[\s.!]*$", _I
-)
-_IDENTIFIER = re.compile(
-    r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination)$"
 )
 _NOW_WORDS = re.compile(
     r"\s+(?:these days|nowadays|right now|now|currently|at the moment|ever|of all time)$", _I
@@ -516,14 +516,26 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
     return True
 
 
+# "password bluemoose88", "wifi password: M1ssionBay#4": a code's label (no colon needed)
+_CODE_LABEL = re.compile(
+    r"(?P<attr>(?:[a-z]+\s+)?(?:password|passcode|pin|code|network|wifi|ssid))(?:\s*:\s*|\s+)(?=\S)", _I
+)
+
+
 def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     m = re.compile(r"(?P<attr>[A-Za-z][\w' -]{1,40}?)\s*:\s*", _I).match(r.text, pos, end)
+    c = _CODE_LABEL.match(r.text, pos, end)
+    coded = c is not None and (
+        strong_value(r, c.end(), end)
+        or re.fullmatch(r"\d{3,}#?", r.text[c.end() : end].strip(" .!")) is not None
+    )
+    m = c if coded else m
     if m is None or re.match(r"(?:i|we|you|he|she|they|it)\b", m["attr"], _I):
         return False  # "I got a new phone number: …" is a clause before a colon, not a label
     mine = re.match(r"(?:my|our)\s+", m["attr"], _I)
     attr = m["attr"][mine.end() :] if mine else m["attr"]
     key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", attr, flags=_I))
-    known = r.vocabulary.known(attr) is not None or "." in key or key in r.vocabulary.aspects
+    known = coded or r.vocabulary.known(attr) is not None or "." in key or key in r.vocabulary.aspects
     # "My wifi password: sunflower42": a thing of mine labelled with one name, number or code
     known = (
         known

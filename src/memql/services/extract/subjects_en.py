@@ -8,6 +8,7 @@ import re
 
 from .common import HEDGED, Reading, singular
 from .patterns_en import _I, _NAME, _PAST_VERB_OPENING, CHANGING, NOT_NAMES
+from .value_shapes import values
 from .values_en import add_fact, recurs
 from .vocabulary import snake
 
@@ -197,6 +198,25 @@ _NO_HEADS = frozenset(_NO_HEADS_WORDS.split())
 BARE_OWNER = "\x00bare"  # "Weight is 70 kg": as "the", and its value must look like one ("Diet is hard")
 
 
+# keys whose value is a code: "the wifi password is sunflower22", "network is Nguyen_5G"
+IDENTIFIER = re.compile(
+    r"(?:^|_)(?:code|pin|number|password|passcode|extension|room|suite|unit|locker|door|gate|combo|combination|"
+    r"network|ssid|plate|id|confirmation|reference|tracking)$"
+)
+_STATED_AS = re.compile(r"\s*(?:(?:is|was|'s)\s+)?(?:now\s+|only\s+|just\s+)?", _I)
+
+
+def strong_value(r: Reading, at: int, end: int, codes: bool = True) -> bool:
+    """Is what follows `at` (a copula, then the value) an amount, a phone number, an email or (`codes`) a
+    code, the clause's value: what only an attribute of someone's takes ("deductible is $1,500")?"""
+    start = _STATED_AS.match(r.text, at, end).end()  # type: ignore[union-attr]
+    if start >= end or not re.match(r"[$€£\w]", r.text[start]):
+        return False
+    found = values(r.text[start:end], r.now)
+    kinds = ("money", "phone", "email", "code") if codes else ("money", "phone", "email")
+    return bool(found) and found[0].start == 0 and found[0].kind in kinds
+
+
 def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
     s = r.text
     rels = relation_words(r)
@@ -230,6 +250,11 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
             r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
             # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
             or (m["noun"][1:].islower() and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end)))
+            # "deductible is $1,500", "network is Nguyen_5G": an amount or a code of the speaker's
+            or (
+                m["noun"][1:].islower()
+                and strong_value(r, m.end(), end, codes=IDENTIFIER.search(snake(m["noun"])) is not None)
+            )
             # "Standup moved": the standup held ("it's", "that is" hold nothing: the recent turns stay unread)
             or (
                 m["noun"].split()[0].lower() not in _NO_HEADS

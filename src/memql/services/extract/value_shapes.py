@@ -35,6 +35,12 @@ _MEASURE = re.compile(
     + r")(?![a-z])",
     _I,
 )
+# a password or a network's name: a word of letters and digits that opens with a letter ("bluemoose88",
+# "M1ssionBay#4", "Nguyen_5G"; "150lbs" is an amount)
+_SECRET = re.compile(
+    r"(?<![\w#@!$%&*.-])(?=[\w#@!$%&*-]*\d)[A-Za-z][\w#@!$%&*-]{4,}[\w#!$%&*]"
+    r"(?![\w#@!$%&*]|\.\w)"
+)
 _CODE = re.compile(  # UA 828, 14C, and a level and a number (parking B2-105, desk 3B-41)
     r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}(?:-?\d+)?|"
     r"[A-Z]{1,3}\d{1,3}-\d{1,5}[A-Z]?)"
@@ -97,6 +103,9 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
 
     for m in _EMAIL.finditer(text):
         found.append(Value("email", m.start(), m.end(), m[0].lower()))
+    for m in _SECRET.finditer(text):  # (before amounts: "Nguyen_5G" holds no 5 g)
+        if free(m.start(), m.end()):
+            found.append(Value("code", m.start(), m.end(), m[0]))
     for m in _MONEY.finditer(text):
         if free(m.start(), m.end()):
             found.append(Value("money", m.start(), m.end(), m[0].strip()))

@@ -13,8 +13,9 @@ from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, thi
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
 # an amount followed by other items' amounts: ", car 320, phone 60"
-_LISTED_AMOUNT = re.compile(
-    r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?)\s*,\s*(?:[A-Za-z][\w'-]*\s+){1,2}[$€£¥]?\d"
+_LISTED_AMOUNT = re.compile(  # (or codes: "network is Nguyen_5G, password bluemoose88")
+    r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?|[A-Za-z][\w#@!$%&*-]*\d[\w#@!$%&*-]*)\s*,\s*"
+    r"(?:[A-Za-z][\w'-]*\s+){1,2}(?:[$€£¥]?\d|[A-Za-z][\w#@!$%&*-]*\d)"
 )
 
 _PLACE_AFTER = re.compile(r"\s*,?\s+(?:out of|from|at|in|to|into|via)\s+(?:the\s+)?(?-i:[A-Z])", _I)

@@ -66,6 +66,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         CONTEXT,
         "place",
     ),
+    Attribute("wifi_network", ("wifi network", "wi-fi network", "wifi name", "ssid", "wifi名称", "无线网名")),
     Attribute("hometown", ("hometown", "home town", "老家", "家乡"), CONTEXT, "place"),
     Attribute("birthplace", ("birthplace", "place of birth", "出生地"), CONTEXT, "place"),
     Attribute(
