@@ -7,7 +7,7 @@ import itertools
 import json
 import operator
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
@@ -121,7 +121,22 @@ def _plan(keys: tuple[str, ...]) -> tuple[int, tuple[int, ...], tuple[tuple[int,
 
 
 def decode(row: sqlite3.Row) -> Record:
-    num, where, converted = _plan(tuple(row.keys()))
+    return _decode(row, _plan(tuple(row.keys())))
+
+
+def decode_all(rows: Iterable[sqlite3.Row]) -> list[Record]:
+    """`decode` of the rows of one query: its plan is looked up once (by 64 column names), not per row."""
+    plan = None
+    out = []
+    for row in rows:
+        if plan is None:
+            plan = _plan(tuple(row.keys()))
+        out.append(_decode(row, plan))
+    return out
+
+
+def _decode(row: sqlite3.Row, plan: tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]) -> Record:
+    num, where, converted = plan
     raw = tuple(row)
     values = [raw[i] for i in where]
     for j, convert in converted:
