@@ -92,8 +92,9 @@ def search(
         shaped = {rid: s for rid, s in shaped.items() if s.score >= overrides.min_score}
     ranked = sorted(shaped, key=lambda rid: (-shaped[rid].score, -int(rid) if rid.isdigit() else 0))
     chosen = ranked[:window]
-    for rid in chosen:
-        ctx.explanations[rid] = shaped[rid].explain(alpha)
+    if ctx.explain:  # only a Retrieve that shows `explain` reads them (building one cost more than ranking)
+        for rid in chosen:
+            ctx.explanations[rid] = shaped[rid].explain(alpha)
     missing = [rid for rid in chosen if rid not in records]
     if missing:  # the chosen candidates, read whole in the same transaction that ranked them
         records.update(ctx.session.get(ctx.tenant, missing))
@@ -161,27 +162,24 @@ class _Scored:
 
 def _fuse(lexical: list[Candidate], dense: list[Candidate], alpha: float) -> dict[str, _Scored]:
     """A convex combination of the two sides' evidence, each on [0, 1]: BM25 divided by the best BM25 of
-    the query, and the cosine itself (see _dense_evidence)."""
+    the query, and the cosine itself, an absolute scale. (Min-max scaling over the candidates stretched any
+    spread of cosines to 0..1, so a record whose cosine was barely below the others' lost all dense credit
+    and tied a record with no lexical match at all.) The store returns only positive cosines."""
     scored: dict[str, _Scored] = {}
-    best_bm25 = max((c.score for c in lexical), default=0.0)
+    best_bm25 = max([c.score for c in lexical], default=0.0)
     for rank, c in enumerate(lexical, start=1):
         entry = scored[c.id] = _Scored(c, lexical_rank=rank, bm25=c.score)
         entry.lexical = c.score / best_bm25 if best_bm25 > 0 else 0.0
     for rank, c in enumerate(dense, start=1):
-        entry = scored.get(c.id) or scored.setdefault(c.id, _Scored(c))
+        entry = scored.get(c.id)  # type: ignore[assignment]
+        if entry is None:
+            entry = scored[c.id] = _Scored(c)
         entry.candidate, entry.dense_rank, entry.cosine = c, rank, c.score
-        entry.dense = _dense_evidence(c.score)
+        entry.dense = min(1.0, max(0.0, c.score))
+    lexical_share = 1.0 - alpha
     for entry in scored.values():
-        entry.fused = (1.0 - alpha) * entry.lexical + alpha * entry.dense
+        entry.fused = lexical_share * entry.lexical + alpha * entry.dense
     return scored
-
-
-def _dense_evidence(cosine: float) -> float:
-    """The dense side's evidence on [0, 1]: the cosine itself, an absolute scale. (Min-max scaling over the
-    candidates stretched any spread of cosines to 0..1, so a record whose cosine was barely below the
-    others' lost all dense credit and tied a record with no lexical match at all.) The store returns only
-    positive cosines."""
-    return min(1.0, max(0.0, cosine))
 
 
 def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime) -> dict[str, _Scored]:
@@ -261,11 +259,12 @@ def diversify(
         chosen = int(np.argmax(gains))  # the first of equal values: the better-ranked candidate
         open_[chosen] = False
         picked.append(ids[chosen])
-        ctx.explanations[ids[chosen]].update(
-            mmr_rank=len(picked),
-            redundancy=round(float(redundancy[chosen]), 6),
-            mmr=round(float(gains[chosen]), 6),
-        )
+        if ctx.explain:
+            ctx.explanations[ids[chosen]].update(
+                mmr_rank=len(picked),
+                redundancy=round(float(redundancy[chosen]), 6),
+                mmr=round(float(gains[chosen]), 6),
+            )
         redundancy = np.where(open_, np.maximum(redundancy, similar.to(chosen)), redundancy)
     return picked
 
