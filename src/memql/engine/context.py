@@ -100,6 +100,9 @@ class Context:
     defer_embedding: bool = False  # Encode skip_embedding: store now, `memql embed --pending` later
     to_embed: dict[str, Record] = field(default_factory=dict)  # pending embeddings of this op
     explanations: dict[str, dict[str, Any]] = field(default_factory=dict)  # score components per record
+    explain: bool = (
+        False  # whether the op shows them (Retrieve's include "explain"): ranking builds them then
+    )
     clearance: str = "restricted"  # the most protected sensitivity this session may read or act on
     role: str = "user"  # user | admin | agent (engine/access.py)
     consent: str | None = None  # an agent's: propose | read | read_write

@@ -27,12 +27,13 @@ from memql.engine.context import Context
 from memql.index.text import lexical_text
 from memql.lang.target import Search
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery
+from memql.ports.store import Candidate, RecordQuery, epoch_us
 from memql.services.tokenize import tokens
 
 DEFAULT_ALPHA = 0.5
 POOL = 5  # candidates per side: POOL x the result count (at least 50)
 _DAY = timedelta(days=1)
+_US_PER_DAY = 86_400_000_000  # _DAY in microseconds: int / int divides as timedelta / timedelta does
 
 
 def search(
@@ -91,8 +92,9 @@ def search(
         shaped = {rid: s for rid, s in shaped.items() if s.score >= overrides.min_score}
     ranked = sorted(shaped, key=lambda rid: (-shaped[rid].score, -int(rid) if rid.isdigit() else 0))
     chosen = ranked[:window]
-    for rid in chosen:
-        ctx.explanations[rid] = shaped[rid].explain(alpha)
+    if ctx.explain:  # only a Retrieve that shows `explain` reads them (building one cost more than ranking)
+        for rid in chosen:
+            ctx.explanations[rid] = shaped[rid].explain(alpha)
     missing = [rid for rid in chosen if rid not in records]
     if missing:  # the chosen candidates, read whole in the same transaction that ranked them
         records.update(ctx.session.get(ctx.tenant, missing))
@@ -160,63 +162,69 @@ class _Scored:
 
 def _fuse(lexical: list[Candidate], dense: list[Candidate], alpha: float) -> dict[str, _Scored]:
     """A convex combination of the two sides' evidence, each on [0, 1]: BM25 divided by the best BM25 of
-    the query, and the cosine itself (see _dense_evidence)."""
+    the query, and the cosine itself, an absolute scale. (Min-max scaling over the candidates stretched any
+    spread of cosines to 0..1, so a record whose cosine was barely below the others' lost all dense credit
+    and tied a record with no lexical match at all.) The store returns only positive cosines."""
     scored: dict[str, _Scored] = {}
-    best_bm25 = max((c.score for c in lexical), default=0.0)
+    best_bm25 = max([c.score for c in lexical], default=0.0)
     for rank, c in enumerate(lexical, start=1):
         entry = scored[c.id] = _Scored(c, lexical_rank=rank, bm25=c.score)
         entry.lexical = c.score / best_bm25 if best_bm25 > 0 else 0.0
     for rank, c in enumerate(dense, start=1):
-        entry = scored.get(c.id) or scored.setdefault(c.id, _Scored(c))
+        entry = scored.get(c.id)  # type: ignore[assignment]
+        if entry is None:
+            entry = scored[c.id] = _Scored(c)
         entry.candidate, entry.dense_rank, entry.cosine = c, rank, c.score
-        entry.dense = _dense_evidence(c.score)
+        entry.dense = min(1.0, max(0.0, c.score))
+    lexical_share = 1.0 - alpha
     for entry in scored.values():
-        entry.fused = (1.0 - alpha) * entry.lexical + alpha * entry.dense
+        entry.fused = lexical_share * entry.lexical + alpha * entry.dense
     return scored
 
 
-def _dense_evidence(cosine: float) -> float:
-    """The dense side's evidence on [0, 1]: the cosine itself, an absolute scale. (Min-max scaling over the
-    candidates stretched any spread of cosines to 0..1, so a record whose cosine was barely below the
-    others' lost all dense credit and tied a record with no lexical match at all.) The store returns only
-    positive cosines."""
-    return min(1.0, max(0.0, cosine))
-
-
 def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime) -> dict[str, _Scored]:
-    """fused x weight x recency x heat factors."""
+    """fused x weight x recency x heat factors (ages in days from the candidates' microseconds: the same
+    quotient as timedelta division, without a datetime per candidate)."""
     config, overrides = ctx.config, spec.overrides
     recency = overrides.recency if overrides and overrides.recency is not None else config.recency_shaping
     heat = overrides.heat if overrides and overrides.heat is not None else config.heat_shaping
     recency_days = config.recency_half_life / _DAY
+    heat_days, half_visits, weight_shaping = (
+        config.heat_half_life / _DAY,
+        config.heat_visits,
+        config.weight_shaping,
+    )
+    now_us: int = epoch_us(now)  # type: ignore[assignment]
     for entry in scored.values():
         c = entry.candidate
-        weight_factor = 1.0 + config.weight_shaping * (c.weight - 0.5)
-        entry.age = age = _days(now, c.at)
-        freshness = 0.0 if age is None else 0.5 ** (age / recency_days)
+        weight_factor = 1.0 + weight_shaping * (c.weight - 0.5)
+        at = c.at_us
+        if at is None:
+            entry.age, freshness = None, 0.0
+        else:
+            entry.age = age = max(0.0, (now_us - at) / _US_PER_DAY)  # a future event counts as now
+            freshness = 0.5 ** (age / recency_days)
         entry.recency = 1.0 + recency * freshness
-        entry.heat = 1.0 + heat * heat_of(c, now, config.heat_visits, config.heat_half_life)
+        entry.heat = 1.0 + heat * heat_of(c.visits, c.last_access_us, now_us, half_visits, heat_days)
         entry.score = entry.fused * weight_factor * entry.recency * entry.heat
     return scored
 
 
-def heat_of(record: Record | Candidate, now: datetime, half_visits: float, half_life: timedelta) -> float:
-    """How hot a memory is, in [0, 1): saturating in its visits, decaying since its last visit."""
-    since = _days(now, record.last_access_at)
-    if record.visits <= 0 or since is None:
+def heat_of(
+    visits: int, last_access_us: int | None, now_us: int, half_visits: float, half_life_days: float
+) -> float:
+    """How hot a memory is, in [0, 1): saturating in its visits, decaying since its last visit (instants
+    in microseconds since the epoch, the half-life in days)."""
+    if visits <= 0 or last_access_us is None:
         return 0.0
-    return record.visits / (record.visits + half_visits) * 0.5 ** (since / (half_life / _DAY))
+    since = max(0.0, (now_us - last_access_us) / _US_PER_DAY)
+    return visits / (visits + half_visits) * 0.5 ** (since / half_life_days)
 
 
 def _sig(value: float | None) -> float | None:
     """Six significant digits: BM25 scores over a handful of records are tiny, and rounding to six
     decimals would show them all as 1e-06."""
     return None if value is None else float(f"{float(value):.6g}")
-
-
-def _days(now: datetime, then: datetime | None) -> float | None:
-    """Days from `then` to `now`; a future instant counts as now (a scheduled event is not older)."""
-    return None if then is None else max(0.0, (now - then) / _DAY)
 
 
 # --- maximal marginal relevance -------------------------------------------------------------------
@@ -251,11 +259,12 @@ def diversify(
         chosen = int(np.argmax(gains))  # the first of equal values: the better-ranked candidate
         open_[chosen] = False
         picked.append(ids[chosen])
-        ctx.explanations[ids[chosen]].update(
-            mmr_rank=len(picked),
-            redundancy=round(float(redundancy[chosen]), 6),
-            mmr=round(float(gains[chosen]), 6),
-        )
+        if ctx.explain:
+            ctx.explanations[ids[chosen]].update(
+                mmr_rank=len(picked),
+                redundancy=round(float(redundancy[chosen]), 6),
+                mmr=round(float(gains[chosen]), 6),
+            )
         redundancy = np.where(open_, np.maximum(redundancy, similar.to(chosen)), redundancy)
     return picked
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, Protocol
 
 from memql.ports.record import Event, Link, Operation, Record
@@ -128,20 +128,35 @@ class Candidate(NamedTuple):
     """A search match before the search chooses among them: its score and what shapes the score (weight,
     age, heat), without the record. A search ranks many candidates and returns a few, so a store answers
     `find_candidates` and `dense_candidates` without decoding records; the chosen ones are then read by id.
-    `visits` and `last_access_at` include the caller's pending visits, as the records' do."""
+    `visits` and `last_access_us` include the caller's pending visits, as the records' do. Instants are
+    microseconds since the Unix epoch (`epoch_us`): a search ages a hundred candidates, and building a
+    datetime for each cost more than ranking it."""
 
     id: str
     score: float
     weight: float
-    at: datetime | None  # the record's event time, else its creation time: what recency ages
+    at_us: int | None  # the record's event time, else its creation time: what recency ages
     visits: int
-    last_access_at: datetime | None
+    last_access_us: int | None
 
     @classmethod
     def of(cls, record: Record, score: float | None) -> Candidate:
         """A record already read, as a candidate (a store without a leaner path; point-in-time reads)."""
-        at = record.time or record.created_at
-        return cls(record.id or "", score or 0.0, record.weight, at, record.visits, record.last_access_at)
+        at = epoch_us(record.time or record.created_at)
+        return cls(
+            record.id or "", score or 0.0, record.weight, at, record.visits, epoch_us(record.last_access_at)
+        )
+
+
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def epoch_us(value: datetime | None) -> int | None:
+    """An instant as whole microseconds since the Unix epoch (UTC); None stays None."""
+    if value is None:
+        return None
+    delta = value.astimezone(UTC) - _EPOCH
+    return (delta.days * 86_400 + delta.seconds) * 1_000_000 + delta.microseconds
 
 
 class StoreSession(Protocol):

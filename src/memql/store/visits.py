@@ -22,7 +22,7 @@ from typing import Any
 
 from memql.errors import MemqlError
 from memql.ports.record import Operation, Record
-from memql.ports.store import Candidate, RecordQuery
+from memql.ports.store import Candidate, RecordQuery, epoch_us
 
 DEFAULT_FLUSH_SIZE = 1024  # pending visits and audit entries that make a flush due at once
 DEFAULT_FLUSH_INTERVAL = 1.0  # seconds: the most a crash can lose
@@ -153,18 +153,20 @@ class VisitBuffer:
                         record.last_access_at = seen.last
 
     def overlay_candidates(self, tenant: str, candidates: list[Candidate]) -> list[Candidate]:
-        """`overlay` for a search's candidates (immutable: the changed ones are copies)."""
+        """`overlay` for a search's candidates (immutable: the changed ones are copies, built directly:
+        NamedTuple._replace cost more than the rest of the overlay)."""
         with self._lock:
-            if not self._batch.visits:
+            pending = self._batch.visits
+            if not pending:
                 return candidates
             out = []
             for c in candidates:
-                seen = self._batch.visits.get((tenant, c.id))
+                seen = pending.get((tenant, c.id))
                 if seen is not None:
-                    last = c.last_access_at
-                    if last is None or last < seen.last:
-                        last = seen.last
-                    c = c._replace(visits=c.visits + seen.count, last_access_at=last)
+                    last, seen_us = c.last_access_us, epoch_us(seen.last)
+                    if last is None or last < seen_us:  # type: ignore[operator]
+                        last = seen_us
+                    c = Candidate(c.id, c.score, c.weight, c.at_us, c.visits + seen.count, last)
                 out.append(c)
             return out
 

@@ -85,6 +85,7 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     as_of = ir.args.as_of
     if ir.args.namespaces is not None:  # the distinct namespaces of the target's records, not rows
         return list_namespaces(ctx, ir.target, ir.args.namespaces)  # type: ignore[arg-type]
+    ctx.explain = "explain" in include
     hits = resolve(ctx, ir.target, write=False, as_of=as_of, offset=ir.args.offset or 0)  # type: ignore[arg-type]
     if ir.args.refresh_ttl and as_of is None:  # rows show the renewed expiry
         renewed = refresh_ttl(ctx, [r for r, _ in hits])

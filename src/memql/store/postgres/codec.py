@@ -18,7 +18,7 @@ from pydantic_core import to_json
 
 from memql.lang.encoding import compact_json, instants_for_to_json, json_default
 from memql.ports.record import INSTANT_FIELDS, JSON_FIELDS, RECORD_FIELDS, Event, Link, Operation, Record
-from memql.ports.store import Candidate
+from memql.ports.store import Candidate, epoch_us
 
 ESC = "\U0010fffd"
 COLUMNS: tuple[str, ...] = tuple(f for f in RECORD_FIELDS if f != "id")
@@ -133,8 +133,8 @@ def decode(row: dict[str, Any]) -> Record:
 
 def candidate(row: dict[str, Any]) -> Candidate:
     """A scored record row as a search candidate: only what ranking reads is converted."""
-    at = to_utc(row["time"] if row["time"] is not None else row["created_at"])
-    last = to_utc(row["last_access_at"])
+    at = epoch_us(row["time"] if row["time"] is not None else row["created_at"])
+    last = epoch_us(row["last_access_at"])
     return Candidate(str(row["num"]), float(row["score"]), row["weight"], at, row["visits"], last)
 
 

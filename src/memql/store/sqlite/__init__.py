@@ -44,6 +44,11 @@ LEXICAL_MAX_WINDOW = 12_800
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 
 
+def _scored(rows: list[sqlite3.Row]) -> list[tuple[Record, float | None]]:
+    """Rows of r.* with their `score`, decoded."""
+    return list(zip(codec.decode_all(rows), [row["score"] for row in rows], strict=True))
+
+
 class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
     """One transaction on a SQLite store (see memql.ports.store.StoreSession)."""
 
@@ -88,7 +93,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         sql, params = query.build(tenant, RecordQuery(ids=list(ids), statuses=None))
-        return {str(row["num"]): codec.decode(row) for row in self.conn.execute(sql, params)}
+        return {record.id: record for record in codec.decode_all(self.conn.execute(sql, params))}  # type: ignore[misc]
 
     def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         if q.as_of is not None:
@@ -96,7 +101,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         if q.text_query is not None and q.limit is not None and q.order == "relevance":
             return self._find_ranked(tenant, q)
         sql, params = query.build(tenant, q)
-        return [(codec.decode(row), row["score"]) for row in self.conn.execute(sql, params)]
+        return _scored(self.conn.execute(sql, params).fetchall())
 
     def namespaces(self, tenant: str, q: RecordQuery) -> list[str]:
         bare = replace(q, text_query=None, limit=None, offset=0, order="created_asc")
@@ -124,7 +129,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
             found = self.lexical.search(self.conn, tenant, q)
             if found is not None:
                 return found  # type: ignore[return-value]
-        return [(codec.decode(row), row["score"]) for row in self._fts5_ranked(tenant, q, "r.*")]
+        return _scored(self._fts5_ranked(tenant, q, "r.*"))
 
     def _fts5_ranked(self, tenant: str, q: RecordQuery, columns: str) -> list[sqlite3.Row]:
         """FTS5's best q.limit matches, `columns` of each with its score: the query's conditions checked
@@ -175,7 +180,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
     def pending_embeddings(self, tenant: str, limit: int) -> list[Record]:
         sql, params = query.build(tenant, RecordQuery(statuses=("active", "archived"), order="created_asc"))
         sql = sql.replace(" ORDER BY", " AND r.embedding_status = 'pending' AND r.text IS NOT NULL ORDER BY")
-        return [codec.decode(row) for row in self.conn.execute(sql + " LIMIT ?", [*params, limit])]
+        return codec.decode_all(self.conn.execute(sql + " LIMIT ?", [*params, limit]))
 
     def embedding_for_hash(self, tenant: str, content_hash: str, model: str) -> bytes | None:
         row = self.conn.execute(

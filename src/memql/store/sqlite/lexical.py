@@ -369,7 +369,7 @@ def _decoded(
     if not hits:
         return []
     sql, params = query.build(tenant, RecordQuery(ids=[str(n) for n, _ in hits], statuses=None))
-    records = {row["num"]: codec.decode(row) for row in conn.execute(sql, params)}
+    records = {int(r.id): r for r in codec.decode_all(conn.execute(sql, params))}  # type: ignore[arg-type]
     return [(records[n], s) for n, s in hits if n in records]
 
 

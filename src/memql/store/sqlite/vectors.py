@@ -445,7 +445,7 @@ def _decoded(
     if not scored:
         return []
     sql, params = query.build(tenant, RecordQuery(ids=[str(n) for n, _ in scored], statuses=None))
-    records = {row["num"]: codec.decode(row) for row in conn.execute(sql, params)}
+    records = {int(r.id): r for r in codec.decode_all(conn.execute(sql, params))}  # type: ignore[arg-type]
     return [(records[n], s) for n, s in scored if n in records]
 
 
