@@ -234,9 +234,17 @@ def _name_parts(value: str) -> set[str]:
     out: set[str] = set()
     if len(words) > 1:
         out |= {w.casefold().strip(".,") for w in words if w[:1].isupper() and len(w.strip(".,")) >= 4}
+    elif (titled := _ZH_TITLED.fullmatch(value)) is not None:  # 刘芳老师 is said 刘芳, 刘老师
+        out |= {titled["name"], titled["name"][0] + titled["title"]}
     elif _HAN.search(value) and len(value) >= 4 and re.fullmatch(r"[\u4e00-\u9fff]+", value):
         out |= {value[:2], value[-2:]}
     return {p for p in out if p not in _GENERIC_PARTS}
+
+
+# a Chinese name and the title people call them by
+_ZH_TITLED = re.compile(
+    r"(?P<name>[\u4e00-\u9fff]{2,3}?)(?P<title>老师|医生|大夫|教练|主任|经理|律师|阿姨|先生|女士|师傅|护士|总)"
+)
 
 
 _ZH_DIGITS = "零一两三四五六七八九十"

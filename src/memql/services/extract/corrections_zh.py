@@ -180,7 +180,8 @@ def per_period_amount(r: Reading, a: int, b: int) -> bool:
 
 
 # words no value of a fact has: a clause about something else (刚才信号不好, 我没说清楚)
-_NOT_A_VALUE = re.compile(r"不|没|很|太|刚才|一下|我|你|吗|那是|这是|吧$")
+# (提醒, 通知, 叫我: 改成下午一点半提醒 asks the assistant for something; 刚看了行程单 says what one did)
+_NOT_A_VALUE = re.compile(r"不|没|很|太|刚|一下|我|你|吗|那是|这是|吧$|提醒|通知|叫我|告诉|看了|查了|问了")
 AMOUNT_WORDS = re.compile(r"[0-9一二两三四五六七八九十百千万]+(?:块|元)?")
 
 

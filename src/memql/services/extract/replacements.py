@@ -76,6 +76,8 @@ OWNED = re.compile(
 # a correction looks back this many turns without a shared word ("Sorry, typo. It's UA 828.")
 CORRECTION_REACH = 4
 _QUESTION = re.compile(r"[?？]\s*$|吗\s*$")
+# a reminder asked for ("改成下午一点半提醒吧", "remind me at 1:30 instead"): the time is the reminder's
+_REMINDER = re.compile(r"提醒(?:我|一下)?[吧呗哈啊。！!～~]*\s*$|叫我|\bremind me\s+(?:at|in|on|to)\b", _I)
 _PRONOUN = re.compile(r"^\s*(?:\w+,\s*)*(?:he|she|him|her)\b|(?:^|[，。,])\s*[他她]", _I)
 _REJECTED = re.compile(r"\b(?:not|instead of|rather than|from)\s+$|不是\s*$", _I)
 # a negation earlier in the value's clause, with no "but"/"instead" after it: "I don't work at Google
@@ -124,6 +126,8 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     correcting = CORRECTION.search(text) is not None
     announced = _answers_own_change(r, text, before)  # "we changed the wifi" … "new one?" … "sunflower99"
     if not before or not (correcting or announced or CHANGE.search(text)) or _QUESTION.search(text):
+        return
+    if _REMINDER.search(text):
         return
     referent = None
     if _PRONOUN.search(text) and not any(d.subject != r.speaker for d in r.facts):

@@ -1,0 +1,47 @@
+"""A train or a flight taken, by its number, in Chinese (services/extract/tickets_zh.py), and what is no
+change of a held value (a reminder asked for)."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import EXTRACTOR, NOW
+
+from memql.lang.delta import Turn, Utterance, check_evidence
+
+
+def read(*turns: tuple[str, str]) -> set[tuple]:
+    *before, (speaker, text) = turns
+    recent = tuple(Turn(speaker=s, text=t, time=NOW) for s, t in before)
+    said = Utterance(speaker=speaker, text=text, time=NOW, recent=recent, agent="assistant")
+    delta = EXTRACTOR.extract(said)
+    assert check_evidence(delta, text, said.recent) == []
+    return {(f.subject, f.attribute, f.value, f.correction) for f in delta.facts if f.said_in is None}
+
+
+@pytest.mark.parametrize(
+    "turns, expected",
+    [
+        ([("王丽", "下周五去北京出差，高铁G1234，虹桥早上8点05开")], ("王丽", "train", "G1234", False)),
+        ([("马志远", "春节回家的票抢到了！2月14号 D3125 上海到武汉")], ("马志远", "train", "D3125", False)),
+        ([("王丽", "高铁G1234"), ("王丽", "嗯 我刚在12306上改签了 改到周五下午的G16 15点整开")],
+         ("王丽", "train", "G16", True)),
+        ([("马志远", "抢到了D3125的票"), ("马志远", "刚改签到2月12号的G1373 上午10点")],
+         ("马志远", "train", "G1373", True)),
+        ([("小林", "我的航班是MU5101")], ("小林", "flight", "MU5101", False)),
+    ],
+)  # fmt: skip
+def test_the_train_or_flight_one_takes(turns, expected):
+    assert expected in read(*turns)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [("王丽", "对了我老公那天也去北京 不过他坐飞机 MU5101")],  # his
+        # a reminder's time asked for changes no held time
+        [("王丽", "改到周五下午的G16 15点整开 座位变成08车3C了"), ("王丽", "改成下午一点半提醒吧")],
+    ],
+)  # fmt: skip
+def test_nothing_of_the_speakers(turns):
+    speaker = turns[0][0]
+    assert not any(subject == speaker for subject, *_ in read(*turns))
