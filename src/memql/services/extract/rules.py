@@ -28,7 +28,7 @@ from memql.lang.delta import (
 )
 from memql.services.tokenize import STOP_WORDS
 
-from . import answers, household, pets, raises, replacements, rules_en, rules_zh, shifts, swaps, tickets_zh
+from . import answers, household, pets, raises, replacements, rules_en, rules_zh, shifts, swaps, tickets
 from .casual import Spelled, capitalised_titles, speaks_of_itself, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, find_times, same_value
 from .patterns_en import NOT_NAMES
@@ -155,7 +155,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     pets.bind(reading)
     swaps.bind(reading, [t.text for t in before[-3:] if t.speaker == reading.speaker])
     replacements.bind(reading, before, turn)
-    tickets_zh.bind(reading)  # (after: a number of a train is no other value's replacement)
+    tickets.bind(reading)  # (after: a number of a train is no other value's replacement)
     answers.bind(reading, before)
 
 

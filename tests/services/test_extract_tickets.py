@@ -1,5 +1,5 @@
-"""A train or a flight taken, by its number, in Chinese (services/extract/tickets_zh.py), and what is no
-change of a held value (a reminder asked for)."""
+"""A train or a flight taken, a seat or a gate, by its number, in Chinese and English
+(services/extract/tickets.py), and what is no change of a held value (a reminder asked for)."""
 
 from __future__ import annotations
 
@@ -28,6 +28,14 @@ def read(*turns: tuple[str, str]) -> set[tuple]:
         ([("马志远", "抢到了D3125的票"), ("马志远", "刚改签到2月12号的G1373 上午10点")],
          ("马志远", "train", "G1373", True)),
         ([("小林", "我的航班是MU5101")], ("小林", "flight", "MU5101", False)),
+        ([("Priya", "ok finally booked lisbon!! TAP flight TP 202 out of newark, aisle seat 23C")],
+         ("Priya", "seat", "23C", False)),
+        ([("Grace", "booked!! UA 882 to denver june 18, departs 6:50am.")],
+         ("Grace", "flight", "UA 882", False)),
+        ([("Grace", "booked!! UA 882 to denver"),
+          ("Grace", "united cancelled my flight lol. rebooked on UA 1530")],
+         ("Grace", "flight", "UA 1530", True)),
+        ([("Priya", "push notif just now: gate change to B31.")], ("Priya", "gate", "B31", False)),
     ],
 )  # fmt: skip
 def test_the_train_or_flight_one_takes(turns, expected):
@@ -38,6 +46,8 @@ def test_the_train_or_flight_one_takes(turns, expected):
     "turns",
     [
         [("王丽", "对了我老公那天也去北京 不过他坐飞机 MU5101")],  # his
+        [("Grace", "my sister's flight is UA 12")],  # hers
+        [("Grace", "booked 2A for the kids")],
         # a reminder's time asked for changes no held time
         [("王丽", "改到周五下午的G16 15点整开 座位变成08车3C了"), ("王丽", "改成下午一点半提醒吧")],
     ],
