@@ -1,5 +1,6 @@
 """A train or a flight taken, a seat or a gate, by its number, in Chinese and English
-(services/extract/tickets.py), and what is no change of a held value (a reminder asked for)."""
+(services/extract/tickets.py), and what is no change of a held value (a reminder asked for, a clause
+read as a name)."""
 
 from __future__ import annotations
 
@@ -55,3 +56,15 @@ def test_the_train_or_flight_one_takes(turns, expected):
 def test_nothing_of_the_speakers(turns):
     speaker = turns[0][0]
     assert not any(subject == speaker for subject, *_ in read(*turns))
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        # a clause after 是 or 到 is no name a change could replace
+        [("林杰", "房东李阿姨 人挺好 就是爱在微信发养生文章 哈哈"), ("assistant", "哈哈，长辈都这样。"),
+         ("林杰", "跟你讲 我住的那套被李阿姨卖掉了😭 新房东姓周 年轻人 说合同到期要涨到4500")],
+    ],
+)  # fmt: skip
+def test_no_home_from_a_clause(turns):
+    assert not any(attribute == "residence" for _, attribute, *_ in read(*turns))

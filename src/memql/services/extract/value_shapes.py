@@ -72,6 +72,7 @@ _NAME_ZH = re.compile(
 )  # 去县城当保安: the place, not "县城当保安"; 在家 is at home
 
 
+_NOT_IN_A_NAME = re.compile(r"[在要把被给想就也还]")
 _DAY = timedelta(days=1)
 _CLOCK_WORDS = re.compile(r"\d:\d|\d\s*(?:am|pm|a\.m\.|p\.m\.|o'clock)|点|noon|midnight", _I)
 _DATE_GRANULARITIES = frozenset({"day", "week", "month", "year"})
@@ -145,6 +146,8 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
         if free(start, start + len(name)) and _is_name(text, start, name):
             found.append(Value("name", start, start + len(name), name))
     for m in _NAME_ZH.finditer(text):
+        if _NOT_IN_A_NAME.search(m["name"]):
+            continue  # 就是爱在微信发养生文章, 到期要涨到4500: a clause after 是/到, no name
         if free(m.start("name"), m.end("name")) and CJK.search(m["name"]):
             found.append(Value("name", m.start("name"), m.end("name"), m["name"]))
     for m in _NUMBER.finditer(text):
