@@ -39,3 +39,19 @@ def facts(text: str, recent=(), speaker: str = "Mira", now=NOW) -> set[tuple]:
 def own(text: str, recent=(), speaker: str = "Mira", now=NOW) -> set[tuple]:
     """The facts without the relation facts a named relative brings along."""
     return {t for t in facts(text, recent, speaker, now) if not t[1].startswith("relation.")}
+
+
+def facts_of_turns(
+    *turns: tuple[str, str], agent: str = "assistant", corrections: bool = False
+) -> set[tuple]:
+    """The facts the last (speaker, text) turn states, the turns before it as its recent turns, the agent
+    named: (subject, attribute, value), with `corrections` also whether each is a correction."""
+    *before, (speaker, text) = turns
+    recent = tuple(Turn(speaker=s, text=t, time=NOW) for s, t in before)
+    said = Utterance(speaker=speaker, text=text, time=NOW, recent=recent, agent=agent)
+    delta = EXTRACTOR.extract(said)
+    assert check_evidence(delta, text, said.recent) == [], "every evidence quotes its turn as written"
+    own = [f for f in delta.facts if f.said_in is None]
+    if corrections:
+        return {(f.subject, f.attribute, f.value, f.correction) for f in own}
+    return {(f.subject, f.attribute, f.value) for f in own}

@@ -7,19 +7,13 @@ from __future__ import annotations
 from datetime import UTC, datetime
 
 import pytest
-from extract_helpers import EXTRACTOR, NOW
+from extract_helpers import facts_of_turns
 
-from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract.value_shapes import values
 
 
 def read(*turns: tuple[str, str]) -> set[tuple]:
-    *before, (speaker, text) = turns
-    recent = tuple(Turn(speaker=s, text=t, time=NOW) for s, t in before)
-    said = Utterance(speaker=speaker, text=text, time=NOW, recent=recent, agent="assistant")
-    delta = EXTRACTOR.extract(said)
-    assert check_evidence(delta, text, said.recent) == []
-    return {(f.subject, f.attribute, f.value) for f in delta.facts if f.said_in is None}
+    return facts_of_turns(*turns)
 
 
 @pytest.mark.parametrize(

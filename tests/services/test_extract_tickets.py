@@ -5,18 +5,11 @@ read as a name)."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import EXTRACTOR, NOW
-
-from memql.lang.delta import Turn, Utterance, check_evidence
+from extract_helpers import facts_of_turns
 
 
 def read(*turns: tuple[str, str]) -> set[tuple]:
-    *before, (speaker, text) = turns
-    recent = tuple(Turn(speaker=s, text=t, time=NOW) for s, t in before)
-    said = Utterance(speaker=speaker, text=text, time=NOW, recent=recent, agent="assistant")
-    delta = EXTRACTOR.extract(said)
-    assert check_evidence(delta, text, said.recent) == []
-    return {(f.subject, f.attribute, f.value, f.correction) for f in delta.facts if f.said_in is None}
+    return facts_of_turns(*turns, corrections=True)
 
 
 @pytest.mark.parametrize(

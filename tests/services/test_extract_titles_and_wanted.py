@@ -6,22 +6,15 @@ clauses_en, shifts, replacement_keys)."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import EXTRACTOR, NOW
+from extract_helpers import facts_of_turns
 
-from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract.casual import capitalised_titles
 
 AGENT = "assistant"
 
 
 def read(*turns: tuple[str, str]) -> set[tuple]:
-    """The facts the last turn states, the turns before it as its recent turns."""
-    *before, (speaker, text) = turns
-    recent = tuple(Turn(speaker=s, text=t, time=NOW) for s, t in before)
-    said = Utterance(speaker=speaker, text=text, time=NOW, recent=recent, agent=AGENT)
-    delta = EXTRACTOR.extract(said)
-    assert check_evidence(delta, text, said.recent) == []  # each quote as written, lower case and all
-    return {(f.subject, f.attribute, f.value) for f in delta.facts if f.said_in is None}
+    return facts_of_turns(*turns)
 
 
 @pytest.mark.parametrize(
