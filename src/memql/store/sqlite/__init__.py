@@ -474,6 +474,8 @@ class SQLiteStore:
             self.conn.execute("COMMIT")
             if session.committed_seq is not None:  # it stored vectors: absorbed in the background
                 self.vectors.committed()
+            if session.lexical_written:
+                self.lexical.committed(self.conn)
 
     @contextmanager
     def read(self) -> Iterator[SQLiteReadSession]:
