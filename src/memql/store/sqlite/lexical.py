@@ -183,6 +183,16 @@ class LexicalIndex:
             self.save()
         return True
 
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        """Open the index's snapshot now, if there is one (mapped, as the first search would open it)."""
+        if self.postings is not None or self.mode == "fts5" or self.snapshots is None:
+            return
+        with self.lock:
+            if self.postings is None and self.preparing is None and not self.closed:
+                opened = self._snapshot(conn)
+                if opened is not None:
+                    self._publish(opened)  # the first search absorbs the changes since
+
     def _snapshot(self, conn: sqlite3.Connection) -> Prepared | None:
         """The newest usable snapshot, opened (None: none), read in one snapshot of the database."""
         began = not conn.in_transaction
