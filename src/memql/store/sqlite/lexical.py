@@ -23,10 +23,14 @@ mode "auto", stores with fewer than POSTINGS_MIN_RECORDS records.
 
 Snapshots. The index is saved beside the database (``<file>.lexical/``, named by the store's random id,
 the generation and the change it holds) when a tenth of it changed and when the store closes; a process
-opening a large store loads it and reads only the newer changes.
+opening a large store maps it (memql.index.postings: nothing is read whole) and reads only the newer
+changes. A process that writes to a large file store keeps the index current as it commits (the
+keeper: a thread absorbing each commit on a connection of its own), so a loader that never searches
+still leaves a snapshot at close.
 
-No search waits for the index to be built or loaded: in a file store a thread of its own does that on a
-connection of its own (from the snapshot, or from the FTS5 table), and FTS5 answers until it is ready.
+No search waits for the index to be built: a snapshot is opened at once (by SQLiteStore.prepare or the
+first search); without one, a thread builds the index from the FTS5 table on a connection of its own,
+and FTS5 answers until it is ready.
 """
 
 from __future__ import annotations
@@ -41,6 +45,7 @@ from typing import Literal
 
 import numpy as np
 
+from memql.errors import MemqlError
 from memql.index.postings import BM25Postings
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
@@ -400,8 +405,8 @@ class LexicalIndex:
                 conn.execute("COMMIT")
 
 
-class _Stopped(Exception):
-    """A build given up because the store closes."""
+class _Stopped(MemqlError):
+    """A build given up because the store closes (never leaves the preparing thread)."""
 
 
 # --- ranking within the query's conditions --------------------------------------------------------------

@@ -11,7 +11,9 @@ Layers, newest first -- a record's vector is the one in the newest layer that ho
 No search waits for an index build. A builder thread merges ``frozen`` into a copy of the graph (or a
 new graph) holding no lock the searches need, and swaps it in under the cache lock in one assignment;
 until then the exact layers answer for what the graph lacks. A build starts when the tail reaches
-ANN_MIN_VECTORS (no graph yet, mode "auto"), or a tenth of the graph (MERGE_MIN at least).
+ANN_MIN_VECTORS (no graph yet, mode "auto"), or a tenth of the graph (MERGE_MIN at least), or when an
+exact layer opened from a snapshot is to be merged; one a search finds due starts after the search's
+read has ended (memql.store.sqlite.vectors.VectorIndex.start_builds).
 
 Catching up reads rows whose embedding_seq is above ``seq`` (whichever process wrote them) a batch at a
 time, each batch absorbed under the lock only for the rows still newer than ``seq`` -- so a search's
