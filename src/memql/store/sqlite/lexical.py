@@ -170,6 +170,8 @@ class LexicalIndex:
         if self.postings is not None and (generation != self.generation or last < self.seq):
             self.postings = None  # the FTS5 table was refilled (or the file replaced): start over
         if self.postings is None:
+            if self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
+                return False  # (a file replaced by a smaller one)
             if self.preparing is not None:
                 return False  # a thread builds it: FTS5 answers until it is ready
             # a snapshot is mapped, not read: opening it here costs less than FTS5 answering instead
