@@ -127,6 +127,9 @@ class Memory:
             extractor=extractor,
         )
         self.tenant, self.actor = tenant, actor
+        prepare = getattr(self.store, "prepare", None)  # a store with index snapshots opens them now
+        if prepare is not None:
+            prepare(tenant, embedder.model if embedder is not None else None)
         # the cognitive layers, each given the engine it runs on (none of them knows this class)
         self.facts = Facts(self.executor)  # typed facts: current, at a world or record time, history
         self.proposals = Proposals(self.executor)

@@ -5,6 +5,7 @@ and a snapshot gives back the same index."""
 from __future__ import annotations
 
 import itertools
+import mmap
 import sqlite3
 import unicodedata
 
@@ -116,7 +117,7 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
 def test_a_snapshot_gives_back_the_same_index(tmp_path_factory, plan, more, query):
     index, mirror = BM25Postings(), FTS5Mirror()
     apply(index, mirror, plan)
-    path = tmp_path_factory.mktemp("snap") / "index.npz"
+    path = tmp_path_factory.mktemp("snap") / "index.postings"
     index.save(path, {"seq": 7, "generation": 2})
     loaded, meta = BM25Postings.load(path)
     assert meta == {"seq": 7, "generation": 2}
@@ -124,6 +125,30 @@ def test_a_snapshot_gives_back_the_same_index(tmp_path_factory, plan, more, quer
     tokens = [t for phrase in query_phrases(" ".join(query)) for t in phrase]
     for tenant in TENANTS:
         assert_same_scores(loaded, mirror, tokens, tenant)
+
+
+def test_a_loaded_snapshot_is_mapped_copy_on_write_and_a_foreign_file_is_refused(tmp_path):
+    """Opening maps the arrays (no read of the whole file); changing the loaded index -- a removed
+    document tombstones a position in a mapped array -- never writes to the file."""
+    index, mirror = BM25Postings(), FTS5Mirror()
+    docs = [(n, "A", f"river n{n} garden", "") for n in range(1, 300)]
+    index.put(docs)
+    for d in docs:
+        mirror.put(*d)
+    path = tmp_path / "index.postings"
+    index.save(path, {"seq": 1})
+    before = path.read_bytes()
+    loaded, _ = BM25Postings.load(path)
+    assert isinstance(loaded.alive.base.obj, mmap.mmap)  # type: ignore[union-attr]
+    loaded.remove([5, 6])
+    mirror.remove(5)
+    mirror.remove(6)
+    assert_same_scores(loaded, mirror, ["river", "garden", "n7"], "A")
+    assert path.read_bytes() == before
+    for bad in (b"", b"PK\x03\x04 an old .npz", before[:200]):
+        path.write_bytes(bad)
+        with pytest.raises(ValueError):
+            BM25Postings.load(path)
 
 
 def test_segments_merge_geometrically_and_tombstones_are_compacted_away():

@@ -88,3 +88,19 @@ def test_an_insertion_told_to_stop_stops_at_its_next_slice(monkeypatch):
     done = graph.put_many(list(range(1, 41)), np.stack([_vector(i) for i in range(1, 41)]), keep_going)
     assert done is False and asked == [0, 10, 20] and len(graph) == 20
     assert graph.put_many([99], _vector(99)[None, :], lambda: True) is True and len(graph) == 21
+
+
+def test_a_large_layer_scores_as_the_matrix_product_does():
+    """Past BLAS_MAX_ROWS rows the scores come from numpy's own loop, not BLAS: the same products."""
+    from memql.index import vectors
+
+    rng = np.random.default_rng(3)
+    matrix = rng.standard_normal((vectors.BLAS_MAX_ROWS + 500, 24)).astype(np.float32)
+    matrix /= np.linalg.norm(matrix, axis=1, keepdims=True)
+    layer = ExactVectors()
+    layer.put_many(list(range(1, len(matrix) + 1)), list(matrix))
+    query = matrix[7]
+    keys, scores = layer.scores(query)
+    assert len(keys) > vectors.BLAS_MAX_ROWS and keys[7] == 8
+    assert np.allclose(scores, matrix.astype(np.float64) @ query.astype(np.float64), atol=1e-5)
+    assert int(np.argmax(scores)) == 7

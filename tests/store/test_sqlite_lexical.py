@@ -256,7 +256,7 @@ def test_a_snapshot_is_loaded_and_caught_up_instead_of_a_rebuild(tmp_path, monke
     fill(store, 40)
     assert_index_answers_as_fts5(store, "A", ranked("garden river"))
     store.close()  # saves the index beside the file
-    (snapshot,) = (tmp_path / "snap.db.lexical").glob("*.npz")
+    (snapshot,) = (tmp_path / "snap.db.lexical").glob("*.postings")
     writer = SQLiteStore(path, lexical_index="fts5")
     fill(writer, 10, start=40)
     with writer.transaction() as s:
@@ -274,8 +274,8 @@ def test_a_snapshot_is_loaded_and_caught_up_instead_of_a_rebuild(tmp_path, monke
             assert_index_answers_as_fts5(reopened, tenant, ranked(text, statuses=None))
     assert reopened.lexical.seq == 40 + 10 + 2
     reopened.close()
-    assert [p.name for p in (tmp_path / "snap.db.lexical").glob("*.npz")] == [
-        snapshot.name.replace(".40.npz", ".52.npz")
+    assert [p.name for p in (tmp_path / "snap.db.lexical").glob("*.postings")] == [
+        snapshot.name.replace(".40.postings", ".52.postings")
     ]
 
 
@@ -371,7 +371,7 @@ def test_an_unreadable_snapshot_is_rebuilt_from_the_fts5_table(tmp_path):
     fill(store, 12)
     assert_index_answers_as_fts5(store, "A", ranked("garden"))
     store.close()
-    (snapshot,) = (tmp_path / "bad.db.lexical").glob("*.npz")
+    (snapshot,) = (tmp_path / "bad.db.lexical").glob("*.postings")
     snapshot.write_bytes(snapshot.read_bytes()[:100])  # truncated
     reopened = SQLiteStore(path, lexical_index="postings")
     assert_index_answers_as_fts5(reopened, "A", ranked("garden river"))

@@ -70,9 +70,82 @@ def test_a_close_during_the_preparation_publishes_and_saves_nothing(tmp_path, ga
     opened.set()
     thread.join(120)
     assert not thread.is_alive() and store.lexical.postings is None
-    assert not list((tmp_path / "l.db.lexical").glob("*.npz"))  # nothing was saved after close
+    assert not list((tmp_path / "l.db.lexical").glob("*.postings"))  # nothing was saved after close
     reopened = SQLiteStore(str(tmp_path / "l.db"), lexical_index="postings")
     assert len(_found(reopened, "harbor beacon")) == 8
     reopened.lexical.wait()
     assert reopened.lexical.postings is not None and len(_found(reopened, "harbor beacon")) == 8
     reopened.close()
+
+
+def _fts5_found(path, text: str) -> list[tuple[str, float]]:
+    oracle = SQLiteStore(str(path), lexical_index="fts5")
+    try:
+        return _found(oracle, text)
+    finally:
+        oracle.close()
+
+
+def test_a_loading_process_keeps_the_index_and_the_next_one_opens_it_at_its_first_search(
+    tmp_path, monkeypatch
+):
+    """The loader never searches: its keeper absorbs each commit and close saves the index. The next
+    process's first search opens that snapshot at once (no thread, no build) and answers as FTS5."""
+    path = tmp_path / "l.db"
+    loader = SQLiteStore(str(path), lexical_index="postings")
+    _fill(loader)
+    with loader.transaction() as s:  # a second commit: absorbed by the same keeper
+        put(s, "A", "harbor beacon beacon beacon beacon beacon", None)
+    loader.lexical.wait()  # else a close during the build would drop it
+    loader.close()
+    (snapshot,) = (tmp_path / "l.db.lexical").glob("*.postings")
+    assert snapshot.name.endswith(".121.postings")  # every change: 120 records, then one more
+
+    def no_build(*_args):
+        raise AssertionError("the index was built instead of opened")
+
+    monkeypatch.setattr(lexical.LexicalIndex, "_build", no_build)
+    reopened = SQLiteStore(str(path), lexical_index="postings")
+    found = _found(reopened, "harbor beacon")
+    assert reopened.lexical.answering == "postings" and reopened.lexical.preparing is None
+    want = _fts5_found(path, "harbor beacon")
+    assert [rid for rid, _ in found] == [rid for rid, _ in want]
+    assert [s for _, s in found] == pytest.approx([s for _, s in want], rel=1e-9)
+    reopened.close()
+
+
+def test_auto_keeps_no_index_below_its_threshold_and_keeps_one_from_there_on(tmp_path, monkeypatch):
+    small = SQLiteStore(str(tmp_path / "s.db"))
+    _fill(small)
+    assert small.lexical.keeper is None
+    small.close()
+    assert not (tmp_path / "s.db.lexical").exists()
+    monkeypatch.setattr(lexical, "POSTINGS_MIN_RECORDS", 100)
+    large = SQLiteStore(str(tmp_path / "a.db"))
+    _fill(large)  # 120 records
+    assert large.lexical.keeper is not None
+    large.lexical.wait()
+    large.close()
+    assert large.lexical.keeper is None
+    assert len(list((tmp_path / "a.db.lexical").glob("*.postings"))) == 1
+
+
+def test_an_opened_snapshot_is_never_written_by_this_process(tmp_path):
+    """Mapped copy-on-write: a record deleted after the reopen tombstones it in this process only; the
+    snapshot on disk changes only when a new one replaces it."""
+    path = tmp_path / "l.db"
+    loader = SQLiteStore(str(path), lexical_index="postings")
+    _fill(loader)
+    loader.lexical.wait()
+    loader.close()
+    (snapshot,) = (tmp_path / "l.db.lexical").glob("*.postings")
+    before = snapshot.read_bytes()
+    reopened = SQLiteStore(str(path), lexical_index="postings")
+    gone = _found(reopened, "harbor beacon")[0][0]
+    with reopened.transaction() as s:
+        s.hard_delete("A", [gone])
+    after = _found(reopened, "harbor beacon")
+    assert gone not in [rid for rid, _ in after] and after == _fts5_found(path, "harbor beacon")
+    assert snapshot.read_bytes() == before
+    reopened.close()
+    assert not snapshot.exists()  # replaced by the snapshot with the delete

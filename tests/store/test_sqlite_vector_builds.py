@@ -227,3 +227,62 @@ def test_a_store_loaded_by_one_process_answers_the_next_ones_first_search_from_i
     assert cache.graph is not None and len(cache.tail) == 0 and len(cache) == THRESHOLD + 200
     reopened.close()
     exact.close()
+
+
+def test_a_reopened_store_below_the_threshold_stays_exact_until_it_reaches_it(tmp_path, gate):
+    """Mode "auto" wants no graph below ANN_MIN_VECTORS: the exact snapshot a store saved at close is
+    searched as it is after a reopen, and merged into a graph only once the vectors reach the threshold."""
+    gate.open.set()
+    rng = np.random.default_rng(7)
+    path = str(tmp_path / "v.db")
+    loader = SQLiteStore(path)
+    _load(loader, rng, THRESHOLD - 50)
+    loader.vectors.wait()  # absorbed (a close stops the catch-up where it is)
+    loader.close()
+    assert [p for p in (tmp_path / "v.db.vectors").iterdir() if p.name.endswith(".exact.npy")]
+    reopened, exact = SQLiteStore(path), SQLiteStore(path, vector_index="exact")
+    q = unit(rng)
+    _same(_top(reopened, q), _top(exact, q))
+    reopened.vectors.wait()
+    cache = _cache(reopened)
+    assert cache.graph is None and cache.builder is None and len(cache.frozen) == THRESHOLD - 50
+    _load(reopened, rng, 60, start=THRESHOLD)  # now past the threshold: the catch-up starts the merge
+    reopened.vectors.wait()
+    assert cache.graph is not None and len(cache) == THRESHOLD + 10
+    _same(_top(reopened, q), _top(exact, q))
+    reopened.close()
+    exact.close()
+
+
+def test_the_opener_maps_the_snapshots_and_a_due_merge_starts_once_the_first_read_has_answered(
+    tmp_path, gate
+):
+    """SQLiteStore.prepare (Memory calls it) opens the graph and the exact layer and starts nothing; the
+    first search finds the merge due and starts it when its read ends, so the answer never shares the
+    cores with the merge's first steps."""
+    gate.open.set()
+    rng = np.random.default_rng(8)
+    path = str(tmp_path / "v.db")
+    loader = SQLiteStore(path)
+    _load(loader, rng, THRESHOLD + 20)
+    loader.vectors.wait()
+    assert _cache(loader).graph is not None
+    _load(loader, rng, 120, start=THRESHOLD + 20)  # fewer than MERGE_MIN: saved as an exact layer
+    loader.vectors.wait()
+    loader.close()
+    gate.open.clear()  # hold the merge of the reopened store
+    reopened, exact = SQLiteStore(path), SQLiteStore(path, vector_index="exact")
+    reopened.prepare("A", MODEL)
+    cache = _cache(reopened)
+    assert cache.graph is not None and len(cache.frozen) == 120 and cache.builder is None
+    q = unit(rng)
+    with reopened.read() as s:
+        found = [(r.id, score) for r, score in s.dense("A", q, RecordQuery(), 10, MODEL)]
+        assert cache.builder is None  # due, not started: the read has not answered yet
+    _same(found, _top(exact, q))
+    assert gate.waiting.wait(60)  # started when the read ended
+    gate.open.set()
+    reopened.vectors.wait()
+    assert cache.frozen is None and len(cache.graph) == THRESHOLD + 140
+    reopened.close()
+    exact.close()

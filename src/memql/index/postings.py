@@ -19,9 +19,9 @@ same operations in the same order, so the scores equal FTS5's (bit for bit in pr
 
 from __future__ import annotations
 
-import io
 import json
 import math
+import mmap
 import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -355,55 +355,77 @@ class BM25Postings:
     # --- snapshots --------------------------------------------------------------------------------
 
     def save(self, path: Path, meta: dict[str, int]) -> None:
-        """Write the index and `meta` (integers) to `path` atomically (a temporary name, then a rename)."""
+        """Write the index and `meta` (integers) to `path` atomically (a temporary name, then a rename).
+
+        The file is a header (JSON: the vocabulary, the tenants, `meta`, where each array lies) and the
+        arrays' raw bytes, each aligned: `load` maps them instead of reading them, so opening a snapshot
+        costs little more than its vocabulary, whatever its size."""
         with self.lock:
             arrays: dict[str, np.ndarray] = {
                 "nums": self.nums[: self.size],
                 "lengths": self.lengths[: self.size],
                 "tenants": self.tenants[: self.size],
                 "alive": self.alive[: self.size],
-                "vocab": _joined(self.vocab),
-                "tenant_names": _joined(self.tenant_codes),
-                "meta_keys": _joined(meta),
-                "meta_values": np.array(list(meta.values()), np.int64),
             }
             for i, s in enumerate(self.segments):
                 arrays |= {f"s{i}_terms": s.terms, f"s{i}_offsets": s.offsets}
                 arrays |= {f"s{i}_docs": s.docs, f"s{i}_freqs": s.freqs}
-            buffer = io.BytesIO()
-            np.savez(buffer, **arrays)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        tmp.write_bytes(buffer.getbuffer())
+            layout, offset = {}, 0
+            for name, array in arrays.items():
+                layout[name] = [array.dtype.str, len(array), offset]
+                offset += _aligned(array.nbytes)
+            header = {"vocab": list(self.vocab), "tenants": list(self.tenant_codes), "meta": meta}
+            head = json.dumps(header | {"arrays": layout}, ensure_ascii=False).encode()
+            start = _aligned(len(_MAGIC) + 8 + len(head))
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+            with open(tmp, "wb") as out:
+                out.write(_MAGIC + len(head).to_bytes(8, "little") + head)
+                for name, array in arrays.items():
+                    out.seek(start + layout[name][2])
+                    out.write(np.ascontiguousarray(array).data)
+                out.truncate(start + offset)
         os.replace(tmp, path)
 
     @classmethod
     def load(cls, path: Path, tokenizer: Tokenizer = python_tokenizer) -> tuple[BM25Postings, dict[str, int]]:
-        """An index written by `save`, and its meta."""
-        with np.load(path, allow_pickle=False) as data:
-            index = cls(tokenizer)
-            index.nums, index.lengths = data["nums"], data["lengths"]
-            index.tenants, index.alive = data["tenants"], data["alive"]
-            index.size = len(index.nums)
-            index.vocab = {t: i for i, t in enumerate(_split(data["vocab"]))}
-            index.tenant_codes = {t: i for i, t in enumerate(_split(data["tenant_names"]))}
-            meta = dict(zip(_split(data["meta_keys"]), data["meta_values"].tolist(), strict=True))
-            count = sum(1 for name in data.files if name.endswith("_terms"))
-            index.segments = [
-                _Segment(*(data[f"s{i}_{part}"] for part in ("terms", "offsets", "docs", "freqs")))
-                for i in range(count)
-            ]
+        """An index written by `save`, and its meta. Its arrays are mapped copy-on-write: the pages a
+        search reads come from the file, and a change (a removed document) stays in this process."""
+        with open(path, "rb") as file:
+            if file.read(len(_MAGIC)) != _MAGIC:
+                raise ValueError(f"{path} is not a postings snapshot")
+            size = int.from_bytes(file.read(8), "little")
+            header = json.loads(file.read(size).decode())
+            start = _aligned(len(_MAGIC) + 8 + size)
+            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
+
+        def array(name: str) -> np.ndarray:
+            dtype, count, offset = header["arrays"][name]
+            if start + offset + count * np.dtype(dtype).itemsize > len(mapped):
+                raise ValueError(f"{path} is cut short")
+            return np.frombuffer(mapped, dtype, count, start + offset)  # type: ignore[call-overload]
+
+        index = cls(tokenizer)
+        index.nums, index.lengths = array("nums"), array("lengths")
+        index.tenants, index.alive = array("tenants"), array("alive")
+        index.size = len(index.nums)
+        index.vocab = {t: i for i, t in enumerate(header["vocab"])}
+        index.tenant_codes = {t: i for i, t in enumerate(header["tenants"])}
+        count = sum(1 for name in header["arrays"] if name.endswith("_terms"))
+        index.segments = [
+            _Segment(*(array(f"s{i}_{part}") for part in ("terms", "offsets", "docs", "freqs")))
+            for i in range(count)
+        ]
         live = np.flatnonzero(index.alive)
         index.live = len(live)
         index.total = int(index.lengths[live].sum())
         index.positions.set(index.nums[live], live.astype(np.int64), index.size)
-        return index, meta
+        return index, header["meta"]
 
 
-def _joined(names: Iterable[str]) -> np.ndarray:
-    """Strings (tokens, tenants, names) as one byte array: a JSON list, in order."""
-    return np.frombuffer(json.dumps(list(names), ensure_ascii=False).encode(), np.uint8)
+_MAGIC = b"memql-postings-1"
+_ALIGN = 64
 
 
-def _split(data: np.ndarray) -> list[str]:
-    return json.loads(data.tobytes().decode())
+def _aligned(size: int) -> int:
+    return -(-size // _ALIGN) * _ALIGN

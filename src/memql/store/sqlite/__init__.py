@@ -475,10 +475,31 @@ class SQLiteStore:
                 yield session
             except BaseException:
                 self.conn.execute("ROLLBACK")
+                self.vectors.start_builds()
                 raise
             self.conn.execute("COMMIT")
+            self.vectors.start_builds()  # those its searches found due
             if session.committed_seq is not None:  # it stored vectors: absorbed in the background
                 self.vectors.committed()
+            if session.lexical_written:
+                self.lexical.committed(self.conn)
+
+    def prepare(self, tenant: str, model: str | None) -> None:
+        """Open what a search of `tenant` (with vectors of `model`, if any) reads from the files beside
+        the store -- the vector snapshots and the lexical snapshot, mapped, not read -- so that its first
+        search costs what the next ones do. Called by the opener (Memory); no index is built here."""
+        if self.path == ":memory:":
+            return
+        with self._lock:
+            if self._closed or self.conn.in_transaction:
+                return  # (inside a transaction: its first search opens them)
+            self.conn.execute("BEGIN")  # one state of the counters the snapshots are checked against
+            try:
+                if model:
+                    self.vectors.prepare(self.conn, tenant, model)
+                self.lexical.prepare(self.conn)
+            finally:
+                self.conn.execute("ROLLBACK")
 
     @contextmanager
     def read(self) -> Iterator[SQLiteReadSession]:
@@ -488,6 +509,7 @@ class SQLiteStore:
                 yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits)
             finally:
                 self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
+                self.vectors.start_builds()  # those its searches found due, once it has answered
 
     def flush_visits(self) -> None:
         """Write the buffered visits and read audit entries in one write transaction (see
@@ -532,6 +554,7 @@ class SQLiteStore:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:
                 self.conn.execute("ROLLBACK")
+                self.vectors.start_builds()
 
     def execute_sql(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
         """Read-only SQL for tools such as the bench's assertions (run against the `memory` view)."""

@@ -23,17 +23,21 @@ mode "auto", stores with fewer than POSTINGS_MIN_RECORDS records.
 
 Snapshots. The index is saved beside the database (``<file>.lexical/``, named by the store's random id,
 the generation and the change it holds) when a tenth of it changed and when the store closes; a process
-opening a large store loads it and reads only the newer changes.
+opening a large store maps it (memql.index.postings: nothing is read whole) and reads only the newer
+changes. A process that writes to a large file store keeps the index current as it commits (the
+keeper: a thread absorbing each commit on a connection of its own), so a loader that never searches
+still leaves a snapshot at close.
 
-No search waits for the index to be built or loaded: in a file store a thread of its own does that on a
-connection of its own (from the snapshot, or from the FTS5 table), and FTS5 answers until it is ready.
+No search waits for the index to be built: a snapshot is opened at once (by SQLiteStore.prepare or the
+first search); without one, a thread builds the index from the FTS5 table on a connection of its own,
+and FTS5 answers until it is ready.
 """
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
 import threading
-import zipfile
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from pathlib import Path
@@ -41,6 +45,7 @@ from typing import Literal
 
 import numpy as np
 
+from memql.errors import MemqlError
 from memql.index.postings import BM25Postings
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
@@ -54,6 +59,7 @@ POSTINGS_MIN_RECORDS = 10_000  # "auto" builds the index from here on; below, FT
 FIRST_WINDOW = 64  # at least this many best matches are checked against the query's conditions first
 MAX_WINDOW = 12_800  # wider than this, the full FTS5 query over every match answers instead
 _BATCH = 50_000  # documents read and indexed at a time
+SUFFIX = ".postings"  # a snapshot's file (memql.index.postings: mapped when opened)
 IN_BACKGROUND = True  # a file store's index is prepared by a thread while FTS5 answers (False: by a search)
 PREPARE_HOOK: Callable[[], None] | None = None  # tests: runs first in the preparing thread
 FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
@@ -110,6 +116,12 @@ class LexicalIndex:
         self.database = database
         self.preparing: threading.Thread | None = None
         self.closed = False
+        # the keeper: a thread that absorbs this process's committed changes (see `committed`)
+        self.keeping = threading.Condition()
+        self.keeper: threading.Thread | None = None
+        self.pending = False  # changes committed since the keeper's last pass
+        self.working = False  # the keeper is in a pass
+        self.stopping = False
 
     @property
     def answering(self) -> str:
@@ -150,7 +162,7 @@ class LexicalIndex:
     # --- catching up --------------------------------------------------------------------------------
 
     def _caught_up(self, conn: sqlite3.Connection) -> bool:
-        """Absorb the committed changes (building or loading the index first); False when FTS5 answers."""
+        """Absorb the committed changes (opening or building the index first); False when FTS5 answers."""
         if self.postings is None and self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
             return False  # a small store: one query says so, not three
         generation = _counter(conn, "lexical_generation")
@@ -159,17 +171,48 @@ class LexicalIndex:
             self.postings = None  # the FTS5 table was refilled (or the file replaced): start over
         if self.postings is None:
             if self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
-                return False
-            if self.database is not None and IN_BACKGROUND:
+                return False  # (a file replaced by a smaller one)
+            if self.preparing is not None:
+                return False  # a thread builds it: FTS5 answers until it is ready
+            # a snapshot is mapped, not read: opening it here costs less than FTS5 answering instead
+            opened = self._snapshot(conn) if self.snapshots is not None else None
+            if opened is not None:
+                self._publish(opened)
+            elif self.database is not None and IN_BACKGROUND:
                 self._prepare_in_background()
                 return False  # FTS5 answers until the index is ready
-            self._publish(self._prepared(conn))
+            else:
+                self._publish(self._prepared(conn))
         if last > self.seq:
             self._absorb(conn, last)
         assert self.postings is not None
         if self.unsaved >= max(10_000, len(self.postings) // 10):
             self.save()
         return True
+
+    def prepare(self, conn: sqlite3.Connection) -> None:
+        """Open the index's snapshot now, if there is one (mapped, as the first search would open it)."""
+        if self.postings is not None or self.mode == "fts5" or self.snapshots is None:
+            return
+        with self.lock:
+            if self.postings is None and self.preparing is None and not self.closed:
+                opened = self._snapshot(conn)
+                if opened is not None:
+                    self._publish(opened)  # the first search absorbs the changes since
+
+    def _snapshot(self, conn: sqlite3.Connection) -> Prepared | None:
+        """The newest usable snapshot, opened (None: none), read in one snapshot of the database."""
+        began = not conn.in_transaction
+        if began:
+            conn.execute("BEGIN")
+        try:
+            store_id, generation = _counter(conn, "store_id"), _counter(conn, "lexical_generation")
+            last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
+            loaded = self._load_snapshot(conn, last, store_id, generation)
+            return None if loaded is None else (store_id, generation, *loaded)
+        finally:
+            if began:
+                conn.execute("COMMIT")
 
     def _prepared(self, conn: sqlite3.Connection) -> Prepared:
         """The index as of the store's last change, from a snapshot or built from the FTS5 table; read in
@@ -190,7 +233,7 @@ class LexicalIndex:
         self.store_id, self.generation, self.postings, self.seq, self.seq_num, self.unsaved = prepared
 
     def _prepare_in_background(self) -> None:
-        if self.preparing is None and not self.closed:
+        if self.preparing is None and not self.closed and not self.stopping:
             self.preparing = threading.Thread(target=self._prepare, name="memql-lexical-index", daemon=True)
             self.preparing.start()
 
@@ -206,16 +249,20 @@ class LexicalIndex:
             with self.lock:
                 if not self.closed and self.postings is None:
                     self._publish(prepared)  # searches catch up from its change on
-        except (sqlite3.Error, OSError, ValueError):
+        except (sqlite3.Error, OSError, ValueError, _Stopped):
             pass  # FTS5 keeps answering; the next search tries again
         finally:
             with self.lock:
                 self.preparing = None
 
     def wait(self) -> None:
-        """Until a background preparation has finished (tests, the bench)."""
-        thread = self.preparing
-        if thread is not None:
+        """Until no preparation runs and the keeper has absorbed every commit so far (tests, the bench)."""
+        while True:
+            with self.keeping:  # a keeper's pass may start a preparation: that one is waited for too
+                self.keeping.wait_for(lambda: self.keeper is None or not (self.pending or self.working))
+            thread = self.preparing
+            if thread is None:
+                return
             thread.join()
 
     def _build(self, conn: sqlite3.Connection, last: int) -> tuple[BM25Postings, int, int, int]:
@@ -226,6 +273,8 @@ class LexicalIndex:
             "LEFT JOIN records r ON r.num = f.rowid"
         )
         while rows := cursor.fetchmany(_BATCH):
+            if self.stopping:
+                raise _Stopped  # the store is closing: the build would be dropped anyway
             postings.put(rows)
         return postings, last, _change_num(conn, last), len(postings)
 
@@ -257,7 +306,7 @@ class LexicalIndex:
         if self.snapshots is None or not self.snapshots.is_dir():
             return None
         newest: tuple[int, Path] | None = None
-        for path in self.snapshots.glob(f"{store_id:x}.{generation}.*.npz"):
+        for path in self.snapshots.glob(f"{store_id:x}.{generation}.*{SUFFIX}"):
             seq = path.name.rsplit(".", 2)[-2]
             if seq.isdigit() and int(seq) <= last and (newest is None or int(seq) > newest[0]):
                 newest = (int(seq), path)
@@ -265,7 +314,7 @@ class LexicalIndex:
             return None  # none, or written for a different history of this file (restored from a backup)
         try:
             postings, meta = BM25Postings.load(newest[1], self.tokenizer)
-        except (OSError, ValueError, KeyError, EOFError, zipfile.BadZipFile):
+        except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
         seq, seq_num = newest[0], _change_num(conn, newest[0])
         if (meta.get("seq"), meta.get("seq_num"), meta.get("generation")) != (seq, seq_num, generation):
@@ -277,20 +326,89 @@ class LexicalIndex:
         with self.lock:
             if self.postings is None or self.snapshots is None or self.store_id is None:
                 return
-            target = self.snapshots / f"{self._prefix()}{self.seq}.npz"
+            target = self.snapshots / f"{self._prefix()}{self.seq}{SUFFIX}"
             meta = {"seq": self.seq, "seq_num": self.seq_num, "generation": self.generation}
             self.postings.save(target, meta)
-            for old in self.snapshots.glob(f"{self.store_id:x}.*.npz"):
-                if old != target:
+            for old in self.snapshots.glob(f"{self.store_id:x}.*"):  # older ones, and the old .npz format
+                if old != target and old.suffix in (SUFFIX, ".npz"):
                     old.unlink(missing_ok=True)
             self.unsaved = 0
 
     def close(self) -> None:
-        """Save the index if it changed since its last snapshot (a preparation still running is dropped)."""
+        """Absorb what this process committed, then save the index if it changed since its last snapshot
+        (a preparation still running is dropped)."""
+        with self.keeping:
+            self.stopping = True
+            keeper = self.keeper
+            self.keeping.notify_all()
+        if keeper is not None:
+            keeper.join()
         with self.lock:
             self.closed = True
             if self.unsaved:
                 self.save()
+
+    # --- keeping the index current in the background -----------------------------------------------
+
+    def committed(self, conn: sqlite3.Connection) -> None:
+        """A write transaction of this process changed FTS5 rows and committed (`conn`: its connection).
+        In a file store large enough for the index, a thread of its own absorbs the changes as they come
+        (preparing the index first), so that a process loading a store keeps the index current and saves
+        it when it closes: the next process opens that snapshot instead of building the index."""
+        if self.database is None or self.mode == "fts5" or self.stopping:
+            return
+        if self.mode == "auto" and self.keeper is None and _records_created(conn) < POSTINGS_MIN_RECORDS:
+            return
+        with self.keeping:
+            if self.stopping:
+                return
+            self.pending = True
+            if self.keeper is None:
+                self.keeper = threading.Thread(target=self._keep, name="memql-lexical-keeper", daemon=True)
+                self.keeper.start()
+            self.keeping.notify_all()
+
+    def _keep(self) -> None:
+        conn = None
+        try:
+            conn = connect_existing(self.database)  # type: ignore[arg-type]
+            while True:
+                with self.keeping:
+                    self.keeping.wait_for(lambda: self.pending or self.stopping)
+                    last_pass = self.stopping  # close: what was committed before it goes into its snapshot
+                    self.pending, self.working = False, True
+                try:
+                    self._keep_pass(conn)
+                finally:
+                    with self.keeping:
+                        self.working = False
+                        self.keeping.notify_all()
+                if last_pass:
+                    return
+        except (sqlite3.Error, OSError):
+            pass  # the store was removed meanwhile: searches catch up themselves
+        finally:
+            if conn is not None:
+                conn.close()
+            with self.keeping:
+                self.keeper = None
+                self.keeping.notify_all()
+
+    def _keep_pass(self, conn: sqlite3.Connection) -> None:
+        """Absorb the committed changes, or start preparing the index (in a thread of its own, as a search
+        would: a close meanwhile drops it)."""
+        with contextlib.suppress(sqlite3.Error, OSError, ValueError):  # searches catch up themselves
+            conn.execute("BEGIN")  # one snapshot of the changes and the rows they name
+            try:
+                with self.lock:
+                    if not self.closed and (self.postings is not None or not self.stopping):
+                        self._caught_up(conn)
+            finally:
+                conn.execute("COMMIT")
+
+
+class _Stopped(MemqlError):
+    """A build given up because the store closes (never leaves the preparing thread)."""
 
 
 # --- ranking within the query's conditions --------------------------------------------------------------

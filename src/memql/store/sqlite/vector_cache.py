@@ -11,7 +11,9 @@ Layers, newest first -- a record's vector is the one in the newest layer that ho
 No search waits for an index build. A builder thread merges ``frozen`` into a copy of the graph (or a
 new graph) holding no lock the searches need, and swaps it in under the cache lock in one assignment;
 until then the exact layers answer for what the graph lacks. A build starts when the tail reaches
-ANN_MIN_VECTORS (no graph yet, mode "auto"), or a tenth of the graph (MERGE_MIN at least).
+ANN_MIN_VECTORS (no graph yet, mode "auto"), or a tenth of the graph (MERGE_MIN at least), or when an
+exact layer opened from a snapshot is to be merged; one a search finds due starts after the search's
+read has ended (memql.store.sqlite.vectors.VectorIndex.start_builds).
 
 Catching up reads rows whose embedding_seq is above ``seq`` (whichever process wrote them) a batch at a
 time, each batch absorbed under the lock only for the rows still newer than ``seq`` -- so a search's
@@ -28,7 +30,9 @@ from __future__ import annotations
 
 import atexit
 import contextlib
+import ctypes
 import hashlib
+import mmap
 import os
 import sqlite3
 import sys
@@ -148,14 +152,10 @@ class VectorCache:
 
     # --- catching up -------------------------------------------------------------------------------
 
-    def catch_up(self, conn: sqlite3.Connection, upto: int | None) -> None:
-        """Absorb rows whose embedding changed since the last catch-up (up to `upto`, when given)."""
-        if not self.opened:
-            with self.lock:
-                if not self.opened:
-                    self.opened = True
-                    if self.mode != "exact":
-                        self._open_snapshots(conn)
+    def catch_up(self, conn: sqlite3.Connection, upto: int | None, build: bool = True) -> None:
+        """Absorb rows whose embedding changed since the last catch-up (up to `upto`, when given), then
+        start a build if one is due (`build`; a search starts it after it has answered: `maybe_build`)."""
+        self.open(conn)
         sql = (
             "SELECT num, embedding, embedding_model, path_embeddings, embedding_seq FROM records "
             "WHERE tenant = ? AND embedding_seq > ?"
@@ -176,8 +176,22 @@ class VectorCache:
                     if paths is not None or num in self.path_counts:
                         self._put_paths(num, paths)
                 self.seq = max(self.seq, rows[-1][4])
+        if build:
+            self.maybe_build()
+
+    def maybe_build(self) -> None:
         with self.lock:
             self._maybe_build()
+
+    def open(self, conn: sqlite3.Connection) -> None:
+        """Start from the saved snapshots, once (see `_open_snapshots`): the store's opener does it
+        (SQLiteStore.prepare), else the first catch-up."""
+        if not self.opened:
+            with self.lock:
+                if not self.opened:
+                    self.opened = True
+                    if self.mode != "exact":
+                        self._open_snapshots(conn)
 
     def vectors(
         self, blob: bytes | None, model: str | None, paths: bytes | None
@@ -231,27 +245,38 @@ class VectorCache:
 
     # --- building (in a thread of its own) ---------------------------------------------------------
 
+    def build_due(self) -> bool:
+        """Whether the exact layers are worth merging into a graph now (and no build runs)."""
+        with self.lock:
+            if self.builder is not None or self.closed or self.build_error is not None:
+                return False
+            if self.mode == "exact":
+                return False
+            size = len(self.tail)
+            if self.frozen is not None:  # opened from a snapshot: merged, unless "auto" wants no graph yet
+                wants_graph = self.graph is not None or self.mode == "hnsw"
+                return wants_graph or len(self.frozen) + size >= ANN_MIN_VECTORS
+            if self.graph is None:
+                return size > 0 if self.mode == "hnsw" else size >= ANN_MIN_VECTORS
+            return size >= max(MERGE_MIN, len(self.graph) // 10)
+
     def _maybe_build(self) -> None:
         """Start merging the exact layers into a graph when they are worth it (call with the lock)."""
-        if self.builder is not None or self.closed or self.build_error is not None or self.mode == "exact":
+        if not self.build_due():
             return
         if self.frozen is None:
-            size = len(self.tail)
-            if self.graph is None:
-                wanted = size > 0 if self.mode == "hnsw" else size >= ANN_MIN_VECTORS
-            else:
-                wanted = size >= max(MERGE_MIN, len(self.graph) // 10)
-            if not wanted:
-                return
             self.frozen, self.frozen_seq, self.tail = self.tail, self.seq, ExactVectors()
-        self.builder = threading.Thread(
-            target=self._build,
-            args=(self.graph, self.frozen, self.frozen_seq),
-            name=f"memql-hnsw-build-{self.tenant}",
-            daemon=True,  # a process may exit during a build: the build stops and is lost
-        )
-        _BUILDERS.add(self.builder)
-        self.builder.start()
+        with _LAUNCHING:
+            if _EXITING.is_set():
+                return  # the process exits: no build may start after those running were waited for
+            self.builder = threading.Thread(
+                target=self._build,
+                args=(self.graph, self.frozen, self.frozen_seq),
+                name=f"memql-hnsw-build-{self.tenant}",
+                daemon=True,  # a process may exit during a build: the build stops and is lost
+            )
+            _BUILDERS.add(self.builder)
+            self.builder.start()  # under the lock: `wait` reads the builder under it, so never unstarted
 
     def _build(self, base: HNSWVectors | None, frozen: ExactVectors, upto: int) -> None:
         try:
@@ -293,7 +318,8 @@ class VectorCache:
     def wait(self, timeout: float | None = None) -> bool:
         """Wait until no build is running (tests, the bench); False when `timeout` ran out first."""
         while True:
-            builder = self.builder
+            with self.lock:
+                builder = self.builder
             if builder is None:
                 return True
             builder.join(timeout)
@@ -383,6 +409,7 @@ class VectorCache:
                 try:
                     keys = np.load(path.with_name(path.name.replace(".exact.npy", ".exact-keys.npy")))
                     matrix = np.load(path, mmap_mode="r")
+                    _populate_in_background(matrix)
                     live = keys[keys > 0]
                     frozen = ExactVectors.from_arrays(live, matrix, (-keys[keys < 0]).tolist())
                 except (OSError, ValueError):
@@ -413,6 +440,26 @@ class VectorCache:
         return found
 
 
+def _populate_in_background(matrix: np.ndarray) -> None:
+    """Map a memory-mapped matrix's pages now, in a thread (Linux: madvise MADV_POPULATE_READ, called
+    through ctypes, which releases the GIL), so that the first searches do not stop at a page fault per
+    page of a matrix every exact search reads whole. Elsewhere, or on an older kernel, pages map as read."""
+    if not sys.platform.startswith("linux") or not matrix.nbytes:
+        return
+
+    def populate() -> None:
+        with contextlib.suppress(OSError, AttributeError):
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
+            start = matrix.ctypes.data & ~(mmap.PAGESIZE - 1)  # madvise takes whole pages
+            libc.madvise(start, matrix.ctypes.data + matrix.nbytes - start, _MADV_POPULATE_READ)
+
+    threading.Thread(target=populate, name="memql-vectors-populate", daemon=True).start()
+
+
+_MADV_POPULATE_READ = 22  # Linux 5.14 on; older kernels answer EINVAL, which changes nothing
+
+
 def _yield_to_searches() -> None:
     """Lower this thread's scheduling priority (Linux: per thread; the graph's insertion threads started
     from it inherit it), so that on a busy machine searches get the cores before a build does."""
@@ -426,11 +473,13 @@ def _yield_to_searches() -> None:
 # for: the graph library's insertion threads must not outlive the interpreter (the C++ runtime aborts).
 _BUILDERS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
 _EXITING = threading.Event()
+_LAUNCHING = threading.Lock()  # a build starts, or the process is told to exit: one at a time
 
 
 @atexit.register
 def _stop_builds() -> None:
-    _EXITING.set()
+    with _LAUNCHING:
+        _EXITING.set()
     for thread in list(_BUILDERS):
         thread.join()
 
