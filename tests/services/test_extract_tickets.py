@@ -30,6 +30,9 @@ def read(*turns: tuple[str, str]) -> set[tuple]:
           ("Grace", "united cancelled my flight lol. rebooked on UA 1530")],
          ("Grace", "flight", "UA 1530", True)),
         ([("Priya", "push notif just now: gate change to B31.")], ("Priya", "gate", "B31", False)),
+        ([("Priya", "they killed the morning one and put me on TP 208 same day")],
+         ("Priya", "flight", "TP 208", False)),
+        ([("Priya", "ok it's flight TP 202, leaves 10:40am")], ("Priya", "flight", "TP 202", False)),
     ],
 )  # fmt: skip
 def test_the_train_or_flight_one_takes(turns, expected):
@@ -41,6 +44,7 @@ def test_the_train_or_flight_one_takes(turns, expected):
     [
         [("王丽", "对了我老公那天也去北京 不过他坐飞机 MU5101")],  # his
         [("Grace", "my sister's flight is UA 12")],  # hers
+        [("Grace", "he's on UA 12 the next day")],
         [("Grace", "booked 2A for the kids")],
         # a reminder's time asked for changes no held time
         [("王丽", "改到周五下午的G16 15点整开 座位变成08车3C了"), ("王丽", "改成下午一点半提醒吧")],

@@ -30,7 +30,9 @@ _TAKEN_EN = re.compile(
     rf"(?P<code>(?-i:{_FLIGHT_EN}|\d{{1,2}}[A-K]|[A-H]\d{{1,3}}))(?![\w-])",
     re.IGNORECASE,
 )
-_OTHERS_EN = re.compile(r"\b(?:his|her|their|he|she|they|\w+'s)\b", re.IGNORECASE)
+# another's, by a possessive ("my sister's flight", "his seat", "he's on UA 12"); "they put me on …" is
+# the airline's doing, the speaker's flight
+_OTHERS_EN = re.compile(r"\b(?:his|her|their|(?!(?:it|that|what|let|there|here)'s)\w+'s)\b", re.IGNORECASE)
 
 
 def bind(r: Reading) -> None:
