@@ -15,7 +15,8 @@ _FLIGHT = r"(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\d{3,4}"
 _CODE = rf"(?<![A-Za-z0-9])(?:(?P<train>{_TRAIN})|(?P<flight>{_FLIGHT}))(?![A-Za-z0-9])"
 # the words before a number that say one takes it: 高铁G1234, 坐的G16, 航班号MU5101, 订了D3125
 _TAKEN = re.compile(
-    r"(?:(?P<change>改签|改到|改成|换成|换到|改坐|换了)|高铁|动车|火车|车次|航班号?|飞机|坐|乘|搭|订了?|买了?|抢到了?|买到了?|订到了?)"
+    r"(?:(?P<change>改签|改到|改成|换成|换到|改坐|换了)|高铁|动车|火车|车次|航班号?|飞机|坐|乘|搭|订了?|买了?|抢到了?|买到了?|订到了?|"
+    r"国航|东航|南航|海航|川航|厦航|深航|山航|春秋|吉祥)"  # (an airline named before its flight: 东航MU5102)
     r"(?:的|是|号|到|成|了)?[^，。？,.?]{0,10}?" + _CODE
 )
 _OTHERS = re.compile(r"他|她|老公|老婆|爸|妈|儿子|女儿|同事|朋友|哥|姐|弟|妹")
