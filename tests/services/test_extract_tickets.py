@@ -1,6 +1,6 @@
 """A train or a flight taken, a seat or a gate, by its number, in Chinese and English
-(services/extract/tickets.py), and what is no change of a held value (a reminder asked for, a clause
-read as a name)."""
+(services/extract/tickets.py), what is no change of a held value (a reminder asked for, a clause read
+as a name), and an amount answering a question of a key (answers.py)."""
 
 from __future__ import annotations
 
@@ -68,3 +68,16 @@ def test_nothing_of_the_speakers(turns):
 )  # fmt: skip
 def test_no_home_from_a_clause(turns):
     assert not any(attribute == "residence" for _, attribute, *_ in read(*turns))
+
+
+def test_an_amount_answering_a_question_of_a_key_is_that_keys():
+    # the grammar keyed 1800 by the words before it; the question asked about the rent
+    got = read(
+        ("小唐", "房东又发消息说明年要涨房租 现在一个月2200"),
+        ("assistant", "你搬到武侯祠那边了？恭喜！房租怎么样？"),
+        ("小唐", "一室一厅 1800 比之前还便宜 就是离公司远点"),
+    )
+    assert got == {("小唐", "rent", 1800, False)}
+    # no question before it: the amount keeps the grammar's key
+    alone = read(("小唐", "一室一厅 1800 比之前还便宜 就是离公司远点"))
+    assert not any(attribute == "rent" for _, attribute, *_ in alone)

@@ -357,44 +357,12 @@ def _ended(text: str) -> set[str]:
     return {anchor for anchor, _, ends in _ENDED_STATES if ends.search(text)}
 
 
-# attributes whose words say what a line is about only loosely ("name", "age", "size" are said of anything)
-_LOOSE_TOPICS = frozenset({"name", "nickname", "age", "size", "title", "floor", "food", "drink"})
-
-
-def _topic_pattern(vocabulary: Vocabulary) -> re.Pattern[str]:
-    """One alternation of the vocabulary's attribute phrases, each a group named by its key's position."""
-    parts = []
-    for n, attr in enumerate(vocabulary.attributes):
-        if attr.key in _LOOSE_TOPICS:
-            continue
-        phrases = sorted(
-            {
-                p
-                for p in (attr.key.replace("_", " "), *attr.phrases)
-                if len(p) >= (2 if _HAN_RUN.match(p) else 3)
-            },
-            key=len,
-            reverse=True,
-        )
-        latin = [re.escape(p) for p in phrases if not _HAN_RUN.match(p)]
-        han = [re.escape(p) for p in phrases if _HAN_RUN.match(p)]
-        alternatives = ([r"\b(?:" + "|".join(latin) + r")\b"] if latin else []) + han
-        if alternatives:
-            parts.append(f"(?P<a{n}>{'|'.join(alternatives)})")
-    return re.compile("|".join(parts), re.IGNORECASE)
-
-
 _TITLED_DOCTOR = re.compile(r"\bdr\.?\s+[a-z]", re.IGNORECASE)
 
 
 def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
     """The attributes the vocabulary's words in a line name ("bank with", 健身卡): ``@<key>``."""
-    pattern = vocabulary.memo("superseded.topics", lambda: _topic_pattern(vocabulary))
-    found = set()
-    for m in pattern.finditer(text):
-        n = int(m.lastgroup[1:])  # type: ignore[index]
-        found.add("@" + vocabulary.attributes[n].key)
-    return found
+    return {"@" + key for key in vocabulary.keys_named(text)}
 
 
 # words that end something: "no more Orijen", "stepped down from the soccer team", 乐刻退了, 跟婷婷分手了

@@ -15,8 +15,13 @@ _QUESTION = re.compile(r"[?？]\s*$")
 
 def bind(r: Reading, said: Sequence[Said]) -> None:
     """Give the drafts of `r` that the question of the turn before (by someone else) was about to the one
-    it named, or that a message saying 它 says of the one pet that held the key (兽医让它减肥，现在14公斤)."""
-    asked = bool(said) and said[-1].speaker != r.speaker and _QUESTION.search(said[-1].text) is not None
+    it named, or that a message saying 它 says of the one pet that held the key (兽医让它减肥，现在14公斤);
+    and an amount the grammar keyed by the words before it to the key the question asked about
+    ("房租怎么样？" … "一室一厅 1800" is the rent)."""
+    question = bool(said) and _QUESTION.search(said[-1].text) is not None
+    if question:  # (the agent's question is read in its user's voice, as its restatements are)
+        _keyed_by_question(r, said[-1].text)
+    asked = question and said[-1].speaker != r.speaker
     if not asked and "它" not in r.text:
         return
     own = {id(d) for d in r.facts}
@@ -48,3 +53,26 @@ def _named(subject: str, text: str) -> bool:
     if re.fullmatch(r"[A-Za-z][\w .'-]*", subject):
         return re.search(rf"\b{re.escape(subject)}\b", text) is not None
     return subject in text
+
+
+_AMOUNT = re.compile(r"[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kKwW万千块元])?")
+
+
+def _keyed_by_question(r: Reading, question: str) -> None:
+    """A speaker's amount whose key is no word of the vocabulary (the grammar took the words before it),
+    said right after a question that names one key of the vocabulary, is that key's."""
+    mine = [
+        d
+        for d in r.facts
+        if d.subject == r.speaker
+        and d.said_in is None
+        and r.vocabulary.attribute(d.attribute) is None
+        and "." not in d.attribute
+        and _AMOUNT.fullmatch(str(d.value)) is not None
+    ]
+    if len(mine) != 1:
+        return
+    asked = re.split(r"(?<=[。！!.?？])\s*", question.strip())  # the sentence that asks: the last
+    keys = r.vocabulary.keys_named(next((q for q in reversed(asked) if q), question))
+    if len(keys) == 1 and r.vocabulary.kind(next(iter(keys))) in ("number", "text"):
+        mine[0].attribute = keys.pop()

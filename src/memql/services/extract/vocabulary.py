@@ -127,6 +127,12 @@ class Vocabulary:
 
     # -- lookups --------------------------------------------------------------------------------------
 
+    def keys_named(self, text: str) -> set[str]:
+        """The keys whose words a text says ("bank with", 健身卡, "what's the rent?"), but for the ones
+        said of anything ("name", "age", "size")."""
+        pattern = self.memo("keys_named", lambda: _named_pattern(self))
+        return {self.attributes[int(m.lastgroup[1:])].key for m in pattern.finditer(text)}  # type: ignore[index]
+
     def known(self, phrase: str) -> Attribute | None:
         """The attribute a phrase names exactly (after articles and spelling variants), or None."""
         return self._by_phrase.get(_clean(phrase))  # type: ignore[attr-defined]
@@ -243,3 +249,31 @@ def _clean(phrase: str) -> str:
 
 
 DEFAULT_VOCABULARY = Vocabulary()
+
+
+# attributes whose words say what a text is about only loosely ("name", "age", "size" are said of anything)
+_LOOSE_KEYS = frozenset({"name", "nickname", "age", "size", "title", "floor", "food", "drink"})
+_HAN_START = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _named_pattern(vocabulary: Vocabulary) -> re.Pattern[str]:
+    """One alternation of the vocabulary's attribute phrases, each a group named by its key's position."""
+    parts = []
+    for n, attr in enumerate(vocabulary.attributes):
+        if attr.key in _LOOSE_KEYS:
+            continue
+        phrases = sorted(
+            {
+                p
+                for p in (attr.key.replace("_", " "), *attr.phrases)
+                if len(p) >= (2 if _HAN_START.match(p) else 3)
+            },
+            key=len,
+            reverse=True,
+        )
+        latin = [re.escape(p) for p in phrases if not _HAN_START.match(p)]
+        han = [re.escape(p) for p in phrases if _HAN_START.match(p)]
+        alternatives = ([r"\b(?:" + "|".join(latin) + r")\b"] if latin else []) + han
+        if alternatives:
+            parts.append(f"(?P<a{n}>{'|'.join(alternatives)})")
+    return re.compile("|".join(parts), re.IGNORECASE)
