@@ -202,21 +202,14 @@ class LexicalIndex:
 
     def _snapshot(self, conn: sqlite3.Connection) -> Prepared | None:
         """The newest usable snapshot, opened (None: none), read in one snapshot of the database."""
-        began = not conn.in_transaction
-        if began:
-            conn.execute("BEGIN")
-        try:
-            store_id, generation = _counter(conn, "store_id"), _counter(conn, "lexical_generation")
-            last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
-            loaded = self._load_snapshot(conn, last, store_id, generation)
-            return None if loaded is None else (store_id, generation, *loaded)
-        finally:
-            if began:
-                conn.execute("COMMIT")
+        return self._opened(conn, build=False)
 
     def _prepared(self, conn: sqlite3.Connection) -> Prepared:
         """The index as of the store's last change, from a snapshot or built from the FTS5 table; read in
         one snapshot of the database."""
+        return self._opened(conn, build=True)  # type: ignore[return-value]
+
+    def _opened(self, conn: sqlite3.Connection, build: bool) -> Prepared | None:
         began = not conn.in_transaction
         if began:
             conn.execute("BEGIN")
@@ -224,6 +217,8 @@ class LexicalIndex:
             store_id, generation = _counter(conn, "store_id"), _counter(conn, "lexical_generation")
             last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
             loaded = self._load_snapshot(conn, last, store_id, generation)
+            if loaded is None and not build:
+                return None
             return (store_id, generation, *(loaded or self._build(conn, last)))
         finally:
             if began:
