@@ -5,33 +5,12 @@ seen by the next one. Hybrid Retrieve (BM25 + dense) on every backend."""
 
 from __future__ import annotations
 
-import hashlib
 from datetime import timedelta
 
-import numpy as np
-
 from memql import Memory
+from word_hash_embedder import WordHashEmbedder
 
 DIM = 32
-
-
-class WordHashEmbedder:
-    """A deterministic embedder: each word adds a fixed pseudo-random direction, normalised (texts that
-    share words point alike)."""
-
-    model = "word-hash-32"
-    dimension = DIM
-
-    def embed(self, texts):
-        out = []
-        for text in texts:
-            v = np.zeros(DIM)
-            for word in text.lower().split():
-                seed = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-                v += np.random.default_rng(seed).standard_normal(DIM)
-            norm = np.linalg.norm(v)
-            out.append((v / norm if norm else v).tolist())
-        return out
 
 
 def _ids(m: Memory, query: str) -> list[str]:
@@ -47,15 +26,15 @@ def _fill(m: Memory) -> None:
 
 def test_a_record_written_between_two_searches_is_found(memory, new_location, clock):
     location = new_location()
-    alice = memory(embedder=WordHashEmbedder())
+    alice = memory(embedder=WordHashEmbedder(DIM))
     _fill(alice)
     first = alice.encode("budget review with the finance team").affected_ids[0]
     assert first in _ids(alice, "budget review")
     second = alice.encode("budget review moved to friday").affected_ids[0]
     assert {first, second} <= set(_ids(alice, "budget review"))
     # two connections to one store: each one's indexes catch up with what the other wrote
-    one = Memory(location, tenant="t", actor="alice", clock=clock, embedder=WordHashEmbedder())
-    other = Memory(location, tenant="t", actor="alice", clock=clock, embedder=WordHashEmbedder())
+    one = Memory(location, tenant="t", actor="alice", clock=clock, embedder=WordHashEmbedder(DIM))
+    other = Memory(location, tenant="t", actor="alice", clock=clock, embedder=WordHashEmbedder(DIM))
     try:
         _fill(one)
         before = _ids(one, "harbor lantern")  # builds this connection's indexes
@@ -67,8 +46,8 @@ def test_a_record_written_between_two_searches_is_found(memory, new_location, cl
 
 
 def test_a_permission_change_applies_to_the_next_search(memory):
-    alice = memory(embedder=WordHashEmbedder())
-    bob = memory(actor="bob", share=alice, embedder=WordHashEmbedder())
+    alice = memory(embedder=WordHashEmbedder(DIM))
+    bob = memory(actor="bob", share=alice, embedder=WordHashEmbedder(DIM))
     _fill(alice)
     rid = alice.encode("salary review for the team", read_perm_level="team").affected_ids[0]
     assert rid in _ids(bob, "salary review")
@@ -79,8 +58,8 @@ def test_a_permission_change_applies_to_the_next_search(memory):
 
 
 def test_clearance_expiry_and_deletion_apply_to_the_next_search(memory, clock):
-    alice = memory(embedder=WordHashEmbedder())
-    cleared = memory(share=alice, embedder=WordHashEmbedder(), clearance="standard")
+    alice = memory(embedder=WordHashEmbedder(DIM))
+    cleared = memory(share=alice, embedder=WordHashEmbedder(DIM), clearance="standard")
     _fill(alice)
     secret = alice.encode("passport number for the trip").affected_ids[0]
     brief = alice.encode("passport photo appointment", ttl="PT1H").affected_ids[0]
@@ -94,7 +73,7 @@ def test_clearance_expiry_and_deletion_apply_to_the_next_search(memory, clock):
 
 
 def test_the_heat_of_a_search_is_seen_by_the_next_one(memory):
-    alice = memory(embedder=WordHashEmbedder())
+    alice = memory(embedder=WordHashEmbedder(DIM))
     _fill(alice)
     rid = alice.encode("garden plan for the spring").affected_ids[0]
     for visits in range(3):

@@ -4,29 +4,11 @@ built -- the first search then costs what the next ones do."""
 
 from __future__ import annotations
 
-import hashlib
-
-import numpy as np
-
 from memql import Memory
 from memql.store.sqlite import lexical, vector_cache
+from word_hash_embedder import WordHashEmbedder
 
 DIM = 16
-
-
-class WordHashEmbedder:
-    model = "word-hash-16"
-    dimension = DIM
-
-    def embed(self, texts):
-        out = []
-        for text in texts:
-            v = np.zeros(DIM)
-            for word in text.lower().split():
-                seed = int.from_bytes(hashlib.blake2b(word.encode(), digest_size=8).digest(), "little")
-                v += np.random.default_rng(seed).standard_normal(DIM)
-            out.append((v / np.linalg.norm(v)).tolist())
-        return out
 
 
 def test_a_memory_opened_on_a_store_opens_its_snapshots_before_its_first_search(tmp_path, monkeypatch):
@@ -34,14 +16,14 @@ def test_a_memory_opened_on_a_store_opens_its_snapshots_before_its_first_search(
     monkeypatch.setattr(vector_cache, "EXACT_SNAPSHOT_MIN", 10)
     monkeypatch.setattr(lexical, "POSTINGS_MIN_RECORDS", 20)
     path = str(tmp_path / "m.db")
-    loader = Memory(path, tenant="t", embedder=WordHashEmbedder())
+    loader = Memory(path, tenant="t", embedder=WordHashEmbedder(DIM))
     for i in range(60):
         assert loader.encode(f"note {i} about lunch and weather w{i % 7}").success
     loader.store.vectors.wait()
     loader.store.lexical.wait()
     loader.store.close()
-    m = Memory(path, tenant="t", embedder=WordHashEmbedder())
-    cache = m.store.vectors.caches[("t", WordHashEmbedder.model)]
+    m = Memory(path, tenant="t", embedder=WordHashEmbedder(DIM))
+    cache = m.store.vectors.caches[("t", WordHashEmbedder(DIM).model)]
     assert cache.opened and cache.graph is not None and cache.builder is None  # mapped, nothing built
     assert m.store.lexical.answering == "postings" and m.store.lexical.preparing is None
     rows = m.retrieve("lunch w3", k=5).data["rows"]
