@@ -15,7 +15,7 @@ import re
 from .actions_en import read_decisions, read_tasks
 from .clauses_en import clauses as clauses  # (rules.py parts a message by its grammar)
 from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, strip_span
-from .corrections_en import bare_value, switched_to_titled
+from .corrections_en import bare_value
 from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my, wanted_by
 from .favorites import favorite_named_first
@@ -62,6 +62,7 @@ from .subjects_en import (
     strong_value,
     subject_of,
 )
+from .titled_en import switched_to_titled
 from .values_en import add_fact, recurs, value_of
 from .vocabulary import snake
 
