@@ -19,7 +19,6 @@ on each of its lines, so no reader takes the stale value for the current one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -47,6 +46,7 @@ from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score, someone_else
 from memql.services.extract.replacements import CHANGE as CHANGE_SAID
+from memql.services.extract.replacements import names_a_name_of
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.summarize import estimate_tokens
 
@@ -197,20 +197,13 @@ def held_turns(facts: Sequence[StoredFact], speaker: str, text: str, recent: Seq
     for f in reversed(live[-_HELD_LOOKED_AT:]):
         if f.source in in_recent or (f.source, f.evidence) in shown:
             continue
-        if not (names_key(said, f.attribute) or _names_name(text, f.value)):
+        if not (names_key(said, f.attribute) or names_a_name_of(str(f.value), text)):
             continue
         shown.add((f.source, f.evidence))
         out.append(Turn(speaker=speaker, text=f.evidence, time=f.valid_from, source=f.source))  # type: ignore[arg-type]
         if len(out) == HELD_TURNS:
             break
     return out[::-1]
-
-
-def _names_name(text: str, value: object) -> bool:
-    """`text` says a capitalised word of four letters or more of `value` (a person's or a place's name),
-    in any case."""
-    words = [w for w in str(value).split() if len(w) >= 4 and w[0].isupper() and w.isalpha()]
-    return any(re.search(rf"(?<!\w){re.escape(w)}(?!\w)", text, re.IGNORECASE) for w in words)
 
 
 # --- the read side -----------------------------------------------------------------------------------

@@ -165,7 +165,7 @@ def spell_out(written: str, agent: bool = False) -> Spelled:
 
 # "dr lindqvist", "mrs ortiz": a title written in lower case before a word is a titled name, unless the
 # word is one a title is often followed by in chat ("dr appt", "dr said", "mr right")
-_TITLED_LOWER = re.compile(r"(?<![\w'])(?P<t>dr|prof|mr|mrs|ms)(?P<dot>\.?)\s+(?P<n>[a-z][a-z'-]{2,})\b")
+_TITLED_LOWER = re.compile(r"(?<![\w'])(?P<t>dr|prof|mr|mrs|ms)(?P<gap>\.?\s+)(?P<n>[a-z][a-z'-]{2,})\b")
 _AFTER_A_TITLE_WORDS = """
     a an and the my our your his her their this that these those is was are were be been will would can
     could should has have had said says told tells wants wanted thinks thought recommended recommends
@@ -180,13 +180,10 @@ _AFTER_A_TITLE = frozenset(_AFTER_A_TITLE_WORDS.split())
 def capitalised_titles(text: str) -> str:
     """`text` with each titled name written in lower case ("i got dr lindqvist") capitalised as written
     with capitals ("Dr lindqvist" → "Dr Lindqvist"; the same length, so every offset holds)."""
-    if "r" not in text and "s" not in text:
-        return text
 
     def capital(m: re.Match) -> str:
         if m["n"] in _AFTER_A_TITLE:
             return m[0]
-        gap = m[0][len(m["t"]) + len(m["dot"]) : m.start("n") - m.start()]
-        return m["t"].capitalize() + m["dot"] + gap + m["n"][0].upper() + m["n"][1:]
+        return m["t"].capitalize() + m["gap"] + m["n"].capitalize()
 
     return _TITLED_LOWER.sub(capital, text)

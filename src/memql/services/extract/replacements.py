@@ -177,7 +177,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 known = bool(holders)
                 owned = acquired and any(OWNED.search(d.attribute) for d in holders)
                 # "Cancelled Anytime Fitness; I go to the YMCA now": the change names the value it ends
-                ends_it = known and _names_value(str(old.value), text)
+                ends_it = known and names_value(str(old.value), text)
                 if not (
                     shared
                     or old.rare()
@@ -225,11 +225,15 @@ def _heads(held: object, old: Value) -> bool:
     return old.kind == "name" and len(words) >= 4 and str(held).startswith(words + " ")
 
 
-def _names_value(value: str, text: str) -> bool:
+def names_value(value: str, text: str) -> bool:
     """`text` names `value`: whole, or by a capitalised word of it ("Anytime Fitness on Elm")."""
+    return value.casefold() in text.casefold() or names_a_name_of(value, text)
+
+
+def names_a_name_of(value: str, text: str) -> bool:
+    """`text` says a capitalised word of four letters or more of `value`, in any case ("okafor is going on
+    sabbatical" of "Dr Okafor")."""
     folded = text.casefold()
-    if value.casefold() in folded:
-        return True
     return any(
         w[:1].isupper() and len(w) >= 4 and w.casefold() in folded for w in re.findall(r"[\w'-]+", value)
     )

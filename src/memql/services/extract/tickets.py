@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .common import CJK, Draft, Reading
+from .common import CJK, Draft, Reading, strip_span
 
 _TRAIN = r"[GDCKTZ]\d{1,4}"
 _FLIGHT = r"(?:[A-Z]{2}|[A-Z]\d|\d[A-Z])\d{3,4}"
@@ -66,8 +66,8 @@ def _english(r: Reading) -> None:
             continue
         if (key == "flight") != flight and key != "train":
             continue  # ("flight 23C" is no flight's number, "seat TP 20" no seat)
-        clause_start = max(r.text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
-        clause_start += len(r.text[clause_start:]) - len(r.text[clause_start:].lstrip())
+        after_stop = max(r.text.rfind(c, 0, m.start()) for c in ".!?;\n") + 1
+        clause_start = strip_span(r.text, after_stop, m.end())[0]
         if _OTHERS_EN.search(r.text, clause_start, m.start()):
             continue  # "my sister's flight is UA 12": hers
         held = any(d.subject == r.speaker and d.attribute == key for d in (*r.earlier, *r.facts))
