@@ -254,3 +254,19 @@ def test_a_holiday_is_its_next_day_and_a_time_before_or_after_it_is_none():
     assert (
         find_natural("我同事王国庆", now) == [] and find_natural("住在五一路", now) == []
     )  # a name, a street
+
+
+def test_a_day_of_the_month_said_with_its_weekday_is_the_next_such_day_that_is_that_weekday():
+    # said on Monday 9 November 2026: the 13th that is a Sunday is 13 December, not Friday 13 November
+    now = datetime(2026, 11, 9, 12, tzinfo=UTC)
+    for said, day in (
+        ("the concert's moved to Sunday the 13th, 4pm", "2026-12-13"),
+        ("friday the 13th", "2026-11-13"),
+        ("改到13号周日了", "2026-12-13"),
+        ("周日13号见", "2026-12-13"),
+        ("13号（周五）", "2026-11-13"),
+    ):
+        found = find_natural(said, now)
+        assert found and found[0][2].start.date().isoformat() == day, (said, found)
+    # December's 31st is a Thursday: the first 31st that is a Sunday is in January
+    assert find_natural("Sunday the 31st", now)[0][2].start.date().isoformat() == "2027-01-31"

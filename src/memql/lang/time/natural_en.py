@@ -30,6 +30,7 @@ from .spans import (
     period_span,
     weekday_after,
     weekday_before,
+    weekday_day_of_month,
     weekday_in_week,
     weekend_span,
     window,
@@ -231,6 +232,12 @@ def _day_of_month(m: re.Match[str], now: datetime) -> TimeSpan:
     return day_span(nearest_day_of_month(now.date(), int(m["day"]), m.group(0)), now.tzinfo)
 
 
+def _weekday_the_day(m: re.Match[str], now: datetime) -> TimeSpan:
+    """ "Sunday the 13th": the first 13th from today on that is a Sunday."""
+    day = weekday_day_of_month(now.date(), int(m["day"]), _weekday(m["wd"]), m.group(0))
+    return day_span(day, now.tzinfo)
+
+
 def _rolling(sign: int) -> Callable[[re.Match[str], datetime], TimeSpan]:
     def handler(m: re.Match[str], now: datetime) -> TimeSpan:
         unit = m["u1"] + "s"
@@ -372,7 +379,7 @@ RULES: tuple[Rule, ...] = (
         ),
         _date,
     ),
-    Rule(_w(rf"(?:{_WD_FULL}|{_WD_ABBR}),?\s+the\s+(?P<day>[0-9]{{1,2}})(?:st|nd|rd|th)"), _day_of_month),
+    Rule(_w(rf"(?P<wd>{_WD_FULL}|{_WD_ABBR}),?\s+the\s+(?P<day>[0-9]{{1,2}})(?:st|nd|rd|th)"), _weekday_the_day),
     Rule(
         _w(
             rf"(?:the\s+)?(?P<day>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+(?P<mon>{_MONTH})(?:,?\s+(?P<year>[0-9]{{4}}))?"

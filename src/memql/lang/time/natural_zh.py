@@ -28,6 +28,7 @@ from .spans import (
     nth_weekday_span,
     period_span,
     weekday_after,
+    weekday_day_of_month,
     weekday_in_week,
     weekend_span,
     year_span,
@@ -299,6 +300,13 @@ def _day_of_month(m: re.Match[str], now: datetime) -> TimeSpan:
     return day_span(nearest_day_of_month(now.date(), _number(m["d"]), m.group(0)), now.tzinfo)
 
 
+def _weekday_the_day(m: re.Match[str], now: datetime) -> TimeSpan:
+    """13号周日, 周日13号: the first 13th from today on that is a Sunday."""
+    wd = m["wd"]
+    weekday = int(wd) - 1 if wd.isdigit() else "一二三四五六日天".index(wd) if wd != "天" else 6
+    return day_span(weekday_day_of_month(now.date(), _number(m["d"]), weekday, m.group(0)), now.tzinfo)
+
+
 def _nth_weekday(m: re.Match[str], now: datetime) -> TimeSpan:
     """八月最后一个周末, 下个月第一个周一: a weekday (or the weekend) counted within a month."""
     if m["rel"] is not None:
@@ -389,10 +397,11 @@ RULES: tuple[Rule, ...] = (
     Rule(
         _c(
             rf"(?<![第几0-9一二三四五六七八九十A-Za-z街路区巷弄栋幢楼室院村道里月])(?P<d>{_MD})\s*(?:号|號)\s*[（(]?\s*"
-            rf"{_WEEK}[一二三四五六日天1-7][）)]?"
+            rf"{_WEEK}(?P<wd>[一二三四五六日天1-7])[）)]?"
         ),
-        _day_of_month,
+        _weekday_the_day,
     ),
+    Rule(_c(rf"{_WEEK}(?P<wd>[一二三四五六日天1-7])\s*[，,]?\s*(?P<d>{_MD})\s*(?:号|號)"), _weekday_the_day),
 )
 
 # --- clock times ------------------------------------------------------------------------------

@@ -184,6 +184,19 @@ def nearest_day_of_month(today: date, day: int, text: str) -> date:
     raise TimeParseError(f"no such day of the month: {text!r}")
 
 
+def weekday_day_of_month(today: date, day: int, weekday: int, text: str) -> date:
+    """The first date on or after `today` whose day of the month is `day` and whose weekday is `weekday`
+    ("Sunday the 13th" said in November is 13 December when that is the Sunday); the nearest `day` when
+    no such date comes within 14 months (the weekday was a slip)."""
+    nearest = nearest_day_of_month(today, day, text)
+    year, month = nearest.year, nearest.month
+    for _ in range(14):
+        if day <= month_days(year, month) and date(year, month, day).weekday() == weekday:
+            return date(year, month, day)
+        year, month = add_months(year, month, 1)
+    return nearest
+
+
 # --- amounts, offsets and windows ---------------------------------------------------------------
 
 
