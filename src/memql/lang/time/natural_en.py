@@ -379,7 +379,9 @@ RULES: tuple[Rule, ...] = (
         ),
         _date,
     ),
-    Rule(_w(rf"(?P<wd>{_WD_FULL}|{_WD_ABBR}),?\s+the\s+(?P<day>[0-9]{{1,2}})(?:st|nd|rd|th)"), _weekday_the_day),
+    Rule(
+        _w(rf"(?P<wd>{_WD_FULL}|{_WD_ABBR}),?\s+the\s+(?P<day>[0-9]{{1,2}})(?:st|nd|rd|th)"), _weekday_the_day
+    ),
     Rule(
         _w(
             rf"(?:the\s+)?(?P<day>[0-9]{{1,2}}){_ORD}(?:\s+of)?\s+(?P<mon>{_MONTH})(?:,?\s+(?P<year>[0-9]{{4}}))?"

@@ -428,10 +428,35 @@ def new_place(r: Reading, pos: int, end: int) -> bool:
 _AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap]\.?m\b|%|[.,]\d|\w))", _I)
 
 
+_MORNING_CLOCK = re.compile(r"(?<!\d)(?:0?[7-9]|1[01]):[0-5]\d")
+_AM_PM = re.compile(r"\s*[ap]\.?m\b", _I)
+_HALF_DAY = timedelta(hours=12)
+# what people do in the evening: "dinner is saturday at 7" is at 7 pm
+_EVENING = re.compile(
+    r"\b(?:dinner|supper|drinks|party|bbq|barbecue|concert|gig|show|movie|film|theat(?:er|re)|karaoke|"
+    r"bar|pub|happy hour|trivia|poker|book club|game night|date night|prom|gala|banquet|reception)s?\b",
+    _I,
+)
+
+
+def _sentence_of(text: str, start: int, end: int) -> str:
+    """The sentence (or the line) the words from `start` to `end` stand in."""
+    before = max(text.rfind(stop, 0, start) for stop in ".!?;\n")
+    after = [i for i in (text.find(stop, end) for stop in ".!?;\n") if i >= 0]
+    return text[before + 1 : min(after, default=len(text))]
+
+
 def clock_after_day(r: Reading) -> None:
-    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning, 1 to 6 in the
-    afternoon or evening (when people meet, not when they sleep), 12 to 23 as written."""
+    """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning (in the evening when
+    the message speaks of what people do then: a dinner, a party, a show), 1 to 6 in the afternoon or
+    evening (when people meet, not when they sleep), 12 to 23 as written."""
     for i, (t0, t1, span) in enumerate(r.times):
+        evening = _EVENING.search(_sentence_of(r.text, t0, t1)) is not None
+        if evening and span.granularity == "minute" and (said := _MORNING_CLOCK.search(r.text, t0, t1)):
+            # "the party is saturday at 8:30": an evening's hour written without pm
+            if said.end() == t1 and not _AM_PM.match(r.text, t1):
+                r.times[i] = (t0, t1, TimeSpan(span.start + _HALF_DAY, span.end + _HALF_DAY, "minute"))
+            continue
         # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
         part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
         if not (span.granularity == "day" or part) or (m := _AT_HOUR.match(r.text, t1)) is None:
@@ -442,7 +467,7 @@ def clock_after_day(r: Reading) -> None:
         if part:
             hour = hour + 12 if hour < 12 and span.start.astimezone(r.now.tzinfo).hour >= 12 else hour
         else:
-            hour = hour + 12 if hour < 7 else hour
+            hour = hour + 12 if hour < 7 or (evening and hour < 12) else hour
         local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
         r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
 

@@ -19,7 +19,7 @@ from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
 from .patterns_zh import _STATUSES, HOLIDAYS_ZH, ZH_AMOUNT_TO, ZH_MOVED_TO
 from .places import followed_to_zh, is_employer_zh, is_place_zh, works_for_zh
 from .pursuits_zh import pursuit_zh
-from .values_zh import add_fact, add_match, key_of, said_like
+from .values_zh import add_fact, add_match, key_of, names_no_key, said_like
 
 _CLAUSE = r"[^，,。；;！!？?]"
 _HABIT = re.compile(
@@ -310,13 +310,18 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
         and not _WEEKDAY_AFTER.search(s, 0, m.end("n"))
     ):
         key = key_of(r, m["attr"].strip())
-        if key and not re.search(r"[我你他她是在]", m["attr"]) and not r.times_in(*m.span("attr")):
+        if (
+            key
+            and not re.search(r"[我你他她是在]", m["attr"])
+            and not r.times_in(*m.span("attr"))
+            and not names_no_key(r, m["attr"].strip())
+        ):
             return amount(r, subject, key, m, a, b, confidence, correction)
     if (m := _PAID.match(s, at, b)) is not None:  # 每月交房租三千二: the rent (月底 is when it is due)
         return amount(r, subject, key_of(r, m["attr"]), m, m.start("attr") - 1, b, confidence, correction)
     plain = _PLAIN_AMOUNT.match(s, at, b)
     phrase = re.sub(r"^(?:现在|目前|如今)+", "", plain["attr"].strip()) if plain else ""  # 我现在月薪18k
-    if plain and phrase and not re.search(r"[我你他她是在]", phrase) and not r.vocabulary.relation(phrase):
+    if plain and phrase and not re.search(r"[我你他她是在]", phrase) and not names_no_key(r, phrase):
         m = plain  # (老婆20k: whose amount, not an amount called 老婆)
         key = said_like(r, subject, key_of(r, phrase), phrase, m["change"] is not None)
         key = "salary" if key == "employer" else key  # 新公司给到25k: what the new employer pays

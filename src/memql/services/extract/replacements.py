@@ -310,8 +310,21 @@ def _length_gap(old: Value, new: Value) -> int:
     return abs(len(str(old.value)) - len(str(new.value)))
 
 
+# words before the value a bargain ended on: "they wanted 2,050 … we landed at 1,975"
+_SETTLED = re.compile(
+    r"\b(?:landed (?:at|on)|settled (?:at|on|for)|agreed (?:on|to)|ended up (?:at|with|paying)|came down to|"
+    r"(?:got|talked) (?:it|them|him|her) down to|final(?:ly)?)\s+(?:at\s+|on\s+)?[$€£]?$|"
+    r"(?:最后|最终|谈到|谈成|砍到|砍成)了?$",
+    _I,
+)
+
+
 def _new_value(candidates: list[Value], old: Value, old_text: str, text: str) -> Value | None:
-    """The message's value that replaces `old`: the first of its kind that the old turn does not say."""
+    """The message's value that replaces `old`: the first of its kind that the old turn does not say, or
+    the one a bargain ended on."""
+    alike = [v for v in candidates if v.kind == old.kind and not same_value(v.value, str(old.value))]
+    if (settled := next((v for v in alike[1:] if _SETTLED.search(text, 0, v.start)), None)) is not None:
+        return settled
     for i, v in enumerate(candidates):
         if v.kind == old.kind and not same_value(v.value, str(old.value)):
             if v.kind == "name" and v.value.casefold() in old_text.casefold():

@@ -77,7 +77,7 @@ from .subjects_zh import (
     subject_at,
 )
 from .values_zh import add_fact as _fact
-from .values_zh import key_of, said_like
+from .values_zh import key_of, names_no_key, said_like
 from .values_zh import read_value as _value
 from .venues_zh import day_and_venue, venue_said
 from .vocabulary import snake
@@ -460,6 +460,7 @@ def _attribute_change(
         # 今天称了一下 72公斤: before a bare space, a verb's words are no attribute
         or (not m["cop"].strip() and re.search(r"了|一下|吧|呢|啊", phrase))
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
+        or names_no_key(r, phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
         or phrase
         in (

@@ -16,6 +16,7 @@ from datetime import date, datetime, timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE, ZH_NUMBER_RE, parse_en_number, parse_zh_number
 
 from .common import HEDGED, STATED, Draft, Reading, latest_held, names_key, names_person, the_one
+from .values_en import held_at_hour
 
 _I = re.IGNORECASE
 _WHOSE = r"(?:the|our|my|his|her|their|(?-i:[A-Z])[\w-]*'s)"  # "moved Mom's surgery up two days"
@@ -68,6 +69,14 @@ _FOLLOWING = re.compile(
     _I,
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+# "they pushed it to 8", "moved the dinner to 7:30 instead": a held moment's new hour, its day kept
+_EN_TO_HOUR = re.compile(
+    r"\b(?:push(?:ed)?|mov(?:e|ed)|bump(?:ed)?|chang(?:e|ed)|switch(?:ed)?|reschedul(?:e|ed)|shift(?:ed)?)\s+"
+    r"(?:it\s+|them\s+|" + _WHOSE + r"\s+[\w-]+(?:\s+[\w-]+)?\s+)?(?:back\s+|up\s+|forward\s+)?to\s+"
+    r"(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?P<ap>[ap]\.?m\.?|o'?clock)?"
+    r"(?=\s*(?:$|[.,!;:)]|\s(?:instead|now|tonight|then|and|but|so|because|bc|since|lol)\b))",
+    _I,
+)
 
 
 def bind(r: Reading) -> None:
@@ -75,6 +84,9 @@ def bind(r: Reading) -> None:
     if (following := _FOLLOWING.search(r.text)) is not None:
         if not re.match(r"[^.!?]*\?", r.text[following.end() :]):  # "the day after, maybe?": asked
             _following(r, following)
+        return
+    if (to_hour := _EN_TO_HOUR.search(r.text)) is not None and not any(d.kind == "date" for d in r.facts):
+        _to_hour(r, to_hour)
         return
     m = _EN_SHIFT.search(r.text) or _EN_SHIFT_DIRECTED.search(r.text) or _ZH_SHIFT.search(r.text)
     if m is None or any(d.kind == "date" for d in r.facts):
@@ -150,6 +162,24 @@ def _following(r: Reading, m: re.Match[str]) -> None:
     r.facts[:] = [d for d in r.facts if (d.subject, d.attribute) != (old.subject, old.attribute)]
     r.add(Draft(old.subject, old.attribute, _after(m, str(old.value)), m.start(), m.end(), r.now,
                 STATED if named else HEDGED, False, "date", m.span()))  # fmt: skip
+
+
+def _to_hour(r: Reading, m: re.Match[str]) -> None:
+    """ "pushed it to 8" after a held moment (dinner Saturday at 7 pm): that day at 8, in the held hour's half
+    of the day when no am/pm is said; the held moment the message names, or the only one."""
+    held = latest_held(r, lambda d: d.kind == "date" and isinstance(d.value, str) and _MOMENT.match(d.value))
+    found = the_one(held, [d for d in held.values() if _names(r.text, d)], alone=True)
+    hour, minute = int(m["h"]), int(m["m"] or 0)
+    if found is None or not 0 < hour <= 23:
+        return
+    old, named = found
+    ampm = m["ap"] if m["ap"] and m["ap"][0].lower() in "ap" else None  # ("o'clock" says neither)
+    moved = held_at_hour(r, str(old.value), hour, minute, ampm)
+    if moved != old.value:
+        r.facts[:] = [d for d in r.facts if (d.subject, d.attribute) != (old.subject, old.attribute)]
+        said = (m.start("h"), max(m.end("h"), m.end("m"), m.end("ap")))
+        r.add(Draft(old.subject, old.attribute, moved, m.start(), m.end(), r.now, STATED if named else HEDGED,
+                    True, "date", said))  # fmt: skip
 
 
 def following_day(text: str, start: int, end: int, held: object) -> str | None:

@@ -168,7 +168,8 @@ _BARE_NOUN = re.compile(
     # "Mine is October 30", "it's June 30": no attribute named "mine" or "it"
     r"(?!(?:mine|ours|yours|hers|theirs|it|that|this|there|here|what|he|she|who|which|let)\b)"
     r"(?P<noun>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,2}?"
-    r"(?:\s+(?:on|for|of)\s+(?:the|my|our|a)\s+[a-z][\w-]*)?)"  # "Closing on the house is June 12"
+    r"(?:\s+(?:on|for|of)\s+(?:the|my|our|a)\s+[a-z][\w-]*"  # "Closing on the house is June 12"
+    r"|\s+with\s+(?:(?:the|my|our)\s+)?[a-z][\w-]*)?)"  # "dinner with the Lees is saturday at 7"
     r"(?:'s\b|\s+(?:is|was|are|'s|(?:has\s+|got\s+|was\s+)?"
     r"(?:moved|moves|is moving|changed|changes|pushed|bumped|rescheduled|slid|slipped|postponed|delayed)|"
     r"due(?=\s+(?:on\s+|by\s+)?\w+\s+\d|\s+\d))\b)",  # "thesis due june 30": said without "is"
@@ -249,7 +250,10 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         and (
             r.vocabulary.attribute(r.vocabulary.normalize(m["noun"]))
             # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
-            or (m["noun"][1:].islower() and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end)))
+            or (
+                m["noun"].split(" with ")[0][1:].islower()
+                and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end))
+            )
             # "deductible is $1,500", "network is Nguyen_5G": an amount or a code of the speaker's
             or (
                 m["noun"][1:].islower()

@@ -239,10 +239,13 @@ def _same_day(r: Reading, subject: str, key: str, value: object) -> object:
     held = next((d for d in reversed(r.earlier) if (d.subject, d.attribute) == (subject, key)), None)
     if held is None or _CLOCK_OF.fullmatch(str(held.value)) is None:
         return value
-    old = (
-        datetime.strptime(str(held.value), "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).astimezone(r.now.tzinfo)
-    )
-    moment = at_hour(old, int(said["h"]), int(said["m"] or 0), said["ampm"])
+    return held_at_hour(r, str(held.value), int(said["h"]), int(said["m"] or 0), said["ampm"])
+
+
+def held_at_hour(r: Reading, held: str, hour: int, minute: int, ampm: str | None) -> str:
+    """A held moment (ISO UTC) on its day at a new hour (`at_hour`, in the message's zone), as a value."""
+    old = datetime.strptime(held, "%Y-%m-%dT%H:%M:%SZ").replace(tzinfo=UTC).astimezone(r.now.tzinfo)
+    moment = at_hour(old, hour, minute, ampm)
     return time_value(TimeSpan(moment, moment + timedelta(minutes=1), "minute"), r.now)
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
-from .patterns_zh import _CUT, _TAIL
+from .patterns_zh import _ACTOR, _CUT, _TAIL
 
 
 def read_value(r: Reading, start: int, end: int, kind: str):
@@ -15,9 +15,10 @@ def read_value(r: Reading, start: int, end: int, kind: str):
     span = r.time_at(start, end)
     if span is not None:
         return time_value(span, r.now), start, end
-    if s.startswith("每", start):  # 每周六上午十点: a time that recurs is its words
+    if s.startswith("每", start):  # 每周六上午十点, 每月15号: a time that recurs is its words
         said_end = start + len(s[start:end].rstrip("了啦呢吧。！!"))
-        if r.time_at(start + 1, said_end) is not None:
+        period = re.match(r"每(?:个)?(?:月|年)", s[start:said_end])
+        if r.time_at(start + (period.end() if period else 1), said_end) is not None:
             return s[start:said_end], start, said_end
     if kind == "date":
         return None
@@ -93,6 +94,26 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
             kind,
             vspan,
         )
+    )
+
+
+# Words before a value that name no attribute of anyone (the grammar read "<attribute><value>" into them):
+# a feeling or an interjection said first (开心 3楼…, 悲剧 C07…, 咬咬牙降到…), an adverb or a hedge (估计是…,
+# 就下周三…, 还得再降点…, 已改成…), a verb's object and its term (签两年 4350), someone named (猫叫年糕,
+# 妈 z和h…) or another (我弟他们是…, 给咱换成…).
+_NOT_A_KEY = re.compile(
+    r"^(?:开心|高兴|悲剧|无语|郁闷|崩溃|绝了|完了|救命|天哪|天啊|咬咬牙|气死|累死|烦死|好吧|算了|行吧|对了|话说|顺便|"
+    r"另外|不过|然后|所以|而且|但是|可是|最后|最终|估计|也许|或许|据说|听说|看来|反正|毕竟|当然|果然|居然|竟然|结果|哈+|嘿+|呜+)$|"
+    r"^(?:就|还(?![款贷钱])|也|都|才|又|再|已(?!婚))|"
+    r"咱|[他她它]|叫|[一二两三四五六七八九十\d]+(?:年(?!级)|个月|天|周|节|次)|(?<=.)老$"
+)
+
+
+def names_no_key(r: Reading, phrase: str) -> bool:
+    """Whether the words before a value name no attribute (see _NOT_A_KEY), or name a relative (妈; 房东涨到…
+    names who raised an amount, which the grammar reads on its own)."""
+    return bool(_NOT_A_KEY.search(phrase)) or (
+        r.vocabulary.relation(phrase) is not None and _ACTOR.fullmatch(phrase) is None
     )
 
 
