@@ -19,6 +19,10 @@ ME = "Mira"
         ("还是用不惯，挂闲鱼卖了，昨天入了华为Mate 60，鸿蒙还挺顺手", (), {(ME, "phone", "华为Mate 60")}),
         ("提车啦！比亚迪汉，纯电的", (), {(ME, "car", "比亚迪汉")}),
         ("我那台卡罗拉开了7年了", (), {(ME, "car", "卡罗拉")}),
+        # a model named without its make, in any case
+        ("my civic wont start again, third time this month", (), {(ME, "car", "civic")}),
+        ("so glad i went w the cx-5 over the rav4", (), {(ME, "car", "cx-5")}),
+        ("we bought a used RAV4 last week", (), {(ME, "car", "RAV4")}),
     ],
 )  # fmt: skip
 def test_a_phone_or_a_car_the_speaker_got_or_has(text, recent, expected):
@@ -32,9 +36,10 @@ def test_a_phone_or_a_car_the_speaker_got_or_has(text, recent, expected):
         ("我加入了小米。", ()),  # joined: an employer, not a phone
         ("他上个月换成理想了。", ("我老公开的是宝马。",)),  # his car, not the speaker's
         ("I swapped my Honda for a Mazda.", ("Mine is a Honda.",)),  # the swap's, not a Honda had now
+        ("my dad still thinks i shouldve gotten a rav4 like his", ()),  # a car not got
     ],
 )
 def test_no_phone_or_car_of_the_speaker_where_the_words_say_otherwise(text, recent):
     got = own(text, recent)
     assert not any(s == ME and k == "phone" for s, k, _ in got)
-    assert not {(ME, "car", "Honda"), (ME, "car", "理想"), (ME, "car", "理想了")} & got
+    assert not {(ME, "car", "Honda"), (ME, "car", "理想"), (ME, "car", "理想了"), (ME, "car", "rav4")} & got

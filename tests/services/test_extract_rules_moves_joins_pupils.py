@@ -1,9 +1,11 @@
-"""Moves said with 推到/顺延到, a job joined after one quit, where a pupil is "at", a change under way
-("is raising the rent to …"), an employer said by its kind ("works at a bank"), the subject of a Chinese
-sentence carried past its first comma (我弟弟毕业了，在腾讯上班), and a partner named after the fact."""
+"""Moves said with 推到/顺延到, a job joined after one quit, where a pupil is "at" (the school one got into),
+a change under way ("is raising the rent to …"), an employer said by its kind ("works at a bank"), the
+subject of a Chinese sentence carried past its first comma (我弟弟毕业了，在腾讯上班), and a partner named
+after the fact."""
 
 from __future__ import annotations
 
+import pytest
 from extract_helpers import facts, own
 
 ZH = "芳芳"
@@ -57,3 +59,31 @@ def test_a_partner_named_after_the_words_that_say_there_is_one():
     assert own("I'm seeing someone new, his name is Marco.", (), "Uma") == {("Uma", "partner", "Marco")}
     new = facts("跟阿杰分手了，现在的男朋友叫小宇。", ("我男朋友叫阿杰。",), "佳佳")
     assert ("佳佳", "boyfriend", "小宇") in new and ("小宇", "relation.boyfriend_of", "佳佳") in new
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        # a school by the word that names it, in any case; an acronym after a verb only schools take
+        ("im at pine valley community college doing my nursing prereqs", "pine valley community college"),
+        ("I GOT INTO PORTLAND STATE AS A TRANSFER!!!", "PORTLAND STATE"),
+        ("I got accepted to UCLA!!", "UCLA"),
+        ("I'm a junior at Lincoln High", "Lincoln High"),
+        ("I transferred to Oregon State", "Oregon State"),
+    ],
+)
+def test_the_school_one_goes_to(text, expected):
+    assert ("Mira", "school", expected) in own(text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "im in high school lol",
+        "we moved to a new state",
+        "I go to CVS every week",
+        "I'm at the local college gym",
+    ],
+)
+def test_no_school_where_none_is_named(text):
+    assert not [f for f in own(text) if f[1] == "school"]

@@ -481,13 +481,39 @@ def _render(value: Any, subject: str = "") -> str:
                 else f"{MONTHS[m - 1].capitalize()} {y} ({value})"
             )
         return str(value)
-    clock = f" {moment['h']}:{moment['m']}" if moment else ""
+    clock = (
+        f" {moment['h']}:{moment['m']}{_twelve_hour(int(moment['h']), int(moment['m']), subject)}"
+        if moment
+        else ""
+    )
     if CJK.search(subject):
         return f"{day.year}年{day.month}月{day.day}日 周{WEEKDAYS_ZH[day.weekday()]}{clock} ({value})"
     said = (
         f"{WEEKDAYS[day.weekday()].capitalize()}, {MONTHS[day.month - 1].capitalize()} {day.day}, {day.year}"
     )
     return f"{said}{',' + clock if clock else ''} ({value})"
+
+
+def _twelve_hour(hour: int, minute: int, subject: str) -> str:
+    """A clock time as people also say it, beside the 24-hour one: " (8:30pm, 8:30 pm)", "（晚上6点）"."""
+    half = hour % 12 or 12
+    if CJK.search(subject):
+        part = (
+            "凌晨"
+            if hour < 6
+            else "上午"
+            if hour < 12
+            else "中午"
+            if hour < 13
+            else "下午"
+            if hour < 18
+            else "晚上"
+        )
+        rest = "半" if minute == 30 else f"{minute}分" if minute else ""
+        return f"（{part}{half}点{rest}）"
+    said = f"{half}:{minute:02d}" if minute else f"{half}"
+    suffix = "am" if hour < 12 else "pm"
+    return f" ({said}{suffix}, {said} {suffix})"  # as people write it, joined or not
 
 
 def _current_piece(f: StoredFact, score: float, ending: bool = False) -> Piece:

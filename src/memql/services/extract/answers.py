@@ -7,7 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .common import Reading, Said
+from .common import HEDGED, Draft, Reading, Said
+from .value_shapes import values
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our)\b|我", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$")
@@ -17,10 +18,12 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
     """Give the drafts of `r` that the question of the turn before (by someone else) was about to the one
     it named, or that a message saying 它 says of the one pet that held the key (兽医让它减肥，现在14公斤);
     and an amount the grammar keyed by the words before it to the key the question asked about
-    ("房租怎么样？" … "一室一厅 1800" is the rent)."""
+    ("房租怎么样？" … "一室一厅 1800" is the rent); and the one sum of money of a message that names one
+    key of money and states nothing else ("rent is killing me. $1,850 for a 1br")."""
     question = bool(said) and _QUESTION.search(said[-1].text) is not None
     if question:  # (the agent's question is read in its user's voice, as its restatements are)
         _keyed_by_question(r, said[-1].text)
+    _keyed_by_topic(r)
     asked = question and said[-1].speaker != r.speaker
     if not asked and "它" not in r.text:
         return
@@ -76,3 +79,41 @@ def _keyed_by_question(r: Reading, question: str) -> None:
     keys = r.vocabulary.keys_named(next((q for q in reversed(asked) if q), question))
     if len(keys) == 1 and r.vocabulary.kind(next(iter(keys))) in ("number", "text"):
         mine[0].attribute = keys.pop()
+
+
+# someone else's sum: "my friend jas pays 2100", "she makes 90k", "their rent is …"
+_ANOTHERS = re.compile(
+    r"\b(?:he|she|his|her|their|him)\b|\bmy\s+(?:[a-z]+\s+)?(?:friend|sister|brother|mom|mum|dad|"
+    r"wife|husband|partner|roommate|boss|coworker|colleague|neighbou?r|cousin|son|daughter|parents?)\b|"
+    r"(?-i:\b[A-Z][a-z]+)\s+(?:pays|makes|earns|gets|spends|charges)\b|他|她|他们",
+    re.IGNORECASE,
+)
+
+
+_BY = re.compile(
+    r"\b(?:by|extra|another|more|up|down|off|save[ds]?|saving|cut|over|under)\s*(?:an?\s+)?$", re.I
+)
+
+
+def _keyed_by_topic(r: Reading) -> None:
+    """The one sum of money (a currency sign, "bucks", "k") in a message of the speaker's that states no
+    fact, when the message names exactly one key of money ("rent", "salary", "budget") and says the
+    sum in no sentence of someone else's: that key's value, hedged."""
+    if any(not d.attribute.startswith("relation.") for d in r.facts):
+        return
+    sums = [v for v in values(r.text, r.now) if v.kind == "money"]
+    if len(sums) != 1:
+        return
+    keys = {
+        k
+        for k in r.vocabulary.keys_named(r.text)
+        if r.vocabulary.category(k) == "a2p:financial" and r.vocabulary.kind(k) in ("number", "text")
+    }
+    if len(keys) != 1:
+        return
+    (amount,) = sums
+    start = max(r.text.rfind(stop, 0, amount.start) for stop in ".!?;\n") + 1
+    if _ANOTHERS.search(r.text, start, amount.end) or _BY.search(r.text, 0, amount.start):
+        return  # ("raised my rent by $100": by how much, not the rent)
+    r.add(Draft(r.speaker, keys.pop(), amount.value, amount.start, amount.end, r.now, HEDGED, False,
+                "number", (amount.start, amount.end)))  # fmt: skip

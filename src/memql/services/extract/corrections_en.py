@@ -20,7 +20,7 @@ from .raises import with_number
 from .renewals import renewed_for_en
 from .subjects_en import object_person
 from .titled_en import switched_to_titled
-from .values_en import add_fact, at_hour, held_at_hour, spoken_time, value_of
+from .values_en import add_fact, at_hour, spoken_time, value_of
 from .vocabulary import snake
 
 # "they moved it to Friday", "pushed that back to 3": a change of the thing just spoken of
@@ -185,15 +185,8 @@ def _bare_at(r: Reading, pos: int, end: int, correction: bool, about: str | None
         and not any(str(d.value).lower() == rejected.lower() for d in r.earlier if d is earlier)
     ):
         return False
-    clock = _SAID_CLOCK.fullmatch(words)
-    if clock and kind == "date" and _HELD_MOMENT.fullmatch(str(earlier.value)) and int(clock["h"]) <= 23:
-        # "moved it to 8:30 instead" of dinner Saturday at 7 pm: Saturday at 8:30 pm
-        value = held_at_hour(r, str(earlier.value), int(clock["h"]), int(clock["m"] or 0), clock["ampm"])
     r.correct(earlier, value, pos, end, (v0, v1))
     return True
-
-
-_HELD_MOMENT = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}Z")
 
 
 def _changed_the(r: Reading, m: re.Match[str], pos: int, end: int) -> bool:
@@ -448,7 +441,7 @@ _NEW_CLOCK = re.compile(
 )
 
 
-_SAID_CLOCK = re.compile(r"(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\s*(?:(?P<ampm>[ap])\.?m\.?|o'clock)?", _I)
+_SAID_CLOCK = re.compile(r"(?P<h>\d{1,2})(?::[0-5]\d)?\s*(?:[ap]\.?m\.?|o'clock)?", _I)
 
 
 def _clock_correction(r: Reading, pos: int, end: int) -> bool:

@@ -4,6 +4,8 @@ listed; an unknown make is read as before (after "drive", "drives"), never guess
 
 from __future__ import annotations
 
+import re
+
 _MAKES = """
 Toyota Honda Nissan Mazda Subaru Mitsubishi Lexus Acura Infiniti Suzuki Hyundai Kia Genesis Ford Chevy
 Chevrolet GMC Dodge Ram Jeep Chrysler Buick Cadillac Lincoln Tesla Rivian Lucid Polestar Volvo Volkswagen VW
@@ -23,3 +25,11 @@ _PHONES = """
 iPhone Pixel Galaxy Samsung OnePlus Xiaomi Huawei Oppo Vivo Honor Motorola Nokia 小米 红米 华为 荣耀 一加 魅族
 """
 PHONE_MAKES = r"(?:" + "|".join(sorted(_PHONES.split(), key=len, reverse=True)) + r")"
+# car models people name without their make ("my civic won't start", "went with the cx-5"), in any case;
+# models that are also words ("Golf", "Escape", "Pilot", "Accord", "Focus", "Leaf") are left out
+_CAR_MODELS = """
+civic corolla camry prius highlander tacoma tundra 4runner rav4 rav-4 cr-v crv hr-v odyssey cx-5 cx5 cx-30
+cx-50 cx-9 cx-90 mx-5 miata mazda3 outback forester crosstrek impreza wrx f-150 f150 mustang wrangler altima
+sentra elantra sonata tucson sorento sportage telluride jetta tiguan silverado equinox malibu tahoe
+"""
+CAR_MODELS = r"(?i:" + "|".join(sorted(map(re.escape, _CAR_MODELS.split()), key=len, reverse=True)) + r")"

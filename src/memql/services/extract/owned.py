@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .common import HEDGED, Reading
-from .makes import CAR_MAKES, CAR_MAKES_ZH, PHONE_MAKES
+from .makes import CAR_MAKES, CAR_MAKES_ZH, CAR_MODELS, PHONE_MAKES
 from .subjects_zh import after_adverbs, subject_at
 from .values_en import add_fact as add_fact_en
 from .values_zh import add_fact as add_fact_zh
@@ -21,7 +21,10 @@ _MODEL = (
     r"(?![了的啦吧呢啊哈呀])[\u4e00-\u9fff](?=[，,。！!~\s]|$))?"
 )
 # a make as written, or a phone line in lower case with its number ("pixel 9", "iphone 12")
-_MAKE = rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)"
+_MAKE = (
+    rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)|"
+    rf"\b{CAR_MODELS}(?![\w-])"
+)
 _THING = rf"(?P<v>(?:{_MAKE}){_MODEL})"
 _GOT_EN = re.compile(
     # "caved and got an iphone 16", "so glad i went with the cx-5": a verb or a feeling first
@@ -43,7 +46,7 @@ _GOT_ZH = re.compile(
 _MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)" + _THING, _I)
 _PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
-_CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH})")
+_CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH}|{CAR_MODELS}(?![\w-]))")
 _ANY_MAKE = re.compile(_MAKE, _I)
 
 

@@ -1,0 +1,46 @@
+"""The one sum of money of a message that names one key of money and states nothing else is that key's,
+the speaker's (services/extract/answers._keyed_by_topic); never a sum said of someone else, never one of
+two sums; and a bargain's final amount is the new value (replacements._SETTLED)."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import own
+
+ME = "Mira"
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (
+            "rent is killing me. $1,850 for a 1br in astoria and the radiator bangs all night",
+            (ME, "rent", "$1,850"),
+        ),
+        ("my rent? $1,450 lol", (ME, "rent", "$1,450")),
+        ("salary talk today, they offered $95k base", (ME, "salary", "$95k")),
+    ],
+)
+def test_the_one_sum_of_a_message_naming_one_key_of_money_is_that_keys(text, expected):
+    assert own(text) == {expected}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my friend jas pays $2100 in greenpoint, her rent is nuts",  # someone else's
+        "$1,850 for the apartment plus $200 parking, rent here is brutal",  # two sums: which is the rent?
+        "Jas pays $2,100 rent in greenpoint",
+        "the weather was nice and lunch was $14",  # no key of money named
+    ],
+)
+def test_no_key_of_money_from_another_or_from_two_sums(text):
+    assert not {f for f in own(text) if f[1] in ("rent", "salary", "budget")}
+
+
+def test_a_bargains_final_amount_is_the_new_value():
+    said = own(
+        "renewal came in. they wanted 2,050, i pushed back with comps and we landed at 1,975",
+        ("my rent is 1850",),
+    )
+    assert said == {(ME, "rent", "1,975")}
