@@ -464,14 +464,13 @@ def _passing(
 ) -> dict[int, sqlite3.Row]:
     """The candidates that satisfy the query's conditions, with their candidate columns
     (query.CANDIDATE_COLUMNS; the weight, second, is the order's tie-break)."""
-    ids = [str(n) for n in nums]
     if q.ids is not None:  # the query's own ids narrow the candidates
         wanted = set(q.ids)
-        ids = [i for i in ids if i in wanted]
-    if not ids:
+        nums = [n for n in nums if str(n) in wanted]
+    if not nums:
         return {}
-    checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
-    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS)
+    checked = replace(q, ids=None, text_query=None, limit=None, order="created_asc")
+    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
     return {row[0]: row for row in conn.execute(sql, params)}
 
 
