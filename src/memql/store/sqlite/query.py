@@ -66,10 +66,12 @@ def build(
             where.append(f"{fts} MATCH ?")
             params.append(match)
             score = f"-{bm25}"
-    for numbers in (
-        None if q.ids is None else [int(i) for i in q.ids if i.isascii() and i.isdigit() and int(i) <= MAX_NUM],
-        nums,
-    ):  # (an id beyond MAX_NUM names no record)
+    by_id = (
+        None
+        if q.ids is None
+        else [int(i) for i in q.ids if i.isascii() and i.isdigit() and int(i) <= MAX_NUM]
+    )
+    for numbers in (by_id, nums):  # (an id beyond MAX_NUM names no record)
         if numbers is None:
             continue
         if not numbers:
