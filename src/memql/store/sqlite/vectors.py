@@ -43,6 +43,7 @@ import numpy as np
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.side_thread import SideThread
 from memql.store.sqlite.vector_cache import (
     ANN_MIN_VECTORS,
     Overlay,
@@ -56,6 +57,9 @@ __all__ = ["ANN_MIN_VECTORS", "VECTOR_MODES", "VectorCache", "VectorIndex", "Vec
 VECTOR_MODES: tuple[str, ...] = ("auto", "exact", "hnsw")
 FIRST_WINDOW = 64
 ANN_MAX_WINDOW = 4_096  # wider than this, a selective filter is better served by exact ranking
+# exact layers this large (beside a graph) are scored by the side thread while the graph is searched
+SIDE_THREAD_MIN_ROWS = 20_000
+EXACT_SIDE = SideThread("memql-exact-layer")
 
 Hit = tuple[int, float, sqlite3.Row]  # a record number, its cosine and its candidate columns
 
@@ -350,13 +354,20 @@ def _search_graph(
     widen until k records match, and every exact-side record scoring above the k-th hit is checked."""
     graph = cache.graph
     assert graph is not None
-    nums, scores = cache.exact_scores(query_vector, live_only=True)
+    window = max(FIRST_WINDOW, 4 * k)
+    rows = len(cache.tail) + (len(cache.frozen) if cache.frozen is not None else 0)
+    first_found = None  # the graph's first window, when searched beside the exact layers' product
+    if rows >= SIDE_THREAD_MIN_ROWS and window < len(graph) and window <= ANN_MAX_WINDOW:
+        scored = EXACT_SIDE.start(lambda: cache.exact_scores(query_vector, live_only=True))
+        first_found = graph.nearest(query_vector, window)  # (the loop's first step: window < total)
+        nums, scores = scored()
+    else:
+        nums, scores = cache.exact_scores(query_vector, live_only=True)
     nums, scores = _with_overlay(nums, scores, overlay, query_vector)
     nums, scores = np.concatenate([nums, side[0]]), np.concatenate([scores, side[1]])
     above = scores > floor
     exact_side = _Ranking(nums[above], scores[above])
     total = len(graph) + len(exact_side.nums)
-    window = max(FIRST_WINDOW, 4 * k)
     seen: set[int] = set()
     hits: list[Hit] = []
     first = True
@@ -371,7 +382,8 @@ def _search_graph(
             own = zip(exact_side.nums.tolist(), exact_side.scores.tolist(), strict=True)
             hits = [(n, s, subset[n]) for n, s in [*shared, *own] if s > floor and n in subset]
             break
-        found, found_scores = graph.nearest(query_vector, window)
+        found, found_scores = first_found or graph.nearest(query_vector, window)
+        first_found = None
         fresh = [
             (n, s)
             for n, s in zip(found.tolist(), found_scores.tolist(), strict=True)
