@@ -27,7 +27,7 @@ from memql.engine.context import Context
 from memql.index.text import lexical_text
 from memql.lang.target import Search
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery, epoch_us
+from memql.ports.store import Candidate, RecordQuery, amended, epoch_us
 from memql.services.tokenize import tokens
 
 DEFAULT_ALPHA = 0.5
@@ -66,7 +66,7 @@ def search(
     records: dict[str, Record] = {}  # records already read whole (a point-in-time read's)
     lexical: list[Candidate] = []
     if alpha != 1.0:
-        lexical_q = replace(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of)
+        lexical_q = amended(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of)
         if as_of is None:
             lexical = ctx.session.find_candidates(ctx.tenant, lexical_q)
         else:  # the records as they were: rebuilt from the audit log, not read again by id
@@ -75,7 +75,7 @@ def search(
             lexical = [Candidate.of(r, s) for r, s in found]
     # overrides.score "cosine" (validated dense only): the raw cosine, negative ones too, unshaped
     cosine = vector is not None and overrides is not None and overrides.score == "cosine"
-    dense_q = replace(q, text_query=None, limit=None)
+    dense_q = amended(q, text_query=None, limit=None)
     dense = (
         []
         if vector is None

@@ -39,7 +39,6 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -48,7 +47,7 @@ import numpy as np
 from memql.errors import MemqlError
 from memql.index.postings import BM25Postings
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery
+from memql.ports.store import Candidate, RecordQuery, amended
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.vector_cache import connect_existing
@@ -469,7 +468,7 @@ def _passing(
         nums = [n for n in nums if str(n) in wanted]
     if not nums:
         return {}
-    checked = replace(q, ids=None, text_query=None, limit=None, order="created_asc")
+    checked = amended(q, ids=None, text_query=None, limit=None, order="created_asc")
     sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
     return {row[0]: row for row in conn.execute(sql, params)}
 

@@ -35,13 +35,12 @@ from __future__ import annotations
 import _thread
 import sqlite3
 import threading
-from dataclasses import replace
 from pathlib import Path
 
 import numpy as np
 
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery
+from memql.ports.store import Candidate, RecordQuery, amended
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.side_thread import SideThread
 from memql.store.sqlite.vector_cache import (
@@ -529,7 +528,7 @@ def _matching(
         else:
             wanted = set(q.ids)
             nums = [n for n in nums if str(n) in wanted]
-    checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
+    checked = amended(q, ids=ids, text_query=None, limit=None, order="created_asc")
     sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
     return {row[0]: row for row in conn.execute(sql, params)}
 
