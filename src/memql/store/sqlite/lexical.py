@@ -50,6 +50,7 @@ from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery, amended
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.pages import OPENER_WAIT_S, Populating
 from memql.store.sqlite.vector_cache import connect_existing
 
 LexicalMode = Literal["auto", "fts5", "postings"]
@@ -111,6 +112,7 @@ class LexicalIndex:
         self.store_id: int | None = None
         self.unsaved = 0
         self.tokenizer = FTS5Tokenizer()
+        self.populating = Populating()  # the snapshot's pages being mapped in (see store/sqlite/pages.py)
         self.lock = threading.RLock()
         self.database = database
         self.preparing: threading.Thread | None = None
@@ -198,6 +200,7 @@ class LexicalIndex:
                 opened = self._snapshot(conn)
                 if opened is not None:
                     self._publish(opened)  # the first search absorbs the changes since
+        self.populating.wait(OPENER_WAIT_S)
 
     def _snapshot(self, conn: sqlite3.Connection) -> Prepared | None:
         """The newest usable snapshot, opened (None: none), read in one snapshot of the database."""
@@ -308,6 +311,7 @@ class LexicalIndex:
             return None  # none, or written for a different history of this file (restored from a backup)
         try:
             postings, meta = BM25Postings.load(newest[1], self.tokenizer)
+            self.populating.file(newest[1])  # a search reads the postings of its terms, anywhere in it
         except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
         seq, seq_num = newest[0], _change_num(conn, newest[0])

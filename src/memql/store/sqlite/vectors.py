@@ -42,6 +42,7 @@ import numpy as np
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery, amended
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.pages import OPENER_WAIT_S
 from memql.store.sqlite.side_thread import SideThread
 from memql.store.sqlite.vector_cache import (
     ANN_MIN_VECTORS,
@@ -115,9 +116,12 @@ class VectorIndex:
 
     def prepare(self, conn: sqlite3.Connection, tenant: str, model: str) -> None:
         """Open the saved snapshots of (tenant, model)'s vectors now (mapped: nothing is read whole, and
-        no build starts), so that its first search finds them open."""
+        no build starts), so that its first search finds them open, and their pages mapped in (waited for
+        at most OPENER_WAIT_S)."""
         if self.mode != "exact" and self.snapshots is not None:
-            self.cache(conn, tenant, model).open(conn)
+            cache = self.cache(conn, tenant, model)
+            cache.open(conn)
+            cache.populating.wait(OPENER_WAIT_S)
 
     def committed(self) -> None:
         """A write transaction that stored or cleared vectors committed: absorb them in the background."""
