@@ -125,3 +125,48 @@ def test_lexical_search_widens_past_matches_the_query_excludes(tmp_path):
         sql, params = query.build("A", ties)
         expected = [str(row["num"]) for row in s.conn.execute(sql, params)]
         assert [r.id for r, _ in s.find("A", ties)] == expected
+
+
+def test_the_graph_path_answers_as_if_every_candidate_of_its_window_were_checked(tmp_path, monkeypatch):
+    """The first window's conditions are checked best first until k pass, and a large exact layer is
+    scored on the side thread while the graph is searched: the answer (ids, scores, order) is the one
+    checking all of the window on one thread gives, with and without filters."""
+    from memql.store.sqlite import vector_cache
+    from memql.store.sqlite import vectors as module
+
+    rng = np.random.default_rng(21)
+    store = SQLiteStore(str(tmp_path / "g.db"), vector_index="hnsw")
+    with store.transaction() as s:
+        for i in range(300):
+            put(s, "A", f"a{i}", unit(rng), tags=[f"t{i % 5}"])
+    with store.transaction() as s:
+        s.dense("A", unit(rng), RecordQuery(), 1, MODEL)
+    store.vectors.wait()  # a graph of the 300
+    monkeypatch.setattr(vector_cache.VectorCache, "build_due", lambda self: False)  # kept apart
+    with store.transaction() as s:  # and an exact layer beside it
+        for i in range(120):
+            put(s, "A", f"b{i}", unit(rng), tags=[f"t{i % 5}"], status="archived" if i % 7 == 0 else "active")
+    queries = [unit(rng) for _ in range(12)]
+    filters = [RecordQuery(statuses=("active",)), RecordQuery(has_tags=["t2"]), RecordQuery(has_tags=["t9"])]
+
+    def answers() -> list[list[tuple[str, float]]]:
+        out = []
+        with store.read() as s:
+            for q in queries:
+                for f in filters:
+                    for k in (3, 10, 40):
+                        out.append([(r.id, score) for r, score in s.dense("A", q, f, k, MODEL)])
+        return out
+
+    def check_all(conn, tenant, q, k, fresh):
+        matched = module._matching(conn, tenant, q, [n for n, _ in fresh])
+        return [(n, s, matched[n]) for n, s in fresh if n in matched]
+
+    monkeypatch.setattr(module, "SIDE_THREAD_MIN_ROWS", 1)
+    fast = answers()
+    monkeypatch.setattr(module, "SIDE_THREAD_MIN_ROWS", 10**9)
+    monkeypatch.setattr(module, "_best_passing", check_all)
+    assert fast == answers()
+    assert module.EXACT_SIDE.cpu_s > 0  # the side thread did score the exact layer
+    assert len(store.vectors.caches[("A", MODEL)].tail) == 120
+    store.close()

@@ -17,7 +17,7 @@ for Retrieve's `explain`.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -27,7 +27,7 @@ from memql.engine.context import Context
 from memql.index.text import lexical_text
 from memql.lang.target import Search
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery, epoch_us
+from memql.ports.store import Candidate, RecordQuery, amended, epoch_us
 from memql.services.tokenize import tokens
 
 DEFAULT_ALPHA = 0.5
@@ -66,7 +66,7 @@ def search(
     records: dict[str, Record] = {}  # records already read whole (a point-in-time read's)
     lexical: list[Candidate] = []
     if alpha != 1.0:
-        lexical_q = replace(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of)
+        lexical_q = amended(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of)
         if as_of is None:
             lexical = ctx.session.find_candidates(ctx.tenant, lexical_q)
         else:  # the records as they were: rebuilt from the audit log, not read again by id
@@ -75,7 +75,7 @@ def search(
             lexical = [Candidate.of(r, s) for r, s in found]
     # overrides.score "cosine" (validated dense only): the raw cosine, negative ones too, unshaped
     cosine = vector is not None and overrides is not None and overrides.score == "cosine"
-    dense_q = replace(q, text_query=None, limit=None)
+    dense_q = amended(q, text_query=None, limit=None)
     dense = (
         []
         if vector is None
@@ -119,23 +119,26 @@ def search(
     return hits
 
 
-@dataclass(slots=True)
 class _Scored:
     """One candidate's evidence and score, kept as numbers until the search knows which are returned
-    (only those are explained: rounding every candidate's parts cost more than ranking them)."""
+    (only those are explained: rounding every candidate's parts cost more than ranking them). The parts a
+    candidate lacks are the class's defaults: a search makes one per candidate, and setting twelve
+    attributes (a dataclass's defaults) cost more than fusing them."""
 
-    candidate: Candidate
     lexical_rank: int | None = None
     bm25: float | None = None
     dense_rank: int | None = None
     cosine: float | None = None
-    lexical: float = 0.0
-    dense: float = 0.0
-    fused: float = 0.0
-    recency: float = 1.0
+    lexical = 0.0
+    dense = 0.0
+    fused = 0.0
+    recency = 1.0
     age: float | None = None
-    heat: float = 1.0
-    score: float = 0.0
+    heat = 1.0
+    score = 0.0
+
+    def __init__(self, candidate: Candidate) -> None:
+        self.candidate = candidate
 
     def explain(self, alpha: float) -> dict[str, Any]:
         """The score's account (Retrieve's `explain`): each side's rank and raw score, the normalised
@@ -167,24 +170,26 @@ def _fuse(lexical: list[Candidate], dense: list[Candidate], alpha: float) -> dic
     and tied a record with no lexical match at all.) The store returns only positive cosines."""
     scored: dict[str, _Scored] = {}
     best_bm25 = max([c.score for c in lexical], default=0.0)
+    lexical_share = 1.0 - alpha
     for rank, c in enumerate(lexical, start=1):
-        entry = scored[c.id] = _Scored(c, lexical_rank=rank, bm25=c.score)
+        entry = scored[c.id] = _Scored(c)
+        entry.lexical_rank, entry.bm25 = rank, c.score
         entry.lexical = c.score / best_bm25 if best_bm25 > 0 else 0.0
+        entry.fused = lexical_share * entry.lexical + alpha * 0.0  # (its dense part, unless it has one)
     for rank, c in enumerate(dense, start=1):
         entry = scored.get(c.id)  # type: ignore[assignment]
         if entry is None:
             entry = scored[c.id] = _Scored(c)
         entry.candidate, entry.dense_rank, entry.cosine = c, rank, c.score
-        entry.dense = min(1.0, max(0.0, c.score))
-    lexical_share = 1.0 - alpha
-    for entry in scored.values():
-        entry.fused = lexical_share * entry.lexical + alpha * entry.dense
+        entry.dense = dense_part = min(1.0, max(0.0, c.score))
+        entry.fused = lexical_share * entry.lexical + alpha * dense_part
     return scored
 
 
 def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime) -> dict[str, _Scored]:
     """fused x weight x recency x heat factors (ages in days from the candidates' microseconds: the same
-    quotient as timedelta division, without a datetime per candidate)."""
+    quotient as timedelta division, without a datetime per candidate; the heat written out in the loop,
+    which runs for every candidate)."""
     config, overrides = ctx.config, spec.overrides
     recency = overrides.recency if overrides and overrides.recency is not None else config.recency_shaping
     heat = overrides.heat if overrides and overrides.heat is not None else config.heat_shaping
@@ -204,21 +209,16 @@ def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime
         else:
             entry.age = age = max(0.0, (now_us - at) / _US_PER_DAY)  # a future event counts as now
             freshness = 0.5 ** (age / recency_days)
-        entry.recency = 1.0 + recency * freshness
-        entry.heat = 1.0 + heat * heat_of(c.visits, c.last_access_us, now_us, half_visits, heat_days)
-        entry.score = entry.fused * weight_factor * entry.recency * entry.heat
+        entry.recency = recency_factor = 1.0 + recency * freshness
+        visits, last = c.visits, c.last_access_us
+        if visits <= 0 or last is None:
+            hot = 0.0
+        else:
+            since = max(0.0, (now_us - last) / _US_PER_DAY)
+            hot = visits / (visits + half_visits) * 0.5 ** (since / heat_days)
+        entry.heat = heat_factor = 1.0 + heat * hot
+        entry.score = entry.fused * weight_factor * recency_factor * heat_factor
     return scored
-
-
-def heat_of(
-    visits: int, last_access_us: int | None, now_us: int, half_visits: float, half_life_days: float
-) -> float:
-    """How hot a memory is, in [0, 1): saturating in its visits, decaying since its last visit (instants
-    in microseconds since the epoch, the half-life in days)."""
-    if visits <= 0 or last_access_us is None:
-        return 0.0
-    since = max(0.0, (now_us - last_access_us) / _US_PER_DAY)
-    return visits / (visits + half_visits) * 0.5 ** (since / half_life_days)
 
 
 def _sig(value: float | None) -> float | None:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, fields
 from datetime import UTC, datetime
 from typing import Any, Literal, NamedTuple, Protocol
 
@@ -146,6 +146,21 @@ class Candidate(NamedTuple):
         return cls(
             record.id or "", score or 0.0, record.weight, at, record.visits, epoch_us(record.last_access_at)
         )
+
+
+_QUERY_FIELDS = frozenset(f.name for f in fields(RecordQuery))
+
+
+def amended(q: RecordQuery, **changes: Any) -> RecordQuery:
+    """`dataclasses.replace(q, **changes)` without its per-call look at the fields and a call of __init__
+    with every one of them: a search copies its query three or four times, and replace cost ~15 us each."""
+    copy = object.__new__(RecordQuery)
+    copy.__dict__.update(q.__dict__)
+    for name in changes:
+        if name not in _QUERY_FIELDS:
+            raise TypeError(f"RecordQuery has no field {name!r}")
+    copy.__dict__.update(changes)
+    return copy
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

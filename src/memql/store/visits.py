@@ -160,13 +160,17 @@ class VisitBuffer:
             if not pending:
                 return candidates
             out = []
+            instants: dict[datetime, int] = {}  # most pending visits share a few instants
             for c in candidates:
                 seen = pending.get((tenant, c.id))
                 if seen is not None:
-                    last, seen_us = c.last_access_us, epoch_us(seen.last)
+                    seen_us = instants.get(seen.last)
+                    if seen_us is None:
+                        seen_us = instants[seen.last] = epoch_us(seen.last)  # type: ignore[assignment]
+                    last = c.last_access_us
                     if last is None or last < seen_us:  # type: ignore[operator]
                         last = seen_us
-                    c = Candidate(c.id, c.score, c.weight, c.at_us, c.visits + seen.count, last)
+                    c = Candidate._make((c.id, c.score, c.weight, c.at_us, c.visits + seen.count, last))
                 out.append(c)
             return out
 

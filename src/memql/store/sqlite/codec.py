@@ -147,4 +147,9 @@ def _decode(row: sqlite3.Row, plan: tuple[int, tuple[int, ...], tuple[tuple[int,
 
 def candidate(row: Sequence[Any], score: float) -> Candidate:
     """A row of query.CANDIDATE_COLUMNS (num, weight, at, visits, last_access_at) as a search candidate."""
-    return Candidate(str(row[0]), score, row[1], row[2], row[3], row[4])  # instants: stored as microseconds
+    # instants: stored as microseconds. `_make` builds the tuple in C (a NamedTuple's own __new__ is a
+    # Python function: a search builds a hundred candidates)
+    return _make_candidate((str(row[0]), score, row[1], row[2], row[3], row[4]))
+
+
+_make_candidate = Candidate._make

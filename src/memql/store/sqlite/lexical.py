@@ -39,7 +39,6 @@ import contextlib
 import sqlite3
 import threading
 from collections.abc import Callable, Sequence
-from dataclasses import replace
 from pathlib import Path
 from typing import Literal
 
@@ -48,9 +47,10 @@ import numpy as np
 from memql.errors import MemqlError
 from memql.index.postings import BM25Postings
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery
+from memql.ports.store import Candidate, RecordQuery, amended
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.pages import OPENER_WAIT_S, Populating
 from memql.store.sqlite.vector_cache import connect_existing
 
 LexicalMode = Literal["auto", "fts5", "postings"]
@@ -112,6 +112,7 @@ class LexicalIndex:
         self.store_id: int | None = None
         self.unsaved = 0
         self.tokenizer = FTS5Tokenizer()
+        self.populating = Populating()  # the snapshot's pages being mapped in (see store/sqlite/pages.py)
         self.lock = threading.RLock()
         self.database = database
         self.preparing: threading.Thread | None = None
@@ -199,6 +200,7 @@ class LexicalIndex:
                 opened = self._snapshot(conn)
                 if opened is not None:
                     self._publish(opened)  # the first search absorbs the changes since
+        self.populating.wait(OPENER_WAIT_S)
 
     def _snapshot(self, conn: sqlite3.Connection) -> Prepared | None:
         """The newest usable snapshot, opened (None: none), read in one snapshot of the database."""
@@ -309,6 +311,7 @@ class LexicalIndex:
             return None  # none, or written for a different history of this file (restored from a backup)
         try:
             postings, meta = BM25Postings.load(newest[1], self.tokenizer)
+            self.populating.file(newest[1])  # a search reads the postings of its terms, anywhere in it
         except (OSError, ValueError, KeyError, TypeError, UnicodeDecodeError):
             return None  # unreadable (or replaced by a newer one meanwhile): rebuilt from the FTS5 table
         seq, seq_num = newest[0], _change_num(conn, newest[0])
@@ -464,14 +467,13 @@ def _passing(
 ) -> dict[int, sqlite3.Row]:
     """The candidates that satisfy the query's conditions, with their candidate columns
     (query.CANDIDATE_COLUMNS; the weight, second, is the order's tie-break)."""
-    ids = [str(n) for n in nums]
     if q.ids is not None:  # the query's own ids narrow the candidates
         wanted = set(q.ids)
-        ids = [i for i in ids if i in wanted]
-    if not ids:
+        nums = [n for n in nums if str(n) in wanted]
+    if not nums:
         return {}
-    checked = replace(q, ids=ids, text_query=None, limit=None, order="created_asc")
-    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS)
+    checked = amended(q, ids=None, text_query=None, limit=None, order="created_asc")
+    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
     return {row[0]: row for row in conn.execute(sql, params)}
 
 

@@ -30,9 +30,7 @@ from __future__ import annotations
 
 import atexit
 import contextlib
-import ctypes
 import hashlib
-import mmap
 import os
 import sqlite3
 import sys
@@ -46,6 +44,7 @@ import numpy as np
 
 from memql.index.text import MAX_PATH_VECTORS
 from memql.index.vectors import ExactVectors, HNSWVectors
+from memql.store.sqlite.pages import Populating
 
 VectorMode = Literal["auto", "exact", "hnsw"]
 ANN_MIN_VECTORS = 20_000  # "auto" builds a graph from here on: exact search over 20k vectors takes ~1 ms
@@ -81,6 +80,7 @@ class VectorCache:
         self.builder: threading.Thread | None = None
         self.build_error: BaseException | None = None  # a failed build is not retried (the layers answer)
         self.closed = False
+        self.populating = Populating()  # the snapshots' pages being mapped in (see store/sqlite/pages.py)
 
     # --- what the layers hold ----------------------------------------------------------------------
 
@@ -399,6 +399,7 @@ class VectorCache:
             graph_seq, path = max(graphs)
             try:
                 graph = HNSWVectors.load(path, view=True)
+                self.populating.file(path)  # a search walks pages all over it
             except (OSError, RuntimeError, ValueError):
                 graph, graph_seq = None, 0  # unreadable: rebuilt from the records
         frozen, frozen_seq = None, graph_seq
@@ -409,7 +410,7 @@ class VectorCache:
                 try:
                     keys = np.load(path.with_name(path.name.replace(".exact.npy", ".exact-keys.npy")))
                     matrix = np.load(path, mmap_mode="r")
-                    _populate_in_background(matrix)
+                    self.populating.array(matrix)  # every exact search reads all of it
                     live = keys[keys > 0]
                     frozen = ExactVectors.from_arrays(live, matrix, (-keys[keys < 0]).tolist())
                 except (OSError, ValueError):
@@ -438,26 +439,6 @@ class VectorCache:
             if seq.isdigit() and int(seq) <= current:
                 found.append((int(seq), path))
         return found
-
-
-def _populate_in_background(matrix: np.ndarray) -> None:
-    """Map a memory-mapped matrix's pages now, in a thread (Linux: madvise MADV_POPULATE_READ, called
-    through ctypes, which releases the GIL), so that the first searches do not stop at a page fault per
-    page of a matrix every exact search reads whole. Elsewhere, or on an older kernel, pages map as read."""
-    if not sys.platform.startswith("linux") or not matrix.nbytes:
-        return
-
-    def populate() -> None:
-        with contextlib.suppress(OSError, AttributeError):
-            libc = ctypes.CDLL(None, use_errno=True)
-            libc.madvise.argtypes = [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_int]
-            start = matrix.ctypes.data & ~(mmap.PAGESIZE - 1)  # madvise takes whole pages
-            libc.madvise(start, matrix.ctypes.data + matrix.nbytes - start, _MADV_POPULATE_READ)
-
-    threading.Thread(target=populate, name="memql-vectors-populate", daemon=True).start()
-
-
-_MADV_POPULATE_READ = 22  # Linux 5.14 on; older kernels answer EINVAL, which changes nothing
 
 
 def _yield_to_searches() -> None:

@@ -1,0 +1,256 @@
+"""Many Retrieves over stores with governance cases, to check that a change of the read path returns
+identical answers: every row with the fields asked, its score and explanation, and the visits after.
+
+    PYTHONPATH=OLD/src python3 benchmarks/compare_retrieves.py build DIR   # the stores, built once
+    PYTHONPATH=OLD/src python3 benchmarks/compare_retrieves.py run DIR > old.json
+    PYTHONPATH=NEW/src python3 benchmarks/compare_retrieves.py run DIR > new.json
+    cmp old.json new.json
+
+Four stores (exact vectors with FTS5, HNSW with the postings index, auto, exact with postings) of three
+owners' records -- private, whitelisted and blacklisted ones, sensitive and restricted ones, locked,
+expired, archived, rewritten -- and another tenant's; six callers (two owners, a low clearance, an admin,
+the other tenant, no embedder) run hybrid, lexical, MMR, filtered, re-weighted, any-status and by-vector
+Retrieves, each store twice (the second time reopened). `run` copies DIR, so both codes start from the
+same files (a graph's build order is not deterministic); the visit buffer flushes only between callers
+(a timer's flush racing a read changes what that read sees of the visits, whichever the code)."""
+
+import hashlib
+import json
+import os
+import random
+import shutil
+import sys
+from datetime import UTC, datetime, timedelta
+from pathlib import Path
+
+import numpy as np
+
+from memql import Memory
+from memql.store.sqlite import SQLiteStore
+
+
+class WordHashEmbedder:
+    """Each word a fixed pseudo-random direction, a text their normalised sum (deterministic, offline)."""
+
+    def __init__(self, d=24):
+        self.d = d
+        self.model = f"hash-{d}"
+
+    def embed(self, texts):
+        out = []
+        for t in texts:
+            v = np.zeros(self.d)
+            for w in t.lower().split():
+                seed = int.from_bytes(hashlib.blake2b(w.encode(), digest_size=8).digest(), "little")
+                v += np.random.default_rng(seed).standard_normal(self.d)
+            n = np.linalg.norm(v)
+            out.append((v / n if n else v).tolist())
+        return out
+
+
+WORDS = [
+    "piano",
+    "invoice",
+    "gas",
+    "milk",
+    "standup",
+    "demo",
+    "report",
+    "server",
+    "draft",
+    "meeting",
+    "project",
+    "health",
+    "home",
+    "travel",
+    "budget",
+    "cat",
+    "dog",
+    "lesson",
+    "recital",
+    "friday",
+    "monday",
+    "tax",
+    "bank",
+]
+NOW = datetime(2026, 3, 2, tzinfo=UTC)
+INCLUDE = [
+    "id",
+    "text",
+    "type",
+    "tags",
+    "facets",
+    "time",
+    "weight",
+    "status",
+    "score",
+    "explain",
+    "visits",
+    "last_access_at",
+    "owner",
+    "sensitivity",
+    "lock",
+]
+
+
+def build(path, n, vector_index, lexical_index, seed):
+    rnd = random.Random(seed)
+    store = SQLiteStore(str(path), vector_index=vector_index, lexical_index=lexical_index)
+    emb = WordHashEmbedder()
+    users = {
+        a: Memory(store, tenant="acme", actor=a, clock=NOW, embedder=emb) for a in ("alice", "bob", "carol")
+    }
+    other = Memory(store, tenant="other", actor="alice", clock=NOW, embedder=emb)
+    ids = []
+    for i in range(n):
+        actor = rnd.choice(list(users))
+        m = users[actor]
+        text = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(2, 7)))
+        args = {
+            "tags": rnd.sample(["t1", "t2", "t3", "t4"], rnd.randint(0, 2)),
+            "time": (NOW - timedelta(days=rnd.randint(0, 400), minutes=i)).isoformat(),
+            "weight": round(rnd.random(), 2),
+        }
+        r = rnd.random()
+        if r < 0.15:
+            args["read_perm_level"] = "private"
+        elif r < 0.2:
+            args["read_perm_level"] = "custom"
+            args["read_whitelist"] = ["bob"]
+        elif r < 0.25:
+            args["read_blacklist"] = ["carol"]
+        if rnd.random() < 0.1:
+            args["sensitivity"] = "sensitive"
+        elif rnd.random() < 0.1:
+            args["sensitivity"] = "restricted"
+        res = m.encode(text, **args)
+        assert res.success, res.diagnostics
+        ids.append((actor, res.affected_ids[0]))
+        if rnd.random() < 0.2:
+            other.encode(text)
+    for actor, rid in rnd.sample(ids, n // 12):
+        users[actor].lock([rid], mode="read_only", reason="r")
+    for actor, rid in rnd.sample(ids, n // 12):
+        assert (
+            users[actor]
+            .expire(
+                [rid],
+                until=(NOW - timedelta(days=1)).isoformat()
+                if rnd.random() < 0.6
+                else (NOW + timedelta(days=3)).isoformat(),
+                on_expire="soft_delete",
+            )
+            .success
+            or True
+        )
+    for actor, rid in rnd.sample(ids, n // 20):
+        users[actor].demote([rid], archive=True)
+    for actor, rid in rnd.sample(ids, n // 25):
+        users[actor].update([rid], text=" ".join(rnd.choice(WORDS) for _ in range(3)))
+    store.vectors.wait()
+    store.lexical.wait()
+    store.close()
+
+
+def readers(store, emb):
+    yield "alice", Memory(store, tenant="acme", actor="alice", clock=NOW, embedder=emb)
+    yield "bob", Memory(store, tenant="acme", actor="bob", clock=NOW, embedder=emb)
+    yield (
+        "carol-standard",
+        Memory(store, tenant="acme", actor="carol", clock=NOW, embedder=emb, clearance="standard"),
+    )
+    yield (
+        "admin",
+        Memory(store, tenant="acme", actor="dave", admin=True, clock=NOW + timedelta(hours=1), embedder=emb),
+    )
+    yield "other", Memory(store, tenant="other", actor="alice", clock=NOW, embedder=emb)
+    yield "noemb", Memory(store, tenant="acme", actor="alice", clock=NOW, embedder=None)
+
+
+def run(path, vector_index, lexical_index, seed, out):
+    rnd = random.Random(seed + 1)
+    store = SQLiteStore(str(path), vector_index=vector_index, lexical_index=lexical_index)
+    store.visits.interval = 1e9  # flushed by flush_visits below only: a timer's flush races the reads
+    emb = WordHashEmbedder()
+    for _name, m in readers(store, emb):  # every tenant's caches made, their builds done
+        m.retrieve("piano budget", k=1)
+        store.vectors.wait()
+        store.lexical.wait()
+    store.vectors.wait()
+    store.lexical.wait()
+    for name, m in readers(store, emb):
+        for i in range(40):
+            q = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 3)))
+            kind = i % 8
+            kw = {"include": INCLUDE, "k": rnd.choice([1, 3, 10, 25])}
+            if kind == 0:
+                pass
+            elif kind == 1:
+                kw["overrides"] = {"alpha": 0.0}
+            elif kind == 2:
+                kw["overrides"] = {"mmr": 0.5}
+            elif kind == 3:
+                kw["filter"] = {"has_tags": ["t1"]}
+            elif kind == 4:
+                kw["filter"] = {
+                    "time_range": {"start": (NOW - timedelta(days=90)).isoformat(), "end": NOW.isoformat()}
+                }
+            elif kind == 5:
+                kw["overrides"] = {"alpha": 0.8, "recency": 0.3, "heat": 0.5}
+            elif kind == 6:
+                kw["filter"] = {"status": "any"}
+            elif kind == 7:
+                kw["include"] = None
+            res = m.retrieve(q, **kw)
+            out.append(
+                [
+                    name,
+                    vector_index,
+                    lexical_index,
+                    q,
+                    kind,
+                    res.success,
+                    res.data if res.success else [d.rule for d in res.diagnostics],
+                    [w.rule for w in res.warnings],
+                ]
+            )
+            if i % 7 == 0:  # a vector given
+                v = emb.embed([q])[0]
+                res = m.execute(
+                    {
+                        "op": "Retrieve",
+                        "target": {"search": {"intent": {"vector": v}, "overrides": {"k": 10}}},
+                        "args": {"include": INCLUDE},
+                    }
+                )
+                out.append([name, "vec", q, res.success, res.data if res.success else None])
+        m.store.flush_visits()
+        store.vectors.wait()
+    rows = store.execute_sql("SELECT num, visits, last_access_at FROM records ORDER BY num")
+    out.append(["visits", vector_index, lexical_index, [tuple(r) for r in rows]])
+    store.close()
+
+
+CONFIGS = (
+    (400, "exact", "fts5", 1),
+    (600, "hnsw", "postings", 2),
+    (300, "auto", "auto", 3),
+    (500, "exact", "postings", 4),
+)
+if sys.argv[1] == "build":  # compare.py build DIR: the stores, once
+    base = Path(sys.argv[2])
+    shutil.rmtree(base, ignore_errors=True)
+    base.mkdir(parents=True)
+    for n, vi, li, seed in CONFIGS:
+        build(base / f"s-{n}-{vi}-{li}.db", n, vi, li, seed)
+else:  # compare.py run DIR: the Retrieves on a copy of the stores
+    base = Path(f"/tmp/memql-compare-retrieves-{os.getpid()}")
+    shutil.rmtree(base, ignore_errors=True)
+    shutil.copytree(sys.argv[2], base)
+    out = []
+    for n, vi, li, seed in CONFIGS:
+        p = base / f"s-{n}-{vi}-{li}.db"
+        run(p, vi, li, seed, out)
+        run(p, vi, li, seed + 10, out)  # reopened: snapshots, pending visits from the first run written
+    print(json.dumps(out, default=str, sort_keys=True))
+    shutil.rmtree(base, ignore_errors=True)
