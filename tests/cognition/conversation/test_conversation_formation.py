@@ -394,13 +394,13 @@ def test_a_date_or_moment_is_shown_with_its_weekday_in_the_subjects_language(mem
     conv = m.conversation(user="max", agent="assistant", extractor="rules")
     conv.add_message("user", "The dentist is on Thursday at 2pm.", time="2026-05-18T09:00:00Z")
     assert (
-        "max's dentist: Thursday, May 21, 2026, 14:00 (2026-05-21T14:00:00Z)"
+        "max's dentist: Thursday, May 21, 2026, 14:00 (2pm, 2 pm) (2026-05-21T14:00:00Z)"
         in conv.context("When is my dentist appointment?", budget_tokens=300).text
     )
     zh = memory(actor="小欧", embedder="none").conversation(user="小欧", agent="assistant", extractor="rules")
     zh.add_message("user", "我的航班周五晚上6点40落地。", time="2026-05-18T09:00:00Z")
     assert (
-        "2026年5月22日 周五 18:40 (2026-05-22T18:40:00Z)"
+        "2026年5月22日 周五 18:40（晚上6点40分） (2026-05-22T18:40:00Z)"
         in zh.context("我的航班几点落地？", budget_tokens=300).text
     )
 
