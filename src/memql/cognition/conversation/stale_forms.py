@@ -220,7 +220,7 @@ def _count_forms(text: str) -> set[str]:
 # the parts of a name that name nothing by themselves ("Family" of "Spotify Family", 驾校 of 东方驾校)
 _GENERIC_WORDS = """
     family street road avenue home house care office team hotel inn barn pavilion hall park center centre
-    school college clinic hospital bank club group plan plus pro max mini air the and of
+    school community college clinic hospital bank club group plan plus pro max mini air the and of
     驾校 公司 医院 学校 小学 中学 大学 餐厅 酒店 银行 中心 超市 公园 小区 大厦 广场 门店 分店 集团 科技
 """
 _GENERIC_PARTS = frozenset(_GENERIC_WORDS.split())
@@ -228,12 +228,17 @@ _GENERIC_PARTS = frozenset(_GENERIC_WORDS.split())
 
 def _name_parts(value: str) -> set[str]:
     """How a many-word name is said again in short: its capitalised words ("Rosewood" of "Rosewood
-    Barn", "Haddad" of "Mr. Haddad"), the head or brand of a Chinese name (朗逸 of 大众朗逸), never a
+    Barn", "Haddad" of "Mr. Haddad"), the words before its generic ones ("pine valley" of "pine valley
+    community college"), the head or brand of a Chinese name (朗逸 of 大众朗逸), never a
     generic word."""
     words = value.split()
     out: set[str] = set()
     if len(words) > 1:
         out |= {w.casefold().strip(".,") for w in words if w[:1].isupper() and len(w.strip(".,")) >= 4}
+        # "pine valley" of "pine valley community college": the words before the generic ones
+        named = next((i for i, w in enumerate(words) if w.casefold() in _GENERIC_PARTS), 0)
+        if named > 0 and len(" ".join(words[:named])) >= 4:
+            out.add(" ".join(words[:named]).casefold())
     elif (titled := _ZH_TITLED.fullmatch(value)) is not None:  # 刘芳老师 is said 刘芳, 刘老师
         out |= {titled["name"], titled["name"][0] + titled["title"]}
     elif _HAN.search(value) and len(value) >= 4 and re.fullmatch(r"[\u4e00-\u9fff]+", value):
