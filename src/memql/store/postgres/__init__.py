@@ -25,6 +25,7 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
@@ -42,6 +43,7 @@ from memql.store.postgres.codec import escape
 from memql.store.postgres.connector import Connector
 from memql.store.postgres.inserts import INSERT_GIVEN, INSERT_NUMBERED
 from memql.store.postgres.keys import PostgresKeys
+from memql.store.postgres.lexical_index import LexicalMode, PostgresLexicalIndex
 from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
 from memql.store.postgres.schema import (
@@ -57,6 +59,7 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
+_CANDIDATE_COLUMNS = "r.num, r.weight, r.time, r.created_at, r.visits, r.last_access_at"  # codec.candidate
 
 
 _EVENT_SELECT = (
@@ -74,6 +77,10 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         self.write = write
         self.locked: set[str] = set()
         self.inserted = 0  # records this transaction added (statistics are refreshed as the store grows)
+        self.newest = 0  # the highest record number this transaction gave
+        # whether this transaction changed postings: then SQL, which sees them, ranks its searches
+        self.lexical_written = False
+        self.changes_locked = False  # holds the record counter's row (lexical.CHANGE_LOG)
 
     def _enter(self, tenant: str) -> None:
         """Serialise this tenant's writers: the lock is held until the transaction ends."""
@@ -92,7 +99,14 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         self._enter(record.tenant)
         num = self._insert_row(None, record)
         self.inserted += 1
+        self.newest = max(self.newest, num)
         return str(num)
+
+    def _lock_changes(self) -> None:
+        """Hold the record counter's row before logging a change (inserts lock it themselves)."""
+        if not self.changes_locked:
+            self.conn.execute(lexical.LOCK_CHANGES_SQL)
+            self.changes_locked = True
 
     def _insert_row(self, num: int | None, record: Record) -> int:
         """Store the record and its index entries in one statement; numbered by the counter unless given."""
@@ -107,7 +121,9 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         if num is not None:
             params["num"] = num
         cursor = psycopg.RawCursor(self.conn)
-        return cursor.execute(statement, [params[name] for name in names]).fetchone()["num"]
+        inserted = cursor.execute(statement, [params[name] for name in names]).fetchone()["num"]
+        self.lexical_written = self.changes_locked = True
+        return inserted
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         self._enter(tenant)
@@ -122,6 +138,12 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             from memql.store.postgres.history import find_as_of
 
             return find_as_of(self, tenant, q)
+        ranked = self._indexed(tenant, q, "r.num, r.weight")
+        if ranked is not None:  # the chosen records only are read whole (conditions checked again)
+            checked = replace(q, ids=[str(n) for n, _, _ in ranked], text_query=None, limit=None, offset=0)
+            statement, params = query.build(tenant, replace(checked, order="created_asc"))
+            rows = {row["num"]: row for row in self._rows(statement, params)}
+            return [(codec.decode(rows[n]), score) for n, score, _ in ranked if n in rows]
         statement, params = query.build(tenant, q)
         return [(codec.decode(row), row["score"]) for row in self._rows(statement, params)]
 
@@ -131,8 +153,18 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             # find_candidates adds too
             return [Candidate.of(record, score) for record, score in PostgresSession.find(self, tenant, q)]
         self._enter(tenant)
+        ranked = self._indexed(tenant, q, _CANDIDATE_COLUMNS)
+        if ranked is not None:
+            return [codec.candidate({**row, "score": score}) for _, score, row in ranked]
         statement, params = query.build(tenant, q)
         return [codec.candidate(row) for row in self._rows(statement, params)]
+
+    def _indexed(self, tenant: str, q: RecordQuery, columns: str) -> list[tuple[int, float, Any]] | None:
+        """A lexical search ranked by the in-process index (memql.store.postgres.lexical_index), or None
+        when the SQL query answers (always, once this transaction has changed postings)."""
+        if self.lexical_written:
+            return None
+        return self.store.lexical.hits(self.conn, tenant, q, columns)
 
     def namespaces(self, tenant: str, q: RecordQuery) -> list[str]:
         self._enter(tenant)
@@ -179,6 +211,8 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         if _LEXICAL_FIELDS & changes.keys():
             record = self.get(tenant, [str(num)]).get(str(num))
             if record is not None:
+                self._lock_changes()
+                self.lexical_written = True
                 self.conn.execute(*lexical.remove_sql(tenant, [num]))
                 postings, length = lexical.document(record)
                 self.conn.execute(*lexical.add_sql(tenant, num, postings, length))
@@ -242,6 +276,8 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         ]
         if not owned:
             return
+        self._lock_changes()
+        self.lexical_written = True
         self.conn.execute(*lexical.remove_sql(tenant, owned))
         texts = [str(n) for n in owned]
         self.conn.execute(
@@ -396,7 +432,17 @@ class PostgresReadSession(ReadMixin, PostgresSession):
 class PostgresStore:
     """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
 
-    def __init__(self, url: str, *, min_connections: int = 1, max_connections: int = 10) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_connections: int = 1,
+        max_connections: int = 10,
+        lexical_index: LexicalMode = "auto",
+    ) -> None:
+        """`lexical_index`: "sql" (PostgreSQL's BM25 query ranks every search), "postings" (an in-process
+        BM25 index with the same scores, kept current from the store) or "auto" (SQL below
+        lexical_index.POSTINGS_MIN_RECORDS records, the index from there on)."""
         self.url = url
         self.dsn, self.schema = split_url(url)
         connections = max(min_connections, pool_max(url, max_connections))
@@ -426,8 +472,27 @@ class PostgresStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self.visits = VisitBuffer(self.flush_visits)
         self._inserted, self._analyze_at = 0, ANALYZE_FIRST
+        self._newest = 0  # the highest record number this process has given
         self.indexed_dimensions = self._indexed_dimensions()
         self._rebuild_lexical_index()
+        self.lexical = PostgresLexicalIndex(self._own_connection, lexical_index)
+
+    def _own_connection(self) -> psycopg.Connection:
+        """A connection outside the pool (the lexical index's keeper holds one for as long as it runs)."""
+        conn = psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row)
+        try:
+            self._configure(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def prepare(self, tenant: str, model: str | None) -> None:
+        """Called by the opener (Memory): a large store's lexical index is built now, in a thread, so
+        that searches do not wait for it (SQL answers until it is ready)."""
+        with self.pool.connection() as conn:
+            records = conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()
+        self.lexical.prepare(records["value"] if records else 0)
 
     def _configure(self, conn: psycopg.Connection) -> None:
         conn.execute(
@@ -472,7 +537,11 @@ class PostgresStore:
             conn.execute("LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE")
             if current(conn):
                 return
-            conn.execute("TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats")
+            conn.execute(
+                "TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats, lexical_changes"
+            )
+            # every process's in-process index starts over (memql.store.postgres.lexical_index)
+            conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'lexical_generation'")
             last = 0
             while rows := conn.execute(
                 "SELECT * FROM records WHERE num > %s ORDER BY num LIMIT 5000", (last,)
@@ -494,6 +563,9 @@ class PostgresStore:
             yield session
         if session.inserted:
             self._grown(session.inserted)
+        if session.lexical_written:
+            self._newest = max(self._newest, session.newest)
+            self.lexical.committed(self._newest)
 
     def _grown(self, inserted: int) -> None:
         """Refresh the planner's statistics each time the store has doubled since this process last did.
@@ -560,12 +632,14 @@ class PostgresStore:
         """Remove the whole store (its schema) from the database — for throwaway stores such as a
         benchmark's. The store cannot be used afterwards."""
         self.visits.drain()  # nothing left to record
+        self.lexical.close()  # its keeper's connection reads the schema
         with self.pool.connection() as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
             conn.commit()
 
     def close(self) -> None:
         """Flush the buffer (a clean close loses no visit), then close the pool."""
+        self.lexical.close()
         self.visits.close()
         try:
             self.flush_visits()
