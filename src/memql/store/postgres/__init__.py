@@ -85,12 +85,17 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
     def _enter(self, tenant: str) -> None:
         """Serialise this tenant's writers: the lock is held until the transaction ends."""
         if self.write and tenant not in self.locked:
-            self.conn.execute(
-                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{self.store.schema}/{tenant}",)
-            )
+            # pipelined: a transaction's BEGIN goes with its first lock, one round trip for both
+            with self.conn.pipeline():
+                self.conn.execute(
+                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
+                    (f"{self.store.schema}/{tenant}",),
+                )
             self.locked.add(tenant)
 
     def _rows(self, statement: str, params: Any = None) -> list[dict[str, Any]]:
+        if statement is query.NOTHING[0]:
+            return []  # no row can match: no round trip
         return self.conn.execute(statement, params).fetchall()  # type: ignore[arg-type]
 
     # --- records ---------------------------------------------------------------------------------
@@ -378,11 +383,23 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         if keep_seq:
             columns, values = "seq, " + columns, [operation.seq, *values]
         marks = ", ".join(["%s"] * len(values))
-        (seq,) = (
-            self.conn.execute(f"INSERT INTO operations ({columns}) VALUES ({marks}) RETURNING seq", values)
-            .fetchone()
-            .values()
-        )
+        insert = f"INSERT INTO operations ({columns}) VALUES ({marks}) RETURNING seq"
+        if events and not keep_seq:  # the operation and its events in one statement (one round trip)
+            texts = [
+                [escape(e.record_id) for e in events],
+                [escape(e.kind) for e in events],
+                [codec.dumps(e.before) for e in events],
+                [codec.dumps(e.after) for e in events],
+            ]
+            statement = (
+                f"WITH o AS ({insert}), "
+                "e AS (INSERT INTO events (op_seq, tenant, record_id, kind, before, after) "
+                "SELECT o.seq, %s, u.r, u.k, u.b::json, u.a::json FROM o, "
+                "unnest(%s::text[], %s::text[], %s::text[], %s::text[]) WITH ORDINALITY AS u(r, k, b, a, i) "
+                "ORDER BY u.i) SELECT seq FROM o"
+            )
+            return self.conn.execute(statement, [*values, operation.tenant, *texts]).fetchone()["seq"]
+        (seq,) = self.conn.execute(insert, values).fetchone().values()
         rows = [[*([e.seq] if keep_seq else []), *event_values(seq, operation.tenant, e)] for e in events]
         if rows:
             names = ("seq, " if keep_seq else "") + "op_seq, tenant, record_id, kind, before, after"
