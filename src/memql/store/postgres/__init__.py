@@ -23,7 +23,7 @@ orders inserting transactions store-wide. Audit sequence numbers come from Postg
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
 from datetime import datetime
@@ -32,13 +32,14 @@ from typing import Any
 import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
-from psycopg.types.json import Json, set_json_loads
+from psycopg.types.json import set_json_loads
 from psycopg_pool import ConnectionPool
 
-from memql.ports.record import Event, Link, Operation, Record
+from memql.ports.record import Link, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
-from memql.store.postgres.bulk import PostgresBulk, event_values, operation_values
+from memql.store.postgres.audit import PostgresAudit
+from memql.store.postgres.bulk import PostgresBulk
 from memql.store.postgres.codec import escape
 from memql.store.postgres.connector import Connector
 from memql.store.postgres.inserts import INSERT_GIVEN, INSERT_NUMBERED
@@ -62,13 +63,7 @@ _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  #
 _CANDIDATE_COLUMNS = "r.num, r.weight, r.time, r.created_at, r.visits, r.last_access_at"  # codec.candidate
 
 
-_EVENT_SELECT = (
-    "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, o.ir, "
-    "o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq "
-)
-
-
-class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
+class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit):
     """One transaction on a PostgreSQL store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection, write: bool) -> None:
@@ -300,41 +295,6 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         )
         return [str(row["num"]) for row in rows]
 
-    def redact(
-        self,
-        tenant: str,
-        record_ids: Sequence[str],
-        blank_image: Callable[[dict[str, Any]], dict[str, Any]],
-        blank_ir: Callable[[dict[str, Any]], dict[str, Any]],
-    ) -> None:
-        self._enter(tenant)
-        ids = [escape(str(i)) for i in record_ids]
-        if not ids:
-            return
-        events = self._rows(
-            "SELECT seq, before, after FROM events WHERE tenant = %s AND record_id = ANY(%s::text[])",
-            (tenant, ids),
-        )
-        for row in events:
-            blanked = blank_image(row["before"]), blank_image(row["after"])
-            if blanked != (row["before"], row["after"]):
-                self.conn.execute(
-                    "UPDATE events SET before = %s, after = %s WHERE seq = %s",
-                    (Json(blanked[0], dumps=codec.dumps), Json(blanked[1], dumps=codec.dumps), row["seq"]),
-                )
-        operations = self._rows(
-            "SELECT seq, ir FROM operations o WHERE tenant = %s AND ("
-            "EXISTS (SELECT 1 FROM json_array_elements_text(o.affected_ids) a WHERE a = ANY(%s::text[])) "
-            "OR seq IN (SELECT op_seq FROM events WHERE tenant = %s AND record_id = ANY(%s::text[])))",
-            (tenant, ids, tenant, ids),
-        )
-        for row in operations:
-            if (blanked_ir := blank_ir(row["ir"])) != row["ir"]:
-                self.conn.execute(
-                    "UPDATE operations SET ir = %s WHERE seq = %s",
-                    (Json(blanked_ir, dumps=codec.dumps), row["seq"]),
-                )
-
     # --- lineage ---------------------------------------------------------------------------------
 
     def add_link(self, tenant: str, link: Link) -> None:
@@ -370,61 +330,6 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             (tenant, ids, ids),
         )
         return [codec.link_from_row(r) for r in rows]
-
-    # --- audit log -------------------------------------------------------------------------------
-
-    def log(self, operation: Operation, events: Sequence[Event]) -> int:
-        self._enter(operation.tenant)
-        return self._log(operation, events)
-
-    def _log(self, operation: Operation, events: Sequence[Event], keep_seq: bool = False) -> int:
-        columns = "time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step"
-        values = list(operation_values(operation))
-        if keep_seq:
-            columns, values = "seq, " + columns, [operation.seq, *values]
-        marks = ", ".join(["%s"] * len(values))
-        insert = f"INSERT INTO operations ({columns}) VALUES ({marks}) RETURNING seq"
-        if events and not keep_seq:  # the operation and its events in one statement (one round trip)
-            texts = [
-                [escape(e.record_id) for e in events],
-                [escape(e.kind) for e in events],
-                [codec.dumps(e.before) for e in events],
-                [codec.dumps(e.after) for e in events],
-            ]
-            statement = (
-                f"WITH o AS ({insert}), "
-                "e AS (INSERT INTO events (op_seq, tenant, record_id, kind, before, after) "
-                "SELECT o.seq, %s, u.r, u.k, u.b::json, u.a::json FROM o, "
-                "unnest(%s::text[], %s::text[], %s::text[], %s::text[]) WITH ORDINALITY AS u(r, k, b, a, i) "
-                "ORDER BY u.i) SELECT seq FROM o"
-            )
-            return self.conn.execute(statement, [*values, operation.tenant, *texts]).fetchone()["seq"]
-        (seq,) = self.conn.execute(insert, values).fetchone().values()
-        rows = [[*([e.seq] if keep_seq else []), *event_values(seq, operation.tenant, e)] for e in events]
-        if rows:
-            names = ("seq, " if keep_seq else "") + "op_seq, tenant, record_id, kind, before, after"
-            with self.conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO events ({names}) VALUES ({', '.join(['%s'] * len(rows[0]))})", rows
-                )
-        return seq
-
-    def history(self, tenant: str, record_id: str) -> list[Event]:
-        self._enter(tenant)
-        rows = self._rows(
-            _EVENT_SELECT + "WHERE e.tenant = %s AND e.record_id = %s ORDER BY e.seq",
-            (tenant, escape(str(record_id))),
-        )
-        return [codec.event_from_row(tenant, row) for row in rows]
-
-    def events_until(self, tenant: str, until: datetime) -> Iterator[Event]:
-        with self.conn.cursor() as cur:
-            cur.execute(
-                _EVENT_SELECT + "WHERE e.tenant = %s AND o.time <= %s ORDER BY e.seq",
-                (tenant, codec.to_utc(until)),
-            )
-            for row in cur:
-                yield codec.event_from_row(tenant, row)
 
     @contextmanager
     def scratch(self) -> Iterator[None]:
