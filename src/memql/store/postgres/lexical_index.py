@@ -120,24 +120,38 @@ class PostgresLexicalIndex:
             return None
         if q.limit <= 0:
             return []
-        state = conn.execute(STATE_SQL).fetchone()
-        with self.lock:
-            if not self._caught_up(conn, state["last"], state["generation"], state["records"]):
-                return None
-            terms = query_terms(q.text_query)
-            if not terms:
-                return []  # no terms: the SQL query has nothing to match either
-            assert self.postings is not None
-            phrases = self.postings.phrases(terms)
-            if any(len(p) != 1 for p in phrases):
-                return None  # the SQL query ORs a phrase's tokens: it answers
-            nums, scores = self.postings.scores([p[0] for p in phrases], tenant)
+        # the state of the log is read with the first window's conditions (one round trip less): the
+        # index scores as it stands, and scores again if the snapshot turns out to hold other changes
+        state = None if self.postings is not None else _state(conn)
+        while True:
+            with self.lock:
+                if state is not None and not self._caught_up(conn, *state):
+                    return None
+                if self.postings is None:
+                    state = _state(conn)
+                    continue
+                terms = query_terms(q.text_query)
+                if not terms:
+                    return []  # no terms: the SQL query has nothing to match either
+                phrases = self.postings.phrases(terms)
+                if any(len(p) != 1 for p in phrases):
+                    return None  # the SQL query ORs a phrase's tokens: it answers
+                nums, scores = self.postings.scores([p[0] for p in phrases], tenant)
+                scored = (self.seq, self.generation)
+            seen: list[tuple[int, int, int]] = []
 
-        def passing(candidates: list[int]) -> dict[int, tuple[float, dict[str, Any]]]:
-            rows = _passing(conn, tenant, q, candidates, columns)
-            return {row["num"]: (row["weight"], row) for row in rows}
+            def passing(
+                candidates: list[int], into: list | None = seen if state is None else None
+            ) -> dict[int, tuple[float, dict[str, Any]]]:
+                rows = _passing(conn, tenant, q, candidates, columns, into)
+                return {row["num"]: (row["weight"], row) for row in rows}
 
-        return filtered_top(q.limit, nums, scores, passing, FIRST_WINDOW, MAX_WINDOW)
+            found = filtered_top(q.limit, nums, scores, passing, FIRST_WINDOW, MAX_WINDOW)
+            if found is None or state is not None:
+                return found  # (state given: scored after catching up to it)
+            state = seen[0] if seen else _state(conn)
+            if state[:2] == scored:
+                return found
 
     def _caught_up(self, conn: psycopg.Connection, last: int, generation: int, records: int) -> bool:
         """Bring the index to the caller's snapshot (`last`: its newest change); False when SQL answers."""
@@ -320,11 +334,23 @@ def _copied(conn: psycopg.Connection, statement: str, fields: tuple[str, ...]) -
     return [rows[f"f{i}"].astype(np.int64) for i in range(len(fields))]
 
 
+def _state(conn: psycopg.Connection) -> tuple[int, int, int]:
+    """The log's last change, the generation and the records numbered, in the caller's snapshot."""
+    row = conn.execute(STATE_SQL).fetchone()
+    return row["last"], row["generation"], row["records"]
+
+
 def _passing(
-    conn: psycopg.Connection, tenant: str, q: RecordQuery, nums: list[int], columns: str
+    conn: psycopg.Connection,
+    tenant: str,
+    q: RecordQuery,
+    nums: list[int],
+    columns: str,
+    state: list[tuple[int, int, int]] | None = None,
 ) -> list[dict[str, Any]]:
     """The candidates that satisfy the query's conditions: `columns` of their rows (with num and weight,
-    the order's tie-breaks)."""
+    the order's tie-breaks). `state`: a list the log's state (`_state`) is read into by the same
+    statement, when it is empty."""
     ids = [str(n) for n in nums]
     if q.ids is not None:  # the query's own ids narrow the candidates
         wanted = set(q.ids)
@@ -336,4 +362,13 @@ def _passing(
     if conditions is None:
         return []
     conds, params = conditions
-    return conn.execute(f"SELECT {columns} FROM records r WHERE {' AND '.join(conds)}", params).fetchall()
+    statement = f"SELECT {columns} FROM records r WHERE {' AND '.join(conds)}"
+    if state is None or state:
+        return conn.execute(statement, params).fetchall()
+    rows = conn.execute(
+        f"WITH s AS ({STATE_SQL}) SELECT s.last AS state_last, s.generation AS state_generation, "
+        f"s.records AS state_records, x.* FROM s LEFT JOIN LATERAL ({statement}) x ON true",
+        params,
+    ).fetchall()
+    state.append((rows[0]["state_last"], rows[0]["state_generation"], rows[0]["state_records"]))
+    return [row for row in rows if row["num"] is not None]
