@@ -80,12 +80,9 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
     def _enter(self, tenant: str) -> None:
         """Serialise this tenant's writers: the lock is held until the transaction ends."""
         if self.write and tenant not in self.locked:
-            # pipelined: a transaction's BEGIN goes with its first lock, one round trip for both
-            with self.conn.pipeline():
-                self.conn.execute(
-                    "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))",
-                    (f"{self.store.schema}/{tenant}",),
-                )
+            self.conn.execute(
+                "SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{self.store.schema}/{tenant}",)
+            )
             self.locked.add(tenant)
 
     def _rows(self, statement: str, params: Any = None) -> list[dict[str, Any]]:
