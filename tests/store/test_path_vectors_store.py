@@ -14,6 +14,7 @@ import pytest
 
 from memql import Memory
 from memql.ports.store import RecordQuery
+from memql.store.postgres import schema as pg_schema
 from memql.store.postgres import split_url
 from memql.store.sqlite import SQLiteStore
 from memql.store.sqlite import schema as sqlite_schema
@@ -96,11 +97,13 @@ def test_a_postgres_store_from_before_path_vectors_opens_and_searches_as_before(
             m.encode(text)
         before = _searched(m)
     dsn, schema = split_url(location)
-    with psycopg.connect(dsn, autocommit=True) as conn:  # as memql wrote it before: schema 5
+    with psycopg.connect(dsn, autocommit=True) as conn:  # as memql wrote it before: schema 5 (7 undone too)
         conn.execute(f'ALTER TABLE "{schema}".records DROP COLUMN path_vecs, DROP COLUMN path_embeddings')
-        conn.execute(f'DELETE FROM "{schema}".schema_version WHERE version = 6')
+        conn.execute(f'DROP TABLE "{schema}".lexical_changes; DROP SEQUENCE "{schema}".lexical_change_seq')
+        conn.execute(f"DELETE FROM \"{schema}\".counters WHERE name = 'lexical_generation'")
+        conn.execute(f'DELETE FROM "{schema}".schema_version WHERE version >= 6')
     with Memory(location, tenant="t", embedder=_Words()) as m:
-        assert m.store.execute_sql("SELECT max(version) AS v FROM schema_version")[0]["v"] == 6
+        assert m.store.execute_sql("SELECT max(version) AS v FROM schema_version")[0]["v"] == pg_schema.LATEST
         assert _searched(m) == before and len(before) == 4
 
 

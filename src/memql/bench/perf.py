@@ -153,6 +153,7 @@ def raw_rows(notes: Sequence[Note]) -> list[RawRow]:
 
 
 BULK_BATCH = 1000  # Encodes per batch of the bulk write (memql.engine.bulk.DEFAULT_BATCH)
+BULK_LOAD = 10_000  # Encodes per bulk write when the Retrieve stores are loaded by bulk writes
 
 # --- memql ---------------------------------------------------------------------------------------
 
@@ -189,6 +190,16 @@ def memql_bulk(m: Memory, irs: Sequence[dict[str, Any]], batch_size: int) -> Non
     result = m.encode_many(irs, batch_size=batch_size)
     if not result.success:
         raise RuntimeError(f"memql refused the bulk write: {result.diagnostics}")
+
+
+def memql_bulk_load(
+    m: Memory, notes: Sequence[Note], per_write: int, done: Callable[[int], None] | None = None
+) -> None:
+    """Encode `notes` by bulk writes of `per_write` (one transaction each; `--bulk-load`)."""
+    for start in range(0, len(notes), per_write):
+        memql_bulk(m, [n.ir() for n in notes[start : start + per_write]], BULK_BATCH)
+        if done is not None:
+            done(min(start + per_write, len(notes)))
 
 
 def memql_per_op(m: Memory, notes: Sequence[Note], done: Callable[[int], None] | None = None) -> None:
@@ -310,6 +321,7 @@ def run(
     progress: Progress | None = None,
     backend: str | None = None,
     bulk_ops: int = 10_000,
+    bulk_load: bool = False,
 ) -> dict[str, Any]:
     """Run the benchmark; stores go in `directory` (kept) or a temporary directory (removed). `backend`, a
     postgresql:// URL, puts memql's stores in new schemas of that database (dropped afterwards); the raw
@@ -326,7 +338,7 @@ def run(
     report = in_folder(
         directory,
         "memql-perf-",
-        lambda f: _run(f, sizes, queries, seed, encode_ops, batch, say, backend, bulk_ops),
+        lambda f: _run(f, sizes, queries, seed, encode_ops, batch, say, backend, bulk_ops, bulk_load),
     )
     report["backend"] = "postgresql" if backend else "sqlite"
     report["elapsed_s"] = round(time.perf_counter() - started, 2)
@@ -343,6 +355,7 @@ def _run(
     say: Progress,
     backend: str | None = None,
     bulk_ops: int = 0,
+    bulk_load: bool = False,
 ) -> dict[str, Any]:
     names = ("encode-memql.db", "encode-raw.db", "bulk-memql.db", "bulk-raw.db", "memql.db", "raw.db")
     made: list[Store] = []
@@ -380,17 +393,20 @@ def _run(
     loaded, memql_total, raw_total = 0, 0.0, 0.0
     try:
         for size in sizes:
-            task = f"load {loaded} -> {size} records, batches of {batch}"
+            step = BULK_LOAD if bulk_load else batch
+            task = f"load {loaded} -> {size} records, {'bulk writes' if bulk_load else 'batches'} of {step}"
             say(task, 0, size - loaded)
+            load = memql_bulk_load if bulk_load else memql_load
             memql_s = _timed(
-                lambda lo=loaded, hi=size, task=task: memql_load(
-                    m, notes[lo:hi], batch, lambda done: say(task, done, hi - lo)
+                lambda lo=loaded, hi=size, task=task, load=load, step=step: load(
+                    m, notes[lo:hi], step, lambda done: say(task, done, hi - lo)
                 )
             )
             raw_s = _timed(lambda lo=loaded, hi=size: raw.insert(rows[lo:hi], batch))
             if loaded == 0:
                 encode["batched"] = _throughput(size, batch, memql_s, raw_s)
             memql_total, raw_total, loaded = memql_total + memql_s, raw_total + raw_s, size
+            caught_up_s = _timed(lambda: _lexical_settled(m))
             task, asked = f"retrieve at {size} records: {queries} searches, {queries} tag filters", [0]
             say(task, 0, 4 * queries)  # memql and raw SQLite each run both kinds
 
@@ -401,6 +417,7 @@ def _run(
             retrieve[str(size)] = {
                 "records": size,
                 "load_s": {"memql": round(memql_total, 3), "raw": round(raw_total, 3)},
+                "lexical_settle_s": round(caught_up_s, 3),
                 **_retrieve(m, raw, search, tags, tick),
             }
     finally:
@@ -419,6 +436,7 @@ def _run(
             "encode_ops": encode_ops,
             "batch": batch,
             "bulk_ops": bulk_ops,
+            "load": "bulk" if bulk_load else "workflows",
         },
     }
 
@@ -451,6 +469,14 @@ def _bulk(
     n = len(notes)
     cpu = {"memql_cpu_ops_s": round(n / memql_cpu, 1), "raw_cpu_ops_s": round(n / raw_cpu, 1)}
     return _throughput(len(notes), len(notes), memql_s, raw_s) | cpu | {"batch_size": BULK_BATCH}
+
+
+def _lexical_settled(m: Memory) -> None:
+    """Until the store's lexical index has absorbed the load (a thread keeps it as the loader commits;
+    the searches measure it settled, as a store serving searches runs, and the wait is reported)."""
+    wait = getattr(getattr(m.store, "lexical", None), "wait", None)
+    if wait is not None:
+        wait()
 
 
 def _timed_cpu(fn: Callable[[], Any]) -> tuple[float, float]:

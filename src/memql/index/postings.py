@@ -197,6 +197,48 @@ class BM25Postings:
                 self._merge()
             self._compact_if_sparse()
 
+    def put_counted(
+        self,
+        nums: np.ndarray,
+        tenant_names: Sequence[str],
+        tenant_of: np.ndarray,
+        lengths: np.ndarray,
+        vocab: Sequence[str],
+        owners: np.ndarray,
+        terms: np.ndarray,
+        halves: np.ndarray,
+    ) -> None:
+        """Index (or re-index) documents given as counted postings rather than text, as a backend that keeps
+        postings itself (PostgreSQL) holds them: document i is record nums[i] of tenant
+        tenant_names[tenant_of[i]], lengths[i] tokens long; posting j says that document owners[j] holds
+        the token vocab[terms[j]] in halves[j] halves (2 x its count in the body + its count in the
+        context). Each record once, each (document, token) once."""
+        if not len(nums):
+            return
+        with self.lock:
+            nums = nums.astype(np.int64)
+            self._remove(nums)
+            first = self._grow(len(nums))
+            at = np.arange(first, first + len(nums), dtype=np.int64)
+            codes = self.tenant_codes
+            tenant_codes = np.array([codes.setdefault(t, len(codes)) for t in tenant_names], np.int32)
+            self.nums[at] = nums
+            self.lengths[at] = lengths
+            self.tenants[at] = tenant_codes[tenant_of] if len(tenant_codes) else 0
+            self.alive[at] = True
+            self.positions.set(nums, at, self.size)
+            self.live += len(nums)
+            self.total += int(np.asarray(lengths, np.int64).sum())
+            if len(owners):
+                ids = self._term_ids(list(vocab))
+                keys = (ids[terms] << 32) | at[owners]
+                order = np.argsort(keys, kind="stable")
+                keys = keys[order]
+                weights = np.asarray(halves, np.int64)[order] * CONTEXT_WEIGHT
+                self.segments.append(_Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, weights))
+                self._merge()
+            self._compact_if_sparse()
+
     def phrases(self, terms: Sequence[str]) -> list[tuple[str, ...]]:
         """The tokens FTS5 makes of each query term (its phrase)."""
         with self.lock:

@@ -23,25 +23,28 @@ orders inserting transactions store-wide. Audit sequence numbers come from Postg
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from dataclasses import replace
 from datetime import datetime
 from typing import Any
 
 import psycopg
 from psycopg import sql
 from psycopg.rows import dict_row
-from psycopg.types.json import Json, set_json_loads
+from psycopg.types.json import set_json_loads
 from psycopg_pool import ConnectionPool
 
-from memql.ports.record import Event, Link, Operation, Record
+from memql.ports.record import Link, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, vectors
-from memql.store.postgres.bulk import PostgresBulk, event_values, operation_values
+from memql.store.postgres.audit import PostgresAudit
+from memql.store.postgres.bulk import PostgresBulk
 from memql.store.postgres.codec import escape
 from memql.store.postgres.connector import Connector
 from memql.store.postgres.inserts import INSERT_GIVEN, INSERT_NUMBERED
 from memql.store.postgres.keys import PostgresKeys
+from memql.store.postgres.lexical_index import LexicalMode, PostgresLexicalIndex
 from memql.store.postgres.portable import PortableSession
 from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
 from memql.store.postgres.schema import (
@@ -57,15 +60,10 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
+_CANDIDATE_COLUMNS = "r.num, r.weight, r.time, r.created_at, r.visits, r.last_access_at"  # codec.candidate
 
 
-_EVENT_SELECT = (
-    "SELECT e.seq, e.record_id, e.kind, e.before, e.after, o.seq AS op_seq, o.time, o.actor, o.op, o.ir, "
-    "o.affected_ids, o.trace_id, o.workflow_id, o.step FROM events e JOIN operations o ON o.seq = e.op_seq "
-)
-
-
-class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
+class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit):
     """One transaction on a PostgreSQL store (see memql.ports.store.StoreSession)."""
 
     def __init__(self, store: PostgresStore, conn: psycopg.Connection, write: bool) -> None:
@@ -74,6 +72,10 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         self.write = write
         self.locked: set[str] = set()
         self.inserted = 0  # records this transaction added (statistics are refreshed as the store grows)
+        self.newest = 0  # the highest record number this transaction gave
+        # whether this transaction changed postings: then SQL, which sees them, ranks its searches
+        self.lexical_written = False
+        self.changes_locked = False  # holds the record counter's row (lexical.CHANGE_LOG)
 
     def _enter(self, tenant: str) -> None:
         """Serialise this tenant's writers: the lock is held until the transaction ends."""
@@ -84,6 +86,8 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             self.locked.add(tenant)
 
     def _rows(self, statement: str, params: Any = None) -> list[dict[str, Any]]:
+        if statement is query.NOTHING[0]:
+            return []  # no row can match: no round trip
         return self.conn.execute(statement, params).fetchall()  # type: ignore[arg-type]
 
     # --- records ---------------------------------------------------------------------------------
@@ -92,7 +96,14 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         self._enter(record.tenant)
         num = self._insert_row(None, record)
         self.inserted += 1
+        self.newest = max(self.newest, num)
         return str(num)
+
+    def _lock_changes(self) -> None:
+        """Hold the record counter's row before logging a change (inserts lock it themselves)."""
+        if not self.changes_locked:
+            self.conn.execute(lexical.LOCK_CHANGES_SQL)
+            self.changes_locked = True
 
     def _insert_row(self, num: int | None, record: Record) -> int:
         """Store the record and its index entries in one statement; numbered by the counter unless given."""
@@ -107,7 +118,9 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         if num is not None:
             params["num"] = num
         cursor = psycopg.RawCursor(self.conn)
-        return cursor.execute(statement, [params[name] for name in names]).fetchone()["num"]
+        inserted = cursor.execute(statement, [params[name] for name in names]).fetchone()["num"]
+        self.lexical_written = self.changes_locked = True
+        return inserted
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         self._enter(tenant)
@@ -122,6 +135,12 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             from memql.store.postgres.history import find_as_of
 
             return find_as_of(self, tenant, q)
+        ranked = self._indexed(tenant, q, "r.num, r.weight")
+        if ranked is not None:  # the chosen records only are read whole (conditions checked again)
+            checked = replace(q, ids=[str(n) for n, _, _ in ranked], text_query=None, limit=None, offset=0)
+            statement, params = query.build(tenant, replace(checked, order="created_asc"))
+            rows = {row["num"]: row for row in self._rows(statement, params)}
+            return [(codec.decode(rows[n]), score) for n, score, _ in ranked if n in rows]
         statement, params = query.build(tenant, q)
         return [(codec.decode(row), row["score"]) for row in self._rows(statement, params)]
 
@@ -131,8 +150,18 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             # find_candidates adds too
             return [Candidate.of(record, score) for record, score in PostgresSession.find(self, tenant, q)]
         self._enter(tenant)
+        ranked = self._indexed(tenant, q, _CANDIDATE_COLUMNS)
+        if ranked is not None:
+            return [codec.candidate({**row, "score": score}) for _, score, row in ranked]
         statement, params = query.build(tenant, q)
         return [codec.candidate(row) for row in self._rows(statement, params)]
+
+    def _indexed(self, tenant: str, q: RecordQuery, columns: str) -> list[tuple[int, float, Any]] | None:
+        """A lexical search ranked by the in-process index (memql.store.postgres.lexical_index), or None
+        when the SQL query answers (always, once this transaction has changed postings)."""
+        if self.lexical_written:
+            return None
+        return self.store.lexical.hits(self.conn, tenant, q, columns)
 
     def namespaces(self, tenant: str, q: RecordQuery) -> list[str]:
         self._enter(tenant)
@@ -179,6 +208,8 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         if _LEXICAL_FIELDS & changes.keys():
             record = self.get(tenant, [str(num)]).get(str(num))
             if record is not None:
+                self._lock_changes()
+                self.lexical_written = True
                 self.conn.execute(*lexical.remove_sql(tenant, [num]))
                 postings, length = lexical.document(record)
                 self.conn.execute(*lexical.add_sql(tenant, num, postings, length))
@@ -242,6 +273,8 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         ]
         if not owned:
             return
+        self._lock_changes()
+        self.lexical_written = True
         self.conn.execute(*lexical.remove_sql(tenant, owned))
         texts = [str(n) for n in owned]
         self.conn.execute(
@@ -258,41 +291,6 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
             (tenant, escape(content_hash), codec.to_utc(now), limit),
         )
         return [str(row["num"]) for row in rows]
-
-    def redact(
-        self,
-        tenant: str,
-        record_ids: Sequence[str],
-        blank_image: Callable[[dict[str, Any]], dict[str, Any]],
-        blank_ir: Callable[[dict[str, Any]], dict[str, Any]],
-    ) -> None:
-        self._enter(tenant)
-        ids = [escape(str(i)) for i in record_ids]
-        if not ids:
-            return
-        events = self._rows(
-            "SELECT seq, before, after FROM events WHERE tenant = %s AND record_id = ANY(%s::text[])",
-            (tenant, ids),
-        )
-        for row in events:
-            blanked = blank_image(row["before"]), blank_image(row["after"])
-            if blanked != (row["before"], row["after"]):
-                self.conn.execute(
-                    "UPDATE events SET before = %s, after = %s WHERE seq = %s",
-                    (Json(blanked[0], dumps=codec.dumps), Json(blanked[1], dumps=codec.dumps), row["seq"]),
-                )
-        operations = self._rows(
-            "SELECT seq, ir FROM operations o WHERE tenant = %s AND ("
-            "EXISTS (SELECT 1 FROM json_array_elements_text(o.affected_ids) a WHERE a = ANY(%s::text[])) "
-            "OR seq IN (SELECT op_seq FROM events WHERE tenant = %s AND record_id = ANY(%s::text[])))",
-            (tenant, ids, tenant, ids),
-        )
-        for row in operations:
-            if (blanked_ir := blank_ir(row["ir"])) != row["ir"]:
-                self.conn.execute(
-                    "UPDATE operations SET ir = %s WHERE seq = %s",
-                    (Json(blanked_ir, dumps=codec.dumps), row["seq"]),
-                )
 
     # --- lineage ---------------------------------------------------------------------------------
 
@@ -330,49 +328,6 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk):
         )
         return [codec.link_from_row(r) for r in rows]
 
-    # --- audit log -------------------------------------------------------------------------------
-
-    def log(self, operation: Operation, events: Sequence[Event]) -> int:
-        self._enter(operation.tenant)
-        return self._log(operation, events)
-
-    def _log(self, operation: Operation, events: Sequence[Event], keep_seq: bool = False) -> int:
-        columns = "time, tenant, actor, op, ir, affected_ids, trace_id, workflow_id, step"
-        values = list(operation_values(operation))
-        if keep_seq:
-            columns, values = "seq, " + columns, [operation.seq, *values]
-        marks = ", ".join(["%s"] * len(values))
-        (seq,) = (
-            self.conn.execute(f"INSERT INTO operations ({columns}) VALUES ({marks}) RETURNING seq", values)
-            .fetchone()
-            .values()
-        )
-        rows = [[*([e.seq] if keep_seq else []), *event_values(seq, operation.tenant, e)] for e in events]
-        if rows:
-            names = ("seq, " if keep_seq else "") + "op_seq, tenant, record_id, kind, before, after"
-            with self.conn.cursor() as cur:
-                cur.executemany(
-                    f"INSERT INTO events ({names}) VALUES ({', '.join(['%s'] * len(rows[0]))})", rows
-                )
-        return seq
-
-    def history(self, tenant: str, record_id: str) -> list[Event]:
-        self._enter(tenant)
-        rows = self._rows(
-            _EVENT_SELECT + "WHERE e.tenant = %s AND e.record_id = %s ORDER BY e.seq",
-            (tenant, escape(str(record_id))),
-        )
-        return [codec.event_from_row(tenant, row) for row in rows]
-
-    def events_until(self, tenant: str, until: datetime) -> Iterator[Event]:
-        with self.conn.cursor() as cur:
-            cur.execute(
-                _EVENT_SELECT + "WHERE e.tenant = %s AND o.time <= %s ORDER BY e.seq",
-                (tenant, codec.to_utc(until)),
-            )
-            for row in cur:
-                yield codec.event_from_row(tenant, row)
-
     @contextmanager
     def scratch(self) -> Iterator[None]:
         self.conn.execute("SAVEPOINT scratch")
@@ -396,7 +351,17 @@ class PostgresReadSession(ReadMixin, PostgresSession):
 class PostgresStore:
     """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
 
-    def __init__(self, url: str, *, min_connections: int = 1, max_connections: int = 10) -> None:
+    def __init__(
+        self,
+        url: str,
+        *,
+        min_connections: int = 1,
+        max_connections: int = 10,
+        lexical_index: LexicalMode = "auto",
+    ) -> None:
+        """`lexical_index`: "sql" (PostgreSQL's BM25 query ranks every search), "postings" (an in-process
+        BM25 index with the same scores, kept current from the store) or "auto" (SQL below
+        lexical_index.POSTINGS_MIN_RECORDS records, the index from there on)."""
         self.url = url
         self.dsn, self.schema = split_url(url)
         connections = max(min_connections, pool_max(url, max_connections))
@@ -426,8 +391,27 @@ class PostgresStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self.visits = VisitBuffer(self.flush_visits)
         self._inserted, self._analyze_at = 0, ANALYZE_FIRST
+        self._newest = 0  # the highest record number this process has given
         self.indexed_dimensions = self._indexed_dimensions()
         self._rebuild_lexical_index()
+        self.lexical = PostgresLexicalIndex(self._own_connection, lexical_index)
+
+    def _own_connection(self) -> psycopg.Connection:
+        """A connection outside the pool (the lexical index's keeper holds one for as long as it runs)."""
+        conn = psycopg.connect(self.dsn, autocommit=True, row_factory=dict_row)
+        try:
+            self._configure(conn)
+        except BaseException:
+            conn.close()
+            raise
+        return conn
+
+    def prepare(self, tenant: str, model: str | None) -> None:
+        """Called by the opener (Memory): a large store's lexical index is built now, in a thread, so
+        that searches do not wait for it (SQL answers until it is ready)."""
+        with self.pool.connection() as conn:
+            records = conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()
+        self.lexical.prepare(records["value"] if records else 0)
 
     def _configure(self, conn: psycopg.Connection) -> None:
         conn.execute(
@@ -472,7 +456,11 @@ class PostgresStore:
             conn.execute("LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE")
             if current(conn):
                 return
-            conn.execute("TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats")
+            conn.execute(
+                "TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats, lexical_changes"
+            )
+            # every process's in-process index starts over (memql.store.postgres.lexical_index)
+            conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'lexical_generation'")
             last = 0
             while rows := conn.execute(
                 "SELECT * FROM records WHERE num > %s ORDER BY num LIMIT 5000", (last,)
@@ -494,6 +482,9 @@ class PostgresStore:
             yield session
         if session.inserted:
             self._grown(session.inserted)
+        if session.lexical_written:
+            self._newest = max(self._newest, session.newest)
+            self.lexical.committed(self._newest)
 
     def _grown(self, inserted: int) -> None:
         """Refresh the planner's statistics each time the store has doubled since this process last did.
@@ -560,12 +551,14 @@ class PostgresStore:
         """Remove the whole store (its schema) from the database — for throwaway stores such as a
         benchmark's. The store cannot be used afterwards."""
         self.visits.drain()  # nothing left to record
+        self.lexical.close()  # its keeper's connection reads the schema
         with self.pool.connection() as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
             conn.commit()
 
     def close(self) -> None:
         """Flush the buffer (a clean close loses no visit), then close the pool."""
+        self.lexical.close()
         self.visits.close()
         try:
             self.flush_visits()

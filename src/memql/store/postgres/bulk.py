@@ -65,6 +65,8 @@ class PostgresBulk:
 
     conn: Any
     inserted: int
+    lexical_written: bool
+    newest: int
     _enter: Callable[[str], None]
 
     def insert_many(self, records: Sequence[Record]) -> list[str]:
@@ -79,6 +81,8 @@ class PostgresBulk:
             (len(records),),
         ).fetchone()["value"]
         nums = list(range(last - len(records) + 1, last + 1))
+        self.conn.execute(lexical.CHANGE_LOG + "n FROM unnest(%s::bigint[]) n", (nums,))  # under the lock
+        self.lexical_written = True
         with self.conn.cursor() as cur:
             cur.executemany(
                 _INSERT_RECORDS,
@@ -90,6 +94,7 @@ class PostgresBulk:
         for tenant in tenants:
             self._index(tenant, [(n, r) for n, r in zip(nums, records, strict=True) if r.tenant == tenant])
         self.inserted += len(records)
+        self.newest = max(self.newest, nums[-1])
         return [str(num) for num in nums]
 
     def _index(self, tenant: str, numbered: list[tuple[int, Record]]) -> None:

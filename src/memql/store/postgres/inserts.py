@@ -14,8 +14,13 @@ def _insert_sql(numbered: bool) -> tuple[str, list[str]]:
     for a RawCursor: psycopg parses a query of more than 50 parameters anew at every execution (it caches
     only smaller ones), 0.4 ms of CPU an insert."""
     num = "(SELECT value FROM c)" if numbered else "%(num)s::bigint"
-    ctes = ["c AS (UPDATE counters SET value = value + 1 WHERE name = 'record_num' RETURNING value)"]
-    ctes = (ctes if numbered else []) + lexical.add_ctes(num)
+    # the counter's row: numbered, the next number; given, the row locked all the same (the change log's
+    # numbers are drawn under that lock, lexical.CHANGE_LOG)
+    counter = "value + 1 WHERE name = 'record_num' RETURNING value"
+    if not numbered:
+        counter = "value WHERE name = 'record_num' RETURNING %(num)s::bigint AS value"
+    ctes = [f"c AS (UPDATE counters SET value = {counter})", f"x AS ({lexical.CHANGE_LOG}value FROM c)"]
+    ctes += lexical.add_ctes(num)
     values = ", ".join(
         (num, *(f"%(c_{name})s" for name in codec.COLUMNS), "%(vec)s::vector", "%(path_vecs)s::vector[]")
     )

@@ -30,8 +30,9 @@ def document(record: Record) -> tuple[dict[str, tuple[int, int]], int]:
 
 
 def search_terms(text: str) -> list[str]:
-    """The distinct tokens of a query, in order (FTS5's phrases, one token each)."""
-    return list(dict.fromkeys(token for phrase in query_phrases(text) for token in phrase))
+    """The tokens of a query, in order: FTS5's phrases, one token each; a token given twice counts twice,
+    as FTS5 adds every phrase's part."""
+    return [token for phrase in query_phrases(text) for token in phrase]
 
 
 # --- index maintenance (one statement each; every row is the tenant's own) -----------------------------
@@ -71,8 +72,19 @@ def add_sql(tenant: str, num: int, postings: dict[str, tuple[int, int]], length:
     return sql, {**add_params(tenant, postings, length), "num": num}
 
 
+# the record counter's row, locked before a change is logged: see CHANGE_LOG
+LOCK_CHANGES_SQL = "SELECT 1 FROM counters WHERE name = 'record_num' FOR NO KEY UPDATE"
+
+# logging changed records for the in-process index (memql.store.postgres.lexical_index), as the FROM
+# clause of an INSERT ... SELECT: the numbers are drawn only once the transaction holds the record
+# counter's row (the caller's earlier statement, or the row this statement reads from `c`), so they are
+# handed out in commit order
+CHANGE_LOG = "INSERT INTO lexical_changes (seq, num) SELECT nextval('lexical_change_seq'), "
+
 REMOVE_SQL = """
-WITH old AS (DELETE FROM lexical_postings WHERE num = ANY(%(nums)s) AND tenant = %(tenant)s RETURNING term),
+WITH x AS (INSERT INTO lexical_changes (seq, num)
+           SELECT nextval('lexical_change_seq'), n FROM unnest(%(nums)s::bigint[]) n),
+old AS (DELETE FROM lexical_postings WHERE num = ANY(%(nums)s) AND tenant = %(tenant)s RETURNING term),
 f AS (UPDATE lexical_df x SET docs = x.docs - o.n
       FROM (SELECT term, count(*) AS n FROM old GROUP BY term) o
       WHERE x.term = o.term AND x.tenant = %(tenant)s),
@@ -92,8 +104,10 @@ def remove_sql(tenant: str, nums: Sequence[int]) -> tuple[str, dict]:
 
 def scores_cte(postings: str = "lexical_postings", stats: str | None = None, df: str | None = None) -> str:
     """A CTE `hits(num, score)`: the tenant's documents containing a query term (%(terms)s) with their
-    BM25 score. `stats`/`df` default to the kept whole-store statistics; a point-in-time read passes
-    subqueries over its own rebuilt tables."""
+    BM25 score, the terms' parts added in the query's order as FTS5 adds its phrases' (so equal documents
+    score equally, to the last bit, and the in-process index gives the same sums). `stats`/`df` default
+    to the kept whole-store statistics; a point-in-time read passes subqueries over its own rebuilt
+    tables."""
     stats = stats or "SELECT sum(docs)::float8 AS n, sum(tokens)::float8 AS tok FROM lexical_stats"
     df = df or (
         "SELECT term, sum(docs)::float8 AS df FROM lexical_df WHERE term = ANY(%(terms)s) GROUP BY term"
@@ -101,14 +115,16 @@ def scores_cte(postings: str = "lexical_postings", stats: str | None = None, df:
     return f"""
 st AS ({stats}),
 idf AS (SELECT d.term, ln((st.n - d.df + 0.5::float8) / (d.df + 0.5::float8)) AS raw FROM ({df}) d, st),
+qt AS (SELECT term, pos FROM unnest(%(terms)s::text[]) WITH ORDINALITY AS u(term, pos)),
 hits AS MATERIALIZED (
     SELECT p.num, sum(
         (CASE WHEN i.raw <= 0 THEN {IDF_FLOOR}::float8 ELSE i.raw END)
         * (((p.body + {CONTEXT_WEIGHT}::float8 * p.context) * ({K1}::float8 + 1.0::float8))
            / ((p.body + {CONTEXT_WEIGHT}::float8 * p.context)
               + {K1}::float8 * ((1::float8 - {B}::float8) + ({B}::float8 * p.len) / (st.tok / st.n))))
+        ORDER BY qt.pos
     ) AS score
-    FROM {postings} p JOIN idf i ON i.term = p.term CROSS JOIN st
+    FROM {postings} p JOIN qt ON qt.term = p.term JOIN idf i ON i.term = p.term CROSS JOIN st
     WHERE p.tenant = %(tenant)s AND p.term = ANY(%(terms)s)
     GROUP BY p.num
 )"""

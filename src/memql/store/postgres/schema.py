@@ -174,6 +174,20 @@ CREATE INDEX records_with_path_vectors ON records (tenant, embedding_model, embe
     WHERE path_vecs IS NOT NULL;
 """,
     ),
+    (
+        7,
+        """
+-- the log the in-process lexical index (memql.store.postgres.lexical_index) catches up from: one row per
+-- record whose postings changed (inserted, re-indexed, deleted). Numbers come from the sequence while the
+-- transaction holds the record counter's row lock (every transaction that changes postings takes it), so
+-- they are handed out in commit order and a snapshot always sees a prefix of the log
+CREATE SEQUENCE lexical_change_seq;
+CREATE TABLE lexical_changes (seq BIGINT NOT NULL, num BIGINT NOT NULL);
+CREATE INDEX lexical_changes_by_seq ON lexical_changes (seq);
+-- bumped when the lexical index is refilled (a new analyzer): every process's index starts over
+INSERT INTO counters (name, value) VALUES ('lexical_generation', 0);
+""",
+    ),
 ]
 
 LATEST = MIGRATIONS[-1][0]

@@ -46,6 +46,7 @@ import numpy as np
 
 from memql.errors import MemqlError
 from memql.index.postings import BM25Postings
+from memql.index.window import filtered_top
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery, amended
 from memql.services.tokenize import query_terms
@@ -416,50 +417,12 @@ def _filtered_top(
     conn: sqlite3.Connection, tenant: str, q: RecordQuery, limit: int, nums: np.ndarray, scores: np.ndarray
 ) -> list[Hit] | None:
     """The `limit` best matches that satisfy q, ordered as FTS5's query orders them (score, then weight,
-    then the newest record), or None when the window would grow past MAX_WINDOW.
+    then the newest record), or None when the window would grow past MAX_WINDOW (memql.index.window)."""
 
-    The window starts a little above `limit` (most searches have no filter that rejects many matches)
-    and never ends inside a run of equal scores: it takes the whole run, so every match left outside
-    scores below every match inside, and `limit` passing matches answer at once (a tie outside could
-    otherwise outrank one inside by weight). It widens (x8, the last step to MAX_WINDOW itself) while
-    fewer pass."""
-    hits: list[tuple[float, float, int, sqlite3.Row]] = []  # (score, weight, num, candidate columns)
-    window, checked = max(limit + limit // 4, FIRST_WINDOW), 0
-    while True:
-        order = _best(nums, scores, window + 1)  # one more: the best match left outside the window
-        if len(order) > window and scores[order[window]] == scores[order[window - 1]]:
-            window = int(np.count_nonzero(scores >= scores[order[window - 1]]))  # the whole run
-            order = _best(nums, scores, window + 1)
-        if window > MAX_WINDOW:
-            return None
-        fresh = order[checked:window]
-        passing = _passing(conn, tenant, q, nums[fresh].tolist())
-        hits += [
-            (s, passing[n][1], n, passing[n])
-            for n, s in zip(nums[fresh].tolist(), scores[fresh].tolist(), strict=True)
-            if n in passing
-        ]
-        checked = len(fresh) + checked
-        hits.sort(key=lambda h: (-h[0], -h[1], -h[2]))
-        if len(order) <= window or len(hits) >= limit:
-            return [(n, s, row) for s, _, n, row in hits[:limit]]
-        if window >= MAX_WINDOW:
-            return None
-        window = min(window * 8, MAX_WINDOW)
+    def passing(candidates: list[int]) -> dict[int, tuple[float, sqlite3.Row]]:
+        return {n: (row[1], row) for n, row in _passing(conn, tenant, q, candidates).items()}
 
-
-def _best(nums: np.ndarray, scores: np.ndarray, count: int) -> np.ndarray:
-    """Indices of the `count` best matches, best first: higher score, then higher record number (FTS5's
-    window order), so a wider window always extends a narrower one."""
-    if count >= len(scores):
-        return np.lexsort((-nums, -scores))
-    part = np.argpartition(-scores, count - 1)[:count]
-    floor = scores[part].min()
-    above = np.flatnonzero(scores > floor)
-    tied = np.flatnonzero(scores == floor)
-    tied = tied[np.argsort(-nums[tied], kind="stable")[: count - len(above)]]
-    chosen = np.concatenate([above, tied])
-    return chosen[np.lexsort((-nums[chosen], -scores[chosen]))]
+    return filtered_top(limit, nums, scores, passing, FIRST_WINDOW, MAX_WINDOW)
 
 
 def _passing(

@@ -1,0 +1,301 @@
+"""The PostgreSQL backend's in-process BM25 index (memql.store.postgres.lexical_index) against PostgreSQL's
+own BM25 query, the exact path: over generated stores -- inserts, text changes, hard deletes, status and
+weight changes, several tenants, rolled-back transactions, writes through a second store and searches in
+between -- the index returns the SQL query's records in its order with its scores, under the query's
+conditions (tenant, status, tags, clearance, expiry). Also: the same scores as SQLite's FTS5 on the same
+records, a refilled index, the auto mode's threshold and the fallbacks to SQL."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from budgets import examples
+from memql.ports.record import Record
+from memql.ports.store import RecordQuery
+from memql.store.postgres import PostgresStore, lexical_index, query
+from memql.store.sqlite import SQLiteStore
+from pgtest import fresh_location
+
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "running", "café", "naïve"]
+WORDS += ["机器学习", "学习", "Москва", "mp3", "हिन्दी"]  # the last one is a phrase (3 tokens)
+TENANTS = ["A", "A", "B"]
+STATUSES = ["active", "active", "archived", "deleted"]
+
+words = st.lists(st.sampled_from(WORDS), max_size=6)
+inserted = st.tuples(
+    st.just("insert"),
+    st.sampled_from(TENANTS),
+    words,
+    st.lists(st.sampled_from(WORDS), max_size=2),  # payload.context
+    st.sampled_from(STATUSES),
+    st.sampled_from(["x", "y"]),  # tag
+    st.sampled_from(["standard", "standard", "sensitive"]),
+    st.sampled_from([0.2, 0.5, 0.5, 0.8]),  # weight: equal scores are ordered by it
+    st.booleans(),  # expired an hour ago
+)
+steps = st.lists(
+    st.one_of(
+        inserted,
+        st.tuples(st.just("text"), st.integers(0, 99), words),
+        st.tuples(st.just("weight"), st.integers(0, 99), st.sampled_from([0.2, 0.5, 0.8])),
+        st.tuples(st.just("status"), st.integers(0, 99), st.sampled_from(STATUSES)),
+        st.tuples(st.just("hard_delete"), st.integers(0, 99)),
+        st.tuples(st.just("rolled_back"), inserted, st.integers(0, 99), words),
+        st.tuples(st.just("elsewhere"), inserted, st.integers(0, 99)),
+        st.tuples(st.just("search"), st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)),
+    ),
+    min_size=1,
+    max_size=25,
+)
+queries = st.lists(
+    st.tuples(
+        st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+        st.sampled_from(["A", "B"]),
+        st.integers(1, 12),  # limit
+        st.sampled_from([None, "x"]),  # tag filter
+        st.booleans(),  # every status, or active only
+        st.booleans(),  # the reader's clearance: standard only, or any
+        st.booleans(),  # expired records left out
+    ),
+    min_size=1,
+    max_size=4,
+)
+
+
+def record(tenant, text, context, status="active", tag="x", level="standard", weight=0.5, expired=False):
+    return Record(
+        tenant=tenant,
+        text=" ".join(text),
+        payload_meta={"context": " ".join(context)} if context else {},
+        tags=[tag],
+        sensitivity=level,
+        status=status,
+        weight=weight,
+        expire_at=NOW - timedelta(hours=1) if expired else None,
+        created_at=NOW,
+        updated_at=NOW,
+    )
+
+
+def ranked(text, limit=10, **conditions) -> RecordQuery:
+    return RecordQuery(text_query=text, order="relevance", limit=limit, **conditions)
+
+
+def exact(session, tenant: str, q: RecordQuery) -> list[tuple[str, float]]:
+    """The oracle: PostgreSQL's BM25 query over every match, the conditions and the order in SQL."""
+    statement, params = query.build(tenant, q)
+    return [(str(row["num"]), row["score"]) for row in session.conn.execute(statement, params)]
+
+
+def assert_same(got: list[tuple[str, float]], want: list[tuple[str, float]]) -> None:
+    """The same records in the same order, with the same scores (to float rounding)."""
+    assert [rid for rid, _ in got] == [rid for rid, _ in want]
+    assert [score for _, score in got] == pytest.approx([score for _, score in want], rel=1e-12)
+
+
+def phrased(text: str) -> bool:
+    return any(len(p) != 1 for p in lexical_index.BM25Postings().phrases(text.split()))
+
+
+def ready(store: PostgresStore) -> None:
+    """The index built (by the keeper) and every commit absorbed."""
+    store.lexical.wake()
+    store.lexical.wait()
+    assert store.lexical.postings is not None
+
+
+def assert_index_answers_as_sql(store: PostgresStore, tenant: str, q: RecordQuery, *, may_fall_back=False):
+    with store.read() as s:
+        want = exact(s, tenant, q)
+        hits = store.lexical.hits(s.conn, tenant, q, "r.num, r.weight")
+        if hits is None:  # SQL answers: for a phrase, or a window past MAX_WINDOW
+            assert may_fall_back or phrased(q.text_query)
+        else:
+            assert_same([(str(n), score) for n, score, _ in hits], want)
+        assert_same([(r.id, score) for r, score in s.find(tenant, q)], want)
+        assert_same([(c.id, c.score) for c in s.find_candidates(tenant, q)], want)
+
+
+def run(store: PostgresStore, other: PostgresStore, plan) -> list[tuple[str, str]]:
+    """Apply the generated steps; returns the (tenant, id) of the records that were created."""
+    made: list[tuple[str, str]] = []
+
+    def pick(i):
+        return made[i % len(made)] if made else None
+
+    def insert(session, step):
+        made.append((step[1], session.insert(record(*step[1:]))))
+
+    for step in plan:
+        kind = step[0]
+        if kind == "insert":
+            with store.transaction() as s:
+                insert(s, step)
+        elif kind in ("text", "weight", "status", "hard_delete") and pick(step[1]):
+            tenant, rid = pick(step[1])
+            with store.transaction() as s:
+                if kind == "hard_delete":
+                    s.hard_delete(tenant, [rid])
+                    made.remove((tenant, rid))
+                else:
+                    s.update(tenant, rid, {kind: " ".join(step[2]) if kind == "text" else step[2]})
+        elif kind == "rolled_back":
+            with store.dry_run() as s:
+                insert(s, step[1])
+                tenant, _ = made.pop()
+                if pick(step[2]):
+                    s.update(*pick(step[2]), {"text": " ".join(step[3])})
+                q = ranked(" ".join(step[3]) or "river", statuses=None)
+                # inside, SQL ranks: it sees the transaction's own rows, the shared index never does
+                assert_same([(r.id, sc) for r, sc in s.find(tenant, q)], exact(s, tenant, q))
+        elif kind == "elsewhere":
+            with other.transaction() as s:
+                insert(s, step[1])
+                if pick(step[2]):
+                    s.update(*pick(step[2]), {"text": "written elsewhere river"})
+        elif kind == "search":
+            ready(store)
+            assert_index_answers_as_sql(store, "A", ranked(" ".join(step[1]), statuses=None))
+    return made
+
+
+@settings(
+    max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(plan=steps, checks=queries)
+def test_the_index_answers_as_the_sql_query_over_generated_stores(monkeypatch, plan, checks):
+    monkeypatch.setattr(lexical_index, "FIRST_WINDOW", 2)  # narrow windows: they widen, or fall back
+    monkeypatch.setattr(lexical_index, "MAX_WINDOW", 16)
+    url = fresh_location()
+    store = PostgresStore(url, lexical_index="postings")
+    other = PostgresStore(url, lexical_index="sql")  # another process writing the same store
+    try:
+        run(store, other, plan)
+        ready(store)
+        for text, tenant, limit, tag, any_status, cleared, unexpired in checks:
+            q = ranked(
+                " ".join(text),
+                limit,
+                statuses=None if any_status else ("active",),
+                has_tags=[tag] if tag else [],
+                sensitivities=None if cleared else ("standard",),
+                not_expired_at=NOW if unexpired else None,
+            )
+            assert_index_answers_as_sql(store, tenant, q, may_fall_back=True)
+            q = ranked(" ".join(text), 3, statuses=None)  # no filter: the first window answers
+            assert_index_answers_as_sql(store, tenant, q, may_fall_back=phrased(q.text_query))
+        with store.read() as s:  # every record of every tenant, as the statistics count them
+            docs = s.conn.execute("SELECT count(*) AS n FROM lexical_docs").fetchone()["n"]
+        assert len(store.lexical.postings) == docs
+    finally:
+        other.close()
+        store.close()
+
+
+def fill(store, n: int, start: int = 0) -> None:
+    with store.transaction() as s:
+        for i in range(start, start + n):
+            s.insert(
+                record("A" if i % 3 else "B", [*["garden", "river"][: 1 + i % 2], f"w{i % 7}"], ["piano"])
+            )
+
+
+def test_the_index_scores_as_sqlite_fts5_on_the_same_records():
+    """The same records on both backends: PostgreSQL's index gives FTS5's records, order and scores."""
+    pg = PostgresStore(fresh_location(), lexical_index="postings")
+    lite = SQLiteStore(":memory:", lexical_index="fts5")
+    try:
+        for store in (pg, lite):
+            fill(store, 60)
+            with store.transaction() as s:
+                s.insert(record("A", ["garden", "garden", "café", "naïve"], ["river"], weight=0.8))
+                s.update("A", "5", {"text": "river river piano"})
+                s.hard_delete("A", ["8"])
+        ready(pg)
+        for text in ("garden river", "piano w3", "café river garden", "river river", "nothing"):
+            for tenant in ("A", "B"):
+                q = ranked(text, 10, statuses=None)
+                with pg.read() as s, lite.read() as t:
+                    hits = pg.lexical.hits(s.conn, tenant, q, "r.num, r.weight")
+                    assert hits is not None
+                    assert_same(
+                        [(str(n), score) for n, score, _ in hits], [(r.id, x) for r, x in t.find(tenant, q)]
+                    )
+    finally:
+        pg.close()
+        lite.close()
+
+
+def test_a_refilled_index_makes_every_index_start_over():
+    store = PostgresStore(fresh_location(), lexical_index="postings")
+    fill(store, 20)
+    ready(store)
+    built = store.lexical.postings
+    with store.pool.connection() as conn:  # as if another memql's analyzer wrote the index
+        conn.execute("UPDATE counters SET value = 0 WHERE name = 'lexical_analyzer'")
+    PostgresStore(store.url, lexical_index="sql").close()  # opening refills the postings
+    with store.read() as s:
+        assert s.conn.execute("SELECT count(*) AS n FROM lexical_changes").fetchone()["n"] == 0
+        assert store.lexical.hits(s.conn, "A", ranked("garden"), "r.num, r.weight") is None  # rebuilding
+    ready(store)
+    assert store.lexical.postings is not built
+    assert_index_answers_as_sql(store, "A", ranked("garden w3"))
+    store.close()
+
+
+def test_auto_builds_the_index_from_the_threshold_on(monkeypatch):
+    monkeypatch.setattr(lexical_index, "POSTINGS_MIN_RECORDS", 10)
+    store = PostgresStore(fresh_location())  # "auto"
+    fill(store, 9)
+    store.lexical.wait()
+    assert store.lexical.keeper is None and store.lexical.postings is None  # small: no thread at all
+    fill(store, 1, start=9)  # the commit that reaches the threshold starts the build
+    store.lexical.wait()
+    assert store.lexical.postings is not None and len(store.lexical.postings) == 10
+    assert_index_answers_as_sql(store, "A", ranked("garden"))
+    store.close()
+    sql_only = PostgresStore(store.url, lexical_index="sql")
+    with sql_only.read() as s:
+        assert sql_only.lexical.hits(s.conn, "A", ranked("garden"), "r.num") is None
+    sql_only.close()
+
+
+def test_a_window_that_would_grow_too_wide_falls_back_to_sql(monkeypatch):
+    """The best matches fail the filter: past MAX_WINDOW the SQL query answers, with every match."""
+    monkeypatch.setattr(lexical_index, "MAX_WINDOW", 64)
+    store = PostgresStore(fresh_location(), lexical_index="postings")
+    with store.transaction() as s:
+        for _ in range(150):
+            s.insert(record("A", ["harbor", "harbor", "harbor", "lantern"], [], tag="other"))
+        mine = [
+            s.insert(record("A", ["harbor", f"n{i}"] + ["x"] * (i % 5), [], tag="mine")) for i in range(8)
+        ]
+    ready(store)
+    q = ranked("harbor lantern", limit=5, has_tags=["mine"])
+    with store.read() as s:
+        assert store.lexical.hits(s.conn, "A", q, "r.num, r.weight") is None
+        found = [r.id for r, _ in s.find("A", q)]
+    assert len(found) == 5 and set(found) <= set(mine)
+    monkeypatch.setattr(lexical_index, "MAX_WINDOW", 12_800)
+    assert_index_answers_as_sql(store, "A", q)  # a wider window finds them in the index
+    store.close()
+
+
+def test_an_unknown_mode_is_refused():
+    with pytest.raises(ValueError, match="lexical_index must be one of auto, sql, postings"):
+        lexical_index.PostgresLexicalIndex(lambda: None, "bm25")  # type: ignore[arg-type]
+
+
+def test_a_search_inside_a_writing_transaction_sees_its_own_rows():
+    store = PostgresStore(fresh_location(), lexical_index="postings")
+    fill(store, 5)
+    ready(store)
+    with store.transaction() as s:
+        new = s.insert(record("A", ["harbor"], []))
+        assert [r.id for r, _ in s.find("A", ranked("harbor"))] == [new]
+    store.close()
