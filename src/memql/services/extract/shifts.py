@@ -1,5 +1,6 @@
 """A held day moved by an amount of time, in English and Chinese: "Lina's flight got pushed back two days",
-"the meeting was moved up an hour", "出差推迟了两天", "体检提前一周".
+"the meeting was moved up an hour", "出差推迟了两天", "体检提前一周"; and a held moment moved to an hour
+("they pushed it to 8": its day kept).
 
 Nothing in such a message is a date, so the grammars read no value in it; this pass finds the held dated
 fact the clause is about and gives it its day (or moment) moved by the amount. Which fact: the one whose
