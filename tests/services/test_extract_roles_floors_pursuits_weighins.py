@@ -188,6 +188,14 @@ def test_chinese_teams_and_an_employer_gone_back_to(text, recent, expected):
             {(ME, "job_title", "shift lead"), (ME, "employer", "Peet's")},
         ),
         ("My sister took a nursing job at Mercy.", (), set()),  # not the speaker's
+        # a job or an offer taken with no title: the employer
+        (
+            "just accepted an offer from Ramp, starting monday",
+            ("I work at Stripe",),
+            {(ME, "employer", "Ramp")},
+        ),
+        ("got the job at Notion!!", (), {(ME, "employer", "Notion")}),
+        ("I didn't take the job at Meta", (), set()),
         # living with the speaker, and a home of one's own; a kin word before a name is a title
         ("My aunt Rosa lives with us.", (), {("Rosa", "residence", "with us")}),
         ("Aunt Rosa got her own apartment in Queens.", (), {("Rosa", "residence", "Queens")}),

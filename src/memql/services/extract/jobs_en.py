@@ -1,6 +1,7 @@
 """The speaker's job said as what someone made them ("Peet's promoted me to store manager!", "they made me
-team lead"), as a job taken with its employer ("Left Blue Bottle for a shift lead job at Peet's"), or as a
-title said alone with "now" after a promotion ("guess who got promoted 🎉 Analytics Manager now")."""
+team lead"), as a job taken with its employer ("Left Blue Bottle for a shift lead job at Peet's", "took a
+job at Figma", "accepted an offer from Ramp"), or as a title said alone with "now" after a promotion
+("guess who got promoted 🎉 Analytics Manager now")."""
 
 from __future__ import annotations
 
@@ -26,8 +27,15 @@ _JOB_AT = re.compile(  # the speaker's: "I …" or a verb opening the clause
 )
 
 
+# "took a job at Figma", "got the job at Notion!!", "accepted an offer from Ramp": an employer, no title
+_EMPLOYER_TAKEN = re.compile(
+    r"(?:(?:i|we|i've|i have)\s+)?(?:just\s+|finally\s+|officially\s+)?(?:took|got|landed|accepted|signed)\s+"
+    r"(?:an?|the|my)\s+(?:new\s+)?(?:job|offer|position|role|gig)\s+(?:at|with|from)\s+"
+    r"(?P<org>(?-i:[A-Z])[\w'’&.-]*(?:\s+(?-i:[A-Z])[\w'’&.-]*){0,3})",
+    re.I,
+)
 _JOB_WORDS = re.compile(
-    r"\b(?:promoted|made|bumped)\s+me\b|\b(?:job|position|role|gig)\s+(?:at|with)\b", re.I
+    r"\b(?:promoted|made|bumped)\s+me\b|\b(?:job|position|role|gig|offer)\s+(?:at|with|from)\b", re.I
 )
 _PROMOTED = re.compile(r"\b(?:got|been|was|i'?m|just)\s+promoted\b|\bpromotion\b", re.I)
 # "Analytics Manager now": a title in capitals, said alone
@@ -54,7 +62,12 @@ def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
         )
         return True
     if (m := _JOB_AT.match(s, pos, end)) is None:
-        return False
+        if (taken := _EMPLOYER_TAKEN.match(s, pos, end)) is None:
+            return False
+        org = taken["org"].rstrip(".")
+        add_fact(r, r.speaker, "employer", org, pos, end, confidence, False, "organization",
+                 (taken.start("org"), taken.start("org") + len(org)))  # fmt: skip
+        return True
     add_fact(
         r, r.speaker, "job_title", m["title"].lower(), pos, end, confidence, False, "text", m.span("title")
     )
