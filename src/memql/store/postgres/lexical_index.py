@@ -33,6 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import psycopg
 
+from memql.index.keeper import Keeper
 from memql.index.postings import BM25Postings
 from memql.index.window import filtered_top
 from memql.ports.store import RecordQuery
@@ -95,11 +96,15 @@ class PostgresLexicalIndex:
         self.generation: int | None = None
         self.lock = threading.RLock()
         # the keeper: builds the index, then absorbs committed changes (see `wake`)
-        self.keeping = threading.Condition()
-        self.keeper: threading.Thread | None = None
-        self.pending = False  # asked for a pass since the keeper's last one
-        self.working = False
-        self.stopping = False
+        self.keeping = Keeper("memql-pg-lexical", connect, self._keep_pass, (psycopg.Error, OSError), False)
+
+    @property
+    def keeper(self) -> threading.Thread | None:
+        return self.keeping.thread
+
+    @property
+    def stopping(self) -> bool:
+        return self.keeping.stopping
 
     @property
     def answering(self) -> str:
@@ -223,53 +228,14 @@ class PostgresLexicalIndex:
             self.wake()
 
     def wake(self) -> None:
-        with self.keeping:
-            if self.stopping:
-                return
-            self.pending = True
-            if self.keeper is None:
-                self.keeper = threading.Thread(target=self._keep, name="memql-pg-lexical", daemon=True)
-                self.keeper.start()
-            self.keeping.notify_all()
+        self.keeping.wake()
 
     def wait(self) -> None:
         """Until the keeper has done every pass asked of it so far (tests, the bench)."""
-        with self.keeping:
-            self.keeping.wait_for(lambda: self.keeper is None or not (self.pending or self.working))
+        self.keeping.wait()
 
     def close(self) -> None:
-        with self.keeping:
-            self.stopping = True
-            keeper = self.keeper
-            self.keeping.notify_all()
-        if keeper is not None:
-            keeper.join()
-
-    def _keep(self) -> None:
-        conn = None
-        try:
-            conn = self.connect()
-            while True:
-                with self.keeping:
-                    self.keeping.wait_for(lambda: self.pending or self.stopping)
-                    if self.stopping:
-                        return
-                    self.pending, self.working = False, True
-                try:
-                    self._keep_pass(conn)
-                finally:
-                    with self.keeping:
-                        self.working = False
-                        self.keeping.notify_all()
-        except (psycopg.Error, OSError):
-            pass  # the store went away: searches are answered by SQL
-        finally:
-            if conn is not None:
-                conn.close()
-            with self.keeping:
-                self.keeper = None
-                self.pending = self.working = False
-                self.keeping.notify_all()
+        self.keeping.stop()
 
     def _keep_pass(self, conn: psycopg.Connection) -> None:
         """Build the index if there is none, then absorb what was committed since, a batch at a time."""

@@ -45,6 +45,7 @@ from typing import Literal
 import numpy as np
 
 from memql.errors import MemqlError
+from memql.index.keeper import Keeper
 from memql.index.postings import BM25Postings
 from memql.index.window import filtered_top
 from memql.ports.record import Record
@@ -118,12 +119,23 @@ class LexicalIndex:
         self.database = database
         self.preparing: threading.Thread | None = None
         self.closed = False
-        # the keeper: a thread that absorbs this process's committed changes (see `committed`)
-        self.keeping = threading.Condition()
-        self.keeper: threading.Thread | None = None
-        self.pending = False  # changes committed since the keeper's last pass
-        self.working = False  # the keeper is in a pass
-        self.stopping = False
+        # the keeper: a thread that absorbs this process's committed changes (see `committed`); closing,
+        # it absorbs what was committed before the close, so that it goes into the snapshot
+        self.keeping = Keeper(
+            "memql-lexical-keeper",
+            lambda: connect_existing(self.database),  # type: ignore[arg-type]
+            self._keep_pass,
+            (sqlite3.Error, OSError),
+            final_pass=True,
+        )
+
+    @property
+    def keeper(self) -> threading.Thread | None:
+        return self.keeping.thread
+
+    @property
+    def stopping(self) -> bool:
+        return self.keeping.stopping
 
     @property
     def answering(self) -> str:
@@ -256,8 +268,7 @@ class LexicalIndex:
     def wait(self) -> None:
         """Until no preparation runs and the keeper has absorbed every commit so far (tests, the bench)."""
         while True:
-            with self.keeping:  # a keeper's pass may start a preparation: that one is waited for too
-                self.keeping.wait_for(lambda: self.keeper is None or not (self.pending or self.working))
+            self.keeping.wait()  # a keeper's pass may start a preparation: that one is waited for too
             thread = self.preparing
             if thread is None:
                 return
@@ -336,12 +347,7 @@ class LexicalIndex:
     def close(self) -> None:
         """Absorb what this process committed, then save the index if it changed since its last snapshot
         (a preparation still running is dropped)."""
-        with self.keeping:
-            self.stopping = True
-            keeper = self.keeper
-            self.keeping.notify_all()
-        if keeper is not None:
-            keeper.join()
+        self.keeping.stop()
         with self.lock:
             self.closed = True
             if self.unsaved:
@@ -358,40 +364,7 @@ class LexicalIndex:
             return
         if self.mode == "auto" and self.keeper is None and _records_created(conn) < POSTINGS_MIN_RECORDS:
             return
-        with self.keeping:
-            if self.stopping:
-                return
-            self.pending = True
-            if self.keeper is None:
-                self.keeper = threading.Thread(target=self._keep, name="memql-lexical-keeper", daemon=True)
-                self.keeper.start()
-            self.keeping.notify_all()
-
-    def _keep(self) -> None:
-        conn = None
-        try:
-            conn = connect_existing(self.database)  # type: ignore[arg-type]
-            while True:
-                with self.keeping:
-                    self.keeping.wait_for(lambda: self.pending or self.stopping)
-                    last_pass = self.stopping  # close: what was committed before it goes into its snapshot
-                    self.pending, self.working = False, True
-                try:
-                    self._keep_pass(conn)
-                finally:
-                    with self.keeping:
-                        self.working = False
-                        self.keeping.notify_all()
-                if last_pass:
-                    return
-        except (sqlite3.Error, OSError):
-            pass  # the store was removed meanwhile: searches catch up themselves
-        finally:
-            if conn is not None:
-                conn.close()
-            with self.keeping:
-                self.keeper = None
-                self.keeping.notify_all()
+        self.keeping.wake()
 
     def _keep_pass(self, conn: sqlite3.Connection) -> None:
         """Absorb the committed changes, or start preparing the index (in a thread of its own, as a search
