@@ -14,7 +14,6 @@ Retrieves, each store twice (the second time reopened). `run` copies DIR, so bot
 same files (a graph's build order is not deterministic); the visit buffer flushes only between callers
 (a timer's flush racing a read changes what that read sees of the visits, whichever the code)."""
 
-import hashlib
 import json
 import os
 import random
@@ -23,30 +22,11 @@ import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
-import numpy as np
-
 from memql import Memory
 from memql.store.sqlite import SQLiteStore
 
-
-class WordHashEmbedder:
-    """Each word a fixed pseudo-random direction, a text their normalised sum (deterministic, offline)."""
-
-    def __init__(self, d=24):
-        self.d = d
-        self.model = f"hash-{d}"
-
-    def embed(self, texts):
-        out = []
-        for t in texts:
-            v = np.zeros(self.d)
-            for w in t.lower().split():
-                seed = int.from_bytes(hashlib.blake2b(w.encode(), digest_size=8).digest(), "little")
-                v += np.random.default_rng(seed).standard_normal(self.d)
-            n = np.linalg.norm(v)
-            out.append((v / n if n else v).tolist())
-        return out
-
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+from word_hash_embedder import WordHashEmbedder
 
 WORDS = [
     "piano",
@@ -96,7 +76,7 @@ INCLUDE = [
 def build(path, n, vector_index, lexical_index, seed):
     rnd = random.Random(seed)
     store = SQLiteStore(str(path), vector_index=vector_index, lexical_index=lexical_index)
-    emb = WordHashEmbedder()
+    emb = WordHashEmbedder(24)
     users = {
         a: Memory(store, tenant="acme", actor=a, clock=NOW, embedder=emb) for a in ("alice", "bob", "carol")
     }
@@ -171,7 +151,7 @@ def run(path, vector_index, lexical_index, seed, out):
     rnd = random.Random(seed + 1)
     store = SQLiteStore(str(path), vector_index=vector_index, lexical_index=lexical_index)
     store.visits.interval = 1e9  # flushed by flush_visits below only: a timer's flush races the reads
-    emb = WordHashEmbedder()
+    emb = WordHashEmbedder(24)
     for _name, m in readers(store, emb):  # every tenant's caches made, their builds done
         m.retrieve("piano budget", k=1)
         store.vectors.wait()
