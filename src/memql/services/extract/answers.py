@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from .common import HEDGED, Draft, Reading, Said
+from .common import HEDGED, Draft, Reading, Said, sentence_around
 from .value_shapes import values
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our)\b|我", re.IGNORECASE)
@@ -112,7 +112,7 @@ def _keyed_by_topic(r: Reading) -> None:
     if len(keys) != 1:
         return
     (amount,) = sums
-    start = max(r.text.rfind(stop, 0, amount.start) for stop in ".!?;\n") + 1
+    start = sentence_around(r.text, amount.start, amount.end)[0]
     if _ANOTHERS.search(r.text, start, amount.end) or _BY.search(r.text, 0, amount.start):
         return  # ("raised my rent by $100": by how much, not the rent)
     r.add(Draft(r.speaker, keys.pop(), amount.value, amount.start, amount.end, r.now, HEDGED, False,

@@ -561,3 +561,11 @@ def strip_span(
     while end > start and text[end - 1] in chars:
         end -= 1
     return start, end
+
+
+def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
+    """The bounds of the sentence (or line) around text[start:end]."""
+    left = max((m.end() for m in re.finditer(r"[.!?。！？\n]\s*", text[:start])), default=0)
+    right = re.search(r"[.!?。！？\n]", text[end:])
+    stop = end + right.start() if right else len(text)
+    return left, stop

@@ -11,7 +11,7 @@ from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.lang.time.numbers import EN_NUMBER_RE
 from memql.lang.time.spans import TimeSpan
 
-from .common import Reading, held_location, time_value
+from .common import Reading, held_location, sentence_around, time_value
 from .headcounts import headcount
 from .patterns_en import _I, _NEGATION, NOT_NAMES
 from .values_en import add_fact, spoken_time
@@ -439,19 +439,12 @@ _EVENING = re.compile(
 )
 
 
-def _sentence_of(text: str, start: int, end: int) -> str:
-    """The sentence (or the line) the words from `start` to `end` stand in."""
-    before = max(text.rfind(stop, 0, start) for stop in ".!?;\n")
-    after = [i for i in (text.find(stop, end) for stop in ".!?;\n") if i >= 0]
-    return text[before + 1 : min(after, default=len(text))]
-
-
 def clock_after_day(r: Reading) -> None:
     """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning (in the evening when
     the message speaks of what people do then: a dinner, a party, a show), 1 to 6 in the afternoon or
     evening (when people meet, not when they sleep), 12 to 23 as written."""
     for i, (t0, t1, span) in enumerate(r.times):
-        evening = _EVENING.search(_sentence_of(r.text, t0, t1)) is not None
+        evening = _EVENING.search(r.text, *sentence_around(r.text, t0, t1)) is not None
         if evening and span.granularity == "minute" and (said := _MORNING_CLOCK.search(r.text, t0, t1)):
             # "the party is saturday at 8:30": an evening's hour written without pm
             if said.end() == t1 and not _AM_PM.match(r.text, t1):

@@ -23,7 +23,19 @@ from __future__ import annotations
 import re
 
 from . import values_en, values_zh
-from .common import CJK, HEDGED, MOMENT, RECURRING, Draft, Reading, Said, count_of, kin_named, same_value
+from .common import (
+    CJK,
+    HEDGED,
+    MOMENT,
+    RECURRING,
+    Draft,
+    Reading,
+    Said,
+    count_of,
+    kin_named,
+    same_value,
+    sentence_around,
+)
 from .matching import QueryWords, attribute_phrases
 from .patterns_en import _NEGATION
 from .replacement_keys import key_for_old, terms
@@ -352,7 +364,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     if (
         held is not None
         and isinstance(held.value, int)
-        and _MORE.search(r.text, *_clause(r.text, new.start, new.end))
+        and _MORE.search(r.text, *sentence_around(r.text, new.start, new.end))
     ):
         # held 2: 又领养了一只 is 3, unless the message says the total ("so three cats now", "现在三只了")
         total = None if _IS_TOTAL.search(r.text[: new.start]) else _ALSO_SAID_TOTAL.search(r.text, new.end)
@@ -362,7 +374,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
     own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
     if own is not None and r.vocabulary.attribute(own.attribute) is None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
-    start, end = _clause(r.text, new.start, new.end)
+    start, end = sentence_around(r.text, new.start, new.end)
     correcting = CORRECTION.search(r.text) is not None
     if own is not None:
         # the grammar read the new value, and whose it is: an earlier fact that holds the old value under
@@ -443,7 +455,7 @@ def _same_day_and_half(new: Value, old: object, text: str) -> object:
 def _earlier_value(r: Reading, subject: str, attribute: str, said: Said, back: int, old: Value, turn) -> None:
     """The old value as a fact of its own turn: in the message's delta (`said_in` that turn), or, when a
     recent turn is read again, only known to the turns after it (its own delta made it a fact then)."""
-    o0, o1 = _clause(said.text, old.start, old.end)
+    o0, o1 = sentence_around(said.text, old.start, old.end)
     draft = Draft(
         subject, attribute, old.value, o0, o1, said.time, HEDGED, False, _kind(old), None, r.speaker
     )
@@ -469,14 +481,6 @@ def _mentions(text: str, subject: str, speaker: str) -> bool:
 
 def _kind(v: Value) -> str:
     return {"date": "date", "clock": "date", "number": "number", "name": "text"}.get(v.kind, "text")
-
-
-def _clause(text: str, start: int, end: int) -> tuple[int, int]:
-    """The sentence around [start, end): the evidence of a replacement."""
-    left = max((m.end() for m in re.finditer(r"[.!?。！？\n]\s*", text[:start])), default=0)
-    right = re.search(r"[.!?。！？\n]", text[end:])
-    stop = end + right.start() if right else len(text)
-    return left, stop
 
 
 # the relatives and close others a turn names: one list for whose value it is and whom a turn opens with

@@ -462,24 +462,7 @@ def _attribute_change(
         or re.match(r"(?!最)(?:.*)喜欢", phrase)
         or names_no_key(r, phrase)
         or r.time_at(m.start("attr"), m.end("attr"))
-        or phrase
-        in (
-            "这",
-            "那",
-            "这个",
-            "那个",
-            "它",
-            "就",
-            "应该",
-            "其实",
-            "可能",
-            "大概",
-            "好像",
-            "也",
-            "还",
-            "都",
-            "现",
-        )
+        or phrase in _NOT_ATTRIBUTES
     ):
         return False
     cop = m["cop"]
