@@ -84,3 +84,17 @@ class Keeper:
                 self.thread = None
                 self.pending = self.working = False
                 self.condition.notify_all()
+
+
+class Kept:
+    """An index kept by a `Keeper` (its `keeping`): its thread, while one runs, and whether it stops."""
+
+    keeping: Keeper
+
+    @property
+    def keeper(self) -> threading.Thread | None:
+        return self.keeping.thread
+
+    @property
+    def stopping(self) -> bool:
+        return self.keeping.stopping

@@ -33,7 +33,7 @@ from typing import Any, Literal
 import numpy as np
 import psycopg
 
-from memql.index.keeper import Keeper
+from memql.index.keeper import Keeper, Kept
 from memql.index.postings import BM25Postings
 from memql.index.window import filtered_top
 from memql.ports.store import RecordQuery
@@ -82,7 +82,7 @@ _BUILD_POSTINGS = (
 Hit = tuple[int, float, dict[str, Any]]  # a record number, its BM25 score and its row (checked columns)
 
 
-class PostgresLexicalIndex:
+class PostgresLexicalIndex(Kept):
     """The in-process BM25 index of one PostgreSQL store (every tenant: the statistics span them all)."""
 
     def __init__(self, connect: Callable[[], psycopg.Connection], mode: LexicalMode = "auto") -> None:
@@ -97,14 +97,6 @@ class PostgresLexicalIndex:
         self.lock = threading.RLock()
         # the keeper: builds the index, then absorbs committed changes (see `wake`)
         self.keeping = Keeper("memql-pg-lexical", connect, self._keep_pass, (psycopg.Error, OSError), False)
-
-    @property
-    def keeper(self) -> threading.Thread | None:
-        return self.keeping.thread
-
-    @property
-    def stopping(self) -> bool:
-        return self.keeping.stopping
 
     @property
     def answering(self) -> str:

@@ -45,7 +45,7 @@ from typing import Literal
 import numpy as np
 
 from memql.errors import MemqlError
-from memql.index.keeper import Keeper
+from memql.index.keeper import Keeper, Kept
 from memql.index.postings import BM25Postings
 from memql.index.window import filtered_top
 from memql.ports.record import Record
@@ -95,7 +95,7 @@ class FTS5Tokenizer:
         return [tuple(tokens) for tokens in found]
 
 
-class LexicalIndex:
+class LexicalIndex(Kept):
     """The in-process BM25 index of one SQLite store (every tenant: FTS5's statistics span them all)."""
 
     def __init__(
@@ -128,14 +128,6 @@ class LexicalIndex:
             (sqlite3.Error, OSError),
             final_pass=True,
         )
-
-    @property
-    def keeper(self) -> threading.Thread | None:
-        return self.keeping.thread
-
-    @property
-    def stopping(self) -> bool:
-        return self.keeping.stopping
 
     @property
     def answering(self) -> str:
