@@ -23,6 +23,10 @@ ME = "Mira"
         ("my civic wont start again, third time this month", (), {(ME, "car", "civic")}),
         ("so glad i went w the cx-5 over the rav4", (), {(ME, "car", "cx-5")}),
         ("we bought a used RAV4 last week", (), {(ME, "car", "RAV4")}),
+        # a verb of driving, a clause of one's own before "and", a label before "my"
+        ("i drive a civic", (), {(ME, "car", "civic")}),
+        ("went to the dealer to 'just look' and drove out in an ioniq 5 😅", (), {(ME, "car", "ioniq 5")}),
+        ("reminder to self basically: my CR-V lease is up aug 31", (), {(ME, "car", "CR-V")}),
     ],
 )  # fmt: skip
 def test_a_phone_or_a_car_the_speaker_got_or_has(text, recent, expected):
@@ -37,6 +41,9 @@ def test_a_phone_or_a_car_the_speaker_got_or_has(text, recent, expected):
         ("他上个月换成理想了。", ("我老公开的是宝马。",)),  # his car, not the speaker's
         ("I swapped my Honda for a Mazda.", ("Mine is a Honda.",)),  # the swap's, not a Honda had now
         ("my dad still thinks i shouldve gotten a rav4 like his", ()),  # a car not got
+        ("my sister went and got a civic", ()),  # the sister's
+        ("sold my civic last week", ()),  # parted with, not had
+        ("i drive a lot for work", ()),
     ],
 )
 def test_no_phone_or_car_of_the_speaker_where_the_words_say_otherwise(text, recent):

@@ -32,6 +32,8 @@ def test_the_one_sum_of_a_message_naming_one_key_of_money_is_that_keys(text, exp
         "$1,850 for the apartment plus $200 parking, rent here is brutal",  # two sums: which is the rent?
         "Jas pays $2,100 rent in greenpoint",
         "the weather was nice and lunch was $14",  # no key of money named
+        # "pay" as a verb names no salary
+        "my landlord STILL hasnt fixed the radiator. i pay $1,850 a month to wear a coat indoors",
     ],
 )
 def test_no_key_of_money_from_another_or_from_two_sums(text):
@@ -44,3 +46,15 @@ def test_a_bargains_final_amount_is_the_new_value():
         ("my rent is 1850",),
     )
     assert said == {(ME, "rent", "1,975")}
+
+
+def test_a_sum_said_as_the_price_of_another_thing_replaces_no_amount():
+    held = ("my CR-V lease is up aug 31. paying $389/mo",)
+    assert not own("electrician came today, $1,150 for the outlet but i can charge overnight now", held)
+    # a sum said as a value's new level still moves it, whatever it is for
+    assert own("they raised it to $2,000 for the new lease", ("my rent is $1,900",)) == {
+        (ME, "rent", "$2,000")
+    }
+    assert own("they knocked it down to $450 for the whole thing", ("ok the price is $500",)) == {
+        (ME, "price", "$450")
+    }

@@ -90,6 +90,9 @@ _ANOTHERS = re.compile(
 )
 
 
+# "pay" said as a verb names no salary: "i pay $1,850 a month", "paying 389/mo", "have to pay"
+_PAYING = re.compile(r"\b(?:i|we|you|they|to|will|'ll|gonna|still|now|and)\s+pay\b", re.IGNORECASE)
+
 _BY = re.compile(
     r"\b(?:by|extra|another|more|up|down|off|save[ds]?|saving|cut|over|under)\s*(?:an?\s+)?$", re.I
 )
@@ -106,7 +109,7 @@ def _keyed_by_topic(r: Reading) -> None:
         return
     keys = {
         k
-        for k in r.vocabulary.keys_named(r.text)
+        for k in r.vocabulary.keys_named(_PAYING.sub(" ", r.text))
         if r.vocabulary.category(k) == "a2p:financial" and r.vocabulary.kind(k) in ("number", "text")
     }
     if len(keys) != 1:

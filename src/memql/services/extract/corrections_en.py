@@ -241,7 +241,8 @@ _MEASURE_CHANGE = re.compile(
     r"was cut)\s+)?"
     r"(?:now\s+)?(?:(?:back\s+)?(?:down|up|back)\s+to|hit|reached|touched)\s+(?:about\s+|around\s+)?"
     r"(?P<value>(?P<cur>[$€£])?\d(?:[\d,.]*\d)?(?![:\d])\s*"
-    r"(?P<unit>(?!(?:a|per|each|now|this|today|tonight|yesterday|last|on|at|in|again|finally|already)\b)[a-z%]+)?)",
+    r"(?P<unit>(?!(?:a|per|each|now|this|today|tonight|yesterday|last|on|at|in|again|finally|already|"
+    r"for|with|from|and|but|so|by|if)\b)[a-z%]+)?)",
     _I,
 )
 # "152 this morning", "151.4 on the scale today": a weigh-in, of the weight held

@@ -31,5 +31,6 @@ _CAR_MODELS = """
 civic corolla camry prius highlander tacoma tundra 4runner rav4 rav-4 cr-v crv hr-v odyssey cx-5 cx5 cx-30
 cx-50 cx-9 cx-90 mx-5 miata mazda3 outback forester crosstrek impreza wrx f-150 f150 mustang wrangler altima
 sentra elantra sonata tucson sorento sportage telluride jetta tiguan silverado equinox malibu tahoe
+ioniq kona niro ev6 ev9 mach-e cybertruck
 """
 CAR_MODELS = r"(?i:" + "|".join(sorted(map(re.escape, _CAR_MODELS.split()), key=len, reverse=True)) + r")"

@@ -28,15 +28,24 @@ _MAKE = (
 _THING = rf"(?P<v>(?:{_MAKE}){_MODEL})"
 _GOT_EN = re.compile(
     # "caved and got an iphone 16", "so glad i went with the cx-5": a verb or a feeling first
-    r"(?:[a-z]+\s+and\s+|(?:so\s+)?(?:glad|happy|stoked)\s+(?=i\b|we\b))?"
+    # ("went to the dealer to just look and drove out in an ioniq 5": a clause of one's own before "and")
+    r"(?:(?:(?!\b(?:he|she|they|my|his|her|their)\b)[^,.!?;])*?\band\s+|"
+    r"(?:so\s+)?(?:glad|happy|stoked)\s+(?=i\b|we\b))?"
     r"(?:(?:i|we)\s+(?:just\s+|finally\s+)?)?(?:got|bought|picked up|grabbed|switched to|upgraded to|"
-    r"went with|ended up with|am getting|'m getting)\s+(?:myself\s+)?(?:a|an|the|my)?\s*(?:new\s+|used\s+)?"
+    r"went with|ended up with|am getting|'m getting|(?:now\s+)?drive|am driving|'m driving|"
+    r"drove (?:out|off|home|away) (?:in|with))\s+(?:myself\s+)?(?:a|an|the|my)?\s*(?:new\s+|used\s+)?"
     + _THING
     + r"(?![\w-])",
     _I,
 )
 # "my iphone 12 battery dies …": a thing of the speaker's opening the clause (not "swapped my Honda for …")
-_MINE_EN = re.compile(r"my\s+(?:new\s+)?" + _THING + r"(?![\w-])", _I)
+# after a label or an opening clause too ("reminder to self: my CR-V lease is up"), never after a verb that
+# parts with it ("swapped my Honda for …", "sold my civic")
+_MINE_EN = re.compile(
+    r"(?:[^,.!?;]*?(?<![\w'])(?<!swapped )(?<!traded )(?<!sold )(?<!selling )(?<!returned )(?<!totaled )"
+    r"(?<!totalled )(?<!crashed ))?my\s+(?:new\s+)?" + _THING + r"(?![\w-])",
+    _I,
+)
 _GOT_ZH = re.compile(
     r"(?:[^，,。]{0,8}?)(?<![加收投介导输录深陷引植进])"  # 加入了小米: joined, not bought
     r"(?:买了|入了|入手了?|换了|换成了?|提了|拿到了?|用上了?|到手了?|提车(?:了|啦)?[，,！!]?)"

@@ -184,6 +184,8 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
             for old, new in _pairs(values(said.text, said.time), candidates, said.text, text):
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
+                if _prices_another(new, text, said.text):
+                    continue  # "$1,150 for the outlet": the price of a thing the old turn did not name
                 shared = topic - terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
                 holders = [d for d in held if _holds(d.value, old, said.text)]
                 known = bool(holders)
@@ -221,6 +223,23 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
 _COMPANION = re.compile(
     r"(?<!went )(?<!going )(?<!go )\b(?:with|met|told|asked|called|texted|visited)\s+$", _I
 )
+
+
+# a sum followed by the thing it pays for: "$1,150 for the outlet", "400 on a new couch"
+_PRICE_OF = re.compile(
+    r"\s*(?:for|on)\s+(?:the|a|an|my|our|that|this|his|her)\s+((?:(?!(?:and|but|so|or|because)\b)[a-z]{3,}\s*){1,3})",
+    _I,
+)
+# a sum said as a value's new level, whatever it is for: "raised it to $2,000 for the new lease"
+_TO_A_VALUE = re.compile(r"\b(?:to|at|now|is|was|be|it's|its|of)\s*[$€£]?$", _I)
+
+
+def _prices_another(new: Value, text: str, old_text: str) -> bool:
+    """A new sum said as the price of a thing the old turn does not name is that thing's, no change."""
+    if new.kind not in ("money", "number") or _TO_A_VALUE.search(text, 0, new.start):
+        return False
+    m = _PRICE_OF.match(text, new.end)
+    return m is not None and not any(w.rstrip("s") in old_text.casefold() for w in m[1].casefold().split())
 
 
 def _holds(held: object, old: Value, said: str) -> bool:
