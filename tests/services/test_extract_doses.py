@@ -78,3 +78,18 @@ def test_a_relatives_name_ends_where_a_time_begins():
     assert ("小琪", "relation.roommate_of", ME) in facts("我室友小琪月底搬走。")
     assert ("小红", "relation.sister_of", ME) in facts("我妹妹小红下周来北京。")
     assert not any(f[1].startswith("relation.") for f in facts("我妈妈下周来北京。"))  # one word, no name
+
+
+def test_a_dose_without_its_medicine_and_a_dose_doubled_or_halved():
+    assert own("is it ok to drink coffee with sertraline? I'm on 50mg, take it in the morning") >= {
+        (ME, "dose", "50mg")
+    }
+    held = ("I'm on 50mg of sertraline",)
+    assert own("saw the doc. shes doubling my dose since the 50 wasnt doing much", held) == {
+        (ME, "sertraline", "100mg")
+    }
+    assert own("they halved my sertraline", held) == {(ME, "sertraline", "25mg")}
+    assert not own("she's doubling my dose", ())  # no dose held: nothing to double
+    # a count of pills is no new dose
+    said = own("yep just 2 of the 50s each morning", ("I'm on 50mg of sertraline", "she's doubling my dose"))
+    assert not any(value == "2" for _, _, value in said), said

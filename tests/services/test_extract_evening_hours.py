@@ -59,3 +59,15 @@ def test_a_held_moment_moved_to_an_hour_keeps_its_day(recent, text, expected):
 def test_a_number_moved_to_is_no_hour_without_a_held_moment():
     said = own("they moved him to 4", ("my kid is in grade 3",))
     assert not any(str(value).startswith("2026-") for _, _, value in said), said
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("dentist is friday at 3:15", (ME, "dentist", "2026-03-06T15:15:00Z")),
+        ("dentist is friday at 3:15 am", (ME, "dentist", "2026-03-06T03:15:00Z")),  # said: kept
+        ("my flight is friday at 5:45", (ME, "flight", "2026-03-06T05:45:00Z")),  # flights leave at dawn
+    ],
+)
+def test_an_afternoon_hour_said_with_minutes_and_without_pm_is_in_the_afternoon(text, expected):
+    assert own(text) == {expected}

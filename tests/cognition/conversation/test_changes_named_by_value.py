@@ -43,3 +43,26 @@ def test_a_line_of_ones_doctor_by_title_is_history_after_a_new_one(memory):
     assert [f.value for f in m.facts.history("Ruth", "doctor").facts] == ["Dr Lindqvist"]
     text = conv.context("Who is Ruth's primary care doctor now?", budget_tokens=300).text
     assert "Lindqvist" in text and "okafor" not in current(text).lower()
+
+
+def test_a_pet_renamed_and_a_dose_doubled_sessions_later_find_the_value_held(memory):
+    m = memory(actor="Sofia", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "GUYS. i adopted her. meet pickle 🐱🐱", "2026-09-03T23:15:00Z"),
+            ("user", "I'm on 50mg of sertraline, take it in the morning", "2026-09-03T23:20:00Z"),
+            *SMALL_TALK,
+            *SMALL_TALK,
+            ("user", "not sure pickle is her name anymore, she looks more like a mochi",
+             "2026-09-08T17:45:00Z"),
+            ("user", "vet went great. its officially mochi now, changed it on the microchip too",
+             "2026-09-11T22:30:00Z"),
+            ("user", "saw the doc. shes doubling my dose since the 50 wasnt doing much",
+             "2026-09-12T10:00:00Z"),
+        ],
+    )  # fmt: skip
+    assert [f.value for f in m.facts.history("Sofia", "cat.name").facts] == ["pickle", "mochi"]
+    assert [f.value for f in m.facts.history("Sofia", "sertraline").facts] == ["50mg", "100mg"]
+    text = conv.context("What is Sofia's cat called now?", budget_tokens=300).text
+    assert "mochi" in current(text).lower()

@@ -19,6 +19,7 @@ on each of its lines, so no reader takes the stale value for the current one.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -43,6 +44,7 @@ from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract import Extractor, make_extractor
 from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key, names_key
+from memql.services.extract.doses import names_a_dose
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score, someone_else
 from memql.services.extract.replacements import CHANGE as CHANGE_SAID
@@ -180,6 +182,13 @@ def form_messages(
     return out
 
 
+def _says_word(text: str, value: object) -> bool:
+    """The text says a held one-word name as a word, in any case ("moved pickle to friday" of a cat's
+    Pickle)."""
+    word = str(value)
+    return word.isalpha() and len(word) >= 4 and re.search(rf"\b{re.escape(word)}\b", text, re.I) is not None
+
+
 HELD_TURNS = 3  # the most a message is shown of earlier turns that stated a current fact of a key it names
 _HELD_LOOKED_AT = 40  # the speaker's latest current facts looked at for them (a long conversation has more)
 
@@ -197,7 +206,8 @@ def held_turns(facts: Sequence[StoredFact], speaker: str, text: str, recent: Seq
     for f in reversed(live[-_HELD_LOOKED_AT:]):
         if f.source in in_recent or (f.source, f.evidence) in shown:
             continue
-        if not (names_key(said, f.attribute) or names_a_name_of(str(f.value), text)):
+        named = names_key(said, f.attribute) or names_a_name_of(str(f.value), text)
+        if not (named or _says_word(said, f.value) or names_a_dose(said, f.value)):
             continue
         shown.add((f.source, f.evidence))
         out.append(Turn(speaker=speaker, text=f.evidence, time=f.valid_from, source=f.source))  # type: ignore[arg-type]

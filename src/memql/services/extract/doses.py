@@ -27,11 +27,20 @@ _DOSE_ZH = r"(?P<dose>\d+(?:\.\d+)?\s?(?:" + _UNITS_ZH + r"))"
 # a medicine's name: one word, said after a dose ("of Lexapro") or before "dose"; no pronoun or article
 _MED_EN = r"(?P<med>(?!(?:it|that|this|the|a|an|my|his|her|them|each|every|per)\b)[A-Za-z][\w-]{2,})"
 # "I'm on 20mg of Lexapro", "Dad takes 10mg of Lipitor", "she's taking 500 mg metformin"
+# ("I'm on 50mg" of no medicine named: the dose held, else the taker's one `dose`)
 _TAKES_EN = re.compile(
     r"\s*(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+|still\s+|currently\s+|only\s+)?(?:on|taking)|"
-    r"(?:now\s+|still\s+|only\s+)?(?:take|takes|took))\s+" + _DOSE_EN + r"\s+(?:of\s+)?" + _MED_EN,
+    r"(?:now\s+|still\s+|only\s+)?(?:take|takes|took))\s+" + _DOSE_EN + r"(?:\s+(?:of\s+)?" + _MED_EN + r")?",
     _I,
 )
+# "she's doubling my dose", "they halved his Lexapro": the held dose, times two or a half
+_SCALED_EN = re.compile(
+    r"(?P<verb>doubl|halv|tripl)(?:e|es|ed|ing)\s+(?P<whom>my|his|her|our)\s+(?:(?:daily\s+)?dose|"
+    + _MED_EN
+    + r"(?:\s+dose)?)\b",
+    _I,
+)
+_SCALE = {"doubl": 2.0, "halv": 0.5, "tripl": 3.0}
 _VERBS_EN = (
     r"(?:bumped|upped|increased|raised|lowered|dropped|reduced|cut|tapered|moved|changed|adjusted|put|"
     r"switched|doubled|halved)"
@@ -77,6 +86,14 @@ _CHANGED_ZH = re.compile(
 _DOSE_VALUE = re.compile(r"\d+(?:\.\d+)?\s?(?:" + _UNITS_EN + "|" + _UNITS_ZH + ")", _I)
 
 
+_DOSE_WORD = re.compile(r"\bdos(?:e|es|age)\b|剂量", _I)
+
+
+def names_a_dose(text: str, value: object) -> bool:
+    """The text speaks of a dose ("doubling my dose") and the value is one ("50mg" of sertraline)."""
+    return _DOSE_WORD.search(text) is not None and _DOSE_VALUE.fullmatch(str(value)) is not None
+
+
 def _held_dose(r: Reading, who: str, med: str | None) -> str | None:
     """The key of `who`'s dose a change means: a held medicine the words name, else the one dose they hold
     (the last said), else the medicine named (优甲乐加到75微克 with nothing held)."""
@@ -99,7 +116,7 @@ def dose_en(r: Reading, a: int, b: int, confidence: float) -> bool:
     """A dose stated or changed in the English clause s[a:b] (the subject read as any clause's is)."""
     s = r.text
     if not _DOSE_VALUE.search(s, a, b):
-        return False
+        return _scaled_dose_en(r, a, b)
     if (m := _CHANGED_EN.search(s, a, b)) is not None:
         whom = m["whom"].split()[0].lower()
         if whom in OBJECT_PRONOUNS:
@@ -119,8 +136,29 @@ def dose_en(r: Reading, a: int, b: int, confidence: float) -> bool:
         if (m := pattern.search(s, a, b)) is None or (who := subject_alone(r, a, m.start())) is None:
             continue
         key = snake(m["med"].lower()) if m.groupdict().get("med") else _held_dose(r, who, None)
+        if key is None and pattern is _TAKES_EN:
+            key = "dose"  # "I'm on 50mg": a dose stated, of no medicine named or held
         return key is not None and _add(r, who, key, m, a, b, confidence)
     return False
+
+
+def _scaled_dose_en(r: Reading, a: int, b: int) -> bool:
+    """A held dose doubled, halved or tripled ("she's doubling my dose since the 50 wasnt doing much"):
+    the held amount times the factor, in its unit; nothing when the taker holds no dose."""
+    if (m := _SCALED_EN.search(r.text, a, b)) is None:
+        return False
+    taker = r.speaker if m["whom"].lower() in ("my", "our") else object_person(r, m["whom"].lower())
+    key = _held_dose(r, taker, m["med"] and snake(m["med"].lower())) if taker else None
+    held = latest_held(r, lambda d: d.subject == taker and d.attribute == key)
+    if key is None or not held or (amount := _AMOUNT.match(str(next(iter(held.values())).value))) is None:
+        return False
+    scaled = float(amount["n"]) * _SCALE[m["verb"].lower()]
+    value = f"{scaled:g}{amount['sp']}{amount['unit']}"
+    add_fact_en(r, taker, key, value, a, b, 0.8, True, "text", m.span())
+    return True
+
+
+_AMOUNT = re.compile(r"(?P<n>\d+(?:\.\d+)?)(?P<sp>\s?)(?P<unit>[^\d\s].*)")
 
 
 def dose_zh(r: Reading, a: int, b: int, confidence: float) -> bool:

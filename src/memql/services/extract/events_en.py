@@ -429,6 +429,12 @@ _AT_HOUR = re.compile(r"\s+at\s+(?P<h>\d{1,2})(?::(?P<m>[0-5]\d))?\b(?!\s*(?:[ap
 
 
 _MORNING_CLOCK = re.compile(r"(?<!\d)(?:0?[7-9]|1[01]):[0-5]\d")
+# 1:00 to 5:59 said without am/pm is in the afternoon ("dentist is friday at 3:15"), but for what people do
+# before dawn
+_AFTERNOON_CLOCK = re.compile(r"(?<!\d)0?[1-5]:[0-5]\d")
+_BEFORE_DAWN = re.compile(
+    r"\b(?:morning|wake|woke|alarm|flight|fly|flying|train|bus|shift|early|sunrise|run)\w*", _I
+)
 _AM_PM = re.compile(r"\s*[ap]\.?m\b", _I)
 _HALF_DAY = timedelta(hours=12)
 # what people do in the evening: "dinner is saturday at 7" is at 7 pm
@@ -445,8 +451,15 @@ def clock_after_day(r: Reading) -> None:
     evening (when people meet, not when they sleep), 12 to 23 as written."""
     for i, (t0, t1, span) in enumerate(r.times):
         evening = _EVENING.search(r.text, *sentence_around(r.text, t0, t1)) is not None
-        if evening and span.granularity == "minute" and (said := _MORNING_CLOCK.search(r.text, t0, t1)):
-            # "the party is saturday at 8:30": an evening's hour written without pm
+        if span.granularity == "minute" and (
+            (evening and (said := _MORNING_CLOCK.search(r.text, t0, t1)))
+            or (
+                (said := _AFTERNOON_CLOCK.search(r.text, t0, t1))
+                and span.start.astimezone(r.now.tzinfo).hour < 6
+                and not _BEFORE_DAWN.search(r.text, *sentence_around(r.text, t0, t1))
+            )
+        ):
+            # "the party is saturday at 8:30", "dentist friday at 3:15": an hour written without pm
             if said.end() == t1 and not _AM_PM.match(r.text, t1):
                 r.times[i] = (t0, t1, TimeSpan(span.start + _HALF_DAY, span.end + _HALF_DAY, "minute"))
             continue

@@ -17,15 +17,23 @@ _PET_ZH = r"小?橘猫|小?猫咪?|小?狗狗?|柯基|金毛|泰迪|柴犬|兔�
 _PET = re.compile(rf"\b(?P<pet>{_PET_EN})\b|(?P<zh>{_PET_ZH})", re.IGNORECASE)
 _NAMED = re.compile(
     r"\b(?:named|called|calling|naming)\s+(?:her|him|it|them)\s+(?P<name>(?-i:[A-Z][a-z]+))\b|"
+    # "i adopted her. meet pickle 🐱": a pet introduced by its name, in any case
+    r"(?<=[.!,:] )(?:meet|say hi to|this is)\s+(?P<met>[a-z]{3,})\b(?P<emoji>[\s.!,~]*(?:$|[🐱🐶🐰🐹🐈🐕]))|"
     r"(?:取名|起名|起了个名字?|取了个名字?)(?:叫|为)?(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!\s~🐱🐶]|$)",
     re.IGNORECASE,
 )
 _RENAMED = re.compile(
     r"\b(?:(?:she|he|it)(?:'s| is)|renamed\s+(?:her|him|it)(?:\s+to)?|(?:we|i)\s+call\s+(?:her|him|it))\s+"
     r"(?P<name>(?-i:[A-Z][a-z]+))(?=\s+now\b|\s+instead\b)|"
+    # "its officially mochi now": a new name in any case, said to be official
+    r"\b(?:she|he|it)(?:'s|s| is)\s+officially\s+(?!(?:done|ours|mine|home|back|fine|good|healthy|spayed|"
+    r"neutered|fixed|chipped|registered|vaccinated|trained|legal|free|here|adopted|family)\b)"
+    r"(?P<official>[a-z]{3,})(?=\s+now\b)|"
     r"(?:改叫|改名叫|改名为|改名成|改成叫)(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=了|[，,。！!\s]|$)",
     re.IGNORECASE,
 )
+_ADOPTED = re.compile(r"\b(?:adopted|rescued|got|brought home|picked up)\b", re.IGNORECASE)
+_ADOPTED_EMOJI = {"🐱": "cat", "🐈": "cat", "🐶": "dog", "🐕": "dog", "🐰": "rabbit", "🐹": "hamster"}
 _ZH_PET_KEY = {"猫": "cat", "狗": "dog", "柯基": "dog", "金毛": "dog", "泰迪": "dog", "柴犬": "dog"}
 
 
@@ -33,9 +41,13 @@ def bind(r: Reading) -> None:
     """Draft the pet names a message gives or changes (see the module docstring) into `r.facts`."""
     text = r.text
     if (m := _NAMED.search(text)) is not None:
-        pet = _pet_before(text, m.start())
+        emoji = next((kind for e, kind in _ADOPTED_EMOJI.items() if e in (m["emoji"] or "")), None)
+        pet = _pet_before(text, m.start()) or emoji
+        got = _ADOPTED.search(text, 0, m.start()) if m["met"] else None
+        if m["met"] and got is None:
+            pet = None  # "meet pickle" names a pet only after one was adopted or got
         if pet is not None:
-            _add(r, f"{pet}.name", m, False)
+            _add(r, f"{pet}.name", m, False, got.start() if got else None)
             return
     if (m := _RENAMED.search(text)) is not None:
         held = latest_held(r, lambda d: d.subject == r.speaker and _pet_name_key(d.attribute))
@@ -62,9 +74,12 @@ def _pet_name_key(attribute: str) -> bool:
     return aspect == "name" and (_PET.fullmatch(head) is not None or head in _ZH_PET_KEY.values())
 
 
-def _add(r: Reading, key: str, m: re.Match[str], correction: bool) -> None:
-    group = "name" if m["name"] else "zh"
+def _add(r: Reading, key: str, m: re.Match[str], correction: bool, start: int | None = None) -> None:
+    """`start`: where the evidence opens, when the words that say whose pet it is come before the match
+    ("i adopted her. meet pickle")."""
+    group = next(g for g in ("name", "met", "official", "zh") if m.groupdict().get(g))
     value = m[group]
-    if CJK.match(value) is None and not value[:1].isupper():
+    if CJK.match(value) is None and not value[:1].isupper() and group in ("name", "zh"):
         return
-    r.add(Draft(r.speaker, key, value, m.start(), m.end(), r.now, 0.8, correction, "text", m.span(group)))
+    begin = m.start() if start is None else start
+    r.add(Draft(r.speaker, key, value, begin, m.end(), r.now, 0.8, correction, "text", m.span(group)))

@@ -62,7 +62,7 @@ CHANGE = re.compile(
     r"reshuffled|took over|handed over|handing over|reassigned|assigned|"
     r"setting|set|turns out|any more|got|up to|down to|went up|goes up|going up|increas\w*|decreas\w*|"
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
-    r"hit|reached|passed|starting|effective)\b|"
+    r"hit|reached|passed|starting|effective|doubl(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|officially)\b|"
     r"\bfrom\s+[\w ]{1,20}?\s+it(?:'s|s| is|'ll be| will be)\b|"  # "from june 1 it's $1,595"
     r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|推到|顺延|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
@@ -105,10 +105,17 @@ _NEGATED = re.compile(
 _PAST_DAY = re.compile(r"(?:yesterday|last night|earlier today|this morning|昨天|前天|刚才)", _I)
 
 
+# a bare number counting some of a thing: "just 2 of the 50s each morning"
+_COUNT_OF = re.compile(r"\s+of\s+(?:the|my|them|those|these|his|her|our)\b", _I)
+
+
 def _rejected(text: str, v: Value) -> bool:
-    """A value said as what it is not: "not July 15", "不是7月15", "don't work at Google anymore"."""
-    return _REJECTED.search(text[max(0, v.start - 12) : v.start]) is not None or (
-        _NEGATED.search(text[max(0, v.start - 60) : v.start]) is not None
+    """A value said as what it is not: "not July 15", "不是7月15", "don't work at Google anymore"; or a count
+    of some of a thing ("2 of the 50s")."""
+    return (
+        _REJECTED.search(text[max(0, v.start - 12) : v.start]) is not None
+        or _NEGATED.search(text[max(0, v.start - 60) : v.start]) is not None
+        or (v.kind == "number" and _COUNT_OF.match(text, v.end) is not None)
     )
 
 
