@@ -69,6 +69,16 @@ def test_a_time_that_recurs_is_corrected_or_changed_by_a_time():
     assert season == {("乐乐", "足球训练", "每周四六点")}
 
 
+def test_a_weekly_time_moved_is_its_words_and_keeps_the_key_the_grammar_read():
+    assert own("my piano lesson is on tuesdays at 6pm") == {("Mira", "piano_lesson", "tuesdays at 6pm")}
+    assert own("my yoga class is on saturdays") == {("Mira", "yoga_class", "saturdays")}
+    first = "Started adult piano lessons! Tuesdays 6pm with a teacher named Carol."
+    moved = "Carol is moving my lesson to Wednesdays at 5:30, she picked up another student on tuesdays"
+    assert own(moved, (first,)) == {("Mira", "lesson", "Wednesdays at 5:30")}  # not Carol's "schedule"
+    later = "carol and i settled on thursdays 5:30 instead starting next week"
+    assert own(later, (first, moved)) == {("Mira", "lesson", "thursdays 5:30")}
+
+
 def test_a_car_named_by_its_kind_and_what_someone_owns_is_no_person():
     dad = "My dad drives a Ford F-150."
     assert own("Dad finally sold the truck and got a Prius.", (dad,), "Owen") == {

@@ -439,6 +439,13 @@ _WEEKDAY_SAID = re.compile(
 )
 # a time that recurs, held as its words ("every Saturday at 10am", 每周六上午十点): a fact of kind "schedule"
 RECURRING = re.compile(r"(?:every|each)\s|(?:mon|tues|wednes|thurs|fri|satur|sun)days\b|每", re.I)
+_WEEKDAY = r"(?:mon|tues|wednes|thurs|fri|satur|sun)day"
+# a weekly time as said: "Tuesdays 6pm", "every Thursday at 5:30", "Mondays and Wednesdays at 7"
+WEEKLY = re.compile(
+    rf"(?:on\s+)?(?:(?:every|each)\s+{_WEEKDAY}|{_WEEKDAY}s)(?:\s*(?:,|and|&|/)\s*{_WEEKDAY}s?)*"
+    r"(?:\s+(?:at\s+)?\d{1,2}(?::\d{2})?(?:\s*[ap]\.?m\.?)?)?(?![\w:])",
+    re.I,
+)
 
 
 def kinds_match(old: str, new: str) -> bool:

@@ -84,7 +84,12 @@ def key_for_old(r: Reading, said: Said, old: Value, shared: set[str], subject: s
         return vocabulary.normalize(after[1])
     if old.kind == "name" and re.search(r"\b(?:at|in)\s+(?:the\s+)?$", said.text[: old.start], _I):
         return "location"
-    return _BY_SHAPE.get(old.kind.split(":")[0], old.kind)
+    return shape_key(old)
+
+
+def shape_key(value: Value) -> str:
+    """The key a value's shape alone gives it ("amount", "schedule"): what `key_for_old` falls back to."""
+    return _BY_SHAPE.get(value.kind.split(":")[0], value.kind)
 
 
 _FOR_AFTER = re.compile(

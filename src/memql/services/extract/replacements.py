@@ -38,7 +38,7 @@ from .common import (
 )
 from .matching import QueryWords, attribute_phrases
 from .patterns_en import _NEGATION
-from .replacement_keys import key_for_old, terms
+from .replacement_keys import key_for_old, shape_key, terms
 from .shifts import following_day
 from .value_shapes import Value, values
 
@@ -397,7 +397,7 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
         n = count_of(total["n"] or total["en"]) if total else count_of(str(new.value))
         if n is not None and not _IS_TOTAL.search(r.text[: new.start]):
             new = Value(new.kind, new.start, new.end, int(n) if total else held.value + int(n))
-    own = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
+    own = read = next((d for d in r.facts if same_value(d.value, str(new.value))), None)
     if own is not None and r.vocabulary.attribute(own.attribute) is None:
         own = None  # the grammar's key of its own making ("把目标") yields to the key the old value held
     start, end = sentence_around(r.text, new.start, new.end)
@@ -426,6 +426,11 @@ def _draft(r: Reading, said: Said, back: int, old: Value, new: Value, shared: se
         subject = _subject(r, said)
         attribute = key_for_old(r, said, old, shared, subject)
         if not attribute:
+            return
+        if read is not None and read.subject == r.speaker and attribute == shape_key(old):
+            # "Carol is moving my lesson to Wednesdays at 5:30" after "Tuesdays 6pm": the key the grammar read
+            # is better than the old value's shape alone
+            _earlier_value(r, read.subject, read.attribute, said, back, old, turn)
             return
     # the grammar's own reading of the new value under a key it could not bind is replaced by this one
     r.facts[:] = [d for d in r.facts if not same_value(d.value, str(new.value))]
@@ -531,7 +536,7 @@ def _relative(text: str) -> str | None:
 def _subject(r: Reading, said: Said) -> str:
     """Whose value it is: a person named before whom the message opens with ("Priya transferred to
     Austin"), a relative of the speaker's either turn names ("Dad takes 10 mg"), else the speaker."""
-    opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
+    opening = re.match(r"\s*([A-Z][a-z]+)\b(?!\s+(?:and|&)\s+(?:i|me)\b)", r.text)  # "Carol and i": mine too
     if opening and _relative(opening[1]):  # "Grandpa's doctor …": a relative, as "my grandpa" would be
         return f"{r.speaker}'s {_relative(opening[1])}"
     if (name := _named_opening(r, said)) is not None:
@@ -544,7 +549,7 @@ def _named_opening(r: Reading, said: Said) -> str | None:
     """A person named before whom the message opens with and the old turn names ("Priya transferred to
     Austin", 阿关为了工作搬去重庆了)."""
     names = {p.name for p in r.persons}
-    opening = re.match(r"\s*([A-Z][a-z]+)\b", r.text)
+    opening = re.match(r"\s*([A-Z][a-z]+)\b(?!\s+(?:and|&)\s+(?:i|me)\b)", r.text)  # "Carol and i": mine too
     if opening and opening[1] in names and opening[1] in said.text and not _is_value_word(opening[1], said):
         return opening[1]
     text = r.text.lstrip()

@@ -376,6 +376,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
         not known
         and not _VALUE_LIKE.match(r.text, _skip(_ARTICLE, r.text, vstart, end), end)
         and r.time_at(vstart, end) is None  # "my exam is in three weeks": a time is a value too
+        and not recurs(r, vstart, end)  # "my yoga class is on saturdays"
         and not (cop in ("is", "'s", "is now") and _A_THING.match(r.text, vstart, end))
     ):
         return False  # "my team is super encouraging": an unknown attribute takes a name, a number or a time

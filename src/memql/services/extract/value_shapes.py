@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import CJK, find_times, time_value
+from .common import CJK, WEEKLY, find_times, time_value
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
 
 _I = re.IGNORECASE
@@ -113,6 +113,9 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
     for m in _MEASURE.finditer(text):
         if free(m.start(), m.end()):
             found.append(Value(f"measure:{_UNITS[m[2].lower()]}", m.start(), m.end(), m[0].strip()))
+    for m in WEEKLY.finditer(text):  # "Tuesdays 6pm": one weekly time, as said (not the next Tuesday)
+        words = re.sub(r"^on\s+", "", m[0], flags=re.I)
+        found.append(Value("schedule", m.end() - len(words), m.end(), words))
     for a, b, span in find_times(text, now):
         if free(a, b):
             value = time_value(span, now)

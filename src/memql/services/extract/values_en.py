@@ -9,7 +9,16 @@ from datetime import UTC, datetime, timedelta
 from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
 from memql.lang.time.spans import TimeSpan
 
-from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
+from .common import (
+    RECURRING,
+    WEEKLY,
+    Draft,
+    Reading,
+    corrected_holder,
+    strip_span,
+    this_year_only,
+    time_value,
+)
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
 # an amount followed by other items' amounts: ", car 320, phone 60"
@@ -21,10 +30,10 @@ _LISTED_AMOUNT = re.compile(  # (or codes: "network is Nguyen_5G, password bluem
 _PLACE_AFTER = re.compile(r"\s*,?\s+(?:out of|from|at|in|to|into|via)\s+(?:the\s+)?(?-i:[A-Z])", _I)
 
 _EVERY = re.compile(r"(?:every|each)\s+", _I)
-_WEEKDAYS = re.compile(
-    r"(?:on\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)days"
-    r"(?:\s+(?:at\s+)?\d{1,2}(?::\d{2})?\s*(?:[ap]\.?m\.?)?)?",
-    _I,
+_ON = re.compile(r"on\s+", _I)
+# the words after a weekly time that open another clause: "Wednesdays at 5:30, she picked up …"
+_AFTER_WEEKLY = re.compile(
+    r"\s*(?:$|[,;.!?(]|\s(?:and|but|so|instead|now|starting|from|because|bc|since)\b)", _I
 )
 
 
@@ -33,7 +42,7 @@ def recurs(r: Reading, start: int, end: int) -> bool:
     start, end = strip_span(r.text, start, end)
     m = _EVERY.match(r.text, start, end)
     every = m is not None and r.time_at(m.end(), end) is not None
-    return every or _WEEKDAYS.fullmatch(r.text, start, end) is not None
+    return every or WEEKLY.fullmatch(r.text, start, end) is not None
 
 
 def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
@@ -51,8 +60,12 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         rejected = time_value(old, r.now) if old is not None else rejected
     if (m := _VALUE_TAIL.search(s, start, end)) is not None and m.start() > start:
         start, end = strip_span(s, start, m.start())
+    if (on := _ON.match(s, start, end)) is not None and WEEKLY.match(s, on.end(), end):
+        start = on.end()  # "on Tuesdays at 6pm": the time is "Tuesdays at 6pm"
     if recurs(r, start, end):  # "every Saturday at 10am", "Saturdays at 3pm": a time that recurs is its words
         return s[start:end], start, end, rejected
+    if (weekly := WEEKLY.match(s, start, end)) is not None and _AFTER_WEEKLY.match(s, weekly.end(), end):
+        return s[start : weekly.end()], start, weekly.end(), rejected  # … and another clause after it
     span = r.time_at(start, end)
     place = _PLACE_AFTER.search(s, start, end) if span is None else None
     if place is not None and (span := r.time_at(start, place.start())) is not None:
