@@ -29,6 +29,7 @@ from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.as_of import EVENTS_SELECT, SQLiteAsOf
 from memql.store.sqlite.bulk import SQLiteBulk
+from memql.store.sqlite.governed import Checker, GovernanceCopy
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.reads import write_batch
@@ -62,6 +63,9 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         # whether this transaction changed the lexical index: then FTS5, which sees the uncommitted rows,
         # ranks its searches (the shared postings index only holds committed ones)
         self.lexical_written = False
+        # how searches check their conditions on candidates: in SQL here; a read session's may use the
+        # store's governance copy (memql.store.sqlite.governed)
+        self.check = Checker(conn)
 
     # --- records ---------------------------------------------------------------------------------
 
@@ -116,7 +120,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
             # find_candidates adds too
             return [Candidate.of(record, score) for record, score in SQLiteSession.find(self, tenant, q)]
         if not self.lexical_written:
-            found = self.lexical.candidates(self.conn, tenant, q)
+            found = self.lexical.candidates(self.conn, tenant, q, self.check)
             if found is not None:
                 return found
         rows = self._fts5_ranked(tenant, q, query.CANDIDATE_COLUMNS)
@@ -126,7 +130,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         """The best q.limit lexical matches, from the postings index (see memql.store.sqlite.lexical) or
         from FTS5 (`_fts5_ranked`)."""
         if not self.lexical_written:
-            found = self.lexical.search(self.conn, tenant, q)
+            found = self.lexical.search(self.conn, tenant, q, self.check)
             if found is not None:
                 return found  # type: ignore[return-value]
         return _scored(self._fts5_ranked(tenant, q, "r.*"))
@@ -193,12 +197,16 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
     def dense(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ):
-        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
+        return self.vectors.search(
+            self.conn, tenant, model, vector, q, k, self.committed_seq, signed, self.check
+        )
 
     def dense_candidates(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
-        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
+        return self.vectors.candidates(
+            self.conn, tenant, model, vector, q, k, self.committed_seq, signed, self.check
+        )
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]
@@ -358,10 +366,17 @@ class SQLiteReadSession(ReadMixin, SQLiteSession):
     visits and audit entries in the store's buffer."""
 
     def __init__(
-        self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex, buffer: VisitBuffer
+        self,
+        conn: sqlite3.Connection,
+        vectors: VectorIndex,
+        lexical: LexicalIndex,
+        buffer: VisitBuffer,
+        check: Checker | None = None,
     ) -> None:
         super().__init__(conn, vectors, lexical)
         self.buffer = buffer
+        if check is not None:
+            self.check = check
 
 
 def _enable_wal(conn: sqlite3.Connection) -> None:
@@ -408,6 +423,10 @@ class SQLiteStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
+        # the records passing each query shape, at one database version (see memql.store.sqlite.governed);
+        # `writes` counts this connection's write transactions, a part of that version
+        self.governed = GovernanceCopy()
+        self.writes = 0
         database = None if path == ":memory:" else Path(path).expanduser()  # beside it: the indexes' files
         self.vectors = VectorIndex(vector_index, database and Path(f"{database}.vectors"), database)
         self.lexical = LexicalIndex(lexical_index, database and Path(f"{database}.lexical"), database)
@@ -474,9 +493,11 @@ class SQLiteStore:
             try:
                 yield session
             except BaseException:
+                self.writes += 1
                 self.conn.execute("ROLLBACK")
                 self.vectors.start_builds()
                 raise
+            self.writes += 1  # (before the commit: a failing COMMIT may still have changed the file)
             self.conn.execute("COMMIT")
             self.vectors.start_builds()  # those its searches found due
             if session.committed_seq is not None:  # it stored vectors: absorbed in the background
@@ -506,7 +527,12 @@ class SQLiteStore:
         with self._lock:
             self.conn.execute("BEGIN")  # deferred: a shared read lock (a WAL snapshot), never the write lock
             try:
-                yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits)
+                # the database version this read sees: the pragma is its first statement, so it takes the
+                # snapshot the read's queries see; another connection's commit changes data_version, this
+                # one's own writes total_changes and `writes` (memql.store.sqlite.governed)
+                version = (self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes)
+                check = Checker(self.conn, self.governed, (*version, self.writes))
+                yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits, check)
             finally:
                 self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
                 self.vectors.start_builds()  # those its searches found due, once it has answered
@@ -537,6 +563,8 @@ class SQLiteStore:
         return self._flush_conn
 
     def _write_batch(self, conn: sqlite3.Connection, batch: Batch) -> None:
+        if conn is self.conn:
+            self.writes += 1
         conn.execute("BEGIN IMMEDIATE")
         try:
             write_batch(conn, batch, SQLiteSession(conn, self.vectors, self.lexical).log)
@@ -553,6 +581,7 @@ class SQLiteStore:
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:
+                self.writes += 1
                 self.conn.execute("ROLLBACK")
                 self.vectors.start_builds()
 
@@ -560,6 +589,7 @@ class SQLiteStore:
         """Read-only SQL for tools such as the bench's assertions (run against the `memory` view)."""
         with self._lock:
             self.flush_visits()
+            self.writes += 1  # whatever the SQL does
             return list(self.conn.execute(sql, params))
 
     def close(self) -> None:
