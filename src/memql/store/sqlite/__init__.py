@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 import secrets
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -29,11 +27,11 @@ from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.as_of import EVENTS_SELECT, SQLiteAsOf
 from memql.store.sqlite.bulk import SQLiteBulk
-from memql.store.sqlite.governed import Checker, GovernanceCopy
+from memql.store.sqlite.governed import Checker, GovernanceCopy, fts5_candidates
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.reads import write_batch
-from memql.store.sqlite.schema import copy_latest, migrate
+from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
 from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
@@ -123,6 +121,9 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
             found = self.lexical.candidates(self.conn, tenant, q, self.check)
             if found is not None:
                 return found
+        checked = fts5_candidates(self.check, tenant, q, LEXICAL_FIRST_WINDOW, LEXICAL_MAX_WINDOW)
+        if checked is not None:
+            return [codec.candidate(row, score) for _, score, row in checked]
         rows = self._fts5_ranked(tenant, q, query.CANDIDATE_COLUMNS)
         return [codec.candidate(row, row["score"]) for row in rows]
 
@@ -379,22 +380,6 @@ class SQLiteReadSession(ReadMixin, SQLiteSession):
             self.check = check
 
 
-def _enable_wal(conn: sqlite3.Connection) -> None:
-    """Switch the file to WAL (a persistent setting). The switch needs an exclusive lock and SQLite may
-    report "locked" at once, without its busy handler, while another process opens the same fresh
-    file: retry within the busy timeout."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.005 + random.random() * 0.02)
-
-
 class SQLiteStore:
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
@@ -415,7 +400,7 @@ class SQLiteStore:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if path != ":memory:":
-            _enable_wal(self.conn)
+            enable_wal(self.conn, BUSY_TIMEOUT_MS)
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()

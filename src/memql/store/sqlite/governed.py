@@ -31,6 +31,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from memql.ports.store import RecordQuery, amended
+from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite import query
 from memql.store.sqlite.codec import to_us
 
@@ -102,9 +103,19 @@ class Checker:
     ) -> None:
         self.conn, self.copy, self.version = conn, copy, version
 
-    def __call__(self, tenant: str, q: RecordQuery, nums: list[int] | None) -> dict[int, Row]:
+    def holds(self, tenant: str, q: RecordQuery, count: int) -> bool:
+        """Whether the copy holds the shape of q (without ids) for this read, `count` candidates to
+        check counting towards loading it."""
+        if self.version is None or self.copy is None or q.ids is not None:
+            return False
+        return self.copy.rows(self.conn, self.version, tenant, _checked(q), count) is not None
+
+    def __call__(
+        self, tenant: str, q: RecordQuery, nums: list[int] | None, copy_only: bool = False
+    ) -> dict[int, Row] | None:
         """The candidates (every record, when None) that satisfy q, each with its candidate columns
-        (query.CANDIDATE_COLUMNS: what ranking needs), in record-number order; nothing is decoded."""
+        (query.CANDIDATE_COLUMNS: what ranking needs), in record-number order; nothing is decoded.
+        `copy_only`: None instead of checking in SQL (the caller has a single statement of its own)."""
         if nums is not None and not nums:
             return {}
         ids = None
@@ -125,5 +136,42 @@ class Checker:
                     if found is not None and (now is None or found[0] is None or found[0] > now):
                         out[n] = found[1]
                 return out
+        if copy_only:
+            return None
         sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
         return {row[0]: row for row in self.conn.execute(sql, params)}
+
+
+def _checked(q: RecordQuery) -> RecordQuery:
+    """q's conditions alone: what a check of candidates applies."""
+    return amended(q, ids=None, text_query=None, limit=None, order="created_asc")
+
+
+def fts5_candidates(check: Checker, tenant: str, q: RecordQuery, first: int, widest: int) -> list[Any] | None:
+    """FTS5's best q.limit matches as (record number, score, candidate columns), checked by the copy: the
+    answer of SQLiteSession._fts5_ranked's windows -- FTS5 ranks a window of its best matches, the
+    conditions are checked on it, the window widens (x8) while a wider one could change the answer --
+    with FTS5 ranking alone (it ranks far faster than joined to the records and their conditions). None:
+    the copy does not hold q's shape, or no window answers (the caller's SQL does)."""
+    match = fts_match_expression(q.text_query or "")
+    if match is None or q.limit is None or q.offset or q.ids is not None:
+        return None
+    limit: int = q.limit
+    window = max(limit + limit // 4, first)
+    if not check.holds(tenant, q, window):
+        return None  # (counted as the SQL's check of a window: the copy is loaded once worth it)
+    while window <= widest:
+        hits = check.conn.execute(query.FTS5_WINDOW, (match, window)).fetchall()
+        passed = check(tenant, q, [n for n, _ in hits], copy_only=True) if hits else {}
+        if passed is None:
+            return None
+        rows = [(n, score, passed[n]) for n, score in hits if n in passed]
+        if not rows:
+            return None  # (the matches that pass lie further down, if anywhere: the full query)
+        rows.sort(key=lambda r: (-r[1], -r[2][1], -r[0]))  # the query's order: score, weight, newest
+        rows = rows[:limit]
+        floor = min(score for _, score in hits)
+        if len(hits) < window or (len(rows) == limit and rows[-1][1] > floor):
+            return rows
+        window *= 8
+    return None
