@@ -12,12 +12,15 @@ expired, archived, rewritten -- and another tenant's; six callers (two owners, a
 the other tenant, no embedder) run hybrid, lexical, MMR, filtered, re-weighted, any-status and by-vector
 Retrieves, each store twice (the second time reopened). `run` copies DIR, so both codes start from the
 same files (a graph's build order is not deterministic); the visit buffer flushes only between callers
-(a timer's flush racing a read changes what that read sees of the visits, whichever the code)."""
+(a timer's flush racing a read changes what that read sees of the visits, whichever the code). Then
+governance changes between reads, each after Retrieves at one database version: by another connection,
+by another process, by the readers' own connection, and an expiry passing with nothing written."""
 
 import json
 import os
 import random
 import shutil
+import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
@@ -211,6 +214,74 @@ def run(path, vector_index, lexical_index, seed, out):
     store.close()
 
 
+def probe(memories, rnd, emb, out, label):
+    """A few hybrid and by-vector Retrieves per reader, without a flush: repeated at one database version,
+    they warm whatever a read path keeps between reads before the change that follows."""
+    for name, m in memories:
+        for i in range(12):
+            q = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 3)))
+            if i % 3 == 2:
+                ir = {"search": {"intent": {"vector": emb.embed([q])[0]}, "overrides": {"k": 10}}}
+                res = m.execute({"op": "Retrieve", "target": ir, "args": {"include": INCLUDE}})
+            else:
+                res = m.retrieve(q, k=rnd.choice([3, 10]), include=INCLUDE)
+            out.append([label, name, q, res.success, res.data if res.success else None])
+
+
+def changes(path, vector_index, lexical_index, seed, out):
+    """Governance changing between reads: by another connection, by another process, by the readers' own
+    connection, and expiry passing while nothing is written."""
+    rnd = random.Random(seed + 100)
+    store = SQLiteStore(str(path), vector_index=vector_index, lexical_index=lexical_index)
+    store.visits.interval = 1e9
+    emb = WordHashEmbedder(24)
+    rows = store.execute_sql("SELECT num, owner FROM records WHERE tenant = 'acme' ORDER BY num")
+    owned = [(str(r[0]), r[1]) for r in rows]
+    readers = [
+        (a, Memory(store, tenant="acme", actor=a, clock=NOW, embedder=emb)) for a in ("alice", "bob", "carol")
+    ]
+    later = [
+        (
+            "alice+1h",
+            Memory(store, tenant="acme", actor="alice", clock=NOW + timedelta(hours=1), embedder=emb),
+        )
+    ]
+    other = SQLiteStore(str(path), vector_index=vector_index, lexical_index=lexical_index)
+    probe(readers, rnd, emb, out, "before")
+    with other.transaction() as s:  # another connection: permissions, status, expiry soon
+        for rid, _ in rnd.sample(owned, len(owned) // 5):
+            change = rnd.choice(
+                [
+                    {"read_perm_level": "private"},
+                    {"read_blacklist": ["bob"]},
+                    {"read_perm_level": "custom", "read_whitelist": ["carol"]},
+                    {"status": "archived"},
+                    {"sensitivity": "restricted"},
+                    {"expire_at": NOW + timedelta(minutes=30)},
+                    {"read_perm_level": "public", "read_blacklist": []},
+                ]
+            )
+            s.update("acme", rid, change)
+    probe(readers, rnd, emb, out, "other connection")
+    probe(later, rnd, emb, out, "expiry passed")  # the same database version, an hour later
+    script = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], timeout=30, isolation_level=None); "
+        "c.execute(\"UPDATE records SET owner = 'bob' WHERE tenant = 'acme' AND num % 7 = 3\")"
+    )
+    subprocess.run([sys.executable, "-c", script, str(path)], check=True)
+    probe(readers, rnd, emb, out, "other process")
+    for rid, owner in rnd.sample(owned, len(owned) // 10):  # the readers' own connection, through the engine
+        m = Memory(store, tenant="acme", actor=owner or "alice", clock=NOW, embedder=emb)
+        res = m.update([rid], read_perm_level=rnd.choice(["private", "team", "public"]))
+        out.append(["update", rid, res.success])
+    probe(readers, rnd, emb, out, "same connection")
+    other.close()
+    store.flush_visits()
+    rows = store.execute_sql("SELECT num, visits, last_access_at FROM records ORDER BY num")
+    out.append(["visits after changes", vector_index, lexical_index, [tuple(r) for r in rows]])
+    store.close()
+
+
 CONFIGS = (
     (400, "exact", "fts5", 1),
     (600, "hnsw", "postings", 2),
@@ -232,5 +303,6 @@ else:  # compare.py run DIR: the Retrieves on a copy of the stores
         p = base / f"s-{n}-{vi}-{li}.db"
         run(p, vi, li, seed, out)
         run(p, vi, li, seed + 10, out)  # reopened: snapshots, pending visits from the first run written
+        changes(p, vi, li, seed, out)
     print(json.dumps(out, default=str, sort_keys=True))
     shutil.rmtree(base, ignore_errors=True)

@@ -158,8 +158,8 @@ def test_the_graph_path_answers_as_if_every_candidate_of_its_window_were_checked
                         out.append([(r.id, score) for r, score in s.dense("A", q, f, k, MODEL)])
         return out
 
-    def check_all(conn, tenant, q, k, fresh):
-        matched = module._matching(conn, tenant, q, [n for n, _ in fresh])
+    def check_all(check, tenant, q, k, fresh):
+        matched = check(tenant, q, [n for n, _ in fresh])
         return [(n, s, matched[n]) for n, s in fresh if n in matched]
 
     monkeypatch.setattr(module, "SIDE_THREAD_MIN_ROWS", 1)

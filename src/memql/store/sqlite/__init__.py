@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import contextlib
 import json
-import random
 import secrets
 import sqlite3
 import threading
-import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -29,10 +27,11 @@ from memql.services.tokenize import index_text
 from memql.store.sqlite import codec, query
 from memql.store.sqlite.as_of import EVENTS_SELECT, SQLiteAsOf
 from memql.store.sqlite.bulk import SQLiteBulk
+from memql.store.sqlite.governed import Checker, GovernanceCopy, fts5_candidates
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.reads import write_batch
-from memql.store.sqlite.schema import copy_latest, migrate
+from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
 from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
@@ -62,6 +61,9 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         # whether this transaction changed the lexical index: then FTS5, which sees the uncommitted rows,
         # ranks its searches (the shared postings index only holds committed ones)
         self.lexical_written = False
+        # how searches check their conditions on candidates: in SQL here; a read session's may use the
+        # store's governance copy (memql.store.sqlite.governed)
+        self.check = Checker(conn)
 
     # --- records ---------------------------------------------------------------------------------
 
@@ -116,9 +118,12 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
             # find_candidates adds too
             return [Candidate.of(record, score) for record, score in SQLiteSession.find(self, tenant, q)]
         if not self.lexical_written:
-            found = self.lexical.candidates(self.conn, tenant, q)
+            found = self.lexical.candidates(self.conn, tenant, q, self.check)
             if found is not None:
                 return found
+        checked = fts5_candidates(self.check, tenant, q, LEXICAL_FIRST_WINDOW, LEXICAL_MAX_WINDOW)
+        if checked is not None:
+            return [codec.candidate(row, score) for _, score, row in checked]
         rows = self._fts5_ranked(tenant, q, query.CANDIDATE_COLUMNS)
         return [codec.candidate(row, row["score"]) for row in rows]
 
@@ -126,7 +131,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         """The best q.limit lexical matches, from the postings index (see memql.store.sqlite.lexical) or
         from FTS5 (`_fts5_ranked`)."""
         if not self.lexical_written:
-            found = self.lexical.search(self.conn, tenant, q)
+            found = self.lexical.search(self.conn, tenant, q, self.check)
             if found is not None:
                 return found  # type: ignore[return-value]
         return _scored(self._fts5_ranked(tenant, q, "r.*"))
@@ -193,12 +198,16 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
     def dense(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ):
-        return self.vectors.search(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
+        return self.vectors.search(
+            self.conn, tenant, model, vector, q, k, self.committed_seq, signed, self.check
+        )
 
     def dense_candidates(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
-        return self.vectors.candidates(self.conn, tenant, model, vector, q, k, self.committed_seq, signed)
+        return self.vectors.candidates(
+            self.conn, tenant, model, vector, q, k, self.committed_seq, signed, self.check
+        )
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]
@@ -358,26 +367,17 @@ class SQLiteReadSession(ReadMixin, SQLiteSession):
     visits and audit entries in the store's buffer."""
 
     def __init__(
-        self, conn: sqlite3.Connection, vectors: VectorIndex, lexical: LexicalIndex, buffer: VisitBuffer
+        self,
+        conn: sqlite3.Connection,
+        vectors: VectorIndex,
+        lexical: LexicalIndex,
+        buffer: VisitBuffer,
+        check: Checker | None = None,
     ) -> None:
         super().__init__(conn, vectors, lexical)
         self.buffer = buffer
-
-
-def _enable_wal(conn: sqlite3.Connection) -> None:
-    """Switch the file to WAL (a persistent setting). The switch needs an exclusive lock and SQLite may
-    report "locked" at once, without its busy handler, while another process opens the same fresh
-    file: retry within the busy timeout."""
-    deadline = time.monotonic() + BUSY_TIMEOUT_MS / 1000
-    while True:
-        try:
-            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
-                conn.execute("PRAGMA journal_mode = WAL")
-            return
-        except sqlite3.OperationalError as exc:
-            if "locked" not in str(exc) or time.monotonic() > deadline:
-                raise
-            time.sleep(0.005 + random.random() * 0.02)
+        if check is not None:
+            self.check = check
 
 
 class SQLiteStore:
@@ -400,7 +400,7 @@ class SQLiteStore:
         self.conn.row_factory = sqlite3.Row
         self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
         if path != ":memory:":
-            _enable_wal(self.conn)
+            enable_wal(self.conn, BUSY_TIMEOUT_MS)
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
@@ -408,6 +408,10 @@ class SQLiteStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
         self.visits = VisitBuffer(self.flush_visits)
+        # the records passing each query shape, at one database version (see memql.store.sqlite.governed);
+        # `writes` counts this connection's write transactions, a part of that version
+        self.governed = GovernanceCopy()
+        self.writes = 0
         database = None if path == ":memory:" else Path(path).expanduser()  # beside it: the indexes' files
         self.vectors = VectorIndex(vector_index, database and Path(f"{database}.vectors"), database)
         self.lexical = LexicalIndex(lexical_index, database and Path(f"{database}.lexical"), database)
@@ -474,9 +478,11 @@ class SQLiteStore:
             try:
                 yield session
             except BaseException:
+                self.writes += 1
                 self.conn.execute("ROLLBACK")
                 self.vectors.start_builds()
                 raise
+            self.writes += 1  # (before the commit: a failing COMMIT may still have changed the file)
             self.conn.execute("COMMIT")
             self.vectors.start_builds()  # those its searches found due
             if session.committed_seq is not None:  # it stored vectors: absorbed in the background
@@ -506,7 +512,12 @@ class SQLiteStore:
         with self._lock:
             self.conn.execute("BEGIN")  # deferred: a shared read lock (a WAL snapshot), never the write lock
             try:
-                yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits)
+                # the database version this read sees: the pragma is its first statement, so it takes the
+                # snapshot the read's queries see; another connection's commit changes data_version, this
+                # one's own writes total_changes and `writes` (memql.store.sqlite.governed)
+                version = (self.conn.execute("PRAGMA data_version").fetchone()[0], self.conn.total_changes)
+                check = Checker(self.conn, self.governed, (*version, self.writes))
+                yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits, check)
             finally:
                 self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
                 self.vectors.start_builds()  # those its searches found due, once it has answered
@@ -537,6 +548,8 @@ class SQLiteStore:
         return self._flush_conn
 
     def _write_batch(self, conn: sqlite3.Connection, batch: Batch) -> None:
+        if conn is self.conn:
+            self.writes += 1
         conn.execute("BEGIN IMMEDIATE")
         try:
             write_batch(conn, batch, SQLiteSession(conn, self.vectors, self.lexical).log)
@@ -553,6 +566,7 @@ class SQLiteStore:
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:
+                self.writes += 1
                 self.conn.execute("ROLLBACK")
                 self.vectors.start_builds()
 
@@ -560,6 +574,7 @@ class SQLiteStore:
         """Read-only SQL for tools such as the bench's assertions (run against the `memory` view)."""
         with self._lock:
             self.flush_visits()
+            self.writes += 1  # whatever the SQL does
             return list(self.conn.execute(sql, params))
 
     def close(self) -> None:

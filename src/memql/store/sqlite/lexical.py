@@ -49,9 +49,10 @@ from memql.index.keeper import Keeper, Kept
 from memql.index.postings import BM25Postings
 from memql.index.window import filtered_top
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery, amended
+from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.governed import Checker, Row
 from memql.store.sqlite.pages import OPENER_WAIT_S, Populating
 from memql.store.sqlite.vector_cache import connect_existing
 
@@ -66,7 +67,7 @@ IN_BACKGROUND = True  # a file store's index is prepared by a thread while FTS5 
 PREPARE_HOOK: Callable[[], None] | None = None  # tests: runs first in the preparing thread
 FTS5_TOKENIZER = "unicode61 remove_diacritics 2"  # records_fts's (see schema.py)
 
-Hit = tuple[int, float, sqlite3.Row]  # a record number, its BM25 score and its candidate columns
+Hit = tuple[int, float, Row]  # a record number, its BM25 score and its candidate columns
 # an index ready to publish: store id, generation, postings, last change, its record number, unsaved changes
 Prepared = tuple[int, int, "BM25Postings", int, int, int]
 
@@ -135,19 +136,24 @@ class LexicalIndex(Kept):
         return "postings" if self.postings is not None else "fts5"
 
     def search(
-        self, conn: sqlite3.Connection, tenant: str, q: RecordQuery
+        self, conn: sqlite3.Connection, tenant: str, q: RecordQuery, check: Checker | None = None
     ) -> list[tuple[Record, float]] | None:
         """The best q.limit records matching q, by BM25 (best first; ties by weight, then newest), or None
-        when FTS5 should answer (mode, store size, a phrase, or a window that grew too wide)."""
-        hits = self._hits(conn, tenant, q)
+        when FTS5 should answer (mode, store size, a phrase, or a window that grew too wide). `check`:
+        how the query's conditions are checked on the index's matches (memql.store.sqlite.governed)."""
+        hits = self._hits(conn, tenant, q, check)
         return None if hits is None else _decoded(conn, tenant, [(num, score) for num, score, _ in hits])
 
-    def candidates(self, conn: sqlite3.Connection, tenant: str, q: RecordQuery) -> list[Candidate] | None:
+    def candidates(
+        self, conn: sqlite3.Connection, tenant: str, q: RecordQuery, check: Checker | None = None
+    ) -> list[Candidate] | None:
         """`search`'s answer as candidates (no record decoded), or None when FTS5 should answer."""
-        hits = self._hits(conn, tenant, q)
+        hits = self._hits(conn, tenant, q, check)
         return None if hits is None else [codec.candidate(row, score) for _, score, row in hits]
 
-    def _hits(self, conn: sqlite3.Connection, tenant: str, q: RecordQuery) -> list[Hit] | None:
+    def _hits(
+        self, conn: sqlite3.Connection, tenant: str, q: RecordQuery, check: Checker | None
+    ) -> list[Hit] | None:
         if self.mode == "fts5" or q.text_query is None or q.limit is None:
             return None
         if q.limit <= 0:
@@ -163,7 +169,7 @@ class LexicalIndex(Kept):
             if any(len(p) != 1 for p in phrases):
                 return None  # a phrase needs token positions: FTS5 matches it
             nums, scores = self.postings.scores([p[0] for p in phrases], tenant)
-        return _filtered_top(conn, tenant, q, q.limit, nums, scores)
+        return _filtered_top(check or Checker(conn), tenant, q, q.limit, nums, scores)
 
     # --- catching up --------------------------------------------------------------------------------
 
@@ -379,30 +385,16 @@ class _Stopped(MemqlError):
 
 
 def _filtered_top(
-    conn: sqlite3.Connection, tenant: str, q: RecordQuery, limit: int, nums: np.ndarray, scores: np.ndarray
+    check: Checker, tenant: str, q: RecordQuery, limit: int, nums: np.ndarray, scores: np.ndarray
 ) -> list[Hit] | None:
     """The `limit` best matches that satisfy q, ordered as FTS5's query orders them (score, then weight,
     then the newest record), or None when the window would grow past MAX_WINDOW (memql.index.window)."""
 
-    def passing(candidates: list[int]) -> dict[int, tuple[float, sqlite3.Row]]:
-        return {n: (row[1], row) for n, row in _passing(conn, tenant, q, candidates).items()}
+    def passing(candidates: list[int]) -> dict[int, tuple[float, Row]]:
+        # (the weight, second of the candidate columns, is the order's tie-break)
+        return {n: (row[1], row) for n, row in check(tenant, q, candidates).items()}
 
     return filtered_top(limit, nums, scores, passing, FIRST_WINDOW, MAX_WINDOW)
-
-
-def _passing(
-    conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int]
-) -> dict[int, sqlite3.Row]:
-    """The candidates that satisfy the query's conditions, with their candidate columns
-    (query.CANDIDATE_COLUMNS; the weight, second, is the order's tie-break)."""
-    if q.ids is not None:  # the query's own ids narrow the candidates
-        wanted = set(q.ids)
-        nums = [n for n in nums if str(n) in wanted]
-    if not nums:
-        return {}
-    checked = amended(q, ids=None, text_query=None, limit=None, order="created_asc")
-    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
-    return {row[0]: row for row in conn.execute(sql, params)}
 
 
 def _decoded(

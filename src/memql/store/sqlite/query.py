@@ -16,6 +16,13 @@ AFTER_SEP = chr(ord(NAMESPACE_SEP) + 1)  # the character after the namespace sep
 # what a search's candidate needs (memql.ports.store.Candidate, less its score), read by `candidate`
 CANDIDATE_COLUMNS = "r.num, r.weight, COALESCE(r.time, r.created_at) AS at, r.visits, r.last_access_at"
 
+# FTS5's best matches alone (a window of them: the match expression, the size), best first; the score
+# is build()'s: -bm25, higher is better
+FTS5_WINDOW = (
+    f"SELECT rowid, -bm25(records_fts, 1.0, {CONTEXT_WEIGHT}) FROM records_fts WHERE records_fts MATCH ? "
+    f"ORDER BY bm25(records_fts, 1.0, {CONTEXT_WEIGHT}), rowid DESC LIMIT ?"
+)
+
 _ORDER = {
     "time_desc": "COALESCE(r.time, r.created_at) DESC, r.num DESC",
     "time_asc": "COALESCE(r.time, r.created_at) ASC, r.num ASC",

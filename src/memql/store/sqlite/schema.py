@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import random
 import sqlite3
 import threading
+import time
 
 # instants are INTEGER microseconds since the Unix epoch, UTC; the view renders the reference's ISO strings
 _ISO = "strftime('%Y-%m-%dT%H:%M:%SZ', {col} / 1000000, 'unixepoch')"
@@ -278,3 +280,19 @@ def _statements(script: str) -> list[str]:
     if buf.strip():
         out.append(buf.strip())
     return out
+
+
+def enable_wal(conn: sqlite3.Connection, busy_timeout_ms: int) -> None:
+    """Switch the file to WAL (a persistent setting). The switch needs an exclusive lock and SQLite may
+    report "locked" at once, without its busy handler, while another process opens the same fresh
+    file: retry within the busy timeout."""
+    deadline = time.monotonic() + busy_timeout_ms / 1000
+    while True:
+        try:
+            if conn.execute("PRAGMA journal_mode").fetchone()[0].lower() != "wal":
+                conn.execute("PRAGMA journal_mode = WAL")
+            return
+        except sqlite3.OperationalError as exc:
+            if "locked" not in str(exc) or time.monotonic() > deadline:
+                raise
+            time.sleep(0.005 + random.random() * 0.02)

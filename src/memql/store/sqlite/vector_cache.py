@@ -72,6 +72,7 @@ class VectorCache:
         self.paths = ExactVectors()  # path vectors, keyed num * MAX_PATH_VECTORS + i
         self.path_counts: dict[int, int] = {}  # how many path vectors each record has in `paths`
         self.seq = 0
+        self.caught_version: object = None  # the store connection's version at its last full catch-up
         self.opened = False  # snapshots looked for
         self.snapshots = snapshots  # where snapshots go (None: in memory only)
         self.store_id: int | None = None  # names the snapshots, so a recreated file never reads old ones
@@ -152,9 +153,17 @@ class VectorCache:
 
     # --- catching up -------------------------------------------------------------------------------
 
-    def catch_up(self, conn: sqlite3.Connection, upto: int | None, build: bool = True) -> None:
+    def catch_up(
+        self, conn: sqlite3.Connection, upto: int | None, build: bool = True, version: object = None
+    ) -> None:
         """Absorb rows whose embedding changed since the last catch-up (up to `upto`, when given), then
-        start a build if one is due (`build`; a search starts it after it has answered: `maybe_build`)."""
+        start a build if one is due (`build`; a search starts it after it has answered: `maybe_build`).
+        `version`: the store connection's database version in a read transaction (see
+        memql.store.sqlite.governed); a catch-up at the version of the last one has nothing to read."""
+        if version is not None and upto is None and version == self.caught_version:
+            if build:
+                self.maybe_build()
+            return
         self.open(conn)
         sql = (
             "SELECT num, embedding, embedding_model, path_embeddings, embedding_seq FROM records "
@@ -176,6 +185,8 @@ class VectorCache:
                     if paths is not None or num in self.path_counts:
                         self._put_paths(num, paths)
                 self.seq = max(self.seq, rows[-1][4])
+        if upto is None and not self.closed:
+            self.caught_version = version
         if build:
             self.maybe_build()
 

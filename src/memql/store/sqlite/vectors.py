@@ -40,8 +40,9 @@ from pathlib import Path
 import numpy as np
 
 from memql.ports.record import Record
-from memql.ports.store import Candidate, RecordQuery, amended
+from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.governed import Checker
 from memql.store.sqlite.pages import OPENER_WAIT_S
 from memql.store.sqlite.side_thread import SideThread
 from memql.store.sqlite.vector_cache import (
@@ -164,13 +165,15 @@ class VectorIndex:
         k: int,
         upto: int | None = None,
         signed: bool = False,
+        check: Checker | None = None,
     ) -> list[tuple[Record, float]]:
         """The k records matching q whose embeddings are closest to `vector` (cosine, best first; only
         positive cosines unless `signed`).
 
         `upto`: inside a transaction that wrote embeddings, the sequence value it started from; its own
-        rows (above it) are scored from the database, not absorbed into the shared cache."""
-        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed)
+        rows (above it) are scored from the database, not absorbed into the shared cache. `check`: how the
+        query's conditions are checked on candidates (memql.store.sqlite.governed; default: in SQL)."""
+        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed, check or Checker(conn))
         return _decoded(conn, tenant, [(num, score) for num, score, _ in scored])
 
     def candidates(
@@ -183,9 +186,10 @@ class VectorIndex:
         k: int,
         upto: int | None = None,
         signed: bool = False,
+        check: Checker | None = None,
     ) -> list[Candidate]:
         """`search`'s answer as candidates: no record is decoded."""
-        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed)
+        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed, check or Checker(conn))
         return [codec.candidate(row, score) for _, score, row in scored]
 
     def _scored(
@@ -198,19 +202,20 @@ class VectorIndex:
         k: int,
         upto: int | None,
         signed: bool,
+        check: Checker,
     ) -> list[Hit]:
         cache = self.cache(conn, tenant, model)
         # a build that is due starts when the read (or write) this search is part of has ended (the store
         # calls `start_builds`): a build's first steps, copying the graph, compete for the memory a first
         # search maps in (after a reopen at 100,000 records they added 100-150 ms to its wall time)
-        cache.catch_up(conn, upto, build=False)
+        cache.catch_up(conn, upto, build=False, version=check.version)
         with self.lock:
             self.due.add(cache)
-        return self._ranked(conn, tenant, vector, q, k, upto, signed, cache)
+        return self._ranked(check, tenant, vector, q, k, upto, signed, cache)
 
     def _ranked(
         self,
-        conn: sqlite3.Connection,
+        check: Checker,
         tenant: str,
         vector: list[float] | np.ndarray,
         q: RecordQuery,
@@ -220,18 +225,18 @@ class VectorIndex:
         cache: VectorCache,
     ) -> list[Hit]:
         query_vector = np.asarray(vector, dtype=np.float32)
-        overlay = _overlay(conn, cache, upto)
+        overlay = _overlay(check.conn, cache, upto)
         floor = -np.inf if signed else 0.0
         with cache.lock:  # the layers as they are now: a build swapping its graph in waits (briefly)
             # exactly scored on the side: path vectors, best per record (empty in most stores)
             side = cache.path_best(query_vector, overlay, signed)
             if cache.graph is not None:
-                return _search_graph(conn, tenant, q, k, cache, query_vector, overlay, side, floor)
+                return _search_graph(check, tenant, q, k, cache, query_vector, overlay, side, floor)
             nums, scores = cache.exact_scores(query_vector, live_only=signed)  # a cleared row scores 0
             nums, scores = _with_overlay(nums, scores, overlay, query_vector)
             if len(side[0]):
                 nums, scores = np.concatenate([nums, side[0]]), np.concatenate([scores, side[1]])
-            return _filtered_top(conn, tenant, q, k, nums, scores, floor)
+            return _filtered_top(check, tenant, q, k, nums, scores, floor)
 
 
 def _start(caches: set[VectorCache]) -> None:
@@ -342,7 +347,7 @@ SELECT tenant FROM t WHERE tenant IS NOT NULL
 
 
 def _search_graph(
-    conn: sqlite3.Connection,
+    check: Checker,
     tenant: str,
     q: RecordQuery,
     k: int,
@@ -378,7 +383,7 @@ def _search_graph(
         if window >= total or window > ANN_MAX_WINDOW:
             # as many candidates as vectors (a small set or a deep search), or few neighbours pass the
             # filter: rank every record that matches, exactly
-            subset = _matching(conn, tenant, q, None)
+            subset = check(tenant, q, None)
             own_nums = set(exact_side.nums.tolist())
             keys, matrix = cache.lookup([n for n in subset if n not in overlay and n not in own_nums])
             shared = zip(keys.tolist(), (matrix @ query_vector).tolist() if len(keys) else [], strict=True)
@@ -394,14 +399,14 @@ def _search_graph(
         ] + exact_side.next(window)
         seen.update(n for n, _ in fresh)
         if not first:
-            matched = _matching(conn, tenant, q, [n for n, _ in fresh])
+            matched = check(tenant, q, [n for n, _ in fresh])
             hits += [(n, s, matched[n]) for n, s in fresh if n in matched]
         else:  # the first window: best first, until k pass (it ends as if all of it were checked)
-            hits, first = _best_passing(conn, tenant, q, k, fresh), False
+            hits, first = _best_passing(check, tenant, q, k, fresh), False
         if len(hits) >= k:
             kth = sorted((s for _, s, _ in hits), reverse=True)[k - 1]
             rest = exact_side.at_least(kth)  # exact, so none of them may be lost to the cut
-            matched = _matching(conn, tenant, q, [n for n, _ in rest])
+            matched = check(tenant, q, [n for n, _ in rest])
             hits += [(n, s, matched[n]) for n, s in rest if n in matched]
             break
         window *= 4
@@ -410,7 +415,7 @@ def _search_graph(
 
 
 def _best_passing(
-    conn: sqlite3.Connection, tenant: str, q: RecordQuery, k: int, fresh: list[tuple[int, float]]
+    check: Checker, tenant: str, q: RecordQuery, k: int, fresh: list[tuple[int, float]]
 ) -> list[Hit]:
     """The candidates of `fresh` that satisfy q, checked in SQL a slice at a time in their final order
     (score, then record number) until k have passed: the k-th best score among them, and so the answer,
@@ -421,7 +426,7 @@ def _best_passing(
     hits: list[Hit] = []
     for start in range(0, len(order), step):
         chunk = order[start : start + step]
-        matched = _matching(conn, tenant, q, [n for n, _ in chunk])
+        matched = check(tenant, q, [n for n, _ in chunk])
         hits += [(n, s, matched[n]) for n, s in chunk if n in matched]
         if len(hits) >= k:
             break
@@ -450,7 +455,7 @@ class _Ranking:
 
 
 def _filtered_top(
-    conn: sqlite3.Connection,
+    check: Checker,
     tenant: str,
     q: RecordQuery,
     k: int,
@@ -478,7 +483,7 @@ def _filtered_top(
         fresh = fresh[scores[fresh] > floor]  # unless signed: opposite directions are no evidence
         if len(fresh):
             fresh_nums, fresh_scores = nums[fresh].tolist(), scores[fresh].tolist()
-            matched = _matching(conn, tenant, q, fresh_nums)
+            matched = check(tenant, q, fresh_nums)
             fresh_hits = zip(fresh_nums, fresh_scores, strict=True)
             hits += [(n, s, matched[n]) for n, s in fresh_hits if n in matched]
         window *= 4
@@ -516,25 +521,6 @@ def _ranked(scores: np.ndarray, top: int) -> np.ndarray:
         return np.argsort(-scores, kind="stable")
     best = np.argpartition(-scores, top - 1)[:top]
     return best[np.argsort(-scores[best], kind="stable")]
-
-
-def _matching(
-    conn: sqlite3.Connection, tenant: str, q: RecordQuery, nums: list[int] | None
-) -> dict[int, sqlite3.Row]:
-    """Which candidates (every record, when None) satisfy the query's conditions, each with its candidate
-    columns (query.CANDIDATE_COLUMNS: what ranking needs); nothing is decoded."""
-    if nums is not None and not nums:
-        return {}
-    ids = None
-    if q.ids is not None:  # the query's own ids narrow the candidates
-        if nums is None:
-            ids = list(q.ids)
-        else:
-            wanted = set(q.ids)
-            nums = [n for n in nums if str(n) in wanted]
-    checked = amended(q, ids=ids, text_query=None, limit=None, order="created_asc")
-    sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
-    return {row[0]: row for row in conn.execute(sql, params)}
 
 
 def _decoded(

@@ -1,0 +1,177 @@
+"""Which candidates of a search satisfy its query's conditions: in SQL, or from an in-process copy.
+
+A search (dense or lexical) ranks candidates in an index, then checks the query's conditions -- tenant,
+status, expiry, clearance, read permissions, filters -- on the best of them, a window at a time. In SQL
+that is one statement per window, which at small stores costs more than the ranking. The governance copy
+holds, per query shape, the records that pass its conditions, so the check becomes a dict lookup.
+
+Exact by construction: the copy of a query shape is the answer of the very SQL the check would run
+(`query.build`, over every record instead of a window), with one exception, expiry, which depends on
+the instant of the query and is compared at query time (``expire_at`` is kept, never a boolean). The
+shape -- the SQL and its parameters without the expiry instant -- is the copy's key.
+
+Never stale: a copy is used only in the read transaction whose database version it was loaded at. The
+version is read at the start of each read transaction (SQLiteStore.read): ``PRAGMA data_version`` (it
+changes with every commit of another connection, in any process: other writers, the store's own visit
+flushes), the connection's ``total_changes`` (its own INSERT / UPDATE / DELETE statements, committed or
+not) and the store's count of its own write transactions (whatever they changed). A write transaction
+never uses the copy (it sees its own uncommitted rows). Any change empties it.
+
+Not loaded in vain: a copy costs one scan of the tenant's records, so it is loaded only once the SQL
+checks at this version have looked at as many candidates as the store has records (a store written
+between every read keeps its SQL checks, at most twice their cost overall), and only for stores of up
+to MAX_RECORDS records (it holds a row per passing record).
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from collections.abc import Sequence
+from typing import Any
+
+from memql.ports.store import RecordQuery, amended
+from memql.services.tokenize import fts_match_expression
+from memql.store.sqlite import query
+from memql.store.sqlite.codec import to_us
+
+MAX_RECORDS = 100_000  # larger stores check in SQL: a copy would hold a row per record
+MAX_SHAPES = 8  # query shapes kept at one version (readers, clearances, filters)
+_COLUMNS = f"{query.CANDIDATE_COLUMNS}, r.expire_at"  # what a check returns, and the expiry it compares
+
+Version = tuple[int, int, int]  # data_version, total_changes, the store's own write transactions
+Row = Sequence[Any]  # query.CANDIDATE_COLUMNS of a record
+_UNUSABLE: dict[int, tuple[Any, ...]] = {}  # a shape whose expiry the copy cannot compare as SQL does
+
+
+class GovernanceCopy:
+    """The records passing each query shape at one database version (one per store: its connection's)."""
+
+    def __init__(self) -> None:
+        self.lock = threading.Lock()
+        self.version: Version | None = None
+        self.shapes: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = {}
+        self.checked: dict[tuple[Any, ...], int] = {}  # candidates checked in SQL per shape, this version
+        self.records: int | None = None  # the store's record count at this version (read when needed)
+
+    def rows(
+        self, conn: sqlite3.Connection, version: Version, tenant: str, q: RecordQuery, count: int
+    ) -> tuple[dict[int, tuple[Any, ...]], int | None] | None:
+        """The passing rows of q's shape and the expiry instant to compare (None: the caller checks
+        `count` candidates in SQL)."""
+        static = amended(q, not_expired_at=None)
+        sql, params = query.build(tenant, static, columns=_COLUMNS)
+        key = (sql, *((type(p), p) for p in params))  # (1 and 1.0 hash alike)
+        with self.lock:
+            if version != self.version:
+                self.version, self.records = version, None
+                self.shapes.clear()
+                self.checked.clear()
+            found = self.shapes.get(key)
+            if found is None:
+                checked = self.checked[key] = self.checked.get(key, 0) + count
+                if self.records is None:
+                    self.records = _records(conn)
+                if checked < self.records or self.records > MAX_RECORDS or len(self.shapes) >= MAX_SHAPES:
+                    return None
+                found = self.shapes[key] = _load(conn, sql, params)
+        if found is _UNUSABLE:
+            return None
+        return found, None if q.not_expired_at is None else to_us(q.not_expired_at)
+
+
+def _load(conn: sqlite3.Connection, sql: str, params: list[Any]) -> dict[int, tuple[Any, ...]]:
+    """Each passing record's expiry and its row as the check's SQL gives it (candidate columns, score)."""
+    rows = {row[0]: (row[5], (*row[:5], row[6])) for row in conn.execute(sql, params)}
+    if any(expiry is not None and type(expiry) is not int for expiry, _ in rows.values()):
+        return _UNUSABLE  # (memql writes instants as integers; SQL orders other types apart)
+    return rows
+
+
+def _records(conn: sqlite3.Connection) -> int:
+    """How many records the store has numbered (an upper bound of a tenant's: what a copy scans)."""
+    row = conn.execute("SELECT seq FROM sqlite_sequence WHERE name = 'records'").fetchone()
+    return 0 if row is None else int(row[0])
+
+
+class Checker:
+    """Checks a query's conditions on candidates for one session: from the governance copy in a read
+    transaction (`version` given), else -- and whenever the copy does not hold the shape -- in SQL."""
+
+    def __init__(
+        self, conn: sqlite3.Connection, copy: GovernanceCopy | None = None, version: Version | None = None
+    ) -> None:
+        self.conn, self.copy, self.version = conn, copy, version
+
+    def holds(self, tenant: str, q: RecordQuery, count: int) -> bool:
+        """Whether the copy holds the shape of q (without ids) for this read, `count` candidates to
+        check counting towards loading it."""
+        if self.version is None or self.copy is None or q.ids is not None:
+            return False
+        return self.copy.rows(self.conn, self.version, tenant, _checked(q), count) is not None
+
+    def __call__(
+        self, tenant: str, q: RecordQuery, nums: list[int] | None, copy_only: bool = False
+    ) -> dict[int, Row] | None:
+        """The candidates (every record, when None) that satisfy q, each with its candidate columns
+        (query.CANDIDATE_COLUMNS: what ranking needs), in record-number order; nothing is decoded.
+        `copy_only`: None instead of checking in SQL (the caller has a single statement of its own)."""
+        if nums is not None and not nums:
+            return {}
+        ids = None
+        if q.ids is not None:  # the query's own ids narrow the candidates
+            if nums is None:
+                ids = list(q.ids)
+            else:
+                wanted = set(q.ids)
+                nums = [n for n in nums if str(n) in wanted]
+        checked = amended(q, ids=ids, text_query=None, limit=None, order="created_asc")
+        if self.version is not None and self.copy is not None and nums is not None and ids is None:
+            held = self.copy.rows(self.conn, self.version, tenant, checked, len(nums))
+            if held is not None:
+                rows, now = held
+                out = {}
+                for n in sorted(nums):
+                    found = rows.get(n)
+                    if found is not None and (now is None or found[0] is None or found[0] > now):
+                        out[n] = found[1]
+                return out
+        if copy_only:
+            return None
+        sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
+        return {row[0]: row for row in self.conn.execute(sql, params)}
+
+
+def _checked(q: RecordQuery) -> RecordQuery:
+    """q's conditions alone: what a check of candidates applies."""
+    return amended(q, ids=None, text_query=None, limit=None, order="created_asc")
+
+
+def fts5_candidates(check: Checker, tenant: str, q: RecordQuery, first: int, widest: int) -> list[Any] | None:
+    """FTS5's best q.limit matches as (record number, score, candidate columns), checked by the copy: the
+    answer of SQLiteSession._fts5_ranked's windows -- FTS5 ranks a window of its best matches, the
+    conditions are checked on it, the window widens (x8) while a wider one could change the answer --
+    with FTS5 ranking alone (it ranks far faster than joined to the records and their conditions). None:
+    the copy does not hold q's shape, or no window answers (the caller's SQL does)."""
+    match = fts_match_expression(q.text_query or "")
+    if match is None or q.limit is None or q.offset or q.ids is not None:
+        return None
+    limit: int = q.limit
+    window = max(limit + limit // 4, first)
+    if not check.holds(tenant, q, window):
+        return None  # (counted as the SQL's check of a window: the copy is loaded once worth it)
+    while window <= widest:
+        hits = check.conn.execute(query.FTS5_WINDOW, (match, window)).fetchall()
+        passed = check(tenant, q, [n for n, _ in hits], copy_only=True) if hits else {}
+        if passed is None:
+            return None
+        rows = [(n, score, passed[n]) for n, score in hits if n in passed]
+        if not rows:
+            return None  # (the matches that pass lie further down, if anywhere: the full query)
+        rows.sort(key=lambda r: (-r[1], -r[2][1], -r[0]))  # the query's order: score, weight, newest
+        rows = rows[:limit]
+        floor = min(score for _, score in hits)
+        if len(hits) < window or (len(rows) == limit and rows[-1][1] > floor):
+            return rows
+        window *= 8
+    return None

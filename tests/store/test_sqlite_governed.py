@@ -1,0 +1,253 @@
+"""The SQLite store's governance copy (memql.store.sqlite.governed): a search's conditions checked from an
+in-process copy must answer as the SQL does, and no change of the database -- by this connection, by
+another one, by another process, by the visit flush -- nor the passing of an expiry may leave a read
+seeing what it may not, or missing what it may."""
+
+from __future__ import annotations
+
+import random
+import sqlite3
+import subprocess
+import sys
+from datetime import timedelta
+
+import numpy as np
+import pytest
+
+from memql.ports.store import Access, RecordQuery
+from memql.store.sqlite import SQLiteStore, governed
+from memql.testing.sample import MODEL, NOW, put, unit
+
+BOB = RecordQuery(access=Access(actor="bob"), not_expired_at=NOW)  # what a Retrieve of bob's asks
+VECTOR = unit(np.random.default_rng(0))
+
+
+@pytest.fixture(params=["dense", "lexical"])
+def side(request):
+    return request.param
+
+
+@pytest.fixture
+def store(tmp_path, side):
+    store = SQLiteStore(str(tmp_path / "g.db"), vector_index="exact", lexical_index="postings")
+    rng = np.random.default_rng(1)
+    with store.transaction() as s:
+        for i in range(30):  # alice's, all readable by bob, all matching "piano", all near VECTOR
+            put(s, "T", f"piano note {i}", VECTOR + 0.1 * unit(rng), owner="alice")
+    store.lexical.wait()
+    yield store
+    store.close()
+
+
+def seen(store: SQLiteStore, side: str, q: RecordQuery = BOB) -> dict[str, tuple[int, int | None]]:
+    """What bob's search finds, with each record's heat (visits, last access)."""
+    with store.read() as s:
+        if side == "dense":
+            found = s.dense_candidates("T", VECTOR, q, 50, MODEL)
+        else:
+            found = s.find_candidates(
+                "T", RecordQuery(**{**q.__dict__, "text_query": "piano", "limit": 50, "order": "relevance"})
+            )
+    return {c.id: (c.visits, c.last_access_us) for c in found}
+
+
+def warm(store: SQLiteStore, side: str, q: RecordQuery = BOB) -> dict[str, tuple[int, int | None]]:
+    """Search until the copy holds the query's shape (it is loaded once the SQL checks have looked at as
+    many candidates as the store has records), so that the next search would use it."""
+    for _ in range(5):
+        seen(store, side, q)
+        store.lexical.wait()  # (the postings index is prepared by a thread: FTS5 answers meanwhile)
+        if store.governed.shapes:
+            return seen(store, side, q)
+    raise AssertionError("the governance copy was never loaded")
+
+
+def first_id(store: SQLiteStore) -> str:
+    """(Read before warming the copy: execute_sql counts as a write of the store's connection.)"""
+    return str(store.execute_sql("SELECT min(num) FROM records")[0][0])
+
+
+def test_a_change_by_another_connection_is_seen_by_the_next_read(store, side, tmp_path):
+    target = first_id(store)
+    before = warm(store, side)
+    assert target in before
+    other = SQLiteStore(str(tmp_path / "g.db"), vector_index="exact", lexical_index="postings")
+    with other.transaction() as s:
+        s.update("T", target, {"read_perm_level": "private"})
+    assert target not in seen(store, side)
+    with other.transaction() as s:
+        s.update("T", target, {"read_perm_level": None})
+    assert seen(store, side) == before
+    other.close()
+
+
+def test_a_change_by_another_process_is_seen_by_the_next_read(store, side, tmp_path):
+    target = first_id(store)
+    warm(store, side)
+    script = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('UPDATE records SET read_blacklist = \\'[\"bob\"]\\' WHERE num = ?', (int(sys.argv[2]),))"
+    )
+    subprocess.run([sys.executable, "-c", script, str(tmp_path / "g.db"), target], check=True)
+    assert target not in seen(store, side)
+
+
+def test_a_write_of_the_same_connection_is_seen_by_the_next_read(store, side):
+    target = first_id(store)
+    before = warm(store, side)
+    with store.transaction() as s:
+        s.update("T", target, {"status": "archived"})
+    assert target not in seen(store, side)
+    with store.transaction() as s:
+        s.update("T", target, {"status": "active", "owner": "carol", "read_whitelist": ["dave"]})
+    assert target not in seen(store, side)  # a whitelist without a level: custom
+    with store.transaction() as s:
+        s.update("T", target, {"read_perm_level": "team"})
+    assert target in seen(store, side)
+    with store.transaction() as s:
+        s.update("T", target, {"read_whitelist": ["bob"]})
+    assert target in seen(store, side)
+    assert set(seen(store, side)) == set(before)
+
+
+def test_plain_sql_on_the_store_connection_is_seen_by_the_next_read(store, side):
+    target = first_id(store)
+    cleared = RecordQuery(**{**BOB.__dict__, "sensitivities": ("standard",)})
+    assert target in warm(store, side, cleared)
+    store.conn.execute("UPDATE records SET sensitivity = 'restricted' WHERE num = ?", (int(target),))
+    assert target not in seen(store, side, cleared)
+
+
+def test_a_rolled_back_write_leaves_no_trace(store, side):
+    target = first_id(store)
+    before = warm(store, side)
+    with pytest.raises(RuntimeError), store.transaction() as s:
+        s.update("T", target, {"read_perm_level": "private"})
+        assert target not in seen_in(s, side)  # the transaction sees its own change ...
+        raise RuntimeError("rolled back")
+    assert seen(store, side) == before  # ... and nobody else ever does
+    with store.transaction() as s:
+        s.update("T", target, {"read_perm_level": "private"})
+        inside = seen_in(s, side)
+    assert target not in inside and target not in seen(store, side)
+
+
+def seen_in(session, side: str) -> set[str]:
+    if side == "dense":
+        return {c.id for c in session.dense_candidates("T", VECTOR, BOB, 50, MODEL)}
+    q = RecordQuery(**{**BOB.__dict__, "text_query": "piano", "limit": 50, "order": "relevance"})
+    return {c.id for c in session.find_candidates("T", q)}
+
+
+def test_expiry_is_compared_at_the_instant_of_each_query(store, side):
+    target = first_id(store)
+    with store.transaction() as s:
+        s.update("T", target, {"expire_at": NOW + timedelta(minutes=5)})
+    assert target in warm(store, side)
+    version = store.governed.version
+    at = [NOW + timedelta(minutes=m) for m in (4, 5, 6)]
+    found = [target in seen(store, side, RecordQuery(**{**BOB.__dict__, "not_expired_at": t})) for t in at]
+    assert found == [True, False, False]  # expire_at > now: gone at the very instant
+    assert store.governed.version == version and store.governed.shapes  # answered by the warm copy
+
+
+def test_the_visit_flush_is_seen_by_the_next_read(store, side):
+    target = first_id(store)
+    warm(store, side)
+    with store.read() as s:
+        s.touch("T", [target], NOW)
+    assert seen(store, side)[target][0] == 1  # the pending visit, from the buffer
+    store.flush_visits()  # written by the flush's own connection
+    assert seen(store, side)[target][0] == 1  # from the database now, not a copy from before
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_the_copy_answers_as_the_sql_does(tmp_path, seed):
+    """Random governance (owners, agents, levels, lists, statuses, clearances, expiry) and random readers:
+    the copy's answer equals the SQL's for every query."""
+    rng = random.Random(seed)
+    store = SQLiteStore(str(tmp_path / "r.db"), vector_index="exact")
+    actors = ["alice", "bob", "carol", None]
+    with store.transaction() as s:
+        for i in range(120):
+            fields = {
+                "owner": rng.choice(actors),
+                "agent": rng.choice([None, None, "bot"]),
+                "status": rng.choice(["active", "active", "archived", "pending", "rejected", "expired"]),
+                "read_perm_level": rng.choice([None, "public", "team", "private", "custom", "odd"]),
+                "read_whitelist": rng.choice([None, [], ["bob"], ["carol", "bot"]]),
+                "read_blacklist": rng.choice([None, [], ["bob"], ["alice", "bot"]]),
+                "sensitivity": rng.choice(["standard", "sensitive", "restricted"]),
+                "expire_at": rng.choice([None, NOW - timedelta(days=1), NOW + timedelta(days=1)]),
+                "tags": rng.sample(["x", "y", "z"], rng.randint(0, 2)),
+                "weight": round(rng.random(), 2),
+            }
+            put(s, "T", f"r{i}", None, **fields)
+        put(s, "U", "another tenant's", None)
+    nums = [int(r[0]) for r in store.execute_sql("SELECT num FROM records ORDER BY num")]
+    queries = [
+        RecordQuery(
+            statuses=rng.choice([("active",), ("active", "archived"), None]),
+            not_expired_at=rng.choice([None, NOW, NOW + timedelta(days=2)]),
+            access=rng.choice(
+                [None, *(Access(a, g, p) for a in actors for g in (False, True) for p in (False, True))]
+            ),
+            sensitivities=rng.choice([None, ("standard",), ("standard", "sensitive")]),
+            has_tags=rng.choice([(), ("x",)]),
+        )
+        for _ in range(60)
+    ]
+    with store.read() as s:
+        sql = governed.Checker(s.conn)
+        for q in queries:
+            copy = governed.Checker(s.conn, governed.GovernanceCopy(), s.check.version)
+            copy("T", q, nums)  # loads the copy: as many candidates checked as there are records
+            assert copy.copy is not None and len(copy.copy.shapes) == 1
+            for _ in range(3):
+                candidates = rng.sample(nums, 40)
+                expected = {n: tuple(row) for n, row in sql("T", q, candidates).items()}
+                got = copy("T", q, candidates)
+                assert got == expected and list(got) == list(expected)  # in the same (number) order
+    store.close()
+
+
+def test_a_store_too_large_or_a_shape_checked_rarely_keeps_to_sql(tmp_path, monkeypatch):
+    store = SQLiteStore(str(tmp_path / "s.db"), vector_index="exact")
+    with store.transaction() as s:
+        for i in range(20):
+            put(s, "T", f"r{i}", VECTOR)
+    with store.read() as s:
+        s.check("T", BOB, [1, 2, 3])  # 3 candidates checked of 20 records: not worth a copy yet
+        assert not store.governed.shapes
+    monkeypatch.setattr(governed, "MAX_RECORDS", 10)
+    with store.read() as s:
+        for _ in range(10):
+            s.check("T", BOB, list(range(1, 21)))
+        assert not store.governed.shapes
+    monkeypatch.setattr(governed, "MAX_RECORDS", 100)
+    with store.read() as s:
+        for _ in range(2):
+            s.check("T", BOB, list(range(1, 21)))
+        assert store.governed.shapes
+    with store.transaction() as s:  # a write transaction never reads the copy
+        assert s.check.version is None
+    store.close()
+
+
+def test_instants_stored_otherwise_than_as_integers_keep_to_sql(tmp_path):
+    store = SQLiteStore(str(tmp_path / "o.db"), vector_index="exact")
+    with store.transaction() as s:
+        for i in range(5):
+            put(s, "T", f"r{i}", VECTOR)
+    conn = sqlite3.connect(str(tmp_path / "o.db"), isolation_level=None)
+    conn.execute("UPDATE records SET expire_at = 'later' WHERE num = 1")  # text: above any integer in SQL
+    conn.close()
+    with store.read() as s:
+        for _ in range(3):
+            got = s.check("T", BOB, [1, 2, 3, 4, 5])
+        assert 1 in got and store.governed.shapes
+        assert all(rows is governed._UNUSABLE for rows in store.governed.shapes.values())
+        assert {n: tuple(r) for n, r in got.items()} == {
+            n: tuple(r) for n, r in governed.Checker(s.conn)("T", BOB, [1, 2, 3, 4, 5]).items()
+        }
+    store.close()
