@@ -106,6 +106,14 @@ def test_an_older_womans_husband_by_her_word_for_him():
     "text, recent, expected",
     [
         ("yeah pescatarian i guess. mei is horrified lol", (), {(ME, "diet", "pescatarian")}),
+        # a status confirmed after "yeah", or held for a while ("been vegetarian 6 yrs")
+        ("yeah pescatarian, starting w salmon once or twice a week", ("So you'd be going pescatarian?",),
+         {(ME, "diet", "pescatarian")}),
+        ("new year. been vegetarian 6 yrs but im always tired", (), {(ME, "diet", "vegetarian")}),
+        # whom one reports to, in lower case: the name alone, capitalised
+        ("big reorg, im now reporting to sunita mehta on the platform side", (),
+         {(ME, "manager", "Sunita Mehta")}),
+        ("im reporting to greg now", (), {(ME, "manager", "Greg")}),
         ("crestmark letter came. from june 1 its $1,595. cool cool cool", ("rent is $1,450/mo",),
          {(ME, "rent", "$1,595/mo")}),
         ("caved and got an iphone 16 lol", (), {(ME, "phone", "iphone 16")}),

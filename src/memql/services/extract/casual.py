@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass
 from functools import lru_cache
 
+from memql.services.tokenize import STOP_WORDS
+
 # contractions written without their apostrophe that are no other word ("cant", "wont" are rare as words;
 # "its", "ill", "id", "were", "lets", "well", "hell" are common words and are left as written)
 _SPELLED = {
@@ -187,3 +189,28 @@ def capitalised_titles(text: str) -> str:
         return m["t"].capitalize() + m["gap"] + m["n"].capitalize()
 
     return _TITLED_LOWER.sub(capital, text)
+
+
+# whom one reports to, written in lower case: "im now reporting to sunita mehta on the platform side"
+_REPORTING_TO_LOWER = re.compile(
+    r"\b(?:report|reports|reporting)\s+(?:directly\s+)?to\s+(?P<n>[a-z][a-z'-]{2,}(?:\s+[a-z][a-z'-]{2,})?)\b"
+)
+
+
+@lru_cache(maxsize=1024)
+def capitalised_managers(text: str) -> str:
+    """`text` with the lower-case name of whom someone reports to capitalised (same length); its second
+    word only when it is no common word ("sunita mehta", but "sunita now", "greg on")."""
+
+    def capital(m: re.Match) -> str:
+        first, *rest = m["n"].split()
+        if first in _AFTER_A_TITLE or first in STOP_WORDS:
+            return m[0]
+        words = [
+            first.capitalize(),
+            *(w.capitalize() for w in rest if w not in _AFTER_A_TITLE and w not in STOP_WORDS),
+        ]
+        name = " ".join(words)
+        return m[0][: m.start("n") - m.start()] + name + m["n"][len(name) :]
+
+    return _REPORTING_TO_LOWER.sub(capital, text)

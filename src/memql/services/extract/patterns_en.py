@@ -327,7 +327,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "place",
         ),
         (  # "I report to Kenji now": whom one reports to is one's manager (one at a time)
-            r"(?:report|reports|am reporting|'m reporting|is reporting|'s reporting|now report)\s+"
+            r"(?:report|reports|(?:am|'m|is|'s)\s+(?:now\s+)?reporting|now report)\s+"
             r"(?:directly\s+)?to",
             "manager",
             "person",
@@ -390,7 +390,7 @@ _CHANGED_MY = re.compile(
     _I,
 )
 _COPULA = (  # "I've gone vegan", "she turned vegetarian": a change of status is a status
-    r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|became|am now|'m now|is now|"
+    r"(?:am|'m|are|'re|is|'s|got|just got|have been|'ve been|has been|been|became|am now|'m now|is now|"
     r"have gone|'ve gone|has gone|'s gone|went|have turned|'ve turned|has turned|turned|have become|"
     r"'ve become|has become)"
 )
@@ -416,7 +416,8 @@ _COPULA_STATUSES = tuple(
 BARE_STATUS = re.compile(
     r"(?P<so>(?:so|yeah|yep|yup|yes|ya),?\s+)?(?:now\s+|officially\s+|basically\s+)?(?P<value>"
     + "|".join(words for words, _ in STATUS_WORDS[:2])
-    + r")(?P<q>(?:\s+(?:now|again|i guess|i suppose|officially|technically|then))*)[\s.!]*$",
+    + r")(?P<q>(?:\s+(?:now|again|i guess|i suppose|officially|technically|then))*)"
+    r"(?:[\s.!]*$|\s*,(?!\s*\w+\s*$))",
     _I,
 )
 # "Dad finally retired last week": retiring is a status said with its verb alone

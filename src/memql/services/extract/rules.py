@@ -29,7 +29,7 @@ from memql.lang.delta import (
 from memql.services.tokenize import STOP_WORDS
 
 from . import answers, household, pets, raises, replacements, rules_en, rules_zh, shifts, swaps, tickets
-from .casual import Spelled, capitalised_titles, speaks_of_itself, spell_out
+from .casual import Spelled, capitalised_managers, capitalised_titles, speaks_of_itself, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, find_times, same_value
 from .patterns_en import NOT_NAMES
 from .places_en import capitalised_places
@@ -108,6 +108,7 @@ class RuleExtractor:
         _capitalise_known_names(reading, said)
         reading.text = capitalised_places(reading.text)  # "moved to denver": a known place, as a place
         reading.text = capitalised_titles(reading.text)  # "i got dr lindqvist": a titled name
+        reading.text = capitalised_managers(reading.text)  # "reporting to sunita mehta"
         for start, end in _sentences(plain):
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en

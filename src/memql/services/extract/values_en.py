@@ -135,6 +135,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         return None  # a proper name is written capitalised: "joined a new group" names no employer
     if kind in _NAMED and (m := _NAME_THEN_CHATTER.match(words)) is not None:
         words, end = m["name"], start + m.end("name")  # "Northwind done", "Mazda CX-5 now, 41k miles"
+    elif kind == "person" and (m := _PERSON_THEN_WORDS.match(words)) is not None:
+        words, end = m["name"], start + m.end("name")  # "Sunita Mehta on the platform side"
     return words, start, end, rejected
 
 
@@ -171,6 +173,11 @@ _NAME_THEN_CHATTER = re.compile(
     r"(?=\s+(?!(?:of|de|la|del|the|and|y)\s+(?-i:[A-Z0-9]))(?:done|now|again|already|finally|today|"
     r"tonight|tomorrow|yesterday|lol|haha|too|btw|yay|though|this|last|next|is|was|has|had|and|but|so|since|"
     r"because|for|with|which|where|who)\b)"
+)
+# a person's capitalised name, then lower-case words that are no part of it
+_PERSON_THEN_WORDS = re.compile(
+    r"(?P<name>(?-i:[A-Z])[\w'.-]*(?:\s+(?:(?:de|da|van|von|del|la|le|bin|al)\s+)?(?-i:[A-Z])[\w'.-]*)*)"
+    r"(?=\s+(?-i:[a-z]))"
 )
 _MODIFIED_NAME = re.compile(
     r"(?:(?:new|old|used|little|big|small|[a-z]+ish|red|blue|green|black|white|grey|gray|"
