@@ -355,3 +355,13 @@ def test_a_name_and_their_relative_are_one_subject_of_two_people():
         ("Tom", "residence", "Reno"),
         ("Tom's wife", "residence", "Reno"),
     }
+
+
+def test_chinese_weigh_ins_said_bare_and_a_difference_is_no_weight():
+    held = ("今天开始减肥！现在142斤，目标120",)
+    assert own("今天称129.5，终于破130了", held, "佳佳") == {("佳佳", "weight", "129.5")}
+    # a correction of the weight in the held unit
+    said = own("不对不对 刚才没脱外套，重新称了一下是135", (*held, "一个月瘦了6斤！136了"), "佳佳")
+    assert ("佳佳", "weight", "135斤") in said
+    # how much to lose, said bare, is no weight (half the held one or less)
+    assert own("加油！22斤，按每月4到5斤来算", held, "佳佳") == set()

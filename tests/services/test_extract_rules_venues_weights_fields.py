@@ -35,6 +35,9 @@ def test_the_number_of_a_measure_is_stale_in_the_message_that_said_it():
     said, replaced = datetime(2026, 6, 1, tzinfo=UTC), datetime(2026, 9, 1, tzinfo=UTC)
     fact = StoredFact("f1", "Ed", "weight", "195 pounds", said, replaced, source="m2")
     assert "195" in {form for form, _, _ in short_stale([fact], replaced)["m2"]}
+    # a weight held in 斤 is stale where its number is said alone (称了一下是135)
+    jin = StoredFact("f2", "佳佳", "weight", "135斤", said, replaced, source="m3")
+    assert "135" in stale_forms([jin], replaced)
 
 
 def test_a_day_and_a_month_are_stale_by_their_own_words_and_never_inside_another_number():

@@ -13,7 +13,7 @@ from datetime import timedelta
 
 from memql.lang.time.numbers import parse_zh_number
 
-from .common import HEDGED, Reading, time_value
+from .common import HEDGED, Reading, latest_held, time_value
 from .floors import floor_zh
 from .habits_zh import HABIT_KEYS, HABIT_WORDS, habit_change
 from .patterns_zh import _STATUSES, HOLIDAYS_ZH, ZH_AMOUNT_TO, ZH_MOVED_TO
@@ -105,7 +105,11 @@ _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in
         "weight",
     ),
     (  # 瘦到85了: a number one slimmed or grew to is a weight, its unit unsaid
-        re.compile(r"(?:已经|才|又|都)?(?:瘦到|胖到|减到|瘦了?到|长胖到)(?P<v>" + _NUMBER + r")(?:了|啦)?$"),
+        re.compile(
+            r"(?:已经|才|又|都)?(?:瘦到|胖到|减到|瘦了?到|长胖到|称了?一下是?|称|秤)(?P<v>"
+            + _NUMBER
+            + r")(?:了|啦)?$"
+        ),
         "weight",
     ),
     (
@@ -260,7 +264,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
     if (m := _CUP.match(s, verb_at, b)) is not None and HABIT_WORDS.search(s, a, verb_at):
         return add_match(r, subject, "drink", m, a, b, confidence, correction, "text")
     for pattern, key in _MEASURES:
-        if (m := pattern.match(s, verb_at, b)) is not None:
+        if (m := pattern.match(s, verb_at, b)) is not None and not _far_from_held(r, subject, key, m):
             return add_match(r, subject, key, m, a, b, confidence, correction, "text")
     if (m := _SCHOOL_GRADE.match(s, verb_at, b)) is not None:
         return add_match(r, subject, "grade", m, a, b, confidence, correction, "text")
@@ -542,3 +546,13 @@ def timed_event_noun(r: Reading, a: int, b: int, confidence: float) -> bool:
         bool(key)
         and add_fact(r, r.speaker, key, value, a, b, confidence, False, "date", (a, found[0])) is not None
     )
+
+
+def _far_from_held(r: Reading, subject: str, key: str, m: re.Match[str]) -> bool:
+    """A weight said bare (no verb: 加油！22斤) half or less, or twice or more, the one held is a difference
+    (how much to lose), not a weight."""
+    if key != "weight" or m.start("v") != m.start() or (said := re.match(r"\d+(?:\.\d+)?", m["v"])) is None:
+        return False
+    held = latest_held(r, lambda d: d.subject == subject and d.attribute == key)
+    numbers = [re.match(r"\d+(?:\.\d+)?", str(d.value)) for d in held.values()]
+    return any(n is not None and not 0.5 < float(said[0]) / float(n[0]) < 2 for n in numbers if float(n[0]))

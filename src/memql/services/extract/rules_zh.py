@@ -521,6 +521,7 @@ def _attribute_change(
         value = zh_amount(value.rstrip("块元")) or value  # 月薪是一万二: 12000; 预算是二十万: 200000
     change = cop.startswith(_CHANGE_COPULA)
     key = key if venue else said_like(r, subject, key, phrase, change)  # a venue is never its day
+    value = _in_held_unit(r, subject, key, value)
     if change and isinstance(value, int) and _ACTOR.fullmatch(phrase):
         # 房东涨到5000了: who raised it is no attribute; the amount updates the latest number
         if (earlier := number_fix(r, value)) is None:
@@ -529,6 +530,18 @@ def _attribute_change(
         return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
+
+
+_HELD_UNIT = re.compile(r"\d+(?:\.\d+)?(?P<unit>斤|公斤|千克|kg|厘米|cm)")
+
+
+def _in_held_unit(r: Reading, subject: str, key: str, value: object) -> object:
+    """A bare number for a measure held with its unit takes that unit (称了一下是135 of 142斤: 135斤)."""
+    if isinstance(value, bool) or not re.fullmatch(r"\d+(?:\.\d+)?", str(value)):
+        return value
+    held = [d for d in r.earlier if d.subject == subject and d.attribute == key]
+    unit = _HELD_UNIT.fullmatch(str(held[-1].value)) if held else None
+    return f"{value}{unit['unit']}" if unit else value
 
 
 _VENUE_COPULA = ("在", "改在", "挪在", "改去", "换去", "改到", "换到", "挪到", "订在", "定在", "约在")

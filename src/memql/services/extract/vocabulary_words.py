@@ -150,7 +150,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     Attribute("diet", ("diet", "饮食", "vegan", "vegetarian", "pescatarian", "吃素", "素食"), HEALTH),
     Attribute("blood_type", ("blood type", "blood group", "血型"), HEALTH),
     Attribute("height", ("height", "身高"), HEALTH),
-    Attribute("weight", ("weight", "体重"), HEALTH),
+    Attribute("weight", ("weight", "体重", "称了一下", "重新称了一下", "称出来"), HEALTH),
     Attribute(
         "medication", ("medication", "medicine", "meds", "用药", "吃什么药", "降压药", "降糖药", "药"), HEALTH
     ),
