@@ -38,6 +38,10 @@ def test_the_number_of_a_measure_is_stale_in_the_message_that_said_it():
     # a weight held in 斤 is stale where its number is said alone (称了一下是135)
     jin = StoredFact("f2", "佳佳", "weight", "135斤", said, replaced, source="m3")
     assert "135" in stale_forms([jin], replaced)
+    # ten thousands in digits with 万 (1.8万, 2万1), never a form cut short (1万, 2.1)
+    pay = StoredFact("f3", "阿琳", "salary", 18000, said, replaced, source="m4")
+    assert {"1.8万", "1万8"} <= stale_forms([pay], replaced)
+    assert not {"1万", "1.8"} & stale_forms([pay], replaced)
 
 
 def test_a_day_and_a_month_are_stale_by_their_own_words_and_never_inside_another_number():

@@ -305,4 +305,13 @@ def _zh_amount(n: int) -> set[str]:
     out = {full, "两" + full[1:] if full.startswith("二") else full}
     if len(figures) == 2:
         out |= {form[:-1] for form in out}  # 三千二百 is said 三千二 (the last unit left out)
-    return out
+    return out | _wan_forms(n)
+
+
+def _wan_forms(n: int) -> set[str]:
+    """Ten thousands in digits with 万: 18000 is 1.8万 and 1万8, 24000 2.4万 and 2万4 (a thousands figure at
+    most after the 万)."""
+    if n < 10000 or n % 1000:
+        return set()
+    wan, thousands = divmod(n // 1000, 10)
+    return {f"{n / 10000:g}万", f"{wan}万{thousands}"} if thousands else {f"{wan}万"}
