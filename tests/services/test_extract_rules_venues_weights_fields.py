@@ -40,8 +40,8 @@ def test_the_number_of_a_measure_is_stale_in_the_message_that_said_it():
     assert "135" in stale_forms([jin], replaced)
     # ten thousands in digits with 万 (1.8万, 2万1), never a form cut short (1万, 2.1)
     pay = StoredFact("f3", "阿琳", "salary", 18000, said, replaced, source="m4")
-    assert {"1.8万", "1万8"} <= stale_forms([pay], replaced)
-    assert not {"1万", "1.8"} & stale_forms([pay], replaced)
+    assert {"1.8万", "1万8"} <= set(stale_forms([pay], replaced))
+    assert not {"1万", "1.8"} & set(stale_forms([pay], replaced))
 
 
 def test_a_day_and_a_month_are_stale_by_their_own_words_and_never_inside_another_number():
