@@ -24,12 +24,12 @@ from .patterns_en import (
     _PREDICATES,
     _PREFERENCE,
     _SENTIMENT,
-    _STATUSES,
     _WH_OR_PRONOUN,
     TITLED_NAME,
 )
 from .places_en import works_in
 from .schools_en import goes_to_school
+from .statuses_en import STATUSES
 from .subjects_en import held_by_head
 from .values_en import add_fact, value_of
 from .vocabulary import snake
@@ -151,7 +151,7 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         n = parse_en_number(m["n"])
         add_fact(r, subject, "age", n, pos, end, confidence, correction, "number", (m.start("n"), m.end("n")))
         return True
-    for pattern, key in _STATUSES:
+    for pattern, key in STATUSES:
         if (m := pattern.match(s, at, end)) is not None and not _NEGATION.search(s, at, m.start("value")):
             v = m["value"].lower()
             add_fact(

@@ -44,12 +44,11 @@ from .patterns_en import (
     _REPORTED,
     _SPACE,
     _SUBJECTLESS,
-    BARE_STATUS,
     NOT_NAMES,
-    STATUS_WORDS,
 )
 from .positions import position_en
 from .predicates_en import predicate, ride_now
+from .statuses_en import BARE_STATUS, BEEN_STATUS, STATUS_WORDS
 from .subjects_en import (
     BARE_OWNER,
     DEFINITE,
@@ -143,13 +142,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
 
 
 _COMMA = re.compile(r",\s*")
-# "yeah pescatarian" (its "yeah" read past): a status confirmed; "been vegetarian 6 yrs": one held since
-_YES_BEFORE = re.compile(r"(?:^|[.!?]\s*)(?:yeah|yep|yup|yes|ya)[,!.]?\s*$", _I)
-_BEEN_STATUS = re.compile(
-    r"been\s+(?P<value>" + "|".join(words for words, _ in STATUS_WORDS[:2]) + r")\s+(?:for\s+)?"
-    r"(?:\d+|a|an|a few|many|several|like \d+)\s+(?:yrs?|years?|months?)\b(?!\s+ago)",
-    _I,
-)
+_YES_BEFORE = re.compile(r"(?:^|[.!?]\s*)(?:yeah|yep|yup|yes|ya)[,!.]?\s*$", _I)  # "yeah pescatarian"
 
 
 def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
@@ -165,8 +158,8 @@ def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     for at in (pos, *(c.end() for c in _COMMA.finditer(r.text, pos, end))):
         if ride_now(r, pos, at, end, confidence) or owned(r, at, end, confidence, False):
             return True  # "Winter schedule, so it's the 7:40 boat now"; "went android, got a pixel 9"
-        m = BARE_STATUS.match(r.text, at, end) or _BEEN_STATUS.match(r.text, at, end)
-        if m is not None and (m.re is _BEEN_STATUS or m["so"] or m["q"] or _YES_BEFORE.search(r.text, 0, at)):
+        m = BARE_STATUS.match(r.text, at, end) or BEEN_STATUS.match(r.text, at, end)
+        if m is not None and (m.re is BEEN_STATUS or m["so"] or m["q"] or _YES_BEFORE.search(r.text, 0, at)):
             key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
             add_fact(
                 r, r.speaker, key, m["value"].lower(), pos, end, confidence, False, "text", m.span("value")
