@@ -114,6 +114,10 @@ def test_an_older_womans_husband_by_her_word_for_him():
         ("big reorg, im now reporting to sunita mehta on the platform side", (),
          {(ME, "manager", "Sunita Mehta")}),
         ("im reporting to greg now", (), {(ME, "manager", "Greg")}),
+        # what one makes or earns, said as an amount, is the salary
+        ("I make 104k", (), {(ME, "salary", "104k")}),
+        ("im making 110k now", (), {(ME, "salary", "110k")}),
+        ("my wife makes 96k as a nurse", (), {("Mira's wife", "salary", "96k")}),
         ("crestmark letter came. from june 1 its $1,595. cool cool cool", ("rent is $1,450/mo",),
          {(ME, "rent", "$1,595/mo")}),
         ("caved and got an iphone 16 lol", (), {(ME, "phone", "iphone 16")}),
@@ -167,3 +171,8 @@ def test_words_that_are_no_known_place_stay_as_written(text):
     from memql.services.extract.places_en import capitalised_places
 
     assert capitalised_places(text) == text
+
+
+def test_making_things_is_no_salary():
+    assert not any(k == "salary" for _, k, _ in own("she's making cookies for the party"))
+    assert not any(k == "salary" for _, k, _ in own("I make 3 trips a week"))

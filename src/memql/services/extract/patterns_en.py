@@ -326,6 +326,12 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "residence",
             "place",
         ),
+        (  # "I make 104k", "she's making $90,000 now": what one earns is one's salary
+            r"(?:make|makes|making|am making|'m making|earn|earns|earning|am earning|'m earning)"
+            r"(?=\s+(?:about\s+|around\s+)?(?:[$€£]\d|\d[\d.]*\s*(?:k|grand)\b|\d{2,3},\d{3}))",
+            "salary",
+            "number",
+        ),
         (  # "I report to Kenji now": whom one reports to is one's manager (one at a time)
             r"(?:report|reports|(?:am|'m|is|'s)\s+(?:now\s+)?reporting|now report)\s+"
             r"(?:directly\s+)?to",
