@@ -102,8 +102,12 @@ def search(
         for rid in chosen:
             ctx.explanations[rid] = _explain(shaped[rid], alpha)
     missing = [rid for rid in chosen if rid not in records]
-    if missing:  # the chosen candidates, read whole in the same transaction that ranked them
-        records.update(ctx.session.get(ctx.tenant, missing))
+    if missing:  # the chosen candidates, read in the same transaction that ranked them
+        narrow = getattr(ctx.session, "get_fields", None) if ctx.read_fields is not None else None
+        if narrow is not None and mmr is None and order == "relevance":  # (MMR, order_by: whole records)
+            records.update(narrow(ctx.tenant, missing, ctx.read_fields))
+        else:
+            records.update(ctx.session.get(ctx.tenant, missing))
     chosen = [rid for rid in chosen if rid in records]
     if mmr is None:
         best = chosen[:count]

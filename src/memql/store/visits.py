@@ -276,6 +276,9 @@ def entries_to_log(batch: Batch, present: Callable[[str, list[str]], set[str]]) 
     return out
 
 
+_VISIT_FIELDS = frozenset({"visits", "last_access_at"})  # what the overlay of pending visits reads and sets
+
+
 class ReadMixin:
     """What a read session does differently (mixed in before the backend's session class): visits and
     audit entries to the buffer, and this process's pending visits added to the records it reads."""
@@ -290,6 +293,12 @@ class ReadMixin:
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         found = super().get(tenant, ids)  # type: ignore[misc]
+        self.buffer.overlay(tenant, found.values())
+        return found
+
+    def get_fields(self, tenant: str, ids: Sequence[str], fields: frozenset[str]) -> dict[str, Record]:
+        narrow = getattr(super(), "get_fields", None)  # (a backend without narrow reads reads whole records)
+        found = super().get(tenant, ids) if narrow is None else narrow(tenant, ids, fields | _VISIT_FIELDS)  # type: ignore[misc]
         self.buffer.overlay(tenant, found.values())
         return found
 

@@ -124,13 +124,18 @@ _CONVERT = {
 
 
 @functools.lru_cache(maxsize=64)
-def _plan(keys: tuple[str, ...]) -> tuple[int, Any, tuple[tuple[int, Any], ...]]:
-    """For rows of these columns: where the record number is, a getter of the record fields (in the
-    Record's field order, after `id`), and which fields are converted, by what (once per query shape: a
-    sqlite3.Row looks each name up by scanning its columns)."""
+def _plan(keys: tuple[str, ...]) -> tuple[int, Any, tuple[tuple[int, Any], ...], tuple[str, ...] | None]:
+    """For rows of these columns: where the record number is, a getter of the record fields it holds (in
+    the Record's field order, after `id`), which of those are converted, by what, and their names when
+    the row holds only some fields (None: every field; once per query shape: a sqlite3.Row looks each
+    name up by scanning its columns)."""
     at = {key: i for i, key in enumerate(keys)}
-    converted = tuple((j, _CONVERT[name]) for j, name in enumerate(COLUMNS) if name in _CONVERT)
-    return at["num"], operator.itemgetter(*(at[name] for name in COLUMNS)), converted
+    held = tuple(name for name in COLUMNS if name in at)
+    converted = tuple((j, _CONVERT[name]) for j, name in enumerate(held) if name in _CONVERT)
+    where = [at[name] for name in held]
+    # (itemgetter of one index returns the value, not a 1-tuple, and of none is an error)
+    fields_of = operator.itemgetter(*where) if len(where) > 1 else lambda raw: tuple(raw[i] for i in where)
+    return at["num"], fields_of, converted, held if held != COLUMNS else None
 
 
 def decode(row: sqlite3.Row) -> Record:
@@ -154,16 +159,25 @@ def decode_all(rows: Iterable[sqlite3.Row]) -> list[Record]:
 _new_record = Record.__new__
 
 
-def _decode(row: sqlite3.Row, plan: tuple[int, Any, tuple[tuple[int, Any], ...]]) -> Record:
-    num, fields_of, converted = plan
+def _decode(
+    row: sqlite3.Row, plan: tuple[int, Any, tuple[tuple[int, Any], ...], tuple[str, ...] | None]
+) -> Record:
+    num, fields_of, converted, partial = plan
     raw = tuple(row)
     values = list(fields_of(raw))
     for j, convert in converted:
         if values[j] is not None:
             values[j] = convert(values[j])
+    if partial is not None:  # some fields read (a narrow read): the others take the Record's defaults
+        return Record(str(raw[num]), **dict(zip(partial, values, strict=True)))
     record = _new_record(Record)
     record.__dict__.update(zip(RECORD_FIELDS, (str(raw[num]), *values), strict=True))
     return record
+
+
+def narrow_columns(fields: frozenset[str]) -> str:
+    """The SELECT list of a read of `fields` (Record field names) and the record number."""
+    return ", ".join(["r.num", *(f"r.{name}" for name in COLUMNS if name in fields)])
 
 
 def candidate(row: Sequence[Any], score: float) -> Candidate:
