@@ -128,7 +128,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
                 return found
         checked = fts5_candidates(self.check, tenant, q, LEXICAL_FIRST_WINDOW, LEXICAL_MAX_WINDOW)
         if checked is not None:
-            return [codec.candidate(row, score) for _, score, row in checked]
+            return codec.candidates(checked)
         rows = self._fts5_ranked(tenant, q, query.CANDIDATE_COLUMNS)
         return [codec.candidate(row, row["score"]) for row in rows]
 

@@ -182,9 +182,17 @@ def narrow_columns(fields: frozenset[str]) -> str:
 
 def candidate(row: Sequence[Any], score: float) -> Candidate:
     """A row of query.CANDIDATE_COLUMNS (num, weight, at, visits, last_access_at) as a search candidate."""
-    # instants: stored as microseconds. `_make` builds the tuple in C (a NamedTuple's own __new__ is a
-    # Python function: a search builds a hundred candidates)
-    return _make_candidate((str(row[0]), score, row[1], row[2], row[3], row[4]))
+    return _new_tuple(Candidate, (str(row[0]), score, row[1], row[2], row[3], row[4]))
 
 
-_make_candidate = Candidate._make
+def candidates(scored: Iterable[tuple[Any, float, Sequence[Any]]]) -> list[Candidate]:
+    """`candidate` of each (record number, score, row) of a search, in order."""
+    # instants: stored as microseconds. tuple.__new__ builds the NamedTuple in C (its own __new__ and
+    # `_make` are Python functions: a search builds a hundred candidates)
+    return [
+        _new_tuple(Candidate, (str(row[0]), score, row[1], row[2], row[3], row[4]))
+        for _, score, row in scored
+    ]
+
+
+_new_tuple = tuple.__new__
