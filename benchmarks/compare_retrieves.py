@@ -8,13 +8,15 @@ identical answers: every row with the fields asked, its score and explanation, a
 
 Four stores (exact vectors with FTS5, HNSW with the postings index, auto, exact with postings) of three
 owners' records -- private, whitelisted and blacklisted ones, sensitive and restricted ones, locked,
-expired, archived, rewritten -- and another tenant's; six callers (two owners, a low clearance, an admin,
-the other tenant, no embedder) run hybrid, lexical, MMR, filtered, re-weighted, any-status and by-vector
-Retrieves, each store twice (the second time reopened). `run` copies DIR, so both codes start from the
-same files (a graph's build order is not deterministic); the visit buffer flushes only between callers
-(a timer's flush racing a read changes what that read sees of the visits, whichever the code). Then
-governance changes between reads, each after Retrieves at one database version: by another connection,
-by another process, by the readers' own connection, and an expiry passing with nothing written."""
+expired, archived, rewritten, some with the facets a row shows as subject, location and topic -- and
+another tenant's; six callers (two owners, a low clearance, an admin, the other tenant, no embedder) run
+hybrid, lexical, MMR, filtered, re-weighted, any-status and by-vector Retrieves (showing the default
+fields, many, every one or a few of them), each store twice (the second time reopened). `run` copies DIR,
+so both codes start from the same files (a graph's build order is not deterministic); the visit buffer
+flushes only between callers (a timer's flush racing a read changes what that read sees of the visits,
+whichever the code). Then governance changes between reads, each after Retrieves at one database
+version: by another connection, by another process, by the readers' own connection, and an expiry
+passing with nothing written."""
 
 import json
 import os
@@ -24,8 +26,10 @@ import subprocess
 import sys
 from datetime import UTC, datetime, timedelta
 from pathlib import Path
+from typing import get_args
 
 from memql import Memory
+from memql.lang.ops.read import IncludeField
 from memql.store.sqlite import SQLiteStore
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
@@ -57,6 +61,7 @@ WORDS = [
     "bank",
 ]
 NOW = datetime(2026, 3, 2, tzinfo=UTC)
+EVERY_FIELD = list(get_args(IncludeField))
 INCLUDE = [
     "id",
     "text",
@@ -102,6 +107,10 @@ def build(path, n, vector_index, lexical_index, seed):
             args["read_whitelist"] = ["bob"]
         elif r < 0.25:
             args["read_blacklist"] = ["carol"]
+        if rnd.random() < 0.3:  # fields that rows show through others (subject, location, topic, type)
+            facets = {"subject": "ann", "location": rnd.choice(WORDS), "topic": rnd.choice(WORDS)}
+            args["facets"] = dict(rnd.sample(sorted(facets.items()), rnd.randint(1, 3)))
+            args["type"] = rnd.choice(["note", "task", "event"])
         if rnd.random() < 0.1:
             args["sensitivity"] = "sensitive"
         elif rnd.random() < 0.1:
@@ -164,7 +173,7 @@ def run(path, vector_index, lexical_index, seed, out):
     for name, m in readers(store, emb):
         for i in range(40):
             q = " ".join(rnd.choice(WORDS) for _ in range(rnd.randint(1, 3)))
-            kind = i % 8
+            kind = i % 10
             kw = {"include": INCLUDE, "k": rnd.choice([1, 3, 10, 25])}
             if kind == 0:
                 pass
@@ -184,6 +193,10 @@ def run(path, vector_index, lexical_index, seed, out):
                 kw["filter"] = {"status": "any"}
             elif kind == 7:
                 kw["include"] = None
+            elif kind == 8:  # every field a row can show
+                kw["include"] = EVERY_FIELD
+            elif kind == 9:  # a few of them (a read of some fields of each record)
+                kw["include"] = rnd.sample(EVERY_FIELD, rnd.randint(1, 6))
             res = m.retrieve(q, **kw)
             out.append(
                 [

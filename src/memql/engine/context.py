@@ -103,6 +103,9 @@ class Context:
     explain: bool = (
         False  # whether the op shows them (Retrieve's include "explain"): ranking builds them then
     )
+    # the record fields the op reads of a search's results (Retrieve's rows): ranking then reads only
+    # those of the records it returns (memql.ports.store.PartialReads); None: whole records
+    read_fields: frozenset[str] | None = None
     clearance: str = "restricted"  # the most protected sensitivity this session may read or act on
     role: str = "user"  # user | admin | agent (engine/access.py)
     consent: str | None = None  # an agent's: propose | read | read_write

@@ -84,27 +84,37 @@ def search(
     fused = _fuse(lexical, dense, alpha)
     if cosine:
         for entry in fused.values():
-            entry.dense = entry.fused = entry.score = entry.candidate.score
+            score = entry[_CANDIDATE].score
+            entry[_DENSE] = entry[_FUSED] = score
+            entry += (None, 1.0, 1.0, score)  # unshaped: no age, recency and heat factors of 1
         shaped = fused
     else:
         shaped = _shape(ctx, spec, fused, as_of or ctx.now)
     if overrides is not None and overrides.min_score is not None:
-        shaped = {rid: s for rid, s in shaped.items() if s.score >= overrides.min_score}
-    ranked = sorted(shaped, key=lambda rid: (-shaped[rid].score, -int(rid) if rid.isdigit() else 0))
-    chosen = ranked[:window]
+        shaped = {rid: s for rid, s in shaped.items() if s[_SCORE] >= overrides.min_score}
+    # best score first, then the newest record; the position breaks what ties remain, as a stable sort
+    ranked = sorted(
+        (-entry[_SCORE], -int(rid) if rid.isdigit() else 0, i, rid)
+        for i, (rid, entry) in enumerate(shaped.items())
+    )
+    chosen = [rid for *_, rid in ranked[:window]]
     if ctx.explain:  # only a Retrieve that shows `explain` reads them (building one cost more than ranking)
         for rid in chosen:
-            ctx.explanations[rid] = shaped[rid].explain(alpha)
+            ctx.explanations[rid] = _explain(shaped[rid], alpha)
     missing = [rid for rid in chosen if rid not in records]
-    if missing:  # the chosen candidates, read whole in the same transaction that ranked them
-        records.update(ctx.session.get(ctx.tenant, missing))
+    if missing:  # the chosen candidates, read in the same transaction that ranked them
+        narrow = getattr(ctx.session, "get_fields", None) if ctx.read_fields is not None else None
+        if narrow is not None and mmr is None and order == "relevance":  # (MMR, order_by: whole records)
+            records.update(narrow(ctx.tenant, missing, ctx.read_fields))
+        else:
+            records.update(ctx.session.get(ctx.tenant, missing))
     chosen = [rid for rid in chosen if rid in records]
     if mmr is None:
         best = chosen[:count]
     else:
-        scores = {rid: shaped[rid].score for rid in chosen}
+        scores = {rid: shaped[rid][_SCORE] for rid in chosen}
         best = diversify(ctx, [records[rid] for rid in chosen], scores, count, mmr, model)
-    hits: list[tuple[Record, float | None]] = [(records[rid], shaped[rid].score) for rid in best]
+    hits: list[tuple[Record, float | None]] = [(records[rid], shaped[rid][_SCORE]) for rid in best]
     if cosine and len(hits) < count:  # every record matches: those without a vector follow, unscored
         rest = replace(q, text_query=None, limit=count - len(hits) + len(shaped), order="created_asc")
         unscored = [r for r, _ in ctx.session.find(ctx.tenant, rest) if r.id not in shaped]
@@ -119,74 +129,77 @@ def search(
     return hits
 
 
-class _Scored:
-    """One candidate's evidence and score, kept as numbers until the search knows which are returned
-    (only those are explained: rounding every candidate's parts cost more than ranking them). The parts a
-    candidate lacks are the class's defaults: a search makes one per candidate, and setting twelve
-    attributes (a dataclass's defaults) cost more than fusing them."""
-
-    lexical_rank: int | None = None
-    bm25: float | None = None
-    dense_rank: int | None = None
-    cosine: float | None = None
-    lexical = 0.0
-    dense = 0.0
-    fused = 0.0
-    recency = 1.0
-    age: float | None = None
-    heat = 1.0
-    score = 0.0
-
-    def __init__(self, candidate: Candidate) -> None:
-        self.candidate = candidate
-
-    def explain(self, alpha: float) -> dict[str, Any]:
-        """The score's account (Retrieve's `explain`): each side's rank and raw score, the normalised
-        parts, so that fused = (1 - alpha) * lexical + alpha * dense can be checked, and the shaping."""
-        out: dict[str, Any] = {"alpha": alpha}
-        if self.lexical_rank is not None:
-            out["lexical_rank"], out["bm25"] = self.lexical_rank, _sig(self.bm25)
-        if self.dense_rank is not None:
-            out["dense_rank"], out["cosine"] = self.dense_rank, _sig(self.cosine)
-        c = self.candidate
-        out.update(
-            lexical=round(self.lexical, 6),
-            dense=round(self.dense, 6),
-            fused=round(self.fused, 6),
-            weight=c.weight,
-            recency=round(self.recency, 6),
-            age_days=None if self.age is None else round(self.age, 3),
-            heat=round(self.heat, 6),
-            visits=c.visits,
-            score=round(self.score, 6),
-        )
-        return out
+# One candidate's evidence and score, a list kept as numbers until the search knows which are returned
+# (only those are explained: rounding every candidate's parts cost more than ranking them). A list, not an
+# object: a search builds one per candidate, and setting a dozen attributes cost more than fusing them.
+# _fuse fills the first eight places (a side's rank and raw score are None when it did not find the
+# candidate), _shape (or the raw-cosine path) appends the last four.
+_CANDIDATE, _LEXICAL_RANK, _BM25, _DENSE_RANK, _COSINE, _LEXICAL, _DENSE, _FUSED = range(8)
+_AGE, _RECENCY, _HEAT, _SCORE = range(8, 12)
+Scored = list  # the twelve places above, in that order
 
 
-def _fuse(lexical: list[Candidate], dense: list[Candidate], alpha: float) -> dict[str, _Scored]:
+def _explain(entry: Scored, alpha: float) -> dict[str, Any]:
+    """The score's account (Retrieve's `explain`): each side's rank and raw score, the normalised parts,
+    so that fused = (1 - alpha) * lexical + alpha * dense can be checked, and the shaping."""
+    out: dict[str, Any] = {"alpha": alpha}
+    if entry[_LEXICAL_RANK] is not None:
+        out["lexical_rank"], out["bm25"] = entry[_LEXICAL_RANK], _sig(entry[_BM25])
+    if entry[_DENSE_RANK] is not None:
+        out["dense_rank"], out["cosine"] = entry[_DENSE_RANK], _sig(entry[_COSINE])
+    c, age = entry[_CANDIDATE], entry[_AGE]
+    out.update(
+        lexical=round(entry[_LEXICAL], 6),
+        dense=round(entry[_DENSE], 6),
+        fused=round(entry[_FUSED], 6),
+        weight=c.weight,
+        recency=round(entry[_RECENCY], 6),
+        age_days=None if age is None else round(age, 3),
+        heat=round(entry[_HEAT], 6),
+        visits=c.visits,
+        score=round(entry[_SCORE], 6),
+    )
+    return out
+
+
+def _fuse(lexical: list[Candidate], dense: list[Candidate], alpha: float) -> dict[str, Scored]:
     """A convex combination of the two sides' evidence, each on [0, 1]: BM25 divided by the best BM25 of
     the query, and the cosine itself, an absolute scale. (Min-max scaling over the candidates stretched any
     spread of cosines to 0..1, so a record whose cosine was barely below the others' lost all dense credit
     and tied a record with no lexical match at all.) The store returns only positive cosines."""
-    scored: dict[str, _Scored] = {}
+    scored: dict[str, Scored] = {}
     best_bm25 = max([c.score for c in lexical], default=0.0)
     lexical_share = 1.0 - alpha
+    no_dense = alpha * 0.0  # a lexical candidate's dense part, unless it has one
     for rank, c in enumerate(lexical, start=1):
-        entry = scored[c.id] = _Scored(c)
-        entry.lexical_rank, entry.bm25 = rank, c.score
-        entry.lexical = c.score / best_bm25 if best_bm25 > 0 else 0.0
-        entry.fused = lexical_share * entry.lexical + alpha * 0.0  # (its dense part, unless it has one)
+        part = c.score / best_bm25 if best_bm25 > 0 else 0.0
+        scored[c.id] = [c, rank, c.score, None, None, part, 0.0, lexical_share * part + no_dense]
     for rank, c in enumerate(dense, start=1):
-        entry = scored.get(c.id)  # type: ignore[assignment]
+        dense_part = min(1.0, max(0.0, c.score))
+        entry = scored.get(c.id)
         if entry is None:
-            entry = scored[c.id] = _Scored(c)
-        entry.candidate, entry.dense_rank, entry.cosine = c, rank, c.score
-        entry.dense = dense_part = min(1.0, max(0.0, c.score))
-        entry.fused = lexical_share * entry.lexical + alpha * dense_part
+            scored[c.id] = [
+                c,
+                None,
+                None,
+                rank,
+                c.score,
+                0.0,
+                dense_part,
+                lexical_share * 0.0 + alpha * dense_part,
+            ]
+        else:
+            entry[_CANDIDATE], entry[_DENSE_RANK], entry[_COSINE], entry[_DENSE] = (
+                c,
+                rank,
+                c.score,
+                dense_part,
+            )
+            entry[_FUSED] = lexical_share * entry[_LEXICAL] + alpha * dense_part
     return scored
 
 
-def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime) -> dict[str, _Scored]:
+def _shape(ctx: Context, spec: Search, scored: dict[str, Scored], now: datetime) -> dict[str, Scored]:
     """fused x weight x recency x heat factors (ages in days from the candidates' microseconds: the same
     quotient as timedelta division, without a datetime per candidate; the heat written out in the loop,
     which runs for every candidate)."""
@@ -201,23 +214,28 @@ def _shape(ctx: Context, spec: Search, scored: dict[str, _Scored], now: datetime
     )
     now_us: int = epoch_us(now)  # type: ignore[assignment]
     for entry in scored.values():
-        c = entry.candidate
+        c = entry[_CANDIDATE]
         weight_factor = 1.0 + weight_shaping * (c.weight - 0.5)
         at = c.at_us
         if at is None:
-            entry.age, freshness = None, 0.0
+            age, freshness = None, 0.0
         else:
-            entry.age = age = max(0.0, (now_us - at) / _US_PER_DAY)  # a future event counts as now
+            age = max(0.0, (now_us - at) / _US_PER_DAY)  # a future event counts as now
             freshness = 0.5 ** (age / recency_days)
-        entry.recency = recency_factor = 1.0 + recency * freshness
+        recency_factor = 1.0 + recency * freshness
         visits, last = c.visits, c.last_access_us
         if visits <= 0 or last is None:
             hot = 0.0
         else:
             since = max(0.0, (now_us - last) / _US_PER_DAY)
             hot = visits / (visits + half_visits) * 0.5 ** (since / heat_days)
-        entry.heat = heat_factor = 1.0 + heat * hot
-        entry.score = entry.fused * weight_factor * recency_factor * heat_factor
+        heat_factor = 1.0 + heat * hot
+        entry += (
+            age,
+            recency_factor,
+            heat_factor,
+            entry[_FUSED] * weight_factor * recency_factor * heat_factor,
+        )
     return scored
 
 

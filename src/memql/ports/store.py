@@ -278,6 +278,17 @@ class ReadSession(StoreSession, Protocol):
         ...
 
 
+class PartialReads(Protocol):
+    """A session that can read records by id with only some of their fields (optional: a search asks
+    through `getattr`, and reads whole records from a session without it). Reading and decoding every
+    column of the few records a Retrieve returns cost more than ranking its candidates."""
+
+    def get_fields(self, tenant: str, ids: Sequence[str], fields: frozenset[str]) -> dict[str, Record]:
+        """`get`, with at least `fields` (Record field names) read as stored; any other field may hold the
+        Record's default. For a caller that reads those fields alone and hands the records to no one."""
+        ...
+
+
 class PortableSession(Protocol):
     """Moving a whole store between backends (`memql copy`): every tenant, record ids, audit sequence
     numbers and embeddings kept. A session of either store: the source's exports, the destination's

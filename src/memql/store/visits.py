@@ -13,11 +13,13 @@ from __future__ import annotations
 
 import atexit
 import logging
+import operator
 import threading
 import weakref
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
+from itertools import repeat
 from typing import Any
 
 from memql.errors import MemqlError
@@ -26,6 +28,9 @@ from memql.ports.store import Candidate, RecordQuery, epoch_us
 
 DEFAULT_FLUSH_SIZE = 1024  # pending visits and audit entries that make a flush due at once
 DEFAULT_FLUSH_INTERVAL = 1.0  # seconds: the most a crash can lose
+
+
+_ID = operator.itemgetter(0)  # a Candidate's id
 
 
 @dataclass
@@ -154,24 +159,27 @@ class VisitBuffer:
 
     def overlay_candidates(self, tenant: str, candidates: list[Candidate]) -> list[Candidate]:
         """`overlay` for a search's candidates (immutable: the changed ones are copies, built directly:
-        NamedTuple._replace cost more than the rest of the overlay)."""
+        NamedTuple._replace cost more than the rest of the overlay). The pending visits are looked up by
+        C-level calls: most candidates have none."""
         with self._lock:
             pending = self._batch.visits
             if not pending:
                 return candidates
-            out = []
+            seen_of = list(map(pending.get, zip(repeat(tenant), map(_ID, candidates))))
+            if seen_of.count(None) == len(seen_of):
+                return candidates
+            out = list(candidates)
             instants: dict[datetime, int] = {}  # most pending visits share a few instants
-            for c in candidates:
-                seen = pending.get((tenant, c.id))
+            for i, seen in enumerate(seen_of):
                 if seen is not None:
+                    c = out[i]
                     seen_us = instants.get(seen.last)
                     if seen_us is None:
                         seen_us = instants[seen.last] = epoch_us(seen.last)  # type: ignore[assignment]
                     last = c.last_access_us
                     if last is None or last < seen_us:  # type: ignore[operator]
                         last = seen_us
-                    c = Candidate._make((c.id, c.score, c.weight, c.at_us, c.visits + seen.count, last))
-                out.append(c)
+                    out[i] = Candidate._make((c.id, c.score, c.weight, c.at_us, c.visits + seen.count, last))
             return out
 
     # --- flushing (the store's write transaction) ----------------------------------------------------
@@ -276,6 +284,9 @@ def entries_to_log(batch: Batch, present: Callable[[str, list[str]], set[str]]) 
     return out
 
 
+_VISIT_FIELDS = frozenset({"visits", "last_access_at"})  # what the overlay of pending visits reads and sets
+
+
 class ReadMixin:
     """What a read session does differently (mixed in before the backend's session class): visits and
     audit entries to the buffer, and this process's pending visits added to the records it reads."""
@@ -290,6 +301,12 @@ class ReadMixin:
 
     def get(self, tenant: str, ids: Sequence[str]) -> dict[str, Record]:
         found = super().get(tenant, ids)  # type: ignore[misc]
+        self.buffer.overlay(tenant, found.values())
+        return found
+
+    def get_fields(self, tenant: str, ids: Sequence[str], fields: frozenset[str]) -> dict[str, Record]:
+        narrow = getattr(super(), "get_fields", None)  # (a backend without narrow reads reads whole records)
+        found = super().get(tenant, ids) if narrow is None else narrow(tenant, ids, fields | _VISIT_FIELDS)  # type: ignore[misc]
         self.buffer.overlay(tenant, found.values())
         return found
 

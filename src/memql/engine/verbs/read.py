@@ -17,9 +17,10 @@ from memql.lang.categories import stricter
 from memql.lang.ops import RetrieveIR, SummarizeIR
 from memql.lang.ops.read import DEFAULT_INCLUDE
 from memql.ports.models import ChatMessage, ChatRequest
-from memql.ports.record import PERMISSION_FIELDS, Record, namespace_labels
+from memql.ports.record import PERMISSION_FIELDS, RECORD_FIELDS, Record, namespace_labels
 from memql.services import estimate_tokens, keywords, summarize
 
+RECORD_FIELD_NAMES = frozenset(RECORD_FIELDS[1:])  # but `id`, which every read returns
 FACT_FIELDS = ("attribute", "value", "valid_from", "valid_to", "evidence")  # and subject, above
 
 
@@ -56,6 +57,25 @@ for _name in (
     _FIELDS.setdefault(_name, lambda r, _, name=_name: getattr(r, name, None))
 
 
+# the record fields each include field reads (its entry of _FIELDS; a name of its own otherwise): a search
+# for a Retrieve reads only these of the records it returns (tests/engine pin them against whole records)
+_READS: dict[str, tuple[str, ...]] = {
+    "type": ("kind",),
+    "time": ("time", "created_at"),
+    "subject": ("subject", "facets"),
+    "location": ("facets",),
+    "topic": ("facets",),
+    "lock": ("lock_mode", "lock_reason", "lock_by", "lock_until", "lock_policy"),
+    "explain": ("weight",),
+    "score": (),
+}
+
+
+def reads(include: tuple[str, ...] | list[str]) -> frozenset[str]:
+    """The record fields that rows of these include fields read."""
+    return frozenset(f for name in include for f in _READS.get(name, (name,)) if f in RECORD_FIELD_NAMES)
+
+
 def row(
     record: Record,
     score: float | None,
@@ -86,6 +106,8 @@ def run_retrieve(ctx: Context, ir: RetrieveIR) -> Outcome:
     if ir.args.namespaces is not None:  # the distinct namespaces of the target's records, not rows
         return list_namespaces(ctx, ir.target, ir.args.namespaces)  # type: ignore[arg-type]
     ctx.explain = "explain" in include
+    if as_of is None and not ir.args.refresh_ttl and ir.args.facts is None:  # rows alone read the records
+        ctx.read_fields = reads(include)
     hits = resolve(ctx, ir.target, write=False, as_of=as_of, offset=ir.args.offset or 0)  # type: ignore[arg-type]
     if ir.args.refresh_ttl and as_of is None:  # rows show the renewed expiry
         renewed = refresh_ttl(ctx, [r for r, _ in hits])

@@ -97,6 +97,11 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         sql, params = query.build(tenant, RecordQuery(ids=list(ids), statuses=None))
         return {record.id: record for record in codec.decode_all(self.conn.execute(sql, params))}  # type: ignore[misc]
 
+    def get_fields(self, tenant: str, ids: Sequence[str], fields: frozenset[str]) -> dict[str, Record]:
+        columns = codec.narrow_columns(fields)  # (memql.ports.store.PartialReads)
+        sql, params = query.build(tenant, RecordQuery(ids=list(ids), statuses=None), columns=columns)
+        return {record.id: record for record in codec.decode_all(self.conn.execute(sql, params))}  # type: ignore[misc]
+
     def find(self, tenant: str, q: RecordQuery) -> list[tuple[Record, float | None]]:
         if q.as_of is not None:
             return self._find_as_of(tenant, q)
@@ -123,7 +128,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
                 return found
         checked = fts5_candidates(self.check, tenant, q, LEXICAL_FIRST_WINDOW, LEXICAL_MAX_WINDOW)
         if checked is not None:
-            return [codec.candidate(row, score) for _, score, row in checked]
+            return codec.candidates(checked)
         rows = self._fts5_ranked(tenant, q, query.CANDIDATE_COLUMNS)
         return [codec.candidate(row, row["score"]) for row in rows]
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 import functools
 import itertools
 import json
+import json.scanner
 import operator
 import sqlite3
 from collections.abc import Iterable, Sequence
@@ -96,11 +97,23 @@ def encode_present(record: Record) -> tuple[tuple[bool, ...], list[Any]]:
 
 
 _EMPTY_JSON = {"[]": list, "{}": dict}  # most JSON columns hold one of these: no parse needed
+# json.loads' own scanner, called directly: what json.loads does with text that has no whitespace around
+# the value (memql writes none), without its two regex matches per call
+_scan_json = json.scanner.make_scanner(json.JSONDecoder())
 
 
 def _from_json(raw: Any) -> Any:
-    empty = _EMPTY_JSON.get(raw) if isinstance(raw, str) else None
-    return empty() if empty else json.loads(raw)
+    if type(raw) is str:
+        empty = _EMPTY_JSON.get(raw)
+        if empty is not None:
+            return empty()
+        try:
+            value, end = _scan_json(raw, 0)
+        except StopIteration:
+            return json.loads(raw)  # (leading whitespace, or not JSON: json.loads' answer or error)
+        if end == len(raw):
+            return value
+    return json.loads(raw)  # (trailing text, or bytes: json.loads' answer or error)
 
 
 _CONVERT = {
@@ -111,13 +124,18 @@ _CONVERT = {
 
 
 @functools.lru_cache(maxsize=64)
-def _plan(keys: tuple[str, ...]) -> tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]:
-    """For rows of these columns: where the record number is, where each record field is (in the
-    Record's field order, after `id`), and which fields are converted, by what (once per query shape: a
-    sqlite3.Row looks each name up by scanning its columns)."""
+def _plan(keys: tuple[str, ...]) -> tuple[int, Any, tuple[tuple[int, Any], ...], tuple[str, ...] | None]:
+    """For rows of these columns: where the record number is, a getter of the record fields it holds (in
+    the Record's field order, after `id`), which of those are converted, by what, and their names when
+    the row holds only some fields (None: every field; once per query shape: a sqlite3.Row looks each
+    name up by scanning its columns)."""
     at = {key: i for i, key in enumerate(keys)}
-    converted = tuple((j, _CONVERT[name]) for j, name in enumerate(COLUMNS) if name in _CONVERT)
-    return at["num"], tuple(at[name] for name in COLUMNS), converted
+    held = tuple(name for name in COLUMNS if name in at)
+    converted = tuple((j, _CONVERT[name]) for j, name in enumerate(held) if name in _CONVERT)
+    where = [at[name] for name in held]
+    # (itemgetter of one index returns the value, not a 1-tuple, and of none is an error)
+    fields_of = operator.itemgetter(*where) if len(where) > 1 else lambda raw: tuple(raw[i] for i in where)
+    return at["num"], fields_of, converted, held if held != COLUMNS else None
 
 
 def decode(row: sqlite3.Row) -> Record:
@@ -135,21 +153,46 @@ def decode_all(rows: Iterable[sqlite3.Row]) -> list[Record]:
     return out
 
 
-def _decode(row: sqlite3.Row, plan: tuple[int, tuple[int, ...], tuple[tuple[int, Any], ...]]) -> Record:
-    num, where, converted = plan
+# Record has no __post_init__ and every field is given: its __init__ would only set the attributes one
+# by one, in field order, which filling __dict__ in that order does at a fraction of the cost (a search
+# decodes every record it returns; tests/store/test_sqlite_codec.py pins the two as equal)
+_new_record = Record.__new__
+
+
+def _decode(
+    row: sqlite3.Row, plan: tuple[int, Any, tuple[tuple[int, Any], ...], tuple[str, ...] | None]
+) -> Record:
+    num, fields_of, converted, partial = plan
     raw = tuple(row)
-    values = [raw[i] for i in where]
+    values = list(fields_of(raw))
     for j, convert in converted:
         if values[j] is not None:
             values[j] = convert(values[j])
-    return Record(str(raw[num]), *values)  # COLUMNS are the Record's fields after `id`, in order
+    if partial is not None:  # some fields read (a narrow read): the others take the Record's defaults
+        return Record(str(raw[num]), **dict(zip(partial, values, strict=True)))
+    record = _new_record(Record)
+    record.__dict__.update(zip(RECORD_FIELDS, (str(raw[num]), *values), strict=True))
+    return record
+
+
+def narrow_columns(fields: frozenset[str]) -> str:
+    """The SELECT list of a read of `fields` (Record field names) and the record number."""
+    return ", ".join(["r.num", *(f"r.{name}" for name in COLUMNS if name in fields)])
 
 
 def candidate(row: Sequence[Any], score: float) -> Candidate:
     """A row of query.CANDIDATE_COLUMNS (num, weight, at, visits, last_access_at) as a search candidate."""
-    # instants: stored as microseconds. `_make` builds the tuple in C (a NamedTuple's own __new__ is a
-    # Python function: a search builds a hundred candidates)
-    return _make_candidate((str(row[0]), score, row[1], row[2], row[3], row[4]))
+    return _new_tuple(Candidate, (str(row[0]), score, row[1], row[2], row[3], row[4]))
 
 
-_make_candidate = Candidate._make
+def candidates(scored: Iterable[tuple[Any, float, Sequence[Any]]]) -> list[Candidate]:
+    """`candidate` of each (record number, score, row) of a search, in order."""
+    # instants: stored as microseconds. tuple.__new__ builds the NamedTuple in C (its own __new__ and
+    # `_make` are Python functions: a search builds a hundred candidates)
+    return [
+        _new_tuple(Candidate, (str(row[0]), score, row[1], row[2], row[3], row[4]))
+        for _, score, row in scored
+    ]
+
+
+_new_tuple = tuple.__new__

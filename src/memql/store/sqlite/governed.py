@@ -103,19 +103,19 @@ class Checker:
     ) -> None:
         self.conn, self.copy, self.version = conn, copy, version
 
-    def holds(self, tenant: str, q: RecordQuery, count: int) -> bool:
-        """Whether the copy holds the shape of q (without ids) for this read, `count` candidates to
-        check counting towards loading it."""
+    def held(
+        self, tenant: str, q: RecordQuery, count: int
+    ) -> tuple[dict[int, tuple[Any, ...]], int | None] | None:
+        """The copy's rows of q's shape (without ids) for this read and the expiry instant to compare
+        (GovernanceCopy.rows), `count` candidates to check counting towards loading it; None: the copy
+        does not hold the shape."""
         if self.version is None or self.copy is None or q.ids is not None:
-            return False
-        return self.copy.rows(self.conn, self.version, tenant, _checked(q), count) is not None
+            return None
+        return self.copy.rows(self.conn, self.version, tenant, _checked(q), count)
 
-    def __call__(
-        self, tenant: str, q: RecordQuery, nums: list[int] | None, copy_only: bool = False
-    ) -> dict[int, Row] | None:
+    def __call__(self, tenant: str, q: RecordQuery, nums: list[int] | None) -> dict[int, Row]:
         """The candidates (every record, when None) that satisfy q, each with its candidate columns
-        (query.CANDIDATE_COLUMNS: what ranking needs), in record-number order; nothing is decoded.
-        `copy_only`: None instead of checking in SQL (the caller has a single statement of its own)."""
+        (query.CANDIDATE_COLUMNS: what ranking needs), in record-number order; nothing is decoded."""
         if nums is not None and not nums:
             return {}
         ids = None
@@ -136,8 +136,6 @@ class Checker:
                     if found is not None and (now is None or found[0] is None or found[0] > now):
                         out[n] = found[1]
                 return out
-        if copy_only:
-            return None
         sql, params = query.build(tenant, checked, columns=query.CANDIDATE_COLUMNS, nums=nums)
         return {row[0]: row for row in self.conn.execute(sql, params)}
 
@@ -158,14 +156,17 @@ def fts5_candidates(check: Checker, tenant: str, q: RecordQuery, first: int, wid
         return None
     limit: int = q.limit
     window = max(limit + limit // 4, first)
-    if not check.holds(tenant, q, window):
+    held = check.held(tenant, q, window)
+    if held is None:
         return None  # (counted as the SQL's check of a window: the copy is loaded once worth it)
+    passing, now = held
     while window <= widest:
         hits = check.conn.execute(query.FTS5_WINDOW, (match, window)).fetchall()
-        passed = check(tenant, q, [n for n, _ in hits], copy_only=True) if hits else {}
-        if passed is None:
-            return None
-        rows = [(n, score, passed[n]) for n, score in hits if n in passed]
+        rows = []
+        for n, score in hits:  # the copy's check (Checker.__call__'s), on the window's matches
+            found = passing.get(n)
+            if found is not None and (now is None or found[0] is None or found[0] > now):
+                rows.append((n, score, found[1]))
         if not rows:
             return None  # (the matches that pass lie further down, if anywhere: the full query)
         rows.sort(key=lambda r: (-r[1], -r[2][1], -r[0]))  # the query's order: score, weight, newest

@@ -149,7 +149,7 @@ class LexicalIndex(Kept):
     ) -> list[Candidate] | None:
         """`search`'s answer as candidates (no record decoded), or None when FTS5 should answer."""
         hits = self._hits(conn, tenant, q, check)
-        return None if hits is None else [codec.candidate(row, score) for _, score, row in hits]
+        return None if hits is None else codec.candidates(hits)
 
     def _hits(
         self, conn: sqlite3.Connection, tenant: str, q: RecordQuery, check: Checker | None

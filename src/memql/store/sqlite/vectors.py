@@ -190,7 +190,7 @@ class VectorIndex:
     ) -> list[Candidate]:
         """`search`'s answer as candidates: no record is decoded."""
         scored = self._scored(conn, tenant, model, vector, q, k, upto, signed, check or Checker(conn))
-        return [codec.candidate(row, score) for _, score, row in scored]
+        return codec.candidates(scored)
 
     def _scored(
         self,
