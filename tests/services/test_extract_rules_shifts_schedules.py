@@ -162,3 +162,13 @@ def test_a_move_said_after_what_led_to_it_and_a_check_up_at_a_place():
     # 去医院复查 is the check-up (复查), not the hospital, so 复查改到… finds it
     assert own("我14号去医院复查。", (), ZH) == {(ZH, "复查.date", "2026-03-14")}
     assert own("复查改到21号了。", ("我14号去医院复查。",), ZH) == {(ZH, "复查.date", "2026-03-21")}
+
+
+def test_a_flight_named_with_its_day_and_someone_elses_day_after():
+    assert own("booked lisbon!! TAP flight on march 19, leaves newark 6:55pm") == {
+        ("Mira", "flight", "2026-03-19")
+    }
+    held = ("TAP flight on march 19",)
+    said = own("my coworker Ben flies out the day after me bc he has a client thing", held)
+    assert not any(a == "flight" for _, a, _ in said)  # Ben's day after, not the speaker's flight moved
+    assert own("they moved it to the day after", held) == {("Mira", "flight", "2026-03-20")}

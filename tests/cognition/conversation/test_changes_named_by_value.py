@@ -66,3 +66,20 @@ def test_a_pet_renamed_and_a_dose_doubled_sessions_later_find_the_value_held(mem
     assert [f.value for f in m.facts.history("Sofia", "sertraline").facts] == ["50mg", "100mg"]
     text = conv.context("What is Sofia's cat called now?", budget_tokens=300).text
     assert "mochi" in current(text).lower()
+
+
+def test_a_day_said_again_shows_the_held_turn_of_that_day_sessions_later(memory):
+    m = memory(actor="Lena", embedder="none")
+    conversation(
+        m,
+        [
+            ("user", "booked lisbon!! TAP flight on march 19, leaves newark 6:55pm", "2026-03-02T13:30:00Z"),
+            ("user", "my coworker Ben flies out the day after me bc he has a client thing",
+             "2026-03-02T13:32:00Z"),
+            *SMALL_TALK,
+            ("user", "ugh TAP cabin crew strike announced for the 19th", "2026-03-16T22:00:00Z"),
+            ("user", "yeah they moved me to the 21st same time", "2026-03-16T22:02:00Z"),
+        ],
+    )  # fmt: skip
+    # the flight held moves (not a "date" of the strike's turn); Ben's day after is not the speaker's
+    assert [f.value for f in m.facts.history("Lena", "flight").facts] == ["2026-03-19", "2026-03-21"]

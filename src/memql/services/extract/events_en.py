@@ -138,7 +138,7 @@ def _marrying(r: Reading, pos: int, end: int, confidence: float, correction: boo
 _APPOINTMENT = re.compile(
     r"(?:(?:i|we)(?:\s+have got|\s+have|'ve got|'ve|\s+got)\s+)?(?:(?:a|an|my|our|the)\s+)?"
     r"(?P<thing>(?:[a-z-]+\s+){0,2}(?:appointment|appt|meeting|check-?up|interview|exam|lesson|surgery|"
-    r"consultation|reservation|recital|game|match|concert))\s+(?:is\s+|'s\s+)?(?:on\s+|at\s+|for\s+)?",
+    r"consultation|reservation|recital|game|match|concert|flight))\s+(?:is\s+|'s\s+)?(?:on\s+|at\s+|for\s+)?",
     _I,
 )
 
@@ -149,17 +149,22 @@ _DUE_FOR = re.compile(
     r"(?:due|booked|scheduled)\s+for\s+(?:a|an|its|his|her|the|my|our)\s+(?P<thing>[a-z-]+(?:\s+[a-z-]+)?)\s+(?:on\s+|at\s+)?",
     _I,
 )
+_NEXT_PART = re.compile(r"\s*,\s+(?!(?:at|on|in|around|about)\b)", _I)
 _EVERY_BEFORE = re.compile(r"\b(?:every|each)\s+$", _I)
 
 
 def _appointment(r: Reading, pos: int, end: int, confidence: float, correction: bool) -> bool:
     for t0, t1, span in r.times_in(pos, end):
-        if r.text[t1:end].strip(" .!,") or span.start < r.now:
-            continue
+        rest = r.text[t1:end]
+        if (rest.strip(" .!,") and not _NEXT_PART.match(rest)) or span.start < r.now:
+            continue  # (the time ends the clause, or a part after a comma: "flight on march 19, leaves …")
         every = _EVERY_BEFORE.search(r.text, pos, t0)  # "piano lesson is every Saturday at 10": the words
         said = (r.text, pos, every.start() if every else t0)
         m = _APPOINTMENT.fullmatch(*said) or _DUE_FOR.fullmatch(*said)
-        key = r.vocabulary.normalize(m["thing"]) if m is not None else ""
+        thing = m["thing"] if m is not None else ""
+        if thing.lower().endswith("flight"):
+            thing = "flight"  # "TAP flight on march 19": the flight, whichever airline
+        key = r.vocabulary.normalize(thing) if thing else ""
         if not key or _NEGATION.search(r.text, pos, t0):
             return False
         v0 = every.start() if every else t0

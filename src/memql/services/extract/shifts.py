@@ -66,7 +66,7 @@ _FOLLOWING = re.compile(
     r"\bthe\s+(?:following\s+(?P<wd>monday|tuesday|wednesday|thursday|friday|saturday|sunday|day|week)|"
     # ("the week after the survey closes": after something else)
     r"(?P<wd2>day|week)\s+after(?!\s+(?:next|tomorrow|the|that|this|my|our|his|her|their|we|i|you|he|she|"
-    r"they|it)\b)\b)",
+    r"they|it|me|him|us|them)\b)\b)",  # ("flies out the day after me": someone else's day)
     _I,
 )
 _WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
