@@ -5,7 +5,8 @@ floors.py, pursuits_zh.py, corrections_en/zh, venues_zh)."""
 from __future__ import annotations
 
 import pytest
-from extract_helpers import own
+from extract_helpers import extract, own
+from extract_helpers import facts as facts_of
 
 ME = "Mira"
 FRIEND = "我发小阿满住我家隔壁小区。"
@@ -365,3 +366,17 @@ def test_chinese_weigh_ins_said_bare_and_a_difference_is_no_weight():
     assert ("佳佳", "weight", "135斤") in said
     # how much to lose, said bare, is no weight (half the held one or less)
     assert own("加油！22斤，按每月4到5斤来算", held, "佳佳") == set()
+
+
+def test_english_weigh_ins_with_a_label_a_unit_or_after_a_comma():
+    assert own("day 1. starting weight 92 kg, goal is 85 by june.") == {(ME, "weight", "92 kg")}
+    said = facts_of("weigh in: 88.4 kg!!", ("day 1. starting weight 92 kg",))
+    assert said == {(ME, "weight", "88.4 kg")}
+    moved = own("plateau finally broke, 86.5 this morning", ("weigh in: 88.4 kg!!",))
+    assert moved == {(ME, "weight", "86.5 kg")}
+
+
+def test_a_goals_day_is_no_start_of_the_weight_said_before_it():
+    delta = extract("starting weight 92 kg, goal is 85 by june")
+    (weight,) = [f for f in delta.facts if f.attribute == "weight"]
+    assert weight.valid_from is None or weight.valid_from.month != 6

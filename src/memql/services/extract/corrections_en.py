@@ -65,7 +65,9 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
         c.end()
         for c in re.finditer(
             r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|now(?=\s+\w+\s+\d)|"
-            r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with))\b)",
+            r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with)|"
+            # "plateau finally broke, 86.5 this morning": a weigh-in after a comma
+            r"\d{2,3}(?:\.\d)?(?:\s*(?:lbs?|pounds|kg|kilos))?\s+(?:this morning|today|on the scale))\b)",
             r.text[:end],
         )
         if c.start() >= pos
@@ -247,10 +249,10 @@ _MEASURE_CHANGE = re.compile(
 )
 # "152 this morning", "151.4 on the scale today": a weigh-in, of the weight held
 _WEIGH_IN = re.compile(
-    r"(?:weigh(?:ed)?[- ]?in(?:\s+at)?\s*[:,-]?\s*)?"  # "weigh in: 198!!"
+    r"(?:weigh(?:ed)?[- ]?in(?:\s+at)?\s*[:,-]?\s*|(?:starting|start|current|today'?s)\s+weight\s*[:,-]?\s*)?"
     r"(?P<value>\d{2,3}(?:\.\d)?(?P<cur>)\s*(?P<unit>lbs?|pounds|kg|kilos)?)"
     r"(?:\s+(?:this morning|today|right now|now|on the scale(?:\s+(?:this morning|today))?)|"
-    r"(?<=\d)(?=[\s.!]*$))"
+    r"(?=[\s.!]*$|,\s))"
     r"(?:[\s.!]*$|,\s+(?![\d$€£]))",
     _I,
 )
@@ -280,6 +282,8 @@ def _changed_measure(r: Reading, pos: int, end: int) -> bool:
     )
     if m is None:
         return False
+    if m.re is _WEIGH_IN:
+        end = m.end()  # "starting weight 92 kg, goal is 85 by june": the goal's day is no start of the weight
     unit = (m["unit"] or m["cur"] or "").lower()
     held = [
         d for d in reversed(r.earlier) if d.speaker == r.speaker and not d.attribute.startswith("relation.")
