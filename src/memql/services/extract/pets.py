@@ -3,7 +3,9 @@
 
 A name given ("named her", 取名叫) is the name of the pet the same message names (`<pet>.name` of the
 speaker); a new name said of "her"/"him"/"it" ("she's Mochi now", "renamed him Rex", 改叫/改名叫) replaces
-the one pet name the speaker holds — none or several held, nothing is guessed.
+the one pet name the speaker holds — none or several held, nothing is guessed. A pet introduced by its
+name after it was adopted or got ("i adopted her. meet pickle 🐱": its kind by the pet word or emoji) is
+named, and "its officially mochi now" renames it (but not "officially spayed").
 """
 
 from __future__ import annotations
