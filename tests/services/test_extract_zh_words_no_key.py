@@ -49,3 +49,9 @@ def test_a_key_that_opens_like_an_adverb_still_keys():
     # 还 of 还款 is no "still"; a day that recurs each month is its words
     assert own("还款日是每月15号") == {(ME, "还款日", "每月15号")}
     assert own("我的还款日是每个月15号") == {(ME, "还款日", "每个月15号")}
+
+
+def test_a_coach_is_who_coaches_not_what_one_teaches():
+    assert not any(k == "teaching" for _, k, _ in own("教练叫小杰 每周二和周四晚上7点", (), "苏晴"))
+    assert ("苏晴", "coach", "小杰") in own("我的教练是小杰", (), "苏晴")
+    assert own("我老公教数学", (), "苏晴") == {("苏晴的老公", "teaching", "数学")}

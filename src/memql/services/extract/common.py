@@ -30,7 +30,7 @@ _PAST_RELATION = re.compile(
 )
 SINGULAR_RELATIONS = frozenset(
     {"boss", "manager", "wife", "husband", "partner", "boyfriend", "girlfriend", "fiance", "fiancee"}
-    | {"landlord", "roommate"}
+    | {"landlord", "roommate", "coach"}
 )
 
 

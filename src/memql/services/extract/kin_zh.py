@@ -67,6 +67,8 @@ RELATIONS_ZH: dict[str, tuple[str, str | None]] = {
     "上司": ("boss", None),
     "主管": ("manager", None),
     "房东": ("landlord", None),
+    "教练": ("coach", None),
+    "私教": ("coach", None),
     "舍友": ("roommate", None),
     "闺蜜": ("best_friend", "f"),
     "发小": ("best_friend", None),

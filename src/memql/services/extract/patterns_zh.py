@@ -274,7 +274,7 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "text",
         ),
         (  # 我老公教数学, 在教钢琴: what one teaches
-            r"(?:在)?教(?![我你他她])(?P<v>[^，,。的]{1,6}?)(?:课)?(?:了|呢|啦)?$",
+            r"(?:在)?教(?![我你他她练授师室])(?P<v>[^，,。的]{1,6}?)(?:课)?(?:了|呢|啦)?$",  # (教练: who)
             "teaching",
             "text",
         ),
