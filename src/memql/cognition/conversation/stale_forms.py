@@ -16,6 +16,7 @@ from typing import Any
 
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract.common import count_of
+from memql.services.extract.values_zh import ZH_MEASURE
 
 
 @dataclass(frozen=True)
@@ -153,7 +154,8 @@ def value_forms(value: Any) -> set[str]:
         out.add(value[:10])  # the day a message's relative words were resolved to ("Wednesday (2026-03-18)")
     if day is None and moment is None:
         out |= _amount_forms(text) | _count_forms(text)
-        if (measure := _ZH_MEASURE.fullmatch(text)) is not None and len(measure["num"]) >= 3:
+        measure = ZH_MEASURE.fullmatch(text)
+        if measure is not None and not measure["unit"].isascii() and len(measure["num"]) >= 3:
             out.add(measure["num"])  # 135斤 is said 135 (称了一下是135)
         if isinstance(value, int) and not isinstance(value, bool):
             out |= _zh_amount(value)  # 3200 said 三千二
@@ -175,7 +177,6 @@ def value_forms(value: Any) -> set[str]:
 # a value led by an amount or a measure: "$1,950 a month" is said "$1,950"; "12 kg" is said "12kg"
 _AMOUNT = re.compile(r"^(?P<cur>[$€£¥]?)(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{1,5}\b)?")
 _MEASURE = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*[a-z]{2,6}", re.I)  # "195 pounds", "82 kg"
-_ZH_MEASURE = re.compile(r"(?P<num>\d+(?:\.\d+)?)(?:斤|公斤|千克|厘米)")
 _ZH_COUNT = re.compile(r"^(?P<num>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|个|位|人|口人|口)$")
 _EN_COUNT = re.compile(r"^(?P<num>[a-z]+|[0-9]{1,3})\s+(?:people|persons|guests|adults|of us)$")
 _EN_SMALL = (

@@ -455,13 +455,14 @@ def clock_after_day(r: Reading) -> None:
     the message speaks of what people do then: a dinner, a party, a show), 1 to 6 in the afternoon or
     evening (when people meet, not when they sleep), 12 to 23 as written."""
     for i, (t0, t1, span) in enumerate(r.times):
-        evening = _EVENING.search(r.text, *sentence_around(r.text, t0, t1)) is not None
+        sentence = sentence_around(r.text, t0, t1)
+        evening = _EVENING.search(r.text, *sentence) is not None
         if span.granularity == "minute" and (
             (evening and (said := _MORNING_CLOCK.search(r.text, t0, t1)))
             or (
                 (said := _AFTERNOON_CLOCK.search(r.text, t0, t1))
                 and span.start.astimezone(r.now.tzinfo).hour < 6
-                and not _BEFORE_DAWN.search(r.text, *sentence_around(r.text, t0, t1))
+                and not _BEFORE_DAWN.search(r.text, *sentence)
             )
         ):
             # "the party is saturday at 8:30", "dentist friday at 3:15": an hour written without pm

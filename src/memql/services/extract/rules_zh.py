@@ -76,8 +76,8 @@ from .subjects_zh import (
     skip,
     subject_at,
 )
+from .values_zh import ZH_MEASURE, key_of, names_no_key, said_like
 from .values_zh import add_fact as _fact
-from .values_zh import key_of, names_no_key, said_like
 from .values_zh import read_value as _value
 from .venues_zh import day_and_venue, venue_said
 from .vocabulary import snake
@@ -532,15 +532,12 @@ def _attribute_change(
     return True
 
 
-_HELD_UNIT = re.compile(r"\d+(?:\.\d+)?(?P<unit>斤|公斤|千克|kg|厘米|cm)")
-
-
 def _in_held_unit(r: Reading, subject: str, key: str, value: object) -> object:
     """A bare number for a measure held with its unit takes that unit (称了一下是135 of 142斤: 135斤)."""
     if isinstance(value, bool) or not re.fullmatch(r"\d+(?:\.\d+)?", str(value)):
         return value
     held = [d for d in r.earlier if d.subject == subject and d.attribute == key]
-    unit = _HELD_UNIT.fullmatch(str(held[-1].value)) if held else None
+    unit = ZH_MEASURE.fullmatch(str(held[-1].value)) if held else None
     return f"{value}{unit['unit']}" if unit else value
 
 

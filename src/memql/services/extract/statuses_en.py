@@ -23,6 +23,7 @@ STATUS_WORDS = (
     ),
     (r"pregnant", "pregnancy"),
 )
+_SAID_ALONE = "|".join(words for words, _ in STATUS_WORDS[:2])  # a marital status or a diet
 _COPULA_STATUSES = tuple(
     (
         re.compile(_ADVERBS + _COPULA + r"\s+" + _ADVERBS + r"(?:an?\s+)?(?P<value>" + words + r")\b", _I),
@@ -34,7 +35,7 @@ _COPULA_STATUSES = tuple(
 # opening a clause ("yeah pescatarian i guess", the "yeah" read past), only with "now", "I guess" …
 BARE_STATUS = re.compile(
     r"(?P<so>(?:so|yeah|yep|yup|yes|ya),?\s+)?(?:now\s+|officially\s+|basically\s+)?(?P<value>"
-    + "|".join(words for words, _ in STATUS_WORDS[:2])
+    + _SAID_ALONE
     + r")(?P<q>(?:\s+(?:now|again|i guess|i suppose|officially|technically|then))*)"
     r"(?:[\s.!]*$|\s*,(?!\s*\w+\s*$))",
     _I,
@@ -76,7 +77,7 @@ STATUSES: tuple[tuple[re.Pattern[str], str], ...] = (*_COPULA_STATUSES, *_VERB_S
 
 # "been vegetarian 6 yrs": a status held for a while, said without its subject
 BEEN_STATUS = re.compile(
-    r"been\s+(?P<value>" + "|".join(words for words, _ in STATUS_WORDS[:2]) + r")\s+(?:for\s+)?"
+    r"been\s+(?P<value>" + _SAID_ALONE + r")\s+(?:for\s+)?"
     r"(?:\d+|a|an|a few|many|several|like \d+)\s+(?:yrs?|years?|months?)\b(?!\s+ago)",
     _I,
 )

@@ -101,6 +101,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
 # a feeling or an interjection said first (开心 3楼…, 悲剧 C07…, 咬咬牙降到…), an adverb or a hedge (估计是…,
 # 就下周三…, 还得再降点…, 已改成…), a verb's object and its term (签两年 4350), someone named (猫叫年糕,
 # 妈 z和h…) or another (我弟他们是…, 给咱换成…).
+# a measure as the Chinese grammar holds it: "135斤", "62公斤", "170cm"
+ZH_MEASURE = re.compile(r"(?P<num>\d+(?:\.\d+)?)(?P<unit>斤|公斤|千克|kg|厘米|cm)")
 _NOT_A_KEY = re.compile(
     r"^(?:开心|高兴|悲剧|无语|郁闷|崩溃|绝了|完了|救命|天哪|天啊|咬咬牙|气死|累死|烦死|好吧|算了|行吧|对了|话说|顺便|"
     r"另外|不过|然后|所以|而且|但是|可是|最后|最终|估计|也许|或许|据说|听说|看来|反正|毕竟|当然|果然|居然|竟然|结果|哈+|嘿+|呜+)$|"
