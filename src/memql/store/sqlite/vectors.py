@@ -33,12 +33,14 @@ default only vectors pointing the query's way (cosine > 0) count as evidence.
 from __future__ import annotations
 
 import _thread
+import contextlib
 import sqlite3
 import threading
 from pathlib import Path
 
 import numpy as np
 
+from memql.index.keeper import Keeper, Kept
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
@@ -244,66 +246,36 @@ def _start(caches: set[VectorCache]) -> None:
         cache.maybe_build()
 
 
-class CatchUp:
+class CatchUp(Kept):
     """A thread of the store's that absorbs committed vectors into the caches after this process's
     writes, on a connection of its own: the write returns at once, and a later search finds its cache
-    current (and the graph built, or being built) instead of reading every new row itself."""
+    current (and the graph built, or being built) instead of reading every new row itself. Its thread is a
+    `Keeper`'s (one pass at a time, a notification during a pass asks for one more, no last pass on stop)."""
 
     def __init__(self, index: VectorIndex, database: Path) -> None:
-        self.index, self.database = index, database
-        self.wake = threading.Event()
-        self.done = threading.Condition()
-        self.pending = 0  # notifications not yet handled by a whole pass
-        self.stopping = False
-        self.thread: threading.Thread | None = None
+        self.index = index
         self.seen: dict[str, int] = {}  # per tenant: the embedding sequence its models were listed up to
-        self.error: BaseException | None = None
+        self.keeping = Keeper(
+            "memql-vector-catch-up",
+            lambda: connect_existing(database),
+            self._safe_pass,
+            (sqlite3.Error, OSError),
+            final_pass=False,
+        )
 
     def notify(self) -> None:
-        with self.done:
-            if self.stopping:
-                return
-            self.pending += 1
-            if self.thread is None:
-                self.thread = threading.Thread(target=self._run, name="memql-vector-catch-up", daemon=True)
-                self.thread.start()
-        self.wake.set()
+        self.keeping.wake()
 
     def idle(self) -> None:
         """Wait until every notification so far has been handled."""
-        with self.done:
-            self.done.wait_for(lambda: self.pending == 0 or self.thread is None)
+        self.keeping.wait()
 
     def stop(self) -> None:
-        with self.done:
-            self.stopping = True
-            thread = self.thread
-        self.wake.set()
-        if thread is not None:
-            thread.join()
+        self.keeping.stop()
 
-    def _run(self) -> None:
-        conn = connect_existing(self.database)
-        try:
-            while not self.stopping:
-                self.wake.wait()
-                self.wake.clear()
-                with self.done:
-                    handled = self.pending
-                if self.stopping:
-                    break
-                try:
-                    self._pass(conn)
-                except (sqlite3.Error, OSError, ValueError) as exc:  # searches catch up themselves
-                    self.error = exc
-                with self.done:
-                    self.pending -= handled
-                    self.done.notify_all()
-        finally:
-            conn.close()
-            with self.done:
-                self.thread, self.pending = None, 0
-                self.done.notify_all()
+    def _safe_pass(self, conn: sqlite3.Connection) -> None:
+        with contextlib.suppress(sqlite3.Error, OSError, ValueError):  # searches catch up themselves
+            self._pass(conn)
 
     def _pass(self, conn: sqlite3.Connection) -> None:
         conn.execute("BEGIN")  # one snapshot: the tenants, their new models and the sequence they reach
