@@ -14,6 +14,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgets import examples
+from lexical_plans import apply_plan, assert_same, ranked
 from memql.ports.record import Record
 from memql.ports.store import RecordQuery
 from memql.store.postgres import PostgresStore, lexical_index, query
@@ -82,20 +83,10 @@ def record(tenant, text, context, status="active", tag="x", level="standard", we
     )
 
 
-def ranked(text, limit=10, **conditions) -> RecordQuery:
-    return RecordQuery(text_query=text, order="relevance", limit=limit, **conditions)
-
-
 def exact(session, tenant: str, q: RecordQuery) -> list[tuple[str, float]]:
     """The oracle: PostgreSQL's BM25 query over every match, the conditions and the order in SQL."""
     statement, params = query.build(tenant, q)
     return [(str(row["num"]), row["score"]) for row in session.conn.execute(statement, params)]
-
-
-def assert_same(got: list[tuple[str, float]], want: list[tuple[str, float]]) -> None:
-    """The same records in the same order, with the same scores (to float rounding)."""
-    assert [rid for rid, _ in got] == [rid for rid, _ in want]
-    assert [score for _, score in got] == pytest.approx([score for _, score in want], rel=1e-12)
 
 
 def phrased(text: str) -> bool:
@@ -122,46 +113,14 @@ def assert_index_answers_as_sql(store: PostgresStore, tenant: str, q: RecordQuer
 
 
 def run(store: PostgresStore, other: PostgresStore, plan) -> list[tuple[str, str]]:
-    """Apply the generated steps; returns the (tenant, id) of the records that were created."""
-    made: list[tuple[str, str]] = []
+    """Apply the generated steps (lexical_plans.apply_plan): SQL answers inside a rolled-back transaction;
+    a search between the steps waits for the index and checks it against SQL."""
 
-    def pick(i):
-        return made[i % len(made)] if made else None
+    def search(text: str) -> None:
+        ready(store)
+        assert_index_answers_as_sql(store, "A", ranked(text, statuses=None))
 
-    def insert(session, step):
-        made.append((step[1], session.insert(record(*step[1:]))))
-
-    for step in plan:
-        kind = step[0]
-        if kind == "insert":
-            with store.transaction() as s:
-                insert(s, step)
-        elif kind in ("text", "weight", "status", "hard_delete") and pick(step[1]):
-            tenant, rid = pick(step[1])
-            with store.transaction() as s:
-                if kind == "hard_delete":
-                    s.hard_delete(tenant, [rid])
-                    made.remove((tenant, rid))
-                else:
-                    s.update(tenant, rid, {kind: " ".join(step[2]) if kind == "text" else step[2]})
-        elif kind == "rolled_back":
-            with store.dry_run() as s:
-                insert(s, step[1])
-                tenant, _ = made.pop()
-                if pick(step[2]):
-                    s.update(*pick(step[2]), {"text": " ".join(step[3])})
-                q = ranked(" ".join(step[3]) or "river", statuses=None)
-                # inside, SQL ranks: it sees the transaction's own rows, the shared index never does
-                assert_same([(r.id, sc) for r, sc in s.find(tenant, q)], exact(s, tenant, q))
-        elif kind == "elsewhere":
-            with other.transaction() as s:
-                insert(s, step[1])
-                if pick(step[2]):
-                    s.update(*pick(step[2]), {"text": "written elsewhere river"})
-        elif kind == "search":
-            ready(store)
-            assert_index_answers_as_sql(store, "A", ranked(" ".join(step[1]), statuses=None))
-    return made
+    return apply_plan(store, other, plan, record, exact, search)
 
 
 @settings(

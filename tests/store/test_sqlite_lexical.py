@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgets import examples
+from lexical_plans import apply_plan, assert_same, ranked
 from memql.ports.record import Record
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import query_terms
@@ -100,12 +101,6 @@ def fts5(session, tenant: str, q: RecordQuery) -> list[tuple[str, float]]:
     return [(str(row["num"]), row["score"]) for row in session.conn.execute(sql, params)]
 
 
-def assert_same(got: list[tuple[str, float]], want: list[tuple[str, float]]) -> None:
-    """The same records in the same order, with the same scores (to float rounding)."""
-    assert [rid for rid, _ in got] == [rid for rid, _ in want]
-    assert [score for _, score in got] == pytest.approx([score for _, score in want], rel=1e-12)
-
-
 def phrased(text: str) -> bool:
     """Whether FTS5 reads a query term of this text as a phrase of several tokens."""
     return any(len(p) != 1 for p in lexical.FTS5Tokenizer()(query_terms(text)))
@@ -123,53 +118,15 @@ def assert_index_answers_as_fts5(store: SQLiteStore, tenant: str, q: RecordQuery
         assert_same([(r.id, score) for r, score in s.find(tenant, q)], want)
 
 
-def ranked(text, limit=10, **conditions) -> RecordQuery:
-    return RecordQuery(text_query=text, order="relevance", limit=limit, **conditions)
-
-
 def run(store: SQLiteStore, other: SQLiteStore, plan) -> list[tuple[str, str]]:
-    """Apply the generated steps; returns the (tenant, id) of the records that were created."""
-    made: list[tuple[str, str]] = []
+    """Apply the generated steps (lexical_plans.apply_plan): FTS5 answers inside a rolled-back transaction;
+    a search between the steps checks the index against FTS5."""
 
-    def pick(i):
-        return made[i % len(made)] if made else None
+    def search(text: str) -> None:
+        q = ranked(text, statuses=None)
+        assert_index_answers_as_fts5(store, "A", q, may_fall_back=lexical.MAX_WINDOW < 40)
 
-    def insert(session, step):
-        _, tenant, text, context, status, tag, level, weight = step
-        made.append((tenant, session.insert(record(tenant, text, context, status, tag, level, weight))))
-
-    for step in plan:
-        kind = step[0]
-        if kind == "insert":
-            with store.transaction() as s:
-                insert(s, step)
-        elif kind in ("text", "tags", "weight", "status", "hard_delete") and pick(step[1]):
-            tenant, rid = pick(step[1])
-            with store.transaction() as s:
-                if kind == "hard_delete":
-                    s.hard_delete(tenant, [rid])
-                    made.remove((tenant, rid))
-                else:
-                    value = " ".join(step[2]) if kind == "text" else step[2]
-                    s.update(tenant, rid, {kind: value})
-        elif kind == "rolled_back":
-            with store.dry_run() as s:
-                insert(s, step[1])
-                tenant, rid = made.pop()
-                if pick(step[2]):
-                    s.update(*pick(step[2]), {"text": " ".join(step[3])})
-                q = ranked(" ".join(step[3]) or "river", statuses=None)
-                # inside, FTS5 ranks: it sees the transaction's own rows, the shared index never does
-                assert_same([(r.id, sc) for r, sc in s.find(tenant, q)], fts5(s, tenant, q))
-        elif kind == "elsewhere":
-            with other.transaction() as s:
-                insert(s, step[1])
-                if pick(step[2]):
-                    s.update(*pick(step[2]), {"text": "written elsewhere river"})
-        elif kind == "search":
-            q = ranked(" ".join(step[1]), statuses=None)
-            assert_index_answers_as_fts5(store, "A", q, may_fall_back=lexical.MAX_WINDOW < 40)
-    return made
+    return apply_plan(store, other, plan, record, fts5, search)
 
 
 @pytest.mark.parametrize("windows", [(200, 12_800), (1, 8)], ids=["default-windows", "tiny-windows"])
