@@ -5,6 +5,7 @@ runner of a generated plan of writes and searches (`apply_plan`). Each test file
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 import pytest
@@ -13,6 +14,34 @@ from memql.ports.record import Record
 from memql.ports.store import RecordQuery
 
 Oracle = Callable[[Any, str, RecordQuery], list[tuple[str, float]]]
+NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
+
+
+def record(tenant, text, context, status="active", tag="x", level="standard", weight=0.5, expired=False):
+    """A generated record: its words, its payload context, its conditions (expired: an hour ago)."""
+    return Record(
+        tenant=tenant,
+        text=" ".join(text),
+        payload_meta={"context": " ".join(context)} if context else {},
+        tags=[tag],
+        sensitivity=level,
+        status=status,
+        weight=weight,
+        expire_at=NOW - timedelta(hours=1) if expired else None,
+        created_at=NOW,
+        updated_at=NOW,
+    )
+
+
+def oracle_of(build: Callable[[str, RecordQuery], tuple[str, Any]]) -> Oracle:
+    """The exact path's answer: the backend's one query (`build`: its query.build) over every match, the
+    conditions and the order in SQL, as (id, score)."""
+
+    def answer(session, tenant: str, q: RecordQuery) -> list[tuple[str, float]]:
+        statement, params = build(tenant, q)
+        return [(str(row["num"]), row["score"]) for row in session.conn.execute(statement, params)]
+
+    return answer
 
 
 def ranked(text, limit=10, **conditions) -> RecordQuery:
@@ -25,9 +54,7 @@ def assert_same(got: list[tuple[str, float]], want: list[tuple[str, float]]) -> 
     assert [score for _, score in got] == pytest.approx([score for _, score in want], rel=1e-12)
 
 
-def apply_plan(
-    store, other, plan, record: Callable[..., Record], oracle: Oracle, search: Callable[[str], None]
-) -> list[tuple[str, str]]:
+def apply_plan(store, other, plan, oracle: Oracle, search: Callable[[str], None]) -> list[tuple[str, str]]:
     """Apply the generated steps -- an insert (its tuple after the kind is `record`'s arguments), a text,
     tags, weight or status change, a hard delete, a rolled-back transaction (its search answered as the
     `oracle` answers inside it), a write through `other`, a search (`search` checks it) -- and return the

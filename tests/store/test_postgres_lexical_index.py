@@ -7,21 +7,17 @@ records, a refilled index, the auto mode's threshold and the fallbacks to SQL.""
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgets import examples
-from lexical_plans import apply_plan, assert_same, ranked
-from memql.ports.record import Record
+from lexical_plans import NOW, apply_plan, assert_same, oracle_of, ranked, record
 from memql.ports.store import RecordQuery
 from memql.store.postgres import PostgresStore, lexical_index, query
 from memql.store.sqlite import SQLiteStore
 from pgtest import fresh_location
 
-NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
 WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "running", "café", "naïve"]
 WORDS += ["机器学习", "学习", "Москва", "mp3", "हिन्दी"]  # the last one is a phrase (3 tokens)
 TENANTS = ["A", "A", "B"]
@@ -68,25 +64,9 @@ queries = st.lists(
 )
 
 
-def record(tenant, text, context, status="active", tag="x", level="standard", weight=0.5, expired=False):
-    return Record(
-        tenant=tenant,
-        text=" ".join(text),
-        payload_meta={"context": " ".join(context)} if context else {},
-        tags=[tag],
-        sensitivity=level,
-        status=status,
-        weight=weight,
-        expire_at=NOW - timedelta(hours=1) if expired else None,
-        created_at=NOW,
-        updated_at=NOW,
-    )
-
-
-def exact(session, tenant: str, q: RecordQuery) -> list[tuple[str, float]]:
-    """The oracle: PostgreSQL's BM25 query over every match, the conditions and the order in SQL."""
-    statement, params = query.build(tenant, q)
-    return [(str(row["num"]), row["score"]) for row in session.conn.execute(statement, params)]
+exact = oracle_of(
+    query.build
+)  # the oracle: PostgreSQL's BM25 query over every match, conditions and order in SQL
 
 
 def phrased(text: str) -> bool:
@@ -120,7 +100,7 @@ def run(store: PostgresStore, other: PostgresStore, plan) -> list[tuple[str, str
         ready(store)
         assert_index_answers_as_sql(store, "A", ranked(text, statuses=None))
 
-    return apply_plan(store, other, plan, record, exact, search)
+    return apply_plan(store, other, plan, exact, search)
 
 
 @settings(

@@ -11,7 +11,6 @@ import subprocess
 import sys
 import tempfile
 from dataclasses import replace
-from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
@@ -19,13 +18,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgets import examples
-from lexical_plans import apply_plan, assert_same, ranked
-from memql.ports.record import Record
+from lexical_plans import apply_plan, assert_same, oracle_of, ranked, record
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import SQLiteStore, lexical, query
 
-NOW = datetime(2026, 3, 4, 10, 0, tzinfo=UTC)
 WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "running", "ran", "café", "naïve"]
 WORDS += ["机器学习", "学习", "Москва", "mp3", "हिन्दी"]  # the last one is a phrase to FTS5 (3 tokens)
 TENANTS = ["A", "A", "B"]
@@ -81,24 +78,7 @@ queries = st.lists(
 )
 
 
-def record(tenant, text, context, status="active", tag="x", level="standard", weight=0.5) -> Record:
-    return Record(
-        tenant=tenant,
-        text=" ".join(text),
-        payload_meta={"context": " ".join(context)} if context else {},
-        tags=[tag],
-        sensitivity=level,
-        status=status,
-        weight=weight,
-        created_at=NOW,
-        updated_at=NOW,
-    )
-
-
-def fts5(session, tenant: str, q: RecordQuery) -> list[tuple[str, float]]:
-    """The oracle: one FTS5 query over every match, the conditions and the order in SQL."""
-    sql, params = query.build(tenant, q)
-    return [(str(row["num"]), row["score"]) for row in session.conn.execute(sql, params)]
+fts5 = oracle_of(query.build)  # the oracle: one FTS5 query over every match, conditions and order in SQL
 
 
 def phrased(text: str) -> bool:
@@ -126,7 +106,7 @@ def run(store: SQLiteStore, other: SQLiteStore, plan) -> list[tuple[str, str]]:
         q = ranked(text, statuses=None)
         assert_index_answers_as_fts5(store, "A", q, may_fall_back=lexical.MAX_WINDOW < 40)
 
-    return apply_plan(store, other, plan, record, fts5, search)
+    return apply_plan(store, other, plan, fts5, search)
 
 
 @pytest.mark.parametrize("windows", [(200, 12_800), (1, 8)], ids=["default-windows", "tiny-windows"])
