@@ -104,3 +104,19 @@ def test_a_large_layer_scores_as_the_matrix_product_does():
     assert len(keys) > vectors.BLAS_MAX_ROWS and keys[7] == 8
     assert np.allclose(scores, matrix.astype(np.float64) @ query.astype(np.float64), atol=1e-5)
     assert int(np.argmax(scores)) == 7
+
+
+def test_a_search_is_as_broad_as_its_graph_needs_and_never_narrower_than_asked(monkeypatch):
+    from memql.index import vectors
+
+    assert vectors.search_breadth(1_000) == vectors.search_breadth(vectors.SMALL_GRAPH - 1) == 1024
+    assert vectors.search_breadth(vectors.SMALL_GRAPH) == vectors.search_breadth(1_000_000) == 2048
+    graph = HNSWVectors(DIM)
+    graph.put_many(list(range(1, 51)), np.stack([_vector(k) for k in range(1, 51)]))
+    graph.nearest(_vector(7), 10)
+    assert graph.index.expansion_search == 1024
+    graph.nearest(_vector(7), 3000)  # more candidates than the breadth: at least as broad as asked
+    assert graph.index.expansion_search == 3000
+    monkeypatch.setattr(vectors, "SMALL_GRAPH", 50)  # a graph of 50 is a large one now
+    graph.nearest(_vector(7), 10)
+    assert graph.index.expansion_search == 2048

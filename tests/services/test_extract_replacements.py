@@ -237,3 +237,20 @@ def test_a_past_verb_opening_a_sentence_is_no_part_of_a_name():
 
     said = [v.value for v in values("Sold the Volvo and bought a Fiat. Reed Hastings runs Netflix.", NOW)]
     assert said == ["Volvo", "Fiat", "Reed Hastings", "Netflix"]
+
+
+def test_a_change_naming_its_topic_replaces_the_value_said_of_it_not_the_nearest_one():
+    recent = [
+        "can you remember my building gate code for me, i always forget. its 4417#",
+        ("assistant", "Saved: building gate code 4417#."),
+        "and the bike room is 2290",
+        ("assistant", "Bike room: 2290. Got it."),
+    ]
+    own, said = _keyed("HOA changed the gate code after some break ins. new one is 9032#", recent)
+    assert own["9032"] == ("Mira", "gate_code") and said["4417"][:2] == ("Mira", "gate_code")
+    # a word both turns say in the sentences of the two values is their topic too
+    own, said = _keyed(
+        "new job, blue shield HMO. deductible only $750 but i need referrals",
+        ["i have the aetna PPO thru work, deductible is $1,500", "its like $900 at the hospital tho"],
+    )
+    assert own["$750"] == ("Mira", "deductible") and said["$1,500"][:2] == ("Mira", "deductible")

@@ -4,6 +4,7 @@ same thing (cognition/conversation/superseded.py; docs/conversation.md, Formatio
 
 from __future__ import annotations
 
+from dataclasses import replace
 from datetime import datetime, timedelta
 
 from conversation_helpers import LABEL, conversation, current
@@ -503,3 +504,39 @@ def test_a_shop_closed_is_the_ending_clause_of_a_change(memory):
     text = conv.context("弟弟现在做什么？", budget_tokens=300).text
     assert "[M2] 老韦: 回老家种茶去了。 — history: 我弟把奶茶店关了，" in text
     assert "until 2026-07-05: [M1] 老韦: 我弟弟在杭州开奶茶店。" in text
+
+
+def test_a_reply_is_history_with_what_it_answered_even_when_that_message_is_not_shown():
+    at = datetime.fromisoformat("2026-03-02T00:00:00Z")
+    asked = "dana: signed up at Vertical Hive, $89/mo which is steep"
+    reply = replace(
+        _piece(
+            "[S2] assistant: Nice! $89 a month is on the pricier side. Bouldering?", "2026-01-10T09:00:05Z", 2
+        ),
+        replied=asked,
+    )
+    change = _piece("[S3] dana: cancelled vertical hive, joined Cruxworks instead", "2026-02-14T09:00:00Z", 3)
+    labelled = [p.text for p in label_superseded([reply, change], at)]
+    assert labelled[0].startswith("until 2026-02-14: [S2] assistant:"), labelled
+    # a reply to something else, or one that does not repeat what it answered, stays as it was
+    other = replace(reply, replied="dana: my finger hurts, 5 days of rest")
+    assert label_superseded([other, change], at)[0].text == other.text
+    unrelated = replace(
+        _piece("[S2] assistant: Bouldering or ropes?", "2026-01-10T09:00:05Z", 2), replied=asked
+    )
+    assert label_superseded([unrelated, change], at)[0].text == unrelated.text
+
+
+def test_how_long_something_has_gone_on_is_no_change():
+    pieces = [
+        _piece("[S1] priya: can u help me email my landlord about the boiler", "2026-01-14T09:00:00Z", 1),
+        _piece(
+            "[S2] priya: keeps cutting out at night, 2 weeks now. landlords name is Geoff",
+            "2026-01-14T09:01:00Z",
+            2,
+        ),
+    ]
+    at = datetime.fromisoformat("2026-02-01T00:00:00Z")
+    assert [p.text for p in label_superseded(pieces, at)] == [p.text for p in pieces]
+    moved = _piece("[S2] priya: my landlord is Geoff now", "2026-01-14T09:01:00Z", 2)
+    assert label_superseded([pieces[0], moved], at)[0].text.startswith("until 2026-01-14: [S1]")

@@ -27,10 +27,12 @@ MAX_CITED = 6  # source ids a summary cites inline; more are elided ("+N"), all 
 @dataclass(frozen=True)
 class MessagePiece(Piece):
     """A message: its `position` orders messages of the same instant; with an `anchor` (a memory id) it
-    only makes sense beside that piece (the message a hit replies to) and is taken only after it."""
+    only makes sense beside that piece (the message a hit replies to) and is taken only after it.
+    `replied`: the message before it as stored ("speaker: text"), what a reply answered, shown or not."""
 
     position: int = 0
     anchor: str = ""
+    replied: str = ""
 
 
 def citation(source_ids: Sequence[str], memory_ids: Sequence[str]) -> str:

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING
 from memql.cognition.conversation.assemble import MessagePiece, assemble, message_text
 from memql.cognition.conversation.base import Context, Message, Piece
 from memql.cognition.conversation.records import (
+    ROW_FIELDS,
     conversation_filter,
     message_row_text,
     read_rows,
@@ -24,6 +25,9 @@ from memql.ports.models import LLM
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
+
+# a message's row with its payload's context: the message before it, what a reply answered (MessagePiece)
+_ROW_FIELDS = [*ROW_FIELDS, "payload_meta"]
 
 
 @dataclass(frozen=True)
@@ -85,6 +89,7 @@ class Flat:
                 limit=k,
                 filter=conversation_filter(self.conversation_id, "message"),
             ),
+            _ROW_FIELDS,
         )
         hits = [(row, float(row.get("score") or 0.0)) for row in rows]
         before = self._neighbours(hits, budget_tokens)
@@ -122,7 +127,7 @@ class Flat:
                         known[found["id"]], wanted[hit] = found, found["id"]
             missing = sorted({p for p in wanted.values() if p not in known})
             if missing:
-                for row in read_rows(self.executor, build.by_ids(missing)):
+                for row in read_rows(self.executor, build.by_ids(missing), _ROW_FIELDS):
                     if row["facets"].get("conversation") == self.conversation_id:
                         known[row["id"]] = row
             frontier = {hit: known[p] for hit, p in wanted.items() if p in known}
@@ -133,7 +138,7 @@ class Flat:
     def _at_position(self, position: int) -> dict | None:
         where = conversation_filter(self.conversation_id, "message")
         where["facets"]["position"] = position
-        rows = read_rows(self.executor, {"filter": {**where, "limit": 1}})
+        rows = read_rows(self.executor, {"filter": {**where, "limit": 1}}, _ROW_FIELDS)
         return rows[0] if rows else None
 
 
@@ -151,4 +156,5 @@ def _piece(row: dict, score: float, anchor: str | None = None) -> Piece:
         time=row.get("time"),
         position=int(facets.get("position") or 0),
         anchor=anchor or "",
+        replied=str((row.get("payload_meta") or {}).get("context") or ""),
     )

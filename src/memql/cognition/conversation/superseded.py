@@ -131,6 +131,9 @@ def label_superseded(
             if _others(whose, theirs, related, {speaker, by}):
                 continue  # "Gwen moved to Austin" ages nothing said of "my brother" (facts of others)
             shared = anchors & _anchors(said)
+            if by == agent and not shared:  # a reply echoing what it answered, that message shown or not
+                asked = _replied(pieces[q], speaker)
+                shared = anchors & _anchors(asked) if asked and _echoes(said, asked) else shared
             if _ENDING.search(text) and any(re.search(rf"\b{re.escape(w)}\b", text) for w in theirs):
                 shared |= _alike(anchors, _anchors(said))  # "Rachel gave up dentistry": "Rachel is a dentist"
             if any(f.subject in new_job and f.attribute in _DOES for f in stated.get(cited[(q, j)], ())):
@@ -212,14 +215,24 @@ def _label_echoes(
     Tuesday at 2." … "Tuesday at 2, noted."): it said the same outdated thing."""
     for (_, _, q, j, by, said), (_, _, q2, j2, by2, reply) in pairwise(lines):
         mark = labels.get((q, j))
-        if (
-            mark
-            and by != agent
-            and by2 == agent
-            and (q2, j2) not in labels
-            and _anchors(reply) & _anchors(said)
-        ):
+        if mark and by != agent and by2 == agent and (q2, j2) not in labels and _echoes(reply, said):
             labels[(q2, j2)] = mark
+
+
+def _echoes(reply: str, said: str) -> bool:
+    """A reply repeats a line: a word of what it is about, or a number of two digits or more ("$89/mo" …
+    "$89 a month is on the pricier side")."""
+    if _anchors(reply) & _anchors(said):
+        return True
+    return any(len(n) >= 2 for n in _numbers(reply) & _numbers(said))
+
+
+def _replied(piece: Piece, speaker: str) -> str:
+    """What a message piece of the agent answered, when `speaker` said it: the message before it as
+    stored (a flat context's pieces carry it), shown in the context or not."""
+    replied = getattr(piece, "replied", "")
+    prefix = f"{speaker}: "
+    return replied[len(prefix) :] if speaker and replied.startswith(prefix) else ""
 
 
 def _fact_change(
@@ -251,8 +264,16 @@ def _named_people(lines: list[tuple]) -> frozenset[str]:
     return frozenset(names)
 
 
+# "2 weeks now", "for a while now": how long something has gone on, no change
+_LASTED_NOW = re.compile(
+    r"\b(?:(?:\d+|a|an|one|two|three|four|five|six|few|couple(?: of)?|several|many)\s+(?:more\s+)?"
+    r"(?:minutes?|hours?|days?|weeks?|wks?|months?|years?|yrs?)|a while|ages)\s+now\b",
+    re.IGNORECASE,
+)
+
+
 def _says_change(text: str) -> bool:
-    return bool(_CHANGE_EN.search(text) or _CHANGE_ZH.search(text))
+    return bool(_CHANGE_EN.search(_LASTED_NOW.sub(" ", text)) or _CHANGE_ZH.search(text))
 
 
 _US_SPELLING = {

@@ -5,10 +5,11 @@ was given for ("our landlord is …", "Portugal for the honeymoon"), else what i
 from __future__ import annotations
 
 import re
+from itertools import pairwise
 
 from memql.services.tokenize import STOP_WORDS, tokens
 
-from .common import CJK, Reading, Said
+from .common import CJK, Reading, Said, sentence_around
 from .value_shapes import Value
 
 _I = re.IGNORECASE
@@ -39,6 +40,24 @@ def terms(text: str) -> set[str]:
         for t in tokens(text)
         if t not in STOP_WORDS and t not in _EXTRA_STOP and not t.isnumeric() and len(t) > 1
     }
+
+
+def on_topic(shared: set[str], said: str, old: Value, text: str, new: Value) -> bool:
+    """Two turns speak of one thing, more firmly than by a word both say somewhere: they name it in the
+    same two words or more ("the gate code" … "changed the gate code"), or a word they share stands in the
+    sentence of the old value and in that of the new ("deductible is $1,500" … "deductible only $750").
+    Not said of Chinese: its sentences run on without stops, and its character pairs (新手机, 涨了) are
+    shared by turns on other things."""
+    if not shared or CJK.search(text) or CJK.search(said):
+        return False
+    pairs = {pair for pair in pairwise(tokens(text)) if set(pair) <= shared}
+    if any(pair in pairs for pair in pairwise(tokens(said))):
+        return True
+    around_new, around_old = (
+        sentence_around(text, new.start, new.end),
+        sentence_around(said, old.start, old.end),
+    )
+    return bool(shared & terms(text[slice(*around_new)]) & terms(said[slice(*around_old)]))
 
 
 _GIVEN_FOR = re.compile(

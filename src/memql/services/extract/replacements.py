@@ -38,7 +38,7 @@ from .common import (
 )
 from .matching import QueryWords, attribute_phrases
 from .patterns_en import _NEGATION
-from .replacement_keys import key_for_old, shape_key, terms
+from .replacement_keys import key_for_old, on_topic, shape_key, terms
 from .shifts import following_day
 from .value_shapes import Value, values
 
@@ -170,6 +170,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     echoes = " ".join(t.text for t in before[-2:]).casefold()  # what was just said is no news
     candidates = [v for v in candidates if str(v.value).casefold() not in echoes]
     held = [d for d in r.earlier if d not in r.facts and d.speaker == r.speaker]
+    held_words = set().union(*(terms(str(d.value)) for d in held))
     # the people the grammar knows by a relation or a fact about them (its list of names read anywhere
     # also holds titles and places: "reading Middlemarch")
     known = [*r.earlier, *r.facts]
@@ -181,7 +182,10 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     if _bind_named(r, before, candidates, turn_index, people):
         return
     unkeyed = None  # a name no fact held, whose turn names no key for it: the last resort
-    for own in (True, False):  # the speaker's own turns first: an echo by someone else is a last resort
+    # the speaker's own turns first (an echo by someone else is a last resort), and first a turn on the
+    # message's topic (`on_topic`): "changed the gate code … new one is 9032#" replaces the gate code said
+    # earlier, not the bike room's number said since
+    for own, topical_only in ((True, True), (True, False), (False, False)):
         for back in range(len(before) - 1, -1, -1):
             said = before[back]
             if (said.speaker == r.speaker) != own:
@@ -194,6 +198,9 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 if _prices_another(new, text, said.text):
                     continue  # "$1,150 for the outlet": the price of a thing the old turn did not name
                 shared = topic - terms(f"{old.value} {new.value} {said.text[old.start : old.end]}")
+                # (words of a value held are no topic: "Anytime Fitness" of "Anytime Fitness on Elm")
+                if topical_only and not on_topic(shared - held_words, said.text, old, text, new):
+                    continue
                 holders = [d for d in held if _holds(d.value, old, said.text)]
                 known = bool(holders)
                 owned = acquired and any(OWNED.search(d.attribute) for d in holders)
