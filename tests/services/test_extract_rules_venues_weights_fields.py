@@ -42,6 +42,9 @@ def test_the_number_of_a_measure_is_stale_in_the_message_that_said_it():
     pay = StoredFact("f3", "阿琳", "salary", 18000, said, replaced, source="m4")
     assert {"1.8万", "1万8"} <= set(stale_forms([pay], replaced))
     assert not {"1万", "1.8"} & set(stale_forms([pay], replaced))
+    # thousands said with k are stale written out too (72k … "Is $72,000 in line?")
+    offer = StoredFact("f4", "Ana", "salary", "72k", said, replaced, source="m5")
+    assert {"72k", "$72,000", "72,000", "72000"} <= set(stale_forms([offer], replaced))
 
 
 def test_a_day_and_a_month_are_stale_by_their_own_words_and_never_inside_another_number():

@@ -19,10 +19,20 @@ ME = "Mira"
         ),
         ("my rent? $1,450 lol", (ME, "rent", "$1,450")),
         ("salary talk today, they offered $95k base", (ME, "salary", "$95k")),
+        ("my base is 95k", (ME, "salary", "95k")),  # thousands without a sign are a sum
     ],
 )
 def test_the_one_sum_of_a_message_naming_one_key_of_money_is_that_keys(text, expected):
     assert own(text) == {expected}
+
+
+def test_a_fact_of_another_key_beside_the_sum_leaves_the_sum_to_its_key():
+    assert own("got the offer from Brightwell!!! 72k base") == {
+        (ME, "employer", "Brightwell"),
+        (ME, "salary", "72k"),
+    }
+    # a race or steps counted in thousands are no sum
+    assert not {f for f in own("base pace for the 10k steps challenge, 12k steps today") if f[1] == "salary"}
 
 
 @pytest.mark.parametrize(

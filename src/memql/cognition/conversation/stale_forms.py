@@ -204,6 +204,9 @@ def _amount_forms(text: str) -> set[str]:
     forms = {number, match["num"]} if match["cur"] or "," in number else set()
     if unit and unit not in ("a", "an", "per"):
         forms |= {f"{number} {unit}", f"{number}{unit}"}
+    if unit == "k" and "," not in match["num"]:  # "72k" is said "$72,000" too
+        whole = round(float(match["num"]) * 1000)
+        forms |= {f"{whole:,}", f"{match['cur'] or '$'}{whole:,}", str(whole)}
     return {f for f in forms if len(f) >= 3}
 
 

@@ -100,12 +100,16 @@ _BY = re.compile(
 
 def _keyed_by_topic(r: Reading) -> None:
     """The one sum of money (a currency sign, "bucks", "k") in a message of the speaker's that states no
-    fact, when the message names exactly one key of money ("rent", "salary", "budget") and says the
-    sum in no sentence of someone else's: that key's value, hedged."""
-    if any(not d.attribute.startswith("relation.") for d in r.facts):
-        return
+    fact of money and none in a clause holding the sum ("got the offer from Brightwell!!! 72k base": the
+    employer and the salary), when the message names exactly one key of money ("rent", "salary",
+    "budget") and says the sum in no sentence of someone else's: that key's value, hedged."""
     sums = [v for v in values(r.text, r.now) if v.kind == "money"]
     if len(sums) != 1:
+        return
+    facts = [d for d in r.facts if not d.attribute.startswith("relation.")]
+    if any(r.vocabulary.category(d.attribute) == "a2p:financial" for d in facts):
+        return
+    if any(d.start < sums[0].end and sums[0].start < d.end for d in facts):
         return
     keys = {
         k

@@ -19,7 +19,10 @@ _I = re.IGNORECASE
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 _MONEY = re.compile(
     r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
-    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|元|块|万))"
+    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万))|"
+    # "72k base", "104k": thousands without a sign (a 5k run, 10k steps are no sum)
+    r"(?:(?<![\w.$€£¥])(?<!\ba )(?<!\bthe )\d{2,3}(?:\.\d)?k\b"
+    r"(?!\s*(?:runs?|races?|steps?|followers|views|subs|subscribers|miles|words|pieces|feet|ft|lbs?|kg|km|m\b)))"
 )
 _UNITS = {
     "mg": "mg", "毫克": "mg", "g": "g", "克": "g", "kg": "kg", "公斤": "kg", "千克": "kg", "斤": "jin",
