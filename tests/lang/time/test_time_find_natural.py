@@ -270,3 +270,14 @@ def test_a_day_of_the_month_said_with_its_weekday_is_the_next_such_day_that_is_t
         assert found and found[0][2].start.date().isoformat() == day, (said, found)
     # December's 31st is a Thursday: the first 31st that is a Sunday is in January
     assert find_natural("Sunday the 31st", now)[0][2].start.date().isoformat() == "2027-01-31"
+
+
+def test_a_chinese_month_and_day_in_digits_without_hao_is_a_day_and_a_count_is_not():
+    now = datetime(2026, 3, 5, 9, tzinfo=UTC)
+    said = "学院说提前到3月15交"
+    ((a, b, span),) = find_natural(said, now)
+    assert said[a:b] == "3月15" and span.start.date().isoformat() == "2026-03-15"
+    assert phrases("中期考核是3月25，他比我还慌", now) == ["3月25"]
+    assert phrases("2026年3月15前交", now) == ["2026年3月15"]
+    for count in ("3月15个人报名", "3月15块钱", "3月1.5万"):
+        assert not any("15" in p or "1.5" in p for p in phrases(count, now)), count

@@ -368,6 +368,14 @@ RULES: tuple[Rule, ...] = (
     Rule(_c(rf"(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>{_MD})\s*月\s*(?P<edge>底|末|初|中)旬?"), _named_month_edge),
     Rule(_c(rf"(?:(?P<y>{_YEAR})|(?P<rel>{_YEAR_REL}))?\s*年?\s*年\s*(?P<edge>底|末|初|终)"), _year_edge),
     Rule(_c(rf"(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>{_MD})\s*月\s*(?P<d>{_MD})\s*(?:日|号|號)"), _date),
+    # 3月15交, 中期考核是3月25: a month and a day in digits, without 号 (not a count: 3月15个人, 3月15块)
+    Rule(
+        _c(
+            rf"(?:(?P<y>{_YEAR})\s*年\s*)?(?P<m>[0-9]{{1,2}})\s*月\s*(?P<d>[0-9]{{1,2}})"
+            r"(?![0-9.:：%]|\s*(?:日|号|號|个|岁|人|天|年|块|元|斤|公斤|次|分|点|小时|周|万|千|米|名|位|号))"
+        ),
+        _date,
+    ),
     # 3月27号周五, 27号（周五）: a date with its weekday is the date (the weekday only names it)
     Rule(
         _c(
