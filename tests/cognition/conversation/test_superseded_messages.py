@@ -435,6 +435,17 @@ def test_a_second_verb_in_the_past_parts_an_ending_from_what_began():
     assert "[S2] ray: joined the swim team. — history: He quit soccer" in text
 
 
+def test_what_followed_from_a_change_parts_an_ending_said_in_slang():
+    said = "[S1] rae: paying for spotify premium again, ugh"
+    later = "[S2] rae: my brother added me to his apple music family plan so i killed spotify. free music"
+    pieces = [_piece(said, "2026-02-09T09:00:00", 0), _piece(later, "2026-08-09T09:00:00", 1)]
+    text = "\n".join(p.text for p in ending_clauses_last(pieces, "assistant"))
+    assert "— history: so i killed spotify" in text and "until 2026-08-09: [S1]" in text
+    # "killed it" is praise, not an ending
+    praise = _piece("[S2] rae: played spotify at the party so we killed it", "2026-08-09T09:00:00", 1)
+    assert "history" not in "\n".join(p.text for p in ending_clauses_last([pieces[0], praise], "assistant"))
+
+
 def test_a_question_about_a_named_relative_finds_their_facts_and_a_new_job_ends_what_they_did(memory):
     """ "What does Abby's husband do?" finds Tom's job (Tom is her husband); "Tom switched careers, he's a
     software tester now" makes "teaches math" history, and not Abby's own job."""

@@ -389,7 +389,8 @@ def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
 # words that end something: "no more Orijen", "stepped down from the soccer team", 乐刻退了, 跟婷婷分手了
 _ENDING = re.compile(
     r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
-    r"dropped|sold|gave up|stopped|ditched|traded in|moved out of|instead of)\b|"
+    r"dropped|sold|gave up|stopped|ditched|dumped|got rid of|killed(?! it\b)|traded in|moved out of|"
+    r"instead of)\b|"
     r"不再|不[\u4e00-\u9fff]{1,3}了|把[\u4e00-\u9fff]{1,6}?(?:关|卖|换|置换|处理|转手|送人)(?:掉)?了|不(?:学|练|弹|打|踢|上|做|喝|吃|用|开|住|带|教|干|去)[\u4e00-\u9fff]{2,5}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|放下了|戒了|搬出|转让|关门|倒闭",
     re.IGNORECASE,
 )
@@ -428,6 +429,8 @@ _CLAUSE_END = re.compile(
     r"\s+(?=(?:and|but)\s+(?:he|she|i|we|they|it|now)\b)|(?<=[^，,。\s])(?=不是)|"
     # "quit soccer and joined the swim team": a second verb of the same one, said in the past
     r"\s+(?=and\s+(?:[a-z]+ed|took|got|went|began|made|became|bought|found|took up)\b)|"
+    # "added me to his family plan so i killed spotify": what followed from it
+    r"\s+(?=so\s+(?:i|we|he|she|they)\s+[a-z]+ed\b)|"
     # "quit the bakery and is driving for UPS now": what one does now, said beside what ended
     r"\s+(?=and\s+(?:is|are|am|now)\s+[a-z]+ing\b)",
     re.I,
