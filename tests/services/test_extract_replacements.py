@@ -254,3 +254,15 @@ def test_a_change_naming_its_topic_replaces_the_value_said_of_it_not_the_nearest
         ["i have the aetna PPO thru work, deductible is $1,500", "its like $900 at the hospital tho"],
     )
     assert own["$750"] == ("Mira", "deductible") and said["$1,500"][:2] == ("Mira", "deductible")
+
+
+def test_someones_relative_said_without_an_apostrophe_is_not_the_speaker():
+    recent = [
+        "my buddy ramon's wedding is in july, groomsmen are renting suits. im a 40R jacket, pants 32x30",
+        ("assistant", "Noted: 40R jacket, 32x30 pants."),
+        "ramons brother is a 44L lmao hes a giant",
+        ("assistant", "Ha, there's always one."),
+    ]
+    # the size the speaker changes is their own 40R, not the 44L of Ramon's brother said since
+    own, said = _keyed("went in to get measured. shoulders went up. im a 42R now", recent)
+    assert own["42R"][0] == "Mira" and "44L" not in said

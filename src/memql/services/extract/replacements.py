@@ -565,6 +565,8 @@ def _named_opening(r: Reading, said: Said) -> str | None:
 
 _OPENS_WITH_OTHER = re.compile(
     rf"^\s*(?:\w+[,:]\s*)*(?:(?:my|our)\s+(?:\w+\s+)?(?:{_RELATIVES_EN}|{_OTHERS_EN})|{_FAMILIAR})\b|"
+    # "ramons brother is a 44L", "Jess's boss": someone's relative, an apostrophe or none
+    rf"^\s*(?:\w+[,:]\s*)*[a-z]+(?:'s|’s|s)\s+(?:{_RELATIVES_EN}|{_OTHERS_EN})\b|"
     rf"^\s*我(?:的)?(?:{_RELATIVES_ZH}|{_OTHERS_ZH})",
     _I,
 )
