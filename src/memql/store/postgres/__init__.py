@@ -60,6 +60,7 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
+_COLUMN_PARAMS = tuple(f"c_{name}" for name in codec.COLUMNS)  # the insert's parameter of each column
 _CANDIDATE_COLUMNS = "r.num, r.weight, r.time, r.created_at, r.visits, r.last_access_at"  # codec.candidate
 
 
@@ -109,7 +110,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
         """Store the record and its index entries in one statement; numbered by the counter unless given."""
         postings, length = lexical.document(record)
         params = {
-            **{f"c_{name}": value for name, value in codec.encode(record).items()},
+            **dict(zip(_COLUMN_PARAMS, codec.encode(record).values(), strict=True)),
             "vec": vectors.searchable(record.embedding, record.path_embeddings),
             "path_vecs": vectors.path_values(record.path_embeddings, record.embedding_dim),
             **lexical.add_params(record.tenant, postings, length),
