@@ -243,12 +243,23 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
     def dense_candidates(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ):
-        return [codec.candidate(row) for row in self._dense(tenant, vector, q, k, model, signed)]
+        rows = self._dense(tenant, vector, q, k, model, signed, _CANDIDATE_COLUMNS)
+        return [codec.candidate(row) for row in rows]
 
-    def _dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool):
+    def _dense(
+        self,
+        tenant: str,
+        vector: Sequence[float],
+        q: RecordQuery,
+        k: int,
+        model: str,
+        signed: bool,
+        columns: str = vectors.RECORD_COLUMNS,
+    ):
         self._enter(tenant)
         indexed, iterative = len(vector) in self.store.indexed_dimensions, self.store.iterative_scans
-        return vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative, signed)
+        conn = self.conn
+        return vectors.ranked_rows(conn, tenant, vector, q, k, model, indexed, iterative, signed, columns)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self._enter(tenant)
