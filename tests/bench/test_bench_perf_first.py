@@ -33,3 +33,27 @@ def test_bad_arguments_are_refused_before_anything_is_loaded(tmp_path):
     with pytest.raises(ValueError, match="postgresql://"):
         perf_first.run([10], backend="mysql://x", directory=tmp_path)
     assert not list(tmp_path.iterdir())
+
+
+def test_a_bulk_load_into_postgresql_builds_the_vector_index_after_it():
+    """`--bulk-load`: the records go in by bulk writes; on PostgreSQL the HNSW index is dropped before the
+    load and built after it (index_s), and the searches find the records through it."""
+    import psycopg
+
+    from pgtest import server_dsn
+
+    report = perf_first.run([150], queries=4, backend=server_dsn(), bulk_load=True)
+    block = report["first_query"]["150"]
+    assert report["settings"]["load"] == "bulk" and report["backend"] == "postgresql"
+    assert block["records"] == 150 and block["index_s"] is not None and block["index_s"] >= 0
+    assert 0 < block["settled_p50_ms"] <= block["settled_p95_ms"] and block["first_ms"] > 0
+    with psycopg.connect(server_dsn()) as conn:  # its schema was dropped
+        schemas = "SELECT count(*) FROM pg_namespace WHERE nspname LIKE 'memql_first_%%'"
+        left = conn.execute(schemas).fetchone()
+    assert left[0] == 0
+
+
+def test_a_bulk_load_into_sqlite_reports_no_index_build(tmp_path):
+    report = perf_first.run([120], queries=3, directory=tmp_path, bulk_load=True)
+    block = report["first_query"]["120"]
+    assert block["index_s"] is None and block["records"] == 120 and block["settled_p95_ms"] > 0

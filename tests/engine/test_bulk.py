@@ -310,6 +310,38 @@ def test_embeddings_are_computed_once_per_batch(memory, db):
     assert statuses == ["ready"] * 25 + ["pending"]
 
 
+@pytest.mark.parametrize("batch_size", [1, 4, 1000])
+def test_with_an_embedder_a_bulk_write_leaves_what_the_encodes_leave_one_by_one(memory, batch_size):
+    """On PostgreSQL a batch's records are embedded before they are inserted (engine/bulk.py
+    _embed_first): the same vectors, the same audit log (insert events without them) and the same dense
+    search as each Encode embedding its record after inserting it (a stored vector of the same content
+    reused alike, a record without one left pending alike)."""
+    alone, bulk = memory(embedder=HashedVectors()), memory(embedder=HashedVectors())
+    for m in (alone, bulk):
+        assert m.encode("stored before").success
+    items: list[Any] = [
+        *ITEMS,
+        {"op": "Encode", "args": {"payload": {"text": "no vector"}, "skip_embedding": True}},
+    ]
+    steps = [{"op": "Encode", "args": {"payload": {"text": i}}} if isinstance(i, str) else i for i in items]
+    assert alone.execute({"workflow": steps}, max_steps=len(items)).success
+    assert bulk.encode_many(items, batch_size=batch_size).success
+    with_vectors = [{**asdict(r)} for _, r in sorted(_stored(bulk).items())]
+    assert with_vectors == [{**asdict(r)} for _, r in sorted(_stored(alone).items())]
+    assert sum(r["embedding"] is not None for r in with_vectors) >= 10
+    assert _log(bulk) == _log(alone)
+    # dense search alone (alpha 1): the same records by the same cosines
+    rows = [
+        m.retrieve("pay the rent", overrides={"alpha": 1.0}, include=["id", "score"]) for m in (alone, bulk)
+    ]
+    assert rows[0].data["rows"] == rows[1].data["rows"] != []
+
+
+def _stored(m) -> dict[str, Any]:
+    with m.store.dry_run() as session:
+        return session.get(m.tenant, [str(i) for i in range(1, 100)])
+
+
 def test_the_garbage_collector_is_as_the_caller_left_it(m):
     """A bulk write pauses Python's cyclic collector while it runs (engine/bulk.py paused_gc)."""
     import gc

@@ -31,6 +31,7 @@ from memql.engine.verbs.encode import (
     inserted_data,
     same_memory,
 )
+from memql.index.text import path_texts
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import EncodeIR
 from memql.ports.record import Event, Operation, Record
@@ -110,6 +111,9 @@ class EncodeBatch:
                 record.tenant, record.created_at, record.updated_at = tenant, self.now, self.now
                 fresh.append(record)
                 earlier.setdefault(digest, []).append(record)  # a later step's candidate, dedupe or not
+        # the insert events keep each record as Encode inserts it: before its vector, which is derived data
+        images = {id(record): snapshot(record) for record in fresh}
+        embedded = self._embed_first(batch, fresh)
         ids = insert_many(self.session, fresh)
         for record, record_id in zip(fresh, ids, strict=True):
             record.id = record_id
@@ -122,8 +126,8 @@ class EncodeBatch:
             else:
                 record = p.record
                 affected, data = [record.id], inserted_data(record.id, p.proposal)  # type: ignore[arg-type]
-                events = [Event(record_id=record.id, kind="insert", before={}, after=snapshot(record))]  # type: ignore[arg-type]
-                if p.embed and record.embedding_status == "pending":
+                events = [Event(record_id=record.id, kind="insert", before={}, after=images[id(record)])]  # type: ignore[arg-type]
+                if p.embed and record.embedding_status == "pending" and id(record) not in embedded:
                     ctx.to_embed[record.id] = record  # type: ignore[index]
             entries.append(
                 (
@@ -154,6 +158,30 @@ class EncodeBatch:
         self.pending = []
         for step, result in results:
             self.on_written(step, result)
+
+    def _embed_first(self, batch: list[_Pending], fresh: list[Record]) -> set[int]:
+        """Give the new records their vectors before they are inserted, when the session stores a record's
+        vector with it (PostgreSQL: writing each vector afterwards cost a lookup and an update per record);
+        the record's columns end as if its vector had been written after the insert. Records with several
+        index paths (a vector per text) are left to the usual path. The ids (`id()`) of those embedded."""
+        if not getattr(self.session, "inserts_embeddings", False):
+            return set()
+        new = {id(r) for r in fresh}
+        wanted = [
+            p.record
+            for p in batch
+            if p.embed
+            and id(p.record) in new
+            and p.record.embedding_status == "pending"
+            and not path_texts(p.record)
+        ]
+        if not wanted:
+            return set()
+        changes = batch[0].ctx.embeddings(wanted, key=id)
+        for record in wanted:
+            for name, value in changes.get(id(record), {}).items():
+                setattr(record, name, value)
+        return set(changes)
 
     def _duplicates(self, tenant: str, digests: Sequence[str]) -> dict[str, list[str]]:
         wanted = list(dict.fromkeys(d for d in digests if d))

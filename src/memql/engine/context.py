@@ -184,54 +184,72 @@ class Context:
         Embeddings are derived data: stored on the record, not in the audit log."""
         if not self.to_embed or self.embedder is None:
             return
+        for record_id, changes in self.embeddings(list(self.to_embed.values())).items():
+            self.session.update(self.tenant, record_id, changes)
+        self.to_embed.clear()
+
+    def embeddings(self, records: list[Record], key: Any = None) -> dict[Any, dict[str, Any]]:
+        """The embedding columns of each record that gets a vector, keyed by `key(record)` (its id by
+        default): a stored vector of the same content and model when there is one, else the embedder's,
+        for all of them in one call. A bulk write computes them before it inserts the records."""
+        if self.embedder is None:
+            return {}
+        key = key or (lambda record: record.id)
         model = self.embedder.model
-        vectors: dict[str, bytes] = {}
+        cached = self._stored_embeddings([r.content_hash for r in records if r.content_hash], model)
+        vectors: dict[Any, bytes] = {}
+        by_key: dict[Any, Record] = {}
         todo: list[Record] = []
-        for record in self.to_embed.values():
-            cached = (
-                self.session.embedding_for_hash(self.tenant, record.content_hash, model)
-                if record.content_hash
-                else None
-            )
-            if cached is not None:
-                vectors[record.id] = cached  # type: ignore[index]
+        for record in records:
+            blob = cached.get(record.content_hash) if record.content_hash else None
+            if blob is not None:
+                vectors[key(record)] = blob
+                by_key[key(record)] = record
             elif record.text:
                 todo.append(record)
         if todo:
             for record, vector in zip(todo, self.embedder.embed([r.text for r in todo]), strict=True):
-                vectors[record.id] = np.asarray(vector, dtype="<f4").tobytes()  # type: ignore[index]
-        paths = self._path_vectors(vectors)
-        for record_id, blob in vectors.items():
-            self.session.update(
-                self.tenant,
-                record_id,
-                {
-                    "embedding": blob,
-                    "embedding_model": model,
-                    "embedding_dim": len(blob) // 4,
-                    "embedding_status": "ready",
-                    "path_embeddings": paths.get(record_id),
-                },
-            )
-        self.to_embed.clear()
+                vectors[key(record)] = np.asarray(vector, dtype="<f4").tobytes()
+                by_key[key(record)] = record
+        paths = self._path_vectors(vectors, by_key)
+        return {
+            k: {
+                "embedding": blob,
+                "embedding_model": model,
+                "embedding_dim": len(blob) // 4,
+                "embedding_status": "ready",
+                "path_embeddings": paths.get(k),
+            }
+            for k, blob in vectors.items()
+        }
 
-    def _path_vectors(self, embedded: dict[str, bytes]) -> dict[str, bytes]:
+    def _stored_embeddings(self, hashes: list[str], model: str) -> dict[str, bytes]:
+        """A stored vector of each content hash and model, where one is stored: in one query when the
+        session can (PostgreSQL: a round trip per record held a bulk write with embeddings to a few
+        hundred records a second), else one lookup each."""
+        many = getattr(self.session, "embeddings_for_hashes", None)
+        if many is not None:
+            return many(self.tenant, hashes, model) if hashes else {}
+        found = {h: self.session.embedding_for_hash(self.tenant, h, model) for h in dict.fromkeys(hashes)}
+        return {h: blob for h, blob in found.items() if blob is not None}
+
+    def _path_vectors(self, embedded: dict[Any, bytes], records: dict[Any, Record]) -> dict[Any, bytes]:
         """One vector per text of the embedded records whose index paths hold several texts (a search
         scores such a record by its best text, as a document store with per-field vectors does)."""
-        texts: dict[str, list[str]] = {}
-        for record_id in embedded:
-            found = path_texts(self.to_embed[record_id])
+        texts: dict[Any, list[str]] = {}
+        for k in embedded:
+            found = path_texts(records[k])
             if found:
-                texts[record_id] = found
+                texts[k] = found
         if not texts or self.embedder is None:
             return {}
         flat = self.embedder.embed([t for found in texts.values() for t in found])
-        out: dict[str, bytes] = {}
+        out: dict[Any, bytes] = {}
         start = 0
-        for record_id, found in texts.items():
+        for k, found in texts.items():
             rows = np.asarray(flat[start : start + len(found)], dtype="<f4")
             start += len(found)
-            out[record_id] = rows.tobytes()
+            out[k] = rows.tobytes()
         return out
 
     def hard_delete(self, records: list[Record]) -> None:

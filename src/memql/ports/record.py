@@ -106,7 +106,14 @@ class Record:
     path_embeddings: bytes | None = None
 
     def copy(self, **changes: Any) -> Record:
-        return replace(self, **changes)
+        """`dataclasses.replace`, by copying the instance's fields (a Record has no __post_init__ and every
+        field is an init field): replace's keyword call of __init__ with ~60 fields cost 40 µs a copy."""
+        if not changes.keys() <= _FIELD_NAMES or len(self.__dict__) != len(_FIELD_NAMES):
+            return replace(self, **changes)  # its TypeError for an unknown field; no attribute beyond them
+        new = object.__new__(Record)
+        new.__dict__.update(self.__dict__)
+        new.__dict__.update(changes)
+        return new
 
     def locked(self, now: datetime) -> bool:
         return self.lock_mode is not None and (self.lock_until is None or self.lock_until > now)
@@ -128,6 +135,7 @@ def namespace_labels(path: str) -> tuple[str, ...]:
 
 
 RECORD_FIELDS: tuple[str, ...] = tuple(f.name for f in fields(Record))
+_FIELD_NAMES = frozenset(RECORD_FIELDS)
 PERMISSION_FIELDS = (
     "read_perm_level",
     "write_perm_level",

@@ -132,7 +132,13 @@ def bench_perf_command(
                 report["retrieve_hybrid"] = report["dense"].pop("retrieve_hybrid")
             if not no_first:
                 first = perf_first.run(
-                    first_sizes or sizes[-1:], seed=seed, directory=folder, backend=backend, progress=progress
+                    first_sizes or sizes[-1:],
+                    queries=queries,
+                    seed=seed,
+                    directory=folder,
+                    backend=backend,
+                    progress=progress,
+                    bulk_load=bulk_load,
                 )
                 report["first_query"] = first.pop("first_query")
                 report["first_query_settings"] = first["settings"] | {"elapsed_s": first["elapsed_s"]}
@@ -357,11 +363,13 @@ def _print_first(console: Any, report: dict[str, Any]) -> None:
 
     table = Table(
         title=f"First hybrid Retrieve after a load (memql {report.get('backend', 'sqlite')}), k = 10, ms",
-        caption="loaded with embeddings (batches of 100 Encodes), closed, reopened; first: its first "
+        caption=f"loaded with embeddings ({_load_words(report)}), closed, reopened; first: its first "
         "Retrieve (query vector given), wall / CPU of the calling thread; then p50 / p95 of the next ones; "
-        "building: an index build was still running in the background when the first answer came",
+        "building: an index build was still running in the background when the first answer came; "
+        "settled: the next ones again once the store's background builds were done",
     )
-    for column in ("records", "load s", "close s", "open s", "first", "next", "next CPU", "building"):
+    columns = ("records", "load s", "close s", "open s", "first", "next", "next CPU", "building", "settled")
+    for column in columns:
         table.add_column(column, justify="right")
     for size, b in report["first_query"].items():
         table.add_row(
@@ -373,8 +381,19 @@ def _print_first(console: Any, report: dict[str, Any]) -> None:
             _ms(b, "after"),
             _ms(b, "after_cpu"),
             "yes" if b["building_after_first"] else "no",
+            _ms(b, "settled") if "settled_p50_ms" in b else "",
         )
     console.print(table)
+
+
+def _load_words(report: dict[str, Any]) -> str:
+    settings = report.get("first_query_settings", {})
+    batch = settings.get("batch", 100)
+    return (
+        f"bulk writes of {batch:,} Encodes"
+        if settings.get("load") == "bulk"
+        else f"batches of {batch} Encodes"
+    )
 
 
 def _print_baseline(console: Any, blocks: dict[str, Any]) -> None:

@@ -60,6 +60,7 @@ from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
+_COLUMN_PARAMS = tuple(f"c_{name}" for name in codec.COLUMNS)  # the insert's parameter of each column
 _CANDIDATE_COLUMNS = "r.num, r.weight, r.time, r.created_at, r.visits, r.last_access_at"  # codec.candidate
 
 
@@ -109,7 +110,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
         """Store the record and its index entries in one statement; numbered by the counter unless given."""
         postings, length = lexical.document(record)
         params = {
-            **{f"c_{name}": value for name, value in codec.encode(record).items()},
+            **dict(zip(_COLUMN_PARAMS, codec.encode(record).values(), strict=True)),
             "vec": vectors.searchable(record.embedding, record.path_embeddings),
             "path_vecs": vectors.path_values(record.path_embeddings, record.embedding_dim),
             **lexical.add_params(record.tenant, postings, length),
@@ -242,12 +243,23 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
     def dense_candidates(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ):
-        return [codec.candidate(row) for row in self._dense(tenant, vector, q, k, model, signed)]
+        rows = self._dense(tenant, vector, q, k, model, signed, _CANDIDATE_COLUMNS)
+        return [codec.candidate(row) for row in rows]
 
-    def _dense(self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool):
+    def _dense(
+        self,
+        tenant: str,
+        vector: Sequence[float],
+        q: RecordQuery,
+        k: int,
+        model: str,
+        signed: bool,
+        columns: str = vectors.RECORD_COLUMNS,
+    ):
         self._enter(tenant)
         indexed, iterative = len(vector) in self.store.indexed_dimensions, self.store.iterative_scans
-        return vectors.ranked_rows(self.conn, tenant, vector, q, k, model, indexed, iterative, signed)
+        conn = self.conn
+        return vectors.ranked_rows(conn, tenant, vector, q, k, model, indexed, iterative, signed, columns)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         self._enter(tenant)
@@ -441,6 +453,18 @@ class PostgresStore:
         with psycopg.connect(self.dsn, autocommit=True) as conn:
             conn.execute(vector_index_sql(self.schema, dim))
         self.indexed_dimensions.add(dim)
+
+    def drop_vector_index(self, dim: int) -> None:
+        """Drop the HNSW index of this dimension; its vectors are ranked exactly until ensure_vector_index
+        builds it again. For a large load: pgvector builds a graph in one pass several times faster than it
+        inserts the vectors one by one (the bench's million records)."""
+        with psycopg.connect(self.dsn, autocommit=True) as conn:
+            conn.execute(
+                sql.SQL("DROP INDEX IF EXISTS {}").format(
+                    sql.Identifier(self.schema, f"records_vec_{int(dim)}")
+                )
+            )
+        self.indexed_dimensions.discard(dim)
 
     def _rebuild_lexical_index(self) -> None:
         """Refill the lexical index when another analyzer wrote it (see the SQLite backend)."""

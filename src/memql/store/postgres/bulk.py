@@ -63,6 +63,10 @@ _INSERT_EVENTS = (
 class PostgresBulk:
     """The batched writes of a PostgreSQL session."""
 
+    # a record inserted with its vector has it searchable at once (insert_many writes `vec`): a bulk write
+    # embeds its records before inserting them rather than updating each afterwards (engine/bulk.py)
+    inserts_embeddings = True
+
     conn: Any
     inserted: int
     lexical_written: bool
@@ -168,6 +172,19 @@ class PostgresBulk:
             if len(found) < limit:
                 found.append(str(row["num"]))
         return out
+
+    def embeddings_for_hashes(
+        self, tenant: str, content_hashes: Sequence[str], model: str
+    ) -> dict[str, bytes]:
+        """A stored vector of each content hash by `model`, where one is stored (as `embedding_for_hash`,
+        for many at once)."""
+        self._enter(tenant)
+        rows = self.conn.execute(
+            "SELECT DISTINCT ON (content_hash) content_hash, embedding FROM records "
+            "WHERE tenant = %s AND content_hash = ANY(%s) AND embedding_model = %s AND embedding IS NOT NULL",
+            (tenant, [escape(h) for h in dict.fromkeys(content_hashes)], escape(model)),
+        ).fetchall()
+        return {codec.unescape(row["content_hash"]): bytes(row["embedding"]) for row in rows}
 
 
 _array = compact_json()  # a list of index terms or numbers as the JSON array the statements unnest

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 from datetime import UTC, datetime
+from operator import itemgetter
 from typing import Any
 
 from psycopg.types.json import Json
@@ -109,7 +110,27 @@ def encode_field(name: str, value: Any) -> Any:
 
 
 def encode(record: Record) -> dict[str, Any]:
-    return {name: encode_field(name, getattr(record, name)) for name in COLUMNS}
+    """{column: encode_field(column, value)}, each column's kind looked up once per process and the values
+    taken by one C-level call (62 calls of encode_field were a twentieth of an Encode's client time)."""
+    out: dict[str, Any] = {}
+    for name, kind, value in zip(COLUMNS, _KINDS, _COLUMN_VALUES(record.__dict__), strict=True):
+        if value is None or kind is None:
+            out[name] = value
+        elif kind == "instant":
+            out[name] = value.astimezone(UTC)
+        elif kind == "json":
+            out[name] = Json(value, dumps=dumps)
+        else:
+            out[name] = escape(value) if isinstance(value, str) else value
+    return out
+
+
+# encode_field's cases per column, in its order of tests
+_KINDS = tuple(
+    "instant" if n in INSTANT_FIELDS else "json" if n in JSON_FIELDS else "text" if n in TEXT_FIELDS else None
+    for n in COLUMNS
+)
+_COLUMN_VALUES = itemgetter(*COLUMNS)
 
 
 def decode(row: dict[str, Any]) -> Record:

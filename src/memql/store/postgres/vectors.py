@@ -29,6 +29,7 @@ from memql.store.postgres import codec, query
 
 MAX_DIMENSION = 16_000  # pgvector's limit for the `vector` type
 EF_SEARCH = 100
+RECORD_COLUMNS = ", ".join(f"r.{name}" for name in ("num", *codec.COLUMNS))  # what codec.decode reads
 
 
 def vector_text(values: Sequence[float] | np.ndarray) -> str:
@@ -66,9 +67,12 @@ def ranked_rows(
     indexed: bool,
     iterative: bool = True,
     signed: bool = False,
+    columns: str = RECORD_COLUMNS,
 ) -> list[dict[str, Any]]:
     """The rows of the k records matching q closest to the vector (cosine, best first) with their cosines
-    (`score`), not decoded."""
+    (`score`), not decoded: `columns` of each (a search's candidates need a few; never `vec`, whose text
+    form -- 384 floats printed by the server and sent, per row -- cost most of a dense search at a
+    million records)."""
     dim = len(vector)
     conditions = query.where(tenant, q)
     if conditions is None or k <= 0 or not 0 < dim <= MAX_DIMENSION:
@@ -77,41 +81,44 @@ def ranked_rows(
     conds += [f"r.embedding_dim = {int(dim)}", "r.embedding_model = %(model)s"]
     params.update(model=codec.escape(model), q=vector_text(vector), k=k)
     filters = " AND ".join(conds)
-    paths = _path_ranked(filters, dim, signed)
+    paths = _path_ranked(filters, dim, signed, columns)
     filters += " AND r.vec IS NOT NULL"
     if indexed:
         # the index's own expression, so that the planner can walk the HNSW graph
         distance = f"(r.vec::vector({int(dim)}) <#> %(q)s::vector({int(dim)}))"
+        # pgvector allows 1..1000; an iterative scan goes on past ef_search when more rows are needed.
+        # Both settings in one statement: on busy cores each round trip waits for the server's process
+        settings = "set_config('hnsw.ef_search', %s, true)"
         if iterative:  # pgvector >= 0.8; before it, a scan that stops short is ranked exactly below
-            conn.execute("SELECT set_config('hnsw.iterative_scan', 'strict_order', true)")
-        # pgvector allows 1..1000; an iterative scan goes on past ef_search when more rows are needed
-        conn.execute("SELECT set_config('hnsw.ef_search', %s, true)", (str(min(1000, max(EF_SEARCH, k))),))
-        rows = _ranked(conn, distance, filters, paths, params, signed)
+            settings += ", set_config('hnsw.iterative_scan', 'strict_order', true)"
+        conn.execute(f"SELECT {settings}", (str(min(1000, max(EF_SEARCH, k))),))
+        rows = _ranked(conn, distance, filters, paths, params, signed, columns)
         if sum(not row["by_path"] for row in rows) == k:  # the index's side is complete
             return rows[:k]
     distance = "(r.vec <#> %(q)s::vector)"  # not the index's expression: an exact ranking
-    return _ranked(conn, distance, filters, paths, params, signed)[:k]
+    return _ranked(conn, distance, filters, paths, params, signed, columns)[:k]
 
 
-def _path_ranked(filters: str, dim: int, signed: bool) -> str:
+def _path_ranked(filters: str, dim: int, signed: bool, columns: str) -> str:
     """The k best records with path vectors, by their best path vector (exact)."""
     best = f"(SELECT max(-(v::vector({dim}) <#> %(q)s::vector({dim}))) FROM unnest(r.path_vecs) v)"
     positive = "" if signed else " WHERE score > 0"
     return (
-        f"SELECT * FROM (SELECT r.*, {best} AS score, TRUE AS by_path FROM records r WHERE {filters} "
+        f"SELECT * FROM (SELECT {columns}, {best} AS score, TRUE AS by_path FROM records r WHERE {filters} "
         f"AND r.path_vecs IS NOT NULL) p{positive} ORDER BY score DESC, num ASC LIMIT %(k)s"
     )
 
 
 def _ranked(
-    conn: Any, distance: str, filters: str, paths: str, params: dict, signed: bool
+    conn: Any, distance: str, filters: str, paths: str, params: dict, signed: bool, columns: str
 ) -> list[dict[str, Any]]:
     """Each side's k best (records by `distance`, records with path vectors by their best), merged: up to
     2k rows, best first, each marked `by_path`."""
     if not signed:
         filters += f" AND {distance} < 0"
     sql = (
-        f"SELECT * FROM ((SELECT r.*, -{distance} AS score, FALSE AS by_path FROM records r WHERE {filters} "
+        f"SELECT * FROM ((SELECT {columns}, -{distance} AS score, FALSE AS by_path "
+        f"FROM records r WHERE {filters} "
         f"ORDER BY {distance} LIMIT %(k)s) UNION ALL ({paths})) hits ORDER BY score DESC, num ASC"
     )
     return conn.execute(sql, params).fetchall()
