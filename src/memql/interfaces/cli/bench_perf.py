@@ -45,8 +45,9 @@ from memql.interfaces.cli.progress import progress_bars
 @click.option(
     "--bulk-load",
     is_flag=True,
-    help="Load the Retrieve stores by bulk writes of 10,000 Encodes (Memory.encode_many, one transaction "
-    "each) instead of workflows of 100: the same records, loaded faster (a million on PostgreSQL).",
+    help="Load the Retrieve stores, and the first-query part's stores with their embeddings, by bulk writes "
+    "of 10,000 Encodes (Memory.encode_many, one transaction each) instead of workflows of 100: the same "
+    "records, loaded faster (a million on PostgreSQL, whose HNSW index is then built after the load).",
 )
 @click.option(
     "--db",
