@@ -226,13 +226,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
         return [codec.decode(row) for row in self._rows(statement + " LIMIT %(n)s", {**params, "n": limit})]
 
     def embedding_for_hash(self, tenant: str, content_hash: str, model: str) -> bytes | None:
-        self._enter(tenant)
-        row = self.conn.execute(
-            "SELECT embedding FROM records WHERE tenant = %s AND content_hash = %s AND embedding_model = %s "
-            "AND embedding IS NOT NULL LIMIT 1",
-            (tenant, escape(content_hash), escape(model)),
-        ).fetchone()
-        return None if row is None else bytes(row["embedding"])
+        return self.embeddings_for_hashes(tenant, [content_hash], model).get(content_hash)
 
     def dense(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
