@@ -83,3 +83,26 @@ def test_a_day_said_again_shows_the_held_turn_of_that_day_sessions_later(memory)
     )  # fmt: skip
     # the flight held moves (not a "date" of the strike's turn); Ben's day after is not the speaker's
     assert [f.value for f in m.facts.history("Lena", "flight").facts] == ["2026-03-19", "2026-03-21"]
+
+
+def test_a_correction_of_a_changed_value_finds_the_turn_the_change_moved(memory):
+    # "push me to 4:30 same day" reads as the dentist only beside "dentist is … at 3pm", which the recent
+    # turns of the correction no longer hold: the held turns show it again (formation's held.held_turns)
+    m = memory(actor="Marco", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "remind me dentist is tuesday feb 17 at 3pm", "2026-02-09T10:00:00Z"),
+            ("assistant", "Got it: dentist on Tuesday, February 17 at 3pm.", "2026-02-09T10:00:00Z"),
+            *SMALL_TALK[:3],
+            ("user", "dentist office called, they need to push me to 4:30 same day", "2026-02-12T14:45:00Z"),
+            ("assistant", "Updated: Tuesday Feb 17 at 4:30pm.", "2026-02-12T14:45:00Z"),
+            ("user", "cool means i dont have to leave work early at least", "2026-02-12T14:46:00Z"),
+            ("user", "wait sorry i misheard the receptionist, its 4:15 not 4:30", "2026-02-13T08:05:00Z"),
+        ],
+    )
+    history = [f.value for f in m.facts.history("Marco", "dentist").facts]
+    assert history == ["2026-02-17T15:00:00Z", "2026-02-17T16:30:00Z", "2026-02-17T16:15:00Z"]
+    assert m.facts.history("Marco", "time").facts == []  # the agent's "Updated: …" is no fact of its own
+    text = conv.context("What time is Marco's dentist appointment?", budget_tokens=300).text
+    assert "4:15" in current(text) and "4:30" not in current(text)

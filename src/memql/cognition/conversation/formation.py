@@ -19,7 +19,6 @@ on each of its lines, so no reader takes the stale value for the current one.
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from datetime import UTC, datetime
@@ -27,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.assemble import day_words
 from memql.cognition.conversation.base import Piece
+from memql.cognition.conversation.held import held_turns
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.cognition.conversation.stale_forms import (
     CITE,
@@ -43,13 +43,11 @@ from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract import Extractor, make_extractor
-from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key, names_key
-from memql.services.extract.doses import names_a_dose
+from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score, someone_else
 from memql.services.extract.replacements import CHANGE as CHANGE_SAID
-from memql.services.extract.replacements import names_a_name_of
-from memql.services.extract.value_shapes import values
+from memql.services.extract.replacements import CORRECTION as CORRECTION_SAID
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.summarize import estimate_tokens
 
@@ -152,9 +150,10 @@ def form_messages(
     held: set[tuple[str, str, str]] | None = None
     for i, (ir, (by_agent, text, at, source)) in enumerate(zip(irs, said, strict=True)):
         speaker = ir["args"]["facets"]["speaker"]
-        # a change said sessions after the value it changes: the turns that stated the speaker's current
-        # facts of the key it names come before the recent ones (their facts are held: none is re-made)
-        held_before = held_turns(read_facts(), speaker, text, recent, at) if CHANGE_SAID.search(text) else []
+        # a change or a correction said sessions after the value it changes: the turns that stated the
+        # speaker's current facts of the key it names come before the recent ones (none is re-made)
+        changes = CHANGE_SAID.search(text) or CORRECTION_SAID.search(text)
+        held_before = held_turns(read_facts(), speaker, text, recent, at) if changes else []
         shown = [*held_before, *recent]
         delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=shown, agent=agent))
         stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it
@@ -181,53 +180,6 @@ def form_messages(
         recent = [*recent, Turn(speaker=speaker, text=text, time=at, source=source)][-RECENT_TURNS:]
         links[source] = {"from_step": i}
     return out
-
-
-def _says_word(text: str, value: object) -> bool:
-    """The text says a held one-word name as a word, in any case ("moved pickle to friday" of a cat's
-    Pickle)."""
-    word = str(value)
-    return word.isalpha() and len(word) >= 4 and re.search(rf"\b{re.escape(word)}\b", text, re.I) is not None
-
-
-HELD_TURNS = 3  # the most a message is shown of earlier turns that stated a current fact of a key it names
-_HELD_LOOKED_AT = 40  # the speaker's latest current facts looked at for them (a long conversation has more)
-
-
-def held_turns(
-    facts: Sequence[StoredFact], speaker: str, text: str, recent: Sequence[Turn], at: datetime | None = None
-) -> list[Turn]:
-    """The turns, older than `recent`, that stated `speaker`'s current facts whose key the message or its
-    recent turns name ("rent" … "from june 1 it's $1,595"), or whose name the message says ("okafor is
-    going on sabbatical so I'm handed over to prof lindqvist" … "my advisor Dr. Okafor"), oldest first:
-    each as the words that stated it, so a change said sessions later still finds the value it changes."""
-    live = [f for f in facts if f.valid_to is None and f.subject == speaker and f.evidence and f.source]
-    in_recent = {t.source for t in recent}
-    said = " ".join([text, *(t.text for t in recent)])
-    # the days the message and its recent turns say ("strike announced for the 19th"): a held fact of that
-    # day is the one a change ("they moved me to the 21st") may move
-    spoken = [(t.text, t.time or at) for t in recent] + [(text, at)]
-    days = {
-        str(v.value)[:10]
-        for said_text, when in spoken
-        if when
-        for v in values(said_text, when)
-        if v.kind == "date"
-    }
-    out: list[Turn] = []
-    shown: set[tuple] = set()  # (a message that stated two facts shows the words of each)
-    for f in reversed(live[-_HELD_LOOKED_AT:]):
-        if f.source in in_recent or (f.source, f.evidence) in shown:
-            continue
-        named = names_key(said, f.attribute) or names_a_name_of(str(f.value), text)
-        said_day = isinstance(f.value, str) and len(f.value) >= 10 and f.value[:10] in days
-        if not (named or said_day or _says_word(said, f.value) or names_a_dose(said, f.value)):
-            continue
-        shown.add((f.source, f.evidence))
-        out.append(Turn(speaker=speaker, text=f.evidence, time=f.valid_from, source=f.source))  # type: ignore[arg-type]
-        if len(out) == HELD_TURNS:
-            break
-    return out[::-1]
 
 
 # --- the read side -----------------------------------------------------------------------------------

@@ -149,6 +149,7 @@ _PLAIN_AMOUNT = re.compile(
     + r"|提高到|降低到|变成)?"
     r"(?:是|有|为|只有|大概|差不多)?"
     r"(?<![周期拜0-9.])(?P<n>[0-9]+(?:\.[0-9]+)?|[一二两三四五六七八九十百千万]{1,10})(?P<unit>块钱?|元|万|千|[kKwW](?![A-Za-z]))?"
+    r"(?:/?(?:一个月|每个?月|一年|每年))?"  # 房租3200一个月: the period after the amount
     r"(?:(?:了|啦|呢)?$|(?<=[kKwW万千元])(?=在))"  # 月薪18k在杭州算啥水平: the amount, then where
 )
 _WEEKDAY_AFTER = re.compile(r"周[一二三四五六日天]$")  # 改到每周四了: a day of the week, no amount

@@ -46,7 +46,7 @@ _I = re.IGNORECASE
 CORRECTION = re.compile(
     r"(?:^|(?<=[\s,.!]))no,|"  # "hm no, locker is 241": a comma ends no word, so no \b after it
     r"\b(?:sorry|oops|wait|nope|actually|correction|(?:small|quick|minor) fix|fix(?=\s*:)|"
-    r"misspoke|mis-spoke|said it wrong|typo|scratch that|"
+    r"misspoke|mis-spoke|mis(?:heard|read|remembered)|said it wrong|typo|scratch that|"
     r"i meant|meant to say|hold on|hang on|should (?:be|have said)|had it wrong|got it wrong|wrong|"
     r"mixed (?:it|them|the two) "
     r"up|not the other|my bad|mistake|let me correct|double-?checked|read (?:it|the number) backwards)\b|"
@@ -364,9 +364,26 @@ _SETTLED = re.compile(
 )
 
 
+_SUM = re.compile(r"([$€£¥]?)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
+
+
+def _as_sum(v: Value, old: Value) -> Value:
+    """A bare number as a sum in the old one's currency when it is of the old sum's size (half to twice:
+    "$1,850" … "they wanted 2,050 … we landed at 1,975"); anything else as it is."""
+    held, bare = _SUM.fullmatch(str(old.value)), _SUM.fullmatch(str(v.value))
+    if v.kind != "number" or held is None or bare is None or bare[1]:
+        return v
+    amount, size = int(bare[2].replace(",", "")), int(held[2].replace(",", ""))
+    if not size or not 0.5 <= amount / size <= 2:
+        return v
+    return Value("money", v.start, v.end, f"{held[1]}{v.value}")
+
+
 def _new_value(candidates: list[Value], old: Value, old_text: str, text: str) -> Value | None:
     """The message's value that replaces `old`: the first of its kind that the old turn does not say, or
     the one a bargain ended on."""
+    if old.kind == "money":
+        candidates = [_as_sum(v, old) for v in candidates]
     alike = [v for v in candidates if v.kind == old.kind and not same_value(v.value, str(old.value))]
     if (settled := next((v for v in alike[1:] if _SETTLED.search(text, 0, v.start)), None)) is not None:
         return settled

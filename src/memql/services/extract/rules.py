@@ -130,9 +130,20 @@ def _echoes_dropped(r: Reading) -> None:
         for d in r.facts
         if any(v == d.value or same_value(v, str(d.value)) for v in held)
         or any((e.subject, e.attribute, e.value) == (d.subject, d.attribute, d.value) for e in earlier)
+        or any(_shortened(d, e) for e in earlier)
     }
     r.facts[:] = [d for d in r.facts if id(d) not in echoes]
     r.known_facts[:] = [d for d in r.known_facts if id(d) not in echoes]
+
+
+def _shortened(d: Draft, e: Draft) -> bool:
+    """d says e's value by its first words ("So Raj is your new manager" after "reporting to raj okonkwo"):
+    the same value, not a change to a shorter one."""
+    if (d.subject, d.attribute) != (e.subject, e.attribute):
+        return False
+    if not isinstance(d.value, str) or not isinstance(e.value, str):
+        return False
+    return e.value.casefold().startswith(d.value.casefold() + " ")
 
 
 def _voice(turns: list, i: int, agent: str | None) -> str:

@@ -184,12 +184,16 @@ _PLACE_BEFORE = re.compile(
 )  # "quit Deloitte": an employer one leaves, no person
 
 
+# "Dana's your manager, right?": the 's before whose someone is, is "is" (a possessive owns no "your")
+_IS_ONES = r"'s\s+(?:my|your|his|her|our|their)\s"
+
+
 def _people(r: Reading, start: int, end: int) -> None:
     """The other names of the clause, as people a later he/she may stand for: not after a preposition of
     place ("in Lisbon"), not a time, not the value of a fact ("works at Stripe")."""
     values = [d.value_span for d in r.facts if d.value_span is not None]
     named = {(p.turn, p.name) for p in r.known_persons}
-    for m in re.finditer(_NAME + r"(?![\w'])", r.text[:end]):
+    for m in re.finditer(_NAME + r"(?:(?![\w'])|(?=" + _IS_ONES + "))", r.text[:end]):
         if m.start() < start or m[0] in NOT_NAMES or (r.turn, m[0]) in named:
             continue
         if _PLACE_BEFORE.search(r.text, start, m.start()) or r.times_in(m.start(), m.end()):
@@ -197,7 +201,7 @@ def _people(r: Reading, start: int, end: int) -> None:
         if _OWNED_BEFORE.search(r.text, start, m.start()):
             continue  # "Dad's Prius", "got a Prius": what someone owns is no person a later "he" can be
         if not r.text[start : m.start()].strip(" \"'(") and not re.match(
-            r"\s+(?:and|&)\s", r.text[m.end() :]
+            r"\s+(?:and|&)\s|" + _IS_ONES, r.text[m.end() :]
         ):
             continue  # "Pets are…", "Wow, Maria!": a capital that opens a sentence is no sure name
         if any(a <= m.start() < b for a, b in values) or any(t0 <= m.start() < t1 for t0, t1, _ in r.times):

@@ -1,0 +1,42 @@
+"""A bargain settled in bare numbers moves a held sum (replacements._as_sum), the agent saying a held name
+by its first word is no change (rules._shortened), and "Dana's your manager" names Dana for a later "she"
+(rules_en._people)."""
+
+from __future__ import annotations
+
+from extract_helpers import extract, facts_of_turns
+
+
+def _rent(text: str, recent) -> set[tuple]:
+    return {(f.attribute, f.value) for f in extract(text, recent).facts if f.said_in is None}
+
+
+def test_a_bargain_in_bare_numbers_ends_on_the_last_one():
+    recent = ["rent is killing me. $1,850 for a 1br in astoria", ("assistant", "Is your lease up soon?")]
+    said = "renewal came in. they wanted 2,050, i pushed back with comps and we landed at 1,975"
+    assert _rent(said, recent) == {("rent", "$1,975")}
+
+
+def test_a_bare_number_far_from_the_held_sum_is_no_sum():
+    recent = ["rent is killing me. $1,850 for a 1br in astoria", ("assistant", "Is your lease up soon?")]
+    # 12 is no rent of a $1,850 one: neither half nor twice it
+    assert ("rent", "$12") not in _rent("they changed the lease to 12 months, we landed at 12", recent)
+
+
+def test_the_agent_saying_a_held_name_by_its_first_word_changes_nothing():
+    turns = (
+        ("Tom", "dana's moving over to the platform org. im reporting to raj okonkwo starting monday"),
+        ("assistant", "So Raj is your new manager from Monday. How do you feel about Raj?"),
+    )
+    assert not any(attribute == "manager" for _, attribute, _ in facts_of_turns(*turns))
+
+
+def test_a_name_before_an_is_with_your_is_a_person_a_later_she_means():
+    turns = (
+        ("assistant", "Let's fix that. Dana's your manager, right? What do you want to get out of it?"),
+        ("Tom", "yeah shes my manager. mainly want to ask about the promo cycle"),
+    )
+    assert ("Tom", "manager", "Dana") in facts_of_turns(*turns)
+    # a possessive is no "is": "Dana's office" names no one for "she"
+    turns = (("assistant", "Is Dana's office on 4?"), ("Tom", "yeah shes my manager"))
+    assert ("Tom", "manager", "Dana") not in facts_of_turns(*turns)
