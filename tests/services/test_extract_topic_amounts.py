@@ -20,6 +20,9 @@ ME = "Mira"
         ("my rent? $1,450 lol", (ME, "rent", "$1,450")),
         ("salary talk today, they offered $95k base", (ME, "salary", "$95k")),
         ("my base is 95k", (ME, "salary", "95k")),  # thousands without a sign are a sum
+        # a bare number is a sum by the period it is paid for, after the clause naming the key
+        ("又到交房租的日子 3200一个月 押一付三 肉疼", (ME, "rent", "3200")),
+        ("房租3200一个月", (ME, "rent", 3200)),
     ],
 )
 def test_the_one_sum_of_a_message_naming_one_key_of_money_is_that_keys(text, expected):
