@@ -27,6 +27,8 @@ ME = "Mira"
         ("i drive a civic", (), {(ME, "car", "civic")}),
         ("went to the dealer to 'just look' and drove out in an ioniq 5 😅", (), {(ME, "car", "ioniq 5")}),
         ("reminder to self basically: my CR-V lease is up aug 31", (), {(ME, "car", "CR-V")}),
+        # driving it, the speaker unsaid; a word of time after the model is no part of it
+        ("late shift tonight, driving the prius til 4am", (), {(ME, "car", "prius")}),
     ],
 )  # fmt: skip
 def test_a_phone_or_a_car_the_speaker_got_or_has(text, recent, expected):

@@ -42,6 +42,8 @@ def test_a_titled_name_in_lower_case_is_read_capitalised_at_the_same_length(writ
         ([("Ruth", "my GP is Dr. Patel")], {("Ruth", "doctor", "Dr. Patel")}),
         ([("Priya", "my advisor dr okafor wants a full draft by march 20")],
          {("Priya", "advisor", "Dr Okafor"), ("Priya", "full_draft.deadline", "2026-03-20")}),
+        ([("Sofia", "my landlord mr petrakis STILL hasnt fixed the radiator. 3 weeks")],
+         {("Sofia", "landlord", "Mr Petrakis")}),
         # a titled one held is replaced by the one the speaker is handed over to
         ([("Priya", "my advisor is Dr. Okafor"),
           ("Priya", "okafor is going on sabbatical so im getting handed over to prof lindqvist 😬")],

@@ -1,6 +1,6 @@
 """A change said sessions later that names the value it ends ("okafor is going on sabbatical …") finds it,
 each fact of a message that stated two is shown by its own words, and a line that speaks of one's doctor
-by the title alone ("dr okafor retired") is history once another doctor is one's own (formation.held_turns,
+by the title alone ("dr okafor retired") is history once another doctor is one's own (held.held_turns,
 superseded._anchors), on both backends."""
 
 from __future__ import annotations

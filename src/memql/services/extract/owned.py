@@ -15,9 +15,9 @@ from .values_zh import add_fact as add_fact_zh
 
 _I = re.IGNORECASE
 # a model after the make: "14", "Mate 60", "S24 Ultra", "Model 3", "pixel 9 pro"; a Chinese car's one-word
-# model (比亚迪汉) only before the part ends
+# model (比亚迪汉) only before the part ends; no word of time or place ("the prius til 4am")
 _MODEL = (
-    r"(?:\s?(?:[A-Za-z]+\s?)?\d{1,3}[A-Za-z]{0,2}(?:\s?(?:Pro|Max|Plus|Ultra|Mini|pro|max|plus|ultra|mini))*|"
+    r"(?:\s?(?:(?!(?:til|till|until|at|by|for|from|in|on|since|to)\b)[A-Za-z]+\s?)?\d{1,3}[A-Za-z]{0,2}(?:\s?(?:Pro|Max|Plus|Ultra|Mini|pro|max|plus|ultra|mini))*|"
     r"(?![了的啦吧呢啊哈呀])[\u4e00-\u9fff](?=[，,。！!~\s]|$))?"
 )
 # a make as written, or a phone line in lower case with its number ("pixel 9", "iphone 12")
@@ -32,7 +32,7 @@ _GOT_EN = re.compile(
     r"(?:(?:(?!\b(?:he|she|they|my|his|her|their)\b)[^,.!?;])*?\band\s+|"
     r"(?:so\s+)?(?:glad|happy|stoked)\s+(?=i\b|we\b))?"
     r"(?:(?:i|we)\s+(?:just\s+|finally\s+)?)?(?:got|bought|picked up|grabbed|switched to|upgraded to|"
-    r"went with|ended up with|am getting|'m getting|(?:now\s+)?drive|am driving|'m driving|"
+    r"went with|ended up with|am getting|'m getting|(?:now\s+)?drive|am driving|'m driving|driving|"
     r"drove (?:out|off|home|away) (?:in|with))\s+(?:myself\s+)?(?:a|an|the|my)?\s*(?:new\s+|used\s+)?"
     + _THING
     + r"(?![\w-])",

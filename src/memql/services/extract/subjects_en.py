@@ -326,11 +326,12 @@ def named_relatives(r: Reading, start: int, end: int) -> None:
                      place.span("place"))  # fmt: skip
 
 
-# "my GP Dr. Patel", "our dentist, Dr. Kim", "my advisor dr okafor": the one who sees the speaker, by their
-# title
+# "my GP Dr. Patel", "our dentist, Dr. Kim", "my advisor dr okafor", "my landlord mr petrakis": the one who
+# sees to the speaker, by their title
 _MY_CARER = re.compile(
     r"\b(?:my|our)\s+(?P<role>gp|pcp|doctor|family doctor|primary care doctor|pediatrician|dentist|therapist|"
-    r"psychiatrist|vet|ob|ob-gyn|dermatologist|advisor|adviser|tutor|lawyer|accountant|physio|physiotherapist)"
+    r"psychiatrist|vet|ob|ob-gyn|dermatologist|advisor|adviser|tutor|lawyer|accountant|physio|physiotherapist|"
+    r"landlord|landlady|teacher|coach|trainer|supervisor|mentor)"
     r"\s*,?\s+(?P<name>(?-i:(?:Dr|Mr|Mrs|Ms|Prof)\.?\s+[A-Z][\w'-]+))",
     _I,
 )
@@ -342,6 +343,7 @@ _CARER_KEYS = {
     "primary care doctor": "doctor",
     "adviser": "advisor",
     "physio": "physiotherapist",
+    "landlady": "landlord",
 }
 
 
