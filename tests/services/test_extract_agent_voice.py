@@ -23,7 +23,7 @@ def read(turns: list[tuple[str, str]], agent: str | None = AGENT) -> set[tuple]:
 @pytest.mark.parametrize(
     "turns, expected",
     [
-        ([("Tom", "im reporting to raj okonkwo starting monday."),
+        ([("Tom", "im reporting to a new lead starting monday."),
           (AGENT, "So Raj is your new manager from Monday.")],
          {("Tom", "manager", "Raj")}),
         ([("王阿姨", "早上 医生说一个月后再来看看"), (AGENT, "好的，下次复查5月13日。")],
@@ -46,6 +46,9 @@ def test_the_agents_restatement_is_the_users_fact(turns, expected):
         # a restated value the user holds already is no second fact of it
         [("Marco", "dentist office called, they need to push me to 4:30 on feb 17"),
          (AGENT, "Updated: Tuesday Feb 17 at 4:30pm.")],
+        # or says it by its first word
+        [("Tom", "im reporting to raj okonkwo starting monday."),
+         (AGENT, "So Raj is your new manager from Monday.")],
     ],
 )  # fmt: skip
 def test_the_agent_speaking_of_itself_or_echoing_states_nothing_of_the_user(turns):

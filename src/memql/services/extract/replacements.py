@@ -364,14 +364,16 @@ _SETTLED = re.compile(
 )
 
 
+_BY = re.compile(r"\bby\s+(?:about\s+|another\s+)?$", _I)
 _SUM = re.compile(r"([$€£¥]?)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
 
 
-def _as_sum(v: Value, old: Value) -> Value:
+def _as_sum(v: Value, old: Value, text: str) -> Value:
     """A bare number as a sum in the old one's currency when it is of the old sum's size (half to twice:
-    "$1,850" … "they wanted 2,050 … we landed at 1,975"); anything else as it is."""
+    "$1,850" … "they wanted 2,050 … we landed at 1,975"); anything else as it is ("raised it by 50" says
+    by how much)."""
     held, bare = _SUM.fullmatch(str(old.value)), _SUM.fullmatch(str(v.value))
-    if v.kind != "number" or held is None or bare is None or bare[1]:
+    if v.kind != "number" or held is None or bare is None or bare[1] or _BY.search(text, 0, v.start):
         return v
     amount, size = int(bare[2].replace(",", "")), int(held[2].replace(",", ""))
     if not size or not 0.5 <= amount / size <= 2:
@@ -383,7 +385,7 @@ def _new_value(candidates: list[Value], old: Value, old_text: str, text: str) ->
     """The message's value that replaces `old`: the first of its kind that the old turn does not say, or
     the one a bargain ended on."""
     if old.kind == "money":
-        candidates = [_as_sum(v, old) for v in candidates]
+        candidates = [_as_sum(v, old, text) for v in candidates]
     alike = [v for v in candidates if v.kind == old.kind and not same_value(v.value, str(old.value))]
     if (settled := next((v for v in alike[1:] if _SETTLED.search(text, 0, v.start)), None)) is not None:
         return settled
