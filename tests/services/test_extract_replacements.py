@@ -266,3 +266,14 @@ def test_someones_relative_said_without_an_apostrophe_is_not_the_speaker():
     # the size the speaker changes is their own 40R, not the 44L of Ramon's brother said since
     own, said = _keyed("went in to get measured. shoulders went up. im a 42R now", recent)
     assert own["42R"][0] == "Mira" and "44L" not in said
+
+
+def test_the_old_value_is_the_one_the_messages_topic_words_lead_to():
+    # the old turn prices three things; the change names one of them: its price is the old value
+    recent = ["doing a budget thing. subscriptions: netflix 17.99, spotify family 16.99, icloud 2.99"]
+    delta = extract("spotify just emailed, family plan going up to 19.99 next month. for WHAT", recent)
+    got = {(f.attribute, f.value, f.said_in) for f in delta.facts}
+    assert got == {("spotify_family", "16.99", 0), ("spotify_family", "19.99", None)}
+    # and the old value is quoted by its whole sentence: a point between digits ends no sentence
+    (old,) = [f for f in delta.facts if f.said_in == 0]
+    assert old.evidence.quote.startswith("subscriptions: netflix 17.99, spotify family 16.99")

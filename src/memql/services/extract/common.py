@@ -571,8 +571,12 @@ def strip_span(
 
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
-    """The bounds of the sentence (or line) around text[start:end]."""
-    left = max((m.end() for m in re.finditer(r"[.!?。！？\n]\s*", text[:start])), default=0)
-    right = re.search(r"[.!?。！？\n]", text[end:])
-    stop = end + right.start() if right else len(text)
+    """The bounds of the sentence (or line) around text[start:end] (a point between digits ends none:
+    "netflix 17.99, spotify 16.99")."""
+    left = max((m.end() for m in _SENTENCE_END.finditer(text[:start])), default=0)
+    right = _SENTENCE_END.search(text, end)
+    stop = right.start() if right else len(text)
     return left, stop
+
+
+_SENTENCE_END = re.compile(r"(?:(?<!\d)\.|\.(?!\d)|[!?。！？\n])\s*")

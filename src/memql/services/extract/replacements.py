@@ -342,10 +342,14 @@ def _read_under_own_key(r: Reading, new: Value) -> bool:
 
 
 def _pairs(olds: list[Value], candidates: list[Value], old_text: str, text: str) -> list[tuple[Value, Value]]:
-    """(old, new) of the same kind, the closest in form first ("1502" before "3" for "1205"), else in the
-    order the old turn says them."""
+    """(old, new) of the same kind: first an old value the message's topic words lead to in the old turn
+    ("netflix 17.99, spotify family 16.99" … "spotify … going up to 19.99": 16.99), then the closest in
+    form ("1502" before "3" for "1205"), else in the order the old turn says them."""
     pairs = [(old, new) for old in olds if (new := _new_value(candidates, old, old_text, text)) is not None]
-    return sorted(pairs, key=lambda p: _length_gap(*p))
+    topic = terms(old_text) & terms(text)
+    ends = [0, *(v.end for v in olds)]  # what each old value follows: the words since the value before it
+    led = {id(v): bool(topic & terms(old_text[max(e for e in ends if e <= v.start) : v.start])) for v in olds}
+    return sorted(pairs, key=lambda p: (not led[id(p[0])], _length_gap(*p)))
 
 
 def _length_gap(old: Value, new: Value) -> int:
