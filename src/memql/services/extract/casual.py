@@ -191,16 +191,42 @@ def capitalised_titles(text: str) -> str:
     return _TITLED_LOWER.sub(capital, text)
 
 
-# whom one reports to, written in lower case: "im now reporting to sunita mehta on the platform side"
+# whom one reports to, written in lower case: "im now reporting to sunita mehta on the platform side",
+# "had my first 1:1 with sandra oyelaran today"
 _REPORTING_TO_LOWER = re.compile(
-    r"\b(?:report|reports|reporting)\s+(?:directly\s+)?to\s+(?P<n>[a-z][a-z'-]{2,}(?:\s+[a-z][a-z'-]{2,})?)\b"
+    r"\b(?:(?:report|reports|reporting)\s+(?:directly\s+)?to|1:1s?\s+(?:w/?|with))\s+"
+    r"(?P<n>[a-z][a-z'-]{2,}(?:\s+[a-z][a-z'-]{2,})?)\b"
 )
+
+
+# one's supervisor (landlord, coach …) named in lower case before what they do: "my supervisor derek wants
+# everybody doing OT" (a word of manner or time is no name: "my boss always says")
+_ROLE_NAMED_LOWER = re.compile(
+    r"\b(?:my|our)\s+(?:supervisor|manager|boss|landlord|landlady|coach|trainer|teacher|tutor|therapist|"
+    r"advisor|mentor|roommate|flatmate)\s+(?P<n>[a-z][a-z'-]{2,})(?=\s+(?:wants|wanted|said|says|told|tells|"
+    r"asked|asks|thinks|thought|gave|gives|needs|needed|made|makes|called|texted|emailed|approved|moved|"
+    r"keeps|kept|has|had|is|was|hasnt|hasn't|didnt|didn't|doesnt|doesn't|wont|won't|cant|can't)\b)"
+)
+_NO_NAME_WORDS = """
+    always never still also even ever kinda basically actually usually sometimes often already apparently
+    now then just really totally seriously definitely probably maybe literally officially
+"""
+_NO_NAME = frozenset(_NO_NAME_WORDS.split())
 
 
 @lru_cache(maxsize=1024)
 def capitalised_managers(text: str) -> str:
     """`text` with the lower-case name of whom someone reports to capitalised (same length); its second
-    word only when it is no common word ("sunita mehta", but "sunita now", "greg on")."""
+    word only when it is no common word ("sunita mehta", but "sunita now", "greg on"); and of one's
+    supervisor, landlord, coach … named before what they do ("my supervisor derek wants …")."""
+
+    def role_named(m: re.Match) -> str:
+        name = m["n"]
+        if name in _AFTER_A_TITLE or name in STOP_WORDS or name in _NO_NAME or name.endswith("ly"):
+            return m[0]
+        return m[0][: m.start("n") - m.start()] + name.capitalize()
+
+    text = _ROLE_NAMED_LOWER.sub(role_named, text)
 
     def capital(m: re.Match) -> str:
         first, *rest = m["n"].split()

@@ -383,7 +383,7 @@ _ROLE = re.compile(
     r"is the new|'s the new)\s+(?:the\s+|our\s+|my\s+|new\s+)*"
     r"(?P<value>[a-z][\w-]*(?:\s+[a-z][\w-]*){0,3}?\s+"
     r"(?:lead|manager|coordinator|captain|chair|head|owner|contact|rep|representative|organizer|"
-    r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call))\b",
+    r"organiser|point of contact|treasurer|secretary|coach|admin|supervisor|on-call|boss))\b",
     re.I,
 )
 # "She got traded to the Storm": a player's new team
@@ -509,7 +509,7 @@ def _kept_thing(r: Reading, subject: str, pos: int, at: int, end: int, confidenc
         # the role is the speaker's world's ("our on-call lead"); the holder is its value, so the next
         # holder supersedes this one
         # "Marcus is our lead now" after "our team lead is Priya": a bare role word is the one held
-        key = snake(_OWNERS.sub("", m["value"]))
+        key = r.vocabulary.normalize(snake(_OWNERS.sub("", m["value"])))  # (my boss, my supervisor: manager)
         if (held := held_by_head(r, r.speaker, key)) is not None:
             key = held.attribute
         add_fact(

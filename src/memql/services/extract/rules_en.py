@@ -316,7 +316,8 @@ def _relation(r: Reading, pos: int, end: int, confidence: float) -> bool:
         rf"(?P<name>{_NAME})(?:[\s.!,]*$|\s*,\s+(?=\S))",  # "…, she's 81": read on
         _I,
     ).match(s, pos, end)
-    m = m or re.compile(rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})[\s.!,]*$", _I).match(s, pos, end)
+    is_my = rf"(?P<name>{_NAME})\s+is\s+my\s+(?P<rel>{rels})(?:\s+now)?[\s.!,]*$"  # "Dana is my boss now"
+    m = m or re.compile(is_my, _I).match(s, pos, end)
     if m is None or m["name"] in NOT_NAMES:
         return False
     relation, gender = r.vocabulary.relation(m["rel"]) or (snake(m["rel"]), None)

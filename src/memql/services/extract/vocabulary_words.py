@@ -302,7 +302,7 @@ ATTRIBUTES = (
     *(replace(a, phrases=a.phrases + _ASKED_EN.get(a.key, ())) for a in ATTRIBUTES),
     Attribute(
         "manager",
-        ("manager", "boss", "line manager", "report to", "reports to", "reporting to"),
+        ("manager", "boss", "line manager", "supervisor", "report to", "reports to", "reporting to"),
         WORK,
         "person",
     ),
@@ -480,6 +480,7 @@ RELATIONS: dict[str, tuple[str, str | None]] = {
     "co-worker": ("colleague", None),
     "boss": ("boss", None),
     "manager": ("manager", None),
+    "supervisor": ("manager", None),
     "neighbor": ("neighbor", None),
     "neighbour": ("neighbor", None),
     "kid": ("child", None),
