@@ -54,6 +54,7 @@ from memql.cognition.conversation.records import (
     read_rows,
     refuses,
 )
+from memql.cognition.conversation.stale_forms import stale_forms
 from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 from memql.lang import build
 from memql.lang.delta import Turn
@@ -393,7 +394,8 @@ class Conversation:
         )
         pieces = leading + pieces if left > 0 else leading
         if self.extractor is not None:  # formation reads what changed where it formed no fact, too
-            pieces = ending_clauses_last(label_superseded(pieces, at, facts, self.agent), self.agent)
+            stale = frozenset(stale_forms(facts, at))
+            pieces = ending_clauses_last(label_superseded(pieces, at, facts, self.agent), self.agent, stale)
         context.pieces = pieces
         context.budget_tokens = budget_tokens
         _enforce_budget(context)

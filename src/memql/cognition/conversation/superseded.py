@@ -30,6 +30,7 @@ import snowballstemmer
 from memql.cognition.conversation.base import Piece
 from memql.cognition.conversation.formation import StoredFact, facts_by_source
 from memql.cognition.conversation.line_people import _NAMED, _about, _known, _others, _people, _same_people
+from memql.cognition.conversation.stale_forms import says_whole
 from memql.services.extract.matching import STOP_WORDS
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY, Vocabulary
 from memql.services.extract.vocabulary_words import RELATIONS
@@ -390,7 +391,7 @@ def _topics(text: str, vocabulary: Vocabulary = DEFAULT_VOCABULARY) -> set[str]:
 _ENDING = re.compile(
     r"\b(?:no more|not|no longer|anymore|any more|stepped down|quit|left|broke up|split up|cancel(?:l)?ed|"
     r"dropped|sold|gave up|stopped|ditched|dumped|got rid of|killed(?! it\b)|traded in|moved out of|"
-    r"instead of)\b|"
+    r"instead of|(?:was|is|did|does|were|are)n'?t|miss)\b|"  # "nursing wasnt it for me", "i miss my walk"
     r"不再|不[\u4e00-\u9fff]{1,3}了|把[\u4e00-\u9fff]{1,6}?(?:关|卖|换|置换|处理|转手|送人)(?:掉)?了|不(?:学|练|弹|打|踢|上|做|喝|吃|用|开|住|带|教|干|去)[\u4e00-\u9fff]{2,5}了|退了|分手|分了|辞职|离职|卖了|不是|取消了?|放弃了?|放下了|戒了|搬出|转让|关门|倒闭",
     re.IGNORECASE,
 )
@@ -437,10 +438,14 @@ _CLAUSE_END = re.compile(
 )
 
 
-def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> list[Piece]:
+def ending_clauses_last(
+    pieces: Sequence[Piece], agent: str = "assistant", stale: frozenset[str] = frozenset()
+) -> list[Piece]:
     """A change message's clauses that name what ended ("Marco stepped down from the soccer team, he's
     coaching basketball now") are shown after the rest, labelled ``history:`` — when they name something
-    an earlier line of the context said (what ended) and the message says something else too."""
+    an earlier line of the context said (what ended), or a value a fact no longer holds (`stale`, its
+    forms: "switched my major to public health. nursing wasnt it for me" when the line that said nursing
+    is not in the context), and the message says something else too."""
     lines = []
     for p, piece in enumerate(pieces):
         if piece.level == "message" and piece.time is not None:
@@ -468,7 +473,11 @@ def ending_clauses_last(pieces: Sequence[Piece], agent: str = "assistant") -> li
         ending = [
             c
             for c in clauses
-            if _ENDING.search(c) and _shares((_anchors(c) - people - _STATES) | _numbers(c), earlier)
+            if _ENDING.search(c)
+            and (
+                _shares((_anchors(c) - people - _STATES) | _numbers(c), earlier)
+                or any(says_whole(form, c.casefold()) for form in stale if form in c.casefold())
+            )
         ]
         rest = [c for c in clauses if c not in ending]
         if not ending or not any((_anchors(c) - people) | _numbers(c) for c in rest):
