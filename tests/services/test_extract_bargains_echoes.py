@@ -40,3 +40,19 @@ def test_a_name_before_an_is_with_your_is_a_person_a_later_she_means():
     # a possessive is no "is": "Dana's office" names no one for "she"
     turns = (("assistant", "Is Dana's office on 4?"), ("Tom", "yeah shes my manager"))
     assert ("Tom", "manager", "Dana") not in facts_of_turns(*turns)
+
+
+def test_a_sum_by_its_period_is_cut_before_whom_it_is_paid_to():
+    assert _rent("insurance is 142/mo thru state farm too", ()) == {("insurance", "142/mo")}
+    # a small count by a period is no sum
+    assert not any(attribute == "gym" for attribute, _ in _rent("i go to the gym 3 a month", ()))
+
+
+def test_a_sum_five_times_apart_is_no_new_value_of_the_held_one():
+    recent = [
+        "buyout is 17.2k which seems high for 41k miles. insurance is 142/mo thru state farm too",
+        ("assistant", "Do you need to update your insurance?"),
+    ]
+    said = "already did, moved to geico too, cx-5 is $118 a month w them"
+    got = {(f.attribute, f.value) for f in extract(said, recent).facts if f.said_in is None}
+    assert got == {("insurance", "$118/mo")}  # the insurance's 142, never the buyout's 17.2k

@@ -106,3 +106,26 @@ def test_a_correction_of_a_changed_value_finds_the_turn_the_change_moved(memory)
     assert m.facts.history("Marco", "time").facts == []  # the agent's "Updated: …" is no fact of its own
     text = conv.context("What time is Marco's dentist appointment?", budget_tokens=300).text
     assert "4:15" in current(text) and "4:30" not in current(text)
+
+
+def test_a_new_sum_of_a_key_the_recent_turns_name_finds_the_turn_the_last_change_moved(memory):
+    # "$118 a month w them" is the insurance only beside "insurance is 142/mo"; when "its $124/mo now" is
+    # said, that turn is out of the recent ones, which still name the insurance: it is shown again
+    m = memory(actor="Chris", embedder="none")
+    conversation(
+        m,
+        [
+            ("user", "buyout is 17.2k which seems high. insurance is 142/mo thru state farm too",
+             "2026-07-07T15:00:00Z"),
+            ("assistant", "Compare that to the used market.", "2026-07-07T15:01:00Z"),
+            ("user", "turned the corolla in early, bought a 2021 mazda cx-5", "2026-08-10T22:00:00Z"),
+            ("assistant", "Nice. Do you need to update your insurance?", "2026-08-10T22:01:00Z"),
+            ("user", "already did, moved to geico too, cx-5 is $118 a month w them", "2026-08-10T22:02:00Z"),
+            ("assistant", "Great, saving money on both ends.", "2026-08-10T22:03:00Z"),
+            ("user", "my brother just got a camry funnily enough", "2026-08-10T22:04:00Z"),
+            ("user", "geico sent a 'rate adjustment', its $124/mo now", "2026-09-02T21:00:00Z"),
+        ],
+    )  # fmt: skip
+    history = [f.value for f in m.facts.history("Chris", "insurance").facts]
+    assert history == ["142/mo", "$118/mo", "$124"]
+    assert m.facts.history("Chris", "geico").facts == []

@@ -305,6 +305,22 @@ def test_the_clause_of_a_change_that_names_what_ended_is_shown_last_as_history(m
     assert "soccer" not in current(text).replace("history: Marco stepped down from the soccer team", "")
 
 
+def test_a_clause_of_what_did_not_work_is_shown_last_as_history(memory):
+    m = memory(actor="noor", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "vet thinks food allergy. switching biscuit to purina pro plan, the salmon one",
+             "2026-02-03T15:00:00Z"),
+            ("user", "salmon food didnt really help biscuit. vet put him on royal canin HP",
+             "2026-03-10T20:00:00Z"),
+        ],
+    )  # fmt: skip
+    text = conv.context("What food is Biscuit eating now?", budget_tokens=300).text
+    assert "vet put him on royal canin HP — history: salmon food didnt really help biscuit." in text
+    assert "salmon" not in "\n".join(line.split(" — history: ")[0] for line in current(text).splitlines())
+
+
 def test_a_number_a_correction_rejects_makes_the_line_that_said_it_history(memory):
     m = memory(actor="阿杰", embedder="none")
     conv = conversation(

@@ -36,6 +36,15 @@ def _says_value(text: str, value: object, at: datetime | None) -> bool:
     return any(v.kind == "clock" and _clock_face(str(v.value)) == face for v in said)
 
 
+def _names_another(text: str, said: str, f: StoredFact, at: datetime | None) -> bool:
+    """The text says another value of the fact's shape and it or its recent turns name the fact's key
+    ("do you need to update your insurance?" … "$118 a month w them" … "its $124/mo now")."""
+    if at is None or not names_key(said, f.attribute):
+        return False
+    shapes = {v.kind for v in values(str(f.value), at) if v.rare()}
+    return any(v.kind in shapes for v in values(text, at))
+
+
 def _clock_face(moment: str) -> tuple[int, str]:
     return int(moment[11:13]) % 12, moment[14:16]
 
@@ -77,7 +86,7 @@ def held_turns(
     shown: set[tuple] = set()  # (a message that stated two facts shows the words of each)
     for f in reversed(live[-_HELD_LOOKED_AT:]):
         if f.source in in_recent:
-            if not _says_value(text, f.value, at):
+            if not (_says_value(text, f.value, at) or _names_another(text, said, f, at)):
                 continue
             f = replaced.get((f.attribute, f.valid_from))  # type: ignore[assignment]
             if f is None or f.source in in_recent:

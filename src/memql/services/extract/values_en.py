@@ -22,6 +22,12 @@ from .common import (
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
 # an amount followed by other items' amounts: ", car 320, phone 60"
+# a sum and its period before whom or how it is paid: "142/mo thru state farm", "$118 a month w them"
+_SUM_PAID = re.compile(
+    r"[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?(?:\s?/\s?(?:mo|month|yr|year|wk|week)\b|\s(?:a|per)\s(?:month|year|week)\b)?"
+    r"(?=\s+(?:thru|through|with|w/?|from|via|at|to)\b)",
+    re.I,
+)
 _LISTED_AMOUNT = re.compile(  # (or codes: "network is Nguyen_5G, password bluemoose88")
     r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?|[A-Za-z][\w#@!$%&*-]*\d[\w#@!$%&*-]*)\s*,\s*"
     r"(?:[A-Za-z][\w'-]*\s+){1,2}(?:[$€£¥]?\d|[A-Za-z][\w#@!$%&*-]*\d)"
@@ -83,6 +89,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
         end = cut.start()
     if (m := _LISTED_AMOUNT.match(s, start, end)) is not None:
         end = m.end("first")  # "rent is 1,850, car 320, phone 60": the first of a list of amounts
+    elif (m := _SUM_PAID.match(s, start, end)) is not None:
+        end = m.end()
     if kind in _NAMED and (m := _NEXT_CLAUSE.search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
