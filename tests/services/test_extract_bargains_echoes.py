@@ -1,10 +1,14 @@
 """A bargain settled in bare numbers moves a held sum (replacements._as_sum), the agent saying a held name
-by its first word is no change (rules._shortened), and "Dana's your manager" names Dana for a later "she"
-(rules_en._people)."""
+by its first word is no change (rules._shortened), "Dana's your manager" names Dana for a later "she"
+(rules_en._people); a sum by its period (value_shapes) and sums too far apart to be one thing's
+(replacements._sums_apart)."""
 
 from __future__ import annotations
 
-from extract_helpers import extract, facts_of_turns
+import pytest
+from extract_helpers import NOW, extract, facts_of_turns
+
+from memql.services.extract.value_shapes import values
 
 
 def _rent(text: str, recent) -> set[tuple]:
@@ -56,3 +60,19 @@ def test_a_sum_five_times_apart_is_no_new_value_of_the_held_one():
     said = "already did, moved to geico too, cx-5 is $118 a month w them"
     got = {(f.attribute, f.value) for f in extract(said, recent).facts if f.said_in is None}
     assert got == {("insurance", "$118/mo")}  # the insurance's 142, never the buyout's 17.2k
+
+
+@pytest.mark.parametrize(
+    "text, shape",
+    [
+        ("insurance is 142/mo thru state farm", ("money", "142")),
+        ("it is 5.99 a month", ("money", "5.99")),
+        ("1,850 per month", ("money", "1,850")),
+        ("房租3200一个月", ("money", "3200")),
+        # a count by its period is no sum
+        ("i go 5 a month", ("number", "5")),
+        ("3 times a month", ("number", "3")),
+    ],
+)
+def test_a_sum_by_its_period(text, shape):
+    assert shape in [(v.kind, v.value) for v in values(text, NOW)]

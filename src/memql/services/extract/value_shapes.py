@@ -22,7 +22,7 @@ _MONEY = re.compile(
     r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万))|"
     r"(?:(?<![\d.,])\d{3,6}(?=一个月|每个?月|一年|每年))|"  # 3200一个月: a sum by the period it is paid for
     # "142/mo", "17.99 a month": a sum by its period (of two digits or more, or with cents)
-    r"(?:(?<![\w.,$€£¥])(?:\d{2,}(?:,\d{3})*|\d)(?:\.\d\d)?(?<!^\d)(?=\s?/\s?(?:mo|month|yr|year)\b|"
+    r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=\s?/\s?(?:mo|month|yr|year)\b|"
     r"\s(?:a|per)\s(?:month|year)\b))|"
     # "72k base", "104k": thousands without a sign (a 5k run, 10k steps are no sum)
     r"(?:(?<![\w.$€£¥])(?<!\ba )(?<!\bthe )\d{2,3}(?:\.\d)?k\b"
