@@ -1,7 +1,7 @@
-"""A bargain settled in bare numbers moves a held sum (replacements._as_sum), the agent saying a held name
+"""A bargain settled in bare numbers moves a held sum (sums.as_sum), the agent saying a held name
 by its first word is no change (rules._shortened), "Dana's your manager" names Dana for a later "she"
 (rules_en._people); a sum by its period (value_shapes) and sums too far apart to be one thing's
-(replacements._sums_apart)."""
+(sums.sums_apart)."""
 
 from __future__ import annotations
 

@@ -40,6 +40,7 @@ from .matching import QueryWords, attribute_phrases
 from .patterns_en import _NEGATION
 from .replacement_keys import key_for_old, on_topic, shape_key, terms
 from .shifts import following_day
+from .sums import as_sum, sums_apart
 from .value_shapes import Value, values
 
 _I = re.IGNORECASE
@@ -346,32 +347,11 @@ def _pairs(olds: list[Value], candidates: list[Value], old_text: str, text: str)
     ("netflix 17.99, spotify family 16.99" … "spotify … going up to 19.99": 16.99), then the closest in
     form ("1502" before "3" for "1205"), else in the order the old turn says them."""
     pairs = [(old, new) for old in olds if (new := _new_value(candidates, old, old_text, text)) is not None]
-    pairs = [(old, new) for old, new in pairs if not _sums_apart(old, new)]
+    pairs = [(old, new) for old, new in pairs if not sums_apart(old, new)]
     topic = terms(old_text) & terms(text)
     ends = [0, *(v.end for v in olds)]  # what each old value follows: the words since the value before it
     led = {id(v): bool(topic & terms(old_text[max(e for e in ends if e <= v.start) : v.start])) for v in olds}
     return sorted(pairs, key=lambda p: (not led[id(p[0])], _length_gap(*p)))
-
-
-_AMOUNT = re.compile(r"[$€£¥]?\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM万])?")
-_TIMES = {"k": 1e3, "m": 1e6, "万": 1e4}
-
-
-def _amount(value: object) -> float | None:
-    """A sum's amount as a number ("$1,850" 1850, "17.2k" 17200); None when it is written otherwise."""
-    m = _AMOUNT.match(str(value))
-    if m is None:
-        return None
-    return float(m[1].replace(",", "") + (m[2] or "")) * _TIMES.get((m[3] or "").lower(), 1)
-
-
-def _sums_apart(old: Value, new: Value) -> bool:
-    """Two sums more than twenty times apart (more than a month's and a year's) are no old and new value
-    of one thing ("buyout is 17.2k" … "cx-5 is $118 a month w them": the insurance)."""
-    if old.kind != "money" or new.kind != "money":
-        return False
-    a, b = _amount(old.value), _amount(new.value)
-    return bool(a and b) and not 0.05 <= b / a <= 20  # type: ignore[operator]
 
 
 def _length_gap(old: Value, new: Value) -> int:
@@ -390,28 +370,11 @@ _SETTLED = re.compile(
 )
 
 
-_BY = re.compile(r"\bby\s+(?:about\s+|another\s+)?$", _I)
-_SUM = re.compile(r"([$€£¥]?)\s?(\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?")
-
-
-def _as_sum(v: Value, old: Value, text: str) -> Value:
-    """A bare number as a sum in the old one's currency when it is of the old sum's size (half to twice:
-    "$1,850" … "they wanted 2,050 … we landed at 1,975"); anything else as it is ("raised it by 50" says
-    by how much)."""
-    held, bare = _SUM.fullmatch(str(old.value)), _SUM.fullmatch(str(v.value))
-    if v.kind != "number" or held is None or bare is None or bare[1] or _BY.search(text, 0, v.start):
-        return v
-    amount, size = int(bare[2].replace(",", "")), int(held[2].replace(",", ""))
-    if not size or not 0.5 <= amount / size <= 2:
-        return v
-    return Value("money", v.start, v.end, f"{held[1]}{v.value}")
-
-
 def _new_value(candidates: list[Value], old: Value, old_text: str, text: str) -> Value | None:
     """The message's value that replaces `old`: the first of its kind that the old turn does not say, or
     the one a bargain ended on."""
     if old.kind == "money":
-        candidates = [_as_sum(v, old, text) for v in candidates]
+        candidates = [as_sum(v, old, text) for v in candidates]
     alike = [v for v in candidates if v.kind == old.kind and not same_value(v.value, str(old.value))]
     if (settled := next((v for v in alike[1:] if _SETTLED.search(text, 0, v.start)), None)) is not None:
         return settled
