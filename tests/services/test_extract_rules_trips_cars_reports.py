@@ -112,3 +112,8 @@ def test_games_that_recur_said_with_are_and_moved_by_her_games():
     assert own(games, (), "Cy") == {("Cy's daughter", "soccer_games", "Saturdays at 9")}
     moved = own("Fall season, her games moved to Sundays at 1.", (games,), "Cy")
     assert moved == {("Cy's daughter", "soccer_games", "Sundays at 1")}  # "Fall season" names no one
+
+
+def test_a_month_and_day_right_after_the_attribute_is_its_value():
+    # no 是 between them: 预产期9月12号 as 预产期是9月12号, in its part of a message parted by spaces
+    assert own("医生按末次月经算 预产期9月12号 在市妇幼建的档", (), "阿珍") == {("阿珍", "due", "2026-09-12")}
