@@ -360,8 +360,9 @@ _COPULA = re.compile(
     # 降压药一直吃的氨氯地平: what one takes, said without 是
     r"(?:一直|现在|目前|平时|每天|都)*(?:吃|服用|用|喝)的(?:是)?(?=[\u4e00-\u9fffA-Za-z])|"
     r"(?<=[\u4e00-\u9fff])\s+(?=[0-9A-Za-z+])|"  # 手机号 138…: a space before digits or Latin
-    # 预产期9月12号: a month and day right after the attribute
-    r"(?<=[\u4e00-\u9fff])(?=(?:[0-9]{1,2}|[一二三四五六七八九十]{1,2})月(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[号日]))"
+    # 预产期9月12号: a month and day right after the attribute (not after a word of its own: 是6月30号)
+    r"(?<=[\u4e00-\u9fff])(?<![是为在到至了就才也还又改换定约订])"
+    r"(?=(?:[0-9]{1,2}|[一二三四五六七八九十]{1,2})月(?:[0-9]{1,2}|[一二三四五六七八九十]{1,3})[号日]))"
     r"(?P<v>.+)"
 )
 _CHANGE_COPULA = (
