@@ -360,9 +360,7 @@ def label_stale(
         changed = False
         for i, line in enumerate(lines):
             folded = line.casefold()
-            found = [
-                (t, of) for form, (t, of) in stale.items() if form in folded and says_whole(form, folded)
-            ]
+            found = [(t, of) for form, (t, of) in stale.items() if says_whole(form, folded)]
             cite = CITE.match(line)
             said = short.get(cite[1], []) if cite is not None else []
             if echoed and agent and cite is not None and line.startswith(f"{cite[0]} {agent}: "):

@@ -114,6 +114,8 @@ def _weekday_forms(weekday: int) -> set[str]:
 def says_whole(form: str, line: str) -> bool:
     """`form` said in `line` with no digit running on at either end ("jun 20" is not said by "Jun 2026",
     nor 14 by 140)."""
+    if form not in line:
+        return False
     if not (form[:1].isdigit() or form[-1:].isdigit()):
         return True
     before = r"(?<!\d)" if form[:1].isdigit() else ""

@@ -438,6 +438,12 @@ _CLAUSE_END = re.compile(
 )
 
 
+def _names_stale(clause: str, stale: frozenset[str]) -> bool:
+    """The clause says one of the stale values' forms."""
+    folded = clause.casefold()
+    return any(says_whole(form, folded) for form in stale)
+
+
 def ending_clauses_last(
     pieces: Sequence[Piece], agent: str = "assistant", stale: frozenset[str] = frozenset()
 ) -> list[Piece]:
@@ -474,10 +480,7 @@ def ending_clauses_last(
             c
             for c in clauses
             if _ENDING.search(c)
-            and (
-                _shares((_anchors(c) - people - _STATES) | _numbers(c), earlier)
-                or any(says_whole(form, c.casefold()) for form in stale if form in c.casefold())
-            )
+            and (_shares((_anchors(c) - people - _STATES) | _numbers(c), earlier) or _names_stale(c, stale))
         ]
         rest = [c for c in clauses if c not in ending]
         if not ending or not any((_anchors(c) - people) | _numbers(c) for c in rest):

@@ -214,6 +214,11 @@ _NO_NAME_WORDS = """
 _NO_NAME = frozenset(_NO_NAME_WORDS.split())
 
 
+def _common(word: str) -> bool:
+    """A common word, never taken for a lower-case name."""
+    return word in _AFTER_A_TITLE or word in STOP_WORDS
+
+
 @lru_cache(maxsize=1024)
 def capitalised_managers(text: str) -> str:
     """`text` with the lower-case name of whom someone reports to capitalised (same length); its second
@@ -222,7 +227,7 @@ def capitalised_managers(text: str) -> str:
 
     def role_named(m: re.Match) -> str:
         name = m["n"]
-        if name in _AFTER_A_TITLE or name in STOP_WORDS or name in _NO_NAME or name.endswith("ly"):
+        if _common(name) or name in _NO_NAME or name.endswith("ly"):
             return m[0]
         return m[0][: m.start("n") - m.start()] + name.capitalize()
 
@@ -230,12 +235,9 @@ def capitalised_managers(text: str) -> str:
 
     def capital(m: re.Match) -> str:
         first, *rest = m["n"].split()
-        if first in _AFTER_A_TITLE or first in STOP_WORDS:
+        if _common(first):
             return m[0]
-        words = [
-            first.capitalize(),
-            *(w.capitalize() for w in rest if w not in _AFTER_A_TITLE and w not in STOP_WORDS),
-        ]
+        words = [first.capitalize(), *(w.capitalize() for w in rest if not _common(w))]
         name = " ".join(words)
         return m[0][: m.start("n") - m.start()] + name + m["n"][len(name) :]
 

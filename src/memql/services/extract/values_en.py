@@ -21,15 +21,16 @@ from .common import (
 )
 from .patterns_en import _I, _OBJECT_PRONOUN, _PAST, _REJECTED, _VALUE_CUT, _VALUE_TAIL
 
-# an amount followed by other items' amounts: ", car 320, phone 60"
+_SUM = r"[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?"  # a sum as written: "$1,850", "17.99", "72k"
 # a sum and its period before whom or how it is paid: "142/mo thru state farm", "$118 a month w them"
 _SUM_PAID = re.compile(
-    r"[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?(?:\s?/\s?(?:mo|month|yr|year|wk|week)\b|\s(?:a|per)\s(?:month|year|week)\b)?"
+    _SUM + r"(?:\s?/\s?(?:mo|month|yr|year|wk|week)\b|\s(?:a|per)\s(?:month|year|week)\b)?"
     r"(?=\s+(?:thru|through|with|w/?|from|via|at|to)\b)",
     re.I,
 )
+# an amount followed by other items' amounts: ", car 320, phone 60"
 _LISTED_AMOUNT = re.compile(  # (or codes: "network is Nguyen_5G, password bluemoose88")
-    r"(?P<first>[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kK])?|[A-Za-z][\w#@!$%&*-]*\d[\w#@!$%&*-]*)\s*,\s*"
+    rf"(?P<first>{_SUM}|[A-Za-z][\w#@!$%&*-]*\d[\w#@!$%&*-]*)\s*,\s*"
     r"(?:[A-Za-z][\w'-]*\s+){1,2}(?:[$€£¥]?\d|[A-Za-z][\w#@!$%&*-]*\d)"
 )
 

@@ -110,7 +110,7 @@ class PostgresSession(PortableSession, PostgresKeys, PostgresBulk, PostgresAudit
         """Store the record and its index entries in one statement; numbered by the counter unless given."""
         postings, length = lexical.document(record)
         params = {
-            **dict(zip(_COLUMN_PARAMS, codec.encode(record).values(), strict=True)),
+            **dict(zip(_COLUMN_PARAMS, codec.encode(record), strict=True)),
             "vec": vectors.searchable(record.embedding, record.path_embeddings),
             "path_vecs": vectors.path_values(record.path_embeddings, record.embedding_dim),
             **lexical.add_params(record.tenant, postings, length),

@@ -91,7 +91,7 @@ class PostgresBulk:
             cur.executemany(
                 _INSERT_RECORDS,
                 [
-                    (num, *codec.encode(record).values(), vectors.column_value(record.embedding))
+                    (num, *codec.encode(record), vectors.column_value(record.embedding))
                     for num, record in zip(nums, records, strict=True)
                 ],
             )

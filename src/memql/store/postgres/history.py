@@ -54,7 +54,7 @@ def find_as_of(session: _Session, tenant: str, q: RecordQuery) -> list[tuple[Rec
         record = governed_as_now(past, now.get(record_id), last.get(record_id))
         conn.execute(
             f"INSERT INTO pg_temp.asof_records ({columns}) VALUES ({marks}, %s::vector)",
-            [num, *codec.encode(record).values(), vectors.column_value(record.embedding)],
+            [num, *codec.encode(record), vectors.column_value(record.embedding)],
         )
         postings, length = lexical.document(record)
         conn.execute("INSERT INTO pg_temp.asof_docs (num, len) VALUES (%s, %s)", (num, length))
