@@ -12,7 +12,7 @@ from memql.cognition.conversation.stale_forms import StoredFact
 from memql.lang.delta import Turn
 from memql.services.extract.common import names_key
 from memql.services.extract.doses import names_a_dose
-from memql.services.extract.replacements import names_a_name_of
+from memql.services.extract.replacements import CORRECTION, names_a_name_of
 from memql.services.extract.value_shapes import values
 
 
@@ -43,6 +43,15 @@ def _names_another(text: str, said: str, f: StoredFact, at: datetime | None) -> 
         return False
     shapes = {v.kind for v in values(str(f.value), at) if v.rare()}
     return any(v.kind in shapes for v in values(text, at))
+
+
+def _corrects_clock(text: str, f: StoredFact, at: datetime | None) -> bool:
+    """A correction that says a clock, of a held moment ("改到周五上午十点" … "不对 … 是十点半"): the
+    moment's time is what it corrects."""
+    moment = str(f.value)
+    if at is None or len(moment) < 16 or moment[10] != "T" or not CORRECTION.search(text):
+        return False
+    return any(v.kind == "clock" for v in values(text, at))
 
 
 def _clock_face(moment: str) -> tuple[int, str]:
@@ -86,7 +95,8 @@ def held_turns(
     shown: set[tuple] = set()  # (a message that stated two facts shows the words of each)
     for f in reversed(live[-_HELD_LOOKED_AT:]):
         if f.source in in_recent:
-            if not (_says_value(text, f.value, at) or _names_another(text, said, f, at)):
+            says = _says_value(text, f.value, at) or _corrects_clock(text, f, at)
+            if not (says or _names_another(text, said, f, at)):
                 continue
             f = replaced.get((f.attribute, f.valid_from))  # type: ignore[assignment]
             if f is None or f.source in in_recent:

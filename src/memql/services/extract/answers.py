@@ -7,6 +7,8 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memql.services.tokenize import STOP_WORDS
+
 from .common import HEDGED, Draft, Reading, Said, sentence_around
 from .value_shapes import values
 
@@ -24,6 +26,7 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
     if question:  # (the agent's question is read in its user's voice, as its restatements are)
         _keyed_by_question(r, said[-1].text)
     _keyed_by_topic(r)
+    _partner_named(r, said)
     asked = question and said[-1].speaker != r.speaker
     if not asked and "它" not in r.text:
         return
@@ -124,3 +127,27 @@ def _keyed_by_topic(r: Reading) -> None:
         return  # ("raised my rent by $100": by how much, not the rent)
     r.add(Draft(r.speaker, keys.pop(), amount.value, amount.start, amount.end, r.now, HEDGED, False,
                 "number", (amount.start, amount.end)))  # fmt: skip
+
+
+# "ive been seeing someone" … "her name's lena, she's a paramedic": the one seen, named after
+_SEEING_SOMEONE = re.compile(
+    r"\b(?:seeing|dating|going out with|met)\s+(?:someone|somebody|a\s+(?:guy|girl|woman|man))(?:\s+new)?\b",
+    re.IGNORECASE,
+)
+_THEIR_NAME = re.compile(
+    r"(?:^|[.!?]\s*)(?:so\s+|ok\s+|well\s+)?(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][a-z'-]+)",
+    re.IGNORECASE,
+)
+
+
+def _partner_named(r: Reading, said: Sequence[Said]) -> None:
+    """The speaker's partner named in the message after one of their last turns said they are seeing
+    someone (the grammar reads the two said together: "seeing someone new, her name is Lena")."""
+    if any(d.attribute == "partner" for d in r.facts) or (m := _THEIR_NAME.search(r.text)) is None:
+        return
+    own = [t for t in said[-3:] if t.speaker == r.speaker]
+    if not any(_SEEING_SOMEONE.search(t.text) for t in own) or m["name"].lower() in STOP_WORDS:
+        return  # ("her name's not important")
+    name = m["name"][0].upper() + m["name"][1:]
+    r.add(Draft(r.speaker, "partner", name, m.start(), m.end(), r.now, HEDGED, False, "person",
+                m.span("name")))  # fmt: skip

@@ -18,6 +18,8 @@ CAR_MAKES = r"(?:" + "|".join(sorted({*_MAKES.split(), "Land Rover", "Range Rove
 _MAKES_ZH = """
 比亚迪 特斯拉 丰田 本田 日产 马自达 大众 奥迪 宝马 奔驰 别克 雪佛兰 福特 吉利 长城 哈弗 长安 奇瑞
 理想 蔚来 小鹏 问界 极氪 五菱 红旗 卡罗拉 凯美瑞 思域 雅阁 帕萨特 速腾 迈腾 朗逸 宝来
+沃尔沃 雷克萨斯 凯迪拉克 保时捷 路虎 林肯 领克 零跑 哪吒 岚图 腾势 智界 仰望 埃安 名爵 荣威 传祺 星越
+海豹 海鸥 海豚 汉兰达 荣放 轩逸 天籁 途观 途昂 探岳 宋PLUS 秦PLUS 元PLUS 小米SU7
 """
 CAR_MAKES_ZH = r"(?:" + "|".join(sorted(_MAKES_ZH.split(), key=len, reverse=True)) + r")"
 # phone makes (and the common lines said without their make: "pixel 9", "galaxy s24"), both languages

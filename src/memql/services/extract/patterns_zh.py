@@ -40,10 +40,13 @@ _HYPOTHETICAL = re.compile(
 _REPORTED = re.compile(r"说他|说她|听说|据说|告诉我")
 # the one in charge of a thing of the speaker's telling its new state (医生说预产期提前到…, 房东通知下个月起
 # 房租涨到…): what they say is so, unlike hearsay of others (听说, 他说他…)
-_TOLD = re.compile(
-    r"(?:医生|大夫|护士|房东|老板|领导|经理|老师|班主任|教练|公司|人事|HR|客服|航空公司|物业|中介|学校|医院|银行|"
-    r"4S店|店里|师傅|工人|快递员?|司机|装修公司|商家|卖家)(?:刚刚?|又|也)?(?:打电话|打来电话|来电话|发消息|发短信|发微信)?(?:跟我|和我|给我)?"
+TOLD_TAIL = (
+    r"(?:刚刚?|又|也)?(?:打电话|打来电话|来电话|发消息|发短信|发微信)?(?:跟我|和我|给我)?"
     r"(?:说|讲|通知|通知我|告诉我)(?:了)?[，,：:]?(?![他她你我])"
+)
+_TOLD = re.compile(
+    r"(?:医生|大夫|护士|房东|老板|领导|经理|主管|组长|班长|主任|老师|班主任|教练|公司|单位|厂里|人事|HR|客服|航空公司|"
+    r"物业|中介|学校|医院|银行|4S店|店里|师傅|工人|快递员?|司机|装修公司|商家|卖家)" + TOLD_TAIL
 )
 _HEDGE = re.compile(r"我(?:觉得|认为|记得|猜)")
 # 阿满: a prefix (阿, 小, 老) names no one alone

@@ -200,6 +200,13 @@ _REPORTS_TO = re.compile(
     r"(?:改|转)?(?:归|由|向|跟)(?P<v>[^，,。！!？?的]{1,4}?)(?:管|带|直接管|负责|汇报)(?:了|啦|呢)?[。！!]*$"
 )
 
+# 直接汇报给老邓, 汇报给一个新来的 叫老邓: the one reported to, named after the verb (also in the next words)
+_REPORTS_TO_NAMED = re.compile(
+    r"(?:直接|改成|改为|改)?汇报给(?:了)?(?:(?:一个)?新来的(?:领导|经理|主管|人)?[，, ]*叫)?"
+    r"(?P<v>(?![一个新]|(?:领导|老板|经理|主管|上级|上司|公司|部门)(?![\u4e00-\u9fff]))"
+    r"[^，,。！!？?\s的了]{2,4}?)(?:了|啦|呢)?(?=[。！!，,\s]|$)"
+)
+
 
 def _holds_car(r: Reading, subject: str) -> bool:
     """换了台RAV4: 台 counts a car only of one who drives one (it counts a phone or a computer too)."""
@@ -226,7 +233,8 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
             key = "wake_time" if m["up"] else "bedtime"
             add_fact(r, subject, key, clock["v"], a, b, confidence, correction, "text", clock.span("v"))
             return True
-    if (m := _REPORTS_TO.match(s, verb_at, b)) is not None and not _NOT_PERSON.match(m["v"]):
+    m = _REPORTS_TO.match(s, verb_at, b) or _REPORTS_TO_NAMED.search(s, a, min(len(s), b + 8))
+    if m is not None and not _NOT_PERSON.match(m["v"]):
         return add_match(r, subject, "manager", m, a, b, confidence, correction, "person")
     if (m := _WORKOUT.match(s, verb_at, b)) is not None and not r.times_in(a, b):
         return add_match(r, subject, "gym", m, a, b, confidence, correction, "place")

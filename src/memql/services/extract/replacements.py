@@ -40,8 +40,8 @@ from .matching import QueryWords, attribute_phrases
 from .patterns_en import _NEGATION
 from .replacement_keys import key_for_old, on_topic, shape_key, terms
 from .shifts import following_day
-from .sums import as_sum, sums_apart
-from .value_shapes import Value, values
+from .sums import as_sum, by_how_much, sums_apart
+from .value_shapes import Value, day_alone, in_month_of, values
 
 _I = re.IGNORECASE
 CORRECTION = re.compile(
@@ -346,6 +346,7 @@ def _pairs(olds: list[Value], candidates: list[Value], old_text: str, text: str)
     """(old, new) of the same kind: first an old value the message's topic words lead to in the old turn
     ("netflix 17.99, spotify family 16.99" … "spotify … going up to 19.99": 16.99), then the closest in
     form ("1502" before "3" for "1205"), else in the order the old turn says them."""
+    olds = [v for v in olds if not by_how_much(v, old_text)]  # "贵400": how much more, no thing's value
     pairs = [(old, new) for old in olds if (new := _new_value(candidates, old, old_text, text)) is not None]
     pairs = [(old, new) for old, new in pairs if not sums_apart(old, new)]
     topic = terms(old_text) & terms(text)
@@ -382,6 +383,10 @@ def _new_value(candidates: list[Value], old: Value, old_text: str, text: str) ->
         if v.kind == old.kind and not same_value(v.value, str(old.value)):
             if v.kind == "name" and v.value.casefold() in old_text.casefold():
                 continue  # "Jin moved over to …": a name both turns say is who it is about, not the value
+            if old.kind == "date" and day_alone(text, v):
+                if str(v.value)[8:10] == str(old.value)[8:10]:
+                    continue  # "double-booked the 12th so it's moved to the 19th" of December 12: the old day
+                v = in_month_of(v, old)  # "moved to the 19th" of December 12: December 19
             after = next((w for w in candidates[i + 1 :] if w.kind == v.kind), None)
             if after is not None and v.kind == "date" and not text[v.end : after.start].strip(" "):
                 return after  # "延到月底 4月30号": the date said next, after a space, says it exactly

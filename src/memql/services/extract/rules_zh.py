@@ -57,6 +57,7 @@ from .patterns_zh import (
     _SPEECH,
     _STATUSES,
     _TOLD,
+    TOLD_TAIL,
 )
 from .positions import position_zh
 from .predicates_at_verb_zh import verb_predicates
@@ -113,8 +114,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     topic: str | None = None  # the subject a part names, for the parts after it that name none
     changed: str | None = None  # the attribute a part said changed (项目负责人换了), valued by the next
     for a, b in parts:
-        if (told := _TOLD.match(s, a, b)) is not None and told.end() < b:
-            a = told.end()  # 医生说预产期提前到…: what the one in charge of it says is so
+        if (told := _TOLD.match(s, a, b) or _told_by_held(r, a, b)) is not None and told.end() < b:
+            a = told.end()  # 医生说预产期提前到…, 刘姐说三月起…: what the one in charge of it says is so
         text = s[a:b]
         if _CONDITIONAL.search(text):
             return
@@ -450,6 +451,8 @@ def _attribute_change(
     phrase = re.sub(r"(?:截止|截至)$", "截止日期", phrase)  # 报名截止到4月10号: the deadline
     # 这赛季的训练改到…: the period said first is when, not part of the attribute
     phrase = re.sub(r"^(?:这|今|本|下|新)(?:个)?(?:赛季|学期|季度|年|月|周|星期)的?", "", phrase)
+    # 三月起全勤奖涨到300, 从下个月开始房租…: from when is no part of the attribute either
+    phrase = re.sub(r"^从?(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?(?:起|开始|以后)", "", phrase)
     if (
         not phrase
         # 换号码了，新号是…: the thing changed, named before; 我改到周日了: a change verb, no attribute
@@ -530,6 +533,14 @@ def _attribute_change(
         return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
+
+
+def _told_by_held(r: Reading, a: int, b: int) -> re.Match[str] | None:
+    """刘姐说… where 刘姐 is one the speaker holds as their manager, doctor, landlord …: one in charge."""
+    for d in r.earlier:
+        if d.subject == r.speaker and d.kind == "person" and r.text.startswith(str(d.value), a):
+            return re.compile(re.escape(str(d.value)) + TOLD_TAIL).match(r.text, a, b)
+    return None
 
 
 def _in_held_unit(r: Reading, subject: str, key: str, value: object) -> object:

@@ -50,6 +50,8 @@ _EN_SHIFT_DIRECTED = re.compile(
 _ZH_SHIFT = re.compile(
     r"(?P<verb>推迟|延后|延期|延误|晚点|往后推|往后挪|往后延|推后|顺延|提前|往前挪|往前提|提早)了?"
     r"(?P<n>半|" + ZH_NUMBER_RE + r")(?:个)?(?P<unit>小时|钟头|分钟|天|日|周|星期|礼拜|月)"
+    # (提前一小时提醒我: when to be told, not a move)
+    r"(?!(?:就|再|去|来|给|跟)?(?:提醒|通知|叫|喊|告诉|说|出门|出发))"
 )
 _EARLIER = re.compile(r"up|forward|earlier|sooner|提前|往前|提早", _I)
 _EN_UNITS = {"minute": "minutes", "hour": "hours", "day": "days", "week": "weeks", "month": "months"}

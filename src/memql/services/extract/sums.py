@@ -10,7 +10,8 @@ from .value_shapes import Value
 # a sum as written: its sign, digits (grouped or not), cents, and thousands (k), millions (m) or 万
 _WRITTEN = re.compile(r"([$€£¥]?)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM万])?")
 _TIMES = {"k": 1e3, "m": 1e6, "万": 1e4}
-_BY = re.compile(r"\bby\s+(?:about\s+|another\s+)?$", re.IGNORECASE)
+# words before a sum that say it is by how much one differs from another: "raised it by 50", 贵400, 便宜了200
+_BY = re.compile(r"(?:\bby\s+(?:about\s+|another\s+)?|(?:贵|便宜|多|少|差|省)了?)$", re.IGNORECASE)
 
 
 def amount(value: object) -> float | None:
@@ -21,12 +22,17 @@ def amount(value: object) -> float | None:
     return float(m[2].replace(",", "") + (m[3] or "")) * _TIMES.get((m[4] or "").lower(), 1)
 
 
+def by_how_much(v: Value, text: str) -> bool:
+    """Is `v` said as a difference ("by 50", 贵400), not as the sum something is?"""
+    return _BY.search(text, 0, v.start) is not None
+
+
 def as_sum(v: Value, old: Value, text: str) -> Value:
     """A bare number of `text` as a sum in the old one's currency when it is of the old sum's size (half to
     twice: "$1,850" … "they wanted 2,050 … we landed at 1,975"); anything else as it is ("raised it by 50"
     says by how much)."""
     held, bare = _WRITTEN.fullmatch(str(old.value)), _WRITTEN.fullmatch(str(v.value))
-    if v.kind != "number" or held is None or bare is None or bare[1] or _BY.search(text, 0, v.start):
+    if v.kind != "number" or held is None or bare is None or bare[1] or by_how_much(v, text):
         return v
     size, said = amount(old.value), amount(v.value)
     if not size or not said or not 0.5 <= said / size <= 2:

@@ -21,6 +21,7 @@ _MONEY = re.compile(
     r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
     r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万))|"
     r"(?:(?<![\d.,])\d{3,6}(?=一个月|每个?月|一年|每年))|"  # 3200一个月: a sum by the period it is paid for
+    r"(?:(?:(?<=一个月)|(?<=每个月)|(?<=每月)|(?<=一年)|(?<=每年))\s?\d{3,6}(?![\d.,]))|"  # 一个月500
     # "142/mo", "17.99 a month": a sum by its period (of two digits or more, or with cents)
     r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=\s?/\s?(?:mo|month|yr|year)\b|"
     r"\s(?:a|per)\s(?:month|year)\b))|"
@@ -57,11 +58,16 @@ _PHONE = re.compile(
     r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4}|"
     r"\d{3}-\d{4}|0\d{2,3}-\d{7,8})(?![0-9-])"
 )  # a Chinese mobile: 11 digits from 13…-19…, grouped or not; a local 555-0134; a landline 010-66881234
-_NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])")
+# (a number of days, weeks, months or years is how long, "5 weeks in", "like 2 blocks" how far: no value)
+_NUMBER = re.compile(
+    r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])"
+    r"(?!\s*(?:weeks?|wks?|days?|months?|years?|yrs?|blocks?)\b)",
+    _I,
+)
 # a count in words ("a table for four" … "make that six"; 六个人, 八位), read as its number
 _COUNT_EN = re.compile(  # "one" is more often a pronoun ("the new one") than a count
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty)\b(?!-)",
+    r"seventeen|eighteen|nineteen|twenty)\b(?!-)(?!\s*(?:weeks?|days?|months?|years?|blocks?)\b)",
     _I,
 )
 _COUNT_ZH = re.compile(r"(?<![周期拜])[一二两三四五六七八九十]{1,3}(?=个人|个|位|人|名|口|间|张|只|天|晚|次)")
@@ -197,3 +203,36 @@ _SPEAKS = re.compile(
     r"wrote|writes|asked|asks|messaged|mentioned|thinks|reckons|swears|confirmed|replied)\b",
     _I,
 )
+
+
+_DAY_ALONE = re.compile(r"(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|\d{1,2}[号日]", _I)
+
+
+def day_alone(text: str, v: Value) -> bool:
+    """Is the date `v` of `text` said as a day of the month alone ("the 12th", 12号)?"""
+    return (
+        v.kind == "date"
+        and len(str(v.value)) == 10
+        and _DAY_ALONE.fullmatch(text[v.start : v.end].strip()) is not None
+    )
+
+
+def in_month_of(v: Value, old: Value) -> Value:
+    """A day of the month said alone, of a held date: that day in the month nearest the held date ("moved
+    to the 19th" of December 12 is December 19, said in March; "to the 3rd" of December 28 is January 3)."""
+    try:
+        held = datetime.fromisoformat(str(old.value)[:10])
+        day = int(str(v.value)[8:10])
+    except ValueError:
+        return v
+    months = [(held.year + (held.month + k - 1) // 12, (held.month + k - 1) % 12 + 1) for k in (-1, 0, 1)]
+    options = []
+    for year, month in months:
+        try:
+            options.append(datetime(year, month, day))
+        except ValueError:  # no 31st in that month
+            continue
+    if not options:
+        return v
+    best = min(options, key=lambda d: abs((d - held).days))
+    return Value(v.kind, v.start, v.end, best.date().isoformat())

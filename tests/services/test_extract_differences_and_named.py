@@ -1,0 +1,86 @@
+"""A sum said as a difference (贵400, "by 50") is no value a change replaces (sums.by_how_much); a day of
+the month said alone that is the held date's day names the held date, not the new one
+(value_shapes.names_old_day); a reminder's lead time moves nothing (shifts); a car fetched (提的海豹);
+one's partner named after "seeing someone" (answers._partner_named); whom one reports to, named after
+汇报给; a time from which a change holds is no part of its key (三月起全勤奖); what one held as one's
+manager says is so (刘姐说…)."""
+
+from __future__ import annotations
+
+from extract_helpers import NOW, facts_of_turns, own
+
+from memql.services.extract.sums import by_how_much
+from memql.services.extract.value_shapes import values
+
+
+def test_a_sum_said_as_a_difference_is_by_how_much():
+    text = "主卧带独卫贵400也还算合理"
+    (v,) = [v for v in values(text, NOW) if v.value == "400"]
+    assert by_how_much(v, text)
+    text = "raised it by 50 again"
+    (v,) = [v for v in values(text, NOW) if v.value == "50"]
+    assert by_how_much(v, text)
+    text = "rent is 1,850 now"
+    assert not any(by_how_much(v, text) for v in values(text, NOW))
+
+
+def test_the_agents_difference_is_not_the_value_a_rise_replaces():
+    turns = (
+        ("思思", "又到交房租的日子 3200一个月 押一付三"),
+        ("assistant", "主卧带独卫贵400也还算合理。"),
+        ("思思", "房东说续租要涨 主卧涨到3500"),
+    )
+    said = facts_of_turns(*turns)
+    assert ("思思", "主卧", 3500) in said or ("思思", "rent", "3500") in said
+    assert not any(str(value) == "400" for _, _, value in said)
+
+
+def test_the_held_day_said_alone_is_not_the_new_day():
+    turns = (
+        ("Deb", "Winter concert is December 12. We're doing a lot of Rutter."),
+        ("assistant", "Lovely."),
+        ("Deb", "The church double-booked the 12th so the concert's moved to the 19th."),
+    )
+    said = facts_of_turns(*turns)
+    assert ("Deb", "winter_concert", "2026-12-19") in said
+    assert not any(str(value).endswith("-12") and value != "2026-12-12" for _, _, value in said)
+
+
+def test_a_reminders_lead_time_moves_no_appointment():
+    turns = (("Vivian", "牙又疼了 约了周四下午三点看牙"), ("Vivian", "要 提前一小时提醒我"))
+    assert facts_of_turns(*turns) == set()
+    moved = facts_of_turns(("Vivian", "约了周四下午三点看牙"), ("Vivian", "看牙提前一天"))
+    assert {attribute for _, attribute, _ in moved} == {"看牙.date"}
+
+
+def test_a_car_fetched_is_ones_car():
+    turns = (("阿凯", "我那台卡罗拉又该保养了"), ("阿凯", "对啊 上周提的海豹 老卡罗拉卖了四万二"))
+    assert ("阿凯", "car", "海豹") in facts_of_turns(*turns)
+
+
+def test_a_partner_named_after_seeing_someone():
+    turns = (
+        ("Marcus", "so. ive been seeing someone"),
+        ("assistant", "Oh? Tell me everything."),
+        ("Marcus", "her name's lena, she's a paramedic"),
+    )
+    assert ("Marcus", "partner", "Lena") in facts_of_turns(*turns)
+    # without the turn that says so, a name is no partner; nor is a word that is no name
+    assert not any(
+        a == "partner" for _, a, _ in facts_of_turns(("Marcus", "her name's lena, she's a paramedic"))
+    )
+    turns = (("Marcus", "ive been seeing someone"), ("Marcus", "her name's not important"))
+    assert not any(a == "partner" for _, a, _ in facts_of_turns(*turns))
+
+
+def test_whom_one_reports_to_named_after_the_verb():
+    assert ("阿杰", "manager", "老邓") in own(
+        "我们组现在直接汇报给一个新来的 叫老邓 还没摸清脾气", speaker="阿杰"
+    )
+    assert ("阿杰", "manager", "老邓") in own("现在汇报给老邓了", speaker="阿杰")
+    assert not any(a == "manager" for _, a, _ in own("我每周汇报给领导", speaker="阿杰"))
+
+
+def test_from_when_is_no_part_of_the_key_and_ones_manager_is_in_charge():
+    turns = (("老周", "我们现在归刘姐管 人挺好"), ("老周", "还有 刘姐说三月起全勤奖涨到300 原来才200"))
+    assert ("老周", "全勤奖", 300) in facts_of_turns(*turns)
