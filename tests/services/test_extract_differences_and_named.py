@@ -84,3 +84,32 @@ def test_whom_one_reports_to_named_after_the_verb():
 def test_from_when_is_no_part_of_the_key_and_ones_manager_is_in_charge():
     turns = (("老周", "我们现在归刘姐管 人挺好"), ("老周", "还有 刘姐说三月起全勤奖涨到300 原来才200"))
     assert ("老周", "全勤奖", 300) in facts_of_turns(*turns)
+
+
+def test_a_monthly_sum_of_what_one_signed_up_at_is_the_membership():
+    said = own(
+        "ok so i finally caved and signed up at Vertical Hive lol. $89/mo which is kinda steep",
+        speaker="Dana",
+    )
+    assert ("Dana", "membership", "$89") in said
+    turns = (
+        ("Dana", "signed up at Vertical Hive lol. $89/mo which is kinda steep"),
+        ("Dana", "cruxworks just emailed everyone, membership is going up to $71/month"),
+    )
+    assert ("Dana", "membership", "$71") in facts_of_turns(*turns)
+    # a sum without its period, or without joining anything, is no membership
+    assert not any(a == "membership" for _, a, _ in own("signed up at the climbing gym, paid $89 for shoes"))
+    assert not any(a == "membership" for _, a, _ in own("the jacket was $89/mo on layaway"))
+
+
+def test_it_is_the_speakers_one_animal():
+    turns = (("橙子", "我家猫团子六个月了，约了下周三上午去做绝育"), ("橙子", "医生说它4.2公斤，有点偏胖"))
+    assert ("团子", "weight", "4.2公斤") in facts_of_turns(*turns)
+    # with two animals held, 它 is not guessed
+    turns = (("橙子", "我家猫叫团子"), ("橙子", "我家狗叫雷克斯"), ("橙子", "它现在4.2公斤"))
+    assert not any(s in ("团子", "雷克斯") for s, _, _ in facts_of_turns(*turns))
+
+
+def test_how_long_and_how_far_are_no_values():
+    assert {v.value for v in values("signed a 12 month lease, like 2 blocks from the office", NOW)} == set()
+    assert "12" in {v.value for v in values("moved to desk 12", NOW)}

@@ -43,7 +43,7 @@ CONVERSATIONS_3: list[tuple[str, list[tuple[str, set[tuple[str, str, object]]]]]
         "dog age pronoun",
         [
             ("我家狗叫豆豆。", {("豆豆", "relation.dog_of", ME)}),
-            ("它今年五岁了。", set()),
+            ("它今年五岁了。", {("豆豆", "age", 5)}),  # 它: the speaker's one animal
         ],
     ),
     (

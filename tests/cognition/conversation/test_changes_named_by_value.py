@@ -129,3 +129,24 @@ def test_a_new_sum_of_a_key_the_recent_turns_name_finds_the_turn_the_last_change
     history = [f.value for f in m.facts.history("Chris", "insurance").facts]
     assert history == ["142/mo", "$118/mo", "$124"]
     assert m.facts.history("Chris", "geico").facts == []
+
+
+def test_a_correction_saying_a_clock_finds_the_turn_a_recent_change_moved(memory):
+    # the appointment's own turn is no longer among the recent ones when the correction comes: the
+    # change's turn is, and the correction (不对 … 是十点半) is of the moment it moved
+    m = memory(actor="Vivian", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "牙又疼了 约了周四下午三点看牙 就那家仁爱口腔", "2026-03-09T02:00:00Z"),
+            *SMALL_TALK,
+            ("user", "诊所刚打电话 说医生周四临时有手术 给我改到周五上午十点了", "2026-03-11T08:00:00Z"),
+            ("assistant", "好的，那就是3月13号周五上午十点，我更新提醒。", "2026-03-11T08:00:00Z"),
+            ("user", "等下 不对 我再看下短信……是十点半 10:30 sorry", "2026-03-11T08:01:00Z"),
+        ],
+    )
+    history = [f.value for f in m.facts.history("Vivian", "看牙.date").facts]
+    assert history[-1] == "2026-03-13T10:30:00Z"
+    assert "2026-03-12T15:00:00Z" in history
+    text = conv.context("Vivian的看牙预约现在是几点？", budget_tokens=300).text
+    assert "10:30" in current(text)

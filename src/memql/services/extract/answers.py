@@ -42,6 +42,12 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
             d.subject = holder
 
 
+def one_pet(r: Reading) -> str | None:
+    """The speaker's one animal (我家猫叫团子: relation.cat_of), or None with none or several."""
+    pets = {e.subject for e in r.earlier if e.attribute in _PET_RELATIONS and e.value == r.speaker}
+    return pets.pop() if len(pets) == 1 else None
+
+
 def _a_pet(r: Reading, subject: str) -> bool:
     """Is `subject` an animal of the speaker's (我家狗雷克斯: relation.dog_of)?"""
     return any(
@@ -101,6 +107,10 @@ _BY = re.compile(
 )
 
 
+_SIGNED_UP = re.compile(r"\b(?:signed up|joined)\b", re.IGNORECASE)
+_BY_PERIOD = re.compile(r"\s?(?:/\s?mo(?:nth)?|a month|per month|monthly)\b", re.IGNORECASE)
+
+
 def _keyed_by_topic(r: Reading) -> None:
     """The one sum of money (a currency sign, "bucks", "k") in a message of the speaker's that states no
     fact of money and none in a clause holding the sum ("got the offer from Brightwell!!! 72k base": the
@@ -119,6 +129,8 @@ def _keyed_by_topic(r: Reading) -> None:
         for k in r.vocabulary.keys_named(_PAYING.sub(" ", r.text))
         if r.vocabulary.category(k) == "a2p:financial" and r.vocabulary.kind(k) in ("number", "text")
     }
+    if not keys and _SIGNED_UP.search(r.text) and _BY_PERIOD.match(r.text, sums[0].end):
+        keys = {"membership"}  # "signed up at Vertical Hive lol. $89/mo": what one pays for what one joined
     if len(keys) != 1:
         return
     (amount,) = sums

@@ -15,13 +15,13 @@ import re
 from .common import CJK, Draft, Reading, latest_held
 
 _PET_EN = r"kitten|kitty|cat|puppy|pup|dog|bunny|rabbit|hamster|parrot|budgie|bird|fish|turtle|tortoise|gecko"
-_PET_ZH = r"小?橘猫|小?猫咪?|小?狗狗?|柯基|金毛|泰迪|柴犬|兔子|仓鼠|鹦鹉|乌龟"
+_PET_ZH = r"小?[橘黑白灰花狸三奶]?猫咪?|小?[黑白黄花]?狗狗?|柯基|金毛|泰迪|柴犬|兔子|仓鼠|鹦鹉|乌龟"
 _PET = re.compile(rf"\b(?P<pet>{_PET_EN})\b|(?P<zh>{_PET_ZH})", re.IGNORECASE)
 _NAMED = re.compile(
     r"\b(?:named|called|calling|naming)\s+(?:her|him|it|them)\s+(?P<name>(?-i:[A-Z][a-z]+))\b|"
     # "i adopted her. meet pickle 🐱": a pet introduced by its name, in any case
     r"(?<=[.!,:] )(?:meet|say hi to|this is)\s+(?P<met>[a-z]{3,})\b(?P<emoji>[\s.!,~]*(?:$|[🐱🐶🐰🐹🐈🐕]))|"
-    r"(?:取名|起名|起了个名字?|取了个名字?)(?:叫|为)?(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!\s~🐱🐶]|$)",
+    r"(?:取名|起名|起了个名字?|取了个名字?|(?<![不没])叫它)(?:叫|为)?(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!\s~🐱🐶]|$)",
     re.IGNORECASE,
 )
 _RENAMED = re.compile(

@@ -17,6 +17,7 @@ from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
 from .announced_zh import announced, announced_value
+from .answers import one_pet
 from .common import HEDGED, Draft, Reading, corrected_holder, strip_span, time_value
 from .corrections_zh import (
     AMOUNT_WORDS,
@@ -261,6 +262,8 @@ def _statement(
         return True, topic
     start = after_adverbs(r, a, b)
     got = subject_at(r, start, b) or celebrated_at(r, start, b)  # 现在我住在…, 上个月我们搬到…
+    if got is None and r.text.startswith("它", start) and (pet := one_pet(r)) is not None:
+        got = pet, start + 1, False  # 它现在4.2公斤: the speaker's one animal
     if got is None and re.match(r"[你他她它]|这|那", r.text[after_adverbs(r, a, b) :]):
         return False, None  # an unresolved 他/她, or 你: not the speaker's
     if got is None and topic is not None:  # a part continuing the subject of the one before

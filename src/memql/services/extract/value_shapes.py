@@ -21,7 +21,6 @@ _MONEY = re.compile(
     r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
     r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万))|"
     r"(?:(?<![\d.,])\d{3,6}(?=一个月|每个?月|一年|每年))|"  # 3200一个月: a sum by the period it is paid for
-    r"(?:(?:(?<=一个月)|(?<=每个月)|(?<=每月)|(?<=一年)|(?<=每年))\s?\d{3,6}(?![\d.,]))|"  # 一个月500
     # "142/mo", "17.99 a month": a sum by its period (of two digits or more, or with cents)
     r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=\s?/\s?(?:mo|month|yr|year)\b|"
     r"\s(?:a|per)\s(?:month|year)\b))|"
@@ -58,16 +57,13 @@ _PHONE = re.compile(
     r"(?<![A-Za-z0-9])(?:(?:\+?\d{1,3}[ -])?\d{3}[ -]\d{3,4}[ -]\d{4}|1[3-9]\d[ -]?\d{4}[ -]?\d{4}|"
     r"\d{3}-\d{4}|0\d{2,3}-\d{7,8})(?![0-9-])"
 )  # a Chinese mobile: 11 digits from 13…-19…, grouped or not; a local 555-0134; a landline 010-66881234
-# (a number of days, weeks, months or years is how long, "5 weeks in", "like 2 blocks" how far: no value)
-_NUMBER = re.compile(
-    r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])"
-    r"(?!\s*(?:weeks?|wks?|days?|months?|years?|yrs?|blocks?)\b)",
-    _I,
-)
+# a number of months or years is how long ("a 12 month lease"), "like 2 blocks" how far: no value
+_HOW_LONG = r"(?!\s*(?:months?|years?|yrs?|blocks?)\b)"
+_NUMBER = re.compile(r"(?<![A-Za-z0-9.$€£¥-])\d(?:[\d,.-]*\d)?(?![A-Za-z0-9%])" + _HOW_LONG, _I)
 # a count in words ("a table for four" … "make that six"; 六个人, 八位), read as its number
 _COUNT_EN = re.compile(  # "one" is more often a pronoun ("the new one") than a count
     r"\b(?:two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|"
-    r"seventeen|eighteen|nineteen|twenty)\b(?!-)(?!\s*(?:weeks?|days?|months?|years?|blocks?)\b)",
+    r"seventeen|eighteen|nineteen|twenty)\b(?!-)" + _HOW_LONG,
     _I,
 )
 _COUNT_ZH = re.compile(r"(?<![周期拜])[一二两三四五六七八九十]{1,3}(?=个人|个|位|人|名|口|间|张|只|天|晚|次)")
