@@ -150,3 +150,17 @@ def test_a_correction_saying_a_clock_finds_the_turn_a_recent_change_moved(memory
     assert "2026-03-12T15:00:00Z" in history
     text = conv.context("Vivian的看牙预约现在是几点？", budget_tokens=300).text
     assert "10:30" in current(text)
+
+
+def test_it_said_sessions_later_is_the_speakers_one_animal(memory):
+    m = memory(actor="橙子", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "我家猫团子六个月了，约了下周三上午去做绝育", "2026-05-11T12:00:00Z"),
+            *SMALL_TALK,
+            ("user", "医生说它4.2公斤，有点偏胖，让我少喂零食", "2026-05-23T09:00:00Z"),
+        ],
+    )
+    assert [f.value for f in m.facts.history("团子", "weight").facts] == ["4.2公斤"]
+    assert "4.2" in current(conv.context("团子现在体重多少？", budget_tokens=300).text)

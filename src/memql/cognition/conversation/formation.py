@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.assemble import day_words
 from memql.cognition.conversation.base import Piece
-from memql.cognition.conversation.held import held_turns
+from memql.cognition.conversation.held import held_turns, pet_turn
 from memql.cognition.conversation.records import error, read_rows, tag
 from memql.cognition.conversation.stale_forms import (
     CITE,
@@ -154,6 +154,8 @@ def form_messages(
         # speaker's current facts of the key it names come before the recent ones (none is re-made)
         changes = CHANGE_SAID.search(text) or CORRECTION_SAID.search(text)
         held_before = held_turns(read_facts(), speaker, text, recent, at) if changes else []
+        if "它" in text:  # whose 它 is: the speaker's one animal, named sessions before
+            held_before = [*pet_turn(read_facts(), speaker, recent), *held_before]
         shown = [*held_before, *recent]
         delta = extractor.extract(Utterance(speaker=speaker, text=text, time=at, recent=shown, agent=agent))
         stored_text = ir["args"]["payload"]["text"]  # "<speaker>: <text>": spans point into it

@@ -44,18 +44,18 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
 
 def one_pet(r: Reading) -> str | None:
     """The speaker's one animal (我家猫叫团子: relation.cat_of), or None with none or several."""
-    pets = {e.subject for e in r.earlier if e.attribute in _PET_RELATIONS and e.value == r.speaker}
+    pets = {e.subject for e in r.earlier if e.attribute in PET_RELATIONS and e.value == r.speaker}
     return pets.pop() if len(pets) == 1 else None
 
 
 def _a_pet(r: Reading, subject: str) -> bool:
     """Is `subject` an animal of the speaker's (我家狗雷克斯: relation.dog_of)?"""
     return any(
-        e.subject == subject and e.attribute in _PET_RELATIONS and e.value == r.speaker for e in r.earlier
+        e.subject == subject and e.attribute in PET_RELATIONS and e.value == r.speaker for e in r.earlier
     )
 
 
-_PET_RELATIONS = frozenset(
+PET_RELATIONS = frozenset(
     f"relation.{pet}_of" for pet in ("dog", "cat", "pet", "puppy", "kitten", "rabbit", "bird")
 )
 

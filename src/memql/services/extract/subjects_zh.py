@@ -61,7 +61,7 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     s = r.text
     rel = re.compile(
         rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
-        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START})"
+        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START}|[。！!~]*$)"  # (我家猫团子 alone: how a held turn says it)
     ).match(s, pos, end)
     if rel is None or (rel["name"] and any(rel.start("name") < t0 < rel.end("name") for t0, _, _ in r.times)):
         rel = _named_before_time(r, pos, end) or rel
@@ -272,15 +272,35 @@ _NEW_HOLDER = re.compile(
 )
 
 
+# 健身房给我换了个教练 叫阿Ken, 换了个马教练: the role's new holder, by name or by surname and role
+_SWAPPED_HOLDER = re.compile(
+    r"[^，,。！!？?]{0,8}?换了(?:一)?个(?:新的?)?(?P<sur>[\u4e00-\u9fff](?=教练|老师|医生|阿姨|保姆))?"
+    r"(?P<attr>教练|老师|医生|阿姨|保姆|班主任|房东|领导|经理)"
+    r"(?:[，, ]*(?:叫|是)(?P<name>[A-Za-z\u4e00-\u9fff]{1,5}?)(?=$|[，,。！!\s]))?"
+)
+
+
 def new_holder(r: Reading, a: int, b: int, confidence: float) -> bool:
-    """The held role's new holder (赵保姆 for 新来的保姆姓赵), when the speaker said who held it before."""
-    m = _NEW_HOLDER.match(r.text, after_adverbs(r, a, b), b)
-    key = key_of(r, m["attr"]) if m is not None else ""
-    held = [d for d in reversed(r.earlier) if key and d.attribute == key and d.speaker == r.speaker]
-    if not held:
+    """The held role's new holder (赵保姆 for 新来的保姆姓赵, when the speaker said who held it before); the
+    one a role was swapped to (阿Ken for 健身房给我换了个教练 叫阿Ken, 马教练 for 换了个马教练)."""
+    start = after_adverbs(r, a, b)
+    m = _NEW_HOLDER.match(r.text, start, b) or _SWAPPED_HOLDER.match(r.text, start, min(len(r.text), b + 10))
+    if m is None:
         return False
-    value, span = (m["sur"] + m["attr"], m.span("sur")) if m["sur"] else (m["name"], m.span("name"))
-    add_fact(r, held[0].subject, key, value, a, b, confidence, True, "person", span)
+    swapped = m.re is _SWAPPED_HOLDER
+    role = r.vocabulary.relation(m["attr"]) if swapped else None  # 教练: one's coach
+    key = role[0] if role else key_of(r, m["attr"])
+    held = [d for d in reversed(r.earlier) if d.attribute == key and d.speaker == r.speaker]
+    if swapped and m["name"]:
+        value, span = m["name"], m.span("name")
+    elif m["sur"]:
+        value, span = m["sur"] + m["attr"], (m.start("sur"), m.end("attr") if swapped else m.end("sur"))
+    else:
+        value, span = m["name"], m.span("name")
+    if not value or not (held or swapped):
+        return False  # (换了个老师 alone names no one)
+    add_fact(r, held[0].subject if held else r.speaker, key, value, a, max(b, span[1]), confidence, True,
+             "person", span)  # fmt: skip
     return True
 
 
