@@ -7,8 +7,9 @@ manager says is so (刘姐说…)."""
 
 from __future__ import annotations
 
-from extract_helpers import NOW, facts_of_turns, own
+from extract_helpers import EXTRACTOR, NOW, facts_of_turns, own
 
+from memql.lang.delta import Turn, Utterance, check_evidence
 from memql.services.extract.sums import by_how_much
 from memql.services.extract.value_shapes import values
 
@@ -113,3 +114,42 @@ def test_it_is_the_speakers_one_animal():
 def test_how_long_and_how_far_are_no_values():
     assert {v.value for v in values("signed a 12 month lease, like 2 blocks from the office", NOW)} == set()
     assert "12" in {v.value for v in values("moved to desk 12", NOW)}
+
+
+def test_a_pet_named_with_jiao_ta_and_renamed():
+    turns = (("阿梅", "我领养了一只小黑猫！！！三个月大 暂时叫它煤球"),)
+    assert ("阿梅", "cat.name", "煤球") in facts_of_turns(*turns)
+    turns = (*turns, ("阿梅", "跟男朋友商量了 煤球太土了 改叫奥利奥"))
+    assert ("阿梅", "cat.name", "奥利奥") in facts_of_turns(*turns)
+    assert not any(a.endswith(".name") for _, a, _ in own("我不叫它煤球", speaker="阿梅"))
+
+
+def test_the_one_a_role_was_swapped_to():
+    turns = (("苏晴", "我的教练叫小杰"), ("苏晴", "无语 小杰离职了 健身房给我换了个教练 叫阿Ken"))
+    assert ("苏晴", "coach", "阿Ken") in facts_of_turns(*turns)
+    assert ("黄蕾", "coach", "马教练") in own("陈教练调去带校队了 换了个马教练 女的", speaker="黄蕾")
+    assert not any(a == "coach" for _, a, _ in own("换了个老师", speaker="黄蕾"))
+
+
+def _with_confirmed(*turns: tuple[str, str]) -> set[tuple]:
+    """Every fact the last turn's delta holds, those said in an earlier turn's words too."""
+    *before, (speaker, text) = turns
+    recent = tuple(Turn(speaker=s, text=t, time=NOW) for s, t in before)
+    said = Utterance(speaker=speaker, text=text, time=NOW, recent=recent, agent="assistant")
+    delta = EXTRACTOR.extract(said)
+    assert check_evidence(delta, text, said.recent) == []
+    return {(f.subject, f.attribute, f.value, f.said_in) for f in delta.facts}
+
+
+def test_the_agents_question_said_yes_to_is_the_users_statement():
+    turns = (
+        ("Theo", "the bus to harborview is 40 min each way, i miss my 6 min walk so much"),
+        ("assistant", "Oh, you're working at the Harborview shop now?"),
+        ("Theo", "yeah the transfer went through last week"),
+    )
+    assert ("Theo", "employer", "Harborview shop", 1) in _with_confirmed(*turns)
+    # a question not said yes to states nothing
+    unanswered = (*turns[:2], ("Theo", "the transfer went through last week"))
+    assert not any(a == "employer" for _, a, _, _ in _with_confirmed(*unanswered))
+    no = (*turns[:2], ("Theo", "no, i'm still at alder st"))
+    assert ("Theo", "employer", "Harborview shop", 1) not in _with_confirmed(*no)

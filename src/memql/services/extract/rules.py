@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
 
@@ -62,9 +63,14 @@ class RuleExtractor:
         voice = [_voice(turns, i, message.agent) for i in range(len(turns))]
         *recent, spelled = (spell_out(t.text, v != t.speaker) for t, v in zip(turns, voice, strict=True))
         said = [
-            Said(v, s.text, t.time or message.time)
-            for t, v, s in zip(message.recent, voice[:-1], recent, strict=True)
+            Said(v, _confirmed(s.text, v, turns[i + 1]), t.time or message.time)
+            for i, (t, v, s) in enumerate(zip(message.recent, voice[:-1], recent, strict=True))
         ]
+
+        # the agent's question the message says yes to ("you're working at the Harborview shop now?" …
+        # "yeah …"): its facts are the message's, said in the question's words
+        asked = len(said) - 1 if said and said[-1].text != recent[-1].text else None
+        confirmed: list[Draft] = []
 
         def recent_turns() -> tuple[list[Draft], list[Person]]:
             """The recent turns read in order, each with its own speaker and time (on first need)."""
@@ -77,6 +83,8 @@ class RuleExtractor:
                 _after_grammar(reading, said[:i], i)
                 if voice[i] != message.recent[i].speaker:
                     _echoes_dropped(reading)
+                if i == asked:
+                    confirmed.extend(reading.facts)
             return earlier, persons
 
         reading = self._read(
@@ -94,6 +102,8 @@ class RuleExtractor:
         _after_grammar(reading, said, None)
         if voice[-1] != message.speaker:
             _echoes_dropped(reading)
+        if asked is not None:
+            _said_yes_to(reading, asked, confirmed)
         return _delta(reading, spelled, recent, self.vocabulary)
 
     def _read(
@@ -144,6 +154,29 @@ def _shortened(d: Draft, e: Draft) -> bool:
     if not isinstance(d.value, str) or not isinstance(e.value, str):
         return False
     return e.value.casefold().startswith(d.value.casefold() + " ")
+
+
+# a reply that says yes to what was asked
+_YES = re.compile(r"\s*(?:yeah|yep|yup|yes|ya|correct|exactly|right|对|是的|是啊|嗯|没错)(?![a-z])", re.I)
+
+
+def _confirmed(text: str, voice: str, reply) -> str:
+    """The agent's question in its user's voice, said yes to in the user's next turn ("Oh, you're working
+    at the Harborview shop now?" … "yeah the transfer went through"): read as said, its mark a point (the
+    same length, so every offset holds)."""
+    if reply.speaker != voice or not text.rstrip().endswith(("?", "？")) or not _YES.match(reply.text):
+        return text
+    end = len(text.rstrip())
+    return text[: end - 1] + ("." if text[end - 1] == "?" else "。") + text[end:]
+
+
+def _said_yes_to(r: Reading, asked: int, confirmed: list[Draft]) -> None:
+    """The facts of the question the message says yes to, as said in it (the message's own first)."""
+    r.earlier  # noqa: B018 -- reads the recent turns, the question among them
+    own = {(d.subject, d.attribute) for d in r.facts}
+    for d in confirmed:
+        if d.subject == r.speaker and d.said_in is None and (d.subject, d.attribute) not in own:
+            r.facts.append(replace(d, said_in=asked))
 
 
 def _voice(turns: list, i: int, agent: str | None) -> str:
