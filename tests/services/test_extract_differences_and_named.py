@@ -153,3 +153,42 @@ def test_the_agents_question_said_yes_to_is_the_users_statement():
     assert not any(a == "employer" for _, a, _, _ in _with_confirmed(*unanswered))
     no = (*turns[:2], ("Theo", "no, i'm still at alder st"))
     assert ("Theo", "employer", "Harborview shop", 1) not in _with_confirmed(*no)
+
+
+def test_a_change_made_for_the_speaker_is_theirs_not_the_one_holders():
+    turns = (
+        ("周阿姨", "好 我家老头子吃的是美托洛尔 他心率快"),
+        ("周阿姨", "今天去社区医院复诊了 医生说我吃氨氯地平脚肿 给我换成缬沙坦了 80毫克 早上吃一次"),
+    )
+    said = facts_of_turns(*turns)
+    assert ("周阿姨", "medication", "缬沙坦") in said
+    assert not any(s == "周阿姨的老头子" for s, _, _ in said)
+
+
+def test_the_one_joined_in_the_part_after():
+    assert ("Kevin", "employer", "蓝鲸") in own(
+        "不是哈哈 上周入职了 蓝鲸 给了运营主管的title", speaker="Kevin"
+    )
+    assert not any(a == "employer" for _, a, _ in own("入职了 好累", speaker="Kevin"))
+
+
+def test_a_roles_new_holder_in_lower_case():
+    assert ("Marisol", "manager", "Dmitri") in own("new manager is dmitri, starts oct 1", speaker="Marisol")
+    assert not any(a == "manager" for _, a, _ in own("the new manager is great", speaker="Marisol"))
+
+
+def test_where_one_went_from_and_how_long_since_joining():
+    turns = (("陈默", "我老婆在腾讯"), ("陈默", "我老婆也跳槽了，从腾讯去了阿里"))
+    assert ("陈默的老婆", "employer", "阿里") in facts_of_turns(*turns)
+    assert not any(a == "employer" for _, a, _ in own("入职第一周，美团的食堂比我想象的好吃", speaker="陈默"))
+
+
+def test_the_agent_restating_a_relatives_value_by_another_word_is_no_new_holder():
+    turns = (
+        ("老周", "帮我记一下，我妈的新手机号 13917264580，她之前那个号不用了"),
+        ("assistant", "记下了：阿姨的手机号是13917264580。"),
+        ("老周", "哎 我妈又换号了，现在是 18621095537"),
+    )
+    said = facts_of_turns(*turns)
+    assert ("老周的妈妈", "phone", "18621095537") in said
+    assert not any("阿姨" in s for s, _, _ in said)

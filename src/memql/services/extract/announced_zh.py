@@ -13,11 +13,13 @@ from .values_zh import add_fact, key_of, read_value
 _ANNOUNCE = re.compile(
     r"(?:(?P<thing>" + _CLAUSE + r"{0,6}?)(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
-    r"(?:我们|我)?(?:已经|又|也|刚|刚刚)*(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|换车|离职|辞职|转专业|换专业|改地方|换地方|"
-    r"改地点|换地点)了|"
+    r"(?:我们|我)?(?:上周|上个月|昨天|前天|今天|已经|又|也|刚|刚刚)*(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|"
+    r"换车|离职|辞职|入职|转专业|换专业|改地方|换地方|改地点|换地点)了|"
     r"[\u4e00-\u9fff]{0,4}?(?P<weighed>称了一?下|上秤了?|称了体重|量了体重))$"  # 今早称了一下，188
 )
 _ANNOUNCED_VALUE = re.compile(
+    # (从腾讯去了阿里: where from is said first)
+    r"(?:从[^，,。]{1,8}?(?=去了?|到了?|跳到|换到|转到))?"
     r"(?:现在|目前|如今|已经|改|换)*(?:新的|新)?(?:成了?|是|为|由|在[^，,。]{1,6}?(?:管|开|经营)着?|在|到了?|去了?|读|学)?(?P<v>"
     + _CLAUSE
     + r"{1,12}?)"
@@ -39,6 +41,7 @@ _VERB_OBJECT_KEYS = {
     "换手机": "phone",
     "换车": "car",
     "离职": "employer",  # 他离职了，现在在小米: the next part names the new one
+    "入职": "employer",  # 上周入职了 蓝鲸: the one joined
     "辞职": "employer",
     "转专业": "major",
     "换专业": "major",
@@ -116,5 +119,10 @@ def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: in
     if got is None or (len(str(got[0])) > 10 and contact is None):
         return False
     value, v0, v1 = got
+    if _FEELING.match(str(value)):
+        return False  # 入职了 好累: how it feels, no value
     add_fact(r, subject, key, value, part, b, confidence, True, r.vocabulary.kind(key), (v0, v1))
     return True
+
+
+_FEELING = re.compile(r"(?:好|很|太|真|挺|超|有点|特别|非常)?(?:累|忙|开心|难|爽|烦|紧张|激动|高兴|不错)")

@@ -207,9 +207,17 @@ _ROLE_NAMED_LOWER = re.compile(
     r"asked|asks|thinks|thought|gave|gives|needs|needed|made|makes|called|texted|emailed|approved|moved|"
     r"keeps|kept|has|had|is|was|hasnt|hasn't|didnt|didn't|doesnt|doesn't|wont|won't|cant|can't)\b)"
 )
+# a role's new holder in lower case: "new super is dmitri, starts oct 1", "our new manager is priya"
+_NEW_ROLE_LOWER = re.compile(
+    r"\b(?:(?:my|our|the)\s+)?new\s+(?:super|superintendent|manager|boss|landlord|landlady|coach|trainer|"
+    r"teacher|tutor|therapist|advisor|mentor|roommate|flatmate|supervisor|doctor|dentist|nanny|babysitter)"
+    r"\s+(?:is|'s)\s+(?P<n>[a-z][a-z'-]{2,})(?=\s*(?:[,.!;]|$|\s+(?:and|who|from|starts|starting)\b))"
+)
 _NO_NAME_WORDS = """
     always never still also even ever kinda basically actually usually sometimes often already apparently
     now then just really totally seriously definitely probably maybe literally officially
+    great nice good bad fine cool awesome amazing terrible awful strict chill lovely friendly sweet young
+    older younger tough lazy weird funny smart kind mean rude okay ok better worse here there away
 """
 _NO_NAME = frozenset(_NO_NAME_WORDS.split())
 
@@ -223,7 +231,8 @@ def _common(word: str) -> bool:
 def capitalised_managers(text: str) -> str:
     """`text` with the lower-case name of whom someone reports to capitalised (same length); its second
     word only when it is no common word ("sunita mehta", but "sunita now", "greg on"); and of one's
-    supervisor, landlord, coach … named before what they do ("my supervisor derek wants …")."""
+    supervisor, landlord, coach … named before what they do ("my supervisor derek wants …"), or as its
+    new holder ("new super is dmitri, starts oct 1")."""
 
     def role_named(m: re.Match) -> str:
         name = m["n"]
@@ -231,7 +240,7 @@ def capitalised_managers(text: str) -> str:
             return m[0]
         return m[0][: m.start("n") - m.start()] + name.capitalize()
 
-    text = _ROLE_NAMED_LOWER.sub(role_named, text)
+    text = _NEW_ROLE_LOWER.sub(role_named, _ROLE_NAMED_LOWER.sub(role_named, text))
 
     def capital(m: re.Match) -> str:
         first, *rest = m["n"].split()

@@ -14,7 +14,7 @@ from .common import MOMENT, Draft, Reading, time_value
 from .patterns_zh import _BARE, ZH_MOVED_TO
 from .predicates_zh import zh_amount
 from .renewals import renewed_for_zh
-from .values_zh import read_value
+from .values_zh import add_fact, read_value
 
 _DIGITS = r"(?:[0-9]{1,2}|[一二两三四五六七八九十]{1,3})"
 _CLOCK = re.compile(
@@ -159,8 +159,18 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
         return False
     if not correction and str(earlier.value) != rejected:
         return False
+    if earlier.subject != r.speaker and _FOR_ME.search(r.text, max(0, a - 2), m.start("v")):
+        # 医生…给我换成缬沙坦了, the husband's medicine held: the speaker's own, not his, is what changed
+        own = add_fact(
+            r, r.speaker, earlier.attribute, value, a, b, earlier.confidence, False, kind, (v0, v1)
+        )
+        own.correction = True  # (a change all the same; not given to the one holder by corrected_holder)
+        return True
     r.correct(earlier, value, a, b, (v0, v1))
     return True
+
+
+_FOR_ME = re.compile(r"给我|帮我")
 
 
 # 换了家宽带，一年八百: an amount said alone by its period is the latest amount held (the part names no other)

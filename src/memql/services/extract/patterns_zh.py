@@ -188,7 +188,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "organization",
         ),
         (
-            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|跳去了?|换工作到了?|换工作去了?)(?P<v>.+?)"
+            # (入职第一周: how long since, no employer)
+            r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|跳去了?|换工作到了?|换工作去了?)(?!第|[一两三四五六七八九十\d]+[天周年])(?P<v>.+?)"
             r"(?:工作|上班|任职)?(?:去|来)?(?:了|啦)?$",  # 跳到中海油去了
             "employer_change",
             "organization",
@@ -408,7 +409,7 @@ _BARE = re.compile(
     + r")了?|"
     r"定在了?|定到了?|改(?=下?周|星期|礼拜|明天|后天|大后天|下个?月)|"
     r"(?:" + ZH_MOVED_TO + r")了?)?"
-    r"(?P<v>.+?)(?:才对|啦|了)?$"
+    r"(?P<v>.+?)(?:(?:才对|啦|了)(?:\s.*)?)?$"  # (换成缬沙坦了 80毫克: what it is, not how much)
 )
 _NOT = re.compile(r"(?:而)?不是(?P<old>.+)$")
 _TASK = re.compile(

@@ -163,8 +163,12 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
     if not candidates:
         return  # (before the recent turns are read: most messages end here)
     earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}
-    if any((d.subject, d.attribute) in earlier_keys for d in r.facts):
-        return  # the grammar bound this change to a fact already
+    held_keys = {attribute for _, attribute in earlier_keys}
+    if any(
+        (d.subject, d.attribute) in earlier_keys or (d.correction and d.attribute in held_keys)
+        for d in r.facts
+    ):
+        return  # the grammar bound this change to a fact already (or to a key another holds)
     own_terms = terms(text)
     strong = announced is not None or STRONG_CHANGE.search(text) is not None
     acquired = ACQUIRED.search(text) is not None

@@ -134,7 +134,8 @@ def _echoes_dropped(r: Reading) -> None:
         return  # (most turns: and the recent turns are not read for nothing)
     own = {id(d) for d in r.facts}  # (by identity: two turns can say a fact at the same offsets)
     earlier = [d for d in r.earlier if id(d) not in own]
-    held = [d.value for d in earlier if d.subject == r.speaker]
+    # (the user's values and those they said of others: 阿姨的手机号是… restates 我妈的新手机号 …)
+    held = [d.value for d in earlier if d.subject == r.speaker or d.speaker == r.speaker]
     echoes = {
         id(d)
         for d in r.facts
