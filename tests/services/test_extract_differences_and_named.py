@@ -192,3 +192,21 @@ def test_the_agent_restating_a_relatives_value_by_another_word_is_no_new_holder(
     said = facts_of_turns(*turns)
     assert ("老周的妈妈", "phone", "18621095537") in said
     assert not any("阿姨" in s for s, _, _ in said)
+
+
+def test_a_dose_one_was_started_on_and_one_taken_with_the_medicine_first():
+    started = "Good afternoon. My doctor has started me on lisinopril, 10 mg once a day."
+    assert ("Walter", "lisinopril", "10 mg") in own(started, speaker="Walter")
+    wife = "My wife Dot takes amlodipine 5 mg and we keep mixing the bottles up, ha."
+    assert ("Dot", "amlodipine", "5 mg") in own(wife, speaker="Walter")
+    turns = (
+        ("Walter", started),
+        ("Walter", wife),
+        ("Walter", "Pressure still too high so she's put me up to 20 mg."),
+    )
+    assert ("Walter", "lisinopril", "20 mg") in facts_of_turns(*turns)
+
+
+def test_a_roles_name_is_the_role():
+    assert ("Priya", "landlord", "Geoff") in own("my landlords name is Geoff", speaker="Priya")
+    assert ("Priya", "dog.name", "Rex") in own("my dog's name is Rex", speaker="Priya")

@@ -33,6 +33,12 @@ _TAKES_EN = re.compile(
     r"(?:now\s+|still\s+|only\s+)?(?:take|takes|took))\s+" + _DOSE_EN + r"(?:\s+(?:of\s+)?" + _MED_EN + r")?",
     _I,
 )
+# "My wife Dot takes amlodipine 5 mg": the medicine named first
+_TAKES_MED_FIRST_EN = re.compile(
+    r"\s*(?:(?:am|'m|is|'s|are|'re)\s+(?:now\s+|still\s+|currently\s+)?(?:on|taking)|(?:now\s+|still\s+)?"
+    r"(?:take|takes|took))\s+" + _MED_EN + r",?\s+" + _DOSE_EN,
+    _I,
+)
 # "she's doubling my dose", "they halved his Lexapro": the held dose, times two or a half
 _SCALED_EN = re.compile(
     r"(?P<verb>doubl|halv|tripl)(?:e|es|ed|ing)\s+(?P<whom>my|his|her|our)\s+(?:(?:daily\s+)?dose|"
@@ -53,6 +59,10 @@ _CHANGED_EN = re.compile(
     + r"(?:\s+dose)?))(?:\s+(?:back|up|down))*\s+to\s+"
     + _DOSE_EN,
     _I,
+)
+# "My doctor has started me on lisinopril, 10 mg once a day", "put him on metformin 500mg"
+_STARTED_ON_EN = re.compile(
+    r"\b(?:started|put|switched)\s+(?P<whom>me|him|her|us)\s+on\s+" + _MED_EN + r",?\s+" + _DOSE_EN, _I
 )
 # "I'm down to 10mg now", "he's up to 40 mg"
 _NOW_AT_EN = re.compile(
@@ -132,7 +142,9 @@ def dose_en(r: Reading, a: int, b: int, confidence: float) -> bool:
             taker = holders.pop() if len(holders) == 1 else subject_alone(r, a, m.start())
         key = _held_dose(r, taker, m["med"] and snake(m["med"].lower())) if taker else None
         return key is not None and _add(r, taker, key, m, a, b, confidence)  # type: ignore[arg-type]
-    for pattern in (_TAKES_EN, _NOW_AT_EN):
+    if (m := _STARTED_ON_EN.search(s, a, b)) is not None and (taker := object_person(r, m["whom"].lower())):
+        return _add(r, taker, snake(m["med"].lower()), m, a, b, confidence)
+    for pattern in (_TAKES_EN, _TAKES_MED_FIRST_EN, _NOW_AT_EN):
         if (m := pattern.search(s, a, b)) is None or (who := subject_alone(r, a, m.start())) is None:
             continue
         key = snake(m["med"].lower()) if m.groupdict().get("med") else _held_dose(r, who, None)

@@ -40,6 +40,7 @@ from .matching import QueryWords, attribute_phrases
 from .patterns_en import _NEGATION
 from .replacement_keys import key_for_old, on_topic, shape_key, terms
 from .shifts import following_day
+from .sums import by_how_much
 from .value_pairs import new_value, pairs
 from .value_shapes import Value, values
 
@@ -159,7 +160,13 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
             return
         referent = others.pop()
     mine = values(text, r.now)
-    candidates = [v for v in mine if not _rejected(text, v) and not _PAST_DAY.fullmatch(text, v.start, v.end)]
+    candidates = [
+        v
+        for v in mine
+        if not _rejected(text, v)
+        and not _PAST_DAY.fullmatch(text, v.start, v.end)
+        and not (v.kind == "money" and by_how_much(v, text))  # "adding $400 for new decking"
+    ]
     if not candidates:
         return  # (before the recent turns are read: most messages end here)
     earlier_keys = {(d.subject, d.attribute) for d in r.earlier if d not in r.facts}

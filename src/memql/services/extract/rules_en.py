@@ -438,12 +438,19 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     value, v0, v1, rejected = got
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
+    if (role := _ROLE_NAMED.fullmatch(key)) is not None and isinstance(value, str):
+        key, kind = r.vocabulary.normalize(role[1]), "person"  # "my landlord's name is Geoff": the landlord
     if IDENTIFIER.search(key) and isinstance(value, str) and re.fullmatch(r"\d{4}", value):
         value, kind = int(value), "number"  # "my gate code is 1962": a code, not a year
     add_fact(r, subject, key, value, pos, end, confidence, correction, kind, (v0, v1), rejected)
     return True
 
 
+# a person's role by name: "landlord.name", "landlords.name" (no apostrophe), "coach_name"
+_ROLE_NAMED = re.compile(
+    r"(landlord|landlady|coach|teacher|tutor|doctor|dentist|therapist|trainer|manager|boss|supervisor|nanny|"
+    r"babysitter|vet|mentor|advisor|roommate|super|physio|physiotherapist|pediatrician)s?[._]name"
+)
 _AMOUNT_VALUE = re.compile(
     r"(?:about\s+|around\s+)?[$€£¥]\s?\d|\d[\d,.]*\s*(?:dollars|bucks|euros|pounds)\b", _I
 )

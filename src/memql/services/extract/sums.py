@@ -10,8 +10,12 @@ from .value_shapes import Value
 # a sum as written: its sign, digits (grouped or not), cents, and thousands (k), millions (m) or 万
 _WRITTEN = re.compile(r"([$€£¥]?)\s?(\d{1,3}(?:,\d{3})+|\d+)(\.\d+)?\s?([kKmM万])?")
 _TIMES = {"k": 1e3, "m": 1e6, "万": 1e4}
-# words before a sum that say it is by how much one differs from another: "raised it by 50", 贵400, 便宜了200
-_BY = re.compile(r"(?:\bby\s+(?:about\s+|another\s+)?|(?:贵|便宜|多|少|差|省)了?)$", re.IGNORECASE)
+# words before a sum that say it is by how much one differs from another: "raised it by 50", "adding $400",
+# 贵400, 便宜了200
+_BY = re.compile(
+    r"(?:\b(?:by|adding|plus|extra|another)\s+(?:about\s+|another\s+)?|(?:贵|便宜|多|少|差|省)了?)$",
+    re.IGNORECASE,
+)
 
 
 def amount(value: object) -> float | None:
@@ -22,9 +26,13 @@ def amount(value: object) -> float | None:
     return float(m[2].replace(",", "") + (m[3] or "")) * _TIMES.get((m[4] or "").lower(), 1)
 
 
+# words after a sum that say so: "almost $1,500 less", "$200 more", "50 bucks cheaper"
+_THAN = re.compile(r"\s*(?:less|more|cheaper|extra|higher|lower|off)\b", re.IGNORECASE)
+
+
 def by_how_much(v: Value, text: str) -> bool:
-    """Is `v` said as a difference ("by 50", 贵400), not as the sum something is?"""
-    return _BY.search(text, 0, v.start) is not None
+    """Is `v` said as a difference ("by 50", 贵400, "$1,500 less"), not as the sum something is?"""
+    return _BY.search(text, 0, v.start) is not None or _THAN.match(text, v.end) is not None
 
 
 def as_sum(v: Value, old: Value, text: str) -> Value:
