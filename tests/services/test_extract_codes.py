@@ -34,7 +34,7 @@ def test_a_word_of_letters_and_digits_is_one_value(text, kind, value):
     "turns, expected",
     [
         ([("Aaron", "network is Nguyen_5G, password bluemoose88")],
-         {("Aaron", "network", "Nguyen_5G"), ("Aaron", "password", "bluemoose88")}),
+         {("Aaron", "network", "Nguyen_5G"), ("Aaron", "wifi_password", "bluemoose88")}),
         ([("Aaron", "password: hunter22")], {("Aaron", "password", "hunter22")}),
         ([("Aaron", "gate code 4417#")], {("Aaron", "gate_code", "4417#")}),
         ([("Aaron", "my wifi name is CasaNguyen")], {("Aaron", "wifi_network", "CasaNguyen")}),
@@ -42,7 +42,7 @@ def test_a_word_of_letters_and_digits_is_one_value(text, kind, value):
           ("Aaron", "wait no sorry its M1ssionBay#4, the 7 was our old apt number lol")],
          {("Aaron", "wifi_password", "M1ssionBay#4")}),
         ([("Aaron", "tech brought a new router. wifi name is CasaNguyen now, password M1ssionBay#7")],
-         {("Aaron", "wifi_network", "CasaNguyen"), ("Aaron", "password", "M1ssionBay#7")}),
+         {("Aaron", "wifi_network", "CasaNguyen"), ("Aaron", "wifi_password", "M1ssionBay#7")}),
         ([("Ben", "deductible is $1,500")], {("Ben", "deductible", "$1,500")}),
         ([("Luis", "plate is 7KJR 221 if u need it for that insurance form later")],
          {("Luis", "plate", "7KJR 221")}),

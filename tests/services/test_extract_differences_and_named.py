@@ -210,3 +210,13 @@ def test_a_dose_one_was_started_on_and_one_taken_with_the_medicine_first():
 def test_a_roles_name_is_the_role():
     assert ("Priya", "landlord", "Geoff") in own("my landlords name is Geoff", speaker="Priya")
     assert ("Priya", "dog.name", "Rex") in own("my dog's name is Rex", speaker="Priya")
+
+
+def test_a_chinese_question_said_yes_to_and_ones_direct_manager():
+    assert ("许诺", "manager", "老孙") in own("老孙是我的直属领导", speaker="许诺")
+    turns = (
+        ("许诺", "今天又被老孙骂了 嫌周报写得不够细"),
+        ("assistant", "辛苦了，老孙是你的直属领导吗？"),
+        ("许诺", "对 我们组长"),
+    )
+    assert ("许诺", "manager", "老孙", 1) in _with_confirmed(*turns)

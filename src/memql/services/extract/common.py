@@ -77,6 +77,11 @@ HEDGED = 0.6
 BOUND = 0.8
 
 
+# a Chinese key that is a piece of a sentence, no attribute: it opens with a particle or a preposition, or
+# is the end of a clock time (了一, 从中通, 点到)
+_FRAGMENT_KEY = re.compile(r"了|从|到|点到$")
+
+
 @dataclass
 class Draft:
     """A fact found by a grammar, before it becomes a FactCandidate."""
@@ -251,6 +256,8 @@ class Reading:
         draft.speaker = self.speaker
         if draft.correction or draft.attribute.endswith(_WHEN):
             draft.attribute = self._continued(draft)
+        if _FRAGMENT_KEY.match(draft.attribute):
+            return draft  # 了一, 点到, 从中通: a piece of a sentence names nothing (not kept)
         self.facts.append(draft)
         self.known_facts.append(draft)
         if draft.attribute == "employment_status" and str(draft.value).casefold() in _NO_JOB:

@@ -540,3 +540,11 @@ _A_CHANGE_VERB = re.compile(
     r"\b(?:chang|mov|push|switch|updat|bump|reschedul|postpon|hik|rais|increas|lower|reduc|cut|drop|extend)",
     _I,
 )
+
+
+# a person's role by name: "landlord.name", "landlords.name" (no apostrophe), "coach_name"
+ROLE_NAMED = re.compile(
+    r"(landlord|landlady|coach|teacher|tutor|doctor|dentist|therapist|trainer|manager|boss|supervisor|nanny|"
+    r"babysitter|vet|mentor|advisor|roommate|super|physio|physiotherapist|pediatrician)s?[._]name"
+)
+NETWORK = re.compile(r"\b(?:wi-?fi|network|ssid|router)\b", re.IGNORECASE)  # a password of a network's

@@ -45,6 +45,7 @@ from .value_pairs import new_value, pairs
 from .value_shapes import Value, values
 
 _I = re.IGNORECASE
+_FROM = re.compile(r"(?:从|\bfrom\s+)$", _I)
 CORRECTION = re.compile(
     r"(?:^|(?<=[\s,.!]))no,|"  # "hm no, locker is 241": a comma ends no word, so no \b after it
     r"\b(?:sorry|oops|wait|nope|actually|correction|(?:small|quick|minor) fix|fix(?=\s*:)|"
@@ -166,6 +167,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
         if not _rejected(text, v)
         and not _PAST_DAY.fullmatch(text, v.start, v.end)
         and not (v.kind == "money" and by_how_much(v, text))  # "adding $400 for new decking"
+        and not _FROM.search(text, 0, v.start)  # 从18000到21500, "from $1,850 to $1,975": what it was
     ]
     if not candidates:
         return  # (before the recent turns are read: most messages end here)
@@ -204,7 +206,14 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
                 continue
             near = len(before) - back <= CORRECTION_REACH
             topic = terms(said.text) & own_terms
-            for old, new in pairs(values(said.text, said.time), candidates, said.text, text):
+
+            def named(old: Value, said: Said = said) -> int:  # the key words of the fact holding it said
+                keys = {d.attribute for d in r.earlier if _holds(d.value, old, said.text)}
+                return max(
+                    (len(terms(k.replace(".", " ").replace("_", " ")) & own_terms) for k in keys), default=0
+                )
+
+            for old, new in pairs(values(said.text, said.time), candidates, said.text, text, named):
                 if _person(old, said.text, people) != _person(new, text, people):
                     continue  # a person is replaced by a person ("our landlord now"), not by a city
                 if _prices_another(new, text, said.text):

@@ -168,7 +168,8 @@ def _confirmed(text: str, voice: str, reply) -> str:
     if reply.speaker != voice or not text.rstrip().endswith(("?", "？")) or not _YES.match(reply.text):
         return text
     end = len(text.rstrip())
-    return text[: end - 1] + ("." if text[end - 1] == "?" else "。") + text[end:]
+    asked = 2 if text[end - 2 : end - 1] in ("吗", "呢") else 1  # 老孙是你的直属领导吗？: its 吗 too
+    return text[: end - asked] + " " * (asked - 1) + ("." if text[end - 1] == "?" else "。") + text[end:]
 
 
 def _said_yes_to(r: Reading, asked: int, confirmed: list[Draft]) -> None:

@@ -44,7 +44,9 @@ from .patterns_en import (
     _REPORTED,
     _SPACE,
     _SUBJECTLESS,
+    NETWORK,
     NOT_NAMES,
+    ROLE_NAMED,
 )
 from .positions import position_en
 from .predicates_en import predicate, ride_now
@@ -438,7 +440,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     value, v0, v1, rejected = got
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
-    if (role := _ROLE_NAMED.fullmatch(key)) is not None and isinstance(value, str):
+    if (role := ROLE_NAMED.fullmatch(key)) is not None and isinstance(value, str):
         key, kind = r.vocabulary.normalize(role[1]), "person"  # "my landlord's name is Geoff": the landlord
     if IDENTIFIER.search(key) and isinstance(value, str) and re.fullmatch(r"\d{4}", value):
         value, kind = int(value), "number"  # "my gate code is 1962": a code, not a year
@@ -446,11 +448,6 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
-# a person's role by name: "landlord.name", "landlords.name" (no apostrophe), "coach_name"
-_ROLE_NAMED = re.compile(
-    r"(landlord|landlady|coach|teacher|tutor|doctor|dentist|therapist|trainer|manager|boss|supervisor|nanny|"
-    r"babysitter|vet|mentor|advisor|roommate|super|physio|physiotherapist|pediatrician)s?[._]name"
-)
 _AMOUNT_VALUE = re.compile(
     r"(?:about\s+|around\s+)?[$€£¥]\s?\d|\d[\d,.]*\s*(?:dollars|bucks|euros|pounds)\b", _I
 )
@@ -533,7 +530,8 @@ def _subject_predicate(r: Reading, pos: int, end: int, confidence: float, correc
 
 # "password bluemoose88", "wifi password: M1ssionBay#4": a code's label (no colon needed)
 _CODE_LABEL = re.compile(
-    r"(?P<attr>(?:[a-z]+\s+)?(?:password|passcode|pin|code|network|wifi|ssid))(?:\s*:\s*|\s+)(?=\S)", _I
+    r"(?P<attr>(?:[a-z]+\s+)?(?:password|passcode|pin|code|network|wifi|ssid))(?:\s*:\s*|\s+(?:is\s+)?)(?=\S)",
+    _I,
 )
 
 
@@ -550,6 +548,8 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     mine = re.match(r"(?:my|our)\s+", m["attr"], _I)
     attr = m["attr"][mine.end() :] if mine else m["attr"]
     key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", attr, flags=_I))
+    if key == "password" and NETWORK.search(r.text):
+        key = r.vocabulary.normalize("wifi password")  # "wifi is Henderson5G, password tangerine42"
     known = coded or r.vocabulary.known(attr) is not None or "." in key or key in r.vocabulary.aspects
     # "My wifi password: sunflower42": a thing of mine labelled with one name, number or code
     known = (

@@ -245,7 +245,9 @@ def relation(r: Reading, a: int, b: int, confidence: float) -> str | None:
         rf"(?:(?:叫|是|名叫|的名字是|的名字叫)(?:{_DESCRIBED_NAME}|{name})|姓(?P<sur2>[\u4e00-\u9fff]))"
         rf"(?:了|呢)?(?=$|[，,])"  # 我房东是帕特尔先生，什么都不修: read on; 新来的老板姓刘: 刘老板
     ).match(r.text, a, b)
-    m = m or re.compile(rf"{name}是我(?:们)?的?(?P<rel>{rels})(?:了|呢)?$").match(r.text, a, b)
+    m = m or re.compile(rf"{name}是我(?:们)?的?(?:直属|顶头|新的?|现在的)?(?P<rel>{rels})(?:了|呢)?$").match(
+        r.text, a, b
+    )
     if m is None:
         return None
     # 新房东是个姓陈的大哥: 陈大哥; 一家叫光明的公司: 光明

@@ -5,6 +5,7 @@ of the month said alone read in the held date's month."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from .common import same_value
 from .replacement_keys import terms
@@ -14,9 +15,13 @@ from .value_shapes import Value, day_alone, in_month_of
 _I = re.IGNORECASE
 
 
-def pairs(olds: list[Value], candidates: list[Value], old_text: str, text: str) -> list[tuple[Value, Value]]:
+def pairs(
+    olds: list[Value], candidates: list[Value], old_text: str, text: str, named: Callable[[Value], int]
+) -> list[tuple[Value, Value]]:
     """(old, new) of the same kind: first an old value the message's topic words lead to in the old turn
-    ("netflix 17.99, spotify family 16.99" … "spotify … going up to 19.99": 16.99), then the closest in
+    ("netflix 17.99, spotify family 16.99" … "spotify … going up to 19.99": 16.99), of those first the one
+    held under a key the message names more words of (`named`: "changed the wifi password" of
+    "wifi is Henderson5G, password tangerine42": tangerine42, held as wifi.password), then the closest in
     form ("1502" before "3" for "1205"), else in the order the old turn says them."""
     olds = [v for v in olds if not by_how_much(v, old_text)]  # "贵400": how much more, no thing's value
     pairs = [(old, new) for old in olds if (new := new_value(candidates, old, old_text, text)) is not None]
@@ -24,7 +29,7 @@ def pairs(olds: list[Value], candidates: list[Value], old_text: str, text: str) 
     topic = terms(old_text) & terms(text)
     ends = [0, *(v.end for v in olds)]  # what each old value follows: the words since the value before it
     led = {id(v): bool(topic & terms(old_text[max(e for e in ends if e <= v.start) : v.start])) for v in olds}
-    return sorted(pairs, key=lambda p: (not led[id(p[0])], _length_gap(*p)))
+    return sorted(pairs, key=lambda p: (not led[id(p[0])], -named(p[0]), _length_gap(*p)))
 
 
 def _length_gap(old: Value, new: Value) -> int:
