@@ -220,3 +220,25 @@ def test_a_chinese_question_said_yes_to_and_ones_direct_manager():
         ("许诺", "对 我们组长"),
     )
     assert ("许诺", "manager", "老孙", 1) in _with_confirmed(*turns)
+
+
+def test_the_network_password_changed_by_another_speaker():
+    turns = (
+        ("Karen", "new router is in. wifi is Henderson5G, password tangerine42"),
+        (
+            "Phil",
+            "changed the wifi password, someone was streaming from the driveway lol. its now BlueHeron!88",
+        ),
+    )
+    assert ("Karen", "wifi_password", "BlueHeron!88") in facts_of_turns(*turns)
+
+
+def test_a_value_said_after_from_is_what_it_was():
+    turns = (
+        ("老陈", "今年又没涨薪 月薪还是18000 税后到手一万四出头"),
+        ("assistant", "理解你的郁闷。公司今年整体都没调吗？"),
+        ("老陈", "说行情不好 冻结了 我老婆那边倒是涨了 她现在15000"),
+        ("老陈", "汇报一下 年中谈下来了!! 涨到21500 这个月开始就按新的发"),
+        ("assistant", "恭喜！从18000到21500，涨了将近20%，很不错了。"),
+    )
+    assert not any(str(v) == "18000" for _, _, v in facts_of_turns(*turns))
