@@ -90,10 +90,11 @@ def announced(r: Reading, a: int, b: int, subject: str | None = None) -> str | N
         adverbs and "又" in phrase
     ):  # …换成招商银行了 … 又换了，现在是建设银行: what changed before changed again
         whose = subject or r.speaker
-        said = [
-            d.attribute for d in r.earlier if d.subject == whose and not d.attribute.startswith("relation.")
-        ]
-        return next((key for key in reversed(said) if said.count(key) > 1), None)
+        mine = [d for d in r.earlier if d.subject == whose and not d.attribute.startswith("relation.")]
+        said = [d.attribute for d in mine]
+        again = next((key for key in reversed(said) if said.count(key) > 1), None)
+        # (门锁密码改成 520131 … 又改了，现在是 860274: a key set by a change is changed again)
+        return again or next((d.attribute for d in reversed(mine) if d.correction), None)
     if re.search(r"[我你他她是在说]|工作|主意|天气|[都也还]$", phrase) or adverbs:  # 说周边都涨了: a report
         return None
     # 场地换了，改在植物园办了: the next part moves the held gathering's place (venue_said)

@@ -14,7 +14,7 @@ import re
 
 from .actions_en import read_decisions, read_tasks
 from .clauses_en import clauses as clauses  # (rules.py parts a message by its grammar)
-from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, strip_span
+from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, sentence_around, strip_span
 from .corrections_en import bare_value
 from .doses import dose_en
 from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my, wanted_by
@@ -548,8 +548,11 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
     mine = re.match(r"(?:my|our)\s+", m["attr"], _I)
     attr = m["attr"][mine.end() :] if mine else m["attr"]
     key = r.vocabulary.normalize(re.sub(r"^(?:new|latest|current|updated)\s+", "", attr, flags=_I))
-    if key == "password" and NETWORK.search(r.text):
-        key = r.vocabulary.normalize("wifi password")  # "wifi is Henderson5G, password tangerine42"
+    wifi = r.vocabulary.normalize("wifi password")  # "wifi is Henderson5G, password tangerine42"
+    if key == "password" and (NETWORK.search(r.text) or any(d.attribute == wifi for d in r.earlier)):
+        # (quoted from the network's words in its sentence, so that read again it is the same key)
+        said = [n.start() for n in NETWORK.finditer(r.text, sentence_around(r.text, pos, pos)[0], pos)]
+        key, pos = wifi, min([*said, pos])
     known = coded or r.vocabulary.known(attr) is not None or "." in key or key in r.vocabulary.aspects
     # "My wifi password: sunflower42": a thing of mine labelled with one name, number or code
     known = (
