@@ -242,3 +242,8 @@ def test_a_value_said_after_from_is_what_it_was():
         ("assistant", "恭喜！从18000到21500，涨了将近20%，很不错了。"),
     )
     assert not any(str(v) == "18000" for _, _, v in facts_of_turns(*turns))
+
+
+def test_changed_again_is_the_key_a_change_set():
+    turns = (("爸爸", "家里门锁密码改成 520131 了，大家记一下"), ("爸爸", "听闺女的，又改了，现在是 860274"))
+    assert {(s, a, str(v)) for s, a, v in facts_of_turns(*turns)} == {("爸爸", "家里门锁密码", "860274")}

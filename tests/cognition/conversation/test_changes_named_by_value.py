@@ -164,3 +164,23 @@ def test_it_said_sessions_later_is_the_speakers_one_animal(memory):
     )
     assert [f.value for f in m.facts.history("团子", "weight").facts] == ["4.2公斤"]
     assert "4.2" in current(conv.context("团子现在体重多少？", budget_tokens=300).text)
+
+
+def test_a_corrected_network_password_stays_the_wifi_password(memory):
+    m = memory(actor="Aaron", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "writing it here. network is Nguyen_5G, password bluemoose88", "2026-05-10T19:00:00Z"),
+            *SMALL_TALK,
+            ("user", "tech brought a new router. network is CasaNguyen now, password M1ssionBay#7",
+             "2026-05-28T23:00:00Z"),
+            ("assistant", "Updated: CasaNguyen, password M1ssionBay#7.", "2026-05-28T23:01:00Z"),
+            ("user", "wait no sorry its M1ssionBay#4, the 7 was our old apt number",
+             "2026-05-28T23:02:00Z"),
+        ],
+    )  # fmt: skip
+    history = [f.value for f in m.facts.history("Aaron", "wifi_password").facts]
+    assert history == ["bluemoose88", "M1ssionBay#7", "M1ssionBay#4"]
+    text = current(conv.context("What is Aaron's wifi password now?", budget_tokens=300).text)
+    assert "M1ssionBay#4" in text and "bluemoose88" not in text
