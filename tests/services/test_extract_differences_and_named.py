@@ -247,3 +247,10 @@ def test_a_value_said_after_from_is_what_it_was():
 def test_changed_again_is_the_key_a_change_set():
     turns = (("爸爸", "家里门锁密码改成 520131 了，大家记一下"), ("爸爸", "听闺女的，又改了，现在是 860274"))
     assert {(s, a, str(v)) for s, a, v in facts_of_turns(*turns)} == {("爸爸", "家里门锁密码", "860274")}
+
+
+def test_how_a_new_holder_compares_is_no_value():
+    said = own(
+        "new landlord is SO much better than geoff. Marcus fixed the shower in like a day", speaker="Priya"
+    )
+    assert not any(a == "landlord" for _, a, _ in said)

@@ -548,3 +548,12 @@ ROLE_NAMED = re.compile(
     r"babysitter|vet|mentor|advisor|roommate|super|physio|physiotherapist|pediatrician)s?[._]name"
 )
 NETWORK = re.compile(r"\b(?:wi-?fi|network|ssid|router)\b", re.IGNORECASE)  # a password of a network's
+COMPARED = re.compile(
+    r"\b(?:better|worse|nicer|bigger|smaller|cheaper|pricier|older|younger)\s+than\b", re.IGNORECASE
+)
+AMOUNT_VALUE = re.compile(  # a sum: "$40 a month", "about 300 bucks"
+    r"(?:about\s+|around\s+)?[$€£¥]\s?\d|\d[\d,.]*\s*(?:dollars|bucks|euros|pounds)\b", re.IGNORECASE
+)
+NOW_WORDS = re.compile(  # "my favorite show ever": the favourite show
+    r"\s+(?:these days|nowadays|right now|now|currently|at the moment|ever|of all time)$", re.IGNORECASE
+)

@@ -44,8 +44,11 @@ from .patterns_en import (
     _REPORTED,
     _SPACE,
     _SUBJECTLESS,
+    AMOUNT_VALUE,
+    COMPARED,
     NETWORK,
     NOT_NAMES,
+    NOW_WORDS,
     ROLE_NAMED,
 )
 from .positions import position_en
@@ -351,7 +354,7 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     m = (_BARE_COPULA if bare else _ATTRIBUTE_COPULA).match(r.text, at, end)
     if m is None or _NEGATION.search(m["cop"]):
         return False
-    phrase, cop = _NOW_WORDS.sub("", m["attr"]), m["cop"].lower()  # "my favourite food these days"
+    phrase, cop = NOW_WORDS.sub("", m["attr"]), m["cop"].lower()  # "my favourite food these days"
     if not phrase:
         return False
     vstart = m.end()
@@ -431,13 +434,15 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     if key == "job_title" and (at_word := re.compile(r"(?:at|with|for)\s+", _I).match(r.text, vstart, end)):
         key, vstart = "employer", at_word.end()  # "my new job is at Figma"
     kind = r.vocabulary.kind(key)
-    if kind in ("organization", "place") and _AMOUNT_VALUE.match(r.text, vstart, end):
+    if kind in ("organization", "place") and AMOUNT_VALUE.match(r.text, vstart, end):
         key, kind = snake(phrase), "text"  # "my gym membership is $40 a month": the fee, not the gym
     # "Boulder, same date": the place alone
     got = value_of(r, vstart, placed.end("name") if placed and key.endswith(".location") else end, kind)
     if got is None:
         return False
     value, v0, v1, rejected = got
+    if isinstance(value, str) and COMPARED.search(value):
+        return False  # "new landlord is SO much better than geoff": how it compares, no value
     if key == "name" and subject != r.speaker and isinstance(value, str):
         kind = "person"
     if (role := ROLE_NAMED.fullmatch(key)) is not None and isinstance(value, str):
@@ -448,9 +453,6 @@ def _possessive(r: Reading, pos: int, end: int, confidence: float, correction: b
     return True
 
 
-_AMOUNT_VALUE = re.compile(
-    r"(?:about\s+|around\s+)?[$€£¥]\s?\d|\d[\d,.]*\s*(?:dollars|bucks|euros|pounds)\b", _I
-)
 # the place may be followed by its day: "the housewarming is at Priya's on Saturday"
 _IN_A_PLACE = re.compile(
     rf"(?:in|at)\s+(?P<name>{_NAME})(?:'s)?(?=[\s.!]*$|\s+(?:on|this|next|tomorrow)\b)", _I
@@ -463,9 +465,6 @@ _A_THING = re.compile(
 _A_PLACE = re.compile(
     rf"(?:(?:in|at)\s+)?(?P<name>{_NAME})(?:'s)?(?:,?\s+(?:same|still)\s+[\w ]+)?[\s.!]*$", _I
 )
-_NOW_WORDS = re.compile(
-    r"\s+(?:these days|nowadays|right now|now|currently|at the moment|ever|of all time)$", _I
-)  # "my favorite show ever": the favourite show
 _CHANGE_COPULA = re.compile(
     r"(?:\w+\s+)?(?:moved|moves|moving|changed|changes|slid|slipped|pushed|bumped|postponed|rescheduled|delayed)",
     _I,
