@@ -254,3 +254,10 @@ def test_how_a_new_holder_compares_is_no_value():
         "new landlord is SO much better than geoff. Marcus fixed the shower in like a day", speaker="Priya"
     )
     assert not any(a == "landlord" for _, a, _ in said)
+
+
+def test_a_change_announced_in_one_sentence_valued_in_the_next():
+    said = own("我转科了！去了ICU 护士长换成郑护士长 超级严", speaker="小琴")
+    assert ("小琴", "department", "ICU") in said
+    assert ("小琴", "employer", "字节") in own("换工作了！现在在字节", speaker="小琴")
+    assert not any(a == "employer" for _, a, _ in own("离职了。好累", speaker="小琴"))

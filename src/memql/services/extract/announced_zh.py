@@ -14,7 +14,7 @@ _ANNOUNCE = re.compile(
     r"(?:(?P<thing>" + _CLAUSE + r"{0,6}?)(?P<verb>涨|降|加|减)(?P<money>租|价|薪|工资|房租)了?|"
     r"(?P<attr>" + _CLAUSE + r"{1,10}?)(?:换了|变了|改了|涨了|降了|调整了|换人了)|"
     r"(?:我们|我)?(?:上周|上个月|昨天|前天|今天|已经|又|也|刚|刚刚)*(?P<verb_object>换工作|跳槽|换公司|换单位|搬家|换号码?|换手机号|"
-    r"换车|离职|辞职|入职|转专业|换专业|改地方|换地方|改地点|换地点)了|"
+    r"换车|离职|辞职|入职|转专业|换专业|转科|换科室|转岗|调岗|改地方|换地方|改地点|换地点)了|"
     r"[\u4e00-\u9fff]{0,4}?(?P<weighed>称了一?下|上秤了?|称了体重|量了体重))$"  # 今早称了一下，188
 )
 _ANNOUNCED_VALUE = re.compile(
@@ -43,6 +43,10 @@ _VERB_OBJECT_KEYS = {
     "离职": "employer",  # 他离职了，现在在小米: the next part names the new one
     "入职": "employer",  # 上周入职了 蓝鲸: the one joined
     "辞职": "employer",
+    "转科": "department",  # 我转科了！去了ICU
+    "换科室": "department",
+    "转岗": "department",
+    "调岗": "department",
     "转专业": "major",
     "换专业": "major",
     "改地方": "location",  # 改地方了，去海底捞: the place of the plan before

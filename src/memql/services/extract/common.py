@@ -147,6 +147,8 @@ class Reading:
     clause_start: int = 0  # where the clause being read begins (a time before its subject still dates it)
     # a clause that is only a correction marker ("Wait, that's wrong — it's 555 0143") marks the next one
     correction_pending: bool = False
+    # a Chinese sentence that only announced what changed (我转科了！) leaves its key to the next (去了ICU)
+    announced_pending: str | None = None
     # reads the recent turns, when a correction or a pronoun first needs them: most messages never do, and
     # reading every recent turn again for every message would cost more than the message itself
     context: Callable[[], tuple[list[Draft], list[Person]]] | None = None

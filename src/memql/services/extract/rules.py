@@ -206,7 +206,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     answers.bind(reading, before)
 
 
-_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9A-Za-z])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
 # a person as written: a capitalised name after "my sister", "with", "and", or before a verb of people
 _PERSON_WRITTEN = re.compile(
     r"(?:\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){0,2}|\bwith\s+|\band\s+)(?-i:(?P<a>[A-Z][a-z]{2,}))\b|"

@@ -113,7 +113,10 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (m := _NOT.match(s, a, b)) is not None:
             rejected = m["old"].strip()
     topic: str | None = None  # the subject a part names, for the parts after it that name none
-    changed: str | None = None  # the attribute a part said changed (项目负责人换了), valued by the next
+    # the attribute a part said changed (项目负责人换了), valued by the next part (or sentence)
+    changed, r.announced_pending = r.announced_pending, None
+    if changed is not None and not _CARRIED_VALUE.match(s, pos, body_end):
+        changed = None  # (又搬家了！老公公司把他派到无锡: the next sentence says more than the value)
     for a, b in parts:
         if (told := _TOLD.match(s, a, b) or _told_by_held(r, a, b)) is not None and told.end() < b:
             a = told.end()  # 医生说预产期提前到…, 刘姐说三月起…: what the one in charge of it says is so
@@ -123,7 +126,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if _NOT.match(s, a, b):
             continue
         if (announcing := announced(r, a, b)) is not None:
-            changed = announcing
+            changed = r.announced_pending = announcing
             continue
         if (of_other := _announced_of_other(r, a, b)) is not None:
             changed, topic = of_other  # 他去年离职了，现在在小米: his employer
@@ -163,7 +166,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
                 r.facts[:] = [d for d in r.facts if id(d) not in made_up]
                 r.known_facts[:] = [d for d in r.known_facts if id(d) not in made_up]
                 said = True
-        changed = None
+        changed = r.announced_pending = None
         if (
             said
             or venue_said(r, a, b, confidence)
@@ -536,6 +539,10 @@ def _attribute_change(
         return True
     _fact(r, subject, key, value, a, b, confidence, correction or change, r.vocabulary.kind(key), (v0, v1))
     return True
+
+
+# what the sentence after 我转科了！ opens with when it gives the value: 去了ICU, 现在在字节
+_CARRIED_VALUE = re.compile(r"(?:现在|目前)?(?:去了|到了|调到|转到|换到|在|是|进了)")
 
 
 def _told_by_held(r: Reading, a: int, b: int) -> re.Match[str] | None:
