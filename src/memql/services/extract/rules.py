@@ -112,6 +112,7 @@ class RuleExtractor:
         plain = text.replace("\u2019", "'").replace("\u2018", "'")
         # "高数定在下周三上午 英语是12号": in Chinese a space between words parts clauses as a comma does
         plain = _CJK_SPACE.sub(lambda m: "，" * len(m[0]), plain)
+        plain = _LATIN_IN_CJK_SPACE.sub(lambda m: m[1] + "，" * len(m[2]), plain)  # 去了ICU 护士长换成…
         times = find_times(plain, now)
         reading = Reading(plain, speaker, now, self.vocabulary, turn, times, earlier, persons, speakers)
         reading.context = context
@@ -206,7 +207,9 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     answers.bind(reading, before)
 
 
-_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9A-Za-z])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
+# a Latin word written into Chinese (去了ICU 护士长…): the space after it parts clauses too
+_LATIN_IN_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])([A-Za-z]+)([ \u3000]+)(?=[\u4e00-\u9fff])")
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
 # a person as written: a capitalised name after "my sister", "with", "and", or before a verb of people
 _PERSON_WRITTEN = re.compile(
     r"(?:\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){0,2}|\bwith\s+|\band\s+)(?-i:(?P<a>[A-Z][a-z]{2,}))\b|"
