@@ -261,3 +261,27 @@ def test_a_change_announced_in_one_sentence_valued_in_the_next():
     assert ("小琴", "department", "ICU") in said
     assert ("小琴", "employer", "字节") in own("换工作了！现在在字节", speaker="小琴")
     assert not any(a == "employer" for _, a, _ in own("离职了。好累", speaker="小琴"))
+
+
+def test_in_a_group_the_agent_restates_whom_it_echoes_and_an_echo_leaves_no_old_value():
+    turns = (
+        ("爸爸", "家里门锁密码改成 520131 了，大家记一下"),
+        ("女儿", "爸 这也太好猜了吧"),
+        ("妈妈", "我记住了"),
+        ("assistant", "已记下：家里门锁密码520131。"),
+        ("爸爸", "听闺女的，又改了，现在是 860274"),
+        ("妈妈", "怪不得我刚才输老的没开"),
+        ("assistant", "已更新：门锁密码是860274。"),
+    )
+    # the agent restates 爸爸's code, not 妈妈's: an echo, and nothing of 520131 stands alone after it
+    assert _with_confirmed(*turns) == set()
+
+
+def test_a_correction_part_in_the_middle_of_a_chinese_sentence():
+    said = facts_of_turns(("老韩", "在考虑 车险5月9号到期 到期前定下来 不对 我看错了 是5月19号"))
+    assert ("老韩", "车险.date", "2026-05-19") in said
+
+
+def test_a_code_written_right_after_chinese_is_the_code_alone():
+    text = "已更新：wifi密码改为Zh#home2026，名字还是Zhang_Home。"
+    assert [v.value for v in values(text, NOW) if v.kind == "code"] == ["Zh#home2026"]

@@ -144,7 +144,14 @@ def _echoes_dropped(r: Reading) -> None:
         or any((e.subject, e.attribute, e.value) == (d.subject, d.attribute, d.value) for e in earlier)
         or any(_shortened(d, e) for e in earlier)
     }
-    r.facts[:] = [d for d in r.facts if id(d) not in echoes]
+    # the earlier value such an echo was read as changing goes with it ("已更新：门锁密码是860274" after
+    # 又改了，现在是 860274: no 门锁密码 of 520131 left standing alone)
+    keys = {(d.subject, d.attribute) for d in r.facts if id(d) in echoes}
+    r.facts[:] = [
+        d
+        for d in r.facts
+        if id(d) not in echoes and not (d.said_in is not None and (d.subject, d.attribute) in keys)
+    ]
     r.known_facts[:] = [d for d in r.known_facts if id(d) not in echoes]
 
 
@@ -182,6 +189,14 @@ def _said_yes_to(r: Reading, asked: int, confirmed: list[Draft]) -> None:
             r.facts.append(replace(d, said_in=asked))
 
 
+_RESTATED = re.compile(r"\d{2,}[\d:.,]*|[A-Z][a-zA-Z]{2,}\d*")
+
+
+def _restated(text: str) -> set[str]:
+    """The numbers and names a turn says, that an echo of it says again (no word that names nothing)."""
+    return {w for w in _RESTATED.findall(text) if w.lower() not in STOP_WORDS and w not in NOT_NAMES}
+
+
 def _voice(turns: list, i: int, agent: str | None) -> str:
     """Whose words turn `i` says: its speaker's, or for the agent's restatement (a turn that says nothing
     of the agent itself), the latest other speaker's before it (none before it in the turns: the first
@@ -189,8 +204,11 @@ def _voice(turns: list, i: int, agent: str | None) -> str:
     speaker = turns[i].speaker
     if agent is None or speaker != agent or speaks_of_itself(turns[i].text):
         return speaker
-    others = [t.speaker for t in (*reversed(turns[:i]), *turns[i + 1 :]) if t.speaker != agent]
-    return others[0] if others else speaker
+    others = [t for t in (*reversed(turns[:i]), *turns[i + 1 :]) if t.speaker != agent]
+    # in a group, the one whose words it restates: the latest before it to say one of its numbers or names
+    said = _restated(turns[i].text)
+    echoed = next((t for t in reversed(turns[:i]) if t.speaker != agent and said & _restated(t.text)), None)
+    return echoed.speaker if echoed is not None else others[0].speaker if others else speaker
 
 
 def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> None:

@@ -118,6 +118,9 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     if changed is not None and not _CARRIED_VALUE.match(s, pos, body_end):
         changed = None  # (又搬家了！老公公司把他派到无锡: the next sentence says more than the value)
     for a, b in parts:
+        if _only_correcting(s, a, b):
+            correction = True  # 车险5月9号到期 不对 我看错了 是5月19号: the parts after it correct
+            continue
         if (told := _TOLD.match(s, a, b) or _told_by_held(r, a, b)) is not None and told.end() < b:
             a = told.end()  # 医生说预产期提前到…, 刘姐说三月起…: what the one in charge of it says is so
         text = s[a:b]
@@ -543,6 +546,14 @@ def _attribute_change(
 
 # what the sentence after 我转科了！ opens with when it gives the value: 去了ICU, 现在在字节
 _CARRIED_VALUE = re.compile(r"(?:现在|目前)?(?:去了|到了|调到|转到|换到|在|是|进了)")
+
+
+def _only_correcting(s: str, a: int, b: int) -> bool:
+    """A part of correction words alone (不对, 我看错了), after a part that said something."""
+    at = a
+    while (m := _CORRECTION.match(s, at, b)) is not None and m.end() > at:
+        at = m.end()
+    return a > 0 and at > a and not s[at:b].strip(" ，,。！!")
 
 
 def _told_by_held(r: Reading, a: int, b: int) -> re.Match[str] | None:

@@ -44,9 +44,10 @@ _MEASURE = re.compile(
 )
 # a password or a network's name: a word of letters and digits that opens with a letter ("bluemoose88",
 # "M1ssionBay#4", "Nguyen_5G"; "150lbs" is an amount)
-_SECRET = re.compile(
+_SECRET = re.compile(  # (in ASCII: wifi密码改为Zh#home2026 holds the code Zh#home2026)
     r"(?<![\w#@!$%&*.-])(?=[\w#@!$%&*-]*\d)[A-Za-z][\w#@!$%&*-]{4,}[\w#!$%&*]"
-    r"(?![\w#@!$%&*]|\.\w)"
+    r"(?![\w#@!$%&*]|\.\w)",
+    re.ASCII,
 )
 _CODE = re.compile(  # UA 828, 14C, and a level and a number (parking B2-105, desk 3B-41)
     r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}(?:-?\d+)?|"
