@@ -184,3 +184,19 @@ def test_a_corrected_network_password_stays_the_wifi_password(memory):
     assert history == ["bluemoose88", "M1ssionBay#7", "M1ssionBay#4"]
     text = current(conv.context("What is Aaron's wifi password now?", budget_tokens=300).text)
     assert "M1ssionBay#4" in text and "bluemoose88" not in text
+
+
+def test_an_echo_of_a_changed_code_leaves_no_old_code_current(memory):
+    m = memory(actor="爸爸", embedder="none")
+    conv = conversation(
+        m,
+        [
+            ("user", "家里门锁密码改成 520131 了，大家记一下", "2026-07-10T12:00:00Z"),
+            ("assistant", "已记下：家里门锁密码520131。", "2026-07-10T12:01:00Z"),
+            ("user", "听闺女的，又改了，现在是 860274", "2026-07-12T12:00:00Z"),
+            ("user", "怪不得刚才输老的没开", "2026-07-12T12:01:00Z"),
+            ("assistant", "已更新：门锁密码是860274。", "2026-07-12T12:02:00Z"),
+        ],
+    )
+    text = current(conv.context("家里门锁密码现在是多少？", budget_tokens=300).text)
+    assert "860274" in text and "520131" not in text

@@ -189,14 +189,6 @@ def _said_yes_to(r: Reading, asked: int, confirmed: list[Draft]) -> None:
             r.facts.append(replace(d, said_in=asked))
 
 
-_RESTATED = re.compile(r"\d{2,}[\d:.,]*|[A-Z][a-zA-Z]{2,}\d*")
-
-
-def _restated(text: str) -> set[str]:
-    """The numbers and names a turn says, that an echo of it says again (no word that names nothing)."""
-    return {w for w in _RESTATED.findall(text) if w.lower() not in STOP_WORDS and w not in NOT_NAMES}
-
-
 def _voice(turns: list, i: int, agent: str | None) -> str:
     """Whose words turn `i` says: its speaker's, or for the agent's restatement (a turn that says nothing
     of the agent itself), the latest other speaker's before it (none before it in the turns: the first
@@ -204,11 +196,8 @@ def _voice(turns: list, i: int, agent: str | None) -> str:
     speaker = turns[i].speaker
     if agent is None or speaker != agent or speaks_of_itself(turns[i].text):
         return speaker
-    others = [t for t in (*reversed(turns[:i]), *turns[i + 1 :]) if t.speaker != agent]
-    # in a group, the one whose words it restates: the latest before it to say one of its numbers or names
-    said = _restated(turns[i].text)
-    echoed = next((t for t in reversed(turns[:i]) if t.speaker != agent and said & _restated(t.text)), None)
-    return echoed.speaker if echoed is not None else others[0].speaker if others else speaker
+    others = [t.speaker for t in (*reversed(turns[:i]), *turns[i + 1 :]) if t.speaker != agent]
+    return others[0] if others else speaker
 
 
 def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> None:
