@@ -282,3 +282,13 @@ def test_a_correction_part_in_the_middle_of_a_chinese_sentence():
 def test_a_code_written_right_after_chinese_is_the_code_alone():
     text = "已更新：wifi密码改为Zh#home2026，名字还是Zhang_Home。"
     assert [v.value for v in values(text, NOW) if v.kind == "code"] == ["Zh#home2026"]
+
+
+def test_a_bare_change_moves_the_held_thing_the_part_before_named():
+    turns = (
+        ("Amy", "公司体检约好了 5月12号早上 在美年 要空腹"),
+        ("Amy", "12号要出差 体检只能往后挪 改到下周五了"),
+    )
+    said = facts_of_turns(*turns)
+    assert ("Amy", "公司体检", "2026-03-13") in said
+    assert not any(a == "出差.date" and v == "2026-03-13" for _, a, v in said)

@@ -149,6 +149,8 @@ class Reading:
     correction_pending: bool = False
     # a Chinese sentence that only announced what changed (我转科了！) leaves its key to the next (去了ICU)
     announced_pending: str | None = None
+    # the held key the parts before a bare change named (体检只能往后挪 改到下周五了: the check-up's day)
+    change_of: str | None = None
     # reads the recent turns, when a correction or a pronoun first needs them: most messages never do, and
     # reading every recent turn again for every message would cost more than the message itself
     context: Callable[[], tuple[list[Draft], list[Person]]] | None = None

@@ -152,7 +152,8 @@ def bare_value(r: Reading, a: int, b: int, correction: bool, rejected: str | Non
     if rejected is not None:
         old = r.time_at(*_find(r.text, rejected, a))
         rejected = time_value(old, r.now) if old is not None else rejected
-    earlier = r.bind(kind, None, rejected, value)
+    hint, r.change_of = r.change_of, None
+    earlier = (r.bind(kind, hint, rejected, value) if hint else None) or r.bind(kind, None, rejected, value)
     if earlier is None and kind == "number":  # 是8868: digits may correct a code (a card number)
         earlier = r.bind("text", None, rejected, value)
     if earlier is None:

@@ -18,7 +18,7 @@ from memql.lang.time.numbers import parse_zh_number
 from .actions_zh import read_decision, read_tasks
 from .announced_zh import announced, announced_value
 from .answers import one_pet
-from .common import HEDGED, Draft, Reading, corrected_holder, strip_span, time_value
+from .common import HEDGED, Draft, Reading, corrected_holder, names_key, strip_span, time_value
 from .corrections_zh import (
     AMOUNT_WORDS,
     agreed_change,
@@ -115,9 +115,11 @@ def read_clause(r: Reading, start: int, end: int) -> None:
     topic: str | None = None  # the subject a part names, for the parts after it that name none
     # the attribute a part said changed (项目负责人换了), valued by the next part (or sentence)
     changed, r.announced_pending = r.announced_pending, None
+    last = current = pos  # where the part before the one read begins, and where that one does
     if changed is not None and not _CARRIED_VALUE.match(s, pos, body_end):
         changed = None  # (又搬家了！老公公司把他派到无锡: the next sentence says more than the value)
     for a, b in parts:
+        last, current = current, a
         if _only_correcting(s, a, b):
             correction = True  # 车险5月9号到期 不对 我看错了 是5月19号: the parts after it correct
             continue
@@ -157,6 +159,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         elif _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):
             correction = True  # 改到周五了: the fact before changes; no attribute is named
             said = False
+            r.change_of = _held_named(r, s[last:a])  # …unless the part before it named one held
         else:
             said, topic = _statement(r, a, b, confidence, correction, topic)
         guessed = [d for d in r.facts[before:] if r.vocabulary.attribute(d.attribute) is None]
@@ -546,6 +549,16 @@ def _attribute_change(
 
 # what the sentence after 我转科了！ opens with when it gives the value: 去了ICU, 现在在字节
 _CARRIED_VALUE = re.compile(r"(?:现在|目前)?(?:去了|到了|调到|转到|换到|在|是|进了)")
+
+
+def _held_named(r: Reading, words: str) -> str | None:
+    """The latest of the speaker's held keys that `words` name (体检 of 公司体检), if any."""
+    own = {id(d) for d in r.facts}  # (held before this message: not a key its own words just made)
+    held = [
+        d for d in r.earlier if d.subject == r.speaker and id(d) not in own and "relation." not in d.attribute
+    ]
+    named = (d.attribute for d in reversed(held) if words.strip() and names_key(words, d.attribute))
+    return next(named, None)
 
 
 def _only_correcting(s: str, a: int, b: int) -> bool:
