@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from memql.services.tokenize import STOP_WORDS
 
 from .common import HEDGED, Draft, Reading, Said, sentence_around
-from .value_shapes import values
+from .value_shapes import SUM_PERIOD, values
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our)\b|我", re.IGNORECASE)
 _QUESTION = re.compile(r"[?？]\s*$")
@@ -108,7 +108,7 @@ _BY = re.compile(
 
 
 _SIGNED_UP = re.compile(r"\b(?:signed up|joined)\b", re.IGNORECASE)
-_BY_PERIOD = re.compile(r"\s?(?:/\s?mo(?:nth)?|a month|per month|monthly)\b", re.IGNORECASE)
+_BY_PERIOD = re.compile(SUM_PERIOD, re.IGNORECASE)
 
 
 def _keyed_by_topic(r: Reading) -> None:

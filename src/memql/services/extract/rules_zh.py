@@ -569,12 +569,21 @@ def _only_correcting(s: str, a: int, b: int) -> bool:
     return a > 0 and at > a and not s[at:b].strip(" ，,。！!")
 
 
+_TOLD_BY = re.compile(r"[^，,。]{1,6}?" + TOLD_TAIL)  # 刘姐说…: someone named, then what they told
+
+
 def _told_by_held(r: Reading, a: int, b: int) -> re.Match[str] | None:
-    """刘姐说… where 刘姐 is one the speaker holds as their manager, doctor, landlord …: one in charge."""
+    """刘姐说… where 刘姐 is one the speaker holds as their manager, doctor, landlord …: one in charge. (The
+    recent turns are read only for a part that opens with someone telling.)"""
+    if _TOLD_BY.match(r.text, a, b) is None:
+        return None
     for d in r.earlier:
         if d.subject == r.speaker and d.kind == "person" and r.text.startswith(str(d.value), a):
-            return re.compile(re.escape(str(d.value)) + TOLD_TAIL).match(r.text, a, b)
+            return _TOLD_AFTER.match(r.text, a + len(str(d.value)), b)
     return None
+
+
+_TOLD_AFTER = re.compile(TOLD_TAIL)
 
 
 def _in_held_unit(r: Reading, subject: str, key: str, value: object) -> object:

@@ -17,13 +17,14 @@ from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name 
 _I = re.IGNORECASE
 
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+# a sum's period said after it: "142/mo", "17.99 a month", "$600 per year"
+SUM_PERIOD = r"\s?/\s?(?:mo|month|yr|year)\b|\s(?:a|per)\s(?:month|year)\b"
 _MONEY = re.compile(
     r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
     r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万))|"
     r"(?:(?<![\d.,])\d{3,6}(?=一个月|每个?月|一年|每年))|"  # 3200一个月: a sum by the period it is paid for
     # "142/mo", "17.99 a month": a sum by its period (of two digits or more, or with cents)
-    r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=\s?/\s?(?:mo|month|yr|year)\b|"
-    r"\s(?:a|per)\s(?:month|year)\b))|"
+    r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=" + SUM_PERIOD + r"))|"
     # "72k base", "104k": thousands without a sign (a 5k run, 10k steps are no sum)
     r"(?:(?<![\w.$€£¥])(?<!\ba )(?<!\bthe )\d{2,3}(?:\.\d)?k\b"
     r"(?!\s*(?:runs?|races?|steps?|followers|views|subs|subscribers|miles|words|pieces|feet|ft|lbs?|kg|km|m\b)))"
