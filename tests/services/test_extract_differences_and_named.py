@@ -189,9 +189,14 @@ def test_the_agent_restating_a_relatives_value_by_another_word_is_no_new_holder(
         ("assistant", "记下了：阿姨的手机号是13917264580。"),
         ("老周", "哎 我妈又换号了，现在是 18621095537"),
     )
-    said = facts_of_turns(*turns)
+    said = {(s, k, str(v)) for s, k, v in facts_of_turns(*turns)}
     assert ("老周的妈妈", "phone", "18621095537") in said
     assert not any("阿姨" in s for s, _, _ in said)
+    # a reason said between the change and its value leaves the change its subject's
+    turns = (*turns[:2], ("老周", "哎 我妈又换号了，说那个号老接到骚扰电话，现在是 18621095537"))
+    said = {(s, k, str(v)) for s, k, v in facts_of_turns(*turns)}
+    assert ("老周的妈妈", "phone", "18621095537") in said
+    assert ("老周", "phone", "18621095537") not in said
 
 
 def test_a_dose_one_was_started_on_and_one_taken_with_the_medicine_first():

@@ -26,8 +26,8 @@ _ANNOUNCED_VALUE = re.compile(
     r"(?:在管|在负责|负责|来管|接手|在带|来带)?(?:了|啦|呢)?$"
 )
 # 新的是amei@qq.com: an address or a number, longer than a value is otherwise
-_CONTACT = re.compile(
-    r"(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*"
+_CONTACT = re.compile(  # (公司给配了个新号 15800342216: the words before it say who gave it)
+    r"(?:[^，,。！!？?]{0,10}?新的?)?(?:现在|目前|新的|新)*(?:手机号码?|号码?|邮箱|地址)?(?:是|为|换成了?|改成了?)?[：:\s]*"
     r"(?P<v>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
 )
 _MONEY_KEYS = {"租": "房租", "价": "价格", "薪": "工资"}

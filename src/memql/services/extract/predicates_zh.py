@@ -496,6 +496,7 @@ def _recurring(
 _WENT_TO = re.compile(
     r"(?:去了|跳到了?|跳去了?|换到了?|换去了?|进了)(?P<v>[\u4e00-\u9fffA-Za-z]{2,8}?)(?:去|来)?(?:了|啦)?[。！!]*$"
 )
+_CHANGED_JOBS = re.compile(r"跳槽|换公司")  # (换工作，去了三亚 may be a move)
 _TIMED_RIDE = re.compile(r"的(?P<what>航班|飞机|火车|高铁|动车|大巴)")
 _AT_PLACE = re.compile(
     r"(?:现在|目前|如今|已经|一直|还)*在(?P<v>[\u4e00-\u9fff]{2,6}?)(?:了|呢|啦)?[。！!]*$"
@@ -511,7 +512,10 @@ def places_and_rides(
     if (
         (m := _WENT_TO.match(s, verb_at, b)) is not None
         and not is_place_zh(m["v"])
-        and any(d.subject == subject and d.attribute == "employer" for d in r.earlier)
+        and (
+            any(d.subject == subject and d.attribute == "employer" for d in r.earlier)
+            or _CHANGED_JOBS.search(s) is not None  # 我老婆也跳槽了，从腾讯去了阿里: a job change says so
+        )
     ):
         add_fact(r, subject, "employer", m["v"], a, b, confidence, True, "organization", m.span("v"))
         return True

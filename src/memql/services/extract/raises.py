@@ -120,7 +120,7 @@ def bind(r: Reading) -> None:
             value,
             m.start(),
             m.end(),
-            _starts(r),
+            starts(r),
             confidence,
             False,
             old.kind,
@@ -136,7 +136,7 @@ _STARTING_MONTH = re.compile(
 )
 
 
-def _starts(r: Reading) -> datetime:
+def starts(r: Reading) -> datetime:
     """When the moved amount holds: from a time to come the message says it starts at (a month alone: its
     next first day), else now."""
     if (m := _STARTING_MONTH.search(r.text)) is not None:

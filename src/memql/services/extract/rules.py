@@ -29,7 +29,19 @@ from memql.lang.delta import (
 )
 from memql.services.tokenize import STOP_WORDS
 
-from . import answers, household, pets, raises, replacements, rules_en, rules_zh, shifts, swaps, tickets
+from . import (
+    answers,
+    from_to,
+    household,
+    pets,
+    raises,
+    replacements,
+    rules_en,
+    rules_zh,
+    shifts,
+    swaps,
+    tickets,
+)
 from .casual import Spelled, capitalised_managers, capitalised_titles, speaks_of_itself, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, find_times, same_value
 from .patterns_en import NOT_NAMES
@@ -206,6 +218,7 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
     first ("a day earlier" is no day of its own to replace one with), then swaps, replacements, answers."""
     shifts.bind(reading)
     raises.bind(reading)
+    from_to.bind(reading)
     household.bind(reading)
     pets.bind(reading)
     swaps.bind(reading, [t.text for t in before[-3:] if t.speaker == reading.speaker])

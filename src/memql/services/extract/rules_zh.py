@@ -58,7 +58,9 @@ from .patterns_zh import (
     _SPEECH,
     _STATUSES,
     _TOLD,
+    OWN_MOBILE,
     TOLD_TAIL,
+    USE_CONTACT,
 )
 from .positions import position_zh
 from .predicates_at_verb_zh import verb_predicates
@@ -133,6 +135,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (announcing := announced(r, a, b)) is not None:
             changed = r.announced_pending = announcing
             continue
+        if changed is not None and re.match(r"(?:说|因为|由于|听说)", text):
+            continue  # 我妈又换号了，说那个号老接骚扰电话，现在是…: why, between the change and its value
         if (of_other := _announced_of_other(r, a, b)) is not None:
             changed, topic = of_other  # 他去年离职了，现在在小米: his employer
             continue
@@ -193,9 +197,13 @@ def _owner(r: Reading, topic: str | None, key: str) -> str:
 
 
 def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
-    """他去年离职了: (the attribute he changed, him), for the next part's value."""
+    """他去年离职了, 我妈又换号了: (the attribute they changed, them), for the next part's value."""
     at = after_adverbs(r, a, b)
-    if not re.match(r"[他她]", r.text[at:b]) or (got := subject_at(r, at, b)) is None:
+    if (
+        not re.match(r"[他她我]", r.text[at:b])
+        or (got := subject_at(r, at, b)) is None
+        or got[0] == r.speaker
+    ):
         return None
     key = announced(r, after_adverbs(r, got[1], b), b, got[0])
     return (key, got[0]) if key is not None else None
@@ -247,13 +255,6 @@ def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
     return False
 
 
-_USE_CONTACT = re.compile(  # 以后请用我的工作邮箱hexue@starlab.cn: a contact named by its shape
-    r"(?:以后|今后|从现在起|从今天起)?[，,\s]*(?:请|麻烦)?(?:用|打|联系|发到|打到)(?:我的?)?(?:新的?|工作|私人)?"
-    r"(?:邮箱|手机号码?|号码|电话|手机)?[：:\s]*"
-    r"(?P<value>[\w.+-]+@[\w-]+(?:\.[\w-]+)+|\+?\d[\d -]{5,}\d)"
-)
-
-
 def _statement(
     r: Reading, a: int, b: int, confidence: float, correction: bool, topic: str | None
 ) -> tuple[bool, str | None]:
@@ -265,7 +266,7 @@ def _statement(
         return True, topic
     if _time_is_my(r, a, b, confidence):
         return True, topic
-    if (m := _USE_CONTACT.match(r.text, a, b)) is not None:
+    if (m := USE_CONTACT.match(r.text, a, b) or OWN_MOBILE.match(r.text, a, b)) is not None:
         key = "email" if "@" in m["value"] else "phone"
         _fact(r, r.speaker, key, m["value"], a, b, confidence, correction, "text", m.span("value"))
         return True, topic
