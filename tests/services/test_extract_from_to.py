@@ -62,3 +62,20 @@ def test_ones_own_mobile_number_and_a_mothers_change_with_its_reason():
 def test_a_job_hop_names_the_new_employer_without_one_held():
     assert ("陈默的老婆", "employer", "阿里") in facts("我老婆也跳槽了，从腾讯去了阿里", speaker="陈默")
     assert ("陈默", "employer", "阿里") in own("我跳槽了，去了阿里", speaker="陈默")
+
+
+def test_a_bound_a_hospital_and_a_companion_are_no_values_or_keys():
+    # 也要4300以上: what others ask at least, not the speaker's new rent
+    turns = (
+        ("林杰", "今天交房租了 4200一个月 押一付三"),
+        ("林杰", "还在想 这附近同样的两室也要4300以上 搬家也麻烦"),
+    )
+    assert not any(str(v) == "4300" for _, _, v in facts_of_turns(*turns))
+    said = own("决定转院了 市妇幼排队太夸张 转到省人民医院了 离家也近", speaker="阿珍")
+    assert ("阿珍", "hospital", "省人民医院") in said
+    # whom one went with names no key for the schedule replaced ("w kerry, wednesdays 4pm")
+    turns = (
+        ("Ollie", "started physio at flexworks w kerry, wednesdays 4pm"),
+        ("Ollie", "kerry's going on mat leave so from next week i'm with anand. moving to fridays 10am"),
+    )
+    assert not any(k == "kerry" for _, k, _ in facts_of_turns(*turns))

@@ -72,6 +72,7 @@ _WORKPLACE = re.compile(r"\b(?:transferr?\w*|office|based)\b|调到|调去", _I)
 
 
 _PRONOUN_CHARS = frozenset("我你您他她它咱")
+_ZH_NAME = re.compile(r"(?:小|老|阿)[\u4e00-\u9fff]")  # 小刘, 老王, 阿珍: someone called so
 
 
 def key_for_old(r: Reading, said: Said, old: Value, shared: set[str], subject: str) -> str:
@@ -84,11 +85,17 @@ def key_for_old(r: Reading, said: Said, old: Value, shared: set[str], subject: s
             return "residence"
         if _WORKPLACE.search(r.text):
             return "work_location"
-    # who it is about names no attribute, nor does a pronoun's half of a word (我老公: 我老)
+    # who it is about names no attribute, nor does a pronoun's half of a word (我老公: 我老), nor anyone
+    # named ("started physio w kerry", 次卧的小刘只要2800: whom the value went with)
+    people = {p.name.casefold() for p in r.persons} | {w.casefold() for w in r.speakers}
     shared = {
         w
         for w in shared - terms(subject) - terms(r.speaker)
-        if not set(w) & _PRONOUN_CHARS and vocabulary.relation(w) is None  # 嫂子 is who, not what
+        if not set(w) & _PRONOUN_CHARS
+        and vocabulary.relation(w) is None  # 嫂子 is who, not what
+        and w not in people
+        and not _ZH_NAME.fullmatch(w)
+        and re.search(rf"\b(?:with|w/?)\s+{re.escape(w)}\b", said.text, _I) is None
     }
     if shared:
         words = [w for w in tokens(said.text) if w in shared]

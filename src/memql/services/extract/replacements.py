@@ -168,6 +168,7 @@ def bind(r: Reading, before: list[Said], turn_index: int | None) -> None:
         and not _PAST_DAY.fullmatch(text, v.start, v.end)
         and not (v.kind == "money" and by_how_much(v, text))  # "adding $400 for new decking"
         and not _FROM.search(text, 0, v.start)  # 从18000到21500, "from $1,850 to $1,975": what it was
+        and not _BOUND.match(text, v.end)  # 同样的两室也要4300以上: a bound, no value
     ]
     if not candidates:
         return  # (before the recent turns are read: most messages end here)
@@ -303,6 +304,9 @@ def names_a_name_of(value: str, text: str) -> bool:
     return any(
         w[:1].isupper() and len(w) >= 4 and w.casefold() in folded for w in re.findall(r"[\w'-]+", value)
     )
+
+
+_BOUND = re.compile(r"\s*(?:以上|以下|上下|开外|\+|\s*or\s+(?:more|less|so)\b|\s*and\s+up\b)", _I)
 
 
 def _person(v: Value, text: str, people: set[str]) -> bool:

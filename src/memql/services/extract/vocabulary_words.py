@@ -193,6 +193,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         CONTEXT,
         "organization",
     ),
+    Attribute("hospital", ("hospital", "医院", "产检医院", "就诊医院"), HEALTH, "organization"),
     Attribute("major", ("major", "field of study", "专业"), CONTEXT),
     Attribute(
         "aspiration",
