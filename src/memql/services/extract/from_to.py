@@ -3,7 +3,7 @@ $1,975", "they bumped my rent from 1850 to 1975", "I went from 170 lbs to 158", 
 他从170掉到158了.
 
 The grammars read such a clause as one value under a piece of it ("房租从3200" = 3500, "employer" = 158
-lbs) or not at all. This pass reads the old value and the new one under one key: the one the words before
+lbs) or not at all. This pass reads the new value under the key the words before or after the verb
 name (my rent, 房租), else the key of a held value the old one repeats (it is that value that moved), else
 — another person's amount beside the speaker's (我男朋友…他从170掉到158) — the key of the latest amount
 of the recent turns in the same unit and near in size, else what the unit says (pounds and 斤: a weight).
@@ -60,7 +60,7 @@ _WEIGHT_UNIT = re.compile(r"lbs?|pounds|kgs?|kilos?|斤|公斤|千克", _I)
 
 
 def bind(r: Reading) -> None:
-    """Draft the old and the new value of each amount the message says moved (see the module docstring)."""
+    """Draft the new value of each amount the message says moved (see the module docstring)."""
     if "from" not in r.text.lower() and "从" not in r.text:
         return  # (most messages)
     for m in (_ZH if CJK.search(r.text) else _EN).finditer(r.text):

@@ -295,7 +295,7 @@ def verb_states(r: Reading, subject: str, a: int, verb_at: int, b: int, confiden
         if m is not None and not _GRADE.fullmatch(m[group]):
             if key == "school" and is_place_zh(m[group]):
                 key, kind = "residence", "place"  # 在南京上学: as above
-            elif key == "school" and re.search(r"医院|妇幼|诊所|卫生院$", m[group]):
+            elif key == "school" and re.search(r"(?:医院|妇幼|诊所|卫生院)$", m[group]):
                 key = "hospital"  # 转到省人民医院了: a hospital, no school
             return add_match(r, subject, key, m, a, b, confidence, correction, kind, group)
     if (m := _CAR.match(s, verb_at, b)) is not None and (m["cl"] == "辆" or _holds_car(r, subject)):
