@@ -7,7 +7,7 @@ import pytest
 from memql.lang.delta import Utterance
 from memql.lang.time import parse_natural
 from memql.services.extract import make_extractor
-from memql.services.extract.common import find_times
+from memql.services.extract.times_found import find_times
 
 MONDAY = datetime(2026, 3, 2, 10, tzinfo=UTC)
 SATURDAY = datetime(2026, 3, 7, 10, tzinfo=UTC)

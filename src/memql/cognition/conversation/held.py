@@ -10,7 +10,7 @@ from datetime import datetime
 
 from memql.cognition.conversation.stale_forms import StoredFact
 from memql.lang.delta import Turn
-from memql.services.extract.answers import PET_RELATIONS
+from memql.services.extract.answers import pet_of
 from memql.services.extract.common import names_key
 from memql.services.extract.doses import names_a_dose
 from memql.services.extract.replacements import CORRECTION, names_a_name_of
@@ -118,15 +118,7 @@ def held_turns(
 def pet_turn(facts: Sequence[StoredFact], speaker: str, recent: Sequence[Turn]) -> list[Turn]:
     """The turn that named the speaker's one animal, when older than `recent`: what a message saying 它
     (医生说它4.2公斤) needs to know whose it is; none with no animal or several."""
-    pets = [
-        f
-        for f in facts
-        if f.valid_to is None
-        and f.attribute in PET_RELATIONS
-        and f.value == speaker
-        and f.evidence
-        and f.source
-    ]
+    pets = [f for f in facts if f.valid_to is None and pet_of(f, speaker) and f.evidence and f.source]
     if len({f.subject for f in pets}) != 1 or pets[-1].source in {t.source for t in recent}:
         return []
     f = pets[-1]

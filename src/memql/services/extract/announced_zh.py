@@ -1,6 +1,7 @@
 """A change announced in one Chinese part and valued in the next (项目负责人换了，现在是小冯; 房东涨租了，
 从七月起每个月5200; 他离职了，现在在小米; 今早称了一下，188): `announced` names the attribute that changed,
-`announced_value` reads the next part's value for it."""
+`announced_value` reads the next part's value for it; `announced_of_other` and `changed_owner` say whose
+attribute it is (他离职了, 我妈又换号了, 班主任换了 of the son's)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import re
 
 from .common import SINGULAR_RELATIONS, Reading, held_key
 from .predicates_zh import _AMOUNT, _CLAUSE, amount
+from .subjects_zh import after_adverbs, subject_at
 from .values_zh import add_fact, key_of, read_value
 
 _ANNOUNCE = re.compile(
@@ -131,3 +133,25 @@ def announced_value(r: Reading, subject: str, key: str, part: int, a: int, b: in
 
 
 _FEELING = re.compile(r"(?:好|很|太|真|挺|超|有点|特别|非常)?(?:累|忙|开心|难|爽|烦|紧张|激动|高兴|不错)")
+
+
+def changed_owner(r: Reading, topic: str | None, key: str) -> str:
+    """Whose attribute changed: the part's subject, else the speaker, else the one person it was said of
+    (我儿子的班主任是王老师, then 班主任换了: the son's)."""
+    if topic is not None:
+        return topic
+    said_of = {d.subject for d in r.earlier if d.attribute == key or d.attribute.endswith("." + key)}
+    return said_of.pop() if len(said_of) == 1 else r.speaker
+
+
+def announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
+    """他去年离职了, 我妈又换号了: (the attribute they changed, them), for the next part's value."""
+    at = after_adverbs(r, a, b)
+    if (
+        not re.match(r"[他她我]", r.text[at:b])
+        or (got := subject_at(r, at, b)) is None
+        or got[0] == r.speaker
+    ):
+        return None
+    key = announced(r, after_adverbs(r, got[1], b), b, got[0])
+    return (key, got[0]) if key is not None else None

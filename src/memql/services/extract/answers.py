@@ -42,17 +42,21 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
             d.subject = holder
 
 
+def pet_of(fact, speaker: str) -> bool:
+    """Does the fact (a draft or a stored fact) say its subject is an animal of the speaker's (我家狗雷克斯:
+    relation.dog_of)?"""
+    return fact.attribute in PET_RELATIONS and fact.value == speaker
+
+
 def one_pet(r: Reading) -> str | None:
     """The speaker's one animal (我家猫叫团子: relation.cat_of), or None with none or several."""
-    pets = {e.subject for e in r.earlier if e.attribute in PET_RELATIONS and e.value == r.speaker}
+    pets = {e.subject for e in r.earlier if pet_of(e, r.speaker)}
     return pets.pop() if len(pets) == 1 else None
 
 
 def _a_pet(r: Reading, subject: str) -> bool:
-    """Is `subject` an animal of the speaker's (我家狗雷克斯: relation.dog_of)?"""
-    return any(
-        e.subject == subject and e.attribute in PET_RELATIONS and e.value == r.speaker for e in r.earlier
-    )
+    """Is `subject` an animal of the speaker's?"""
+    return any(e.subject == subject and pet_of(e, r.speaker) for e in r.earlier)
 
 
 PET_RELATIONS = frozenset(

@@ -20,6 +20,7 @@ from memql.services.tokenize import STOP_WORDS
 from .common import CJK, STATED, Draft, Reading
 from .raises import starts
 from .subjects_zh import relation_words, subject_at
+from .sums import amount
 
 _I = re.IGNORECASE
 _EN_UNIT = r"(?:\s*(?:k\b|%|lbs?\b|pounds\b|kgs?\b|kilos?\b|mg\b|ml\b|cm\b|percent\b))?"
@@ -68,7 +69,7 @@ def bind(r: Reading) -> None:
 
 
 def _bind_one(r: Reading, m: re.Match[str]) -> None:
-    misread = [d for d in r.facts if d.value_span and m.start() <= d.value_span[0] < m.end()]
+    misread = r.valued_in(m.start(), m.end())
     subject, key = _named(r, m, misread)
     if subject is None:
         return
@@ -76,7 +77,7 @@ def _bind_one(r: Reading, m: re.Match[str]) -> None:
     if timed and (key is None or not all(re.fullmatch(r"\d{4}", t.strip()) for t in timed)):
         return  # "went from 3 to 4pm", 从9点改到10点: times, read by the time grammar (not "my rent went
         # from 1850 to 1975": years by their shape alone)
-    old, new = _number(m["old"]), _number(m["new"])
+    old, new = amount(m["old"]), amount(m["new"])
     if old is None or new is None or old == new:
         return
     held = _held(r, subject, old)
@@ -84,10 +85,7 @@ def _bind_one(r: Reading, m: re.Match[str]) -> None:
         key = held.attribute if held is not None else _parallel(r, m, old)
     if key is None:
         return
-    for d in misread:  # the grammar's reading of the clause: one value under a piece of it
-        r.facts.remove(d)
-        if d in r.known_facts:
-            r.known_facts.remove(d)
+    r.drop(misread)  # the grammar's reading of the clause: one value under a piece of it
     a, b = _clause(r.text, m)
     # (the old value is no fact of its own: a message states one value per key, the one it leaves true)
     kind = r.vocabulary.kind(key)
@@ -136,22 +134,12 @@ def _owner(r: Reading, own: str | None, name: str | None) -> str | None:
     return r.speaker
 
 
-def _number(words: str) -> float | None:
-    found = re.search(r"\d[\d,]*(?:\.\d+)?", words)
-    if found is None:
-        return None
-    n = float(found[0].replace(",", ""))
-    if (rest := re.match(r"块(\d)", words[found.end() :])) is not None:
-        n += int(rest[1]) / 10  # 2块5: 2.5
-    return n * (10000 if "万" in words else 1000 if re.search(r"\d\s*[kK千]", words) else 1)
-
-
 def _held(r: Reading, subject: str, old: float) -> Draft | None:
     """The subject's latest held value that the old one repeats (it is that value that moved)."""
     own = {id(d) for d in r.facts}
     for d in reversed(r.earlier):
         if id(d) not in own and d.subject == subject and not d.attribute.startswith("relation."):
-            said = _number(str(d.value)) if not isinstance(d.value, bool) else None
+            said = amount(str(d.value)) if not isinstance(d.value, bool) else None
             if said is not None and said == old:
                 return d
     return None
@@ -165,7 +153,7 @@ def _parallel(r: Reading, m: re.Match[str], old: float) -> str | None:
     for d in reversed(r.earlier):
         if id(d) in own or isinstance(d.value, bool) or d.kind in ("date", "schedule", "person"):
             continue
-        said = _number(str(d.value))
+        said = amount(str(d.value))
         if said and 0.5 < old / said < 2 and re.match(r"\s*[$€£]?\d", str(d.value)):
             held_unit = _WEIGHT_UNIT.search(str(d.value))
             if unit is None or held_unit is None or held_unit[0] == unit[0]:

@@ -81,9 +81,7 @@ def bind(r: Reading) -> None:
     weight = _EN_WEIGHT.search(r.text) or _ZH_WEIGHT.search(r.text)
     m = weight or _EN_BY.search(r.text) or _EN_RAISE.search(r.text) or _ZH.search(r.text)
     if m is not None:  # "the fee is going up by $35" read as the fee's value: the grammar's misreading
-        misread = [d for d in r.facts if d.value_span and m.start() <= d.value_span[0] < m.end()]
-        r.facts[:] = [d for d in r.facts if d not in misread]
-        r.known_facts[:] = [d for d in r.known_facts if d not in misread]
+        r.drop(r.valued_in(m.start(), m.end()))
     if m is None or any(d.kind == "number" or _HELD_AMOUNT.match(str(d.value)) for d in r.facts):
         return  # (before the recent turns are read: most messages end here); an amount said is the grammar's
     change = _change(m)

@@ -43,9 +43,10 @@ from . import (
     tickets,
 )
 from .casual import Spelled, capitalised_managers, capitalised_titles, speaks_of_itself, spell_out
-from .common import CJK, Draft, Item, Person, Reading, Said, find_times, same_value
+from .common import CJK, Draft, Item, Person, Reading, Said, same_value
 from .patterns_en import NOT_NAMES
 from .places_en import capitalised_places
+from .times_found import find_times
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 _PROCEDURAL = re.compile(
@@ -149,22 +150,18 @@ def _echoes_dropped(r: Reading) -> None:
     earlier = [d for d in r.earlier if id(d) not in own]
     # (the user's values and those they said of others: 阿姨的手机号是… restates 我妈的新手机号 …)
     held = [d.value for d in earlier if d.subject == r.speaker or d.speaker == r.speaker]
-    echoes = {
-        id(d)
+    echoes = [
+        d
         for d in r.facts
         if any(v == d.value or same_value(v, str(d.value)) for v in held)
         or any((e.subject, e.attribute, e.value) == (d.subject, d.attribute, d.value) for e in earlier)
         or any(_shortened(d, e) for e in earlier)
-    }
+    ]
+    r.drop(echoes)
     # the earlier value such an echo was read as changing goes with it ("已更新：门锁密码是860274" after
     # 又改了，现在是 860274: no 门锁密码 of 520131 left standing alone)
-    keys = {(d.subject, d.attribute) for d in r.facts if id(d) in echoes}
-    r.facts[:] = [
-        d
-        for d in r.facts
-        if id(d) not in echoes and not (d.said_in is not None and (d.subject, d.attribute) in keys)
-    ]
-    r.known_facts[:] = [d for d in r.known_facts if id(d) not in echoes]
+    keys = {(d.subject, d.attribute) for d in echoes}
+    r.facts[:] = [d for d in r.facts if not (d.said_in is not None and (d.subject, d.attribute) in keys)]
 
 
 def _shortened(d: Draft, e: Draft) -> bool:

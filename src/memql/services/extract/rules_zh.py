@@ -16,7 +16,7 @@ import re
 from memql.lang.time.numbers import parse_zh_number
 
 from .actions_zh import read_decision, read_tasks
-from .announced_zh import announced, announced_value
+from .announced_zh import announced, announced_of_other, announced_value, changed_owner
 from .answers import one_pet
 from .common import HEDGED, Draft, Reading, corrected_holder, names_key, strip_span, time_value
 from .corrections_zh import (
@@ -137,7 +137,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             continue
         if changed is not None and re.match(r"(?:说|因为|由于|听说)", text):
             continue  # 我妈又换号了，说那个号老接骚扰电话，现在是…: why, between the change and its value
-        if (of_other := _announced_of_other(r, a, b)) is not None:
+        if (of_other := announced_of_other(r, a, b)) is not None:
             changed, topic = of_other  # 他去年离职了，现在在小米: his employer
             continue
         if _SPEECH.search(text):
@@ -171,10 +171,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             # 项目负责人换了，现在是小冯: the value of what changed, in place of a key the words made up
             # (房东涨房租了，下个月开始5000 is the rent, not a thing that begins)
             at = after_adverbs(r, a, b)
-            if announced_value(r, _owner(r, topic, changed), changed, a, at, b, confidence):
-                made_up = {id(d) for d in guessed}
-                r.facts[:] = [d for d in r.facts if id(d) not in made_up]
-                r.known_facts[:] = [d for d in r.known_facts if id(d) not in made_up]
+            if announced_value(r, changed_owner(r, topic, changed), changed, a, at, b, confidence):
+                r.drop(guessed)
                 said = True
         changed = r.announced_pending = None
         if (
@@ -185,28 +183,6 @@ def read_clause(r: Reading, start: int, end: int) -> None:
             or per_period_amount(r, a, b)
         ):
             correction = False  # a marker corrects the first value after it
-
-
-def _owner(r: Reading, topic: str | None, key: str) -> str:
-    """Whose attribute changed: the part's subject, else the speaker, else the one person it was said of
-    (我儿子的班主任是王老师, then 班主任换了: the son's)."""
-    if topic is not None:
-        return topic
-    said_of = {d.subject for d in r.earlier if d.attribute == key or d.attribute.endswith("." + key)}
-    return said_of.pop() if len(said_of) == 1 else r.speaker
-
-
-def _announced_of_other(r: Reading, a: int, b: int) -> tuple[str, str] | None:
-    """他去年离职了, 我妈又换号了: (the attribute they changed, them), for the next part's value."""
-    at = after_adverbs(r, a, b)
-    if (
-        not re.match(r"[他她我]", r.text[at:b])
-        or (got := subject_at(r, at, b)) is None
-        or got[0] == r.speaker
-    ):
-        return None
-    key = announced(r, after_adverbs(r, got[1], b), b, got[0])
-    return (key, got[0]) if key is not None else None
 
 
 def _parts(s: str, start: int, end: int) -> list[tuple[int, int]]:

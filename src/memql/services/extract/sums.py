@@ -23,7 +23,13 @@ def amount(value: object) -> float | None:
     m = _WRITTEN.match(str(value))
     if m is None:
         return None
-    return float(m[2].replace(",", "") + (m[3] or "")) * _TIMES.get((m[4] or "").lower(), 1)
+    n = float(m[2].replace(",", "") + (m[3] or "")) * _TIMES.get((m[4] or "").lower(), 1)
+    if not m[4] and (jiao := _JIAO.match(str(value), m.end())) is not None:
+        n += int(jiao[1]) / 10  # 2块5: 2.5
+    return n
+
+
+_JIAO = re.compile(r"块(\d)")
 
 
 # words after a sum that say so: "almost $1,500 less", "$200 more", "50 bucks cheaper"

@@ -11,8 +11,9 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import CJK, WEEKLY, find_times, time_value
+from .common import CJK, WEEKLY, time_value
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
+from .times_found import find_times
 
 _I = re.IGNORECASE
 
