@@ -9,7 +9,8 @@ from collections.abc import Sequence
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import HEDGED, Draft, Reading, Said, sentence_around
+from .common import HEDGED, SINGULAR_RELATIONS, Draft, Reading, Said, held_key, sentence_around
+from .patterns_zh import _NOT_NAME
 from .value_shapes import SUM_PERIOD, values
 
 _FIRST_PERSON = re.compile(r"\b(?:i|i'm|i've|i'd|me|my|mine|we|we're|our)\b|我", re.IGNORECASE)
@@ -27,6 +28,8 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
         _keyed_by_question(r, said[-1].text)
     _keyed_by_topic(r)
     _partner_named(r, said)
+    if question:
+        _role_answered(r, said[-1].text)
     asked = question and said[-1].speaker != r.speaker
     if not asked and "它" not in r.text:
         return
@@ -167,3 +170,42 @@ def _partner_named(r: Reading, said: Sequence[Said]) -> None:
     name = m["name"][0].upper() + m["name"][1:]
     r.add(Draft(r.speaker, "partner", name, m.start(), m.end(), r.now, HEDGED, False, "person",
                 m.span("name")))  # fmt: skip
+
+
+# "那你们组现在谁带？" … "老周，原来隔壁数据组的"; "who's your new manager?" … "Raj, he came from sales": the
+# one a question about who holds a role of the one answering is answered with, named first in the reply (the
+# agent's question is read in its user's voice: 我们组, "my new manager")
+_WHO_ZH = re.compile(
+    r"我(?:们|们组|们部门|的)?[^？?]{0,6}?(?:谁(?P<leads>带|管|负责)|"
+    r"(?:新的?|现在的)?(?P<rel>[\u4e00-\u9fff]{2,3}?)(?:现在|目前)?(?:是|换成|换成了)谁)"
+)
+_WHO_EN = re.compile(r"\bwho(?:'s|s| is| will be)\s+my\s+(?:new\s+)?(?P<rel>[a-z]+)\b", re.IGNORECASE)
+_NAMED_FIRST_ZH = re.compile(
+    r"(?:新来的|新的|现在是|暂时是|还是|就是|是)?"
+    r"(?P<name>[阿小老][\u4e00-\u9fff]|[\u4e00-\u9fff]{2,3})(?=$|[，,。！!\s])"
+)
+_NAMED_FIRST_EN = re.compile(r"(?:(?:it's|its|it is|a guy named|a woman named|someone named)\s+)?"
+                             r"(?-i:(?P<name>[A-Z][a-z]+))(?=$|[\s,.!-])", re.IGNORECASE)  # fmt: skip
+_NO_ANSWER = re.compile(r"不知道|不清楚|还没|没有|不好说|暂时|目前|还行|一样|老样子|没人|没定")
+
+
+def _role_answered(r: Reading, question: str) -> None:
+    """The one named first in a reply to a question about who holds a role of the reply's speaker now:
+    that role's holder, hedged — when the reply names the role's holder in no other way."""
+    if (m := _WHO_ZH.search(question)) is not None:
+        relation = "boss" if m["leads"] else (r.vocabulary.relation(m["rel"]) or (None,))[0]
+        named = _NAMED_FIRST_ZH.match(r.text)
+    elif (m := _WHO_EN.search(question)) is not None:
+        relation = (r.vocabulary.relation(m["rel"].lower()) or (None,))[0]
+        named = _NAMED_FIRST_EN.match(r.text)
+    else:
+        return
+    if relation not in SINGULAR_RELATIONS or named is None:
+        return
+    name = named["name"]
+    if _NOT_NAME.match(name) or _NO_ANSWER.match(name) or name.lower() in STOP_WORDS:
+        return
+    key = held_key(r.vocabulary, relation)
+    if any(d.subject == r.speaker and d.attribute == key for d in r.facts):
+        return
+    r.relate(name, relation, named.start(), named.end(), HEDGED, named.span("name"))

@@ -226,7 +226,8 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
 
 # a Latin word written into Chinese (去了ICU 护士长…): the space after it parts clauses too
 _LATIN_IN_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])([A-Za-z]+)([ \u3000]+)(?=[\u4e00-\u9fff])")
-_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])[ \u3000]+(?=[\u4e00-\u9fff])")  # (涨到4500 说周边…)
+# a space between Chinese words parts clauses (涨到4500 说周边…), but for one after 的 or 是 (吃的 氨氯地平)
+_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])(?<![的是])[ \u3000]+(?=[\u4e00-\u9fff])")
 # a person as written: a capitalised name after "my sister", "with", "and", or before a verb of people
 _PERSON_WRITTEN = re.compile(
     r"(?:\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){0,2}|\bwith\s+|\band\s+)(?-i:(?P<a>[A-Z][a-z]{2,}))\b|"

@@ -56,12 +56,17 @@ def relation_words(r: Reading) -> str:
 _SCHOOL_DAYS = r"(?:大学|高中|初中|小学|以前的|之前的|前)?"
 
 
+# 我同事小吴更惨, 我表哥阿强很会做饭, 我老板张敏每次都拖堂: a word of degree or of how often starts what
+# is said of the one named
+_DEGREE = r"(?:更|太|挺|很|特别|非常|每次|每回|总是|老是|经常|天天|又|就)"
+
+
 def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
     """(subject, position after it, possessive 的 follows) at the start of a part."""
     s = r.text
     rel = re.compile(
         rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
-        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START}|[。！!~]*$)"  # (我家猫团子 alone: how a held turn says it)
+        rf"(?=(?:{_ADVERB.pattern})*{_PRED_START}|{_DEGREE}|[。！!~]*$)"  # (我家猫团子 alone: a held turn)
     ).match(s, pos, end)
     if rel is None or (rel["name"] and any(rel.start("name") < t0 < rel.end("name") for t0, _, _ in r.times)):
         rel = _named_before_time(r, pos, end) or rel

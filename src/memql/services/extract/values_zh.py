@@ -8,6 +8,8 @@ import re
 from .common import RECURRING, Draft, Reading, corrected_holder, strip_span, this_year_only, time_value
 from .patterns_zh import _ACTOR, _CUT, _TAIL
 
+_LEAD = re.compile(r"(?:[了到去在]|的[ \u3000])+[ \u3000]*")
+
 
 def read_value(r: Reading, start: int, end: int, kind: str):
     s = r.text
@@ -30,12 +32,12 @@ def read_value(r: Reading, start: int, end: int, kind: str):
     if (m := _TAIL.search(s, start, end)) is not None and m.start() > start:
         end = m.start()
     start, end = strip_span(s, start, end)
-    while start < end and s[start] in "了到去在":
-        start += 1
+    if (lead := _LEAD.match(s, start, end)) is not None:  # 搬到了苏州; 我现在住的 望京 (a space for 是)
+        start = lead.end()
     if (level := re.search(r"(?<=[0-9A-Za-z])(?:的)?(?:水平|级别)$", s[start:end])) is not None:
         end = start + level.start()  # 日语是N2水平: the level is N2
     words = s[start:end]
-    if not words or len(words) > 20:
+    if not words or len(words) > 20 or words.startswith("谁"):  # (教练换成谁了: a question, no value)
         return None
     if re.fullmatch(r"-?\d+", words):
         return int(words), start, end

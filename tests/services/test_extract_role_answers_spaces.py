@@ -1,0 +1,75 @@
+"""Who holds a role, said in a reply to the agent's question or beside the role's name (answers.py,
+subjects_zh.py); a space that stands for 是 after 的 (rules.py, habits_zh.py, values_zh.py)."""
+
+from __future__ import annotations
+
+import pytest
+from extract_helpers import facts_of_turns
+
+AGENT = "assistant"
+
+
+@pytest.mark.parametrize(
+    "turns, holder",
+    [
+        ([("小雨", "王姐调去深圳分公司了"), (AGENT, "这么突然？那你们组现在谁带？"),
+          ("小雨", "老周 原来隔壁数据组的 上周正式发的通知")],
+         ("小雨", "manager", "老周")),
+        ([("王磊", "我们组架构调整了"), (AGENT, "那你们组现在谁负责？"),
+          ("王磊", "新来的陈涛，之前在字节带推荐算法的")],
+         ("王磊", "manager", "陈涛")),
+        ([("Ann", "we just moved"), (AGENT, "你的新房东是谁？"), ("Ann", "李姐 人挺好的")],
+         ("Ann", "landlord", "李姐")),
+        ([("Ann", "my boss quit"), (AGENT, "oh wow, who's your new manager then?"),
+          ("Ann", "Raj, he came over from sales")],
+         ("Ann", "manager", "Raj")),
+    ],
+)  # fmt: skip
+def test_the_one_named_in_reply_to_who_holds_a_role_holds_it(turns, holder):
+    assert holder in facts_of_turns(*turns)
+
+
+@pytest.mark.parametrize(
+    "turns",
+    [
+        [("Ann", "we just moved"), (AGENT, "你的新房东是谁？"), ("Ann", "不知道 还没见过")],
+        [("Ann", "my boss quit"), (AGENT, "who's your new manager then?"), ("Ann", "No idea, HR is quiet")],
+        [("Ann", "小美换组了"), (AGENT, "小美那边现在谁带？"), ("Ann", "老周")],  # someone else's role
+        [("Ann", "搬完了"), (AGENT, "新家在哪？"), ("Ann", "滨江")],  # no question of who
+    ],
+)  # fmt: skip
+def test_a_reply_naming_no_one_or_a_question_of_no_role_of_theirs_makes_no_holder(turns):
+    got = facts_of_turns(*turns)
+    assert not any(attribute in ("manager", "landlord") for _, attribute, _ in got)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("我老板张敏每次都能拖一个半小时", ("王磊", "manager", "张敏")),
+        ("我同事小吴更惨，被划到隔壁组了，现在归刘洋管", ("小吴", "manager", "刘洋")),
+    ],
+)
+def test_a_role_and_its_name_before_what_is_said_of_them(text, expected):
+    got = facts_of_turns(("王磊", text))
+    assert expected in got
+    assert not any(subject.startswith("小吴更") for subject, _, _ in got)  # a name ends at 更
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("吃的 氨氯地平 一天一片 5毫克的", ("周阿姨", "medication", "氨氯地平")),
+        ("我吃的氨氯地平", ("周阿姨", "medication", "氨氯地平")),  # (not 的氨氯地平)
+        ("血压药吃的 拜新同 一天一片", ("周阿姨", "medication", "拜新同")),
+        ("我现在住的 望京 离公司近", ("周阿姨", "residence", "望京")),
+    ],
+)
+def test_a_space_after_de_stands_for_shi(text, expected):
+    got = facts_of_turns(("周阿姨", text))
+    assert expected in got
+    assert not any(str(value).startswith("的") for _, _, value in got)
+
+
+def test_a_food_eaten_is_no_medicine():
+    assert not any(a == "medication" for _, a, _ in facts_of_turns(("周阿姨", "我吃的 火锅 很辣")))
