@@ -73,3 +73,32 @@ def test_a_space_after_de_stands_for_shi(text, expected):
 
 def test_a_food_eaten_is_no_medicine():
     assert not any(a == "medication" for _, a, _ in facts_of_turns(("周阿姨", "我吃的 火锅 很辣")))
+
+
+@pytest.mark.parametrize(
+    "turns, expected",
+    [
+        ([("小雨", "体重52了，胜利在望")], ("小雨", "weight", 52)),
+        ([("小雨", "现在体重53.5")], ("小雨", "weight", "53.5")),
+        ([(AGENT, "这个相对灵活。体重现在多少了？"), ("小雨", "53.5！生酮那一个月还是掉了不少")],
+         ("小雨", "weight", "53.5")),
+        ([(AGENT, "what's the rent on the new place?"), ("Ann", "$2,100, ugh")], ("Ann", "rent", "$2,100")),
+        ([("小雨", "我开始生酮了！今天第三天")], ("小雨", "diet", "生酮")),
+        ([("小雨", "换成16:8轻断食了，中午12点到晚上8点吃东西")], ("小雨", "diet", "16:8轻断食")),
+        ([("小雨", "会议从周三改到周五")], ("小雨", "meeting", "2026-03-06")),
+    ],
+)  # fmt: skip
+def test_weights_amounts_answered_diets_and_changes_from_an_old_value(turns, expected):
+    assert expected in facts_of_turns(*turns)
+
+
+@pytest.mark.parametrize(
+    "text, wrong",
+    [
+        ("换成16:8轻断食了，中午12点到晚上8点吃东西", "arrive"),  # a span of hours is no arrival
+        ("会议改到9:30了", "meeting.location"),  # 9:30 is one time, not two parts
+        ("会议从周三改到周五", "会议从周三"),  # the old value is no part of the key
+    ],
+)
+def test_no_key_from_a_span_of_hours_a_clock_time_or_an_old_value(text, wrong):
+    assert not any(attribute.startswith(wrong) for _, attribute, _ in facts_of_turns(("小雨", text)))

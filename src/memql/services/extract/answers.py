@@ -75,6 +75,10 @@ def _named(subject: str, text: str) -> bool:
 
 
 _AMOUNT = re.compile(r"[$€£¥]?\d[\d,]*(?:\.\d+)?(?:\s?[kKwW万千块元])?")
+# a reply that opens with an amount alone: "53.5！…", "$2,100, ugh"
+_BARE_AMOUNT = re.compile(
+    r"\s*(?P<v>" + _AMOUNT.pattern + r"(?:\s?(?:kg|公斤|斤|lbs?))?)(?=\s*(?:$|[！!，,。.]))"
+)
 
 
 def _keyed_by_question(r: Reading, question: str) -> None:
@@ -89,12 +93,18 @@ def _keyed_by_question(r: Reading, question: str) -> None:
         and "." not in d.attribute
         and _AMOUNT.fullmatch(str(d.value)) is not None
     ]
-    if len(mine) != 1:
+    bare = _BARE_AMOUNT.match(r.text) if not r.facts else None
+    if len(mine) != 1 and bare is None:
         return
     asked = re.split(r"(?<=[。！!.?？])\s*", question.strip())  # the sentence that asks: the last
     keys = r.vocabulary.keys_named(next((q for q in reversed(asked) if q), question))
-    if len(keys) == 1 and r.vocabulary.kind(next(iter(keys))) in ("number", "text"):
-        mine[0].attribute = keys.pop()
+    if len(keys) != 1 or r.vocabulary.kind(key := keys.pop()) not in ("number", "text"):
+        return
+    if mine:
+        mine[0].attribute = key
+    elif bare is not None:  # "体重现在多少了？" … "53.5！生酮那一个月还是掉了不少": the amount answers it
+        r.add(Draft(r.speaker, key, bare["v"], bare.start("v"), bare.end("v"), r.now, HEDGED, False, "number",
+                    bare.span("v")))  # fmt: skip
 
 
 # someone else's sum: "my friend jas pays 2100", "she makes 90k", "their rent is …"

@@ -297,6 +297,14 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
     (re.compile(r"离婚了?"), "marital_status", "离婚"),
     (re.compile(r"(?:是)?单身"), "marital_status", "单身"),
     (re.compile(r"(?:吃素|是素食者|素食主义者|吃全素)"), "diet", "素食"),
+    (  # 我开始生酮了, 换成16:8轻断食了: a way of eating one keeps (value None: the words said)
+        re.compile(
+            r"(?:已经|现在|又|也|一直)*(?:开始|改成?|换成?|改为|在)?(?:吃|做|搞|试|尝试)?"
+            r"(?P<v>生酮(?:饮食)?|(?:16[:：]8)?轻断食|间歇性?断食|低碳水?饮食|地中海饮食|蛋奶素|鱼素|纯素)(?:了|啦)?$"
+        ),
+        "diet",
+        None,
+    ),
     (re.compile(r"退休了?"), "employment_status", "退休"),
     (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "失业"),
     (re.compile(r"怀孕了?"), "pregnancy", "怀孕"),

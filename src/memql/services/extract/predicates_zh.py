@@ -104,6 +104,10 @@ _MEASURES = (  # 我现在62公斤了, 身高一米七: a weight or a height, in
         ),
         "weight",
     ),
+    (  # 体重52了, 现在体重53.5: a number said of one's weight, its unit unsaid
+        re.compile(r"体重(?:现在|已经|又|都)?(?:有|是|才|只有)?(?P<v>" + _NUMBER + r")(?:了|啦)?$"),
+        "weight",
+    ),
     (  # 瘦到85了: a number one slimmed or grew to is a weight, its unit unsaid
         re.compile(
             r"(?:已经|才|又|都)?(?:瘦到|胖到|减到|瘦了?到|长胖到|称了?一下是?|称|秤)(?P<v>"
@@ -402,6 +406,10 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         )
         if not (clock or day or span.granularity == "month"):
             continue
+        if any(e + 1 == t0 and s[e] in "到至~-" for _, e, _ in r.times_in(a, t0)) or (
+            s[t1 : t1 + 1] in ("到", "至", "~", "-") and any(t == t1 + 1 for t, _, _ in r.times_in(t1, b))
+        ):
+            return False  # 中午12点到晚上8点吃东西: a span of hours, no event at its start or end
         if s[max(at, t0 - 1) : t0] == "每":
             # 每周五晚上打麻将: a time that recurs is held as its words, keyed by what is done
             return _recurring(r, subject, (a, at), t0 - 1, t1, b, confidence, correction)
