@@ -36,3 +36,9 @@ sentra elantra sonata tucson sorento sportage telluride jetta tiguan silverado e
 ioniq kona niro ev6 ev9 mach-e cybertruck
 """
 CAR_MODELS = r"(?i:" + "|".join(sorted(map(re.escape, _CAR_MODELS.split()), key=len, reverse=True)) + r")"
+# makes that are no other word, written in lower case too ("got a used mazda cx-5", "traded in my honda")
+_LOWER_MAKES = """
+toyota honda nissan mazda subaru mitsubishi lexus acura hyundai kia tesla rivian volvo volkswagen audi bmw
+porsche chevy chevrolet jeep
+"""
+LOWER_CAR_MAKES = r"\b(?i:" + "|".join(_LOWER_MAKES.split()) + r")\b"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 
 from .common import HEDGED, Reading
-from .makes import CAR_MAKES, CAR_MAKES_ZH, CAR_MODELS, PHONE_MAKES
+from .makes import CAR_MAKES, CAR_MAKES_ZH, CAR_MODELS, LOWER_CAR_MAKES, PHONE_MAKES
 from .subjects_zh import after_adverbs, subject_at
 from .values_en import add_fact as add_fact_en
 from .values_zh import add_fact as add_fact_zh
@@ -22,16 +22,16 @@ _MODEL = (
 )
 # a make as written, or a phone line in lower case with its number ("pixel 9", "iphone 12")
 _MAKE = (
-    rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)|"
+    rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|{LOWER_CAR_MAKES}|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)|"
     rf"\b{CAR_MODELS}(?![\w-])"
 )
-_THING = rf"(?P<v>(?:{_MAKE}){_MODEL})"
+_THING = rf"(?P<v>(?:{_MAKE})(?:\s{CAR_MODELS}(?![\w-]))?{_MODEL})"  # (a make and its model: "mazda cx-5")
 _GOT_EN = re.compile(
     # "caved and got an iphone 16", "so glad i went with the cx-5": a verb or a feeling first
     # ("went to the dealer to just look and drove out in an ioniq 5": a clause of one's own before "and")
     r"(?:(?:(?!\b(?:he|she|they|my|his|her|their)\b)[^,.!?;])*?\band\s+|"
     r"(?:so\s+)?(?:glad|happy|stoked)\s+(?=i\b|we\b))?"
-    r"(?:(?:i|we)\s+(?:just\s+|finally\s+)?)?(?:got|bought|picked up|grabbed|switched to|upgraded to|"
+    r"(?:(?:i|we)\s+)?(?:just\s+|finally\s+)?(?:got|bought|picked up|grabbed|switched to|upgraded to|"
     r"went with|ended up with|am getting|'m getting|(?:now\s+)?drive|am driving|'m driving|driving|"
     r"drove (?:out|off|home|away) (?:in|with))\s+(?:myself\s+)?(?:a|an|the|my)?\s*(?:new\s+|used\s+)?"
     + _THING
@@ -55,7 +55,7 @@ _GOT_ZH = re.compile(
 _MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)" + _THING, _I)
 _PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
-_CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH}|{CAR_MODELS}(?![\w-]))")
+_CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH}|{LOWER_CAR_MAKES}|{CAR_MODELS}(?![\w-]))")
 _ANY_MAKE = re.compile(_MAKE, _I)
 
 

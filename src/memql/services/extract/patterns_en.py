@@ -339,7 +339,10 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "person",
         ),
         (
-            r"(?:weigh|weighs|am weighing|'m weighing|weighed\s+in\s+at)(?=\s+(?:about\s+|around\s+)?\d)",
+            r"(?:weigh|weighs|am weighing|'m weighing|weighed\s+in\s+at)(?=\s+(?:about\s+|around\s+)?\d)|"
+            # "weighed in this morning, 82.4 kg": a weigh-in, its time, then the weight with its unit
+            r"(?:weighed\s+(?:in|myself)|stepped on the scale)(?:\s+(?:this\s+morning|today|again))?[,:]?"
+            r"(?=\s+\d[\d.]*\s*(?:kg|kgs|kilos|lbs?|pounds)\b)",
             "weight",
             "text",
         ),

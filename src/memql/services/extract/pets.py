@@ -19,6 +19,9 @@ _PET_ZH = r"小?[橘黑白灰花狸三奶]?猫咪?|小?[黑白黄花]?狗狗?|�
 _PET = re.compile(rf"\b(?P<pet>{_PET_EN})\b|(?P<zh>{_PET_ZH})", re.IGNORECASE)
 _NAMED = re.compile(
     r"\b(?:named|called|calling|naming)\s+(?:her|him|it|them)\s+(?P<name>(?-i:[A-Z][a-z]+))\b|"
+    # in lower case when "we" give it and it ends the message: "got a cat, we're calling him biscuit"
+    r"\bwe(?:'re|re| are)?\s+(?:calling|naming|named|called)\s+(?:her|him|it)\s+"
+    r"(?P<given>[a-z]{3,})[\s.!~]*$|"
     # "i adopted her. meet pickle 🐱": a pet introduced by its name, in any case
     r"(?<=[.!,:] )(?:meet|say hi to|this is)\s+(?P<met>[a-z]{3,})\b(?P<emoji>[\s.!,~]*(?:$|[🐱🐶🐰🐹🐈🐕]))|"
     r"(?:取名|起名|起了个名字?|取了个名字?|(?<![不没])叫它)(?:叫|为)?(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=[，,。！!\s~🐱🐶]|$)",
@@ -31,7 +34,9 @@ _RENAMED = re.compile(
     r"\b(?:she|he|it)(?:'s|s| is)\s+officially\s+(?!(?:done|ours|mine|home|back|fine|good|healthy|spayed|"
     r"neutered|fixed|chipped|registered|vaccinated|trained|legal|free|here|adopted|family)\b)"
     r"(?P<official>[a-z]{3,})(?=\s+now\b)|"
-    r"(?:改叫|改名叫|改名为|改名成|改成叫)(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=了|[，,。！!\s]|$)",
+    r"(?:改叫|改名叫|改名为|改名成|改成叫)(?P<zh>[\u4e00-\u9fff]{2,4}?)(?=了|[，,。！!\s]|$)|"
+    # "the cat has been renamed … he's captain mochi now": after "renamed", a new name in any case
+    r"(?<=\brenamed\b)[^?]*?\b(?:she|he|it)(?:'s|s| is)\s+(?P<lower>[a-z]{3,}(?:\s[a-z]{3,})?)(?=\s+now\b)",
     re.IGNORECASE,
 )
 _ADOPTED = re.compile(r"\b(?:adopted|rescued|got|brought home|picked up)\b", re.IGNORECASE)
@@ -55,7 +60,7 @@ def bind(r: Reading) -> None:
         held = latest_held(r, lambda d: d.subject == r.speaker and _pet_name_key(d.attribute))
         if len(held) == 1:
             (old,) = held.values()
-            if str(old.value) != (m["name"] or m["zh"]):
+            if str(old.value).casefold() != (m["name"] or m["lower"] or m["official"] or m["zh"]).casefold():
                 _add(r, old.attribute, m, True)
 
 
@@ -79,9 +84,9 @@ def _pet_name_key(attribute: str) -> bool:
 def _add(r: Reading, key: str, m: re.Match[str], correction: bool, start: int | None = None) -> None:
     """`start`: where the evidence opens, when the words that say whose pet it is come before the match
     ("i adopted her. meet pickle")."""
-    group = next(g for g in ("name", "met", "official", "zh") if m.groupdict().get(g))
+    group = next(g for g in ("name", "given", "met", "official", "lower", "zh") if m.groupdict().get(g))
     value = m[group]
-    if CJK.match(value) is None and not value[:1].isupper() and group in ("name", "zh"):
+    if CJK.match(value) is None and not value[:1].isupper() and group == "zh":
         return
-    begin = m.start() if start is None else start
+    begin = m.start(group) if group == "lower" else m.start() if start is None else start
     r.add(Draft(r.speaker, key, value, begin, m.end(), r.now, 0.8, correction, "text", m.span(group)))

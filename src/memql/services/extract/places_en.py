@@ -52,11 +52,10 @@ PLACES_EN = frozenset(
     p.strip() for p in (_CITIES + _STATES + _COUNTRIES).replace("\n", "").split("|") if p.strip()
 )
 _SHORT = {"sf": "SF", "nyc": "NYC", "dc": "DC", "uk": "UK", "usa": "USA", "the us": "the US"}
-_PLACE = re.compile(
-    r"\b(?P<at>in|to|from|near|around|outside|at) (?P<p>"
-    + "|".join(sorted((re.escape(p) for p in PLACES_EN), key=len, reverse=True))
-    + r")\b"
-)
+_NAMES = "|".join(sorted((re.escape(p) for p in PLACES_EN), key=len, reverse=True))
+_PLACE = re.compile(rf"\b(?P<at>in|to|from|near|around|outside|at) (?P<p>{_NAMES})\b")
+# after "for" only when a place was left for it ("flowers for victoria" names a person)
+_LEFT_FOR = re.compile(rf"\bleft (?P<a>{_NAMES}) for (?P<b>{_NAMES})\b")
 
 
 @lru_cache(maxsize=1024)
@@ -64,6 +63,7 @@ def capitalised_places(text: str) -> str:
     """`text` with the known places written in lower case after in/to/from … capitalised (same length)."""
     if not any(c.islower() for c in text):
         return text
+    text = _LEFT_FOR.sub(lambda m: f"left {_capital(m['a'])} for {_capital(m['b'])}", text)
     return _PLACE.sub(lambda m: f"{m['at']} {_capital(m['p'])}", text)
 
 

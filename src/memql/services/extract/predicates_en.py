@@ -27,7 +27,7 @@ from .patterns_en import (
     _WH_OR_PRONOUN,
     TITLED_NAME,
 )
-from .places_en import works_in
+from .places_en import PLACES_EN, works_in
 from .schools_en import goes_to_school
 from .statuses_en import STATUSES
 from .subjects_en import held_by_head
@@ -118,6 +118,8 @@ def predicate(r: Reading, subject: str, pos: int, at: int, end: int, confidence:
         if value is None:
             return False
         v, v0, v1, rejected = value
+        if key == "employer" and str(v).casefold() in PLACES_EN:
+            key, kind = "residence", "place"  # "she left boise for denver": a city one left for, a home
         if kind == "organization" and TITLED_NAME.match(str(v)):
             return False  # "he's with Mr. Baker now": a person one goes to (corrections_en), no employer
         if key == "employer" and _BEING_AT.search(m[0]):
