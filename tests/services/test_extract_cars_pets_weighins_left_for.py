@@ -42,3 +42,8 @@ def test_a_pet_named_in_lower_case_then_renamed():
 )
 def test_a_word_after_called_him_is_no_name_unless_we_give_it(text):
     assert not any(a.endswith(".name") for _, a, _ in facts_of_turns(("Dani", text)))
+
+
+@pytest.mark.parametrize("text", ["im a senior engineer rn", "I'm a senior engineer right now"])
+def test_a_title_said_of_right_now(text):
+    assert ("Mei", "job_title", "senior engineer") in facts_of_turns(("Mei", text))

@@ -417,7 +417,9 @@ _JOB = re.compile(
     r"(?:head|charge|chief)\s+nurse|head\s+(?:coach|teacher|librarian))))"
     r"(?:\s+(?:at|for|with)\s+(?P<org>.+?))?(?:\s+(?:there|here))?"  # "he's sous chef there now"
     r"(?:\s+(?:in|based in)\s+(?-i:[A-Z])[\w'-]*(?:\s+(?-i:[A-Z])[\w'-]*)?)?"  # "a programmer in Austin"
-    r"(?:\s*,?\s*(?:now|these days|(?:as of|since|from|starting) [\w ]+))?$",  # "I'm a senior designer now"
+    # "I'm a senior designer now", "im a senior engineer rn" (right now)
+    r"(?:\s*,?\s*(?:now|right now|at the moment|currently|these days|"
+    r"(?:as of|since|from|starting) [\w ]+))?$",
     _I,
 )
 _PREFERENCE = re.compile(
