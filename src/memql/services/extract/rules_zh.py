@@ -80,7 +80,7 @@ from .subjects_zh import (
     skip,
     subject_at,
 )
-from .values_zh import FROM_OLD, ZH_MEASURE, key_of, names_no_key, said_like
+from .values_zh import ZH_MEASURE, key_of, names_no_key, said_like
 from .values_zh import add_fact as _fact
 from .values_zh import read_value as _value
 from .venues_zh import day_and_venue, venue_said
@@ -161,9 +161,8 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if topic in (None, r.speaker) and owned(r, a, b, confidence, True):  # 昨天入了华为Mate 60: the phone
             said = True
         elif _CHANGE_OPENING.match(s, after_adverbs(r, a, b), b):
-            correction = (
-                True  # 改到周五了: the fact before changes; no attribute is named (换成轻断食了: a status)
-            )
+            # 改到周五了: the fact before changes; no attribute is named (换成轻断食了: a status is one)
+            correction = True
             said = _status(r, topic or r.speaker, a, after_adverbs(r, a, b), b, confidence, True)
             r.change_of = _held_named(r, s[last:a])  # …unless the part before it named one held
         else:
@@ -444,7 +443,6 @@ def _attribute_change(
     phrase = re.sub(r"^(?:这|今|本|下|新)(?:个)?(?:赛季|学期|季度|年|月|周|星期)的?", "", phrase)
     # 三月起全勤奖涨到300, 从下个月开始房租…: from when is no part of the attribute either
     phrase = re.sub(r"^从?(?:[一二三四五六七八九十]{1,2}|\d{1,2})月份?(?:起|开始|以后)", "", phrase)
-    phrase = FROM_OLD.sub("", phrase) or phrase  # 婚礼从10月1号推迟到…: the old value is no part of it
     if (
         not phrase
         # 换号码了，新号是…: the thing changed, named before; 我改到周日了: a change verb, no attribute

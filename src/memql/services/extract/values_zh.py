@@ -121,12 +121,12 @@ def names_no_key(r: Reading, phrase: str) -> bool:
     )
 
 
-FROM_OLD = re.compile(r"(?<=[\u4e00-\u9fffA-Za-z])从[^从，,]{1,12}$")
+_FROM_OLD = re.compile(r"(?<=[\u4e00-\u9fffA-Za-z])从[^从，,]{1,12}$")
 
 
 def key_of(r: Reading, phrase: str) -> str:
     """The key of an attribute phrase; 的 between its nouns is no part of it (项目的负责人 is 项目负责人)."""
-    phrase = FROM_OLD.sub("", phrase) or phrase  # 会议从周三改到周五: the meeting's, not 会议从周三
+    phrase = _FROM_OLD.sub("", phrase) or phrase  # 会议从周三改到周五: the meeting's, not 会议从周三
     key = r.vocabulary.normalize(phrase)
     if "的" in key and not phrase.startswith("最"):
         key = r.vocabulary.normalize(phrase.replace("的", "")) or key
