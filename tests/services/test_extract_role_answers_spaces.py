@@ -62,6 +62,10 @@ def test_a_role_and_its_name_before_what_is_said_of_them(text, expected):
         ("吃的 氨氯地平 一天一片 5毫克的", ("周阿姨", "medication", "氨氯地平")),
         ("我吃的氨氯地平", ("周阿姨", "medication", "氨氯地平")),  # (not 的氨氯地平)
         ("血压药吃的 拜新同 一天一片", ("周阿姨", "medication", "拜新同")),
+        (
+            "我爸现在吃的降压药是氨氯地平，每天早上一片",
+            ("周阿姨的爸爸", "medication", "氨氯地平"),
+        ),  # (not 是氨氯地平)
         ("我现在住的 望京 离公司近", ("周阿姨", "residence", "望京")),
     ],
 )
@@ -102,3 +106,12 @@ def test_weights_amounts_answered_diets_and_changes_from_an_old_value(turns, exp
 )
 def test_no_key_from_a_span_of_hours_a_clock_time_or_an_old_value(text, wrong):
     assert not any(attribute.startswith(wrong) for _, attribute, _ in facts_of_turns(("小雨", text)))
+
+
+def test_an_appointment_to_have_a_tooth_pulled_then_moved_and_corrected():
+    booked = ("莉莉", "牙疼死了 约了这周四下午3点拔智齿😭")
+    moved = ("莉莉", "诊所打电话说周四医生请假，给我改到周五上午10点了")
+    corrected = ("莉莉", "不对不对，我刚翻短信，是周五上午10点半 不是10点，我记错了")
+    assert ("莉莉", "拔智齿.date", "2026-03-05T15:00:00Z") in facts_of_turns(booked)
+    assert ("莉莉", "拔智齿.date", "2026-03-06T10:00:00Z") in facts_of_turns(booked, moved)
+    assert ("莉莉", "拔智齿.date", "2026-03-06T10:30:00Z") in facts_of_turns(booked, moved, corrected)
