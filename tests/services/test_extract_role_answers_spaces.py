@@ -115,3 +115,17 @@ def test_an_appointment_to_have_a_tooth_pulled_then_moved_and_corrected():
     assert ("莉莉", "拔智齿.date", "2026-03-05T15:00:00Z") in facts_of_turns(booked)
     assert ("莉莉", "拔智齿.date", "2026-03-06T10:00:00Z") in facts_of_turns(booked, moved)
     assert ("莉莉", "拔智齿.date", "2026-03-06T10:30:00Z") in facts_of_turns(booked, moved, corrected)
+
+
+def test_a_holiday_trip_planned_holds_from_when_it_is_said_and_its_holiday_names_it():
+    from extract_helpers import NOW, extract
+
+    from memql.services.extract.common import names_key
+    from memql.services.extract.replacements import CHANGE
+
+    (plan,) = [
+        f for f in extract("五一打算去大阪！！机票已经在看了").facts if f.attribute == "五一旅行.location"
+    ]
+    assert (plan.value, plan.valid_from) == ("大阪", NOW)  # not from 1 May: the plan is made now
+    assert names_key("啊太可惜了。那五一还出去吗？", "五一旅行.location")
+    assert CHANGE.search("出！改去清迈了，泰国免签") is not None  # a change, shown the turn it changes

@@ -398,11 +398,16 @@ def singular(word: str) -> str:
     return _PLURAL.sub("", word)
 
 
+# a holiday a key opens with names it too (五一 of 五一旅行.location: "那五一还出去吗？")
+_HOLIDAY_HEAD = re.compile(r"五一|十一|国庆|春节|端午|中秋|元旦|清明|暑假|寒假")
+
+
 def names_key(text: str, attribute: str) -> bool:
     """Does the text name a word of the key ("the flight" of `flight_home`, 体检 of `体检.date`, and of
     公司体检 by its head noun)?"""
     words = [w for w in re.split(r"[._]", attribute) if len(w) >= 2]
     heads = [w[-2:] for w in words if len(w) >= 3 and re.fullmatch(r"[\u4e00-\u9fff]{2}", w[-2:])]
+    heads += [m[0] for w in words if (m := _HOLIDAY_HEAD.match(w)) is not None and len(w) > len(m[0])]
     return _says(text.casefold(), [*words, *heads], whole=False)
 
 

@@ -464,7 +464,8 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
             span = (m.start("vp") + trip.start("v"), m.start("vp") + trip.end("v"))
             where = key_of(r, holiday[0] + "旅行地点")
             said = HEDGED if re.match(r"打算|计划|准备|想", s[t1:]) else confidence  # a plan, not yet booked
-            add_fact(r, subject, where, trip["v"], a, b, said, correction, "place", span)
+            plan = add_fact(r, subject, where, trip["v"], a, b, said, correction, "place", span)
+            plan.valid_from = r.now  # the plan holds from when it is said; the holiday is in its key
             return True
         key = "arrive" if arriving else key_of(r, phrase + "日期")  # 我妈18号到: her arrival
         if _GIVING_BIRTH.fullmatch(phrase):

@@ -67,7 +67,7 @@ CHANGE = re.compile(
     r"settled (?:at|on)|ended up|landed on|agreed on|back to|adjust(?:ed)?|revis(?:ed|ing)|going for|"
     r"hit|reached|passed|starting|effective|doubl(?:e|es|ed|ing)|halv(?:e|es|ed|ing)|officially)\b|"
     r"\bfrom\s+[\w ]{1,20}?\s+it(?:'s|s| is|'ll be| will be)\b|"  # "from june 1 it's $1,595"
-    r"现在|如今|目前|改成|改为|改到|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
+    r"现在|如今|目前|改成|改为|改到|改去|改订|换成|换到|换了|改了|搬到|搬去|搬家|调到|转到|跳槽|新的|不再|推迟|提前|"
     r"延期|延到|推到|顺延|挪到|取消|升到|涨到|降到|变成|换工作|入职|离职|辞职|退了|搬|定在|定为|新|换号|改号|换.{1,2}了|"
     r"调整|调成|调为|最后|最终|又|考过|考到|通过了|升级|改期|改签|改约|[晚早](?:了)?[一二两三四五六七八九十\d]+(?:天|周|个?星期|个?月)",
     _I,
