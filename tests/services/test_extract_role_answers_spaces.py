@@ -129,3 +129,12 @@ def test_a_holiday_trip_planned_holds_from_when_it_is_said_and_its_holiday_names
     assert (plan.value, plan.valid_from) == ("大阪", NOW)  # not from 1 May: the plan is made now
     assert names_key("啊太可惜了。那五一还出去吗？", "五一旅行.location")
     assert CHANGE.search("出！改去清迈了，泰国免签") is not None  # a change, shown the turn it changes
+
+
+def test_the_one_named_after_the_speaker_said_they_are_seeing_someone_is_their_partner():
+    said = [("阿辉", "跟你说个事 我脱单了😎"), (AGENT, "恭喜！！是谁呀？")]
+    assert ("阿辉", "partner", "阿珍") in facts_of_turns(
+        *said, ("阿辉", "阿珍，我们羽毛球俱乐部的，认识俩月了")
+    )
+    sister = [("阿辉", "我妹脱单了"), (AGENT, "恭喜！！是谁呀？"), ("阿辉", "小刘 她同事")]
+    assert not any(attribute == "partner" for _, attribute, _ in facts_of_turns(*sister))

@@ -29,7 +29,7 @@ def bind(r: Reading, said: Sequence[Said]) -> None:
     _keyed_by_topic(r)
     _partner_named(r, said)
     if question:
-        _role_answered(r, said[-1].text)
+        _role_answered(r, said)
     asked = question and said[-1].speaker != r.speaker
     if not asked and "它" not in r.text:
         return
@@ -196,13 +196,23 @@ _NAMED_FIRST_ZH = re.compile(
 )
 _NAMED_FIRST_EN = re.compile(r"(?:(?:it's|its|it is|a guy named|a woman named|someone named)\s+)?"
                              r"(?-i:(?P<name>[A-Z][a-z]+))(?=$|[\s,.!-])", re.IGNORECASE)  # fmt: skip
+# the speaker's own: 我脱单了 (not 我妹脱单了)
+_SEEING_ZH = re.compile(
+    r"(?<![\u4e00-\u9fff])我(?:终于|也|已经)?(?:脱单|有(?:男|女)朋友了|谈恋爱了|恋爱了|交了个?(?:男|女)朋友)"
+)
+_WHO_IS_ZH = re.compile(r"(?:是谁|谁呀|谁啊|哪位|叫什么)[呀啊呢]?[？?]")
 _NO_ANSWER = re.compile(r"不知道|不清楚|还没|没有|不好说|暂时|目前|还行|一样|老样子|没人|没定")
 
 
-def _role_answered(r: Reading, question: str) -> None:
-    """The one named first in a reply to a question about who holds a role of the reply's speaker now:
-    that role's holder, hedged — when the reply names the role's holder in no other way."""
-    if (m := _WHO_ZH.search(question)) is not None:
+def _role_answered(r: Reading, said: Sequence[Said]) -> None:
+    """The one named first in a reply to a question about who holds a role of the reply's speaker now, or
+    who it is after the speaker said they are seeing someone (我脱单了 … 是谁呀？ … 阿珍，…): that role's
+    holder, hedged — when the reply names the role's holder in no other way."""
+    question = said[-1].text
+    seeing = len(said) > 1 and said[-2].speaker == r.speaker and _SEEING_ZH.search(said[-2].text) is not None
+    if seeing and _WHO_IS_ZH.search(question) is not None:
+        relation, named = "partner", _NAMED_FIRST_ZH.match(r.text)
+    elif (m := _WHO_ZH.search(question)) is not None:
         relation = "boss" if m["leads"] else (r.vocabulary.relation(m["rel"]) or (None,))[0]
         named = _NAMED_FIRST_ZH.match(r.text)
     elif (m := _WHO_EN.search(question)) is not None:
