@@ -226,8 +226,11 @@ def _after_grammar(reading: Reading, before: list[Said], turn: int | None) -> No
 
 # a Latin word written into Chinese (去了ICU 护士长…): the space after it parts clauses too
 _LATIN_IN_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff])([A-Za-z]+)([ \u3000]+)(?=[\u4e00-\u9fff])")
-# a space between Chinese words parts clauses (涨到4500 说周边…), but for one after 的 or 是 (吃的 氨氯地平)
-_CJK_SPACE = re.compile(r"(?<=[\u4e00-\u9fff0-9])(?<![的是])[ \u3000]+(?=[\u4e00-\u9fff])")
+# a space between Chinese words parts clauses (涨到4500 说周边…, 好的 我知道了), but for one after what a verb
+# takes (吃的 氨氯地平, 住的 望京: the space stands for 是)
+_CJK_SPACE = re.compile(
+    r"(?<=[\u4e00-\u9fff0-9])(?<![吃住用开买喝穿养租坐读学]的)[ \u3000]+(?=[\u4e00-\u9fff])"
+)
 # a person as written: a capitalised name after "my sister", "with", "and", or before a verb of people
 _PERSON_WRITTEN = re.compile(
     r"(?:\b(?:my|our|his|her|their)\s+(?:[a-z-]+\s+){0,2}|\bwith\s+|\band\s+)(?-i:(?P<a>[A-Z][a-z]{2,}))\b|"
