@@ -47,3 +47,9 @@ def test_a_word_after_called_him_is_no_name_unless_we_give_it(text):
 @pytest.mark.parametrize("text", ["im a senior engineer rn", "I'm a senior engineer right now"])
 def test_a_title_said_of_right_now(text):
     assert ("Mei", "job_title", "senior engineer") in facts_of_turns(("Mei", text))
+
+
+def test_a_partner_named_in_the_message_that_says_one_is_seeing_someone():
+    said = ("Riley", "so i've been seeing someone 👀 her name is jordan, we met at my friends pottery class")
+    assert ("Riley", "partner", "Jordan") in facts_of_turns(said)
+    assert not any(a == "partner" for _, a, _ in facts_of_turns(("Riley", "the landlord? his name is Dev")))

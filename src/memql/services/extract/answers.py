@@ -164,7 +164,7 @@ _SEEING_SOMEONE = re.compile(
     re.IGNORECASE,
 )
 _THEIR_NAME = re.compile(
-    r"(?:^|[.!?]\s*)(?:so\s+|ok\s+|well\s+)?(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][a-z'-]+)",
+    r"(?:^|[^\w\s,']\s*)(?:so\s+|ok\s+|well\s+)?(?:her|his|their)\s+name(?:'s|\s+is)\s+(?P<name>[A-Za-z][a-z'-]+)",
     re.IGNORECASE,
 )
 
@@ -174,8 +174,10 @@ def _partner_named(r: Reading, said: Sequence[Said]) -> None:
     someone (the grammar reads the two said together: "seeing someone new, her name is Lena")."""
     if any(d.attribute == "partner" for d in r.facts) or (m := _THEIR_NAME.search(r.text)) is None:
         return
-    own = [t for t in said[-3:] if t.speaker == r.speaker]
-    if not any(_SEEING_SOMEONE.search(t.text) for t in own) or m["name"].lower() in STOP_WORDS:
+    own = [t.text for t in said[-3:] if t.speaker == r.speaker] + [
+        r.text[: m.start()]
+    ]  # ("… 👀 her name is")
+    if not any(_SEEING_SOMEONE.search(t) for t in own) or m["name"].lower() in STOP_WORDS:
         return  # ("her name's not important")
     name = m["name"][0].upper() + m["name"][1:]
     r.add(Draft(r.speaker, "partner", name, m.start(), m.end(), r.now, HEDGED, False, "person",
