@@ -11,6 +11,7 @@ from datetime import datetime
 from memql.lang.time import TimeSpan
 from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_number
 
+from .patterns_zh import HOLIDAYS_ZH
 from .vocabulary import Vocabulary
 from .vocabulary_words import RELATIONS
 
@@ -399,7 +400,7 @@ def singular(word: str) -> str:
 
 
 # a holiday a key opens with names it too (五一 of 五一旅行.location: "那五一还出去吗？")
-_HOLIDAY_HEAD = re.compile(r"五一|十一|国庆|春节|端午|中秋|元旦|清明|暑假|寒假")
+_HOLIDAY_HEAD = re.compile("|".join(HOLIDAYS_ZH))
 
 
 def names_key(text: str, attribute: str) -> bool:

@@ -17,7 +17,7 @@ import re
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import CJK, STATED, Draft, Reading
+from .common import CJK, STATED, Draft, Reading, sentence_around
 from .raises import starts
 from .subjects_zh import relation_words, subject_at
 from .sums import amount
@@ -86,7 +86,7 @@ def _bind_one(r: Reading, m: re.Match[str]) -> None:
     if key is None:
         return
     r.drop(misread)  # the grammar's reading of the clause: one value under a piece of it
-    a, b = _clause(r.text, m)
+    a, b = sentence_around(r.text, m.start(), m.end())
     # (the old value is no fact of its own: a message states one value per key, the one it leaves true)
     kind = r.vocabulary.kind(key)
     r.add(Draft(subject, key, m["new"], a, b, starts(r), STATED, True, kind, m.span("new")))
@@ -94,7 +94,7 @@ def _bind_one(r: Reading, m: re.Match[str]) -> None:
 
 def _named(r: Reading, m: re.Match[str], misread: list[Draft]) -> tuple[str | None, str | None]:
     """(whose amount, the key the words name, or None): the owner and noun before the verb or after it."""
-    before = r.text[_clause(r.text, m)[0] : m.start()]
+    before = r.text[sentence_around(r.text, m.start(), m.end())[0] : m.start()]
     if CJK.search(r.text):
         words = re.split(r"[，,。！!？?；;\s]", before)[-1]
         if (got := subject_at(r, m.start() - len(words), m.start())) is not None:
@@ -159,10 +159,3 @@ def _parallel(r: Reading, m: re.Match[str], old: float) -> str | None:
             if unit is None or held_unit is None or held_unit[0] == unit[0]:
                 return d.attribute
     return "weight" if unit is not None else None
-
-
-def _clause(text: str, m: re.Match[str]) -> tuple[int, int]:
-    """The sentence around the match: the fact's evidence."""
-    start = max(text.rfind(stop, 0, m.start()) for stop in ".!?。！？\n") + 1
-    ends = [i for i in (text.find(stop, m.end()) for stop in ".!?。！？\n") if i >= 0]
-    return start, min(ends) if ends else len(text)

@@ -60,7 +60,7 @@ def bind(r: Reading) -> None:
         held = latest_held(r, lambda d: d.subject == r.speaker and _pet_name_key(d.attribute))
         if len(held) == 1:
             (old,) = held.values()
-            if str(old.value).casefold() != (m["name"] or m["lower"] or m["official"] or m["zh"]).casefold():
+            if str(old.value).casefold() != m[_name_group(m)].casefold():
                 _add(r, old.attribute, m, True)
 
 
@@ -81,10 +81,15 @@ def _pet_name_key(attribute: str) -> bool:
     return aspect == "name" and (_PET.fullmatch(head) is not None or head in _ZH_PET_KEY.values())
 
 
+def _name_group(m: re.Match[str]) -> str:
+    """The group of a _NAMED or _RENAMED match that holds the name."""
+    return next(g for g in ("name", "given", "met", "official", "lower", "zh") if m.groupdict().get(g))
+
+
 def _add(r: Reading, key: str, m: re.Match[str], correction: bool, start: int | None = None) -> None:
     """`start`: where the evidence opens, when the words that say whose pet it is come before the match
     ("i adopted her. meet pickle")."""
-    group = next(g for g in ("name", "given", "met", "official", "lower", "zh") if m.groupdict().get(g))
+    group = _name_group(m)
     value = m[group]
     if CJK.match(value) is None and not value[:1].isupper() and group == "zh":
         return

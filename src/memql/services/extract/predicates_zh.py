@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import timedelta
+from itertools import pairwise
 
 from memql.lang.time.numbers import parse_zh_number
 
@@ -397,6 +398,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
     """<thing><day><verb>: 合同下周五签, 搬家公司两周后来, 我后天飞哈尔滨 — the day the thing happens, keyed
     by the thing (else by what is done), so that 合同改到下周一签了 moves it."""
     s = r.text
+    ranged = _ranged(r, a, b)
     for t0, t1, span in r.times_in(at, b):
         words = s[t0:t1]
         clock = span.granularity in ("minute", "hour") and re.search(r"[0-9点:：]", words) is not None
@@ -406,9 +408,7 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         )
         if not (clock or day or span.granularity == "month"):
             continue
-        if any(e + 1 == t0 and s[e] in "到至~-" for _, e, _ in r.times_in(a, t0)) or (
-            s[t1 : t1 + 1] in ("到", "至", "~", "-") and any(t == t1 + 1 for t, _, _ in r.times_in(t1, b))
-        ):
+        if t0 in ranged:
             return False  # 中午12点到晚上8点吃东西: a span of hours, no event at its start or end
         if s[max(at, t0 - 1) : t0] == "每":
             # 每周五晚上打麻将: a time that recurs is held as its words, keyed by what is done
@@ -570,6 +570,17 @@ def timed_event_noun(r: Reading, a: int, b: int, confidence: float) -> bool:
         bool(key)
         and add_fact(r, r.speaker, key, value, a, b, confidence, False, "date", (a, found[0])) is not None
     )
+
+
+def _ranged(r: Reading, a: int, b: int) -> set[int]:
+    """Where each time that starts or ends a span of times begins (中午12点到晚上8点: both)."""
+    times = r.times_in(a, b)
+    return {
+        t
+        for (t0, e, _), (n0, _, _) in pairwise(times)
+        if n0 == e + 1 and r.text[e] in "到至~-"
+        for t in (t0, n0)
+    }
 
 
 def _far_from_held(r: Reading, subject: str, key: str, m: re.Match[str]) -> bool:
