@@ -132,7 +132,7 @@ _ADVERBS = (
 
 _COFFEE = (
     r"(?:cappuccino|latte|flat white|americano|espresso|mocha|macchiato|cortado|cold brew|iced coffee|"
-    r"black coffee|drip coffee|filter coffee|frappuccino|decaf|lungo|ristretto)"
+    r"black coffee|drip coffee|filter coffee|frappuccino|decaf|lungo|ristretto|matcha|chai|hot chocolate)"
 )
 # verb predicates: (pattern after the subject, attribute, value kind)
 _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
@@ -383,7 +383,8 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
         ),
         (  # "I usually get a cappuccino", "she always orders an oat latte": a coffee order
             r"(?:usually\s+|always\s+|normally\s+|typically\s+|generally\s+)?(?:get|gets|have|has|order|"
-            r"orders|drink|drinks|grab|grabs)(?=\s+(?:a|an|my)?\s*(?:[\w-]+\s+){0,3}?" + _COFFEE + r"s?\b)",
+            r"orders|drink|drinks|grab|grabs|(?:(?:am|'m|is|'s)\s+)?switching\s+to|(?:have\s+|'ve\s+)?switched\s+to)"
+            r"(?=\s+(?:a|an|my)?\s*(?:[\w-]+\s+){0,3}?" + _COFFEE + r"s?\b)",
             "coffee_order",
             "text",
         ),

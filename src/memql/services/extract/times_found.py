@@ -15,6 +15,18 @@ from memql.lang.time.spans import month_span, weekday_after, year_span
 from .common import strip_span
 
 _YEAR = re.compile(r"(?<![\w/-])(?P<year>(?:19|20)[0-9]{2})(?![\w/-])")
+# a year that describes a thing rather than dates a fact: "a 2021 CX-5" (after an article or possessive),
+# "got a used mazda cx-5, 2021, grey" and "2014, 160k miles" (a year standing alone in a list)
+_DESCRIBED_BY_YEAR = re.compile(r"\b(?:a|an|the|my|his|her|our|their|its|your)\s+$", re.I)
+
+
+def _describes(text: str, a: int, b: int) -> bool:
+    before = text[:a].rstrip()
+    if _DESCRIBED_BY_YEAR.search(text[max(0, a - 8) : a]):
+        return True
+    return (not before or before[-1] in ",.;!?") and text[b:].lstrip()[:1] == ","
+
+
 _ZH_MONTHS = ("一", "二", "三", "四", "五", "六", "七", "八", "九", "十", "十一", "十二")
 # 8月, 十二月份 alone (not 8月15日, 8月底, 3个月): that month, the next one not before now
 _ZH_MONTH = re.compile(
@@ -54,7 +66,7 @@ def _find_times(text: str, now: datetime) -> tuple[tuple[int, int, TimeSpan], ..
 
     extra = []
     for m in _YEAR.finditer(text):
-        if free(m.start(), m.end()):
+        if free(m.start(), m.end()) and not _describes(text, m.start(), m.end()):
             extra.append((m.start(), m.end(), year_span(int(m["year"]), now.tzinfo)))
     for m in _BARE_MONTH.finditer(text):
         if free(m.start("month"), m.end("month")):

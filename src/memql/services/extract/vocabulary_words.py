@@ -231,6 +231,14 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     # what one usually drinks, eats, smokes (我每天喝美式 -> drink; 我改喝绿茶了 supersedes it)
     Attribute("drink", ("usual drink", "喝", "饮品", "饮料", "喝的"), HEALTH),
     Attribute("food", ("usual food", "吃", "吃的"), HEALTH),
+    Attribute(  # what one orders at a café ("go-to order", "my usual coffee")
+        "coffee_order",
+        (
+            *("coffee order", "drink order", "usual order", "go-to order", "go to order", "go-to drink"),
+            *("coffee shop order", "cafe order", "café order", "usual coffee", "usual drink order"),
+        ),
+        HEALTH,
+    ),
     Attribute("smoking", ("抽", "抽烟", "吸烟", "戒烟", "香烟", "包烟", "根烟"), HEALTH),
     Attribute(
         "commute",
