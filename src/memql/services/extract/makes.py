@@ -35,7 +35,10 @@ cx-50 cx-9 cx-90 mx-5 miata mazda3 outback forester crosstrek impreza wrx f-150 
 sentra elantra sonata tucson sorento sportage telluride jetta tiguan silverado equinox malibu tahoe
 ioniq kona niro ev6 ev9 mach-e cybertruck
 """
-CAR_MODELS = r"(?i:" + "|".join(sorted(map(re.escape, _CAR_MODELS.split()), key=len, reverse=True)) + r")"
+_TESLAS = ("model 3", "model y", "model s", "model x")  # (a model of two words)
+CAR_MODELS = (
+    r"(?i:" + "|".join(sorted(map(re.escape, (*_CAR_MODELS.split(), *_TESLAS)), key=len, reverse=True)) + r")"
+)
 # makes that are no other word, written in lower case too ("got a used mazda cx-5", "traded in my honda")
 _LOWER_MAKES = """
 toyota honda nissan mazda subaru mitsubishi lexus acura hyundai kia tesla rivian volvo volkswagen audi bmw

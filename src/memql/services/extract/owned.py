@@ -55,6 +55,11 @@ _GOT_ZH = re.compile(
 _MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)" + _THING, _I)
 _PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
+# a message that says the speaker took a car or put money down on one (定了！Model Y，交了定金，说五月中提车;
+# 试驾了理想L6 … 直接提的现车): the one car it names is theirs — not when the deposit went back or the
+# pick-up has not happened (定金退了, 还没提车)
+_TOOK_CAR_ZH = re.compile(r"(?<![没不])(?:提车|提的现车|提了车|交了定金|付了定金|下了定金?|开回家了)")
+_NOT_TAKEN_ZH = re.compile(r"定金退了|退了定金|退订|取消了?订单|还没提|没提车")
 _CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH}|{LOWER_CAR_MAKES}|{CAR_MODELS}(?![\w-]))")
 _ANY_MAKE = re.compile(_MAKE, _I)
 
@@ -69,6 +74,8 @@ def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> b
     got = (_GOT_ZH if chinese else _GOT_EN).match(r.text, pos, end)
     if got is None and chinese and _PICKED_UP.search(r.text, 0, pos):
         got = _ALONE_ZH.match(r.text, pos, end)
+    if got is None and chinese:
+        got = _the_car_taken(r, pos, end)
     mine = got is None and (m := (_MINE_ZH if chinese else _MINE_EN).match(r.text, pos, end)) is not None
     found = got if got is not None else m if mine else None
     if found is None or len(found["v"].strip()) < 2:
@@ -80,3 +87,16 @@ def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> b
     said = HEDGED if mine else confidence
     add(r, r.speaker, key, value, pos, end, said, False, "product", (v0, v0 + len(value)))
     return True
+
+
+def _the_car_taken(r: Reading, pos: int, end: int) -> re.Match[str] | None:
+    """The car a part names in a message that says the speaker took one (`_TOOK_CAR_ZH`), when it is the
+    only car the message names."""
+    if _TOOK_CAR_ZH.search(r.text) is None or _NOT_TAKEN_ZH.search(r.text) is not None:
+        return None
+    thing = re.compile(_THING, _I)
+    cars = {m["v"].strip().replace(" ", "") for m in thing.finditer(r.text) if _CAR.match(m["v"].strip())}
+    if len(cars) != 1:
+        return None
+    found = thing.search(r.text, pos, end)
+    return found if found is not None and _CAR.match(found["v"].strip()) else None
