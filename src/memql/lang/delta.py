@@ -180,6 +180,14 @@ class FactCandidate(DeltaModel):
         Field(description="true when the message corrects an earlier value rather than reports a change"),
     ] = False
     category: Annotated[Category | None, Field(description="the a2p category of the fact, or null")] = None
+    replaces: Annotated[
+        Evidence | None,
+        Field(
+            description='the words that name the value this fact ends, when the message names it ("left '
+            'Boise for Denver": Boise; "June 30, not July 15": July 15; 从上海搬到杭州: 上海): true '
+            "until this fact's valid_from; else null"
+        ),
+    ] = None
     said_in: Annotated[
         int | None,
         Field(
@@ -294,6 +302,8 @@ class MemoryDelta(DeltaModel):
         for name in ("facts", "entities", "times", "tasks", "decisions"):
             for i, item in enumerate(getattr(self, name)):
                 out.append((f"/{name}/{i}/evidence", item.evidence))
+                if name == "facts" and item.replaces is not None:
+                    out.append((f"/{name}/{i}/replaces", item.replaces))
         return out
 
 
@@ -346,8 +356,8 @@ def anchor_evidence(
             where = "the message" if quoted is text else "the recent turn it is said_in"
             problems.append(f"{path}: {ev.quote!r} does not occur in {where}")
             continue
-        _, name, index, _ = path.split("/")
-        data[name][int(index)]["evidence"] = fixed.model_dump()
+        _, name, index, field = path.split("/")
+        data[name][int(index)][field] = fixed.model_dump()
     if problems:
         return delta, problems
     return MemoryDelta.model_validate(data, strict=False), []

@@ -115,6 +115,8 @@ def delta_encodes(
                     "level": FACT_LEVEL,
                     "source_ids": [cited],
                     "evidence": fact.evidence.quote,
+                    # the words that named the value it ended ("left Boise for Denver"): history from here
+                    **({"replaces": fact.replaces.quote} if fact.replaces is not None else {}),
                 },
                 memory_type="semantic",
                 category=fact.category,
@@ -223,6 +225,7 @@ def conversation_facts(executor: Executor, conversation_id: str, *, visit: bool 
             r["valid_to"],
             r["source"],
             (r.get("facets") or {}).get("evidence"),
+            (r.get("facets") or {}).get("replaces"),
         )
         for r in rows
         if r.get("status") in ("active", "archived") and r.get("valid_from") is not None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime
 from typing import Any
 
@@ -32,6 +32,7 @@ class StoredFact:
     valid_to: datetime | None
     source: str | None
     evidence: str | None = None  # the words of the message that state it
+    replaced: str | None = None  # the words that named the value it ended ("left Boise for Denver": Boise)
 
 
 _OPEN = datetime.max.replace(tzinfo=UTC)
@@ -53,7 +54,10 @@ def stale_forms(
         if f.valid_from <= at < (f.valid_to or _OPEN) and not (ending and f.valid_to is not None):
             current_forms.update(value_forms(f.value))
     stale: dict[str, tuple[datetime, set[tuple[str, str]]]] = {}
-    for f in facts:
+    # a value a fact said it ended, though no fact held it ("left Boise for Denver"): history from its start
+    ended = [replace(f, value=f.replaced, valid_to=f.valid_from) for f in facts if f.replaced]
+    ended = [f for f in ended if f.valid_to <= at]
+    for f in [*facts, *ended]:
         if f.valid_to is not None and (f.valid_to <= at or (ending and f.valid_from <= at)):
             parts = _name_parts(f.value) if isinstance(f.value, str) and not as_date(f.value) else set()
             for form in value_forms(f.value) | parts:

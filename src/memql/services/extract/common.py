@@ -12,6 +12,7 @@ from memql.lang.time import TimeSpan
 from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_number
 
 from .patterns_zh import HOLIDAYS_ZH
+from .replaced_named import named_old
 from .vocabulary import Vocabulary
 from .vocabulary_words import RELATIONS
 
@@ -96,6 +97,7 @@ class Draft:
     value_span: tuple[int, int] | None = None  # where the value is written (an entity's evidence)
     speaker: str = ""
     said_in: int | None = None  # the recent turn whose words state it (replacements.py), else this one
+    replaces: tuple[int, int] | None = None  # where the words naming the value it ends are (replaced_named)
 
 
 @dataclass
@@ -271,6 +273,8 @@ class Reading:
             draft.attribute = self._continued(draft)
         if _FRAGMENT_KEY.match(draft.attribute):
             return draft  # 了一, 点到, 从中通: a piece of a sentence names nothing (not kept)
+        if draft.value_span is not None and draft.said_in is None and draft.replaces is None:
+            draft.replaces = named_old(self.text, *draft.value_span)  # "left Boise for Denver"
         self.facts.append(draft)
         self.known_facts.append(draft)
         if draft.attribute == "employment_status" and str(draft.value).casefold() in _NO_JOB:

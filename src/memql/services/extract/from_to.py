@@ -112,7 +112,12 @@ def _named(r: Reading, m: re.Match[str], misread: list[Draft]) -> tuple[str | No
             subject = misread[0].subject if misread else r.speaker
         thing = _ZH_NOT_KEY.sub("", re.sub(r"(?:也|又|都|就|已经|还)$", "", words))
         named = len(thing) >= 2 and r.vocabulary.relation(thing) is None  # (我男朋友 names who, no thing)
-        return subject, (r.vocabulary.normalize(thing) or None) if named else None
+        key = (r.vocabulary.normalize(thing) or None) if named else None
+        if key is not None and r.vocabulary.attribute(key) is None:
+            # 房东又要涨租 这个一室户从5800涨到6300: the one known key the sentence named before, not the flat
+            said = r.vocabulary.keys_named(before[: len(before) - len(words)])
+            key = said.pop() if len(said) == 1 else key
+        return subject, key
     if m["object"]:  # "bumped my rent from …"
         return _owner(r, m["own"], None), r.vocabulary.normalize(m["object"]) or None
     if (named := _EN_NAMED.search(before)) is not None and (

@@ -308,6 +308,7 @@ def _delta(r: Reading, text: Spelled, recent: list[Spelled], vocabulary: Vocabul
                 evidence=_evidence(quoted, d.start, d.end),
                 correction=d.correction,
                 category=vocabulary.category(d.attribute),
+                replaces=_evidence(quoted, *d.replaces) if d.replaces else None,
                 said_in=d.said_in,
             )
         except ValidationError:  # a draft the delta cannot hold (a key without words ...): left out

@@ -256,7 +256,7 @@ ATTRIBUTES: tuple[Attribute, ...] = (
     ),
     Attribute("exercise", ("exercise", "workout", "work out", "运动", "锻炼"), HEALTH),
     Attribute("wake_time", ("wake up", "get up", "wake time", "起床", "几点起"), HEALTH),
-    Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租"), MONEY),
+    Attribute("rent", ("rent", "monthly rent", "房租", "租金", "月租", "涨租", "加租"), MONEY),
     Attribute("floor", ("floor", "楼层", "几楼", "楼"), CONTEXT),
     Attribute(
         "bank", ("bank", "bank with", "banks with", "banking", "bank account", "银行"), MONEY, "organization"
