@@ -21,7 +21,9 @@ from .vocabulary import snake
 _BOOKING = re.compile(
     r"(?:(?:please|can you|could you)\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+)?)?(?:book|booked|reserve|reserved|"
     r"get|need|have|hold|make)\s+(?:us\s+|me\s+)?(?:a|an|the|our|my)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+"
-    r"for\s+(?P<n>\d+|" + EN_NUMBER_RE + r")(?:\s+(?P<unit>people|persons|guests|adults|of us|nights|days|"
+    r"for\s+(?!an?\b)(?P<n>\d+|"
+    + EN_NUMBER_RE
+    + r")(?:\s+(?P<unit>people|persons|guests|adults|of us|nights|days|"
     r"weeks|hours|seats))?\b",
     _I,
 )
@@ -144,9 +146,13 @@ _APPOINTMENT = re.compile(
 
 
 # "my car is due for an oil change the Monday after next", "I'm booked for a haircut on Friday"
+# ("booked the car service for March 10", "booked my car in for a service on the 10th": the thing booked)
 _DUE_FOR = re.compile(
-    r"(?:(?:my|our|the)\s+[a-z]+\s+(?:is|'s)\s+|(?:i'm|i am|we're|we are)\s+)?"
-    r"(?:due|booked|scheduled)\s+for\s+(?:a|an|its|his|her|the|my|our)\s+(?P<thing>[a-z-]+(?:\s+[a-z-]+)?)\s+(?:on\s+|at\s+)?",
+    r"(?:(?:(?:my|our|the)\s+[a-z]+\s+(?:is|'s)\s+|(?:i'm|i am|we're|we are)\s+)?"
+    r"(?:due|booked|scheduled)\s+for\s+(?:a|an|its|his|her|the|my|our)\s+|"
+    r"(?:(?:i|we)\s+(?:have\s+|'ve\s+)?)?(?:booked|scheduled)\s+"
+    r"(?:(?:the|my|our)\s+[a-z]+\s+in\s+for\s+(?:a|an|its|the)\s+|(?:the|my|our|a|an)\s+))"
+    r"(?P<thing>[a-z-]+(?:\s+(?!(?:on|at|for)\b)[a-z-]+)?)\s+(?:on\s+|at\s+|for\s+)?",
     _I,
 )
 _NEXT_PART = re.compile(r"\s*,\s+(?!(?:at|on|in|around|about)\b)", _I)

@@ -187,6 +187,11 @@ _PREDICATES: tuple[tuple[re.Pattern[str], str, str], ...] = tuple(
             "employer",
             "organization",
         ),
+        (  # 下周一去美团报到, 下个月到字节入职: the employer one starts at
+            r"(?:去|到)(?P<v>[^，,。！!去到]{2,10}?)(?:报到|报道|入职)(?:了|啦)?$",
+            "employer_change",
+            "organization",
+        ),
         (
             # (入职第一周: how long since, no employer)
             r"(?:入职了?|加入了?|跳槽到了?|跳槽去了?|跳到了?|跳去了?|换工作到了?|换工作去了?)(?!第|[一两三四五六七八九十\d]+[天周年])(?P<v>.+?)"

@@ -185,9 +185,8 @@ _EVENT = re.compile(
     r"面试|体检|复查|上课|开学|放假|报到|入职|出院|住院|手术|比赛|演出|交付|上线|发布|接|送|取|领|参加|举行|举办|"
     r"出差|旅游|度假|探亲|"
     r"吃|喝|聚|约|理发|剪|看|逛|爬|唱|洗|练|学|健身|踢|玩|拍|修|装|遛|按摩|毕业|复诊|就诊|"
-    r"打针|检查|产检|拔牙|补牙|拔|种牙|落地|降落|起飞|抵达|到达|登机|截止|生(?!日)|分娩|临盆|结婚|办婚礼)"
-    + _CLAUSE
-    + r"{0,8}?)?(?:了|吧|啦|呢)?$"
+    r"打针|检查|产检|拔牙|补牙|拔|种牙|落地|降落|起飞|抵达|到达|登机|截止|生(?!日)|分娩|临盆|结婚|办婚礼|保养|年检|"
+    r"维修|换油)" + _CLAUSE + r"{0,8}?)?(?:了|吧|啦|呢)?$"
 )
 _HOW_ONE_CAME = re.compile(
     r"^(?:(?:坐|乘|搭)(?:飞机|高铁|火车|动车|大巴|汽车|车|船)|开车|飞(?=过?来)|(?:出差|旅游|度假|探亲)(?=回来))"
@@ -432,6 +431,9 @@ def event(r: Reading, subject: str, a: int, at: int, b: int, confidence: float, 
         if change is not None:
             thing = thing[: change.start()]
         thing = re.sub(r"^(?:预约了?|约了?|订了?|定了?|安排了?)", "", thing.strip("的 "))  # 约了周四看牙
+        thing = re.sub(r"(?:预约了?|约了?|约的|订了?|定了?|安排了?|要|得|该)$", "", thing)  # 车子约了3月12号…
+        if (held := r.vocabulary.known(thing)) is not None and held.kind != "date":
+            thing = ""  # 我的车下周三保养: the car is what the act is done to; the event is 保养
         thing = re.sub(r"^(?:和|跟|与|同)[\u4e00-\u9fff]{1,5}$", "", thing)  # 我和男朋友下周六领证: with whom
         if len(thing) > 8 or re.search(r"[是在住我你他她，,]|每", thing):
             return False

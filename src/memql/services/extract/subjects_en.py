@@ -57,6 +57,13 @@ def subject_of(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         # "our dog Biscuit", "my old roommate Jo": the name is the subject, the words before say who
         r.name_person(m["name"], None, m.span("name"))
         return m["name"], m.end()
+    apposed = re.compile(
+        rf"(?P<name>{_NAME})(?:,\s+|\s+\()(?:my|our)\s+{KIN_ADJ}(?P<rel>{relation_words(r)})(?:,|\))\s*", _I
+    ).match(s, pos, end)
+    if apposed is not None and apposed["name"] not in NOT_NAMES:
+        return _relative(
+            r, apposed
+        ), apposed.end()  # "Yaw, my older brother, is …", "Yaw (my brother) works …"
     name = re.compile(_NAME + r"(?![\w'])").match(s, pos, end)
     if (
         name is not None
@@ -252,7 +259,7 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
             # "Parent conference is next Wednesday at 4": a thing of the speaker's on a day
             or (
                 m["noun"].split(" with ")[0][1:].islower()
-                and (r.time_at(m.end(), end) is not None or recurs(r, m.end(), end))
+                and (r.time_at(_booked(s, m.end(), end), end) is not None or recurs(r, m.end(), end))
             )
             # "deductible is $1,500", "network is Nguyen_5G": an amount or a code of the speaker's
             or (
@@ -274,6 +281,14 @@ def possessor(r: Reading, pos: int, end: int) -> tuple[str, int] | None:
         r.name_person(m["name"], None, (m.start("name"), m.end("name")))
         return m["name"], m.end()
     return None
+
+
+# "Dentist is booked for March 10": the words of a booking before the day it is for
+_BOOKED_FOR = re.compile(r"\s*(?:booked|scheduled|set|planned|confirmed)\s+(?:in\s+)?(?:for|on)\b", _I)
+
+
+def _booked(s: str, at: int, end: int) -> int:
+    return m.end() if (m := _BOOKED_FOR.match(s, at, end)) is not None else at
 
 
 def held_by_head(r: Reading, subject: str, key: str, events_only: bool = False):

@@ -211,7 +211,12 @@ ATTRIBUTES: tuple[Attribute, ...] = (
         CONTEXT,
     ),
     Attribute("grade", ("grade", "school grade", "grade level", "school year", "年级"), CONTEXT),
-    Attribute("car", ("car", "vehicle", "drive", "drives", "driving", "车", "开车"), CONTEXT, "product"),
+    Attribute(
+        "car",
+        ("car", "vehicle", "drive", "drives", "driving", "车", "车子", "爱车", "开车"),
+        CONTEXT,
+        "product",
+    ),
     Attribute("size", ("size", "clothing size", "shirt size", "t-shirt size", "hoodie size"), CONTEXT),
     Attribute("allergy", ("allergy", "allergies", "allergic to", "food allergy", "过敏", "过敏源"), HEALTH),
     Attribute("reading", ("reading", "currently reading"), CONTEXT),
