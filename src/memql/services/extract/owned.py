@@ -25,7 +25,8 @@ _MAKE = (
     rf"(?-i:{PHONE_MAKES}|{CAR_MAKES}|{CAR_MAKES_ZH})|{LOWER_CAR_MAKES}|(?:iphone|pixel|galaxy)(?=\s?[a-z]?\d)|"
     rf"\b{CAR_MODELS}(?![\w-])"
 )
-_THING = rf"(?P<v>(?:{_MAKE})(?:\s{CAR_MODELS}(?![\w-]))?{_MODEL})"  # (a make and its model: "mazda cx-5")
+# (a make and its model: "mazda cx-5", 大众朗逸, 比亚迪海豹)
+_THING = rf"(?P<v>(?:{_MAKE})(?:\s{CAR_MODELS}(?![\w-])|{CAR_MAKES_ZH})?{_MODEL})"
 _GOT_EN = re.compile(
     # "caved and got an iphone 16", "so glad i went with the cx-5": a verb or a feeling first
     # ("went to the dealer to just look and drove out in an ioniq 5": a clause of one's own before "and")
@@ -48,12 +49,14 @@ _MINE_EN = re.compile(
 )
 _GOT_ZH = re.compile(
     r"(?:[^，,。]{0,8}?)(?<![加收投介导输录深陷引植进])"  # 加入了小米: joined, not bought
-    r"(?:买了|入了|入手了?|换了|换成了?|提了|提的|拿到了?|用上了?|到手了?|提车(?:了|啦)?[，,！!]?)"
+    r"(?:买了|入了|入手了?|换了|换成了?|提了|提的|拿到了?|用上了?|到手了?|提车(?:了|啦)?[，,！!]?|"
+    r"(?<![要想])开(?:的是|着|上了)?)"  # 现在开理想L7
     r"(?:一?[台部辆个])?(?:新的?)?" + _THING,
     _I,
 )
 _MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)" + _THING, _I)
-_PICKED_UP = re.compile(r"提车(?:了|啦|咯)?[！!，,。\s]*$")  # 提车啦！比亚迪汉: the car, in the next sentence
+# 提车啦！比亚迪汉, 新车到了！蔚来ET5: the car, in the next sentence
+_PICKED_UP = re.compile(r"(?:提车|喜提新车|新车到手|新车到)(?:了|啦|咯)?[！!，,。\s]*$")
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
 # a message that says the speaker took a car or put money down on one (定了！Model Y，交了定金，说五月中提车;
 # 试驾了理想L6 … 直接提的现车): the one car it names is theirs — not when the deposit went back or the
@@ -62,6 +65,7 @@ _TOOK_CAR_ZH = re.compile(r"(?<![没不])(?:提车|提的现车|提了车|交了
 _NOT_TAKEN_ZH = re.compile(r"定金退了|退了定金|退订|取消了?订单|还没提|没提车")
 _CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH}|{LOWER_CAR_MAKES}|{CAR_MODELS}(?![\w-]))")
 _ANY_MAKE = re.compile(_MAKE, _I)
+_COMMUTE_ZH = re.compile(r"(?:去)?(?:上班|上学|通勤)")
 
 
 def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> bool:
@@ -80,6 +84,8 @@ def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> b
     found = got if got is not None else m if mine else None
     if found is None or len(found["v"].strip()) < 2:
         return False
+    if chinese and _COMMUTE_ZH.match(r.text, found.end("v"), end):
+        return False  # 我每天开帕萨特上班: how one gets to work (the grammar's commute)
     value = found["v"].strip()
     key = "car" if _CAR.match(value) else "phone"
     add = add_fact_zh if chinese else add_fact_en

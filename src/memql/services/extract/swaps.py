@@ -43,7 +43,8 @@ _UNTIL_TO = re.compile(r"(.+?)\s+to\s+", _I)
 _FROM_TO = re.compile(r"\s+to\s+(?:the\s+|a\s+|an\s+)?", _I)
 # said alone right after the value it replaces: "Switched to oat lattes.", "These days it's black coffee."
 _SWITCHED = re.compile(
-    r"^\s*(?:(?:i|we)\s+)?(?:(?:have|'ve)\s+)?(?:switched|changed|moved) (?:over )?to\s+|"
+    r"^\s*(?:(?:i|we)\s+)?(?:(?:have|'ve)\s+)?(?:switched|changed|moved) (?:over )?to\s+"
+    r"(?:(?:a|an|the|some)\s+)?|"
     r"^\s*(?:these days|now|nowadays|lately)\s*,?\s+it'?s\s+(?:just\s+|mostly\s+|only\s+)?|"
     r"^\s*(?:now|these days)\s*,?\s+(?:i'?m|i am)\s+on\s+",
     _I,
@@ -51,7 +52,7 @@ _SWITCHED = re.compile(
 # where a value said after a verb ends: a new clause, a reason, a time or a filler word
 _END = re.compile(
     r"\s*(?:[,.;:!?(]|\s-\s|\s(?:in\s+)?for\s|\s(?:down|aside|away)\b|\s(?:and|but|because|since|so|as|instead|now|too|again|anymore|last|this|"
-    r"yesterday|today|tonight|finally|lol|haha)\b)|$",
+    r"yesterday|today|tonight|finally|lately|recently|nowadays|lol|haha)\b)|$",
     _I,
 )
 _MAX_WORDS = 5

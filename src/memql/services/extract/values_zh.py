@@ -73,6 +73,8 @@ def add_fact(r, subject, key, value, start, end, confidence, correction, kind, v
             if d.subject == subject and d.attribute.endswith(f"{thing}.{aspect}"):
                 key = d.attribute
                 break
+    if key == "car" and isinstance(value, str) and (one := re.match(r"一?[台辆部](?=\S)", value)):
+        value, vspan = value[one.end() :], (vspan[0] + one.end(), vspan[1])  # 开的是一台卡罗拉: the car
     if kind == "text" and r.time_at(*vspan) is not None:
         kind = "date"
     elif kind == "text" and isinstance(value, str) and RECURRING.match(value):
