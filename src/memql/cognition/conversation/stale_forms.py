@@ -16,6 +16,7 @@ from typing import Any
 
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract.common import count_of
+from memql.services.extract.sums import amount
 from memql.services.extract.values_zh import ZH_MEASURE
 
 
@@ -165,6 +166,8 @@ def value_forms(value: Any) -> set[str]:
             out.add(measure["num"])  # 135斤 is said 135 (称了一下是135)
         if isinstance(value, int) and not isinstance(value, bool):
             out |= _zh_amount(value)  # 3200 said 三千二
+        elif _WAN.fullmatch(text) and (n := amount(text)) is not None and n == int(n):
+            out |= {str(int(n)), f"{int(n):,}"} | _zh_amount(int(n))  # 1万5 said 15000, 一万五, 1.5万
     if day is not None:
         month = MONTHS[day.month - 1]
         out.update(
@@ -183,6 +186,7 @@ def value_forms(value: Any) -> set[str]:
 # a value led by an amount or a measure: "$1,950 a month" is said "$1,950"; "12 kg" is said "12kg"
 _AMOUNT = re.compile(r"^(?P<cur>[$€£¥]?)(?P<num>\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{1,5}\b)?")
 _MEASURE = re.compile(r"(?P<num>\d[\d,]*(?:\.\d+)?)\s*[a-z]{2,6}", re.I)  # "195 pounds", "82 kg"
+_WAN = re.compile(r"\d+(?:\.\d)?万\d?")  # an amount in ten thousands: 1万5, 2.5万
 _ZH_COUNT = re.compile(r"^(?P<num>[0-9]{1,3}|[一二两三四五六七八九十]{1,3})(?:个人|个|位|人|口人|口)$")
 _EN_COUNT = re.compile(r"^(?P<num>[a-z]+|[0-9]{1,3})\s+(?:people|persons|guests|adults|of us)$")
 _EN_SMALL = (

@@ -347,7 +347,7 @@ def _states(r, subject, a, at, verb_at, b, confidence, correction) -> bool:
             r,
             subject,
             "allergy." + snake(m["v"]),
-            True,
+            m["not"] is None,
             a,
             b,
             confidence,

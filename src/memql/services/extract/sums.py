@@ -26,10 +26,13 @@ def amount(value: object) -> float | None:
     n = float(m[2].replace(",", "") + (m[3] or "")) * _TIMES.get((m[4] or "").lower(), 1)
     if not m[4] and (jiao := _JIAO.match(str(value), m.end())) is not None:
         n += int(jiao[1]) / 10  # 2块5: 2.5
+    elif m[4] == "万" and (qian := _QIAN.match(str(value), m.end())) is not None:
+        n += int(qian[1]) * 1000  # 1万5: 15,000
     return n
 
 
 _JIAO = re.compile(r"块(\d)")
+_QIAN = re.compile(r"(\d)(?![\d.])")
 
 
 # words after a sum that say so: "almost $1,500 less", "$200 more", "50 bucks cheaper"

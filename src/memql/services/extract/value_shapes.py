@@ -20,9 +20,11 @@ _I = re.IGNORECASE
 _EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
 # a sum's period said after it: "142/mo", "17.99 a month", "$600 per year"
 SUM_PERIOD = r"\s?/\s?(?:mo|month|yr|year)\b|\s(?:a|per)\s(?:month|year)\b"
+# a thousands figure after 万 (1万5: 15,000), when nothing but the sentence's end or a word of amounts follows
+_WAN_TAIL = r"(?:\d(?=$|[，,。！!？?\s~]|千|左右|多|了|啦|吧|呢|的|一个月|每个?月))?"
 _MONEY = re.compile(
     r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
-    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万))|"
+    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万" + _WAN_TAIL + r"))|"
     r"(?:(?<![\d.,])\d{3,6}(?=一个月|每个?月|一年|每年))|"  # 3200一个月: a sum by the period it is paid for
     # "142/mo", "17.99 a month": a sum by its period (of two digits or more, or with cents)
     r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=" + SUM_PERIOD + r"))|"
