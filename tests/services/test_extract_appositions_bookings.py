@@ -66,3 +66,22 @@ def test_a_booking_for_a_thing_is_no_party_size():
     said = facts("booked my car in for a service on March 10", speaker="Hugo")
     assert not any(a.endswith(".people") for _, a, _ in said)
     assert ("Hugo", "table.people", "four") in facts("book us a table for four", speaker="Hugo")
+
+
+@pytest.mark.parametrize(
+    "first, then, expected",
+    [
+        (
+            "my daughter Mia goes to Lincoln Elementary",
+            "she's switching to Oak Hill in September",
+            ("Mia", "school", "Oak Hill"),
+        ),
+        (
+            "my brother works at Google",
+            "he's switching to Meta next month",
+            ("Hugo's brother", "employer", "Meta"),
+        ),
+    ],
+)
+def test_a_switch_said_as_it_happens_or_for_later(first, then, expected):
+    assert expected in facts_of_turns(("Hugo", first), ("Hugo", then))

@@ -581,7 +581,8 @@ def _label(r: Reading, pos: int, end: int, confidence: float, correction: bool) 
 # "Zoe transferred to Maple Leaf", "he switched over to Lyft": the subject's held school, employer or
 # club, whichever is the latest organisation of theirs
 _TRANSFER = re.compile(
-    r"(?:has\s+|'s\s+|just\s+|finally\s+)*(?:transferred|switched|changed)\s+(?:schools|jobs|teams|clubs|"
+    r"(?:has\s+|'s\s+|is\s+|just\s+|finally\s+)*(?:transferr(?:ed|ing)|switch(?:ed|ing)|chang(?:ed|ing))\s+"
+    r"(?:schools|jobs|teams|clubs|"
     r"companies|over)?\s*(?:over\s+)?to\s+(?:the\s+)?(?P<name>(?-i:[A-Z][\w'&.-]*)(?:\s+(?-i:[A-Z][\w'&-]*))*)",
     _I,
 )
