@@ -85,3 +85,20 @@ def test_a_booking_for_a_thing_is_no_party_size():
 )
 def test_a_switch_said_as_it_happens_or_for_later(first, then, expected):
     assert expected in facts_of_turns(("Hugo", first), ("Hugo", then))
+
+
+@pytest.mark.parametrize(
+    "text, speaker, expected",
+    [
+        ("I got laid off today", "Pat", ("Pat", "employment_status", "laid off")),
+        ("my brother was let go last week", "Pat", ("Pat's brother", "job_title", "let go")),
+        ("我被裁了", "阿强", ("阿强", "employment_status", "失业")),
+        ("我哥上个月被辞退了", "阿强", ("阿强的哥哥", "employment_status", "失业")),
+    ],
+)
+def test_a_job_lost(text, speaker, expected):
+    assert expected in facts(text, speaker=speaker)
+
+
+def test_firing_someone_is_no_job_lost():
+    assert not [f for f in facts("I fired my accountant", speaker="Pat") if f[1] == "employment_status"]

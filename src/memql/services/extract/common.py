@@ -68,7 +68,10 @@ def held_key(vocabulary: Vocabulary, relation: str) -> str:
 
 
 # statuses that say no job is held: the job title they end is the status
-_NO_JOB = frozenset({"retired", "unemployed", "between jobs", "out of work", "退休", "失业"})
+_NO_JOB = frozenset(
+    {"retired", "unemployed", "between jobs", "out of work", "laid off", "let go", "fired", "made redundant"}
+    | {"退休", "失业"}
+)
 
 # confidence of a rule fact: a plain statement, a hedged one ("I think"), a bound correction
 STATED = 0.9

@@ -311,7 +311,11 @@ _STATUSES: tuple[tuple[re.Pattern[str], str, str | None], ...] = (
         None,
     ),
     (re.compile(r"退休了?"), "employment_status", "退休"),
-    (re.compile(r"(?:失业了?|待业|没工作了?)"), "employment_status", "失业"),
+    (
+        re.compile(r"(?:失业了?|待业|没工作了?|被裁(?:员)?了?|被辞退了?|被开除了?)"),
+        "employment_status",
+        "失业",
+    ),
     (re.compile(r"怀孕了?"), "pregnancy", "怀孕"),
     (  # 在医院上夜班, 终于调成白班了: the shift in the speaker's word for it (value None: the words said)
         re.compile(

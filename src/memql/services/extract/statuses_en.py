@@ -61,6 +61,14 @@ _VERB_STATUSES = (
         ),
         "grade",
     ),
+    (  # "I got laid off today", "he was let go": no job held, whatever the employer was
+        re.compile(
+            _ADVERBS + r"(?:got|was|were|been|have been|'ve been|has been|'s been|just got)\s+"
+            r"(?P<value>laid off|let go|fired|made redundant)\b",
+            _I,
+        ),
+        "employment_status",
+    ),
 )
 _SHIFT = (  # "works nights", "got moved to day shifts", "is on the graveyard shift": the shift as said
     re.compile(
