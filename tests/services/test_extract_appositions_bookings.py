@@ -1,7 +1,8 @@
 """A relative named in apposition ("Yaw, my older brother, is …"), the employer one reports to (去美团报到),
 a car's service day in Chinese (车约了下周三保养), and bookings said without "my" ("dentist is booked for
-March 10", "booked the car service for March 10") — subjects_en.py, patterns_zh.py, predicates_zh.py,
-events_en.py."""
+March 10", "booked the car service for March 10"), a switch said for later ("she's switching to Oak Hill
+in September") and a job lost ("I got laid off", 被裁了) — subjects_en.py, patterns_zh.py, predicates_zh.py,
+events_en.py, rules_en.py, statuses_en.py."""
 
 from __future__ import annotations
 
