@@ -33,11 +33,14 @@ _AFTER_ZH = re.compile(
     r"^[，,]?\s*(?:而)?不是(?P<old>[^，,。！!？?；;了的\s]{1,12})(?:了|啦)?(?=[，,。！!？?；;\s]|$)"
 )
 _WORDS_EN = 6
+_ANY = re.compile(r"from|left|quit|swapped|traded|replaced|ditched|not|instead|rather|longer|从|由|不是", _I)
 
 
 def named_old(text: str, v0: int, v1: int) -> tuple[int, int] | None:
     """The span of the words around the value at [v0, v1) of `text` that name the value it replaces; None
     when they name none (or name the value itself)."""
+    if _ANY.search(text) is None:
+        return None  # (most messages name no old value)
     value = text[v0:v1].casefold().strip()
     for pattern, m, offset in (
         (_BEFORE_ZH, _BEFORE_ZH.search(text[max(0, v0 - 20) : v0]), max(0, v0 - 20)),
