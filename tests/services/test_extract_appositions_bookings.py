@@ -103,3 +103,15 @@ def test_a_job_lost(text, speaker, expected):
 
 def test_firing_someone_is_no_job_lost():
     assert not [f for f in facts("I fired my accountant", speaker="Pat") if f[1] == "employment_status"]
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("got laid off from Dell today", ("Pat", "employment_status", "laid off")),
+        ("just got engaged!!", ("Pat", "marital_status", "engaged")),
+        ("finally went vegan", ("Pat", "diet", "vegan")),
+    ],
+)
+def test_a_status_said_without_a_subject_is_the_speakers(text, expected):
+    assert expected in facts(text, speaker="Pat")

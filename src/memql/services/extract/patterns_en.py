@@ -100,7 +100,8 @@ CHANGING = (
 _SUBJECTLESS = re.compile(
     r"(?:just\s+|finally\s+|recently\s+|now\s+)*(?:working|living|moved|relocated|started|joined|based|"
     r"settled|got hired|got a job|got promoted|got posted|got (?:my|our) own|transferred|turned|am turning|"
-    r"'m turning|driving|"
+    r"'m turning|driving|got engaged|got married|got divorced|went (?:vegan|vegetarian|pescatarian|keto)|"
+    r"got laid off|got let go|"
     r"cut back|cut down|weighed in|signed up for|(?:usually|normally)\s+(?:in bed|asleep)|"
     r"first\s+(?:full\s+)?(?:day|week|month|shift)\s+(?:at|with))\b|"
     r"(?:my|our|the)\s+landlord\s+(?:charges|is charging|'s charging)\s+(?:me|us)\b|"  # the tenant's rent
