@@ -58,6 +58,7 @@ _MINE_ZH = re.compile(r"我(?:的|那台|那部|那辆|这台|这部|这辆|这)
 # 提车啦！比亚迪汉, 新车到了！蔚来ET5: the car, in the next sentence
 _PICKED_UP = re.compile(r"(?:提车|喜提新车|新车到手|新车到)(?:了|啦|咯)?[！!，,。\s]*$")
 _ALONE_ZH = re.compile(_THING + r"(?=[，,。！!]|$)", _I)
+_ANY_THING = re.compile(_THING, _I)
 # a message that says the speaker took a car or put money down on one (定了！Model Y，交了定金，说五月中提车;
 # 试驾了理想L6 … 直接提的现车): the one car it names is theirs — not when the deposit went back or the
 # pick-up has not happened (定金退了, 还没提车)
@@ -100,9 +101,10 @@ def _the_car_taken(r: Reading, pos: int, end: int) -> re.Match[str] | None:
     only car the message names."""
     if _TOOK_CAR_ZH.search(r.text) is None or _NOT_TAKEN_ZH.search(r.text) is not None:
         return None
-    thing = re.compile(_THING, _I)
-    cars = {m["v"].strip().replace(" ", "") for m in thing.finditer(r.text) if _CAR.match(m["v"].strip())}
+    cars = {
+        m["v"].strip().replace(" ", "") for m in _ANY_THING.finditer(r.text) if _CAR.match(m["v"].strip())
+    }
     if len(cars) != 1:
         return None
-    found = thing.search(r.text, pos, end)
+    found = _ANY_THING.search(r.text, pos, end)
     return found if found is not None and _CAR.match(found["v"].strip()) else None

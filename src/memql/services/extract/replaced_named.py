@@ -42,16 +42,18 @@ def named_old(text: str, v0: int, v1: int) -> tuple[int, int] | None:
     if _ANY.search(text) is None:
         return None  # (most messages name no old value)
     value = text[v0:v1].casefold().strip()
-    for pattern, m, offset in (
-        (_BEFORE_ZH, _BEFORE_ZH.search(text[max(0, v0 - 20) : v0]), max(0, v0 - 20)),
-        (_AFTER_ZH, _AFTER_ZH.match(text[v1 : v1 + 20]), v1),
-        (_BEFORE_EN, _BEFORE_EN.search(text[max(0, v0 - 60) : v0]), max(0, v0 - 60)),
-        (_AFTER_EN, _AFTER_EN.match(text[v1 : v1 + 48]), v1),
+    before, after = max(0, v0 - 60), v1  # (each pattern read only when the ones before it found nothing)
+    for pattern, english, offset, span in (
+        (_BEFORE_ZH.search, False, max(0, v0 - 20), (max(0, v0 - 20), v0)),
+        (_AFTER_ZH.match, False, after, (after, v1 + 20)),
+        (_BEFORE_EN.search, True, before, (before, v0)),
+        (_AFTER_EN.match, True, after, (after, v1 + 48)),
     ):
+        m = pattern(text[span[0] : span[1]])
         if m is None:
             continue
         old = m["old"].strip()
-        if pattern in (_BEFORE_EN, _AFTER_EN) and len(old.split()) > _WORDS_EN:
+        if english and len(old.split()) > _WORDS_EN:
             continue
         if not old or old.casefold() == value or old.casefold() in value or value in old.casefold():
             continue
