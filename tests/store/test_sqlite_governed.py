@@ -9,6 +9,7 @@ import random
 import sqlite3
 import subprocess
 import sys
+import threading
 from datetime import timedelta
 
 import numpy as np
@@ -250,4 +251,103 @@ def test_instants_stored_otherwise_than_as_integers_keep_to_sql(tmp_path):
         assert {n: tuple(r) for n, r in got.items()} == {
             n: tuple(r) for n, r in governed.Checker(s.conn)("T", BOB, [1, 2, 3, 4, 5]).items()
         }
+    store.close()
+
+
+def in_the_file(store: SQLiteStore) -> dict[str, tuple[int, int | None]]:
+    """Every record's heat as the file holds it, read on a connection of its own."""
+    conn = sqlite3.connect(store.path)
+    try:
+        return {str(n): (v, a) for n, v, a in conn.execute("SELECT num, visits, last_access_at FROM records")}
+    finally:
+        conn.close()
+
+
+def copy_matches_the_file(store: SQLiteStore) -> None:
+    """Each shape the copy holds is what loading it afresh gives (the heat the flushes applied included)."""
+    conn = sqlite3.connect(store.path)
+    try:
+        for key, rows in store.governed.shapes.items():
+            sql, params = key[0], [value for _, value in key[1:]]
+            assert rows == governed._load(conn, sql, params)
+    finally:
+        conn.close()
+
+
+def test_the_copy_outlives_the_process_s_own_visit_flushes(store, side):
+    target = first_id(store)
+    warm(store, side)
+    shapes = dict(store.governed.shapes)
+    for minutes in (1, 2, 3):
+        with store.read() as s:
+            s.touch("T", [target, str(int(target) + 1)], NOW + timedelta(minutes=minutes))
+        store.flush_visits()  # as the buffer's timer does: on the store's connection, the lock being free
+        found = seen(store, side)
+        assert all(store.governed.shapes[key] is rows for key, rows in shapes.items())  # kept, not reloaded
+        assert (
+            found[target]
+            == in_the_file(store)[target]
+            == (minutes, int((NOW + timedelta(minutes=minutes)).timestamp() * 1e6))
+        )
+        copy_matches_the_file(store)
+    with store.read() as s:  # an earlier instant moves no last access back, as the SQL's MAX
+        s.touch("T", [target], NOW)
+    store.flush_visits()
+    assert seen(store, side)[target] == in_the_file(store)[target] and in_the_file(store)[target][0] == 4
+    copy_matches_the_file(store)
+
+
+def test_another_connection_s_visit_flush_or_heat_empties_the_copy(store, side, tmp_path):
+    target = first_id(store)
+    warm(store, side)
+    other = SQLiteStore(str(tmp_path / "g.db"), vector_index="exact", lexical_index="postings")
+    with other.read() as s:
+        s.touch("T", [target], NOW)
+    other.flush_visits()
+    assert seen(store, side)[target] == in_the_file(store)[target] and in_the_file(store)[target][0] == 1
+    other.close()
+    warm(store, side)
+    script = (
+        "import sqlite3, sys; c = sqlite3.connect(sys.argv[1], isolation_level=None); "
+        "c.execute('UPDATE records SET visits = 40 WHERE num = ?', (int(sys.argv[2]),))"
+    )
+    subprocess.run([sys.executable, "-c", script, str(tmp_path / "g.db"), target], check=True)
+    assert seen(store, side)[target][0] == 40  # plain SQL on the heat alone: counted by the triggers
+
+
+def test_a_flush_waits_for_another_s_write_lock_on_a_connection_of_its_own(store, side, tmp_path):
+    target = first_id(store)
+    warm(store, side)
+    with store.read() as s:
+        s.touch("T", [target], NOW)
+    holder = sqlite3.connect(str(tmp_path / "g.db"), isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another process's write lock
+    flushing = threading.Thread(target=store.flush_visits)
+    flushing.start()
+    flushing.join(0.3)
+    assert flushing.is_alive()  # waiting for the lock, but not on the store's connection:
+    assert seen(store, side)[target][0] == 1  # reads go on meanwhile (the visit, from the buffer)
+    holder.execute("COMMIT")
+    flushing.join(10)
+    assert not flushing.is_alive() and not store.visits.pending
+    assert in_the_file(store)[target][0] == 1 and seen(store, side)[target][0] == 1
+    holder.close()
+
+
+def test_the_change_counters_cover_every_column_but_the_heat(tmp_path):
+    store = SQLiteStore(str(tmp_path / "c.db"))
+    columns = {row[1] for row in store.execute_sql("PRAGMA table_info(records)")}
+    trigger = store.execute_sql("SELECT sql FROM sqlite_master WHERE name = 'records_changed'")[0][0]
+    listed = trigger.split("UPDATE OF", 1)[1].split("ON records", 1)[0]
+    assert {name.strip() for name in listed.split(",")} == columns - {"visits", "last_access_at"}
+    counters = "SELECT name, value FROM counters WHERE name IN ('record_writes', 'visit_writes')"
+    with store.transaction() as s:
+        target = put(s, "T", "a note", None)
+    before = dict(store.execute_sql(counters))
+    with store.transaction() as s:
+        s.update("T", target, {"tags": ["x"]})
+    with store.transaction() as s:
+        s.touch("T", [target], NOW)
+    after = dict(store.execute_sql(counters))
+    assert after == {"record_writes": before["record_writes"] + 1, "visit_writes": before["visit_writes"] + 1}
     store.close()

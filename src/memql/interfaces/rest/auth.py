@@ -74,24 +74,34 @@ class Caller:
         key = authenticate(services(self.request).store, self.presented)
         if key is None:
             raise AuthError("auth.invalid", "the API key is unknown, malformed or revoked")
-        setattr(self.request.state, STATE_KEY, {"key_id": key.id, "tenant": key.tenant, "actor": key.actor})
+        setattr(self.request.state, STATE_KEY, caller_state(key))
         return key
 
     def memory(self) -> Memory:
         """The caller's Memory (tenant, actor, role, consent and clearance from the key), over the shared
         store and embedder; 401 (AuthError) without a valid key."""
-        key, shared = self.key(), services(self.request)
-        return Memory(
-            shared.store,
-            tenant=key.tenant,
-            actor=key.actor,
-            role=key.role,
-            consent=key.consent,
-            clearance=key.clearance,
-            embedder=shared.embedder,
-            llm=shared.llm,
-            clock=shared.clock,
-        )
+        return memory_for(self.key(), services(self.request))
+
+
+def caller_state(key: ApiKey) -> dict[str, str]:
+    """What the access log says of a request's caller (scope["state"][STATE_KEY]): never the key."""
+    return {"key_id": key.id, "tenant": key.tenant, "actor": key.actor}
+
+
+def memory_for(key: ApiKey, shared: Services) -> Memory:
+    """The Memory of a checked key's caller (tenant, actor, role, consent and clearance from the key) over
+    the server's shared store, embedder, LLM and clock."""
+    return Memory(
+        shared.store,
+        tenant=key.tenant,
+        actor=key.actor,
+        role=key.role,
+        consent=key.consent,
+        clearance=key.clearance,
+        embedder=shared.embedder,
+        llm=shared.llm,
+        clock=shared.clock,
+    )
 
 
 async def caller(

@@ -8,7 +8,6 @@ its audit entry) waits in the store's VisitBuffer (memql.store.visits) for one b
 
 from __future__ import annotations
 
-import contextlib
 import json
 import secrets
 import sqlite3
@@ -30,11 +29,11 @@ from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.governed import Checker, GovernanceCopy, fts5_candidates
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
-from memql.store.sqlite.reads import write_batch
+from memql.store.sqlite.reads import VisitFlushes
 from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import VectorIndex, VectorMode
-from memql.store.visits import Batch, ReadMixin, VisitBuffer, refuse_writes
+from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 BUSY_TIMEOUT_MS = 30_000
 # FTS5 lexical search ranks this many of the index's best matches before checking the query's conditions
@@ -385,7 +384,7 @@ class SQLiteReadSession(ReadMixin, SQLiteSession):
             self.check = check
 
 
-class SQLiteStore:
+class SQLiteStore(VisitFlushes):
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
     def __init__(
@@ -411,7 +410,8 @@ class SQLiteStore:
         self._lock = threading.RLock()
         self._closed = False
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
-        self._flush_conn: sqlite3.Connection | None = None  # the timer's flushes (a file store)
+        self._flush_conn: sqlite3.Connection | None = None  # flushes that wait for another's write lock
+        self.busy_timeout_ms = BUSY_TIMEOUT_MS
         self.visits = VisitBuffer(self.flush_visits)
         # the records passing each query shape, at one database version (see memql.store.sqlite.governed);
         # `writes` counts this connection's write transactions, a part of that version
@@ -527,41 +527,8 @@ class SQLiteStore:
                 self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
                 self.vectors.start_builds()  # those its searches found due, once it has answered
 
-    def flush_visits(self) -> None:
-        """Write the buffered visits and read audit entries in one write transaction (see
-        memql.store.visits); given back to the buffer if the write fails. Called by the buffer's timer,
-        it writes through a connection of its own, so that this process's reads do not wait meanwhile
-        for the write lock (a :memory: store has one connection, and no other process to wait for)."""
-        # a thread inside a transaction of this store (a write's flush, close) uses the main connection
-        own = self.path != ":memory:" and not self._lock._is_owned()  # type: ignore[attr-defined]
-        with contextlib.nullcontext() if own else self._lock, self._flushing:  # this order, always
-            if self._closed or not self.visits.pending:
-                return
-            batch = self.visits.drain()
-            try:
-                self._write_batch(self._flush_connection() if own else self.conn, batch)
-            except BaseException:
-                self.visits.restore(batch)
-                raise
-
-    def _flush_connection(self) -> sqlite3.Connection:
-        if self._flush_conn is None:
-            self._flush_conn = sqlite3.connect(
-                self.path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
-            )
-            self._flush_conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
-        return self._flush_conn
-
-    def _write_batch(self, conn: sqlite3.Connection, batch: Batch) -> None:
-        if conn is self.conn:
-            self.writes += 1
-        conn.execute("BEGIN IMMEDIATE")
-        try:
-            write_batch(conn, batch, SQLiteSession(conn, self.vectors, self.lexical).log)
-        except BaseException:
-            conn.execute("ROLLBACK")
-            raise
-        conn.execute("COMMIT")
+    def _audit_log(self, conn: sqlite3.Connection) -> Any:
+        return SQLiteSession(conn, self.vectors, self.lexical).log
 
     @contextmanager
     def dry_run(self) -> Iterator[SQLiteSession]:
