@@ -80,9 +80,9 @@ def test_a_sqlite_store_from_before_path_vectors_opens_and_searches_as_before(tm
             m.encode(text)
         before = _searched(m)
     conn = sqlite3.connect(path)  # as memql wrote it before: schema 9, no path_embeddings column
-    for trigger in ("records_inserted", "records_deleted", "records_changed", "records_visited"):
-        conn.execute(f"DROP TRIGGER {trigger}")  # (schema 11's change counters)
-    conn.execute("DELETE FROM counters WHERE name IN ('record_writes', 'visit_writes')")
+    for trigger in ("records_inserted", "records_deleted", "records_updated", "record_changes_pruned"):
+        conn.execute(f"DROP TRIGGER {trigger}")  # (schema 11's log of changed records)
+    conn.execute("DROP TABLE record_changes")
     conn.execute("DROP INDEX records_with_path_vectors")
     conn.execute("ALTER TABLE records DROP COLUMN path_embeddings")
     conn.execute("PRAGMA user_version = 9")

@@ -297,7 +297,7 @@ def test_the_copy_outlives_the_process_s_own_visit_flushes(store, side):
     copy_matches_the_file(store)
 
 
-def test_another_connection_s_visit_flush_or_heat_empties_the_copy(store, side, tmp_path):
+def test_another_connection_s_visit_flush_or_heat_is_read_again(store, side, tmp_path):
     target = first_id(store)
     warm(store, side)
     other = SQLiteStore(str(tmp_path / "g.db"), vector_index="exact", lexical_index="postings")
@@ -334,20 +334,103 @@ def test_a_flush_waits_for_another_s_write_lock_on_a_connection_of_its_own(store
     holder.close()
 
 
-def test_the_change_counters_cover_every_column_but_the_heat(tmp_path):
+def test_every_change_of_a_record_is_logged_and_the_log_is_kept_short(tmp_path):
     store = SQLiteStore(str(tmp_path / "c.db"))
-    columns = {row[1] for row in store.execute_sql("PRAGMA table_info(records)")}
-    trigger = store.execute_sql("SELECT sql FROM sqlite_master WHERE name = 'records_changed'")[0][0]
-    listed = trigger.split("UPDATE OF", 1)[1].split("ON records", 1)[0]
-    assert {name.strip() for name in listed.split(",")} == columns - {"visits", "last_access_at"}
-    counters = "SELECT name, value FROM counters WHERE name IN ('record_writes', 'visit_writes')"
+    logged = "SELECT num FROM record_changes ORDER BY seq"
     with store.transaction() as s:
-        target = put(s, "T", "a note", None)
-    before = dict(store.execute_sql(counters))
+        first, second = put(s, "T", "a note", None), put(s, "T", "another", None)
     with store.transaction() as s:
-        s.update("T", target, {"tags": ["x"]})
+        s.update("T", first, {"tags": ["x"]})
+        s.touch("T", [second], NOW)  # heat too
+        s.hard_delete("T", [first])
+    store.execute_sql("UPDATE records SET num = 77 WHERE num = ?", (int(second),))  # (plain SQL: both)
+    changes = [str(row[0]) for row in store.execute_sql(logged)]
+    assert changes[-5:] == [first, second, first, "77", second]  # (a new number: both)
+    fill = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 120000) "
+    store.execute_sql(fill + "INSERT INTO record_changes (num) SELECT 1 FROM c")
+    low, high, count = store.execute_sql("SELECT min(seq), max(seq), count(*) FROM record_changes")[0]
+    assert high > 120_000 and count <= 100_000 + 10_000 and low == high - count + 1
+    store.close()
+
+
+def test_a_copy_further_behind_than_the_log_starts_over(store, side):
+    target = first_id(store)
+    warm(store, side)
+    shapes = dict(store.governed.shapes)
+    fill = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c WHERE x < 110000) "
+    store.conn.execute(fill + "INSERT INTO record_changes (num) SELECT 1 FROM c")
+    store.conn.execute("UPDATE records SET read_blacklist = '[\"bob\"]' WHERE num = ?", (int(target),))
+    assert target not in seen(store, side)
+    assert not any(store.governed.shapes.get(key) is rows for key, rows in shapes.items())
+
+
+def _random_fields(rng: random.Random) -> dict:
+    actors = ["alice", "bob", "carol", None]
+    return {
+        "owner": rng.choice(actors),
+        "agent": rng.choice([None, None, "bot"]),
+        "status": rng.choice(["active", "active", "archived", "pending", "rejected", "expired"]),
+        "read_perm_level": rng.choice([None, "public", "team", "private", "custom"]),
+        "read_whitelist": rng.choice([None, [], ["bob"], ["carol", "bot"]]),
+        "read_blacklist": rng.choice([None, [], ["bob"], ["alice", "bot"]]),
+        "sensitivity": rng.choice(["standard", "sensitive", "restricted"]),
+        "expire_at": rng.choice([None, NOW - timedelta(days=1), NOW + timedelta(days=1)]),
+        "tags": rng.sample(["x", "y", "z"], rng.randint(0, 2)),
+        "weight": round(rng.random(), 2),
+    }
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_copy_caught_up_answers_as_the_sql_does(tmp_path, seed):
+    """Random changes -- governance, heat, inserts, hard deletes; by the store's connection, by another
+    store on the file, by plain SQL -- between reads: each read's copy, caught up from the log of changed
+    records, answers as the SQL does, and is not loaded afresh to do so."""
+    rng = random.Random(seed)
+    path = str(tmp_path / "c.db")
+    store = SQLiteStore(path, vector_index="exact")
+    other = SQLiteStore(path, vector_index="exact")
     with store.transaction() as s:
-        s.touch("T", [target], NOW)
-    after = dict(store.execute_sql(counters))
-    assert after == {"record_writes": before["record_writes"] + 1, "visit_writes": before["visit_writes"] + 1}
+        for i in range(80):
+            put(s, "T", f"r{i}", None, **_random_fields(rng))
+    actors = ["alice", "bob", None]
+    queries = [
+        RecordQuery(statuses=("active",), not_expired_at=NOW, access=Access("bob")),
+        RecordQuery(statuses=("active", "archived"), access=Access(rng.choice(actors), True, False)),
+        RecordQuery(statuses=None, sensitivities=("standard",), has_tags=("x",)),
+    ]
+
+    def nums() -> list[int]:
+        return [int(r[0]) for r in other.execute_sql("SELECT num FROM records ORDER BY num")]
+
+    with store.read() as s:  # load the copy of each shape: as many candidates checked as records
+        for q in queries:
+            for _ in range(2):
+                s.check("T", q, nums())
+    loaded = {key: id(rows) for key, rows in store.governed.shapes.items()}
+    assert len(loaded) == len(queries)
+    for step in range(40):
+        writer = rng.choice([store, other])
+        known = nums()
+        kind = rng.choice(["update", "update", "heat", "insert", "delete", "sql"])
+        if kind == "sql":
+            target = rng.choice(known)
+            store.conn.execute("UPDATE records SET status = 'archived' WHERE num = ?", (target,))
+        else:
+            with writer.transaction() as s:
+                if kind == "update":
+                    s.update("T", str(rng.choice(known)), _random_fields(rng))
+                elif kind == "heat":
+                    s.touch("T", [str(n) for n in rng.sample(known, 5)], NOW + timedelta(minutes=step))
+                elif kind == "insert":
+                    put(s, "T", f"new {step}", None, **_random_fields(rng))
+                else:
+                    s.hard_delete("T", [str(rng.choice(known))])
+        candidates = [*nums(), 10_000]  # (and one that is no record)
+        with store.read() as s:
+            for q in queries:
+                expected = {n: tuple(row) for n, row in governed.Checker(s.conn)("T", q, candidates).items()}
+                got = s.check("T", q, candidates)
+                assert {n: tuple(row) for n, row in got.items()} == expected, (step, kind)
+        assert {key: id(rows) for key, rows in store.governed.shapes.items()} == loaded  # caught up, kept
+    other.close()
     store.close()

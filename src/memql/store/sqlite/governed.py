@@ -10,30 +10,28 @@ Exact by construction: the copy of a query shape is the answer of the very SQL t
 the instant of the query and is compared at query time (``expire_at`` is kept, never a boolean). The
 shape -- the SQL and its parameters without the expiry instant -- is the copy's key.
 
-Never stale: a copy is used only at the database version it was loaded at, or at a later one reached by
-nothing but the heat writes it applied itself. The version is read at the start of each read transaction
-(SQLiteStore.read): ``PRAGMA data_version`` (it changes with every commit of another connection, in any
-process: other writers, the store's own visit flushes), the connection's ``total_changes`` (its own
-INSERT / UPDATE / DELETE statements, committed or not) and the store's count of its own write
-transactions (whatever they changed). A write transaction never uses the copy (it sees its own
-uncommitted rows). At a new version the copy reads the file's two change counters, kept by triggers on
-the records for every writer (schema migration 11): ``record_writes`` (any change but heat) and
-``visit_writes`` (heat: visits, last access). The store's visit flush reads them before and after its
-writes and, when the copy was current before, applies the same heat to the copy's rows and takes the
-counters after (`write_visits`): under a steady stream of reads, which flushes about every hundred
-Retrieves, the copy is no longer emptied by the process's own flushes. Any other change empties it.
+Never stale: a copy is used only at the database version it is current at. The version is read at the
+start of each read transaction (SQLiteStore.read): ``PRAGMA data_version`` (it changes with every commit of
+another connection, in any process: other writers, visit flushes), the connection's ``total_changes`` (its
+own INSERT / UPDATE / DELETE statements, committed or not) and the store's count of its own write
+transactions (whatever they changed). A write transaction never uses the copy (it sees its own uncommitted
+rows). At a new version the copy catches up from the file's log of changed records (``record_changes``,
+kept by triggers for every writer -- another process, plain SQL -- schema migration 11): each shape
+re-checks the records changed since, by the same SQL restricted to them, and keeps the rest. A read whose
+snapshot is older than the copy's checks in SQL; a copy further behind than the log reaches, or with more
+than CATCH_UP_MAX records changed, starts over.
 
-Not loaded in vain: a copy costs one scan of the tenant's records, so it is loaded only once the SQL
-checks at this version have looked at as many candidates as the store has records (a store written
-between every read keeps its SQL checks, at most twice their cost overall), and only for stores of up
-to MAX_RECORDS records (it holds a row per passing record).
+Not loaded in vain: a copy costs one scan of the tenant's records, so a shape is loaded only once its SQL
+checks have looked at as many candidates as the store has records (at most twice their cost overall),
+and only for stores of up to MAX_RECORDS records (it holds a row per passing record). Once loaded it
+lives on through writes, each costing a re-check of the records it changed.
 """
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from memql.ports.store import RecordQuery, amended
@@ -42,17 +40,18 @@ from memql.store.sqlite import query
 from memql.store.sqlite.codec import to_us
 
 MAX_RECORDS = 100_000  # larger stores check in SQL: a copy would hold a row per record
+CATCH_UP_MAX = 5_000  # changed records a copy re-checks to catch up; more, and it starts over
+MAX_CHECKED = 1_000  # query shapes whose SQL checks are counted towards loading them
 MAX_SHAPES = 8  # query shapes kept at one version (readers, clearances, filters)
 _COLUMNS = f"{query.CANDIDATE_COLUMNS}, r.expire_at"  # what a check returns, and the expiry it compares
 
 Version = tuple[int, int, int]  # data_version, total_changes, the store's own write transactions
-Counters = tuple[int | None, int | None]  # record_writes, visit_writes (None: a file before migration 11)
-COUNTERS = (
-    "SELECT (SELECT value FROM counters WHERE name = 'record_writes'), "
-    "(SELECT value FROM counters WHERE name = 'visit_writes')"
-)
 Row = Sequence[Any]  # query.CANDIDATE_COLUMNS of a record
 _UNUSABLE: dict[int, tuple[Any, ...]] = {}  # a shape whose expiry the copy cannot compare as SQL does
+_CHANGED = "SELECT DISTINCT num FROM record_changes WHERE seq > ? LIMIT ?"  # the records changed since
+# the log's last and first entries (apart: SQLite reads max() or min() off the key alone, both in one
+# SELECT by scanning the whole log)
+_ENDS = "SELECT (SELECT max(seq) FROM record_changes), (SELECT min(seq) FROM record_changes)"
 
 
 class GovernanceCopy:
@@ -61,12 +60,11 @@ class GovernanceCopy:
     def __init__(self) -> None:
         self.lock = threading.Lock()
         self.version: Version | None = None
+        self.seq: int | None = None  # the last entry of record_changes the copy is current at
         self.shapes: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = {}
-        self.checked: dict[tuple[Any, ...], int] = {}  # candidates checked in SQL per shape, this version
+        self.queries: dict[tuple[Any, ...], tuple[str, RecordQuery]] = {}  # each shape's tenant and query
+        self.checked: dict[tuple[Any, ...], int] = {}  # candidates checked in SQL per shape, ever
         self.records: int | None = None  # the store's record count at this version (read when needed)
-        self.counters: Counters | None = None  # the file's change counters the copy is current at
-        self.flushed_from: Counters | None = None  # those before its last flush (reads may lag behind)
-        self.tenants: dict[tuple[Any, ...], str] = {}  # each shape's tenant
 
     def rows(
         self, conn: sqlite3.Connection, version: Version, tenant: str, q: RecordQuery, count: int
@@ -77,10 +75,9 @@ class GovernanceCopy:
         sql, params = query.build(tenant, static, columns=_COLUMNS)
         key = (sql, *((type(p), p) for p in params))  # (1 and 1.0 hash alike)
         with self.lock:
-            behind = version != self.version and self._moved(conn, version)
+            if version != self.version and not self._caught_up(conn, version):
+                return None  # (a read from before the copy's last catch-up)
             found = self.shapes.get(key)
-            if found is None and behind:
-                return None  # (a shape loaded at that snapshot would miss the flush's heat)
             if found is None:
                 checked = self.checked[key] = self.checked.get(key, 0) + count
                 if self.records is None:
@@ -88,70 +85,44 @@ class GovernanceCopy:
                 if checked < self.records or self.records > MAX_RECORDS or len(self.shapes) >= MAX_SHAPES:
                     return None
                 found = self.shapes[key] = _load(conn, sql, params)
-                self.tenants[key] = tenant
+                self.queries[key] = (tenant, static)
         if found is _UNUSABLE:
             return None
         return found, None if q.not_expired_at is None else to_us(q.not_expired_at)
 
-    def _moved(self, conn: sqlite3.Connection, version: Version) -> bool:
-        """A read at another database version (under the lock): the copy stays when the file's change
-        counters are those it is current at (only its own flushes' heat, already applied, came between);
-        otherwise it is emptied, current from now on at this version's counters. True for a read that
-        began before the copy's last flush committed: it may use the copy (what it lacks is that heat,
-        no governance), but not load a shape into it."""
-        counters = _counters(conn)
-        if None in counters:
-            self.counters = None
-        elif counters == self.counters:
-            self.version = version
+    def _caught_up(self, conn: sqlite3.Connection, version: Version) -> bool:
+        """Bring the copy to this read's version (under the lock): each shape re-checks the records changed
+        since it was current (record_changes). False, changing nothing, for a read whose snapshot is older
+        than the copy's."""
+        last, first = conn.execute(_ENDS).fetchone()
+        last = last or 0
+        if self.seq is not None and last < self.seq:
             return False
-        elif counters == self.flushed_from:
+        self.version = version
+        if last == self.seq:
+            return True  # (no record changed: another table did, or this connection rolled back)
+        changed = None
+        if self.seq is not None and self.shapes and first is not None and first <= self.seq + 1:
+            changed = [n for (n,) in conn.execute(_CHANGED, (self.seq, CATCH_UP_MAX + 1))]
+        self.seq, self.records = last, None
+        if changed is None or len(changed) > CATCH_UP_MAX:
+            self.shapes.clear()
+            self.queries.clear()
+            if len(self.checked) > MAX_CHECKED:  # (what was asked is kept: a copy now outlives writes)
+                self.checked.clear()
             return True
-        self.version, self.counters, self.flushed_from, self.records = version, counters, None, None
-        self.shapes.clear()
-        self.checked.clear()
-        self.tenants.clear()
-        return False
-
-    def write_visits(
-        self, conn: sqlite3.Connection, visits: Mapping[tuple[str, str], Any], write: Callable[[], None]
-    ) -> None:
-        """Run `write` (a visit flush's statements: each visited record's visits added, its last access
-        moved forward) in `conn`'s open write transaction, and commit it. When the copy was current at the
-        counters the flush began from, nobody else wrote between: the same heat is applied to the copy's
-        rows, as the SQL applies it, and the copy is current at the counters after. `visits`: (tenant,
-        record id) -> memql.store.visits.Visits (count, last)."""
-        before = _counters(conn)
-        write()
-        after = _counters(conn)
-        with self.lock:  # (readers of the copy wait for the commit, not for the writes)
-            conn.execute("COMMIT")
-            # the next read revalidates by the counters, so that one still at the snapshot before this
-            # commit empties the copy rather than load a shape without this heat into it
-            self.version = None
-            if before == self.counters and None not in before and self._heat(visits):
-                self.counters, self.flushed_from = after, before
-            else:  # (that read empties it)
-                self.counters = self.flushed_from = None
-
-    def _heat(self, visits: Mapping[tuple[str, str], Any]) -> bool:
-        """Add flushed visits to the copy's rows as the flush's SQL adds them (visits + count, last access
-        MAX(COALESCE(last access, last), last)); False when a row holds what Python cannot compare as SQL
-        does (a last access not stored as an integer)."""
         for key, rows in self.shapes.items():
             if rows is _UNUSABLE:
                 continue
-            tenant = self.tenants[key]
-            for (visited_tenant, record_id), seen in visits.items():
-                found = rows.get(int(record_id)) if visited_tenant == tenant else None
-                if found is None:
-                    continue
-                num, weight, at, count, last, score = found[1]
-                if type(count) is not int or (last is not None and type(last) is not int):
-                    return False
-                latest = to_us(seen.last)
-                latest = latest if last is None else max(last, latest)
-                rows[num] = (found[0], (num, weight, at, count + seen.count, latest, score))
+            tenant, static = self.queries[key]
+            sql, params = query.build(tenant, static, columns=_COLUMNS, nums=changed)
+            fresh = _load(conn, sql, params)
+            if fresh is _UNUSABLE:
+                self.shapes[key] = _UNUSABLE
+                continue
+            for num in changed:
+                rows.pop(num, None)
+            rows.update(fresh)
         return True
 
 
@@ -161,11 +132,6 @@ def _load(conn: sqlite3.Connection, sql: str, params: list[Any]) -> dict[int, tu
     if any(expiry is not None and type(expiry) is not int for expiry, _ in rows.values()):
         return _UNUSABLE  # (memql writes instants as integers; SQL orders other types apart)
     return rows
-
-
-def _counters(conn: sqlite3.Connection) -> Counters:
-    record_writes, visit_writes = conn.execute(COUNTERS).fetchone()
-    return record_writes, visit_writes
 
 
 def _records(conn: sqlite3.Connection) -> int:

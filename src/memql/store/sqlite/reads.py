@@ -16,7 +16,6 @@ import threading
 from typing import Any
 
 from memql.store.sqlite import codec
-from memql.store.sqlite.governed import GovernanceCopy
 from memql.store.visits import Batch, VisitBuffer, by_tenant, entries_to_log
 
 
@@ -26,7 +25,6 @@ class VisitFlushes:
     path: str
     conn: sqlite3.Connection
     visits: VisitBuffer
-    governed: GovernanceCopy
     writes: int
     busy_timeout_ms: int
     _lock: threading.RLock
@@ -59,9 +57,9 @@ class VisitFlushes:
         if conn is self.conn:
             self.writes += 1
         batch = self.visits.drain()
-        log = self._audit_log(conn)
-        try:  # committed by the governance copy, which takes the same heat into its rows
-            self.governed.write_visits(conn, batch.visits, lambda: write_batch(conn, batch, log))
+        try:
+            write_batch(conn, batch, self._audit_log(conn))
+            conn.execute("COMMIT")
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")

@@ -225,28 +225,22 @@ MIGRATIONS.append(
     (
         11,
         """
--- what a process's copy of the records' governance (memql.store.sqlite.governed) is checked against when
--- the file changed: record_writes counts changes of the records other than their heat, visit_writes
--- changes of their heat (visits, last access). Kept by triggers, so every writer counts -- another
--- process, plain SQL -- and a copy survives only the heat writes it has itself applied (its own flushes)
-INSERT OR IGNORE INTO counters (name, value) VALUES ('record_writes', 0), ('visit_writes', 0);
+-- every change of a record (inserted, deleted, any column updated, heat included) appends its number, in
+-- commit order: a process's copy of the records' governance (memql.store.sqlite.governed) re-checks only
+-- the records changed since it was current. Kept by triggers, so every writer counts (another process,
+-- plain SQL). The oldest entries go as the log passes 100,000 (a copy further behind is loaded afresh)
+CREATE TABLE record_changes (seq INTEGER PRIMARY KEY, num INTEGER NOT NULL);
 CREATE TRIGGER records_inserted AFTER INSERT ON records
-BEGIN UPDATE counters SET value = value + 1 WHERE name = 'record_writes'; END;
+BEGIN INSERT INTO record_changes (num) VALUES (NEW.num); END;
 CREATE TRIGGER records_deleted AFTER DELETE ON records
-BEGIN UPDATE counters SET value = value + 1 WHERE name = 'record_writes'; END;
-CREATE TRIGGER records_changed AFTER UPDATE OF
-    num, tenant, owner, agent, session, text, url, structured, payload_meta, kind, tags, facets, keywords,
-    source, content_hash, memory_type, category, sensitivity, confidence, weight, status, lock_mode,
-    lock_reason, lock_policy, lock_until, lock_by, expire_at, on_expire, remind_rrule, remind_until,
-    next_remind_at, auto_frequency, next_auto_update_at, read_perm_level, write_perm_level,
-    read_whitelist, read_blacklist, write_whitelist, write_blacklist, interactions, tier, embedding,
-    embedding_model, embedding_dim, embedding_status, time, created_at, updated_at, deleted_at,
-    schema_version, embedding_seq, subject, attribute, value, valid_from, valid_to, evidence, namespace,
-    key, ttl, index_paths, path_embeddings
-ON records
-BEGIN UPDATE counters SET value = value + 1 WHERE name = 'record_writes'; END;
-CREATE TRIGGER records_visited AFTER UPDATE OF visits, last_access_at ON records
-BEGIN UPDATE counters SET value = value + 1 WHERE name = 'visit_writes'; END;
+BEGIN INSERT INTO record_changes (num) VALUES (OLD.num); END;
+CREATE TRIGGER records_updated AFTER UPDATE ON records
+BEGIN
+    INSERT INTO record_changes (num) VALUES (NEW.num);
+    INSERT INTO record_changes (num) SELECT OLD.num WHERE OLD.num <> NEW.num;
+END;
+CREATE TRIGGER record_changes_pruned AFTER INSERT ON record_changes WHEN NEW.seq % 10000 = 0
+BEGIN DELETE FROM record_changes WHERE seq <= NEW.seq - 100000; END;
 """,
     )
 )
