@@ -171,19 +171,7 @@ def test_the_copy_answers_as_the_sql_does(tmp_path, seed):
     actors = ["alice", "bob", "carol", None]
     with store.transaction() as s:
         for i in range(120):
-            fields = {
-                "owner": rng.choice(actors),
-                "agent": rng.choice([None, None, "bot"]),
-                "status": rng.choice(["active", "active", "archived", "pending", "rejected", "expired"]),
-                "read_perm_level": rng.choice([None, "public", "team", "private", "custom", "odd"]),
-                "read_whitelist": rng.choice([None, [], ["bob"], ["carol", "bot"]]),
-                "read_blacklist": rng.choice([None, [], ["bob"], ["alice", "bot"]]),
-                "sensitivity": rng.choice(["standard", "sensitive", "restricted"]),
-                "expire_at": rng.choice([None, NOW - timedelta(days=1), NOW + timedelta(days=1)]),
-                "tags": rng.sample(["x", "y", "z"], rng.randint(0, 2)),
-                "weight": round(rng.random(), 2),
-            }
-            put(s, "T", f"r{i}", None, **fields)
+            put(s, "T", f"r{i}", None, **_random_fields(rng))
         put(s, "U", "another tenant's", None)
     nums = [int(r[0]) for r in store.execute_sql("SELECT num FROM records ORDER BY num")]
     queries = [
@@ -365,12 +353,13 @@ def test_a_copy_further_behind_than_the_log_starts_over(store, side):
 
 
 def _random_fields(rng: random.Random) -> dict:
+    """A record's governance, drawn at random (owners, agents, statuses, levels, lists, clearance, expiry)."""
     actors = ["alice", "bob", "carol", None]
     return {
         "owner": rng.choice(actors),
         "agent": rng.choice([None, None, "bot"]),
         "status": rng.choice(["active", "active", "archived", "pending", "rejected", "expired"]),
-        "read_perm_level": rng.choice([None, "public", "team", "private", "custom"]),
+        "read_perm_level": rng.choice([None, "public", "team", "private", "custom", "odd"]),
         "read_whitelist": rng.choice([None, [], ["bob"], ["carol", "bot"]]),
         "read_blacklist": rng.choice([None, [], ["bob"], ["alice", "bot"]]),
         "sensitivity": rng.choice(["standard", "sensitive", "restricted"]),

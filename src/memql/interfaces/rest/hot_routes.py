@@ -25,13 +25,13 @@ import threading
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
-from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from starlette.types import ASGIApp, Receive, Scope, Send
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.apikeys import authenticate
 from memql.interfaces.rest.auth import Services, caller_state, memory_for
 from memql.interfaces.rest.errors import RULES, Refusal, diagnostic, error_response
-from memql.interfaces.rest.middleware import STATE_KEY
+from memql.interfaces.rest.middleware import STATE_KEY, replay
 from memql.interfaces.rest.responses import result_response
 from memql.interfaces.rest.retrieve_body import retrieve_result
 
@@ -79,7 +79,7 @@ class HotRoutes:
         loop = asyncio.get_running_loop()
         answer = await loop.run_in_executor(_pool(), self._answer, scope, presented, body)
         if answer is _FALL_BACK:
-            await self.app(scope, _replay(body, receive), send)
+            await self.app(scope, replay(body, receive), send)
             return
         status, content, headers = answer
         await send({"type": "http.response.start", "status": status, "headers": headers})
@@ -137,16 +137,3 @@ async def _read_body(receive: Receive) -> tuple[bytes, bool]:
         chunks.append(message.get("body", b""))
         if not message.get("more_body", False):
             return b"".join(chunks), True
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    replayed = False
-
-    async def replay() -> Message:
-        nonlocal replayed
-        if not replayed:
-            replayed = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return replay
