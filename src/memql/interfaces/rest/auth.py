@@ -9,7 +9,9 @@ FastAPI runs each sync dependency and the sync route in a worker thread, one tri
 those trips cost more than the search: the GIL passes between the event loop and the pool at every one
 (docs/benchmarks.md, "Many agents over REST"). So the busiest routes take the presented key (`CallerKey`,
 read from the headers on the loop, no I/O) and check it themselves, in the one trip their body takes;
-the others take `CallerMemory`, one sync dependency. Nothing that reads the store runs on the loop: a
+the others take `CallerMemory`, one sync dependency. (Most requests to those two never reach FastAPI's
+routes: memql.interfaces.rest.hot_routes answers them the same way, with `memory_for` and
+`caller_state`.) Nothing that reads the store runs on the loop: a
 SQLite store serialises a process's reads on one connection, and the loop would wait there.
 """
 

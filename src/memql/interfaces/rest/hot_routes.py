@@ -6,15 +6,15 @@ the exception and exit-stack middlewares, the Request object, three security dep
 request, the body read through them (docs/benchmarks.md, "Many agents over REST"). `HotRoutes` sits
 inside the size limit and the access log (so both apply unchanged) and answers `POST /v1/retrieve` and
 `POST /v1/execute` (no query string) itself: the key from the headers, the caller's Memory, the route's
-own function (`retrieve_result`, `Memory.execute`) and `result_response`'s bytes, in one trip to the
-worker thread pool FastAPI uses.
+own function (`retrieve_result`, `Memory.execute`) and `result_response`'s bytes, in one trip to a
+thread pool of its own (nothing that reads the store runs on the event loop).
 
 It answers only what it answers exactly as the routes do. Anything else goes to the app untouched, with
 the body replayed, before anything has run: another path or method, a query string (`dry_run`), no key in
 a header (a cookie, or none: the app's 401), a key that does not authenticate (the app's 401), a
 Retrieve shorthand that does not validate (the app's 422). An error while the operation runs is logged
-and becomes the app's own 500 body. `tests/interfaces/test_rest_hot_routes.py` compares its answers with
-the app's, byte for byte.
+and becomes the app's own 500 body. `tests/interfaces/rest/test_rest_hot_routes.py` compares its answers
+with the app's, byte for byte, on both backends.
 """
 
 from __future__ import annotations

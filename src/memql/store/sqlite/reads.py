@@ -20,7 +20,7 @@ from memql.store.visits import Batch, VisitBuffer, by_tenant, entries_to_log
 
 
 class VisitFlushes:
-    """SQLiteStore's flush (a mixin: the store's connection, lock, buffer and governance copy)."""
+    """SQLiteStore's flush (a mixin: the store's connection, lock and buffer)."""
 
     path: str
     conn: sqlite3.Connection
