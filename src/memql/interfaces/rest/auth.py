@@ -11,8 +11,8 @@ those trips cost more than the search: the GIL passes between the event loop and
 read from the headers on the loop, no I/O) and check it themselves, in the one trip their body takes;
 the others take `CallerMemory`, one sync dependency. (Most requests to those two never reach FastAPI's
 routes: memql.interfaces.rest.hot_routes answers them the same way, with `memory_for` and
-`caller_state`.) Nothing that reads the store runs on the loop: a
-SQLite store serialises a process's reads on one connection, and the loop would wait there.
+`caller_state`.) Nothing that reads the store runs on the loop: a SQLite store serialises a process's
+reads on one connection, and the loop would wait there.
 """
 
 from __future__ import annotations
