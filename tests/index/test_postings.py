@@ -190,3 +190,28 @@ def test_tokens_are_the_tokens_fts5_makes_of_any_text(text):
     conn.execute("INSERT INTO f (body) VALUES (?)", (index_text(text),))
     want = [row[0] for row in conn.execute("SELECT term FROM v ORDER BY offset")]
     assert fts_tokens(index_text(text)) == want
+
+
+def test_documents_put_a_few_at_a_time_are_sealed_merged_and_compacted_as_any(monkeypatch):
+    """Puts of a few documents go to the fresh postings; past FRESH_MAX they are sealed into a segment, a
+    compaction and a snapshot take them along, and every query scores as FTS5 throughout."""
+    monkeypatch.setattr(postings, "FRESH_MAX", 50)
+    index, mirror = BM25Postings(), FTS5Mirror()
+    for n in range(1, 400):
+        doc = (n, "A" if n % 5 else "B", f"river n{n % 7} " + "garden " * (n % 3), "piano" if n % 4 else "")
+        index.put([doc])
+        mirror.put(*doc)
+        if n % 97 == 0:
+            assert index.fresh_size <= 50 and index.segments  # sealed along the way
+            assert_same_scores(index, mirror, ["river", "garden", "piano", "n3"], "A")
+    index.put([(5, "A", "garden garden", "")])  # a replacement: the old posting is a tombstone
+    mirror.put(5, "A", "garden garden", "")
+    assert index.fresh and index.postings == sum(len(s) for s in index.segments) + index.fresh_size
+    assert_same_scores(index, mirror, ["garden", "river"], "A")
+    monkeypatch.setattr(postings, "COMPACT_MIN", 10)
+    index.remove(range(1, 300))
+    for num in range(1, 300):
+        mirror.remove(num)
+    assert index.size == len(index) == 100 and not index.fresh  # compacted, the fresh postings with it
+    assert_same_scores(index, mirror, ["river", "garden", "piano"], "A")
+    assert_same_scores(index, mirror, ["river", "piano"], "B")
