@@ -330,6 +330,10 @@ class PortableSession(Protocol):
 
 
 class Store(Protocol):
+    # How many transactions this store instance runs at once (SQLite: 1, its one connection; PostgreSQL:
+    # its pool's size): what a server sizes the threads it hands the store's work to by
+    reads_at_once: int
+
     def transaction(self) -> AbstractContextManager[StoreSession]:
         """A write transaction: commits on normal exit, rolls back on an exception."""
         ...

@@ -171,5 +171,11 @@ def test_the_key_presented_is_read_as_the_app_reads_it(headers, key):
     assert presented_key(headers) == key
 
 
-def test_one_pool_of_threads_serves_every_app():
-    assert hot_routes._pool() is hot_routes._pool()
+def test_the_routes_get_as_many_threads_as_the_store_runs_transactions_at_once(store_factory):
+    store = store_factory()
+    app = create_app(store, embedder=None)
+    (hot,) = [m for m in app.user_middleware if m.cls is HotRoutes]
+    expected = 1 if store_factory.backend.name == "sqlite" else store.pool.max_size
+    assert hot.kwargs["threads"] == store.reads_at_once == expected
+    assert HotRoutes(app, lambda: None).threads == hot_routes.THREADS  # a store that does not say
+    store.close()

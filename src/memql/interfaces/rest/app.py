@@ -20,7 +20,7 @@ from memql.interfaces.rest import (
 )
 from memql.interfaces.rest.auth import Services, caller_memory
 from memql.interfaces.rest.errors import install_handlers
-from memql.interfaces.rest.hot_routes import HotRoutes
+from memql.interfaces.rest.hot_routes import THREADS, HotRoutes
 from memql.interfaces.rest.middleware import DEFAULT_MAX_BODY, AccessLog, BodyLimit
 from memql.interfaces.rest.models import Health, RetrieveRequest
 from memql.interfaces.rest.retrieve_body import retrieve_workflow_schema
@@ -72,7 +72,8 @@ def create_app(
 
     # outermost last: the access log sees every response, including the size limit's 413; the busiest
     # routes are answered inside both (HotRoutes: the same answers without the framework's machinery)
-    app.add_middleware(HotRoutes, services=lambda: app.state.memql)
+    threads = getattr(store, "reads_at_once", THREADS)  # (a Store of another kind may not say)
+    app.add_middleware(HotRoutes, services=lambda: app.state.memql, threads=threads)
     app.add_middleware(BodyLimit, max_bytes=max_body)
     app.add_middleware(AccessLog, logger=access_log or logging.getLogger(ACCESS_LOGGER))
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]

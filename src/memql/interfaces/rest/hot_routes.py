@@ -38,27 +38,27 @@ from memql.interfaces.rest.retrieve_body import retrieve_result
 log = logging.getLogger("memql.rest")
 HOT_PATHS = frozenset({"/v1/retrieve", "/v1/execute"})
 _FALL_BACK = None  # what the thread returns when the app should answer instead
-# the routes' own threads (one pool for every app of the process), as many as FastAPI's pool has (anyio's
-# default limit): handing a call to a plain executor costs a fraction of anyio's trip (its limiter, cancel
-# scope and backend lookups)
+# the routes' own threads: a plain executor costs a fraction of anyio's trip (its limiter, cancel scope and
+# backend lookups). As many as the store runs transactions at once (`reads_at_once`: a SQLite store one, on
+# its one connection; PostgreSQL its pool's size), else as many as FastAPI's pool has (anyio's default):
+# more threads than that only wait for the store's lock, and the handovers cost CPU and latency
 THREADS = 40
-_threads: ThreadPoolExecutor | None = None
-_threads_made = threading.Lock()
-
-
-def _pool() -> ThreadPoolExecutor:
-    global _threads
-    with _threads_made:
-        if _threads is None:
-            _threads = ThreadPoolExecutor(THREADS, thread_name_prefix="memql-rest")
-        return _threads
 
 
 class HotRoutes:
     """ASGI middleware: `services()` gives the app's shared Services (app.state.memql)."""
 
-    def __init__(self, app: ASGIApp, services: Any) -> None:
-        self.app, self.services = app, services
+    def __init__(self, app: ASGIApp, services: Any, threads: int = THREADS) -> None:
+        self.app, self.services, self.threads = app, services, max(1, threads)
+        self._pool: ThreadPoolExecutor | None = None
+        self._pool_made = threading.Lock()
+
+    def pool(self) -> ThreadPoolExecutor:
+        """The threads this app's hot routes run in (made at the first request)."""
+        with self._pool_made:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(self.threads, thread_name_prefix="memql-rest")
+            return self._pool
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if (
@@ -77,7 +77,7 @@ class HotRoutes:
         if not ended:
             return  # the client went away before its body ended: nobody to answer
         loop = asyncio.get_running_loop()
-        answer = await loop.run_in_executor(_pool(), self._answer, scope, presented, body)
+        answer = await loop.run_in_executor(self.pool(), self._answer, scope, presented, body)
         if answer is _FALL_BACK:
             await self.app(scope, replay(body, receive), send)
             return

@@ -371,6 +371,7 @@ class PostgresStore:
         self.url = url
         self.dsn, self.schema = split_url(url)
         connections = max(min_connections, pool_max(url, max_connections))
+        self.reads_at_once = connections  # (memql.ports.store.Store) a transaction per pooled connection
         try:
             conn = psycopg.connect(self.dsn, autocommit=True)
             try:

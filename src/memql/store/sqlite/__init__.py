@@ -387,6 +387,8 @@ class SQLiteReadSession(ReadMixin, SQLiteSession):
 class SQLiteStore(VisitFlushes):
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
+    reads_at_once = 1  # (memql.ports.store.Store) one connection, one lock: a process's transactions queue
+
     def __init__(
         self, path: str, vector_index: VectorMode = "auto", lexical_index: LexicalMode = "auto"
     ) -> None:
