@@ -388,6 +388,7 @@ class SQLiteStore(VisitFlushes):
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
     reads_at_once = 1  # (memql.ports.store.Store) one connection, one lock: a process's transactions queue
+    busy_timeout_ms = BUSY_TIMEOUT_MS  # (what VisitFlushes' connections wait for another's write lock)
 
     def __init__(
         self, path: str, vector_index: VectorMode = "auto", lexical_index: LexicalMode = "auto"
@@ -413,7 +414,6 @@ class SQLiteStore(VisitFlushes):
         self._closed = False
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self._flush_conn: sqlite3.Connection | None = None  # flushes that wait for another's write lock
-        self.busy_timeout_ms = BUSY_TIMEOUT_MS
         self.visits = VisitBuffer(self.flush_visits)
         # the records passing each query shape, at one database version (see memql.store.sqlite.governed);
         # `writes` counts this connection's write transactions, a part of that version

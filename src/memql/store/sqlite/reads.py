@@ -38,12 +38,10 @@ class VisitFlushes:
     def flush_visits(self) -> None:
         """Write the buffered visits and read audit entries in one write transaction (see
         memql.store.visits); given back to the buffer if the write fails."""
-        if self.path == ":memory:" or self._lock._is_owned():  # type: ignore[attr-defined]
-            with self._lock, self._flushing:  # this order, always
-                self._flush(self.conn, wait=True)
-            return
-        with self._lock, self._flushing:
-            if self._flush(self.conn, wait=False):
+        # (a :memory: store has one connection; a thread inside a transaction of the store already holds it)
+        must = self.path == ":memory:" or self._lock._is_owned()  # type: ignore[attr-defined]
+        with self._lock, self._flushing:  # this order, always
+            if self._flush(self.conn, wait=must):
                 return
         with self._flushing:  # the write lock is another process's: wait for it on a connection of its own
             self._flush(self._flush_connection(), wait=True)
