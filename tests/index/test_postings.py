@@ -23,8 +23,10 @@ WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "of", "running"
 WORDS += ["机器学习", "学习", "東京", "Москва", "καλημέρα", "mp3", "2024", "हिन्दी", "İstanbul", "ǅemal"]
 TENANTS = ["A", "A", "B", "tenant\nwith a newline"]
 
+# record numbers: mostly dense, a few far beyond (kept apart in _Positions' dict)
+numbers = st.one_of(st.integers(1, 40), st.sampled_from([1 << 22, (1 << 22) + 1, 1 << 40]))
 doc = st.tuples(
-    st.integers(1, 40),  # record number
+    numbers,  # record number
     st.sampled_from(TENANTS),
     st.lists(st.sampled_from(WORDS), max_size=10),  # body
     st.lists(st.sampled_from(WORDS), max_size=3),  # context
@@ -32,8 +34,9 @@ doc = st.tuples(
 # a batch of documents to put, or of record numbers to remove
 steps = st.lists(
     st.one_of(
-        st.tuples(st.just("put"), st.lists(doc, min_size=1, max_size=6)),
-        st.tuples(st.just("remove"), st.lists(st.integers(1, 40), min_size=1, max_size=4)),
+        # up to FRESH_DOCS (8) documents take the fresh postings' path, more a segment's
+        st.tuples(st.just("put"), st.lists(doc, min_size=1, max_size=12)),
+        st.tuples(st.just("remove"), st.lists(numbers, min_size=1, max_size=4)),
     ),
     min_size=1,
     max_size=12,

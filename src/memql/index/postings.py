@@ -8,10 +8,11 @@ its postings are dropped when their segment is merged. Segments merge when the n
 of the one before, so sizes stay geometric (a few segments; each posting is merged O(log n) times); when
 tombstones make up a quarter of the positions, everything is rewritten into one segment of live documents.
 A batch of a few documents -- what a process catching up with another's writes absorbs at every read --
-goes to the fresh postings instead (term -> positions and frequencies in Python lists): building and
-merging a segment cost ~85 us a document in numpy calls, each on a handful of postings. They are sealed
-into a segment past FRESH_MAX postings, and before a compaction or a snapshot; a query reads them beside
-the segments.
+goes to the fresh postings instead (term -> positions and frequencies in Python lists), put in plain
+Python: building and merging a segment cost ~85 us a document in numpy calls, each on a handful of
+postings, and even without a segment numpy's calls cost twice the work (~60 us a put of two). They are
+sealed into a segment past FRESH_MAX postings, and before a compaction or a snapshot; a query reads them
+beside the segments.
 
 The statistics are FTS5's, over every document of every tenant: N (live documents), the total of their
 lengths (avgdl = total / N) and n(t), counted at query time from the term's live postings, which scoring
@@ -123,6 +124,27 @@ class _Positions:
         for num in nums[~near].tolist():
             self.far.pop(num, None)
 
+    # one number at a time, as `get`, `set` and `clear` treat each of theirs (a few documents' put)
+    def get_one(self, num: int) -> int:
+        return int(self.dense[num]) if num < len(self.dense) else self.far.get(num, -1)
+
+    def set_one(self, num: int, position: int, total: int) -> None:
+        limit = self._limit(total)
+        if num >= limit:
+            self.far[num] = position
+            return
+        if num >= len(self.dense):
+            grown = np.full(min(limit, max(num + 1, 2 * len(self.dense))), -1, np.int64)
+            grown[: len(self.dense)] = self.dense
+            self.dense = grown
+        self.dense[num] = position
+
+    def clear_one(self, num: int) -> None:
+        if num < len(self.dense):
+            self.dense[num] = -1
+        else:
+            self.far.pop(num, None)
+
 
 class BM25Postings:
     """The lexical index of one store (every tenant): documents by record number, BM25 as FTS5 computes it.
@@ -160,6 +182,8 @@ class BM25Postings:
     def remove(self, nums: Iterable[int]) -> None:
         """Tombstone these records' documents (numbers without one are ignored)."""
         wanted = np.fromiter(nums, np.int64)
+        if not len(wanted):
+            return
         with self.lock:
             self._remove(wanted)
             self._compact_if_sparse()
@@ -186,6 +210,9 @@ class BM25Postings:
         if not docs:
             return
         with self.lock:
+            if len(docs) <= FRESH_DOCS:
+                self._put_few(docs)
+                return
             nums = np.fromiter((d[0] for d in docs), np.int64, len(docs))
             self._remove(nums)
             first = self._grow(len(docs))
@@ -200,21 +227,47 @@ class BM25Postings:
             self.positions.set(nums, at, self.size)
             self.live += len(docs)
             self.total += int(body_len.sum() + context_len.sum())
-            where = np.concatenate([body_at, context_at])
-            if len(docs) <= FRESH_DOCS:
-                self._add_fresh(body + context, where, len(body))
-            else:
-                segment = self._segment(body + context, where, len(body))
-                if len(segment):
-                    self.segments.append(segment)
-                    self._merge()
+            segment = self._segment(body + context, np.concatenate([body_at, context_at]), len(body))
+            if len(segment):
+                self.segments.append(segment)
+                self._merge()
             self._compact_if_sparse()
 
-    def _add_fresh(self, tokens: list[str], where: np.ndarray, in_body: int) -> None:
+    def _put_few(self, docs: Sequence[tuple[int, str, str, str]]) -> None:
+        """`put` of at most FRESH_DOCS documents (distinct numbers), one value at a time in plain Python
+        rather than numpy's calls on a handful of values each (which cost ~60 us a put of two: what a
+        process catching up with another's Encodes pays at a read), into the fresh postings."""
+        for num in {d[0] for d in docs}:  # `_remove`, one number at a time
+            old = self.positions.get_one(num)
+            if old >= 0 and self.alive[old]:
+                self.alive[old] = False
+                self.live -= 1
+                self.total -= int(self.lengths[old])
+                self.positions.clear_one(num)
+        first = self._grow(len(docs))
+        texts = [d[2] or "" for d in docs] + [d[3] or "" for d in docs]
+        self._learn(t for text in texts if not text.isascii() for t in text.split() if not t.isascii())
+        body, context = [self._cut(t) for t in texts[: len(docs)]], [self._cut(t) for t in texts[len(docs) :]]
+        codes = self.tenant_codes
+        for i, (num, tenant, *_texts) in enumerate(docs):
+            at, length = first + i, len(body[i]) + len(context[i])
+            self.nums[at], self.lengths[at] = num, length
+            self.tenants[at], self.alive[at] = codes.setdefault(tenant, len(codes)), True
+            self.positions.set_one(num, at, self.size)
+            self.total += length
+        self.live += len(docs)
+        # `_segment`'s order: every body token, then every context token
+        tokens = [t for part in (body, context) for terms in part for t in terms]
+        where = [first + i for part in (body, context) for i, terms in enumerate(part) for _ in terms]
+        self._add_fresh(tokens, where, sum(map(len, body)))
+        self._compact_if_sparse()
+
+    def _add_fresh(self, tokens: list[str], where: list[int], in_body: int) -> None:
         """`_segment`'s postings of a few documents, summed per (term, position) in the same halves, kept
         in the fresh postings."""
+        vocab = self._numbered(tokens)
         halves: dict[tuple[int, int], int] = {}
-        for i, key in enumerate(zip(self._term_ids(tokens).tolist(), where.tolist(), strict=True)):
+        for i, key in enumerate(zip(map(vocab.__getitem__, tokens), where, strict=True)):
             halves[key] = halves.get(key, 0) + (2 if i < in_body else 1)
         fresh = self.fresh
         for (term, at), count in halves.items():
@@ -309,18 +362,20 @@ class BM25Postings:
             where.append(np.repeat(at[plain], found))
         mixed = [i for i, t in enumerate(texts) if not t.isascii()]
         if mixed:
-            split = [texts[i].split() for i in mixed]
-            self._learn(term for terms in split for term in terms if not term.isascii())
-            cache = self.term_cache
-            lists = [
-                [tok for term in terms for tok in ((term,) if term.isascii() else cache[term])]
-                for terms in split
-            ]
+            self._learn(term for i in mixed for term in texts[i].split() if not term.isascii())
+            lists = [self._cut(texts[i]) for i in mixed]
             found = np.fromiter(map(len, lists), np.int64, len(lists))
             counts[mixed] = found
             tokens += chain.from_iterable(lists)
             where.append(np.repeat(at[mixed], found))
         return tokens, np.concatenate(where), counts
+
+    def _cut(self, text: str) -> list[str]:
+        """A text's tokens, its non-ASCII terms learned (`_learn`): an ASCII term is its own token."""
+        if text.isascii():
+            return text.split()
+        cache = self.term_cache
+        return [tok for term in text.split() for tok in ((term,) if term.isascii() else cache[term])]
 
     def _grow(self, count: int) -> int:
         """Room for `count` more positions; returns the first."""
@@ -335,11 +390,15 @@ class BM25Postings:
         self.size = need
         return first
 
-    def _term_ids(self, tokens: list[str]) -> np.ndarray:
+    def _numbered(self, tokens: Iterable[str]) -> dict[str, int]:
+        """The vocabulary, with an id for each new token."""
         vocab = self.vocab
-        new = set(tokens).difference(vocab)
-        for token in sorted(new):  # sorted: ids do not depend on hash order
+        for token in sorted(set(tokens).difference(vocab)):  # sorted: ids do not depend on hash order
             vocab[token] = len(vocab)
+        return vocab
+
+    def _term_ids(self, tokens: list[str]) -> np.ndarray:
+        vocab = self._numbered(tokens)
         return np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))
 
     def _segment(self, tokens: list[str], where: np.ndarray, in_body: int) -> _Segment:
