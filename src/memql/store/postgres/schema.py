@@ -202,12 +202,26 @@ def vector_index_sql(schema: str, dim: int) -> sql.Composed:
 
 def migrate(conn: psycopg.Connection, schema: str, extension_schema: str) -> int:
     """Bring the store's schema to LATEST, each migration in its own transaction, under an advisory lock
-    so that processes opening a fresh store at the same moment apply each migration exactly once."""
+    so that processes opening a fresh store at the same moment apply each migration exactly once. `conn`
+    is in autocommit mode."""
     if _applied(conn, schema) == LATEST:  # the common case, an up-to-date store: two reads, no lock
         return LATEST
     lock = f"memql-migrate/{schema}"
+    # held by the session, taken before any transaction begins: a transaction that waited for a lock
+    # inside it keeps its catalog cache from before (an advisory lock does not refresh it), so CREATE
+    # SCHEMA IF NOT EXISTS, after another opener's commit, still found no schema and failed on the
+    # duplicate (six stores opened at once, tests/store/test_postgres_backend.py)
+    conn.execute("SELECT pg_advisory_lock(hashtextextended(%s, 0))", (lock,))
+    try:
+        _migrated(conn, schema, extension_schema)
+    finally:
+        if not conn.closed:  # (a lost connection took the lock with it)
+            conn.execute("SELECT pg_advisory_unlock(hashtextextended(%s, 0))", (lock,))
+    return LATEST
+
+
+def _migrated(conn: psycopg.Connection, schema: str, extension_schema: str) -> None:
     with conn.transaction():
-        conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
         conn.execute(sql.SQL("CREATE SCHEMA IF NOT EXISTS {}").format(sql.Identifier(schema)))
         conn.execute(
             sql.SQL("CREATE TABLE IF NOT EXISTS {}.schema_version (version INTEGER NOT NULL)").format(
@@ -219,7 +233,6 @@ def migrate(conn: psycopg.Connection, schema: str, extension_schema: str) -> int
     )
     for version, script in MIGRATIONS:
         with conn.transaction():
-            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (lock,))
             row = conn.execute(
                 sql.SQL("SELECT max(version) FROM {}.schema_version").format(sql.Identifier(schema))
             ).fetchone()
@@ -237,7 +250,6 @@ def migrate(conn: psycopg.Connection, schema: str, extension_schema: str) -> int
                     ),
                     (version,),
                 )
-    return LATEST
 
 
 def _applied(conn: psycopg.Connection, schema: str) -> int | None:
