@@ -9,6 +9,7 @@ import mmap
 import sqlite3
 import unicodedata
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -23,7 +24,7 @@ WORDS = ["river", "rivers", "garden", "invoice", "piano", "the", "of", "running"
 WORDS += ["机器学习", "学习", "東京", "Москва", "καλημέρα", "mp3", "2024", "हिन्दी", "İstanbul", "ǅemal"]
 TENANTS = ["A", "A", "B", "tenant\nwith a newline"]
 
-# record numbers: mostly dense, a few far beyond (kept apart in _Positions' dict)
+# record numbers: mostly dense, a few far beyond (kept apart in Positions' dict)
 numbers = st.one_of(st.integers(1, 40), st.sampled_from([1 << 22, (1 << 22) + 1, 1 << 40]))
 doc = st.tuples(
     numbers,  # record number
@@ -111,6 +112,59 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
     )
     assert_same_scores(index, mirror, tokens, tenant)
     assert len(index) == mirror.conn.execute("SELECT count(*) FROM f").fetchone()[0]
+
+
+def counted(docs: list[tuple[int, str, str, str]]) -> tuple:
+    """put_counted's arguments for documents given as put's (PostgreSQL's counted postings of them)."""
+    cut = BM25Postings()
+    cut._learn(t for _, _, b, c in docs for t in f"{b} {c}".split() if not t.isascii())
+    tenants = list(dict.fromkeys(t for _, t, _, _ in docs))
+    vocab: dict[str, int] = {}
+    lengths, owners, terms, halves = [], [], [], []
+    for i, (_, _, body, context) in enumerate(docs):
+        in_body, in_context = cut._cut(body), cut._cut(context)
+        lengths.append(len(in_body) + len(in_context))
+        counts = dict.fromkeys(in_body + in_context, 0)
+        for token in in_body:
+            counts[token] += 2
+        for token in in_context:
+            counts[token] += 1
+        for token, count in counts.items():
+            owners.append(i)
+            terms.append(vocab.setdefault(token, len(vocab)))
+            halves.append(count)
+    return (
+        np.array([n for n, _, _, _ in docs], np.int64),
+        tenants,
+        np.array([tenants.index(t) for _, t, _, _ in docs], np.int64),
+        np.array(lengths, np.float64),
+        list(vocab),
+        *(np.array(v, np.int64) for v in (owners, terms, halves)),
+    )
+
+
+@settings(max_examples=examples(100), deadline=None)
+@given(plan=steps, query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4))
+def test_counted_postings_index_as_texts_do(plan, query):
+    """put_counted (a few documents into the fresh postings, more into a segment) scores as put does."""
+    by_text, by_count = BM25Postings(), BM25Postings()
+    for kind, batch in plan:
+        if kind == "put":
+            docs = list(
+                {n: (n, t, index_text(" ".join(b)), index_text(" ".join(c))) for n, t, b, c in batch}.values()
+            )
+            by_text.put(docs)
+            by_count.put_counted(*counted(docs))
+        else:
+            by_text.remove(batch)
+            by_count.remove(batch)
+    tokens = [t for phrase in query_phrases(" ".join(query)) for t in phrase]
+    for tenant in TENANTS:
+        nums, scores = by_text.scores(tokens, tenant)
+        again, again_scores = by_count.scores(tokens, tenant)
+        want = dict(zip(nums.tolist(), scores.tolist(), strict=True))
+        assert dict(zip(again.tolist(), again_scores.tolist(), strict=True)) == want
+    assert (len(by_text), by_text.total) == (len(by_count), by_count.total)
 
 
 @settings(

@@ -37,12 +37,12 @@ from pathlib import Path
 import numpy as np
 
 from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, term_tokens
+from memql.index.positions import Positions
 
 MERGE_RATIO = 4  # the newest segment merges into the one before once it is at least a quarter of its size
 COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quarter of the positions: compact
 FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh postings, not a segment of its own
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
-_DENSE_NUMS = 1 << 22  # record numbers below max(this, 4 x positions) are looked up in an array
 _NONE = np.zeros(0, np.int64)
 
 # non-ASCII index terms -> the tokens FTS5 makes of each (ASCII terms are their own single token)
@@ -85,67 +85,6 @@ class _Segment:
         return self.docs[start:end], self.freqs[start:end]
 
 
-class _Positions:
-    """Record number -> position: an array for the usual dense numbering, a dict for outliers."""
-
-    def __init__(self) -> None:
-        self.dense = np.full(0, -1, np.int64)
-        self.far: dict[int, int] = {}
-
-    def _limit(self, positions: int) -> int:
-        return max(_DENSE_NUMS, 4 * positions)
-
-    def get(self, nums: np.ndarray) -> np.ndarray:
-        """The positions of these record numbers (-1: none)."""
-        out = np.full(len(nums), -1, np.int64)
-        near = nums < len(self.dense)
-        out[near] = self.dense[nums[near]]
-        if self.far:
-            for i in np.flatnonzero(~near):
-                out[i] = self.far.get(int(nums[i]), -1)
-        return out
-
-    def set(self, nums: np.ndarray, positions: np.ndarray, total: int) -> None:
-        limit = self._limit(total)
-        near = nums < limit
-        if np.any(near):
-            top = int(nums[near].max()) + 1
-            if top > len(self.dense):
-                grown = np.full(min(limit, max(top, 2 * len(self.dense))), -1, np.int64)
-                grown[: len(self.dense)] = self.dense
-                self.dense = grown
-            self.dense[nums[near]] = positions[near]
-        for num, pos in zip(nums[~near].tolist(), positions[~near].tolist(), strict=True):
-            self.far[num] = pos
-
-    def clear(self, nums: np.ndarray) -> None:
-        near = nums < len(self.dense)
-        self.dense[nums[near]] = -1
-        for num in nums[~near].tolist():
-            self.far.pop(num, None)
-
-    # one number at a time, as `get`, `set` and `clear` treat each of theirs (a few documents' put)
-    def get_one(self, num: int) -> int:
-        return int(self.dense[num]) if num < len(self.dense) else self.far.get(num, -1)
-
-    def set_one(self, num: int, position: int, total: int) -> None:
-        limit = self._limit(total)
-        if num >= limit:
-            self.far[num] = position
-            return
-        if num >= len(self.dense):
-            grown = np.full(min(limit, max(num + 1, 2 * len(self.dense))), -1, np.int64)
-            grown[: len(self.dense)] = self.dense
-            self.dense = grown
-        self.dense[num] = position
-
-    def clear_one(self, num: int) -> None:
-        if num < len(self.dense):
-            self.dense[num] = -1
-        else:
-            self.far.pop(num, None)
-
-
 class BM25Postings:
     """The lexical index of one store (every tenant): documents by record number, BM25 as FTS5 computes it.
 
@@ -167,7 +106,7 @@ class BM25Postings:
         self.segments: list[_Segment] = []
         self.fresh: dict[int, tuple[list[int], list[float]]] = {}  # term -> its fresh positions, frequencies
         self.fresh_size = 0
-        self.positions = _Positions()
+        self.positions = Positions()
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -237,38 +176,45 @@ class BM25Postings:
         """`put` of at most FRESH_DOCS documents (distinct numbers), one value at a time in plain Python
         rather than numpy's calls on a handful of values each (which cost ~60 us a put of two: what a
         process catching up with another's Encodes pays at a read), into the fresh postings."""
-        for num in {d[0] for d in docs}:  # `_remove`, one number at a time
+        texts = [d[2] or "" for d in docs] + [d[3] or "" for d in docs]
+        self._learn(t for text in texts if not text.isascii() for t in text.split() if not t.isascii())
+        body, context = [self._cut(t) for t in texts[: len(docs)]], [self._cut(t) for t in texts[len(docs) :]]
+        lengths = [len(b) + len(c) for b, c in zip(body, context, strict=True)]
+        first = self._placed([d[0] for d in docs], [d[1] for d in docs], lengths)
+        # `_segment`'s sums in halves (body 2, context 1) per (term, position)
+        tokens = [t for part in (body, context) for terms in part for t in terms]
+        where = [first + i for part in (body, context) for i, terms in enumerate(part) for _ in terms]
+        in_body = sum(map(len, body))
+        vocab = self._numbered(tokens)
+        halves: dict[tuple[int, int], int] = {}
+        for i, key in enumerate(zip(map(vocab.__getitem__, tokens), where, strict=True)):
+            halves[key] = halves.get(key, 0) + (2 if i < in_body else 1)
+        self._add_fresh(halves)
+
+    def _placed(self, nums: list[int], tenants: list[str], lengths: list[int]) -> int:
+        """A few documents' old positions tombstoned and new ones given (`put`'s array updates, one value
+        at a time); the first new position."""
+        for num in set(nums):
             old = self.positions.get_one(num)
             if old >= 0 and self.alive[old]:
                 self.alive[old] = False
                 self.live -= 1
                 self.total -= int(self.lengths[old])
                 self.positions.clear_one(num)
-        first = self._grow(len(docs))
-        texts = [d[2] or "" for d in docs] + [d[3] or "" for d in docs]
-        self._learn(t for text in texts if not text.isascii() for t in text.split() if not t.isascii())
-        body, context = [self._cut(t) for t in texts[: len(docs)]], [self._cut(t) for t in texts[len(docs) :]]
+        first = self._grow(len(nums))
         codes = self.tenant_codes
-        for i, (num, tenant, *_texts) in enumerate(docs):
-            at, length = first + i, len(body[i]) + len(context[i])
+        for at, num, tenant, length in zip(
+            range(first, first + len(nums)), nums, tenants, lengths, strict=True
+        ):
             self.nums[at], self.lengths[at] = num, length
             self.tenants[at], self.alive[at] = codes.setdefault(tenant, len(codes)), True
             self.positions.set_one(num, at, self.size)
-            self.total += length
-        self.live += len(docs)
-        # `_segment`'s order: every body token, then every context token
-        tokens = [t for part in (body, context) for terms in part for t in terms]
-        where = [first + i for part in (body, context) for i, terms in enumerate(part) for _ in terms]
-        self._add_fresh(tokens, where, sum(map(len, body)))
-        self._compact_if_sparse()
+            self.total += int(length)
+        self.live += len(nums)
+        return first
 
-    def _add_fresh(self, tokens: list[str], where: list[int], in_body: int) -> None:
-        """`_segment`'s postings of a few documents, summed per (term, position) in the same halves, kept
-        in the fresh postings."""
-        vocab = self._numbered(tokens)
-        halves: dict[tuple[int, int], int] = {}
-        for i, key in enumerate(zip(map(vocab.__getitem__, tokens), where, strict=True)):
-            halves[key] = halves.get(key, 0) + (2 if i < in_body else 1)
+    def _add_fresh(self, halves: dict[tuple[int, int], int]) -> None:
+        """Postings, (term id, position) -> the token's count in halves, into the fresh postings."""
         fresh = self.fresh
         for (term, at), count in halves.items():
             entry = fresh.get(term)
@@ -280,6 +226,7 @@ class BM25Postings:
         if self.fresh_size > FRESH_MAX:
             self._seal()
             self._merge()
+        self._compact_if_sparse()
 
     def _seal(self) -> None:
         """The fresh postings as a segment of their own (not merged yet)."""
@@ -311,6 +258,19 @@ class BM25Postings:
         if not len(nums):
             return
         with self.lock:
+            if len(nums) <= FRESH_DOCS:  # (what a process catching up with another's Encode absorbs)
+                names = [tenant_names[i] for i in tenant_of.tolist()]
+                first = self._placed(nums.tolist(), names, lengths.tolist())
+                ids = self._numbered(vocab)
+                self._add_fresh(
+                    {
+                        (ids[vocab[term]], first + owner): count
+                        for owner, term, count in zip(
+                            owners.tolist(), terms.tolist(), halves.tolist(), strict=True
+                        )
+                    }
+                )
+                return
             nums = nums.astype(np.int64)
             self._remove(nums)
             first = self._grow(len(nums))
@@ -449,7 +409,7 @@ class BM25Postings:
         for name in ("nums", "lengths", "tenants", "alive"):
             setattr(self, name, getattr(self, name)[keep].copy())
         self.size = len(keep)
-        self.positions = _Positions()
+        self.positions = Positions()
         self.positions.set(self.nums, np.arange(self.size, dtype=np.int64), self.size)
 
     # --- scoring ----------------------------------------------------------------------------------
