@@ -20,10 +20,35 @@ def test_readers_alone_and_beside_a_writer(tmp_path):
     assert rounds == [(1, False), (1, True)]  # (a few processes each: the suite's time)
     assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
     assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
-    assert set(out["ratios"]) == {"writer_cost_1_readers"}
+    assert set(out["ratios"]) == {"writer_cost_1_readers"} and out["backend"] == "sqlite"
     assert (folder / "concurrency-60.db").exists()
     again = CliRunner().invoke(main, [*args, "--db", str(folder), "--json"])
     assert again.exit_code == 2 and "exists" in again.output
+
+
+def test_readers_of_a_postgresql_store_and_no_schema_left_behind():
+    import psycopg
+
+    from pgtest import server_dsn
+
+    args = ["bench", "concurrency", "--records", "60", "--readers", "1", "--seconds", "0.2"]
+    result = CliRunner().invoke(main, [*args, "--db", server_dsn(), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert out["backend"] == "postgresql"
+    assert [(r["readers"], r["writer"]) for r in out["rounds"]] == [(1, False), (1, True)]
+    assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
+    assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
+    with psycopg.connect(server_dsn()) as conn:
+        left = conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'memql_concurrency_%'")
+        assert left.fetchall() == []
+
+
+def test_an_unreachable_server_is_a_message_not_a_traceback():
+    args = ["bench", "concurrency", "--records", "10", "--readers", "1", "--seconds", "0.2"]
+    result = CliRunner().invoke(main, [*args, "--db", "postgresql://nobody@127.0.0.1:1/none"])
+    assert result.exit_code == 2 and result.output.startswith("memql: PostgreSQL at ")
+    assert "Traceback" not in result.output
 
 
 def test_bad_reader_counts_are_a_usage_error():

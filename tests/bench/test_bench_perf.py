@@ -89,6 +89,13 @@ def test_cli_rejects_bad_sizes():
     assert result.exit_code == 2
 
 
+def test_an_unreachable_postgresql_server_is_a_message_not_a_traceback():
+    args = ["bench", "perf", "--sizes", "10", "--encode-ops", "1", "--bulk-ops", "0", "--no-dense"]
+    result = CliRunner().invoke(main, [*args, "--db", "postgresql://nobody@127.0.0.1:1/none"])
+    assert result.exit_code == 2 and result.output.startswith("memql: PostgreSQL at ")
+    assert "Traceback" not in result.output
+
+
 def test_memql_on_postgresql_beside_raw_sqlite_leaves_no_schema_behind(tmp_path):
     import psycopg
 

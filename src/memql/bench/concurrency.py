@@ -1,5 +1,6 @@
-"""`memql bench concurrency`: Retrieve throughput of reader processes over one SQLite file, alone and
-beside a writer process (issue 20: readers must not queue behind each other or behind a writer).
+"""`memql bench concurrency`: Retrieve throughput of reader processes over one SQLite file (or one
+PostgreSQL schema), alone and beside a writer process (issue 20: readers must not queue behind each other
+or behind a writer).
 
 One store of `records` synthetic notes (memql.bench.perf's corpus) is loaded first. Then, for each count
 of readers and with and without a writer, that many processes each open their own Memory on the file,
@@ -19,13 +20,19 @@ from pathlib import Path
 from typing import Any
 
 from memql.bench.perf import Note, corpus, in_folder, machine, memql_load, memql_open, search_queries
+from memql.bench.stores import fresh_postgres, is_postgres
 from memql.ports.progress import Progress, silent
 
 WARMUP_QUERIES = 20
 
 
-def _reader(path: str, queries: list[str], start: Any, seconds: float, out: Any) -> None:
-    m = memql_open(Path(path))
+def _opened(location: str) -> Path | str:
+    """A store's location as the processes are given it (a string): a file's path, or a URL."""
+    return location if is_postgres(location) else Path(location)
+
+
+def _reader(location: str, queries: list[str], start: Any, seconds: float, out: Any) -> None:
+    m = memql_open(_opened(location))
     try:
         for q in queries[:WARMUP_QUERIES]:
             m.retrieve(query=q, k=10)
@@ -43,8 +50,8 @@ def _reader(path: str, queries: list[str], start: Any, seconds: float, out: Any)
         m.close()
 
 
-def _writer(path: str, texts: list[str], start: Any, seconds: float, out: Any) -> None:
-    m = memql_open(Path(path))
+def _writer(location: str, texts: list[str], start: Any, seconds: float, out: Any) -> None:
+    m = memql_open(_opened(location))
     try:
         start.wait()
         done, failed, i = 0, 0, 0
@@ -59,17 +66,17 @@ def _writer(path: str, texts: list[str], start: Any, seconds: float, out: Any) -
         m.close()
 
 
-def _round(path: Path, readers: int, writer: bool, queries: list[str], texts: list[str], seconds: float):
+def _round(location: str, readers: int, writer: bool, queries: list[str], texts: list[str], seconds: float):
     """One measured round: `readers` reader processes (and a writer) started together."""
     context = multiprocessing.get_context("spawn")  # each process opens the store itself
     parties = readers + (1 if writer else 0) + 1  # and this process
     start, out = context.Barrier(parties), context.Queue()
     procs = [
-        context.Process(target=_reader, args=(str(path), queries[r::readers] or queries, start, seconds, out))
+        context.Process(target=_reader, args=(location, queries[r::readers] or queries, start, seconds, out))
         for r in range(readers)
     ]
     if writer:
-        procs.append(context.Process(target=_writer, args=(str(path), texts, start, seconds, out)))
+        procs.append(context.Process(target=_writer, args=(location, texts, start, seconds, out)))
     for p in procs:
         p.start()
     start.wait(timeout=600)  # every process has warmed up: all start measuring now
@@ -94,11 +101,11 @@ def _round(path: Path, readers: int, writer: bool, queries: list[str], texts: li
 
 
 def load_store(
-    path: Path, records: int, seed: int, progress: Progress
-) -> tuple[Path, list[Note], list[str], list[str]]:
-    """A new SQLite file at `path` with `records` of perf's notes: the path, the notes, 400 search queries
-    and 500 texts to Encode (distinct from the notes)."""
-    if path.exists():
+    path: Path | str, records: int, seed: int, progress: Progress
+) -> tuple[Path | str, list[Note], list[str], list[str]]:
+    """A new SQLite file at `path` (or the empty store a postgresql:// URL names) with `records` of perf's
+    notes: the location, the notes, 400 search queries and 500 texts to Encode (distinct from the notes)."""
+    if isinstance(path, Path) and path.exists():
         raise FileExistsError(f"{path} exists: give an empty directory")
     notes = corpus(records, seed)
     m = memql_open(path)
@@ -118,16 +125,31 @@ def run(
     directory: str | os.PathLike[str] | None = None,
     progress: Progress = silent,
 ) -> dict[str, Any]:
-    def measure(folder: Path) -> dict[str, Any]:
-        path, _, queries, texts = load_store(folder / f"concurrency-{records}.db", records, seed, progress)
+    """`directory` keeps the SQLite file; a postgresql:// URL there puts the store in a new schema of that
+    database instead, dropped afterwards."""
+
+    def measure(location: Path | str) -> dict[str, Any]:
+        _, _, queries, texts = load_store(location, records, seed, progress)
         rounds = []
         for count in readers:
             for writer in (False, True):
                 progress(f"{count} reader(s){' + writer' if writer else ''}", len(rounds), 2 * len(readers))
-                rounds.append(_round(path, count, writer, queries, texts, seconds))
+                rounds.append(_round(str(location), count, writer, queries, texts, seconds))
         return {"rounds": rounds}
 
-    report = in_folder(directory, "memql-concurrency-", measure)
+    if is_postgres(directory):
+        store = fresh_postgres(str(directory), "concurrency")
+        try:
+            report = measure(store.url)  # type: ignore[attr-defined]
+        finally:
+            store.drop()  # type: ignore[attr-defined]
+            store.close()
+        report["backend"] = "postgresql"
+    else:
+        report = in_folder(
+            directory, "memql-concurrency-", lambda f: measure(f / f"concurrency-{records}.db")
+        )
+        report["backend"] = "sqlite"
     by = {(r["readers"], r["writer"]): r["retrieve_per_s"] for r in report["rounds"]}
     one = by.get((1, False))
     report["ratios"] = {

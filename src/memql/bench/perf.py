@@ -158,13 +158,13 @@ BULK_LOAD = 10_000  # Encodes per bulk write when the Retrieve stores are loaded
 # --- memql ---------------------------------------------------------------------------------------
 
 
-def memql_open(path: Path | Store) -> Memory:
+def memql_open(path: Path | str | Store) -> Memory:
     """Without an embedder, whatever the environment says: this part measures lexical search against
     SQLite's own FTS, and embedding each Encode would charge memql for work the baseline does not do
     (hybrid search is measured by perf_dense). Recency and heat shaping are off: raw SQLite ranks by BM25
     alone, and `same_top` compares the two orders."""
     return Memory(
-        path if not isinstance(path, Path) else str(path),
+        str(path) if isinstance(path, Path) else path,  # a file, a postgresql:// URL or a store
         tenant=TENANT,
         actor=TENANT,
         clock=NOW,

@@ -1,5 +1,5 @@
-"""`memql bench concurrency`: Retrieve throughput of reader processes over one SQLite file, with and
-without a writer process beside them."""
+"""`memql bench concurrency`: Retrieve throughput of reader processes over one SQLite file (or one
+PostgreSQL schema), with and without a writer process beside them."""
 
 from __future__ import annotations
 
@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from memql.errors import MemqlError
 from memql.interfaces.cli.bench_cmds import bench_group, positive_ints
 from memql.interfaces.cli.common import emit_json, wants_json
 from memql.interfaces.cli.progress import progress_bars
@@ -24,14 +25,21 @@ from memql.interfaces.cli.progress import progress_bars
 @click.option(
     "--seconds", default=5.0, show_default=True, type=click.FloatRange(0.1, 600), help="Time per round."
 )
-@click.option("--db", "directory", metavar="DIR", help="Keep the store in DIR (default: a temporary one).")
+@click.option(
+    "--db",
+    "directory",
+    metavar="DIR|URL",
+    help="Keep the store in DIR (default: a temporary one); or a postgresql:// URL: the store goes in a new "
+    "schema there, dropped afterwards.",
+)
 @click.option("--seed", default=7, show_default=True, type=int, help="Corpus and query seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_concurrency_command(
     records: int, readers: list[int], seconds: float, directory: str | None, seed: int, as_json: bool
 ) -> None:
-    """Retrieve/s of N reader processes (lexical search, k = 10) over one SQLite file in WAL, alone and
-    beside one writer process (an Encode per transaction); the scaling and the writer's cost as ratios."""
+    """Retrieve/s of N reader processes (lexical search, k = 10) over one SQLite file in WAL (or one
+    PostgreSQL schema), alone and beside one writer process (an Encode per transaction); the scaling and
+    the writer's cost as ratios."""
     from memql.bench import concurrency
 
     try:
@@ -39,7 +47,7 @@ def bench_concurrency_command(
             report = concurrency.run(
                 records, readers=readers, seconds=seconds, seed=seed, directory=directory, progress=progress
             )
-    except (FileExistsError, OSError, ValueError) as exc:
+    except (FileExistsError, OSError, ValueError, MemqlError) as exc:  # (an unreachable server)
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     if wants_json(as_json):

@@ -8,6 +8,7 @@ from typing import Any
 
 import click
 
+from memql.errors import MemqlError
 from memql.interfaces.cli.bench_cmds import (
     bench_group,
     positive_ints,
@@ -143,7 +144,7 @@ def bench_perf_command(
                 )
                 report["first_query"] = first.pop("first_query")
                 report["first_query_settings"] = first["settings"] | {"elapsed_s": first["elapsed_s"]}
-    except (FileExistsError, OSError, ValueError) as exc:
+    except (FileExistsError, OSError, ValueError, MemqlError) as exc:  # (an unreachable server)
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     if wants_json(as_json):
