@@ -238,3 +238,91 @@ def test_a_search_inside_a_writing_transaction_sees_its_own_rows():
         new = s.insert(record("A", ["harbor"], []))
         assert [r.id for r, _ in s.find("A", ranked("harbor"))] == [new]
     store.close()
+
+
+foreign = st.lists(
+    st.one_of(
+        inserted,
+        st.tuples(st.just("text"), st.integers(0, 99), words),
+        st.tuples(st.just("hard_delete"), st.integers(0, 99)),
+        st.tuples(st.just("search"), st.lists(st.sampled_from(WORDS), min_size=1, max_size=3)),
+    ),
+    min_size=1,
+    max_size=20,
+)
+
+
+@settings(
+    max_examples=examples(25), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(plan=foreign)
+def test_searches_catch_up_with_another_process_s_writes_themselves(plan):
+    """Searches that do not wait for the keeper: each catches the index up with what another process
+    committed (after the state, or -- once a search has found such changes -- before scoring, with the
+    state), and answers as SQL does."""
+    url = fresh_location()
+    store = PostgresStore(url, lexical_index="postings")
+    other = PostgresStore(url, lexical_index="sql")
+    try:
+        fill(store, 12)
+        ready(store)
+        made = [("A", str(n)) for n in range(1, 13) if n % 3 != 1]  # (fill's tenant A records)
+        for step in plan:
+            if step[0] == "search":
+                before, q = store.lexical.seq, ranked(" ".join(step[1]), 5, statuses=None)
+                with store.read() as s:  # one search alone: each one sets the next one's way
+                    want = exact(s, "A", q)
+                    hits = store.lexical.hits(s.conn, "A", q, "r.num, r.weight")
+                if hits is None:
+                    assert phrased(q.text_query)
+                else:
+                    assert_same([(str(n), score) for n, score, _ in hits], want)
+                # changes found (after scoring, or before it): the next search reads the changes first
+                assert store.lexical.others_write == (store.lexical.seq != before)
+                continue
+            with other.transaction() as s:
+                if step[0] == "insert":
+                    made.append((step[1], s.insert(record(*step[1:]))))
+                elif made:
+                    tenant, rid = made[step[1] % len(made)]
+                    if step[0] == "hard_delete":
+                        s.hard_delete(tenant, [rid])
+                        made.remove((tenant, rid))
+                    else:
+                        s.update(tenant, rid, {"text": " ".join(step[2])})
+    finally:
+        other.close()
+        store.close()
+
+
+def test_once_a_search_found_another_process_s_changes_the_next_reads_them_first():
+    url = fresh_location()
+    store = PostgresStore(url, lexical_index="postings")
+    other = PostgresStore(url, lexical_index="sql")
+
+    def search(text: str) -> list[str]:
+        q = ranked(text, 5, statuses=None)
+        with store.read() as s:
+            want = exact(s, "A", q)
+            hits = store.lexical.hits(s.conn, "A", q, "r.num, r.weight")
+        assert hits is not None
+        assert_same([(str(n), score) for n, score, _ in hits], want)
+        return [str(n) for n, _, _ in hits]
+
+    try:
+        fill(store, 12)
+        ready(store)
+        with other.transaction() as s:
+            first = s.insert(record("A", ["violin", "river"], []))
+        assert first in search("violin") and store.lexical.others_write  # found after scoring
+        with other.transaction() as s:
+            second = s.insert(record("A", ["violin", "violin"], []))
+            s.update("A", first, {"text": "cello"})
+        assert search("violin") == [second] and store.lexical.others_write  # read before scoring
+        with other.transaction() as s:
+            s.hard_delete("A", [second])
+        assert search("violin cello") == [first]
+        assert search("violin cello") == [first] and not store.lexical.others_write  # none: as before
+    finally:
+        other.close()
+        store.close()

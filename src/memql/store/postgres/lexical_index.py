@@ -13,7 +13,9 @@ numbered from a sequence while it holds the record counter's row lock (lexical.C
 handed out in commit order, so a snapshot sees a prefix of the log and the index, which holds the changes
 up to `seq`, catches up by re-reading the records logged after it, in the searching transaction's own
 snapshot. A refill of the postings (a new analyzer) bumps the counter `lexical_generation` and every
-process's index starts over.
+process's index starts over. A search reads the log's state with its first window's conditions and scores
+again when the snapshot holds changes its index did not; once a search has found such changes (another
+process writes), the next ones read the state and the changes first, in one query, and score once.
 
 Who answers. A transaction that has itself changed postings, a snapshot older than the index, a phrase,
 an order other than relevance, an offset, a point-in-time read and, in mode "auto", a store of fewer
@@ -32,6 +34,7 @@ from typing import Any, Literal
 
 import numpy as np
 import psycopg
+from psycopg.rows import tuple_row
 
 from memql.index.keeper import Keeper, Kept
 from memql.index.postings import BM25Postings
@@ -59,6 +62,14 @@ STATE_SQL = (
 CHANGED_SQL = (
     "SELECT c.num, d.tenant, d.len, p.term, p.body * 2 + p.context AS halves "
     "FROM (SELECT DISTINCT num FROM lexical_changes WHERE seq > %s AND seq <= %s) c "
+    "LEFT JOIN lexical_docs d ON d.num = c.num LEFT JOIN lexical_postings p ON p.num = d.num"
+)
+# STATE_SQL's row with CHANGED_SQL's after it (the changes after %s up to the state's last, unless more
+# than %s); one row of NULLs after the state when nothing changed
+STATE_CHANGED_SQL = (
+    f"WITH s AS ({STATE_SQL}) SELECT s.last, s.generation, s.records, c.num, d.tenant, d.len, p.term, "
+    "p.body * 2 + p.context AS halves FROM s LEFT JOIN LATERAL (SELECT DISTINCT num FROM lexical_changes "
+    "WHERE seq > %s AND seq <= s.last AND s.last - %s <= %s) c ON true "
     "LEFT JOIN lexical_docs d ON d.num = c.num LEFT JOIN lexical_postings p ON p.num = d.num"
 )
 # a build numbers terms and tenants in the server, so that documents and postings travel as fixed-size
@@ -94,6 +105,7 @@ class PostgresLexicalIndex(Kept):
         self.postings: BM25Postings | None = None
         self.seq = 0  # the last change absorbed
         self.generation: int | None = None
+        self.others_write = False  # the last search found changes its index did not hold yet
         self.lock = threading.RLock()
         # the keeper: builds the index, then absorbs committed changes (see `wake`)
         self.keeping = Keeper("memql-pg-lexical", connect, self._keep_pass, (psycopg.Error, OSError), False)
@@ -118,8 +130,16 @@ class PostgresLexicalIndex(Kept):
         if q.limit <= 0:
             return []
         # the state of the log is read with the first window's conditions (one round trip less): the
-        # index scores as it stands, and scores again if the snapshot turns out to hold other changes
-        state = None if self.postings is not None else _state(conn)
+        # index scores as it stands, and scores again if the snapshot turns out to hold other changes --
+        # unless the last search found some: then the changes are read (and absorbed) first
+        if self.postings is None:
+            state: tuple[int, int, int] | None = _state(conn)
+        elif self.others_write:
+            before = self.seq
+            state = self._state_absorbed(conn)
+            self.others_write = state[0] != before  # (none this time: back to reading the state afterwards)
+        else:
+            state = None
         while True:
             with self.lock:
                 if state is not None and not self._caught_up(conn, *state):
@@ -149,6 +169,7 @@ class PostgresLexicalIndex(Kept):
             state = seen[0] if seen else _state(conn)
             if state[:2] == scored:
                 return found
+            self.others_write = True
 
     def _caught_up(self, conn: psycopg.Connection, last: int, generation: int, records: int) -> bool:
         """Bring the index to the caller's snapshot (`last`: its newest change); False when SQL answers."""
@@ -169,9 +190,13 @@ class PostgresLexicalIndex(Kept):
 
     def _absorb(self, conn: psycopg.Connection, last: int) -> None:
         """Re-read the records changed after self.seq (up to `last`): indexed again, or gone."""
+        with conn.cursor(row_factory=tuple_row) as cursor:  # (a dict per posting cost more than the rest)
+            self._absorb_rows(cursor.execute(CHANGED_SQL, (self.seq, last)).fetchall(), last)
+
+    def _absorb_rows(self, rows: list[tuple[Any, ...]], last: int) -> None:
+        """CHANGED_SQL's rows (num, tenant, len, term, halves) of the changes up to `last`, absorbed."""
         assert self.postings is not None
-        rows = conn.execute(CHANGED_SQL, (self.seq, last)).fetchall()
-        gone = [row["num"] for row in rows if row["tenant"] is None]
+        gone = [num for num, tenant, *_ in rows if tenant is None]
         if gone:
             self.postings.remove(gone)
         docs: dict[int, int] = {}  # record number -> its document's index
@@ -179,19 +204,19 @@ class PostgresLexicalIndex(Kept):
         tenants: dict[str, int] = {}
         vocab: dict[str, int] = {}
         owners, terms, halves = [], [], []
-        for row in rows:
-            if row["tenant"] is None:
+        for num, tenant, length, term, half in rows:
+            if tenant is None:
                 continue
-            at = docs.get(row["num"])
+            at = docs.get(num)
             if at is None:
-                at = docs[row["num"]] = len(nums)
-                nums.append(row["num"])
-                tenant_of.append(tenants.setdefault(row["tenant"], len(tenants)))
-                lengths.append(row["len"])
-            if row["term"] is not None:
+                at = docs[num] = len(nums)
+                nums.append(num)
+                tenant_of.append(tenants.setdefault(tenant, len(tenants)))
+                lengths.append(length)
+            if term is not None:
                 owners.append(at)
-                terms.append(vocab.setdefault(row["term"], len(vocab)))
-                halves.append(row["halves"])
+                terms.append(vocab.setdefault(term, len(vocab)))
+                halves.append(half)
         self.postings.put_counted(
             np.array(nums, np.int64),
             list(tenants),
@@ -203,6 +228,18 @@ class PostgresLexicalIndex(Kept):
             np.array(halves, np.int64),
         )
         self.seq = last
+
+    def _state_absorbed(self, conn: psycopg.Connection) -> tuple[int, int, int]:
+        """`_state`, and the changes after self.seq up to it absorbed, in one round trip (when the index
+        stands and they are few): a search that expects other processes' changes reads them first rather
+        than scoring, finding them and scoring again."""
+        with self.lock, conn.cursor(row_factory=tuple_row) as cursor:
+            rows = cursor.execute(STATE_CHANGED_SQL, (self.seq, self.seq, ABSORB_AT_SEARCH)).fetchall()
+            last, generation, records = rows[0][:3]
+            fresh = self.postings is not None and generation == self.generation
+            if fresh and self.seq < last <= self.seq + ABSORB_AT_SEARCH:  # (more: the keeper's, `_caught_up`)
+                self._absorb_rows([row[3:] for row in rows if row[3] is not None], last)
+        return last, generation, records
 
     # --- keeping the index current in the background -----------------------------------------------
 
