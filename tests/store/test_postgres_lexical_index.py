@@ -7,6 +7,8 @@ records, a refilled index, the auto mode's threshold and the fallbacks to SQL.""
 
 from __future__ import annotations
 
+import threading
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -323,6 +325,51 @@ def test_once_a_search_found_another_process_s_changes_the_next_reads_them_first
             s.hard_delete("A", [second])
         assert search("violin cello") == [first]
         assert search("violin cello") == [first] and not store.lexical.others_write  # none: as before
+    finally:
+        other.close()
+        store.close()
+
+
+def test_searches_in_threads_beside_another_process_s_writes_answer_as_sql():
+    """Threads of one process search (each catching the shared index up, by either way) while another
+    store writes: every answer is PostgreSQL's own, in the search's snapshot."""
+    url = fresh_location()
+    store = PostgresStore(url, lexical_index="postings", max_connections=4)
+    other = PostgresStore(url, lexical_index="sql")
+    problems: list[str] = []
+    answered: list[bool] = []  # by the index (else SQL: a snapshot older than what another thread absorbed)
+    writing = threading.Event()
+
+    def write() -> None:
+        for i in range(40):
+            with other.transaction() as s:
+                s.insert(record("A", ["violin", f"w{i % 5}"], []))
+        writing.set()
+
+    def search(n: int) -> None:
+        try:
+            while not writing.is_set():
+                q = ranked(f"violin w{n}", 5, statuses=None)
+                with store.read() as s:
+                    want = exact(s, "A", q)
+                    hits = store.lexical.hits(s.conn, "A", q, "r.num, r.weight")
+                answered.append(hits is not None)
+                if hits is not None:
+                    assert_same([(str(h), score) for h, score, _ in hits], want)
+        except Exception as exc:  # reported below
+            problems.append(repr(exc))
+
+    try:
+        fill(store, 12)
+        ready(store)
+        threads = [threading.Thread(target=search, args=(n,)) for n in range(3)]
+        threads.append(threading.Thread(target=write))
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join(timeout=120)
+        assert problems == [] and any(answered)
+        assert_index_answers_as_sql(store, "A", ranked("violin", 50, statuses=None))
     finally:
         other.close()
         store.close()

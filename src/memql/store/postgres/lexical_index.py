@@ -233,11 +233,13 @@ class PostgresLexicalIndex(Kept):
         """`_state`, and the changes after self.seq up to it absorbed, in one round trip (when the index
         stands and they are few): a search that expects other processes' changes reads them first rather
         than scoring, finding them and scoring again."""
-        with self.lock, conn.cursor(row_factory=tuple_row) as cursor:
-            rows = cursor.execute(STATE_CHANGED_SQL, (self.seq, self.seq, ABSORB_AT_SEARCH)).fetchall()
-            last, generation, records = rows[0][:3]
-            fresh = self.postings is not None and generation == self.generation
-            if fresh and self.seq < last <= self.seq + ABSORB_AT_SEARCH:  # (more: the keeper's, `_caught_up`)
+        seq = self.seq  # (read without the lock: no other search waits for this round trip)
+        with conn.cursor(row_factory=tuple_row) as cursor:
+            rows = cursor.execute(STATE_CHANGED_SQL, (seq, seq, ABSORB_AT_SEARCH)).fetchall()
+        last, generation, records = rows[0][:3]
+        with self.lock:  # absorbed only onto the index they were read for (else `_caught_up` catches up)
+            fresh = self.postings is not None and generation == self.generation and self.seq == seq
+            if fresh and seq < last <= seq + ABSORB_AT_SEARCH:  # (more: the keeper's, `_caught_up`)
                 self._absorb_rows([row[3:] for row in rows if row[3] is not None], last)
         return last, generation, records
 
