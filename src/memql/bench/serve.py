@@ -1,7 +1,9 @@
 """`memql bench serve`: the REST server under 1, 4 and 16 concurrent clients (issue 20: serving many agents).
 
 One SQLite file of `records` synthetic notes (memql.bench.perf's corpus, no embeddings: lexical search) is
-loaded, and an API key made for its tenant. For each worker count, `memql serve --workers W` runs as a
+loaded -- or, with a postgresql:// URL for `directory`, a new schema of that database, dropped afterwards
+(the server's CPU then leaves out PostgreSQL's own processes, as the in-process baseline does) -- and an
+API key made for its tenant. For each worker count, `memql serve --workers W` runs as a
 subprocess on 127.0.0.1 (a free port); for each client count C, C client threads (one keep-alive HTTP
 connection each) send requests for `seconds`: a Retrieve (`/v1/retrieve`, k = 10, perf's queries) or, with
 probability `write_share`, an Encode (`/v1/execute`). Reported per round: Retrieve/s and Encode/s, p50/p95
@@ -42,6 +44,7 @@ from typing import Any
 
 from memql.bench.concurrency import load_store
 from memql.bench.perf import TENANT, in_folder, machine, raw_rows
+from memql.bench.stores import fresh_postgres, is_postgres
 from memql.ports.progress import Progress, silent
 
 WARMUP_REQUESTS = 20
@@ -59,8 +62,8 @@ def run(
     directory: str | os.PathLike[str] | None = None,
     progress: Progress = silent,
 ) -> dict[str, Any]:
-    def measure(folder: Path) -> dict[str, Any]:
-        path, notes, queries, texts = load_store(folder / f"serve-{records}.db", records, seed, progress)
+    def measure(location: Path | str, folder: Path) -> dict[str, Any]:
+        path, notes, queries, texts = load_store(location, records, seed, progress)
         key = _api_key(path)
         progress("baselines", 0, 2)
         cpu_ms, thread_ms = _cpu_ms_per_retrieve(path, queries, seconds)
@@ -83,7 +86,17 @@ def run(
             "raw_sqlite_queries_per_s": raw,
         }
 
-    report = in_folder(directory, "memql-serve-", measure)
+    if is_postgres(directory):  # the store in a new schema, dropped afterwards; the raw floor in a file
+        store = fresh_postgres(str(directory), "serve")
+        try:
+            report = in_folder(None, "memql-serve-", lambda f: measure(store.url, f))  # type: ignore[attr-defined]
+        finally:
+            store.drop()  # type: ignore[attr-defined]
+            store.close()
+        report["backend"] = "postgresql"
+    else:
+        report = in_folder(directory, "memql-serve-", lambda f: measure(f / f"serve-{records}.db", f))
+        report["backend"] = "sqlite"
     cores = os.cpu_count() or 1
     bound = round(cores * 1000 / report["cpu_ms_per_retrieve"], 1)
     report["cpu_bound_retrieve_per_s"] = bound
@@ -108,7 +121,7 @@ def run(
 class _Server:
     """`memql serve --workers W` on a free port of 127.0.0.1, for the block: its `base` URL and `pid`."""
 
-    def __init__(self, path: Path, workers: int) -> None:
+    def __init__(self, path: Path | str, workers: int) -> None:
         self.path, self.workers = path, workers
 
     def __enter__(self) -> _Server:
@@ -157,7 +170,7 @@ def _request(
     return reply.status, reply.read()
 
 
-def _api_key(path: Path) -> str:
+def _api_key(path: Path | str) -> str:
     from memql.interfaces.apikeys import create_key
     from memql.store import open_store
 
@@ -290,7 +303,7 @@ def _server_cpu(pid: int) -> float | None:
 # --- the baselines -------------------------------------------------------------------------------------
 
 
-def _cpu_ms_per_retrieve(path: Path, queries: list[str], seconds: float) -> tuple[float, float]:
+def _cpu_ms_per_retrieve(path: Path | str, queries: list[str], seconds: float) -> tuple[float, float]:
     """One Retrieve's CPU time in this process: the same store, queries and engine settings as the server.
     Counted as the server's is, every thread of the process: the search, and the write of the visits and
     read audit entries it leaves (a timer thread writes those, in batches), flushed at the end. Measured

@@ -37,7 +37,13 @@ from memql.interfaces.cli.progress import progress_bars
     type=click.FloatRange(0.0, 1.0),
     help="The share of requests that are Encodes (the rest: Retrieves).",
 )
-@click.option("--db", "directory", metavar="DIR", help="Keep the store in DIR (default: a temporary one).")
+@click.option(
+    "--db",
+    "directory",
+    metavar="DIR|URL",
+    help="Keep the store in DIR (default: a temporary one); or a postgresql:// URL: the store goes in a new "
+    "schema there, dropped afterwards (raw SQLite's floor stays a file).",
+)
 @click.option("--seed", default=7, show_default=True, type=int, help="Corpus and query seed.")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_serve_command(
