@@ -19,8 +19,8 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-from memql.bench.perf import Note, corpus, in_folder, machine, memql_load, memql_open, search_queries
-from memql.bench.stores import fresh_postgres, is_postgres
+from memql.bench.perf import Note, corpus, in_store, machine, memql_load, memql_open, search_queries
+from memql.bench.stores import is_postgres
 from memql.ports.progress import Progress, silent
 
 WARMUP_QUERIES = 20
@@ -137,19 +137,7 @@ def run(
                 rounds.append(_round(str(location), count, writer, queries, texts, seconds))
         return {"rounds": rounds}
 
-    if is_postgres(directory):
-        store = fresh_postgres(str(directory), "concurrency")
-        try:
-            report = measure(store.url)  # type: ignore[attr-defined]
-        finally:
-            store.drop()  # type: ignore[attr-defined]
-            store.close()
-        report["backend"] = "postgresql"
-    else:
-        report = in_folder(
-            directory, "memql-concurrency-", lambda f: measure(f / f"concurrency-{records}.db")
-        )
-        report["backend"] = "sqlite"
+    report = in_store(directory, "concurrency", f"concurrency-{records}.db", lambda at, _folder: measure(at))
     by = {(r["readers"], r["writer"]): r["retrieve_per_s"] for r in report["rounds"]}
     one = by.get((1, False))
     report["ratios"] = {

@@ -310,6 +310,27 @@ def in_folder(
     return run(folder)
 
 
+def in_store(
+    directory: str | os.PathLike[str] | None,
+    label: str,
+    file_name: str,
+    run: Callable[[Path | str, Path], dict[str, Any]],
+) -> dict[str, Any]:
+    """`run(location, folder)` on a new store: the file `file_name` in `in_folder`'s folder or, when
+    `directory` is a postgresql:// URL, a new schema of that database, dropped afterwards (the folder then
+    temporary, for what stays a file); the report says which backend."""
+    if not is_postgres(directory):
+        report = in_folder(directory, f"memql-{label}-", lambda folder: run(folder / file_name, folder))
+        return report | {"backend": "sqlite"}
+    store = fresh_postgres(str(directory), label)
+    try:
+        report = in_folder(None, f"memql-{label}-", lambda folder: run(store.url, folder))
+    finally:
+        store.drop()
+        store.close()
+    return report | {"backend": "postgresql"}
+
+
 def run(
     sizes: Sequence[int] = (10_000, 100_000),
     *,

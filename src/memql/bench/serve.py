@@ -43,8 +43,7 @@ from pathlib import Path
 from typing import Any
 
 from memql.bench.concurrency import load_store
-from memql.bench.perf import TENANT, in_folder, machine, raw_rows
-from memql.bench.stores import fresh_postgres, is_postgres
+from memql.bench.perf import TENANT, in_store, machine, raw_rows
 from memql.ports.progress import Progress, silent
 
 WARMUP_REQUESTS = 20
@@ -86,17 +85,7 @@ def run(
             "raw_sqlite_queries_per_s": raw,
         }
 
-    if is_postgres(directory):  # the store in a new schema, dropped afterwards; the raw floor in a file
-        store = fresh_postgres(str(directory), "serve")
-        try:
-            report = in_folder(None, "memql-serve-", lambda f: measure(store.url, f))  # type: ignore[attr-defined]
-        finally:
-            store.drop()  # type: ignore[attr-defined]
-            store.close()
-        report["backend"] = "postgresql"
-    else:
-        report = in_folder(directory, "memql-serve-", lambda f: measure(f / f"serve-{records}.db", f))
-        report["backend"] = "sqlite"
+    report = in_store(directory, "serve", f"serve-{records}.db", measure)  # (raw SQLite's floor: a file)
     cores = os.cpu_count() or 1
     bound = round(cores * 1000 / report["cpu_ms_per_retrieve"], 1)
     report["cpu_bound_retrieve_per_s"] = bound

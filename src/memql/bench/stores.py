@@ -3,16 +3,18 @@
 from __future__ import annotations
 
 import uuid
+from typing import TYPE_CHECKING
 from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
 
-from memql.ports.store import Store
+if TYPE_CHECKING:
+    from memql.store.postgres import PostgresStore
 
 
 def is_postgres(location: object) -> bool:
     return isinstance(location, str) and location.startswith(("postgresql://", "postgres://"))
 
 
-def fresh_postgres(url: str, label: str) -> Store:
+def fresh_postgres(url: str, label: str) -> PostgresStore:
     """An empty store in a new schema (`memql_<label>_<random>`) of the database `url` names; drop it with
     its `drop()` when done."""
     if not is_postgres(url):
