@@ -146,7 +146,8 @@ def counted(docs: list[tuple[int, str, str, str]]) -> tuple:
 @settings(max_examples=examples(100), deadline=None)
 @given(plan=steps, query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=4))
 def test_counted_postings_index_as_texts_do(plan, query):
-    """put_counted (a few documents into the fresh postings, more into a segment) scores as put does."""
+    """put_counted (a few documents into the fresh postings, more into a segment; arrays or lists) scores as
+    put does."""
     by_text, by_count = BM25Postings(), BM25Postings()
     for kind, batch in plan:
         if kind == "put":
@@ -154,7 +155,10 @@ def test_counted_postings_index_as_texts_do(plan, query):
                 {n: (n, t, index_text(" ".join(b)), index_text(" ".join(c))) for n, t, b, c in batch}.values()
             )
             by_text.put(docs)
-            by_count.put_counted(*counted(docs))
+            columns = counted(docs)
+            if len(docs) % 2:  # as PostgreSQL's absorb gives them: lists, not arrays
+                columns = tuple(c.tolist() if isinstance(c, np.ndarray) else c for c in columns)
+            by_count.put_counted(*columns)
         else:
             by_text.remove(batch)
             by_count.remove(batch)

@@ -33,6 +33,7 @@ import threading
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -44,6 +45,7 @@ COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quar
 FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh postings, not a segment of its own
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
 _NONE = np.zeros(0, np.int64)
+Numbers = Sequence[int] | Sequence[float] | np.ndarray  # put_counted's columns: lists or arrays
 
 # non-ASCII index terms -> the tokens FTS5 makes of each (ASCII terms are their own single token)
 Tokenizer = Callable[[Sequence[str]], Sequence[tuple[str, ...]]]
@@ -241,37 +243,39 @@ class BM25Postings:
 
     def put_counted(
         self,
-        nums: np.ndarray,
+        nums: Numbers,
         tenant_names: Sequence[str],
-        tenant_of: np.ndarray,
-        lengths: np.ndarray,
+        tenant_of: Numbers,
+        lengths: Numbers,
         vocab: Sequence[str],
-        owners: np.ndarray,
-        terms: np.ndarray,
-        halves: np.ndarray,
+        owners: Numbers,
+        terms: Numbers,
+        halves: Numbers,
     ) -> None:
         """Index (or re-index) documents given as counted postings rather than text, as a backend that keeps
         postings itself (PostgreSQL) holds them: document i is record nums[i] of tenant
         tenant_names[tenant_of[i]], lengths[i] tokens long; posting j says that document owners[j] holds
         the token vocab[terms[j]] in halves[j] halves (2 x its count in the body + its count in the
-        context). Each record once, each (document, token) once."""
+        context). Each record once, each (document, token) once. Numbers come as arrays (a build) or lists
+        (a few documents absorbed at a search: they stay Python values)."""
         if not len(nums):
             return
         with self.lock:
             if len(nums) <= FRESH_DOCS:  # (what a process catching up with another's Encode absorbs)
-                names = [tenant_names[i] for i in tenant_of.tolist()]
-                first = self._placed(nums.tolist(), names, lengths.tolist())
+                names = [tenant_names[i] for i in _listed(tenant_of)]
+                first = self._placed(_listed(nums), names, _listed(lengths))
                 ids = self._numbered(vocab)
                 self._add_fresh(
                     {
                         (ids[vocab[term]], first + owner): count
                         for owner, term, count in zip(
-                            owners.tolist(), terms.tolist(), halves.tolist(), strict=True
+                            _listed(owners), _listed(terms), _listed(halves), strict=True
                         )
                     }
                 )
                 return
-            nums = nums.astype(np.int64)
+            nums, tenant_of = np.asarray(nums, np.int64), np.asarray(tenant_of, np.int64)
+            owners, terms = np.asarray(owners, np.int64), np.asarray(terms, np.int64)
             self._remove(nums)
             first = self._grow(len(nums))
             at = np.arange(first, first + len(nums), dtype=np.int64)
@@ -534,6 +538,10 @@ class BM25Postings:
 
 _MAGIC = b"memql-postings-1"
 _ALIGN = 64
+
+
+def _listed(values: Numbers) -> list[Any]:
+    return values.tolist() if isinstance(values, np.ndarray) else list(values)
 
 
 def _aligned(size: int) -> int:

@@ -217,16 +217,7 @@ class PostgresLexicalIndex(Kept):
                 owners.append(at)
                 terms.append(vocab.setdefault(term, len(vocab)))
                 halves.append(half)
-        self.postings.put_counted(
-            np.array(nums, np.int64),
-            list(tenants),
-            np.array(tenant_of, np.int64),
-            np.array(lengths, np.float64),
-            list(vocab),
-            np.array(owners, np.int64),
-            np.array(terms, np.int64),
-            np.array(halves, np.int64),
-        )
+        self.postings.put_counted(nums, list(tenants), tenant_of, lengths, list(vocab), owners, terms, halves)
         self.seq = last
 
     def _state_absorbed(self, conn: psycopg.Connection) -> tuple[int, int, int]:
