@@ -44,7 +44,9 @@ MERGE_RATIO = 4  # the newest segment merges into the one before once it is at l
 COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quarter of the positions: compact
 FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh postings, not a segment of its own
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
+DENSE_AT = 8  # a search whose postings number an eighth of the positions or more sums them by one scan
 _NONE = np.zeros(0, np.int64)
+Run = tuple[np.ndarray, np.ndarray]  # positions and, for each, a frequency or a BM25 part
 Numbers = Sequence[int] | Sequence[float] | np.ndarray  # put_counted's columns: lists or arrays
 
 # non-ASCII index terms -> the tokens FTS5 makes of each (ASCII terms are their own single token)
@@ -109,6 +111,8 @@ class BM25Postings:
         self.fresh: dict[int, tuple[list[int], list[float]]] = {}  # term -> its fresh positions, frequencies
         self.fresh_size = 0
         self.positions = Positions()
+        self._acc = np.zeros(0)  # scoring's accumulator, zero between searches (`_summed`)
+        self._norms_of: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))  # `_norms`
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -426,42 +430,87 @@ class BM25Postings:
             if code is None or not self.live:
                 return _NONE, np.zeros(0)
             n, avgdl = self.live, self.total / self.live
-            tombstones = self.live < self.size
-            acc: np.ndarray | None = None
-            for token in tokens:
-                term = self.vocab.get(token)
-                if term is None:
-                    continue  # no document holds it: FTS5 adds nothing for it
-                parts = [p for p in (s.postings(term) for s in self.segments) if p is not None]
-                fresh = self.fresh.get(term)
-                if fresh is not None:
-                    parts.append((np.array(fresh[0], np.int32), np.array(fresh[1], np.float32)))
-                if not parts:
-                    continue
-                docs = np.concatenate([d for d, _ in parts]) if len(parts) > 1 else parts[0][0]
-                freqs = np.concatenate([f for _, f in parts]) if len(parts) > 1 else parts[0][1]
-                if tombstones:
-                    live = self.alive[docs]
-                    docs, freqs = docs[live], freqs[live]
-                hits = len(docs)  # n(t)
+            listed = [self._live_postings(token) for token in tokens]
+            matched = sum(len(docs) for runs in listed for docs, _ in runs)
+            norms = self._norms(avgdl, matched)
+            parts: list[Run] = []  # (positions, BM25 parts), in token order
+            for runs in listed:
+                hits = sum(len(docs) for docs, _ in runs)  # n(t)
                 if not hits:
-                    continue
+                    continue  # no document holds it: FTS5 adds nothing for it
                 idf = math.log((n - hits + 0.5) / (hits + 0.5))  # libm's log, as FTS5's
                 if idf <= 0.0:
                     idf = IDF_FLOOR
-                f = freqs.astype(np.float64)
-                part = idf * ((f * (K1 + 1.0)) / (f + K1 * ((1 - B) + B * self.lengths[docs] / avgdl)))
-                if acc is None:
-                    acc = np.zeros(self.size)
-                    acc[docs] = part  # 0.0 + part: FTS5 starts its sum at 0.0
-                else:
-                    acc[docs] += part  # a term's postings name each document once
-            if acc is None:
+                for docs, freqs in runs:
+                    # idf * (f * (K1 + 1) / (f + K1 * ((1 - B) + B * |d| / avgdl))), in place: the same
+                    # operations on the same values (sums and products commute exactly)
+                    f = freqs.astype(np.float64)
+                    denominator = norms[docs] if norms is not None else self._norm(self.lengths[docs], avgdl)
+                    denominator += f
+                    part = f * (K1 + 1.0)
+                    part /= denominator
+                    part *= idf
+                    parts.append((docs, part))
+            if not parts:
                 return _NONE, np.zeros(0)
-            found = np.flatnonzero(acc != 0.0)  # every part is positive
+            dense = matched * DENSE_AT >= self.size
+            found, summed = parts[0] if len(parts) == 1 else self._summed(parts, dense)
             if len(self.tenant_codes) > 1:
-                found = found[self.tenants[found] == code]
-            return self.nums[found], acc[found]
+                mine = self.tenants[found] == code
+                found, summed = found[mine], summed[mine]
+            return self.nums[found], summed
+
+    def _live_postings(self, token: str) -> list[Run]:
+        """The token's live postings, one run per segment (and the fresh ones): positions as numpy's index
+        type (each fancy index with 32-bit ones converts them first) and frequencies."""
+        term = self.vocab.get(token)
+        if term is None:
+            return []
+        held = (s.postings(term) for s in self.segments)
+        runs = [(run[0].astype(np.intp), run[1]) for run in held if run is not None]
+        fresh = self.fresh.get(term)
+        if fresh is not None:
+            runs.append((np.array(fresh[0], np.intp), np.array(fresh[1], np.float32)))
+        if self.live < self.size:  # tombstones
+            runs = [(d[keep], f[keep]) for d, f in runs for keep in (self.alive[d],)]
+        return [run for run in runs if len(run[0])]
+
+    @staticmethod
+    def _norm(lengths: np.ndarray, avgdl: float) -> np.ndarray:
+        return K1 * ((1 - B) + B * lengths / avgdl)
+
+    def _norms(self, avgdl: float, matched: int) -> np.ndarray | None:
+        """Every position's K1 * ((1 - B) + B * |d| / avgdl), kept while the statistics stay the same, for a
+        search whose postings number half the positions or more (a common word's): computing it for each
+        posting costs more. A write changes the statistics; the next such search computes it again."""
+        key = (self.size, self.total, self.live)
+        if self._norms_of[0] != key:
+            if 2 * matched < self.size:
+                return None
+            self._norms_of = (key, self._norm(self.lengths[: self.size], avgdl))
+        return self._norms_of[1]
+
+    def _summed(self, parts: list[Run], dense: bool) -> tuple[np.ndarray, np.ndarray]:
+        """The positions any token matched and their summed parts, added in the tokens' order as FTS5 adds
+        its phrases, in one accumulator kept zero between searches (under the lock). Found by one scan of
+        it when the postings are many (`dense`), else collected as each token's first-seen positions
+        (every part is positive: zero is unseen), which costs less than scanning a million documents."""
+        if len(self._acc) < self.size:
+            self._acc = np.zeros(max(self.size, 2 * len(self._acc)))
+        acc = self._acc
+        seen: list[np.ndarray] = []
+        try:
+            for docs, part in parts:  # a token's postings name each document once
+                if not dense:
+                    seen.append(docs[acc[docs] == 0.0])
+                np.add.at(acc, docs, part)  # 0.0 + part the first time: FTS5 starts its sum at 0.0
+            found = np.flatnonzero(acc[: self.size] != 0.0) if dense else np.concatenate(seen)
+            return found, acc[found]
+        finally:
+            if dense:
+                acc[: self.size] = 0.0
+            for docs in seen:
+                acc[docs] = 0.0
 
     # --- snapshots --------------------------------------------------------------------------------
 
