@@ -138,3 +138,23 @@ def test_the_test_server_has_pgvector_with_iterative_scans():
     with psycopg.connect(server_dsn()) as conn:
         (version,) = conn.execute("SELECT extversion FROM pg_extension WHERE extname = 'vector'").fetchone()
     assert tuple(int(p) for p in version.split(".")[:2]) >= (0, 8)
+
+
+def test_reads_run_in_one_snapshot_and_the_next_write_at_the_default_level():
+    store = PostgresStore(fresh_location() + "&pool_max=1")  # one connection: each use takes the same one
+    try:
+
+        def level(session) -> str:
+            return session.conn.execute("SHOW transaction_isolation").fetchone()["transaction_isolation"]
+
+        with store.read() as session:
+            assert level(session) == "repeatable read"
+        with store.transaction() as session:
+            assert level(session) == "read committed"
+        with pytest.raises(RuntimeError), store.read() as session:
+            session.conn.execute("SELECT 1")
+            raise RuntimeError("a read that fails")
+        with store.transaction() as session:
+            assert level(session) == "read committed"
+    finally:
+        store.close()

@@ -46,7 +46,7 @@ from memql.store.postgres.inserts import INSERT_GIVEN, INSERT_NUMBERED
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.lexical_index import LexicalMode, PostgresLexicalIndex
 from memql.store.postgres.portable import PortableSession
-from memql.store.postgres.reads import BEGIN_READ, tenants_of, write_batch
+from memql.store.postgres.reads import READS, reset_to_writes, tenants_of, write_batch
 from memql.store.postgres.schema import (
     MAX_INDEXED_DIMENSION,
     extension_version,
@@ -390,6 +390,7 @@ class PostgresStore:
             min_size=min_connections,
             max_size=connections,
             configure=self._configure,
+            reset=reset_to_writes,  # a read's connection goes back to the pool as a write's
             kwargs={"row_factory": dict_row},
             connection_class=self._connector,  # type: ignore[arg-type]
             open=True,
@@ -526,7 +527,7 @@ class PostgresStore:
     @contextmanager
     def read(self) -> Iterator[PostgresReadSession]:
         with self.pool.connection() as conn:
-            conn.execute(BEGIN_READ)
+            conn.isolation_level = READS  # its BEGIN names the level: one round trip, not BEGIN and a SET
             try:
                 yield PostgresReadSession(self, conn)
             finally:

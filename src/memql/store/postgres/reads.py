@@ -12,7 +12,13 @@ from memql.store.visits import Batch, by_tenant, entries_to_log
 # a read transaction: one snapshot for all of a workflow's queries, no lock taken. Not READ ONLY: a
 # point-in-time read rebuilds the past in temporary tables, which PostgreSQL's READ ONLY forbids creating;
 # the read session refuses every write itself (memql.store.visits.refuse_writes)
-BEGIN_READ = "SET TRANSACTION ISOLATION LEVEL REPEATABLE READ"
+READS = psycopg.IsolationLevel.REPEATABLE_READ
+
+
+def reset_to_writes(conn: psycopg.Connection) -> None:
+    """The pool's reset of a returned connection: its next transaction at the server's default level (a
+    write's), whatever a read set; the pool calls it once the connection is idle, also after an error."""
+    conn.isolation_level = None
 
 
 def write_batch(conn: psycopg.Connection, batch: Batch, log: Any) -> None:
