@@ -286,3 +286,17 @@ def test_documents_put_a_few_at_a_time_are_sealed_merged_and_compacted_as_any(mo
     assert index.size == len(index) == 100 and not index.fresh  # compacted, the fresh postings with it
     assert_same_scores(index, mirror, ["river", "garden", "piano"], "A")
     assert_same_scores(index, mirror, ["river", "piano"], "B")
+
+
+def test_a_compaction_that_restores_the_statistics_does_not_reuse_the_old_normalisation(monkeypatch):
+    # eight documents of 1..8 words, then the first four replaced by four of the same lengths: after the
+    # compaction the size, total length and live count are what they were, but every position moved
+    monkeypatch.setattr(postings, "COMPACT_MIN", 2)
+    index, mirror = BM25Postings(), FTS5Mirror()
+    apply(index, mirror, [("put", [(n, "A", ["river"] * n, []) for n in range(1, 9)])])
+    assert_same_scores(index, mirror, ["river"], "A")
+    before = (index.size, index.total, len(index))
+    apply(index, mirror, [("remove", [1, 2, 3, 4])])
+    apply(index, mirror, [("put", [(n + 8, "A", ["river"] * n, []) for n in range(1, 5)])])
+    assert (index.size, index.total, len(index)) == before
+    assert_same_scores(index, mirror, ["river", "river"], "A")

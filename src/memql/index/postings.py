@@ -25,10 +25,7 @@ same operations in the same order, so the scores equal FTS5's (bit for bit in pr
 
 from __future__ import annotations
 
-import json
 import math
-import mmap
-import os
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from itertools import chain
@@ -37,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from memql.index import arrays_file
 from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, term_tokens
 from memql.index.positions import Positions
 
@@ -46,6 +44,7 @@ FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh posting
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
 DENSE_AT = 8  # a search whose postings number an eighth of the positions or more sums them by one scan
 _NONE = np.zeros(0, np.int64)
+_NO_NORMS: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))
 Run = tuple[np.ndarray, np.ndarray]  # positions and, for each, a frequency or a BM25 part
 Numbers = Sequence[int] | Sequence[float] | np.ndarray  # put_counted's columns: lists or arrays
 
@@ -112,7 +111,7 @@ class BM25Postings:
         self.fresh_size = 0
         self.positions = Positions()
         self._acc = np.zeros(0)  # scoring's accumulator, zero between searches (`_summed`)
-        self._norms_of: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))  # `_norms`
+        self._norms_of = _NO_NORMS  # (size, total, live) -> each position's length normalisation
         self.lock = threading.Lock()
 
     def __len__(self) -> int:
@@ -419,6 +418,7 @@ class BM25Postings:
         self.size = len(keep)
         self.positions = Positions()
         self.positions.set(self.nums, np.arange(self.size, dtype=np.int64), self.size)
+        self._norms_of = _NO_NORMS  # positions moved: the statistics may come back, the lengths' order not
 
     # --- scoring ----------------------------------------------------------------------------------
 
@@ -515,11 +515,9 @@ class BM25Postings:
     # --- snapshots --------------------------------------------------------------------------------
 
     def save(self, path: Path, meta: dict[str, int]) -> None:
-        """Write the index and `meta` (integers) to `path` atomically (a temporary name, then a rename).
-
-        The file is a header (JSON: the vocabulary, the tenants, `meta`, where each array lies) and the
-        arrays' raw bytes, each aligned: `load` maps them instead of reading them, so opening a snapshot
-        costs little more than its vocabulary, whatever its size."""
+        """Write the index and `meta` (integers) to `path` atomically (memql.index.arrays_file): `load`
+        maps its arrays instead of reading them, so opening a snapshot costs little more than its
+        vocabulary, whatever its size."""
         with self.lock:
             self._seal()
             self._merge()
@@ -532,41 +530,14 @@ class BM25Postings:
             for i, s in enumerate(self.segments):
                 arrays |= {f"s{i}_terms": s.terms, f"s{i}_offsets": s.offsets}
                 arrays |= {f"s{i}_docs": s.docs, f"s{i}_freqs": s.freqs}
-            layout, offset = {}, 0
-            for name, array in arrays.items():
-                layout[name] = [array.dtype.str, len(array), offset]
-                offset += _aligned(array.nbytes)
             header = {"vocab": list(self.vocab), "tenants": list(self.tenant_codes), "meta": meta}
-            head = json.dumps(header | {"arrays": layout}, ensure_ascii=False).encode()
-            start = _aligned(len(_MAGIC) + 8 + len(head))
-            path.parent.mkdir(parents=True, exist_ok=True)
-            tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-            with open(tmp, "wb") as out:
-                out.write(_MAGIC + len(head).to_bytes(8, "little") + head)
-                for name, array in arrays.items():
-                    out.seek(start + layout[name][2])
-                    out.write(np.ascontiguousarray(array).data)
-                out.truncate(start + offset)
-        os.replace(tmp, path)
+            arrays_file.write(path, _MAGIC, header, arrays)
 
     @classmethod
     def load(cls, path: Path, tokenizer: Tokenizer = python_tokenizer) -> tuple[BM25Postings, dict[str, int]]:
         """An index written by `save`, and its meta. Its arrays are mapped copy-on-write: the pages a
         search reads come from the file, and a change (a removed document) stays in this process."""
-        with open(path, "rb") as file:
-            if file.read(len(_MAGIC)) != _MAGIC:
-                raise ValueError(f"{path} is not a postings snapshot")
-            size = int.from_bytes(file.read(8), "little")
-            header = json.loads(file.read(size).decode())
-            start = _aligned(len(_MAGIC) + 8 + size)
-            mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
-
-        def array(name: str) -> np.ndarray:
-            dtype, count, offset = header["arrays"][name]
-            if start + offset + count * np.dtype(dtype).itemsize > len(mapped):
-                raise ValueError(f"{path} is cut short")
-            return np.frombuffer(mapped, dtype, count, start + offset)  # type: ignore[call-overload]
-
+        header, array = arrays_file.read(path, _MAGIC, "postings snapshot")
         index = cls(tokenizer)
         index.nums, index.lengths = array("nums"), array("lengths")
         index.tenants, index.alive = array("tenants"), array("alive")
@@ -586,12 +557,7 @@ class BM25Postings:
 
 
 _MAGIC = b"memql-postings-1"
-_ALIGN = 64
 
 
 def _listed(values: Numbers) -> list[Any]:
     return values.tolist() if isinstance(values, np.ndarray) else list(values)
-
-
-def _aligned(size: int) -> int:
-    return -(-size // _ALIGN) * _ALIGN

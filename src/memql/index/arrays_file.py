@@ -1,0 +1,66 @@
+"""A file of named numpy arrays with a JSON header, written atomically and mapped rather than read: what
+the lexical index's snapshots are made of (memql.index.postings).
+
+The file is a magic string, the header's length and the header (JSON: the caller's fields and where each
+array lies), then the arrays' raw bytes, each aligned. Opening one costs little more than its header,
+whatever its size: the arrays are mapped copy-on-write, so the pages a search reads come from the file and
+a change stays in the process that made it.
+"""
+
+from __future__ import annotations
+
+import json
+import mmap
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+_ALIGN = 64
+
+
+def write(path: Path, magic: bytes, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
+    """Write `header` (JSON-able, without an "arrays" field) and `arrays` to `path`: a temporary name, then
+    a rename."""
+    layout, offset = {}, 0
+    for name, array in arrays.items():
+        layout[name] = [array.dtype.str, len(array), offset]
+        offset += _aligned(array.nbytes)
+    head = json.dumps(header | {"arrays": layout}, ensure_ascii=False).encode()
+    start = _aligned(len(magic) + 8 + len(head))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    with open(tmp, "wb") as out:
+        out.write(magic + len(head).to_bytes(8, "little") + head)
+        for name, array in arrays.items():
+            out.seek(start + layout[name][2])
+            out.write(np.ascontiguousarray(array).data)
+        out.truncate(start + offset)
+    os.replace(tmp, path)
+
+
+def read(path: Path, magic: bytes, kind: str) -> tuple[dict[str, Any], Callable[[str], np.ndarray]]:
+    """The header of a file `write` wrote and a function giving each array by name, mapped; ValueError for
+    a file that is not one (`kind` names what it should be) or is cut short."""
+    with open(path, "rb") as file:
+        if file.read(len(magic)) != magic:
+            raise ValueError(f"{path} is not a {kind}")
+        size = int.from_bytes(file.read(8), "little")
+        header = json.loads(file.read(size).decode())
+        start = _aligned(len(magic) + 8 + size)
+        mapped = mmap.mmap(file.fileno(), 0, access=mmap.ACCESS_COPY)
+
+    def array(name: str) -> np.ndarray:
+        dtype, count, offset = header["arrays"][name]
+        if start + offset + count * np.dtype(dtype).itemsize > len(mapped):
+            raise ValueError(f"{path} is cut short")
+        return np.frombuffer(mapped, dtype, count, start + offset)  # type: ignore[call-overload]
+
+    return header, array
+
+
+def _aligned(size: int) -> int:
+    return -(-size // _ALIGN) * _ALIGN
