@@ -58,19 +58,22 @@ STATE_SQL = (
     "(SELECT value FROM counters WHERE name = 'lexical_generation') AS generation, "
     "(SELECT value FROM counters WHERE name = 'record_num') AS records"
 )
-# each changed record's document and postings now (no document: the record's postings are gone)
+# each changed record's document and postings now (no document: the record's postings are gone): the
+# columns and joins from `c`, the changed record numbers
+_CHANGED_COLUMNS = "c.num, d.tenant, d.len, p.term, p.body * 2 + p.context AS halves"
+_CHANGED_JOINS = "LEFT JOIN lexical_docs d ON d.num = c.num LEFT JOIN lexical_postings p ON p.num = d.num"
 CHANGED_SQL = (
-    "SELECT c.num, d.tenant, d.len, p.term, p.body * 2 + p.context AS halves "
+    f"SELECT {_CHANGED_COLUMNS} "
     "FROM (SELECT DISTINCT num FROM lexical_changes WHERE seq > %s AND seq <= %s) c "
-    "LEFT JOIN lexical_docs d ON d.num = c.num LEFT JOIN lexical_postings p ON p.num = d.num"
+    f"{_CHANGED_JOINS}"
 )
 # STATE_SQL's row with CHANGED_SQL's after it (the changes after %s up to the state's last, unless more
 # than %s); one row of NULLs after the state when nothing changed
 STATE_CHANGED_SQL = (
-    f"WITH s AS ({STATE_SQL}) SELECT s.last, s.generation, s.records, c.num, d.tenant, d.len, p.term, "
-    "p.body * 2 + p.context AS halves FROM s LEFT JOIN LATERAL (SELECT DISTINCT num FROM lexical_changes "
+    f"WITH s AS ({STATE_SQL}) SELECT s.last, s.generation, s.records, {_CHANGED_COLUMNS} "
+    "FROM s LEFT JOIN LATERAL (SELECT DISTINCT num FROM lexical_changes "
     "WHERE seq > %s AND seq <= s.last AND s.last - %s <= %s) c ON true "
-    "LEFT JOIN lexical_docs d ON d.num = c.num LEFT JOIN lexical_postings p ON p.num = d.num"
+    f"{_CHANGED_JOINS}"
 )
 # a build numbers terms and tenants in the server, so that documents and postings travel as fixed-size
 # binary rows parsed by numpy (12 million postings at a million records)
