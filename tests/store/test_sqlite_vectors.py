@@ -167,6 +167,6 @@ def test_the_graph_path_answers_as_if_every_candidate_of_its_window_were_checked
     monkeypatch.setattr(module, "SIDE_THREAD_MIN_ROWS", 10**9)
     monkeypatch.setattr(module, "_best_passing", check_all)
     assert fast == answers()
-    assert module.EXACT_SIDE.cpu_s > 0  # the side thread did score the exact layer
+    assert module.SEARCH_SIDE.cpu_s > 0  # the side thread did score the exact layer
     assert len(store.vectors.caches[("A", MODEL)].tail) == 120
     store.close()

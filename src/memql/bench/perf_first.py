@@ -46,6 +46,7 @@ from memql.bench.perf import (
     percentile,
     search_queries,
 )
+from memql.bench.perf_baseline import side_cpu_s
 from memql.bench.perf_dense import K, PrecomputedQueries, WordMeanEmbedder, _rss_mib
 from memql.bench.stores import fresh_postgres, is_postgres
 from memql.ports.progress import Progress, silent
@@ -212,21 +213,13 @@ def _timed_retrieve(m: Memory, query: str) -> tuple[float, float, float]:
     """Wall and CPU milliseconds -- the CPU of the calling thread and of the side thread, which scores a
     large exact vector layer while the caller searches the graph (memql.store.sqlite.side_thread) -- and
     the calling thread's CPU alone (on idle cores, what the wall time comes to)."""
-    side = _side_cpu_s()
+    side = side_cpu_s()
     wall, cpu = time.perf_counter(), time.thread_time()
     rows = m.retrieve(query=query, k=K).data["rows"]
     wall, own = (time.perf_counter() - wall) * 1000, (time.thread_time() - cpu) * 1000
     if not rows:
         raise RuntimeError(f"the first-query bench found nothing for {query!r}")
-    return wall, own + (_side_cpu_s() - side) * 1000, own
-
-
-def _side_cpu_s() -> float:
-    try:
-        from memql.store.sqlite.vectors import EXACT_SIDE
-    except ImportError:  # a memql from before the side thread
-        return 0.0
-    return EXACT_SIDE.cpu_s
+    return wall, own + (side_cpu_s() - side) * 1000, own
 
 
 def _building(m: Memory) -> bool:

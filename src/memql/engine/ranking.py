@@ -68,6 +68,9 @@ def search(
     if alpha != 1.0:
         lexical_q = amended(q, text_query=spec.intent.query, order="relevance", limit=pool, as_of=as_of)
         if as_of is None:
+            ahead = getattr(ctx.session, "dense_ahead", None) if vector is not None else None
+            if ahead is not None:  # (memql.ports.store.SearchAhead) the dense side's index lookup, meanwhile
+                ahead(ctx.tenant, vector, pool, model)
             lexical = ctx.session.find_candidates(ctx.tenant, lexical_q)
         else:  # the records as they were: rebuilt from the audit log, not read again by id
             found = ctx.session.find(ctx.tenant, lexical_q)

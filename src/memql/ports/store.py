@@ -289,6 +289,16 @@ class PartialReads(Protocol):
         ...
 
 
+class SearchAhead(Protocol):
+    """A session that can start a dense search's index lookup before the search is asked for (optional:
+    a hybrid search asks through `getattr`). A hybrid search calls `dense_ahead` before its lexical side,
+    then `dense_candidates` with the same vector, k and model: a session may look up the vector index
+    on another core meanwhile (both sides of a search on a large store took about as long). It changes
+    no answer: what the lookup found is checked against the query as the search would have."""
+
+    def dense_ahead(self, tenant: str, vector: Sequence[float], k: int, model: str) -> None: ...
+
+
 class PortableSession(Protocol):
     """Moving a whole store between backends (`memql copy`): every tenant, record ids, audit sequence
     numbers and embeddings kept. A session of either store: the source's exports, the destination's

@@ -32,7 +32,7 @@ from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
 from memql.store.sqlite.reads import VisitFlushes
 from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
-from memql.store.sqlite.vectors import VectorIndex, VectorMode
+from memql.store.sqlite.vectors import Ahead, VectorIndex, VectorMode
 from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 BUSY_TIMEOUT_MS = 30_000
@@ -63,6 +63,7 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
         # how searches check their conditions on candidates: in SQL here; a read session's may use the
         # store's governance copy (memql.store.sqlite.governed)
         self.check = Checker(conn)
+        self.ahead: Ahead | None = None  # a dense search's first graph window, started by `dense_ahead`
 
     # --- records ---------------------------------------------------------------------------------
 
@@ -209,9 +210,14 @@ class SQLiteSession(SQLiteKeys, SQLiteTransfer, SQLiteBulk, SQLiteAsOf):
     def dense_candidates(
         self, tenant: str, vector: Sequence[float], q: RecordQuery, k: int, model: str, signed: bool = False
     ) -> list[Candidate]:
+        ahead, self.ahead = self.ahead, None
         return self.vectors.candidates(
-            self.conn, tenant, model, vector, q, k, self.committed_seq, signed, self.check
+            self.conn, tenant, model, vector, q, k, self.committed_seq, signed, self.check, ahead
         )
+
+    def dense_ahead(self, tenant: str, vector: Sequence[float], k: int, model: str) -> None:
+        # (memql.ports.store.SearchAhead) the graph's part on the side thread; SQL stays on this one
+        self.ahead = self.vectors.ahead(tenant, model, vector, k)
 
     def touch(self, tenant: str, ids: Sequence[str], now: datetime) -> None:
         nums = [int(i) for i in ids]

@@ -41,6 +41,7 @@ from pathlib import Path
 import numpy as np
 
 from memql.index.keeper import Keeper, Kept
+from memql.index.vectors import HNSWVectors
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
@@ -62,7 +63,8 @@ FIRST_WINDOW = 64
 ANN_MAX_WINDOW = 4_096  # wider than this, a selective filter is better served by exact ranking
 # exact layers this large (beside a graph) are scored by the side thread while the graph is searched
 SIDE_THREAD_MIN_ROWS = 20_000
-EXACT_SIDE = SideThread("memql-exact-layer")
+# it also searches a graph's first window while the caller does a hybrid search's lexical side (`ahead`)
+SEARCH_SIDE = SideThread("memql-search-side")
 
 Hit = tuple[int, float, sqlite3.Row]  # a record number, its cosine and its candidate columns
 
@@ -116,6 +118,18 @@ class VectorIndex:
                 cache.store_id = _store_id(conn)
                 self.caches[key] = cache
             return self.caches[key]
+
+    def ahead(self, tenant: str, model: str, vector: list[float] | np.ndarray, k: int) -> Ahead | None:
+        """Start the first graph window of a search for k candidates on the side thread, for the search
+        that follows (`candidates(..., ahead=)`); None where there is no graph to search yet. It reads no
+        row: what it finds is only used if the same graph is asked the same, and is checked as usual."""
+        with self.lock:
+            cache = self.caches.get((tenant, model))
+        graph = cache.graph if cache is not None else None  # (published in one assignment: see VectorCache)
+        window = max(FIRST_WINDOW, 4 * k)
+        if graph is None or window >= len(graph) or window > ANN_MAX_WINDOW:  # (exact ranking instead)
+            return None
+        return Ahead(graph, np.asarray(vector, dtype=np.float32), window)
 
     def prepare(self, conn: sqlite3.Connection, tenant: str, model: str) -> None:
         """Open the saved snapshots of (tenant, model)'s vectors now (mapped: nothing is read whole, and
@@ -189,9 +203,11 @@ class VectorIndex:
         upto: int | None = None,
         signed: bool = False,
         check: Checker | None = None,
+        ahead: Ahead | None = None,
     ) -> list[Candidate]:
-        """`search`'s answer as candidates: no record is decoded."""
-        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed, check or Checker(conn))
+        """`search`'s answer as candidates: no record is decoded. `ahead`: this search's first graph
+        window, if `ahead` started it."""
+        scored = self._scored(conn, tenant, model, vector, q, k, upto, signed, check or Checker(conn), ahead)
         return codec.candidates(scored)
 
     def _scored(
@@ -205,6 +221,7 @@ class VectorIndex:
         upto: int | None,
         signed: bool,
         check: Checker,
+        ahead: Ahead | None = None,
     ) -> list[Hit]:
         cache = self.cache(conn, tenant, model)
         # a build that is due starts when the read (or write) this search is part of has ended (the store
@@ -213,7 +230,7 @@ class VectorIndex:
         cache.catch_up(conn, upto, build=False, version=check.version)
         with self.lock:
             self.due.add(cache)
-        return self._ranked(check, tenant, vector, q, k, upto, signed, cache)
+        return self._ranked(check, tenant, vector, q, k, upto, signed, cache, ahead)
 
     def _ranked(
         self,
@@ -225,6 +242,7 @@ class VectorIndex:
         upto: int | None,
         signed: bool,
         cache: VectorCache,
+        ahead: Ahead | None,
     ) -> list[Hit]:
         query_vector = np.asarray(vector, dtype=np.float32)
         overlay = _overlay(check.conn, cache, upto)
@@ -233,7 +251,7 @@ class VectorIndex:
             # exactly scored on the side: path vectors, best per record (empty in most stores)
             side = cache.path_best(query_vector, overlay, signed)
             if cache.graph is not None:
-                return _search_graph(check, tenant, q, k, cache, query_vector, overlay, side, floor)
+                return _search_graph(check, tenant, q, k, cache, query_vector, overlay, side, floor, ahead)
             nums, scores = cache.exact_scores(query_vector, live_only=signed)  # a cleared row scores 0
             nums, scores = _with_overlay(nums, scores, overlay, query_vector)
             if len(side[0]):
@@ -328,6 +346,7 @@ def _search_graph(
     overlay: Overlay,
     side: tuple[np.ndarray, np.ndarray],
     floor: float,
+    ahead: Ahead | None,
 ) -> list[Hit]:
     """The graph's neighbours (except records an exact layer or the overlay decides) beside the exact
     side -- the exact layers, the transaction's own vectors, the path vectors -- ranked exactly; both
@@ -336,9 +355,12 @@ def _search_graph(
     assert graph is not None
     window = max(FIRST_WINDOW, 4 * k)
     rows = len(cache.tail) + (len(cache.frozen) if cache.frozen is not None else 0)
-    first_found = None  # the graph's first window, when searched beside the exact layers' product
-    if rows >= SIDE_THREAD_MIN_ROWS and window < len(graph) and window <= ANN_MAX_WINDOW:
-        scored = EXACT_SIDE.start(lambda: cache.exact_scores(query_vector, live_only=True))
+    # the graph's first window: searched ahead, or beside the exact layers' product
+    first_found = ahead.found(graph, query_vector, window) if ahead is not None else None
+    if first_found is not None:
+        nums, scores = cache.exact_scores(query_vector, live_only=True)
+    elif rows >= SIDE_THREAD_MIN_ROWS and window < len(graph) and window <= ANN_MAX_WINDOW:
+        scored = SEARCH_SIDE.start(lambda: cache.exact_scores(query_vector, live_only=True))
         first_found = graph.nearest(query_vector, window)  # (the loop's first step: window < total)
         nums, scores = scored()
     else:
@@ -403,6 +425,26 @@ def _best_passing(
         if len(hits) >= k:
             break
     return hits
+
+
+class Ahead:
+    """A graph's first window for a query, searched on the side thread while the caller does something
+    else (a hybrid search's lexical side); the caller runs it itself if the side thread was busy."""
+
+    __slots__ = ("graph", "result", "vector", "window")
+
+    def __init__(self, graph: HNSWVectors, vector: np.ndarray, window: int) -> None:
+        self.graph, self.vector, self.window = graph, vector, window
+        self.result = SEARCH_SIDE.start(lambda: graph.nearest(vector, window))
+
+    def found(
+        self, graph: HNSWVectors, vector: np.ndarray, window: int
+    ) -> tuple[np.ndarray, np.ndarray] | None:
+        """The window's neighbours and scores if this is what was searched ahead (a graph never changes
+        once published; a build publishes a new one), else None."""
+        if graph is not self.graph or window != self.window or not np.array_equal(vector, self.vector):
+            return None
+        return self.result()
 
 
 class _Ranking:
