@@ -36,6 +36,7 @@ import numpy as np
 from memql.bench.perf import TENANT, Note, percentile, raw_rows
 from memql.services.tokenize import fts_match_expression
 from memql.store.sqlite.baseline import RawHybrid, RawSQLite
+from memql.store.sqlite.vectors import SEARCH_SIDE
 
 BASELINE_MAX = 100_000
 K = 10
@@ -69,13 +70,6 @@ def alternating(
 def side_cpu_s() -> float:
     """The CPU time the search side thread of this process's SQLite stores has taken so far
     (memql.store.sqlite.side_thread: work a search hands it, which the caller's thread time misses)."""
-    try:
-        from memql.store.sqlite.vectors import SEARCH_SIDE
-    except ImportError:  # a memql from before the side thread searched ahead
-        try:
-            from memql.store.sqlite.vectors import EXACT_SIDE as SEARCH_SIDE  # type: ignore[attr-defined]
-        except ImportError:  # ... or before the side thread
-            return 0.0
     return SEARCH_SIDE.cpu_s
 
 

@@ -13,7 +13,8 @@ import json
 import mmap
 import os
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -23,22 +24,28 @@ _ALIGN = 64
 
 
 def write(path: Path, magic: bytes, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
-    """Write `header` (JSON-able, without an "arrays" field) and `arrays` to `path`: a temporary name, then
-    a rename."""
+    """Write `header` (JSON-able, without an "arrays" field) and `arrays` to `path` (`replacing` it)."""
     layout, offset = {}, 0
     for name, array in arrays.items():
         layout[name] = [array.dtype.str, len(array), offset]
         offset += _aligned(array.nbytes)
     head = json.dumps(header | {"arrays": layout}, ensure_ascii=False).encode()
     start = _aligned(len(magic) + 8 + len(head))
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    with open(tmp, "wb") as out:
+    with replacing(path) as tmp, open(tmp, "wb") as out:
         out.write(magic + len(head).to_bytes(8, "little") + head)
         for name, array in arrays.items():
             out.seek(start + layout[name][2])
             out.write(np.ascontiguousarray(array).data)
         out.truncate(start + offset)
+
+
+@contextmanager
+def replacing(path: Path) -> Iterator[Path]:
+    """A temporary name beside `path` to write to (this process and thread's own), renamed over `path`
+    once written: a reader sees the old file or the new one, never half of one."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
+    yield tmp
     os.replace(tmp, path)
 
 

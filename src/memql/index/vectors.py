@@ -21,6 +21,8 @@ from pathlib import Path
 
 import numpy as np
 
+from memql.index.arrays_file import replacing
+
 # HNSW construction and search breadth. Measured on 100k-1M synthetic sentence-like vectors (see
 # `memql bench perf`): connectivity 16 with expansion 64 at build time builds ~4k vectors/s on two cores;
 # a wide search buys the recall back: at 1M, recall@10 against exact search was 0.86 at breadth 256,
@@ -299,9 +301,6 @@ class HNSWVectors:
         return ids.astype(np.int64), np.stack([np.asarray(r, dtype=np.float32) for r in rows])
 
     def save(self, path: Path) -> None:
-        """Write atomically: to a temporary name, then renamed over the destination."""
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-        with self.lock:
+        """Write atomically (memql.index.arrays_file.replacing)."""
+        with replacing(path) as tmp, self.lock:
             self.index.save(os.fspath(tmp))
-        os.replace(tmp, path)

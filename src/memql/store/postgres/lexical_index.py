@@ -42,6 +42,7 @@ from memql.index.window import filtered_top
 from memql.ports.store import RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.postgres import query
+from memql.store.postgres.reads import READS
 
 LexicalMode = Literal["auto", "sql", "postings"]
 LEXICAL_MODES: tuple[str, ...] = ("auto", "sql", "postings")
@@ -264,6 +265,7 @@ class PostgresLexicalIndex(Kept):
 
     def _keep_pass(self, conn: psycopg.Connection) -> None:
         """Build the index if there is none, then absorb what was committed since, a batch at a time."""
+        conn.isolation_level = READS  # every transaction of the keeper's own connection reads one snapshot
         if self.postings is None:
             state = conn.execute(STATE_SQL).fetchone()
             if not self.large(state["records"]):
@@ -274,7 +276,6 @@ class PostgresLexicalIndex(Kept):
                     self.postings, self.seq, self.generation = built
         while not self.stopping:
             with conn.transaction():  # one snapshot of the log and the postings it names
-                conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
                 state = conn.execute(STATE_SQL).fetchone()
                 with self.lock:
                     if self.postings is None or state["generation"] != self.generation:
@@ -289,8 +290,7 @@ class PostgresLexicalIndex(Kept):
         """The index as of the newest change, read in one snapshot: its postings, that change and the
         generation."""
         postings = BM25Postings()
-        with conn.transaction():
-            conn.execute("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ")
+        with conn.transaction():  # (at the keeper's level: one snapshot)
             state = conn.execute(STATE_SQL).fetchone()
             for statement in _BUILD_SETUP:
                 conn.execute(statement)

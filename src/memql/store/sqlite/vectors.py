@@ -357,9 +357,12 @@ def _search_graph(
     rows = len(cache.tail) + (len(cache.frozen) if cache.frozen is not None else 0)
     # the graph's first window: searched ahead, or beside the exact layers' product
     first_found = ahead.found(graph, query_vector, window) if ahead is not None else None
-    if first_found is not None:
-        nums, scores = cache.exact_scores(query_vector, live_only=True)
-    elif rows >= SIDE_THREAD_MIN_ROWS and window < len(graph) and window <= ANN_MAX_WINDOW:
+    if (
+        first_found is None
+        and rows >= SIDE_THREAD_MIN_ROWS
+        and window < len(graph)
+        and window <= ANN_MAX_WINDOW
+    ):
         scored = SEARCH_SIDE.start(lambda: cache.exact_scores(query_vector, live_only=True))
         first_found = graph.nearest(query_vector, window)  # (the loop's first step: window < total)
         nums, scores = scored()
