@@ -415,11 +415,66 @@ def test_a_copy_caught_up_answers_as_the_sql_does(tmp_path, seed):
                 else:
                     s.hard_delete("T", [str(rng.choice(known))])
         candidates = [*nums(), 10_000]  # (and one that is no record)
+        if step % 2:  # a few candidates: the records changed since may stay set aside, or be among them
+            candidates = sorted(rng.sample(candidates, 6))
         with store.read() as s:
             for q in queries:
                 expected = {n: tuple(row) for n, row in governed.Checker(s.conn)("T", q, candidates).items()}
                 got = s.check("T", q, candidates)
                 assert {n: tuple(row) for n, row in got.items()} == expected, (step, kind)
         assert {key: id(rows) for key, rows in store.governed.shapes.items()} == loaded  # caught up, kept
+        for key, rows in store.governed.shapes.items():  # what waits to be re-checked is in no shape's rows
+            assert not store.governed.aside[key] & rows.keys()
     other.close()
+    store.close()
+
+
+def test_records_changed_by_a_writer_are_re_checked_when_a_read_asks_for_them(tmp_path, monkeypatch):
+    """A copy catching up sets the changed records aside instead of re-checking each commit's in SQL; a
+    check whose candidates include one re-checks them all (one statement), as does a search that reads the
+    shape whole (FTS5's window) and a shape with RECHECK_AT of them waiting. Every answer is the SQL's."""
+    monkeypatch.setattr(governed, "RECHECK_AT", 6)
+    path = str(tmp_path / "a.db")
+    store, writer = SQLiteStore(path, vector_index="exact"), SQLiteStore(path, vector_index="exact")
+    with store.transaction() as s:
+        ids = [put(s, "T", f"note {i}", None, owner="alice") for i in range(40)]
+    nums = [int(i) for i in ids]
+    with store.read() as s:
+        for _ in range(2):
+            s.check("T", BOB, nums)  # loads the shape: as many candidates checked as records
+    (key,) = store.governed.shapes
+    rows = store.governed.shapes[key]
+    hidden, changed = nums[0], nums[1:3]
+    for num in (hidden, *changed):
+        with writer.transaction() as s:  # each its own commit: the copy catches up at each read
+            s.update("T", str(num), {"read_perm_level": "private"} if num == hidden else {"tags": ["x"]})
+        with store.read() as s:
+            got = s.check("T", BOB, nums[10:20])  # not among these: left aside, no SQL
+            assert sorted(got) == nums[10:20]
+    assert store.governed.aside[key] == {hidden, *changed}
+    assert hidden not in rows and store.governed.shapes[key] is rows
+
+    def sql(candidates):
+        with store.read() as s:
+            return {n: tuple(r) for n, r in governed.Checker(s.conn)("T", BOB, candidates).items()}
+
+    with store.read() as s:
+        got = {n: tuple(r) for n, r in s.check("T", BOB, nums[:5]).items()}
+    assert got == sql(nums[:5]) and hidden not in got and set(changed) <= got.keys()
+    assert store.governed.aside[key] == set() and store.governed.shapes[key] is rows  # re-checked, kept
+
+    with writer.transaction() as s:  # one set aside, then a search that reads the shape whole
+        s.update("T", str(nums[5]), {"read_perm_level": "private"})
+    with store.read() as s:
+        held = s.check.held("T", BOB, 10)
+    assert held is not None and nums[5] not in held[0] and store.governed.aside[key] == set()
+
+    with writer.transaction() as s:  # RECHECK_AT waiting: re-checked unasked, at the catch-up
+        for num in nums[20:26]:
+            s.update("T", str(num), {"read_perm_level": "private"})
+    with store.read() as s:
+        assert s.check("T", BOB, nums[30:32]).keys() == {nums[30], nums[31]}
+    assert store.governed.aside[key] == set() and not set(nums[20:26]) & rows.keys()
+    assert rows == {n: r for n, r in governed._load(store.conn, key[0], [v for _, v in key[1:]]).items()}
+    writer.close()
     store.close()

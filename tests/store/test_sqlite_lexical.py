@@ -335,3 +335,33 @@ def test_a_snapshot_of_another_history_of_the_file_is_ignored(tmp_path):
     assert_index_answers_as_fts5(restored, "A", ranked("garden edit", statuses=None))
     assert_index_answers_as_fts5(restored, "B", ranked("garden river w3", statuses=None))
     restored.close()
+
+
+def test_a_read_at_the_version_the_index_caught_up_at_reads_no_changes(tmp_path):
+    """The index remembers the read version it last caught up at: another search at that version reads
+    nothing from the change log; a commit by another connection is absorbed by the next read."""
+    path = str(tmp_path / "v.db")
+    store, writer = SQLiteStore(path, lexical_index="postings"), SQLiteStore(path, lexical_index="fts5")
+    fill(store, 12)
+    q = ranked("garden river", limit=30)
+    statements: list[str] = []
+    with store.read() as s:
+        s.find_candidates("A", q)
+    store.lexical.wait()  # (prepared by a thread: FTS5 answers meanwhile)
+    with store.read() as s:
+        first = s.find_candidates("A", q)  # the index, caught up at this read's version
+        assert store.lexical.postings is not None
+        store.conn.set_trace_callback(statements.append)
+        assert [c.id for c in s.find_candidates("A", q)] == [c.id for c in first]
+        store.conn.set_trace_callback(None)
+    assert not any("lexical_changes" in sql for sql in statements)  # (nor any other: the copy checks)
+    fill(writer, 3, start=12)  # matching, by another connection
+    with store.read() as s:
+        store.conn.set_trace_callback(statements.append)
+        found = s.find_candidates("A", q)
+        store.conn.set_trace_callback(None)
+    assert any("lexical_changes" in sql for sql in statements)
+    assert len(found) == len(first) + 2  # (one of the three is tenant B's)
+    assert_index_answers_as_fts5(store, "A", q)
+    writer.close()
+    store.close()

@@ -17,9 +17,13 @@ own INSERT / UPDATE / DELETE statements, committed or not) and the store's count
 transactions (whatever they changed). A write transaction never uses the copy (it sees its own uncommitted
 rows). At a new version the copy catches up from the file's log of changed records (``record_changes``,
 kept by triggers for every writer -- another process, plain SQL -- schema migration 11): each shape
-re-checks the records changed since, by the same SQL restricted to them, and keeps the rest. A read whose
-snapshot is older than the copy's checks in SQL; a copy further behind than the log reaches, or with more
-than CATCH_UP_MAX records changed, starts over.
+sets the records changed since aside (they are no longer in its rows) and keeps the rest. A shape re-checks
+the records it set aside, all at once by the same SQL restricted to them, when a check's candidates include
+one, when its rows are wanted whole, or once RECHECK_AT of them wait: a reader beside a writer sees a commit
+or two per read, and re-checking each commit's record in SQL at once was most of what the writer cost it,
+while few of those records are among a read's candidates. A read whose snapshot is older than the copy's
+checks in SQL; a copy further behind than the log reaches, or with more than CATCH_UP_MAX records changed,
+starts over.
 
 Not loaded in vain: a copy costs one scan of the tenant's records, so a shape is loaded only once its SQL
 checks have looked at as many candidates as the store has records (at most twice their cost overall),
@@ -43,6 +47,7 @@ MAX_RECORDS = 100_000  # larger stores check in SQL: a copy would hold a row per
 CATCH_UP_MAX = 5_000  # changed records a copy re-checks to catch up; more, and it starts over
 MAX_CHECKED = 1_000  # query shapes whose SQL checks are counted towards loading them
 MAX_SHAPES = 8  # query shapes kept at one version (readers, clearances, filters)
+RECHECK_AT = 256  # records a shape sets aside before re-checking them unasked (one statement for them all)
 _COLUMNS = f"{query.CANDIDATE_COLUMNS}, r.expire_at"  # what a check returns, and the expiry it compares
 
 Version = tuple[int, int, int]  # data_version, total_changes, the store's own write transactions
@@ -62,15 +67,22 @@ class GovernanceCopy:
         self.version: Version | None = None
         self.seq: int | None = None  # the last entry of record_changes the copy is current at
         self.shapes: dict[tuple[Any, ...], dict[int, tuple[Any, ...]]] = {}
+        self.aside: dict[tuple[Any, ...], set[int]] = {}  # per shape: records changed, not re-checked yet
         self.queries: dict[tuple[Any, ...], tuple[str, RecordQuery]] = {}  # each shape's tenant and query
         self.checked: dict[tuple[Any, ...], int] = {}  # candidates checked in SQL per shape, ever
         self.records: int | None = None  # the store's record count at this version (read when needed)
 
     def rows(
-        self, conn: sqlite3.Connection, version: Version, tenant: str, q: RecordQuery, count: int
+        self,
+        conn: sqlite3.Connection,
+        version: Version,
+        tenant: str,
+        q: RecordQuery,
+        candidates: Sequence[int] | None,
+        count: int,
     ) -> tuple[dict[int, tuple[Any, ...]], int | None] | None:
-        """The passing rows of q's shape and the expiry instant to compare (None: the caller checks
-        `count` candidates in SQL)."""
+        """The passing rows of q's shape -- current for `candidates`, or for every record when None --
+        and the expiry instant to compare (None: the caller checks `count` candidates in SQL)."""
         static = amended(q, not_expired_at=None)
         sql, params = query.build(tenant, static, columns=_COLUMNS)
         key = (sql, *((type(p), p) for p in params))  # (1 and 1.0 hash alike)
@@ -86,9 +98,26 @@ class GovernanceCopy:
                     return None
                 found = self.shapes[key] = _load(conn, sql, params)
                 self.queries[key] = (tenant, static)
+                self.aside[key] = set()
+            aside = self.aside.get(key)
+            if aside and (candidates is None or not aside.isdisjoint(candidates)):
+                found = self._rechecked(conn, key)
         if found is _UNUSABLE:
             return None
         return found, None if q.not_expired_at is None else to_us(q.not_expired_at)
+
+    def _rechecked(self, conn: sqlite3.Connection, key: tuple[Any, ...]) -> dict[int, tuple[Any, ...]]:
+        """The shape's rows with the records it set aside re-checked (under the lock)."""
+        rows, aside = self.shapes[key], self.aside[key]
+        tenant, static = self.queries[key]
+        sql, params = query.build(tenant, static, columns=_COLUMNS, nums=sorted(aside))
+        fresh = _load(conn, sql, params)
+        aside.clear()
+        if fresh is _UNUSABLE:
+            self.shapes[key] = _UNUSABLE
+            return _UNUSABLE
+        rows.update(fresh)
+        return rows
 
     def _caught_up(self, conn: sqlite3.Connection, version: Version) -> bool:
         """Bring the copy to this read's version (under the lock): each shape re-checks the records changed
@@ -108,21 +137,19 @@ class GovernanceCopy:
         if changed is None or len(changed) > CATCH_UP_MAX:
             self.shapes.clear()
             self.queries.clear()
+            self.aside.clear()
             if len(self.checked) > MAX_CHECKED:  # (what was asked is kept: a copy now outlives writes)
                 self.checked.clear()
             return True
-        for key, rows in self.shapes.items():
+        for key, rows in list(self.shapes.items()):
             if rows is _UNUSABLE:
                 continue
-            tenant, static = self.queries[key]
-            sql, params = query.build(tenant, static, columns=_COLUMNS, nums=changed)
-            fresh = _load(conn, sql, params)
-            if fresh is _UNUSABLE:
-                self.shapes[key] = _UNUSABLE
-                continue
-            for num in changed:
+            aside = self.aside[key]
+            for num in changed:  # set aside until a check asks for one of them (see the module's docstring)
                 rows.pop(num, None)
-            rows.update(fresh)
+            aside.update(changed)
+            if len(aside) >= RECHECK_AT:
+                self._rechecked(conn, key)
         return True
 
 
@@ -157,7 +184,7 @@ class Checker:
         does not hold the shape."""
         if self.version is None or self.copy is None or q.ids is not None:
             return None
-        return self.copy.rows(self.conn, self.version, tenant, _checked(q), count)
+        return self.copy.rows(self.conn, self.version, tenant, _checked(q), None, count)
 
     def __call__(self, tenant: str, q: RecordQuery, nums: list[int] | None) -> dict[int, Row]:
         """The candidates (every record, when None) that satisfy q, each with its candidate columns
@@ -173,7 +200,7 @@ class Checker:
                 nums = [n for n in nums if str(n) in wanted]
         checked = amended(q, ids=ids, text_query=None, limit=None, order="created_asc")
         if self.version is not None and self.copy is not None and nums is not None and ids is None:
-            held = self.copy.rows(self.conn, self.version, tenant, checked, len(nums))
+            held = self.copy.rows(self.conn, self.version, tenant, checked, nums, len(nums))
             if held is not None:
                 rows, now = held
                 out = {}

@@ -52,7 +52,7 @@ from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
-from memql.store.sqlite.governed import Checker, Row
+from memql.store.sqlite.governed import Checker, Row, Version
 from memql.store.sqlite.pages import OPENER_WAIT_S, Populating
 from memql.store.sqlite.vector_cache import connect_existing
 
@@ -114,6 +114,7 @@ class LexicalIndex(Kept):
         self.generation = 0
         self.store_id: int | None = None
         self.unsaved = 0
+        self.current: tuple[Version, BM25Postings, int] | None = None  # what the last read caught up at
         self.tokenizer = FTS5Tokenizer()
         self.populating = Populating()  # the snapshot's pages being mapped in (see store/sqlite/pages.py)
         self.lock = threading.RLock()
@@ -159,7 +160,7 @@ class LexicalIndex(Kept):
         if q.limit <= 0:
             return []
         with self.lock:
-            if not self._caught_up(conn):
+            if not self._caught_up(conn, None if check is None else check.version):
                 return None  # before the query is analysed: FTS5 analyses it again
             terms = query_terms(q.text_query)
             if not terms:
@@ -173,8 +174,12 @@ class LexicalIndex(Kept):
 
     # --- catching up --------------------------------------------------------------------------------
 
-    def _caught_up(self, conn: sqlite3.Connection) -> bool:
-        """Absorb the committed changes (opening or building the index first); False when FTS5 answers."""
+    def _caught_up(self, conn: sqlite3.Connection, version: Version | None = None) -> bool:
+        """Absorb the committed changes (opening or building the index first); False when FTS5 answers.
+        `version`: the read's database version (memql.store.sqlite.governed), if it is a read's: a read at
+        the version the index last caught up at, with nothing absorbed since, has nothing to read."""
+        if version is not None and self.current == (version, self.postings, self.seq):
+            return True
         if self.postings is None and self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
             return False  # a small store: one query says so, not three
         generation = _counter(conn, "lexical_generation")
@@ -200,6 +205,7 @@ class LexicalIndex(Kept):
         assert self.postings is not None
         if self.unsaved >= max(10_000, len(self.postings) // 10):
             self.save()
+        self.current = (version, self.postings, self.seq) if version is not None else None
         return True
 
     def prepare(self, conn: sqlite3.Connection) -> None:
