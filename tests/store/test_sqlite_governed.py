@@ -431,8 +431,8 @@ def test_a_copy_caught_up_answers_as_the_sql_does(tmp_path, seed):
 
 def test_records_changed_by_a_writer_are_re_checked_when_a_read_asks_for_them(tmp_path, monkeypatch):
     """A copy catching up sets the changed records aside instead of re-checking each commit's in SQL; a
-    check whose candidates include one re-checks them all (one statement), as does a search that reads the
-    shape whole (FTS5's window) and a shape with RECHECK_AT of them waiting. Every answer is the SQL's."""
+    check re-checks those among its candidates, a search that reads the shape whole (FTS5's window) all of
+    them, and a shape with RECHECK_AT of them waiting re-checks them at once. Every answer is the SQL's."""
     monkeypatch.setattr(governed, "RECHECK_AT", 6)
     path = str(tmp_path / "a.db")
     store, writer = SQLiteStore(path, vector_index="exact"), SQLiteStore(path, vector_index="exact")
@@ -458,6 +458,10 @@ def test_records_changed_by_a_writer_are_re_checked_when_a_read_asks_for_them(tm
         with store.read() as s:
             return {n: tuple(r) for n, r in governed.Checker(s.conn)("T", BOB, candidates).items()}
 
+    with store.read() as s:  # one of them among the candidates: re-checked alone
+        got = {n: tuple(r) for n, r in s.check("T", BOB, [changed[0], *nums[10:12]]).items()}
+    assert got == sql([changed[0], *nums[10:12]]) and changed[0] in got
+    assert store.governed.aside[key] == {hidden, changed[1]}
     with store.read() as s:
         got = {n: tuple(r) for n, r in s.check("T", BOB, nums[:5]).items()}
     assert got == sql(nums[:5]) and hidden not in got and set(changed) <= got.keys()

@@ -18,10 +18,11 @@ transactions (whatever they changed). A write transaction never uses the copy (i
 rows). At a new version the copy catches up from the file's log of changed records (``record_changes``,
 kept by triggers for every writer -- another process, plain SQL -- schema migration 11): each shape
 sets the records changed since aside (they are no longer in its rows) and keeps the rest. A shape re-checks
-the records it set aside, all at once by the same SQL restricted to them, when a check's candidates include
-one, when its rows are wanted whole, or once RECHECK_AT of them wait: a reader beside a writer sees a commit
-or two per read, and re-checking each commit's record in SQL at once was most of what the writer cost it,
-while few of those records are among a read's candidates. A read whose snapshot is older than the copy's
+records it set aside by the same SQL restricted to them: those among a check's candidates, every one when
+its rows are wanted whole, and all at once when RECHECK_AT wait. A reader beside a writer sees a commit or
+two per read; re-checking each in SQL at once cost a statement per shape per commit, while few of those
+records are among a read's candidates, and a record whose heat changes at every visit flush is re-checked
+once when it is asked for rather than at each flush. A read whose snapshot is older than the copy's
 checks in SQL; a copy further behind than the log reaches, or with more than CATCH_UP_MAX records changed,
 starts over.
 
@@ -100,19 +101,23 @@ class GovernanceCopy:
                 self.queries[key] = (tenant, static)
                 self.aside[key] = set()
             aside = self.aside.get(key)
-            if aside and (candidates is None or not aside.isdisjoint(candidates)):
-                found = self._rechecked(conn, key)
+            if aside:  # re-check those asked for (every one, for the whole rows)
+                wanted = set(aside) if candidates is None else aside.intersection(candidates)
+                if wanted:
+                    found = self._rechecked(conn, key, wanted)
         if found is _UNUSABLE:
             return None
         return found, None if q.not_expired_at is None else to_us(q.not_expired_at)
 
-    def _rechecked(self, conn: sqlite3.Connection, key: tuple[Any, ...]) -> dict[int, tuple[Any, ...]]:
-        """The shape's rows with the records it set aside re-checked (under the lock)."""
-        rows, aside = self.shapes[key], self.aside[key]
+    def _rechecked(
+        self, conn: sqlite3.Connection, key: tuple[Any, ...], nums: set[int]
+    ) -> dict[int, tuple[Any, ...]]:
+        """The shape's rows with these records it set aside re-checked (under the lock)."""
+        rows = self.shapes[key]
         tenant, static = self.queries[key]
-        sql, params = query.build(tenant, static, columns=_COLUMNS, nums=sorted(aside))
+        sql, params = query.build(tenant, static, columns=_COLUMNS, nums=sorted(nums))
         fresh = _load(conn, sql, params)
-        aside.clear()
+        self.aside[key] -= nums
         if fresh is _UNUSABLE:
             self.shapes[key] = _UNUSABLE
             return _UNUSABLE
@@ -149,7 +154,7 @@ class GovernanceCopy:
                 rows.pop(num, None)
             aside.update(changed)
             if len(aside) >= RECHECK_AT:
-                self._rechecked(conn, key)
+                self._rechecked(conn, key, set(aside))
         return True
 
 
