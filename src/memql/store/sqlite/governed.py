@@ -54,10 +54,14 @@ _COLUMNS = f"{query.CANDIDATE_COLUMNS}, r.expire_at"  # what a check returns, an
 Version = tuple[int, int, int]  # data_version, total_changes, the store's own write transactions
 Row = Sequence[Any]  # query.CANDIDATE_COLUMNS of a record
 _UNUSABLE: dict[int, tuple[Any, ...]] = {}  # a shape whose expiry the copy cannot compare as SQL does
-_CHANGED = "SELECT DISTINCT num FROM record_changes WHERE seq > ? LIMIT ?"  # the records changed since
 # the log's last and first entries (apart: SQLite reads max() or min() off the key alone, both in one
-# SELECT by scanning the whole log)
-_ENDS = "SELECT (SELECT max(seq) FROM record_changes), (SELECT min(seq) FROM record_changes)"
+# SELECT by scanning the whole log), tagged 0, then the records changed after a given entry, tagged 1: one
+# statement, as a catch-up's first statement after another connection's commit reads its pages afresh
+_LOG = (
+    "SELECT 0, (SELECT max(seq) FROM record_changes), (SELECT min(seq) FROM record_changes) UNION ALL "
+    "SELECT 1, num, NULL FROM (SELECT DISTINCT num FROM record_changes WHERE seq > ? LIMIT ?)"
+)
+_NONE_AFTER = 1 << 62  # (an entry no log reaches: no changed records read)
 
 
 class GovernanceCopy:
@@ -128,16 +132,21 @@ class GovernanceCopy:
         """Bring the copy to this read's version (under the lock): each shape re-checks the records changed
         since it was current (record_changes). False, changing nothing, for a read whose snapshot is older
         than the copy's."""
-        last, first = conn.execute(_ENDS).fetchone()
-        last = last or 0
+        after = self.seq if self.seq is not None and self.shapes else _NONE_AFTER
+        last, first, changed_since = 0, None, []
+        for tag, value, least in conn.execute(_LOG, (after, CATCH_UP_MAX + 1)):
+            if tag:
+                changed_since.append(value)
+            else:
+                last, first = value or 0, least
         if self.seq is not None and last < self.seq:
             return False
         self.version = version
         if last == self.seq:
             return True  # (no record changed: another table did, or this connection rolled back)
         changed = None
-        if self.seq is not None and self.shapes and first is not None and first <= self.seq + 1:
-            changed = [n for (n,) in conn.execute(_CHANGED, (self.seq, CATCH_UP_MAX + 1))]
+        if after != _NONE_AFTER and first is not None and first <= after + 1:
+            changed = changed_since
         self.seq, self.records = last, None
         if changed is None or len(changed) > CATCH_UP_MAX:
             self.shapes.clear()

@@ -182,8 +182,8 @@ class LexicalIndex(Kept):
             return True
         if self.postings is None and self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
             return False  # a small store: one query says so, not three
-        generation = _counter(conn, "lexical_generation")
-        last = conn.execute("SELECT COALESCE(max(seq), 0) FROM lexical_changes").fetchone()[0]
+        generation, last, last_num = conn.execute(_LOG_END).fetchone()
+        generation, last, last_num = generation or 0, last or 0, -1 if last_num is None else last_num
         if self.postings is not None and (generation != self.generation or last < self.seq):
             self.postings = None  # the FTS5 table was refilled (or the file replaced): start over
         if self.postings is None:
@@ -201,7 +201,7 @@ class LexicalIndex(Kept):
             else:
                 self._publish(self._prepared(conn))
         if last > self.seq:
-            self._absorb(conn, last)
+            self._absorb(conn, last, last_num)
         assert self.postings is not None
         if self.unsaved >= max(10_000, len(self.postings) // 10):
             self.save()
@@ -291,8 +291,9 @@ class LexicalIndex(Kept):
             postings.put(rows)
         return postings, last, _change_num(conn, last), len(postings)
 
-    def _absorb(self, conn: sqlite3.Connection, last: int) -> None:
-        """Re-read the records changed after self.seq (up to `last`): indexed again, or gone."""
+    def _absorb(self, conn: sqlite3.Connection, last: int, last_num: int) -> None:
+        """Re-read the records changed after self.seq (up to `last`, a change of record `last_num`):
+        indexed again, or gone."""
         assert self.postings is not None
         cursor = conn.execute(
             "SELECT c.num, r.tenant, f.body, f.context, f.rowid IS NOT NULL FROM "
@@ -304,7 +305,7 @@ class LexicalIndex(Kept):
             self.postings.remove(row[0] for row in rows if not row[4])
             self.postings.put([row[:4] for row in rows if row[4]])
             self.unsaved += len(rows)
-        self.seq, self.seq_num = last, _change_num(conn, last)
+        self.seq, self.seq_num = last, last_num
 
     # --- snapshots ----------------------------------------------------------------------------------
 
@@ -412,6 +413,15 @@ def _decoded(
     sql, params = query.build(tenant, RecordQuery(ids=[str(n) for n, _ in hits], statuses=None))
     records = {int(r.id): r for r in codec.decode_all(conn.execute(sql, params))}  # type: ignore[arg-type]
     return [(records[n], s) for n, s in hits if n in records]
+
+
+# the index's generation and the log's last change with its record, in one statement: a catch-up's first
+# statement after another connection's commit reads its pages afresh (SQLite drops its page cache)
+_LOG_END = (
+    "SELECT (SELECT value FROM counters WHERE name = 'lexical_generation'), "
+    "(SELECT seq FROM lexical_changes ORDER BY seq DESC LIMIT 1), "
+    "(SELECT num FROM lexical_changes ORDER BY seq DESC LIMIT 1)"
+)
 
 
 def _counter(conn: sqlite3.Connection, name: str) -> int:
