@@ -242,6 +242,32 @@ def test_instants_stored_otherwise_than_as_integers_keep_to_sql(tmp_path):
     store.close()
 
 
+def test_a_set_aside_record_stored_otherwise_makes_its_shape_keep_to_sql(tmp_path):
+    """A record re-checked from the set-aside ones with an expiry SQL orders apart (text) makes the shape
+    unusable: checks go to SQL, and what else was set aside is dropped with it (the shared marker of an
+    unusable shape never takes rows)."""
+    path = str(tmp_path / "u.db")
+    store = SQLiteStore(path, vector_index="exact")
+    with store.transaction() as s:
+        for i in range(6):
+            put(s, "T", f"r{i}", VECTOR)
+    with store.read() as s:
+        for _ in range(2):
+            s.check("T", BOB, [1, 2, 3, 4, 5, 6])
+    assert store.governed.shapes
+    conn = sqlite3.connect(path, isolation_level=None)
+    conn.execute("UPDATE records SET expire_at = 'later' WHERE num = 1")
+    conn.execute("UPDATE records SET tags = '[\"x\"]' WHERE num = 2")
+    conn.close()
+    for candidates in ([1, 3], [2, 4], [1, 2, 3, 4, 5, 6]):
+        with store.read() as s:
+            got = {n: tuple(r) for n, r in s.check("T", BOB, candidates).items()}
+            assert got == {n: tuple(r) for n, r in governed.Checker(s.conn)("T", BOB, candidates).items()}
+        assert all(rows is governed._UNUSABLE for rows in store.governed.shapes.values())
+        assert governed._UNUSABLE == {} and not any(store.governed.aside.values())
+    store.close()
+
+
 def in_the_file(store: SQLiteStore) -> dict[str, tuple[int, int | None]]:
     """Every record's heat as the file holds it, read on a connection of its own."""
     conn = sqlite3.connect(store.path)

@@ -105,7 +105,7 @@ class GovernanceCopy:
                 self.queries[key] = (tenant, static)
                 self.aside[key] = set()
             aside = self.aside.get(key)
-            if aside:  # re-check those asked for (every one, for the whole rows)
+            if aside and found is not _UNUSABLE:  # re-check those asked for (every one, for the whole rows)
                 wanted = set(aside) if candidates is None else aside.intersection(candidates)
                 if wanted:
                     found = self._rechecked(conn, key, wanted)
@@ -123,14 +123,14 @@ class GovernanceCopy:
         fresh = _load(conn, sql, params)
         self.aside[key] -= nums
         if fresh is _UNUSABLE:
-            self.shapes[key] = _UNUSABLE
+            self.shapes[key], self.aside[key] = _UNUSABLE, set()
             return _UNUSABLE
         rows.update(fresh)
         return rows
 
     def _caught_up(self, conn: sqlite3.Connection, version: Version) -> bool:
-        """Bring the copy to this read's version (under the lock): each shape re-checks the records changed
-        since it was current (record_changes). False, changing nothing, for a read whose snapshot is older
+        """Bring the copy to this read's version (under the lock): each shape sets the records changed since
+        it was current aside (record_changes). False, changing nothing, for a read whose snapshot is older
         than the copy's."""
         after = self.seq if self.seq is not None and self.shapes else _NONE_AFTER
         last, first, changed_since = 0, None, []

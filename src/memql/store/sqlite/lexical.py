@@ -185,7 +185,8 @@ class LexicalIndex(Kept):
         generation, last, last_num = conn.execute(_LOG_END).fetchone()
         generation, last, last_num = generation or 0, last or 0, -1 if last_num is None else last_num
         if self.postings is not None and (generation != self.generation or last < self.seq):
-            self.postings = None  # the FTS5 table was refilled (or the file replaced): start over
+            # the FTS5 table was refilled (or the file replaced): start over
+            self.postings = self.current = None
         if self.postings is None:
             if self.mode == "auto" and _records_created(conn) < POSTINGS_MIN_RECORDS:
                 return False  # (a file replaced by a smaller one)
@@ -245,6 +246,7 @@ class LexicalIndex(Kept):
 
     def _publish(self, prepared: Prepared) -> None:
         self.store_id, self.generation, self.postings, self.seq, self.seq_num, self.unsaved = prepared
+        self.current = None  # (nor does it keep the index it replaces alive)
 
     def _prepare_in_background(self) -> None:
         if self.preparing is None and not self.closed and not self.stopping:
