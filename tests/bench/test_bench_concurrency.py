@@ -1,9 +1,10 @@
-"""`memql bench concurrency` end to end on a tiny store: every round runs, nothing fails, the ratios are
-the acceptance's, and the store it made is kept where --db says (or removed)."""
+"""`memql bench concurrency` end to end on a tiny store: every round runs from the store as loaded, nothing
+fails, the ratios are the acceptance's, and the store it made is kept where --db says (or removed)."""
 
 from __future__ import annotations
 
 import json
+import sqlite3
 
 from click.testing import CliRunner
 
@@ -20,8 +21,14 @@ def test_readers_alone_and_beside_a_writer(tmp_path):
     assert rounds == [(1, False), (1, True)]  # (a few processes each: the suite's time)
     assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
     assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
+    assert [r["records_at_start"] for r in out["rounds"]] == [60, 60]  # the writer's records are not kept
     assert set(out["ratios"]) == {"writer_cost_1_readers"} and out["backend"] == "sqlite"
     assert (folder / "concurrency-60.db").exists()
+    conn = sqlite3.connect(folder / "concurrency-60.db")
+    assert (
+        conn.execute("SELECT count(*) FROM records").fetchone()[0] == 60
+    )  # put back after the writer's round
+    conn.close()
     again = CliRunner().invoke(main, [*args, "--db", str(folder), "--json"])
     assert again.exit_code == 2 and "exists" in again.output
 
@@ -31,14 +38,20 @@ def test_readers_of_a_postgresql_store_and_no_schema_left_behind():
 
     from pgtest import server_dsn
 
-    args = ["bench", "concurrency", "--records", "60", "--readers", "1", "--seconds", "0.2"]
+    args = ["bench", "concurrency", "--records", "60", "--readers", "1,2", "--seconds", "0.2"]
     result = CliRunner().invoke(main, [*args, "--db", server_dsn(), "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
     assert out["backend"] == "postgresql"
-    assert [(r["readers"], r["writer"]) for r in out["rounds"]] == [(1, False), (1, True)]
+    assert [(r["readers"], r["writer"]) for r in out["rounds"]] == [
+        (1, False),
+        (1, True),
+        (2, False),
+        (2, True),
+    ]
     assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
     assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
+    assert [r["records_at_start"] for r in out["rounds"]] == [60] * 4  # each round a schema as loaded
     with psycopg.connect(server_dsn()) as conn:
         left = conn.execute("SELECT nspname FROM pg_namespace WHERE nspname LIKE 'memql_concurrency_%'")
         assert left.fetchall() == []

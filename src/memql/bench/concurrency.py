@@ -2,7 +2,11 @@
 PostgreSQL schema), alone and beside a writer process (issue 20: readers must not queue behind each other
 or behind a writer).
 
-One store of `records` synthetic notes (memql.bench.perf's corpus) is loaded first. Then, for each count
+One store of `records` synthetic notes (memql.bench.perf's corpus) is loaded first, and every round starts
+from it as loaded: a writer's round adds thousands of records, which the next round would otherwise read
+(its readers, then, searching a larger store than the rounds they are compared with). A SQLite store's
+files are kept aside once loaded and put back before each round; on PostgreSQL each round after the first
+loads a new schema. Then, for each count
 of readers and with and without a writer, that many processes each open their own Memory on the file,
 warm up (the first searches load the lexical index), wait for a common start and run lexical Retrieves
 (k = 10, the perf bench's queries) for `seconds`; the writer Encodes new notes, one transaction each, for
@@ -14,13 +18,15 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import shutil
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 from memql.bench.perf import Note, corpus, in_store, machine, memql_load, memql_open, search_queries
-from memql.bench.stores import is_postgres
+from memql.bench.stores import fresh_postgres, is_postgres
 from memql.ports.progress import Progress, silent
 
 WARMUP_QUERIES = 20
@@ -116,6 +122,66 @@ def load_store(
     return path, notes, search_queries(400, seed), [n.text for n in corpus(500, seed + 2)]
 
 
+def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -> Callable[[], Any]:
+    """A context manager per round giving the store as loaded: a SQLite store's files (the file and what
+    lies beside it: <file>.lexical, <file>.vectors) copied aside now and put back after each round; for
+    PostgreSQL the store loaded for the first round, then a new schema loaded by `load` for each other
+    one, dropped after it."""
+    if is_postgres(location):
+        first = [True]
+
+        @contextmanager
+        def loaded_schema() -> Iterator[str]:
+            if first[0]:
+                first[0] = False
+                yield str(location)
+                return
+            store = fresh_postgres(str(location), "concurrency")
+            try:
+                load(store.url)
+                yield store.url
+            finally:
+                store.drop()
+                store.close()
+
+        return loaded_schema
+    path = Path(location)
+    aside = folder / "as-loaded"
+    aside.mkdir()
+    for item in _beside(path):
+        (shutil.copytree if item.is_dir() else shutil.copy2)(item, aside / item.name)
+
+    @contextmanager
+    def loaded_file() -> Iterator[Path]:
+        try:
+            yield path
+        finally:
+            for item in _beside(path):  # (the -wal and -shm files too: the processes have closed it)
+                shutil.rmtree(item) if item.is_dir() else item.unlink()
+            for item in aside.iterdir():
+                (shutil.copytree if item.is_dir() else shutil.copy2)(item, path.parent / item.name)
+
+    return loaded_file
+
+
+def _beside(path: Path) -> list[Path]:
+    """The store's file and everything named after it in its folder."""
+    return [
+        p
+        for p in path.parent.iterdir()
+        if p.name == path.name or p.name.startswith(f"{path.name}.") or p.name.startswith(f"{path.name}-")
+    ]
+
+
+def _count(location: Path | str) -> int:
+    """The store's records (every tenant's): what a round starts from."""
+    m = memql_open(location)
+    try:
+        return int(m.store.execute_sql("SELECT count(*) AS n FROM memory")[0]["n"])
+    finally:
+        m.close()
+
+
 def run(
     records: int = 10_000,
     *,
@@ -128,16 +194,20 @@ def run(
     """`directory` keeps the SQLite file; a postgresql:// URL there puts the store in a new schema of that
     database instead, dropped afterwards."""
 
-    def measure(location: Path | str) -> dict[str, Any]:
+    def measure(location: Path | str, folder: Path) -> dict[str, Any]:
         _, _, queries, texts = load_store(location, records, seed, progress)
+        as_loaded = _as_loaded(location, folder, lambda at: load_store(at, records, seed, progress))
         rounds = []
         for count in readers:
             for writer in (False, True):
                 progress(f"{count} reader(s){' + writer' if writer else ''}", len(rounds), 2 * len(readers))
-                rounds.append(_round(str(location), count, writer, queries, texts, seconds))
+                with as_loaded() as at:
+                    start = _count(at)
+                    rounds.append(_round(str(at), count, writer, queries, texts, seconds))
+                    rounds[-1]["records_at_start"] = start
         return {"rounds": rounds}
 
-    report = in_store(directory, "concurrency", f"concurrency-{records}.db", lambda at, _folder: measure(at))
+    report = in_store(directory, "concurrency", f"concurrency-{records}.db", measure)
     by = {(r["readers"], r["writer"]): r["retrieve_per_s"] for r in report["rounds"]}
     one = by.get((1, False))
     report["ratios"] = {
