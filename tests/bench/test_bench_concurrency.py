@@ -29,6 +29,7 @@ def test_readers_alone_and_beside_a_writer(tmp_path):
         conn.execute("SELECT count(*) FROM records").fetchone()[0] == 60
     )  # put back after the writer's round
     conn.close()
+    assert not (folder / "as-loaded").exists()  # (its copy, removed)
     again = CliRunner().invoke(main, [*args, "--db", str(folder), "--json"])
     assert again.exit_code == 2 and "exists" in again.output
 

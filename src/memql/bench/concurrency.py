@@ -5,7 +5,7 @@ or behind a writer).
 One store of `records` synthetic notes (memql.bench.perf's corpus) is loaded first, and every round starts
 from it as loaded: a writer's round adds thousands of records, which the next round would otherwise read
 (its readers, then, searching a larger store than the rounds they are compared with). A SQLite store's
-files are kept aside once loaded and put back before each round; on PostgreSQL each round after the first
+files are kept aside once loaded and put back after each round; on PostgreSQL each round after the first
 loads a new schema. Then, for each count
 of readers and with and without a writer, that many processes each open their own Memory on the file,
 warm up (the first searches load the lexical index), wait for a common start and run lexical Retrieves
@@ -122,11 +122,12 @@ def load_store(
     return path, notes, search_queries(400, seed), [n.text for n in corpus(500, seed + 2)]
 
 
-def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -> Callable[[], Any]:
+@contextmanager
+def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -> Iterator[Callable[[], Any]]:
     """A context manager per round giving the store as loaded: a SQLite store's files (the file and what
-    lies beside it: <file>.lexical, <file>.vectors) copied aside now and put back after each round; for
-    PostgreSQL the store loaded for the first round, then a new schema loaded by `load` for each other
-    one, dropped after it."""
+    lies beside it: <file>.lexical, <file>.vectors) copied aside now (removed at the end) and put back
+    after each round; for PostgreSQL the store loaded for the first round, then a new schema loaded by
+    `load` for each other one, dropped after it."""
     if is_postgres(location):
         first = [True]
 
@@ -144,7 +145,8 @@ def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -
                 store.drop()
                 store.close()
 
-        return loaded_schema
+        yield loaded_schema
+        return
     path = Path(location)
     aside = folder / "as-loaded"
     aside.mkdir()
@@ -161,7 +163,10 @@ def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -
             for item in aside.iterdir():
                 (shutil.copytree if item.is_dir() else shutil.copy2)(item, path.parent / item.name)
 
-    return loaded_file
+    try:
+        yield loaded_file
+    finally:
+        shutil.rmtree(aside, ignore_errors=True)
 
 
 def _beside(path: Path) -> list[Path]:
@@ -196,15 +201,17 @@ def run(
 
     def measure(location: Path | str, folder: Path) -> dict[str, Any]:
         _, _, queries, texts = load_store(location, records, seed, progress)
-        as_loaded = _as_loaded(location, folder, lambda at: load_store(at, records, seed, progress))
         rounds = []
-        for count in readers:
-            for writer in (False, True):
-                progress(f"{count} reader(s){' + writer' if writer else ''}", len(rounds), 2 * len(readers))
-                with as_loaded() as at:
-                    start = _count(at)
-                    rounds.append(_round(str(at), count, writer, queries, texts, seconds))
-                    rounds[-1]["records_at_start"] = start
+        with _as_loaded(location, folder, lambda at: load_store(at, records, seed, progress)) as as_loaded:
+            for count in readers:
+                for writer in (False, True):
+                    progress(
+                        f"{count} reader(s){' + writer' if writer else ''}", len(rounds), 2 * len(readers)
+                    )
+                    with as_loaded() as at:
+                        start = _count(at)
+                        rounds.append(_round(str(at), count, writer, queries, texts, seconds))
+                        rounds[-1]["records_at_start"] = start
         return {"rounds": rounds}
 
     report = in_store(directory, "concurrency", f"concurrency-{records}.db", measure)
