@@ -14,14 +14,18 @@ from memql.interfaces.cli import main
 def test_readers_alone_and_beside_a_writer(tmp_path):
     folder = tmp_path / "bench"
     args = ["bench", "concurrency", "--records", "60", "--readers", "1", "--seconds", "0.2"]
-    result = CliRunner().invoke(main, [*args, "--db", str(folder), "--json"])
+    result = CliRunner().invoke(main, [*args, "--db", str(folder), "--repeat", "3", "--json"])
     assert result.exit_code == 0, result.output
     out = json.loads(result.output)
-    rounds = [(r["readers"], r["writer"]) for r in out["rounds"]]
-    assert rounds == [(1, False), (1, True)]  # (a few processes each: the suite's time)
+    rounds = [(r["turn"], r["readers"], r["writer"]) for r in out["rounds"]]
+    assert rounds == [(t, 1, w) for t in range(3) for w in (False, True)]  # (a few processes each)
+    alone = sorted(r["retrieve_per_s"] for r in out["rounds"] if not r["writer"])
+    beside = sorted(r["retrieve_per_s"] for r in out["rounds"] if r["writer"])
+    assert out["ratios"]["writer_cost_1_readers"] == round(1 - beside[1] / alone[1], 3)  # the medians'
+    assert [set(r) for r in out["ratios_by_turn"]] == [{"writer_cost_1_readers"}] * 3 and out["repeat"] == 3
     assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
     assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
-    assert [r["records_at_start"] for r in out["rounds"]] == [60, 60]  # the writer's records are not kept
+    assert [r["records_at_start"] for r in out["rounds"]] == [60] * 6  # the writer's records are not kept
     assert set(out["ratios"]) == {"writer_cost_1_readers"} and out["backend"] == "sqlite"
     assert (folder / "concurrency-60.db").exists()
     conn = sqlite3.connect(folder / "concurrency-60.db")

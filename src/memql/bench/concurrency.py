@@ -6,7 +6,8 @@ One store of `records` synthetic notes (memql.bench.perf's corpus) is loaded fir
 from it as loaded: a writer's round adds thousands of records, which the next round would otherwise read
 (its readers, then, searching a larger store than the rounds they are compared with). A SQLite store's
 files are kept aside once loaded and put back after each round; on PostgreSQL each round after the first
-loads a new schema. Then, for each count
+loads a new schema. `repeat` runs every round that many times, in turn, for ratios of medians (a round
+of a few seconds on shared cores moves by a tenth from one run to the next). Then, for each count
 of readers and with and without a writer, that many processes each open their own Memory on the file,
 warm up (the first searches load the lexical index), wait for a common start and run lexical Retrieves
 (k = 10, the perf bench's queries) for `seconds`; the writer Encodes new notes, one transaction each, for
@@ -19,6 +20,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import shutil
+import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -194,35 +196,52 @@ def run(
     seconds: float = 5.0,
     seed: int = 7,
     directory: str | os.PathLike[str] | None = None,
+    repeat: int = 1,
     progress: Progress = silent,
 ) -> dict[str, Any]:
     """`directory` keeps the SQLite file; a postgresql:// URL there puts the store in a new schema of that
-    database instead, dropped afterwards."""
+    database instead, dropped afterwards. `repeat`: every round that many times, in turn (the rounds of
+    one turn, then the next), the ratios of the median Retrieve/s of each (with each turn's own)."""
 
     def measure(location: Path | str, folder: Path) -> dict[str, Any]:
         _, _, queries, texts = load_store(location, records, seed, progress)
-        rounds = []
+        rounds: list[dict[str, Any]] = []
+        total = 2 * len(readers) * repeat
         with _as_loaded(location, folder, lambda at: load_store(at, records, seed, progress)) as as_loaded:
-            for count in readers:
-                for writer in (False, True):
-                    progress(
-                        f"{count} reader(s){' + writer' if writer else ''}", len(rounds), 2 * len(readers)
-                    )
-                    with as_loaded() as at:
-                        start = _count(at)
-                        rounds.append(_round(str(at), count, writer, queries, texts, seconds))
-                        rounds[-1]["records_at_start"] = start
+            for turn in range(repeat):
+                for count in readers:
+                    for writer in (False, True):
+                        progress(f"{count} reader(s){' + writer' if writer else ''}", len(rounds), total)
+                        with as_loaded() as at:
+                            start = _count(at)
+                            rounds.append(_round(str(at), count, writer, queries, texts, seconds))
+                            rounds[-1].update(records_at_start=start, turn=turn)
         return {"rounds": rounds}
 
     report = in_store(directory, "concurrency", f"concurrency-{records}.db", measure)
-    by = {(r["readers"], r["writer"]): r["retrieve_per_s"] for r in report["rounds"]}
+    turns = [[r for r in report["rounds"] if r["turn"] == t] for t in range(repeat)]
+    report["ratios"] = _ratios(report["rounds"], readers)
+    if repeat > 1:
+        report["ratios_by_turn"] = [_ratios(rounds, readers) for rounds in turns]
+    report.update(
+        records=records, seconds=seconds, repeat=repeat, machine=machine(), load_average=os.getloadavg()
+    )
+    return report
+
+
+def _ratios(rounds: Sequence[dict[str, Any]], readers: Sequence[int]) -> dict[str, float]:
+    """The acceptance's ratios, of each round kind's median Retrieve/s: N readers over one, and one minus
+    N readers beside the writer over N readers alone."""
+    by = {
+        (n, w): statistics.median(
+            r["retrieve_per_s"] for r in rounds if (r["readers"], r["writer"]) == (n, w)
+        )
+        for n in readers
+        for w in (False, True)
+    }
     one = by.get((1, False))
-    report["ratios"] = {
-        f"readers_{n}_over_1": round(by[(n, False)] / one, 2) for n in readers if one and n != 1
-    } | {
+    return {f"readers_{n}_over_1": round(by[(n, False)] / one, 2) for n in readers if one and n != 1} | {
         f"writer_cost_{n}_readers": round(1 - by[(n, True)] / by[(n, False)], 3)
         for n in readers
         if by.get((n, False))
     }
-    report.update(records=records, seconds=seconds, machine=machine(), load_average=os.getloadavg())
-    return report

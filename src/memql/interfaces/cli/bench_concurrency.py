@@ -33,9 +33,22 @@ from memql.interfaces.cli.progress import progress_bars
     "schema there, dropped afterwards.",
 )
 @click.option("--seed", default=7, show_default=True, type=int, help="Corpus and query seed.")
+@click.option(
+    "--repeat",
+    default=1,
+    show_default=True,
+    type=click.IntRange(1, 50),
+    help="Every round this many times, in turn; the ratios are of the median Retrieve/s.",
+)
 @click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
 def bench_concurrency_command(
-    records: int, readers: list[int], seconds: float, directory: str | None, seed: int, as_json: bool
+    records: int,
+    readers: list[int],
+    seconds: float,
+    directory: str | None,
+    seed: int,
+    repeat: int,
+    as_json: bool,
 ) -> None:
     """Retrieve/s of N reader processes (lexical search, k = 10) over one SQLite file in WAL (or one
     PostgreSQL schema), alone and beside one writer process (an Encode per transaction); the scaling and
@@ -45,7 +58,13 @@ def bench_concurrency_command(
     try:
         with progress_bars() as progress:
             report = concurrency.run(
-                records, readers=readers, seconds=seconds, seed=seed, directory=directory, progress=progress
+                records,
+                readers=readers,
+                seconds=seconds,
+                seed=seed,
+                directory=directory,
+                repeat=repeat,
+                progress=progress,
             )
     except (FileExistsError, OSError, ValueError, MemqlError) as exc:  # (an unreachable server)
         click.echo(f"memql: {exc}", err=True)
@@ -53,7 +72,8 @@ def bench_concurrency_command(
     if wants_json(as_json):
         emit_json(report)
         return
-    click.echo(f"{records} records, {seconds:g} s per round, {report['machine']['cpus']} CPUs")
+    turns = f", each {repeat} times" if repeat > 1 else ""
+    click.echo(f"{records} records, {seconds:g} s per round{turns}, {report['machine']['cpus']} CPUs")
     for r in report["rounds"]:
         writer = f", writer {r['encode_per_s']} Encode/s" if r["writer"] else ""
         click.echo(
