@@ -131,12 +131,13 @@ def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -
     after each round; for PostgreSQL the store loaded for the first round, then a new schema loaded by
     `load` for each other one, dropped after it."""
     if is_postgres(location):
-        first = [True]
+        first = True
 
         @contextmanager
         def loaded_schema() -> Iterator[str]:
-            if first[0]:
-                first[0] = False
+            nonlocal first
+            if first:
+                first = False
                 yield str(location)
                 return
             store = fresh_postgres(str(location), "concurrency")
@@ -219,9 +220,9 @@ def run(
         return {"rounds": rounds}
 
     report = in_store(directory, "concurrency", f"concurrency-{records}.db", measure)
-    turns = [[r for r in report["rounds"] if r["turn"] == t] for t in range(repeat)]
     report["ratios"] = _ratios(report["rounds"], readers)
     if repeat > 1:
+        turns = [[r for r in report["rounds"] if r["turn"] == t] for t in range(repeat)]
         report["ratios_by_turn"] = [_ratios(rounds, readers) for rounds in turns]
     report.update(
         records=records, seconds=seconds, repeat=repeat, machine=machine(), load_average=os.getloadavg()

@@ -126,8 +126,8 @@ class VectorIndex:
         with self.lock:
             cache = self.caches.get((tenant, model))
         graph = cache.graph if cache is not None else None  # (published in one assignment: see VectorCache)
-        window = max(FIRST_WINDOW, 4 * k)
-        if graph is None or window >= len(graph) or window > ANN_MAX_WINDOW:  # (exact ranking instead)
+        window = _first_window(k)
+        if graph is None or not _graph_fills(graph, window):  # (exact ranking instead)
             return None
         return Ahead(graph, np.asarray(vector, dtype=np.float32), window)
 
@@ -353,16 +353,11 @@ def _search_graph(
     widen until k records match, and every exact-side record scoring above the k-th hit is checked."""
     graph = cache.graph
     assert graph is not None
-    window = max(FIRST_WINDOW, 4 * k)
+    window = _first_window(k)
     rows = len(cache.tail) + (len(cache.frozen) if cache.frozen is not None else 0)
     # the graph's first window: searched ahead, or beside the exact layers' product
     first_found = ahead.found(graph, query_vector, window) if ahead is not None else None
-    if (
-        first_found is None
-        and rows >= SIDE_THREAD_MIN_ROWS
-        and window < len(graph)
-        and window <= ANN_MAX_WINDOW
-    ):
+    if first_found is None and rows >= SIDE_THREAD_MIN_ROWS and _graph_fills(graph, window):
         scored = SEARCH_SIDE.start(lambda: cache.exact_scores(query_vector, live_only=True))
         first_found = graph.nearest(query_vector, window)  # (the loop's first step: window < total)
         nums, scores = scored()
@@ -428,6 +423,17 @@ def _best_passing(
         if len(hits) >= k:
             break
     return hits
+
+
+def _first_window(k: int) -> int:
+    """How many neighbours a search for k candidates asks the graph for first."""
+    return max(FIRST_WINDOW, 4 * k)
+
+
+def _graph_fills(graph: HNSWVectors, window: int) -> bool:
+    """Whether the graph answers a first window this wide: it holds more vectors than that, and the window
+    is within ANN_MAX_WINDOW (`ahead` looks up only what `_search_graph` would search first)."""
+    return window < len(graph) and window <= ANN_MAX_WINDOW
 
 
 class Ahead:
