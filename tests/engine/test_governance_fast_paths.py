@@ -1,9 +1,10 @@
 """The governance read-path properties (test_governance_read_paths, against the oracle of docs/engine.md)
 again, with every fast read path a large store takes forced on the generated small ones: a search's
 lexical side from the in-process BM25 postings index (SQLite and PostgreSQL), its dense side from an
-HNSW graph (SQLite), its conditions checked from the governance copy (SQLite: loaded at a shape's first
-check, not once its SQL checks have seen as many candidates as the store has records). Each path answers
-by its own code -- the first two the default small stores of the read-path tests never reach -- and the
+HNSW graph (SQLite; on PostgreSQL the query for pgvector's HNSW index, with its iterative scan), its
+conditions checked from the governance copy (SQLite: loaded at a shape's first check, not once its SQL
+checks have seen as many candidates as the store has records). Each path answers by its own code -- the
+default small stores of the read-path tests reach none of the first three -- and the
 properties are the same: nothing the caller may not read comes back by any path, and every live record
 the caller may read does.
 
@@ -44,6 +45,7 @@ def base(backend, new_location, clock, monkeypatch):
         from memql.store.postgres import PostgresStore
 
         store = PostgresStore(new_location(), lexical_index="postings")
+        store.ensure_vector_index(16)  # (tests/governance_oracle.py's HashedWords)
     m = Memory(store, tenant="t", actor="alice", clock=clock, embedder="none")
     yield m
     m.close()
