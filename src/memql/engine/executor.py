@@ -18,10 +18,10 @@ from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import RUNNERS
 from memql.engine.verbs.encode import batchable
 from memql.errors import Refusal
-from memql.lang import Limits, Workflow, validate
+from memql.lang import Limits, Workflow
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.ops import Meta, OpBase
-from memql.lang.plain import validate_encodes
+from memql.lang.plain import validate_encodes, validate_program
 from memql.lang.validate import ValidationResult
 from memql.ports.clock import Clock
 from memql.ports.models import LLM, Embedder
@@ -127,7 +127,7 @@ class Executor:
         outcome in the same one transaction, without a statement per record and per audit entry."""
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
-        return self._execute(source, validate, dry_run, on_step, limits, batch_size)
+        return self._execute(source, validate_program, dry_run, on_step, limits, batch_size)
 
     def _execute(
         self,
@@ -138,8 +138,9 @@ class Executor:
         limits: Limits | None,
         batch_size: int | None,
     ) -> ExecutionResult:
-        """`execute` with the validator given: `validate`, or for a bulk write's steps `validate_encodes`
-        (the same result, built by plain Python for plain Encodes: memql.lang.plain)."""
+        """`execute` with the validator given: `validate_program` (validate()'s result, built by plain
+        Python for a program of plain Encodes: memql.lang.plain), or for a bulk write's steps
+        `validate_encodes` (the same)."""
         if batch_size is not None and batch_size < 1:
             raise ValueError("batch_size must be a positive number of Encodes")  # a caller's bug
         started = time.perf_counter()

@@ -59,16 +59,45 @@ def validate_encodes(
     built = _plain_steps(steps, limits)
     whole = _whole(built, limits)
     if whole is not None:
-        irs, canonical = whole
-        program = Workflow.model_construct(workflow=irs, name=None, meta=None)  # as validate() assembles it
-        return ValidationResult(
-            valid=True, kind="workflow", diagnostics=[], canonical={"workflow": canonical}, program=program
-        )
+        return _plain_result(*whole)
     prebuilt = [b[:2] if b is not None else None for b in built or ()]
     if not any(prebuilt):
         return validate({"workflow": steps}, now=now, strict=strict, limits=limits)
     # hygiene over the whole document, the other steps and the workflow's checks are validate()'s
     return validate_with({"workflow": steps}, now=now, strict=strict, limits=limits, prebuilt=prebuilt)
+
+
+def validate_program(
+    source: Any, *, now: datetime | None = None, strict: bool = False, limits: Limits | None = None
+) -> ValidationResult:
+    """`validate(source, ...)`'s result, built here when `source` is decoded JSON holding plain Encodes
+    only: one Encode IR, or a workflow of them given as a list or as {"workflow": [...]} alone (what
+    `Memory.encode` and a program of Encodes built in Python hand the engine). Anything else -- JSON text,
+    another op, a step that is not plain, a workflow with a name or meta -- is validate()'s, unchanged."""
+    limits = limits or Limits()
+    if type(source) is list:
+        whole = plain_workflow(source, limits)
+    elif type(source) is dict and source.keys() == {"workflow"} and type(source["workflow"]) is list:
+        whole = plain_workflow(source["workflow"], limits)
+    elif type(source) is dict:  # one IR: within a workflow's bounds, so within its own (less nested)
+        one = plain_workflow([source], limits)
+        if one is not None:
+            (ir,), (form,) = one
+            return ValidationResult(valid=True, kind="ir", diagnostics=[], canonical=form, program=ir)
+        whole = None
+    else:
+        whole = None
+    if whole is None:
+        return validate(source, now=now, strict=strict, limits=limits)
+    return _plain_result(*whole)
+
+
+def _plain_result(irs: list[EncodeIR], canonical: list[dict]) -> ValidationResult:
+    """What validate() gives for a workflow of these plain Encodes."""
+    program = Workflow.model_construct(workflow=irs, name=None, meta=None)  # as validate() assembles it
+    return ValidationResult(
+        valid=True, kind="workflow", diagnostics=[], canonical={"workflow": canonical}, program=program
+    )
 
 
 _Built = tuple[EncodeIR, dict[str, Any], int]
@@ -113,6 +142,8 @@ def plain_encode(raw: Any, limits: Limits) -> tuple[EncodeIR, dict[str, Any], in
         return None
     if len(raw) != 2 + ("stage" in raw) or raw.get("stage", "ENC") != "ENC" or type(raw["op"]) is not str:
         return None  # only op, args and the right stage: a target, meta or comment is the full path's
+    if max(len(raw), len(raw["args"])) > limits.max_items:  # (the payload holds one item)
+        return None
     got = _args(raw["args"], limits)
     if got is None:
         return None
