@@ -258,6 +258,8 @@ def _duplicate(ctx: Context, record: Record) -> Record | None:
     says) and that is the same memory in every other respect (`same_memory`). None: store a new one."""
     digest = record.content_hash or ""
     ids = ctx.session.find_duplicate(ctx.tenant, digest, ctx.now, DUPLICATE_CANDIDATES)
+    if not ids:  # (most Encodes: nothing to read)
+        return None
     found = ctx.session.get(ctx.tenant, ids)
     for candidate in (found[i] for i in ids if i in found):
         if ctx.may_read(candidate) and same_memory(candidate, record):
