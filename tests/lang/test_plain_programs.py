@@ -13,7 +13,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from ir_samples import NOW
-from test_plain import budget, near_plain_ir, plain_ir, same
+from plain_checks import assert_same_result, same
+from test_plain import budget, near_plain_ir, plain_ir
 
 from memql import Memory
 from memql.lang import Limits, validate
@@ -26,11 +27,7 @@ def agree(source: Any, *, strict: bool = False, limits: Limits | None = None) ->
     before = copy.deepcopy(source)
     fast = validate_program(copy.deepcopy(source), now=NOW, strict=strict, limits=limits)
     full = validate(copy.deepcopy(source), now=NOW, strict=strict, limits=limits)
-    assert fast.valid == full.valid and fast.kind == full.kind
-    assert [d.model_dump() for d in fast.diagnostics] == [d.model_dump() for d in full.diagnostics]
-    assert same(fast.canonical, full.canonical)
-    assert json.dumps(fast.canonical) == json.dumps(full.canonical)
-    assert same(fast.program, full.program)
+    assert_same_result(fast, full)
     mine = copy.deepcopy(source)
     validate_program(mine, now=NOW, strict=strict, limits=limits)
     assert same(mine, before)  # the input is left as it was given
