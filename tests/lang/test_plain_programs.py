@@ -97,6 +97,13 @@ def test_text_other_ops_and_odd_values_go_to_validate():
         agree(source)
 
 
+def test_a_naive_now_is_refused_as_validate_refuses_it():
+    encode_ir = encode("plain")
+    for check in (validate, validate_program):
+        with pytest.raises(ValueError, match="timezone-aware"):
+            check(encode_ir, now=NOW.replace(tzinfo=None))
+
+
 def test_execute_takes_the_plain_path_with_the_same_outcome(monkeypatch):
     """Memory.encode and execute of decoded Encodes run through validate_program: the records, results
     and audit entries are what validate()'s path gives."""

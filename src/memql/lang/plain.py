@@ -74,6 +74,8 @@ def validate_program(
     only: one Encode IR, or a workflow of them given as a list or as {"workflow": [...]} alone (what
     `Memory.encode` and a program of Encodes built in Python hand the engine). Anything else -- JSON text,
     another op, a step that is not plain, a workflow with a name or meta -- is validate()'s, unchanged."""
+    if now is not None and now.tzinfo is None:
+        raise ValueError("now must be timezone-aware")  # as validate() says: a caller's bug, not bad input
     limits = limits or Limits()
     if type(source) is list:
         whole = plain_workflow(source, limits)
