@@ -21,12 +21,16 @@ def test_readers_alone_and_beside_a_writer(tmp_path):
     assert rounds == [(t, 1, w) for t in range(3) for w in (False, True)]  # (a few processes each)
     alone = sorted(r["retrieve_per_s"] for r in out["rounds"] if not r["writer"])
     beside = sorted(r["retrieve_per_s"] for r in out["rounds"] if r["writer"])
-    assert out["ratios"]["writer_cost_1_readers"] == round(1 - beside[1] / alone[1], 3)  # the medians'
-    assert [set(r) for r in out["ratios_by_turn"]] == [{"writer_cost_1_readers"}] * 3 and out["repeat"] == 3
+    cost = 1 - beside[1] / alone[1]
+    assert out["ratios"]["writer_cost_1_readers"] == round(cost, 3)  # the medians'
+    writes = sorted(r["encode_per_s"] for r in out["rounds"] if r["writer"])
+    assert out["ratios"]["writer_cost_1_readers_per_100_encodes_s"] == round(cost / (writes[1] / 100), 4)
+    names = {"writer_cost_1_readers", "writer_cost_1_readers_per_100_encodes_s"}
+    assert [set(r) for r in out["ratios_by_turn"]] == [names] * 3 and out["repeat"] == 3
     assert all(r["retrieves"] > 0 and r["failed"] == 0 for r in out["rounds"])
     assert all(r["encode_per_s"] > 0 for r in out["rounds"] if r["writer"])
     assert [r["records_at_start"] for r in out["rounds"]] == [60] * 6  # the writer's records are not kept
-    assert set(out["ratios"]) == {"writer_cost_1_readers"} and out["backend"] == "sqlite"
+    assert set(out["ratios"]) == names and out["backend"] == "sqlite"
     assert (folder / "concurrency-60.db").exists()
     conn = sqlite3.connect(folder / "concurrency-60.db")
     assert (

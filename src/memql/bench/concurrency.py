@@ -232,17 +232,22 @@ def run(
 
 def _ratios(rounds: Sequence[dict[str, Any]], readers: Sequence[int]) -> dict[str, float]:
     """The acceptance's ratios, of each round kind's median Retrieve/s: N readers over one, and one minus
-    N readers beside the writer over N readers alone."""
-    by = {
-        (n, w): statistics.median(
-            r["retrieve_per_s"] for r in rounds if (r["readers"], r["writer"]) == (n, w)
-        )
-        for n in readers
-        for w in (False, True)
-    }
-    one = by.get((1, False))
-    return {f"readers_{n}_over_1": round(by[(n, False)] / one, 2) for n in readers if one and n != 1} | {
-        f"writer_cost_{n}_readers": round(1 - by[(n, True)] / by[(n, False)], 3)
-        for n in readers
-        if by.get((n, False))
-    }
+    N readers beside the writer over N readers alone; and that cost per 100 Encodes/s of the writer (its
+    median): the writer writes as fast as it can, so a faster writer costs the readers more (it commits
+    more often, the store grows more in a round), and this tells a change that made reads cheaper beside
+    a writer from one that made the writer faster."""
+
+    def median(n: int, writer: bool, key: str) -> float:
+        return statistics.median(r[key] for r in rounds if (r["readers"], r["writer"]) == (n, writer))
+
+    alone = {n: median(n, False, "retrieve_per_s") for n in readers}
+    one = alone.get(1)
+    out = {f"readers_{n}_over_1": round(alone[n] / one, 2) for n in readers if one and n != 1}
+    for n in readers:
+        if alone[n]:
+            cost = 1 - median(n, True, "retrieve_per_s") / alone[n]
+            out[f"writer_cost_{n}_readers"] = round(cost, 3)
+            writes = median(n, True, "encode_per_s")
+            if writes:
+                out[f"writer_cost_{n}_readers_per_100_encodes_s"] = round(cost / (writes / 100), 4)
+    return out
