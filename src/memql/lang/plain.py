@@ -77,21 +77,26 @@ def validate_program(
     if now is not None and now.tzinfo is None:
         raise ValueError("now must be timezone-aware")  # as validate() says: a caller's bug, not bad input
     limits = limits or Limits()
-    if type(source) is list:
-        whole = plain_workflow(source, limits)
-    elif type(source) is dict and source.keys() == {"workflow"} and type(source["workflow"]) is list:
-        whole = plain_workflow(source["workflow"], limits)
+    steps = _workflow_steps(source)
+    if steps is not None:
+        whole = plain_workflow(steps, limits)
+        if whole is not None:
+            return _plain_result(*whole)
     elif type(source) is dict:  # one IR: within a workflow's bounds, so within its own (less nested)
         one = plain_workflow([source], limits)
         if one is not None:
             (ir,), (form,) = one
             return ValidationResult(valid=True, kind="ir", diagnostics=[], canonical=form, program=ir)
-        whole = None
-    else:
-        whole = None
-    if whole is None:
-        return validate(source, now=now, strict=strict, limits=limits)
-    return _plain_result(*whole)
+    return validate(source, now=now, strict=strict, limits=limits)
+
+
+def _workflow_steps(source: Any) -> list[Any] | None:
+    """The steps of a workflow given as a list or as {"workflow": [...]} alone; None for anything else."""
+    if type(source) is list:
+        return source
+    if type(source) is dict and source.keys() == {"workflow"} and type(source["workflow"]) is list:
+        return source["workflow"]
+    return None
 
 
 def _plain_result(irs: list[EncodeIR], canonical: list[dict]) -> ValidationResult:
