@@ -146,8 +146,9 @@ class Memory:
         batch_size: int | None = None,
     ) -> ExecutionResult:
         """Run an IR or a workflow (JSON text, a dict/list, or a typed model). A workflow has at most 100
-        steps unless `max_steps` raises the cap (the caller's explicit choice, as for an import);
-        `batch_size` writes its plain Encodes that many at a time, in the same one transaction."""
+        steps unless `max_steps` raises the cap (the caller's explicit choice, as for an import); its
+        plain Encodes are written `batch_size` (default 1000; 0: each by itself) at a time, in the same one
+        transaction, with the outcome they would have one by one."""
         limits = bulk_limits(max_steps) if max_steps is not None else None
         return self.executor.execute(
             program, dry_run=dry_run, on_step=on_step, limits=limits, batch_size=batch_size

@@ -12,6 +12,7 @@ from typing import Any, cast
 import pytest
 
 from memql.ports.store import PortableSession
+from run_results import run_free
 
 # a mix of what Encode does per record: plain, repeats (in the batch and of a stored record), dedupe off,
 # time to live, facets, sensitivity, a proposal, typed facts that supersede, keys, derived records
@@ -68,7 +69,7 @@ def test_a_bulk_write_leaves_what_the_encodes_leave_one_by_one(memory, batch_siz
     for m in (alone, bulk):
         assert m.encode("stored before").success
     steps = [{"op": "Encode", "args": {"payload": {"text": i}}} if isinstance(i, str) else i for i in ITEMS]
-    one_by_one = alone.execute({"workflow": steps}, max_steps=len(ITEMS))
+    one_by_one = alone.execute({"workflow": steps}, max_steps=len(ITEMS), batch_size=0)
     batched = bulk.encode_many(ITEMS, batch_size=batch_size)
     assert one_by_one.success, one_by_one.diagnostics
     assert batched.success, batched.diagnostics
@@ -137,7 +138,7 @@ def test_plain_encodes_leave_what_the_encodes_leave_one_by_one(memory, batch_siz
         {"op": "Encode", "args": {"payload": {"text": i}}} if isinstance(i, str) else i for i in PLAIN_ITEMS
     ]
     assert plain_workflow(steps, bulk_limits(len(steps))) is not None
-    one_by_one = alone.execute({"workflow": steps}, max_steps=len(steps))
+    one_by_one = alone.execute({"workflow": steps}, max_steps=len(steps), batch_size=0)
     batched = bulk.encode_many(PLAIN_ITEMS, batch_size=batch_size)
     assert one_by_one.success, one_by_one.diagnostics
     assert batched.success, batched.diagnostics
@@ -152,6 +153,34 @@ def test_plain_encodes_leave_what_the_encodes_leave_one_by_one(memory, batch_siz
     assert data[2] == {"id": data[0]["id"], "deduplicated": True}
     assert data[3] == {"id": "1", "deduplicated": True}
     assert data[7]["proposal"] is True
+
+
+def test_a_workflow_is_written_in_batches_unless_asked_one_by_one(memory, monkeypatch):
+    """execute() of a workflow writes its plain Encodes in batches by default (`batch_size=0`: each by
+    itself), and every step's result, the records, the log and the index are what one by one gives."""
+    from memql.engine import bulk as bulk_module
+
+    added: list[int] = []
+    add = bulk_module.EncodeBatch.add
+
+    def counted(self, ctx, ir, canonical, index):
+        added.append(index)
+        return add(self, ctx, ir, canonical, index)
+
+    monkeypatch.setattr(bulk_module.EncodeBatch, "add", counted)
+    steps = [{"op": "Encode", "args": {"payload": {"text": i}}} if isinstance(i, str) else i for i in ITEMS]
+    results, stores = [], []
+    for batch_size in (0, None):
+        m = memory()
+        assert m.encode("stored before").success
+        added.clear()
+        result = m.execute({"workflow": steps}, max_steps=len(steps), batch_size=batch_size)
+        assert result.success, result.diagnostics
+        assert (added != []) == (batch_size is None)  # the default took the batched path
+        results.append(run_free(result.to_json()))
+        stores.append((_records(m), _log(m), _links(m)))
+    assert results[0] == results[1]
+    assert stores[0] == stores[1]
 
 
 def test_every_imported_record_has_its_encode_in_its_history(m):
@@ -324,7 +353,7 @@ def test_with_an_embedder_a_bulk_write_leaves_what_the_encodes_leave_one_by_one(
         {"op": "Encode", "args": {"payload": {"text": "no vector"}, "skip_embedding": True}},
     ]
     steps = [{"op": "Encode", "args": {"payload": {"text": i}}} if isinstance(i, str) else i for i in items]
-    assert alone.execute({"workflow": steps}, max_steps=len(items)).success
+    assert alone.execute({"workflow": steps}, max_steps=len(items), batch_size=0).success
     assert bulk.encode_many(items, batch_size=batch_size).success
     with_vectors = [{**asdict(r)} for _, r in sorted(_stored(bulk).items())]
     assert with_vectors == [{**asdict(r)} for _, r in sorted(_stored(alone).items())]

@@ -19,6 +19,7 @@ from test_plain import budget, near_plain_ir, plain_ir
 from memql import Memory
 from memql.lang import Limits, validate
 from memql.lang.plain import plain_workflow, validate_program
+from run_results import run_free
 
 
 def agree(source: Any, *, strict: bool = False, limits: Limits | None = None) -> bool:
@@ -124,7 +125,7 @@ def test_execute_takes_the_plain_path_with_the_same_outcome(monkeypatch):
                 m.execute(encode(" ")).to_json(),  # refused
             ]
             results.append(m.retrieve(filter={"limit": 10}).to_json())
-            return _without([*results, *(m.history(rid) for rid in "123")], {"stats", "workflow_id"})
+            return run_free([*results, *(m.history(rid) for rid in "123")])
 
     plain, full = run(validate_program), run(validate)
     assert plain == full
@@ -134,12 +135,3 @@ def test_execute_takes_the_plain_path_with_the_same_outcome(monkeypatch):
 
 def encode(text: str, **args: Any) -> dict[str, Any]:
     return {"op": "Encode", "args": {"payload": {"text": text}, **args}}
-
-
-def _without(value: Any, keys: set[str]) -> Any:
-    """`value` without these keys at any depth (what differs from run to run: timings, random ids)."""
-    if isinstance(value, dict):
-        return {k: _without(v, keys) for k, v in value.items() if k not in keys}
-    if isinstance(value, list):
-        return [_without(v, keys) for v in value]
-    return value

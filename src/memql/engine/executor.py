@@ -123,8 +123,10 @@ class Executor:
         """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program).
         `limits` widens validation's bounds for a program built by memql itself (an a2p import is one
         workflow of a step or two per memory, beyond the 100 steps a hand-written workflow may have).
-        `batch_size` writes the workflow's plain Encodes that many at a time (engine/bulk.py): the same
-        outcome in the same one transaction, without a statement per record and per audit entry."""
+        A workflow's plain Encodes are written `batch_size` at a time (engine/bulk.py; default
+        DEFAULT_BATCH; 0: each by itself): the outcome the Encodes would have one by one, in the same one
+        transaction, without a statement per record and per audit entry; `on_step` hears of them as each
+        batch is written."""
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
         return self._execute(source, validate_program, dry_run, on_step, limits, batch_size)
@@ -141,12 +143,12 @@ class Executor:
         """`execute` with the validator given: `validate_program` (validate()'s result, built by plain
         Python for a program of plain Encodes: memql.lang.plain), or for a bulk write's steps
         `validate_encodes` (the same)."""
-        if batch_size is not None and batch_size < 1:
-            raise ValueError("batch_size must be a positive number of Encodes")  # a caller's bug
+        if batch_size is not None and batch_size < 0:
+            raise ValueError("batch_size must be 0 (one by one) or a number of Encodes")  # a caller's bug
         started = time.perf_counter()
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
-        with paused_gc() if batch_size is not None else nullcontext():
+        with paused_gc() if batch_size else nullcontext():
             result = self._checked_run(source, validator, now, dry_run, on_step, limits, batch_size)
         calls_after, tokens_after = _llm_counts(self.llm)
         result.stats = Stats(  # this call's share of the LLM's running totals
@@ -198,9 +200,12 @@ class Executor:
                 canonical_steps = None
                 if canonical is not None:
                     canonical_steps = canonical["workflow"] if is_workflow else [canonical]
-                if batch_size is not None and not whole_dry and canonical_steps is not None:
+                # a workflow's plain Encodes are written in batches, whoever asked: the outcome is the one
+                # they would have one by one (tests/engine/test_bulk.py), at about twice the records a second
+                size = batch_size if batch_size is not None else DEFAULT_BATCH if is_workflow else 0
+                if size and not whole_dry and canonical_steps is not None:
                     batcher = EncodeBatch(
-                        session, size=batch_size, workflow_id=workflow_id, now=now, on_written=written
+                        session, size=size, workflow_id=workflow_id, now=now, on_written=written
                     )
                 for i, ir in enumerate(steps):
                     path = f"/workflow/{i}" if is_workflow else ""
