@@ -153,8 +153,7 @@ def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -
     path = Path(location)
     aside = folder / "as-loaded"
     aside.mkdir()
-    for item in _beside(path):
-        (shutil.copytree if item.is_dir() else shutil.copy2)(item, aside / item.name)
+    _copy(_beside(path), aside)
 
     @contextmanager
     def loaded_file() -> Iterator[Path]:
@@ -163,13 +162,18 @@ def _as_loaded(location: Path | str, folder: Path, load: Callable[[str], Any]) -
         finally:
             for item in _beside(path):  # (the -wal and -shm files too: the processes have closed it)
                 shutil.rmtree(item) if item.is_dir() else item.unlink()
-            for item in aside.iterdir():
-                (shutil.copytree if item.is_dir() else shutil.copy2)(item, path.parent / item.name)
+            _copy(list(aside.iterdir()), path.parent)
 
     try:
         yield loaded_file
     finally:
         shutil.rmtree(aside, ignore_errors=True)
+
+
+def _copy(items: list[Path], into: Path) -> None:
+    """Files and folders copied into a folder, under their own names."""
+    for item in items:
+        (shutil.copytree if item.is_dir() else shutil.copy2)(item, into / item.name)
 
 
 def _beside(path: Path) -> list[Path]:

@@ -70,16 +70,17 @@ def validate_encodes(
 def validate_program(
     source: Any, *, now: datetime | None = None, strict: bool = False, limits: Limits | None = None
 ) -> ValidationResult:
-    """`validate(source, ...)`'s result, built here when `source` is decoded JSON holding plain Encodes
-    only: one Encode IR, or a workflow of them given as a list or as {"workflow": [...]} alone (what
-    `Memory.encode` and a program of Encodes built in Python hand the engine). Anything else -- JSON text,
-    another op, a step that is not plain, a workflow with a name or meta -- is validate()'s, unchanged."""
+    """`validate(source, ...)`'s result, built here when `source` is decoded JSON holding plain Encodes:
+    one Encode IR, a list of them, or {"workflow": [...]} alone, which is `validate_encodes`'s document
+    (a partly plain one too). What `Memory.encode` and a program of Encodes built in Python hand the
+    engine. Anything else -- JSON text, another op, a named workflow -- is validate()'s, unchanged."""
     if now is not None and now.tzinfo is None:
         raise ValueError("now must be timezone-aware")  # as validate() says: a caller's bug, not bad input
     limits = limits or Limits()
-    steps = _workflow_steps(source)
-    if steps is not None:
-        whole = plain_workflow(steps, limits)
+    if type(source) is dict and source.keys() == {"workflow"} and type(source["workflow"]) is list:
+        return validate_encodes(source["workflow"], now=now, strict=strict, limits=limits)  # its document
+    if type(source) is list:  # the same steps, but validate() names them /i rather than /workflow/i
+        whole = plain_workflow(source, limits)
         if whole is not None:
             return _plain_result(*whole)
     elif type(source) is dict:  # one IR: within a workflow's bounds, so within its own (less nested)
@@ -88,15 +89,6 @@ def validate_program(
             (ir,), (form,) = one
             return ValidationResult(valid=True, kind="ir", diagnostics=[], canonical=form, program=ir)
     return validate(source, now=now, strict=strict, limits=limits)
-
-
-def _workflow_steps(source: Any) -> list[Any] | None:
-    """The steps of a workflow given as a list or as {"workflow": [...]} alone; None for anything else."""
-    if type(source) is list:
-        return source
-    if type(source) is dict and source.keys() == {"workflow"} and type(source["workflow"]) is list:
-        return source["workflow"]
-    return None
 
 
 def _plain_result(irs: list[EncodeIR], canonical: list[dict]) -> ValidationResult:
