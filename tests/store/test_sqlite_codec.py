@@ -68,3 +68,44 @@ def test_json_columns_that_are_not_json_raise_as_json_loads_does(text):
     with pytest.raises(json.JSONDecodeError) as theirs:
         json.loads(text)
     assert str(ours.value) == str(theirs.value)
+
+
+@pytest.mark.parametrize(
+    "held",
+    [
+        ("text",),
+        ("text", "tags", "kind", "time", "created_at", "weight", "visits", "last_access_at"),
+        ("facets", "subject", "lock_until", "read_whitelist"),
+    ],
+)
+def test_a_narrow_read_equals_the_record_built_by_its_init_with_those_fields(held):
+    """A read of some columns (a Retrieve's rows) decodes to Record(id, **those fields): the others at
+    their defaults, in field order, each record with its own lists and dicts."""
+    record = Record(
+        id="9",
+        text="piano lesson",
+        tags=["music"],
+        kind="note",
+        facets={"subject": "ann", "n": 1},
+        subject="ann",
+        time=datetime(2026, 3, 1, 12, 30, tzinfo=UTC),
+        created_at=datetime(2026, 3, 2, tzinfo=UTC),
+        lock_until=datetime(2027, 1, 1, tzinfo=UTC),
+        read_whitelist=["bob"],
+        weight=0.75,
+        visits=3,
+        last_access_at=datetime(2026, 3, 3, tzinfo=UTC),
+    )
+    row = _row(record)
+    conn = sqlite3.connect(":memory:")
+    conn.row_factory = sqlite3.Row
+    names = ["num", *(n for n in codec.COLUMNS if n in held)]
+    conn.execute(f"CREATE TABLE r ({', '.join(names)})")
+    conn.execute(f"INSERT INTO r VALUES ({', '.join('?' * len(names))})", [row[n] for n in names])
+    first, second = codec.decode_all(conn.execute("SELECT * FROM r UNION ALL SELECT * FROM r"))
+    expected = Record(id="9", **{name: getattr(record, name) for name in held})
+    assert first == expected and second == expected
+    assert type(first) is Record
+    assert list(first.__dict__) == [f.name for f in fields(Record)]
+    for name in ("tags", "facets", "keywords", "payload_meta"):  # held or defaulted, never shared
+        assert getattr(first, name) is not getattr(second, name)

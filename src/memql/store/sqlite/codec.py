@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import itertools
 import json
@@ -123,19 +124,42 @@ _CONVERT = {
 }
 
 
+# what _plan gives for rows of some columns: (the record number's column, a getter of the record fields
+# the row holds, which of those are converted and by what, and for a row of only some fields (a narrow
+# read) their names, the other fields' defaults and the makers of their defaults built per record)
+Plan = tuple[
+    int,
+    Any,
+    tuple[tuple[int, Any], ...],
+    tuple[tuple[str, ...], dict[str, Any], tuple[tuple[str, Any], ...]] | None,
+]
+
+
 @functools.lru_cache(maxsize=64)
-def _plan(keys: tuple[str, ...]) -> tuple[int, Any, tuple[tuple[int, Any], ...], tuple[str, ...] | None]:
+def _plan(keys: tuple[str, ...]) -> Plan:
     """For rows of these columns: where the record number is, a getter of the record fields it holds (in
-    the Record's field order, after `id`), which of those are converted, by what, and their names when
-    the row holds only some fields (None: every field; once per query shape: a sqlite3.Row looks each
-    name up by scanning its columns)."""
+    the Record's field order, after `id`), which of those are converted, by what, and for a row holding
+    only some fields, what the others are (None: every field; once per query shape: a sqlite3.Row looks
+    each name up by scanning its columns)."""
     at = {key: i for i, key in enumerate(keys)}
     held = tuple(name for name in COLUMNS if name in at)
     converted = tuple((j, _CONVERT[name]) for j, name in enumerate(held) if name in _CONVERT)
     where = [at[name] for name in held]
     # (itemgetter of one index returns the value, not a 1-tuple, and of none is an error)
     fields_of = operator.itemgetter(*where) if len(where) > 1 else lambda raw: tuple(raw[i] for i in where)
-    return at["num"], fields_of, converted, held if held != COLUMNS else None
+    return at["num"], fields_of, converted, None if held == COLUMNS else _narrow(held)
+
+
+def _narrow(held: tuple[str, ...]) -> tuple[tuple[str, ...], dict[str, Any], tuple[tuple[str, Any], ...]]:
+    """A narrow read's fields, a Record's fields in order with the defaults of those it does not hold
+    (the held ones and `id` are placeholders), and the default factories of those it does not hold."""
+    template: dict[str, Any] = {}
+    made: list[tuple[str, Any]] = []
+    for f in dataclasses.fields(Record):
+        template[f.name] = None if f.name in held or f.default is dataclasses.MISSING else f.default
+        if f.name not in held and f.default_factory is not dataclasses.MISSING:
+            made.append((f.name, f.default_factory))
+    return held, template, tuple(made)
 
 
 def decode(row: sqlite3.Row) -> Record:
@@ -153,24 +177,29 @@ def decode_all(rows: Iterable[sqlite3.Row]) -> list[Record]:
     return out
 
 
-# Record has no __post_init__ and every field is given: its __init__ would only set the attributes one
-# by one, in field order, which filling __dict__ in that order does at a fraction of the cost (a search
-# decodes every record it returns; tests/store/test_sqlite_codec.py pins the two as equal)
+# Record has no __post_init__: its __init__ would only set the attributes one by one, in field order (the
+# fields not given to their defaults), which filling __dict__ in that order does at a fraction of the cost
+# (a search decodes every record it returns; tests/store/test_sqlite_codec.py pins the two as equal)
 _new_record = Record.__new__
 
 
-def _decode(
-    row: sqlite3.Row, plan: tuple[int, Any, tuple[tuple[int, Any], ...], tuple[str, ...] | None]
-) -> Record:
+def _decode(row: sqlite3.Row, plan: Plan) -> Record:
     num, fields_of, converted, partial = plan
     raw = tuple(row)
     values = list(fields_of(raw))
     for j, convert in converted:
         if values[j] is not None:
             values[j] = convert(values[j])
-    if partial is not None:  # some fields read (a narrow read): the others take the Record's defaults
-        return Record(str(raw[num]), **dict(zip(partial, values, strict=True)))
     record = _new_record(Record)
+    if partial is not None:  # some fields read (a narrow read): the others take the Record's defaults
+        held, template, made = partial
+        filled = record.__dict__
+        filled.update(template)
+        filled["id"] = str(raw[num])
+        filled.update(zip(held, values, strict=True))
+        for name, make in made:
+            filled[name] = make()
+        return record
     record.__dict__.update(zip(RECORD_FIELDS, (str(raw[num]), *values), strict=True))
     return record
 
