@@ -124,6 +124,34 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
     assert len(index) == mirror.conn.execute("SELECT count(*) FROM f").fetchone()[0]
 
 
+@settings(
+    max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    plan=steps,
+    query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
+    tenant=st.sampled_from(TENANTS),
+    joined_max=st.sampled_from([postings.JOINED_MAX, 4]),  # 4: the kept runs are dropped as they come
+)
+def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
+    monkeypatch, plan, query, tenant, joined_max
+):
+    """Each search keeps its terms' postings joined for the next ones; a search after any change (a put
+    into the fresh postings or a segment, a replacement, a removal, a seal, a merge, a compaction) scores
+    as FTS5 does, as if nothing had been kept."""
+    monkeypatch.setattr(postings, "COMPACT_MIN", 2)
+    monkeypatch.setattr(postings, "FRESH_MAX", 12)  # seals (and merges) along the way
+    monkeypatch.setattr(postings, "JOINED_MAX", joined_max)
+    index, mirror = BM25Postings(), FTS5Mirror()
+    tokens = [token for phrase in query_phrases(" ".join(query)) for token in phrase]
+    for step in plan:
+        apply(index, mirror, [step])
+        assert_same_scores(index, mirror, tokens, tenant)
+        assert_same_scores(index, mirror, tokens, tenant)  # (from what the first one kept)
+    assert index.joined_size == sum(len(docs) for docs, _ in index.joined.values())
+    assert index.joined_size <= joined_max or len(index.joined) == 1  # (one run larger than the bound)
+
+
 def counted(docs: list[tuple[int, str, str, str]]) -> tuple:
     """put_counted's arguments for documents given as put's (PostgreSQL's counted postings of them)."""
     cut = BM25Postings()

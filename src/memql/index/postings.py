@@ -43,6 +43,8 @@ COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quar
 FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh postings, not a segment of its own
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
 DENSE_AT = 8  # a search whose postings number an eighth of the positions or more sums them by one scan
+JOINED_RUN_MAX = 1 << 16  # a term's postings up to this many are kept joined for the searches after
+JOINED_MAX = 1 << 20  # postings kept joined in all: past this, the kept ones are dropped
 _NONE = np.zeros(0, np.int64)
 _NO_NORMS: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))
 Run = tuple[np.ndarray, np.ndarray]  # positions and, for each, a frequency or a BM25 part
@@ -109,6 +111,8 @@ class BM25Postings:
         self.segments: list[_Segment] = []
         self.fresh: dict[int, tuple[list[int], list[float]]] = {}  # term -> its fresh positions, frequencies
         self.fresh_size = 0
+        self.joined: dict[int, Run] = {}  # term -> its postings, joined (`_joined`)
+        self.joined_size = 0
         self.positions = Positions()
         self._acc = np.zeros(0)  # scoring's accumulator, zero between searches (`_summed`)
         self._norms_of = _NO_NORMS  # (size, total, live) -> each position's length normalisation
@@ -174,6 +178,7 @@ class BM25Postings:
             segment = self._segment(body + context, np.concatenate([body_at, context_at]), len(body))
             if len(segment):
                 self.segments.append(segment)
+                self._segments_changed()
                 self._merge()
             self._compact_if_sparse()
 
@@ -220,8 +225,10 @@ class BM25Postings:
 
     def _add_fresh(self, halves: dict[tuple[int, int], int]) -> None:
         """Postings, (term id, position) -> the token's count in halves, into the fresh postings."""
-        fresh = self.fresh
+        fresh, joined = self.fresh, self.joined
         for (term, at), count in halves.items():
+            if joined and (dropped := joined.pop(term, None)) is not None:
+                self.joined_size -= len(dropped[0])
             entry = fresh.get(term)
             if entry is None:
                 entry = fresh[term] = ([], [])
@@ -243,6 +250,7 @@ class BM25Postings:
         freqs = np.fromiter(chain.from_iterable(self.fresh[t][1] for t in terms), np.float64, self.fresh_size)
         self.segments.append(_Segment.of_runs(np.repeat(np.asarray(terms, np.int64), counts), docs, freqs))
         self.fresh, self.fresh_size = {}, 0
+        self._segments_changed()
 
     def put_counted(
         self,
@@ -298,6 +306,7 @@ class BM25Postings:
                 keys = keys[order]
                 weights = np.asarray(halves, np.int64)[order] * CONTEXT_WEIGHT
                 self.segments.append(_Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, weights))
+                self._segments_changed()
                 self._merge()
             self._compact_if_sparse()
 
@@ -389,6 +398,7 @@ class BM25Postings:
         while len(segments) >= 2 and len(segments[-2]) <= MERGE_RATIO * len(segments[-1]):
             newer = segments.pop()
             segments[-1] = self._merged([segments[-1], newer])
+            self._segments_changed()
 
     def _compact_if_sparse(self) -> None:
         dead = self.size - self.live
@@ -413,6 +423,7 @@ class BM25Postings:
         moved = np.full(self.size, -1, np.int64)
         moved[keep] = np.arange(len(keep))
         self.segments = [self._merged(self.segments, moved)] if self.segments else []
+        self._segments_changed()
         for name in ("nums", "lengths", "tenants", "alive"):
             setattr(self, name, getattr(self, name)[keep].copy())
         self.size = len(keep)
@@ -462,28 +473,45 @@ class BM25Postings:
 
     def _live_postings(self, token: str) -> list[Run]:
         """The token's live postings as one run (none when it has none): positions as numpy's index type
-        (each fancy index with 32-bit ones converts them first) and frequencies. Its segments' runs and
-        the fresh ones are joined first: scoring costs a dozen numpy calls per run, and a store written
-        to since its last merge holds each term in two to four (a document's postings of one term lie
-        in one of them, so each position comes once)."""
+        (each fancy index with 32-bit ones converts them first) and frequencies."""
         term = self.vocab.get(token)
         if term is None:
             return []
+        joined = self.joined.get(term)
+        if joined is None:
+            joined = self._joined(term)
+        docs, freqs = joined
+        if self.live < self.size:  # tombstones
+            keep = self.alive[docs]
+            docs, freqs = docs[keep], freqs[keep]
+        return [(docs, freqs)] if len(docs) else []
+
+    def _joined(self, term: int) -> Run:
+        """The term's postings in every segment and the fresh ones, joined, tombstones included: scoring
+        costs a dozen numpy calls per run, and a store written to since its last merge holds a term in two
+        to four (a document's postings of a term lie in one: each position comes once). Kept for the next
+        searches (their terms recur) until the term's fresh postings change or the segments do."""
         runs = [run for run in (s.postings(term) for s in self.segments) if run is not None]
         fresh = self.fresh.get(term)
         if fresh is not None:
             runs.append((np.array(fresh[0], np.intp), np.array(fresh[1], np.float32)))
         if not runs:
-            return []
-        if len(runs) == 1:
-            docs, freqs = runs[0][0].astype(np.intp), runs[0][1]
+            joined: Run = (_NONE, np.zeros(0, np.float32))
+        elif len(runs) == 1:
+            joined = (runs[0][0].astype(np.intp), runs[0][1])
         else:
             docs = np.concatenate([d for d, _ in runs], dtype=np.intp)
-            freqs = np.concatenate([f for _, f in runs])
-        if self.live < self.size:  # tombstones
-            keep = self.alive[docs]
-            docs, freqs = docs[keep], freqs[keep]
-        return [(docs, freqs)] if len(docs) else []
+            joined = (docs, np.concatenate([f for _, f in runs]))
+        if len(joined[0]) <= JOINED_RUN_MAX:
+            if self.joined_size + len(joined[0]) > JOINED_MAX:
+                self._segments_changed()
+            self.joined[term] = joined
+            self.joined_size += len(joined[0])
+        return joined
+
+    def _segments_changed(self) -> None:
+        """Drop the joined postings: a segment came, went or was rewritten."""
+        self.joined, self.joined_size = {}, 0
 
     @staticmethod
     def _norm(lengths: np.ndarray, avgdl: float) -> np.ndarray:
