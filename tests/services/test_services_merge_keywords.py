@@ -81,6 +81,30 @@ def test_keywords_ties_keep_first_position():
     assert keywords("zebra apple mango", k=3) == ["zebra", "apple", "mango"]
 
 
+_ASCII_WORDS = ["the", "of", "a", "x", "2024", "7", "river", "rivers", "garden", "invoice", "mp3", "Piano"]
+
+
+@settings(max_examples=examples(200), deadline=None)
+@given(
+    words=st.lists(st.sampled_from(_ASCII_WORDS) | st.text("abcz09", min_size=1, max_size=20), max_size=30),
+    k=st.integers(0, 10),
+)
+def test_keywords_of_an_ascii_text_are_term_frequency_by_length_boost(words, k):
+    """An ASCII text's keywords (the fast path) by their definition: each distinct word that is not one
+    character, a stop word or a number, scored by its count times 1 + ln(its length, capped at 16),
+    best first, ties in the order of first appearance."""
+    from math import log
+
+    from memql.services.tokenize import STOP_WORDS
+
+    text = " ".join(words) + "."
+    toks = tokens(text)
+    first = {t: toks.index(t) for t in toks}
+    wanted = [t for t in first if len(t) > 1 and t not in STOP_WORDS and not t.isnumeric()]
+    score = {t: toks.count(t) * (1.0 + log(min(len(t), 16))) for t in wanted}
+    assert keywords(text, k=k) == sorted(wanted, key=lambda t: (-score[t], first[t]))[:k]
+
+
 def test_jaccard():
     assert jaccard(["a", "b"], ["b", "c"]) == 1 / 3
     assert jaccard("ab", "ab") == 1.0

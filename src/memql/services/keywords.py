@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import functools
 import math
+import operator
 from collections import Counter
 from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple
@@ -87,6 +88,18 @@ def _traits(token: str) -> _Traits:
     )
 
 
+@functools.lru_cache(maxsize=1 << 16)
+def _latin_weight(token: str) -> float:
+    """An ASCII token's weight without corpus statistics: 0.0 when it cannot be a keyword (a single
+    character, a stop word, a number), else its boost by length (once per distinct token)."""
+    if len(token) < 2 or token in STOP_WORDS or token.isnumeric():
+        return 0.0
+    return _BOOSTS[min(len(token), 16)]
+
+
+_SCORE = operator.itemgetter(1)
+
+
 def _interior_bigrams(toks: list[str], counts: Counter[str]) -> set[str]:
     """CJK bigrams whose every occurrence sits between two neighbouring bigrams at least as frequent:
     the inner pieces of a longer repeated word, which are not words themselves."""
@@ -118,10 +131,11 @@ def keywords(
     latin = text.isascii()  # no CJK token: no interior bigram, no function character (runs per record)
     use_idf = corpus_df is not None and corpus_size > 0
     if latin and not use_idf:
-        # an ASCII token is never CJK nor a CJK stop bigram, and its boost is by its length alone
-        candidates = [t for t in counts if len(t) > 1 and t not in STOP_WORDS and not t.isnumeric()]
-        candidates.sort(key=lambda t: -counts[t] * _BOOSTS[min(len(t), 16)])
-        return candidates[:k]
+        # an ASCII token is never CJK nor a CJK stop bigram, and its boost is by its length alone; a
+        # stable sort, best first, keeps ties in the order of first appearance
+        scored = [(t, c * w) for t, c in counts.items() if (w := _latin_weight(t))]
+        scored.sort(key=_SCORE, reverse=True)
+        return [t for t, _ in scored[:k]]
     interior = set() if latin else _interior_bigrams(toks, counts)
     scores: dict[str, float] = {}
     for t in counts:
