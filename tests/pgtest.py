@@ -81,7 +81,20 @@ def server_dsn() -> str:
     with _lock:
         if _dsn is None:
             _dsn = os.environ.get("MEMQL_TEST_PG_DSN") or _start()
+            _pool_jitter_of_its_own()
         return _dsn
+
+
+def _pool_jitter_of_its_own() -> None:
+    """psycopg_pool jitters each new connection's lifetime with the global `random`, in its worker threads:
+    a connection a store's pool opens while Hypothesis draws a property test's next example changes the
+    global state under the draw, which Hypothesis reports ("Do not use the `random` module inside
+    strategies", a deprecation warning today). The tests' pools draw from a generator of their own."""
+    import random
+
+    import psycopg_pool.base
+
+    psycopg_pool.base.random = random.Random().random  # type: ignore[attr-defined]
 
 
 # (server, run lock, the private directory outside pytest) while this process holds the server
