@@ -18,9 +18,10 @@ The statistics are FTS5's, over every document of every tenant: N (live document
 lengths (avgdl = total / N) and n(t), counted at query time from the term's live postings, which scoring
 reads anyway.
 
-A query gathers each query token's postings, computes their BM25 parts with numpy and adds them to the
-documents' scores one token after the other, in the query's phrase order, as FTS5 sums its phrases: the
-same operations in the same order, so the scores equal FTS5's (bit for bit in practice).
+A query gathers each query token's postings as one run (joined across the segments and the fresh
+postings, kept for the next queries while they stay where they are), computes their BM25 parts with numpy
+and adds them to the documents' scores one token after the other, in the query's phrase order, as FTS5
+sums its phrases: the same operations in the same order, so the scores equal FTS5's.
 """
 
 from __future__ import annotations
@@ -43,8 +44,7 @@ COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quar
 FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh postings, not a segment of its own
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
 DENSE_AT = 8  # a search whose postings number an eighth of the positions or more sums them by one scan
-JOINED_RUN_MAX = 1 << 16  # a term's postings up to this many are kept joined for the searches after
-JOINED_MAX = 1 << 20  # postings kept joined in all: past this, the kept ones are dropped
+JOINED_RUN_MAX, JOINED_MAX = 1 << 16, 1 << 20  # postings kept joined (`_joined`): of a term, in all
 _NONE = np.zeros(0, np.int64)
 _NO_NORMS: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))
 Run = tuple[np.ndarray, np.ndarray]  # positions and, for each, a frequency or a BM25 part
@@ -472,8 +472,8 @@ class BM25Postings:
             return self.nums[found], summed
 
     def _live_postings(self, token: str) -> list[Run]:
-        """The token's live postings as one run (none when it has none): positions as numpy's index type
-        (each fancy index with 32-bit ones converts them first) and frequencies."""
+        """The token's live postings as one run (none without any): positions (numpy's index type) and
+        frequencies."""
         term = self.vocab.get(token)
         if term is None:
             return []
@@ -487,10 +487,10 @@ class BM25Postings:
         return [(docs, freqs)] if len(docs) else []
 
     def _joined(self, term: int) -> Run:
-        """The term's postings in every segment and the fresh ones, joined, tombstones included: scoring
-        costs a dozen numpy calls per run, and a store written to since its last merge holds a term in two
-        to four (a document's postings of a term lie in one: each position comes once). Kept for the next
-        searches (their terms recur) until the term's fresh postings change or the segments do."""
+        """The term's postings in every segment and the fresh ones, joined (tombstones included; each fancy
+        index with 32-bit positions would convert them first): scoring costs a dozen numpy calls a run, and
+        a store written to since its last merge holds a term in two to four (a document's postings of a
+        term lie in one). Kept for the next searches until its fresh postings or the segments change."""
         runs = [run for run in (s.postings(term) for s in self.segments) if run is not None]
         fresh = self.fresh.get(term)
         if fresh is not None:
