@@ -38,6 +38,7 @@ import numpy as np
 from memql.index import arrays_file
 from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, term_tokens
 from memql.index.positions import Positions
+from memql.index.segment import Segment
 
 MERGE_RATIO = 4  # the newest segment merges into the one before once it is at least a quarter of its size
 COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quarter of the positions: compact
@@ -60,36 +61,6 @@ def python_tokenizer(terms: Sequence[str]) -> list[tuple[str, ...]]:
     return [term_tokens(t) for t in terms]
 
 
-class _Segment:
-    """Postings sorted by term: `terms` (distinct term ids, ascending) and `offsets` delimit each term's
-    run of `docs` (positions) and `freqs` (body count + CONTEXT_WEIGHT x context count)."""
-
-    __slots__ = ("docs", "freqs", "offsets", "terms")
-
-    def __init__(self, terms: np.ndarray, offsets: np.ndarray, docs: np.ndarray, freqs: np.ndarray) -> None:
-        self.terms, self.offsets, self.docs, self.freqs = terms, offsets, docs, freqs
-
-    def __len__(self) -> int:
-        return len(self.docs)
-
-    @classmethod
-    def of_runs(cls, terms: np.ndarray, docs: np.ndarray, freqs: np.ndarray) -> _Segment:
-        """From postings already grouped by term (ascending), one term id per posting."""
-        starts = np.flatnonzero(np.concatenate(([True], terms[1:] != terms[:-1]))) if len(terms) else _NONE
-        offsets = np.append(starts, len(terms)).astype(np.int64)
-        return cls(terms[starts].astype(np.int32), offsets, docs.astype(np.int32), freqs.astype(np.float32))
-
-    def expanded_terms(self) -> np.ndarray:
-        return np.repeat(self.terms, np.diff(self.offsets))
-
-    def postings(self, term: int) -> tuple[np.ndarray, np.ndarray] | None:
-        i = int(np.searchsorted(self.terms, term))
-        if i == len(self.terms) or self.terms[i] != term:
-            return None
-        start, end = self.offsets[i], self.offsets[i + 1]
-        return self.docs[start:end], self.freqs[start:end]
-
-
 class BM25Postings:
     """The lexical index of one store (every tenant): documents by record number, BM25 as FTS5 computes it.
 
@@ -108,10 +79,11 @@ class BM25Postings:
         self.alive = np.zeros(0, bool)
         self.live = 0  # N
         self.total = 0  # the live documents' lengths summed
-        self.segments: list[_Segment] = []
+        self.segments: list[Segment] = []
         self.fresh: dict[int, tuple[list[int], list[float]]] = {}  # term -> its fresh positions, frequencies
         self.fresh_size = 0
         self.joined: dict[int, Run] = {}  # term -> its postings, joined (`_joined`)
+        self.joined_tail: dict[int, tuple[list[int], list[float]]] = {}  # fresh ones since, to join
         self.joined_size = 0
         self.positions = Positions()
         self._acc = np.zeros(0)  # scoring's accumulator, zero between searches (`_summed`)
@@ -225,15 +197,19 @@ class BM25Postings:
 
     def _add_fresh(self, halves: dict[tuple[int, int], int]) -> None:
         """Postings, (term id, position) -> the token's count in halves, into the fresh postings."""
-        fresh, joined = self.fresh, self.joined
+        fresh, joined, tails = self.fresh, self.joined, self.joined_tail
         for (term, at), count in halves.items():
-            if joined and (dropped := joined.pop(term, None)) is not None:
-                self.joined_size -= len(dropped[0])
             entry = fresh.get(term)
             if entry is None:
                 entry = fresh[term] = ([], [])
             entry[0].append(at)
             entry[1].append(count * CONTEXT_WEIGHT)
+            if term in joined:  # joined at its next search: cheaper than joining every run again
+                tail = tails.get(term)
+                if tail is None:
+                    tail = tails[term] = ([], [])
+                tail[0].append(at)
+                tail[1].append(count * CONTEXT_WEIGHT)
         self.fresh_size += len(halves)
         if self.fresh_size > FRESH_MAX:
             self._seal()
@@ -248,7 +224,7 @@ class BM25Postings:
         counts = [len(self.fresh[t][0]) for t in terms]
         docs = np.fromiter(chain.from_iterable(self.fresh[t][0] for t in terms), np.int64, self.fresh_size)
         freqs = np.fromiter(chain.from_iterable(self.fresh[t][1] for t in terms), np.float64, self.fresh_size)
-        self.segments.append(_Segment.of_runs(np.repeat(np.asarray(terms, np.int64), counts), docs, freqs))
+        self.segments.append(Segment.of_runs(np.repeat(np.asarray(terms, np.int64), counts), docs, freqs))
         self.fresh, self.fresh_size = {}, 0
         self._segments_changed()
 
@@ -305,7 +281,7 @@ class BM25Postings:
                 order = np.argsort(keys, kind="stable")
                 keys = keys[order]
                 weights = np.asarray(halves, np.int64)[order] * CONTEXT_WEIGHT
-                self.segments.append(_Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, weights))
+                self.segments.append(Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, weights))
                 self._segments_changed()
                 self._merge()
             self._compact_if_sparse()
@@ -377,12 +353,12 @@ class BM25Postings:
         vocab = self._numbered(tokens)
         return np.fromiter(map(vocab.__getitem__, tokens), np.int64, len(tokens))
 
-    def _segment(self, tokens: list[str], where: np.ndarray, in_body: int) -> _Segment:
+    def _segment(self, tokens: list[str], where: np.ndarray, in_body: int) -> Segment:
         """The postings of freshly placed documents from their token occurrences (the first `in_body` in
         the body, the rest in the context), summed per (term, position). Weights are counted in halves
         (body 2, context 1) so that the sums stay exact."""
         if not tokens:
-            return _Segment.of_runs(_NONE, _NONE, np.zeros(0))
+            return Segment.of_runs(_NONE, _NONE, np.zeros(0))
         halves = np.ones(len(tokens), np.int64)
         halves[:in_body] = 2
         keys = (self._term_ids(tokens) << 32) | where
@@ -391,7 +367,7 @@ class BM25Postings:
         starts = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
         sums = np.add.reduceat(halves, starts)
         keys = keys[starts]
-        return _Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, sums * CONTEXT_WEIGHT)
+        return Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, sums * CONTEXT_WEIGHT)
 
     def _merge(self) -> None:
         segments = self.segments
@@ -405,7 +381,7 @@ class BM25Postings:
         if dead > max(COMPACT_MIN, self.size // 4):
             self._compact()
 
-    def _merged(self, parts: list[_Segment], moved: np.ndarray | None = None) -> _Segment:
+    def _merged(self, parts: list[Segment], moved: np.ndarray | None = None) -> Segment:
         """One segment of these (oldest first), without tombstoned postings; `moved` renumbers positions."""
         terms = np.concatenate([p.expanded_terms() for p in parts])
         docs = np.concatenate([p.docs for p in parts])
@@ -414,7 +390,7 @@ class BM25Postings:
         terms, docs, freqs = terms[keep], docs[keep], freqs[keep]
         order = np.argsort(terms, kind="stable")  # sorted runs, one per part: a linear merge
         docs = docs[order] if moved is None else moved[docs[order]]
-        return _Segment.of_runs(terms[order], docs, freqs[order])
+        return Segment.of_runs(terms[order], docs, freqs[order])
 
     def _compact(self) -> None:
         """Rewrite every position: live documents only, in their order, in one segment."""
@@ -480,6 +456,8 @@ class BM25Postings:
         joined = self.joined.get(term)
         if joined is None:
             joined = self._joined(term)
+        elif term in self.joined_tail:
+            joined = self._extended(term, joined)
         docs, freqs = joined
         if self.live < self.size:  # tombstones
             keep = self.alive[docs]
@@ -509,9 +487,23 @@ class BM25Postings:
             self.joined_size += len(joined[0])
         return joined
 
+    def _extended(self, term: int, joined: Run) -> Run:
+        """A kept run with the fresh postings its term got since (the same run `_joined` would make)."""
+        docs, freqs = self.joined_tail.pop(term)
+        extended = (
+            np.concatenate([joined[0], np.array(docs, np.intp)]),
+            np.concatenate([joined[1], np.array(freqs, np.float32)]),
+        )
+        self.joined_size += len(docs)
+        if len(extended[0]) > JOINED_RUN_MAX or self.joined_size > JOINED_MAX:
+            self._segments_changed()
+        else:
+            self.joined[term] = extended
+        return extended
+
     def _segments_changed(self) -> None:
         """Drop the joined postings: a segment came, went or was rewritten."""
-        self.joined, self.joined_size = {}, 0
+        self.joined, self.joined_tail, self.joined_size = {}, {}, 0
 
     @staticmethod
     def _norm(lengths: np.ndarray, avgdl: float) -> np.ndarray:
@@ -584,7 +576,7 @@ class BM25Postings:
         index.tenant_codes = {t: i for i, t in enumerate(header["tenants"])}
         count = sum(1 for name in header["arrays"] if name.endswith("_terms"))
         index.segments = [
-            _Segment(*(array(f"s{i}_{part}") for part in ("terms", "offsets", "docs", "freqs")))
+            Segment(*(array(f"s{i}_{part}") for part in ("terms", "offsets", "docs", "freqs")))
             for i in range(count)
         ]
         live = np.flatnonzero(index.alive)
