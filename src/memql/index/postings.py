@@ -19,7 +19,7 @@ lengths (avgdl = total / N) and n(t), counted at query time from the term's live
 reads anyway.
 
 A query gathers each query token's postings as one run (joined across the segments and the fresh
-postings, kept for the next queries while they stay where they are), computes their BM25 parts with numpy
+postings, kept for the next queries, new fresh postings appended), computes their BM25 parts with numpy
 and adds them to the documents' scores one token after the other, in the query's phrase order, as FTS5
 sums its phrases: the same operations in the same order, so the scores equal FTS5's.
 """
