@@ -468,7 +468,8 @@ class BM25Postings:
         """The term's postings in every segment and the fresh ones, joined (tombstones included; each fancy
         index with 32-bit positions would convert them first): scoring costs a dozen numpy calls a run, and
         a store written to since its last merge holds a term in two to four (a document's postings of a
-        term lie in one). Kept for the next searches until its fresh postings or the segments change."""
+        term lie in one). Kept for the next searches, extended by new fresh postings, until the segments
+        change."""
         runs = [run for run in (s.postings(term) for s in self.segments) if run is not None]
         fresh = self.fresh.get(term)
         if fresh is not None:
