@@ -133,9 +133,10 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
     tenant=st.sampled_from(TENANTS),
     joined_max=st.sampled_from([postings.JOINED_MAX, 4]),  # 4: the kept runs are dropped as they come
     fresh_max=st.sampled_from([postings.FRESH_MAX, 12]),  # 12: seals (and merges) along the way
+    run_max=st.sampled_from([postings.JOINED_RUN_MAX, 3]),  # 3: a term's run outgrows what is kept
 )
 def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
-    monkeypatch, plan, query, tenant, joined_max, fresh_max
+    monkeypatch, plan, query, tenant, joined_max, fresh_max, run_max
 ):
     """Each search keeps its terms' postings joined for the next ones; a search after any change (a put
     into the fresh postings or a segment, a replacement, a removal, a seal, a merge, a compaction) scores
@@ -143,15 +144,32 @@ def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
     monkeypatch.setattr(postings, "COMPACT_MIN", 2)
     monkeypatch.setattr(postings, "FRESH_MAX", fresh_max)
     monkeypatch.setattr(postings, "JOINED_MAX", joined_max)
+    monkeypatch.setattr(postings, "JOINED_RUN_MAX", run_max)
     index, mirror = BM25Postings(), FTS5Mirror()
     tokens = [token for phrase in query_phrases(" ".join(query)) for token in phrase]
     for step in plan:
         apply(index, mirror, [step])
         assert_same_scores(index, mirror, tokens, tenant)
         assert_same_scores(index, mirror, tokens, tenant)  # (from what the first one kept)
-    kept = sum(len(docs) for docs, _ in index.joined.values())
-    assert index.joined_size == kept + sum(len(docs) for docs, _ in index.joined_tail.values())
-    assert kept <= joined_max or len(index.joined) == 1  # (one run larger than the bound)
+    assert not index.joined_tail  # (every kept term was just searched: its new postings were joined)
+    assert index.joined_size == sum(len(docs) for docs, _ in index.joined.values())
+    assert index.joined_size <= joined_max or len(index.joined) == 1  # (one run larger than the bound)
+    assert all(len(docs) <= run_max for docs, _ in index.joined.values())
+
+
+def test_a_kept_run_extended_past_its_bound_is_dropped_and_the_next_search_joins_it_again(monkeypatch):
+    monkeypatch.setattr(postings, "JOINED_RUN_MAX", 3)
+    index, mirror = BM25Postings(), FTS5Mirror()
+    term = fts_tokens(index_text("river"))[0]
+    apply(index, mirror, [("put", [(n, "A", ["river", "garden"], []) for n in (1, 2)])])
+    assert_same_scores(index, mirror, [term], "A")
+    kept = index.joined_size
+    assert kept == 2 and len(index.joined) == 1  # the run of "river", two postings
+    apply(index, mirror, [("put", [(n, "A", ["river"], []) for n in (3, 4)])])  # fresh: a tail of two
+    assert index.joined_tail and index.joined_size == kept
+    assert_same_scores(index, mirror, [term], "A")  # joined with its tail: four, past the bound of three
+    assert not index.joined and not index.joined_tail and index.joined_size == 0
+    assert_same_scores(index, mirror, [term], "A")  # joined afresh from the runs, not kept
 
 
 def counted(docs: list[tuple[int, str, str, str]]) -> tuple:

@@ -495,11 +495,14 @@ class BM25Postings:
             np.concatenate([joined[0], np.array(docs, np.intp)]),
             np.concatenate([joined[1], np.array(freqs, np.float32)]),
         )
-        self.joined_size += len(docs)
-        if len(extended[0]) > JOINED_RUN_MAX or self.joined_size > JOINED_MAX:
+        if len(extended[0]) > JOINED_RUN_MAX:  # too long to keep now: this term's is dropped
+            del self.joined[term]
+            self.joined_size -= len(joined[0])
+        elif self.joined_size + len(docs) > JOINED_MAX:
             self._segments_changed()
         else:
             self.joined[term] = extended
+            self.joined_size += len(docs)
         return extended
 
     def _segments_changed(self) -> None:
