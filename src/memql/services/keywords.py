@@ -73,6 +73,7 @@ class _Traits(NamedTuple):
     cjk_bigram: bool  # two CJK characters: may be the interior of a longer word
     boost: float  # the weight without corpus statistics (in a text that is not all ASCII)
     function: bool  # a CJK token holding a function character: counts a quarter
+    weight: float  # the boost of a candidate, 0.0 for any other token (an ASCII text's whole score)
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -80,21 +81,14 @@ def _traits(token: str) -> _Traits:
     """What keywords needs to know of a token, once per distinct token (a record's tokens are mostly
     words seen before: this runs per record written)."""
     cjk = is_cjk(token[0])
+    candidate, boost = _is_candidate(token), _length_boost(token)
     return _Traits(
-        _is_candidate(token),
+        candidate,
         len(token) == 2 and cjk and is_cjk(token[1]),
-        _length_boost(token),
+        boost,
         cjk and any(c in CHINESE_STOP_CHARS for c in token),
+        boost if candidate else 0.0,
     )
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _latin_weight(token: str) -> float:
-    """An ASCII token's weight without corpus statistics: 0.0 when it cannot be a keyword (a single
-    character, a stop word, a number), else its boost by length (once per distinct token)."""
-    if len(token) < 2 or token in STOP_WORDS or token.isnumeric():
-        return 0.0
-    return _BOOSTS[min(len(token), 16)]
 
 
 _SCORE = operator.itemgetter(1)
@@ -133,7 +127,7 @@ def keywords(
     if latin and not use_idf:
         # an ASCII token is never CJK nor a CJK stop bigram, and its boost is by its length alone; a
         # stable sort, best first, keeps ties in the order of first appearance
-        scored = [(t, c * w) for t, c in counts.items() if (w := _latin_weight(t))]
+        scored = [(t, c * w) for t, c in counts.items() if (w := _traits(t).weight)]
         scored.sort(key=_SCORE, reverse=True)
         return [t for t, _ in scored[:k]]
     interior = set() if latin else _interior_bigrams(toks, counts)
