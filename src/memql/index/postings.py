@@ -202,14 +202,15 @@ class BM25Postings:
             entry = fresh.get(term)
             if entry is None:
                 entry = fresh[term] = ([], [])
+            weight = count * CONTEXT_WEIGHT
             entry[0].append(at)
-            entry[1].append(count * CONTEXT_WEIGHT)
+            entry[1].append(weight)
             if term in joined:  # joined at its next search: cheaper than joining every run again
                 tail = tails.get(term)
                 if tail is None:
                     tail = tails[term] = ([], [])
                 tail[0].append(at)
-                tail[1].append(count * CONTEXT_WEIGHT)
+                tail[1].append(weight)
         self.fresh_size += len(halves)
         if self.fresh_size > FRESH_MAX:
             self._seal()
@@ -481,11 +482,7 @@ class BM25Postings:
         else:
             docs = np.concatenate([d for d, _ in runs], dtype=np.intp)
             joined = (docs, np.concatenate([f for _, f in runs]))
-        if len(joined[0]) <= JOINED_RUN_MAX:
-            if self.joined_size + len(joined[0]) > JOINED_MAX:
-                self._segments_changed()
-            self.joined[term] = joined
-            self.joined_size += len(joined[0])
+        self._keep(term, joined)
         return joined
 
     def _extended(self, term: int, joined: Run) -> Run:
@@ -495,15 +492,21 @@ class BM25Postings:
             np.concatenate([joined[0], np.array(docs, np.intp)]),
             np.concatenate([joined[1], np.array(freqs, np.float32)]),
         )
-        if len(extended[0]) > JOINED_RUN_MAX:  # too long to keep now: this term's is dropped
-            del self.joined[term]
-            self.joined_size -= len(joined[0])
-        elif self.joined_size + len(docs) > JOINED_MAX:
-            self._segments_changed()
-        else:
-            self.joined[term] = extended
-            self.joined_size += len(docs)
+        self._keep(term, extended)
         return extended
+
+    def _keep(self, term: int, run: Run) -> None:
+        """Keep the term's joined run (in place of the one kept before) for the next searches: not one
+        longer than JOINED_RUN_MAX, and all of them dropped first when it would take them past JOINED_MAX."""
+        kept = self.joined.pop(term, None)
+        if kept is not None:
+            self.joined_size -= len(kept[0])
+        if len(run[0]) > JOINED_RUN_MAX:
+            return
+        if self.joined_size + len(run[0]) > JOINED_MAX:
+            self._segments_changed()
+        self.joined[term] = run
+        self.joined_size += len(run[0])
 
     def _segments_changed(self) -> None:
         """Drop the joined postings: a segment came, went or was rewritten."""
