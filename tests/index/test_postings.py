@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from budgets import examples
-from memql.index import postings
+from memql.index import joined, postings
 from memql.index.lexical import CONTEXT_WEIGHT, fts_tokens, query_phrases
 from memql.index.postings import BM25Postings
 from memql.services.tokenize import index_text
@@ -131,45 +131,67 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
     plan=steps,
     query=st.lists(st.sampled_from(WORDS), min_size=1, max_size=3),
     tenant=st.sampled_from(TENANTS),
-    joined_max=st.sampled_from([postings.JOINED_MAX, 4]),  # 4: the kept runs are dropped as they come
+    joined_max=st.sampled_from([joined.MAX, 4]),  # 4: the kept runs are dropped as they come
     fresh_max=st.sampled_from([postings.FRESH_MAX, 12]),  # 12: seals (and merges) along the way
-    run_max=st.sampled_from([postings.JOINED_RUN_MAX, 3]),  # 3: a term's run outgrows what is kept
+    run_max=st.sampled_from([joined.RUN_MAX, 3]),  # 3: a term's run outgrows what is kept
+    segment_share=st.sampled_from([joined.SEGMENT_SHARE, 1e9]),  # 1e9: every new segment joins the tails
 )
 def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
-    monkeypatch, plan, query, tenant, joined_max, fresh_max, run_max
+    monkeypatch, plan, query, tenant, joined_max, fresh_max, run_max, segment_share
 ):
     """Each search keeps its terms' postings joined for the next ones; a search after any change (a put
     into the fresh postings or a segment, a replacement, a removal, a seal, a merge, a compaction) scores
     as FTS5 does, as if nothing had been kept."""
     monkeypatch.setattr(postings, "COMPACT_MIN", 2)
     monkeypatch.setattr(postings, "FRESH_MAX", fresh_max)
-    monkeypatch.setattr(postings, "JOINED_MAX", joined_max)
-    monkeypatch.setattr(postings, "JOINED_RUN_MAX", run_max)
+    monkeypatch.setattr(joined, "MAX", joined_max)
+    monkeypatch.setattr(joined, "RUN_MAX", run_max)
+    monkeypatch.setattr(joined, "SEGMENT_SHARE", segment_share)
     index, mirror = BM25Postings(), FTS5Mirror()
     tokens = [token for phrase in query_phrases(" ".join(query)) for token in phrase]
     for step in plan:
         apply(index, mirror, [step])
         assert_same_scores(index, mirror, tokens, tenant)
         assert_same_scores(index, mirror, tokens, tenant)  # (from what the first one kept)
-    assert not index.joined_tail  # (every kept term was just searched: its new postings were joined)
-    assert index.joined_size == sum(len(docs) for docs, _ in index.joined.values())
-    assert index.joined_size <= joined_max or len(index.joined) == 1  # (one run larger than the bound)
-    assert all(len(docs) <= run_max for docs, _ in index.joined.values())
+    kept = index.joined
+    assert not kept.tails  # (every kept term was just searched: its new postings were joined)
+    assert kept.size == sum(len(docs) for docs, _ in kept.runs.values())
+    assert kept.size <= joined_max or len(kept.runs) == 1  # (one run larger than the bound)
+    assert all(len(docs) <= run_max for docs, _ in kept.runs.values())
 
 
-def test_a_kept_run_extended_past_its_bound_is_dropped_and_the_next_search_joins_it_again(monkeypatch):
-    monkeypatch.setattr(postings, "JOINED_RUN_MAX", 3)
+def test_a_kept_term_past_its_bound_is_dropped_and_the_next_search_joins_it_again(monkeypatch):
+    monkeypatch.setattr(joined, "RUN_MAX", 3)
     index, mirror = BM25Postings(), FTS5Mirror()
     term = fts_tokens(index_text("river"))[0]
     apply(index, mirror, [("put", [(n, "A", ["river", "garden"], []) for n in (1, 2)])])
     assert_same_scores(index, mirror, [term], "A")
-    kept = index.joined_size
-    assert kept == 2 and len(index.joined) == 1  # the run of "river", two postings
-    apply(index, mirror, [("put", [(n, "A", ["river"], []) for n in (3, 4)])])  # fresh: a tail of two
-    assert index.joined_tail and index.joined_size == kept
-    assert_same_scores(index, mirror, [term], "A")  # joined with its tail: four, past the bound of three
-    assert not index.joined and not index.joined_tail and index.joined_size == 0
+    kept = index.joined
+    assert kept.size == 2 and len(kept.runs) == 1  # the run of "river", two postings
+    apply(index, mirror, [("put", [(n, "A", ["river"], []) for n in (3,)])])  # fresh: a tail of one
+    assert kept.tails and kept.size == 3
+    apply(index, mirror, [("put", [(n, "A", ["river"], []) for n in (4,)])])  # four, past the bound
+    assert not kept.runs and not kept.tails and kept.size == 0
     assert_same_scores(index, mirror, [term], "A")  # joined afresh from the runs, not kept
+    assert not kept.runs and kept.size == 0
+
+
+def test_a_segment_of_new_documents_joins_the_kept_runs_tails(monkeypatch):
+    index, mirror = BM25Postings(), FTS5Mirror()
+    river, garden = (fts_tokens(index_text(w))[0] for w in ("river", "garden"))
+    apply(index, mirror, [("put", [(n, "A", ["river", "garden"] * n, []) for n in range(1, 41)])])
+    assert_same_scores(index, mirror, [river, garden], "A")
+    kept = index.joined
+    assert kept.size == 80 and len(index.segments) == 1
+    new = [(n, "A", ["river", "stone"], []) for n in range(41, 41 + postings.FRESH_DOCS + 1)]
+    apply(index, mirror, [("put", new)])  # a segment of its own, a quarter the size kept
+    assert len(index.segments) == 2 and len(kept.tails[index.vocab[river]][0]) == len(new)
+    assert index.vocab[garden] not in kept.tails and kept.size == 80 + len(new)
+    assert_same_scores(index, mirror, [river, garden], "A")
+    assert not kept.tails and len(kept.runs[index.vocab[river]][0]) == 40 + len(new)
+    apply(index, mirror, [("put", [(n, "A", ["river"], []) for n in range(100, 300)])])  # larger than kept
+    assert not kept.runs and not kept.tails and kept.size == 0
+    assert_same_scores(index, mirror, [river, garden], "A")
 
 
 def counted(docs: list[tuple[int, str, str, str]]) -> tuple:

@@ -19,9 +19,9 @@ lengths (avgdl = total / N) and n(t), counted at query time from the term's live
 reads anyway.
 
 A query gathers each query token's postings as one run (joined across the segments and the fresh
-postings, kept for the next queries, new fresh postings appended), computes their BM25 parts with numpy
-and adds them to the documents' scores one token after the other, in the query's phrase order, as FTS5
-sums its phrases: the same operations in the same order, so the scores equal FTS5's.
+postings, kept for the next queries, new postings appended: memql.index.joined), computes their BM25
+parts with numpy and adds them to the documents' scores one token after the other, in the query's phrase
+order, as FTS5 sums its phrases: the same operations in the same order, so the scores equal FTS5's.
 """
 
 from __future__ import annotations
@@ -36,6 +36,7 @@ from typing import Any
 import numpy as np
 
 from memql.index import arrays_file
+from memql.index.joined import JoinedRuns
 from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, term_tokens
 from memql.index.positions import Positions
 from memql.index.segment import Segment
@@ -45,7 +46,6 @@ COMPACT_MIN = 1024  # tombstones that may wait for a merge; past this and a quar
 FRESH_DOCS = 8  # a put of at most this many documents goes to the fresh postings, not a segment of its own
 FRESH_MAX = 4096  # fresh postings sealed into a segment past this many
 DENSE_AT = 8  # a search whose postings number an eighth of the positions or more sums them by one scan
-JOINED_RUN_MAX, JOINED_MAX = 1 << 16, 1 << 20  # postings kept joined (`_joined`): of a term, in all
 _NONE = np.zeros(0, np.int64)
 _NO_NORMS: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))
 Run = tuple[np.ndarray, np.ndarray]  # positions and, for each, a frequency or a BM25 part
@@ -82,9 +82,7 @@ class BM25Postings:
         self.segments: list[Segment] = []
         self.fresh: dict[int, tuple[list[int], list[float]]] = {}  # term -> its fresh positions, frequencies
         self.fresh_size = 0
-        self.joined: dict[int, Run] = {}  # term -> its postings, joined (`_joined`)
-        self.joined_tail: dict[int, tuple[list[int], list[float]]] = {}  # fresh ones since, to join
-        self.joined_size = 0
+        self.joined = JoinedRuns()  # searched terms' postings, joined (`_joined`)
         self.positions = Positions()
         self._acc = np.zeros(0)  # scoring's accumulator, zero between searches (`_summed`)
         self._norms_of = _NO_NORMS  # (size, total, live) -> each position's length normalisation
@@ -150,7 +148,7 @@ class BM25Postings:
             segment = self._segment(body + context, np.concatenate([body_at, context_at]), len(body))
             if len(segment):
                 self.segments.append(segment)
-                self._segments_changed()
+                self.joined.add_segment(segment)
                 self._merge()
             self._compact_if_sparse()
 
@@ -197,7 +195,8 @@ class BM25Postings:
 
     def _add_fresh(self, halves: dict[tuple[int, int], int]) -> None:
         """Postings, (term id, position) -> the token's count in halves, into the fresh postings."""
-        fresh, joined, tails = self.fresh, self.joined, self.joined_tail
+        fresh, joined = self.fresh, self.joined
+        kept = joined.runs
         for (term, at), count in halves.items():
             entry = fresh.get(term)
             if entry is None:
@@ -205,12 +204,8 @@ class BM25Postings:
             weight = count * CONTEXT_WEIGHT
             entry[0].append(at)
             entry[1].append(weight)
-            if term in joined:  # joined at its next search: cheaper than joining every run again
-                tail = tails.get(term)
-                if tail is None:
-                    tail = tails[term] = ([], [])
-                tail[0].append(at)
-                tail[1].append(weight)
+            if term in kept:  # joined at its next search: cheaper than joining every run again
+                joined.add(term, (at,), (weight,))
         self.fresh_size += len(halves)
         if self.fresh_size > FRESH_MAX:
             self._seal()
@@ -226,8 +221,7 @@ class BM25Postings:
         docs = np.fromiter(chain.from_iterable(self.fresh[t][0] for t in terms), np.int64, self.fresh_size)
         freqs = np.fromiter(chain.from_iterable(self.fresh[t][1] for t in terms), np.float64, self.fresh_size)
         self.segments.append(Segment.of_runs(np.repeat(np.asarray(terms, np.int64), counts), docs, freqs))
-        self.fresh, self.fresh_size = {}, 0
-        self._segments_changed()
+        self.fresh, self.fresh_size = {}, 0  # (the joined runs stay: the same postings, now in a segment)
 
     def put_counted(
         self,
@@ -283,7 +277,7 @@ class BM25Postings:
                 keys = keys[order]
                 weights = np.asarray(halves, np.int64)[order] * CONTEXT_WEIGHT
                 self.segments.append(Segment.of_runs(keys >> 32, keys & 0xFFFFFFFF, weights))
-                self._segments_changed()
+                self.joined.add_segment(self.segments[-1])
                 self._merge()
             self._compact_if_sparse()
 
@@ -374,8 +368,7 @@ class BM25Postings:
         segments = self.segments
         while len(segments) >= 2 and len(segments[-2]) <= MERGE_RATIO * len(segments[-1]):
             newer = segments.pop()
-            segments[-1] = self._merged([segments[-1], newer])
-            self._segments_changed()
+            segments[-1] = self._merged([segments[-1], newer])  # (positions stay: the joined runs too)
 
     def _compact_if_sparse(self) -> None:
         dead = self.size - self.live
@@ -400,7 +393,7 @@ class BM25Postings:
         moved = np.full(self.size, -1, np.int64)
         moved[keep] = np.arange(len(keep))
         self.segments = [self._merged(self.segments, moved)] if self.segments else []
-        self._segments_changed()
+        self.joined.clear()
         for name in ("nums", "lengths", "tenants", "alive"):
             setattr(self, name, getattr(self, name)[keep].copy())
         self.size = len(keep)
@@ -457,8 +450,6 @@ class BM25Postings:
         joined = self.joined.get(term)
         if joined is None:
             joined = self._joined(term)
-        elif term in self.joined_tail:
-            joined = self._extended(term, joined)
         docs, freqs = joined
         if self.live < self.size:  # tombstones
             keep = self.alive[docs]
@@ -467,50 +458,20 @@ class BM25Postings:
 
     def _joined(self, term: int) -> Run:
         """The term's postings in every segment and the fresh ones, joined (tombstones included; each fancy
-        index with 32-bit positions would convert them first): scoring costs a dozen numpy calls a run, and
-        a store written to since its last merge holds a term in two to four (a document's postings of a
-        term lie in one). Kept for the next searches, extended by new fresh postings, until the segments
-        change."""
+        index with 32-bit positions would convert them first) and kept (memql.index.joined)."""
         runs = [run for run in (s.postings(term) for s in self.segments) if run is not None]
         fresh = self.fresh.get(term)
         if fresh is not None:
             runs.append((np.array(fresh[0], np.intp), np.array(fresh[1], np.float32)))
         if not runs:
             joined: Run = (_NONE, np.zeros(0, np.float32))
-        elif len(runs) == 1:
-            joined = (runs[0][0].astype(np.intp), runs[0][1])
+        elif len(runs) == 1:  # (copies: a run kept past a merge holds no segment's arrays)
+            joined = (runs[0][0].astype(np.intp), runs[0][1].copy())
         else:
             docs = np.concatenate([d for d, _ in runs], dtype=np.intp)
             joined = (docs, np.concatenate([f for _, f in runs]))
-        self._keep(term, joined)
+        self.joined.keep(term, joined)
         return joined
-
-    def _extended(self, term: int, joined: Run) -> Run:
-        """A kept run with the fresh postings its term got since (the same run `_joined` would make)."""
-        docs, freqs = self.joined_tail.pop(term)
-        extended = (
-            np.concatenate([joined[0], np.array(docs, np.intp)]),
-            np.concatenate([joined[1], np.array(freqs, np.float32)]),
-        )
-        self._keep(term, extended)
-        return extended
-
-    def _keep(self, term: int, run: Run) -> None:
-        """Keep the term's joined run (in place of the one kept before) for the next searches: not one
-        longer than JOINED_RUN_MAX, and all of them dropped first when it would take them past JOINED_MAX."""
-        kept = self.joined.pop(term, None)
-        if kept is not None:
-            self.joined_size -= len(kept[0])
-        if len(run[0]) > JOINED_RUN_MAX:
-            return
-        if self.joined_size + len(run[0]) > JOINED_MAX:
-            self._segments_changed()
-        self.joined[term] = run
-        self.joined_size += len(run[0])
-
-    def _segments_changed(self) -> None:
-        """Drop the joined postings: a segment came, went or was rewritten."""
-        self.joined, self.joined_tail, self.joined_size = {}, {}, 0
 
     @staticmethod
     def _norm(lengths: np.ndarray, avgdl: float) -> np.ndarray:
