@@ -4,6 +4,8 @@ preparation publishes nothing. The preparation is held by a hook the test contro
 
 from __future__ import annotations
 
+import subprocess
+import sys
 import threading
 
 import pytest
@@ -76,6 +78,48 @@ def test_a_close_during_the_preparation_publishes_and_saves_nothing(tmp_path, ga
     reopened.lexical.wait()
     assert reopened.lexical.postings is not None and len(_found(reopened, "harbor beacon")) == 8
     reopened.close()
+
+
+# a process that closes its store and exits while the index is being built: the build runs numpy's C++
+# code with the GIL released (here, the hook: np.unique for a second); a daemon thread still inside it when
+# the interpreter finalised was ended by pthread_exit, whose unwinding aborted the process (status 134)
+_EXIT_DURING_A_BUILD = """
+import sys, threading, time
+import numpy as np
+from memql.ports.store import RecordQuery
+from memql.store.sqlite import SQLiteStore, lexical
+from memql.testing.sample import put
+
+started = threading.Event()
+
+def busy() -> None:
+    started.set()
+    values, until = np.arange(50_000) % 1_000, time.monotonic() + 1.0
+    while time.monotonic() < until:
+        np.unique(values)
+
+lexical.PREPARE_HOOK = busy
+store = SQLiteStore(sys.argv[1], lexical_index="postings")
+with store.transaction() as s:
+    for i in range(20):
+        put(s, "A", f"harbor lantern note {i}", None)
+with store.read() as s:
+    s.find("A", RecordQuery(text_query="harbor", order="relevance", limit=5))
+assert started.wait(60)
+store.close()
+print("closed", flush=True)
+"""
+
+
+def test_a_process_exiting_while_the_index_is_built_exits_cleanly(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", _EXIT_DURING_A_BUILD, str(tmp_path / "l.db")],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert (done.returncode, done.stdout.strip()) == (0, "closed"), done.stderr
+    assert "terminate" not in done.stderr
 
 
 def _fts5_found(path, text: str) -> list[tuple[str, float]]:

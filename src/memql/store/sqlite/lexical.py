@@ -52,9 +52,9 @@ from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.services.tokenize import query_terms
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.builds import EXITING, connect_existing, launch
 from memql.store.sqlite.governed import Checker, Row, Version
 from memql.store.sqlite.pages import OPENER_WAIT_S, Populating
-from memql.store.sqlite.vector_cache import connect_existing
 
 LexicalMode = Literal["auto", "fts5", "postings"]
 LEXICAL_MODES: tuple[str, ...] = ("auto", "fts5", "postings")
@@ -250,8 +250,7 @@ class LexicalIndex(Kept):
 
     def _prepare_in_background(self) -> None:
         if self.preparing is None and not self.closed and not self.stopping:
-            self.preparing = threading.Thread(target=self._prepare, name="memql-lexical-index", daemon=True)
-            self.preparing.start()
+            launch(self._prepare, name="memql-lexical-index", publish=lambda t: setattr(self, "preparing", t))
 
     def _prepare(self) -> None:
         try:
@@ -288,8 +287,8 @@ class LexicalIndex(Kept):
             "LEFT JOIN records r ON r.num = f.rowid"
         )
         while rows := cursor.fetchmany(_BATCH):
-            if self.stopping:
-                raise _Stopped  # the store is closing: the build would be dropped anyway
+            if self.stopping or EXITING.is_set():
+                raise _Stopped  # the store closes, or the process exits: the build would be dropped anyway
             postings.put(rows)
         return postings, last, _change_num(conn, last), len(postings)
 

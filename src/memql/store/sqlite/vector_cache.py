@@ -28,14 +28,12 @@ the exact part is merged into the graph in the background.
 
 from __future__ import annotations
 
-import atexit
 import contextlib
 import hashlib
 import os
 import sqlite3
 import sys
 import threading
-import weakref
 from collections.abc import Callable
 from pathlib import Path
 from typing import Literal
@@ -44,6 +42,7 @@ import numpy as np
 
 from memql.index.text import MAX_PATH_VECTORS
 from memql.index.vectors import ExactVectors, HNSWVectors
+from memql.store.sqlite import builds
 from memql.store.sqlite.pages import Populating
 
 VectorMode = Literal["auto", "exact", "hnsw"]
@@ -277,25 +276,17 @@ class VectorCache:
             return
         if self.frozen is None:
             self.frozen, self.frozen_seq, self.tail = self.tail, self.seq, ExactVectors()
-        with _LAUNCHING:
-            if _EXITING.is_set():
-                return  # the process exits: no build may start after those running were waited for
-            self.builder = threading.Thread(
-                target=self._build,
-                args=(self.graph, self.frozen, self.frozen_seq),
-                name=f"memql-hnsw-build-{self.tenant}",
-                daemon=True,  # a process may exit during a build: the build stops and is lost
-            )
-            _BUILDERS.add(self.builder)
-            self.builder.start()  # under the lock: `wait` reads the builder under it, so never unstarted
+        # a process may exit during a build: the build stops and is lost (or, once it exits, none starts)
+        builds.launch(
+            self._build,
+            self.graph,
+            self.frozen,
+            self.frozen_seq,
+            name=f"memql-hnsw-build-{self.tenant}",
+            publish=lambda thread: setattr(self, "builder", thread),
+        )
 
     def _build(self, base: HNSWVectors | None, frozen: ExactVectors, upto: int) -> None:
-        try:
-            self._build_and_publish(base, frozen, upto)
-        finally:
-            _BUILDERS.discard(threading.current_thread())
-
-    def _build_and_publish(self, base: HNSWVectors | None, frozen: ExactVectors, upto: int) -> None:
         _yield_to_searches()
         try:
             if BUILD_HOOK is not None:
@@ -309,13 +300,13 @@ class VectorCache:
             else:
                 graph = None
             if graph is not None and len(keys):
-                graph.put_many(keys.tolist(), matrix, lambda: not self.closed and not _EXITING.is_set())
+                graph.put_many(keys.tolist(), matrix, lambda: not self.closed and not builds.EXITING.is_set())
         except BaseException as exc:
             with self.lock:
                 self.build_error, self.builder = exc, None
             return
         with self.lock:
-            if self.closed or self.frozen is not frozen or _EXITING.is_set():  # stopped, or unwanted
+            if self.closed or self.frozen is not frozen or builds.EXITING.is_set():  # stopped, or unwanted
                 self.builder = None
                 return
             self.graph, self.graph_seq, self.frozen = graph, upto, None
@@ -459,27 +450,3 @@ def _yield_to_searches() -> None:
         return
     with contextlib.suppress(AttributeError, OSError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), BUILD_NICENESS)
-
-
-# Builds running in this process. At exit each is told to stop (at its next slice of vectors) and waited
-# for: the graph library's insertion threads must not outlive the interpreter (the C++ runtime aborts).
-_BUILDERS: weakref.WeakSet[threading.Thread] = weakref.WeakSet()
-_EXITING = threading.Event()
-_LAUNCHING = threading.Lock()  # a build starts, or the process is told to exit: one at a time
-
-
-@atexit.register
-def _stop_builds() -> None:
-    with _LAUNCHING:
-        _EXITING.set()
-    for thread in list(_BUILDERS):
-        thread.join()
-
-
-def connect_existing(database: Path) -> sqlite3.Connection:
-    """A connection of a background thread's own to the store's file, which must exist (a store deleted
-    meanwhile is not created again, empty)."""
-    from urllib.request import pathname2url
-
-    uri = f"file:{pathname2url(os.fspath(database))}?mode=rw"
-    return sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=30)

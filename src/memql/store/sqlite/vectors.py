@@ -45,16 +45,11 @@ from memql.index.vectors import HNSWVectors
 from memql.ports.record import Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.sqlite import codec, query
+from memql.store.sqlite.builds import connect_existing
 from memql.store.sqlite.governed import Checker
 from memql.store.sqlite.pages import OPENER_WAIT_S
 from memql.store.sqlite.side_thread import SideThread
-from memql.store.sqlite.vector_cache import (
-    ANN_MIN_VECTORS,
-    Overlay,
-    VectorCache,
-    VectorMode,
-    connect_existing,
-)
+from memql.store.sqlite.vector_cache import ANN_MIN_VECTORS, Overlay, VectorCache, VectorMode
 
 __all__ = ["ANN_MIN_VECTORS", "VECTOR_MODES", "VectorCache", "VectorIndex", "VectorMode"]
 
