@@ -135,9 +135,10 @@ def test_scores_equal_fts5_through_puts_replacements_removals_and_compaction(
     fresh_max=st.sampled_from([postings.FRESH_MAX, 12]),  # 12: seals (and merges) along the way
     run_max=st.sampled_from([joined.RUN_MAX, 3]),  # 3: a term's run outgrows what is kept
     segment_share=st.sampled_from([joined.SEGMENT_SHARE, 1e9]),  # 1e9: every new segment joins the tails
+    tails_max=st.sampled_from([joined.TAILS_MAX, 2]),  # 2: the terms with a tail are dropped as they come
 )
 def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
-    monkeypatch, plan, query, tenant, joined_max, fresh_max, run_max, segment_share
+    monkeypatch, plan, query, tenant, joined_max, fresh_max, run_max, segment_share, tails_max
 ):
     """Each search keeps its terms' postings joined for the next ones; a search after any change (a put
     into the fresh postings or a segment, a replacement, a removal, a seal, a merge, a compaction) scores
@@ -147,6 +148,7 @@ def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
     monkeypatch.setattr(joined, "MAX", joined_max)
     monkeypatch.setattr(joined, "RUN_MAX", run_max)
     monkeypatch.setattr(joined, "SEGMENT_SHARE", segment_share)
+    monkeypatch.setattr(joined, "TAILS_MAX", tails_max)
     index, mirror = BM25Postings(), FTS5Mirror()
     tokens = [token for phrase in query_phrases(" ".join(query)) for token in phrase]
     for step in plan:
@@ -154,7 +156,7 @@ def test_a_term_kept_joined_for_the_next_searches_follows_every_change(
         assert_same_scores(index, mirror, tokens, tenant)
         assert_same_scores(index, mirror, tokens, tenant)  # (from what the first one kept)
     kept = index.joined
-    assert not kept.tails  # (every kept term was just searched: its new postings were joined)
+    assert not kept.tails and kept.tailed == 0  # (every kept term was just searched: its postings joined)
     assert kept.size == sum(len(docs) for docs, _ in kept.runs.values())
     assert kept.size <= joined_max or len(kept.runs) == 1  # (one run larger than the bound)
     assert all(len(docs) <= run_max for docs, _ in kept.runs.values())
@@ -174,6 +176,23 @@ def test_a_kept_term_past_its_bound_is_dropped_and_the_next_search_joins_it_agai
     assert not kept.runs and not kept.tails and kept.size == 0
     assert_same_scores(index, mirror, [term], "A")  # joined afresh from the runs, not kept
     assert not kept.runs and kept.size == 0
+
+
+def test_the_tails_of_terms_not_searched_since_are_dropped_past_their_bound(monkeypatch):
+    monkeypatch.setattr(joined, "TAILS_MAX", 3)
+    index, mirror = BM25Postings(), FTS5Mirror()
+    river, garden = (fts_tokens(index_text(w))[0] for w in ("river", "garden"))
+    apply(index, mirror, [("put", [(n, "A", ["river", "garden"], []) for n in (1, 2)])])
+    assert_same_scores(index, mirror, [river], "A")
+    assert_same_scores(index, mirror, [garden], "A")
+    kept = index.joined
+    assert kept.size == 4 and kept.tailed == 0
+    apply(index, mirror, [("put", [(3, "A", ["garden"], [])])])
+    assert_same_scores(index, mirror, [river], "A")  # garden's tail waits: it was not searched
+    assert kept.tailed == 1 and index.vocab[garden] in kept.tails
+    apply(index, mirror, [("put", [(n, "A", ["garden"], []) for n in (4, 5, 6)])])  # four waiting: past 3
+    assert set(kept.runs) == {index.vocab[river]} and not kept.tails and (kept.size, kept.tailed) == (2, 0)
+    assert_same_scores(index, mirror, [garden, river], "A")  # garden joined afresh, river as kept
 
 
 def test_a_segment_of_new_documents_joins_the_kept_runs_tails(monkeypatch):

@@ -9,7 +9,9 @@ reach a reader before most of its searches, dropping the runs of every term a ne
 of them at each new segment, left the common terms to be joined again at nearly every search. A seal or
 a merge moves no position, so the runs stay as they are; a compaction renumbers the positions and drops
 them all. Tombstoned postings stay in a run (each search filters them). Bounded: a term's run and tail up
-to RUN_MAX postings (past it, that term is dropped), everything kept up to MAX (past it, all is).
+to RUN_MAX postings (past it, that term is dropped), everything kept up to MAX (past it, all is), and the
+tails -- Python lists, ~70 bytes a posting where a run takes 12 -- up to TAILS_MAX: past it the terms
+with a tail, those not searched since their last postings came, are dropped.
 """
 
 from __future__ import annotations
@@ -21,6 +23,7 @@ import numpy as np
 from memql.index.segment import Segment
 
 RUN_MAX, MAX = 1 << 16, 1 << 20  # postings kept: of a term (its run and tail), in all
+TAILS_MAX = 1 << 16  # postings waiting in tails
 SEGMENT_SHARE = 1.0  # a new segment of up to this many times the postings kept joins their tails
 
 Run = tuple[np.ndarray, np.ndarray]  # positions (numpy's index type) and frequencies (float32)
@@ -29,13 +32,14 @@ Run = tuple[np.ndarray, np.ndarray]  # positions (numpy's index type) and freque
 class JoinedRuns:
     """Joined runs by term id, with the tails still to append; `size` counts the postings of both."""
 
-    __slots__ = ("room", "runs", "size", "tails")
+    __slots__ = ("room", "runs", "size", "tailed", "tails")
 
     def __init__(self) -> None:
         self.runs: dict[int, Run] = {}
         self.tails: dict[int, tuple[list[int], list[float]]] = {}  # of kept terms only
         self.room: dict[int, Run] = {}  # the arrays a run grown by its tail is a view of, with room after it
         self.size = 0  # (a run's room, at most as long again, is not counted)
+        self.tailed = 0  # postings in the tails
 
     def get(self, term: int) -> Run | None:
         """The term's kept run with its tail appended (the run a join would make now), or None. Appended in
@@ -47,6 +51,7 @@ class JoinedRuns:
         if run is None or tail is None:
             return run
         n, more = len(run[0]), len(tail[0])
+        self.tailed -= more
         room = self.room.get(term)
         if room is None or len(room[0]) < n + more:
             room = self.room[term] = (np.empty(2 * (n + more), np.intp), np.empty(2 * (n + more), np.float32))
@@ -73,10 +78,14 @@ class JoinedRuns:
         tail[0].extend(docs)
         tail[1].extend(freqs)
         self.size += len(docs)
+        self.tailed += len(docs)
         if len(self.runs[term][0]) + len(tail[0]) > RUN_MAX:
             self._forget(term)
         elif self.size > MAX:
             self.clear()
+        elif self.tailed > TAILS_MAX:
+            for waiting in list(self.tails):
+                self._forget(waiting)
 
     def add_segment(self, segment: Segment) -> None:
         """A segment of documents put together: each kept term's run in it joins the term's tail -- unless
@@ -100,9 +109,11 @@ class JoinedRuns:
         self.runs.clear()
         self.tails.clear()
         self.room.clear()
-        self.size = 0
+        self.size = self.tailed = 0
 
     def _forget(self, term: int) -> None:
         run, tail = self.runs.pop(term, None), self.tails.pop(term, None)
         self.room.pop(term, None)
-        self.size -= (0 if run is None else len(run[0])) + (0 if tail is None else len(tail[0]))
+        waiting = 0 if tail is None else len(tail[0])
+        self.size -= (0 if run is None else len(run[0])) + waiting
+        self.tailed -= waiting
