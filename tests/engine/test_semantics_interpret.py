@@ -6,6 +6,8 @@ lower-case tags and goes through Label's governance and audit."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from datetime import UTC, datetime
 from typing import cast
 
@@ -308,3 +310,27 @@ def test_a_hard_delete_removes_the_interpreted_words_from_the_log(m):
     log = _raw_log(m).casefold()
     for word in ("ottoline", "vance", "quillfeather"):
         assert word not in log
+
+
+# a process that never interprets never imports the grammars (0.76 s of its cold start); the first
+# interpretation loads them and reads as the rules do
+_DEFERRED = """
+import sys
+from memql import Memory
+
+m = Memory(sys.argv[1], embedder=None)
+m.encode("Lena works at Google.")
+assert m.retrieve("Lena").success
+assert "memql.services.extract.rules" not in sys.modules, "the grammars were imported without a reading"
+record = m.encode("My passport deadline is July 15.", interpret=True)
+assert "memql.services.extract.rules" in sys.modules
+print(record.success, m.executor.extractor.name, flush=True)
+m.close()
+"""
+
+
+def test_an_engine_imports_the_rules_grammars_only_when_it_first_interprets(tmp_path):
+    done = subprocess.run(
+        [sys.executable, "-c", _DEFERRED, str(tmp_path / "m.db")], capture_output=True, text=True, timeout=120
+    )
+    assert (done.returncode, done.stdout.split()) == (0, ["True", "rules"]), done.stderr

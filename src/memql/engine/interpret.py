@@ -14,7 +14,8 @@ from memql.engine.context import Context
 from memql.lang.categories import lookup
 from memql.lang.delta import MAX_TEXT, MemoryDelta, Utterance
 from memql.ports.models import LLM
-from memql.services.extract import EXTRACTORS, Extractor, LLMExtractor, RuleExtractor
+from memql.services.extract import EXTRACTORS, DeferredRules
+from memql.services.extract.base import Extractor
 from memql.services.extract.interpret import (
     INFERRED_TAGS,
     INTERPRETED,
@@ -34,7 +35,11 @@ def default_extractor(llm: LLM | None, choice: Extractor | str | None = None) ->
     if isinstance(choice, str):
         if choice not in EXTRACTORS:
             raise ValueError(f"unknown extractor {choice!r}: choose one of {', '.join(EXTRACTORS)}")
-        return LLMExtractor(llm, retries=0) if choice == "llm" else RuleExtractor()
+        if choice == "rules":
+            return DeferredRules()  # (the grammars load when it first reads)
+        from memql.services.extract.llm import LLMExtractor
+
+        return LLMExtractor(llm, retries=0)
     if not isinstance(choice, Extractor):
         raise TypeError(f"extractor is 'rules', 'llm' or an Extractor, not {type(choice).__name__}")
     return choice
