@@ -223,6 +223,16 @@ def test_the_language_loads_alone():
     assert loaded - memql_modules <= LANG_DEPENDENCIES, loaded - memql_modules - LANG_DEPENDENCIES
 
 
+def test_the_python_api_loads_conversations_and_grammars_when_first_used():
+    """`from memql import Memory` loads the engine and the store, not the conversations (Memory.conversation
+    imports them) nor the extractor's grammars (its first interpretation does): most of a cold start."""
+    code = "import sys\nfrom memql import Memory\nprint(' '.join(sys.modules))"
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    loaded = set(done.stdout.split())
+    assert {"memql.memory", "memql.engine.executor", "memql.store"} <= loaded
+    assert not {"memql.cognition.conversation.session", "memql.services.extract.rules"} & loaded
+
+
 def _tree(tmp_path: Path, files: dict[str, str]) -> Path:
     for name, text in files.items():
         path = tmp_path / name

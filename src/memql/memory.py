@@ -8,9 +8,8 @@ from __future__ import annotations
 import os
 from collections.abc import Callable, Sequence
 from datetime import datetime
-from typing import Any, get_args
+from typing import TYPE_CHECKING, Any, get_args
 
-from memql.cognition.conversation.session import Conversation
 from memql.cognition.facts import Facts
 from memql.cognition.maintenance import Maintenance
 from memql.cognition.planner import Plan, Planner, make_planner
@@ -38,6 +37,9 @@ from memql.ports.progress import Progress, silent
 from memql.ports.store import Store
 from memql.services.extract.base import Extractor
 from memql.store import default_db_path, open_store
+
+if TYPE_CHECKING:
+    from memql.cognition.conversation.session import Conversation
 
 Ids = str | list[str]
 
@@ -442,6 +444,8 @@ class Memory:
         off) forms typed facts from every message, in the message's workflow, and lets them lead its
         contexts. See
         docs/conversation.md (Privacy, Locks, Formation)."""
+        from memql.cognition.conversation.session import Conversation
+
         return Conversation(
             self.executor,
             user=user,
