@@ -42,11 +42,35 @@ def write(path: Path, magic: bytes, header: dict[str, Any], arrays: dict[str, np
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary name beside `path` to write to (this process and thread's own), renamed over `path`
-    once written: a reader sees the old file or the new one, never half of one."""
+    once written: a reader sees the old file or the new one, never half of one. The temporaries a killed
+    process left in the folder are removed first (`remove_orphans`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
+    remove_orphans(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
     yield tmp
     os.replace(tmp, path)
+
+
+def remove_orphans(folder: Path) -> None:
+    """Remove the temporaries `replacing` named in `folder` for processes that no longer run: a process
+    killed while it wrote a snapshot left one as large as the snapshot, and each later kill another. A
+    running process's are left alone; so is any whose process cannot be told (not POSIX)."""
+    if os.name != "posix":
+        return
+    for tmp in folder.glob(".*.tmp"):
+        parts = tmp.name.split(".")
+        if len(parts) >= 5 and parts[-3].isdigit() and not _running(int(parts[-3])):
+            tmp.unlink(missing_ok=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # (signal 0: only asks whether the process exists)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # another user's process, or an answer that proves nothing: kept
+    return True
 
 
 def read(path: Path, magic: bytes, kind: str) -> tuple[dict[str, Any], Callable[[str], np.ndarray]]:

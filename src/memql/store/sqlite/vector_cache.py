@@ -40,6 +40,7 @@ from typing import Literal
 
 import numpy as np
 
+from memql.index.arrays_file import replacing
 from memql.index.text import MAX_PATH_VECTORS
 from memql.index.vectors import ExactVectors, HNSWVectors
 from memql.store.sqlite import builds
@@ -378,11 +379,10 @@ class VectorCache:
             return  # written already (by this process, or one that saw the same rows)
         gone = np.setdiff1d(self._hidden_keys(), keys)  # cleared since the graph: it must not answer
         self.snapshots.mkdir(parents=True, exist_ok=True)
+        # the keys last: a pair is whole
         for suffix, array in ((".exact.npy", matrix), (".exact-keys.npy", np.concatenate([keys, -gone]))):
-            tmp = self.snapshots / f".{stem}{suffix}.{os.getpid()}.tmp"
-            with open(tmp, "wb") as out:
+            with replacing(self.snapshots / f"{stem}{suffix}") as tmp, open(tmp, "wb") as out:
                 np.save(out, np.ascontiguousarray(array, dtype=array.dtype))
-            os.replace(tmp, self.snapshots / f"{stem}{suffix}")  # the keys last: a pair is whole
         for old in self.snapshots.glob(f"{self._name()}.*.exact*.npy"):
             if not old.name.startswith(f"{stem}.exact"):
                 old.unlink(missing_ok=True)
