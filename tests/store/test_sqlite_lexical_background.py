@@ -122,6 +122,24 @@ def test_a_process_exiting_while_the_index_is_built_exits_cleanly(tmp_path):
     assert "terminate" not in done.stderr
 
 
+def test_a_snapshot_that_cannot_be_written_costs_a_warning_not_a_search_or_a_close(tmp_path, caplog):
+    (tmp_path / "l.db.lexical").write_text("a file in the way of the snapshots: none is written")
+    store = SQLiteStore(str(tmp_path / "l.db"), lexical_index="postings")
+    _fill(store)
+    before = _found(store, "harbor beacon")
+    store.lexical.wait()
+    store.lexical.unsaved = 1 << 30  # as after many changes: the next search saves the index
+    assert _found(store, "harbor beacon") == before
+    assert store.lexical.unsaved == 0  # tried: not again before as many changes
+    store.lexical.unsaved = 1
+    store.close()  # (and its close's save)
+    said = [r.getMessage() for r in caplog.records if r.name == "memql"]
+    assert sum("could not write the lexical index's snapshot" in m for m in said) == 2, said
+    reopened = SQLiteStore(str(tmp_path / "l.db"), lexical_index="postings")
+    assert _found(reopened, "harbor beacon") == before
+    reopened.close()
+
+
 def _fts5_found(path, text: str) -> list[tuple[str, float]]:
     oracle = SQLiteStore(str(path), lexical_index="fts5")
     try:

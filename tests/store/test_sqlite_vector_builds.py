@@ -286,3 +286,35 @@ def test_the_opener_maps_the_snapshots_and_a_due_merge_starts_once_the_first_rea
     assert cache.frozen is None and len(cache.graph) == THRESHOLD + 140
     reopened.close()
     exact.close()
+
+
+def _waited(store: SQLiteStore) -> None:
+    waiting = threading.Thread(target=store.vectors.wait, daemon=True)
+    waiting.start()
+    waiting.join(120)
+    assert not waiting.is_alive(), "the builds never ended"
+
+
+def test_snapshots_that_cannot_be_written_cost_a_warning_not_a_build_a_search_or_a_close(
+    tmp_path, gate, caplog
+):
+    rng = np.random.default_rng(9)
+    path = str(tmp_path / "v.db")
+    (tmp_path / "v.db.vectors").write_text("a file in the way of the snapshots: none is written")
+    store, exact = SQLiteStore(path), SQLiteStore(path, vector_index="exact")
+    _load(store, rng, THRESHOLD + 50)
+    gate.open.set()
+    _waited(store)  # (a build whose failed save ended its thread was never done: `wait` spun for ever)
+    cache = _cache(store)
+    assert cache.graph is not None and cache.builder is None  # built and published; no snapshot saved
+    _load(store, rng, THRESHOLD, start=THRESHOLD + 50)  # the next build is not held up by the first
+    _top(store, unit(rng))
+    _waited(store)
+    assert cache.builder is None and len(cache) == 2 * THRESHOLD + 50
+    queries = [unit(rng) for _ in range(3)]
+    _agree(store, exact, queries)
+    store.close()  # its exact layer cannot be saved either
+    exact.close()
+    said = [r.getMessage() for r in caplog.records if r.name == "memql"]
+    assert any("could not write a vector graph's snapshot" in m for m in said), said
+    assert (tmp_path / "v.db.vectors").is_file()

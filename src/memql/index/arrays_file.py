@@ -9,7 +9,9 @@ a change stays in the process that made it.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import logging
 import mmap
 import os
 import threading
@@ -51,6 +53,17 @@ def replacing(path: Path) -> Iterator[Path]:
     os.replace(tmp, path)
 
 
+@contextmanager
+def optional_write(what: str) -> Iterator[None]:
+    """A snapshot's write that cannot fail its caller: a snapshot only spares the next opener a rebuild,
+    so a full disk or an unwritable folder costs a warning (`what` could not be written), never the search
+    or the close that wrote it."""
+    try:
+        yield
+    except OSError as exc:
+        logging.getLogger("memql").warning("could not write %s, going on without it: %s", what, exc)
+
+
 def remove_orphans(folder: Path) -> None:
     """Remove the temporaries `replacing` named in `folder` for processes that no longer run: a process
     killed while it wrote a snapshot left one as large as the snapshot, and each later kill another. A
@@ -60,7 +73,8 @@ def remove_orphans(folder: Path) -> None:
     for tmp in folder.glob(".*.tmp"):
         parts = tmp.name.split(".")
         if len(parts) >= 5 and parts[-3].isdigit() and not _running(int(parts[-3])):
-            tmp.unlink(missing_ok=True)
+            with contextlib.suppress(OSError):  # (removed meanwhile, or not ours to remove)
+                tmp.unlink(missing_ok=True)
 
 
 def _running(pid: int) -> bool:

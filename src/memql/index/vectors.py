@@ -303,4 +303,7 @@ class HNSWVectors:
     def save(self, path: Path) -> None:
         """Write atomically (memql.index.arrays_file.replacing)."""
         with replacing(path) as tmp, self.lock:
-            self.index.save(os.fspath(tmp))
+            try:
+                self.index.save(os.fspath(tmp))
+            except RuntimeError as exc:  # (how the graph library reports a write that failed)
+                raise OSError(f"{tmp}: {exc}") from exc

@@ -45,6 +45,7 @@ from typing import Literal
 import numpy as np
 
 from memql.errors import MemqlError
+from memql.index.arrays_file import optional_write
 from memql.index.keeper import Keeper, Kept
 from memql.index.postings import BM25Postings
 from memql.index.window import filtered_top
@@ -344,10 +345,11 @@ class LexicalIndex(Kept):
                 return
             target = self.snapshots / f"{self._prefix()}{self.seq}{SUFFIX}"
             meta = {"seq": self.seq, "seq_num": self.seq_num, "generation": self.generation}
-            self.postings.save(target, meta)
-            for old in self.snapshots.glob(f"{self.store_id:x}.*"):  # older ones, and the old .npz format
-                if old != target and old.suffix in (SUFFIX, ".npz"):
-                    old.unlink(missing_ok=True)
+            with optional_write("the lexical index's snapshot"):  # (tried again after as many changes)
+                self.postings.save(target, meta)
+                for old in self.snapshots.glob(f"{self.store_id:x}.*"):  # older ones, the old .npz format
+                    if old != target and old.suffix in (SUFFIX, ".npz"):
+                        old.unlink(missing_ok=True)
             self.unsaved = 0
 
     def close(self) -> None:

@@ -40,7 +40,7 @@ from typing import Literal
 
 import numpy as np
 
-from memql.index.arrays_file import replacing
+from memql.index.arrays_file import optional_write, replacing
 from memql.index.text import MAX_PATH_VECTORS
 from memql.index.vectors import ExactVectors, HNSWVectors
 from memql.store.sqlite import builds
@@ -352,12 +352,13 @@ class VectorCache:
         if graph is None or not self._saving() or seq == self.saved_seq:
             return
         assert self.snapshots is not None
-        graph.save(self.snapshots / f"{self._name()}.{seq}.usearch")
-        self.saved_seq = seq
-        for old in self.snapshots.glob(f"{self._name()}.*"):
-            over = old.name[len(self._name()) + 1 :].split(".", 1)[0]  # the graph it is (or lies over)
-            if over.isdigit() and int(over) < seq:
-                old.unlink(missing_ok=True)
+        with optional_write("a vector graph's snapshot"):
+            graph.save(self.snapshots / f"{self._name()}.{seq}.usearch")
+            self.saved_seq = seq
+            for old in self.snapshots.glob(f"{self._name()}.*"):
+                over = old.name[len(self._name()) + 1 :].split(".", 1)[0]  # the graph it is (or lies over)
+                if over.isdigit() and int(over) < seq:
+                    old.unlink(missing_ok=True)
 
     def _save_exact(self) -> None:
         """Write the exact layers (the vectors since the graph) when re-reading them would cost."""
@@ -378,14 +379,15 @@ class VectorCache:
         if (self.snapshots / f"{stem}.exact-keys.npy").exists():
             return  # written already (by this process, or one that saw the same rows)
         gone = np.setdiff1d(self._hidden_keys(), keys)  # cleared since the graph: it must not answer
-        self.snapshots.mkdir(parents=True, exist_ok=True)
-        # the keys last: a pair is whole
-        for suffix, array in ((".exact.npy", matrix), (".exact-keys.npy", np.concatenate([keys, -gone]))):
-            with replacing(self.snapshots / f"{stem}{suffix}") as tmp, open(tmp, "wb") as out:
-                np.save(out, np.ascontiguousarray(array, dtype=array.dtype))
-        for old in self.snapshots.glob(f"{self._name()}.*.exact*.npy"):
-            if not old.name.startswith(f"{stem}.exact"):
-                old.unlink(missing_ok=True)
+        with optional_write("a vector cache's exact layer"):
+            self.snapshots.mkdir(parents=True, exist_ok=True)
+            # the keys last: a pair is whole
+            for suffix, array in ((".exact.npy", matrix), (".exact-keys.npy", np.concatenate([keys, -gone]))):
+                with replacing(self.snapshots / f"{stem}{suffix}") as tmp, open(tmp, "wb") as out:
+                    np.save(out, np.ascontiguousarray(array, dtype=array.dtype))
+            for old in self.snapshots.glob(f"{self._name()}.*.exact*.npy"):
+                if not old.name.startswith(f"{stem}.exact"):
+                    old.unlink(missing_ok=True)
 
     def _open_snapshots(self, conn: sqlite3.Connection) -> None:
         """Start from the newest saved graph and exact layers of this store, if they are not ahead of the
