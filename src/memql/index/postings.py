@@ -49,6 +49,7 @@ DENSE_AT = 8  # a search whose postings number an eighth of the positions or mor
 _NONE = np.zeros(0, np.int64)
 _NO_NORMS: tuple[tuple[int, int, int], np.ndarray] = ((-1, -1, -1), np.zeros(0))
 Run = tuple[np.ndarray, np.ndarray]  # positions and, for each, a frequency or a BM25 part
+_NO_RUN: Run = (np.zeros(0, np.intp), np.zeros(0, np.float32))
 Numbers = Sequence[int] | Sequence[float] | np.ndarray  # put_counted's columns: lists or arrays
 
 # non-ASCII index terms -> the tokens FTS5 makes of each (ASCII terms are their own single token)
@@ -412,26 +413,25 @@ class BM25Postings:
                 return _NONE, np.zeros(0)
             n, avgdl = self.live, self.total / self.live
             listed = [self._live_postings(token) for token in tokens]
-            matched = sum(len(docs) for runs in listed for docs, _ in runs)
+            matched = sum(len(docs) for docs, _ in listed)
             norms = self._norms(avgdl, matched)
             parts: list[Run] = []  # (positions, BM25 parts), in token order
-            for runs in listed:
-                hits = sum(len(docs) for docs, _ in runs)  # n(t)
+            for docs, freqs in listed:
+                hits = len(docs)  # n(t)
                 if not hits:
                     continue  # no document holds it: FTS5 adds nothing for it
                 idf = math.log((n - hits + 0.5) / (hits + 0.5))  # libm's log, as FTS5's
                 if idf <= 0.0:
                     idf = IDF_FLOOR
-                for docs, freqs in runs:
-                    # idf * (f * (K1 + 1) / (f + K1 * ((1 - B) + B * |d| / avgdl))), in place: the same
-                    # operations on the same values (sums and products commute exactly)
-                    f = freqs.astype(np.float64)
-                    denominator = norms[docs] if norms is not None else self._norm(self.lengths[docs], avgdl)
-                    denominator += f
-                    part = f * (K1 + 1.0)
-                    part /= denominator
-                    part *= idf
-                    parts.append((docs, part))
+                # idf * (f * (K1 + 1) / (f + K1 * ((1 - B) + B * |d| / avgdl))), in place: the same
+                # operations on the same values (sums and products commute exactly)
+                f = freqs.astype(np.float64)
+                denominator = norms[docs] if norms is not None else self._norm(self.lengths[docs], avgdl)
+                denominator += f
+                part = f * (K1 + 1.0)
+                part /= denominator
+                part *= idf
+                parts.append((docs, part))
             if not parts:
                 return _NONE, np.zeros(0)
             dense = matched * DENSE_AT >= self.size
@@ -441,12 +441,12 @@ class BM25Postings:
                 found, summed = found[mine], summed[mine]
             return self.nums[found], summed
 
-    def _live_postings(self, token: str) -> list[Run]:
-        """The token's live postings as one run (none without any): positions (numpy's index type) and
+    def _live_postings(self, token: str) -> Run:
+        """The token's live postings as one run (empty without any): positions (numpy's index type) and
         frequencies."""
         term = self.vocab.get(token)
         if term is None:
-            return []
+            return _NO_RUN
         joined = self.joined.get(term)
         if joined is None:
             joined = self._joined(term)
@@ -454,7 +454,7 @@ class BM25Postings:
         if self.live < self.size:  # tombstones
             keep = self.alive[docs]
             docs, freqs = docs[keep], freqs[keep]
-        return [(docs, freqs)] if len(docs) else []
+        return docs, freqs
 
     def _joined(self, term: int) -> Run:
         """The term's postings in every segment and the fresh ones, joined (tombstones included; each fancy
@@ -464,7 +464,7 @@ class BM25Postings:
         if fresh is not None:
             runs.append((np.array(fresh[0], np.intp), np.array(fresh[1], np.float32)))
         if not runs:
-            joined: Run = (_NONE, np.zeros(0, np.float32))
+            joined = _NO_RUN
         elif len(runs) == 1:  # (copies: a run kept past a merge holds no segment's arrays)
             joined = (runs[0][0].astype(np.intp), runs[0][1].copy())
         else:
