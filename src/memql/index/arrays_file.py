@@ -15,6 +15,7 @@ import logging
 import mmap
 import os
 import threading
+import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -23,6 +24,9 @@ from typing import Any
 import numpy as np
 
 _ALIGN = 64
+# a dead process's temporary is removed once untouched this long: a writer whose process this one cannot see
+# (another PID namespace -- a container sharing the folder -- says "no such process") is still writing
+ORPHAN_AGE_S = 3600.0
 
 
 def write(path: Path, magic: bytes, header: dict[str, Any], arrays: dict[str, np.ndarray]) -> None:
@@ -44,13 +48,19 @@ def write(path: Path, magic: bytes, header: dict[str, Any], arrays: dict[str, np
 @contextmanager
 def replacing(path: Path) -> Iterator[Path]:
     """A temporary name beside `path` to write to (this process and thread's own), renamed over `path`
-    once written: a reader sees the old file or the new one, never half of one. The temporaries a killed
-    process left in the folder are removed first (`remove_orphans`)."""
+    once written: a reader sees the old file or the new one, never half of one. A write that fails removes
+    its temporary (a full disk is not left fuller); the temporaries a killed process left in the folder are
+    removed first (`remove_orphans`)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     remove_orphans(path.parent)
     tmp = path.with_name(f".{path.name}.{os.getpid()}.{threading.get_ident()}.tmp")
-    yield tmp
-    os.replace(tmp, path)
+    try:
+        yield tmp
+        os.replace(tmp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            tmp.unlink(missing_ok=True)
+        raise
 
 
 @contextmanager
@@ -65,16 +75,19 @@ def optional_write(what: str) -> Iterator[None]:
 
 
 def remove_orphans(folder: Path) -> None:
-    """Remove the temporaries `replacing` named in `folder` for processes that no longer run: a process
-    killed while it wrote a snapshot left one as large as the snapshot, and each later kill another. A
-    running process's are left alone; so is any whose process cannot be told (not POSIX)."""
+    """Remove the temporaries `replacing` named in `folder` for processes that no longer run, once untouched
+    for ORPHAN_AGE_S: a process killed while it wrote a snapshot left one as large as the snapshot, and each
+    later kill another. A running process's are left alone; so is any whose process cannot be told (not
+    POSIX)."""
     if os.name != "posix":
         return
+    stale = time.time() - ORPHAN_AGE_S
     for tmp in folder.glob(".*.tmp"):
         parts = tmp.name.split(".")
         if len(parts) >= 5 and parts[-3].isdigit() and not _running(int(parts[-3])):
             with contextlib.suppress(OSError):  # (removed meanwhile, or not ours to remove)
-                tmp.unlink(missing_ok=True)
+                if tmp.stat().st_mtime < stale:
+                    tmp.unlink(missing_ok=True)
 
 
 def _running(pid: int) -> bool:
