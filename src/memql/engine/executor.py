@@ -251,8 +251,9 @@ class Executor:
                     batcher.flush()
                 if queue and not whole_dry:
                     self.context(session, now, to_embed=queue).embed_queued()
-        except Refusal:
-            pass  # rolled back; reported below
+        except Refusal as refusal:  # rolled back; reported below
+            if failed is None:  # said by the store, not a step (its write lock past the wait: store.busy)
+                failed = (min(len(results), len(steps) - 1), _refused(refusal))
         except (
             Exception
         ) as exc:  # a defect: roll back (done by the transaction) and report, never a traceback

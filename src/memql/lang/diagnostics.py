@@ -131,6 +131,7 @@ RULES: dict[str, str] = {
     "split.nothing": "the record's text yields a single part",
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
+    "store.busy": "another connection held the store's write lock past the wait: nothing changed; try again",
     "bulk.encode_only": "a bulk write (encode_many, memql import) holds Encodes only",
     "adapter.write_failed": "the other memory system failed a write; the writes already made were undone",
     "adapter.read_failed": "the other memory system failed a read; nothing was written",

@@ -206,6 +206,7 @@ def test_status_mapping_follows_rule_families():
     assert status_for([d("permission.owner")]) == 403
     assert status_for([d("governance.locked")]) == 409
     assert status_for([d("target.not_found")]) == 404
+    assert status_for([d("store.busy")]) == 503  # another writer held the store: try again
     assert status_for([d("field.enum")]) == 422
     assert status_for([d("compat.alias", "warning"), d("governance.lock_owner")]) == 403
     assert status_for([]) == 422

@@ -52,6 +52,7 @@ _BY_RULE = {
     "category.unregistered": 422,
     "plan.llm_error": 502,  # the model server failed: not the caller's input
     "embedding.unavailable": 404,  # no model on this server (not a 5xx: nothing failed)
+    "store.busy": 503,  # another writer held the store past the wait: the caller may try again
     "exec.internal": 500,
     "http.internal": 500,
     "http.method": 405,

@@ -37,7 +37,7 @@ from psycopg_pool import ConnectionPool
 
 from memql.ports.record import Link, Record
 from memql.ports.store import Candidate, RecordQuery
-from memql.store.postgres import codec, lexical, query, vectors
+from memql.store.postgres import codec, lexical, query, reads, vectors
 from memql.store.postgres.audit import PostgresAudit
 from memql.store.postgres.bulk import PostgresBulk
 from memql.store.postgres.codec import escape
@@ -357,6 +357,8 @@ class PostgresReadSession(ReadMixin, PostgresSession):
 class PostgresStore:
     """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
 
+    lock_timeout_ms = reads.LOCK_TIMEOUT_MS  # how long a statement waits for another's lock (then store.busy)
+
     def __init__(
         self,
         url: str,
@@ -428,6 +430,7 @@ class PostgresStore:
             )
         )
         conn.execute("SET TimeZone = 'UTC'")
+        conn.execute(f"SET lock_timeout = {int(self.lock_timeout_ms)}")  # (then store.busy)
         set_json_loads(codec.loads, conn)
         conn.commit()
 
@@ -496,10 +499,11 @@ class PostgresStore:
 
     @contextmanager
     def transaction(self) -> Iterator[PostgresSession]:
-        self.flush_visits()  # the process's earlier reads are recorded before its next write
-        with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
-            session = PostgresSession(self, conn, write=True)
-            yield session
+        with reads.refused_when_busy(self.lock_timeout_ms):
+            self.flush_visits()  # the process's earlier reads are recorded before its next write
+            with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
+                session = PostgresSession(self, conn, write=True)
+                yield session
         if session.inserted:
             self._grown(session.inserted)
         if session.lexical_written:
@@ -526,7 +530,7 @@ class PostgresStore:
 
     @contextmanager
     def read(self) -> Iterator[PostgresReadSession]:
-        with self.pool.connection() as conn:
+        with reads.refused_when_busy(self.lock_timeout_ms), self.pool.connection() as conn:
             conn.isolation_level = READS  # its BEGIN names the level: one round trip, not BEGIN and a SET
             try:
                 yield PostgresReadSession(self, conn)
@@ -551,12 +555,13 @@ class PostgresStore:
 
     @contextmanager
     def dry_run(self) -> Iterator[PostgresSession]:
-        self.flush_visits()
-        with self.pool.connection() as conn:
-            try:
-                yield PostgresSession(self, conn, write=False)
-            finally:
-                conn.rollback()
+        with reads.refused_when_busy(self.lock_timeout_ms):
+            self.flush_visits()
+            with self.pool.connection() as conn:
+                try:
+                    yield PostgresSession(self, conn, write=False)
+                finally:
+                    conn.rollback()
 
     def execute_sql(self, statement: str, params: Any = ()) -> list[dict[str, Any]]:
         """Read-only SQL for tools and tests (rows as dicts)."""

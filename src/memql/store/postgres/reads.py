@@ -1,11 +1,16 @@
-"""The PostgreSQL backend's flush of what its read transactions buffered (memql.store.visits)."""
+"""The PostgreSQL backend's flush of what its read transactions buffered (memql.store.visits), and the
+refusal of a transaction whose wait for a lock or a connection ran out (`refused_when_busy`)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg_pool import PoolTimeout
 
+from memql.errors import Refusal
 from memql.store.postgres import codec, query
 from memql.store.visits import Batch, by_tenant, entries_to_log
 
@@ -13,6 +18,27 @@ from memql.store.visits import Batch, by_tenant, entries_to_log
 # point-in-time read rebuilds the past in temporary tables, which PostgreSQL's READ ONLY forbids creating;
 # the read session refuses every write itself (memql.store.visits.refuse_writes)
 READS = psycopg.IsolationLevel.REPEATABLE_READ
+
+
+# how long a statement waits for a lock another transaction holds (a tenant's writer lock, a row): past it,
+# the write is refused as on SQLite, whose busy timeout is the same, rather than waiting for ever behind a
+# stuck session. Set per connection (no round trip per transaction)
+LOCK_TIMEOUT_MS = 30_000
+
+
+@contextmanager
+def refused_when_busy(lock_timeout_ms: int) -> Iterator[None]:
+    """`store.busy` for a wait that ran out -- a lock (lock_timeout, or a deadlock PostgreSQL broke) or a
+    pooled connection -- rather than a defect: another session held what this one needs."""
+    try:
+        yield
+    except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected) as exc:
+        waited = f"{lock_timeout_ms / 1000:g} s"
+        message = f"another session held a lock this write needs for over {waited} (or a deadlock was broken)"
+        raise Refusal("store.busy", f"{message}: nothing was changed; try again") from exc
+    except PoolTimeout as exc:
+        message = "every pooled connection of the store stayed in use past the wait"
+        raise Refusal("store.busy", f"{message}: nothing was changed; try again") from exc
 
 
 def reset_to_writes(conn: psycopg.Connection) -> None:

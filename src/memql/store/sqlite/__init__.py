@@ -29,7 +29,7 @@ from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.governed import Checker, GovernanceCopy, fts5_candidates
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
-from memql.store.sqlite.reads import VisitFlushes
+from memql.store.sqlite.reads import VisitFlushes, busy
 from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import Ahead, VectorIndex, VectorMode
@@ -394,7 +394,7 @@ class SQLiteStore(VisitFlushes):
     """A memql store in one SQLite file. Safe to share between threads; one writer at a time."""
 
     reads_at_once = 1  # (memql.ports.store.Store) one connection, one lock: a process's transactions queue
-    busy_timeout_ms = BUSY_TIMEOUT_MS  # (what VisitFlushes' connections wait for another's write lock)
+    busy_timeout_ms = BUSY_TIMEOUT_MS  # how long a write waits for another's write lock (then store.busy)
 
     def __init__(
         self, path: str, vector_index: VectorMode = "auto", lexical_index: LexicalMode = "auto"
@@ -408,12 +408,12 @@ class SQLiteStore(VisitFlushes):
         if path != ":memory:":
             Path(path).expanduser().parent.mkdir(parents=True, exist_ok=True)
         self.conn = sqlite3.connect(
-            path, isolation_level=None, check_same_thread=False, timeout=BUSY_TIMEOUT_MS / 1000
+            path, isolation_level=None, check_same_thread=False, timeout=self.busy_timeout_ms / 1000
         )
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute(f"PRAGMA busy_timeout = {BUSY_TIMEOUT_MS}")
+        self.conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
         if path != ":memory:":
-            enable_wal(self.conn, BUSY_TIMEOUT_MS)
+            enable_wal(self.conn, self.busy_timeout_ms)
             self.conn.execute("PRAGMA synchronous = NORMAL")  # durable across process crashes in WAL mode
         self.conn.execute("PRAGMA foreign_keys = ON")
         self._lock = threading.RLock()
@@ -482,11 +482,22 @@ class SQLiteStore(VisitFlushes):
                 (secrets.randbits(62),),
             )
 
+    def _begin_write(self) -> None:
+        """Record the process's earlier reads, then take the write lock (BEGIN IMMEDIATE); a wait for it
+        that runs out is the refusal `store.busy`."""
+        try:
+            self.flush_visits()  # the process's earlier reads are recorded before its next write
+            self.conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            refusal = busy(exc, self.busy_timeout_ms)
+            if refusal is None:
+                raise
+            raise refusal from exc
+
     @contextmanager
     def transaction(self) -> Iterator[SQLiteSession]:
         with self._lock:
-            self.flush_visits()  # the process's earlier reads are recorded before its next write
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin_write()
             session = SQLiteSession(self.conn, self.vectors, self.lexical)
             try:
                 yield session
@@ -541,8 +552,7 @@ class SQLiteStore(VisitFlushes):
     @contextmanager
     def dry_run(self) -> Iterator[SQLiteSession]:
         with self._lock:
-            self.flush_visits()  # what it reads includes the process's own earlier reads
-            self.conn.execute("BEGIN IMMEDIATE")
+            self._begin_write()  # (what it reads includes the process's own earlier reads)
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:

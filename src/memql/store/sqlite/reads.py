@@ -1,4 +1,5 @@
-"""The SQLite backend's flush of what its read transactions buffered (memql.store.visits).
+"""The SQLite backend's flush of what its read transactions buffered (memql.store.visits), and the refusal
+of a write whose wait for another connection's write lock ran out (`busy`).
 
 Where a flush writes. The buffer's timer flushes on the store's own connection when SQLite's write lock is
 free at once: a commit by another connection -- the flush's own, too -- makes SQLite drop every page the
@@ -15,6 +16,7 @@ import sqlite3
 import threading
 from typing import Any
 
+from memql.errors import Refusal
 from memql.store.sqlite import codec
 from memql.store.visits import Batch, VisitBuffer, by_tenant, entries_to_log
 
@@ -72,6 +74,18 @@ class VisitFlushes:
             )
             self._flush_conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
         return self._flush_conn
+
+
+def busy(exc: sqlite3.OperationalError, busy_timeout_ms: int) -> Refusal | None:
+    """`store.busy` for a wait on another connection's lock that ran out (SQLITE_BUSY or SQLITE_LOCKED,
+    any extended code): an ordinary state of a shared file, not a defect. None for any other error."""
+    if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        return None
+    waited = f"{busy_timeout_ms / 1000:g} s"
+    return Refusal(
+        "store.busy",
+        f"another connection held the store's write lock for over {waited}: nothing was changed; try again",
+    )
 
 
 def _begin_write(conn: sqlite3.Connection, wait: bool, busy_timeout_ms: int) -> bool:

@@ -1,0 +1,73 @@
+"""A write whose wait for another connection's lock runs out is refused with `store.busy` -- a state of a
+shared store, not a defect (`exec.internal`) -- and changes nothing; reads go on meanwhile; once the lock
+is released the same write succeeds. On both backends: SQLite's write lock (its busy timeout), PostgreSQL's
+writer lock of the tenant (its lock_timeout, set per connection)."""
+
+from __future__ import annotations
+
+import sqlite3
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+import psycopg
+import pytest
+
+from memql import Memory
+from memql.store.postgres import PostgresStore, split_url
+from memql.store.sqlite import SQLiteStore
+
+WAIT_MS = 300  # the tests' wait for a lock, instead of 30 s
+
+
+@contextmanager
+def lock_held(location: str, tenant: str) -> Iterator[None]:
+    """Another connection holds what a write of `tenant` needs: SQLite's write lock, or on PostgreSQL the
+    tenant's writer lock (the advisory lock memql's write transactions take)."""
+    if location.startswith("postgresql://"):
+        dsn, schema = split_url(location)
+        with psycopg.connect(dsn) as conn:
+            conn.execute("SELECT pg_advisory_xact_lock(hashtextextended(%s, 0))", (f"{schema}/{tenant}",))
+            yield
+            conn.rollback()
+    else:
+        conn = sqlite3.connect(location, isolation_level=None)
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+            yield
+            conn.execute("ROLLBACK")
+        finally:
+            conn.close()
+
+
+@pytest.fixture
+def short_waits(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(SQLiteStore, "busy_timeout_ms", WAIT_MS)
+    monkeypatch.setattr(PostgresStore, "lock_timeout_ms", WAIT_MS)
+
+
+def test_a_write_waiting_past_the_timeout_is_refused_as_busy_and_changes_nothing(new_location, short_waits):
+    location = new_location()
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        first = m.encode("the ferry leaves at nine").affected_ids[0]
+        with lock_held(location, "acme"):
+            refused = m.encode("the ferry leaves at ten")
+            assert not refused.success
+            assert [(d.rule, d.path) for d in refused.diagnostics] == [("store.busy", "")]
+            assert "try again" in refused.diagnostics[0].message
+            flow = m.execute(
+                {
+                    "workflow": [
+                        {"op": "Encode", "args": {"payload": {"text": "a note"}}},
+                        {"op": "Label", "target": {"ids": [first]}, "args": {"tags": ["ferry"]}},
+                    ]
+                }
+            )
+            assert not flow.success and flow.failed_step == 0
+            assert flow.diagnostics[0].rule == "store.busy"
+            # reads take no write lock: they go on beside the writer that holds it
+            found = m.retrieve(query="ferry", k=5)
+            assert found.success and found.affected_ids == [first]
+        rows = m.retrieve(query="ferry", k=5, include=["text", "tags"]).data["rows"]
+        assert rows == [{"text": "the ferry leaves at nine", "tags": []}]  # nothing of the refused writes
+        again = m.encode("the ferry leaves at ten")  # the lock released: the same write goes through
+        assert again.success and again.affected_ids == [str(int(first) + 1)]
