@@ -482,7 +482,7 @@ class SQLiteStore(VisitFlushes):
                 (secrets.randbits(62),),
             )
 
-    def _begin_write(self) -> None:
+    def _take_write_lock(self) -> None:
         """Record the process's earlier reads, then take the write lock (BEGIN IMMEDIATE); a wait for it
         that runs out is the refusal `store.busy`."""
         try:
@@ -497,7 +497,7 @@ class SQLiteStore(VisitFlushes):
     @contextmanager
     def transaction(self) -> Iterator[SQLiteSession]:
         with self._lock:
-            self._begin_write()
+            self._take_write_lock()
             session = SQLiteSession(self.conn, self.vectors, self.lexical)
             try:
                 yield session
@@ -552,7 +552,7 @@ class SQLiteStore(VisitFlushes):
     @contextmanager
     def dry_run(self) -> Iterator[SQLiteSession]:
         with self._lock:
-            self._begin_write()  # (what it reads includes the process's own earlier reads)
+            self._take_write_lock()  # (what it reads includes the process's own earlier reads)
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:
