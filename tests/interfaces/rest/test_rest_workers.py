@@ -24,11 +24,13 @@ from memql.store import open_store
 WORKERS = 2
 
 
-def _start(location: str, tmp_path: Path) -> tuple[subprocess.Popen, str]:
-    """`memql serve --workers 2 --port 0` and the address it says it listens on, once /healthz answers."""
+def _start(location: str, tmp_path: Path, workers: int = WORKERS) -> tuple[subprocess.Popen, str]:
+    """`memql serve --workers N --port 0` (one process: no --workers) and the address it says it listens on,
+    once /healthz answers."""
     err = tmp_path / "serve.stderr"
     args = [sys.executable, "-m", "memql.interfaces.cli", "--db", location, "serve", "--port", "0"]
-    args += ["--workers", str(WORKERS), "--embedder", "none", "--access-log", "off"]
+    args += ["--workers", str(workers)] if workers > 1 else []
+    args += ["--embedder", "none", "--access-log", "off"]
     with open(err, "wb") as sink:
         process = subprocess.Popen(args, env=server_env(), stdout=sink, stderr=sink)
     deadline = time.monotonic() + 120  # a bound for a loaded machine
@@ -115,6 +117,30 @@ def test_workers_share_one_store_keep_tenants_apart_and_write_their_visits(backe
         # 24 Retrieve hits of the search above, then the 30 reads of ids[0] and its one read-back before
         rows = m.retrieve(ids=[ids[0]], include=["visits"]).data["rows"]
     assert rows == [{"visits": reads + 2}]
+
+
+@pytest.mark.parametrize("workers", [1, WORKERS])
+def test_a_server_stopped_by_sigterm_writes_what_its_reads_buffered(backend, new_location, tmp_path, workers):
+    """SIGTERM (how a service manager stops a server) closes the store first: the visits of the last reads,
+    still buffered, are written. One process once lost them: uvicorn raises the signal again after its
+    shutdown, which ended the process before the command's own close ran."""
+    location = new_location()
+    setup = open_store(location)
+    mira = create_key(setup, tenant="acme", actor="mira", role="user", now=datetime.now(UTC)).secret
+    setup.close()
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        record = m.encode("the ferry leaves at nine").affected_ids[0]
+    process, base = _start(location, tmp_path, workers)
+    as_mira = {"Authorization": f"Bearer {mira}"}
+    try:
+        for _ in range(5):
+            reply = rest_server.get(f"{base}/v1/memories/{record}", headers=as_mira)
+            assert reply.status_code == 200, reply.text
+    finally:
+        code = _stop(process)
+    assert code == (0 if workers > 1 else -signal.SIGTERM)  # (one process: uvicorn ends it by the signal)
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        assert m.retrieve(ids=[record], include=["visits"]).data["rows"] == [{"visits": 5}]
 
 
 def test_workers_need_a_store_they_can_share(memql_shim):

@@ -101,6 +101,17 @@ def serve_command(
         click.echo("memql: --webhook and --promote-every go with --maintain-every", err=True)
         sys.exit(2)
     announce = lambda url: click.echo(f"memql: REST API listening on {url}", err=True)  # noqa: E731
+
+    stopped = []
+
+    def stop() -> None:  # at the server's shutdown (SIGTERM too), or after it returns: once
+        if stopped:
+            return
+        stopped.append(True)
+        if maintenance is not None:
+            maintenance.stop()
+        store.close()  # the buffered visits and read audit entries are written
+
     try:
         if workers > 1:
             _serve_workers(ctx, store, workers, host, port, embedder, max_body, access_log, announce)
@@ -113,14 +124,13 @@ def serve_command(
                 max_body=max_body,
                 access_log=access_log,
                 on_ready=announce,
+                on_stop=stop,
             )
     except EmbedderUnavailable as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
     finally:
-        if maintenance is not None:
-            maintenance.stop()
-        store.close()
+        stop()
 
 
 def _serve_workers(ctx, store, workers, host, port, embedder, max_body, access_log, announce) -> None:

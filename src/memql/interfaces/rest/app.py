@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
 from typing import Any
 
 from fastapi import FastAPI
@@ -78,6 +80,24 @@ def create_app(
     app.add_middleware(AccessLog, logger=access_log or logging.getLogger(ACCESS_LOGGER))
     app.openapi = lambda: _openapi(app)  # type: ignore[method-assign]
     return app
+
+
+def on_shutdown(app: FastAPI, stop: Callable[[], None]) -> None:
+    """Run `stop` when the server shuts the app down (the end of its lifespan). What a server process must
+    do before it ends -- close its store, so that the visits and read audit entries its reads buffered are
+    written -- cannot wait for code after the server returns: uvicorn, stopped by SIGTERM, raises the
+    signal again once it has shut down, and the process ends there."""
+    inner = app.router.lifespan_context
+
+    @asynccontextmanager
+    async def lifespan(application: Any) -> AsyncIterator[Any]:
+        try:
+            async with inner(application) as state:
+                yield state
+        finally:
+            stop()
+
+    app.router.lifespan_context = lifespan
 
 
 def _openapi(app: FastAPI) -> dict[str, Any]:

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import uvicorn
 
-from memql.interfaces.rest.app import ACCESS_LOGGER, create_app
+from memql.interfaces.rest.app import ACCESS_LOGGER, create_app, on_shutdown
 from memql.memory import default_embedder
 from memql.ports.models import Embedder
 from memql.ports.store import Store
@@ -48,9 +48,11 @@ def serve(
     max_body: int,
     access_log: str = "-",
     on_ready: Callable[[str], None] | None = None,
+    on_stop: Callable[[], None] | None = None,
 ) -> None:
     """Serve until interrupted. The embedder is loaded once, before the first request. `on_ready` hears
-    the base URL once the socket listens (with port 0, the port the system chose)."""
+    the base URL once the socket listens (with port 0, the port the system chose); `on_stop` runs as the
+    server shuts down, whatever stops it (SIGTERM included: `on_shutdown`)."""
     errors = logging.getLogger("memql.rest")
     if not errors.handlers:
         handler = logging.StreamHandler(sys.stderr)
@@ -60,6 +62,8 @@ def serve(
     app = create_app(
         store, embedder=default_embedder(embedder), max_body=max_body, access_log=access_logger(access_log)
     )
+    if on_stop is not None:
+        on_shutdown(app, on_stop)
     # uvicorn's own access log is replaced by memql's structured one
     config = uvicorn.Config(app, host=host, port=port, access_log=False, log_level="warning")
     _AnnouncingServer(config, on_ready).run()

@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 import os
 import socket
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
+from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -35,7 +34,7 @@ class WorkerSettings:
 def worker_app() -> Any:
     """The app of one worker (uvicorn calls it in the worker process): its own store and embedder, closed
     when the worker stops."""
-    from memql.interfaces.rest.app import create_app
+    from memql.interfaces.rest.app import create_app, on_shutdown
     from memql.interfaces.rest.server import access_logger
     from memql.memory import default_embedder
     from memql.store import open_store
@@ -48,17 +47,7 @@ def worker_app() -> Any:
         max_body=settings.max_body,
         access_log=access_logger(settings.access_log),
     )
-    inner = app.router.lifespan_context
-
-    @asynccontextmanager
-    async def lifespan(application: Any) -> AsyncIterator[Any]:
-        try:
-            async with inner(application) as state:
-                yield state
-        finally:
-            store.close()  # the worker's buffered visits are written before it exits
-
-    app.router.lifespan_context = lifespan
+    on_shutdown(app, store.close)  # the worker's buffered visits are written before it exits
     return app
 
 
