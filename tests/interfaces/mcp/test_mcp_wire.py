@@ -5,9 +5,14 @@ from __future__ import annotations
 
 import json
 import os
+import signal
+import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from memql.interfaces.mcp.catalog import TOOLS, tool_names
 
@@ -17,10 +22,11 @@ NOW = "2026-03-02T09:00:00+00:00"
 class Wire:
     """One `memql mcp` subprocess and the JSON-RPC requests sent to it, one line each."""
 
-    def __init__(self, memql: Path, db: str, tools: str = "") -> None:
+    def __init__(self, memql: Path | list[str], db: str, tools: str = "") -> None:
         env = {**os.environ, "MEMQL_EMBEDDER": "none", "MEMQL_MCP_TOOLS": tools}
-        # the real entry point, forked from a process that imported it (conftest's memql_shim)
-        command = [str(memql), "--db", db, "--actor", "mira"]
+        # the real entry point, forked from a process that imported it (conftest's memql_shim), or the
+        # command line given
+        command = [*([str(memql)] if isinstance(memql, Path) else memql), "--db", db, "--actor", "mira"]
         self.process = subprocess.Popen(
             [*command, "--now", NOW, "mcp"],
             stdin=subprocess.PIPE,
@@ -95,3 +101,25 @@ def test_lists_and_calls_tools_over_stdio(tmp_path, memql_shim):
         full = wire.send("tools/list")["tools"]
         assert [tool["name"] for tool in full] == list(TOOLS)
         assert "outputSchema" in next(t for t in full if t["name"] == "memory_encode")
+
+
+@pytest.mark.parametrize("stop", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_stops_the_stdio_server_after_it_wrote_what_its_reads_buffered(tmp_path, stop):
+    """A client whose closed input did not stop the server sends SIGTERM (the MCP stdio transport's
+    shutdown), a terminal's user Ctrl-C: either one closes the store first -- the visits and read audit
+    entries still buffered are written -- and ends the process with 128 + the signal. (SIGTERM ended it
+    unclosed, losing them; SIGINT waited for ever for the thread reading its input.) The real command
+    line, not the shim: what is checked is the process's own end."""
+    db = tmp_path / "mcp.db"
+    wire = Wire([sys.executable, "-m", "memql.interfaces.cli"], str(db))
+    with wire:
+        wire.send("tools/call", {"name": "memory_encode", "arguments": {"text": "The ferry leaves at nine."}})
+        for _ in range(3):
+            found = wire.send("tools/call", {"name": "memory_retrieve", "arguments": {"query": "ferry"}})
+            assert found["structuredContent"]["affected_ids"] == ["1"]
+        wire.process.send_signal(stop)
+        assert wire.process.wait(timeout=60) == 128 + stop
+    with sqlite3.connect(db) as conn:
+        assert conn.execute("SELECT visits FROM records").fetchall() == [(3,)]
+        reads = conn.execute("SELECT count(*) FROM operations WHERE op = 'Retrieve'").fetchone()
+    assert reads == (3,)

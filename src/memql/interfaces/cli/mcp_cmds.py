@@ -4,7 +4,13 @@ from __future__ import annotations
 
 import click
 
-from memql.interfaces.cli.common import announce_when_listening, main, open_memory, port_free_or_exit
+from memql.interfaces.cli.common import (
+    announce_when_listening,
+    close_on_stop_signals,
+    main,
+    open_memory,
+    port_free_or_exit,
+)
 from memql.interfaces.mcp.catalog import TOOL_SETS, tools_help
 
 
@@ -38,6 +44,7 @@ def mcp_command(ctx: click.Context, transport: str, port: int, tool_set: str) ->
         ) from None
 
     with open_memory(ctx) as memory:
+        close_on_stop_signals(memory.close)  # (a client whose closed input did not stop it sends SIGTERM)
         server = build_server(memory, tools=tool_set)
         if transport == "stdio":
             server.run("stdio")
