@@ -71,3 +71,20 @@ def test_a_write_waiting_past_the_timeout_is_refused_as_busy_and_changes_nothing
         assert rows == [{"text": "the ferry leaves at nine", "tags": []}]  # nothing of the refused writes
         again = m.encode("the ferry leaves at ten")  # the lock released: the same write goes through
         assert again.success and again.affected_ids == [str(int(first) + 1)]
+
+
+def test_the_cli_says_busy_and_exits_1_whether_the_engine_or_a_direct_write_met_it(tmp_path, short_waits):
+    from click.testing import CliRunner
+
+    from memql.interfaces.cli import main
+
+    location = str(tmp_path / "store.db")
+    runner = CliRunner()
+    assert runner.invoke(main, ["--db", location, "encode", "the ferry leaves at nine"]).exit_code == 0
+    with lock_held(location, "default"):
+        program = runner.invoke(main, ["--db", location, "encode", "--json", "the ferry leaves at ten"])
+        key = runner.invoke(main, ["--db", location, "keys", "create", "--tenant", "acme", "--actor", "mira"])
+    assert program.exit_code == 1 and '"rule": "store.busy"' in program.output
+    assert key.exit_code == 1 and "[store.busy]" in key.output and "Traceback" not in key.output
+    again = runner.invoke(main, ["--db", location, "keys", "create", "--tenant", "acme", "--actor", "mira"])
+    assert again.exit_code == 0, again.output

@@ -64,6 +64,18 @@ class MemqlGroup(click.Group):
     def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
         return super().parse_args(ctx, hoist_global_options(self, ctx, list(args)))
 
+    def invoke(self, ctx: click.Context) -> Any:
+        """A refusal said outside a program's result (a command that writes without the engine, such as
+        `keys create`, on a store another process keeps busy: store.busy) is a diagnostic and exit 1, as a
+        refused program's is -- never a traceback."""
+        from memql.errors import Refusal
+
+        try:
+            return super().invoke(ctx)
+        except Refusal as refusal:
+            click.echo(f"memql: refused: {refusal.message} [{refusal.rule}]", err=True)
+            sys.exit(1)
+
 
 def alias(name: str, *old: str) -> None:
     """Register older spellings of the command `name` (they run it; its help says so)."""
