@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import threading
+import time
 
 import pytest
 from click.testing import CliRunner
@@ -158,3 +159,35 @@ def test_reads_run_in_one_snapshot_and_the_next_write_at_the_default_level():
             assert level(session) == "read committed"
     finally:
         store.close()
+
+
+def test_connections_the_server_closed_while_idle_are_replaced_not_failed():
+    """A server restart, a failover or an idle timeout ends the pool's idle connections; the requests that
+    took them each failed (exec.internal, "the connection is lost"). A closed one is now told by a poll
+    and replaced."""
+    import psycopg
+
+    location = fresh_location()
+    with Memory(location, tenant="t", embedder=None) as m:
+        first = m.encode("the ferry leaves at nine").id
+        assert m.retrieve("ferry").affected_ids == [first]
+        schema_name = split_url(location)[1]
+        with psycopg.connect(server_dsn(), autocommit=True) as admin:
+            ended = admin.execute(
+                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
+                (schema_name,),
+            ).fetchone()[0]
+            assert ended >= 1
+            for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
+                left = admin.execute(
+                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (schema_name,)
+                ).fetchone()[0]
+                if not left:
+                    break
+                time.sleep(0.05)
+        for _ in range(3):  # more than the connections the pool held
+            found = m.retrieve("ferry")
+            assert found.success, found.diagnostics
+            assert found.affected_ids == [first]
+        written = m.encode("the ferry leaves at ten")
+        assert written.success, written.diagnostics

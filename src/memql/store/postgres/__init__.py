@@ -41,7 +41,7 @@ from memql.store.postgres import codec, lexical, query, reads, vectors
 from memql.store.postgres.audit import PostgresAudit
 from memql.store.postgres.bulk import PostgresBulk
 from memql.store.postgres.codec import escape
-from memql.store.postgres.connector import Connector
+from memql.store.postgres.connector import Connector, live_connection
 from memql.store.postgres.inserts import INSERT_GIVEN, INSERT_NUMBERED
 from memql.store.postgres.keys import PostgresKeys
 from memql.store.postgres.lexical_index import LexicalMode, PostgresLexicalIndex
@@ -419,7 +419,7 @@ class PostgresStore:
     def prepare(self, tenant: str, model: str | None) -> None:
         """Called by the opener (Memory): a large store's lexical index is built now, in a thread, so
         that searches do not wait for it (SQL answers until it is ready)."""
-        with self.pool.connection() as conn:
+        with live_connection(self.pool) as conn:
             records = conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()
         self.lexical.prepare(records["value"] if records else 0)
 
@@ -435,7 +435,7 @@ class PostgresStore:
         conn.commit()
 
     def _indexed_dimensions(self) -> set[int]:
-        with self.pool.connection() as conn:
+        with live_connection(self.pool) as conn:
             # pg_class by the schema's oid, not the pg_indexes view: a database of many schemas (a test
             # run's hundreds) makes the view scan and join them all (~10 ms of server CPU at 300 schemas)
             rows = conn.execute(
@@ -473,7 +473,7 @@ class PostgresStore:
             row = conn.execute("SELECT value FROM counters WHERE name = 'lexical_analyzer'").fetchone()
             return row is not None and row["value"] == ANALYZER_VERSION
 
-        with self.pool.connection() as conn:
+        with live_connection(self.pool) as conn:
             if current(conn):
                 return
             conn.execute("LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE")
@@ -501,7 +501,7 @@ class PostgresStore:
     def transaction(self) -> Iterator[PostgresSession]:
         with reads.refused_when_busy(self.lock_timeout_ms):
             self.flush_visits()  # the process's earlier reads are recorded before its next write
-            with self.pool.connection() as conn:  # commits on normal exit, rolls back on an exception
+            with live_connection(self.pool) as conn:  # commits on normal exit, rolls back on an exception
                 session = PostgresSession(self, conn, write=True)
                 yield session
         if session.inserted:
@@ -530,7 +530,7 @@ class PostgresStore:
 
     @contextmanager
     def read(self) -> Iterator[PostgresReadSession]:
-        with reads.refused_when_busy(self.lock_timeout_ms), self.pool.connection() as conn:
+        with reads.refused_when_busy(self.lock_timeout_ms), live_connection(self.pool) as conn:
             conn.isolation_level = READS  # its BEGIN names the level: one round trip, not BEGIN and a SET
             try:
                 yield PostgresReadSession(self, conn)
@@ -544,7 +544,7 @@ class PostgresStore:
                 return
             batch = self.visits.drain()
             try:
-                with self.pool.connection() as conn:
+                with live_connection(self.pool) as conn:
                     session = PostgresSession(self, conn, write=True)
                     for tenant in tenants_of(batch):
                         session._enter(tenant)
@@ -557,7 +557,7 @@ class PostgresStore:
     def dry_run(self) -> Iterator[PostgresSession]:
         with reads.refused_when_busy(self.lock_timeout_ms):
             self.flush_visits()
-            with self.pool.connection() as conn:
+            with live_connection(self.pool) as conn:
                 try:
                     yield PostgresSession(self, conn, write=False)
                 finally:
@@ -566,7 +566,7 @@ class PostgresStore:
     def execute_sql(self, statement: str, params: Any = ()) -> list[dict[str, Any]]:
         """Read-only SQL for tools and tests (rows as dicts)."""
         self.flush_visits()
-        with self.pool.connection() as conn:
+        with live_connection(self.pool) as conn:
             try:
                 return conn.execute(statement, params or None).fetchall()
             finally:
@@ -577,7 +577,7 @@ class PostgresStore:
         benchmark's. The store cannot be used afterwards."""
         self.visits.drain()  # nothing left to record
         self.lexical.close()  # its keeper's connection reads the schema
-        with self.pool.connection() as conn:
+        with live_connection(self.pool) as conn:
             conn.execute(sql.SQL("DROP SCHEMA IF EXISTS {} CASCADE").format(sql.Identifier(self.schema)))
             conn.commit()
 

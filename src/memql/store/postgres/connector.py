@@ -1,11 +1,15 @@
-"""Where a PostgreSQL store's pool takes its connections from."""
+"""Where a PostgreSQL store's pool takes its connections from, and how a connection is taken from it."""
 
 from __future__ import annotations
 
+import select
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import psycopg
+from psycopg_pool import ConnectionPool
 
 
 class Connector:
@@ -34,3 +38,32 @@ class Connector:
         """Close the first connection if the pool never took it."""
         if (first := self._take()) is not None:
             first.close()
+
+
+@contextmanager
+def live_connection(pool: ConnectionPool) -> Iterator[psycopg.Connection]:
+    """A connection of `pool` as `pool.connection()` gives one, but not one the server closed while it sat
+    idle in the pool (a server restart or failover, an idle timeout of the server or of a proxy): each of
+    those failed the one request that took it (`exec.internal`, "the connection is lost"), as many as the
+    pool held. Such a connection is readable at once -- the server's goodbye, then the end of the stream --
+    which a poll tells without a round trip; it is closed for the pool to replace, and the next is taken."""
+    for _ in range(pool.max_size):
+        with pool.connection() as conn:
+            if not _closed_by_server(conn):
+                yield conn
+                return
+            conn.close()  # (the pool discards it and opens another)
+    with pool.connection() as conn:  # every one closed: a new one, or the error that says why
+        yield conn
+
+
+def _closed_by_server(conn: psycopg.Connection) -> bool:
+    """Whether an idle connection has heard from its server: an idle session is sent nothing (memql listens
+    to no channel), so anything to read is the server ending it."""
+    if conn.closed or conn.broken:
+        return True
+    try:
+        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        return True
+    return bool(readable)
