@@ -116,6 +116,23 @@ def test_update_validation(m, rules, args, rule):
     assert not result.success and rules(result) == [rule]
 
 
+def test_an_update_that_sets_a_field_to_null_clears_it_or_is_refused_never_a_defect(m, db):
+    """Null beside another change clears a field a record may lack (type, time, category, ...); a record
+    always has a weight and tags, so null for those is refused where it stands (it reached the store, whose
+    NOT NULL constraint failed: exec.internal)."""
+    from memql.lang.ops.annotate import UpdateSet
+
+    m.encode("release plan", tags=["release"], type="note")
+    for name in sorted(set(UpdateSet.model_fields) - {"text"}):
+        change = {name: None, "text": "release plan v2"}
+        result = m.execute({"op": "Update", "target": {"ids": ["1"]}, "args": {"set": change}})
+        assert "exec.internal" not in [d.rule for d in result.diagnostics], (name, result.diagnostics)
+        if name in ("weight", "tags"):
+            assert [(d.rule, d.path) for d in result.diagnostics] == [("field.type", f"/args/set/{name}")]
+    record = db.record(m, "1")
+    assert record.weight == 0.5 and record.tags == ["release"] and record.kind is None
+
+
 def test_update_refused_on_read_only(m, db, rules):
     m.encode("fixed", tags=["a"])
     m.lock("1", mode="read_only", reason="legal hold")

@@ -246,7 +246,8 @@ class _Pass:
                 ir["op"] = match
                 self.alias(join(path, "op"), f"op {op!r} is spelled {match!r}")
         op = ir.get("op")
-        if "stage" not in ir and op in STAGE_OF:
+        op = op if isinstance(op, str) and op in STAGE_OF else None  # (any JSON value may stand there)
+        if "stage" not in ir and op is not None:
             ir["stage"] = STAGE_OF[op]
         elif isinstance(ir.get("stage"), str) and ir["stage"] != ir["stage"].strip().upper():
             ir["stage"] = ir["stage"].strip().upper()
@@ -261,7 +262,7 @@ class _Pass:
         if isinstance(target, dict):
             self.target(target, join(path, "target"))
         args = ir.get("args")
-        if isinstance(args, dict) and op in STAGE_OF:
+        if isinstance(args, dict) and op is not None:
             self.trim_keys(args, join(path, "args"))
             special = getattr(self, "args_" + op.lower(), None)  # a verb's own spellings, if it has any
             if special is not None:
@@ -269,7 +270,7 @@ class _Pass:
             if op == "Expire":
                 expire_reason(ir, path, self.alias)
             self.nested_times(args, join(path, "args"))
-        if op in STAGE_OF and STAGE_OF[op] == "STO" and isinstance(target, dict):
+        if op is not None and STAGE_OF[op] == "STO" and isinstance(target, dict):
             self.write_cap(target, join(path, "target"))
 
     def nested_times(self, args: dict, path: str) -> None:

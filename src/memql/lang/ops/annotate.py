@@ -7,7 +7,7 @@ from typing import Annotated, Any, Literal
 from pydantic import Field, ValidationInfo, field_validator, model_validator
 from pydantic_core import PydanticCustomError
 
-from memql.lang.fields import DurationText, Facets, Id, StrictModel, Tags
+from memql.lang.fields import DurationText, Facets, Id, StrictModel, Tags, Weight
 from memql.lang.ops.base import OpBase, verb
 from memql.lang.ops.encode import MAX_TEXT
 from memql.lang.ops.record import RecordFields
@@ -26,6 +26,11 @@ class UpdateContent(StrictModel):
 
 class UpdateSet(RecordFields, UpdateContent):
     """The fields to change (at least one). Facets merge key by key; tags replace the record's tags."""
+
+    # a record always has a weight and a list of tags ([] for none): null here is refused, not cleared
+    # (it reached the store, which refused it: exec.internal)
+    weight: Weight = Field(None, description="priority in [0, 1]")  # type: ignore[assignment]
+    tags: Tags = Field(None, description="the record's new tags ([] for none)")  # type: ignore[assignment]
 
     @model_validator(mode="before")
     @classmethod
