@@ -24,13 +24,22 @@ class UpdateContent(StrictModel):
     owner: Id | None = Field(None, description="hand the record to another owner (memql extension)")
 
 
+def _absent(schema: dict[str, Any]) -> None:
+    """A field that is left out when unchanged but may not be null: its schema has no default (null)."""
+    schema.pop("default", None)
+
+
 class UpdateSet(RecordFields, UpdateContent):
     """The fields to change (at least one). Facets merge key by key; tags replace the record's tags."""
 
     # a record always has a weight and a list of tags ([] for none): null here is refused, not cleared
-    # (it reached the store, which refused it: exec.internal)
-    weight: Weight = Field(None, description="priority in [0, 1]")  # type: ignore[assignment]
-    tags: Tags = Field(None, description="the record's new tags ([] for none)")  # type: ignore[assignment]
+    # (it reached the store, which refused it: exec.internal); absent, they are not changed
+    weight: Weight = Field(  # type: ignore[assignment]
+        None, description="priority in [0, 1]", json_schema_extra=_absent
+    )
+    tags: Tags = Field(  # type: ignore[assignment]
+        None, description="the record's new tags ([] for none)", json_schema_extra=_absent
+    )
 
     @model_validator(mode="before")
     @classmethod
