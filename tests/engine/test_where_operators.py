@@ -50,6 +50,17 @@ def test_contains_reads_substrings_and_list_items(notes: Memory) -> None:
     assert texts(notes, {"facets_where": {"meta.labels": {"$contains": "gree"}}}) == []  # items, whole
 
 
+def test_numbers_beyond_64_bits_compare_by_value_on_every_backend(m: Memory) -> None:
+    """A facet filter or a where condition with an integer past SQLite's 64 bits compares it as a real, as
+    both backends read such a JSON number (it could not be bound: exec.internal)."""
+    big = 10**20
+    assert m.encode("huge", facets={"n": big}).success and m.encode("small", facets={"n": 5}).success
+    assert texts(m, {"facets": {"n": big}}) == texts(m, {"facets": {"n": big + 1}}) == ["huge"]
+    assert texts(m, {"facets": {"n": -big}}) == []
+    assert texts(m, {"facets_where": {"n": {"$gt": 2**63}}}) == ["huge"]
+    assert texts(m, {"facets_where": {"n": {"$lt": -big}}}) == []
+
+
 def test_and_or_not_combine_where_objects(notes: Memory) -> None:
     either = {"$or": [{"meta.drink": "tea"}, {"meta.cups": {"$gte": 8}}]}
     assert texts(notes, {"facets_where": either}) == ["tea", "water"]

@@ -152,7 +152,7 @@ def build(
             params.extend([path, dumps(value)])
         else:
             where.append("json_extract(r.facets, ?) = ?")
-            params.extend([path, int(value) if isinstance(value, bool) else value])
+            params.extend([path, int(value) if isinstance(value, bool) else _beyond_integers(value)])
     if q.namespace is not None:
         where.append("r.namespace = ?")
         params.append(q.namespace)
@@ -230,9 +230,7 @@ def _leaf(condition: StructuredCondition) -> tuple[str, list[Any]]:
     path = "$" + "".join('."' + part.replace('"', '""') + '"' for part in condition.path)
     kind = f"json_type({column}, ?)"
     at = f"json_extract({column}, ?)"
-    value = condition.value
-    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUM:
-        value = float(value)  # beyond SQLite's integers: compared as a real, as SQLite compares them
+    value = _beyond_integers(condition.value)
     if condition.op in _COMPARE:
         types = "('integer', 'real')" if isinstance(value, int | float) else "('text')"
         return f"({kind} IN {types} AND {at} {_COMPARE[condition.op]} ?)", [path, path, value]
@@ -259,6 +257,14 @@ def _leaf(condition: StructuredCondition) -> tuple[str, list[Any]]:
     else:  # a list: the same JSON, item by item in order
         equal, values = f"COALESCE({kind} = 'array' AND {at} = json(?), 0)", [path, path, dumps(value)]
     return (f"NOT {equal}" if condition.op == "ne" else equal), values
+
+
+def _beyond_integers(value: Any) -> Any:
+    """An integer beyond SQLite's (64 bits) as a real, which binds, and compares as SQLite compares the
+    JSON number it reads (json_extract gives such a literal as a real); any other value as it is."""
+    if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_NUM:
+        return float(value)
+    return value
 
 
 def _item_equals(value: Any) -> tuple[str, list[Any]]:
