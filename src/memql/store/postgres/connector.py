@@ -62,8 +62,11 @@ def _closed_by_server(conn: psycopg.Connection) -> bool:
     to no channel), so anything to read is the server ending it."""
     if conn.closed or conn.broken:
         return True
+    if not hasattr(select, "poll"):  # (Windows: no poll, and select there takes sockets only)
+        return False
+    poller = select.poll()  # (not select.select: it refuses descriptors past 1,023, a busy server's)
     try:
-        readable, _, _ = select.select([conn.fileno()], [], [], 0)
+        poller.register(conn.fileno(), select.POLLIN)
+        return bool(poller.poll(0))
     except (OSError, ValueError, psycopg.Error):
         return True
-    return bool(readable)
