@@ -31,6 +31,7 @@ from memql.ports.store import Store, StoreSession
 from memql.services.extract.base import Extractor
 
 StepObserver = Callable[[int, ExecutionResult], None]
+MAX_EMBED_BATCH = 1_000_000  # records embed_pending reads and embeds in one transaction, at most
 
 
 class Executor:
@@ -416,6 +417,8 @@ class Executor:
         """Embed the tenant's pending records in batches, one transaction each; returns how many were
         embedded. Embeddings are derived data: stored on the records, not in the audit log. `progress` hears
         the count after each batch (the total is not known in advance)."""
+        if not 1 <= batch <= MAX_EMBED_BATCH:
+            raise ValueError(f"batch must be 1 to {MAX_EMBED_BATCH:,} records")  # a caller's bug
         if self.embedder is None:
             return 0
         done = 0

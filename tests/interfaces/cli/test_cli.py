@@ -57,6 +57,25 @@ def test_missing_file_exits_2(tmp_path):
     assert "cannot read" in result.output
 
 
+def test_out_of_range_numbers_and_names_too_long_are_messages_not_tracebacks(tmp_path):
+    """Found by fuzzing the CLI's arguments: a batch past SQLite's integers reached its LIMIT
+    (OverflowError), and a path longer than the system takes broke the message about it (OSError)."""
+    db = str(tmp_path / "store.db")
+    for batch in ("0", "99999999999999999999"):
+        result = run("--db", db, "embed-pending", "--batch", batch)
+        assert result.exit_code == 2 and "--batch" in result.output, result.output
+    too_long = str(tmp_path / ("x" * 3000))
+    opened = run("--db", too_long, "search", "ferry")
+    assert opened.exit_code == 2 and "cannot open the store" in opened.output
+    copied = run("copy", too_long, db)
+    assert copied.exit_code == 2 and "no store at" in copied.output
+    assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in (opened, copied))
+    from memql import Memory
+
+    with Memory(db, embedder=None) as m, pytest.raises(ValueError, match="batch must be 1 to"):
+        m.embed_pending(batch=0)  # (the Python API's caller: a bug of theirs, said as one)
+
+
 def test_now_pins_relative_times():
     ir = '{"op": "Expire", "target": {"ids": ["1"]}, "args": {"until": "下周五", "on_expire": "archive"}}'
     result = run("validate", "-", "--now", "2026-03-31T12:00:00+08:00", stdin=ir)

@@ -303,18 +303,23 @@ def store_problem(location: str, exc: BaseException) -> str:
             netloc = parts.netloc.replace(f":{parts.password}@", ":***@")
             location = urlunsplit(parts._replace(netloc=netloc))
         return f"memql: cannot open the store {location}: {text}"
-    path = Path(location).expanduser()
-    if path.is_dir():
-        reason = "it is a directory; give a file in it, e.g. --db " + str(path / "memql.db")
-    elif "readonly" in text or "read-only" in text or (path.exists() and not os.access(path, os.W_OK)):
-        reason = "it is read-only (memql writes its schema, records and audit log there)"
-    elif isinstance(exc, sqlite3.DatabaseError) and ("not a database" in text or "encrypted" in text):
-        reason = "it is not a SQLite database, so not a memql store"
-    elif not path.exists() and not os.access(_existing_parent(path), os.W_OK):
-        reason = f"{_existing_parent(path)} is not writable, so the store cannot be created"
-    else:
+    try:
+        reason = _path_problem(Path(location).expanduser(), exc, text)
+    except OSError:  # a name the system will not even look up (too long): its own error says so
         reason = text
     return f"memql: cannot open the store {location}: {reason}"
+
+
+def _path_problem(path: Path, exc: BaseException, text: str) -> str:
+    if path.is_dir():
+        return "it is a directory; give a file in it, e.g. --db " + str(path / "memql.db")
+    if "readonly" in text or "read-only" in text or (path.exists() and not os.access(path, os.W_OK)):
+        return "it is read-only (memql writes its schema, records and audit log there)"
+    if isinstance(exc, sqlite3.DatabaseError) and ("not a database" in text or "encrypted" in text):
+        return "it is not a SQLite database, so not a memql store"
+    if not path.exists() and not os.access(_existing_parent(path), os.W_OK):
+        return f"{_existing_parent(path)} is not writable, so the store cannot be created"
+    return text
 
 
 def _existing_parent(path: Path) -> Path:

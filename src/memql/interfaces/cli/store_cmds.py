@@ -6,6 +6,7 @@ import sys
 
 import click
 
+from memql.engine.executor import MAX_EMBED_BATCH
 from memql.interfaces.cli.common import alias, emit_json, main, open_memory, read_input, wants_json
 from memql.interfaces.cli.progress import progress_bars
 
@@ -117,8 +118,11 @@ def restore_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
         _finish(memory.restore(record_id), as_json)
 
 
+BATCH = click.IntRange(1, MAX_EMBED_BATCH)
+
+
 @main.command("embed-pending")
-@click.option("--batch", default=64, show_default=True, help="Records per transaction.")
+@click.option("--batch", type=BATCH, default=64, show_default=True, help="Records per transaction.")
 @click.pass_context
 def embed_pending_command(ctx: click.Context, batch: int) -> None:
     """Fill in embeddings deferred with skip_embedding (or stored before an embedder was available), as
@@ -138,7 +142,7 @@ def embed_pending_command(ctx: click.Context, batch: int) -> None:
 
 @main.command("embed", hidden=True)  # the older spelling of embed-pending
 @click.option("--pending", "pending", is_flag=True, required=True, help="Records whose embedding is pending.")
-@click.option("--batch", default=64, show_default=True, help="Records per transaction.")
+@click.option("--batch", type=BATCH, default=64, show_default=True, help="Records per transaction.")
 @click.pass_context
 def embed_command(ctx: click.Context, pending: bool, batch: int) -> None:
     """Same as memql embed-pending."""
