@@ -83,9 +83,14 @@ def _condition(node: tuple, column: str) -> StructuredCondition | ConditionGroup
     return StructuredCondition(path, op, value, column)  # type: ignore[arg-type]
 
 
-def canonical_id(value: str) -> str:
+def canonical_id(value: str | int) -> str:
     """memql ids are decimal record numbers: '001' (and '١') name record '1'. Decimal digits only: '³' is
-    a digit to str.isdigit but no number to int()."""
+    a digit to str.isdigit but no number to int(). An int names its record too, as the verbs' targets take
+    one (`Memory.history(5)`: it raised AttributeError); anything else is a caller's bug, said as one."""
+    if isinstance(value, int) and not isinstance(value, bool):
+        return str(value)
+    if not isinstance(value, str):
+        raise TypeError(f"a record id is a string of digits (or an int), not {type(value).__name__}")
     return str(int(value)) if value.isdecimal() else value
 
 
