@@ -10,6 +10,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime
 from pathlib import Path
 from typing import Any, ClassVar
@@ -275,7 +276,7 @@ def open_memory(ctx: click.Context):
         sys.exit(2)
 
 
-def close_on_stop_signals(close: Any) -> None:
+def close_on_stop_signals(close: Callable[[], None]) -> None:
     """SIGTERM and SIGINT end this process after `close()` (a Memory's or a store's: the visits and read
     audit entries its reads buffered are written), with the shells' usual status (128 + the signal).
     For a server that a signal would otherwise end unclosed: by default SIGTERM ends the process at once,

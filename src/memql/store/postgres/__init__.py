@@ -424,13 +424,13 @@ class PostgresStore:
         self.lexical.prepare(records["value"] if records else 0)
 
     def _configure(self, conn: psycopg.Connection) -> None:
+        # one round trip for the three settings (a statement each cost one more per connection opened);
+        # lock_timeout: a lock wait past it is store.busy (reads.refused_when_busy)
         conn.execute(
-            sql.SQL("SET search_path = {}, {}").format(
-                sql.Identifier(self.schema), sql.Identifier(self.extension_schema)
+            sql.SQL("SET search_path = {}, {}; SET TimeZone = 'UTC'; SET lock_timeout = {}").format(
+                sql.Identifier(self.schema), sql.Identifier(self.extension_schema), int(self.lock_timeout_ms)
             )
         )
-        conn.execute("SET TimeZone = 'UTC'")
-        conn.execute(f"SET lock_timeout = {int(self.lock_timeout_ms)}")  # (then store.busy)
         set_json_loads(codec.loads, conn)
         conn.commit()
 
