@@ -253,16 +253,17 @@ class Executor:
                 if queue and not whole_dry:
                     self.context(session, now, to_embed=queue).embed_queued()
         except Refusal as refusal:  # rolled back; reported below
-            if failed is None:  # said by the store, not a step (its write lock past the wait: store.busy)
-                failed = (min(len(results), len(steps) - 1), _refused(refusal))
+            if failed is None:  # said by the store, not a step: store.busy, store.full, store.unavailable
+                index = _failed_index(batcher, results, len(steps))
+                path = f"/workflow/{index}" if is_workflow else refusal.path
+                failed = (
+                    index,
+                    Diagnostic(path=path, rule=refusal.rule, severity="error", message=refusal.message),
+                )
         except (
             Exception
         ) as exc:  # a defect: roll back (done by the transaction) and report, never a traceback
-            if batcher is not None and batcher.pending:  # a batch failed to write: its first step is named
-                results.extend(batcher.abandon())
-                index = batcher.failed_at if batcher.failed_at is not None else len(results)
-            else:
-                index = len(results) - (1 if results and not results[-1].success else 0)
+            index = _failed_index(batcher, results, len(steps))
             failed = (
                 index,
                 Diagnostic(
@@ -483,6 +484,17 @@ def bulk_limits(steps: int) -> Limits:
 
 def _batchable(ir: OpBase, meta: Meta) -> bool:
     return ir.op == "Encode" and not meta.dry_run and batchable(ir)  # type: ignore[arg-type]
+
+
+def _failed_index(batcher: EncodeBatch | None, results: list[ExecutionResult], steps: int) -> int:
+    """The step a failure that no step raised itself is reported at: the first of a batch whose write
+    failed, else the step that was running (the last one, for a failure as the transaction commits)."""
+    if batcher is not None and batcher.pending:
+        results.extend(batcher.abandon())
+        if batcher.failed_at is not None:
+            return batcher.failed_at
+    index = len(results) - (1 if results and not results[-1].success else 0)
+    return min(index, steps - 1)
 
 
 def _refused(refusal: Refusal) -> Diagnostic:

@@ -132,6 +132,11 @@ RULES: dict[str, str] = {
     "split.already": "the record was split before; its parts are the records to split",
     "exec.internal": "an unexpected error; nothing was changed",
     "store.busy": "another connection held the store's write lock past the wait: nothing changed; try again",
+    "store.unavailable": (
+        "the store could not be reached or written (its server, connection or file failed): nothing changed, "
+        "unless the message says the failure came while committing"
+    ),
+    "store.full": "the disk (or the store's size limit) is full: nothing changed; free space and try again",
     "bulk.encode_only": "a bulk write (encode_many, memql import) holds Encodes only",
     "adapter.write_failed": "the other memory system failed a write; the writes already made were undone",
     "adapter.read_failed": "the other memory system failed a read; nothing was written",

@@ -53,6 +53,8 @@ _BY_RULE = {
     "plan.llm_error": 502,  # the model server failed: not the caller's input
     "embedding.unavailable": 404,  # no model on this server (not a 5xx: nothing failed)
     "store.busy": 503,  # another writer held the store past the wait: the caller may try again
+    "store.unavailable": 503,  # the server or the file failed: the caller may try again later
+    "store.full": 507,  # Insufficient Storage
     "exec.internal": 500,
     "http.internal": 500,
     "http.method": 405,

@@ -51,6 +51,7 @@ from memql.store.postgres.schema import (
     MAX_INDEXED_DIMENSION,
     extension_version,
     migrate,
+    refresh_statistics,
     vector_index_sql,
     vector_schema,
 )
@@ -425,7 +426,7 @@ class PostgresStore:
 
     def _configure(self, conn: psycopg.Connection) -> None:
         # one round trip for the three settings (a statement each cost one more per connection opened);
-        # lock_timeout: a lock wait past it is store.busy (reads.refused_when_busy)
+        # lock_timeout: a lock wait past it is store.busy (reads.refusing)
         conn.execute(
             sql.SQL("SET search_path = {}, {}; SET TimeZone = 'UTC'; SET lock_timeout = {}").format(
                 sql.Identifier(self.schema), sql.Identifier(self.extension_schema), int(self.lock_timeout_ms)
@@ -499,11 +500,13 @@ class PostgresStore:
 
     @contextmanager
     def transaction(self) -> Iterator[PostgresSession]:
-        with reads.refused_when_busy(self.lock_timeout_ms):
+        attempt = reads.Attempt()
+        with reads.refusing(self.lock_timeout_ms, self.dsn, attempt):
             self.flush_visits()  # the process's earlier reads are recorded before its next write
             with live_connection(self.pool) as conn:  # commits on normal exit, rolls back on an exception
                 session = PostgresSession(self, conn, write=True)
                 yield session
+                attempt.committing = True
         if session.inserted:
             self._grown(session.inserted)
         if session.lexical_written:
@@ -519,18 +522,11 @@ class PostgresStore:
             if self._inserted < self._analyze_at:
                 return
             self._analyze_at = max(2 * self._analyze_at, self._inserted)
-        with psycopg.connect(self.dsn, autocommit=True) as conn:
-            conn.execute(
-                sql.SQL("ANALYZE {}").format(
-                    sql.SQL(", ").join(
-                        sql.Identifier(self.schema, t) for t in ("records", "lexical_postings", "lexical_df")
-                    )
-                )
-            )
+        refresh_statistics(self.dsn, self.schema)
 
     @contextmanager
     def read(self) -> Iterator[PostgresReadSession]:
-        with reads.refused_when_busy(self.lock_timeout_ms), live_connection(self.pool) as conn:
+        with reads.refusing(self.lock_timeout_ms, self.dsn), live_connection(self.pool) as conn:
             conn.isolation_level = READS  # its BEGIN names the level: one round trip, not BEGIN and a SET
             try:
                 yield PostgresReadSession(self, conn)
@@ -555,7 +551,7 @@ class PostgresStore:
 
     @contextmanager
     def dry_run(self) -> Iterator[PostgresSession]:
-        with reads.refused_when_busy(self.lock_timeout_ms):
+        with reads.refusing(self.lock_timeout_ms, self.dsn):
             self.flush_visits()
             with live_connection(self.pool) as conn:
                 try:

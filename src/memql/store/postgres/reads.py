@@ -1,5 +1,6 @@
 """The PostgreSQL backend's flush of what its read transactions buffered (memql.store.visits), and the
-refusal of a transaction whose wait for a lock or a connection ran out (`refused_when_busy`)."""
+refusals a PostgreSQL error can be: a wait for a lock or a connection that ran out, a server that cannot
+be reached, a connection lost, a full disk (`refusing`)."""
 
 from __future__ import annotations
 
@@ -8,7 +9,7 @@ from contextlib import contextmanager
 from typing import Any
 
 import psycopg
-from psycopg_pool import PoolTimeout
+from psycopg_pool import PoolClosed, PoolTimeout
 
 from memql.errors import Refusal
 from memql.store.postgres import codec, query
@@ -26,10 +27,20 @@ READS = psycopg.IsolationLevel.REPEATABLE_READ
 LOCK_TIMEOUT_MS = 30_000
 
 
+class Attempt:
+    """How far a transaction got: `committing` once its body has run (a connection lost from then on
+    leaves the client not knowing whether the server committed)."""
+
+    committing = False
+
+
 @contextmanager
-def refused_when_busy(lock_timeout_ms: int) -> Iterator[None]:
-    """`store.busy` for a wait that ran out -- a lock (lock_timeout, or a deadlock PostgreSQL broke) or a
-    pooled connection -- rather than a defect: another session held what this one needs."""
+def refusing(lock_timeout_ms: int, dsn: str, attempt: Attempt | None = None) -> Iterator[None]:
+    """The refusals a PostgreSQL error is, rather than a defect: `store.busy` for a wait that ran out -- a
+    lock (lock_timeout, or a deadlock PostgreSQL broke) or a pooled connection while the server answers;
+    `store.unavailable` for a server that cannot be reached or a connection lost (before the commit
+    nothing was changed: the server rolls back; during it, the outcome is unknown and the message says
+    so); `store.full` for the server's full disk."""
     try:
         yield
     except (psycopg.errors.LockNotAvailable, psycopg.errors.DeadlockDetected) as exc:
@@ -37,8 +48,50 @@ def refused_when_busy(lock_timeout_ms: int) -> Iterator[None]:
         message = f"another session held a lock this write needs for over {waited} (or a deadlock was broken)"
         raise Refusal("store.busy", f"{message}: nothing was changed; try again") from exc
     except PoolTimeout as exc:
+        reason = unreachable(dsn)
+        if reason is not None:  # the pool waited for connections it could not open
+            message = f"PostgreSQL cannot be reached ({reason}): nothing was changed; try again later"
+            raise Refusal("store.unavailable", message) from exc
         message = "every pooled connection of the store stayed in use past the wait"
         raise Refusal("store.busy", f"{message}: nothing was changed; try again") from exc
+    except PoolClosed:
+        raise  # the store was closed: the caller's mistake
+    except psycopg.OperationalError as exc:
+        refusal = _refusal_for(exc, attempt is not None and attempt.committing)
+        if refusal is None:
+            raise
+        raise refusal from exc
+
+
+def _refusal_for(exc: psycopg.OperationalError, committing: bool) -> Refusal | None:
+    state, said = exc.sqlstate or "", _first_line(exc)
+    if state == "53100":  # disk_full
+        return Refusal("store.full", f"PostgreSQL's disk is full ({said}): nothing was changed")
+    if state and not state.startswith(("08", "57P", "53")):
+        return None  # (a cancelled statement, a lock: not the server going away)
+    if committing:
+        return Refusal(
+            "store.unavailable",
+            f"the connection to PostgreSQL failed while the write committed ({said}): it may or may not have "
+            "been applied; look before trying again",
+        )
+    return Refusal(
+        "store.unavailable", f"the connection to PostgreSQL failed ({said}): nothing was changed; try again"
+    )
+
+
+def unreachable(dsn: str) -> str | None:
+    """Why a new connection to the server fails (its first line), or None when one opens."""
+    try:
+        psycopg.connect(dsn, connect_timeout=5).close()
+    except psycopg.Error as exc:
+        return _first_line(exc)
+    return None
+
+
+def _first_line(exc: BaseException) -> str:
+    lines = str(exc).strip().splitlines()
+    return lines[0].strip() if lines else type(exc).__name__
 
 
 def reset_to_writes(conn: psycopg.Connection) -> None:

@@ -7,10 +7,13 @@ creates it once per database.
 
 from __future__ import annotations
 
+import logging
 from contextlib import suppress
 
 import psycopg
 from psycopg import sql
+
+_log = logging.getLogger(__name__)
 
 # partial HNSW indexes for the dimensions of common embedding models; other dimensions are searched
 # exactly until PostgresStore.ensure_vector_index(dim) adds one (pgvector indexes at most 2,000 dims)
@@ -277,3 +280,14 @@ def vector_schema(conn: psycopg.Connection) -> tuple[str, str]:
             conn.execute("CREATE EXTENSION IF NOT EXISTS vector SCHEMA public")
         row = conn.execute(find).fetchone()
     return row[0], row[1]
+
+
+def refresh_statistics(dsn: str, schema: str) -> None:
+    """ANALYZE the tables searches plan on. Best effort: it runs after a write has committed, so a server
+    gone by then (or any failure) must not report that write as failed; autovacuum catches up later."""
+    try:
+        with psycopg.connect(dsn, autocommit=True, connect_timeout=5) as conn:
+            tables = (sql.Identifier(schema, t) for t in ("records", "lexical_postings", "lexical_df"))
+            conn.execute(sql.SQL("ANALYZE {}").format(sql.SQL(", ").join(tables)))
+    except psycopg.Error as exc:
+        _log.warning("statistics of %s not refreshed: %s", schema, exc)

@@ -29,7 +29,7 @@ from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.governed import Checker, GovernanceCopy, fts5_candidates
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
-from memql.store.sqlite.reads import VisitFlushes, busy
+from memql.store.sqlite.reads import VisitFlushes, refusing
 from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import Ahead, VectorIndex, VectorMode
@@ -484,30 +484,34 @@ class SQLiteStore(VisitFlushes):
 
     def _take_write_lock(self) -> None:
         """Record the process's earlier reads, then take the write lock (BEGIN IMMEDIATE); a wait for it
-        that runs out is the refusal `store.busy`."""
-        try:
-            self.flush_visits()  # the process's earlier reads are recorded before its next write
-            self.conn.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
-            refusal = busy(exc, self.busy_timeout_ms)
-            if refusal is None:
-                raise
-            raise refusal from exc
+        that runs out is the refusal `store.busy` (the callers' `refusing`)."""
+        self.flush_visits()  # the process's earlier reads are recorded before its next write
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def _rollback(self) -> None:
+        """End a failed transaction; SQLite has already rolled back after some errors (a full disk, I/O)."""
+        self.writes += 1
+        if self.conn.in_transaction:
+            self.conn.execute("ROLLBACK")
+        self.vectors.start_builds()
 
     @contextmanager
     def transaction(self) -> Iterator[SQLiteSession]:
-        with self._lock:
+        # SQLite's errors that are no defect (busy, full, a failed file) leave as refusals: `refusing`
+        with self._lock, refusing(self.busy_timeout_ms):
             self._take_write_lock()
             session = SQLiteSession(self.conn, self.vectors, self.lexical)
             try:
                 yield session
             except BaseException:
-                self.writes += 1
-                self.conn.execute("ROLLBACK")
-                self.vectors.start_builds()
+                self._rollback()
                 raise
             self.writes += 1  # (before the commit: a failing COMMIT may still have changed the file)
-            self.conn.execute("COMMIT")
+            try:
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self._rollback()  # (a COMMIT that failed leaves the transaction open)
+                raise
             self.vectors.start_builds()  # those its searches found due
             if session.committed_seq is not None:  # it stored vectors: absorbed in the background
                 self.vectors.committed()
@@ -533,7 +537,7 @@ class SQLiteStore(VisitFlushes):
 
     @contextmanager
     def read(self) -> Iterator[SQLiteReadSession]:
-        with self._lock:
+        with self._lock, refusing(self.busy_timeout_ms):
             self.conn.execute("BEGIN")  # deferred: a shared read lock (a WAL snapshot), never the write lock
             try:
                 # the database version this read sees: the pragma is its first statement, so it takes the
@@ -543,7 +547,8 @@ class SQLiteStore(VisitFlushes):
                 check = Checker(self.conn, self.governed, (*version, self.writes))
                 yield SQLiteReadSession(self.conn, self.vectors, self.lexical, self.visits, check)
             finally:
-                self.conn.execute("ROLLBACK")  # it wrote nothing: ending it releases the snapshot
+                if self.conn.in_transaction:  # it wrote nothing: ending it releases the snapshot
+                    self.conn.execute("ROLLBACK")
                 self.vectors.start_builds()  # those its searches found due, once it has answered
 
     def _audit_log(self, conn: sqlite3.Connection) -> Any:
@@ -551,14 +556,12 @@ class SQLiteStore(VisitFlushes):
 
     @contextmanager
     def dry_run(self) -> Iterator[SQLiteSession]:
-        with self._lock:
+        with self._lock, refusing(self.busy_timeout_ms):
             self._take_write_lock()  # (what it reads includes the process's own earlier reads)
             try:
                 yield SQLiteSession(self.conn, self.vectors, self.lexical)
             finally:
-                self.writes += 1
-                self.conn.execute("ROLLBACK")
-                self.vectors.start_builds()
+                self._rollback()
 
     def execute_sql(self, sql: str, params: Any = ()) -> list[sqlite3.Row]:
         """Read-only SQL for tools such as the bench's assertions (run against the `memory` view)."""

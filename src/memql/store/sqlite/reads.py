@@ -1,5 +1,6 @@
-"""The SQLite backend's flush of what its read transactions buffered (memql.store.visits), and the refusal
-of a write whose wait for another connection's write lock ran out (`busy`).
+"""The SQLite backend's flush of what its read transactions buffered (memql.store.visits), and the refusals
+a SQLite error can be: a wait for another connection's write lock that ran out, a full disk, a failed
+file (`refusal_for`).
 
 Where a flush writes. The buffer's timer flushes on the store's own connection when SQLite's write lock is
 free at once: a commit by another connection -- the flush's own, too -- makes SQLite drop every page the
@@ -14,6 +15,8 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from memql.errors import Refusal
@@ -76,16 +79,43 @@ class VisitFlushes:
         return self._flush_conn
 
 
-def busy(exc: sqlite3.OperationalError, busy_timeout_ms: int) -> Refusal | None:
-    """`store.busy` for a wait on another connection's lock that ran out (SQLITE_BUSY or SQLITE_LOCKED,
-    any extended code): an ordinary state of a shared file, not a defect. None for any other error."""
-    if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
-        return None
-    waited = f"{busy_timeout_ms / 1000:g} s"
-    return Refusal(
-        "store.busy",
-        f"another connection held the store's write lock for over {waited}: nothing was changed; try again",
-    )
+# what the file or the machine said, not memql: SQLite rolls the transaction back (it is atomic)
+_UNAVAILABLE = {
+    sqlite3.SQLITE_IOERR: "an I/O error on the store's file",
+    sqlite3.SQLITE_CANTOPEN: "the store's file (or its journal) can no longer be opened",
+    sqlite3.SQLITE_READONLY: "the store's file can no longer be written (read-only)",
+    sqlite3.SQLITE_NOMEM: "SQLite ran out of memory",
+}
+
+
+def refusal_for(exc: sqlite3.Error, busy_timeout_ms: int) -> Refusal | None:
+    """The refusal a SQLite error is -- an ordinary state of a shared file or of the machine, not a defect:
+    `store.busy` for a wait on another connection's lock that ran out (SQLITE_BUSY or SQLITE_LOCKED, any
+    extended code), `store.full` for a full disk or size limit, `store.unavailable` for a file that failed.
+    None for any other error (memql's own)."""
+    code = getattr(exc, "sqlite_errorcode", 0) & 0xFF
+    if code in (sqlite3.SQLITE_BUSY, sqlite3.SQLITE_LOCKED):
+        held = f"another connection held the store's write lock for over {busy_timeout_ms / 1000:g} s"
+        return Refusal("store.busy", f"{held}: nothing was changed; try again")
+    if code == sqlite3.SQLITE_FULL:
+        return Refusal(
+            "store.full", f"the disk (or the store's size limit) is full ({exc}): nothing was changed"
+        )
+    if code in _UNAVAILABLE:
+        return Refusal("store.unavailable", f"{_UNAVAILABLE[code]} ({exc}): nothing was changed")
+    return None
+
+
+@contextmanager
+def refusing(busy_timeout_ms: int) -> Iterator[None]:
+    """Raise the SQLite errors that are refusals (`refusal_for`) as those refusals."""
+    try:
+        yield
+    except sqlite3.Error as exc:
+        refusal = refusal_for(exc, busy_timeout_ms)
+        if refusal is None:
+            raise
+        raise refusal from exc
 
 
 def _begin_write(conn: sqlite3.Connection, wait: bool, busy_timeout_ms: int) -> bool:

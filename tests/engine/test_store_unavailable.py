@@ -1,0 +1,156 @@
+"""A store that fails under a request -- a full disk, a PostgreSQL server that went away, a connection lost
+in the middle of a transaction -- is refused with `store.full` or `store.unavailable`, naming the step it
+met, rather than reported as memql's own defect (`exec.internal`); nothing was changed (or, for a connection
+lost while committing, the message says the outcome is unknown), and the store answers again once the
+cause is gone. SQLite's size limit (`PRAGMA max_page_count`) is a full disk to SQLite; PostgreSQL's
+backends are ended as a restart, a failover or a network cut would end them."""
+
+from __future__ import annotations
+
+import time
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from urllib.parse import urlsplit, urlunsplit
+
+import psycopg
+import pytest
+
+from memql import Memory
+from memql.interfaces.rest.errors import status_for
+from memql.store.postgres import split_url
+from pgtest import fresh_location, server_dsn
+
+
+def _tags(m: Memory, record_id: str) -> list[str]:
+    return m.retrieve(ids=[record_id], include=["tags"]).data["rows"][0]["tags"]
+
+
+def test_a_full_disk_refuses_with_store_full_names_the_step_and_changes_nothing(tmp_path):
+    with Memory(str(tmp_path / "store.db"), tenant="acme", actor="mira", embedder=None) as m:
+        first = m.encode("the ferry leaves at nine").id
+        conn = m.store.conn  # type: ignore[attr-defined]
+        pages = conn.execute("PRAGMA page_count").fetchone()[0]
+        conn.execute(f"PRAGMA max_page_count = {pages + 2}")  # room for a small write, not a big one
+        big = "the ferry timetable " * 5_000
+
+        refused = m.encode(big)
+        assert not refused.success
+        assert [(d.rule, d.path) for d in refused.diagnostics] == [("store.full", "")]
+        assert "nothing was changed" in refused.diagnostics[0].message
+        assert status_for(refused.diagnostics) == 507
+
+        flow = m.execute(
+            {
+                "workflow": [
+                    {"op": "Label", "target": {"ids": [first]}, "args": {"tags": ["ferry"]}},
+                    {"op": "Encode", "args": {"payload": {"text": big}}},
+                ]
+            }
+        )
+        assert not flow.success and flow.failed_step == 1  # the batched Encode's write met the full disk
+        assert [(d.rule, d.path) for d in flow.diagnostics] == [("store.full", "/workflow/1")]
+        assert _tags(m, first) == []  # the Label before it was rolled back with it
+        assert len(m.retrieve(k=10).data["rows"]) == 1
+
+        conn.execute("PRAGMA max_page_count = 1073741823")  # space again: the same writes go through
+        assert m.encode(big).success
+        assert m.execute({"op": "Label", "target": {"ids": [first]}, "args": {"tags": ["ferry"]}}).success
+        assert _tags(m, first) == ["ferry"]
+
+
+def _end_backends(location: str) -> None:
+    """End every server process of the store's connections (its pool names them by its schema) and wait
+    until they are gone, as a server restart would."""
+    schema = split_url(location)[1]
+    with psycopg.connect(server_dsn(), autocommit=True) as admin:
+        ended = admin.execute(
+            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
+            (schema,),
+        ).fetchone()[0]
+        assert ended >= 1
+        for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
+            left = admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (schema,)
+            ).fetchone()[0]
+            if not left:
+                return
+            time.sleep(0.05)
+
+
+def test_a_postgres_connection_lost_mid_workflow_is_unavailable_and_changes_nothing():
+    location = fresh_location()
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        first = m.encode("the ferry leaves at nine").id
+        label = {"op": "Label", "target": {"ids": [first]}, "args": {"tags": ["ferry"]}}
+        again = {"op": "Label", "target": {"ids": [first]}, "args": {"tags": ["boat"]}}
+
+        def cut_after_first(i: int, result: object) -> None:
+            if i == 0:
+                _end_backends(location)
+
+        flow = m.execute({"workflow": [label, again]}, on_step=cut_after_first)
+        assert not flow.success and flow.failed_step == 1
+        assert [(d.rule, d.path) for d in flow.diagnostics] == [("store.unavailable", "/workflow/1")]
+        assert "nothing was changed" in flow.diagnostics[0].message
+        assert status_for(flow.diagnostics) == 503
+        assert _tags(m, first) == []  # the server rolled the transaction back; the pool reconnected
+
+        # cut once every step has run: the commit's answer never comes, so the outcome is not known
+        cut = m.execute({"workflow": [label]}, on_step=lambda i, r: _end_backends(location))
+        assert not cut.success and cut.failed_step == 0
+        assert [(d.rule, d.path) for d in cut.diagnostics] == [("store.unavailable", "/workflow/0")]
+        assert "may or may not have been applied" in cut.diagnostics[0].message
+        assert _tags(m, first) == []  # (here the COMMIT never reached the server)
+        assert m.execute(label).success and _tags(m, first) == ["ferry"]
+
+
+@contextmanager
+def _own_database() -> Iterator[tuple[str, str]]:
+    """A database of its own on the run's server (closing it to connections touches no other test's):
+    (its memql URL, its name)."""
+    name = f"memql_unavailable_{uuid.uuid4().hex[:12]}"
+    try:
+        with psycopg.connect(server_dsn(), autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as exc:  # a server given by $MEMQL_TEST_PG_DSN may not let the role create one
+        pytest.skip(f"cannot create a database on the test server: {exc}")
+    parts = urlsplit(server_dsn())
+    url = urlunsplit(parts._replace(path=f"/{name}"))
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}schema=memql", name
+    finally:
+        with psycopg.connect(server_dsn(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def test_a_postgres_server_out_of_reach_is_unavailable_not_busy():
+    with _own_database() as (location, name):
+        m = Memory(location, tenant="acme", actor="mira", embedder=None)
+        try:
+            m.store.pool.timeout = 1  # type: ignore[attr-defined]  # the wait for a connection (30 s)
+            first = m.encode("the ferry leaves at nine").id
+            with psycopg.connect(server_dsn(), autocommit=True) as admin:
+                admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+                admin.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
+                )
+                for _ in range(200):
+                    if not admin.execute(
+                        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
+                    ).fetchone()[0]:
+                        break
+                    time.sleep(0.05)
+            for result in (m.encode("the ferry leaves at ten"), m.retrieve("ferry")):
+                assert not result.success
+                assert [d.rule for d in result.diagnostics] == ["store.unavailable"]
+                assert "cannot be reached" in result.diagnostics[0].message  # not "every connection in use"
+            with psycopg.connect(server_dsn(), autocommit=True) as admin:
+                admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            deadline = time.monotonic() + 30  # the pool retries its connections with a growing pause
+            while not (found := m.retrieve("ferry")).success and time.monotonic() < deadline:
+                time.sleep(0.2)
+            assert found.success and found.affected_ids == [first]
+            assert m.encode("the ferry leaves at ten").success
+        finally:
+            m.close()
