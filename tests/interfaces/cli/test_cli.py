@@ -65,15 +65,45 @@ def test_out_of_range_numbers_and_names_too_long_are_messages_not_tracebacks(tmp
         result = run("--db", db, "embed-pending", "--batch", batch)
         assert result.exit_code == 2 and "--batch" in result.output, result.output
     too_long = str(tmp_path / ("x" * 3000))
-    opened = run("--db", too_long, "search", "ferry")
+    opened = run("--db", too_long, "add", "ferry")
     assert opened.exit_code == 2 and "cannot open the store" in opened.output
+    searched = run("--db", too_long, "search", "ferry")
+    assert searched.exit_code == 2 and "no store at" in searched.output
     copied = run("copy", too_long, db)
     assert copied.exit_code == 2 and "no store at" in copied.output
-    assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in (opened, copied))
+    ran = (opened, searched, copied)
+    assert not any(r.exception and not isinstance(r.exception, SystemExit) for r in ran)
     from memql import Memory
 
     with Memory(db, embedder=None) as m, pytest.raises(ValueError, match="batch must be 1 to"):
         m.embed_pending(batch=0)  # (the Python API's caller: a bug of theirs, said as one)
+
+
+def test_a_read_of_a_named_store_that_is_not_there_says_so_and_creates_nothing(tmp_path, monkeypatch):
+    """A mistyped --db (or $MEMQL_DB) used to create an empty store, folders and all, and search it."""
+    missing = tmp_path / "no" / "such" / "notes.db"
+    reads = (
+        ["search", "ferry"],
+        ["get", "1"],
+        ["history", "1"],
+        ["lineage", "1"],
+        ["facts", "get", "mira"],
+        ["proposals", "list"],
+        ["due"],
+        ["export-a2p"],
+    )
+    for args in reads:
+        result = run("--db", str(missing), *args)
+        assert result.exit_code == 2, (args, result.output)
+        assert f"no store at {missing}" in result.output, args
+    monkeypatch.setenv("MEMQL_DB", str(missing))
+    assert "no store at" in run("search", "ferry").output
+    assert not (tmp_path / "no").exists()  # nothing was created
+    assert run("add", "the ferry leaves at nine").exit_code == 0  # a write creates the store
+    assert "ferry" in run("search", "ferry").output
+    monkeypatch.delenv("MEMQL_DB")
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))  # the default location: no memories yet
+    assert run("search", "ferry").exit_code == 0
 
 
 def test_now_pins_relative_times():

@@ -9,12 +9,16 @@ import json
 import pytest
 from click.testing import CliRunner
 
+from memql import Memory
 from memql.interfaces.cli import facts_cmds, main
 
 
 @pytest.fixture
 def db(new_location) -> str:
-    return new_location()
+    """A new, empty store (made, as a first write would: a read of a file that is not there is refused)."""
+    location = new_location()
+    Memory(location, embedder=None).close()
+    return location
 
 
 def run(db: str, *args: str, stdin: str | None = None, now: str = "2026-06-20T00:00:00Z"):

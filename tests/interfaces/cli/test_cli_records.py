@@ -18,7 +18,10 @@ NOW = "2026-03-04T10:00:00+00:00"
 
 @pytest.fixture
 def db(new_location) -> str:
-    return new_location()
+    """A new, empty store (made, as a first write would: a read of a file that is not there is refused)."""
+    location = new_location()
+    Memory(location, embedder=None).close()
+    return location
 
 
 def cli(db: str, *args: str, stdin: str | None = None):

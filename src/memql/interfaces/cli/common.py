@@ -245,12 +245,14 @@ def _categories(values: tuple[str, ...]) -> dict[str, str]:
     return registered
 
 
-def open_memory(ctx: click.Context):
-    """The Memory the global options describe (opened lazily: `validate` and `schema` need no store)."""
+def open_memory(ctx: click.Context, *, reads_only: bool = False):
+    """The Memory the global options describe (opened lazily: `validate` and `schema` need no store).
+    `reads_only`: the command only reads, so a store file that --db or $MEMQL_DB names and that is not
+    there is a mistake to say (exit 2), not an empty store to create (with its folders) and search."""
     from memql import Memory
     from memql.engine.access import identity
     from memql.engine.context import EngineConfig
-    from memql.store import default_db_path
+    from memql.store import default_db_path, is_postgres_url
 
     o = ctx.obj
     try:  # a contradictory identity is a usage error, before any store is opened
@@ -258,7 +260,14 @@ def open_memory(ctx: click.Context):
     except ValueError as exc:
         click.echo(f"memql: {exc}", err=True)
         sys.exit(2)
+    named = o["db"] or os.environ.get("MEMQL_DB")
     location = o["db"] or str(default_db_path())
+    if reads_only and named and not is_postgres_url(location) and not file_exists(location):
+        click.echo(
+            f"memql: no store at {location}: nothing to read there (a command that writes creates it)",
+            err=True,
+        )
+        sys.exit(2)
     try:
         return Memory(
             location,
@@ -291,6 +300,17 @@ def close_on_stop_signals(close: Callable[[], None]) -> None:
 
     for number in (signal.SIGTERM, signal.SIGINT):
         signal.signal(number, stop)
+
+
+def file_exists(location: str) -> bool:
+    """Whether a store file is at `location` (":memory:" always is; a name the system refuses, too long
+    for one, names none)."""
+    if location == ":memory:":
+        return True
+    try:
+        return Path(location).expanduser().exists()
+    except OSError:
+        return False
 
 
 def store_problem(location: str, exc: BaseException) -> str:

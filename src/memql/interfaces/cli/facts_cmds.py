@@ -39,7 +39,7 @@ def get_command(
     TIME is an ISO-8601 instant or a time expression ("2026-06-02", "yesterday"). An unknown subject
     gives an empty list (exit 0); a malformed time is a diagnostic (exit 1).
     """
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         result = memory.facts.get(subject, attribute, as_of=as_of, recorded_at=recorded_at)
     _finish(result, as_json, f"{subject} {attribute or ''}".strip())
 
@@ -56,7 +56,7 @@ def history_command(
     ctx: click.Context, subject: str, attribute: str, recorded_at: str | None, as_json: bool
 ) -> None:
     """Every value SUBJECT's ATTRIBUTE has held, oldest first, each with its validity window and source."""
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         result = memory.facts.history(subject, attribute, recorded_at=recorded_at)
     _finish(result, as_json, f"history of {subject} {attribute}")
 

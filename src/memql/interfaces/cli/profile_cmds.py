@@ -30,7 +30,7 @@ def export_command(ctx: click.Context, fmt: str, user: str | None, did: str | No
 
     Exits 0 on success, 1 when the export is refused (its diagnostics go to standard error).
     """
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         result = memory.export_a2p(user=user, did=did)
     if not result.success:
         _print_diagnostics(result.diagnostics, err=True)

@@ -23,7 +23,7 @@ def proposals_group() -> None:
 @click.pass_context
 def list_command(ctx: click.Context, status: str, limit: int, as_json: bool) -> None:
     """Proposals in a status, newest first (an agent sees only its own)."""
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         result = memory.proposals.list(status, limit=limit)
     if wants_json(as_json) or not result.success:
         _finish(result, as_json)

@@ -69,7 +69,7 @@ def search_command(
 
     Exits 0 (also when nothing matches), 1 when refused.
     """
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         result = memory.search(query, k=k, filter={"has_tags": list(tags)} if tags else None, as_of=as_of)
     if wants_json(as_json) or not result.success:
         _finish(result, as_json)
@@ -93,7 +93,7 @@ def get_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
     """
     from memql.errors import Refusal
 
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         try:
             row = memory.get(record_id)
         except Refusal as exc:
@@ -124,7 +124,7 @@ def get_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
 def lineage_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
     """The record's lineage links, both directions (merged_into, split_from, supersedes, ...), as
     Memory.lineage. Exits 0 (a record with no links prints none), 1 for an id this session cannot read."""
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         links = memory.lineage(record_id)
         known = bool(links) or bool(memory.history(record_id))
     if not known:

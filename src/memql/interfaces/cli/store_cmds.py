@@ -58,7 +58,7 @@ def exec_command(ctx: click.Context, file: str, dry_run: bool, as_json: bool) ->
 @click.pass_context
 def history_command(ctx: click.Context, record_id: str, as_json: bool) -> None:
     """Every change to a record, from the audit log."""
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=True) as memory:
         rows = memory.history(record_id)
     if not rows:  # never existed here, or this session may not read it: the same answer
         click.echo(f"memql: no record {record_id} in this tenant (no history)", err=True)
@@ -104,7 +104,7 @@ def sweep_command(ctx: click.Context, as_json: bool) -> None:
 @click.pass_context
 def due_command(ctx: click.Context, advance: bool, as_json: bool) -> None:
     """Reminders that are due now."""
-    with open_memory(ctx) as memory:
+    with open_memory(ctx, reads_only=not advance) as memory:
         _finish(memory.due(advance=advance), as_json)
 
 

@@ -5,11 +5,10 @@ from __future__ import annotations
 import sqlite3
 import sys
 from dataclasses import asdict
-from pathlib import Path
 
 import click
 
-from memql.interfaces.cli.common import emit_json, main, store_problem, wants_json
+from memql.interfaces.cli.common import emit_json, file_exists, main, store_problem, wants_json
 from memql.interfaces.cli.progress import progress_bars
 
 
@@ -26,7 +25,7 @@ def copy_command(source: str, destination: str, as_json: bool) -> None:
     from memql.store import is_postgres_url, open_store
     from memql.store.copy import CopyRefused, copy_store
 
-    if not is_postgres_url(source) and source != ":memory:" and not _exists(source):
+    if not is_postgres_url(source) and not file_exists(source):
         click.echo(f"memql: no store at {source}", err=True)  # opening it would create an empty one
         sys.exit(2)
     stores = []
@@ -53,11 +52,3 @@ def copy_command(source: str, destination: str, as_json: bool) -> None:
             f"copied {report.records} records, {report.links} links, {report.operations} operations "
             f"({report.events} events); next id {report.last_record_number + 1}"
         )
-
-
-def _exists(path: str) -> bool:
-    """Whether a file is at `path` (a name the system refuses, too long for one, names none)."""
-    try:
-        return Path(path).expanduser().exists()
-    except OSError:
-        return False
