@@ -463,7 +463,7 @@ class Memory:
         said: str | Sequence[tuple[str, str]],
         *,
         speaker: str | None = None,
-        time: datetime | None = None,
+        time: datetime | str | None = None,
         facets: dict[str, Any] | None = None,
         keep_unformed: bool = True,
         **fields: Any,
@@ -473,7 +473,9 @@ class Memory:
         reads becomes a fact record — a newer value supersedes the one its key held, and the result says
         so (`UPDATE` with the facts it closed) —; a message of the speaker's with no fact is stored as it
         is (`keep_unformed`). One workflow: all or nothing. `facets` and `fields` (permissions, tags,
-        sensitivity …) go on every record. See memql.cognition.remember."""
+        sensitivity …) go on every record. `time` (when it was said; default now) is a datetime, an
+        ISO-8601 string or a time phrase ("yesterday", "昨天"), as an Encode's. See
+        memql.cognition.remember."""
         who = speaker or self.actor or "user"
         turns = [(who, said)] if isinstance(said, str) else list(said)
         return remember(

@@ -5,7 +5,7 @@ close or another user's fact refuses the whole call, which stores nothing."""
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
 from memql import Memory
 
@@ -86,3 +86,22 @@ def test_a_message_too_long_to_read_is_a_diagnostic(memory) -> None:
     result = m.remember("word " * 30_000)
     assert not result.success
     assert (result.diagnostics[0].rule, result.diagnostics[0].path) == ("field.size", "/said/0")
+
+
+def test_when_it_was_said_is_a_datetime_an_iso_string_or_a_phrase(memory, clock) -> None:
+    """As an Encode's time: `time="yesterday"` was a pydantic ValidationError, and so was a naive datetime."""
+    m = memory(actor="mira", embedder="none")
+    assert m.remember("I live in Berlin.", time="2026-01-02T10:00:00Z").success
+    assert m.remember("I moved to Lisbon.", time="yesterday").success
+    assert m.remember("I moved to Porto.", time=datetime(2026, 5, 1, 9)).success  # naive: UTC
+    yesterday = datetime.combine(clock.now().date() - timedelta(days=1), datetime.min.time(), tzinfo=UTC)
+    assert [(f.value, f.valid_from) for f in m.facts.history("mira", "residence").facts] == [
+        ("Berlin", datetime(2026, 1, 2, 10, tzinfo=UTC)),
+        ("Lisbon", yesterday),
+        ("Porto", datetime(2026, 5, 1, 9, tzinfo=UTC)),
+    ]
+    for bad, rule in (("the day after never", "time.invalid"), (5, "field.type")):
+        refused = m.remember("I moved to Madrid.", time=bad)
+        assert not refused.success
+        assert [(d.rule, d.path) for d in refused.diagnostics] == [(rule, "/time")]
+    assert "Madrid" not in values(m, "mira", "residence")  # nothing written

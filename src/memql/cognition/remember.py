@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from memql.lang import build
 from memql.lang.delta import MAX_TEXT, Turn, Utterance
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.time import TimeParseError, resolve_instant
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
@@ -57,7 +58,7 @@ def remember(
     turns: Sequence[tuple[str, str]],
     *,
     speaker: str,
-    time: datetime | None = None,
+    time: datetime | str | None = None,
     facets: Mapping[str, Any] | None = None,
     keep_unformed: bool = True,
     **fields: Any,
@@ -75,7 +76,14 @@ def remember(
                     Diagnostic(path=f"/said/{i}", rule="field.size", severity="error", message=message)
                 ],
             )
-    at = time or executor.clock.now()
+    now = executor.clock.now()
+    try:  # when it was said: a datetime, an ISO-8601 string or a phrase read against the clock ("yesterday")
+        at = now if time is None else resolve_instant(time, now)
+    except (TimeParseError, TypeError) as exc:
+        rule = "time.invalid" if isinstance(exc, TimeParseError) else "field.type"
+        return RememberResult(
+            False, diagnostics=[Diagnostic(path="/time", rule=rule, severity="error", message=str(exc))]
+        )
     steps: list[dict[str, Any]] = []
     kinds: list[tuple[str, dict[str, Any] | None]] = []  # per step: its text, its fact
     recent: list[Turn] = []

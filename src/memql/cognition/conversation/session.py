@@ -26,7 +26,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from datetime import UTC, datetime
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation import registry
@@ -59,7 +59,7 @@ from memql.cognition.conversation.superseded import ending_clauses_last, label_s
 from memql.lang import build
 from memql.lang.delta import Turn
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.time import TimeParseError, parse_instant, parse_natural
+from memql.lang.time import TimeParseError, resolve_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 
 if TYPE_CHECKING:
@@ -549,19 +549,15 @@ class Conversation:
         name = path.strip("/")
         if time is None:
             return self.executor.clock.now()
-        if isinstance(time, datetime):
-            return time if time.tzinfo else time.replace(tzinfo=UTC)
-        if isinstance(time, str):
-            try:
-                return parse_instant(time)[0]
-            except TimeParseError:
-                pass
-            try:  # a time expression, against the clock; an as_of phrase means its end (as in the language)
-                span = parse_natural(time, self.executor.clock.now())
-            except TimeParseError as exc:
-                raise error(path, "time.invalid", f"{name}: {exc}") from None
-            return span.end if path == "/as_of" else span.start
-        raise error(path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression")
+        # a time expression is read against the clock; an as_of phrase means its end (as in the language)
+        try:
+            return resolve_instant(time, self.executor.clock.now(), end=path == "/as_of")
+        except TimeParseError as exc:
+            raise error(path, "time.invalid", f"{name}: {exc}") from None
+        except TypeError:
+            raise error(
+                path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression"
+            ) from None
 
 
 def _first_source(row: dict[str, Any]) -> str | None:

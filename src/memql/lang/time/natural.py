@@ -60,7 +60,7 @@ from __future__ import annotations
 import bisect
 import re
 from collections.abc import Callable
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Literal
 
 from . import natural_en, natural_zh
@@ -269,6 +269,21 @@ def parse_natural(text: str, now: datetime, lang: Lang = "auto") -> TimeSpan:
     except (OverflowError, ValueError) as exc:
         raise TimeParseError(f"cannot resolve {quote(text)} (outside the years 1..9999?): {exc}") from exc
     raise TimeParseError(f"not a recognised time expression: {quote(text)}")
+
+
+def resolve_instant(value: datetime | str, now: datetime, *, end: bool = False) -> datetime:
+    """An instant a caller gave: a datetime (naive ones read as UTC), an ISO-8601 string, or a time phrase
+    resolved against `now` -- its start, or with `end` its end (an "as of" reads to the end of the day it
+    names). Raises TimeParseError for a string that is neither, TypeError for anything else."""
+    if isinstance(value, datetime):
+        return value if value.tzinfo else value.replace(tzinfo=UTC)
+    if not isinstance(value, str):
+        raise TypeError(f"a datetime, an ISO-8601 string or a time expression, not {type(value).__name__}")
+    try:
+        return parse_instant(value)[0]
+    except TimeParseError:
+        span = parse_natural(value, now)
+    return span.end if end else span.start
 
 
 # --- find_natural -----------------------------------------------------------------------------
