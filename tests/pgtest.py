@@ -21,11 +21,14 @@ import os
 import shutil
 import tempfile
 import threading
+import time
 import uuid
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import urlsplit, urlunsplit
 
 RUN_VARIABLE = "MEMQL_TEST_PG_RUN"
 
@@ -381,3 +384,50 @@ def _describe_new_store(conn: Any) -> NewStore:
     sequences = _sequences(conn, schema, [name for name, kind, _ in structure if kind == "S"])
     hnsw = {row[0] for row in conn.execute(HNSW, found).fetchall()}
     return NewStore(structure, rows, sizes, referenced_by, sequences, hnsw)
+
+
+# A database of its own, which a test may close to connections (a server out of reach, as a failover or a
+# network cut makes it) without touching any other test's.
+
+
+@contextmanager
+def own_database() -> Iterator[tuple[str, str]]:
+    """A new database on the run's server, dropped afterwards: (a memql URL of a store in it, its name).
+    Skips the test when the role may not create one (a server given by $MEMQL_TEST_PG_DSN)."""
+    import psycopg
+    import pytest
+
+    name = f"memql_own_{uuid.uuid4().hex[:12]}"
+    try:
+        with psycopg.connect(server_dsn(), autocommit=True) as admin:
+            admin.execute(f'CREATE DATABASE "{name}"')
+    except psycopg.Error as exc:
+        pytest.skip(f"cannot create a database on the test server: {exc}")
+    url = urlunsplit(urlsplit(server_dsn())._replace(path=f"/{name}"))
+    try:
+        yield f"{url}{'&' if '?' in url else '?'}schema=memql", name
+    finally:
+        with psycopg.connect(server_dsn(), autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def out_of_reach(name: str) -> None:
+    """Close database `name` to new connections and end the open ones (waiting until they are gone)."""
+    import psycopg
+
+    with psycopg.connect(server_dsn(), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
+        for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
+            if not admin.execute(
+                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
+            ).fetchone()[0]:
+                return
+            time.sleep(0.05)
+
+
+def back_in_reach(name: str) -> None:
+    import psycopg
+
+    with psycopg.connect(server_dsn(), autocommit=True) as admin:
+        admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')

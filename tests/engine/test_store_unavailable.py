@@ -8,18 +8,13 @@ backends are ended as a restart, a failover or a network cut would end them."""
 from __future__ import annotations
 
 import time
-import uuid
-from collections.abc import Iterator
-from contextlib import contextmanager
-from urllib.parse import urlsplit, urlunsplit
 
 import psycopg
-import pytest
 
 from memql import Memory
 from memql.interfaces.rest.errors import status_for
-from memql.store.postgres import split_url
-from pgtest import fresh_location, server_dsn
+from memql.store.postgres import PostgresStore, split_url
+from pgtest import back_in_reach, fresh_location, out_of_reach, own_database, server_dsn
 
 
 def _tags(m: Memory, record_id: str) -> list[str]:
@@ -105,48 +100,18 @@ def test_a_postgres_connection_lost_mid_workflow_is_unavailable_and_changes_noth
         assert m.execute(label).success and _tags(m, first) == ["ferry"]
 
 
-@contextmanager
-def _own_database() -> Iterator[tuple[str, str]]:
-    """A database of its own on the run's server (closing it to connections touches no other test's):
-    (its memql URL, its name)."""
-    name = f"memql_unavailable_{uuid.uuid4().hex[:12]}"
-    try:
-        with psycopg.connect(server_dsn(), autocommit=True) as admin:
-            admin.execute(f'CREATE DATABASE "{name}"')
-    except psycopg.Error as exc:  # a server given by $MEMQL_TEST_PG_DSN may not let the role create one
-        pytest.skip(f"cannot create a database on the test server: {exc}")
-    parts = urlsplit(server_dsn())
-    url = urlunsplit(parts._replace(path=f"/{name}"))
-    try:
-        yield f"{url}{'&' if '?' in url else '?'}schema=memql", name
-    finally:
-        with psycopg.connect(server_dsn(), autocommit=True) as admin:
-            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-
-
-def test_a_postgres_server_out_of_reach_is_unavailable_not_busy():
-    with _own_database() as (location, name):
+def test_a_postgres_server_out_of_reach_is_unavailable_not_busy(monkeypatch):
+    monkeypatch.setattr(PostgresStore, "pool_wait_s", 1.0)  # the wait for a pooled connection (30 s)
+    with own_database() as (location, name):
         m = Memory(location, tenant="acme", actor="mira", embedder=None)
         try:
-            m.store.pool.timeout = 1  # type: ignore[attr-defined]  # the wait for a connection (30 s)
             first = m.encode("the ferry leaves at nine").id
-            with psycopg.connect(server_dsn(), autocommit=True) as admin:
-                admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-                admin.execute(
-                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,)
-                )
-                for _ in range(200):
-                    if not admin.execute(
-                        "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
-                    ).fetchone()[0]:
-                        break
-                    time.sleep(0.05)
+            out_of_reach(name)
             for result in (m.encode("the ferry leaves at ten"), m.retrieve("ferry")):
                 assert not result.success
                 assert [d.rule for d in result.diagnostics] == ["store.unavailable"]
                 assert "cannot be reached" in result.diagnostics[0].message  # not "every connection in use"
-            with psycopg.connect(server_dsn(), autocommit=True) as admin:
-                admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            back_in_reach(name)
             deadline = time.monotonic() + 30  # the pool retries its connections with a growing pause
             while not (found := m.retrieve("ferry")).success and time.monotonic() < deadline:
                 time.sleep(0.2)

@@ -13,7 +13,7 @@ from memql.engine.result import ExecutionResult
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
 from memql.interfaces.mcp.params import Ids, RecordId, Time
 from memql.interfaces.mcp.sdk import CallToolResult
-from memql.interfaces.mcp.session import Session, internal_error, log
+from memql.interfaces.mcp.session import Session, failed
 
 Subject = Annotated[str, Field(min_length=1, max_length=512, description="whom or what the fact is about")]
 
@@ -53,9 +53,8 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             return refusal(
                 [diagnostic("/planner", "plan.no_llm", f"planner {planner} is not available: {exc}")]
             )
-        except Exception:
-            log.exception("memql plan failed")
-            return internal_error()
+        except Exception as exc:
+            return failed(exc, "memql plan failed")
         errors = [d for d in outcome.diagnostics if d.severity == "error"]
         if outcome.result is not None:
             errors += outcome.result.diagnostics
@@ -117,9 +116,8 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
 
         try:
             result = session.call(read)
-        except Exception:
-            log.exception("memql facts failed")
-            return internal_error()
+        except Exception as exc:
+            return failed(exc, "memql facts failed")
         return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
 
     def memory_history(
@@ -142,9 +140,8 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             wanted = list(dict.fromkeys([*ids, record_id]))
         try:
             found = session.call(lambda m: [(rid, m.history(rid)) for rid in dict.fromkeys(wanted)])
-        except Exception:
-            log.exception("memql history failed")
-            return internal_error()
+        except Exception as exc:
+            return failed(exc, "memql history failed")
         records = [{"record_id": rid, "events": events} for rid, events in found if events]
         missing = [rid for rid, events in found if not events]
         unreadable = [
@@ -230,9 +227,8 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
             result = session.call(assemble)
         except ConversationError as exc:
             return refusal(list(exc.diagnostics))
-        except Exception:
-            log.exception("memql context failed")
-            return internal_error()
+        except Exception as exc:
+            return failed(exc, "memql context failed")
         return answer({"success": True, **result}, refused=False)
 
     return [memory_plan, memory_execute, memory_facts, memory_history, memory_context]

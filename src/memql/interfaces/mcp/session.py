@@ -8,8 +8,10 @@ from collections.abc import Callable
 from typing import Any
 
 from memql.engine.result import ExecutionResult
+from memql.errors import Refusal
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
 from memql.interfaces.mcp.sdk import CallToolResult
+from memql.lang.diagnostics import Diagnostic
 from memql.memory import Memory
 
 log = logging.getLogger("memql.mcp")
@@ -32,10 +34,19 @@ class Session:
         """Run one API call that returns an ExecutionResult and frame it (refused: an error result)."""
         try:
             result = self.call(work)
-        except Exception:  # the engine reports its own failures as diagnostics; this is the last guard
-            log.exception("memql tool call failed")
-            return internal_error()
+        except Exception as exc:  # the engine reports its own failures as diagnostics; this is the last guard
+            return failed(exc, "memql tool call failed")
         return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
+
+
+def failed(exc: Exception, what: str) -> CallToolResult:
+    """The error result of a call that raised: a refusal raised outside a program's result (a store that is
+    busy or cannot be reached, said by a read such as history) as that refusal; anything else, logged, as
+    `exec.internal`."""
+    if isinstance(exc, Refusal):
+        return refusal([Diagnostic(path=exc.path, rule=exc.rule, severity="error", message=exc.message)])
+    log.error(what, exc_info=exc)
+    return internal_error()
 
 
 def internal_error() -> CallToolResult:

@@ -359,6 +359,7 @@ class PostgresStore:
     """A memql store in a PostgreSQL schema. Safe to share between threads (a connection pool)."""
 
     lock_timeout_ms = reads.LOCK_TIMEOUT_MS  # how long a statement waits for another's lock (then store.busy)
+    pool_wait_s = 30.0  # how long a transaction waits for a pooled connection (then store.busy/unavailable)
 
     def __init__(
         self,
@@ -392,6 +393,7 @@ class PostgresStore:
             self.dsn,
             min_size=min_connections,
             max_size=connections,
+            timeout=self.pool_wait_s,
             configure=self._configure,
             reset=reset_to_writes,  # a read's connection goes back to the pool as a write's
             kwargs={"row_factory": dict_row},
