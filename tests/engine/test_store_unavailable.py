@@ -7,13 +7,14 @@ backends are ended as a restart, a failover or a network cut would end them."""
 
 from __future__ import annotations
 
+import logging
 import time
 
 import psycopg
 
 from memql import Memory
 from memql.interfaces.rest.errors import status_for
-from memql.store.postgres import PostgresStore, split_url
+from memql.store.postgres import ANALYZE_FIRST, PostgresStore, split_url
 from pgtest import back_in_reach, fresh_location, out_of_reach, own_database, server_dsn
 
 
@@ -118,4 +119,27 @@ def test_a_postgres_server_out_of_reach_is_unavailable_not_busy(monkeypatch):
             assert found.success and found.affected_ids == [first]
             assert m.encode("the ferry leaves at ten").success
         finally:
+            m.close()
+
+
+def test_a_write_committed_before_the_statistics_refresh_fails_is_reported_as_done(caplog):
+    """The planner's statistics are refreshed on a new connection once the store has grown (ANALYZE_FIRST
+    records, then each doubling), after the write that grew it committed: that connection failing (the
+    server refusing new ones, here; a restart in the moment between) reported the committed write as
+    exec.internal."""
+    with own_database() as (location, name):
+        m = Memory(location, tenant="acme", actor="mira", embedder=None)
+        try:
+            texts = [f"note {i} about the ferry" for i in range(ANALYZE_FIRST)]
+            grown = m.encode_many([{"op": "Encode", "args": {"payload": {"text": t}}} for t in texts[:-1]])
+            assert grown.success
+            with psycopg.connect(server_dsn(), autocommit=True) as admin:  # open connections go on working
+                admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
+            with caplog.at_level(logging.WARNING, logger="memql.store.postgres.schema"):
+                last = m.encode(texts[-1])  # the hundredth: its commit is followed by the refresh
+            assert last.success, last.diagnostics
+            assert "not refreshed" in caplog.text
+            assert len(m.retrieve(query="ferry", k=200).affected_ids) == ANALYZE_FIRST
+        finally:
+            back_in_reach(name)
             m.close()
