@@ -370,7 +370,10 @@ class LexicalIndex(Kept):
         it when it closes: the next process opens that snapshot instead of building the index."""
         if self.database is None or self.mode == "fts5" or self.stopping:
             return
-        if self.mode == "auto" and self.keeper is None and _records_created(conn) < POSTINGS_MIN_RECORDS:
+        try:
+            if self.mode == "auto" and self.keeper is None and _records_created(conn) < POSTINGS_MIN_RECORDS:
+                return
+        except sqlite3.Error:  # (after the commit: the write is done; the next search catches up itself)
             return
         self.keeping.wake()
 
