@@ -411,19 +411,33 @@ def own_database() -> Iterator[tuple[str, str]]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
+def end_sessions(column: str, value: str) -> int:
+    """End every server process whose pg_stat_activity `column` is `value` -- `application_name`: a store's
+    schema (fresh_location names its connections so); `datname`: a database -- as a server restart, a
+    failover or a network cut ends them, and wait until they are gone. How many were told to end."""
+    import psycopg
+
+    if column not in ("application_name", "datname"):
+        raise ValueError(column)
+    with psycopg.connect(server_dsn(), autocommit=True) as admin:
+        ended = admin.execute(
+            f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE {column} = %s", (value,)
+        ).fetchone()[0]
+        for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
+            left = admin.execute(f"SELECT count(*) FROM pg_stat_activity WHERE {column} = %s", (value,))
+            if not left.fetchone()[0]:
+                break
+            time.sleep(0.05)
+    return ended
+
+
 def out_of_reach(name: str) -> None:
-    """Close database `name` to new connections and end the open ones (waiting until they are gone)."""
+    """Close database `name` to new connections and end the open ones."""
     import psycopg
 
     with psycopg.connect(server_dsn(), autocommit=True) as admin:
         admin.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS false')
-        admin.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s", (name,))
-        for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
-            if not admin.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE datname = %s", (name,)
-            ).fetchone()[0]:
-                return
-            time.sleep(0.05)
+    end_sessions("datname", name)
 
 
 def back_in_reach(name: str) -> None:

@@ -15,7 +15,7 @@ import psycopg
 from memql import Memory
 from memql.interfaces.rest.errors import status_for
 from memql.store.postgres import ANALYZE_FIRST, PostgresStore, split_url
-from pgtest import back_in_reach, fresh_location, out_of_reach, own_database, server_dsn
+from pgtest import back_in_reach, end_sessions, fresh_location, out_of_reach, own_database, server_dsn
 
 
 def _tags(m: Memory, record_id: str) -> list[str]:
@@ -56,22 +56,8 @@ def test_a_full_disk_refuses_with_store_full_names_the_step_and_changes_nothing(
 
 
 def _end_backends(location: str) -> None:
-    """End every server process of the store's connections (its pool names them by its schema) and wait
-    until they are gone, as a server restart would."""
-    schema = split_url(location)[1]
-    with psycopg.connect(server_dsn(), autocommit=True) as admin:
-        ended = admin.execute(
-            "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
-            (schema,),
-        ).fetchone()[0]
-        assert ended >= 1
-        for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
-            left = admin.execute(
-                "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (schema,)
-            ).fetchone()[0]
-            if not left:
-                return
-            time.sleep(0.05)
+    """End every server process of the store's connections (its pool names them by its schema)."""
+    assert end_sessions("application_name", split_url(location)[1]) >= 1
 
 
 def test_a_postgres_connection_lost_mid_workflow_is_unavailable_and_changes_nothing():

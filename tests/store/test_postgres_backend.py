@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 
 import pytest
 from click.testing import CliRunner
@@ -16,7 +15,7 @@ from memql.interfaces.cli import main
 from memql.services.tokenize import ANALYZER_VERSION
 from memql.store import open_store
 from memql.store.postgres import PostgresStore, StoreUnavailable, schema, split_url
-from pgtest import fresh_location, server_dsn
+from pgtest import end_sessions, fresh_location, server_dsn
 
 
 def test_the_url_names_the_schema_and_keeps_libpq_parameters():
@@ -165,26 +164,11 @@ def test_connections_the_server_closed_while_idle_are_replaced_not_failed():
     """A server restart, a failover or an idle timeout ends the pool's idle connections; the requests that
     took them each failed (exec.internal, "the connection is lost"). A closed one is now told by a poll
     and replaced."""
-    import psycopg
-
     location = fresh_location()
     with Memory(location, tenant="t", embedder=None) as m:
         first = m.encode("the ferry leaves at nine").id
         assert m.retrieve("ferry").affected_ids == [first]
-        schema_name = split_url(location)[1]
-        with psycopg.connect(server_dsn(), autocommit=True) as admin:
-            ended = admin.execute(
-                "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE application_name = %s",
-                (schema_name,),
-            ).fetchone()[0]
-            assert ended >= 1
-            for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
-                left = admin.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE application_name = %s", (schema_name,)
-                ).fetchone()[0]
-                if not left:
-                    break
-                time.sleep(0.05)
+        assert end_sessions("application_name", split_url(location)[1]) >= 1
         for _ in range(3):  # more than the connections the pool held
             found = m.retrieve("ferry")
             assert found.success, found.diagnostics
