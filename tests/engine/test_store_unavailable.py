@@ -8,12 +8,15 @@ backends are ended as a restart, a failover or a network cut would end them."""
 from __future__ import annotations
 
 import logging
+import random
 import time
+from datetime import UTC, datetime, timedelta
 
 import psycopg
 
 from memql import Memory
 from memql.interfaces.rest.errors import status_for
+from memql.ports.clock import FixedClock
 from memql.store.postgres import ANALYZE_FIRST, PostgresStore, split_url
 from pgtest import back_in_reach, end_sessions, fresh_location, out_of_reach, own_database, server_dsn
 
@@ -129,3 +132,68 @@ def test_a_write_committed_before_the_statistics_refresh_fails_is_reported_as_do
         finally:
             back_in_reach(name)
             m.close()
+
+
+def test_every_write_path_on_a_full_disk_is_store_full_and_leaves_the_file_sound(tmp_path):
+    """Encodes, bulk writes, workflows, Updates, Deletes, Merges, Splits, stored summaries, Locks, Expires,
+    sweeps and remember, with the size limit just above the store's size (raised a little now and then):
+    each is done or refused with store.full, never exec.internal or an exception; the file stays sound."""
+    rnd = random.Random(20261129)
+    clock = FixedClock(datetime(2026, 3, 2, 9, tzinfo=UTC))
+    with Memory(str(tmp_path / "full.db"), tenant="acme", actor="mira", embedder=None, clock=clock) as m:
+        m.encode_many([f"note {i} about the ferry" for i in range(50)])
+        conn = m.store.conn  # type: ignore[attr-defined]
+
+        def limit(extra: int) -> None:
+            conn.execute(f"PRAGMA max_page_count = {conn.execute('PRAGMA page_count').fetchone()[0] + extra}")
+
+        def text(n: int) -> str:
+            return " ".join(
+                rnd.choice(["ferry", "river", "港口", "garden", "budget", "passport"]) for _ in range(n)
+            )
+
+        def ids() -> list[str]:
+            return [str(rnd.randint(1, 80)) for _ in range(rnd.randint(1, 3))]
+
+        writes = [
+            lambda: m.encode(text(rnd.choice([3, 3000]))),
+            lambda: m.encode_many([text(rnd.choice([3, 200])) for _ in range(rnd.randint(2, 200))]),
+            lambda: m.execute(
+                {
+                    "workflow": [
+                        {"op": "Encode", "args": {"payload": {"text": text(20)}}},
+                        {"op": "Label", "target": {"ids": ids()}, "args": {"tags": ["x"]}},
+                    ]
+                }
+            ),
+            lambda: m.execute(
+                {"op": "Update", "target": {"ids": ids()}, "args": {"set": {"text": text(2000)}}}
+            ),
+            lambda: m.execute({"op": "Delete", "target": {"ids": ids()}, "args": {"soft": True}}),
+            lambda: m.execute(
+                {"op": "Merge", "target": {"ids": ids() + ids()}, "args": {"strategy": "merge_into_primary"}}
+            ),
+            lambda: m.execute({"op": "Split", "target": {"ids": ids()}, "args": {"strategy": "sentences"}}),
+            lambda: m.execute({"op": "Lock", "target": {"ids": ids()}, "args": {"mode": "read_only"}}),
+            lambda: m.execute(
+                {
+                    "op": "Expire",
+                    "target": {"ids": ids()},
+                    "args": {"ttl": "PT1S", "on_expire": "soft_delete"},
+                }
+            ),
+            m.sweep,
+            lambda: m.remember("I live in Berlin and my passport expires in June"),
+        ]
+        limit(20)
+        refused = 0
+        for _ in range(150):
+            clock.advance(timedelta(seconds=rnd.choice([0, 2, 3600])))
+            result = rnd.choice(writes)()
+            errors = [d.rule for d in result.diagnostics if d.severity == "error"]
+            assert "exec.internal" not in errors, result.diagnostics
+            refused += "store.full" in errors
+            if rnd.random() < 0.05:
+                limit(rnd.randint(0, 40))
+        assert refused >= 20  # the limit was met, on many paths
+        assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
