@@ -411,10 +411,11 @@ def own_database() -> Iterator[tuple[str, str]]:
             admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
-def end_sessions(column: str, value: str) -> int:
+def end_sessions(column: str, value: str, *, wait: bool = True) -> int:
     """End every server process whose pg_stat_activity `column` is `value` -- `application_name`: a store's
     schema (fresh_location names its connections so); `datname`: a database -- as a server restart, a
-    failover or a network cut ends them, and wait until they are gone. How many were told to end."""
+    failover or a network cut ends them, and (`wait`) wait until they are gone: not while the store is in
+    use, whose pool opens new ones. How many were told to end."""
     import psycopg
 
     if column not in ("application_name", "datname"):
@@ -423,7 +424,7 @@ def end_sessions(column: str, value: str) -> int:
         ended = admin.execute(
             f"SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity WHERE {column} = %s", (value,)
         ).fetchone()[0]
-        for _ in range(200):  # (each backend ends on its own, a moment after it was told to)
+        for _ in range(200 if wait else 0):  # (each backend ends on its own, a moment after it was told to)
             left = admin.execute(f"SELECT count(*) FROM pg_stat_activity WHERE {column} = %s", (value,))
             if not left.fetchone()[0]:
                 break

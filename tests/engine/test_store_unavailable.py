@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 import time
 from datetime import UTC, datetime, timedelta
 
@@ -197,3 +198,56 @@ def test_every_write_path_on_a_full_disk_is_store_full_and_leaves_the_file_sound
                 limit(rnd.randint(0, 40))
         assert refused >= 20  # the limit was met, on many paths
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_writes_and_reads_while_backends_are_ended_fail_cleanly_and_keep_the_store_whole():
+    """Threads writing (Encodes, workflows of three) and reading while the store's PostgreSQL sessions are
+    ended again and again: every failure is store.unavailable (no exec.internal, no exception); every write
+    reported done is stored and none reported failed (before its commit) is."""
+    location = fresh_location()
+    rnd = random.Random(7)
+    done, failed, problems, refused = set(), set(), [], []
+    guard = threading.Lock()
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        m.encode("the ferry leaves at nine")
+        stop = time.monotonic() + 3
+
+        def work(worker: int) -> None:
+            i = 0
+            while time.monotonic() < stop:
+                i += 1
+                texts = [f"worker {worker} note {i} part {j}" for j in range(1 if i % 3 else 3)]
+                try:
+                    if len(texts) == 1:
+                        result = m.encode(texts[0])
+                    else:
+                        steps = [{"op": "Encode", "args": {"payload": {"text": t}}} for t in texts]
+                        result = m.execute({"workflow": steps})
+                    read = m.retrieve(query="ferry", k=5)
+                except Exception as exc:  # (what the test is about)
+                    with guard:
+                        problems.append(repr(exc))
+                    continue
+                with guard:
+                    for r in (result, read):
+                        problems.extend(d.message for d in r.diagnostics if d.rule != "store.unavailable")
+                    refused.extend(r for r in (result, read) if not r.success)
+                    if result.success:
+                        done.update(texts)
+                    elif "may or may not" not in result.diagnostics[0].message:
+                        failed.update(texts)
+
+        workers = [threading.Thread(target=work, args=(w,)) for w in range(3)]
+        for t in workers:
+            t.start()
+        ended = 0
+        while time.monotonic() < stop:
+            time.sleep(rnd.uniform(0.05, 0.25))
+            ended += end_sessions("application_name", split_url(location)[1], wait=False)
+        for t in workers:
+            t.join()
+        assert not problems, problems[:5]
+        assert ended >= 5 and done and refused  # (sessions were ended while it worked, and it mattered)
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as again:
+        stored = {row["text"] for row in again.store.execute_sql("SELECT text FROM records")}  # type: ignore[attr-defined]
+    assert done <= stored and not (failed & stored)

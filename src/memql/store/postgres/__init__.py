@@ -35,6 +35,7 @@ from psycopg.rows import dict_row
 from psycopg.types.json import set_json_loads
 from psycopg_pool import ConnectionPool
 
+from memql.errors import Refusal
 from memql.ports.record import Link, Record
 from memql.ports.store import Candidate, RecordQuery
 from memql.store.postgres import codec, lexical, query, reads, vectors
@@ -470,35 +471,8 @@ class PostgresStore:
 
     def _rebuild_lexical_index(self) -> None:
         """Refill the lexical index when another analyzer wrote it (see the SQLite backend)."""
-        from memql.services.tokenize import ANALYZER_VERSION
-
-        def current(conn) -> bool:
-            row = conn.execute("SELECT value FROM counters WHERE name = 'lexical_analyzer'").fetchone()
-            return row is not None and row["value"] == ANALYZER_VERSION
-
         with live_connection(self.pool) as conn:
-            if current(conn):
-                return
-            conn.execute("LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE")
-            if current(conn):
-                return
-            conn.execute(
-                "TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats, lexical_changes"
-            )
-            # every process's in-process index starts over (memql.store.postgres.lexical_index)
-            conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'lexical_generation'")
-            last = 0
-            while rows := conn.execute(
-                "SELECT * FROM records WHERE num > %s ORDER BY num LIMIT 5000", (last,)
-            ).fetchall():
-                for row in rows:
-                    record = codec.decode(row)
-                    postings, length = lexical.document(record)
-                    conn.execute(*lexical.add_sql(record.tenant, row["num"], postings, length))
-                last = rows[-1]["num"]
-            conn.execute(
-                "UPDATE counters SET value = %s WHERE name = 'lexical_analyzer'", (ANALYZER_VERSION,)
-            )
+            lexical.rebuild(conn)
 
     @contextmanager
     def transaction(self) -> Iterator[PostgresSession]:
@@ -535,9 +509,11 @@ class PostgresStore:
             finally:
                 conn.rollback()
 
-    def flush_visits(self) -> None:
-        """Write the buffered visits and read audit entries in one transaction (memql.store.visits)."""
-        with self._flushing:
+    def flush_visits(self, attempt: reads.Attempt | None = None) -> None:
+        """Write the buffered visits and read audit entries in one transaction (memql.store.visits); on a
+        failure the batch goes back to the buffer and the error is raised as its refusal."""
+        attempt = attempt or reads.Attempt()
+        with self._flushing, reads.refusing(self.lock_timeout_ms, self.dsn, attempt):
             if not self.visits.pending:
                 return
             batch = self.visits.drain()
@@ -547,6 +523,7 @@ class PostgresStore:
                     for tenant in tenants_of(batch):
                         session._enter(tenant)
                     write_batch(conn, batch, session._log)
+                    attempt.committing = True
             except BaseException:
                 self.visits.restore(batch)
                 raise
@@ -580,11 +557,18 @@ class PostgresStore:
             conn.commit()
 
     def close(self) -> None:
-        """Flush the buffer (a clean close loses no visit), then close the pool."""
+        """Flush the buffer (a clean close loses no visit; a connection lost before that flush committed is
+        replaced and the flush tried once more: nothing else would), then close the pool."""
         self.lexical.close()
         self.visits.close()
         try:
-            self.flush_visits()
+            attempt = reads.Attempt()
+            try:
+                self.flush_visits(attempt)
+            except Refusal as refusal:
+                if refusal.rule != "store.unavailable" or attempt.committing:
+                    raise
+                self.flush_visits()
         finally:
             self.pool.close()
             self._connector.discard()

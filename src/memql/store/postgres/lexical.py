@@ -19,7 +19,8 @@ from memql.index.lexical import CONTEXT_WEIGHT, IDF_FLOOR, K1, B, fts_tokens, qu
 from memql.index.text import context_text, lexical_text
 from memql.lang.encoding import compact_json
 from memql.ports.record import Record
-from memql.services.tokenize import index_text
+from memql.services.tokenize import ANALYZER_VERSION, index_text
+from memql.store.postgres.codec import decode
 
 
 def document(record: Record) -> tuple[dict[str, tuple[int, int]], int]:
@@ -136,3 +137,30 @@ hits AS MATERIALIZED (
     WHERE p.tenant = %(tenant)s AND p.term = ANY(%(terms)s)
     GROUP BY p.num
 )"""
+
+
+def rebuild(conn: Any) -> None:
+    """Refill the lexical tables from the records, unless the current analyzer wrote them (checked again
+    under a lock that keeps writers out meanwhile)."""
+
+    def current() -> bool:
+        row = conn.execute("SELECT value FROM counters WHERE name = 'lexical_analyzer'").fetchone()
+        return row is not None and row["value"] == ANALYZER_VERSION
+
+    if current():
+        return
+    conn.execute("LOCK TABLE records IN SHARE ROW EXCLUSIVE MODE")
+    if current():
+        return
+    conn.execute("TRUNCATE lexical_postings, lexical_docs, lexical_df, lexical_stats, lexical_changes")
+    # every process's in-process index starts over (memql.store.postgres.lexical_index)
+    conn.execute("UPDATE counters SET value = value + 1 WHERE name = 'lexical_generation'")
+    last = 0
+    batch = "SELECT * FROM records WHERE num > %s ORDER BY num LIMIT 5000"
+    while rows := conn.execute(batch, (last,)).fetchall():
+        for row in rows:
+            record = decode(row)
+            postings, length = document(record)
+            conn.execute(*add_sql(record.tenant, row["num"], postings, length))
+        last = rows[-1]["num"]
+    conn.execute("UPDATE counters SET value = %s WHERE name = 'lexical_analyzer'", (ANALYZER_VERSION,))

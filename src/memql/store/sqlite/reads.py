@@ -42,13 +42,15 @@ class VisitFlushes:
 
     def flush_visits(self) -> None:
         """Write the buffered visits and read audit entries in one write transaction (see
-        memql.store.visits); given back to the buffer if the write fails."""
+        memql.store.visits); given back to the buffer if the write fails, whose error is raised as its
+        refusal when it is one (`refusal_for`: busy, a full disk, a failed file)."""
         # (a :memory: store has one connection; a thread inside a transaction of the store already holds it)
         must = self.path == ":memory:" or self._lock._is_owned()  # type: ignore[attr-defined]
-        with self._lock, self._flushing:  # this order, always
+        with self._lock, self._flushing, refusing(self.busy_timeout_ms):  # this order, always
             if self._flush(self.conn, wait=must):
                 return
-        with self._flushing:  # the write lock is another process's: wait for it on a connection of its own
+        # the write lock is another process's: wait for it on a connection of its own
+        with self._flushing, refusing(self.busy_timeout_ms):
             self._flush(self._flush_connection(), wait=True)
 
     def _flush(self, conn: sqlite3.Connection, *, wait: bool) -> bool:
