@@ -18,6 +18,7 @@ import psycopg
 from memql import Memory
 from memql.interfaces.rest.errors import status_for
 from memql.ports.clock import FixedClock
+from memql.store import postgres
 from memql.store.postgres import ANALYZE_FIRST, PostgresStore, split_url
 from pgtest import back_in_reach, end_sessions, fresh_location, out_of_reach, own_database, server_dsn
 
@@ -93,11 +94,14 @@ def test_a_postgres_connection_lost_mid_workflow_is_unavailable_and_changes_noth
 
 def test_a_postgres_server_out_of_reach_is_unavailable_not_busy(monkeypatch):
     monkeypatch.setattr(PostgresStore, "pool_wait_s", 1.0)  # the wait for a pooled connection (30 s)
+    monkeypatch.setattr(postgres, "PREPARE_EVERY_S", 0.0)  # every Memory opened looks at the store
     with own_database() as (location, name):
         m = Memory(location, tenant="acme", actor="mira", embedder=None)
         try:
             first = m.encode("the ferry leaves at nine").id
             out_of_reach(name)
+            # opening a Memory over the store (a server does per request) is no request: it does not fail
+            assert Memory(m.store, tenant="acme", actor="ines", embedder=None).actor == "ines"
             for result in (m.encode("the ferry leaves at ten"), m.retrieve("ferry")):
                 assert not result.success
                 assert [d.rule for d in result.diagnostics] == ["store.unavailable"]

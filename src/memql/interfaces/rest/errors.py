@@ -108,6 +108,12 @@ def refusal_diagnostics(exc: Refusal) -> list[Diagnostic]:
     return [diagnostic(r.rule, r.message, r.path) for r in (exc, *exc.also)]
 
 
+def refused_response(exc: Refusal) -> JSONResponse:
+    """The response to a refusal raised (rather than returned in a result): its diagnostics, its status."""
+    diagnostics = refusal_diagnostics(exc)
+    return error_response(status_for(diagnostics), *diagnostics)
+
+
 # pydantic's error types -> the language's rule ids, so request models report like IRs do
 _PYDANTIC_RULES = {
     "missing": "field.required",
@@ -152,8 +158,7 @@ def install_handlers(app: FastAPI) -> None:
 
     @app.exception_handler(Refusal)
     async def _refused(_request: Request, exc: Refusal) -> JSONResponse:
-        diagnostics = refusal_diagnostics(exc)
-        return error_response(status_for(diagnostics), *diagnostics)
+        return refused_response(exc)
 
     @app.exception_handler(RequestValidationError)
     async def _invalid(_request: Request, exc: RequestValidationError) -> JSONResponse:

@@ -30,7 +30,7 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from memql.engine.result import ExecutionResult
 from memql.interfaces.apikeys import authenticate
 from memql.interfaces.rest.auth import Services, caller_state, memory_for
-from memql.interfaces.rest.errors import RULES, Refusal, diagnostic, error_response
+from memql.interfaces.rest.errors import RULES, Refusal, diagnostic, error_response, refused_response
 from memql.interfaces.rest.middleware import STATE_KEY, replay
 from memql.interfaces.rest.responses import result_response
 from memql.interfaces.rest.retrieve_body import retrieve_result
@@ -88,7 +88,11 @@ class HotRoutes:
     def _answer(self, scope: Scope, presented: str, body: bytes) -> tuple[int, bytes, list[Any]] | None:
         """In a worker thread: the response, or None for the app to answer."""
         shared: Services = self.services()
-        key = authenticate(shared.store, presented)
+        try:
+            key = authenticate(shared.store, presented)
+        except Refusal as refusal:  # the store could not check the key (busy, out of reach): as the app says
+            response = refused_response(refusal)
+            return response.status_code, response.body, response.raw_headers
         if key is None:
             return _FALL_BACK
         scope.setdefault("state", {})[STATE_KEY] = caller_state(key)

@@ -23,6 +23,7 @@ orders inserting transactions store-wide. Audit sequence numbers come from Postg
 from __future__ import annotations
 
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import replace
@@ -60,6 +61,7 @@ from memql.store.postgres.urls import StoreUnavailable, parts_for_message, pool_
 from memql.store.visits import ReadMixin, VisitBuffer, refuse_writes
 
 ANALYZE_FIRST = 100  # records inserted by this process before the first statistics refresh
+PREPARE_EVERY_S = 10.0  # how often opening a Memory looks whether the store grew large enough for its index
 _LEXICAL_FIELDS = frozenset({"text", "url", "tags", "facets", "structured", "payload_meta", "index_paths"})
 _VECTOR_FIELDS = frozenset({"embedding", "path_embeddings", "embedding_dim"})  # what vec and path_vecs read
 _COLUMN_PARAMS = tuple(f"c_{name}" for name in codec.COLUMNS)  # the insert's parameter of each column
@@ -405,6 +407,7 @@ class PostgresStore:
         self._flushing = threading.Lock()  # one flush at a time: read audit entries keep their order
         self.visits = VisitBuffer(self.flush_visits)
         self._inserted, self._analyze_at = 0, ANALYZE_FIRST
+        self._prepare_after = 0.0  # (monotonic) when prepare() looks at the store's size again
         self._newest = 0  # the highest record number this process has given
         self.indexed_dimensions = self._indexed_dimensions()
         self._rebuild_lexical_index()
@@ -422,9 +425,16 @@ class PostgresStore:
 
     def prepare(self, tenant: str, model: str | None) -> None:
         """Called by the opener (Memory): a large store's lexical index is built now, in a thread, so
-        that searches do not wait for it (SQL answers until it is ready)."""
-        with live_connection(self.pool) as conn:
-            records = conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()
+        that searches do not wait for it (SQL answers until it is ready). Looked at once every
+        PREPARE_EVERY_S (a server opens a Memory per request); best effort: a search needs none of it."""
+        if time.monotonic() < self._prepare_after:
+            return
+        try:
+            with live_connection(self.pool) as conn:
+                records = conn.execute("SELECT value FROM counters WHERE name = 'record_num'").fetchone()
+        except psycopg.Error:
+            return  # (the server is out of reach: the request that opened this Memory will say so)
+        self._prepare_after = time.monotonic() + PREPARE_EVERY_S
         self.lexical.prepare(records["value"] if records else 0)
 
     def _configure(self, conn: psycopg.Connection) -> None:
