@@ -8,6 +8,7 @@ its audit entry) waits in the store's VisitBuffer (memql.store.visits) for one b
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -524,7 +525,7 @@ class SQLiteStore(VisitFlushes):
         search costs what the next ones do. Called by the opener (Memory); no index is built here."""
         if self.path == ":memory:":
             return
-        with self._lock:
+        with self._lock, contextlib.suppress(sqlite3.Error):  # (best effort: a search opens what it needs)
             if self._closed or self.conn.in_transaction:
                 return  # (inside a transaction: its first search opens them)
             self.conn.execute("BEGIN")  # one state of the counters the snapshots are checked against
@@ -533,7 +534,8 @@ class SQLiteStore(VisitFlushes):
                     self.vectors.prepare(self.conn, tenant, model)
                 self.lexical.prepare(self.conn)
             finally:
-                self.conn.execute("ROLLBACK")
+                if self.conn.in_transaction:
+                    self.conn.execute("ROLLBACK")
 
     @contextmanager
     def read(self) -> Iterator[SQLiteReadSession]:
