@@ -72,3 +72,21 @@ def test_serve_maintains_the_tenants_that_have_keys(tmp_path, memql_shim):
         process.wait(timeout=30)
     lone = CliRunner().invoke(main, ["--db", str(db), "serve", "--webhook", "http://127.0.0.1:9/x"])
     assert lone.exit_code == 2 and "go with --maintain-every" in lone.stderr
+
+
+def test_maintain_run_stops_on_sigterm_as_on_ctrl_c(tmp_path, memql_shim):
+    """SIGTERM (how systemd, Docker and Kubernetes stop a service) ended the loop unclosed (exit -15)."""
+    db = tmp_path / "m.db"
+    _expiring(db)
+    command = [str(memql_shim / "memql"), "--db", str(db), "--tenant", "t", "maintain", "run"]
+    command += ["--every", "0.1"]
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env())
+    try:
+        _first_stderr_line(process, r"memql: maintenance every")
+        time.sleep(0.3)  # a run or two
+        process.terminate()
+        assert process.wait(timeout=30) == 0
+        assert "Traceback" not in process.stderr.read().decode()
+    finally:
+        if process.poll() is None:
+            process.kill()

@@ -4,6 +4,7 @@ seconds until interrupted, one JSON line per run that did something."""
 from __future__ import annotations
 
 import json
+import signal
 import sys
 
 import click
@@ -50,6 +51,9 @@ def maintain_run_command(
                 _say(run.to_json())
             sys.exit(1 if run.errors else 0)
         click.echo(f"memql: maintenance every {every:g} s; Ctrl-C stops", err=True)
+        # SIGTERM (systemd, Docker, Kubernetes) stops it as Ctrl-C does: a run under way is rolled back and
+        # the store closes, buffered reads written (by default the signal ended the process unclosed)
+        signal.signal(signal.SIGTERM, _interrupt)
         try:
             while True:
                 run = runner.run_once().to_json()
@@ -58,6 +62,10 @@ def maintain_run_command(
                 runner.wait(every)
         except KeyboardInterrupt:
             pass
+
+
+def _interrupt(signum: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _say(run: dict) -> None:
