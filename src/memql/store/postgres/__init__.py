@@ -575,9 +575,9 @@ class PostgresStore:
             attempt = reads.Attempt()
             try:
                 self.flush_visits(attempt)
-            except Refusal as refusal:
-                if refusal.rule != "store.unavailable" or attempt.committing:
-                    raise
+            except Refusal:
+                if not attempt.lost or attempt.committing:
+                    raise  # (out of reach, busy or full: a second try would wait and fail the same)
                 self.flush_visits()
         finally:
             self.pool.close()

@@ -29,9 +29,11 @@ LOCK_TIMEOUT_MS = 30_000
 
 class Attempt:
     """How far a transaction got: `committing` once its body has run (a connection lost from then on
-    leaves the client not knowing whether the server committed)."""
+    leaves the client not knowing whether the server committed); `lost`: its connection was lost (the
+    server went away under it, rather than being out of reach before it began)."""
 
     committing = False
+    lost = False
 
 
 @contextmanager
@@ -60,6 +62,8 @@ def refusing(lock_timeout_ms: int, dsn: str, attempt: Attempt | None = None) -> 
         refusal = _refusal_for(exc, attempt is not None and attempt.committing)
         if refusal is None:
             raise
+        if attempt is not None:
+            attempt.lost = refusal.rule == "store.unavailable"
         raise refusal from exc
 
 
