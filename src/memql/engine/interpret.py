@@ -15,7 +15,7 @@ from memql.lang.categories import lookup
 from memql.lang.delta import MAX_TEXT, MemoryDelta, Utterance
 from memql.ports.models import LLM
 from memql.services.extract import EXTRACTORS, DeferredRules
-from memql.services.extract.base import Extractor
+from memql.services.extract.base import Extractor, is_extractor
 from memql.services.extract.interpret import (
     INFERRED_TAGS,
     INTERPRETED,
@@ -40,7 +40,7 @@ def default_extractor(llm: LLM | None, choice: Extractor | str | None = None) ->
         from memql.services.extract.llm import LLMExtractor
 
         return LLMExtractor(llm, retries=0)
-    if not isinstance(choice, Extractor):
+    if not is_extractor(choice):
         raise TypeError(f"extractor is 'rules', 'llm' or an Extractor, not {type(choice).__name__}")
     return choice
 

@@ -43,6 +43,7 @@ from memql.lang import build
 from memql.lang.delta import MemoryDelta, Turn, Utterance
 from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.services.extract import Extractor, make_extractor
+from memql.services.extract.base import is_extractor
 from memql.services.extract.common import CJK, MOMENT, SINGULAR_RELATIONS, held_key
 from memql.services.extract.interpret import interpreted_facets  # the message's facets: as Encode interpret's
 from memql.services.extract.matching import QueryWords, attribute_phrases, match_score, someone_else
@@ -66,7 +67,7 @@ _OPEN = datetime.max.replace(tzinfo=UTC)
 
 def resolve_extractor(value: Any) -> Extractor | None:
     """`extractor=` of a conversation: None (off), "rules", "llm", or an Extractor."""
-    if value is None or isinstance(value, Extractor):
+    if value is None or is_extractor(value):
         return value
     if isinstance(value, str):
         try:

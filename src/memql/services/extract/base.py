@@ -15,3 +15,9 @@ class Extractor(Protocol):
     name: str
 
     def extract(self, message: Utterance) -> MemoryDelta: ...
+
+
+def is_extractor(value: object) -> bool:
+    """isinstance(value, Extractor) -- what a runtime protocol checks, its members -- without its cost
+    (~20 µs in Python 3.11; an engine checks its extractor as each Memory opens, a server's per request)."""
+    return hasattr(value, "name") and callable(getattr(value, "extract", None))
