@@ -334,3 +334,22 @@ def test_an_engine_imports_the_rules_grammars_only_when_it_first_interprets(tmp_
         [sys.executable, "-c", _DEFERRED, str(tmp_path / "m.db")], capture_output=True, text=True, timeout=120
     )
     assert (done.returncode, done.stdout.split()) == (0, ["True", "rules"]), done.stderr
+
+
+def test_an_extractor_is_anything_with_a_name_and_extract_and_nothing_else_is():
+    """The engine checks the protocol's members (not a runtime protocol check, ~20 µs per Memory opened)."""
+
+    class Quiet:
+        name = "quiet"
+
+        def __init__(self) -> None:
+            self.inner = RuleExtractor()
+
+        def extract(self, message):  # a wrapper a user might write
+            return self.inner.extract(message)
+
+    mine = Quiet()
+    assert Memory(":memory:", embedder=None, extractor=mine).executor.extractor is mine
+    for wrong in (object(), 42, Quiet.extract):
+        with pytest.raises(TypeError, match="extractor is 'rules', 'llm' or an Extractor"):
+            Memory(":memory:", embedder=None, extractor=wrong)
