@@ -93,7 +93,7 @@ def test_a_postgres_connection_lost_mid_workflow_is_unavailable_and_changes_noth
 
 
 def test_a_postgres_server_out_of_reach_is_unavailable_not_busy(monkeypatch):
-    monkeypatch.setattr(PostgresStore, "pool_wait_s", 1.0)  # the wait for a pooled connection (30 s)
+    monkeypatch.setattr(PostgresStore, "pool_wait_s", 0.5)  # the wait for a pooled connection (30 s)
     monkeypatch.setattr(postgres, "PREPARE_EVERY_S", 0.0)  # every Memory opened looks at the store
     with own_database() as (location, name):
         m = Memory(location, tenant="acme", actor="mira", embedder=None)

@@ -14,7 +14,7 @@ from pgtest import back_in_reach, out_of_reach, own_database
 
 
 def test_a_store_out_of_reach_is_store_unavailable_over_mcp(monkeypatch, caplog):
-    monkeypatch.setattr(PostgresStore, "pool_wait_s", 1.0)  # the wait for a pooled connection (30 s)
+    monkeypatch.setattr(PostgresStore, "pool_wait_s", 0.5)  # the wait for a pooled connection (30 s)
 
     async def scenario():
         with own_database() as (location, name):

@@ -28,7 +28,7 @@ REQUESTS = [
 
 @pytest.mark.parametrize("hot", [True, False], ids=["hot routes", "the app's routes"])
 def test_a_server_out_of_reach_is_503_store_unavailable_and_answers_again(monkeypatch, hot):
-    monkeypatch.setattr(PostgresStore, "pool_wait_s", 1.0)  # the wait for a pooled connection (30 s)
+    monkeypatch.setattr(PostgresStore, "pool_wait_s", 0.5)  # the wait for a pooled connection (30 s)
     with own_database() as (location, name):
         store = PostgresStore(location)
         try:
