@@ -255,11 +255,7 @@ class Executor:
         except Refusal as refusal:  # rolled back; reported below
             if failed is None:  # said by the store, not a step: store.busy, store.full, store.unavailable
                 index = _failed_index(batcher, results, len(steps))
-                path = f"/workflow/{index}" if is_workflow else refusal.path
-                failed = (
-                    index,
-                    Diagnostic(path=path, rule=refusal.rule, severity="error", message=refusal.message),
-                )
+                failed = (index, _refused(refusal, f"/workflow/{index}" if is_workflow else None))
         except (
             Exception
         ) as exc:  # a defect: roll back (done by the transaction) and report, never a traceback
@@ -488,7 +484,8 @@ def _batchable(ir: OpBase, meta: Meta) -> bool:
 
 def _failed_index(batcher: EncodeBatch | None, results: list[ExecutionResult], steps: int) -> int:
     """The step a failure that no step raised itself is reported at: the first of a batch whose write
-    failed, else the step that was running (the last one, for a failure as the transaction commits)."""
+    failed, else the step that was running (the last one, for a failure as the transaction commits).
+    The batch's waiting steps join `results` (rolled back with the rest)."""
     if batcher is not None and batcher.pending:
         results.extend(batcher.abandon())
         if batcher.failed_at is not None:
@@ -497,8 +494,10 @@ def _failed_index(batcher: EncodeBatch | None, results: list[ExecutionResult], s
     return min(index, steps - 1)
 
 
-def _refused(refusal: Refusal) -> Diagnostic:
-    return Diagnostic(path=refusal.path, rule=refusal.rule, severity="error", message=refusal.message)
+def _refused(refusal: Refusal, path: str | None = None) -> Diagnostic:
+    """The refusal as a diagnostic, at its own path unless `path` names the step it met."""
+    where = refusal.path if path is None else path
+    return Diagnostic(path=where, rule=refusal.rule, severity="error", message=refusal.message)
 
 
 def reads_only(ir: OpBase, meta: Meta) -> bool:
