@@ -208,12 +208,16 @@ class Memory:
         >>> m.plan("Remember that the standup moved to 9:30", execute=True).executed
         True
         """
+        if not isinstance(planner, str) and not callable(getattr(planner, "plan", None)):  # a caller's bug
+            raise TypeError(f"planner is 'rules', 'llm' or a Planner, not {type(planner).__name__}")
         chosen = make_planner(planner, llm=self.executor.llm) if isinstance(planner, str) else planner
         made = chosen.plan(text, lang=lang, context=store_context(self.executor))  # type: ignore[arg-type]
         return run_plan(self.executor, made, execute=execute, confirm=confirm)
 
     def execute_plan(self, plan: Plan, *, confirm: bool = False) -> PlanOutcome:
         """Run a plan made earlier (by `plan`, or by a planner directly); destructive ones need `confirm`."""
+        if not isinstance(plan, Plan):  # a caller's bug
+            raise TypeError(f"execute_plan runs a Plan (`plan(...).plan`), not {type(plan).__name__}")
         return run_plan(self.executor, plan, execute=True, confirm=confirm)
 
     # --- convenience: each builds one IR ---------------------------------------------------------
@@ -418,6 +422,8 @@ class Memory:
         self, config: PromotionConfig | None = None, *, dry_run: bool = False
     ) -> PromotionReport:
         """Promote qualifying episodic memories to semantic ones (thresholds: PromotionConfig)."""
+        if config is not None and not isinstance(config, PromotionConfig):  # a caller's bug
+            raise TypeError(f"config is a PromotionConfig, not {type(config).__name__}")
         return promote_episodes(self.executor, config, dry_run=dry_run)
 
     # --- cognitive layers ------------------------------------------------------------------------
@@ -477,9 +483,8 @@ class Memory:
         ISO-8601 string or a time phrase ("yesterday", "昨天"), as an Encode's. See
         memql.cognition.remember."""
         who = speaker or self.actor or "user"
-        turns = [(who, said)] if isinstance(said, str) else list(said)
         return remember(
-            self.executor, turns, speaker=who, time=time, facets=facets, keep_unformed=keep_unformed, **fields
+            self.executor, said, speaker=who, time=time, facets=facets, keep_unformed=keep_unformed, **fields
         )
 
     # --- housekeeping and history ----------------------------------------------------------------

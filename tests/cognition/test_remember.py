@@ -105,3 +105,25 @@ def test_when_it_was_said_is_a_datetime_an_iso_string_or_a_phrase(memory, clock)
         assert not refused.success
         assert [(d.rule, d.path) for d in refused.diagnostics] == [(rule, "/time")]
     assert "Madrid" not in values(m, "mira", "residence")  # nothing written
+
+
+def test_input_of_the_wrong_shape_is_a_diagnostic_naming_where(memory) -> None:
+    """Each of these raised (a pydantic ValidationError, or TypeError and ValueError from unpacking)."""
+    m = memory(actor="mira", embedder="none")
+    for arguments, expected in (
+        ({"said": None}, ("field.type", "/said")),
+        ({"said": {"a": 1}}, ("field.type", "/said")),
+        ({"said": [("mira",)]}, ("field.type", "/said/0")),
+        ({"said": [("mira", "hi"), ("ravi", 5)]}, ("field.type", "/said/1")),
+        ({"said": "I live in Paris \ud83d"}, ("json.encoding", "/said/0")),  # half an emoji
+        ({"said": [("ra\udcffvi", "hi")]}, ("json.encoding", "/said/0/0")),
+        ({"said": [("  ", "hi")]}, ("field.invalid", "/said/0/0")),
+        ({"said": "hi", "speaker": 5}, ("field.type", "/speaker")),
+        ({"said": "hi", "speaker": "x" * 513}, ("field.invalid", "/speaker")),
+        ({"said": "hi", "facets": 5}, ("field.type", "/facets")),
+    ):
+        result = m.remember(**arguments)
+        assert not result.success and result.memories == [], arguments
+        assert (result.diagnostics[0].rule, result.diagnostics[0].path) == expected, arguments
+    assert m.retrieve(filter={}).data["count"] == 0
+    assert m.remember([("mira", "I live in Paris 😀")]).success

@@ -52,6 +52,17 @@ def test_lone_surrogate_is_reported_not_raised():
     assert ("json.encoding", "/args/payload/text") in rules_at(result)
 
 
+def test_a_key_holding_a_lone_surrogate_is_reported_at_its_object():
+    """A key was not checked: its surrogate reached the diagnostic naming the unknown field, which no
+    server could then encode (REST answered 500)."""
+    result = validate('{"op": "Encode", "args": {"payload": {"text": "x"}, "\\udc00a": 1}}')
+    assert rules_at(result) == [("json.encoding", "/args")]
+    assert "\\udc00" in result.errors[0].message  # the key, quoted as an escape
+    result.errors[0].message.encode("utf-8")  # (it encodes)
+    paired = validate('{"op": "Encode", "args": {"payload": {"text": "\\ud83d\\ude00"}}}')  # an emoji
+    assert paired.valid
+
+
 def test_malformed_json_names_line_and_column():
     result = validate('{\n  "op": "Encode",\n  "args": {,}\n}')
     (diag,) = result.errors

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from memql.lang import build
 from memql.lang.delta import MAX_TEXT, Turn, Utterance
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.hygiene import lone_surrogate
 from memql.lang.time import TimeParseError, resolve_instant
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def fact_text(subject: str, attribute: str, value: Any) -> str:
 
 def remember(
     executor: Executor,
-    turns: Sequence[tuple[str, str]],
+    said: str | Sequence[tuple[str, str]],
     *,
     speaker: str,
     time: datetime | str | None = None,
@@ -63,19 +64,14 @@ def remember(
     keep_unformed: bool = True,
     **fields: Any,
 ) -> RememberResult:
-    """Read each of `speaker`'s messages in `turns` ((speaker, text), oldest first; the others are context
-    its extractor reads corrections and pronouns against) and store what it says: one Encode per typed
-    fact, and — with `keep_unformed` — the message itself when no fact was read in it. `facets` and
-    `fields` (record fields: permissions, tags, sensitivity …) go on every record written."""
-    for i, (_, text) in enumerate(turns):
-        if len(text) > MAX_TEXT:  # what an extractor reads at once
-            message = f"a message of {len(text)} characters; an extractor reads at most {MAX_TEXT}"
-            return RememberResult(
-                False,
-                diagnostics=[
-                    Diagnostic(path=f"/said/{i}", rule="field.size", severity="error", message=message)
-                ],
-            )
+    """Read each of `speaker`'s messages in `said` (a message of `speaker`'s, or turns (speaker, text),
+    oldest first: the others are context its extractor reads corrections and pronouns against) and store
+    what it says: one Encode per typed fact, and — with `keep_unformed` — the message itself when no fact
+    was read in it. `facets` and `fields` (record fields: permissions, tags, sensitivity …) go on every
+    record written. Input that is not of these shapes is a diagnostic naming where, with nothing written."""
+    turns, problems = _turns(said, speaker, facets)
+    if problems:
+        return RememberResult(False, diagnostics=problems)
     now = executor.clock.now()
     try:  # when it was said: a datetime, an ISO-8601 string or a phrase read against the clock ("yesterday")
         at = now if time is None else resolve_instant(time, now)
@@ -131,6 +127,40 @@ def remember(
         superseded = [{"id": i, "text": before.get(i)} for i in data.get("closed", [])]
         memories.append(Remembered(str(data["id"]), event, text, fact, superseded))
     return RememberResult(True, memories)
+
+
+def _turns(said: Any, speaker: Any, facets: Any) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+    """`said` as turns (speaker, text), or what is wrong with the input: the shapes, each text's length
+    (what an extractor reads at once) and Unicode, each speaker a name."""
+
+    def problem(path: str, rule: str, message: str) -> tuple[list[tuple[str, str]], list[Diagnostic]]:
+        return [], [Diagnostic(path=path, rule=rule, severity="error", message=message)]
+
+    if facets is not None and not isinstance(facets, Mapping):
+        return problem("/facets", "field.type", f"facets are an object of names, not {type(facets).__name__}")
+    if isinstance(said, str):
+        if not isinstance(speaker, str):
+            return problem("/speaker", "field.type", f"a speaker is a name, not {type(speaker).__name__}")
+        turns, speakers = [(speaker, said)], ["/speaker"]
+    elif isinstance(said, Sequence) and not isinstance(said, bytes | bytearray):
+        turns, speakers = list(said), [f"/said/{i}/0" for i in range(len(said))]
+    else:
+        return problem(
+            "/said", "field.type", f"said is a message or (speaker, text) turns, not {type(said).__name__}"
+        )
+    for i, turn in enumerate(turns):
+        if not (isinstance(turn, Sequence) and len(turn) == 2 and all(isinstance(x, str) for x in turn)):
+            return problem(f"/said/{i}", "field.type", "a turn is a pair (speaker, text) of strings")
+        who, text = turn
+        if len(text) > MAX_TEXT:
+            message = f"a message of {len(text)} characters; an extractor reads at most {MAX_TEXT}"
+            return problem(f"/said/{i}", "field.size", message)
+        if not who.strip() or len(who) > 512:
+            return problem(speakers[i], "field.invalid", "a speaker is a name of 1 to 512 characters")
+        for path, value in ((f"/said/{i}", text), (speakers[i], who)):
+            if not value.isascii() and lone_surrogate(value):
+                return problem(path, "json.encoding", "the text holds a lone surrogate, not valid Unicode")
+    return turns, []
 
 
 def _fact(structured: dict[str, Any]) -> dict[str, Any]:

@@ -52,6 +52,8 @@ def history(executor: Executor, record_id: str) -> list[dict[str, Any]]:
     `note` (the op's `_comment`), and for a proposal which step it was (`proposal`). Nothing for a
     record the session may not read (as if absent), nor for a gone one it could not read while it lived."""
     rid = canonical_id(record_id)
+    if not rid.isdecimal():
+        return []  # no record has this id (nor can the store be asked about one that is not text)
     with executor.store.read() as session:  # a read: no write lock
         events = session.history(executor.tenant, rid)
         if not may_read_history(executor, session, rid, events):
@@ -79,6 +81,8 @@ def lineage(executor: Executor, record_id: str) -> list[dict[str, Any]]:
     history: nothing for a record the session may not read, and no link to a record it may not read (the
     other end's existence would leak through its id)."""
     rid = canonical_id(record_id)
+    if not rid.isdecimal():
+        return []  # (as history)
     with executor.store.read() as session:
         if not may_read_history(executor, session, rid):
             return []

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 import uuid
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from contextlib import nullcontext
 from datetime import datetime
 from typing import Any
@@ -144,8 +144,8 @@ class Executor:
         """`execute` with the validator given: `validate_program` (validate()'s result, built by plain
         Python for a program of plain Encodes: memql.lang.plain), or for a bulk write's steps
         `validate_encodes` (the same)."""
-        if batch_size is not None and batch_size < 0:
-            raise ValueError("batch_size must be 0 (one by one) or a number of Encodes")  # a caller's bug
+        if batch_size is not None and (not _is_int(batch_size) or batch_size < 0):  # a caller's bug
+            raise ValueError(f"batch_size must be 0 (one by one) or a number of Encodes, not {batch_size!r}")
         started = time.perf_counter()
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
@@ -378,6 +378,10 @@ class Executor:
         as a step of that workflow (a diagnostic names /workflow/i and the field), beyond the 100 steps a
         hand-written workflow may have; anything but an Encode is refused. A dry run runs them one by
         one and rolls back, with the preview of every change."""
+        if isinstance(items, str | bytes | Mapping) or not isinstance(items, Iterable):
+            raise TypeError(
+                f"items are Encodes or texts, in a list or another iterable, not {type(items).__name__}"
+            )
         steps: list[Any] = []
         for i, item in enumerate(items):
             if isinstance(item, str):
@@ -467,8 +471,14 @@ class Executor:
         )
 
 
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def bulk_limits(steps: int) -> Limits:
     """Validation's bounds for a bulk write of `steps` Encodes: as many steps, the same bounds per step."""
+    if not _is_int(steps) or steps < 0:  # a caller's bug
+        raise ValueError(f"max_steps must be a number of steps, not {steps!r}")
     default = Limits()
     return Limits(
         max_steps=max(default.max_steps, steps),

@@ -28,13 +28,19 @@ TargetOrIds = Target | Ids
 # --- targets ----------------------------------------------------------------------------------------
 
 
+def listed(values: Any) -> Any:
+    """An iterable (not a string or an object) as a list; anything else as given (for the validator)."""
+    if isinstance(values, Iterable) and not isinstance(values, str | Mapping | bytes):
+        return list(values)
+    return values
+
+
 def id_list(ids: Any) -> Any:
     """One id or an iterable of ids as a list of strings; anything else as given (for the validator)."""
     if isinstance(ids, str):
         return [ids]
-    if isinstance(ids, Iterable) and not isinstance(ids, Mapping | bytes):
-        return [str(i) for i in ids]
-    return ids
+    listed_ids = listed(ids)
+    return [str(i) for i in listed_ids] if isinstance(listed_ids, list) else ids
 
 
 def by_ids(ids: Ids) -> Target:
@@ -180,7 +186,7 @@ def retrieve(
             query, ids=ids, filter=filter, k=k, order_by=order_by, overrides=overrides, limit=limit
         )
     )
-    args = {"include": None if include is None else list(include), "as_of": as_of, "facts": facts}
+    args = {"include": listed(include), "as_of": as_of, "facts": facts}
     args |= {"offset": offset, "refresh_ttl": refresh_ttl}
     return _ir("Retrieve", where, args, meta, comment)
 
@@ -267,7 +273,7 @@ def merge(
         "primary_id": primary_id,
         "soft_delete_children": soft_delete_children,
         "skip_reembedding": skip_reembedding,
-        "consolidated_from": None if consolidated_from is None else list(consolidated_from),
+        "consolidated_from": listed(consolidated_from),
     }
     return _ir("Merge", _target(target), args, meta, comment)
 

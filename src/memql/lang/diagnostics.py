@@ -17,7 +17,7 @@ Severity = Literal["error", "warning"]
 RULES: dict[str, str] = {
     # input hygiene
     "json.malformed": "the input is not well-formed JSON",
-    "json.encoding": "the input bytes are not UTF-8",
+    "json.encoding": "the input is not Unicode text: bytes that are not UTF-8, or a lone surrogate",
     "json.duplicate_key": "an object has the same key twice; which value is meant is ambiguous",
     "json.non_finite": "NaN and Infinity are not JSON numbers",
     "json.type": "a value has a type JSON cannot carry",

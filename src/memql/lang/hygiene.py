@@ -112,6 +112,15 @@ def _plain_leaf(value: Any, max_string: int) -> bool:
     )
 
 
+def lone_surrogate(text: str) -> bool:
+    """Whether `text` holds a UTF-16 surrogate on its own (JSON's escapes can spell one; no UTF-8 can)."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
 def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, list[str]]) -> Any:
     """Iteratively copy `root` into dict/list/str/int/float/bool/None, reporting what does not fit."""
     problems = 0
@@ -159,6 +168,9 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 if not isinstance(k, str):
                     report((where, str(k)), "json.bad_key", "object keys must be strings")
                     continue
+                if not k.isascii() and lone_surrogate(k):  # reported at the object: a path can't hold it
+                    report(where, "json.encoding", f"the key {k!r} holds a lone surrogate, not valid Unicode")
+                    continue
                 if inline and _plain_leaf(v, limits.max_string):  # nothing to check: copied at once
                     copy[k] = v
                     nodes += 1
@@ -184,14 +196,10 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 )
                 parent[key] = ""
                 continue
-            if not value.isascii():  # ASCII holds no lone surrogate
-                try:
-                    value.encode("utf-8")
-                except UnicodeEncodeError:
-                    message = "string holds a lone surrogate, which is not valid Unicode"
-                    report(where, "json.encoding", message)
-                    parent[key] = ""
-                    continue
+            if not value.isascii() and lone_surrogate(value):  # (ASCII holds none)
+                report(where, "json.encoding", "string holds a lone surrogate, which is not valid Unicode")
+                parent[key] = ""
+                continue
             parent[key] = value
         elif isinstance(value, float):
             if not math.isfinite(value):

@@ -3,6 +3,8 @@ the engine's diagnostics (409 for a record's state, 422 for invalid input), dry 
 
 from __future__ import annotations
 
+import json
+
 import httpx
 
 from memql.interfaces.rest.errors import status_for
@@ -59,6 +61,35 @@ def test_invalid_programs_are_422_with_the_languages_diagnostics(user):
         assert v.json()["diagnostics"][0]["rule"] == rule
     ok = user.post("/v1/validate", json={"op": "Retrieve", "target": {"search": {"intent": {"query": "x"}}}})
     assert ok.json()["valid"] is True and ok.json()["canonical"]["stage"] == "RET"
+
+
+def test_a_lone_surrogate_anywhere_in_a_body_is_422_json_encoding(user):
+    """JSON's escapes can spell half of a UTF-16 pair (a text cut in the middle of an emoji): in a key it
+    reached a diagnostic quoting the key, which the server could not encode (500, "http.internal")."""
+    encode(user, "the ferry leaves at nine")
+    profile = user.get("/v1/export").json()["profile"]
+    for path, body, where in (
+        ("/v1/execute", b'{"op": "Encode", "args": {"payload": {"text": "x"}, "\\udcff": 1}}', "/args"),
+        (
+            "/v1/execute",
+            b'{"op": "Encode", "args": {"payload": {"text": "x \\ud83d"}}}',
+            "/args/payload/text",
+        ),
+        ("/v1/retrieve", b'{"query": "ferry", "\\ud83d": 1}', ""),  # (a busiest route's own parsing)
+        ("/v1/import", json.dumps(profile).replace("the ferry", "the ferry \\ud83d").encode(), None),
+    ):
+        r = user.post(path, content=body, headers={"content-type": "application/json"})
+        assert r.status_code == 422, (path, r.text)
+        first = r.json()["diagnostics"][0]
+        assert first["rule"] == "json.encoding" and (where is None or first["path"] == where), r.text
+    checked = user.post("/v1/validate", content=b'{"op": "Encode", "\\udcff": 1}').json()
+    assert checked["valid"] is False and checked["diagnostics"][0]["rule"] == "json.encoding"
+    emoji = user.post(
+        "/v1/execute", content=b'{"op": "Encode", "args": {"payload": {"text": "\\ud83d\\ude00"}}}'
+    )
+    assert emoji.status_code == 200, emoji.text  # a whole pair is one character
+    rows = user.post("/v1/retrieve", json={"filter": {}, "include": ["text"]}).json()["data"]["rows"]
+    assert sorted(row["text"] for row in rows) == ["the ferry leaves at nine", "\U0001f600"]
 
 
 def test_plan_with_the_rules_planner_then_confirm_a_destructive_one(user):

@@ -4,6 +4,7 @@ same status and content type; a non-finite number is refused as JSONResponse ref
 
 from __future__ import annotations
 
+import json
 import math
 from datetime import UTC, datetime
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from budgets import examples
 from memql import Memory
 from memql.engine.result import Change, ExecutionResult
+from memql.interfaces.rest.encoding import JSONResponse as MemqlJSONResponse
 from memql.interfaces.rest.errors import status_for
 from memql.interfaces.rest.responses import missed, result_response
 from memql.lang.diagnostics import Diagnostic
@@ -107,4 +109,21 @@ def test_instants_are_written_as_canonical_utc():
     assert result.to_json_text() == (
         '{"success":true,"op":"Retrieve","affected_ids":[],"data":{"at":"2026-11-26T09:30:00Z"},'
         '"warnings":[],"diagnostics":[],"dry_run":false,"stats":{"elapsed_ms":0.0,"llm_calls":0,"llm_tokens":0}}'
+    )
+
+
+def test_a_lone_surrogate_in_an_answer_is_written_as_its_escape():
+    """Python holds one as a string no UTF-8 can encode: the answer failed (500) instead of being sent."""
+    half = "cut \ud83d"
+    result = ExecutionResult(
+        success=False,
+        op="Encode",
+        diagnostics=[Diagnostic(path="/x", rule="field.unknown", severity="error", message=half)],
+    )
+    sent = result_response(result)
+    assert b"cut \\ud83d" in sent.body and json.loads(sent.body)["diagnostics"][0]["message"] == half
+    framed = MemqlJSONResponse({"message": half, "emoji": "\U0001f600"})
+    assert json.loads(framed.body) == {"message": half, "emoji": "\U0001f600"}
+    assert framed.body == JSONResponse({"message": "x", "emoji": "\U0001f600"}).body.replace(
+        b'"x"', b'"cut \\ud83d"'
     )

@@ -24,6 +24,7 @@ from urllib.parse import quote
 
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.hygiene import lone_surrogate
 from memql.lang.time import format_instant, parse_instant
 
 if TYPE_CHECKING:
@@ -140,6 +141,15 @@ def profile_did(tenant: str, user: str | None) -> str:
 
 def export_profile(executor: Executor, *, user: str | None = None, did: str | None = None) -> ExportResult:
     """The tenant's memories (only those `user` owns, when given) as an a2p profile document."""
+    for name, value in (("user", user), ("did", did)):
+        if value is not None and (not isinstance(value, str) or lone_surrogate(value)):
+            rule, what = (
+                ("field.type", "a string") if not isinstance(value, str) else ("json.encoding", "text")
+            )
+            message = f"{name} must be {what}, not {value!r}"[:200]
+            return ExportResult(
+                False, diagnostics=[Diagnostic(path=f"/{name}", rule=rule, severity="error", message=message)]
+            )
     read = executor.execute(
         build.retrieve(
             filter={"status": "any", "limit": EXPORT_LIMIT}, include=EXPORT_FIELDS, meta={"dry_run": True}

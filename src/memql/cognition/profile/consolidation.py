@@ -35,6 +35,8 @@ def consolidate(
 ) -> ExecutionResult:
     """Fold the active memories `ids` into one (the `primary`, else the one Merge picks: the highest
     weight, then the oldest). One Merge op; the children are soft-deleted and linked `merged_into`."""
+    if not isinstance(ids, list):  # (None, or not ids at all): the Merge's validation says what is wrong
+        return executor.execute(build.merge(ids, primary_id=primary), dry_run=True)
     read = executor.execute(
         build.retrieve(ids=ids, include=["id", "weight", "created_at", "payload_meta"], meta=DRY_RUN)
     )

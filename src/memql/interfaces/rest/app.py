@@ -21,6 +21,7 @@ from memql.interfaces.rest import (
     routes_records,
 )
 from memql.interfaces.rest.auth import Services, caller_memory
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.interfaces.rest.errors import install_handlers
 from memql.interfaces.rest.hot_routes import THREADS, HotRoutes
 from memql.interfaces.rest.middleware import DEFAULT_MAX_BODY, AccessLog, BodyLimit
@@ -51,6 +52,7 @@ def create_app(
         version=__version__,
         description="memql's REST API: the memory language, planning, facts, conversation context, "
         "proposals and a2p profiles. Every request acts as its API key's tenant and identity.",
+        default_response_class=JSONResponse,
     )
     app.state.memql = Services(store=store, embedder=embedder, llm=llm, clock=clock or SystemClock())
     install_handlers(app)

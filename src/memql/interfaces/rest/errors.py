@@ -14,11 +14,11 @@ from typing import Any
 
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from memql.errors import Refusal
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.lang.diagnostics import Diagnostic
 
 log = logging.getLogger("memql.rest")

@@ -8,6 +8,7 @@ from fastapi import Depends, Request
 from fastapi.responses import Response
 
 from memql.engine.result import ExecutionResult
+from memql.interfaces.rest.encoding import json_bytes
 from memql.interfaces.rest.errors import status_for
 
 
@@ -25,7 +26,7 @@ def missed(result: ExecutionResult) -> bool:
 def result_response(result: ExecutionResult) -> Response:
     """The result's JSON, the bytes `JSONResponse(result.to_json())` would send, encoded once."""
     status = (404 if missed(result) else 200) if result.success else status_for(result.diagnostics)
-    return Response(result.to_json_text().encode(), status_code=status, media_type="application/json")
+    return Response(json_bytes(result.to_json_text()), status_code=status, media_type="application/json")
 
 
 async def raw_body(request: Request) -> bytes:

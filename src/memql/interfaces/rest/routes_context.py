@@ -4,11 +4,11 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 
 from memql.cognition.conversation.records import ConversationError
 from memql.cognition.conversation.served import served_context
 from memql.interfaces.rest.auth import CallerMemory
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal
 from memql.interfaces.rest.models import ContextRequest, ContextResponse
 

@@ -9,12 +9,12 @@ from typing import Any, Literal
 
 import numpy as np
 from fastapi import APIRouter
-from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field, field_validator
 from pydantic_core import PydanticCustomError
 
 from memql.errors import Refusal
 from memql.interfaces.rest.auth import CallerMemory
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.interfaces.rest.errors import ErrorBody
 
 router = APIRouter(prefix="/v1", tags=["embeddings"])

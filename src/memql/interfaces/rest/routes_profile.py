@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse
 
 from memql.interfaces.rest.auth import CallerMemory
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.interfaces.rest.errors import status_for
 from memql.interfaces.rest.models import ExportResponse, ImportResponse
 from memql.interfaces.rest.responses import RawBody

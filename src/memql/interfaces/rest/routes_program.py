@@ -5,10 +5,11 @@ from __future__ import annotations
 from typing import Annotated
 
 from fastapi import APIRouter, Query
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from memql.engine.result import ExecutionResult
 from memql.interfaces.rest.auth import CallerKey, CallerMemory
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.interfaces.rest.errors import ErrorBody, status_for
 from memql.interfaces.rest.models import PlanRequest, PlanResponse, ValidationResponse
 from memql.interfaces.rest.responses import RawBody, result_response

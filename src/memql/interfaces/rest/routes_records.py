@@ -6,10 +6,10 @@ import json
 from typing import Annotated, Any, get_args
 
 from fastapi import APIRouter, Path, Query
-from fastapi.responses import JSONResponse
 
 from memql.errors import Refusal
 from memql.interfaces.rest.auth import CallerMemory
+from memql.interfaces.rest.encoding import JSONResponse
 from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal, status_for
 from memql.interfaces.rest.models import FactsResponse, HistoryResponse, MemoryResponse
 from memql.interfaces.rest.routes_program import REFUSALS
