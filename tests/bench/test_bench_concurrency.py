@@ -42,6 +42,39 @@ def test_readers_alone_and_beside_a_writer(tmp_path):
     assert again.exit_code == 2 and "exists" in again.output
 
 
+def test_writers_by_themselves(tmp_path):
+    """--writers: each count's processes write at once; their Encodes/s, each one's, a write's times."""
+    args = [
+        "bench",
+        "concurrency",
+        "--records",
+        "60",
+        "--readers",
+        "1",
+        "--writers",
+        "2,1",
+        "--seconds",
+        "0.3",
+        "--writer-pause-ms",
+        "1",
+    ]
+    result = CliRunner().invoke(main, [*args, "--db", str(tmp_path / "bench"), "--json"])
+    assert result.exit_code == 0, result.output
+    out = json.loads(result.output)
+    assert [r["writers"] for r in out["writer_rounds"]] == [1, 2] and out["writer_pause_ms"] == 1
+    for r in out["writer_rounds"]:
+        assert r["failed"] == 0 and len(r["encode_per_s_each"]) == r["writers"]
+        assert all(each > 0 for each in r["encode_per_s_each"])
+        assert abs(r["encode_per_s"] - sum(r["encode_per_s_each"])) <= 0.05 * r["writers"]  # (rounded)
+        assert 0 < r["write_ms_p50"] <= r["write_ms_p99"] <= r["write_ms_max"]
+    one, two = out["writer_rounds"]
+    assert out["ratios"]["writers_2_over_1"] == round(two["encode_per_s"] / one["encode_per_s"], 2)
+    assert out["ratios"]["write_ms_p99_2_writers"] == two["write_ms_p99"]
+    conn = sqlite3.connect(tmp_path / "bench" / "concurrency-60.db")
+    assert conn.execute("SELECT count(*) FROM records").fetchone()[0] == 60  # put back after each round
+    conn.close()
+
+
 def test_readers_of_a_postgresql_store_and_no_schema_left_behind():
     import psycopg
 

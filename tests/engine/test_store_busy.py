@@ -6,6 +6,8 @@ writer lock of the tenant (its lock_timeout, set per connection)."""
 from __future__ import annotations
 
 import sqlite3
+import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
@@ -88,3 +90,28 @@ def test_the_cli_says_busy_and_exits_1_whether_the_engine_or_a_direct_write_met_
     assert key.exit_code == 1 and "[store.busy]" in key.output and "Traceback" not in key.output
     again = runner.invoke(main, ["--db", location, "keys", "create", "--tenant", "acme", "--actor", "mira"])
     assert again.exit_code == 0, again.output
+
+
+def test_a_write_waiting_for_the_lock_goes_through_once_it_is_released(new_location, short_waits):
+    """The wait ends with the lock's release, however many tries it took (on SQLite memql's own tries,
+    `begin_write`, rather than SQLite's busy handler, which slept up to 100 ms between them)."""
+    location = new_location()
+    with Memory(location, tenant="acme", actor="mira", embedder=None) as m:
+        m.encode("the ferry leaves at nine")
+        held, release = threading.Event(), threading.Event()
+
+        def hold() -> None:
+            with lock_held(location, "acme"):
+                held.set()
+                release.wait(5)
+
+        holder = threading.Thread(target=hold)
+        holder.start()
+        held.wait(5)
+        threading.Timer(WAIT_MS / 3000, release.set).start()  # released a third of the way into the wait
+        began = time.monotonic()
+        written = m.encode("the ferry leaves at ten")
+        holder.join()
+        assert written.success, written.diagnostics
+        assert time.monotonic() - began >= WAIT_MS / 3000 * 0.9  # it did wait for the release
+        assert m.retrieve(query="ferry", k=5).data["count"] == 2

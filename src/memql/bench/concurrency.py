@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import random
 import shutil
 import statistics
 import time
@@ -58,18 +59,31 @@ def _reader(location: str, queries: list[str], start: Any, seconds: float, out: 
         m.close()
 
 
-def _writer(location: str, texts: list[str], start: Any, seconds: float, out: Any) -> None:
+def _writer(
+    location: str,
+    texts: list[str],
+    start: Any,
+    seconds: float,
+    out: Any,
+    name: str = "",
+    pause_s: float = 0.0,
+) -> None:
+    """Encode as fast as it can, or with a pause of up to `pause_s` (uniform, seeded by `name`) after each."""
     m = memql_open(_opened(location))
+    pauses = random.Random(name)
     try:
         start.wait()
-        done, failed, i = 0, 0, 0
+        done, failed, i, took = 0, 0, 0, []
         stop = time.perf_counter() + seconds
-        while time.perf_counter() < stop:
-            result = m.encode(f"{texts[i % len(texts)]} #{i}")  # distinct: no de-duplication
+        while (began := time.perf_counter()) < stop:
+            result = m.encode(f"{texts[i % len(texts)]} #{name}{i}")  # distinct: no de-duplication
+            took.append(time.perf_counter() - began)
             done += result.success
             failed += not result.success
             i += 1
-        out.put(("write", done, failed, 0.0))
+            if pause_s:
+                time.sleep(pauses.uniform(0, pause_s))
+        out.put(("write", done, failed, 0.0, took))
     finally:
         m.close()
 
@@ -91,10 +105,10 @@ def _round(location: str, readers: int, writer: bool, queries: list[str], texts:
     results = [out.get(timeout=seconds + 600) for _ in procs]
     for p in procs:
         p.join()
-    reads = sum(n for kind, n, _, _ in results if kind == "read")
-    writes = sum(n for kind, n, _, _ in results if kind == "write")
-    failures = sum(f for _, _, f, _ in results)
-    cpu = sum(c for kind, _, _, c in results if kind == "read")
+    reads = sum(r[1] for r in results if r[0] == "read")
+    writes = sum(r[1] for r in results if r[0] == "write")
+    failures = sum(r[2] for r in results)
+    cpu = sum(r[3] for r in results if r[0] == "read")
     return {
         "readers": readers,
         "writer": writer,
@@ -106,6 +120,40 @@ def _round(location: str, readers: int, writer: bool, queries: list[str], texts:
         "encode_per_s": round(writes / seconds, 1) if writer else None,
         "failed": failures,
     }
+
+
+def _writers_round(
+    location: str, writers: int, texts: list[str], seconds: float, pause_s: float
+) -> dict[str, Any]:
+    """`writers` processes each Encoding (one transaction each; `_writer`) for `seconds`: their Encodes/s,
+    each one's share, and how long a write took (its wait for the others' write lock included)."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Barrier(writers + 1), context.Queue()
+    procs = [
+        context.Process(target=_writer, args=(location, texts, start, seconds, out, f"w{w}.", pause_s))
+        for w in range(writers)
+    ]
+    for p in procs:
+        p.start()
+    start.wait(timeout=600)
+    results = [out.get(timeout=seconds + 600) for _ in procs]
+    for p in procs:
+        p.join()
+    took = sorted(t for r in results for t in r[4])
+    return {
+        "writers": writers,
+        "encode_per_s": round(sum(r[1] for r in results) / seconds, 1),
+        "encode_per_s_each": sorted(round(r[1] / seconds, 1) for r in results),
+        "write_ms_p50": _ms_at(took, 0.5),
+        "write_ms_p99": _ms_at(took, 0.99),
+        "write_ms_max": _ms_at(took, 1.0),
+        "failed": sum(r[2] for r in results),
+    }
+
+
+def _ms_at(ordered: list[float], q: float) -> float | None:
+    """The q-quantile of times in seconds (ordered), in ms."""
+    return round(1000 * ordered[min(len(ordered) - 1, int(q * len(ordered)))], 2) if ordered else None
 
 
 def load_store(
@@ -198,6 +246,8 @@ def run(
     records: int = 10_000,
     *,
     readers: Sequence[int] = (1, 4),
+    writers: Sequence[int] = (),
+    writer_pause_ms: float = 0.0,
     seconds: float = 5.0,
     seed: int = 7,
     directory: str | os.PathLike[str] | None = None,
@@ -206,12 +256,15 @@ def run(
 ) -> dict[str, Any]:
     """`directory` keeps the SQLite file; a postgresql:// URL there puts the store in a new schema of that
     database instead, dropped afterwards. `repeat`: every round that many times, in turn (the rounds of
-    one turn, then the next), the ratios of the median Retrieve/s of each (with each turn's own)."""
+    one turn, then the next), the ratios of the median Retrieve/s of each (with each turn's own). `writers`:
+    counts of writer processes each measured by itself (`_writers_round`), after the readers' rounds, each
+    writer pausing up to `writer_pause_ms` after each write (0: as fast as it can)."""
 
     def measure(location: Path | str, folder: Path) -> dict[str, Any]:
         _, _, queries, texts = load_store(location, records, seed, progress)
         rounds: list[dict[str, Any]] = []
-        total = 2 * len(readers) * repeat
+        written: list[dict[str, Any]] = []
+        total = (2 * len(readers) + len(writers)) * repeat
         with _as_loaded(location, folder, lambda at: load_store(at, records, seed, progress)) as as_loaded:
             for turn in range(repeat):
                 for count in readers:
@@ -221,15 +274,29 @@ def run(
                             start = _count(at)
                             rounds.append(_round(str(at), count, writer, queries, texts, seconds))
                             rounds[-1].update(records_at_start=start, turn=turn)
-        return {"rounds": rounds}
+                for count in writers:
+                    progress(f"{count} writer(s)", len(rounds) + len(written), total)
+                    with as_loaded() as at:
+                        written.append(
+                            {
+                                **_writers_round(str(at), count, texts, seconds, writer_pause_ms / 1000),
+                                "turn": turn,
+                            }
+                        )
+        return {"rounds": rounds, "writer_rounds": written}
 
     report = in_store(directory, "concurrency", f"concurrency-{records}.db", measure)
-    report["ratios"] = _ratios(report["rounds"], readers)
+    report["ratios"] = _ratios(report["rounds"], readers) | _writer_ratios(report["writer_rounds"], writers)
     if repeat > 1:
         turns = [[r for r in report["rounds"] if r["turn"] == t] for t in range(repeat)]
         report["ratios_by_turn"] = [_ratios(rounds, readers) for rounds in turns]
     report.update(
-        records=records, seconds=seconds, repeat=repeat, machine=machine(), load_average=os.getloadavg()
+        records=records,
+        seconds=seconds,
+        repeat=repeat,
+        writer_pause_ms=writer_pause_ms,
+        machine=machine(),
+        load_average=os.getloadavg(),
     )
     return report
 
@@ -255,3 +322,21 @@ def _ratios(rounds: Sequence[dict[str, Any]], readers: Sequence[int]) -> dict[st
             if writes:
                 out[f"writer_cost_{n}_readers_per_100_encodes_s"] = round(cost / (writes / 100), 4)
     return out
+
+
+def _writer_ratios(rounds: Sequence[dict[str, Any]], writers: Sequence[int]) -> dict[str, float]:
+    """Of each count's median: N writers' Encodes/s over one writer's, and a write's p99 and slowest."""
+    out: dict[str, float] = {}
+    median = {
+        n: {k: statistics.median(r[k] for r in rounds if r["writers"] == n) for k in _WRITER_FIGURES}
+        for n in writers
+    }
+    for n in writers:
+        if 1 in median and median[1]["encode_per_s"] and n != 1:
+            out[f"writers_{n}_over_1"] = round(median[n]["encode_per_s"] / median[1]["encode_per_s"], 2)
+        out[f"write_ms_p99_{n}_writers"] = median[n]["write_ms_p99"]
+        out[f"write_ms_max_{n}_writers"] = median[n]["write_ms_max"]
+    return out
+
+
+_WRITER_FIGURES = ("encode_per_s", "write_ms_p99", "write_ms_max")

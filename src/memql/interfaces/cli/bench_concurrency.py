@@ -1,5 +1,5 @@
 """`memql bench concurrency`: Retrieve throughput of reader processes over one SQLite file (or one
-PostgreSQL schema), with and without a writer process beside them."""
+PostgreSQL schema), with and without a writer process beside them; and writer processes by themselves."""
 
 from __future__ import annotations
 
@@ -23,6 +23,21 @@ from memql.interfaces.cli.progress import progress_bars
     help="Reader process counts, each measured alone and beside one writer process.",
 )
 @click.option(
+    "--writers",
+    default=None,
+    callback=positive_ints("writer process counts", "1,4"),
+    help="Writer process counts, each measured by itself: Encodes/s, and how long a write took (p99, "
+    "slowest) while the others wrote.",
+)
+@click.option(
+    "--writer-pause-ms",
+    default=0.0,
+    show_default=True,
+    type=click.FloatRange(0, 10_000),
+    help="With --writers: each writer pauses up to this long (uniformly drawn) after each write, as agents "
+    "between their writes (0: as fast as it can).",
+)
+@click.option(
     "--seconds", default=5.0, show_default=True, type=click.FloatRange(0.1, 600), help="Time per round."
 )
 @click.option(
@@ -44,6 +59,8 @@ from memql.interfaces.cli.progress import progress_bars
 def bench_concurrency_command(
     records: int,
     readers: list[int],
+    writers: list[int] | None,
+    writer_pause_ms: float,
     seconds: float,
     directory: str | None,
     seed: int,
@@ -52,7 +69,8 @@ def bench_concurrency_command(
 ) -> None:
     """Retrieve/s of N reader processes (lexical search, k = 10) over one SQLite file in WAL (or one
     PostgreSQL schema), alone and beside one writer process (an Encode per transaction); the scaling and
-    the writer's cost as ratios."""
+    the writer's cost as ratios. With --writers, N writer processes by themselves: Encodes/s and the time
+    a write took while the others wrote."""
     from memql.bench import concurrency
 
     try:
@@ -60,6 +78,8 @@ def bench_concurrency_command(
             report = concurrency.run(
                 records,
                 readers=readers,
+                writers=writers or (),
+                writer_pause_ms=writer_pause_ms,
                 seconds=seconds,
                 seed=seed,
                 directory=directory,
@@ -78,6 +98,12 @@ def bench_concurrency_command(
         writer = f", writer {r['encode_per_s']} Encode/s" if r["writer"] else ""
         click.echo(
             f"  {r['readers']} reader(s): {r['retrieve_per_s']} Retrieve/s{writer}, failed {r['failed']}"
+        )
+    for r in report["writer_rounds"]:
+        click.echo(
+            f"  {r['writers']} writer(s): {r['encode_per_s']} Encode/s (each {r['encode_per_s_each']}), "
+            f"a write p50 {r['write_ms_p50']} ms, p99 {r['write_ms_p99']} ms, "
+            f"slowest {r['write_ms_max']} ms, failed {r['failed']}"
         )
     for name, value in report["ratios"].items():
         click.echo(f"  {name}: {value}")

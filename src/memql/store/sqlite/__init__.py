@@ -30,7 +30,7 @@ from memql.store.sqlite.bulk import SQLiteBulk
 from memql.store.sqlite.governed import Checker, GovernanceCopy, fts5_candidates
 from memql.store.sqlite.keys import SQLiteKeys
 from memql.store.sqlite.lexical import LexicalIndex, LexicalMode
-from memql.store.sqlite.reads import VisitFlushes, refusing
+from memql.store.sqlite.reads import VisitFlushes, begin_write, refusing
 from memql.store.sqlite.schema import copy_latest, enable_wal, migrate
 from memql.store.sqlite.transfer import SQLiteTransfer, operation_from_row, operation_values
 from memql.store.sqlite.vectors import Ahead, VectorIndex, VectorMode
@@ -487,7 +487,7 @@ class SQLiteStore(VisitFlushes):
         """Record the process's earlier reads, then take the write lock (BEGIN IMMEDIATE); a wait for it
         that runs out is the refusal `store.busy` (the callers' `refusing`)."""
         self.flush_visits()  # the process's earlier reads are recorded before its next write
-        self.conn.execute("BEGIN IMMEDIATE")
+        begin_write(self.conn, self.busy_timeout_ms)
 
     def _rollback(self) -> None:
         """End a failed transaction; SQLite has already rolled back after some errors (a full disk, I/O)."""

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import sqlite3
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import Any
@@ -57,7 +58,7 @@ class VisitFlushes:
         """Flush on `conn`; False, with nothing done, when `wait` is False and the write lock is held."""
         if self._closed or not self.visits.pending:
             return True
-        if not _begin_write(conn, wait, self.busy_timeout_ms):
+        if not begin_write(conn, self.busy_timeout_ms, wait=wait):
             return False
         if conn is self.conn:
             self.writes += 1
@@ -80,6 +81,8 @@ class VisitFlushes:
             self._flush_conn.execute(f"PRAGMA busy_timeout = {self.busy_timeout_ms}")
         return self._flush_conn
 
+
+WRITE_LOCK_PAUSE_S = 0.002  # the longest pause between two tries for the write lock (`begin_write`)
 
 # what the file or the machine said, not memql: SQLite rolls the transaction back (it is atomic)
 _UNAVAILABLE = {
@@ -120,21 +123,37 @@ def refusing(busy_timeout_ms: int) -> Iterator[None]:
         raise refusal from exc
 
 
-def _begin_write(conn: sqlite3.Connection, wait: bool, busy_timeout_ms: int) -> bool:
-    """BEGIN IMMEDIATE; without `wait`, False at once when another connection holds the write lock."""
-    if wait:
-        conn.execute("BEGIN IMMEDIATE")
-        return True
+def begin_write(conn: sqlite3.Connection, busy_timeout_ms: int, *, wait: bool = True) -> bool:
+    """BEGIN IMMEDIATE, waiting up to `busy_timeout_ms` for another connection's write lock (then the
+    SQLite error `refusal_for` makes `store.busy`); without `wait`, False at once when it is held.
+
+    The wait is memql's, not SQLite's busy handler: that one sleeps 1, 2, 5, 10 ... up to 100 ms between
+    tries, so a lock freed during a sleep stays free while its waiters sleep on. Four processes writing at
+    once spent two thirds of their time waiting for a lock that was mostly free (p99 of a write ~1 s).
+    Here a waiter tries again after 0.1 ms, doubling to at most WRITE_LOCK_PAUSE_S."""
     conn.execute("PRAGMA busy_timeout = 0")
     try:
-        conn.execute("BEGIN IMMEDIATE")
-    except sqlite3.OperationalError as exc:
-        if "locked" in str(exc) or "busy" in str(exc):
-            return False
-        raise
+        pause, deadline = 0.0001, 0.0
+        while True:
+            try:
+                conn.execute("BEGIN IMMEDIATE")
+                return True
+            except sqlite3.OperationalError as exc:
+                if getattr(exc, "sqlite_errorcode", 0) & 0xFF not in (
+                    sqlite3.SQLITE_BUSY,
+                    sqlite3.SQLITE_LOCKED,
+                ):
+                    raise
+                if not wait:
+                    return False
+                now = time.monotonic()
+                deadline = deadline or now + busy_timeout_ms / 1000
+                if now >= deadline:
+                    raise
+                time.sleep(min(pause, deadline - now))
+                pause = min(2 * pause, WRITE_LOCK_PAUSE_S)
     finally:
         conn.execute(f"PRAGMA busy_timeout = {busy_timeout_ms}")
-    return True
 
 
 def write_batch(conn: sqlite3.Connection, batch: Batch, log: Any) -> None:
