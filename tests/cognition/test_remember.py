@@ -127,3 +127,4 @@ def test_input_of_the_wrong_shape_is_a_diagnostic_naming_where(memory) -> None:
         assert (result.diagnostics[0].rule, result.diagnostics[0].path) == expected, arguments
     assert m.retrieve(filter={}).data["count"] == 0
     assert m.remember([("mira", "I live in Paris 😀")]).success
+    assert m.remember(turn for turn in [("mira", "I live in Rome.")]).success  # any iterable of turns

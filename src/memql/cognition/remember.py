@@ -11,7 +11,7 @@ facts are the memory, with the quoted words they came from in their `evidence` f
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
@@ -142,8 +142,9 @@ def _turns(said: Any, speaker: Any, facets: Any) -> tuple[list[tuple[str, str]],
         if not isinstance(speaker, str):
             return problem("/speaker", "field.type", f"a speaker is a name, not {type(speaker).__name__}")
         turns, speakers = [(speaker, said)], ["/speaker"]
-    elif isinstance(said, Sequence) and not isinstance(said, bytes | bytearray):
-        turns, speakers = list(said), [f"/said/{i}/0" for i in range(len(said))]
+    elif isinstance(said, Iterable) and not isinstance(said, bytes | bytearray | Mapping):
+        turns = list(said)  # (a list, or any iterable of turns: a generator too)
+        speakers = [f"/said/{i}/0" for i in range(len(turns))]
     else:
         return problem(
             "/said", "field.type", f"said is a message or (speaker, text) turns, not {type(said).__name__}"

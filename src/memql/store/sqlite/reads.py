@@ -1,6 +1,6 @@
-"""The SQLite backend's flush of what its read transactions buffered (memql.store.visits), and the refusals
-a SQLite error can be: a wait for another connection's write lock that ran out, a full disk, a failed
-file (`refusal_for`).
+"""The SQLite backend's flush of what its read transactions buffered (memql.store.visits), its wait for the
+write lock (`begin_write`), and the refusals a SQLite error can be: a wait for another connection's write
+lock that ran out, a full disk, a failed file (`refusal_for`).
 
 Where a flush writes. The buffer's timer flushes on the store's own connection when SQLite's write lock is
 free at once: a commit by another connection -- the flush's own, too -- makes SQLite drop every page the
