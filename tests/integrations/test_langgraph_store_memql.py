@@ -101,6 +101,16 @@ def test_bad_ops_raise_memqls_diagnostics(backend: str) -> None:
     with pytest.raises(InvalidStoreOp) as bad:
         store.put(("x",), "k", {"v": 1}, ttl=-5)
     assert bad.value.path == "/args/ttl"
+    # a filter that is no object, or with a field that is no name, raised AttributeError from the adapter
+    with pytest.raises(InvalidStoreOp) as bad:
+        store.search(("x",), filter="price")  # type: ignore[arg-type]
+    assert (bad.value.rule, bad.value.path) == ("field.type", "/filter")
+    with pytest.raises(InvalidStoreOp) as bad:
+        store.search(("x",), filter={5: 1})  # type: ignore[dict-item]
+    assert bad.value.rule.startswith("json.")
+    with pytest.raises(InvalidStoreOp) as bad:  # half an emoji: no store can hold it
+        store.put(("x",), "k", {"v": "cut \ud83d"})
+    assert bad.value.rule == "json.encoding"
 
 
 def test_infinite_and_nan_bounds_compare_as_in_python(backend: str) -> None:

@@ -261,10 +261,19 @@ def _where(filter: dict[str, Any] | None) -> dict[str, Any]:
     """LangGraph's filter as memql's `where`. LangGraph compares with Python's operators, so a bound of
     Infinity or NaN is meaningful there: `$lt: inf` holds for every number, anything `== nan` is false and
     `!= nan` true. Those bounds are rewritten as the finite tests they equal."""
+    if filter is not None and not isinstance(filter, dict):
+        raise InvalidStoreOp(
+            "field.type", f"a filter is an object of fields, not {type(filter).__name__}", "/filter"
+        )
     where: dict[str, Any] = {}
     extra: list[dict[str, Any]] = []  # a second test of one operator on a field (`$lt: inf, $lte: 5`)
     for field, test in (filter or {}).items():
-        if field.startswith("$") or not (isinstance(test, dict) or _non_finite(test)):
+        if (
+            not isinstance(field, str)
+            or field.startswith("$")
+            or not (isinstance(test, dict) or _non_finite(test))
+        ):
+            # (as given: the language names what is wrong with it)
             where[field] = test
             continue
         for op, bound in test.items() if isinstance(test, dict) else [("$eq", test)]:
