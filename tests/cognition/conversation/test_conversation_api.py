@@ -263,6 +263,15 @@ def test_default_strategies_observe_what_is_available(memory):
         (lambda c: c.context("  "), "/query", "field.empty"),
         (lambda c: c.context("cat", budget_tokens=0), "/budget_tokens", "field.range"),
         (lambda c: c.context("cat", strategy="graph"), "/strategy", "field.enum"),
+        # each of these raised pydantic's ValidationError (from the extractor's input) or a TypeError
+        (lambda c: c.add_message("user", "I live in Paris \ud83d"), "/text", "json.encoding"),
+        (lambda c: c.add_message("us\udcffer", "hi"), "/role", "json.encoding"),
+        (lambda c: c.add_message("x" * 513, "hi"), "/role", "field.size"),
+        (lambda c: c.add_message("user", "word " * 30_000), "/text", "field.size"),
+        (lambda c: c.add_message("user", "hi", source_id="s" * 600), "/source_id", "field.size"),
+        (lambda c: c.add_turn("a", "b \ud83d"), "/assistant_text", "json.encoding"),
+        (lambda c: c.add_turn("a", "b", source_ids=5), "/source_ids", "field.size"),
+        (lambda c: c.context("cat", strategy=["flat"]), "/strategy", "field.enum"),
     ],
 )
 def test_bad_input_is_a_diagnostic_and_stores_nothing(memory, call, path, rule):
@@ -282,6 +291,9 @@ def test_bad_conversation_options_are_diagnostics(memory):
         ({"user": "u", "agent": "a", "strategy": "graph"}, "/strategy", "field.enum"),
         ({"user": "u", "agent": "a", "strategy": []}, "/strategy", "field.empty"),
         ({"user": "u", "agent": "a", "config": {"graph": None}}, "/config/graph", "field.enum"),
+        ({"user": "u", "agent": "a", "strategy": 5}, "/strategy", "field.type"),  # (these raised TypeError)
+        ({"user": "u", "agent": "a", "strategy": [1]}, "/strategy", "field.type"),
+        ({"user": "u", "agent": "a", "config": 5}, "/config", "field.type"),
     ]:
         with pytest.raises(ConversationError) as caught:
             m.conversation(**kwargs)

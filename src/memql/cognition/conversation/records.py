@@ -28,7 +28,7 @@ from memql.engine.bulk import DEFAULT_BATCH
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.hygiene import Limits
+from memql.lang.hygiene import Limits, lone_surrogate
 from memql.lang.time import parse_instant
 
 if TYPE_CHECKING:
@@ -50,6 +50,20 @@ class ConversationError(MemqlError, ValueError):
 
 def error(path: str, rule: str, message: str) -> ConversationError:
     return ConversationError(message, [Diagnostic(path=path, rule=rule, severity="error", message=message)])
+
+
+def require_text(path: str, value: Any, blank: str | None = None, longest: int = 512) -> None:
+    """A string that is not blank (`blank`: what to say if it is), at most `longest` characters (a name's
+    512 by default), and Unicode text (no lone surrogate); else the ConversationError naming `path`."""
+    what = path.strip("/")
+    if not isinstance(value, str):
+        raise error(path, "field.type", f"{what} must be a string")
+    if not value.strip():
+        raise error(path, "field.empty", blank or f"{what} must not be blank")
+    if len(value) > longest:
+        raise error(path, "field.size", f"{what} is {len(value)} characters long; at most {longest}")
+    if not value.isascii() and lone_surrogate(value):
+        raise error(path, "json.encoding", f"{what} holds a lone surrogate, not valid Unicode")
 
 
 def tag(conversation_id: str) -> str:

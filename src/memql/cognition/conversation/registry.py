@@ -24,7 +24,7 @@ HIGHER_LEVELS = ("tiers", "ladder")  # what hybrid combines with flat by default
 
 def strategy_class(name: str) -> type:
     """The class of strategy `name`; an unknown or absent one raises ConversationError."""
-    if name not in STRATEGIES:
+    if not isinstance(name, str) or name not in STRATEGIES:
         raise error("/strategy", "field.enum", f"unknown strategy {name!r}; choose from {', '.join(NAMES)}")
     module_name, class_name = STRATEGIES[name]
     try:

@@ -53,11 +53,12 @@ from memql.cognition.conversation.records import (
     message_row_text,
     read_rows,
     refuses,
+    require_text,
 )
 from memql.cognition.conversation.stale_forms import stale_forms
 from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 from memql.lang import build
-from memql.lang.delta import Turn
+from memql.lang.delta import MAX_TEXT, Turn
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.time import TimeParseError, resolve_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
@@ -143,16 +144,18 @@ class Conversation:
         embed_batch: int = 1,
         extractor: Any = "rules",
     ) -> None:
-        _require_name("/user", user)
+        require_text("/user", user)
         if isinstance(embed_batch, bool) or not isinstance(embed_batch, int) or embed_batch < 1:
             raise error("/embed_batch", "field.range", "embed_batch must be a positive integer")
-        _require_name("/agent", agent)
+        require_text("/agent", agent)
         self.session_executor = executor
         self.executor = ParticipantExecutor(acting_executor(executor, user, agent), user, agent)
         self.user, self.agent = user, agent
         self.id = f"{user}/{agent}" if id is None else id
-        _require_name("/id", self.id)
+        require_text("/id", self.id)
         self.llm = llm if llm is not None else executor.llm
+        if config is not None and not isinstance(config, Mapping):
+            raise error("/config", "field.type", "config is an object: a strategy's name -> its config")
         self.config = dict(config or {})
         for name in self.config:
             if name not in registry.NAMES:
@@ -212,7 +215,7 @@ class Conversation:
         `source_ids`: one id each ([user's, assistant's]), or one id both share."""
         ids: list[str | None] = [None, None]
         if source_ids is not None:
-            if isinstance(source_ids, str) or len(source_ids) not in (1, 2):
+            if not isinstance(source_ids, list | tuple) or len(source_ids) not in (1, 2):
                 raise error(
                     "/source_ids", "field.size", "source_ids: one id per message (2), or one for both"
                 )
@@ -243,12 +246,10 @@ class Conversation:
         stored: list[tuple[str, str, datetime, tuple[str, ...], int]] = []
         position, previous = self._next_position, self._previous
         for i, (role, text, at, source_id) in enumerate(messages):
-            _require_name("/role", role)
-            if not isinstance(text, str) or not text.strip():
-                raise error(text_paths[i], "field.empty", "a message needs text")
+            require_text("/role", role)
+            require_text(text_paths[i], text, "a message needs text", longest=MAX_TEXT)
             sources = (str(source_id),) if source_id is not None else (f"M{position + 1}",)
-            if not sources[0].strip():
-                raise error("/source_id", "field.empty", "a source id, when given, must not be blank")
+            require_text("/source_id", sources[0], "a source id, when given, must not be blank")
             speaker = {"user": self.user, "assistant": self.agent}.get(role, role)
             ir = message_encode(
                 self.id,
@@ -475,7 +476,9 @@ class Conversation:
     def _resolve(self, strategy: str | Sequence[str] | None) -> tuple[str, tuple[str, ...]]:
         if strategy is None:
             return DEFAULT_STRATEGY, registry.available(OBSERVED_BY_DEFAULT)
-        names = [strategy] if isinstance(strategy, str) else list(strategy)
+        names = [strategy] if isinstance(strategy, str) else strategy
+        if not isinstance(names, list | tuple) or not all(isinstance(n, str) for n in names):
+            raise error("/strategy", "field.type", "strategy is a strategy's name, or a list of names")
         if not names:
             raise error("/strategy", "field.empty", "name at least one strategy")
         observing: list[str] = []
@@ -563,13 +566,6 @@ class Conversation:
 def _first_source(row: dict[str, Any]) -> str | None:
     sources = (row.get("facets") or {}).get("source_ids") or []
     return str(sources[0]) if sources else None
-
-
-def _require_name(path: str, value: Any) -> None:
-    if not isinstance(value, str):
-        raise error(path, "field.type", f"{path.strip('/')} must be a string")
-    if not value.strip():
-        raise error(path, "field.empty", f"{path.strip('/')} must not be blank")
 
 
 def _calls(llm: LLM | None) -> int:
