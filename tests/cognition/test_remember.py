@@ -128,3 +128,24 @@ def test_input_of_the_wrong_shape_is_a_diagnostic_naming_where(memory) -> None:
     assert m.retrieve(filter={}).data["count"] == 0
     assert m.remember([("mira", "I live in Paris 😀")]).success
     assert m.remember(turn for turn in [("mira", "I live in Rome.")]).success  # any iterable of turns
+
+
+def test_messages_no_delta_can_hold_whole_are_read_not_raised(memory) -> None:
+    """A number of 5,000 digits (Python refuses such an int: ValueError), 400 time expressions (a delta
+    holds 200: pydantic's ValidationError) and a time expression of 6,000 characters (evidence quotes
+    2,000) each raised from the extractor; a conversation's message as well."""
+    m = memory(actor="mira", embedder="none")
+    digits = "9" * 5000
+    for said in (
+        f"my wifi password is {digits}",
+        f"I have {digits} cats",
+        f"book a table for {digits} people",
+        f"房租{digits}",
+        "明天下午三点" * 400,
+        f"提醒我{digits}天后打电话",
+    ):
+        result = m.remember(said)
+        assert result.success, (said[:30], result.diagnostics)
+    conversation = m.conversation(user="mira", agent="bot")
+    assert conversation.add_message("user", f"my code is {digits}").memory_id
+    assert conversation.add_message("user", "1月" * 1000).memory_id

@@ -74,10 +74,21 @@ EN_NUMBER_RE = (
 """A regex (no groups) matching an English amount: digits or number words (lowercase text)."""
 
 
+MAX_DIGITS = 18  # the digits an amount is read from (past them: no amount, and no int of thousands of digits)
+
+
+def whole_number(digits: str) -> int | str:
+    """Digits as the int they spell, or as said (a string) past MAX_DIGITS: a code or a serial number that
+    long is no amount, and Python refuses an int of over 4,300 digits (ValueError)."""
+    return int(digits) if len(digits.lstrip("-")) <= MAX_DIGITS else digits
+
+
 def parse_en_number(text: str) -> int:
     """'3' -> 3, 'twenty-one' -> 21, 'a few' -> 3, 'an' -> 1."""
     words = " ".join(re.split(r"[\s-]+", text.strip().lower()))
     if words.isascii() and words.isdigit():
+        if len(words) > MAX_DIGITS:
+            raise TimeParseError(f"not a number of at most {MAX_DIGITS} digits: {quote(text[:40])}")
         return int(words)
     for table in (_EN_ONES, _EN_TEENS, _EN_TENS, _EN_SPECIAL):
         if words in table:

@@ -93,7 +93,8 @@ _CHANGED_ZH = re.compile(
     r"(?:" + _MED_ZH + r"(?:的剂量)?)?(?:剂量)?(?:加量|减量|增加|减少|加|减|降|升|调|改|换)(?:到|成|为)了?"
     r"(?:每次|一次|一天|每天)?" + _DOSE_ZH
 )
-_DOSE_VALUE = re.compile(r"\d+(?:\.\d+)?\s?(?:" + _UNITS_EN + "|" + _UNITS_ZH + ")", _I)
+# (not from inside a number: a search would try each of a long number's digits, each trying them all)
+_DOSE_VALUE = re.compile(r"(?<!\d)\d+(?:\.\d+)?\s?(?:" + _UNITS_EN + "|" + _UNITS_ZH + ")", _I)
 
 
 _DOSE_WORD = re.compile(r"\bdos(?:e|es|age)\b|剂量", _I)

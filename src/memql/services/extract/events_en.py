@@ -21,7 +21,7 @@ from .vocabulary import snake
 _BOOKING = re.compile(
     r"(?:(?:please|can you|could you)\s+)?(?:(?:i|we)\s+(?:have\s+|'ve\s+)?)?(?:book|booked|reserve|reserved|"
     r"get|need|have|hold|make)\s+(?:us\s+|me\s+)?(?:a|an|the|our|my)\s+(?P<thing>[a-z]+(?:\s+[a-z]+)?)\s+"
-    r"for\s+(?!an?\b)(?P<n>\d+|"
+    r"for\s+(?!an?\b)(?P<n>\d{1,18}|"
     + EN_NUMBER_RE
     + r")(?:\s+(?P<unit>people|persons|guests|adults|of us|nights|days|"
     r"weeks|hours|seats))?\b",
@@ -460,9 +460,11 @@ def clock_after_day(r: Reading) -> None:
     """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning (in the evening when
     the message speaks of what people do then: a dinner, a party, a show), 1 to 6 in the afternoon or
     evening (when people meet, not when they sleep), 12 to 23 as written."""
+    evenings: dict[tuple[int, int], bool] = {}  # per sentence: a message of many times has one sentence
     for i, (t0, t1, span) in enumerate(r.times):
         sentence = sentence_around(r.text, t0, t1)
-        evening = _EVENING.search(r.text, *sentence) is not None
+        if (evening := evenings.get(sentence)) is None:
+            evening = evenings[sentence] = _EVENING.search(r.text, *sentence) is not None
         if span.granularity == "minute" and (
             (evening and (said := _MORNING_CLOCK.search(r.text, t0, t1)))
             or (

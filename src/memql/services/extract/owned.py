@@ -6,6 +6,7 @@ phone, car). Only makes people commonly own are known (makes.py); an unknown mak
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .common import HEDGED, Reading
 from .makes import CAR_MAKES, CAR_MAKES_ZH, CAR_MODELS, LOWER_CAR_MAKES, PHONE_MAKES
@@ -69,13 +70,18 @@ _ANY_MAKE = re.compile(_MAKE, _I)
 _COMMUTE_ZH = re.compile(r"(?:去)?(?:上班|上学|通勤)")
 
 
+@lru_cache(maxsize=64)
+def _names_a_make(text: str) -> bool:
+    return _ANY_MAKE.search(text) is not None
+
+
 def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> bool:
     """The phone or car a part says the speaker got (or has, said with my/我的), keyed by its kind; never
     when the part is about someone else (他换成理想了, 我表姐买了比亚迪)."""
     if chinese and (said_of := subject_at(r, after_adverbs(r, pos, end), end)) and said_of[0] != r.speaker:
         return False
-    if not _ANY_MAKE.search(r.text, pos, end):
-        return False  # (most parts name no make)
+    if not _names_a_make(r.text) or not _ANY_MAKE.search(r.text, pos, end):
+        return False  # (most parts name no make; most messages none: one look, not one per part)
     got = (_GOT_ZH if chinese else _GOT_EN).match(r.text, pos, end)
     if got is None and chinese and _PICKED_UP.search(r.text, 0, pos):
         got = _ALONE_ZH.match(r.text, pos, end)

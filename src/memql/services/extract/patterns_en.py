@@ -450,7 +450,7 @@ _SENTIMENT = (
     ("like", "like"),
 )
 _COUNT = re.compile(
-    _ADVERBS + r"(?:have|has|'ve got|have got|has got|own|owns)\s+(?P<n>\d+|" + EN_NUMBER_RE + r")\s+"
+    _ADVERBS + r"(?:have|has|'ve got|have got|has got|own|owns)\s+(?P<n>\d{1,18}|" + EN_NUMBER_RE + r")\s+"
     r"(?P<x>(?:[a-z-]+\s+)?(?:[a-z-]+s|children|people|geese|mice))\b",
     _I,
 )

@@ -12,7 +12,7 @@ import re
 from datetime import timedelta
 from itertools import pairwise
 
-from memql.lang.time.numbers import parse_zh_number
+from memql.lang.time.numbers import parse_zh_number, whole_number
 
 from .common import HEDGED, Reading, latest_held, time_value
 from .floors import floor_zh
@@ -361,7 +361,9 @@ def topic_states(r: Reading, subject: str, a: int, at: int, b: int, confidence: 
 
 def amount(r, subject, key, m, a, b, confidence, correction) -> bool:
     n = m["n"]
-    number = float(n) if "." in n else int(n) if n.isdigit() else zh_amount(n)
+    number = float(n) if "." in n else whole_number(n) if n.isdigit() else zh_amount(n)
+    if isinstance(number, str):
+        return False  # (digits past any amount: no sum)
     if number is None:
         return False
     if m["unit"] and m["unit"] in "万千wWkK":  # 18k, 2.2w: how amounts are written in chat

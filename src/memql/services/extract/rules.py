@@ -11,14 +11,17 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Callable, Iterable
 from dataclasses import replace
 from datetime import datetime
 from functools import lru_cache
+from typing import Any
 
 from pydantic import ValidationError
 
 from memql.lang.categories import STANDARD_CATEGORIES, root, stricter
 from memql.lang.delta import (
+    MAX_ITEMS,
     ActionItem,
     Entity,
     Evidence,
@@ -315,14 +318,14 @@ def _delta(r: Reading, text: Spelled, recent: list[Spelled], vocabulary: Vocabul
             continue
         facts.append(fact)
     entities = _entities(r, text)
-    times = [
-        TimeMention(
-            start=span.start, end=span.end, granularity=span.granularity, evidence=_evidence(text, a, b)
-        )
-        for a, b, span in r.times
-    ]
-    tasks = [_item(text, item) for item in r.tasks]
-    decisions = [_item(text, item) for item in r.decisions]
+    times = _held(
+        lambda t: TimeMention(
+            start=t[2].start, end=t[2].end, granularity=t[2].granularity, evidence=_evidence(text, t[0], t[1])
+        ),
+        r.times,
+    )
+    tasks = _held(lambda item: _item(text, item), r.tasks)
+    decisions = _held(lambda item: _item(text, item), r.decisions)
     categories = [f.category for f in facts if f.category]
     category = Counter(categories).most_common(1)[0][0] if categories else None
     sensitivity = stricter(*(STANDARD_CATEGORIES.get(root(c)) for c in categories))
@@ -334,17 +337,29 @@ def _delta(r: Reading, text: Spelled, recent: list[Spelled], vocabulary: Vocabul
         memory_type = "episodic"
     salience = 0.1 + 0.4 * bool(facts) + 0.15 * any(f.correction for f in facts)
     salience += 0.15 * bool(tasks or decisions) + 0.1 * bool(times) + 0.05 * bool(entities)
-    return MemoryDelta(
-        facts=facts,
-        entities=entities,
-        times=times,
-        tasks=tasks,
-        decisions=decisions,
+    return MemoryDelta(  # each list as much as a delta holds (MAX_ITEMS), the first said first
+        facts=facts[:MAX_ITEMS],
+        entities=entities[:MAX_ITEMS],
+        times=times[:MAX_ITEMS],
+        tasks=tasks[:MAX_ITEMS],
+        decisions=decisions[:MAX_ITEMS],
         memory_type=memory_type,
         category=category,
         sensitivity=sensitivity,  # type: ignore[arg-type]
         salience=round(min(salience, 1.0), 2),
     )
+
+
+def _held(build: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
+    """Each item built, but those a delta cannot hold (evidence past its 2,000 characters …): left out, as
+    such a fact is."""
+    out = []
+    for item in items:
+        try:
+            out.append(build(item))
+        except ValidationError:
+            continue
+    return out
 
 
 def _item(text: Spelled, item: Item) -> ActionItem:
@@ -355,11 +370,19 @@ def _item(text: Spelled, item: Item) -> ActionItem:
 
 def _entities(r: Reading, text: Spelled) -> list[Entity]:
     found: dict[tuple[int, int], Entity] = {}
+    covered = bytearray(len(r.text))  # 1 where a found entity lies: a name's overlap is looked up in its span
 
-    def add(start: int, end: int, kind: str) -> None:
+    def add(start: int, end: int, kind: str, free: bool = False) -> None:
         name = _evidence(text, start, end).quote.strip()
-        if name and (start, end) not in found and not any(a <= start and end <= b for a, b in found):
+        if not name or (start, end) in found:
+            return
+        if not free and any(a <= start and end <= b for a, b in found):
+            return
+        try:
             found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
+        except ValidationError:
+            return  # (a span longer than evidence quotes)
+        covered[start:end] = b"\x01" * (end - start)
 
     for p in r.known_persons:
         if p.turn == r.turn and p.span is not None:
@@ -367,11 +390,12 @@ def _entities(r: Reading, text: Spelled) -> list[Entity]:
     for d in r.facts:
         if d.kind in _ENTITY_KINDS and d.value_span is not None and isinstance(d.value, str):
             add(*d.value_span, _ENTITY_KINDS[d.kind])
-    covered = [(a, b) for a, b, _ in r.times]
+    times = bytearray(len(r.text))
+    for a, b, _ in r.times:
+        times[a:b] = b"\x01" * (b - a)
     for m in _CAPITALISED.finditer(r.text):
-        if m[0] in rules_en.NOT_NAMES or any(a < m.end() and m.start() < b for a, b in covered):
+        if m[0] in rules_en.NOT_NAMES or times.find(1, m.start(), m.end()) >= 0:
             continue
-        if any(a < m.end() and m.start() < b for a, b in found):
-            continue
-        add(m.start(), m.end(), "other")
+        if covered.find(1, m.start(), m.end()) < 0:  # (overlapping none, it lies in none)
+            add(m.start(), m.end(), "other", free=True)
     return sorted(found.values(), key=lambda e: e.evidence.start)

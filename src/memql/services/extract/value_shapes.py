@@ -24,7 +24,8 @@ SUM_PERIOD = r"\s?/\s?(?:mo|month|yr|year)\b|\s(?:a|per)\s(?:month|year)\b"
 _WAN_TAIL = r"(?:\d(?=$|[，,。！!？?\s~]|千|左右|多|了|啦|吧|呢|的|一个月|每个?月))?"
 _MONEY = re.compile(
     r"(?:[$€£¥]\s?\d(?:[\d,]*\d)?(?:\.\d+)?(?:\s?[kKmM]\b)?)|"
-    r"(?:\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万" + _WAN_TAIL + r"))|"
+    # (not from inside a number: a search would try each digit of a long one, each trying all the rest)
+    r"(?:(?<![\d,])\d(?:[\d,]*\d)?(?:\.\d+)?\s?(?:dollars|bucks|euros|grand|元|块|万" + _WAN_TAIL + r"))|"
     r"(?:(?<![\d.,])\d{3,6}(?=一个月|每个?月|一年|每年))|"  # 3200一个月: a sum by the period it is paid for
     # "142/mo", "17.99 a month": a sum by its period (of two digits or more, or with cents)
     r"(?:(?<![\w.,$€£¥])(?:(?:\d{1,3}(?:,\d{3})+|\d{2,})(?:\.\d\d)?|\d\.\d\d)(?=" + SUM_PERIOD + r"))|"
@@ -41,7 +42,7 @@ _UNITS = {
     "kilometers": "km", "kilometres": "km", "mins": "min", "hrs": "h", "mbps": "mbps", "gbps": "gbps",
 }  # fmt: skip
 _MEASURE = re.compile(
-    r"(?<![A-Za-z0-9.])(\d+(?:\.\d+)?)\s?("
+    r"(?<![A-Za-z\d.])(\d+(?:\.\d+)?)\s?("  # (\d: not from inside a number of any digits, "１２")
     + "|".join(sorted(map(re.escape, _UNITS), key=len, reverse=True))
     + r")(?![a-z])",
     _I,
@@ -112,45 +113,50 @@ def values(text: str, now: datetime) -> list[Value]:
 @lru_cache(maxsize=256)
 def _values(text: str, now: datetime) -> tuple[Value, ...]:
     found: list[Value] = []
+    covered = bytearray(len(text))  # 1 where a value found lies: `free` scans its span, not every value
 
     def free(a: int, b: int) -> bool:
-        return not any(v.start < b and a < v.end for v in found)
+        return covered.find(1, a, b) < 0
+
+    def add(value: Value) -> None:
+        found.append(value)
+        covered[value.start : value.end] = b"\x01" * (value.end - value.start)
 
     for m in _EMAIL.finditer(text):
-        found.append(Value("email", m.start(), m.end(), m[0].lower()))
+        add(Value("email", m.start(), m.end(), m[0].lower()))
     for m in _SECRET.finditer(text):  # (before amounts: "Nguyen_5G" holds no 5 g)
         if free(m.start(), m.end()):
-            found.append(Value("code", m.start(), m.end(), m[0]))
+            add(Value("code", m.start(), m.end(), m[0]))
     for m in _MONEY.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Value("money", m.start(), m.end(), m[0].strip()))
+            add(Value("money", m.start(), m.end(), m[0].strip()))
     for m in _MEASURE.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Value(f"measure:{_UNITS[m[2].lower()]}", m.start(), m.end(), m[0].strip()))
+            add(Value(f"measure:{_UNITS[m[2].lower()]}", m.start(), m.end(), m[0].strip()))
     for m in WEEKLY.finditer(text):  # "Tuesdays 6pm": one weekly time, as said (not the next Tuesday)
         words = re.sub(r"^on\s+", "", m[0], flags=re.I)
-        found.append(Value("schedule", m.end() - len(words), m.end(), words))
+        add(Value("schedule", m.end() - len(words), m.end(), words))
     for a, b, span in find_times(text, now):
         if free(a, b):
             value = time_value(span, now)
             if span.granularity in _DATE_GRANULARITIES:
-                found.append(Value("date", a, b, value))
+                add(Value("date", a, b, value))
             elif not _CLOCK_WORDS.search(text, a, b) and abs(span.start - now) >= _DAY:
                 # "in two weeks": a day, not the moment two weeks from the message's minute
-                found.append(Value("date", a, b, span.start.astimezone(now.tzinfo).date().isoformat()))
+                add(Value("date", a, b, span.start.astimezone(now.tzinfo).date().isoformat()))
             else:
-                found.append(Value("clock", a, b, value))
+                add(Value("clock", a, b, value))
     for m in _TITLE_ZH.finditer(text):
-        found.append(Value("name", m.start(), m.end(), m[0]))
+        add(Value("name", m.start(), m.end(), m[0]))
     for m in _COLOR_ZH.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Value("color", m.start(), m.end(), m[0]))
+            add(Value("color", m.start(), m.end(), m[0]))
     for m in _PHONE.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Value("phone", m.start(), m.end(), m[0]))
+            add(Value("phone", m.start(), m.end(), m[0]))
     for m in _CODE.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Value("code", m.start(), m.end(), m[0]))
+            add(Value("code", m.start(), m.end(), m[0]))
     for m in _NAME_EN.finditer(text):
         name, start = m[0].strip(), m.start()
         if re.match(r"The\s+(?-i:[A-Z])", name):  # "The Overstory": the title, without its article
@@ -161,18 +167,18 @@ def _values(text: str, now: datetime) -> tuple[Value, ...]:
             if not name[:1].isupper():
                 continue
         if free(start, start + len(name)) and _is_name(text, start, name):
-            found.append(Value("name", start, start + len(name), name))
+            add(Value("name", start, start + len(name), name))
     for m in _NAME_ZH.finditer(text):
         if _NOT_IN_A_NAME.search(m["name"]):
             continue  # 就是爱在微信发养生文章, 到期要涨到4500: a clause after 是/到, no name
         if free(m.start("name"), m.end("name")) and CJK.search(m["name"]):
-            found.append(Value("name", m.start("name"), m.end("name"), m["name"]))
+            add(Value("name", m.start("name"), m.end("name"), m["name"]))
     for m in _NUMBER.finditer(text):
         if free(m.start(), m.end()):
-            found.append(Value("number", m.start(), m.end(), m[0]))
+            add(Value("number", m.start(), m.end(), m[0]))
     for m in (*_COUNT_EN.finditer(text), *_COUNT_ZH.finditer(text)):
         if free(m.start(), m.end()):
-            found.append(Value("number", m.start(), m.end(), m[0]))
+            add(Value("number", m.start(), m.end(), m[0]))
     return tuple(sorted(found, key=lambda v: v.start))
 
 
@@ -184,7 +190,17 @@ _OPENING_VERB = re.compile(
 
 
 def _sentence_start(text: str, at: int) -> bool:
-    return not text[:at].strip() or re.search(r"[.!?;:。！？]\s*$", text[:at]) is not None
+    before = _last_said(text, at)
+    return before < 0 or text[before] in ".!?;:。！？"
+
+
+def _last_said(text: str, at: int) -> int:
+    """Where the last character before `at` that is not a space is (-1: none), looked for backwards from
+    `at` (not in a copy of all before it: a message of many names would be read in quadratic time)."""
+    i = at - 1
+    while i >= 0 and text[i].isspace():
+        i -= 1
+    return i
 
 
 def _is_name(text: str, start: int, name: str) -> bool:
@@ -195,7 +211,8 @@ def _is_name(text: str, start: int, name: str) -> bool:
         return False
     if _SPEAKS.match(text, start + len(name)):
         return False  # "Marisol just texted the group": who says something, not a value said
-    opening = start == 0 or re.search(r"[.!?]\s*$|^\s*$", text[:start]) is not None
+    before = _last_said(text, start)
+    opening = before < 0 or text[before] in ".!?"
     return not (opening and " " not in name)  # a single capitalised word opening a sentence: any word
 
 

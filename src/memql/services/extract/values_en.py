@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from datetime import UTC, datetime, timedelta
 
-from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number
+from memql.lang.time.numbers import EN_NUMBER_RE, parse_en_number, whole_number
 from memql.lang.time.spans import TimeSpan
 
 from .common import (
@@ -125,7 +125,7 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if re.fullmatch(r"-?\d+", words):
         if kind in _NAMED:
             return None  # "standup moved to 10": a number is no place, organisation or person
-        return int(words), start, end, rejected
+        return whole_number(words), start, end, rejected
     if re.fullmatch(r"-?\d+\.\d+", words):
         return float(words), start, end, rejected
     if kind == "number" and _AMOUNT.fullmatch(words):
