@@ -17,7 +17,9 @@ from .times_found import find_times
 
 _I = re.IGNORECASE
 
-_EMAIL = re.compile(r"[\w.+-]+@[\w-]+(?:\.[\w-]+)+")
+_EMAIL = re.compile(
+    r"(?<![\w.+-])[\w.+-]+@[\w-]+(?:\.[\w-]+)+"
+)  # (from a word's start: not each of its letters)
 # a sum's period said after it: "142/mo", "17.99 a month", "$600 per year"
 SUM_PERIOD = r"\s?/\s?(?:mo|month|yr|year)\b|\s(?:a|per)\s(?:month|year)\b"
 # a thousands figure after 万 (1万5: 15,000), when nothing but the sentence's end or a word of amounts follows
@@ -55,7 +57,7 @@ _SECRET = re.compile(  # (in ASCII: wifi密码改为Zh#home2026 holds the code Z
     re.ASCII,
 )
 _CODE = re.compile(  # UA 828, 14C, and a level and a number (parking B2-105, desk 3B-41)
-    r"(?<![A-Za-z0-9])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}(?:-?\d+)?|"
+    r"(?<![A-Za-z\d])(?:[A-Z]{1,4}[- ]?\d{2,}[A-Z0-9-]*|\d+[A-Z]{1,3}(?:-?\d+)?|"  # (\d: any digits, "１２")
     r"[A-Z]{1,3}\d{1,3}-\d{1,5}[A-Z]?)"
     r"(?![A-Za-z0-9])"
 )
