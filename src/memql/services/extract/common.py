@@ -4,9 +4,11 @@
 from __future__ import annotations
 
 import re
+from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
+from functools import lru_cache
 
 from memql.lang.time import TimeSpan
 from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_number
@@ -517,11 +519,34 @@ def strip_span(
 
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The bounds of the sentence (or line) around text[start:end] (a point between digits ends none:
-    "netflix 17.99, spotify 16.99")."""
-    left = max((m.end() for m in _SENTENCE_END.finditer(text[:start])), default=0)
-    right = _SENTENCE_END.search(text, end)
-    stop = right.start() if right else len(text)
-    return left, stop
+    "netflix 17.99, spotify 16.99"): after the last end of a sentence before `start` (and the spaces after
+    it), up to the first at or after `end`. Looked up in the text's ends found once (`_sentence_ends`),
+    not found again in all before `start` for each span asked about (a message of many times)."""
+    ends, spaces_until = _sentence_ends(text)
+    last = start - 1
+    if not ((last >= 0 and text[last] in _ENDS_ALWAYS) or text[last : last + 1] == "."):  # (at `start`: ends)
+        i = bisect_left(ends, last) - 1  # the last one before
+        last = ends[i] if i >= 0 else -1
+    left = 0 if last < 0 else min(start, spaces_until[last + 1])
+    i = bisect_left(ends, end)
+    return left, ends[i] if i < len(ends) else len(text)
 
 
-_SENTENCE_END = re.compile(r"(?:(?<!\d)\.|\.(?!\d)|[!?。！？\n])\s*")
+_ENDS_ALWAYS = "!?。！？\n"
+
+
+@lru_cache(maxsize=16)
+def _sentence_ends(text: str) -> tuple[list[int], list[int]]:
+    """Where a sentence ends in `text` (a point not between two digits, or !?。！？ or a line's end), and for
+    each position where the spaces from it end."""
+    ends = [
+        i
+        for i, c in enumerate(text)
+        if c in _ENDS_ALWAYS
+        or (c == "." and not (0 < i < len(text) - 1 and text[i - 1].isdecimal() and text[i + 1].isdecimal()))
+    ]
+    spaces_until = list(range(len(text) + 1))
+    for i in range(len(text) - 1, -1, -1):
+        if text[i].isspace():
+            spaces_until[i] = spaces_until[i + 1]
+    return ends, spaces_until
