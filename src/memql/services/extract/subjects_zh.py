@@ -214,13 +214,19 @@ def skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
 def after_adverbs(r: Reading, pos: int, end: int) -> int:
     """Past the adverbs and time words between a subject and its verb (我上个月已经搬到…)."""
     s = r.text
+    ends: dict[int, int] | None = None  # where the first time starting at each place ends (within `end`)
     while pos < end:
         m = _ADVERB.match(s, pos, end)
         if m is not None and m.end() > pos:
             pos = m.end()
             continue
         at = pos + 1 if s.startswith("从", pos) else pos  # 从七月起, 这个月开始: a time it starts at
-        t = next((t1 for t0, t1, _ in r.times if t0 == at and t1 <= end), None)
+        if ends is None:  # (once: a message of many times is one step per time, not a scan of all per step)
+            ends = {}
+            for t0, t1, _ in r.times:
+                if t1 <= end:
+                    ends.setdefault(t0, t1)
+        t = ends.get(at)
         if t is None:
             return pos
         pos = skip(_SINCE, s, t, end)
