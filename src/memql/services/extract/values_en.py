@@ -52,6 +52,15 @@ def recurs(r: Reading, start: int, end: int) -> bool:
     return every or WEEKLY.fullmatch(r.text, start, end) is not None
 
 
+def _digit_before(s: str, start: int, at: int) -> bool:
+    """A digit in s[start:at] followed by nothing but spaces, points and dashes up to `at` (looked for
+    backwards from `at`, not in all of s[start:at] for each time: a message of many times)."""
+    i = at - 1
+    while i >= start and (s[i].isspace() or s[i] in ".-"):
+        i -= 1
+    return i >= start and s[i].isdecimal()
+
+
 def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
     """(value, start, end, rejected words) of the words in [start, end): cut at a new clause, its time
     expression resolved when the value is one, a trailing time removed from a non-date value."""
@@ -95,7 +104,7 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if kind in _NAMED and (m := _NEXT_CLAUSE.search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
-        if re.search(r"\d[\s.-]*$", s[start:t0]) and re.fullmatch(r"\d{4}", s[t0:t1]):
+        if re.fullmatch(r"\d{4}", s[t0:t1]) and _digit_before(s, start, t0):
             continue  # "555 1962": a group of a number, not a year after it
         if t0 > start and not s[t1:end].strip(" ,.!"):
             end = t0
