@@ -517,6 +517,16 @@ def strip_span(
     return start, end
 
 
+def last_said(text: str, at: int, start: int = 0, also: str = "") -> int:
+    """Where the last character of text[start:at] that is no space (nor in `also`) is, or start - 1: looked
+    for backwards from `at`, not in a copy of all before it (a message of many names or times would be read
+    in quadratic time)."""
+    i = at - 1
+    while i >= start and (text[i].isspace() or text[i] in also):
+        i -= 1
+    return i
+
+
 def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     """The bounds of the sentence (or line) around text[start:end] (a point between digits ends none:
     "netflix 17.99, spotify 16.99"): after the last end of a sentence before `start` (and the spaces after

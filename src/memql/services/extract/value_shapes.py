@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import CJK, WEEKLY, time_value
+from .common import CJK, WEEKLY, last_said, time_value
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
 from .times_found import find_times
 
@@ -192,17 +192,8 @@ _OPENING_VERB = re.compile(
 
 
 def _sentence_start(text: str, at: int) -> bool:
-    before = _last_said(text, at)
+    before = last_said(text, at)
     return before < 0 or text[before] in ".!?;:。！？"
-
-
-def _last_said(text: str, at: int) -> int:
-    """Where the last character before `at` that is not a space is (-1: none), looked for backwards from
-    `at` (not in a copy of all before it: a message of many names would be read in quadratic time)."""
-    i = at - 1
-    while i >= 0 and text[i].isspace():
-        i -= 1
-    return i
 
 
 def _is_name(text: str, start: int, name: str) -> bool:
@@ -213,7 +204,7 @@ def _is_name(text: str, start: int, name: str) -> bool:
         return False
     if _SPEAKS.match(text, start + len(name)):
         return False  # "Marisol just texted the group": who says something, not a value said
-    before = _last_said(text, start)
+    before = last_said(text, start)
     opening = before < 0 or text[before] in ".!?"
     return not (opening and " " not in name)  # a single capitalised word opening a sentence: any word
 

@@ -15,6 +15,7 @@ from .common import (
     Draft,
     Reading,
     corrected_holder,
+    last_said,
     strip_span,
     this_year_only,
     time_value,
@@ -50,15 +51,6 @@ def recurs(r: Reading, start: int, end: int) -> bool:
     m = _EVERY.match(r.text, start, end)
     every = m is not None and r.time_at(m.end(), end) is not None
     return every or WEEKLY.fullmatch(r.text, start, end) is not None
-
-
-def _digit_before(s: str, start: int, at: int) -> bool:
-    """A digit in s[start:at] followed by nothing but spaces, points and dashes up to `at` (looked for
-    backwards from `at`, not in all of s[start:at] for each time: a message of many times)."""
-    i = at - 1
-    while i >= start and (s[i].isspace() or s[i] in ".-"):
-        i -= 1
-    return i >= start and s[i].isdecimal()
 
 
 def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, int, str | None] | None:
@@ -104,8 +96,9 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     if kind in _NAMED and (m := _NEXT_CLAUSE.search(s, start, end)) is not None:
         end = m.start()  # "a Tesla Model 3 these days, sold the old one": a name ends at a lower-case clause
     for t0, t1, _ in reversed(r.times_in(start, end)):  # "Lisbon last month": the time is not the value
-        if re.fullmatch(r"\d{4}", s[t0:t1]) and _digit_before(s, start, t0):
-            continue  # "555 1962": a group of a number, not a year after it
+        said = last_said(s, t0, start, also=".-")
+        if re.fullmatch(r"\d{4}", s[t0:t1]) and said >= start and s[said].isdecimal():
+            continue  # "555 1962": a group of a number (a digit, then spaces . -), not a year after it
         if t0 > start and not s[t1:end].strip(" ,.!"):
             end = t0
             head = _TIME_HEAD.search(s[start:end])
