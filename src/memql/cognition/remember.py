@@ -159,7 +159,7 @@ def _turns(said: Any, speaker: Any, facets: Any) -> tuple[list[tuple[str, str]],
         if not who.strip() or len(who) > 512:
             return problem(speakers[i], "field.invalid", "a speaker is a name of 1 to 512 characters")
         for path, value in ((f"/said/{i}", text), (speakers[i], who)):
-            if not value.isascii() and lone_surrogate(value):
+            if lone_surrogate(value):
                 return problem(path, "json.encoding", "the text holds a lone surrogate, not valid Unicode")
     return turns, []
 

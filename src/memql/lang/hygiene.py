@@ -114,6 +114,8 @@ def _plain_leaf(value: Any, max_string: int) -> bool:
 
 def lone_surrogate(text: str) -> bool:
     """Whether `text` holds a UTF-16 surrogate on its own (JSON's escapes can spell one; no UTF-8 can)."""
+    if text.isascii():
+        return False  # (most text: ASCII holds none)
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
@@ -168,7 +170,7 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 if not isinstance(k, str):
                     report((where, str(k)), "json.bad_key", "object keys must be strings")
                     continue
-                if not k.isascii() and lone_surrogate(k):  # reported at the object: a path can't hold it
+                if lone_surrogate(k):  # reported at the object: a path can't hold it
                     report(where, "json.encoding", f"the key {k!r} holds a lone surrogate, not valid Unicode")
                     continue
                 if inline and _plain_leaf(v, limits.max_string):  # nothing to check: copied at once
@@ -196,7 +198,7 @@ def _copy(root: Any, diags: Diagnostics, limits: Limits, duplicates: dict[int, l
                 )
                 parent[key] = ""
                 continue
-            if not value.isascii() and lone_surrogate(value):  # (ASCII holds none)
+            if lone_surrogate(value):
                 report(where, "json.encoding", "string holds a lone surrogate, which is not valid Unicode")
                 parent[key] = ""
                 continue

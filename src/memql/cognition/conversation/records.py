@@ -62,7 +62,7 @@ def require_text(path: str, value: Any, blank: str | None = None, longest: int =
         raise error(path, "field.empty", blank or f"{what} must not be blank")
     if len(value) > longest:
         raise error(path, "field.size", f"{what} is {len(value)} characters long; at most {longest}")
-    if not value.isascii() and lone_surrogate(value):
+    if lone_surrogate(value):
         raise error(path, "json.encoding", f"{what} holds a lone surrogate, not valid Unicode")
 
 

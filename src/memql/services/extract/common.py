@@ -532,12 +532,14 @@ def sentence_around(text: str, start: int, end: int) -> tuple[int, int]:
     "netflix 17.99, spotify 16.99"): after the last end of a sentence before `start` (and the spaces after
     it), up to the first at or after `end`. Looked up in the text's ends found once (`_sentence_ends`),
     not found again in all before `start` for each span asked about (a message of many times)."""
-    ends, spaces_until = _sentence_ends(text)
+    ends = _sentence_ends(text)
     last = start - 1
     if not ((last >= 0 and text[last] in _ENDS_ALWAYS) or text[last : last + 1] == "."):  # (at `start`: ends)
         i = bisect_left(ends, last) - 1  # the last one before
         last = ends[i] if i >= 0 else -1
-    left = 0 if last < 0 else min(start, spaces_until[last + 1])
+    left = last + 1  # (0 when no sentence ended before: `last` is -1)
+    while last >= 0 and left < start and text[left].isspace():  # the spaces after the end, up to `start`
+        left += 1
     i = bisect_left(ends, end)
     return left, ends[i] if i < len(ends) else len(text)
 
@@ -546,17 +548,25 @@ _ENDS_ALWAYS = "!?。！？\n"
 
 
 @lru_cache(maxsize=16)
-def _sentence_ends(text: str) -> tuple[list[int], list[int]]:
-    """Where a sentence ends in `text` (a point not between two digits, or !?。！？ or a line's end), and for
-    each position where the spaces from it end."""
-    ends = [
+def _sentence_ends(text: str) -> list[int]:
+    """Where a sentence ends in `text`: a point not between two digits, or !?。！？ or a line's end."""
+    return [
         i
         for i, c in enumerate(text)
         if c in _ENDS_ALWAYS
         or (c == "." and not (0 < i < len(text) - 1 and text[i - 1].isdecimal() and text[i + 1].isdecimal()))
     ]
-    spaces_until = list(range(len(text) + 1))
-    for i in range(len(text) - 1, -1, -1):
-        if text[i].isspace():
-            spaces_until[i] = spaces_until[i + 1]
-    return ends, spaces_until
+
+
+class Marks:
+    """Spans of a text marked as taken: whether a span is free is one scan of it, not a comparison with
+    every span marked so far (a message of thousands of values would be read in quadratic time)."""
+
+    def __init__(self, size: int) -> None:
+        self._marked = bytearray(size)
+
+    def mark(self, start: int, end: int) -> None:
+        self._marked[start:end] = b"\x01" * (end - start)
+
+    def free(self, start: int, end: int) -> bool:
+        return self._marked.find(1, start, end) < 0

@@ -46,7 +46,7 @@ from . import (
     tickets,
 )
 from .casual import Spelled, capitalised_managers, capitalised_titles, speaks_of_itself, spell_out
-from .common import CJK, Draft, Item, Person, Reading, Said, same_value
+from .common import CJK, Draft, Item, Marks, Person, Reading, Said, same_value
 from .patterns_en import NOT_NAMES
 from .places_en import capitalised_places
 from .times_found import find_times
@@ -298,25 +298,23 @@ def _evidence(text: Spelled, start: int, end: int) -> Evidence:
 
 
 def _delta(r: Reading, text: Spelled, recent: list[Spelled], vocabulary: Vocabulary) -> MemoryDelta:
-    facts = []
-    for d in sorted(r.facts, key=lambda d: d.said_in is None):  # a fact said in an earlier turn first
+    def fact(d: Draft) -> FactCandidate:
         quoted = text if d.said_in is None else recent[d.said_in]
-        try:
-            fact = FactCandidate(
-                subject=d.subject,
-                attribute=d.attribute,
-                value=d.value,
-                valid_from=d.valid_from,
-                confidence=d.confidence,
-                evidence=_evidence(quoted, d.start, d.end),
-                correction=d.correction,
-                category=vocabulary.category(d.attribute),
-                replaces=_evidence(quoted, *d.replaces) if d.replaces else None,
-                said_in=d.said_in,
-            )
-        except ValidationError:  # a draft the delta cannot hold (a key without words ...): left out
-            continue
-        facts.append(fact)
+        return FactCandidate(
+            subject=d.subject,
+            attribute=d.attribute,
+            value=d.value,
+            valid_from=d.valid_from,
+            confidence=d.confidence,
+            evidence=_evidence(quoted, d.start, d.end),
+            correction=d.correction,
+            category=vocabulary.category(d.attribute),
+            replaces=_evidence(quoted, *d.replaces) if d.replaces else None,
+            said_in=d.said_in,
+        )
+
+    # a fact said in an earlier turn first; a draft the delta cannot hold (a key without words ...) left out
+    facts = _held(fact, sorted(r.facts, key=lambda d: d.said_in is None))
     entities = _entities(r, text)
     times = _held(
         lambda t: TimeMention(
@@ -351,8 +349,8 @@ def _delta(r: Reading, text: Spelled, recent: list[Spelled], vocabulary: Vocabul
 
 
 def _held(build: Callable[[Any], Any], items: Iterable[Any]) -> list[Any]:
-    """Each item built, but those a delta cannot hold (evidence past its 2,000 characters …): left out, as
-    such a fact is."""
+    """Each item built, but those a delta cannot hold (evidence past its 2,000 characters, a key without
+    words …): left out."""
     out = []
     for item in items:
         try:
@@ -370,7 +368,7 @@ def _item(text: Spelled, item: Item) -> ActionItem:
 
 def _entities(r: Reading, text: Spelled) -> list[Entity]:
     found: dict[tuple[int, int], Entity] = {}
-    covered = bytearray(len(r.text))  # 1 where a found entity lies: a name's overlap is looked up in its span
+    covered = Marks(len(r.text))  # where a found entity lies: a name's overlap is looked up in its span
 
     def add(start: int, end: int, kind: str, free: bool = False) -> None:
         name = _evidence(text, start, end).quote.strip()
@@ -382,7 +380,7 @@ def _entities(r: Reading, text: Spelled) -> list[Entity]:
             found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
         except ValidationError:
             return  # (a span longer than evidence quotes)
-        covered[start:end] = b"\x01" * (end - start)
+        covered.mark(start, end)
 
     for p in r.known_persons:
         if p.turn == r.turn and p.span is not None:
@@ -390,12 +388,12 @@ def _entities(r: Reading, text: Spelled) -> list[Entity]:
     for d in r.facts:
         if d.kind in _ENTITY_KINDS and d.value_span is not None and isinstance(d.value, str):
             add(*d.value_span, _ENTITY_KINDS[d.kind])
-    times = bytearray(len(r.text))
+    times = Marks(len(r.text))
     for a, b, _ in r.times:
-        times[a:b] = b"\x01" * (b - a)
+        times.mark(a, b)
     for m in _CAPITALISED.finditer(r.text):
-        if m[0] in rules_en.NOT_NAMES or times.find(1, m.start(), m.end()) >= 0:
+        if m[0] in rules_en.NOT_NAMES or not times.free(m.start(), m.end()):
             continue
-        if covered.find(1, m.start(), m.end()) < 0:  # (overlapping none, it lies in none)
+        if covered.free(m.start(), m.end()):  # (overlapping none, it lies in none)
             add(m.start(), m.end(), "other", free=True)
     return sorted(found.values(), key=lambda e: e.evidence.start)

@@ -11,7 +11,7 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import CJK, WEEKLY, last_said, time_value
+from .common import CJK, WEEKLY, Marks, last_said, time_value
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
 from .times_found import find_times
 
@@ -115,14 +115,12 @@ def values(text: str, now: datetime) -> list[Value]:
 @lru_cache(maxsize=256)
 def _values(text: str, now: datetime) -> tuple[Value, ...]:
     found: list[Value] = []
-    covered = bytearray(len(text))  # 1 where a value found lies: `free` scans its span, not every value
-
-    def free(a: int, b: int) -> bool:
-        return covered.find(1, a, b) < 0
+    covered = Marks(len(text))
+    free = covered.free
 
     def add(value: Value) -> None:
         found.append(value)
-        covered[value.start : value.end] = b"\x01" * (value.end - value.start)
+        covered.mark(value.start, value.end)
 
     for m in _EMAIL.finditer(text):
         add(Value("email", m.start(), m.end(), m[0].lower()))
