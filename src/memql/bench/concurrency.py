@@ -40,7 +40,7 @@ def _opened(location: str) -> Path | str:
     return location if is_postgres(location) else Path(location)
 
 
-def _reader(location: str, queries: list[str], start: Any, seconds: float, out: Any) -> None:
+def _reader(start: Any, out: Any, seconds: float, location: str, queries: list[str]) -> None:
     m = memql_open(_opened(location))
     try:
         for q in queries[:WARMUP_QUERIES]:
@@ -60,11 +60,11 @@ def _reader(location: str, queries: list[str], start: Any, seconds: float, out: 
 
 
 def _writer(
+    start: Any,
+    out: Any,
+    seconds: float,
     location: str,
     texts: list[str],
-    start: Any,
-    seconds: float,
-    out: Any,
     name: str = "",
     pause_s: float = 0.0,
 ) -> None:
@@ -90,21 +90,10 @@ def _writer(
 
 def _round(location: str, readers: int, writer: bool, queries: list[str], texts: list[str], seconds: float):
     """One measured round: `readers` reader processes (and a writer) started together."""
-    context = multiprocessing.get_context("spawn")  # each process opens the store itself
-    parties = readers + (1 if writer else 0) + 1  # and this process
-    start, out = context.Barrier(parties), context.Queue()
-    procs = [
-        context.Process(target=_reader, args=(location, queries[r::readers] or queries, start, seconds, out))
-        for r in range(readers)
+    jobs: list[tuple[Callable[..., None], tuple[Any, ...]]] = [
+        (_reader, (location, queries[r::readers] or queries)) for r in range(readers)
     ]
-    if writer:
-        procs.append(context.Process(target=_writer, args=(location, texts, start, seconds, out)))
-    for p in procs:
-        p.start()
-    start.wait(timeout=600)  # every process has warmed up: all start measuring now
-    results = [out.get(timeout=seconds + 600) for _ in procs]
-    for p in procs:
-        p.join()
+    results = _together(seconds, [*jobs, *([(_writer, (location, texts))] if writer else [])])
     reads = sum(r[1] for r in results if r[0] == "read")
     writes = sum(r[1] for r in results if r[0] == "write")
     failures = sum(r[2] for r in results)
@@ -127,18 +116,7 @@ def _writers_round(
 ) -> dict[str, Any]:
     """`writers` processes each Encoding (one transaction each; `_writer`) for `seconds`: their Encodes/s,
     each one's share, and how long a write took (its wait for the others' write lock included)."""
-    context = multiprocessing.get_context("spawn")
-    start, out = context.Barrier(writers + 1), context.Queue()
-    procs = [
-        context.Process(target=_writer, args=(location, texts, start, seconds, out, f"w{w}.", pause_s))
-        for w in range(writers)
-    ]
-    for p in procs:
-        p.start()
-    start.wait(timeout=600)
-    results = [out.get(timeout=seconds + 600) for _ in procs]
-    for p in procs:
-        p.join()
+    results = _together(seconds, [(_writer, (location, texts, f"w{w}.", pause_s)) for w in range(writers)])
     took = sorted(t for r in results for t in r[4])
     return {
         "writers": writers,
@@ -149,6 +127,21 @@ def _writers_round(
         "write_ms_max": _ms_at(took, 1.0),
         "failed": sum(r[2] for r in results),
     }
+
+
+def _together(seconds: float, jobs: list[tuple[Callable[..., None], tuple[Any, ...]]]) -> list[Any]:
+    """Each job (a target and its own arguments) in a process of its own, each opening the store itself,
+    all measuring from one moment once every one has warmed up; what each put on the queue."""
+    context = multiprocessing.get_context("spawn")
+    start, out = context.Barrier(len(jobs) + 1), context.Queue()  # (and this process)
+    procs = [context.Process(target=target, args=(start, out, seconds, *args)) for target, args in jobs]
+    for p in procs:
+        p.start()
+    start.wait(timeout=600)  # every process has warmed up: all start measuring now
+    results = [out.get(timeout=seconds + 600) for _ in procs]
+    for p in procs:
+        p.join()
+    return results
 
 
 def _ms_at(ordered: list[float], q: float) -> float | None:
