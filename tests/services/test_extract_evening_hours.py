@@ -16,6 +16,9 @@ ME = "Mira"
         ("dinner is saturday at 7", {(ME, "dinner", "2026-03-07T19:00:00Z")}),
         ("the party is on saturday at 8:30", {(ME, "party", "2026-03-07T20:30:00Z")}),
         ("book club is thursday at 8", {(ME, "book_club", "2026-03-05T20:00:00Z")}),
+        # a message of several clauses: each clause reads the times, the evening's hour is moved once
+        ("so excited. dinner is saturday at 7:30", {(ME, "dinner", "2026-03-07T19:30:00Z")}),
+        ("guess what. can't wait. the party is on saturday at 8:30", {(ME, "party", "2026-03-07T20:30:00Z")}),
         # what people do in the morning keeps its morning; another sentence's dinner says nothing of it
         ("the dentist is friday at 9", {(ME, "dentist", "2026-03-06T09:00:00Z")}),
         ("breakfast meeting friday at 7:30", {(ME, "breakfast_meeting", "2026-03-06T07:30:00Z")}),

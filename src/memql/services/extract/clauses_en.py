@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from .common import strip_span
+from .common import last_said, strip_span
 
 _I = re.IGNORECASE
 
@@ -23,8 +23,11 @@ def clauses(text: str) -> list[tuple[int, int]]:
     cuts = [0]
     # an emoji between words ends a sentence: "karen left the company 😬 new manager is Omar"
     for m in re.finditer(r"(?<=[.!?])\s+|\n+|;\s*|\s+[-–—]{1,2}\s+|\s*" + EMOJI + r"+\s*", text):
-        before = text[: m.start()].rsplit(None, 1)
-        word = before[-1].lower().rstrip(".") if before else ""
+        said = last_said(text, m.start())  # the word before, found backwards (not in a copy of all before)
+        first = said
+        while first > 0 and not text[first - 1].isspace():
+            first -= 1
+        word = text[first : said + 1].lower().rstrip(".")
         if m.group(0).strip() == "" and word in _ABBREVIATIONS:
             continue
         cuts += [m.start(), m.end()]

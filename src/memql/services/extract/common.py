@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 import re
-from bisect import bisect_left
+from bisect import bisect_left, bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
@@ -159,6 +159,8 @@ class Reading:
     # reads the recent turns, when a correction or a pronoun first needs them: most messages never do, and
     # reading every recent turn again for every message would cost more than the message itself
     context: Callable[[], tuple[list[Draft], list[Person]]] | None = None
+    _times_at: tuple[list[int], list[int]] | None = field(default=None, repr=False)  # (_time_index)
+    clocks_read: bool = False  # whether a day's "at 7:30" was read (events_en.clock_after_day, once)
 
     def _load(self) -> None:
         if self.context is not None:
@@ -182,7 +184,36 @@ class Reading:
     # -- times ----------------------------------------------------------------------------------------
 
     def times_in(self, start: int, end: int) -> list[tuple[int, int, TimeSpan]]:
-        return [t for t in self.times if t[0] >= start and t[1] <= end]
+        """The times within text[start:end]. Looked up by where they start (the times are in that order),
+        as `times_from` and `in_a_time`, not compared with every time of the message at each call: a
+        message of thousands of times would be read in quadratic time."""
+        return [t for t in self.times_from(start, end) if t[1] <= end]
+
+    def times_from(self, start: int, end: int) -> list[tuple[int, int, TimeSpan]]:
+        """The times that start in [start, end), in order."""
+        starts, _ = self._time_index()
+        return self.times[bisect_left(starts, start) : bisect_left(starts, end)]
+
+    def in_a_time(self, at: int) -> bool:
+        """Whether text[at] is inside a time expression."""
+        starts, reach = self._time_index()
+        i = bisect_right(starts, at) - 1
+        return i >= 0 and reach[i] > at
+
+    def retime(self, i: int, end: int, span: TimeSpan) -> None:
+        """Read the i-th time anew (an hour's half, a clock after a day): where it starts stays."""
+        self.times[i] = (self.times[i][0], end, span)
+        self._times_at = None
+
+    def _time_index(self) -> tuple[list[int], list[int]]:
+        """The times' starts, and the furthest end of a time starting at or before each."""
+        if self._times_at is None:
+            reach, furthest = [], -1
+            for _, t1, _ in self.times:
+                furthest = max(furthest, t1)
+                reach.append(furthest)
+            self._times_at = ([t[0] for t in self.times], reach)
+        return self._times_at
 
     def time_at(self, start: int, end: int) -> TimeSpan | None:
         """The span of a value that is one time expression (give or take filler words around it)."""

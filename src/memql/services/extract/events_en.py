@@ -330,8 +330,8 @@ def birthday_age(r: Reading, pos: int, end: int, confidence: float, subject_of) 
 
 def time_is_my(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """ "Today is my birthday", "Friday is our anniversary": the time is the attribute's value."""
-    for t0, t1, span in r.times:
-        if t0 == pos and t1 < end:
+    for t0, t1, span in r.times_from(pos, pos + 1):
+        if t1 < end:
             m = re.compile(r"\s+(?:is|was|'s)\s+(?:my|our)\s+(?P<attr>[\w' -]{2,40}?)[\s.!]*$", _I).match(
                 r.text, t1, end
             )
@@ -459,7 +459,11 @@ _EVENING = re.compile(
 def clock_after_day(r: Reading) -> None:
     """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning (in the evening when
     the message speaks of what people do then: a dinner, a party, a show), 1 to 6 in the afternoon or
-    evening (when people meet, not when they sleep), 12 to 23 as written."""
+    evening (when people meet, not when they sleep), 12 to 23 as written. Once per message: read again for
+    its next clause, "7:30" after a dinner would move by twelve hours more each time."""
+    if r.clocks_read:
+        return
+    r.clocks_read = True
     evenings: dict[tuple[int, int], bool] = {}  # per sentence: a message of many times has one sentence
     for i, (t0, t1, span) in enumerate(r.times):
         sentence = sentence_around(r.text, t0, t1)
@@ -475,7 +479,7 @@ def clock_after_day(r: Reading) -> None:
         ):
             # "the party is saturday at 8:30", "dentist friday at 3:15": an hour written without pm
             if said.end() == t1 and not _AM_PM.match(r.text, t1):
-                r.times[i] = (t0, t1, TimeSpan(span.start + _HALF_DAY, span.end + _HALF_DAY, "minute"))
+                r.retime(i, t1, TimeSpan(span.start + _HALF_DAY, span.end + _HALF_DAY, "minute"))
             continue
         # "tonight at 8": a part of a day (an hour span longer than an hour) takes the hour in its half
         part = span.granularity == "hour" and span.end - span.start > timedelta(hours=1)
@@ -489,7 +493,7 @@ def clock_after_day(r: Reading) -> None:
         else:
             hour = hour + 12 if hour < 7 or (evening and hour < 12) else hour
         local = span.start.astimezone(r.now.tzinfo).replace(hour=hour, minute=minute)
-        r.times[i] = (t0, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
+        r.retime(i, m.end(), TimeSpan(local, local + timedelta(minutes=1), "minute"))
 
 
 # "my advisor wants a full draft by march 20", "he wants the full draft april 6 instead", "the landlord

@@ -30,8 +30,8 @@ def pursuit_zh(r: Reading, subject: str, a: int, verb_at: int, b: int, confidenc
     """The instrument or the race at the verb of a part (`verb_at`), as the subject's."""
     s = r.text
     race = _RACE.match(s, verb_at, b)
-    if race is None and any(d.subject == subject and d.attribute == "race" for d in r.earlier):
-        race = _RACE_CHANGE.match(s, verb_at, b)
+    if race is None and (change := _RACE_CHANGE.match(s, verb_at, b)) is not None:
+        race = change if any(d.subject == subject and d.attribute == "race" for d in r.earlier) else None
     if race is not None:
         return add_match(r, subject, "race", race, a, b, confidence, correction, "text")
     if (m := _TEAM.match(s, verb_at, b)) is not None:

@@ -39,10 +39,10 @@ _ANY = re.compile(r"from|left|quit|swapped|traded|replaced|ditched|not|instead|r
 def named_old(text: str, v0: int, v1: int) -> tuple[int, int] | None:
     """The span of the words around the value at [v0, v1) of `text` that name the value it replaces; None
     when they name none (or name the value itself)."""
-    if _ANY.search(text) is None:
-        return None  # (most messages name no old value)
-    value = text[v0:v1].casefold().strip()
     before, after = max(0, v0 - 60), v1  # (each pattern read only when the ones before it found nothing)
+    if _ANY.search(text, before, v1 + 48) is None:  # (the words each pattern needs, where they read)
+        return None  # (most values have no old one named around them)
+    value = text[v0:v1].casefold().strip()
     for pattern, english, offset, span in (
         (_BEFORE_ZH.search, False, max(0, v0 - 20), (max(0, v0 - 20), v0)),
         (_AFTER_ZH.match, False, after, (after, v1 + 20)),

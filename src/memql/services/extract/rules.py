@@ -140,7 +140,8 @@ class RuleExtractor:
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en
             for a, b in grammar.clauses(plain[start:end]):
-                grammar.read_clause(reading, start + a, start + b)
+                for piece in _bounded(plain, start + a, start + b):
+                    grammar.read_clause(reading, *piece)
         return reading
 
 
@@ -283,12 +284,34 @@ def _capitalise_known_names(reading: Reading, said: list[Said]) -> None:
 def _sentences(text: str) -> list[tuple[int, int]]:
     """Chinese sentences end at 。！？; the English grammar splits its own sentences further."""
     out, last = [], 0
+    cjk = CJK.search(text)  # the first Chinese character from `last` on (looked for again once passed)
     for m in re.finditer(r"[。！？!?\n]+", text):
-        if CJK.search(text, last, m.end()):
+        if cjk is None:
+            break
+        if cjk.start() < m.end():
             out.append((last, m.end()))
             last = m.end()
+            cjk = CJK.search(text, last)
     out.append((last, len(text)))
     return [(a, b) for a, b in out if text[a:b].strip()]
+
+
+# A clause is read in pieces of at most this many characters, cut after a space or comma where it can be:
+# the grammars look for a value to their clause's end, once per word that may start one, so a run-on clause
+# of thousands of characters would be read in quadratic time. (A fact's evidence quotes at most 2,000
+# characters: a clause this long states none whole.)
+CLAUSE_READ = 1000
+_CUT_AFTER = re.compile(r".*[\s,，、;；]", re.S)
+
+
+def _bounded(text: str, start: int, end: int) -> Iterable[tuple[int, int]]:
+    """[start, end) in pieces of at most CLAUSE_READ characters (one piece, nearly always)."""
+    while end - start > CLAUSE_READ:
+        cut = _CUT_AFTER.match(text, start + CLAUSE_READ // 2, start + CLAUSE_READ)
+        piece_end = cut.end() if cut is not None else start + CLAUSE_READ
+        yield start, piece_end
+        start = piece_end
+    yield start, end
 
 
 def _evidence(text: Spelled, start: int, end: int) -> Evidence:
@@ -371,15 +394,17 @@ def _entities(r: Reading, text: Spelled) -> list[Entity]:
     covered = Marks(len(r.text))  # where a found entity lies: a name's overlap is looked up in its span
 
     def add(start: int, end: int, kind: str, free: bool = False) -> None:
-        name = _evidence(text, start, end).quote.strip()
-        if not name or (start, end) in found:
-            return
-        if not free and any(a <= start and end <= b for a, b in found):
+        if (start, end) in found:
             return
         try:
-            found[(start, end)] = Entity(text=name, kind=kind, evidence=_evidence(text, start, end))  # type: ignore[arg-type]
+            evidence = _evidence(text, start, end)
+            if not (name := evidence.quote.strip()):
+                return
+            if not free and not covered.free(start, end) and any(a <= start and end <= b for a, b in found):
+                return  # (lying in a found one: looked for only when one overlaps it)
+            found[(start, end)] = Entity(text=name, kind=kind, evidence=evidence)  # type: ignore[arg-type]
         except ValidationError:
-            return  # (a span longer than evidence quotes)
+            return  # (a span longer than evidence quotes: capitalised words over many lines)
         covered.mark(start, end)
 
     for p in r.known_persons:

@@ -193,23 +193,31 @@ _PLACE_BEFORE = re.compile(
 _IS_ONES = r"'s\s+(?:my|your|his|her|our|their)\s"
 
 
+_A_NAME = re.compile(_NAME + r"(?:(?![\w'])|(?=" + _IS_ONES + "))")
+_OPENERS = re.compile(r"[ \"'(]*")  # what may stand before a sentence's first word
+_AND_OR_IS = re.compile(r"\s+(?:and|&)\s|" + _IS_ONES)
+_NEAR = 80  # how far before a name the words that say what it is are looked for
+
+
 def _people(r: Reading, start: int, end: int) -> None:
     """The other names of the clause, as people a later he/she may stand for: not after a preposition of
     place ("in Lisbon"), not a time, not the value of a fact ("works at Stripe")."""
-    values = [d.value_span for d in r.facts if d.value_span is not None]
+    values = [d.value_span for d in r.facts if d.value_span is not None and d.value_span[1] > start]
     named = {(p.turn, p.name) for p in r.known_persons}
-    for m in re.finditer(_NAME + r"(?:(?![\w'])|(?=" + _IS_ONES + "))", r.text[:end]):
-        if m.start() < start or m[0] in NOT_NAMES or (r.turn, m[0]) in named:
+    for m in _A_NAME.finditer(r.text, start, end):
+        if m[0] in NOT_NAMES or (r.turn, m[0]) in named:
             continue
-        if _PLACE_BEFORE.search(r.text, start, m.start()) or r.times_in(m.start(), m.end()):
+        # what stands right before the name, looked at near it (not searched for in all the clause before
+        # each name: a clause of thousands of names would be read in quadratic time)
+        near = max(start, m.start() - _NEAR)
+        if _PLACE_BEFORE.search(r.text, near, m.start()) or r.times_in(m.start(), m.end()):
             continue
-        if _OWNED_BEFORE.search(r.text, start, m.start()):
+        if _OWNED_BEFORE.search(r.text, near, m.start()):
             continue  # "Dad's Prius", "got a Prius": what someone owns is no person a later "he" can be
-        if not r.text[start : m.start()].strip(" \"'(") and not re.match(
-            r"\s+(?:and|&)\s|" + _IS_ONES, r.text[m.end() :]
-        ):
+        opens = _OPENERS.match(r.text, start, m.start()).end() == m.start()  # (only quotes or spaces before)
+        if opens and not _AND_OR_IS.match(r.text, m.end()):
             continue  # "Pets are…", "Wow, Maria!": a capital that opens a sentence is no sure name
-        if any(a <= m.start() < b for a, b in values) or any(t0 <= m.start() < t1 for t0, t1, _ in r.times):
+        if any(a <= m.start() < b for a, b in values) or r.in_a_time(m.start()):
             continue
         r.name_person(m[0], None, (m.start(), m.end()))
 
@@ -297,8 +305,8 @@ def _named_later(r: Reading, pos: int, end: int, confidence: float) -> bool:
 def _past_leading_time(r: Reading, pos: int, end: int) -> int:
     """Past a time that opens the clause ("Last month, we moved…", "As of Monday I work at…"): it still
     dates the fact, as a time anywhere in the clause does."""
-    for t0, t1, _ in r.times:
-        if t0 >= pos and t1 <= end and _LEADING_TIME.fullmatch(r.text, pos, t0):
+    for t0, t1, _ in r.times_in(pos, end):
+        if _LEADING_TIME.fullmatch(r.text, pos, t0):
             after = _skip(re.compile(r"[\s,:]+"), r.text, t1, end)
             return after if after < end else pos  # a time alone ("I meant June 30") is the value
     return pos

@@ -219,11 +219,9 @@ _NOT_AFTER_VALUE = re.compile(r"(?<=[\u4e00-\u9fff0-9A-Za-z])(?:而)?不是(?=[^
 
 def _time_is_my(r: Reading, a: int, b: int, confidence: float) -> bool:
     """今天是我的生日: the time is the attribute's value."""
-    for t0, t1, span in r.times:
-        if (
-            t0 == a
-            and t1 < b
-            and (m := re.compile(r"(?:就)?是我(?:们)?的(?P<attr>.{1,10}?)[!！。]*$").match(r.text, t1, b))
+    for t0, t1, span in r.times_from(a, a + 1):
+        if t1 < b and (
+            m := re.compile(r"(?:就)?是我(?:们)?的(?P<attr>.{1,10}?)[!！。]*$").match(r.text, t1, b)
         ):
             key = r.vocabulary.normalize(m["attr"])
             if key:

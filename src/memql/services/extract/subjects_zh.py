@@ -68,11 +68,11 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
         rf"(?:(?:我们|我)(?:家)?的?)?{_SCHOOL_DAYS}(?:新)?(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|{_NAME_CJK})??"
         rf"(?=(?:{_ADVERB.pattern})*{_PRED_START}|{_DEGREE}|[。！!~]*$)"  # (我家猫团子 alone: a held turn)
     ).match(s, pos, end)
-    if rel is None or (rel["name"] and any(rel.start("name") < t0 < rel.end("name") for t0, _, _ in r.times)):
+    if rel is None or (rel["name"] and r.times_from(rel.start("name") + 1, rel.end("name"))):
         rel = _named_before_time(r, pos, end) or rel
     if rel is not None:
         after = rel.end()
-        if rel["name"] and any(t0 <= rel.start("name") < t1 for t0, t1, _ in r.times):
+        if rel["name"] and r.in_a_time(rel.start("name")):
             after = rel.start("name")  # 我家猫下周一…: the time is the verb's, not a name
         de = s.startswith("的", after)  # 我姐姐的护照…: the sister's passport
         if rel["name"] and re.match(r"[跟和给让把被从叫]", rel["name"]):
@@ -81,7 +81,7 @@ def subject_at(r: Reading, pos: int, end: int) -> tuple[str, int, bool] | None:
             return _relative(r, rel), rel.start("name"), True  # 我女儿班主任是…: the daughter's teacher
         return _relative(r, rel), after + de, de
     bare = re.compile(rf"(?:(?:我们|我)(?:家)?的?)?(?P<rel>{relation_words(r)})(?P<name>)").match(s, pos, end)
-    if bare is not None and any(t0 == bare.end() for t0, _, _ in r.times):  # 我妈下个月15号来北京
+    if bare is not None and r.times_from(bare.end(), bare.end() + 1):  # 我妈下个月15号来北京
         return _relative(r, bare), bare.end(), False
     if bare is not None and s.startswith("把", bare.end()) and not _ROLE_NOUN.fullmatch(bare["rel"]):
         # 表姐把丰田卖了: the cousin sold hers (房东把房租涨了 is the speaker's rent)
@@ -154,8 +154,8 @@ def _named_before_time(r: Reading, pos: int, end: int) -> re.Match[str] | None:
             rf"(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,4}}?)"  # (我妈嫌五一…: one character is a verb)
         ),
     )
-    for t0, _, _ in sorted(r.times):
-        if not pos < t0 < end or (m := pattern.fullmatch(r.text, pos, t0)) is None:
+    for t0, _, _ in sorted(r.times_from(pos + 1, end)):
+        if (m := pattern.fullmatch(r.text, pos, t0)) is None:
             continue
         name = m["name"]
         if _not_a_name(r, name) or _NOT_NAME.match(name) or r.vocabulary.relation(m["rel"] + name):
@@ -192,7 +192,7 @@ def _relative(r: Reading, m: re.Match[str]) -> str:
     name = m["name"]
     if name and _not_a_name(r, name):
         name = None  # 我女儿班主任, 我爸手机号: a role or an attribute of theirs, not their name
-    if name and any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times):
+    if name and r.in_a_time(m.start("name")):
         name = None  # 我家猫下周一去打疫苗: a time, not the cat's name
     if not name or _NOT_NAME.match(name):
         # 我姐姐 after 我姐姐小红: the one sister named before, when only one was
@@ -214,19 +214,13 @@ def skip(pattern: re.Pattern[str], s: str, pos: int, end: int) -> int:
 def after_adverbs(r: Reading, pos: int, end: int) -> int:
     """Past the adverbs and time words between a subject and its verb (我上个月已经搬到…)."""
     s = r.text
-    ends: dict[int, int] | None = None  # where the first time starting at each place ends (within `end`)
     while pos < end:
         m = _ADVERB.match(s, pos, end)
         if m is not None and m.end() > pos:
             pos = m.end()
             continue
         at = pos + 1 if s.startswith("从", pos) else pos  # 从七月起, 这个月开始: a time it starts at
-        if ends is None:  # (once: a message of many times is one step per time, not a scan of all per step)
-            ends = {}
-            for t0, t1, _ in r.times:
-                if t1 <= end:
-                    ends.setdefault(t0, t1)
-        t = ends.get(at)
+        t = next((t1 for _, t1, _ in r.times_from(at, at + 1) if t1 <= end), None)
         if t is None:
             return pos
         pos = skip(_SINCE, s, t, end)
@@ -330,7 +324,7 @@ def name_people(r: Reading, start: int, end: int) -> None:
             or (r.turn, m["name"]) in named
             or _NOT_NAME.match(m["name"])
             or m["name"].startswith(("他", "她", "你", "它"))  # 我表妹她们: no name
-            or any(t0 <= m.start("name") < t1 for t0, t1, _ in r.times)  # 我家猫下周一…: a time
+            or r.in_a_time(m.start("name"))  # 我家猫下周一…: a time
         ):
             continue
         _relation_key, gender = r.vocabulary.relation(m["rel"]) or ("", None)

@@ -58,8 +58,8 @@ def value_of(r: Reading, start: int, end: int, kind: str) -> tuple[object, int, 
     expression resolved when the value is one, a trailing time removed from a non-date value."""
     s = r.text
     start, end = strip_span(s, start, end)
-    for t0, t1, _ in r.times:  # "ends in three months": the preposition read with the verb begins the time
-        if start - 4 <= t0 < start < t1 <= end and s[t0:start].strip().isalpha():
+    for t0, t1, _ in r.times_from(start - 4, start):  # "ends in three months": the preposition read with
+        if start < t1 <= end and s[t0:start].strip().isalpha():  # the verb begins the time
             start = t0
     rejected = None
     if (m := _REJECTED.search(s, start, end)) is not None and m.start() > start:
