@@ -132,8 +132,9 @@ def test_input_of_the_wrong_shape_is_a_diagnostic_naming_where(memory) -> None:
 
 def test_messages_no_delta_can_hold_whole_are_read_not_raised(memory) -> None:
     """A number of 5,000 digits (Python refuses such an int: ValueError), 400 time expressions (a delta
-    holds 200: pydantic's ValidationError) and a time expression of 6,000 characters (evidence quotes
-    2,000) each raised from the extractor; a conversation's message as well."""
+    holds 200: pydantic's ValidationError), a time expression of 6,000 characters (evidence quotes
+    2,000) and capitalised words over as many each raised from the extractor; a conversation's message
+    as well."""
     m = memory(actor="mira", embedder="none")
     digits = "9" * 5000
     for said in (
@@ -143,6 +144,7 @@ def test_messages_no_delta_can_hold_whole_are_read_not_raised(memory) -> None:
         f"房租{digits}",
         "明天下午三点" * 400,
         f"提醒我{digits}天后打电话",
+        "Swap\n" * 1000,  # capitalised words over 5,000 characters: an entity no evidence quotes
     ):
         result = m.remember(said)
         assert result.success, (said[:30], result.diagnostics)
