@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from functools import lru_cache
+from itertools import accumulate
 
 from memql.lang.time import TimeSpan
 from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_number
@@ -183,10 +184,10 @@ class Reading:
 
     # -- times ----------------------------------------------------------------------------------------
 
+    # the times are looked up by where they start (they are in that order), not compared one by one at
+    # each call: a message of thousands of times would be read in quadratic time
     def times_in(self, start: int, end: int) -> list[tuple[int, int, TimeSpan]]:
-        """The times within text[start:end]. Looked up by where they start (the times are in that order),
-        as `times_from` and `in_a_time`, not compared with every time of the message at each call: a
-        message of thousands of times would be read in quadratic time."""
+        """The times within text[start:end]."""
         return [t for t in self.times_from(start, end) if t[1] <= end]
 
     def times_from(self, start: int, end: int) -> list[tuple[int, int, TimeSpan]]:
@@ -208,11 +209,7 @@ class Reading:
     def _time_index(self) -> tuple[list[int], list[int]]:
         """The times' starts, and the furthest end of a time starting at or before each."""
         if self._times_at is None:
-            reach, furthest = [], -1
-            for _, t1, _ in self.times:
-                furthest = max(furthest, t1)
-                reach.append(furthest)
-            self._times_at = ([t[0] for t in self.times], reach)
+            self._times_at = ([t[0] for t in self.times], list(accumulate((t[1] for t in self.times), max)))
         return self._times_at
 
     def time_at(self, start: int, end: int) -> TimeSpan | None:

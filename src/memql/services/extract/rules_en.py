@@ -51,6 +51,7 @@ from .patterns_en import (
     NOW_WORDS,
     ROLE_NAMED,
 )
+from .people_en import name_people
 from .positions import position_en
 from .predicates_en import predicate, ride_now
 from .statuses_en import BARE_STATUS, BEEN_STATUS, STATUS_WORDS
@@ -88,7 +89,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         return
     if question or _QUESTION_START.match(s, pos, end):
         named_in_clause(r, pos, body_end)  # "my GP Dr. Patel wants me to get bloodwork, what does … measure?"
-        _people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
+        name_people(r, start, body_end)  # "How old is Leo now?": a later "he" is Leo
         return
     confidence = 0.9
     if (m := _HEDGE.match(s, pos, end)) is not None:
@@ -143,7 +144,7 @@ def read_clause(r: Reading, start: int, end: int) -> None:
         if (correction or now_alone) and timed < pos and len(r.facts) == before:
             bare_value(r, timed, body_end, correction, about)  # "Wait no, August 13, I typed it wrong"
     named_in_clause(r, pos, body_end)  # "my GP Dr. Patel wants me to get bloodwork"
-    _people(r, start, body_end)
+    name_people(r, start, body_end)
 
 
 _COMMA = re.compile(r",\s*")
@@ -183,45 +184,6 @@ _GOING_TO_NAME = re.compile(
     r"(?:we'?re|we are|i'?m|i am)\s+(?:going|heading)\s+(?:to|with)\s+(?-i:[A-Z])", _I
 )
 _ASIDE = re.compile(r",\s+(?!.*,)", _I)  # the last comma before a report ("…, the vet says …")
-_OWNED_BEFORE = re.compile(r"(?:\b(?:my|his|her|our|their|your|a|an)|\w's)\s+(?:(?:new|old|used)\s+)?$", _I)
-_PLACE_BEFORE = re.compile(
-    r"(?:in|at|to|from|for|near|of|on|into|visit|visited|visiting|across|via|quit|quits|quitting)\s+$", _I
-)  # "quit Deloitte": an employer one leaves, no person
-
-
-# "Dana's your manager, right?": the 's before whose someone is, is "is" (a possessive owns no "your")
-_IS_ONES = r"'s\s+(?:my|your|his|her|our|their)\s"
-
-
-_A_NAME = re.compile(_NAME + r"(?:(?![\w'])|(?=" + _IS_ONES + "))")
-_OPENERS = re.compile(r"[ \"'(]*")  # what may stand before a sentence's first word
-_AND_OR_IS = re.compile(r"\s+(?:and|&)\s|" + _IS_ONES)
-_NEAR = 80  # how far before a name the words that say what it is are looked for
-
-
-def _people(r: Reading, start: int, end: int) -> None:
-    """The other names of the clause, as people a later he/she may stand for: not after a preposition of
-    place ("in Lisbon"), not a time, not the value of a fact ("works at Stripe")."""
-    values = [d.value_span for d in r.facts if d.value_span is not None and d.value_span[1] > start]
-    named = {(p.turn, p.name) for p in r.known_persons}
-    for m in _A_NAME.finditer(r.text, start, end):
-        if m[0] in NOT_NAMES or (r.turn, m[0]) in named:
-            continue
-        # what stands right before the name, looked at near it (not searched for in all the clause before
-        # each name: a clause of thousands of names would be read in quadratic time)
-        near = max(start, m.start() - _NEAR)
-        if _PLACE_BEFORE.search(r.text, near, m.start()) or r.times_in(m.start(), m.end()):
-            continue
-        if _OWNED_BEFORE.search(r.text, near, m.start()):
-            continue  # "Dad's Prius", "got a Prius": what someone owns is no person a later "he" can be
-        opens = _OPENERS.match(r.text, start, m.start()).end() == m.start()  # (only quotes or spaces before)
-        if opens and not _AND_OR_IS.match(r.text, m.end()):
-            continue  # "Pets are…", "Wow, Maria!": a capital that opens a sentence is no sure name
-        if any(a <= m.start() < b for a, b in values) or r.in_a_time(m.start()):
-            continue
-        r.name_person(m[0], None, (m.start(), m.end()))
-
-
 _ARTICLE = re.compile(r"(?:the|a|an|on|at|in)\s+", re.I)
 # what an unknown attribute's value starts with: a name, a digit, a time word, an address or a handle
 _VALUE_LIKE = re.compile(
