@@ -11,6 +11,7 @@ from datetime import datetime
 from functools import lru_cache
 from itertools import accumulate
 
+from memql.lang.delta import MAX_ITEMS
 from memql.lang.time import TimeSpan
 from memql.lang.time.numbers import TimeParseError, parse_en_number, parse_zh_number
 
@@ -134,6 +135,11 @@ class Item:
     end: int
 
 
+# the facts and people a message is read for at most (a delta holds MAX_ITEMS of each): beyond them each
+# new one would be compared with thousands before it, a message of thousands of values read in quadratic time
+MOST_READ = 4 * MAX_ITEMS
+
+
 @dataclass
 class Reading:
     """The state one turn is read in, and what the grammars found in it."""
@@ -233,7 +239,7 @@ class Reading:
     def name_person(self, name: str, gender: str | None, span: tuple[int, int] | None = None) -> None:
         if gender is None and (title := _GENDERED_TITLE.match(name)) is not None:
             gender = "m" if title[1] == "Mr" else "f"  # "Mrs. Ortiz" is a she, "Mr. Baker" a he
-        if name and name not in self.speakers and name != self.speaker:
+        if name and name not in {*self.speakers, self.speaker} and len(self.known_persons) < MOST_READ:
             self.known_persons.append(Person(name, gender, self.turn, span))
 
     def pronoun(self, gender: str | None) -> str | None:
@@ -304,8 +310,8 @@ class Reading:
         draft.speaker = self.speaker
         if draft.correction or draft.attribute.endswith(_WHEN):
             draft.attribute = self._continued(draft)
-        if _FRAGMENT_KEY.match(draft.attribute):
-            return draft  # 了一, 点到, 从中通: a piece of a sentence names nothing (not kept)
+        if _FRAGMENT_KEY.match(draft.attribute) or len(self.facts) >= MOST_READ:
+            return draft  # 了一, 点到, 从中通: a piece of a sentence names nothing (not kept); or one more
         if draft.value_span is not None and draft.said_in is None and draft.replaces is None:
             draft.replaces = named_old(self.text, *draft.value_span)  # "left Boise for Denver"
         self.facts.append(draft)
@@ -584,17 +590,3 @@ def _sentence_ends(text: str) -> list[int]:
         if c in _ENDS_ALWAYS
         or (c == "." and not (0 < i < len(text) - 1 and text[i - 1].isdecimal() and text[i + 1].isdecimal()))
     ]
-
-
-class Marks:
-    """Spans of a text marked as taken: whether a span is free is one scan of it, not a comparison with
-    every span marked so far (a message of thousands of values would be read in quadratic time)."""
-
-    def __init__(self, size: int) -> None:
-        self._marked = bytearray(size)
-
-    def mark(self, start: int, end: int) -> None:
-        self._marked[start:end] = b"\x01" * (end - start)
-
-    def free(self, start: int, end: int) -> bool:
-        return self._marked.find(1, start, end) < 0

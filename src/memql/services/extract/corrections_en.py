@@ -57,21 +57,20 @@ _CHANGED_THE = re.compile(
 _NAMED_BEFORE = re.compile(r"\b(?:the|my|our)\s+(?P<attr>[\w-]+(?:\s+[\w-]+)?)\s*$", _I)
 
 
+_LEAD = re.compile(
+    r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|now(?=\s+\w+\s+\d)|"
+    r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with)|"
+    # "plateau finally broke, 86.5 this morning": a weigh-in after a comma
+    r"\d{2,3}(?:\.\d)?(?:\s*(?:lbs?|pounds|kg|kilos))?\s+(?:this morning|today|on the scale))\b)"
+)
+_AND = re.compile(r"\band\s+")
+
+
 def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | None) -> None:
     """ "correction: it's June 30", "actually, Porto", "it's June 30, not July 15": a value without its
     attribute, bound to the earlier fact it corrects (never bound: no fact). Words before a comma that
     leads to "it's"/"make it" are filler: "actually no, I checked the card, it's March 24"."""
-    leads = [pos] + [
-        c.end()
-        for c in re.finditer(
-            r"[,:]\s*(?=(?:it'?s|it is|that'?s|make it|it should be|now(?=\s+\w+\s+\d)|"
-            r"(?:we|i)(?:'ve)?\s+(?:booked|reserved|chose|picked|went with)|"
-            # "plateau finally broke, 86.5 this morning": a weigh-in after a comma
-            r"\d{2,3}(?:\.\d)?(?:\s*(?:lbs?|pounds|kg|kilos))?\s+(?:this morning|today|on the scale))\b)",
-            r.text[:end],
-        )
-        if c.start() >= pos
-    ]
+    leads = [pos] + [c.end() for c in _LEAD.finditer(r.text, pos, end)]
     # "negotiated it back down to 1,490", "talked them down to 1,400": the number moved to, wherever said
     moved_to = (pos + x.start() for x in _DOWN_OR_UP_TO.finditer(r.text[pos:end]) if x.start() > 0)
     if any(_changed_measure(r, at, end) for at in (*leads, *moved_to)) or changed_count(r, pos, end):
@@ -94,7 +93,7 @@ def bare_value(r: Reading, pos: int, end: int, correction: bool, about: str | No
             _bare_at(r, m.end(), end, True, about, change=True)
         return
     # "cut the budget to 25k", "we sat down and cut the budget to 25k": at the start or after "and"
-    ands = (a.end() for a in re.finditer(r"\band\s+", r.text[:end]) if a.start() > pos)
+    ands = (a.end() for a in _AND.finditer(r.text, pos + 1, end))
     for at in (pos, *(ands if _A_CHANGE_VERB.search(r.text, pos, end) else ())):
         if (m := _CHANGED_THE.match(r.text, at, end)) is not None and _changed_the(r, m, pos, end):
             return

@@ -46,7 +46,8 @@ from . import (
     tickets,
 )
 from .casual import Spelled, capitalised_managers, capitalised_titles, speaks_of_itself, spell_out
-from .common import CJK, Draft, Item, Marks, Person, Reading, Said, same_value
+from .common import CJK, Draft, Item, Person, Reading, Said, same_value
+from .marks import Marks
 from .patterns_en import NOT_NAMES
 from .places_en import capitalised_places
 from .times_found import find_times

@@ -318,10 +318,9 @@ def name_people(r: Reading, start: int, end: int) -> None:
         rf"我(?:们)?(?:家)?的?{_SCHOOL_DAYS}(?P<rel>{relation_words(r)})(?P<name>{_NAME_LATIN}|[\u4e00-\u9fff]{{2,3}}?)"
         r"(?=现在|目前|已经|也|还|都|和|跟|与|、|，|,|。|来|去|在|住|$)"
     )
-    for m in re.finditer(pattern, r.text[:end]):
+    for m in re.compile(pattern).finditer(r.text, start, end):
         if (
-            m.start() < start
-            or (r.turn, m["name"]) in named
+            (r.turn, m["name"]) in named
             or _NOT_NAME.match(m["name"])
             or m["name"].startswith(("他", "她", "你", "它"))  # 我表妹她们: no name
             or r.in_a_time(m.start("name"))  # 我家猫下周一…: a time

@@ -13,6 +13,7 @@ from memql.lang.time.natural_en import MONTHS, WEEKDAYS
 from memql.lang.time.spans import month_span, weekday_after, year_span
 
 from .common import strip_span
+from .marks import Marks
 
 _YEAR = re.compile(r"(?<![\w/-])(?P<year>(?:19|20)[0-9]{2})(?![\w/-])")
 # a year that describes a thing rather than dates a fact: "a 2021 CX-5" (after an article or possessive),
@@ -59,10 +60,10 @@ def _find_times(text: str, now: datetime) -> tuple[tuple[int, int, TimeSpan], ..
         if (wd := _NEXT_WEEKDAY.match(text, a, b)) is not None:
             span = _coming_weekday(wd["wd"], now, span)
         found.append((a, b, span))
-    taken = [(a, b) for a, b, _ in found]
-
-    def free(a: int, b: int) -> bool:
-        return all(b <= x or a >= y for x, y in taken)
+    taken = Marks(len(text))  # (a message of thousands of times: each bare year looked up in its span)
+    for a, b, _ in found:
+        taken.mark(a, b)
+    free = taken.free
 
     extra = []
     for m in _YEAR.finditer(text):

@@ -11,7 +11,8 @@ from functools import lru_cache
 
 from memql.services.tokenize import STOP_WORDS
 
-from .common import CJK, WEEKLY, Marks, last_said, time_value
+from .common import CJK, WEEKLY, last_said, time_value
+from .marks import Marks
 from .patterns_en import NOT_NAMES  # the grammar's capitalised words that name nothing
 from .times_found import find_times
 
