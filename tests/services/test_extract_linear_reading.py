@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from budgets import examples
 from memql.lang.time import TimeSpan
 from memql.services.extract import rules
-from memql.services.extract.common import CJK, Reading, sentence_around
+from memql.services.extract.common import CJK, MOST_READ, Draft, Reading, sentence_around
 from memql.services.extract.value_shapes import values
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY
 
@@ -118,3 +118,14 @@ def test_a_run_on_clause_is_read_in_pieces_that_cover_it():
     assert all(0 < b - a <= rules.CLAUSE_READ for a, b in pieces)
     assert text[pieces[0][1] - 2 : pieces[0][1]] == ", "  # cut after a comma where there is one
     assert list(rules._bounded(text, 0, 999)) == [(0, 999)]
+
+
+def test_a_message_is_read_for_at_most_most_read_facts_and_people():
+    """Beyond MOST_READ (four times what a delta holds) a new fact or person is not kept: each would be
+    compared with all before it."""
+    reading = Reading("x" * 10, "mira", _NOW, DEFAULT_VOCABULARY, 0, [], [], [], frozenset())
+    for i in range(MOST_READ + 5):
+        reading.add(Draft("mira", f"pet.{i}", "Rex", 0, 3, _NOW))
+        reading.name_person(f"Ann{i}", None)
+    assert len(reading.facts) == len(reading.known_facts) == len(reading.known_persons) == MOST_READ
+    assert [d.attribute for d in reading.facts[-2:]] == [f"pet.{MOST_READ - 2}", f"pet.{MOST_READ - 1}"]
