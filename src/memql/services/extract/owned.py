@@ -68,11 +68,21 @@ _NOT_TAKEN_ZH = re.compile(r"定金退了|退了定金|退订|取消了?订单|�
 _CAR = re.compile(rf"(?:{CAR_MAKES}|{CAR_MAKES_ZH}|{LOWER_CAR_MAKES}|{CAR_MODELS}(?![\w-]))")
 _ANY_MAKE = re.compile(_MAKE, _I)
 _COMMUTE_ZH = re.compile(r"(?:去)?(?:上班|上学|通勤)")
+_NEAR = 40  # how far before a part 提车了 is looked for (the words and the marks after them)
 
 
 @lru_cache(maxsize=64)
 def _names_a_make(text: str) -> bool:
     return _ANY_MAKE.search(text) is not None
+
+
+@lru_cache(maxsize=64)
+def _took_one_car(text: str) -> bool:
+    """Whether the message says the speaker took a car and names one car only (read once per message)."""
+    if _TOOK_CAR_ZH.search(text) is None or _NOT_TAKEN_ZH.search(text) is not None:
+        return False
+    cars = {m["v"].strip().replace(" ", "") for m in _ANY_THING.finditer(text) if _CAR.match(m["v"].strip())}
+    return len(cars) == 1
 
 
 def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> bool:
@@ -83,7 +93,7 @@ def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> b
     if not _names_a_make(r.text) or not _ANY_MAKE.search(r.text, pos, end):
         return False  # (most parts name no make; most messages none: one look, not one per part)
     got = (_GOT_ZH if chinese else _GOT_EN).match(r.text, pos, end)
-    if got is None and chinese and _PICKED_UP.search(r.text, 0, pos):
+    if got is None and chinese and _PICKED_UP.search(r.text, max(0, pos - _NEAR), pos):
         got = _ALONE_ZH.match(r.text, pos, end)
     if got is None and chinese:
         got = _the_car_taken(r, pos, end)
@@ -105,12 +115,7 @@ def owned(r: Reading, pos: int, end: int, confidence: float, chinese: bool) -> b
 def _the_car_taken(r: Reading, pos: int, end: int) -> re.Match[str] | None:
     """The car a part names in a message that says the speaker took one (`_TOOK_CAR_ZH`), when it is the
     only car the message names."""
-    if _TOOK_CAR_ZH.search(r.text) is None or _NOT_TAKEN_ZH.search(r.text) is not None:
-        return None
-    cars = {
-        m["v"].strip().replace(" ", "") for m in _ANY_THING.finditer(r.text) if _CAR.match(m["v"].strip())
-    }
-    if len(cars) != 1:
+    if not _took_one_car(r.text):
         return None
     found = _ANY_THING.search(r.text, pos, end)
     return found if found is not None and _CAR.match(found["v"].strip()) else None

@@ -165,7 +165,7 @@ def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
         if ride_now(r, pos, at, end, confidence) or owned(r, at, end, confidence, False):
             return True  # "Winter schedule, so it's the 7:40 boat now"; "went android, got a pixel 9"
         m = BARE_STATUS.match(r.text, at, end) or BEEN_STATUS.match(r.text, at, end)
-        if m is not None and (m.re is BEEN_STATUS or m["so"] or m["q"] or _YES_BEFORE.search(r.text, 0, at)):
+        if m is not None and (m.re is BEEN_STATUS or m["so"] or m["q"] or _YES_BEFORE.search(r.text, max(0, at - 40), at)):
             key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
             add_fact(
                 r, r.speaker, key, m["value"].lower(), pos, end, confidence, False, "text", m.span("value")
