@@ -6,6 +6,7 @@ job at Figma", "accepted an offer from Ramp"), or as a title said alone with "no
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .common import Reading
 from .values_en import add_fact
@@ -48,10 +49,16 @@ _TITLE_NOW = re.compile(
 )
 
 
+@lru_cache(maxsize=64)
+def _says_promoted(text: str) -> bool:
+    """(Once per message, not once per clause.)"""
+    return "promot" in text.lower() and _PROMOTED.search(text) is not None
+
+
 def my_job(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """The speaker's title said as what someone made them, or a title and an employer said of a job taken."""
     s = r.text
-    if "promot" in s.lower() and _PROMOTED.search(s) and (m := _TITLE_NOW.match(s, pos, end)) is not None:
+    if _says_promoted(s) and (m := _TITLE_NOW.match(s, pos, end)) is not None:
         add_fact(r, r.speaker, "job_title", m["title"], pos, end, confidence, True, "text", m.span("title"))
         return True
     if _JOB_WORDS.search(s, pos, end) is None:

@@ -54,9 +54,12 @@ from .times_found import find_times
 from .vocabulary import DEFAULT_VOCABULARY, Vocabulary
 
 _PROCEDURAL = re.compile(
-    r"\b(?:how to|step \d|steps?:|first,? .+ then|always|every (?:day|morning|evening|night|week|month|time)|"
+    r"\b(?:how to|step \d|steps?:|first,? .{1,300}? then|always|"
+    r"every (?:day|morning|evening|night|week|month|time)|"
     r"whenever|each time|my routine|the trick is|the way to|make sure to)\b|"
-    r"步骤|怎么做|如何|每天|每次|每周|每个月|总是|先.+(?:再|然后)|习惯|流程",
+    # (first … then within a few sentences: from each "first" to the line's end, many would be read in
+    # quadratic time)
+    r"步骤|怎么做|如何|每天|每次|每周|每个月|总是|先.{1,300}?(?:再|然后)|习惯|流程",
     re.I,
 )
 _ENTITY_KINDS = {"place": "place", "organization": "organization", "person": "person", "product": "product"}

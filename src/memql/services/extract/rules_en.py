@@ -151,6 +151,11 @@ _COMMA = re.compile(r",\s*")
 _YES_BEFORE = re.compile(r"(?:^|[.!?]\s*)(?:yeah|yep|yup|yes|ya)[,!.]?\s*$", _I)  # "yeah pescatarian"
 
 
+def _yes_before(text: str, at: int) -> bool:
+    """Whether a yes ends the words before `at` (looked for near it, not in all the text before)."""
+    return _YES_BEFORE.search(text, max(0, at - 40), at) is not None
+
+
 def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
     """ "I started eating fish again, so pescatarian I guess": a status said alone, the speaker's; "Winter
     schedule, so it's the 7:40 boat now": the ride held, at a new time; "Peet's promoted me to store
@@ -165,7 +170,7 @@ def _said_alone(r: Reading, pos: int, end: int, confidence: float) -> bool:
         if ride_now(r, pos, at, end, confidence) or owned(r, at, end, confidence, False):
             return True  # "Winter schedule, so it's the 7:40 boat now"; "went android, got a pixel 9"
         m = BARE_STATUS.match(r.text, at, end) or BEEN_STATUS.match(r.text, at, end)
-        if m is not None and (m.re is BEEN_STATUS or m["so"] or m["q"] or _YES_BEFORE.search(r.text, max(0, at - 40), at)):
+        if m is not None and (m.re is BEEN_STATUS or m["so"] or m["q"] or _yes_before(r.text, at)):
             key = next(k for words, k in STATUS_WORDS if re.fullmatch(words, m["value"], _I))
             add_fact(
                 r, r.speaker, key, m["value"].lower(), pos, end, confidence, False, "text", m.span("value")
