@@ -56,6 +56,17 @@ def test_a_message_without_a_fact_is_kept_and_others_turns_are_context(memory) -
     assert kept.success and kept.memories == []
 
 
+def test_more_facts_than_a_hand_written_workflow_holds_are_remembered(memory) -> None:
+    """One Encode per fact: 120 turns each stating one were 120 steps, and a workflow a caller writes holds
+    100 (`workflow.too_long`: nothing was remembered). A remember's workflow is memql's own, bounded per
+    step as a bulk write is."""
+    m = memory(actor="mira", embedder="none")
+    result = m.remember([("mira", f"my locker code is {1000 + i}") for i in range(120)])
+    assert result.success, result.diagnostics
+    assert [r.event for r in result.memories] == ["ADD"] + ["UPDATE"] * 119
+    assert values(m, "mira", "locker_code")[-1] == 1119
+
+
 def test_a_lock_on_the_value_it_would_close_stores_nothing(memory, clock) -> None:
     m = memory(actor="mira", embedder="none")
     (berlin,) = m.remember("I live in Berlin.").memories

@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any, Literal
 
+from memql.engine.executor import bulk_limits
 from memql.lang import build
 from memql.lang.delta import MAX_TEXT, Turn, Utterance
 from memql.lang.diagnostics import Diagnostic
@@ -109,7 +110,10 @@ def remember(
         recent = [*recent, Turn(speaker=who, text=text, time=at)][-RECENT_TURNS:]
     if not steps:
         return RememberResult(True)
-    result = executor.execute(steps[0] if len(steps) == 1 else {"workflow": steps})
+    # one step per fact: a message may state 200 (what a delta holds), turns many more — memql's own
+    # workflow, bounded per step as a bulk write is, not by the 100 steps of a hand-written one
+    program = steps[0] if len(steps) == 1 else {"workflow": steps}
+    result = executor.execute(program, limits=bulk_limits(len(steps)))
     if not result.success:
         return RememberResult(False, diagnostics=list(result.diagnostics))
     outcomes = result.steps if result.steps is not None else [result]
