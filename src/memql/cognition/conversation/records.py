@@ -25,6 +25,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memql.engine.bulk import DEFAULT_BATCH
+from memql.engine.executor import bulk_limits
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
@@ -226,7 +227,7 @@ class ParticipantExecutor:
         program = {**({} if single else source), "workflow": governed + handover}
         program.pop("op", None)
         if len(program["workflow"]) > Limits.max_steps:  # an import: its Encodes written in batches
-            options["limits"] = Limits(max_steps=len(program["workflow"]))
+            options["limits"] = bulk_limits(len(program["workflow"]))
             options.setdefault("batch_size", DEFAULT_BATCH)
         result = self.inner.execute(program, **options)
         if result.success and result.steps:
