@@ -214,6 +214,17 @@ def test_infer_false_stores_each_message_as_said(open_memory) -> None:
     ]
 
 
+def test_add_takes_as_many_messages_as_mem0_does(open_memory) -> None:
+    """150 messages (infer=False) were one workflow of 150 steps: refused as over the 100 a hand-written
+    workflow holds. With inference, 150 turns each stating a fact (remember's own workflow) as well."""
+    m = open_memory()
+    said = [{"role": "user", "content": f"message number {i}"} for i in range(150)]
+    assert len(m.add(said, user_id="alice", infer=False)["results"]) == 150
+    assert len(m.get_all(user_id="alice", limit=500)["results"]) == 150
+    said = [{"role": "user", "content": f"my locker code is {1000 + i}"} for i in range(150)]
+    assert len(m.add(said, user_id="bob")["results"]) == 150
+
+
 # --- filters -------------------------------------------------------------------------------------------
 
 

@@ -186,7 +186,8 @@ class Memory:
             ]
             if not steps:
                 return {"results": []}
-            result = ok(session.execute(steps[0] if len(steps) == 1 else {"workflow": steps}))
+            program = steps[0] if len(steps) == 1 else {"workflow": steps}
+            result = ok(session.execute(program, max_steps=len(steps)))  # (as many as mem0 takes: any)
             outcomes = result.steps if result.steps is not None else [result]
             return {
                 "results": [
