@@ -109,9 +109,12 @@ def encode_fact(ctx: Context, record: Record) -> Outcome:
     runs = _runs(sorted([a for a in assertions if a.valid_from != t] + [new], key=lambda a: a.valid_from))
     # each run is kept by the first fact among its assertions' owners that keeps no earlier run
     keepers: list[Record | None] = []
+    taken: set[str | None] = set()
     for run in runs:
-        taken = {k.id for k in keepers if k is not None}
-        keepers.append(next((a.owner for a in run if a.owner is not None and a.owner.id not in taken), None))
+        keeper = next((a.owner for a in run if a.owner is not None and a.owner.id not in taken), None)
+        keepers.append(keeper)
+        if keeper is not None:
+            taken.add(keeper.id)
     windows = [
         {
             "valid_from": run[0].valid_from,
