@@ -6,10 +6,14 @@ with filter.fact {subject, attribute, valid_at} and, for record time, as_of."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from budgets import examples
 from memql.ports.record import SCHEMA_VERSION
 
 
@@ -341,3 +345,21 @@ def test_an_anonymized_fact_is_no_longer_a_fact(m, db, clock):
     assert (r.subject, r.attribute, r.value, r.evidence, r.structured) == (None, None, None, None, None)
     assert "HIV" not in repr(m.history("1"))
     assert rows(m) == [] and m.facts.get("alice").facts == []
+
+
+_JSON_VALUES = st.one_of(
+    st.text(max_size=3), st.integers(-2, 2), st.booleans(), st.floats(-2, 2, width=16), st.none()
+)
+
+
+@settings(max_examples=examples(300), deadline=None)
+@given(a=st.one_of(_JSON_VALUES, st.lists(_JSON_VALUES, max_size=2)), b=_JSON_VALUES)
+def test_same_value_is_json_equality(a, b):
+    """Plain values compared as they are, others by their JSON: one answer (true is not 1, 1 is not 1.0)."""
+    from memql.engine.facts import same_value  # (after the engine: facts and the verbs import each other)
+
+    def canonical(value):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+    for x, y in ((a, b), (b, a), (a, a)):
+        assert same_value(x, y) == (canonical(x) == canonical(y))

@@ -56,7 +56,12 @@ def chain_order(record: Record) -> tuple[datetime, datetime, int]:
 
 def same_value(a: Any, b: Any) -> bool:
     """JSON equality (true is not 1; key order does not matter)."""
+    if type(a) is type(b) and type(a) in _PLAIN:  # (most values: no JSON written to compare them)
+        return a == b
     return _canonical(a) == _canonical(b)
+
+
+_PLAIN = (str, int, bool)  # types whose values are equal exactly when their JSON is
 
 
 def _canonical(value: Any) -> str:
