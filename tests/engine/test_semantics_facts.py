@@ -356,7 +356,8 @@ _JSON_VALUES = st.one_of(
 @given(a=st.one_of(_JSON_VALUES, st.lists(_JSON_VALUES, max_size=2)), b=_JSON_VALUES)
 def test_same_value_is_json_equality(a, b):
     """Plain values compared as they are, others by their JSON: one answer (true is not 1, 1 is not 1.0)."""
-    from memql.engine.facts import same_value  # (after the engine: facts and the verbs import each other)
+    import memql.engine.verbs  # noqa: F401 (first: the verbs and facts import each other)
+    from memql.engine.facts import same_value
 
     def canonical(value):
         return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
