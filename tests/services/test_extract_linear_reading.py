@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 from budgets import examples
 from memql.lang.time import TimeSpan
 from memql.services.extract import rules
-from memql.services.extract.common import CJK, MOST_READ, Draft, Reading, sentence_around
+from memql.services.extract.common import CJK, MOST_READ, Draft, Person, Reading, sentence_around
 from memql.services.extract.value_shapes import values
 from memql.services.extract.vocabulary import DEFAULT_VOCABULARY
 
@@ -129,3 +129,10 @@ def test_a_message_is_read_for_at_most_most_read_facts_and_people():
         reading.name_person(f"Ann{i}", None)
     assert len(reading.facts) == len(reading.known_facts) == len(reading.known_persons) == MOST_READ
     assert [d.attribute for d in reading.facts[-2:]] == [f"pet.{MOST_READ - 2}", f"pet.{MOST_READ - 1}"]
+    # the people of the recent turns are not this message's: they leave it its own
+    earlier = [Person(f"Old{i}", None, 0, None) for i in range(MOST_READ + 5)]
+    later = Reading("x" * 10, "mira", _NOW, DEFAULT_VOCABULARY, 1, [], [], [], frozenset())
+    later.context = lambda: ([], earlier)
+    assert len(later.persons) == MOST_READ + 5
+    later.name_person("Zed", None)
+    assert later.persons[-1].name == "Zed"
