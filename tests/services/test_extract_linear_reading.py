@@ -116,7 +116,8 @@ def test_a_run_on_clause_is_read_in_pieces_that_cover_it():
     assert pieces[0][0] == 3 and pieces[-1][1] == len(text)
     assert all(b == c for (_, b), (c, _) in pairwise(pieces))  # one after another, no gap
     assert all(0 < b - a <= rules.CLAUSE_READ for a, b in pieces)
-    assert text[pieces[0][1] - 2 : pieces[0][1]] == ", "  # cut after a comma where there is one
+    assert text[pieces[0][1] - 1] in ", "  # cut after a comma or a space where there is one
+    assert text[pieces[-2][1] - 1] == "x"  # (none in the x's: cut where the bound falls)
     assert list(rules._bounded(text, 0, 999)) == [(0, 999)]
 
 

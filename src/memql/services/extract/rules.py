@@ -303,8 +303,8 @@ def _sentences(text: str) -> list[tuple[int, int]]:
 # A clause is read in pieces of at most this many characters, cut after a space or comma where it can be:
 # the grammars look for a value to their clause's end, once per word that may start one, so a run-on clause
 # of thousands of characters would be read in quadratic time. (A fact's evidence quotes at most 2,000
-# characters: a clause this long states none whole.)
-CLAUSE_READ = 1000
+# characters: a clause up to that long is read whole, as before.)
+CLAUSE_READ = 2000
 _CUT_AFTER = re.compile(r".*[\s,，、;；]", re.S)
 
 
