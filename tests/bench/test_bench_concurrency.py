@@ -65,7 +65,8 @@ def test_writers_by_themselves(tmp_path):
     for r in out["writer_rounds"]:
         assert r["failed"] == 0 and len(r["encode_per_s_each"]) == r["writers"]
         assert all(each > 0 for each in r["encode_per_s_each"])
-        assert abs(r["encode_per_s"] - sum(r["encode_per_s_each"])) <= 0.05 * r["writers"]  # (rounded)
+        # the total and each writer's figure are rounded to 0.1 apiece: each may be 0.05 off
+        assert abs(r["encode_per_s"] - sum(r["encode_per_s_each"])) <= 0.05 * (r["writers"] + 1) + 1e-9
         assert 0 < r["write_ms_p50"] <= r["write_ms_p99"] <= r["write_ms_max"]
     one, two = out["writer_rounds"]
     assert out["ratios"]["writers_2_over_1"] == round(two["encode_per_s"] / one["encode_per_s"], 2)
