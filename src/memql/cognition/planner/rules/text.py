@@ -24,8 +24,23 @@ _QUOTE_FOLD = {
 QUOTED = re.compile(r"(?<![A-Za-z0-9_'])'(?P<s>[^'\n]{1,200}?)'(?![a-z])|\"(?P<d>[^\"\n]{1,200}?)\"")
 
 
+# full-width ASCII to half-width, the ideographic space to a space, curly and corner quotes straight
+_FOLD_TABLE = {
+    code: _QUOTE_FOLD.get(chr(code - 0xFEE0), chr(code - 0xFEE0)) for code in range(0xFF01, 0xFF5F)
+} | {0x3000: " "} | {ord(quote): straight for quote, straight in _QUOTE_FOLD.items()}
+
+
 def fold(text: str) -> str:
-    """Lower-case, half-width, straight-quoted text as long as `text` (offsets carry over)."""
+    """Lower-case, half-width, straight-quoted text as long as `text` (offsets carry over). By str's own
+    translate and lower (the planner folds each piece of an instruction it reads), except for a text whose
+    lower case is not one character for one — "İ" — or depends on the word: a final "Σ"."""
+    folded = text.translate(_FOLD_TABLE).lower()
+    if len(folded) == len(text) and "Σ" not in text:
+        return folded
+    return _fold_each(text)
+
+
+def _fold_each(text: str) -> str:
     out = []
     for ch in text:
         code = ord(ch)
