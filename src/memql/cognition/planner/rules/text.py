@@ -25,9 +25,11 @@ QUOTED = re.compile(r"(?<![A-Za-z0-9_'])'(?P<s>[^'\n]{1,200}?)'(?![a-z])|\"(?P<d
 
 
 # full-width ASCII to half-width, the ideographic space to a space, curly and corner quotes straight
-_FOLD_TABLE = {
-    code: _QUOTE_FOLD.get(chr(code - 0xFEE0), chr(code - 0xFEE0)) for code in range(0xFF01, 0xFF5F)
-} | {0x3000: " "} | {ord(quote): straight for quote, straight in _QUOTE_FOLD.items()}
+_FOLD_TABLE = (
+    {code: _QUOTE_FOLD.get(chr(code - 0xFEE0), chr(code - 0xFEE0)) for code in range(0xFF01, 0xFF5F)}
+    | {0x3000: " "}
+    | {ord(quote): straight for quote, straight in _QUOTE_FOLD.items()}
+)
 
 
 def fold(text: str) -> str:
