@@ -46,6 +46,7 @@ from memql.ports.store import RecordQuery
 LIVE = ("active", "archived")  # what a history is made of
 SUPERSEDES = "supersedes"
 _OPEN = datetime.max.replace(tzinfo=UTC)
+_PLAIN = (str, int, bool)  # types whose values are equal exactly when their JSON is (same_value)
 _NEW = 1 << 62  # where a fact still to be inserted sorts among ids of its window: after every existing one
 
 
@@ -59,9 +60,6 @@ def same_value(a: Any, b: Any) -> bool:
     if type(a) is type(b) and type(a) in _PLAIN:  # (most values: no JSON written to compare them)
         return a == b
     return _canonical(a) == _canonical(b)
-
-
-_PLAIN = (str, int, bool)  # types whose values are equal exactly when their JSON is
 
 
 def _canonical(value: Any) -> str:

@@ -167,7 +167,6 @@ class Reading:
     # reading every recent turn again for every message would cost more than the message itself
     context: Callable[[], tuple[list[Draft], list[Person]]] | None = None
     _times_at: tuple[list[int], list[int]] | None = field(default=None, repr=False)  # (_time_index)
-    clocks_read: bool = False  # whether a day's "at 7:30" was read (events_en.clock_after_day, once)
     named: int = 0  # the people this turn named (at most MOST_READ)
 
     def _load(self) -> None:
@@ -240,7 +239,7 @@ class Reading:
     def name_person(self, name: str, gender: str | None, span: tuple[int, int] | None = None) -> None:
         if gender is None and (title := _GENDERED_TITLE.match(name)) is not None:
             gender = "m" if title[1] == "Mr" else "f"  # "Mrs. Ortiz" is a she, "Mr. Baker" a he
-        if name and name not in {*self.speakers, self.speaker} and self.named < MOST_READ:
+        if name and name not in self.speakers and name != self.speaker and self.named < MOST_READ:
             self.known_persons.append(Person(name, gender, self.turn, span))
             self.named += 1
 

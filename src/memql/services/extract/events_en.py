@@ -459,11 +459,8 @@ _EVENING = re.compile(
 def clock_after_day(r: Reading) -> None:
     """A day followed by "at <hour>" is that day at that hour: 7 to 11 in the morning (in the evening when
     the message speaks of what people do then: a dinner, a party, a show), 1 to 6 in the afternoon or
-    evening (when people meet, not when they sleep), 12 to 23 as written. Once per message: read again for
-    its next clause, "7:30" after a dinner would move by twelve hours more each time."""
-    if r.clocks_read:
-        return
-    r.clocks_read = True
+    evening (when people meet, not when they sleep), 12 to 23 as written. Once per message (rules.py):
+    read again for each clause, "7:30" after a dinner would move by twelve hours more each time."""
     evenings: dict[tuple[int, int], bool] = {}  # per sentence: a message of many times has one sentence
     for i, (t0, t1, span) in enumerate(r.times):
         sentence = sentence_around(r.text, t0, t1)

@@ -47,6 +47,7 @@ from . import (
 )
 from .casual import Spelled, capitalised_managers, capitalised_titles, speaks_of_itself, spell_out
 from .common import CJK, Draft, Item, Person, Reading, Said, same_value
+from .events_en import clock_after_day
 from .marks import Marks
 from .patterns_en import NOT_NAMES
 from .places_en import capitalised_places
@@ -140,10 +141,14 @@ class RuleExtractor:
         reading.text = capitalised_places(reading.text)  # "moved to denver": a known place, as a place
         reading.text = capitalised_titles(reading.text)  # "i got dr lindqvist": a titled name
         reading.text = capitalised_managers(reading.text)  # "reporting to sunita mehta"
+        clocks_read = False  # a day's "at 7:30" is read once, as the first English clause is
         for start, end in _sentences(plain):
             chinese = lang == "zh" or (lang == "auto" and CJK.search(plain, start, end) is not None)
             grammar = rules_zh if chinese else rules_en
             for a, b in grammar.clauses(plain[start:end]):
+                if not (chinese or clocks_read):
+                    clocks_read = True
+                    clock_after_day(reading)
                 for piece in _bounded(plain, start + a, start + b):
                     grammar.read_clause(reading, *piece)
         return reading
@@ -417,12 +422,9 @@ def _entities(r: Reading, text: Spelled) -> list[Entity]:
     for d in r.facts:
         if d.kind in _ENTITY_KINDS and d.value_span is not None and isinstance(d.value, str):
             add(*d.value_span, _ENTITY_KINDS[d.kind])
-    times = Marks(len(r.text))
-    for a, b, _ in r.times:
-        times.mark(a, b)
     for m in _CAPITALISED.finditer(r.text):
-        if m[0] in rules_en.NOT_NAMES or not times.free(m.start(), m.end()):
-            continue
+        if m[0] in rules_en.NOT_NAMES or r.in_a_time(m.start()) or r.times_from(m.start(), m.end()):
+            continue  # (a time overlaps it: one started before covers its start, or one starts inside)
         if covered.free(m.start(), m.end()):  # (overlapping none, it lies in none)
             add(m.start(), m.end(), "other", free=True)
     return sorted(found.values(), key=lambda e: e.evidence.start)

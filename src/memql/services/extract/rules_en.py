@@ -17,7 +17,7 @@ from .clauses_en import clauses as clauses  # (rules.py parts a message by its g
 from .common import HEDGED, SINGULAR_RELATIONS, Reading, latest_organization, sentence_around, strip_span
 from .corrections_en import bare_value
 from .doses import dose_en
-from .events_en import birthday_age, clock_after_day, day_and_place, event, time_is_my, wanted_by
+from .events_en import birthday_age, day_and_place, event, time_is_my, wanted_by
 from .favorites import favorite_named_first
 from .jobs_en import my_job
 from .moves_en import new_home
@@ -74,7 +74,6 @@ from .vocabulary import snake
 
 def read_clause(r: Reading, start: int, end: int) -> None:
     s = r.text
-    clock_after_day(r)
     r.clause_start = start
     body_end = strip_span(s, start, end)[1]
     question = s[start:end].rstrip().endswith("?")
