@@ -482,9 +482,14 @@ class Memory:
         sensitivity …) go on every record. `time` (when it was said; default now) is a datetime, an
         ISO-8601 string or a time phrase ("yesterday", "昨天"), as an Encode's. See
         memql.cognition.remember."""
-        who = speaker or self.actor or "user"
         return remember(
-            self.executor, said, speaker=who, time=time, facets=facets, keep_unformed=keep_unformed, **fields
+            self.executor,
+            said,
+            speaker=speaker or None,
+            time=time,
+            facets=facets,
+            keep_unformed=keep_unformed,
+            **fields,
         )
 
     # --- housekeeping and history ----------------------------------------------------------------

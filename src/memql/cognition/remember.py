@@ -28,18 +28,22 @@ if TYPE_CHECKING:
 
 RECENT_TURNS = 6  # the turns before a message its extractor sees (corrections and pronouns bind to them)
 Event = Literal["ADD", "UPDATE", "NONE"]
+# what remember writes itself on each record (the fact's content, type and class): not a caller's field
+OWN_FIELDS = ("text", "url", "structured", "payload", "type", "memory_type", "category", "confidence")
 
 
 @dataclass(frozen=True)
 class Remembered:
     """One memory a call wrote or found: `event` ADD (new), UPDATE (a fact that closed the value its key
-    held: `superseded` lists those facts, `{id, text}`), NONE (already remembered: nothing written)."""
+    held: `superseded` lists those facts, `{id, text}`), NONE (already remembered: nothing written).
+    `proposal`: written as a proposal, pending a user's approval (an agent below read_write consent)."""
 
     id: str
     event: Event
     text: str
     fact: dict[str, Any] | None = None  # subject, attribute, value of a typed fact
     superseded: list[dict[str, Any]] = field(default_factory=list)
+    proposal: bool = False
 
 
 @dataclass
@@ -47,6 +51,24 @@ class RememberResult:
     success: bool
     memories: list[Remembered] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the refusal, when nothing was written
+
+    def to_dict(self) -> dict[str, Any]:
+        """As JSON, what the servers answer (REST `POST /v1/remember`, MCP `memory_remember`)."""
+        return {
+            "success": self.success,
+            "memories": [
+                {
+                    "id": m.id,
+                    "event": m.event,
+                    "text": m.text,
+                    "fact": m.fact,
+                    "superseded": m.superseded,
+                    "proposal": m.proposal,
+                }
+                for m in self.memories
+            ],
+            "diagnostics": [d.model_dump() for d in self.diagnostics],
+        }
 
 
 def fact_text(subject: str, attribute: str, value: Any) -> str:
@@ -59,7 +81,7 @@ def remember(
     executor: Executor,
     said: str | Sequence[tuple[str, str]],
     *,
-    speaker: str,
+    speaker: str | None = None,
     time: datetime | str | None = None,
     facets: Mapping[str, Any] | None = None,
     keep_unformed: bool = True,
@@ -68,8 +90,20 @@ def remember(
     """Read each of `speaker`'s messages in `said` (a message of `speaker`'s, or turns (speaker, text),
     oldest first: the others are context its extractor reads corrections and pronouns against) and store
     what it says: one Encode per typed fact, and — with `keep_unformed` — the message itself when no fact
-    was read in it. `facets` and `fields` (record fields: permissions, tags, sensitivity …) go on every
-    record written. Input that is not of these shapes is a diagnostic naming where, with nothing written."""
+    was read in it. `speaker` defaults to the session's actor, else "user". `facets` and `fields` (record
+    fields: permissions, tags, sensitivity …) go on every record written. Input that is not of these
+    shapes is a diagnostic naming where, with nothing written."""
+    if speaker is None:
+        speaker = executor.identity.actor or "user"
+    own = [name for name in OWN_FIELDS if name in fields]
+    if own:  # a caller's value would contradict the fact's own (and be a second keyword to build.encode)
+        message = f"remember sets {own[0]} itself: each fact's is what the extractor read"
+        return RememberResult(
+            False,
+            diagnostics=[
+                Diagnostic(path=f"/{own[0]}", rule="field.invalid", severity="error", message=message)
+            ],
+        )
     turns, problems = _turns(said, speaker, facets)
     if problems:
         return RememberResult(False, diagnostics=problems)
@@ -129,7 +163,8 @@ def remember(
         else:
             event = "ADD"
         superseded = [{"id": i, "text": before.get(i)} for i in data.get("closed", [])]
-        memories.append(Remembered(str(data["id"]), event, text, fact, superseded))
+        proposal = bool(data.get("proposal"))
+        memories.append(Remembered(str(data["id"]), event, text, fact, superseded, proposal))
     return RememberResult(True, memories)
 
 

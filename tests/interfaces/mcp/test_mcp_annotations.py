@@ -57,6 +57,10 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "memory_facts": [{"subject": "mira"}, {"subject": "mira", "attribute": "city", "history": True}],
     "memory_history": [{"ids": ["1", "3"]}],
     "memory_context": [{"query": "trip", "user": "mira", "agent": "helper"}],
+    "memory_remember": [{"said": "I moved to Lisbon last month."}, {"said": "Lovely weather.", "tags": ["x"]}],
+    "memory_add_messages": [
+        {"messages": [{"role": "user", "text": "I moved to Lisbon."}, {"role": "assistant", "text": "Nice!"}]}
+    ],
 }
 
 
@@ -67,6 +71,7 @@ def _seed(memory: Memory) -> None:
     memory.lock(["3"], reason="confirmed")
     memory.encode(LONG, tags=["notes"])
     memory.encode(structured={"subject": "mira", "attribute": "city", "value": "Porto"})
+    memory.encode(structured={"subject": "mira", "attribute": "residence", "value": "Porto"})
 
 
 def _state(memory: Memory) -> dict[str, Any]:

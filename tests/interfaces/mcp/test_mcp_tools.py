@@ -35,6 +35,8 @@ def test_lists_one_typed_tool_per_verb_plus_plan_execute_facts_history(tmp_path)
         "memory_execute",
         "memory_facts",
         "memory_history",
+        "memory_remember",
+        "memory_add_messages",
         "memory_context",
     ]
     for tool in tools.values():

@@ -1,19 +1,23 @@
-"""A conversation's context as a server gives it (MCP `memory_context`, REST `POST /v1/context`): one
-function, so both shells refuse, default and answer alike and neither holds logic the Python API lacks.
+"""A conversation as a server serves it: its context (MCP `memory_context`, REST `POST /v1/context`) and
+new messages (MCP `memory_add_messages`, REST `POST /v1/messages`). One function each, so both shells
+refuse, default and answer alike and neither holds logic the Python API lacks.
 
 A server is reached by others, so it acts only for the identity it was started with (an API key's, MCP's
-`--actor`): unlike the embedded library, a session without an actor reads no one's conversation, and
-otherwise `Conversation` decides (`conversation.participant` for anyone but the user, the agent or an
-admin). Every refusal is a `ConversationError` whose diagnostics name the field and the rule.
+`--actor`): unlike the embedded library, a session without an actor reads and writes no one's
+conversation, and otherwise `Conversation` decides (`conversation.participant` for anyone but the user,
+the agent or an admin; `consent.write` for an agent without read_write consent adding messages). Every
+refusal is a `ConversationError` whose diagnostics name the field and the rule.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from memql.cognition.conversation.records import error, participants
-from memql.cognition.conversation.session import DEFAULT_BUDGET_TOKENS, Conversation, context_dict
+from memql.cognition.conversation.session import DEFAULT_BUDGET_TOKENS, Conversation
+from memql.cognition.conversation.shapes import context_dict, message_dict
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
@@ -34,16 +38,40 @@ def served_context(
     facts that match `query` lead it — their values true at `as_of` (default now), each cited to its
     message; an earlier value only on a line labelled ``until <date>:`` — then what the strategy assembles
     in the budget left. `user`/`agent` default to the caller's own name for its side (`participants`)."""
+    conv = _opened(executor, user, agent, conversation)
+    return context_dict(conv.context(query, budget_tokens, strategy=strategy, as_of=as_of))
+
+
+def served_messages(
+    executor: Executor,
+    messages: Sequence[Mapping[str, Any]],
+    *,
+    user: str | None = None,
+    agent: str | None = None,
+    conversation: str | None = None,
+    time: datetime | str | None = None,
+) -> dict[str, Any]:
+    """`Conversation.add_messages` for a server's caller, as JSON: the messages ({role, text} and, when
+    given, their own time and source_id), stored together or not at all, each seen by the conversation's
+    strategies and its typed facts formed (`fact_ids`; `unformed` says why a fact it states was not)."""
+    conv = _opened(executor, user, agent, conversation)
+    stored = conv.add_messages(messages, time=time)
+    return {"conversation": conv.id, "messages": [message_dict(m) for m in stored]}
+
+
+def _opened(
+    executor: Executor, user: str | None, agent: str | None, conversation: str | None
+) -> Conversation:
+    """The conversation the caller names, opened as the caller (its defaults: `participants`)."""
     me = executor.identity
     if me.actor is None and not me.admin:
         raise error(
             "/user",
             "conversation.participant",
-            "this server was started without an identity (an actor): it reads no one's conversation",
+            "this server was started without an identity (an actor): it acts in no one's conversation",
         )
     who, with_agent = participants(executor, user, agent)
-    conv = Conversation(executor, user=who, agent=with_agent, id=conversation)
-    return context_dict(conv.context(query, budget_tokens, strategy=strategy, as_of=as_of))
+    return Conversation(executor, user=who, agent=with_agent, id=conversation)
 
 
-__all__ = ["served_context"]
+__all__ = ["served_context", "served_messages"]

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +54,7 @@ from memql.cognition.conversation.records import (
     refuses,
     require_text,
 )
+from memql.cognition.conversation.shapes import Response
 from memql.cognition.conversation.stale_forms import stale_forms
 from memql.cognition.conversation.superseded import ending_clauses_last, label_superseded
 from memql.lang import build
@@ -71,6 +71,7 @@ DEFAULT_BUDGET_TOKENS = 2000
 OBSERVED_BY_DEFAULT = ("flat", "tiers", "ladder")
 ANSWER_MAX_TOKENS = 512
 _TAIL_ROWS = 20  # latest messages read on opening, to continue positions (times may tie)
+MESSAGE_FIELDS = ("role", "text", "time", "source_id")  # what add_messages reads of each message
 
 SYSTEM_PROMPT = (
     "You are {agent}, in a conversation with {user}. Below is what memory holds of it: lines cite the "
@@ -78,54 +79,6 @@ SYSTEM_PROMPT = (
     "message using this memory where it helps; cite the turn ids you rely on in brackets; if memory does "
     "not say, say so rather than guess.\n\nMemory:\n{context}"
 )
-
-
-@dataclass
-class Response:
-    """What `respond` returns: the answer (None when no LLM is configured or it failed), the context it
-    was given, and why there is no answer when there is none."""
-
-    query: str
-    answer: str | None
-    context: Context
-    llm_calls: int = 0
-    diagnostics: list[Diagnostic] = field(default_factory=list)
-    note: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return {
-            "query": self.query,
-            "answer": self.answer,
-            "note": self.note,
-            "llm_calls": self.llm_calls,
-            "diagnostics": [d.model_dump() for d in self.diagnostics],
-            "context": context_dict(self.context),
-        }
-
-
-def context_dict(context: Context) -> dict[str, Any]:
-    return {
-        "query": context.query,
-        "strategy": context.strategy,
-        "budget_tokens": context.budget_tokens,
-        "tokens": context.tokens,
-        "llm_calls": context.llm_calls,
-        "memory_ids": context.memory_ids,
-        "source_ids": context.source_ids,
-        "text": context.text,
-        "pieces": [
-            {
-                "text": p.text,
-                "memory_ids": list(p.memory_ids),
-                "source_ids": list(p.source_ids),
-                "level": p.level,
-                "score": round(p.score, 6),
-                "time": p.time.isoformat() if p.time else None,
-                "tokens": p.tokens,
-            }
-            for p in context.pieces
-        ],
-    }
 
 
 class Conversation:
@@ -201,7 +154,38 @@ class Conversation:
         "assistant", or a speaker's name (streams that are not strict pairs); `source_id` the turn id it
         comes from (default ``M<position + 1>``)."""
         at = self._time(time)
-        return self._store([(role, text, at, source_id)], "/text")[0]
+        return self._store([(role, text, at, source_id)], ["/text"])[0]
+
+    def add_messages(
+        self, messages: Sequence[Mapping[str, Any]], *, time: datetime | str | None = None
+    ) -> list[Message]:
+        """Store messages, oldest first, together (one workflow) or not at all, then let every observing
+        strategy see them in order: each a mapping with "role" and "text" (as `add_message` takes them)
+        and, when given, its own "time" (default `time`, else now) and "source_id". A diagnostic names
+        the message and its field (``/messages/2/text``)."""
+        if isinstance(messages, str | bytes | Mapping) or not isinstance(messages, Sequence):
+            raise error("/messages", "field.type", "messages are a list of {role, text} objects")
+        if not messages:
+            raise error("/messages", "field.empty", "give at least one message")
+        at = self._time(time)
+        parsed: list[tuple[str, Any, datetime, str | None]] = []
+        for i, message in enumerate(messages):
+            where = f"/messages/{i}"
+            if not isinstance(message, Mapping):
+                kind = type(message).__name__
+                raise error(where, "field.type", f"a message is an object {{role, text}}, not {kind}")
+            for name in message:
+                if name not in MESSAGE_FIELDS:
+                    raise error(
+                        f"{where}/{name}", "field.unknown", f"a message has {', '.join(MESSAGE_FIELDS)}"
+                    )
+            for name in ("role", "text"):
+                if name not in message:
+                    raise error(f"{where}/{name}", "field.required", f"message {i} has no {name}")
+            own = message.get("time")
+            when = at if own is None else self._time(own, f"{where}/time")
+            parsed.append((message["role"], message["text"], when, message.get("source_id")))
+        return self._store(parsed, [f"/messages/{i}/text" for i in range(len(parsed))], "/messages/{}")
 
     def add_turn(
         self,
@@ -223,17 +207,17 @@ class Conversation:
         at = self._time(time)
         first, second = self._store(
             [("user", user_text, at, ids[0]), ("assistant", assistant_text, at, ids[1])],
-            "/user_text",
-            "/assistant_text",
+            ["/user_text", "/assistant_text"],
         )
         return first, second
 
     def _store(
-        self, messages: list[tuple[str, Any, datetime, str | None]], *text_paths: str
+        self, messages: list[tuple[str, Any, datetime, str | None]], text_paths: list[str], fields: str = ""
     ) -> list[Message]:
-        """Check every message (`text_paths`: where each one's text is, for a diagnostic), refuse a locked
-        conversation, store them in one transaction, then let the observers see them in order. Nothing is
-        stored unless all of it is."""
+        """Check every message (`text_paths`: where each one's text is, for a diagnostic; `fields`: where
+        its role and source id are, formatted with its index), refuse a locked conversation, store them
+        in one transaction, then let the observers see them in order. Nothing is stored unless all of it
+        is."""
         identity = self.executor.identity
         if identity.role == "agent" and identity.consent != "read_write":
             raise error(
@@ -246,10 +230,11 @@ class Conversation:
         stored: list[tuple[str, str, datetime, tuple[str, ...], int]] = []
         position, previous = self._next_position, self._previous
         for i, (role, text, at, source_id) in enumerate(messages):
-            require_text("/role", role)
+            where = fields.format(i)
+            require_text(f"{where}/role", role)
             require_text(text_paths[i], text, "a message needs text", longest=MAX_TEXT)
             sources = (str(source_id),) if source_id is not None else (f"M{position + 1}",)
-            require_text("/source_id", sources[0], "a source id, when given, must not be blank")
+            require_text(f"{where}/source_id", sources[0], "a source id, when given, must not be blank")
             speaker = {"user": self.user, "assistant": self.agent}.get(role, role)
             ir = message_encode(
                 self.id,

@@ -100,7 +100,7 @@ def context_command(
     """The cited context memory assembles for QUERY from a conversation, within --budget tokens: the
     conversation's typed facts that match it lead, at their value true now (or --as-of)."""
     from memql.cognition.conversation.records import ConversationError
-    from memql.cognition.conversation.session import context_dict
+    from memql.cognition.conversation.shapes import context_dict
 
     with open_memory(ctx) as memory:
         conversation = _open(memory, user, agent, conversation_id, strategy)

@@ -93,6 +93,20 @@ TOOLS: dict[str, ToolInfo] = {
     ),
     "memory_facts": _reads("a subject's typed facts now, then, or their history", core=False),
     "memory_history": _reads("memories' audit history: every change, who, before and after"),
+    # adds fact records or the message; a newer value closes its key's current one (kept as history);
+    # the same message again finds what it wrote (event NONE)
+    "memory_remember": _writes(
+        "form typed facts from what someone said (a newer value supersedes)",
+        destructive=True,
+        idempotent=True,
+    ),
+    # adds message records and the facts they state; a newer value closes its key's current one
+    "memory_add_messages": _writes(
+        "add messages to a conversation; its typed facts are formed",
+        destructive=True,
+        idempotent=False,
+        core=False,
+    ),
     "memory_context": _reads("cited context from a conversation's memory for a query", core=False),
 }
 
@@ -130,6 +144,9 @@ BRIEF: dict[str, str] = {
     "memory_plan": "Turn a natural-language memory instruction (English, Chinese) into a program; execute "
     "runs it; a destructive one needs confirm (ask the user first).",
     "memory_history": "Memories' audit history: every change, when, who, which op, fields before/after.",
+    "memory_remember": "Remember what the user said: the typed facts in the message (a newer value "
+    "supersedes the old one), or the message when it states none. Returns memories [{id, event "
+    "ADD/UPDATE/NONE, text, fact, superseded, proposal}].",
 }
 # the compact set's parameter descriptions, where a parameter's own would cost more than it tells
 BRIEF_PARAMETERS: dict[str, str] = {

@@ -19,6 +19,7 @@ from pydantic import ValidationError
 from memql import __version__
 from memql.interfaces.mcp.catalog import BRIEF, BRIEF_PARAMETERS, REFUSED, TOOLS, tool_names
 from memql.interfaces.mcp.compact import compact_input_schema, drop_nulls, null_tree
+from memql.interfaces.mcp.formation import formation_tools
 from memql.interfaces.mcp.framing import diagnostic, refusal
 from memql.interfaces.mcp.programs import program_tools
 from memql.interfaces.mcp.sdk import BaseServer, Tool, ToolError, server_options
@@ -30,7 +31,8 @@ from memql.memory import Memory
 
 INSTRUCTIONS = (
     "memql is this user's long-term memory. Recall with memory_retrieve before answering what the user "
-    "may have said before; store what is worth keeping with memory_encode; organise with memory_label "
+    "may have said before; store what is worth keeping with memory_encode, and what the user tells you "
+    "with memory_remember (it keeps typed facts current); organise with memory_label "
     "and memory_promote; forget with memory_delete or memory_expire. Every write is "
     "validated, audited (memory_history) and may be refused: a refusal is an error result whose "
     "diagnostics name the field, a rule id and the reason; nothing was changed."
@@ -126,7 +128,8 @@ def build_server(memory: Memory, *, tools: str | None = None) -> MemqlServer:
     tool_set = tools or tool_set_from_env()
     wanted = tool_names(tool_set)
     session = Session(memory)
-    functions = {fn.__name__: fn for fn in [*verb_tools(session), *program_tools(session)]}
+    tools = [*verb_tools(session), *program_tools(session), *formation_tools(session)]
+    functions = {fn.__name__: fn for fn in tools}
     served, accepted = [], {}
     for name in wanted:
         tool, accepted[name] = _tool(functions[name], name, compact=tool_set == "core")

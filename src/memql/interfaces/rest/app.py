@@ -15,6 +15,7 @@ from memql.interfaces.dashboard import dashboard_router
 from memql.interfaces.rest import (
     routes_context,
     routes_embeddings,
+    routes_formation,
     routes_profile,
     routes_program,
     routes_proposals,
@@ -67,6 +68,7 @@ def create_app(
         routes_proposals,
         routes_profile,
         routes_context,
+        routes_formation,
         routes_embeddings,
     ):
         app.include_router(module.router)

@@ -3,12 +3,14 @@ Python API's own JSON (`to_json()` of ExecutionResult, PlanOutcome, FactsResult,
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from memql.engine.result import ExecutionResult
+from memql.lang.delta import MAX_TEXT
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.fields import Sensitivity
 
 _TEXT = 100_000  # the language's own string limit is in its validator; this only bounds the form fields
 
@@ -89,6 +91,81 @@ class ContextResponse(BaseModel):
     source_ids: list[str]
     text: str
     pieces: list[ContextPiece]
+
+
+_WHEN = "when it was said: ISO-8601 or a time phrase ('yesterday 9am'; default now)"
+
+
+class SaidTurn(Strict):
+    speaker: str = Field(min_length=1, max_length=512, description="who said it")
+    text: str = Field(max_length=MAX_TEXT)
+
+
+class RememberRequest(Strict):
+    """What people said, for memql to form typed facts from (the Python API's `Memory.remember`)."""
+
+    said: Annotated[str, Field(max_length=MAX_TEXT)] | Annotated[list[SaidTurn], Field(max_length=1000)] = (
+        Field(description="a message of the speaker's, or an exchange's turns {speaker, text}, oldest first")
+    )
+    speaker: str | None = Field(
+        None, min_length=1, max_length=512, description="whose messages (default: the caller)"
+    )
+    time: str | None = Field(None, min_length=1, max_length=200, description=_WHEN)
+    tags: list[str] | None = Field(None, max_length=100, description="tags of every record written")
+    facets: dict[str, Any] | None = Field(None, description="facets of every record written")
+    sensitivity: Sensitivity | None = Field(None, description="of every record written")
+    keep_unformed: bool = Field(True, description="store a message in which no fact was read as it was said")
+
+
+class Remembered(BaseModel):
+    id: str
+    event: Literal["ADD", "UPDATE", "NONE"] = Field(description="UPDATE: it closed the value its key held")
+    text: str
+    fact: dict[str, Any] | None = Field(None, description="subject, attribute, value of a typed fact")
+    superseded: list[dict[str, Any]] = Field(description="the facts it closed: {id, text}")
+    proposal: bool = Field(description="a proposal, pending a user's approval (an agent below read_write)")
+
+
+class RememberResponse(BaseModel):
+    success: bool
+    memories: list[Remembered]
+    diagnostics: list[Diagnostic]
+
+
+class MessageIn(Strict):
+    role: str = Field(min_length=1, max_length=512, description='"user", "assistant" or a speaker\'s name')
+    text: str = Field(min_length=1, max_length=MAX_TEXT)
+    time: str | None = Field(None, min_length=1, max_length=200, description=_WHEN + " (default: the call's)")
+    source_id: str | None = Field(
+        None, min_length=1, max_length=512, description="its turn id (default M<n>)"
+    )
+
+
+class MessagesRequest(Strict):
+    """Messages for a conversation, stored together or not at all (`Conversation.add_messages`)."""
+
+    messages: list[MessageIn] = Field(min_length=1, max_length=1000, description="oldest first")
+    user: str | None = ContextRequest.model_fields["user"]
+    agent: str | None = ContextRequest.model_fields["agent"]
+    conversation: str | None = ContextRequest.model_fields["conversation"]
+    time: str | None = Field(None, min_length=1, max_length=200, description=_WHEN)
+
+
+class StoredMessage(BaseModel):
+    memory_id: str
+    role: str
+    text: str
+    time: str
+    source_ids: list[str]
+    position: int
+    fact_ids: list[str] = Field(description="the typed facts formed from it")
+    unformed: list[Diagnostic] = Field(description="why a fact it states was not formed (another's, locked)")
+
+
+class MessagesResponse(BaseModel):
+    success: bool
+    conversation: str
+    messages: list[StoredMessage]
 
 
 class ValidationResponse(BaseModel):

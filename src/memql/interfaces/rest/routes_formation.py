@@ -1,0 +1,76 @@
+"""/v1/remember and /v1/messages: what people say, handed to memql to form memories from — the shells over
+the Python API's `Memory.remember` and `Conversation.add_messages` (as MCP's `memory_remember` and
+`memory_add_messages`), with their refusals as structured diagnostics and the status they call for."""
+
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from memql.cognition.conversation.records import ConversationError
+from memql.cognition.conversation.served import served_messages
+from memql.cognition.remember import remember
+from memql.interfaces.rest.auth import CallerMemory
+from memql.interfaces.rest.encoding import JSONResponse
+from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal, status_for
+from memql.interfaces.rest.models import MessagesRequest, MessagesResponse, RememberRequest, RememberResponse
+
+router = APIRouter(prefix="/v1", tags=["formation"])
+
+REFUSALS = {
+    401: {"model": ErrorBody, "description": "no valid API key"},
+    403: {"model": ErrorBody, "description": "refused by consent, permissions or the conversation's privacy"},
+    409: {"model": ErrorBody, "description": "a lock refuses it (the conversation's latest message is held)"},
+    413: {"model": ErrorBody, "description": "the body is larger than the limit"},
+    422: {"model": ErrorBody, "description": "invalid input (a blank text, a malformed time, a field)"},
+}
+
+
+@router.post(
+    "/remember",
+    response_model=RememberResponse,
+    responses={**REFUSALS, 403: {"model": RememberResponse, "description": "refused by consent"}},
+    summary="Form typed facts from what people said: a newer value supersedes its key's old one",
+)
+def remember_said(request: RememberRequest, memory: CallerMemory) -> JSONResponse:
+    """Each typed fact the server's extractor reads in the speaker's messages is stored as a fact record:
+    a newer value closes the one its key held (event UPDATE, naming the facts it superseded), the same
+    value again is NONE; a message with no fact is kept as it was said (`keep_unformed`). One workflow,
+    all or nothing, as the caller: an agent with propose consent makes proposals, with read none."""
+    said = request.said if isinstance(request.said, str) else [(t.speaker, t.text) for t in request.said]
+    fields = {"tags": request.tags, "sensitivity": request.sensitivity}
+    result = remember(
+        memory.executor,
+        said,
+        speaker=request.speaker,
+        time=request.time,
+        facets=request.facets,
+        keep_unformed=request.keep_unformed,
+        **{name: value for name, value in fields.items() if value is not None},
+    )
+    status = 200 if result.success else status_for(result.diagnostics)
+    return JSONResponse(result.to_dict(), status_code=status)
+
+
+@router.post(
+    "/messages",
+    response_model=MessagesResponse,
+    responses=REFUSALS,
+    summary="Add messages to a conversation, stored together; its typed facts are formed from them",
+)
+def add_messages(request: MessagesRequest, memory: CallerMemory) -> JSONResponse:
+    """The messages are stored in one workflow or not at all, seen by the conversation's strategies, and
+    the typed facts they state formed (`fact_ids`) — what `/v1/context` then puts first. The caller acts
+    as its API key's identity: in a conversation only as its user, its agent (with read_write consent)
+    or an admin (403 conversation.participant, consent.write otherwise)."""
+    try:
+        result = served_messages(
+            memory.executor,
+            [m.model_dump(exclude_none=True) for m in request.messages],
+            user=request.user,
+            agent=request.agent,
+            conversation=request.conversation,
+            time=request.time,
+        )
+    except ConversationError as exc:
+        raise refusal(exc.diagnostics or [diagnostic("field.invalid", str(exc))]) from None
+    return JSONResponse({"success": True, **result})
