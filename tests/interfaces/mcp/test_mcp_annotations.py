@@ -57,7 +57,10 @@ CALLS: dict[str, list[dict[str, Any]]] = {
     "memory_facts": [{"subject": "mira"}, {"subject": "mira", "attribute": "city", "history": True}],
     "memory_history": [{"ids": ["1", "3"]}],
     "memory_context": [{"query": "trip", "user": "mira", "agent": "helper"}],
-    "memory_remember": [{"said": "I moved to Lisbon last month."}, {"said": "Lovely weather.", "tags": ["x"]}],
+    "memory_remember": [
+        {"said": "I moved to Lisbon last month."},
+        {"said": "Lovely weather.", "tags": ["x"]},
+    ],
     "memory_add_messages": [
         {"messages": [{"role": "user", "text": "I moved to Lisbon."}, {"role": "assistant", "text": "Nice!"}]}
     ],
