@@ -137,6 +137,13 @@ def test_input_of_the_wrong_shape_is_a_diagnostic_naming_where(memory) -> None:
         assert not result.success and result.memories == [], arguments
         assert (result.diagnostics[0].rule, result.diagnostics[0].path) == expected, arguments
     assert m.retrieve(filter={}).data["count"] == 0
+    # what remember sets on each record itself is no caller's field (these raised TypeError)
+    for name, value in (("category", "a2p:preferences"), ("type", "note"), ("confidence", 0.5)):
+        result = m.remember("I live in Paris.", **{name: value})
+        assert not result.success and [(d.path, d.rule) for d in result.diagnostics] == [
+            (f"/{name}", "field.invalid")
+        ]
+    assert m.retrieve(filter={}).data["count"] == 0
     assert m.remember([("mira", "I live in Paris 😀")]).success
     assert m.remember(turn for turn in [("mira", "I live in Rome.")]).success  # any iterable of turns
 
@@ -162,3 +169,31 @@ def test_messages_no_delta_can_hold_whole_are_read_not_raised(memory) -> None:
     conversation = m.conversation(user="mira", agent="bot")
     assert conversation.add_message("user", f"my code is {digits}").memory_id
     assert conversation.add_message("user", "1月" * 1000).memory_id
+
+
+def test_an_agents_facts_are_proposals_and_its_speaker_defaults_to_its_name(memory) -> None:
+    mira = memory(actor="mira", embedder="none")
+    mira.remember("I live in Berlin.")
+    helper = memory(actor="helper", role="agent", consent="propose", share=mira, embedder="none")
+    proposed = helper.remember("I moved to Lisbon.", speaker="mira")
+    assert proposed.to_dict() == {
+        "success": True,
+        "memories": [
+            {
+                "id": proposed.memories[0].id,
+                "event": "ADD",
+                "text": "mira's residence: Lisbon",
+                "fact": {"subject": "mira", "attribute": "residence", "value": "Lisbon"},
+                "superseded": [],
+                "proposal": True,
+            }
+        ],
+        "diagnostics": [],
+    }
+    assert values(mira, "mira", "residence") == ["Berlin"]  # until mira approves it
+    (own,) = helper.remember("I prefer short answers.").memories  # the agent's own words: its name
+    assert own.proposal and own.fact is not None and own.fact["subject"] == "helper"
+    (users,) = (
+        memory(actor=None, embedder="none", share=mira).remember("I live in Oslo.").memories
+    )  # no actor
+    assert users.fact == {"subject": "user", "attribute": "residence", "value": "Oslo"}

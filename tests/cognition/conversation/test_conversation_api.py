@@ -246,6 +246,39 @@ def test_reopening_continues_positions_and_links(memory):
     assert message.source_ids == ("M3",)
 
 
+def test_add_messages_stores_them_together_in_order_with_their_own_times(memory, clock):
+    m = memory(actor="u")
+    conv = m.conversation(user="u", agent="a", strategy="flat")
+    conv.add_message("user", "hello there")
+    stored = conv.add_messages(
+        [
+            {"role": "user", "text": "I adopted a cat named Miso.", "time": "2026-02-01T10:00:00Z"},
+            {"role": "assistant", "text": "How old is Miso?", "source_id": "A7"},
+            {"role": "Ana", "text": "She is two."},
+        ],
+        time="2026-02-01T10:05:00Z",
+    )
+    assert [(s.role, s.position, s.source_ids) for s in stored] == [
+        ("user", 1, ("M2",)),
+        ("assistant", 2, ("A7",)),
+        ("Ana", 3, ("M4",)),
+    ]
+    assert [s.time.isoformat() for s in stored] == [
+        "2026-02-01T10:00:00+00:00",
+        "2026-02-01T10:05:00+00:00",
+        "2026-02-01T10:05:00+00:00",
+    ]
+    records = rows(m, "conv:u/a")
+    assert [r["facets"]["position"] for r in records] == [0, 1, 2, 3]
+    # the first links to the message stored before; the others are found by position (flat.py)
+    assert records[1]["facets"]["previous"] == records[0]["id"] and "previous" not in records[2]["facets"]
+    assert records[3]["facets"]["speaker"] == "Ana"
+    # one workflow: its steps share one audit workflow id
+    workflows = {m.history(s.memory_id)[0]["workflow_id"] for s in stored}
+    assert len(workflows) == 1 and None not in workflows
+    assert "M2" in conv.context("what is the cat called?", budget_tokens=200).source_ids
+
+
 def test_default_strategies_observe_what_is_available(memory):
     conv = memory(actor="u").conversation(user="u", agent="a")
     assert conv.default_strategy == "flat"
@@ -272,6 +305,38 @@ def test_default_strategies_observe_what_is_available(memory):
         (lambda c: c.add_turn("a", "b \ud83d"), "/assistant_text", "json.encoding"),
         (lambda c: c.add_turn("a", "b", source_ids=5), "/source_ids", "field.size"),
         (lambda c: c.context("cat", strategy=["flat"]), "/strategy", "field.enum"),
+        # add_messages names the message and its field; a bad one anywhere stores none of them
+        (lambda c: c.add_messages("hi"), "/messages", "field.type"),
+        (lambda c: c.add_messages([]), "/messages", "field.empty"),
+        (lambda c: c.add_messages([{"role": "user", "text": "hi"}, "hi"]), "/messages/1", "field.type"),
+        (lambda c: c.add_messages([{"role": "user"}]), "/messages/0/text", "field.required"),
+        (lambda c: c.add_messages([{"text": "hi"}]), "/messages/0/role", "field.required"),
+        (
+            lambda c: c.add_messages([{"role": "user", "text": "hi", "seen": 1}]),
+            "/messages/0/seen",
+            "field.unknown",
+        ),
+        (
+            lambda c: c.add_messages([{"role": "user", "text": "ok"}, {"role": "", "text": "hi"}]),
+            "/messages/1/role",
+            "field.empty",
+        ),
+        (
+            lambda c: c.add_messages([{"role": "user", "text": "ok"}, {"role": "a", "text": 5}]),
+            "/messages/1/text",
+            "field.type",
+        ),
+        (
+            lambda c: c.add_messages([{"role": "user", "text": "ok", "time": "next blursday"}]),
+            "/messages/0/time",
+            "time.invalid",
+        ),
+        (
+            lambda c: c.add_messages([{"role": "user", "text": "ok", "source_id": " "}]),
+            "/messages/0/source_id",
+            "field.empty",
+        ),
+        (lambda c: c.add_messages([{"role": "user", "text": "ok"}], time=42), "/time", "field.type"),
     ],
 )
 def test_bad_input_is_a_diagnostic_and_stores_nothing(memory, call, path, rule):
