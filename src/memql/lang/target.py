@@ -25,7 +25,8 @@ from memql.lang.fields import (
 )
 from memql.lang.keyed import Key, Namespace, NamespacePrefix, Where
 
-Limit = Annotated[int, Field(ge=1, le=100_000)]
+MOST_READ = 100_000  # the largest filter limit: what one Retrieve by filter returns at most
+Limit = Annotated[int, Field(ge=1, le=MOST_READ)]
 StatusFilter = Literal["active", "archived", "deleted", "expired", "pending", "rejected", "any"]
 OrderBy = Literal["relevance", "time_desc", "time_asc", "weight_desc"]
 

@@ -246,6 +246,28 @@ def test_reopening_continues_positions_and_links(memory):
     assert message.source_ids == ("M3",)
 
 
+def test_reopening_after_messages_given_earlier_times_continues_past_the_last_position(memory):
+    """A reopened conversation read its last position among the 20 newest messages by time: past 20
+    messages, one given an earlier time (a backfill) fell outside them, and the next message repeated its
+    position and turn id (M26 three times over)."""
+    m = memory(actor="u")
+    m.conversation(user="u", agent="a", strategy="flat").add_messages(
+        [{"role": "user", "text": f"note {i}"} for i in range(25)]
+    )
+    positions = []
+    for day in (3, 2, 1):
+        conv = m.conversation(user="u", agent="a", strategy="flat")  # reopened, as a server does per call
+        (message,) = conv.add_messages([{"role": "user", "text": f"on day {day}", "time": f"2020-01-0{day}"}])
+        positions.append((message.position, message.source_ids))
+    assert positions == [(25, ("M26",)), (26, ("M27",)), (27, ("M28",))]
+    reopened = m.conversation(user="u", agent="a", strategy="flat").add_message("user", "and now")
+    assert reopened.position == 28
+    stored = rows(m, "conv:u/a")
+    assert sorted(r["facets"]["position"] for r in stored) == list(range(29))
+    latest = next(r for r in stored if r["facets"]["position"] == 28)
+    assert latest["facets"]["previous"] == next(r["id"] for r in stored if r["facets"]["position"] == 27)
+
+
 def test_add_messages_stores_them_together_in_order_with_their_own_times(memory, clock):
     m = memory(actor="u")
     conv = m.conversation(user="u", agent="a", strategy="flat")

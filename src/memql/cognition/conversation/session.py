@@ -60,6 +60,7 @@ from memql.cognition.conversation.superseded import ending_clauses_last, label_s
 from memql.lang import build
 from memql.lang.delta import MAX_TEXT, Turn
 from memql.lang.diagnostics import Diagnostic
+from memql.lang.target import MOST_READ
 from memql.lang.time import TimeParseError, resolve_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 
@@ -504,16 +505,22 @@ class Conversation:
     def _tail(self) -> tuple[int, tuple[str, str] | None, list[Turn]]:
         """Where a reopened conversation continues: the next position, the last message, and its last
         turns (oldest first) for the extractor."""
-        rows = read_rows(
-            self.executor,
-            {"filter": {**conversation_filter(self.id, MESSAGE_LEVEL), "limit": _TAIL_ROWS}},
-            ["id", "text", "facets", "time"],
-        )
+        fields = ["id", "text", "facets", "time"]
+        messages = conversation_filter(self.id, MESSAGE_LEVEL)
+        rows = read_rows(self.executor, {"filter": {**messages, "limit": _TAIL_ROWS}}, fields)
         if not rows:
             return 0, None, []
         times = [row["time"] for row in rows if row.get("time") is not None]
         self._latest = max(times) if times else None
-        rows.sort(key=lambda row: int((row.get("facets") or {}).get("position") or 0))
+        # a filter reads the newest by time, and a message may have been given an earlier time than those
+        # before it (a backfill): the last position is looked for past the highest seen, and the tail is
+        # then the last messages by position (else a new message would repeat a position and its turn id)
+        last = top = max(map(_position, rows))
+        while later := read_rows(self.executor, _after(messages, top), ["facets"]):
+            top = max(map(_position, later))
+        if top != last:
+            rows = read_rows(self.executor, _after(messages, top - _TAIL_ROWS), fields)
+        rows.sort(key=_position)
         last = rows[-1]
         kept = [
             row
@@ -546,6 +553,15 @@ class Conversation:
             raise error(
                 path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression"
             ) from None
+
+
+def _position(row: dict[str, Any]) -> int:
+    return int((row.get("facets") or {}).get("position") or 0)
+
+
+def _after(messages: dict[str, Any], position: int) -> dict[str, Any]:
+    """A target: the conversation's messages past `position` (as many as one read returns)."""
+    return {"filter": {**messages, "facets_where": {"position": {"$gt": position}}, "limit": MOST_READ}}
 
 
 def _first_source(row: dict[str, Any]) -> str | None:

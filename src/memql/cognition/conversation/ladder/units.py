@@ -18,8 +18,9 @@ import numpy as np
 
 from memql.cognition.conversation.base import Message
 from memql.lang import build
+from memql.lang.target import MOST_READ
 
-READ_LIMIT = 100_000  # the language's largest filter limit: reloads read in pages of this many
+READ_LIMIT = MOST_READ  # the language's largest filter limit: reloads read in pages of this many
 
 
 @dataclass
