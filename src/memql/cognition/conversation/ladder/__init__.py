@@ -122,7 +122,11 @@ class Ladder:
             )
             for member in members:
                 state.fact_theme[member] = row["id"]
-        for row in sorted(self._rows(tag, "message"), key=lambda r: int(r["facets"].get("position", 0))):
+        # only the messages after the last episode's are open: read those, not the whole conversation
+        after = {"position": {"$gt": state.last_position}}
+        for row in sorted(
+            self._rows(tag, "message", after), key=lambda r: int(r["facets"].get("position", 0))
+        ):
             message = message_of(row)
             if message.position > state.last_position:
                 state.open.append(message)
@@ -130,17 +134,20 @@ class Ladder:
         if unplaced:
             self.writer.place(unplaced)
 
-    def _rows(self, tag: str, level: str) -> list[dict]:
-        """Every active record of the conversation at `level`, in pages of the language's read limit
-        (filter reads come newest first; the next page ends at the oldest instant seen, inclusive)."""
+    def _rows(self, tag: str, level: str, facets_where: dict | None = None) -> list[dict]:
+        """Every active record of the conversation at `level` (whose facets meet `facets_where`), in pages
+        of the language's read limit (filter reads come newest first; the next page ends at the oldest
+        instant seen, inclusive). A dry run: reloading is no visit to what it reads."""
         rows: dict[str, dict] = {}
         end = None
         while True:
             where = {**level_filter(tag, level), "limit": READ_LIMIT}
+            if facets_where is not None:
+                where["facets_where"] = facets_where
             if end is not None:
                 where["time_range"] = {"start": "1970-01-01T00:00:00Z", "end": iso(end)}
             result = self.executor.execute(
-                build.retrieve(filter=where, include=["id", "text", "facets", "time"])
+                build.retrieve(filter=where, include=["id", "text", "facets", "time"], meta={"dry_run": True})
             )
             if not result.success:
                 reasons = "; ".join(f"{d.rule}: {d.message}" for d in result.diagnostics)
