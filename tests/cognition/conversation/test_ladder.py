@@ -244,6 +244,23 @@ def test_a_restarted_ladder_reloads_its_hierarchy_and_open_episode(m):
     assert episode_spans(second) == EPISODES
 
 
+def test_a_restart_is_no_visit_to_what_it_reloads(m):
+    """Reloading read every record of the conversation as a Retrieve that counted: each restart (each
+    call of a server, which opens the conversation anew) bumped the visits of every episode, fact, theme
+    and message."""
+    build(m)
+
+    def visits() -> dict[str, int]:
+        found = m.retrieve(filter={"has_tags": [TAG], "limit": 1000}, include=["id", "visits"], dry_run=True)
+        return {row["id"]: row["visits"] for row in found.data["rows"]}
+
+    before = visits()
+    assert len(before) > len(TURNS)  # the messages, and the ladder's episodes, facts and themes
+    second = Ladder(m.executor, CONVERSATION)
+    assert second.state.episodes and second.state.facts and second.state.themes
+    assert visits() == before
+
+
 def test_facts_left_without_a_theme_are_placed_on_restart(m):
     ladder = build(m)
     fact_ids = sorted(ladder.state.facts, key=int)
