@@ -81,6 +81,19 @@ class ErrorBody(BaseModel):
     diagnostics: list[Diagnostic] = Field(default_factory=list)
 
 
+def documented_refusals(described: dict[int, str | tuple[type[BaseModel], str]]) -> dict[int, dict[str, Any]]:
+    """A route's refusals as OpenAPI publishes them (`responses=`): the key's and the body limit's, which
+    every route with a body has, and `described` (status -> what it means, or (its body's model, that))."""
+    out: dict[int, dict[str, Any]] = {
+        401: {"model": ErrorBody, "description": "no valid API key"},
+        413: {"model": ErrorBody, "description": "the body is larger than the limit"},
+    }
+    for status, what in described.items():
+        model, description = what if isinstance(what, tuple) else (ErrorBody, what)
+        out[status] = {"model": model, "description": description}
+    return dict(sorted(out.items()))
+
+
 def diagnostic(rule: str, message: str, path: str = "") -> Diagnostic:
     return Diagnostic(path=path, rule=rule, severity="error", message=message)
 

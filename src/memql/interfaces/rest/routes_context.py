@@ -3,23 +3,26 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from fastapi import APIRouter
 
 from memql.cognition.conversation.records import ConversationError
 from memql.cognition.conversation.served import served_context
 from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.encoding import JSONResponse
-from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal
+from memql.interfaces.rest.errors import diagnostic, documented_refusals, refusal
 from memql.interfaces.rest.models import ContextRequest, ContextResponse
 
 router = APIRouter(prefix="/v1", tags=["conversation"])
 
-REFUSALS = {
-    401: {"model": ErrorBody, "description": "no valid API key"},
-    403: {"model": ErrorBody, "description": "not a participant of the conversation"},
-    413: {"model": ErrorBody, "description": "the body is larger than the limit"},
-    422: {"model": ErrorBody, "description": "invalid input (an empty query, a malformed as_of, a strategy)"},
-}
+REFUSALS = documented_refusals(
+    {
+        403: "not a participant of the conversation",
+        422: "invalid input (an empty query, a malformed as_of, a strategy)",
+    }
+)
 
 
 @router.post(
@@ -33,8 +36,8 @@ def context(request: ContextRequest, memory: CallerMemory) -> JSONResponse:
     each cited to its turn; an earlier value only on a line labelled "until <date>:"; then what the
     strategy assembles in the budget left. The caller acts as its API key's identity: it reads a
     conversation only as its user, its agent or an admin (403 conversation.participant otherwise)."""
-    try:
-        result = served_context(
+    return conversation_answer(
+        lambda: served_context(
             memory.executor,
             request.query,
             user=request.user,
@@ -44,6 +47,13 @@ def context(request: ContextRequest, memory: CallerMemory) -> JSONResponse:
             strategy=request.strategy,
             as_of=request.as_of,
         )
+    )
+
+
+def conversation_answer(served: Callable[[], dict[str, Any]]) -> JSONResponse:
+    """A served conversation call's answer (cognition/conversation/served.py), or its refusal's."""
+    try:
+        result = served()
     except ConversationError as exc:
         raise refusal(exc.diagnostics or [diagnostic("field.invalid", str(exc))]) from None
     return JSONResponse({"success": True, **result})

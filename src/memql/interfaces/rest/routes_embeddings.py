@@ -15,19 +15,19 @@ from pydantic_core import PydanticCustomError
 from memql.errors import Refusal
 from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.encoding import JSONResponse
-from memql.interfaces.rest.errors import ErrorBody
+from memql.interfaces.rest.errors import documented_refusals
 
 router = APIRouter(prefix="/v1", tags=["embeddings"])
 
 MAX_INPUTS = 2048  # OpenAI's own limit on one request's inputs
 MAX_CHARS = 100_000  # one input; the model reads its first 256 tokens anyway
 
-REFUSALS = {
-    401: {"model": ErrorBody, "description": "no valid API key"},
-    413: {"model": ErrorBody, "description": "the body is larger than the limit"},
-    422: {"model": ErrorBody, "description": "invalid input: the field and the rule are named"},
-    404: {"model": ErrorBody, "description": "the server runs without an embedder (--embedder none)"},
-}
+REFUSALS = documented_refusals(
+    {
+        422: "invalid input: the field and the rule are named",
+        404: "the server runs without an embedder (--embedder none)",
+    }
+)
 
 
 class EmbeddingsRequest(BaseModel):

@@ -6,29 +6,35 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from memql.cognition.conversation.records import ConversationError
 from memql.cognition.conversation.served import served_messages
 from memql.cognition.remember import remember
 from memql.interfaces.rest.auth import CallerMemory
 from memql.interfaces.rest.encoding import JSONResponse
-from memql.interfaces.rest.errors import ErrorBody, diagnostic, refusal, status_for
+from memql.interfaces.rest.errors import documented_refusals, status_for
 from memql.interfaces.rest.models import MessagesRequest, MessagesResponse, RememberRequest, RememberResponse
+from memql.interfaces.rest.routes_context import conversation_answer
 
 router = APIRouter(prefix="/v1", tags=["formation"])
 
-REFUSALS = {
-    401: {"model": ErrorBody, "description": "no valid API key"},
-    403: {"model": ErrorBody, "description": "refused by consent, permissions or the conversation's privacy"},
-    409: {"model": ErrorBody, "description": "a lock refuses it (the conversation's latest message is held)"},
-    413: {"model": ErrorBody, "description": "the body is larger than the limit"},
-    422: {"model": ErrorBody, "description": "invalid input (a blank text, a malformed time, a field)"},
-}
+REFUSALS = documented_refusals(
+    {
+        403: "refused by consent, permissions or the conversation's privacy",
+        409: "a lock refuses it (the value it would close, the conversation's latest message)",
+        422: "invalid input (a blank text, a malformed time, a field)",
+    }
+)
 
 
 @router.post(
     "/remember",
     response_model=RememberResponse,
-    responses={**REFUSALS, 403: {"model": RememberResponse, "description": "refused by consent"}},
+    responses=documented_refusals(
+        {
+            403: (RememberResponse, "refused by permissions (another user's fact)"),
+            409: (RememberResponse, "a lock on the value it would close"),
+            422: "invalid input: a field (an error body) or a time (a RememberResponse)",
+        }
+    ),
     summary="Form typed facts from what people said: a newer value supersedes its key's old one",
 )
 def remember_said(request: RememberRequest, memory: CallerMemory) -> JSONResponse:
@@ -62,8 +68,8 @@ def add_messages(request: MessagesRequest, memory: CallerMemory) -> JSONResponse
     the typed facts they state formed (`fact_ids`) — what `/v1/context` then puts first. The caller acts
     as its API key's identity: in a conversation only as its user, its agent (with read_write consent)
     or an admin (403 conversation.participant, consent.write otherwise)."""
-    try:
-        result = served_messages(
+    return conversation_answer(
+        lambda: served_messages(
             memory.executor,
             [m.model_dump(exclude_none=True) for m in request.messages],
             user=request.user,
@@ -71,6 +77,4 @@ def add_messages(request: MessagesRequest, memory: CallerMemory) -> JSONResponse
             conversation=request.conversation,
             time=request.time,
         )
-    except ConversationError as exc:
-        raise refusal(exc.diagnostics or [diagnostic("field.invalid", str(exc))]) from None
-    return JSONResponse({"success": True, **result})
+    )

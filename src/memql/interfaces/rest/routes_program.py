@@ -10,7 +10,7 @@ from fastapi.responses import Response
 from memql.engine.result import ExecutionResult
 from memql.interfaces.rest.auth import CallerKey, CallerMemory
 from memql.interfaces.rest.encoding import JSONResponse
-from memql.interfaces.rest.errors import ErrorBody, status_for
+from memql.interfaces.rest.errors import documented_refusals, status_for
 from memql.interfaces.rest.models import PlanRequest, PlanResponse, ValidationResponse
 from memql.interfaces.rest.responses import RawBody, result_response
 from memql.interfaces.rest.retrieve_body import RETRIEVE_BODY, retrieve_result
@@ -24,14 +24,14 @@ PROGRAM_BODY = {
         "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Program"}}},
     }
 }
-REFUSALS = {
-    401: {"model": ErrorBody, "description": "no valid API key"},
-    403: {"model": ExecutionResult, "description": "refused by consent or permissions"},
-    404: {"model": ExecutionResult, "description": "the ids named are not in the caller's tenant"},
-    409: {"model": ExecutionResult, "description": "the record's state refuses it (locked, decided)"},
-    413: {"model": ErrorBody, "description": "the body is larger than the limit"},
-    422: {"model": ExecutionResult, "description": "invalid input"},
-}
+REFUSALS = documented_refusals(
+    {
+        403: (ExecutionResult, "refused by consent or permissions"),
+        404: (ExecutionResult, "the ids named are not in the caller's tenant"),
+        409: (ExecutionResult, "the record's state refuses it (locked, decided)"),
+        422: (ExecutionResult, "invalid input"),
+    }
+)
 
 
 @router.post(
