@@ -160,3 +160,26 @@ def test_get_of_a_deleted_record_points_at_its_history(db):
     assert changes[0] == "insert" and len(changes) == 2
     again = out(cli(db, "execute", "--json", stdin=json.dumps({"op": "Delete", "target": {"ids": ["4040"]}})))
     assert again["success"] and [w["rule"] for w in again["warnings"]] == ["target.not_found"]
+
+
+def test_remember_forms_facts_and_names_a_refusal(tmp_path):
+    """`memql remember` (Memory.remember): JSON when piped, exit 1 with the diagnostic when refused."""
+    db = str(tmp_path / "m.db")
+    runner = CliRunner()
+
+    def remember(*args: str) -> tuple[int, dict]:
+        result = runner.invoke(main, ["--db", db, "--actor", "mira", "remember", *args])
+        return result.exit_code, json.loads(result.stdout)
+
+    code, first = remember("I live in Lisbon.", "--time", "2026-01-05")
+    assert code == 0 and [(m["event"], m["text"]) for m in first["memories"]] == [
+        ("ADD", "mira's residence: Lisbon")
+    ]
+    code, moved = remember("I moved to Porto.", "--tag", "home", "--speaker", "mira")
+    assert code == 0 and moved["memories"][0]["superseded"] == [
+        {"id": "1", "text": "mira's residence: Lisbon"}
+    ]
+    code, refused = remember("I moved to Faro.", "--time", "never ever")
+    assert code == 1 and [(d["path"], d["rule"]) for d in refused["diagnostics"]] == [
+        ("/time", "time.invalid")
+    ]

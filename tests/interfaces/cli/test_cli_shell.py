@@ -208,3 +208,11 @@ def test_human_output_on_a_terminal(tmp_path, memql_shim):
     assert shown[0] == "1: Standup moves to 9:30" and '  tags: ["team"]' in shown
     assert on_terminal("lineage", "1").strip() == "record 1 has no lineage links"
     assert on_terminal("search", "passport").strip() == "no memories match 'passport'"
+    said = ("remember", "--actor", "mira")
+    assert (
+        on_terminal(*said, "I live in Lisbon.", "--time", "2026-01-05").strip()
+        == "ADD 2 mira's residence: Lisbon"
+    )
+    assert on_terminal(*said, "I moved to Porto.", "--tag", "home").strip() == (
+        "UPDATE 3 mira's residence: Porto — supersedes 2: mira's residence: Lisbon"
+    )

@@ -1,4 +1,5 @@
-"""`memql context` and `memql chat`: thin shells over `Memory.conversation` (docs/conversation.md)."""
+"""`memql context`, `memql chat` and `memql remember`: thin shells over `Memory.conversation` and
+`Memory.remember` (docs/conversation.md, docs/formation.md)."""
 
 from __future__ import annotations
 
@@ -181,3 +182,37 @@ def chat_command(
             except ConversationError as exc:
                 for d in exc.diagnostics:
                     click.echo(f"memql: {d}", err=True)
+
+
+@main.command("remember")
+@click.argument("said")
+@click.option("--speaker", default=None, help="Who said it [default: --actor, else user].")
+@click.option("--time", "time_", default=None, metavar="WHEN", help="When it was said (ISO-8601 or words).")
+@click.option("--tag", "tags", multiple=True, help="A tag of every memory written (repeatable).")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON even on a terminal.")
+@click.pass_context
+def remember_command(
+    ctx: click.Context,
+    said: str,
+    speaker: str | None,
+    time_: str | None,
+    tags: tuple[str, ...],
+    as_json: bool,
+) -> None:
+    """Remember what SPEAKER said (Memory.remember): each typed fact read in SAID is stored as a fact, a
+    newer value superseding the one its key held; a message with no fact is kept as said. One line per
+    memory: its event (ADD, UPDATE, NONE), id and text. Exits 0 when stored, 1 when refused."""
+    extra = {"tags": list(tags)} if tags else {}
+    with open_memory(ctx) as memory:
+        result = memory.remember(said, speaker=speaker, time=time_, **extra)
+    if wants_json(as_json):
+        emit_json(result.to_dict())
+    else:
+        for m in result.memories:
+            closed = "; ".join(f"{s['id']}: {s['text']}" for s in m.superseded)
+            proposed = " (a proposal)" if m.proposal else ""
+            click.echo(f"{m.event} {m.id} {m.text}{proposed}" + (f" — supersedes {closed}" if closed else ""))
+    if not result.success:
+        for d in result.diagnostics:
+            click.echo(f"memql: {d}", err=True)
+        sys.exit(1)
