@@ -22,7 +22,13 @@ def test_memory_remember_forms_current_facts_as_the_servers_identity(new_locatio
             assert not error and [(m["event"], m["fact"]["value"]) for m in first["memories"]] == [
                 ("ADD", "Lisbon")
             ]
-            error, moved = await call(mira, "memory_remember", said="I moved to Porto.", tags=["home"])
+            error, moved = await call(
+                mira,
+                "memory_remember",
+                said="I moved to Porto.",
+                tags=["home"],
+                write_perm_level="owner_only",
+            )
             [porto] = moved["memories"]
             assert not error and porto["event"] == "UPDATE" and porto["fact"]["subject"] == "mira"
             assert porto["superseded"] == [
@@ -36,6 +42,9 @@ def test_memory_remember_forms_current_facts_as_the_servers_identity(new_locatio
             assert not error
             error, refused = await call(mira, "memory_remember", said="I moved to Faro.")
             assert error and rules(refused)[0][1] == "governance.locked"
+        async with connect(location, "--actor", "ravi") as ravi:  # mira's fact is hers to change
+            error, refused = await call(ravi, "memory_remember", said="I moved to Oslo.", speaker="mira")
+            assert error and rules(refused) == [("/args/payload/structured", "permission.fact")]
         agent = ("--actor", "helper", "--role", "agent", "--consent", "propose")
         async with connect(location, *agent) as helper:
             error, proposed = await call(helper, "memory_remember", said="I moved to Rome.", speaker="mira")

@@ -44,7 +44,12 @@ def test_remember_forms_facts_a_newer_value_supersedes(user):
 
 
 def test_remember_is_governed_as_the_callers_key(server, tenant, user):
-    user.post("/v1/remember", json={"said": "I live in Lisbon."})
+    user.post("/v1/remember", json={"said": "I live in Lisbon.", "write_perm_level": "owner_only"})
+    # another user of the tenant may not supersede mira's own fact
+    ravi = server.client(server.key(tenant, "ravi"))
+    r = ravi.post("/v1/remember", json={"said": "I moved to Oslo.", "speaker": "mira"})
+    assert (r.status_code, rules(r)) == (403, [("/args/payload/structured", "permission.fact")])
+    assert "Lisbon" not in r.text  # never the value it may not read
     # an agent below read_write consent proposes; the fact stays as it was until mira approves
     agent = server.client(server.key(tenant, "helper", role="agent", consent="propose"))
     proposed = agent.post("/v1/remember", json={"said": "I moved to Rome.", "speaker": "mira"})
@@ -151,7 +156,11 @@ def test_messages_are_governed_and_all_or_nothing(server, tenant, user):
 def test_the_openapi_document_publishes_the_formation_endpoints(server):
     spec = rest_server.get(f"{server.base}/openapi.json").json()
     for path, fields in (
-        ("/v1/remember", {"said", "speaker", "time", "tags", "facets", "sensitivity", "keep_unformed"}),
+        (
+            "/v1/remember",
+            {"said", "speaker", "time", "tags", "facets", "sensitivity", "keep_unformed"}
+            | {"read_perm_level", "write_perm_level"},
+        ),
         ("/v1/messages", {"messages", "user", "agent", "conversation", "time"}),
     ):
         operation = spec["paths"][path]["post"]

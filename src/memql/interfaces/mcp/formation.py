@@ -10,7 +10,7 @@ from typing import Annotated
 from pydantic import BaseModel, ConfigDict, Field
 
 from memql.interfaces.mcp.framing import answer, refusal
-from memql.interfaces.mcp.params import Sensitivity, Tags, Time
+from memql.interfaces.mcp.params import ReadPerm, Sensitivity, Tags, Time, WritePerm
 from memql.interfaces.mcp.sdk import CallToolResult
 from memql.interfaces.mcp.session import Session, failed
 from memql.lang.delta import MAX_TEXT
@@ -42,6 +42,8 @@ def formation_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         time: Annotated[Time | None, Field(description="when it was said (default now)")] = None,
         tags: Annotated[Tags | None, Field(description="tags of every memory written")] = None,
         sensitivity: Sensitivity | None = None,
+        read_perm_level: ReadPerm | None = None,
+        write_perm_level: WritePerm | None = None,
     ) -> CallToolResult:
         """Remember what someone said: memql reads the typed facts in the message (where someone lives,
         works, a deadline, a preference ...) and stores each as a fact — a newer value supersedes the one
@@ -53,7 +55,12 @@ def formation_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         approves (proposal: true). Refused (isError): a malformed time (time.invalid), a fact the caller
         may not change (governance.locked, permission.*), nothing written.
         """
-        fields = {"tags": tags, "sensitivity": sensitivity}
+        fields = {
+            "tags": tags,
+            "sensitivity": sensitivity,
+            "read_perm_level": read_perm_level,
+            "write_perm_level": write_perm_level,
+        }
         given = {name: value for name, value in fields.items() if value is not None}
         try:
             result = session.call(lambda m: m.remember(said, speaker=speaker, time=time, **given))

@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from memql.engine.result import ExecutionResult
 from memql.lang.delta import MAX_TEXT
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.fields import Sensitivity
+from memql.lang.fields import ReadPerm, Sensitivity, WritePerm
 
 _TEXT = 100_000  # the language's own string limit is in its validator; this only bounds the form fields
 
@@ -114,6 +114,8 @@ class RememberRequest(Strict):
     tags: list[str] | None = Field(None, max_length=100, description="tags of every record written")
     facets: dict[str, Any] | None = Field(None, description="facets of every record written")
     sensitivity: Sensitivity | None = Field(None, description="of every record written")
+    read_perm_level: ReadPerm | None = Field(None, description="who may read every record written")
+    write_perm_level: WritePerm | None = Field(None, description="who may change (or supersede) them")
     keep_unformed: bool = Field(True, description="store a message in which no fact was read as it was said")
 
 

@@ -43,7 +43,12 @@ def remember_said(request: RememberRequest, memory: CallerMemory) -> JSONRespons
     value again is NONE; a message with no fact is kept as it was said (`keep_unformed`). One workflow,
     all or nothing, as the caller: an agent with propose consent makes proposals, with read none."""
     said = request.said if isinstance(request.said, str) else [(t.speaker, t.text) for t in request.said]
-    fields = {"tags": request.tags, "sensitivity": request.sensitivity}
+    fields = {
+        "tags": request.tags,
+        "sensitivity": request.sensitivity,
+        "read_perm_level": request.read_perm_level,
+        "write_perm_level": request.write_perm_level,
+    }
     result = remember(
         memory.executor,
         said,
