@@ -4,6 +4,8 @@ memory_remember and memory_add_messages), governed as the caller's API key says,
 
 from __future__ import annotations
 
+from concurrent.futures import ThreadPoolExecutor
+
 import httpx
 import rest_server
 
@@ -167,3 +169,28 @@ def test_the_openapi_document_publishes_the_formation_endpoints(server):
         body = operation["requestBody"]["content"]["application/json"]["schema"]["$ref"].rsplit("/", 1)[-1]
         assert set(spec["components"]["schemas"][body]["properties"]) == fields
         assert {"200", "401", "403", "409", "422"} <= set(operation["responses"])
+
+
+def test_clients_adding_to_one_conversation_at_once_each_take_their_own_position(server, tenant, user):
+    """A call opens the conversation where its last message is read: six clients at once all took the same
+    next positions (60 messages, 12 positions), repeating turn ids. A server's calls for one conversation
+    now open and store it one at a time."""
+    clients = [server.client(server.key(tenant, "mira")) for _ in range(6)]
+
+    def add(client: httpx.Client, who: int) -> list[int]:
+        codes = []
+        for i in range(5):
+            body = {"messages": [{"role": "user", "text": f"client {who} says {i}"}]}
+            codes.append(client.post("/v1/messages", json=body).status_code)
+        return codes
+
+    with ThreadPoolExecutor(len(clients)) as pool:
+        codes = [c for done in pool.map(add, clients, range(len(clients))) for c in done]
+    assert codes == [200] * 30
+    found = user.post(
+        "/v1/retrieve",
+        json={"filter": {"has_tags": ["conv:mira/assistant"], "facets": {"level": "message"}, "limit": 100}},
+    ).json()["data"]["rows"]
+    rows = user.post("/v1/retrieve", json={"ids": [r["id"] for r in found], "include": ["facets"]}).json()
+    positions = sorted(r["facets"]["position"] for r in rows["data"]["rows"])
+    assert positions == list(range(30))

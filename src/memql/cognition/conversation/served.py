@@ -11,6 +11,7 @@ refusal is a `ConversationError` whose diagnostics name the field and the rule.
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -54,9 +55,16 @@ def served_messages(
     """`Conversation.add_messages` for a server's caller, as JSON: the messages ({role, text} and, when
     given, their own time and source_id), stored together or not at all, each seen by the conversation's
     strategies and its typed facts formed (`fact_ids`; `unformed` says why a fact it states was not)."""
-    conv = _opened(executor, user, agent, conversation)
-    stored = conv.add_messages(messages, time=time)
+    who, with_agent = participants(executor, user, agent)
+    # a conversation is opened where its last message is read; two calls at once would both take the
+    # next position: calls of this process for one conversation open and store it one at a time
+    with _WRITERS[hash((id(executor.store), executor.tenant, conversation or f"{who}/{with_agent}")) % 64]:
+        conv = _opened(executor, user, agent, conversation)
+        stored = conv.add_messages(messages, time=time)
     return {"conversation": conv.id, "messages": [message_dict(m) for m in stored]}
+
+
+_WRITERS = [threading.Lock() for _ in range(64)]  # by conversation (striped: bounded, never evicted)
 
 
 def _opened(
