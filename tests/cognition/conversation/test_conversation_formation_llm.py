@@ -81,3 +81,17 @@ def test_a_reply_invalid_twice_writes_no_fact(provider, conversation, db):
     assert said.fact_ids == ()
     assert m.facts.history("mira", "passport.deadline").facts == []
     assert [r.kind for r in db.records(m).values()] == ["turn"]  # the message alone
+
+
+def test_a_server_forms_a_conversations_facts_with_its_own_extractor(provider, memory):
+    """What REST's /v1/messages and MCP's memory_add_messages run: the session's extractor (here the LLM
+    one a server with a model has) forms the facts, as remember's are formed — not the offline rules."""
+    from memql.cognition.conversation.served import served_messages
+
+    llm = OpenAIChat(provider.url, "test-chat", timeout=2.0, backoff=0.01, max_retries=0)
+    m = memory(actor="mira", embedder="none", extractor=LLMExtractor(llm))
+    provider.replies = [delta("July 15", FIRST, "2026-07-15")]
+    stored = served_messages(m.executor, [{"role": "user", "text": FIRST, "time": "2026-03-02T09:00:00Z"}])
+    assert len(provider.requests) == 1 and stored["messages"][0]["fact_ids"]
+    assert [f.value for f in m.facts.history("mira", "passport.deadline").facts] == ["2026-07-15"]
+    llm.close()

@@ -79,7 +79,8 @@ def _opened(
             "this server was started without an identity (an actor): it acts in no one's conversation",
         )
     who, with_agent = participants(executor, user, agent)
-    return Conversation(executor, user=who, agent=with_agent, id=conversation)
+    # the session's extractor forms its facts, as remember's do (the LLM one on a server that has a model)
+    return Conversation(executor, user=who, agent=with_agent, id=conversation, extractor=executor.extractor)
 
 
 __all__ = ["served_context", "served_messages"]
