@@ -268,6 +268,30 @@ def test_reopening_after_messages_given_earlier_times_continues_past_the_last_po
     assert latest["facets"]["previous"] == next(r["id"] for r in stored if r["facets"]["position"] == 27)
 
 
+def test_opening_and_adding_is_no_visit_to_the_messages_before(memory):
+    """Opening read the last 20 messages (and a server opens the conversation on every call) as a
+    Retrieve that counted: each call bumped their visits, the statistic search ranks by."""
+    from memql.cognition.conversation.served import served_messages
+
+    m = memory(actor="u")
+    m.conversation(user="u", agent="a").add_messages(
+        [{"role": "user", "text": f"note {i}"} for i in range(5)]
+    )
+
+    def visits() -> dict[str, int]:
+        found = m.retrieve(
+            filter={"has_tags": ["conv:u/a"], "limit": 100}, include=["id", "visits"], dry_run=True
+        )
+        return {row["id"]: row["visits"] for row in found.data["rows"]}
+
+    before = visits()
+    m.conversation(user="u", agent="a")
+    for i in range(3):
+        served_messages(m.executor, [{"role": "user", "text": f"more {i}"}])
+    after = visits()
+    assert {i: after[i] for i in before} == before
+
+
 def test_add_messages_stores_them_together_in_order_with_their_own_times(memory, clock):
     m = memory(actor="u")
     conv = m.conversation(user="u", agent="a", strategy="flat")

@@ -507,7 +507,8 @@ class Conversation:
         turns (oldest first) for the extractor."""
         fields = ["id", "text", "facets", "time"]
         messages = conversation_filter(self.id, MESSAGE_LEVEL)
-        rows = read_rows(self.executor, {"filter": {**messages, "limit": _TAIL_ROWS}}, fields)
+        # (opening is no visit to what it reads: a dry run, as the strategies' own reloads are)
+        rows = read_rows(self.executor, {"filter": {**messages, "limit": _TAIL_ROWS}}, fields, visit=False)
         if not rows:
             return 0, None, []
         times = [row["time"] for row in rows if row.get("time") is not None]
@@ -516,10 +517,10 @@ class Conversation:
         # before it (a backfill): the last position is looked for past the highest seen, and the tail is
         # then the last messages by position (else a new message would repeat a position and its turn id)
         last = top = max(map(_position, rows))
-        while later := read_rows(self.executor, _after(messages, top), ["facets"]):
+        while later := read_rows(self.executor, _after(messages, top), ["facets"], visit=False):
             top = max(map(_position, later))
         if top != last:
-            rows = read_rows(self.executor, _after(messages, top - _TAIL_ROWS), fields)
+            rows = read_rows(self.executor, _after(messages, top - _TAIL_ROWS), fields, visit=False)
         rows.sort(key=_position)
         last = rows[-1]
         kept = [
