@@ -244,6 +244,28 @@ def test_a_restarted_ladder_reloads_its_hierarchy_and_open_episode(m):
     assert episode_spans(second) == EPISODES
 
 
+def test_a_restart_reads_its_facts_and_themes_when_first_needed_and_places_each_fact_once(m):
+    """A restarted ladder reads its episodes and open messages; its facts and themes (every fact's vector)
+    only when a write or a context needs them — a server reopens the conversation on every call. Read
+    before the episode it closes is written, so no fact is placed twice."""
+    first = Ladder(m.executor, CONVERSATION)
+    for message in store_messages(m, 0, 11):  # the next day's first message closes the day's episodes
+        first.observe(message)
+    second = Ladder(m.executor, CONVERSATION)
+    assert len(second.state.episodes) == 2 and [x.position for x in second.state.open] == [10]
+    assert second.state._facts == {} and second.state._load is not None  # not read yet
+    for message in store_messages(m, 11):
+        second.observe(message)
+    second.flush()
+    assert episode_spans(second) == EPISODES
+    members = [f for theme in second.state.themes.values() for f in theme.members]
+    assert sorted(members, key=int) == sorted(second.state.facts, key=int)  # each fact in one theme, once
+    third = Ladder(m.executor, CONVERSATION)  # what the store holds is what the ladder held
+    assert {t: sorted(u.members) for t, u in third.state.themes.items()} == {
+        t: sorted(u.members) for t, u in second.state.themes.items()
+    }
+
+
 def test_a_restart_is_no_visit_to_what_it_reloads(m):
     """Reloading read every record of the conversation as a Retrieve that counted: each restart (each
     call of a server, which opens the conversation anew) bumped the visits of every episode, fact, theme

@@ -81,6 +81,8 @@ class Ladder:
     # --- restart ------------------------------------------------------------------------------------
 
     def _reload(self) -> None:
+        """Restart from the store: the episodes and the open messages now; the facts and themes when first
+        asked for (LadderState.defer), as a write or a context needs them."""
         tag, state = f"conv:{self.conversation_id}", self.state
         for row in self._rows(tag, "episode"):
             facets = row["facets"]
@@ -95,6 +97,20 @@ class Ladder:
                 row["time"],
             )
             state.last_position = max(state.last_position, position)
+        # only the messages after the last episode's are open: read those, not the whole conversation
+        after = {"position": {"$gt": state.last_position}}
+        for row in sorted(
+            self._rows(tag, "message", after), key=lambda r: int(r["facets"].get("position", 0))
+        ):
+            message = message_of(row)
+            if message.position > state.last_position:
+                state.open.append(message)
+        state.defer(self._reload_upper)
+
+    def _reload_upper(self) -> None:
+        """The facts and themes of a restarted ladder; facts left without a theme (an interrupted write)
+        are placed now."""
+        tag, state = f"conv:{self.conversation_id}", self.state
         fact_rows = self._rows(tag, "fact")
         vectors = self.vectors.embed([row["text"] for row in fact_rows]) if fact_rows else []
         for row, vector in zip(fact_rows, vectors, strict=True):
@@ -122,14 +138,6 @@ class Ladder:
             )
             for member in members:
                 state.fact_theme[member] = row["id"]
-        # only the messages after the last episode's are open: read those, not the whole conversation
-        after = {"position": {"$gt": state.last_position}}
-        for row in sorted(
-            self._rows(tag, "message", after), key=lambda r: int(r["facets"].get("position", 0))
-        ):
-            message = message_of(row)
-            if message.position > state.last_position:
-                state.open.append(message)
         unplaced = [f for f in state.facts if f not in state.fact_theme]
         if unplaced:
             self.writer.place(unplaced)

@@ -10,7 +10,8 @@ piece of a context cites only that.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Callable
+from dataclasses import dataclass
 from datetime import UTC, datetime
 from typing import Any
 
@@ -55,14 +56,44 @@ class ThemeUnit:
     split_from: str | None = None
 
 
-@dataclass
 class LadderState:
-    open: list[Message] = field(default_factory=list)  # the episode being built
-    facts: dict[str, FactUnit] = field(default_factory=dict)
-    episodes: dict[str, EpisodeUnit] = field(default_factory=dict)
-    themes: dict[str, ThemeUnit] = field(default_factory=dict)
-    last_position: int = -1  # the last message position an episode holds
-    fact_theme: dict[str, str] = field(default_factory=dict)  # fact id -> its theme's id
+    """What a ladder holds in memory. Its facts and themes (with which theme holds each fact) may be
+    loaded when first asked for (`defer`): a reopened ladder that only takes messages into its open
+    episode never reads them, and a server reopens a conversation on every call."""
+
+    def __init__(self) -> None:
+        self.open: list[Message] = []  # the episode being built
+        self.episodes: dict[str, EpisodeUnit] = {}
+        self.last_position = -1  # the last message position an episode holds
+        self._facts: dict[str, FactUnit] = {}
+        self._themes: dict[str, ThemeUnit] = {}
+        self._fact_theme: dict[str, str] = {}  # fact id -> its theme's id
+        self._load: Callable[[], None] | None = None
+
+    def defer(self, load: Callable[[], None]) -> None:
+        """`load` fills the facts and themes the first time any of them is asked for."""
+        self._load = load
+
+    def loaded(self) -> None:
+        """Load what was deferred now (before a write, so that the load reads the store as it was)."""
+        load, self._load = self._load, None
+        if load is not None:
+            load()
+
+    @property
+    def facts(self) -> dict[str, FactUnit]:
+        self.loaded()
+        return self._facts
+
+    @property
+    def themes(self) -> dict[str, ThemeUnit]:
+        self.loaded()
+        return self._themes
+
+    @property
+    def fact_theme(self) -> dict[str, str]:
+        self.loaded()
+        return self._fact_theme
 
 
 def unit_facets(

@@ -84,6 +84,7 @@ class LadderWriter:
         held = self.state.open
         if not held:
             return
+        self.state.loaded()  # a restarted ladder's facts and themes, read before this writes any
         plans = plan_episodes(self.llm, held) if self.llm is not None else None
         if plans is not None:  # the model's boundaries, titles and facts (one call)
             ends = [p.first for p in plans[1:]] + [len(held)]
