@@ -249,5 +249,22 @@ def fresh_file_opener(db: str, worker: int, barrier: Any, results: Any) -> None:
         results.put((worker, traceback.format_exc()))
 
 
+def conversation_writer(location: str, worker: int, calls: int, barrier: Any, results: Any) -> None:
+    """Add `calls` messages, one a call, to one conversation as a server does (each call opens it anew:
+    cognition/conversation/served.py), at the same time as the other workers."""
+    try:
+        from memql import Memory
+        from memql.cognition.conversation.served import served_messages
+
+        m = Memory(location, tenant="T", actor="mira", embedder=None)
+        barrier.wait(timeout=60)
+        for i in range(calls):
+            served_messages(m.executor, [{"role": "user", "text": f"worker {worker} says {i}"}])
+        m.close()
+        results.put((worker, None))
+    except Exception:
+        results.put((worker, traceback.format_exc()))
+
+
 if __name__ == "__main__":
     run_crash(*sys.argv[1:4])

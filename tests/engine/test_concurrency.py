@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 from typing import Any
 
-from helpers_durability import OP_WEIGHTS, concurrency_worker, fresh_file_opener
+from helpers_durability import OP_WEIGHTS, concurrency_worker, conversation_writer, fresh_file_opener
 
 from budgets import examples
 from memql import Memory
@@ -125,3 +125,23 @@ def test_processes_opening_a_fresh_file_at_once_all_succeed(tmp_path: Path) -> N
         assert [problem for _, problem in sorted(reports) if problem] == []
         with Memory(db, tenant="T") as m:
             assert m.store.execute_sql("SELECT COUNT(*) FROM records")[0][0] == WORKERS
+
+
+def test_processes_adding_to_one_conversation_at_once_each_take_their_own_positions(new_location) -> None:
+    """Each call reads the conversation's last position, then writes in a transaction of its own: three
+    processes at once took the same positions (and turn ids). The write now checks, in its transaction,
+    that no message took the position meanwhile (conversation.moved), and the served call tries again."""
+    location = new_location()
+    with Memory(location, tenant="T", actor="mira", embedder=None) as m:
+        m.conversation(user="mira", agent="assistant").add_message("user", "hello")
+    calls = 8
+    reports = run_processes(conversation_writer, lambda w: (location, w, calls), 3, timeout=120)
+    assert [problem for _, problem in sorted(reports) if problem] == []
+    with Memory(location, tenant="T", actor="mira", embedder=None) as m:
+        found = m.retrieve(
+            filter={"has_tags": ["conv:mira/assistant"], "facets": {"level": "message"}, "limit": 100},
+            include=["facets"],
+        ).data["rows"]
+    positions = sorted(row["facets"]["position"] for row in found)
+    assert positions == list(range(1 + 3 * calls))
+    assert len({row["facets"]["source_ids"][0] for row in found}) == len(found)

@@ -13,6 +13,7 @@ from memql.engine.access import check_consent, identity
 from memql.engine.bulk import DEFAULT_BATCH, EncodeBatch, paused_gc, read_jsonl
 from memql.engine.context import Context, EngineConfig
 from memql.engine.interpret import default_extractor
+from memql.engine.preconditions import Precondition
 from memql.engine.redaction import redact_ir
 from memql.engine.result import Change, ExecutionResult, Stats
 from memql.engine.verbs import RUNNERS
@@ -120,6 +121,7 @@ class Executor:
         on_step: StepObserver | None = None,
         limits: Limits | None = None,
         batch_size: int | None = None,
+        precondition: Precondition | None = None,
     ) -> ExecutionResult:
         """Validate and run an IR or workflow (JSON text, bytes or decoded JSON, or a typed program).
         `limits` widens validation's bounds for a program built by memql itself (an a2p import is one
@@ -127,10 +129,12 @@ class Executor:
         A workflow's plain Encodes are written `batch_size` at a time (engine/bulk.py; default
         DEFAULT_BATCH; 0: each by itself): the outcome the Encodes would have one by one, in the same one
         transaction, without a statement per record and per audit entry; `on_step` hears of them as each
-        batch is written."""
+        batch is written. `precondition` (engine/preconditions.py) runs in the program's transaction
+        before its first step, writers of the tenant held off: a Refusal it raises refuses the program,
+        nothing written (memql's own callers write so only if what they read is still so)."""
         if isinstance(source, OpBase | Workflow):
             source = source.canonical()
-        return self._execute(source, validate_program, dry_run, on_step, limits, batch_size)
+        return self._execute(source, validate_program, dry_run, on_step, limits, batch_size, precondition)
 
     def _execute(
         self,
@@ -140,6 +144,7 @@ class Executor:
         on_step: StepObserver | None,
         limits: Limits | None,
         batch_size: int | None,
+        precondition: Precondition | None = None,
     ) -> ExecutionResult:
         """`execute` with the validator given: `validate_program` (validate()'s result, built by plain
         Python for a program of plain Encodes: memql.lang.plain), or for a bulk write's steps
@@ -150,7 +155,9 @@ class Executor:
         calls_before, tokens_before = _llm_counts(self.llm)
         now = self.clock.now()
         with paused_gc() if batch_size else nullcontext():
-            result = self._checked_run(source, validator, now, dry_run, on_step, limits, batch_size)
+            result = self._checked_run(
+                source, validator, now, dry_run, on_step, limits, batch_size, precondition
+            )
         calls_after, tokens_after = _llm_counts(self.llm)
         result.stats = Stats(  # this call's share of the LLM's running totals
             elapsed_ms=round((time.perf_counter() - started) * 1000, 3),
@@ -167,6 +174,7 @@ class Executor:
         on_step: StepObserver | None,
         batch_size: int | None = None,
         canonical: dict[str, Any] | None = None,
+        precondition: Precondition | None = None,
     ) -> ExecutionResult:
         is_workflow = isinstance(program, Workflow)
         steps: list[OpBase] = program.workflow if is_workflow else [program]  # type: ignore[union-attr]
@@ -180,7 +188,11 @@ class Executor:
         results: list[ExecutionResult] = []
         failed: tuple[int, Diagnostic] | None = None
         # a program that only reads runs in a read transaction: no write lock, its visits buffered
-        read_only = not whole_dry and all(reads_only(ir, meta) for ir, meta in zip(steps, metas, strict=True))
+        read_only = (
+            precondition is None
+            and not whole_dry
+            and all(reads_only(ir, meta) for ir, meta in zip(steps, metas, strict=True))
+        )
         if whole_dry:
             opened = self.store.dry_run()
         else:
@@ -188,6 +200,8 @@ class Executor:
         batcher: EncodeBatch | None = None
         try:
             with opened as session:
+                if precondition is not None:
+                    precondition(self.context(session, now))
                 step_ids: list[list[str]] = []
                 queue: dict[str, Record] = {}  # records awaiting their embedding, batched across steps
 
@@ -352,6 +366,7 @@ class Executor:
         on_step: StepObserver | None,
         limits: Limits | None,
         batch_size: int | None,
+        precondition: Precondition | None = None,
     ) -> ExecutionResult:
         """Validate, then run what passed. (Its own function so that the validated program, a bulk write's
         thousands of models, is freed when it returns, while `paused_gc` still holds the collector off:
@@ -361,7 +376,9 @@ class Executor:
             return ExecutionResult(
                 success=False, op=_op_name(source), diagnostics=checked.errors, warnings=checked.warnings
             )
-        result = self._run(checked.program, now, dry_run, on_step, batch_size, checked.canonical)
+        result = self._run(
+            checked.program, now, dry_run, on_step, batch_size, checked.canonical, precondition
+        )
         result.warnings = checked.warnings + result.warnings
         return result
 

@@ -155,6 +155,7 @@ RULES: dict[str, str] = {
     "conversation.strategy_unavailable": "the strategy is not part of this installation of memql",
     "conversation.strategy_inactive": "the strategy did not observe this conversation's messages",
     "conversation.llm_error": "the LLM could not answer; the assembled context is returned without one",
+    "conversation.moved": "another writer added to the conversation since it was opened: open it again",
     # planning (natural language -> IR)
     "plan.assumption": "the planner read in what the instruction left implicit ('this' = the latest record)",
     "plan.skipped": "a step of the instruction is not a memory operation (send, share …) and was left out",

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from memql.engine.bulk import DEFAULT_BATCH
 from memql.engine.executor import bulk_limits
+from memql.engine.preconditions import Precondition, none_found
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
@@ -329,3 +330,20 @@ def acting_executor(executor: Executor, user: str, agent: str) -> Executor:
             "its user, its agent and admins",
         )
     return executor
+
+
+def unmoved(conversation_id: str, user: str, first: int) -> Precondition:
+    """What a conversation's write checks in its own transaction: no message of the conversation (the
+    user's) is at `first` or after — the position it read as the next was not taken meanwhile by another
+    writer (another process opened the conversation at the same time); else `conversation.moved`."""
+    return none_found(
+        {
+            **conversation_filter(conversation_id, MESSAGE_LEVEL),
+            "facets_where": {"position": {"$gte": first}},
+        },
+        owner=user,
+        rule="conversation.moved",
+        message=f"conversation {conversation_id}: another writer added a message since it was opened here; "
+        "open it again",
+        path="/conversation",
+    )

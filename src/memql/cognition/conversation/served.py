@@ -11,12 +11,14 @@ refusal is a `ConversationError` whose diagnostics name the field and the rule.
 
 from __future__ import annotations
 
+import random
 import threading
 from collections.abc import Mapping, Sequence
 from datetime import datetime
+from time import sleep
 from typing import TYPE_CHECKING, Any
 
-from memql.cognition.conversation.records import error, participants
+from memql.cognition.conversation.records import ConversationError, error, participants
 from memql.cognition.conversation.session import DEFAULT_BUDGET_TOKENS, Conversation
 from memql.cognition.conversation.shapes import context_dict, message_dict
 
@@ -57,14 +59,25 @@ def served_messages(
     strategies and its typed facts formed (`fact_ids`; `unformed` says why a fact it states was not)."""
     who, with_agent = participants(executor, user, agent)
     # a conversation is opened where its last message is read; two calls at once would both take the
-    # next position: calls of this process for one conversation open and store it one at a time
+    # next position: calls of this process for one conversation open and store it one at a time, and a
+    # write another process made meanwhile refuses the store (conversation.moved): opened again, it is
+    # tried again
     with _WRITERS[hash((id(executor.store), executor.tenant, conversation or f"{who}/{with_agent}")) % 64]:
-        conv = _opened(executor, user, agent, conversation)
-        stored = conv.add_messages(messages, time=time)
+        for attempt in range(MOVED_RETRIES + 1):
+            conv = _opened(executor, user, agent, conversation)
+            try:
+                stored = conv.add_messages(messages, time=time)
+                break
+            except ConversationError as exc:
+                if attempt == MOVED_RETRIES or [d.rule for d in exc.diagnostics] != ["conversation.moved"]:
+                    raise
+                # the writers that collided each wait a while of their own before trying again
+                sleep(random.uniform(0, 0.002 * 2 ** min(attempt, 6)))
     return {"conversation": conv.id, "messages": [message_dict(m) for m in stored]}
 
 
 _WRITERS = [threading.Lock() for _ in range(64)]  # by conversation (striped: bounded, never evicted)
+MOVED_RETRIES = 20  # other processes writing the same conversation at once: each try loses to one write
 
 
 def _opened(

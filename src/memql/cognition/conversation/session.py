@@ -53,6 +53,7 @@ from memql.cognition.conversation.records import (
     read_rows,
     refuses,
     require_text,
+    unmoved,
 )
 from memql.cognition.conversation.shapes import Response
 from memql.cognition.conversation.stale_forms import stale_forms
@@ -258,13 +259,18 @@ class Conversation:
         if self._observers is None:  # built before the message is stored: they reload what came before it
             self._observers = [self.strategy(name) for name in self.observing]
         program = irs + [ir for _, ir in facts]
-        result = self.executor.execute(program[0] if len(program) == 1 else build.workflow(program))
+        unchanged = unmoved(self.id, self.user, self._next_position)  # checked in the write's transaction
+        result = self.executor.execute(
+            program[0] if len(program) == 1 else build.workflow(program), precondition=unchanged
+        )
         unformed: tuple[Diagnostic, ...] = ()
         if not result.success and fact_refused(result, len(irs)):
             # what was said is stored even when a fact it states may not change (another's, or locked):
             # the facts are left out, and the message says why
             unformed, facts = tuple(result.diagnostics), []
-            result = self.executor.execute(irs[0] if len(irs) == 1 else build.workflow(irs))
+            result = self.executor.execute(
+                irs[0] if len(irs) == 1 else build.workflow(irs), precondition=unchanged
+            )
         if not result.success:
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics

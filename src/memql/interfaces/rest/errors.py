@@ -49,6 +49,7 @@ _BY_RULE = {
     "proposal.approver": 403,
     "governance.lock_owner": 403,
     "conversation.participant": 403,  # not the caller's conversation: a permission, not bad input
+    "conversation.moved": 409,  # another process wrote to it meanwhile (after a server's own retries)
     "category.unregistered": 422,
     "plan.llm_error": 502,  # the model server failed: not the caller's input
     "embedding.unavailable": 404,  # no model on this server (not a 5xx: nothing failed)
