@@ -17,7 +17,9 @@ def test_a_precondition_that_holds_lets_the_program_run_and_one_that_fails_write
     ran = m.executor.execute(program, precondition=moved({"facets_where": {"n": {"$gte": 4}}}))
     assert ran.success and len(ran.affected_ids) == 3
     refused = m.executor.execute(program, precondition=moved({"facets_where": {"n": {"$gte": 3}}}))
-    assert not refused.success and [d.rule for d in refused.diagnostics] == ["conversation.moved"]
+    assert not refused.success and [(d.path, d.rule) for d in refused.diagnostics] == [
+        ("/conversation", "conversation.moved")  # the program's refusal, not its first step's
+    ]
     assert m.retrieve(filter={"limit": 100}).data["count"] == 4  # the first run's three and the kept one
     one = m.executor.execute(
         {"op": "Encode", "args": {"payload": {"text": "x"}}}, precondition=moved({"has_tags": ["k"]})

@@ -201,7 +201,11 @@ class Executor:
         try:
             with opened as session:
                 if precondition is not None:
-                    precondition(self.context(session, now))
+                    try:
+                        precondition(self.context(session, now))
+                    except Refusal as refusal:  # the program's, not a step's: at the refusal's own path
+                        failed = (0, _refused(refusal))
+                        raise
                 step_ids: list[list[str]] = []
                 queue: dict[str, Record] = {}  # records awaiting their embedding, batched across steps
 
