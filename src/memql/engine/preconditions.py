@@ -7,6 +7,7 @@ raises refuses the program with nothing written."""
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from memql.engine.context import Context
@@ -16,16 +17,23 @@ from memql.lang.target import Filter
 Precondition = Callable[[Context], None]
 
 
-def none_found(
-    where: Mapping[str, Any], *, owner: str | None, rule: str, message: str, path: str = ""
+def none_written_after(
+    where: Mapping[str, Any],
+    after: str | None,
+    *,
+    owner: str | None,
+    rule: str,
+    message: str,
+    path: str = "",
 ) -> Precondition:
-    """No record the session may read matches `where` (the language's target filter: tags, facets,
-    facets_where ...) and is `owner`'s (None: anyone's); else the refusal (rule, message) at `path`."""
+    """No record that matches `where` (the language's target filter), that the session may read and that
+    is `owner`'s (None: anyone's) was written after record `after` (None: none at all); else the refusal
+    (rule, message) at `path`. Only the records written since are read (the record numbers' range)."""
     wanted = Filter.model_validate(dict(where))
 
     def check(ctx: Context) -> None:
-        query = query_from_filter(wanted, ctx, write=True)
-        if any(owner is None or record.owner == owner for record, _ in ctx.session.find(ctx.tenant, query)):
+        query = replace(query_from_filter(wanted, ctx, write=True), written_after=after or "0")
+        if any(owner is None or r.owner == owner for r, _ in ctx.session.find(ctx.tenant, query)):
             raise ctx.refuse(rule, message, *[part for part in path.split("/") if part])
 
     return check

@@ -82,6 +82,7 @@ class RecordQuery:
     time_from: datetime | None = None  # event time (created_at when the record has none), inclusive
     time_to: datetime | None = None
     created_before: datetime | None = None
+    written_after: str | None = None  # only records written after this record (a higher record number)
     has_tags: Sequence[str] = ()
     not_tags: Sequence[str] = ()
     kind: str | None = None

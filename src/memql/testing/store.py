@@ -200,6 +200,23 @@ def test_a_link_can_be_removed(store):
         assert [(lk.src, lk.dst, lk.relation) for lk in s.links("A", [one])] == [(two, one, "merged_into")]
 
 
+def test_written_after_finds_only_the_records_written_since(store):
+    """`RecordQuery.written_after`: what a write checks in its own transaction (memql.engine.preconditions)
+    — the records written after the one named, of the tenant, with the query's other conditions."""
+    with store.transaction() as s:
+        first, second = put(s, "A", "first", None, tags=["k"]), put(s, "A", "second", None, tags=["j"])
+        third = put(s, "A", "third", None, tags=["k"])
+        put(s, "B", "another tenant's", None, tags=["k"])
+
+        def after(rid: str, **q: object) -> list[str]:
+            query = RecordQuery(written_after=rid, order="created_asc", **q)  # type: ignore[arg-type]
+            return [r.id for r, _ in s.find("A", query)]  # type: ignore[misc]
+
+        assert after(first) == [second, third]
+        assert after(first, has_tags=["k"]) == [third]
+        assert after(third) == [] and after(second, has_tags=["j"]) == []
+
+
 def test_a_second_store_sees_what_the_first_wrote(store_factory):
     rng = np.random.default_rng(5)
     writer = store_factory()
@@ -339,4 +356,5 @@ __all__ = [
     "test_duplicate_candidates_are_the_live_records_with_the_hash_oldest_first",
     "test_typed_facts_round_trip_and_are_found_by_subject_attribute_and_world_time",
     "test_vectors_follow_updates_clears_deletes_expiry_and_status",
+    "test_written_after_finds_only_the_records_written_since",
 ]

@@ -26,11 +26,12 @@ from typing import TYPE_CHECKING, Any
 
 from memql.engine.bulk import DEFAULT_BATCH
 from memql.engine.executor import bulk_limits
-from memql.engine.preconditions import Precondition, none_found
+from memql.engine.preconditions import Precondition, none_written_after
 from memql.errors import MemqlError
 from memql.lang import build
 from memql.lang.diagnostics import Diagnostic
 from memql.lang.hygiene import Limits, lone_surrogate
+from memql.lang.target import MOST_READ
 from memql.lang.time import parse_instant
 
 if TYPE_CHECKING:
@@ -332,15 +333,25 @@ def acting_executor(executor: Executor, user: str, agent: str) -> Executor:
     return executor
 
 
-def unmoved(conversation_id: str, user: str, first: int) -> Precondition:
+def position_of(row: dict[str, Any]) -> int:
+    """A message row's position in its conversation."""
+    return int((row.get("facets") or {}).get("position") or 0)
+
+
+def messages_after(messages: dict[str, Any], position: int) -> dict[str, Any]:
+    """A target: the conversation's messages (`messages`: their filter) past `position`, as many as one
+    read returns."""
+    return {"filter": {**messages, "facets_where": {"position": {"$gt": position}}, "limit": MOST_READ}}
+
+
+def unmoved(conversation_id: str, user: str, last: str | None) -> Precondition:
     """What a conversation's write checks in its own transaction: no message of the conversation (the
-    user's) is at `first` or after — the position it read as the next was not taken meanwhile by another
-    writer (another process opened the conversation at the same time); else `conversation.moved`."""
-    return none_found(
-        {
-            **conversation_filter(conversation_id, MESSAGE_LEVEL),
-            "facets_where": {"position": {"$gte": first}},
-        },
+    user's) was written after `last`, the last one it read (None: none) — no other writer took the
+    position it read as the next meanwhile (another process had the conversation open too); else
+    `conversation.moved`."""
+    return none_written_after(
+        conversation_filter(conversation_id, MESSAGE_LEVEL),
+        last,
         owner=user,
         rule="conversation.moved",
         message=f"conversation {conversation_id}: another writer added a message since it was opened here; "

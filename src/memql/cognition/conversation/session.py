@@ -50,6 +50,8 @@ from memql.cognition.conversation.records import (
     error,
     message_encode,
     message_row_text,
+    messages_after,
+    position_of,
     read_rows,
     refuses,
     require_text,
@@ -61,7 +63,6 @@ from memql.cognition.conversation.superseded import ending_clauses_last, label_s
 from memql.lang import build
 from memql.lang.delta import MAX_TEXT, Turn
 from memql.lang.diagnostics import Diagnostic
-from memql.lang.target import MOST_READ
 from memql.lang.time import TimeParseError, resolve_instant
 from memql.ports.models import LLM, ChatMessage, ChatRequest
 
@@ -259,7 +260,9 @@ class Conversation:
         if self._observers is None:  # built before the message is stored: they reload what came before it
             self._observers = [self.strategy(name) for name in self.observing]
         program = irs + [ir for _, ir in facts]
-        unchanged = unmoved(self.id, self.user, self._next_position)  # checked in the write's transaction
+        unchanged = unmoved(  # no other writer added one since: checked in the write's transaction
+            self.id, self.user, self._previous[0] if self._previous else None
+        )
         result = self.executor.execute(
             program[0] if len(program) == 1 else build.workflow(program), precondition=unchanged
         )
@@ -522,12 +525,12 @@ class Conversation:
         # a filter reads the newest by time, and a message may have been given an earlier time than those
         # before it (a backfill): the last position is looked for past the highest seen, and the tail is
         # then the last messages by position (else a new message would repeat a position and its turn id)
-        last = top = max(map(_position, rows))
-        while later := read_rows(self.executor, _after(messages, top), ["facets"], visit=False):
-            top = max(map(_position, later))
+        last = top = max(map(position_of, rows))
+        while later := read_rows(self.executor, messages_after(messages, top), ["facets"], visit=False):
+            top = max(map(position_of, later))
         if top != last:
-            rows = read_rows(self.executor, _after(messages, top - _TAIL_ROWS), fields, visit=False)
-        rows.sort(key=_position)
+            rows = read_rows(self.executor, messages_after(messages, top - _TAIL_ROWS), fields, visit=False)
+        rows.sort(key=position_of)
         last = rows[-1]
         kept = [
             row
@@ -560,15 +563,6 @@ class Conversation:
             raise error(
                 path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression"
             ) from None
-
-
-def _position(row: dict[str, Any]) -> int:
-    return int((row.get("facets") or {}).get("position") or 0)
-
-
-def _after(messages: dict[str, Any], position: int) -> dict[str, Any]:
-    """A target: the conversation's messages past `position` (as many as one read returns)."""
-    return {"filter": {**messages, "facets_where": {"position": {"$gt": position}}, "limit": MOST_READ}}
 
 
 def _first_source(row: dict[str, Any]) -> str | None:

@@ -63,6 +63,8 @@ def where(tenant: str, q: RecordQuery) -> tuple[list[str], dict[str, Any]] | Non
             conds.append(f"{_WHEN} {op} {param(bound)}")
     if q.created_before is not None:
         conds.append(f"{_WHEN} < {param(q.created_before)}")
+    if q.written_after is not None:  # the primary key's range: what was written since, not the whole tenant
+        conds.append(f"r.num > {param(int(q.written_after))}")
     # tags compare as SQLite's json_each + lower() does: ASCII case folding only
     for tag in q.has_tags:
         conds.append(

@@ -106,6 +106,9 @@ def build(
     if q.created_before is not None:
         where.append("COALESCE(r.time, r.created_at) < ?")
         params.append(to_us(q.created_before))
+    if q.written_after is not None:  # the primary key's range: what was written since, not the whole tenant
+        where.append("r.num > ?")
+        params.append(int(q.written_after))
     for tag in q.has_tags:
         where.append("EXISTS (SELECT 1 FROM json_each(r.tags) WHERE lower(value) = lower(?))")
         params.append(tag)
