@@ -216,3 +216,36 @@ def test_human_output_on_a_terminal(tmp_path, memql_shim):
     assert on_terminal(*said, "I moved to Porto.", "--tag", "home").strip() == (
         "UPDATE 3 mira's residence: Porto — supersedes 2: mira's residence: Lisbon"
     )
+
+
+def test_chat_continues_after_what_another_writer_added_meanwhile(tmp_path, memql_shim):
+    """`memql chat` keeps its conversation open; a server (or another chat) adding to the same conversation
+    meanwhile made its next line `conversation.moved`: it opens the conversation again and stores the line
+    after what the other added."""
+    from memql import Memory
+    from memql.cognition.conversation.served import served_messages
+
+    db = str(tmp_path / "chat.db")
+    command = [str(memql_shim / "memql"), "--db", db, "--actor", "mira", "chat"]
+    quiet = {**env(), "MEMQL_LLM_BASE_URL": "", "MEMQL_LLM_MODEL": ""}
+    chat = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=quiet
+    )
+    assert chat.stdin is not None and chat.stdout is not None
+    chat.stdin.write(b"my cat is called Miso\n")
+    chat.stdin.flush()
+    assert b"nothing in memory yet" in chat.stdout.readline() + chat.stdout.readline()  # stored, then shown
+    with Memory(db, actor="mira", embedder=None) as m:  # the other writer: a server's call
+        served_messages(m.executor, [{"role": "user", "text": "said through a server"}])
+    _, err = chat.communicate(b"she is two\n", timeout=60)
+    assert chat.returncode == 0 and b"conversation.moved" not in err, err
+    with Memory(db, actor="mira", embedder=None) as m:
+        rows = m.retrieve(
+            filter={"has_tags": ["conv:mira/assistant"], "facets": {"level": "message"}, "limit": 10},
+            include=["text", "facets"],
+        ).data["rows"]
+    assert sorted((r["facets"]["position"], r["text"]) for r in rows) == [
+        (0, "mira: my cat is called Miso"),
+        (1, "mira: said through a server"),
+        (2, "mira: she is two"),
+    ]
