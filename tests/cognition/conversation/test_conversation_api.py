@@ -268,6 +268,24 @@ def test_reopening_after_messages_given_earlier_times_continues_past_the_last_po
     assert latest["facets"]["previous"] == next(r["id"] for r in stored if r["facets"]["position"] == 27)
 
 
+def test_two_objects_of_one_conversation_each_continue_after_the_others_messages(memory):
+    """A write checks in its own transaction that no message was added since the object read its last
+    one; when one was (another object, another process), it opens the conversation again and continues
+    after it — it used to take the same position (and turn id) as the other's."""
+    m = memory(actor="u")
+    one, two = (m.conversation(user="u", agent="a", strategy="flat") for _ in range(2))
+    assert one.add_message("user", "first").position == 0
+    assert two.add_message("user", "second").position == 1
+    assert [x.position for x in one.add_turn("third", "fourth")] == [2, 3]
+    assert two.add_message("user", "fifth").source_ids == ("M5",)
+    stored = sorted(rows(m, "conv:u/a"), key=lambda r: r["facets"]["position"])
+    assert [r["facets"]["position"] for r in stored] == [0, 1, 2, 3, 4]
+    assert (
+        stored[1]["facets"]["previous"] == stored[0]["id"]
+        and stored[4]["facets"]["previous"] == stored[3]["id"]
+    )
+
+
 def test_opening_and_adding_is_no_visit_to_the_messages_before(memory):
     """Opening read the last 20 messages (and a server opens the conversation on every call) as a
     Retrieve that counted: each call bumped their visits, the statistic search ranks by."""

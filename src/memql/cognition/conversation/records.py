@@ -36,6 +36,7 @@ from memql.lang.time import parse_instant
 
 if TYPE_CHECKING:
     from memql.engine.executor import Executor
+    from memql.ports.models import LLM
 
 TAG_PREFIX = "conv:"
 MESSAGE_LEVEL = "message"
@@ -331,6 +332,16 @@ def acting_executor(executor: Executor, user: str, agent: str) -> Executor:
             "its user, its agent and admins",
         )
     return executor
+
+
+def first_source(row: dict[str, Any]) -> str | None:
+    sources = (row.get("facets") or {}).get("source_ids") or []
+    return str(sources[0]) if sources else None
+
+
+def llm_calls(llm: LLM | None) -> int:
+    """The calls `llm` made so far (0 without one)."""
+    return llm.usage.calls if llm is not None else 0
 
 
 def position_of(row: dict[str, Any]) -> int:

@@ -48,6 +48,8 @@ from memql.cognition.conversation.records import (
     acting_executor,
     conversation_filter,
     error,
+    first_source,
+    llm_calls,
     message_encode,
     message_row_text,
     messages_after,
@@ -215,12 +217,15 @@ class Conversation:
         return first, second
 
     def _store(
-        self, messages: list[tuple[str, Any, datetime, str | None]], text_paths: list[str], fields: str = ""
+        self,
+        messages: list[tuple[str, Any, datetime, str | None]],
+        text_paths: list[str],
+        fields: str = "",
+        again: bool = False,
     ) -> list[Message]:
-        """Check every message (`text_paths`: where each one's text is, for a diagnostic; `fields`: where
-        its role and source id are, formatted with its index), refuse a locked conversation, store them
-        in one transaction, then let the observers see them in order. Nothing is stored unless all of it
-        is."""
+        """Check every message (`text_paths`: where each one's text is; `fields`: where its role and source
+        id are, formatted with its index), refuse a locked conversation, store them in one transaction (or
+        nothing), then let the observers see them in order; `again`: after another writer's message."""
         identity = self.executor.identity
         if identity.role == "agent" and identity.consent != "read_write":
             raise error(
@@ -275,6 +280,9 @@ class Conversation:
                 irs[0] if len(irs) == 1 else build.workflow(irs), precondition=unchanged
             )
         if not result.success:
+            if not again and [d.rule for d in result.diagnostics] == ["conversation.moved"]:
+                self._reopen()  # another writer added to it since it was opened: continue after theirs
+                return self._store(messages, text_paths, fields, again=True)
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
             )
@@ -305,11 +313,11 @@ class Conversation:
             self._unembedded += len(out)
             if self._unembedded >= self.embed_batch:
                 self.flush()
-        before = _calls(self.llm)
+        before = llm_calls(self.llm)
         for message in out:
             for observer in self._observers:
                 observer.observe(message)
-        self.write_llm_calls += _calls(self.llm) - before
+        self.write_llm_calls += llm_calls(self.llm) - before
         return out
 
     def _form(
@@ -377,9 +385,9 @@ class Conversation:
         upcoming = as_of is None
         leading = _within(fact_pieces(facts, query, at, asker=self.user, upcoming=upcoming), budget_tokens)
         left = budget_tokens - sum(p.tokens for p in leading) - len(leading)  # a newline between pieces
-        before = _calls(self.llm)
+        before = llm_calls(self.llm)
         context = chosen.context(query, max(left, 1))
-        context.llm_calls = max(context.llm_calls, _calls(self.llm) - before)
+        context.llm_calls = max(context.llm_calls, llm_calls(self.llm) - before)
         pieces = context.pieces
         if as_of is not None:  # the context as of an instant holds what had been said by then
             pieces = [p for p in pieces if p.time is None or p.time <= at]
@@ -423,7 +431,7 @@ class Conversation:
             ],
             max_tokens=ANSWER_MAX_TOKENS,
         )
-        before = _calls(self.llm)
+        before = llm_calls(self.llm)
         try:
             answer = self.llm.chat(request)
         except LLMError as exc:
@@ -432,14 +440,14 @@ class Conversation:
                 query,
                 None,
                 context,
-                llm_calls=context.llm_calls + _calls(self.llm) - before,
+                llm_calls=context.llm_calls + llm_calls(self.llm) - before,
                 diagnostics=[
                     Diagnostic(path="/llm", rule="conversation.llm_error", severity="error", message=problem)
                 ],
                 note=problem,
             )
         return Response(
-            query, answer.strip(), context, llm_calls=context.llm_calls + _calls(self.llm) - before
+            query, answer.strip(), context, llm_calls=context.llm_calls + llm_calls(self.llm) - before
         )
 
     def flush(self) -> int:
@@ -486,6 +494,13 @@ class Conversation:
         return names[0], tuple(observing)
 
     # --- internals -------------------------------------------------------------------------------
+
+    def _reopen(self) -> None:
+        """Open it again where it now ends: its last turns read again, its strategies rebuilt (reloaded)."""
+        self._next_position, self._previous, recent = self._tail()
+        self._recent = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
+        self._recent_ids, self._strategies = dict(self._tail_ids), {}
+        self._observers, self._facts_read = None, None
 
     def _refuse_if_locked(self) -> None:
         """A conversation whose latest message is under a live lock that refuses writes (a legal hold,
@@ -542,11 +557,11 @@ class Conversation:
                 speaker=str(row["facets"]["speaker"]),
                 text=message_row_text(row),
                 time=row["time"],
-                source=_first_source(row),
+                source=first_source(row),
             )
             for row in kept
         ]
-        self._tail_ids = [(s, str(row["id"])) for row in kept if (s := _first_source(row))]
+        self._tail_ids = [(s, str(row["id"])) for row in kept if (s := first_source(row))]
         position = int(last["facets"].get("position") or 0) + 1
         return position, (str(last["id"]), str(last.get("text") or "")), recent
 
@@ -563,15 +578,6 @@ class Conversation:
             raise error(
                 path, "field.type", f"{name} is a datetime, an ISO-8601 string or a time expression"
             ) from None
-
-
-def _first_source(row: dict[str, Any]) -> str | None:
-    sources = (row.get("facets") or {}).get("source_ids") or []
-    return str(sources[0]) if sources else None
-
-
-def _calls(llm: LLM | None) -> int:
-    return llm.usage.calls if llm is not None else 0
 
 
 def _within(pieces: list[Piece], budget_tokens: int) -> list[Piece]:

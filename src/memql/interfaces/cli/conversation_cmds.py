@@ -172,33 +172,18 @@ def chat_command(
                     click.echo("commands: /context QUERY, /quit")
                     continue
                 response = conversation.respond(line, budget, strategy=strategy)
-                answer = response.answer
-                try:  # the exchange is stored whole or not at all
-                    _say(conversation, line, answer)
-                except ConversationError as exc:
-                    if [d.rule for d in exc.diagnostics] != ["conversation.moved"]:
-                        raise
-                    # another writer (a server, another chat) added to it meanwhile: opened again, it
-                    # continues after what they added
-                    conversation = _open(memory, user, agent, conversation_id, strategy)
-                    conversation.llm = llm
-                    _say(conversation, line, answer)
-                if answer is not None:
-                    click.echo(f"{conversation.agent}> {answer}")
+                # the exchange is stored whole or not at all (after what another writer, a server or
+                # another chat, added to the conversation meanwhile: Conversation continues after theirs)
+                if response.answer is not None:
+                    conversation.add_turn(line, response.answer)
+                    click.echo(f"{conversation.agent}> {response.answer}")
                 else:
+                    conversation.add_message("user", line)
                     click.echo(f"({response.note})")
                     click.echo(response.context.text or "(nothing in memory yet)")
             except ConversationError as exc:
                 for d in exc.diagnostics:
                     click.echo(f"memql: {d}", err=True)
-
-
-def _say(conversation: Any, line: str, answer: str | None) -> None:
-    """Store the user's line, with the answer when there is one (one workflow)."""
-    if answer is not None:
-        conversation.add_turn(line, answer)
-    else:
-        conversation.add_message("user", line)
 
 
 @main.command("remember")
