@@ -176,7 +176,7 @@ def test_an_agents_facts_are_proposals_and_its_speaker_defaults_to_its_name(memo
     mira.remember("I live in Berlin.")
     helper = memory(actor="helper", role="agent", consent="propose", share=mira, embedder="none")
     proposed = helper.remember("I moved to Lisbon.", speaker="mira")
-    assert proposed.to_dict() == {
+    assert proposed.to_json() == {
         "success": True,
         "memories": [
             {

@@ -52,8 +52,8 @@ class RememberResult:
     memories: list[Remembered] = field(default_factory=list)
     diagnostics: list[Diagnostic] = field(default_factory=list)  # the refusal, when nothing was written
 
-    def to_dict(self) -> dict[str, Any]:
-        """As JSON, what the servers answer (REST `POST /v1/remember`, MCP `memory_remember`)."""
+    def to_json(self) -> dict[str, Any]:
+        """As JSON, as the other results: what REST (/v1/remember) and MCP (memory_remember) answer."""
         return {
             "success": self.success,
             "memories": [
@@ -95,7 +95,7 @@ def remember(
     shapes is a diagnostic naming where, with nothing written."""
     if speaker is None:
         speaker = executor.identity.actor or "user"
-    own = [name for name in OWN_FIELDS if name in fields]
+    own = [name for name in OWN_FIELDS if fields.get(name) is not None]
     if own:  # a caller's value would contradict the fact's own (and be a second keyword to build.encode)
         message = f"remember sets {own[0]} itself: each fact's is what the extractor read"
         return RememberResult(

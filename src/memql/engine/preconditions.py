@@ -12,6 +12,7 @@ from typing import Any
 
 from memql.engine.context import Context
 from memql.engine.targets import query_from_filter
+from memql.errors import Refusal
 from memql.lang.target import Filter
 
 Precondition = Callable[[Context], None]
@@ -34,6 +35,6 @@ def none_written_after(
     def check(ctx: Context) -> None:
         query = replace(query_from_filter(wanted, ctx, write=True), written_after=after or "0")
         if any(owner is None or r.owner == owner for r, _ in ctx.session.find(ctx.tenant, query)):
-            raise ctx.refuse(rule, message, *[part for part in path.split("/") if part])
+            raise Refusal(rule, message, path)
 
     return check

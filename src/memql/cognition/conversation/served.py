@@ -41,7 +41,7 @@ def served_context(
     facts that match `query` lead it — their values true at `as_of` (default now), each cited to its
     message; an earlier value only on a line labelled ``until <date>:`` — then what the strategy assembles
     in the budget left. `user`/`agent` default to the caller's own name for its side (`participants`)."""
-    conv = _opened(executor, user, agent, conversation)
+    conv = _opened(executor, *_caller(executor, user, agent), conversation)
     return context_dict(conv.context(query, budget_tokens, strategy=strategy, as_of=as_of))
 
 
@@ -57,14 +57,14 @@ def served_messages(
     """`Conversation.add_messages` for a server's caller, as JSON: the messages ({role, text} and, when
     given, their own time and source_id), stored together or not at all, each seen by the conversation's
     strategies and its typed facts formed (`fact_ids`; `unformed` says why a fact it states was not)."""
-    who, with_agent = participants(executor, user, agent)
+    who, with_agent = _caller(executor, user, agent)
     # a conversation is opened where its last message is read; two calls at once would both take the
-    # next position: calls of this process for one conversation open and store it one at a time, and a
-    # write another process made meanwhile refuses the store (conversation.moved): opened again, it is
-    # tried again
+    # next position: calls of this process for one conversation open and store it one at a time. Another
+    # process's write meanwhile makes the conversation take itself up again after it (Conversation), and
+    # when yet another's came in between too (conversation.moved), it is tried again
     with _WRITERS[hash((id(executor.store), executor.tenant, conversation or f"{who}/{with_agent}")) % 64]:
+        conv = _opened(executor, who, with_agent, conversation)
         for attempt in range(MOVED_RETRIES + 1):
-            conv = _opened(executor, user, agent, conversation)
             try:
                 stored = conv.add_messages(messages, time=time)
                 break
@@ -80,10 +80,9 @@ _WRITERS = [threading.Lock() for _ in range(64)]  # by conversation (striped: bo
 MOVED_RETRIES = 20  # other processes writing the same conversation at once: each try loses to one write
 
 
-def _opened(
-    executor: Executor, user: str | None, agent: str | None, conversation: str | None
-) -> Conversation:
-    """The conversation the caller names, opened as the caller (its defaults: `participants`)."""
+def _caller(executor: Executor, user: str | None, agent: str | None) -> tuple[str, str]:
+    """The user and the agent of the conversation the caller names (its defaults: `participants`); a
+    server without an identity acts in none."""
     me = executor.identity
     if me.actor is None and not me.admin:
         raise error(
@@ -91,7 +90,11 @@ def _opened(
             "conversation.participant",
             "this server was started without an identity (an actor): it acts in no one's conversation",
         )
-    who, with_agent = participants(executor, user, agent)
+    return participants(executor, user, agent)
+
+
+def _opened(executor: Executor, who: str, with_agent: str, conversation: str | None) -> Conversation:
+    """The conversation, opened as the caller (`Conversation` refuses anyone but its participants)."""
     # the session's extractor forms its facts, as remember's do (the LLM one on a server that has a model)
     return Conversation(executor, user=who, agent=with_agent, id=conversation, extractor=executor.extractor)
 

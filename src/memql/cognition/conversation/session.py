@@ -123,12 +123,8 @@ class Conversation:
                     f"config names a strategy: one of {', '.join(registry.NAMES)}, not {name!r}",
                 )
         self.default_strategy, self.observing = self._resolve(strategy)
-        self._strategies: dict[str, Strategy] = {}
         for name in self.observing:  # an absent strategy is a diagnostic now, not at the first message
             registry.strategy_class(name)
-        # the observers are built (each reloading its state from the store) at the first message: a
-        # conversation opened only to read builds just the strategy that answers
-        self._observers: list[Strategy] | None = None
         self.write_llm_calls = 0  # LLM calls made by the strategies on the write path
         # embed_batch > 1: messages are stored with skip_embedding and embedded N at a time (one model
         # call per batch instead of per message), and always before a read
@@ -136,14 +132,10 @@ class Conversation:
         self._unembedded = 0
         self._latest: datetime | None = None  # the latest message time seen (stored or reloaded)
         self._tail_ids: list[tuple[str, str]] = []  # (turn id, record id) of the reloaded last turns
-        self._next_position, self._previous, recent = self._tail()
         # formation (formation.py): each message's MemoryDelta is written in the message's workflow; a
         # reopened conversation's extractor sees its last turns, so "correction: it's June 30" binds
         self.extractor = resolve_extractor(extractor)
-        self._recent: deque[Turn] = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
-        # the records of the recent turns by turn id: a fact read from a recent turn's words is linked to it
-        self._recent_ids: dict[str, str] = dict(self._tail_ids)
-        self._facts_read: list[StoredFact] | None = None  # (formation's read of the facts: _live_facts)
+        self._resume()
 
     # --- the write path --------------------------------------------------------------------------
 
@@ -281,7 +273,7 @@ class Conversation:
             )
         if not result.success:
             if not again and [d.rule for d in result.diagnostics] == ["conversation.moved"]:
-                self._reopen()  # another writer added to it since it was opened: continue after theirs
+                self._resume()  # another writer added to it since it was opened: continue after theirs
                 return self._store(messages, text_paths, fields, again=True)
             raise ConversationError(
                 "; ".join(d.message for d in result.diagnostics) or "Encode failed", result.diagnostics
@@ -495,12 +487,18 @@ class Conversation:
 
     # --- internals -------------------------------------------------------------------------------
 
-    def _reopen(self) -> None:
-        """Open it again where it now ends: its last turns read again, its strategies rebuilt (reloaded)."""
+    def _resume(self) -> None:
+        """Take the conversation up where it now ends (on opening, and again after another writer's
+        message): its last turns read, its strategies built anew when first needed — the observers at
+        the first message (each reloading its state), so one opened only to read builds just the one that
+        answers."""
         self._next_position, self._previous, recent = self._tail()
-        self._recent = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
-        self._recent_ids, self._strategies = dict(self._tail_ids), {}
-        self._observers, self._facts_read = None, None
+        self._recent: deque[Turn] = deque(recent if self.extractor else (), maxlen=RECENT_TURNS)
+        # the records of the recent turns by turn id: a fact read from a recent turn's words is linked to it
+        self._recent_ids: dict[str, str] = dict(self._tail_ids)
+        self._strategies: dict[str, Strategy] = {}
+        self._observers: list[Strategy] | None = None
+        self._facts_read: list[StoredFact] | None = None  # (formation's read of the facts: _live_facts)
 
     def _refuse_if_locked(self) -> None:
         """A conversation whose latest message is under a live lock that refuses writes (a legal hold,

@@ -204,11 +204,10 @@ def remember_command(
     """Remember what SPEAKER said (Memory.remember): each typed fact read in SAID is stored as a fact, a
     newer value superseding the one its key held; a message with no fact is kept as said. One line per
     memory: its event (ADD, UPDATE, NONE), id and text. Exits 0 when stored, 1 when refused."""
-    extra = {"tags": list(tags)} if tags else {}
     with open_memory(ctx) as memory:
-        result = memory.remember(said, speaker=speaker, time=time_, **extra)
+        result = memory.remember(said, speaker=speaker, time=time_, tags=list(tags) or None)
     if wants_json(as_json):
-        emit_json(result.to_dict())
+        emit_json(result.to_json())
     else:
         for m in result.memories:
             closed = "; ".join(f"{s['id']}: {s['text']}" for s in m.superseded)

@@ -9,10 +9,9 @@ from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from memql.interfaces.mcp.framing import answer, refusal
 from memql.interfaces.mcp.params import ReadPerm, Sensitivity, Tags, Time, WritePerm
 from memql.interfaces.mcp.sdk import CallToolResult
-from memql.interfaces.mcp.session import Session, failed
+from memql.interfaces.mcp.session import Session, conversation_answer
 from memql.lang.delta import MAX_TEXT
 
 Name = Annotated[str, Field(min_length=1, max_length=512)]
@@ -55,18 +54,19 @@ def formation_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         approves (proposal: true). Refused (isError): a malformed time (time.invalid), a fact the caller
         may not change (governance.locked, permission.*), nothing written.
         """
-        fields = {
-            "tags": tags,
-            "sensitivity": sensitivity,
-            "read_perm_level": read_perm_level,
-            "write_perm_level": write_perm_level,
-        }
-        given = {name: value for name, value in fields.items() if value is not None}
-        try:
-            result = session.call(lambda m: m.remember(said, speaker=speaker, time=time, **given))
-        except Exception as exc:
-            return failed(exc, "memql remember failed")
-        return answer(result.to_dict(), refused=not result.success, diagnostics=result.diagnostics)
+
+        def remembered(m):  # (a parameter left out is None: the Encodes leave it out too)
+            return m.remember(
+                said,
+                speaker=speaker,
+                time=time,
+                tags=tags,
+                sensitivity=sensitivity,
+                read_perm_level=read_perm_level,
+                write_perm_level=write_perm_level,
+            )
+
+        return session.run(remembered, "memql remember failed")
 
     def memory_add_messages(
         messages: Annotated[
@@ -93,20 +93,15 @@ def formation_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         agent without read_write consent (consent.write), a conversation under a lock (governance.locked),
         a malformed time (time.invalid, naming /messages/i/time), nothing stored.
         """
-        from memql.cognition.conversation.records import ConversationError
         from memql.cognition.conversation.served import served_messages
 
         given = [message.model_dump(exclude_none=True) for message in messages]
-        try:
-            result = session.call(
-                lambda m: served_messages(
-                    m.executor, given, user=user, agent=agent, conversation=conversation, time=time
-                )
+
+        def store(m):
+            return served_messages(
+                m.executor, given, user=user, agent=agent, conversation=conversation, time=time
             )
-        except ConversationError as exc:
-            return refusal(list(exc.diagnostics))
-        except Exception as exc:
-            return failed(exc, "memql add_messages failed")
-        return answer({"success": True, **result}, refused=False)
+
+        return conversation_answer(session, store, "memql add_messages failed")
 
     return [memory_remember, memory_add_messages]

@@ -13,7 +13,7 @@ from memql.engine.result import ExecutionResult
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
 from memql.interfaces.mcp.params import Ids, RecordId, Time
 from memql.interfaces.mcp.sdk import CallToolResult
-from memql.interfaces.mcp.session import Session, failed
+from memql.interfaces.mcp.session import Session, conversation_answer, failed
 
 Subject = Annotated[str, Field(min_length=1, max_length=512, description="whom or what the fact is about")]
 
@@ -114,11 +114,7 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
                 return m.facts.history(subject, attribute, recorded_at=recorded_at)
             return m.facts.get(subject, attribute, as_of=as_of, recorded_at=recorded_at)
 
-        try:
-            result = session.call(read)
-        except Exception as exc:
-            return failed(exc, "memql facts failed")
-        return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
+        return session.run(read, "memql facts failed")
 
     def memory_history(
         ids: Annotated[Ids | None, Field(description="the records whose history to read")] = None,
@@ -208,7 +204,6 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
         a conversation the server's identity is not part of (conversation.participant, naming /user or
         /agent: a server acts only for the --actor it was started as; an admin for anyone).
         """
-        from memql.cognition.conversation.records import ConversationError
         from memql.cognition.conversation.served import served_context
 
         def assemble(m):
@@ -223,12 +218,6 @@ def program_tools(session: Session) -> list[Callable[..., CallToolResult]]:
                 as_of=as_of,
             )
 
-        try:
-            result = session.call(assemble)
-        except ConversationError as exc:
-            return refusal(list(exc.diagnostics))
-        except Exception as exc:
-            return failed(exc, "memql context failed")
-        return answer({"success": True, **result}, refused=False)
+        return conversation_answer(session, assemble, "memql context failed")
 
     return [memory_plan, memory_execute, memory_facts, memory_history, memory_context]

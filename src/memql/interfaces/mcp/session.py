@@ -7,7 +7,6 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-from memql.engine.result import ExecutionResult
 from memql.errors import Refusal
 from memql.interfaces.mcp.framing import answer, diagnostic, refusal
 from memql.interfaces.mcp.sdk import CallToolResult
@@ -30,13 +29,29 @@ class Session:
         with self._lock:
             return work(self.memory)
 
-    def run(self, work: Callable[[Memory], ExecutionResult]) -> CallToolResult:
-        """Run one API call that returns an ExecutionResult and frame it (refused: an error result)."""
+    def run(self, work: Callable[[Memory], Any], what: str = "memql tool call failed") -> CallToolResult:
+        """Run one API call that returns a result (an ExecutionResult, or another with `success`,
+        `diagnostics` and `to_json()`: facts, remember) and frame it (refused: an error result)."""
         try:
             result = self.call(work)
         except Exception as exc:  # the engine reports its own failures as diagnostics; this is the last guard
-            return failed(exc, "memql tool call failed")
+            return failed(exc, what)
         return answer(result.to_json(), refused=not result.success, diagnostics=result.diagnostics)
+
+
+def conversation_answer(
+    session: Session, work: Callable[[Memory], dict[str, Any]], what: str
+) -> CallToolResult:
+    """A served conversation call's answer (memql.cognition.conversation.served), or its refusal's."""
+    from memql.cognition.conversation.records import ConversationError
+
+    try:
+        result = session.call(work)
+    except ConversationError as exc:
+        return refusal(list(exc.diagnostics))
+    except Exception as exc:
+        return failed(exc, what)
+    return answer({"success": True, **result}, refused=False)
 
 
 def failed(exc: Exception, what: str) -> CallToolResult:

@@ -43,23 +43,20 @@ def remember_said(request: RememberRequest, memory: CallerMemory) -> JSONRespons
     value again is NONE; a message with no fact is kept as it was said (`keep_unformed`). One workflow,
     all or nothing, as the caller: an agent with propose consent makes proposals, with read none."""
     said = request.said if isinstance(request.said, str) else [(t.speaker, t.text) for t in request.said]
-    fields = {
-        "tags": request.tags,
-        "sensitivity": request.sensitivity,
-        "read_perm_level": request.read_perm_level,
-        "write_perm_level": request.write_perm_level,
-    }
-    result = remember(
+    result = remember(  # (a field left out is None: the Encodes leave it out too)
         memory.executor,
         said,
         speaker=request.speaker,
         time=request.time,
         facets=request.facets,
         keep_unformed=request.keep_unformed,
-        **{name: value for name, value in fields.items() if value is not None},
+        tags=request.tags,
+        sensitivity=request.sensitivity,
+        read_perm_level=request.read_perm_level,
+        write_perm_level=request.write_perm_level,
     )
     status = 200 if result.success else status_for(result.diagnostics)
-    return JSONResponse(result.to_dict(), status_code=status)
+    return JSONResponse(result.to_json(), status_code=status)
 
 
 @router.post(
